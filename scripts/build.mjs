@@ -1,0 +1,36 @@
+// Bundles the language server, the extension client, the CLI and the trace webview with esbuild.
+// Type-checking is separate (`npm run typecheck`), as esbuild only strips types.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { ...node, entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
+  { ...node, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+];
+if (existsSync('client/webview/main.ts')) {
+  builds.push({
+    bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production, minify: production,
+    logLevel: 'warning', entryPoints: ['client/webview/main.ts'], outfile: 'dist/webview/trace.js',
+  });
+}
+
+const present = builds.filter((b) => b.entryPoints.every((e) => existsSync(e)));
+if (watch) {
+  for (const b of present) (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(present.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,18 @@
+// From file texts and settings to one Analysis, in one call: what the CLI and the tests use.
+// (The language server keeps the same steps incremental in workspace/.)
+
+import { createAnalysis, type Analysis } from '../analysis/analysis';
+import { buildCluster } from '../model/cluster';
+import { withDefaults, type AnalysisConfig } from '../model/config';
+import { parseManifest } from '../model/parseManifest';
+
+export interface SourceText {
+  readonly uri: string;
+  readonly text: string;
+}
+
+export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>): Analysis {
+  const cfg = withDefaults(config);
+  const files = sources.map((s) => parseManifest(s.uri, s.text, { defaultNamespace: cfg.defaultNamespace }));
+  return createAnalysis(buildCluster(files), cfg);
+}

@@ -1,0 +1,236 @@
+// Text of one file → the Kubernetes resources it defines and the problems found while reading it.
+// Never throws on user input: broken YAML becomes problems, non-Kubernetes YAML is "not a manifest",
+// Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
+
+import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import type { Span } from './span';
+import type { YEntry, YNode, YScalar } from './yamlTree';
+import { readResources, type Resource } from './resources';
+
+export type SkipReason = 'template' | 'too-deep' | 'too-large' | 'binary';
+
+export interface ParseProblem {
+  readonly span: Span;
+  readonly message: string;
+  /** `yaml-syntax` for YAML errors, `manifest` for Kubernetes shape problems (e.g. `metadata: []`). */
+  readonly code: 'yaml-syntax' | 'manifest';
+  readonly severity: 'error' | 'warning';
+}
+
+export interface ManifestDocument {
+  readonly index: number;
+  readonly span: Span;
+  readonly root: YNode | undefined;
+}
+
+export interface ManifestFile {
+  readonly uri: string;
+  readonly text: string;
+  readonly resources: readonly Resource[];
+  readonly problems: readonly ParseProblem[];
+  /** Why the whole file was passed over, if it was. */
+  readonly skipped?: SkipReason;
+  /** Number of YAML documents that looked like Kubernetes objects. */
+  readonly manifestDocuments: number;
+}
+
+export interface ParseOptions {
+  readonly defaultNamespace: string;
+}
+
+/** At most this many problems are kept per file; a template file can produce tens of thousands. */
+export const maxProblemsPerFile = 50;
+/** Nesting deeper than this is refused before the YAML parser sees it (deep nesting can abort V8). */
+export const maxNestingDepth = 200;
+
+export function parseManifest(uri: string, text: string, options: ParseOptions): ManifestFile {
+  const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
+  if (text.includes('\u0000')) return { ...base, skipped: 'binary' };
+  if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
+  const depth = estimateNestingDepth(text);
+  if (depth > maxNestingDepth) {
+    return {
+      ...base,
+      skipped: 'too-deep',
+      problems: [{ span: { start: 0, end: Math.min(text.length, firstLineEnd(text)) }, code: 'yaml-syntax', severity: 'error',
+        message: `This file nests more than ${maxNestingDepth} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.` }],
+    };
+  }
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (err) {
+    return { ...base, problems: [{ span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', message: `The YAML parser failed on this file: ${String(err)}` }] };
+  }
+  const problems: ParseProblem[] = [];
+  const resources: Resource[] = [];
+  let manifestDocuments = 0;
+  docs.forEach((doc, index) => {
+    for (const e of doc.errors) {
+      if (problems.length >= maxProblemsPerFile) break;
+      problems.push({ span: { start: e.pos[0], end: Math.max(e.pos[1], e.pos[0]) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
+    }
+    const root = toTree(doc);
+    const span: Span = { start: doc.range[0], end: doc.range[2] };
+    const found = readResources({ uri, index, span, root }, options.defaultNamespace);
+    if (found.isManifest) manifestDocuments++;
+    resources.push(...found.resources);
+    for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
+  });
+  return { uri, text, resources, problems, manifestDocuments };
+}
+
+/** Helm and other Go-template files are not YAML until rendered; they are skipped whole. */
+export function hasTemplateMarkers(text: string): boolean {
+  return text.includes('{{');
+}
+
+/**
+ * A cheap, non-recursive upper estimate of how deeply a text nests: per line, the indentation plus the
+ * number of block-sequence dashes and explicit-key markers that open it, and the flow-bracket depth.
+ */
+export function estimateNestingDepth(text: string): number {
+  let max = 0;
+  let flow = 0;
+  let lineStart = true;
+  let lineDepth = 0;
+  let quote: '' | '"' | "'" = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      lineStart = true;
+      lineDepth = 0;
+      if (!flow) quote = '';
+      continue;
+    }
+    if (quote) {
+      if ((quote === '"' && c === 34 && text.charCodeAt(i - 1) !== 92) || (quote === "'" && c === 39)) quote = '';
+      continue;
+    }
+    if (lineStart) {
+      if (c === 32 || c === 9) {
+        lineDepth += 0.5;
+        continue;
+      }
+      if ((c === 45 || c === 63 || c === 58) && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10)) {
+        lineDepth += 1;
+        if (lineDepth > max) max = lineDepth;
+        continue;
+      }
+      lineStart = false;
+      if (c === 35) {
+        // a comment: skip to the end of the line
+        const nl = text.indexOf('\n', i);
+        i = nl < 0 ? text.length : nl - 1;
+        continue;
+      }
+    }
+    if (c === 91 || c === 123) {
+      flow++;
+      if (flow + lineDepth > max) max = flow + lineDepth;
+    } else if ((c === 93 || c === 125) && flow > 0) flow--;
+    else if (c === 34 || c === 39) {
+      const prev = text.charCodeAt(i - 1);
+      if (flow || prev === 32 || prev === 58 || prev === 10 || i === 0) quote = c === 34 ? '"' : "'";
+    } else if (c === 35 && text.charCodeAt(i - 1) === 32 && !flow) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl - 1;
+    }
+  }
+  return Math.ceil(max);
+}
+
+function toTree(doc: Document.Parsed): YNode | undefined {
+  const converting = new Set<YamlNode>();
+  const done = new Map<YamlNode, YNode>();
+  const convert = (node: unknown, fallback: Span): YNode => {
+    if (isAlias(node)) {
+      let target: unknown;
+      try {
+        target = node.resolve(doc);
+      } catch {
+        target = undefined;
+      }
+      if (!target || converting.has(target as YamlNode)) return nullAt(rangeOf(node) ?? fallback);
+      return convert(target, rangeOf(node) ?? fallback);
+    }
+    if (!node || typeof node !== 'object') return nullAt(fallback);
+    const yn = node as YamlNode;
+    const cached = done.get(yn);
+    if (cached) return cached;
+    const span = rangeOf(yn) ?? fallback;
+    converting.add(yn);
+    let out: YNode;
+    if (isScalar(yn)) {
+      out = scalar(yn, span);
+    } else if (isMap(yn)) {
+      const entries = new Map<string, YEntry>();
+      const merges: YNode[] = [];
+      for (const pair of yn.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key;
+        if (!isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === 'object') continue;
+        const key = String(keyNode.value);
+        const keySpan = rangeOf(keyNode) ?? span;
+        const value = convert(pair.value, { start: keySpan.end, end: keySpan.end });
+        if (key === '<<' && (keyNode as Scalar).type === 'PLAIN') {
+          merges.push(value);
+          continue;
+        }
+        if (!entries.has(key)) entries.set(key, { key, keySpan, value });
+      }
+      for (const m of merges) mergeInto(entries, m);
+      out = { type: 'map', span, entries };
+    } else if (isSeq(yn)) {
+      out = { type: 'seq', span, items: yn.items.map((it) => convert(it, span)) };
+    } else {
+      out = nullAt(span);
+    }
+    converting.delete(yn);
+    done.set(yn, out);
+    return out;
+  };
+  if (doc.contents === null || doc.contents === undefined) return undefined;
+  return convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+}
+
+/** YAML merge keys (`<<: *base`): entries from the merged maps fill keys the map does not set itself. */
+function mergeInto(entries: Map<string, YEntry>, merged: YNode): void {
+  const sources = merged.type === 'seq' ? merged.items : [merged];
+  for (const src of sources) {
+    if (src.type !== 'map') continue;
+    for (const [k, e] of src.entries) if (!entries.has(k)) entries.set(k, e);
+  }
+}
+
+function scalar(node: Scalar, span: Span): YScalar {
+  const v = node.value;
+  const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+  let value: YScalar['value'];
+  if (v === null || v === undefined) value = null;
+  else if (typeof v === 'string' || typeof v === 'boolean') value = v;
+  else if (typeof v === 'number') value = v;
+  else if (typeof v === 'bigint') value = Number(v);
+  else value = String(v);
+  return { type: 'scalar', span, value, quoted };
+}
+
+function rangeOf(node: unknown): Span | undefined {
+  const r = (node as { range?: [number, number, number] | null }).range;
+  return r ? { start: r[0], end: r[1] } : undefined;
+}
+
+function nullAt(span: Span): YScalar {
+  return { type: 'scalar', span, value: null, quoted: false };
+}
+
+function firstLine(s: string): string {
+  const i = s.indexOf('\n');
+  return i < 0 ? s : s.slice(0, i);
+}
+
+function firstLineEnd(s: string): number {
+  const i = s.indexOf('\n');
+  return i < 0 ? s.length : i;
+}

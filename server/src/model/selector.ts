@@ -1,0 +1,58 @@
+// Label selectors: Service equality maps and the matchLabels/matchExpressions form of workloads and NetworkPolicies.
+
+import type { Span } from './span';
+
+export type SelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+
+export interface SelectorRequirement {
+  readonly key: string;
+  readonly operator: SelectorOperator;
+  readonly values: readonly string[];
+  readonly span: Span;
+}
+
+/** A label selector. All terms are ANDed; an empty selector (no terms) matches everything. */
+export interface LabelSelector {
+  readonly matchLabels: ReadonlyMap<string, string>;
+  readonly matchExpressions: readonly SelectorRequirement[];
+  /** Span of each matchLabels key/value pair, by key. */
+  readonly labelSpans: ReadonlyMap<string, { readonly key: Span; readonly value: Span }>;
+  readonly span: Span;
+}
+
+export function selectorIsEmpty(s: LabelSelector): boolean {
+  return s.matchLabels.size === 0 && s.matchExpressions.length === 0;
+}
+
+export function selectorMatches(s: LabelSelector, labels: ReadonlyMap<string, string>): boolean {
+  for (const [k, v] of s.matchLabels) if (labels.get(k) !== v) return false;
+  for (const r of s.matchExpressions) {
+    const has = labels.has(r.key);
+    switch (r.operator) {
+      case 'In':
+        if (!has || !r.values.includes(labels.get(r.key)!)) return false;
+        break;
+      case 'NotIn':
+        if (has && r.values.includes(labels.get(r.key)!)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+/** `app=web, tier in (a,b)`: the selector as kubectl would print it. */
+export function formatSelector(s: LabelSelector): string {
+  const parts = [...s.matchLabels].map(([k, v]) => `${k}=${v}`);
+  for (const r of s.matchExpressions) {
+    if (r.operator === 'Exists') parts.push(r.key);
+    else if (r.operator === 'DoesNotExist') parts.push(`!${r.key}`);
+    else parts.push(`${r.key} ${r.operator === 'In' ? 'in' : 'notin'} (${r.values.join(',')})`);
+  }
+  return parts.join(', ');
+}

@@ -1,0 +1,18 @@
+// Source positions: every span is a pair of UTF-16 offsets into one file's text.
+
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A place in the workspace: a file and a span in it. */
+export interface Location {
+  readonly uri: string;
+  readonly span: Span;
+}
+
+export const emptySpan: Span = { start: 0, end: 0 };
+
+export function spanContains(span: Span, offset: number): boolean {
+  return offset >= span.start && offset <= span.end;
+}

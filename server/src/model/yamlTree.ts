@@ -1,0 +1,92 @@
+// A small, read-only tree of one YAML document with a span on every node.
+// It is what the model reads Kubernetes fields from: keys live in Maps (no prototype
+// pitfalls with `__proto__` labels), aliases are shared rather than expanded.
+
+import type { Span } from './span';
+
+export type YNode = YMap | YSeq | YScalar;
+
+export interface YEntry {
+  readonly key: string;
+  readonly keySpan: Span;
+  readonly value: YNode;
+}
+
+export interface YMap {
+  readonly type: 'map';
+  readonly span: Span;
+  readonly entries: ReadonlyMap<string, YEntry>;
+}
+
+export interface YSeq {
+  readonly type: 'seq';
+  readonly span: Span;
+  readonly items: readonly YNode[];
+}
+
+export interface YScalar {
+  readonly type: 'scalar';
+  readonly span: Span;
+  readonly value: string | number | boolean | null;
+  /** True when the scalar was written in quotes (so `"8080"` is a string, not a number). */
+  readonly quoted: boolean;
+}
+
+export function isMap(n: YNode | undefined): n is YMap {
+  return n?.type === 'map';
+}
+
+export function isSeq(n: YNode | undefined): n is YSeq {
+  return n?.type === 'seq';
+}
+
+/** The entry `key` of a mapping node, if the node is a mapping and has it. */
+export function entry(n: YNode | undefined, key: string): YEntry | undefined {
+  return isMap(n) ? n.entries.get(key) : undefined;
+}
+
+/** The value at a path of mapping keys, e.g. `at(doc, 'spec', 'template', 'spec')`. */
+export function at(n: YNode | undefined, ...path: string[]): YNode | undefined {
+  let cur = n;
+  for (const key of path) {
+    cur = entry(cur, key)?.value;
+    if (!cur) return undefined;
+  }
+  return cur;
+}
+
+/** The items of a sequence node; an empty list for anything else. */
+export function items(n: YNode | undefined): readonly YNode[] {
+  return isSeq(n) ? n.items : [];
+}
+
+/** A string scalar's value (numbers and booleans are not strings). */
+export function str(n: YNode | undefined): string | undefined {
+  return n?.type === 'scalar' && typeof n.value === 'string' ? n.value : undefined;
+}
+
+/** A scalar's value as text, whatever its type; undefined for null, maps and sequences. */
+export function text(n: YNode | undefined): string | undefined {
+  if (n?.type !== 'scalar' || n.value === null) return undefined;
+  return String(n.value);
+}
+
+/** A finite integer scalar's value. */
+export function int(n: YNode | undefined): number | undefined {
+  return n?.type === 'scalar' && typeof n.value === 'number' && Number.isInteger(n.value) ? n.value : undefined;
+}
+
+export function bool(n: YNode | undefined): boolean | undefined {
+  return n?.type === 'scalar' && typeof n.value === 'boolean' ? n.value : undefined;
+}
+
+/** A mapping of strings to strings (labels, selectors, annotations); non-string values are skipped. */
+export function stringMap(n: YNode | undefined): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  if (!isMap(n)) return out;
+  for (const [k, e] of n.entries) {
+    const v = text(e.value);
+    if (v !== undefined) out.set(k, v);
+  }
+  return out;
+}

@@ -1,0 +1,112 @@
+// Custom LSP messages and the trace graph data shared by the server, the client and the webview.
+// Types only (plus method-name constants): the client and the webview import nothing else from the server.
+
+export const traceRequest = 'kubeNetlens/trace';
+export const listServicesRequest = 'kubeNetlens/listServices';
+export const analysisChangedNotification = 'kubeNetlens/analysisChanged';
+export const statusNotification = 'kubeNetlens/status';
+
+export interface TraceParams {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** A place in a file: an URI and UTF-16 offsets; the client turns it into a range with its own document. */
+export interface SourceSpan {
+  readonly uri: string;
+  readonly start: number;
+  readonly end: number;
+  /** Zero-based line/character of `start`, for consumers without the text (CLI, webview). */
+  readonly line: number;
+  readonly character: number;
+}
+
+export type TraceStatus = 'ok' | 'conditional' | 'warning' | 'error';
+
+export interface TraceFinding {
+  readonly code: string;
+  readonly severity: 'error' | 'warning' | 'information' | 'hint';
+  readonly message: string;
+}
+
+/**
+ * The columns of the Service path, left to right. `entry`: who can call it (DNS names, NodePort, LoadBalancer,
+ * Ingress rules); `service`: the Service hop; `proxy`: kube-proxy; `endpoints`: endpoint groups per workload;
+ * `port`: the container port each Service port lands on; `policy`: NetworkPolicies selecting the pods.
+ */
+export type TraceColumn = 'entry' | 'service' | 'proxy' | 'endpoints' | 'port' | 'policy';
+
+export type TraceNodeKind =
+  | 'dns' | 'nodeport' | 'loadbalancer' | 'ingress' | 'external-ip'
+  | 'service' | 'external-name'
+  | 'kube-proxy'
+  | 'workload' | 'manual-endpoints' | 'no-endpoints'
+  | 'container-port'
+  | 'network-policy';
+
+export interface TraceNode {
+  readonly id: string;
+  readonly kind: TraceNodeKind;
+  readonly column: TraceColumn;
+  /** One short line: `api.shop.svc.cluster.local`, `ClusterIP 10.96.0.10`, `Deployment api ×3`. */
+  readonly label: string;
+  /** Further lines, each a plain sentence or fact. */
+  readonly detail: readonly string[];
+  readonly status: TraceStatus;
+  readonly findings: readonly TraceFinding[];
+  readonly source?: SourceSpan;
+  /** For endpoint groups: how many pods, and their stable names when they have them (StatefulSet). */
+  readonly pods?: { readonly count?: number; readonly names: readonly string[]; readonly readinessGated: boolean };
+}
+
+export interface TraceEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly label?: string;
+  /** `broken`: traffic cannot pass (no endpoints, unresolved port, policy denies); drawn dashed and red. */
+  readonly status: 'ok' | 'conditional' | 'broken';
+}
+
+export type PacketHopZone = 'client-pod' | 'client-node' | 'wire' | 'target-node' | 'target-pod';
+
+export interface PacketHop {
+  readonly id: string;
+  readonly zone: PacketHopZone;
+  /** `eth0 (client pod)`, `veth pair`, `cni0 bridge`, `flannel.1 VTEP`… */
+  readonly label: string;
+  /** One line a newcomer learns from. */
+  readonly explanation: string;
+}
+
+export interface PacketPath {
+  readonly cni: string;
+  /** Same-node and cross-node variants of the path from a client pod to one endpoint. */
+  readonly sameNode: readonly PacketHop[];
+  readonly crossNode: readonly PacketHop[];
+}
+
+export interface TraceGraph {
+  readonly service: { readonly kind: string; readonly namespace: string; readonly name: string; readonly source?: SourceSpan };
+  readonly nodes: readonly TraceNode[];
+  readonly edges: readonly TraceEdge[];
+  /** True when no request can reach a pod (every path has a broken edge). */
+  readonly broken: boolean;
+  readonly packetPath?: PacketPath;
+}
+
+export interface ServiceSummary {
+  readonly namespace: string;
+  readonly name: string;
+  readonly type: string;
+  readonly endpoints?: number;
+  readonly source?: SourceSpan;
+}
+
+export interface StatusParams {
+  readonly resources: number;
+  readonly files: number;
+  readonly skippedTemplates: number;
+  readonly skippedOther: number;
+  readonly problems: number;
+  readonly indexing: boolean;
+}
