@@ -3,13 +3,88 @@
 
 import type { AnalysisConfig } from '../model/config';
 import type { Cluster } from '../model/cluster';
-import type { Service } from '../model/resources';
+import type { Location, Span } from '../model/span';
+import type { NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+import type { TraceGraph } from '../protocol';
 import { resolveEndpoints, type ServiceEndpoints } from './endpoints';
+
+export type DnsRecordType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'PTR';
+/** semantics §8: `always`; `while-ready` (≥1 ready endpoint); `coredns-only` (S5); `config-dependent` (needs a Corefile option). */
+export type DnsCondition = 'always' | 'while-ready' | 'coredns-only' | 'config-dependent';
+
+export interface DnsRecord {
+  readonly name: string;
+  readonly type: DnsRecordType;
+  /** A literal where the manifest fixes it (a clusterIP, an externalName), otherwise a description such as `<pod IP of web-0>`. */
+  readonly answer: string;
+  readonly condition: DnsCondition;
+  readonly resource: { readonly kind: string; readonly namespace: string; readonly name: string };
+  readonly source: Location;
+}
+
+/** What a name written in a pod resolves to from a client namespace (semantics §3.3). */
+export interface NameResolution {
+  readonly query: string;
+  readonly host: string;
+  readonly port?: number;
+  /** The fully qualified name the resolver's search list reaches first, when one answers. */
+  readonly fqdn?: string;
+  readonly records: readonly DnsRecord[];
+  /** The Service the name lands on (also for per-pod names of a headless Service). */
+  readonly service?: Service;
+  /** Whether `port` (when given) is a port of that Service. */
+  readonly portKnown?: boolean;
+  /** Why nothing answers, in a sentence; set only when the name does not resolve. */
+  readonly reason?: string;
+  /** True when the name looks like a cluster name at all (contains `.svc`, or is a bare/short name checked on request). */
+  readonly resolves: boolean;
+}
+
+export interface ServiceEnvVar {
+  readonly name: string;
+  readonly value: string;
+  readonly service: Service;
+}
+
+/** An Ingress host/path and where it leads: Service port → targetPort → container ports per workload. */
+export interface IngressRoute {
+  readonly ingress: Resource;
+  readonly host?: string;
+  readonly path: string;
+  readonly backendSpan: Span;
+  readonly serviceName?: string;
+  readonly service?: Service;
+  readonly servicePort?: Service['ports'][number];
+  readonly problem?: string;
+}
+
+export interface PolicyVerdict {
+  readonly allowed: boolean;
+  /** Policies that select the pods for ingress; empty means no isolation (everything allowed). */
+  readonly policies: readonly NetworkPolicy[];
+  /** The policies whose rules allow the peer. */
+  readonly allowedBy: readonly NetworkPolicy[];
+}
 
 export interface Analysis {
   readonly cluster: Cluster;
   readonly config: AnalysisConfig;
   endpointsOf(service: Service): ServiceEndpoints;
+  /** Every DNS record the manifests predict (semantics §2, output policy §8), all conditions included. */
+  dnsRecords(): readonly DnsRecord[];
+  /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
+  dnsRecordsFor(resource: Resource): readonly DnsRecord[];
+  /** A name as written in a pod (`mysql`, `mysql.db:3306`, `web-0.nginx`, `x.ns.svc.cluster.local`) from a client namespace. */
+  resolveName(name: string, fromNamespace: string): NameResolution;
+  /** Service environment variables a pod in `namespace` receives (semantics §4). */
+  serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
+  ingressRoutes(): readonly IngressRoute[];
+  /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
+  policiesSelecting(workload: Workload): readonly NetworkPolicy[];
+  /** Whether ingress from a peer (pod labels + namespace) on a port/protocol reaches the workload's pods. */
+  ingressAllowed(workload: Workload, peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string }, port: number, protocol?: string): PolicyVerdict;
+  /** The Service path and packet path of one Service, as plain data. */
+  trace(service: Service): TraceGraph;
 }
 
 export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analysis {
@@ -22,5 +97,5 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
       if (!e) endpoints.set(service, (e = resolveEndpoints(cluster, service)));
       return e;
     },
-  };
+  } as Analysis;
 }

@@ -1,9 +1,19 @@
-// The registry: every rule, in one explicit list. Add a rule here and in docs (npm run rules-doc).
+// The registry: every rule, in one explicit list. Add a rule here, then run `npm run rules-doc`.
 
 import { duplicateResource } from './duplicateResource';
 import type { Rule } from './rule';
+// --- workload, API and endpoint rules: imports
+// --- end workload, API and endpoint rules: imports
+// --- service, StatefulSet, Ingress and DNS rules: imports
+// --- end service, StatefulSet, Ingress and DNS rules: imports
 
-export const rules: readonly Rule[] = [duplicateResource];
+export const rules: readonly Rule[] = [
+  duplicateResource,
+  // --- workload, API and endpoint rules
+  // --- end workload, API and endpoint rules
+  // --- service, StatefulSet, Ingress and DNS rules
+  // --- end service, StatefulSet, Ingress and DNS rules
+];
 
 export function ruleByCode(code: string): Rule | undefined {
   return rules.find((r) => r.code === code);
