@@ -110,3 +110,10 @@ export interface StatusParams {
   readonly problems: number;
   readonly indexing: boolean;
 }
+
+/** The answer to `kubeNetlens/trace`: the graph, and the same path as Mermaid and as plain text (for export and screen readers). */
+export interface TraceResult {
+  readonly graph: TraceGraph;
+  readonly mermaid: string;
+  readonly text: string;
+}
