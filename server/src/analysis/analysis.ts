@@ -89,13 +89,23 @@ export interface Analysis {
 
 export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analysis {
   const endpoints = new Map<Service, ServiceEndpoints>();
-  return {
+  const endpointsOf = (service: Service): ServiceEndpoints => {
+    let e = endpoints.get(service);
+    if (!e) endpoints.set(service, (e = resolveEndpoints(cluster, service)));
+    return e;
+  };
+  const analysis: Analysis = {
     cluster,
     config,
-    endpointsOf(service) {
-      let e = endpoints.get(service);
-      if (!e) endpoints.set(service, (e = resolveEndpoints(cluster, service)));
-      return e;
-    },
-  } as Analysis;
+    endpointsOf,
+    dnsRecords: () => [],
+    dnsRecordsFor: () => [],
+    resolveName: (name) => ({ query: name, host: name, records: [], resolves: false, reason: 'Name resolution is not available yet.' }),
+    serviceEnv: () => [],
+    ingressRoutes: () => [],
+    policiesSelecting: () => [],
+    ingressAllowed: () => ({ allowed: true, policies: [], allowedBy: [] }),
+    trace: (service) => ({ service: { kind: service.kind, namespace: service.namespace, name: service.name }, nodes: [], edges: [], broken: false }),
+  };
+  return analysis;
 }
