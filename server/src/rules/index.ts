@@ -5,6 +5,16 @@ import type { Rule } from './rule';
 // --- workload, API and endpoint rules: imports
 // --- end workload, API and endpoint rules: imports
 // --- service, StatefulSet, Ingress and DNS rules: imports
+import { ingressBackendMissing } from './ingressBackendMissing';
+import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
+import { serviceNoEndpoints } from './serviceNoEndpoints';
+import { servicePortNotExposed } from './servicePortNotExposed';
+import { serviceSelectorEmpty } from './serviceSelectorEmpty';
+import { serviceSelectorNoMatch } from './serviceSelectorNoMatch';
+import { serviceTargetPortUnresolved } from './serviceTargetPortUnresolved';
+import { statefulsetServiceMissing } from './statefulsetServiceMissing';
+import { statefulsetServiceNotHeadless } from './statefulsetServiceNotHeadless';
+import { statefulsetServiceNotSelecting } from './statefulsetServiceNotSelecting';
 // --- end service, StatefulSet, Ingress and DNS rules: imports
 
 export const rules: readonly Rule[] = [
@@ -12,6 +22,16 @@ export const rules: readonly Rule[] = [
   // --- workload, API and endpoint rules
   // --- end workload, API and endpoint rules
   // --- service, StatefulSet, Ingress and DNS rules
+  serviceSelectorNoMatch,
+  serviceSelectorEmpty,
+  serviceNoEndpoints,
+  serviceTargetPortUnresolved,
+  servicePortNotExposed,
+  statefulsetServiceMissing,
+  statefulsetServiceNotHeadless,
+  statefulsetServiceNotSelecting,
+  peerDiscoveryNotReady,
+  ingressBackendMissing,
   // --- end service, StatefulSet, Ingress and DNS rules
 ];
 

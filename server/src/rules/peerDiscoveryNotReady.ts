@@ -1,0 +1,82 @@
+// peer-discovery-not-ready: StatefulSet members behind a readinessProbe cannot resolve each other until Ready, unless publishNotReadyAddresses is set.
+
+import { at, isMap } from '../model/yamlTree';
+import { fileTextOf } from './fileTextOf';
+import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
+import { insertMapEntry } from './insertMapEntry';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const peerDiscoveryNotReady: Rule = {
+  code: 'peer-discovery-not-ready',
+  defaultSeverity: 'hint',
+  title: 'StatefulSet members cannot resolve each other until they are Ready',
+  description: `A pod that is not Ready is marked not ready in the governing Service's EndpointSlices, and CoreDNS leaves not-ready endpoints out of its answers (semantics §2.4). So while a StatefulSet's pods are starting, \`web-0.nginx…\` does not resolve. If a member only becomes Ready after it has found its peers (clustered databases, queues, consensus systems), the cluster never forms: each pod waits for names that appear only once it is Ready. With the default \`podManagementPolicy: OrderedReady\`, pod 1 is not even created before pod 0 is Ready.
+
+Setting \`publishNotReadyAddresses: true\` on the headless governing Service publishes the pods' names as soon as they have an IP. Keep a separate, ordinary Service for client traffic that should reach only Ready pods.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: etcd}
+spec:
+  clusterIP: None
+  selector: {app: etcd}
+  ports: [{name: peer, port: 2380}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: etcd}
+spec:
+  serviceName: etcd
+  selector: {matchLabels: {app: etcd}}
+  template:
+    metadata: {labels: {app: etcd}}
+    spec:
+      containers:
+        - name: etcd
+          image: etcd
+          ports: [{name: peer, containerPort: 2380}]
+          readinessProbe: {tcpSocket: {port: 2380}}`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: etcd}
+spec:
+  clusterIP: None
+  publishNotReadyAddresses: true
+  selector: {app: etcd}
+  ports: [{name: peer, port: 2380}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: etcd}
+spec:
+  serviceName: etcd
+  selector: {matchLabels: {app: etcd}}
+  template:
+    metadata: {labels: {app: etcd}}
+    spec:
+      containers:
+        - name: etcd
+          image: etcd
+          ports: [{name: peer, containerPort: 2380}]
+          readinessProbe: {tcpSocket: {port: 2380}}`,
+  },
+  *check({ cluster, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+      if (!service || !service.headless || service.publishNotReadyAddresses || !selectsTemplate(service, sts)) continue;
+      const probed = sts.template.containers.find((c) => c.hasReadinessProbe);
+      if (!probed) continue;
+      const text = fileTextOf(cluster, service.uri);
+      const spec = at(service.root, 'spec');
+      const edit = text && isMap(spec) ? insertMapEntry(service.uri, text, spec, 'publishNotReadyAddresses: true') : undefined;
+      yield {
+        uri: sts.uri,
+        span: sts.serviceNameSpan ?? sts.nameSpan,
+        message: `Container "${probed.name}" of StatefulSet "${sts.name}" has a readinessProbe, and Service "${service.name}" publishes only Ready pods, so ${firstPodName(sts, service.name, config.clusterDomain)} and the other members' names do not resolve until each pod is Ready. If members must find each other before they become Ready, the cluster never forms; set publishNotReadyAddresses: true on Service "${service.name}".`,
+        resource: refOf(sts),
+        related: [{ uri: service.uri, span: service.nameSpan, message: `Service "${service.name}" does not set publishNotReadyAddresses` }],
+        fixes: edit ? [{ title: `Set publishNotReadyAddresses: true on Service "${service.name}"`, edits: [edit], isPreferred: true }] : [],
+      };
+    }
+  },
+};

@@ -1,0 +1,52 @@
+// service-no-endpoints: a selector-less Service with no manual Endpoints or EndpointSlice for it anywhere in the workspace.
+
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const serviceNoEndpoints: Rule = {
+  code: 'service-no-endpoints',
+  defaultSeverity: 'warning',
+  title: 'Service without a selector has no Endpoints or EndpointSlice',
+  description: `A Service without a selector gets no endpoints from Kubernetes (semantics §1.1): its backends must be written by hand, as an \`Endpoints\` object with the Service's name or an \`EndpointSlice\` labelled \`kubernetes.io/service-name: <service>\`, in the same namespace (semantics §1.2). Without one, connections to the Service fail and a headless Service's name does not resolve.
+
+The rule looks for those objects in the workspace; if they are created by something else (an operator, a script), turn the rule off for that workspace.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: billing-db}
+spec:
+  ports: [{port: 5432}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: billing-db}
+spec:
+  ports: [{port: 5432}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: billing-db}
+subsets:
+  - addresses: [{ip: 10.20.0.15}]
+    ports: [{port: 5432}]`,
+  },
+  *check(analysis) {
+    for (const service of analysis.cluster.services) {
+      // An empty selector is reported by service-selector-empty; ExternalName Services need no endpoints (semantics §1.1 (1)).
+      if (service.selector || service.selectorEmpty || service.type === 'ExternalName') continue;
+      const eps = analysis.endpointsOf(service);
+      if (eps.manual.some((m) => m.mirrored)) continue;
+      const ignored = eps.manual.filter((m) => !m.mirrored);
+      const effect = service.headless
+        ? `its DNS name ${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain} will not resolve`
+        : `connections to it fail`;
+      const because = ignored.length ? ` (${ignored.map((m) => `${m.resource.kind} "${m.resource.name}" is ignored because ${m.reason}`).join('; ')})` : '';
+      yield {
+        uri: service.uri,
+        span: service.nameSpan,
+        message: `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}"${because}, so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
+        resource: refOf(service),
+        related: ignored.map((m) => ({ uri: m.resource.uri, span: m.resource.nameSpan, message: `${m.resource.kind} "${m.resource.name}" is not used: ${m.reason}` })),
+      };
+    }
+  },
+};

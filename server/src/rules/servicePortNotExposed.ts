@@ -1,0 +1,67 @@
+// service-port-not-exposed: a numeric targetPort that no container of a selected workload declares (it still receives traffic).
+
+import { containerPortsInfo } from './containerPortsInfo';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const servicePortNotExposed: Rule = {
+  code: 'service-port-not-exposed',
+  defaultSeverity: 'information',
+  title: 'Numeric targetPort is not declared by the selected containers',
+  description: `A numeric \`targetPort\` (or the Service \`port\` itself, when targetPort is omitted) is used as is for every selected pod: Kubernetes never compares it with the declared \`containerPort\`s (semantics §5.2). So this may well work, if the process listens on that port anyway. But an undeclared port is often a sign that the Service points at the wrong number, and declaring it documents the port and lets the Service refer to it by name.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8000}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8080}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]`,
+  },
+  *check(analysis) {
+    for (const service of analysis.cluster.services) {
+      const eps = analysis.endpointsOf(service);
+      if (eps.source !== 'selector' || !eps.groups.length) continue;
+      for (const port of service.ports) {
+        const target = port.targetPort;
+        if (typeof target !== 'number') continue;
+        const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared);
+        if (!undeclared.length) continue;
+        const names = undeclared.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
+        const where = port.targetPortExplicit ? `targetPort ${target}` : `Port ${target} (targetPort defaults to the Service port)`;
+        yield {
+          uri: service.uri,
+          span: (port.targetPortExplicit ? port.targetPortSpan : port.portSpan) ?? port.span,
+          message: `${where} (${port.protocol}) is not declared as a container port by ${names}. Kubernetes does not check this and still sends traffic to ${target}, so it works only if the process listens there; check the number, and declare the port in the pod template.`,
+          resource: refOf(service),
+          related: undeclared.flatMap((g) => containerPortsInfo(g.workload)),
+        };
+      }
+    }
+  },
+};

@@ -1,0 +1,164 @@
+// service-selector-no-match: a Service selector that matches no pod template in its namespace, with the near misses that explain why.
+
+import type { Cluster } from '../model/cluster';
+import type { Service, Workload } from '../model/resources';
+import type { Span } from '../model/span';
+import { closestName, isNearMiss } from './closestName';
+import { fileTextOf } from './fileTextOf';
+import type { Fix, FindingDraft, RelatedInfo } from './finding';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+import { yamlScalar } from './yamlScalar';
+
+/** Near misses beyond this many are left out of the message. */
+const maxListed = 3;
+
+export const serviceSelectorNoMatch: Rule = {
+  code: 'service-selector-no-match',
+  defaultSeverity: 'warning',
+  title: 'Service selector matches no pods in its namespace',
+  description: `A Service sends traffic to the pods whose labels contain **every** key/value pair of its \`selector\`, and only to pods in the Service's own namespace (semantics §1.1). When no pod template in that namespace carries all of them, the Service gets no endpoints: connections to its cluster IP fail and a headless Service's name does not resolve. Kubernetes does not check this when you apply the Service.
+
+The message names the likely cause: a value that is one typo away from a real label (\`release: stabel\` vs \`release: stable\`), a key that no pod template has, or a workload in another namespace that would match. The quick fix changes the selector value to the near-miss label value.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web, release: stabel}
+  ports: [{port: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, release: stable}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web, release: stable}
+  ports: [{port: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web, release: stable}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
+  },
+  *check({ cluster }) {
+    for (const service of cluster.services) {
+      // semantics §1.1 (1): an ExternalName Service never gets endpoints, so its selector is never used.
+      if (!service.selector || service.type === 'ExternalName') continue;
+      if (cluster.workloadsMatching(service.namespace, service.selector).length) continue;
+      yield explainNoMatch(cluster, service, service.selector);
+    }
+  },
+};
+
+/** A workload that carries every selector pair but one. */
+interface NearMiss {
+  readonly workload: Workload;
+  readonly key: string;
+  readonly wanted: string;
+  /** The workload's value for the key; undefined when it lacks the key. */
+  readonly has?: string;
+}
+
+function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMap<string, string>): FindingDraft {
+  const ns = service.namespace;
+  const local = cluster.workloadsIn(ns);
+  const misses: NearMiss[] = [];
+  for (const workload of local) {
+    const wrong = [...selector].filter(([k, v]) => workload.template.labels.get(k) !== v);
+    if (wrong.length === 1) misses.push({ workload, key: wrong[0][0], wanted: wrong[0][1], has: workload.template.labels.get(wrong[0][0]) });
+  }
+  const typos = misses.filter((m) => m.has !== undefined && isNearMiss(m.wanted, m.has));
+  const differing = misses.filter((m) => m.has !== undefined && !isNearMiss(m.wanted, m.has));
+  const lacking = misses.filter((m) => m.has === undefined);
+  const localKeys = new Set(local.flatMap((w) => [...w.template.labels.keys()]));
+  const missingKeys = [...selector.keys()].filter((k) => !localKeys.has(k));
+  // semantics §1.1 (3): pods are listed only in the Service's namespace, so a match elsewhere never becomes an endpoint.
+  const elsewhere = [...cluster.namespaces].filter((n) => n !== ns).flatMap((n) => cluster.workloadsMatching(n, selector));
+
+  const text = fileTextOf(cluster, service.uri);
+  const parts = [`The selector ${formatPairs(selector)} matches no pod template in namespace "${ns}", so Service "${service.name}" gets no endpoints and connections to it fail.`];
+  const related: RelatedInfo[] = [];
+  const fixes: Fix[] = [];
+  const spans = service.selectorEntrySpans;
+
+  for (const m of typos.slice(0, maxListed)) {
+    parts.push(`${describe(m.workload)} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".`);
+    related.push(labelInfo(m.workload, m.key, `${describe(m.workload)} has ${m.key}: ${m.has}`));
+  }
+  for (const m of differing.slice(0, maxListed)) {
+    parts.push(`${describe(m.workload)} has every other label but ${m.key}: ${m.has}.`);
+    related.push(labelInfo(m.workload, m.key, `${describe(m.workload)} has ${m.key}: ${m.has}`));
+  }
+  for (const m of lacking.slice(0, maxListed)) {
+    if (missingKeys.includes(m.key)) continue;
+    parts.push(`${describe(m.workload)} has every other label but no "${m.key}" label.`);
+    related.push({ uri: m.workload.uri, span: m.workload.template.labelsSpan ?? m.workload.nameSpan, message: `${describe(m.workload)} has no "${m.key}" label` });
+  }
+  for (const key of missingKeys) {
+    const guess = closestName(key, localKeys);
+    parts.push(`No pod template in namespace "${ns}" has a "${key}" label at all${guess ? ` (did you mean "${guess.name}"?)` : ''}.`);
+    const keySpan = spans.get(key)?.key;
+    if (!guess || !keySpan || !text) continue;
+    const renamed = new Map([...selector].map(([k, v]) => [k === key ? guess.name : k, v]));
+    if (cluster.workloadsMatching(ns, renamed).length) fixes.push({ title: `Change selector key "${key}" to "${guess.name}"`, edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
+  }
+  for (const w of elsewhere.slice(0, maxListed)) {
+    parts.push(`${describe(w)} in namespace "${w.namespace}" has these labels, but a selector only selects pods in the Service's own namespace.`);
+    related.push({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `${describe(w)} matches this selector, but it is in namespace "${w.namespace}", not "${ns}"` });
+  }
+  if (parts.length === 1) parts.push(`No workload there comes within one label of it; compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.`);
+
+  const valueFixes = new Map<string, Fix>();
+  for (const m of [...typos, ...differing]) {
+    const valueSpan = spans.get(m.key)?.value;
+    const id = `${m.key}\u0000${m.has}`;
+    if (!valueSpan || valueFixes.has(id)) continue;
+    valueFixes.set(id, { title: `Change selector ${m.key} to "${m.has}" (the label of ${describe(m.workload)})`, edits: [{ uri: service.uri, span: valueSpan, newText: yamlScalar(m.has!) }] });
+  }
+  fixes.unshift(...valueFixes.values());
+
+  return {
+    uri: service.uri,
+    span: primarySpan(service, typos, missingKeys, differing),
+    message: parts.join(' '),
+    resource: refOf(service),
+    related,
+    fixes: fixes.length === 1 ? [{ ...fixes[0], isPreferred: true }] : fixes,
+  };
+}
+
+/** The selector entry at fault: a typo'd value first, then a key no pod has, then a differing value, else the whole selector. */
+function primarySpan(service: Service, typos: readonly NearMiss[], missingKeys: readonly string[], differing: readonly NearMiss[]): Span {
+  const spans = service.selectorEntrySpans;
+  const fallback = service.selectorSpan ?? service.nameSpan;
+  if (typos.length) return spans.get(typos[0].key)?.value ?? fallback;
+  if (missingKeys.length) return spans.get(missingKeys[0])?.key ?? fallback;
+  if (differing.length) return spans.get(differing[0].key)?.value ?? fallback;
+  return fallback;
+}
+
+function labelInfo(w: Workload, key: string, message: string): RelatedInfo {
+  return { uri: w.uri, span: w.template.labelSpans.get(key)?.value ?? w.template.labelsSpan ?? w.nameSpan, message };
+}
+
+function describe(w: Workload): string {
+  return `${w.kind} "${w.name}"`;
+}
+
+function formatPairs(m: ReadonlyMap<string, string>): string {
+  return [...m].map(([k, v]) => `${k}: ${v}`).join(', ');
+}

@@ -1,0 +1,85 @@
+// service-target-port-unresolved: a named targetPort that some or all selected pod templates do not declare with that name and protocol.
+
+import type { EndpointGroup } from '../analysis/endpoints';
+import type { ServicePort } from '../model/resources';
+import { containerPortsInfo } from './containerPortsInfo';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const serviceTargetPortUnresolved: Rule = {
+  code: 'service-target-port-unresolved',
+  defaultSeverity: 'warning',
+  title: 'Named targetPort is not declared by the selected pods',
+  description: `A named \`targetPort\` (for example \`targetPort: http\`) is looked up in **each** selected pod: the first container port with that name **and** the Service port's protocol, in container order, then sidecar init containers (semantics §5.3). A pod that has no such port gets no endpoint for that Service port, silently: the pod stays behind the Service's other ports, but traffic to this port never reaches it. A port with the right name but another protocol (\`dns\` declared as UDP, Service port TCP) does not count.
+
+Kubernetes does not check this when you apply the Service (semantics §6.1).`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: http}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 8080}]}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: http}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: http, containerPort: 8080}]}]`,
+  },
+  *check(analysis) {
+    for (const service of analysis.cluster.services) {
+      const eps = analysis.endpointsOf(service);
+      if (eps.source !== 'selector' || !eps.groups.length) continue;
+      for (const port of service.ports) {
+        if (typeof port.targetPort !== 'string') continue;
+        const failing = eps.groups.filter((g) => g.ports[port.index]?.unresolved);
+        if (!failing.length) continue;
+        yield {
+          uri: service.uri,
+          span: port.targetPortSpan ?? port.span,
+          message: messageFor(service.name, port, eps.groups.length, failing),
+          resource: refOf(service),
+          related: failing.flatMap((g) => containerPortsInfo(g.workload)),
+        };
+      }
+    }
+  },
+};
+
+function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[]): string {
+  const name = String(port.targetPort);
+  const which = failing.length === selected ? (selected === 1 ? 'the only selected workload' : `any of the ${selected} selected workloads`) : `${failing.length} of the ${selected} selected workloads`;
+  const names = failing.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
+  const portLabel = port.name ? `port "${port.name}" (${port.port})` : `port ${port.port}`;
+  const parts = [
+    `targetPort "${name}" (${port.protocol}) is not declared by ${which} (${names}), so Service "${serviceName}" ${portLabel} gets no endpoints from ${failing.length === 1 ? 'its' : 'their'} pods and traffic to it never reaches them.`,
+  ];
+  const mismatched = failing.filter((g) => g.ports[port.index]?.unresolved === 'protocol-mismatch');
+  for (const g of mismatched) {
+    const other = g.workload.template.containers.flatMap((c) => c.ports).find((p) => p.name === name);
+    parts.push(`${g.workload.kind} "${g.workload.name}" does name a port "${name}", but with protocol ${other?.protocol ?? 'another protocol'}; ports match by name and protocol, so set protocol: ${other?.protocol} on this Service port or declare the port with ${port.protocol}.`);
+  }
+  if (mismatched.length < failing.length) parts.push(`Name a container port "${name}" in those pods, or point targetPort at a port they declare.`);
+  return parts.join(' ');
+}

@@ -1,0 +1,153 @@
+// statefulset-service-missing: a StatefulSet whose serviceName names no Service in its namespace (or is empty), so its pods get no DNS names.
+
+import type { Cluster } from '../model/cluster';
+import type { Service, Workload } from '../model/resources';
+import { at, isMap } from '../model/yamlTree';
+import { closestName } from './closestName';
+import { fileTextOf } from './fileTextOf';
+import type { Fix, TextEdit } from './finding';
+import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
+import { insertMapEntry, lineStartOf } from './insertMapEntry';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+import { yamlScalar } from './yamlScalar';
+
+export const statefulsetServiceMissing: Rule = {
+  code: 'statefulset-service-missing',
+  defaultSeverity: 'warning',
+  title: 'StatefulSet serviceName names no Service',
+  description: `Each StatefulSet pod gets the stable DNS name \`<pod>.<serviceName>.<namespace>.svc.<zone>\` (for example \`web-0.nginx.default.svc.cluster.local\`) only if a Service named exactly \`spec.serviceName\` exists in the StatefulSet's namespace and selects its pods (semantics §2.3). The API server does not validate \`serviceName\` at all (semantics §6.4), so a typo is silent: the pods start, but peers cannot find each other by name.
+
+\`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: nginx}
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{name: web, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  serviceName: ngnix
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: nginx}
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{name: web, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  serviceName: nginx
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
+  },
+  *check({ cluster, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+      if (service) continue;
+      const text = fileTextOf(cluster, sts.uri);
+      if (!sts.serviceName) {
+        yield {
+          uri: sts.uri,
+          span: sts.serviceNameSpan ?? sts.nameSpan,
+          message: `StatefulSet "${sts.name}" has ${sts.serviceNameSpan ? 'an empty' : 'no'} serviceName, so its pods get no stable DNS names (like ${sts.name}-${sts.ordinalsStart}.<service>.${sts.namespace}.svc.${config.clusterDomain}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.`,
+          resource: refOf(sts),
+          fixes: text ? adoptServiceFixes(cluster, sts, text) : [],
+        };
+        continue;
+      }
+      const name = sts.serviceName;
+      const guess = closestName(name, cluster.servicesIn(sts.namespace).map((s) => s.name));
+      const elsewhere = cluster.services.filter((s) => s.name === name && s.namespace !== sts.namespace);
+      const parts = [
+        `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
+      ];
+      if (guess) parts.push(`Did you mean "${guess.name}"?`);
+      if (elsewhere.length) parts.push(`A Service "${name}" exists in namespace "${elsewhere[0].namespace}", but the governing Service must be in the StatefulSet's own namespace.`);
+      parts.push(`serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "${name}".`);
+      const fixes: Fix[] = [];
+      if (guess && sts.serviceNameSpan) {
+        fixes.push({ title: `Change serviceName to "${guess.name}"`, edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
+      }
+      const create = text ? createHeadlessService(sts, name, text) : undefined;
+      if (create) fixes.push({ title: `Create headless Service "${name}" for StatefulSet "${sts.name}"`, edits: [create] });
+      const closest = guess ? cluster.service(sts.namespace, guess.name) : undefined;
+      yield {
+        uri: sts.uri,
+        span: sts.serviceNameSpan ?? sts.nameSpan,
+        message: parts.join(' '),
+        resource: refOf(sts),
+        related: [
+          ...(closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `Service "${closest.name}" has the closest name` }] : []),
+          ...elsewhere.slice(0, 1).map((s) => ({ uri: s.uri, span: s.nameSpan, message: `Service "${s.name}" is in namespace "${s.namespace}", not "${sts.namespace}"` })),
+        ],
+        fixes,
+      };
+    }
+  },
+};
+
+/** For a StatefulSet without serviceName: point it at the one headless Service in its namespace that selects its pods. */
+function adoptServiceFixes(cluster: Cluster, sts: Workload, text: string): Fix[] {
+  const candidates = cluster.servicesIn(sts.namespace).filter((s: Service) => s.headless && selectsTemplate(s, sts));
+  if (candidates.length !== 1) return [];
+  const name = candidates[0].name;
+  let edit: TextEdit | undefined;
+  if (sts.serviceNameSpan) edit = { uri: sts.uri, span: sts.serviceNameSpan, newText: name };
+  else {
+    const spec = at(sts.root, 'spec');
+    if (isMap(spec)) edit = insertMapEntry(sts.uri, text, spec, `serviceName: ${name}`);
+  }
+  return edit ? [{ title: `Set serviceName to "${name}"`, edits: [edit], isPreferred: true }] : [];
+}
+
+/**
+ * A new YAML document right after the StatefulSet's: a headless Service selecting the pods by the StatefulSet's
+ * matchLabels (falling back to the template labels), with one port per named or numbered container port.
+ */
+function createHeadlessService(sts: Workload, name: string, text: string): TextEdit | undefined {
+  const root = sts.root.span;
+  // Objects inside a `kind: List` are not documents of their own; a new document cannot go next to them.
+  if (root.start !== lineStartOf(text, root.start)) return undefined;
+  const labels = sts.selector?.matchLabels.size ? sts.selector.matchLabels : sts.template.labels;
+  if (!labels.size) return undefined;
+  const lines = ['---', 'apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${yamlScalar(name)}`];
+  if (sts.namespaceExplicit) lines.push(`  namespace: ${yamlScalar(sts.namespace)}`);
+  lines.push('spec:', '  clusterIP: None', '  selector:');
+  for (const [k, v] of labels) lines.push(`    ${yamlScalar(k)}: ${yamlScalar(v)}`);
+  const ports = sts.template.containers.flatMap((c) => c.ports).filter((p) => p.containerPort !== undefined);
+  const seen = new Set<string>();
+  const portLines: string[] = [];
+  for (const p of ports) {
+    const portName = p.name ?? (ports.length > 1 ? `${p.protocol.toLowerCase()}-${p.containerPort}` : undefined);
+    const key = `${p.containerPort}/${p.protocol}`;
+    if (seen.has(key) || (portName && seen.has(portName))) continue;
+    seen.add(key);
+    if (portName) seen.add(portName);
+    portLines.push(`    - ${portName ? `name: ${yamlScalar(portName)}\n      ` : ''}port: ${p.containerPort}${p.protocol !== 'TCP' ? `\n      protocol: ${p.protocol}` : ''}`);
+  }
+  if (portLines.length) lines.push('  ports:', ...portLines);
+  const block = lines.join('\n') + '\n';
+  let offset = root.end;
+  if (text[offset - 1] !== '\n') {
+    const nl = text.indexOf('\n', offset);
+    offset = nl < 0 ? text.length : nl + 1;
+  }
+  const newText = offset === text.length && text.length && !text.endsWith('\n') ? `\n${block}` : block;
+  return { uri: sts.uri, span: { start: offset, end: offset }, newText };
+}

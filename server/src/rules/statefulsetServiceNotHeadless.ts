@@ -1,0 +1,85 @@
+// statefulset-service-not-headless: the governing Service of a StatefulSet has a cluster IP, so per-pod names are not spec-compliant.
+
+import { at, isMap, type YMap } from '../model/yamlTree';
+import { fileTextOf } from './fileTextOf';
+import type { Fix, TextEdit } from './finding';
+import { firstPodName, statefulSetsWithService } from './governingService';
+import { insertMapEntry } from './insertMapEntry';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const statefulsetServiceNotHeadless: Rule = {
+  code: 'statefulset-service-not-headless',
+  defaultSeverity: 'warning',
+  title: 'Governing Service of a StatefulSet is not headless',
+  description: `StatefulSets require a **headless** governing Service (\`clusterIP: None\`) for their pods' network identity. With a cluster IP, names like \`web-0.nginx.default.svc.cluster.local\` are answered only by CoreDNS as an extension: the Kubernetes DNS specification, kube-dns and zone transfers do not have them, and SRV records point at the Service's virtual IP instead of each pod (semantics §2.3 (4), §2.1 S5). Clients that discover their peers through DNS (databases, queues, consensus systems) then see one address instead of the members.
+
+\`clusterIP\` cannot be changed on an existing Service: delete and recreate the Service after adding \`clusterIP: None\`. NodePort and LoadBalancer Services cannot be headless (semantics §6.1); give the StatefulSet a separate headless Service for its identity.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: nginx}
+spec:
+  selector: {app: web}
+  ports: [{name: web, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  serviceName: nginx
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: nginx}
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{name: web, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  serviceName: nginx
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
+  },
+  *check({ cluster, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+      // An ExternalName Service is reported by statefulset-service-not-selecting: it has no endpoints at all.
+      if (!service || service.headless || service.type === 'ExternalName') continue;
+      const canBeHeadless = service.type === 'ClusterIP';
+      const advice = canBeHeadless
+        ? `Set clusterIP: None on Service "${service.name}"; clusterIP cannot be changed on an existing Service, so it must be deleted and recreated.`
+        : `A ${service.type} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).`;
+      const fixes: Fix[] = [];
+      const text = fileTextOf(cluster, service.uri);
+      const edit = canBeHeadless && text ? makeHeadless(service.uri, text, service.root) : undefined;
+      if (edit) fixes.push({ title: `Make Service "${service.name}" headless (clusterIP: None; recreate the Service to apply)`, edits: [edit], isPreferred: true });
+      yield {
+        uri: sts.uri,
+        span: sts.serviceNameSpan ?? sts.nameSpan,
+        message: `Service "${service.name}", which governs StatefulSet "${sts.name}", has a cluster IP. Per-pod names such as ${firstPodName(sts, service.name, config.clusterDomain)} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service instead of each pod, so peers cannot discover each other. ${advice}`,
+        resource: refOf(sts),
+        related: [{ uri: service.uri, span: service.clusterIPSpan ?? service.nameSpan, message: `Service "${service.name}" has a cluster IP` }],
+        fixes,
+      };
+    }
+  },
+};
+
+function makeHeadless(uri: string, text: string, root: YMap): TextEdit | undefined {
+  const spec = at(root, 'spec');
+  if (!isMap(spec) || spec.entries.has('clusterIPs')) return undefined;
+  const existing = spec.entries.get('clusterIP');
+  if (existing) return { uri, span: existing.value.span, newText: 'None' };
+  return insertMapEntry(uri, text, spec, 'clusterIP: None');
+}

@@ -1,0 +1,98 @@
+// statefulset-service-not-selecting: the governing Service exists but does not select the StatefulSet's pods, so they get no hostnames in DNS.
+
+import type { Service, Workload } from '../model/resources';
+import type { Analysis } from '../analysis/analysis';
+import { fileTextOf } from './fileTextOf';
+import type { Fix } from './finding';
+import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+import { yamlScalar } from './yamlScalar';
+
+export const statefulsetServiceNotSelecting: Rule = {
+  code: 'statefulset-service-not-selecting',
+  defaultSeverity: 'warning',
+  title: 'Governing Service does not select the StatefulSet\'s pods',
+  description: `A StatefulSet pod's stable name (\`web-0.nginx.default.svc.cluster.local\`) exists only while the pod is an endpoint of the governing Service: the Service's selector must be non-empty and every pair must be among the pod template's labels (semantics §1.1, §2.3 (2), §2.2 P2). A Service with no selector (or \`selector: {}\`) gets no hostnames unless its Endpoints are written by hand with \`hostname\`, and an ExternalName Service never has endpoints.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: nginx}
+spec:
+  clusterIP: None
+  selector: {app: nginx}
+  ports: [{name: web, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  serviceName: nginx
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: nginx}
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{name: web, port: 80}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: web}
+spec:
+  serviceName: nginx
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
+  },
+  *check(analysis) {
+    const { cluster, config } = analysis;
+    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+      if (!service || selectsTemplate(service, sts)) continue;
+      const reason = whyNotSelecting(analysis, service, sts);
+      if (!reason) continue;
+      const fixes: Fix[] = [];
+      const text = fileTextOf(cluster, service.uri);
+      if (service.selector && service.type !== 'ExternalName' && text) {
+        // Values that differ from the template label can be aligned; a key the template lacks cannot.
+        const edits = [...service.selector]
+          .filter(([k, v]) => sts.template.labels.has(k) && sts.template.labels.get(k) !== v)
+          .map(([k]) => ({ uri: service.uri, span: service.selectorEntrySpans.get(k)!.value, newText: yamlScalar(sts.template.labels.get(k)!) }));
+        const allKeysPresent = [...service.selector.keys()].every((k) => sts.template.labels.has(k));
+        if (edits.length && allKeysPresent) fixes.push({ title: `Change the selector of Service "${service.name}" to match the pods of StatefulSet "${sts.name}"`, edits });
+      }
+      yield {
+        uri: sts.uri,
+        span: sts.serviceNameSpan ?? sts.nameSpan,
+        message: `Service "${service.name}" governs StatefulSet "${sts.name}" but ${reason}, so the pods are not its endpoints and names such as ${firstPodName(sts, service.name, config.clusterDomain)} will not resolve.`,
+        resource: refOf(sts),
+        related: [
+          { uri: service.uri, span: service.selectorSpan ?? service.nameSpan, message: service.selector ? `Service "${service.name}" selects ${[...service.selector].map(([k, v]) => `${k}: ${v}`).join(', ')}` : `Service "${service.name}" has no selector` },
+          { uri: sts.uri, span: sts.template.labelsSpan ?? sts.nameSpan, message: `The pods of StatefulSet "${sts.name}" carry these labels` },
+        ],
+        fixes,
+      };
+    }
+  },
+};
+
+/** Why the Service does not select the pods, as a clause; undefined when manual endpoints give the pods hostnames anyway. */
+function whyNotSelecting(analysis: Analysis, service: Service, sts: Workload): string | undefined {
+  if (service.type === 'ExternalName') return 'it is an ExternalName Service, which never has endpoints';
+  if (!service.selector) {
+    // semantics §2.3 (2): a selector-less Service can still carry hostnames through hand-written endpoints.
+    const withHostnames = analysis.endpointsOf(service).manual.some((m) => m.mirrored && m.addresses.some((a) => a.hostname));
+    if (withHostnames) return undefined;
+    return service.selectorEmpty ? 'its selector is empty ({}), which counts as no selector' : 'it has no selector';
+  }
+  const missing = [...service.selector].filter(([k, v]) => sts.template.labels.get(k) !== v);
+  const shown = missing.map(([k, v]) => (sts.template.labels.has(k) ? `${k}: ${v} (the pods have ${k}: ${sts.template.labels.get(k)})` : `${k}: ${v} (the pods have no "${k}" label)`));
+  return `its selector requires ${shown.join(', ')}`;
+}
