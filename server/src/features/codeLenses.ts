@@ -1,0 +1,48 @@
+// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace) and each StatefulSet (its pod names).
+
+import type { Analysis } from '../analysis/analysis';
+import { endpointCount } from '../analysis/endpoints';
+import { isService, isWorkload } from '../model/resources';
+import type { Span } from '../model/span';
+import type { TraceParams } from '../protocol';
+
+export interface Lens {
+  readonly span: Span;
+  readonly title: string;
+  /** Set when clicking the lens runs the trace command. */
+  readonly trace?: TraceParams;
+}
+
+export function codeLensesFor(analysis: Analysis, uri: string): Lens[] {
+  const out: Lens[] = [];
+  for (const r of analysis.cluster.resources) {
+    if (r.uri !== uri) continue;
+    const span = { start: r.span.start, end: r.span.start };
+    if (isService(r)) {
+      out.push({ span, title: serviceSummary(analysis, r) });
+      out.push({ span, title: 'Trace', trace: { namespace: r.namespace, name: r.name } });
+    } else if (isWorkload(r) && r.kind === 'StatefulSet' && r.serviceName) {
+      const n = r.replicas ?? 1;
+      if (n <= 0) continue;
+      const first = `${r.name}-${r.ordinalsStart}`;
+      const pods = n === 1 ? first : `${first}…${r.name}-${r.ordinalsStart + n - 1}`;
+      out.push({ span, title: `${pods}.${r.serviceName}` });
+    }
+  }
+  return out;
+}
+
+function serviceSummary(analysis: Analysis, s: Parameters<Analysis['endpointsOf']>[0]): string {
+  if (s.type === 'ExternalName') return `alias of ${s.externalName ?? '(no externalName)'}`;
+  const eps = analysis.endpointsOf(s);
+  if (eps.source === 'manual') {
+    const n = endpointCount(eps) ?? 0;
+    return `${n} ${n === 1 ? 'endpoint' : 'endpoints'} · manual`;
+  }
+  if (!eps.groups.length) return s.selector ? 'no endpoints: selector matches no pods' : 'no endpoints: no selector';
+  const n = endpointCount(eps);
+  const count = n === undefined ? 'one endpoint per node' : `${n} ${n === 1 ? 'endpoint' : 'endpoints'}`;
+  const groups = eps.groups.slice(0, 3).map((g) => `${g.workload.kind} ${g.workload.name}${g.replicas === undefined ? '' : ` ×${g.replicas}`}`);
+  if (eps.groups.length > 3) groups.push(`+${eps.groups.length - 3} more`);
+  return [count, ...groups].join(' · ');
+}

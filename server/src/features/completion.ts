@@ -1,0 +1,170 @@
+// completionAt: names that exist in the manifests, where a name is expected: StatefulSet serviceName, Ingress
+// backend Services and ports, Service selector keys and values, and targetPort names the selected containers declare.
+// It reads the text line by line (indentation gives the parent keys), because the YAML is often incomplete mid-edit.
+
+import type { Analysis } from '../analysis/analysis';
+import { isService, type Resource, type Service } from '../model/resources';
+import type { Span } from '../model/span';
+import { resourceAt } from './cursor';
+
+export interface Completion {
+  readonly label: string;
+  readonly detail: string;
+  /** Orders the list (lower first). */
+  readonly sortText: string;
+  /** The text the completion replaces (the word typed so far). */
+  readonly span: Span;
+  readonly kind: 'service' | 'port' | 'label';
+}
+
+interface LineContext {
+  /** Parent keys from the document root down, without sequence markers. */
+  readonly parents: readonly string[];
+  /** The key on the cursor's line, when the cursor is in its value; undefined when typing a key. */
+  readonly key?: string;
+  readonly prefixSpan: Span;
+  readonly lines: readonly string[];
+  readonly lineNo: number;
+  /** Line numbers of each parent key, parallel to `parents`. */
+  readonly parentLines: readonly number[];
+}
+
+export function completionAt(analysis: Analysis, uri: string, text: string, offset: number): Completion[] {
+  const ctx = lineContext(text, offset);
+  if (!ctx) return [];
+  const doc = documentFacts(text, offset);
+  const resource = resourceAt(analysis, uri, offset);
+  const kind = resource?.kind ?? doc.kind;
+  const namespace = resource?.namespace ?? doc.namespace ?? analysis.config.defaultNamespace;
+  const { parents, key } = ctx;
+  const last = parents[parents.length - 1];
+
+  if (kind === 'StatefulSet' && key === 'serviceName' && last === 'spec') return serviceItems(analysis, namespace, ctx.prefixSpan, true);
+  if (kind === 'Ingress') {
+    if (key === 'name' && last === 'service') return serviceItems(analysis, namespace, ctx.prefixSpan, false);
+    if (key === 'serviceName') return serviceItems(analysis, namespace, ctx.prefixSpan, false);
+    if ((key === 'name' || key === 'number') && last === 'port' && parents[parents.length - 2] === 'service') {
+      const svc = analysis.cluster.service(namespace, backendServiceName(ctx) ?? '');
+      if (!svc) return [];
+      return svc.ports.flatMap((p, i): Completion[] => {
+        const value = key === 'name' ? p.name : p.port === undefined ? undefined : String(p.port);
+        return value === undefined ? [] : [{ label: value, detail: `port ${p.port ?? '?'}/${p.protocol} of Service ${svc.name}`, sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }];
+      });
+    }
+  }
+  if (kind === 'Service') {
+    const svc = resource && isService(resource) ? resource : undefined;
+    if (last === 'selector' && parents[parents.length - 2] === 'spec') return selectorItems(analysis, namespace, ctx, svc);
+    if (key === 'targetPort' && last === 'ports') return targetPortItems(analysis, namespace, ctx.prefixSpan, svc ?? resource);
+  }
+  return [];
+}
+
+function serviceItems(analysis: Analysis, namespace: string, span: Span, headlessFirst: boolean): Completion[] {
+  return analysis.cluster.servicesIn(namespace).map((s) => {
+    const rank = headlessFirst ? (s.headless ? 0 : 1) : 0;
+    const detail = s.headless ? 'headless Service' : s.type === 'ExternalName' ? `ExternalName → ${s.externalName ?? ''}` : `${s.type} Service (not headless)`;
+    return { label: s.name, detail, sortText: `${rank}${s.name}`, span, kind: 'service' as const };
+  });
+}
+
+function selectorItems(analysis: Analysis, namespace: string, ctx: LineContext, svc: Service | undefined): Completion[] {
+  const workloads = analysis.cluster.workloadsIn(namespace);
+  const seen = new Map<string, number>();
+  if (ctx.key === undefined) {
+    for (const w of workloads) for (const k of w.template.labels.keys()) seen.set(k, (seen.get(k) ?? 0) + 1);
+    return [...seen].filter(([k]) => !svc?.selector?.has(k)).map(([k, n]) => ({ label: k, detail: `label key on ${n} pod template${n === 1 ? '' : 's'} in ${namespace}`, sortText: k, span: ctx.prefixSpan, kind: 'label' as const }));
+  }
+  for (const w of workloads) {
+    const v = w.template.labels.get(ctx.key);
+    if (v !== undefined) seen.set(v, (seen.get(v) ?? 0) + 1);
+  }
+  return [...seen].map(([v, n]) => ({ label: v, detail: `${ctx.key}=${v} on ${n} pod template${n === 1 ? '' : 's'} in ${namespace}`, sortText: v, span: ctx.prefixSpan, kind: 'label' as const }));
+}
+
+function targetPortItems(analysis: Analysis, namespace: string, span: Span, resource: Resource | undefined): Completion[] {
+  const svc = resource && isService(resource) ? resource : undefined;
+  const selected = svc?.selector ? analysis.endpointsOf(svc).groups.map((g) => g.workload) : [];
+  const workloads = selected.length ? selected : analysis.cluster.workloadsIn(namespace);
+  const out = new Map<string, Completion>();
+  for (const w of workloads) {
+    for (const c of w.template.containers) {
+      for (const p of c.ports) {
+        if (!p.name || out.has(p.name)) continue;
+        out.set(p.name, { label: p.name, detail: `${p.containerPort ?? '?'}/${p.protocol} in ${w.kind} ${w.name}, container ${c.name}`, sortText: p.name, span, kind: 'port' });
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+const keyLine = /^(\s*)(?:(-)\s+)?([A-Za-z0-9_.\/-]+):(?:\s|$)/;
+
+function lineContext(text: string, offset: number): LineContext | undefined {
+  const lines = text.slice(0, offset).split('\n');
+  const lineNo = lines.length - 1;
+  const before = lines[lineNo];
+  let key: string | undefined;
+  let keyCol: number;
+  let prefix: string;
+  const m = /^(\s*)(?:-\s+)?([A-Za-z0-9_.\/-]+):\s*["']?([^"'\s]*)$/.exec(before);
+  if (m) {
+    key = m[2];
+    keyCol = before.indexOf(m[2], m[1].length);
+    prefix = m[3];
+  } else {
+    const k = /^(\s*)(?:-\s+)?([A-Za-z0-9_.\/-]*)$/.exec(before);
+    if (!k) return undefined;
+    keyCol = before.length - k[2].length;
+    prefix = k[2];
+  }
+  const all = text.split('\n');
+  const parents: string[] = [];
+  const parentLines: number[] = [];
+  let threshold = keyCol;
+  for (let i = lineNo - 1; i >= 0 && threshold > 0; i--) {
+    const line = all[i];
+    if (/^---/.test(line)) break;
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const km = keyLine.exec(line);
+    if (!km) {
+      const dash = /^(\s*)-(\s|$)/.exec(line);
+      if (dash && dash[1].length < threshold) threshold = dash[1].length + 1;
+      continue;
+    }
+    const col = line.indexOf(km[3], km[1].length);
+    if (col < threshold) {
+      parents.unshift(km[3]);
+      parentLines.unshift(i);
+      threshold = col;
+    }
+    if (km[2] && km[1].length < threshold) threshold = km[1].length + 1;
+  }
+  return { parents, parentLines, key, prefixSpan: { start: offset - prefix.length, end: offset }, lines: all, lineNo };
+}
+
+/** The `name:` beside the cursor's `port:` inside an Ingress backend's `service:` block. */
+function backendServiceName(ctx: LineContext): string | undefined {
+  const serviceLine = ctx.parentLines[ctx.parentLines.length - 2];
+  let childIndent: number | undefined;
+  for (let i = serviceLine + 1; i < ctx.lines.length; i++) {
+    const line = ctx.lines[i];
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const indent = line.length - line.trimStart().length;
+    childIndent ??= indent;
+    if (indent < childIndent) break;
+    const m = /^\s*name:\s*["']?([^"'\s#]+)/.exec(line);
+    if (m && indent === childIndent) return m[1];
+  }
+  return undefined;
+}
+
+/** kind and namespace of the YAML document around the cursor, read from its text (it may not parse yet). */
+function documentFacts(text: string, offset: number): { kind?: string; namespace?: string } {
+  const start = text.lastIndexOf('\n---', offset);
+  const endAt = text.indexOf('\n---', offset);
+  const doc = text.slice(start < 0 ? 0 : start + 4, endAt < 0 ? text.length : endAt);
+  const kind = /^kind:\s*["']?([A-Za-z]+)/m.exec(doc)?.[1];
+  const namespace = /^metadata:\s*\n(?:[ \t]+.*\n)*?[ \t]+namespace:\s*["']?([a-z0-9-]+)/m.exec(doc)?.[1];
+  return { kind, namespace };
+}

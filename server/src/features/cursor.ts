@@ -1,0 +1,82 @@
+// What is under the cursor: the resource whose document holds the offset, and the chain of YAML keys down to it.
+
+import type { Analysis } from '../analysis/analysis';
+import type { Resource } from '../model/resources';
+import { spanContains, type Span } from '../model/span';
+import type { YNode } from '../model/yamlTree';
+
+export interface PathStep {
+  /** A mapping key, or an index into a sequence. */
+  readonly key: string | number;
+  readonly keySpan?: Span;
+  /** The value under the key (or the sequence item). */
+  readonly node: YNode;
+  /** The mapping or sequence that holds this step. */
+  readonly parent: YNode;
+}
+
+export interface CursorPlace {
+  readonly resource: Resource;
+  readonly path: readonly PathStep[];
+  /** True when the cursor is on the last step's key rather than inside its value. */
+  readonly onKey: boolean;
+}
+
+/** The innermost resource of `uri` whose span holds `offset` (a `kind: List` item before the list). */
+export function resourceAt(analysis: Analysis, uri: string, offset: number): Resource | undefined {
+  let best: Resource | undefined;
+  for (const r of analysis.cluster.resources) {
+    if (r.uri !== uri || !spanContains(r.span, offset)) continue;
+    if (!best || r.span.end - r.span.start < best.span.end - best.span.start) best = r;
+  }
+  return best;
+}
+
+export function placeAt(analysis: Analysis, uri: string, offset: number): CursorPlace | undefined {
+  const resource = resourceAt(analysis, uri, offset);
+  if (!resource) return undefined;
+  const { path, onKey } = pathAt(resource.root, offset);
+  return { resource, path, onKey };
+}
+
+export function pathAt(root: YNode, offset: number): { path: PathStep[]; onKey: boolean } {
+  const path: PathStep[] = [];
+  let node: YNode | undefined = root;
+  while (node) {
+    let next: YNode | undefined;
+    if (node.type === 'map') {
+      for (const e of node.entries.values()) {
+        if (spanContains(e.keySpan, offset) && offset < e.keySpan.end + 1) {
+          path.push({ key: e.key, keySpan: e.keySpan, node: e.value, parent: node });
+          return { path, onKey: true };
+        }
+        if (spanContains(e.value.span, offset)) {
+          path.push({ key: e.key, keySpan: e.keySpan, node: e.value, parent: node });
+          next = e.value;
+          break;
+        }
+      }
+    } else if (node.type === 'seq') {
+      const parent: YNode = node;
+      node.items.forEach((it, i) => {
+        if (!next && spanContains(it.span, offset)) {
+          path.push({ key: i, node: it, parent });
+          next = it;
+        }
+      });
+    }
+    node = next;
+  }
+  return { path, onKey: false };
+}
+
+/** The string keys of a path, without sequence indexes: `spec.ports[0].name` → ['spec', 'ports', 'name']. */
+export function keysOf(path: readonly PathStep[]): string[] {
+  return path.filter((s) => typeof s.key === 'string').map((s) => s.key as string);
+}
+
+/** Whether `keys` ends with `suffix`. */
+export function endsWith(keys: readonly string[], ...suffix: string[]): boolean {
+  if (suffix.length > keys.length) return false;
+  return suffix.every((k, i) => keys[keys.length - suffix.length + i] === k);
+}

@@ -1,0 +1,91 @@
+// hoverAt: what the thing under the cursor is and what it does to traffic, as Markdown headed by its name.
+
+import type { Analysis } from '../analysis/analysis';
+import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
+import { spanContains, type Span } from '../model/span';
+import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
+import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
+import { nameHover } from './hoverName';
+import { serviceHover } from './hoverService';
+import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
+import { nameAt } from './nameToken';
+
+export interface Hover {
+  readonly markdown: string;
+  /** The span the hover is about (the editor highlights it). */
+  readonly span: Span;
+}
+
+export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover | undefined {
+  const place = placeAt(analysis, uri, offset);
+  if (!place) return undefined;
+  const r = place.resource;
+  if (isService(r)) return serviceFieldHover(analysis, r, place, offset);
+  if (isWorkload(r)) return workloadHover(analysis, r, place, offset);
+  if (r.kind === 'Ingress') return ingressHover(analysis, r as Ingress, offset);
+  if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset);
+  return undefined;
+}
+
+function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, offset: number): Hover | undefined {
+  const keys = keysOf(place.path);
+  const last = place.path[place.path.length - 1];
+  const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? s.nameSpan;
+  if (spanContains(s.nameSpan, offset) || spanContains(s.kindSpan, offset) || (keys.length === 1 && keys[0] === 'kind')
+    || (keys.length === 2 && (endsWith(keys, 'metadata', 'name') || endsWith(keys, 'spec', 'type') || endsWith(keys, 'spec', 'clusterIP') || endsWith(keys, 'spec', 'clusterIPs')))
+    || (keys.length === 3 && endsWith(keys, 'spec', 'clusterIPs'))) {
+    return { markdown: serviceHover(analysis, s), span };
+  }
+  if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'selector') return { markdown: selectorHover(analysis, s, keys[2]), span };
+  if (keys.length !== 2 || keys[0] !== 'spec') return undefined;
+  switch (keys[1]) {
+    case 'externalName':
+      return { markdown: externalNameHover(s), span };
+    case 'publishNotReadyAddresses':
+      return { markdown: publishNotReadyHover(s), span };
+    case 'sessionAffinity':
+      return { markdown: sessionAffinityHover(s), span };
+    case 'externalTrafficPolicy':
+      return { markdown: externalTrafficPolicyHover(s), span };
+  }
+  return undefined;
+}
+
+function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offset: number): Hover | undefined {
+  const last = place.path[place.path.length - 1];
+  const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? w.nameSpan;
+  const t = w.template;
+  if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2) return { markdown: serviceNameHover(analysis, w), span };
+  for (const [key, spans] of t.labelSpans) {
+    if (spanContains(spans.key, offset) || spanContains(spans.value, offset)) return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
+  }
+  if (last && (last.key === 'hostname' || last.key === 'subdomain') && t.spec && last.parent === t.spec) {
+    return { markdown: hostnameHover(analysis, w, last.key), span };
+  }
+  for (const c of t.containers) {
+    if (!spanContains(c.span, offset)) continue;
+    for (const p of c.ports) {
+      const onName = p.nameSpan && spanContains(p.nameSpan, offset);
+      const onPort = p.containerPortSpan && spanContains(p.containerPortSpan, offset);
+      if ((onName || onPort || last?.key === 'containerPort' || last?.key === 'name') && spanContains(p.span, offset)) {
+        return { markdown: containerPortHover(analysis, w, c, p), span };
+      }
+    }
+  }
+  return textNameHover(analysis, place, offset);
+}
+
+function ingressHover(analysis: Analysis, ing: Ingress, offset: number): Hover | undefined {
+  const routes = analysis.ingressRoutes().filter((r) => r.ingress === ing && spanContains(r.backendSpan, offset));
+  if (!routes.length) return undefined;
+  const route = routes.reduce((a, b) => (b.backendSpan.end - b.backendSpan.start < a.backendSpan.end - a.backendSpan.start ? b : a));
+  return { markdown: ingressBackendHover(analysis, route), span: route.backendSpan };
+}
+
+function textNameHover(analysis: Analysis, place: CursorPlace, offset: number): Hover | undefined {
+  const source = analysis.cluster.files.find((f) => f.uri === place.resource.uri)?.text;
+  if (source === undefined) return undefined;
+  const at = nameAt(analysis, place.resource, source, offset);
+  if (!at) return undefined;
+  return { markdown: nameHover(analysis, at, place.resource.namespace), span: at.token.span };
+}

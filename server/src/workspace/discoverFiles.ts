@@ -1,0 +1,56 @@
+// Finds the manifest files of a workspace folder: include/exclude globs, and a size limit checked with stat
+// before anything is read, so one huge generated file cannot stall indexing.
+
+import { readdir, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { globMatcher } from './glob';
+import type { FileOptions } from './settings';
+
+export interface DiscoveredFile {
+  readonly path: string;
+  readonly size: number;
+}
+
+export interface Discovery {
+  readonly files: readonly DiscoveredFile[];
+  /** Matching files left out because they exceed `maxSizeKB`. */
+  readonly tooLarge: readonly string[];
+}
+
+export async function discoverFiles(folder: string, options: FileOptions): Promise<Discovery> {
+  const include = globMatcher(options.include);
+  const exclude = globMatcher(options.exclude);
+  const maxBytes = options.maxSizeKB * 1024;
+  const files: DiscoveredFile[] = [];
+  const tooLarge: string[] = [];
+  const pending = [folder];
+  while (pending.length) {
+    const dir = pending.pop()!;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable folders are passed over, like an editor's file explorer does
+    }
+    for (const e of entries) {
+      const full = join(dir, e.name);
+      const rel = relative(folder, full).split(sep).join('/');
+      // Symbolic links are not followed: they can loop, and they can lead out of the workspace.
+      if (e.isDirectory()) {
+        if (!exclude(rel) && !exclude(`${rel}/`)) pending.push(full);
+        continue;
+      }
+      if (!e.isFile() || !include(rel) || exclude(rel)) continue;
+      let size: number;
+      try {
+        size = (await stat(full)).size;
+      } catch {
+        continue;
+      }
+      if (size > maxBytes) tooLarge.push(full);
+      else files.push({ path: full, size });
+    }
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { files, tooLarge: tooLarge.sort() };
+}

@@ -1,0 +1,148 @@
+// The server's only mutable state: the text of every manifest (disk contents with open-document overlays),
+// one memoized parse per file, and the current settings. snapshot() turns them into an immutable Analysis,
+// rebuilt lazily after a change; an edit reparses only the edited file.
+
+import { createAnalysis, type Analysis } from '../analysis/analysis';
+import { buildCluster } from '../model/cluster';
+import { parseManifest, type ManifestFile } from '../model/parseManifest';
+import { defaultSettings, type Settings } from './settings';
+
+export interface WorkspaceStats {
+  readonly files: number;
+  readonly resources: number;
+  /** Helm and other Go-template files, skipped whole. */
+  readonly skippedTemplates: number;
+  /** Files skipped for size, nesting depth or binary content. */
+  readonly skippedOther: number;
+}
+
+/** An immutable view of the workspace: what every request and every diagnostics pass reads. */
+export interface Snapshot {
+  /** Increases with every change to texts or settings. */
+  readonly generation: number;
+  readonly analysis: Analysis;
+  readonly settings: Settings;
+  text(uri: string): string | undefined;
+  /** The editor's version of an open document when the snapshot was taken; undefined for closed files. */
+  documentVersion(uri: string): number | undefined;
+  readonly stats: WorkspaceStats;
+}
+
+export interface Workspace {
+  readonly settings: Settings;
+  /** Applies new settings; returns true when the file-discovery options changed (the caller re-indexes). */
+  setSettings(settings: Settings): boolean;
+  setDiskText(uri: string, text: string): void;
+  deleteDiskText(uri: string): void;
+  /** Replaces every disk text and the too-large list at once (a full index). */
+  replaceDisk(texts: ReadonlyMap<string, string>, tooLarge: readonly string[]): void;
+  open(uri: string, text: string, version: number): void;
+  change(uri: string, text: string, version: number): void;
+  close(uri: string): void;
+  isOpen(uri: string): boolean;
+  /** Every URI with text (disk or open). */
+  uris(): readonly string[];
+  snapshot(): Snapshot;
+}
+
+interface Overlay {
+  readonly text: string;
+  readonly version: number;
+}
+
+export function createWorkspace(initial: Settings = defaultSettings): Workspace {
+  let settings = initial;
+  let disk = new Map<string, string>();
+  let tooLarge: readonly string[] = [];
+  const overlays = new Map<string, Overlay>();
+  const parses = new Map<string, ManifestFile>();
+  let generation = 0;
+  let current: Snapshot | undefined;
+
+  const changed = () => {
+    generation++;
+    current = undefined;
+  };
+
+  const parse = (uri: string, text: string): ManifestFile => {
+    const memo = parses.get(uri);
+    if (memo && memo.text === text) return memo;
+    const file = parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
+    parses.set(uri, file);
+    return file;
+  };
+
+  const build = (): Snapshot => {
+    const texts = new Map(disk);
+    const versions = new Map<string, number>();
+    for (const [uri, o] of overlays) {
+      texts.set(uri, o.text);
+      versions.set(uri, o.version);
+    }
+    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
+    const uris = [...texts.keys()].sort();
+    const files = uris.map((u) => parse(u, texts.get(u)!));
+    const analysis = createAnalysis(buildCluster(files), settings.analysis);
+    let resources = 0;
+    let skippedTemplates = 0;
+    let skippedOther = tooLarge.length;
+    for (const f of files) {
+      resources += f.resources.length;
+      if (f.skipped === 'template') skippedTemplates++;
+      else if (f.skipped) skippedOther++;
+    }
+    return {
+      generation,
+      analysis,
+      settings,
+      text: (uri) => texts.get(uri),
+      documentVersion: (uri) => versions.get(uri),
+      stats: { files: files.length, resources, skippedTemplates, skippedOther },
+    };
+  };
+
+  return {
+    get settings() {
+      return settings;
+    },
+    setSettings(next) {
+      const filesChanged = JSON.stringify(next.files) !== JSON.stringify(settings.files);
+      // The default namespace is read while parsing, so every memoized parse is stale.
+      if (next.analysis.defaultNamespace !== settings.analysis.defaultNamespace) parses.clear();
+      settings = next;
+      changed();
+      return filesChanged;
+    },
+    setDiskText(uri, text) {
+      if (disk.get(uri) === text) return;
+      disk.set(uri, text);
+      if (!overlays.has(uri)) changed();
+    },
+    deleteDiskText(uri) {
+      if (!disk.delete(uri)) return;
+      if (!overlays.has(uri)) changed();
+    },
+    replaceDisk(texts, large) {
+      disk = new Map(texts);
+      tooLarge = [...large];
+      changed();
+    },
+    open(uri, text, version) {
+      overlays.set(uri, { text, version });
+      changed();
+    },
+    change(uri, text, version) {
+      overlays.set(uri, { text, version });
+      changed();
+    },
+    close(uri) {
+      if (overlays.delete(uri)) changed();
+    },
+    isOpen: (uri) => overlays.has(uri),
+    uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),
+    snapshot() {
+      if (!current) current = build();
+      return current;
+    },
+  };
+}
