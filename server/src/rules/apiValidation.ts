@@ -1,0 +1,69 @@
+// api-validation: objects the API server would reject on apply, with the field path and the reason in its own wording (semantics §6).
+
+import { isService, isWorkload, type Endpoints } from '../model/resources';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+import { validateEndpoints } from './validation/validateEndpoints';
+import { validateMetadata } from './validation/validateMetadata';
+import { validatePodSpec } from './validation/validatePodSpec';
+import { validateService } from './validation/validateService';
+import { messageOf, type ValidationContext, type Violation } from './validation/violation';
+
+export const apiValidation: Rule = {
+  code: 'api-validation',
+  defaultSeverity: 'error',
+  title: 'The API server would reject this object',
+  description: `The manifest breaks a rule the Kubernetes API server enforces, so \`kubectl apply\` fails and nothing in the object takes effect.
+The message gives the field path and the reason as the API server words it, followed by what it means.
+
+Checked (network-semantics §6): Service names (DNS-1035 labels), types, ports (required unless headless or ExternalName; names required
+when there is more than one, DNS-1123 labels, unique; numbers 1–65535; protocols \`TCP\`, \`UDP\`, \`SCTP\` exactly), targetPorts
+(a number, or a container port name: a quoted \`"8080"\` is a name and fails), duplicate port/protocol pairs, node ports (forbidden for
+ClusterIP, inside the configured range, unique per protocol), \`clusterIP: None\` rules, ExternalName rules, the kubelet port on
+LoadBalancers; manual Endpoints (§6.2); pod hostname, subdomain, container ports, \`dnsPolicy\` and \`dnsConfig\` (§6.3);
+StatefulSet names (§6.4); and fields of the wrong type, such as \`port: "eighty"\` or an unquoted \`name: 1.10\`.
+
+For a multi-port Service with unnamed ports, the quick fix names them (\`http\` for 80, \`https\` for 443, otherwise \`port-<number>\`).`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  selector:
+    app: api
+  ports:
+    - port: 80
+      targetPort: "8080"
+    - port: 443
+      targetPort: 8443`,
+    good: `apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  selector:
+    app: api
+  ports:
+    - name: http
+      port: 80
+      targetPort: 8080
+    - name: https
+      port: 443
+      targetPort: 8443`,
+  },
+  *check({ cluster, config }) {
+    const sources = new Map(cluster.files.map((f) => [f.uri, f.text]));
+    for (const r of cluster.resources) {
+      const out: Violation[] = [];
+      const ctx: ValidationContext = { uri: r.uri, source: sources.get(r.uri) ?? '', config, out };
+      validateMetadata(ctx, r);
+      if (isService(r)) validateService(ctx, r);
+      else if (isWorkload(r)) validatePodSpec(ctx, r);
+      else if (r.kind === 'Endpoints') validateEndpoints(ctx, r as Endpoints);
+      for (const v of out) {
+        yield { uri: r.uri, span: v.span, message: messageOf(v), resource: refOf(r), fixes: v.fixes };
+      }
+    }
+  },
+};

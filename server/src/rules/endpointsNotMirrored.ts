@@ -1,0 +1,67 @@
+// endpoints-not-mirrored: manual Endpoints that never reach EndpointSlices, so DNS and kube-proxy never see them (semantics §1.2).
+
+import { at, entry } from '../model/yamlTree';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
+
+export const endpointsNotMirrored: Rule = {
+  code: 'endpoints-not-mirrored',
+  defaultSeverity: 'warning',
+  title: 'Manual Endpoints that are not mirrored to EndpointSlices',
+  description: `CoreDNS and kube-proxy read EndpointSlices, not Endpoints. Hand-written \`Endpoints\` are copied into EndpointSlices only
+when the Service of the same name has **no selector** and the Endpoints do not carry the label \`${skipMirrorLabel}: "true"\`
+(network-semantics §1.2). For a Service with a selector, the control plane computes the endpoints from the selected pods and
+overwrites hand-written ones. Either remove the Service's selector (to use the manual addresses) or remove the Endpoints.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: legacy-db}
+spec: {selector: {app: legacy-db}, ports: [{port: 5432}]}
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: legacy-db}
+subsets:
+  - addresses: [{ip: 10.20.0.15}]
+    ports: [{port: 5432}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: legacy-db}
+spec: {ports: [{port: 5432}]}
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: legacy-db}
+subsets:
+  - addresses: [{ip: 10.20.0.15}]
+    ports: [{port: 5432}]`,
+  },
+  *check({ cluster }) {
+    for (const ep of cluster.endpoints) {
+      const svc = cluster.service(ep.namespace, ep.name);
+      if (!svc) continue;
+      if (svc.selector && svc.type !== 'ExternalName') {
+        yield {
+          uri: ep.uri,
+          span: ep.nameSpan,
+          message: `Service "${svc.name}" has a selector, so its endpoints are computed from the pods it selects: these hand-written addresses are overwritten and never mirrored into EndpointSlices, so neither DNS nor kube-proxy use them. Remove the Service's selector to use these addresses, or delete this object.`,
+          resource: refOf(ep),
+          related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: `The selector of Service "${svc.name}"` }],
+        };
+        continue;
+      }
+      const label = entry(at(ep.root, 'metadata', 'labels'), skipMirrorLabel);
+      if (label && ep.labels.get(skipMirrorLabel) === 'true') {
+        yield {
+          uri: ep.uri,
+          span: label.keySpan,
+          message: `The ${skipMirrorLabel}: "true" label stops these Endpoints from being copied into EndpointSlices, so DNS and kube-proxy never see these addresses and Service "${svc.name}" has no endpoints. Remove the label unless EndpointSlices for it are written by hand.`,
+          resource: refOf(ep),
+          related: [{ uri: svc.uri, span: svc.nameSpan, message: `Service "${svc.name}" gets no endpoints from these Endpoints` }],
+        };
+      }
+    }
+  },
+};

@@ -1,0 +1,111 @@
+// endpoints-orphan: an Endpoints or EndpointSlice object that no Service of its name uses, so its addresses are never reached.
+
+import type { Cluster } from '../model/cluster';
+import type { Resource } from '../model/resources';
+import type { Span } from '../model/span';
+import { at, entry } from '../model/yamlTree';
+import type { Fix } from './finding';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+const serviceNameLabel = 'kubernetes.io/service-name';
+
+export const endpointsOrphan: Rule = {
+  code: 'endpoints-orphan',
+  defaultSeverity: 'warning',
+  title: 'Endpoints or an EndpointSlice that belong to no Service',
+  description: `Manual endpoints are only used through a Service: an \`Endpoints\` object must have exactly the name of a Service in
+the same namespace, and an \`EndpointSlice\` is tied to its Service only by the label \`${serviceNameLabel}\` (network-semantics §1.2).
+Without such a Service, nothing routes to these addresses and no DNS name answers with them.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Endpoints
+metadata: {name: legacy-db}
+subsets:
+  - addresses: [{ip: 10.20.0.15}]
+    ports: [{port: 5432}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: legacy-db}
+spec: {ports: [{port: 5432}]}
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: legacy-db}
+subsets:
+  - addresses: [{ip: 10.20.0.15}]
+    ports: [{port: 5432}]`,
+  },
+  *check({ cluster }) {
+    for (const ep of cluster.endpoints) {
+      if (cluster.service(ep.namespace, ep.name)) continue;
+      yield {
+        uri: ep.uri,
+        span: ep.nameSpan,
+        message: `No Service named "${ep.name}" exists in namespace "${ep.namespace}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.${suggestion(cluster, ep.namespace, ep.name)}`,
+        resource: refOf(ep),
+        fixes: renameFixes(cluster, ep, ep.nameSpan),
+      };
+    }
+    for (const slice of cluster.endpointSlices) {
+      const labelEntry = entry(at(slice.root, 'metadata', 'labels'), serviceNameLabel);
+      if (!slice.serviceName || !labelEntry) {
+        yield {
+          uri: slice.uri,
+          span: slice.nameSpan,
+          message: `This EndpointSlice has no ${serviceNameLabel} label, so it belongs to no Service: nothing routes to its endpoints and no DNS name answers with them. Add the label with the Service's name.`,
+          resource: refOf(slice),
+        };
+        continue;
+      }
+      if (cluster.service(slice.namespace, slice.serviceName)) continue;
+      yield {
+        uri: slice.uri,
+        span: labelEntry.value.span,
+        message: `The ${serviceNameLabel} label names Service "${slice.serviceName}", which does not exist in namespace "${slice.namespace}", so this slice's endpoints are never used.${suggestion(cluster, slice.namespace, slice.serviceName)}`,
+        resource: refOf(slice),
+        fixes: renameFixes(cluster, { ...slice, name: slice.serviceName }, labelEntry.value.span),
+      };
+    }
+  },
+};
+
+function suggestion(cluster: Cluster, namespace: string, name: string): string {
+  const close = closestServiceName(cluster, namespace, name);
+  if (close) return ` Did you mean "${close}"?`;
+  const elsewhere = [...cluster.namespaces].filter((ns) => ns !== namespace && cluster.service(ns, name));
+  return elsewhere.length ? ` A Service "${name}" exists in namespace ${elsewhere.map((n) => `"${n}"`).join(', ')}, but endpoints only count in the Service's own namespace.` : '';
+}
+
+function renameFixes(cluster: Cluster, r: Pick<Resource, 'namespace' | 'name' | 'uri'>, span: Span): Fix[] {
+  const close = closestServiceName(cluster, r.namespace, r.name);
+  return close ? [{ title: `Change to "${close}"`, edits: [{ uri: r.uri, span, newText: close }], isPreferred: true }] : [];
+}
+
+/** The Service name in the namespace within a small edit distance (a typo), if there is exactly one best. */
+function closestServiceName(cluster: Cluster, namespace: string, name: string): string | undefined {
+  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 4)));
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  let tie = false;
+  for (const s of cluster.servicesIn(namespace)) {
+    const d = editDistance(s.name, name);
+    if (d < bestDistance) [best, bestDistance, tie] = [s.name, d, false];
+    else if (d === bestDistance && s.name !== best) tie = true;
+  }
+  return tie ? undefined : best;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = above;
+    }
+  }
+  return prev[b.length];
+}

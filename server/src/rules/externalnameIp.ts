@@ -1,0 +1,37 @@
+// externalname-ip: an ExternalName Service pointing at an IP address; CoreDNS answers NXDOMAIN for it.
+
+import { isIPv4 } from './validation/formats';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const externalnameIp: Rule = {
+  code: 'externalname-ip',
+  defaultSeverity: 'warning',
+  title: 'An ExternalName Service points at an IP address',
+  description: `An ExternalName Service is a DNS alias (CNAME), and a CNAME can only point at a name. The API server accepts an IPv4
+address because it is also a valid DNS name, but CoreDNS treats it as an address rather than an alias target and skips the Service:
+the Service name answers NXDOMAIN (network-semantics §2.1 E2). To reach a fixed IP, use a Service without a selector and a
+manual Endpoints (or EndpointSlice) object holding that IP.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: billing-db}
+spec: {type: ExternalName, externalName: 10.20.0.15}`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: billing-db}
+spec: {type: ExternalName, externalName: billing-db.corp.example.com}`,
+  },
+  *check({ cluster }) {
+    for (const svc of cluster.services) {
+      // IPv6 values never get this far: the colon fails the API server's DNS-name check (api-validation).
+      if (svc.type !== 'ExternalName' || !svc.externalName || !svc.externalNameSpan || !isIPv4(svc.externalName)) continue;
+      yield {
+        uri: svc.uri,
+        span: svc.externalNameSpan,
+        message: `externalName is an IP address (${svc.externalName}). CoreDNS only answers ExternalName Services with a CNAME to a host name, so "${svc.name}" will not resolve at all (NXDOMAIN). Use a host name here, or drop type ExternalName and point a selector-less Service at ${svc.externalName} with an Endpoints object.`,
+        resource: refOf(svc),
+      };
+    }
+  },
+};

@@ -1,0 +1,97 @@
+// ineffective-field: Service fields and annotations that are accepted but change nothing (semantics §2.4, §6.1 warnings, §5.4).
+
+import type { Service } from '../model/resources';
+import type { Span } from '../model/span';
+import { at, entry, type YEntry } from '../model/yamlTree';
+import type { FindingDraft, Fix } from './finding';
+import { removeEntry } from './fixes/fieldEdits';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+const tolerateUnready = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
+
+export const ineffectiveField: Rule = {
+  code: 'ineffective-field',
+  defaultSeverity: 'information',
+  title: 'A field that has no effect',
+  description: `The API server accepts these fields, but nothing reads them, so they suggest a behaviour the cluster will not have:
+
+- the \`${tolerateUnready}\` annotation: the EndpointSlice controller only reads \`spec.publishNotReadyAddresses\` (network-semantics §2.4);
+- \`publishNotReadyAddresses\` on a Service without a selector: manual Endpoints keep their own readiness when mirrored, and manual EndpointSlices carry theirs (§1.2, §2.4);
+- \`externalName\` on a Service whose type is not ExternalName, and \`externalIPs\` on an ExternalName Service (the API server's own warnings, §6.1);
+- \`sessionAffinity: ClientIP\` on a headless or ExternalName Service: kube-proxy does not handle those Services, and clients connect to pod IPs or the external name directly (§5.4).
+
+A headless Service's \`targetPort\` is not reported: kube-proxy ignores it, but it still sets the port in the Service's SRV records (§5.5).`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata:
+  name: db
+  annotations:
+    service.alpha.kubernetes.io/tolerate-unready-endpoints: "true"
+spec:
+  clusterIP: None
+  selector: {app: db}
+  ports: [{name: pg, port: 5432}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  clusterIP: None
+  publishNotReadyAddresses: true
+  selector: {app: db}
+  ports: [{name: pg, port: 5432}]`,
+  },
+  *check({ cluster }) {
+    const sources = new Map(cluster.files.map((f) => [f.uri, f.text]));
+    for (const svc of cluster.services) yield* checkService(svc, sources.get(svc.uri) ?? '');
+  },
+};
+
+function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
+  const spec = at(svc.root, 'spec');
+  const finding = (e: YEntry | undefined, span: Span | undefined, message: string, fixTitle: string): FindingDraft | undefined => {
+    if (!span) return undefined;
+    const edit = e && removeEntry(svc.uri, source, e);
+    const fixes: Fix[] = edit ? [{ title: fixTitle, edits: [edit], isPreferred: true }] : [];
+    return { uri: svc.uri, span, message, resource: refOf(svc), tags: ['unnecessary'], fixes };
+  };
+  const out: (FindingDraft | undefined)[] = [];
+  const annotation = entry(at(svc.root, 'metadata', 'annotations'), tolerateUnready);
+  if (annotation) {
+    const instead = svc.publishNotReadyAddresses ? 'spec.publishNotReadyAddresses is already set, which is what counts' : 'set spec.publishNotReadyAddresses: true instead';
+    out.push(finding(annotation, annotation.keySpan,
+      `The ${tolerateUnready} annotation has no effect: endpoints are published by the EndpointSlice controller, which ignores it, so not-ready pods stay out of DNS and load balancing. ${capitalize(instead)}.`,
+      'Remove the annotation'));
+  }
+  if (svc.publishNotReadyAddresses && !svc.selector) {
+    const why = svc.type === 'ExternalName'
+      ? 'an ExternalName Service has no endpoints at all'
+      : 'this Service has no selector, so its endpoints come from manual Endpoints or EndpointSlices, which carry their own readiness (notReadyAddresses stay not ready, EndpointSlice conditions are used as written)';
+    out.push(finding(entry(spec, 'publishNotReadyAddresses'), svc.publishNotReadyAddressesSpan, `publishNotReadyAddresses has no effect here: ${why}.`, 'Remove publishNotReadyAddresses'));
+  }
+  if (svc.type !== 'ExternalName' && svc.externalName !== undefined) {
+    out.push(finding(entry(spec, 'externalName'), svc.externalNameSpan,
+      `spec.externalName is ignored because the type is ${svc.type}, not ExternalName: "${svc.name}" gets a cluster IP${svc.headless ? ' (or pod addresses)' : ''}, not an alias to ${svc.externalName}. Set type: ExternalName if an alias was intended, or remove the field.`,
+      'Remove externalName'));
+  }
+  const externalIPs = entry(spec, 'externalIPs');
+  if (svc.type === 'ExternalName' && externalIPs && svc.externalIPs.length) {
+    out.push(finding(undefined, externalIPs.keySpan,
+      `spec.externalIPs is ignored for an ExternalName Service: it is only a DNS alias to ${svc.externalName ?? 'an external name'}, and kube-proxy does not route any address to it.`,
+      'Remove externalIPs'));
+  }
+  if (svc.sessionAffinity === 'ClientIP' && (svc.headless || svc.type === 'ExternalName')) {
+    const affinity = entry(spec, 'sessionAffinity');
+    const what = svc.type === 'ExternalName' ? 'an ExternalName Service is only a DNS alias' : 'clients of a headless Service connect to pod IPs from DNS directly';
+    out.push(finding(affinity, affinity?.value.span,
+      `sessionAffinity: ClientIP has no effect: kube-proxy implements session affinity, and it does not handle this Service because ${what}.`,
+      'Remove sessionAffinity'));
+  }
+  for (const f of out) if (f) yield f;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,62 @@
+// nodeport-conflict: two Services claim the same node port; the allocator is cluster-wide, so the second one is refused.
+
+import type { Service, ServicePort } from '../model/resources';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const nodeportConflict: Rule = {
+  code: 'nodeport-conflict',
+  defaultSeverity: 'error',
+  title: 'Two Services claim the same nodePort',
+  description: `A node port opens the same number on every node, for the whole cluster. The allocator hands each number to one Service only,
+whatever the namespace and whatever the protocol: whichever Service is applied second fails with "provided port is already allocated"
+(network-semantics §5.6). Only the ports inside one Service may share a number, and only across TCP and UDP.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {type: NodePort, selector: {app: web}, ports: [{port: 80, nodePort: 30080}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: admin, namespace: ops}
+spec: {type: NodePort, selector: {app: admin}, ports: [{port: 80, nodePort: 30080}]}`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {type: NodePort, selector: {app: web}, ports: [{port: 80, nodePort: 30080}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: admin, namespace: ops}
+spec: {type: NodePort, selector: {app: admin}, ports: [{port: 80, nodePort: 30081}]}`,
+  },
+  *check({ cluster }) {
+    const claims = new Map<number, { svc: Service; port: ServicePort }[]>();
+    for (const svc of cluster.services) {
+      // Only NodePort and LoadBalancer Services allocate node ports; a nodePort elsewhere is an api-validation error.
+      if (svc.type !== 'NodePort' && svc.type !== 'LoadBalancer') continue;
+      for (const port of svc.ports) {
+        if (!port.nodePort || !port.nodePortSpan) continue;
+        const list = claims.get(port.nodePort);
+        if (list) list.push({ svc, port });
+        else claims.set(port.nodePort, [{ svc, port }]);
+      }
+    }
+    for (const [nodePort, list] of claims) {
+      for (const claim of list) {
+        // The same Service defined twice is a duplicate-resource finding, not a conflict.
+        const others = list.filter((o) => o.svc.namespace !== claim.svc.namespace || o.svc.name !== claim.svc.name);
+        if (!others.length) continue;
+        const names = [...new Set(others.map((o) => `${o.svc.namespace}/${o.svc.name}`))];
+        yield {
+          uri: claim.svc.uri,
+          span: claim.port.nodePortSpan!,
+          message: `Node port ${nodePort} is also claimed by Service ${names.join(', ')}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".`,
+          resource: refOf(claim.svc),
+          related: others.map((o) => ({ uri: o.svc.uri, span: o.port.nodePortSpan!, message: `Service ${o.svc.namespace}/${o.svc.name} claims node port ${nodePort} here` })),
+        };
+      }
+    }
+  },
+};

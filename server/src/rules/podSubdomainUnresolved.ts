@@ -1,0 +1,117 @@
+// pod-subdomain-unresolved: a pod's `subdomain` that no headless Service of that name selects, so its per-pod DNS name never resolves (semantics §2.2 P2).
+
+import type { Cluster } from '../model/cluster';
+import type { Service, Workload } from '../model/resources';
+import type { Fix, RelatedInfo } from './finding';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const podSubdomainUnresolved: Rule = {
+  code: 'pod-subdomain-unresolved',
+  defaultSeverity: 'warning',
+  title: "A pod's subdomain has no headless Service that selects it",
+  description: `A pod with \`hostname: h\` and \`subdomain: s\` gets the DNS name \`h.s.<namespace>.svc.<zone>\` only when a Service named
+\`s\` exists in the same namespace, is headless (\`clusterIP: None\`), is not ExternalName, and selects the pod with its selector (or
+lists the hostname in manual Endpoints). Nothing checks this when the pod is created: the name just never resolves
+(network-semantics §2.2 P2). Without \`hostname\`, the pod gets no per-pod name at all. StatefulSets set these fields themselves
+from \`serviceName\`; their own rules cover them.`,
+  examples: {
+    bad: `apiVersion: v1
+kind: Pod
+metadata: {name: worker-a, labels: {app: worker}}
+spec:
+  hostname: worker-a
+  subdomain: workers
+  containers: [{name: w, image: busybox}]`,
+    good: `apiVersion: v1
+kind: Service
+metadata: {name: workers}
+spec: {clusterIP: None, selector: {app: worker}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: worker-a, labels: {app: worker}}
+spec:
+  hostname: worker-a
+  subdomain: workers
+  containers: [{name: w, image: busybox}]`,
+  },
+  *check({ cluster, config }) {
+    for (const w of cluster.workloads) {
+      const t = w.template;
+      if (w.kind === 'StatefulSet' || !t.subdomain || !t.subdomainSpan) continue;
+      const problem = whyUnresolved(cluster, w);
+      if (!problem) continue;
+      const name = t.hostname ? `${t.hostname}.${t.subdomain}.${w.namespace}.svc.${config.clusterDomain}` : undefined;
+      const consequence = name
+        ? `so ${name} will not resolve`
+        : `and the pod sets no hostname, so no per-pod DNS name exists for it in any case`;
+      yield {
+        uri: w.uri,
+        span: t.subdomainSpan,
+        message: `subdomain "${t.subdomain}": ${problem.reason}, ${consequence}.${problem.hint ? ` ${problem.hint}` : ''}`,
+        resource: refOf(w),
+        related: problem.related,
+        fixes: problem.fixes,
+      };
+    }
+  },
+};
+
+interface Problem {
+  readonly reason: string;
+  readonly hint?: string;
+  readonly related?: readonly RelatedInfo[];
+  readonly fixes?: readonly Fix[];
+}
+
+function whyUnresolved(cluster: Cluster, w: Workload): Problem | undefined {
+  const t = w.template;
+  const sub = t.subdomain!;
+  const svc = cluster.service(w.namespace, sub);
+  const at = (s: Service, message: string): RelatedInfo[] => [{ uri: s.uri, span: s.nameSpan, message }];
+  if (!svc) {
+    const candidates = cluster.servicesIn(w.namespace).filter((s) => s.headless && s.type !== 'ExternalName' && selects(s, w));
+    return {
+      reason: `no Service named "${sub}" exists in namespace "${w.namespace}"`,
+      hint: candidates.length ? `The headless Service${candidates.length > 1 ? 's' : ''} ${candidates.map((c) => `"${c.name}"`).join(', ')} select${candidates.length > 1 ? '' : 's'} this pod.` : `Create a headless Service named "${sub}" whose selector matches the pod labels.`,
+      fixes: candidates.slice(0, 3).map((c, i) => ({ title: `Set subdomain to "${c.name}"`, edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }], isPreferred: i === 0 && candidates.length === 1 })),
+    };
+  }
+  if (svc.type === 'ExternalName') {
+    return { reason: `Service "${sub}" is an ExternalName Service (a DNS alias), which has no per-pod names`, related: at(svc, 'The ExternalName Service with this name') };
+  }
+  if (!svc.headless) {
+    return {
+      reason: `Service "${sub}" has a cluster IP; per-pod names belong to headless Services (clusterIP: None), and DNS servers other than CoreDNS never answer them`,
+      hint: 'Make the Service headless, or use a separate headless Service for per-pod names.',
+      related: at(svc, 'This Service is not headless'),
+    };
+  }
+  if (!svc.selector) {
+    if (t.hostname && hasManualHostname(cluster, svc, t.hostname)) return undefined;
+    const listed = t.hostname ? `hostname "${t.hostname}"` : 'this pod';
+    return { reason: `the headless Service "${sub}" has no selector and none of its manual endpoints lists ${listed}`, related: at(svc, 'This headless Service has no selector') };
+  }
+  if (selects(svc, w)) return undefined;
+  const terms = [...svc.selector].map(([k, v]) => `${k}=${v}`).join(', ');
+  return {
+    reason: `the headless Service "${sub}" selects ${terms}, which this pod's labels do not match`,
+    related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: `The selector of Service "${sub}"` }],
+  };
+}
+
+/** A Service's equality selector selects the template when every pair is among its labels (semantics §1.1). */
+function selects(s: Service, w: Workload): boolean {
+  if (!s.selector) return false;
+  for (const [k, v] of s.selector) if (w.template.labels.get(k) !== v) return false;
+  return true;
+}
+
+/** Manual Endpoints or EndpointSlices of a selector-less Service can carry hostnames themselves (semantics §1.2, §2.2 P2). */
+function hasManualHostname(cluster: Cluster, svc: Service, hostname: string): boolean {
+  const endpoints = cluster.endpoints.filter((e) => e.namespace === svc.namespace && e.name === svc.name);
+  if (endpoints.some((e) => e.subsets.some((s) => s.addresses.some((a) => a.hostname === hostname)))) return true;
+  return cluster.endpointSlices.some((s) => s.namespace === svc.namespace && s.serviceName === svc.name && s.endpoints.some((a) => a.hostname === hostname));
+}
+

@@ -1,0 +1,128 @@
+// The name and number formats the API server validates (semantics §6), each returning the reasons a value fails, in the API server's wording.
+
+const dns1123LabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1123SubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dns1035LabelRe = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+
+const labelText = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const subdomainText = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1035Text = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+const tooLong = (n: number) => `must be no more than ${n} characters`;
+
+/** DNS-1123 label: ≤63, lower-case alphanumerics and '-' (semantics §6). */
+export function dns1123LabelErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 63) out.push(tooLong(63));
+  if (!dns1123LabelRe.test(v)) out.push(dns1123SubdomainRe.test(v) && v.length <= 253 ? 'must not contain dots' : labelText);
+  return out;
+}
+
+/** DNS-1123 subdomain: ≤253, dot-separated labels (semantics §6). */
+export function dns1123SubdomainErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 253) out.push(tooLong(253));
+  if (!dns1123SubdomainRe.test(v)) out.push(subdomainText);
+  return out;
+}
+
+/** DNS-1035 label: a DNS-1123 label that starts with a letter; Service names use it (semantics §6.1). */
+export function dns1035LabelErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 63) out.push(tooLong(63));
+  if (!dns1035LabelRe.test(v)) out.push(dns1035Text);
+  return out;
+}
+
+/** IANA_SVC_NAME, the form of container port names and named targetPorts (semantics §6). */
+export function portNameErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length < 1 || v.length > 15) out.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(v)) out.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (v.includes('--')) out.push("must not contain consecutive hyphens");
+  if (!/[a-z]/.test(v)) out.push('must contain at least one letter (a-z)');
+  if (v.startsWith('-') || v.endsWith('-')) out.push('must not begin or end with a hyphen');
+  return out;
+}
+
+export function portNumberErrors(n: number): string[] {
+  return n >= 1 && n <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
+}
+
+/** A label value: empty, or ≤63 alphanumerics with '-', '_' and '.' inside. */
+export function labelValueErrors(v: string): string[] {
+  const out: string[] = [];
+  if (v.length > 63) out.push(tooLong(63));
+  if (!labelValueRe.test(v)) out.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  return out;
+}
+
+/** A qualified name (label keys, appProtocol): an optional DNS-subdomain prefix and '/', then a name of ≤63 characters. */
+export function qualifiedNameErrors(v: string): string[] {
+  const parts = v.split('/');
+  let name = v;
+  const out: string[] = [];
+  if (parts.length > 2) return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/'"];
+  if (parts.length === 2) {
+    const [prefix, rest] = parts;
+    name = rest;
+    if (!prefix) out.push('prefix part must be non-empty');
+    else out.push(...dns1123SubdomainErrors(prefix).map((e) => `prefix part ${e}`));
+  }
+  if (!name) out.push('name part must be non-empty');
+  else {
+    if (name.length > 63) out.push(`name part ${tooLong(63)}`);
+    if (!qualifiedNameRe.test(name)) out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  }
+  return out;
+}
+
+export function isIPv4(v: string): boolean {
+  const parts = v.split('.');
+  return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
+}
+
+export function isIPv6(v: string): boolean {
+  if (!v.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(v)) return false;
+  let body = v;
+  let groupsForV4 = 0;
+  const lastColon = v.lastIndexOf(':');
+  const tail = v.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    if (!isIPv4(tail)) return false;
+    body = v.slice(0, lastColon + 1) + '0';
+    groupsForV4 = 1;
+  }
+  const halves = body.split('::');
+  if (halves.length > 2) return false;
+  const groups = (s: string) => (s === '' ? [] : s.split(':'));
+  const head = groups(halves[0]);
+  const rest = halves.length === 2 ? groups(halves[1]) : [];
+  if (![...head, ...rest].every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
+  const count = head.length + rest.length + groupsForV4;
+  return halves.length === 2 ? count <= 7 : count === 8;
+}
+
+export function isIP(v: string): boolean {
+  return isIPv4(v) || isIPv6(v);
+}
+
+/** Addresses an endpoint or external IP may not use: unspecified, loopback, link-local (semantics §6.2 `ValidateNonSpecialIP`). */
+export function specialIPReason(v: string): string | undefined {
+  if (isIPv4(v)) {
+    const [a, b] = v.split('.').map(Number);
+    if (a === 0 && v === '0.0.0.0') return 'may not be unspecified (0.0.0.0)';
+    if (a === 127) return 'may not be in the loopback range (127.0.0.0/8, ::1/128)';
+    if (a === 169 && b === 254) return 'may not be in the link-local range (169.254.0.0/16, fe80::/10)';
+    if (a === 224 && b === 0 && v.split('.')[2] === '0') return 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)';
+    return undefined;
+  }
+  const lower = v.toLowerCase();
+  if (lower === '::') return 'may not be unspecified (::)';
+  if (lower === '::1') return 'may not be in the loopback range (127.0.0.0/8, ::1/128)';
+  if (/^fe[89ab]/.test(lower)) return 'may not be in the link-local range (169.254.0.0/16, fe80::/10)';
+  if (/^ff02:/.test(lower)) return 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)';
+  return undefined;
+}

@@ -1,0 +1,123 @@
+// One reason the API server would reject an object, and typed readers that report fields of the wrong type as such reasons.
+
+import type { AnalysisConfig } from '../../model/config';
+import type { Span } from '../../model/span';
+import { entry, isMap, isSeq, type YMap, type YNode, type YSeq } from '../../model/yamlTree';
+import type { Fix } from '../finding';
+
+export interface Violation {
+  /** The field path as the API server prints it: `spec.ports[1].name`. */
+  readonly path: string;
+  readonly span: Span;
+  /** The API server's wording: `Required value`, `Invalid value: "HTTP": …`. */
+  readonly reason: string;
+  /** What it means in practice, for someone who has not read the validation code. */
+  readonly why?: string;
+  readonly fixes?: readonly Fix[];
+}
+
+/** Where a validator reads from and writes to: the file's text (for source-accurate values and fixes) and the violations found. */
+export interface ValidationContext {
+  readonly uri: string;
+  readonly source: string;
+  readonly config: AnalysisConfig;
+  readonly out: Violation[];
+}
+
+export function messageOf(v: Violation): string {
+  return `${v.path}: ${v.reason}${v.why ? ` — ${v.why}` : ''}`;
+}
+
+export function report(ctx: ValidationContext, path: string, span: Span, reason: string, why?: string, fixes?: readonly Fix[]): void {
+  ctx.out.push({ path, span, reason, why, fixes });
+}
+
+/** `Invalid value: "x": reason; reason`, quoting strings as the API server does. */
+export function invalid(ctx: ValidationContext, path: string, span: Span, value: string | number, reasons: readonly string[], why?: string): void {
+  if (!reasons.length) return;
+  report(ctx, path, span, `Invalid value: ${shown(value)}: ${reasons.join('; ')}`, why);
+}
+
+export function shown(value: string | number): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
+
+/** The value as written in the file (so `1.10` stays `1.10`, not `1.1`). */
+export function written(ctx: ValidationContext, n: YNode): string {
+  const s = ctx.source.slice(n.span.start, n.span.end);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+}
+
+function typeName(n: YNode): string {
+  if (n.type === 'map') return 'a mapping';
+  if (n.type === 'seq') return 'a list';
+  const v = n.value;
+  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number';
+  if (typeof v === 'boolean') return 'a boolean';
+  return 'a string';
+}
+
+function wrongType(ctx: ValidationContext, path: string, n: YNode, expected: string, hint?: string): void {
+  const what = n.type === 'scalar' ? `${written(ctx, n)} is ${typeName(n)}` : `it is ${typeName(n)}`;
+  report(ctx, path, n.span, `Invalid type`, `must be ${expected}, but ${what}; the API server cannot decode the object${hint ? `. ${hint}` : ''}`);
+}
+
+function isNull(n: YNode | undefined): boolean {
+  return n === undefined || (n.type === 'scalar' && n.value === null);
+}
+
+/** A string field; numbers and booleans are reported (Kubernetes does not convert them). */
+export function readString(ctx: ValidationContext, n: YNode | undefined, path: string): string | undefined {
+  if (isNull(n)) return undefined;
+  if (n!.type === 'scalar' && typeof n!.value === 'string') return n!.value;
+  wrongType(ctx, path, n!, 'a string', n!.type === 'scalar' ? `Quote it: "${written(ctx, n!)}"` : undefined);
+  return undefined;
+}
+
+/** An integer field; quoted numbers and words are reported. */
+export function readInt(ctx: ValidationContext, n: YNode | undefined, path: string): number | undefined {
+  if (isNull(n)) return undefined;
+  if (n!.type === 'scalar' && typeof n!.value === 'number' && Number.isInteger(n!.value)) return n!.value;
+  const numeric = n!.type === 'scalar' && typeof n!.value === 'string' && /^\d+$/.test(n!.value);
+  wrongType(ctx, path, n!, 'an integer', numeric ? 'Remove the quotes' : undefined);
+  return undefined;
+}
+
+export function readBool(ctx: ValidationContext, n: YNode | undefined, path: string): boolean | undefined {
+  if (isNull(n)) return undefined;
+  if (n!.type === 'scalar' && typeof n!.value === 'boolean') return n!.value;
+  wrongType(ctx, path, n!, 'true or false');
+  return undefined;
+}
+
+export function readMap(ctx: ValidationContext, n: YNode | undefined, path: string): YMap | undefined {
+  if (isNull(n)) return undefined;
+  if (isMap(n)) return n;
+  wrongType(ctx, path, n!, 'a mapping (key: value pairs)');
+  return undefined;
+}
+
+export function readSeq(ctx: ValidationContext, n: YNode | undefined, path: string): YSeq | undefined {
+  if (isNull(n)) return undefined;
+  if (isSeq(n)) return n;
+  wrongType(ctx, path, n!, 'a list (items starting with "-")');
+  return undefined;
+}
+
+/** A mapping of strings to strings (labels, selectors, annotations): every value must be a string. */
+export function readStringMap(ctx: ValidationContext, n: YNode | undefined, path: string): Map<string, { value: string; node: YNode; keySpan: Span }> {
+  const out = new Map<string, { value: string; node: YNode; keySpan: Span }>();
+  const m = readMap(ctx, n, path);
+  if (!m) return out;
+  for (const [k, e] of m.entries) {
+    const v = readString(ctx, e.value, `${path}[${k}]`);
+    if (v !== undefined) out.set(k, { value: v, node: e.value, keySpan: e.keySpan });
+    else if (isNull(e.value)) out.set(k, { value: '', node: e.value, keySpan: e.keySpan });
+  }
+  return out;
+}
+
+/** The span of a key, for findings about a field that is present but wrong as a whole, or missing below it. */
+export function keySpanOf(n: YNode | undefined, key: string): Span | undefined {
+  return entry(n, key)?.keySpan;
+}

@@ -1,0 +1,112 @@
+// workload-selector-mismatch: a controller whose spec.selector is missing, empty, or does not match its own pod template labels.
+
+import type { Workload } from '../model/resources';
+import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
+import { entry } from '../model/yamlTree';
+import type { FindingDraft } from './finding';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+/** apps/v1 controllers must declare a non-empty selector (semantics §6.4 for StatefulSets; the same rule applies to the others). */
+const selectorRequired = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+
+export const workloadSelectorMismatch: Rule = {
+  code: 'workload-selector-mismatch',
+  defaultSeverity: 'error',
+  title: "A workload's selector is missing or does not match its own pod labels",
+  description: `Deployments, ReplicaSets, StatefulSets and DaemonSets must have a non-empty \`spec.selector\`, and it must match
+\`spec.template.metadata.labels\`: the controller finds its pods by that selector. The API server rejects the object otherwise
+(\`selector\` does not match template \`labels\`, network-semantics §6.4). ReplicationControllers and Jobs may omit the selector
+(it defaults to the template labels), but one that is written must match too.`,
+  examples: {
+    bad: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: frontend
+    spec:
+      containers:
+        - name: web
+          image: nginx`,
+    good: `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+        - name: web
+          image: nginx`,
+  },
+  *check({ cluster }) {
+    for (const w of cluster.workloads) {
+      if (w.kind === 'Pod' || w.kind === 'CronJob') continue;
+      const finding = checkWorkload(w);
+      if (finding) yield finding;
+    }
+  },
+};
+
+function checkWorkload(w: Workload): FindingDraft | undefined {
+  const selector = w.selector;
+  const required = selectorRequired.has(w.kind);
+  const specKey = entry(w.root, 'spec')?.keySpan ?? w.nameSpan;
+  if (!selector) {
+    if (!required) return undefined;
+    return {
+      uri: w.uri,
+      span: w.selectorSpan ?? specKey,
+      message: `spec.selector: Required value — a ${w.kind} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template${labelHint(w)}.`,
+      resource: refOf(w),
+    };
+  }
+  if (selectorIsEmpty(selector)) {
+    // A ReplicationController's or Job's empty selector is defaulted from the template labels.
+    if (!required) return undefined;
+    return {
+      uri: w.uri,
+      span: selector.span,
+      message: `spec.selector: Invalid value — an empty selector is invalid for a ${w.kind}: it would claim every pod in the namespace. List the pod template labels it should match${labelHint(w)}.`,
+      resource: refOf(w),
+    };
+  }
+  if (selectorMatches(selector, w.template.labels)) return undefined;
+  const related = [{ uri: w.uri, span: w.template.labelsSpan ?? w.template.span, message: w.template.labels.size ? `The pod template's labels: ${[...w.template.labels].map(([k, v]) => `${k}=${v}`).join(', ')}` : 'The pod template has no labels' }];
+  return {
+    uri: w.uri,
+    span: firstMismatch(selector, w.template.labels) ?? selector.span,
+    message: `spec.template.metadata.labels: Invalid value — \`selector\` does not match template \`labels\`: the selector (${formatSelector(selector)}) does not select this ${w.kind}'s own pods, so the API server rejects it. Make the template labels satisfy the selector.`,
+    resource: refOf(w),
+    related,
+  };
+}
+
+/** The matchLabels entry the template lacks or contradicts, so the finding points at the term to fix. */
+function firstMismatch(selector: LabelSelector, labels: ReadonlyMap<string, string>) {
+  for (const [k, v] of selector.matchLabels) {
+    if (labels.get(k) !== v) return selector.labelSpans.get(k)?.value;
+  }
+  for (const r of selector.matchExpressions) {
+    const single: LabelSelector = { ...selector, matchLabels: new Map(), matchExpressions: [r] };
+    if (!selectorMatches(single, labels)) return r.span;
+  }
+  return undefined;
+}
+
+function labelHint(w: Workload): string {
+  return w.template.labels.size ? ` (${[...w.template.labels].map(([k, v]) => `${k}: ${v}`).join(', ')})` : '';
+}
