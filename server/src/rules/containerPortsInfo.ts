@@ -9,7 +9,7 @@ export function containerPortsInfo(w: Workload): RelatedInfo[] {
   for (const c of w.template.containers) {
     const kind = c.sidecar ? 'sidecar container' : 'container';
     for (const p of c.ports) {
-      const label = [p.containerPort ?? '(no number)', p.name ? `named "${p.name}"` : 'unnamed', p.protocol].join(' ');
+      const label = `${p.containerPort ?? '(no number)'}/${p.protocol}${p.name ? ` named "${p.name}"` : ' (unnamed)'}`;
       out.push({ uri: w.uri, span: p.span, message: `${w.kind} "${w.name}", ${kind} "${c.name}" declares port ${label}` });
     }
   }

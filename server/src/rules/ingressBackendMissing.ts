@@ -94,7 +94,7 @@ function checkBackend(cluster: Cluster, ingress: Ingress, backend: IngressBacken
   if (portNumber !== undefined && service.ports.some((p) => p.port === portNumber)) return undefined;
   if (portName !== undefined && service.ports.some((p) => p.name === portName)) return undefined;
   if (portNumber === undefined && portName === undefined) return undefined;
-  const has = service.ports.length ? service.ports.map((p) => (p.name ? `${p.port} ("${p.name}")` : `${p.port}`)).join(', ') : 'none';
+  const has = service.ports.length ? service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : 'none';
   const written = portNumber !== undefined ? `port ${portNumber}` : `port "${portName}"`;
   const targetHint = portNumber !== undefined && service.ports.some((p) => p.targetPort === portNumber)
     ? ` ${portNumber} is a targetPort of the Service; an Ingress must name the Service port, not the container port.`

@@ -53,11 +53,11 @@ spec:
         const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared);
         if (!undeclared.length) continue;
         const names = undeclared.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
-        const where = port.targetPortExplicit ? `targetPort ${target}` : `Port ${target} (targetPort defaults to the Service port)`;
+        const where = port.targetPortExplicit ? `targetPort ${target}/${port.protocol}` : `Port ${target}/${port.protocol} (no targetPort, so the Service port is used)`;
         yield {
           uri: service.uri,
           span: (port.targetPortExplicit ? port.targetPortSpan : port.portSpan) ?? port.span,
-          message: `${where} (${port.protocol}) is not declared as a container port by ${names}. Kubernetes does not check this and still sends traffic to ${target}, so it works only if the process listens there; check the number, and declare the port in the pod template.`,
+          message: `${where} is not declared as a container port by ${names}. Kubernetes does not check this and still sends traffic to ${target}, so it works only if the process listens there; check the number, and declare the port in the pod template.`,
           resource: refOf(service),
           related: undeclared.flatMap((g) => containerPortsInfo(g.workload)),
         };

@@ -85,7 +85,8 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
   const differing = misses.filter((m) => m.has !== undefined && !isNearMiss(m.wanted, m.has));
   const lacking = misses.filter((m) => m.has === undefined);
   const localKeys = new Set(local.flatMap((w) => [...w.template.labels.keys()]));
-  const missingKeys = [...selector.keys()].filter((k) => !localKeys.has(k));
+  // With no workloads in the namespace at all, "no template has this key" says nothing useful.
+  const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k)) : [];
   // semantics §1.1 (3): pods are listed only in the Service's namespace, so a match elsewhere never becomes an endpoint.
   const elsewhere = [...cluster.namespaces].filter((n) => n !== ns).flatMap((n) => cluster.workloadsMatching(n, selector));
 
@@ -94,6 +95,7 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
   const related: RelatedInfo[] = [];
   const fixes: Fix[] = [];
   const spans = service.selectorEntrySpans;
+  if (!local.length) parts.push(`There are no workloads in namespace "${ns}" at all.`);
 
   for (const m of typos.slice(0, maxListed)) {
     parts.push(`${describe(m.workload)} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".`);
@@ -110,7 +112,7 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
   }
   for (const key of missingKeys) {
     const guess = closestName(key, localKeys);
-    parts.push(`No pod template in namespace "${ns}" has a "${key}" label at all${guess ? ` (did you mean "${guess.name}"?)` : ''}.`);
+    parts.push(`No pod template in namespace "${ns}" has the label key "${key}"${guess ? ` (did you mean "${guess.name}"?)` : ''}.`);
     const keySpan = spans.get(key)?.key;
     if (!guess || !keySpan || !text) continue;
     const renamed = new Map([...selector].map(([k, v]) => [k === key ? guess.name : k, v]));
@@ -120,7 +122,7 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
     parts.push(`${describe(w)} in namespace "${w.namespace}" has these labels, but a selector only selects pods in the Service's own namespace.`);
     related.push({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `${describe(w)} matches this selector, but it is in namespace "${w.namespace}", not "${ns}"` });
   }
-  if (parts.length === 1) parts.push(`No workload there comes within one label of it; compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.`);
+  if (parts.length === 1 && local.length) parts.push(`No workload there comes within one label of it; compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.`);
 
   const valueFixes = new Map<string, Fix>();
   for (const m of [...typos, ...differing]) {

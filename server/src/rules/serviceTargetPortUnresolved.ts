@@ -73,13 +73,13 @@ function messageFor(serviceName: string, port: ServicePort, selected: number, fa
   const names = failing.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
   const portLabel = port.name ? `port "${port.name}" (${port.port})` : `port ${port.port}`;
   const parts = [
-    `targetPort "${name}" (${port.protocol}) is not declared by ${which} (${names}), so Service "${serviceName}" ${portLabel} gets no endpoints from ${failing.length === 1 ? 'its' : 'their'} pods and traffic to it never reaches them.`,
+    `targetPort "${name}" (${port.protocol}) is not declared as a container port by ${which} (${names}), so Service "${serviceName}" ${portLabel} gets no endpoints from ${failing.length === 1 ? 'its' : 'their'} pods and traffic to it never reaches them.`,
   ];
   const mismatched = failing.filter((g) => g.ports[port.index]?.unresolved === 'protocol-mismatch');
   for (const g of mismatched) {
     const other = g.workload.template.containers.flatMap((c) => c.ports).find((p) => p.name === name);
     parts.push(`${g.workload.kind} "${g.workload.name}" does name a port "${name}", but with protocol ${other?.protocol ?? 'another protocol'}; ports match by name and protocol, so set protocol: ${other?.protocol} on this Service port or declare the port with ${port.protocol}.`);
   }
-  if (mismatched.length < failing.length) parts.push(`Name a container port "${name}" in those pods, or point targetPort at a port they declare.`);
+  if (mismatched.length < failing.length) parts.push(`Name a container port "${name}" in ${failing.length === 1 ? 'that workload' : 'those workloads'}, or point targetPort at a port they declare.`);
   return parts.join(' ');
 }

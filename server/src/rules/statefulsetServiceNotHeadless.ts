@@ -67,7 +67,7 @@ spec:
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: `Service "${service.name}", which governs StatefulSet "${sts.name}", has a cluster IP. Per-pod names such as ${firstPodName(sts, service.name, config.clusterDomain)} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service instead of each pod, so peers cannot discover each other. ${advice}`,
+        message: `Service "${service.name}", which governs StatefulSet "${sts.name}", has a cluster IP. Per-pod names such as ${firstPodName(sts, service.name, config.clusterDomain)} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service's virtual IP instead of each pod, so members that discover their peers through DNS see one address instead of each other. ${advice}`,
         resource: refOf(sts),
         related: [{ uri: service.uri, span: service.clusterIPSpan ?? service.nameSpan, message: `Service "${service.name}" has a cluster IP` }],
         fixes,

@@ -60,7 +60,9 @@ spec:
       if (!reason) continue;
       const fixes: Fix[] = [];
       const text = fileTextOf(cluster, service.uri);
-      if (service.selector && service.type !== 'ExternalName' && text) {
+      // Only retarget a selector that reaches no pods at all; one that serves another workload is left to the author.
+      const selectsOthers = service.selector !== undefined && cluster.workloadsMatching(service.namespace, service.selector).length > 0;
+      if (service.selector && service.type !== 'ExternalName' && text && !selectsOthers) {
         // Values that differ from the template label can be aligned; a key the template lacks cannot.
         const edits = [...service.selector]
           .filter(([k, v]) => sts.template.labels.has(k) && sts.template.labels.get(k) !== v)
@@ -71,7 +73,7 @@ spec:
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: `Service "${service.name}" governs StatefulSet "${sts.name}" but ${reason}, so the pods are not its endpoints and names such as ${firstPodName(sts, service.name, config.clusterDomain)} will not resolve.`,
+        message: `Service "${service.name}" governs StatefulSet "${sts.name}" but ${reason}, so the pods are not its endpoints and names such as ${firstPodName(sts, service.name, config.clusterDomain)} will not resolve. ${adviceFor(service, sts)}`,
         resource: refOf(sts),
         related: [
           { uri: service.uri, span: service.selectorSpan ?? service.nameSpan, message: service.selector ? `Service "${service.name}" selects ${[...service.selector].map(([k, v]) => `${k}: ${v}`).join(', ')}` : `Service "${service.name}" has no selector` },
@@ -95,4 +97,12 @@ function whyNotSelecting(analysis: Analysis, service: Service, sts: Workload): s
   const missing = [...service.selector].filter(([k, v]) => sts.template.labels.get(k) !== v);
   const shown = missing.map(([k, v]) => (sts.template.labels.has(k) ? `${k}: ${v} (the pods have ${k}: ${sts.template.labels.get(k)})` : `${k}: ${v} (the pods have no "${k}" label)`));
   return `its selector requires ${shown.join(', ')}`;
+}
+
+function adviceFor(service: Service, sts: Workload): string {
+  const labels = sts.selector?.matchLabels.size ? sts.selector.matchLabels : sts.template.labels;
+  const pairs = [...labels].map(([k, v]) => `${k}: ${v}`).join(', ');
+  if (service.type === 'ExternalName') return `Point serviceName at a headless Service that selects the pods (${pairs}); serviceName cannot be changed, so the StatefulSet must be recreated.`;
+  if (!service.selector) return `Give Service "${service.name}" the selector ${pairs}.`;
+  return `Change the selector of Service "${service.name}" so that every pair is among the pod labels (${pairs}).`;
 }
