@@ -6,7 +6,15 @@ import type { Cluster } from '../model/cluster';
 import type { Location, Span } from '../model/span';
 import type { NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { TraceGraph } from '../protocol';
-import { resolveEndpoints, type ServiceEndpoints } from './endpoints';
+import { predictDnsRecords, type DnsIndex } from './dnsRecords';
+import { resolveEndpoints, type PortTarget, type ServiceEndpoints } from './endpoints';
+import { resolveIngressRoutes } from './ingressRoutes';
+import { ingressVerdict, policiesSelectingWorkload } from './networkPolicy';
+import { resolveName } from './resolveName';
+import { serviceEnvFor } from './serviceEnv';
+import { buildTrace } from './trace';
+import type { Finding } from '../rules/finding';
+import { runRules } from '../rules/runRules';
 
 export type DnsRecordType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'PTR';
 /** semantics §8: `always`; `while-ready` (≥1 ready endpoint); `coredns-only` (S5); `config-dependent` (needs a Corefile option). */
@@ -20,6 +28,10 @@ export interface DnsRecord {
   readonly condition: DnsCondition;
   readonly resource: { readonly kind: string; readonly namespace: string; readonly name: string };
   readonly source: Location;
+  /** When the condition needs explaining: readiness, publishNotReadyAddresses, the Corefile option it depends on. */
+  readonly note?: string;
+  /** The Service whose name the record lives under (also for per-pod names owned by a StatefulSet or pod). */
+  readonly service?: { readonly namespace: string; readonly name: string };
 }
 
 /** What a name written in a pod resolves to from a client namespace (semantics §3.3). */
@@ -38,6 +50,12 @@ export interface NameResolution {
   readonly reason?: string;
   /** True when the name looks like a cluster name at all (contains `.svc`, or is a bare/short name checked on request). */
   readonly resolves: boolean;
+  /** True when the answer depends on what the workspace does not describe (an IP, a name outside the cluster domain, a system namespace). */
+  readonly unknown?: boolean;
+  /** The name as the writer probably meant it (a close Service or namespace name), when one exists. */
+  readonly suggestion?: string;
+  /** Set when the name resolves but not where the writer may think (the search-list capture hazard, semantics §3.3). */
+  readonly warning?: string;
 }
 
 export interface ServiceEnvVar {
@@ -56,6 +74,10 @@ export interface IngressRoute {
   readonly service?: Service;
   readonly servicePort?: Service['ports'][number];
   readonly problem?: string;
+  /** The Ingress's default backend (spec.defaultBackend) rather than a rule. */
+  readonly isDefault?: boolean;
+  /** Where the Service port lands in each selected workload. */
+  readonly targets?: readonly { readonly workload: Workload; readonly target: PortTarget }[];
 }
 
 export interface PolicyVerdict {
@@ -94,18 +116,44 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
     if (!e) endpoints.set(service, (e = resolveEndpoints(cluster, service)));
     return e;
   };
+  let dns: DnsIndex | undefined;
+  const dnsIndex = (): DnsIndex => (dns ??= predictDnsRecords(cluster, config, endpointsOf));
+  let routes: readonly IngressRoute[] | undefined;
+  const resolutions = new Map<string, NameResolution>();
+  const envs = new Map<string, readonly ServiceEnvVar[]>();
+  const policies = new Map<Workload, readonly NetworkPolicy[]>();
+  const traces = new Map<Service, TraceGraph>();
+  let findings: readonly Finding[] | undefined;
   const analysis: Analysis = {
     cluster,
     config,
     endpointsOf,
-    dnsRecords: () => [],
-    dnsRecordsFor: () => [],
-    resolveName: (name) => ({ query: name, host: name, records: [], resolves: false, reason: 'Name resolution is not available yet.' }),
-    serviceEnv: () => [],
-    ingressRoutes: () => [],
-    policiesSelecting: () => [],
-    ingressAllowed: () => ({ allowed: true, policies: [], allowedBy: [] }),
-    trace: (service) => ({ service: { kind: service.kind, namespace: service.namespace, name: service.name }, nodes: [], edges: [], broken: false }),
+    dnsRecords: () => dnsIndex().all,
+    dnsRecordsFor: (resource) => dnsIndex().byResource.get(resource) ?? [],
+    resolveName(name, fromNamespace) {
+      const key = `${fromNamespace}\u0000${name}`;
+      let r = resolutions.get(key);
+      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, dns: dnsIndex(), endpointsOf }, name, fromNamespace)));
+      return r;
+    },
+    serviceEnv(namespace, enableServiceLinks = true) {
+      const key = `${namespace}\u0000${enableServiceLinks}`;
+      let r = envs.get(key);
+      if (!r) envs.set(key, (r = serviceEnvFor(cluster, namespace, enableServiceLinks)));
+      return r;
+    },
+    ingressRoutes: () => (routes ??= resolveIngressRoutes(cluster, endpointsOf)),
+    policiesSelecting(workload) {
+      let r = policies.get(workload);
+      if (!r) policies.set(workload, (r = policiesSelectingWorkload(cluster, workload)));
+      return r;
+    },
+    ingressAllowed: (workload, peer, port, protocol) => ingressVerdict(cluster, workload, peer, port, protocol),
+    trace(service) {
+      let r = traces.get(service);
+      if (!r) traces.set(service, (r = buildTrace(analysis, service, () => (findings ??= runRules(analysis)))));
+      return r;
+    },
   };
   return analysis;
 }

@@ -1,0 +1,332 @@
+// What a host name written in a pod resolves to from the pod's namespace: the resolver's search list and ndots
+// (semantics §3.2), CoreDNS's parsing of the query (§1.3, §3.3), and a sentence when nothing answers.
+
+import type { AnalysisConfig } from '../model/config';
+import type { Cluster } from '../model/cluster';
+import type { Service, Workload } from '../model/resources';
+import type { DnsRecord, NameResolution } from './analysis';
+import { closestName } from './closestName';
+import type { DnsIndex } from './dnsRecords';
+import { endpointHostsOf, serviceFqdn, zoneOf } from './dnsRecords';
+import type { ServiceEndpoints } from './endpoints';
+import { isIP } from './ip';
+
+export interface ResolveContext {
+  readonly cluster: Cluster;
+  readonly config: AnalysisConfig;
+  readonly dns: DnsIndex;
+  endpointsOf(service: Service): ServiceEndpoints;
+}
+
+/** kubelet writes `options ndots:5` for ClusterFirst pods (semantics §3.1). */
+export const ndots = 5;
+
+/** Namespaces every cluster has; the workspace rarely describes what runs in them. */
+export const systemNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+
+/** `http://user@host:8080/path?q` → host and port; undefined when no host can be read. */
+export function splitHostPort(written: string): { host: string; port?: number } | undefined {
+  let s = written.trim();
+  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  s = s.replace(/^[^/@]*@/, '');
+  s = s.split(/[/?#]/)[0];
+  if (s.startsWith('[')) return undefined;
+  const m = /^([^:]*)(?::(\d{1,5}))?$/.exec(s);
+  if (!m || !m[1]) return undefined;
+  const port = m[2] !== undefined ? Number(m[2]) : undefined;
+  return { host: m[1], port: port !== undefined && port >= 1 && port <= 65535 ? port : undefined };
+}
+
+/** The names the resolver tries, in order (semantics §3.2). */
+export function searchCandidates(host: string, fromNamespace: string, zone: string): string[] {
+  if (host.endsWith('.')) return [host.slice(0, -1)];
+  const search = [`${fromNamespace}.svc.${zone}`, `svc.${zone}`, zone].map((s) => `${host}.${s}`);
+  const dots = host.split('.').length - 1;
+  return dots < ndots ? [...search, host] : [host, ...search];
+}
+
+type Lookup =
+  | { readonly kind: 'answer'; readonly records: readonly DnsRecord[]; readonly service?: Service; readonly perPod: boolean }
+  | { readonly kind: 'none' }
+  /** The workspace does not describe what answers here (outside the zone, or a system namespace it says nothing about). */
+  | { readonly kind: 'unknown' };
+
+export function resolveName(ctx: ResolveContext, written: string, fromNamespace: string): NameResolution {
+  const parsed = splitHostPort(written);
+  if (!parsed) return { query: written, host: written, records: [], resolves: false, reason: `"${written}" has no host name in it.` };
+  const host = parsed.host.toLowerCase();
+  const base = { query: written, host, ...(parsed.port !== undefined ? { port: parsed.port } : {}) };
+  if (isIP(host.replace(/\.$/, ''))) return { ...base, records: [], resolves: false, unknown: true, reason: `"${host}" is an IP address, not a DNS name.` };
+  const zone = zoneOf(ctx.config);
+  const candidates = searchCandidates(host, fromNamespace, zone);
+  const inCluster = looksInCluster(ctx, host, fromNamespace, zone);
+  // A name meant for the cluster that no cluster candidate answers also fails upstream (NXDOMAIN).
+  const lookups = candidates.map((c) => {
+    const lookup = lookupName(ctx, c, zone);
+    return { fqdn: c, lookup: inCluster && lookup.kind === 'unknown' && !inZone(c, zone) ? ({ kind: 'none' } as const) : lookup };
+  });
+  const first = lookups.find((l) => l.lookup.kind !== 'none');
+  if (first?.lookup.kind === 'answer') {
+    const answer = first.lookup;
+    const later = lookups.slice(lookups.indexOf(first) + 1).find((l) => l.lookup.kind === 'answer');
+    const warning = first === lookups[0] && host.includes('.') && !host.endsWith('.') && later
+      ? `From namespace "${fromNamespace}", "${host}" first matches ${first.fqdn} (endpoint "${host.split('.')[0]}" of Service "${host.split('.')[1]}" in "${fromNamespace}"), so it never reaches ${later.fqdn}. Write the full name to be sure.`
+      : undefined;
+    const portKnown = parsed.port !== undefined && answer.service ? portIsServed(ctx, answer.service, parsed.port, answer.perPod) : undefined;
+    return {
+      ...base,
+      fqdn: first.fqdn,
+      records: answer.records,
+      ...(answer.service ? { service: answer.service } : {}),
+      ...(portKnown !== undefined ? { portKnown } : {}),
+      ...(portKnown === false ? { reason: portReason(ctx, answer.service!, parsed.port!, answer.perPod) } : {}),
+      ...(warning ? { warning } : {}),
+      resolves: true,
+    };
+  }
+  const intended = intendedName(ctx, host, fromNamespace, zone);
+  if (first?.lookup.kind === 'unknown') {
+    return { ...base, records: [], resolves: false, unknown: true, reason: `This workspace does not describe what answers ${first.fqdn}.` };
+  }
+  const why = explainMissing(ctx, host, intended, zone);
+  return { ...base, records: [], resolves: false, reason: why.reason, ...(why.suggestion ? { suggestion: why.suggestion } : {}) };
+}
+
+function inZone(fqdn: string, zone: string): boolean {
+  return fqdn === zone || fqdn.endsWith(`.${zone}`);
+}
+
+/**
+ * Whether a written host is meant for cluster DNS: `…svc`, `…pod` or the zone itself at the end, a single label, or
+ * `a.b` / `a.b.c` whose last label is a namespace (or, for `a.b`, a Service) the workspace knows. Anything else
+ * (`example.com`) goes to the upstream resolvers, which the manifests say nothing about.
+ */
+function looksInCluster(ctx: ResolveContext, host: string, fromNamespace: string, zone: string): boolean {
+  const h = host.replace(/\.$/, '');
+  if (inZone(h, zone)) return true;
+  const labels = h.split('.');
+  const last = labels[labels.length - 1];
+  if (last === 'svc' || last === 'pod' || labels.length === 1) return true;
+  if (labels.length === 2) return namespaceKnown(ctx.cluster, last) || serviceNamed(ctx.cluster, fromNamespace, last) !== undefined;
+  if (labels.length === 3) return namespaceKnown(ctx.cluster, last);
+  return false;
+}
+
+/** Whether the workspace describes a namespace (any object uses or declares it). */
+function namespaceKnown(cluster: Cluster, ns: string): boolean {
+  return cluster.namespaces.has(ns);
+}
+
+function serviceNamed(cluster: Cluster, ns: string, name: string): Service | undefined {
+  return cluster.service(ns, name) ?? cluster.servicesIn(ns).find((s) => s.name.toLowerCase() === name);
+}
+
+/** How CoreDNS answers one fully qualified name, judged from the manifests (semantics §1.3, §2, §3.3). */
+function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
+  if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { kind: 'unknown' };
+  const labels = fqdn === zone ? [] : fqdn.slice(0, -(zone.length + 1)).split('.');
+  const last = labels[labels.length - 1];
+  const ns = labels[labels.length - 2];
+  if (last === 'pod' && labels.length === 3) {
+    // semantics §2.2 P1: any valid IP in an existing namespace under `pods insecure`; only live pod IPs under `verified`.
+    if (ctx.config.coreDns.podsMode === 'disabled' || !namespaceKnown(ctx.cluster, ns) || !podLabelIsIP(labels[0])) return { kind: 'none' };
+    const record: DnsRecord = { name: fqdn, type: 'A', answer: labels[0].replace(/-/g, ctx.config.coreDns.podsMode === 'verified' ? '-' : '.'), condition: 'config-dependent', resource: { kind: 'Namespace', namespace: ns, name: ns }, source: { uri: '', span: { start: 0, end: 0 } } };
+    return { kind: 'answer', records: [record], perPod: true };
+  }
+  // semantics §3.3: anything that is not `…<ns>.svc` or `…<ns>.pod` is an invalid request (NXDOMAIN).
+  if (last !== 'svc' || labels.length < 3 || labels.length > 5) return { kind: 'none' };
+  if (!namespaceKnown(ctx.cluster, ns)) return systemNamespaces.has(ns) ? builtin(ctx, labels, fqdn) : { kind: 'none' };
+  const svcLabel = labels[labels.length - 3];
+  const service = serviceNamed(ctx.cluster, ns, svcLabel);
+  if (!service) return builtin(ctx, labels, fqdn);
+  const records = ctx.dns.byName.get(fqdn) ?? [];
+  const srv = labels.length === 5 || (labels.length === 4 && labels[0].startsWith('_'));
+  const wanted = records.filter((r) => (srv ? r.type === 'SRV' : r.type !== 'SRV' && r.type !== 'PTR'));
+  if (wanted.length) return { kind: 'answer', records: wanted, service, perPod: labels.length === 4 || service.headless };
+  // semantics §1.4 P4: dashed-IP endpoint names exist for ready endpoints without a hostname; the IPs are unknown here.
+  if (labels.length === 4 && podLabelIsIP(labels[0]) && service.type !== 'ExternalName' && ctx.endpointsOf(service).groups.length) {
+    const record: DnsRecord = { name: fqdn, type: 'A', answer: `<endpoint of ${service.name} with IP ${labels[0]}, if there is one>`, condition: 'config-dependent', resource: { kind: 'Service', namespace: service.namespace, name: service.name }, source: { uri: service.uri, span: service.nameSpan } };
+    return { kind: 'answer', records: [record], service, perPod: true };
+  }
+  return { kind: 'none' };
+}
+
+/** The API server's own Service `kubernetes.default` always exists; other system-namespace names are unknown to the workspace. */
+function builtin(ctx: ResolveContext, labels: readonly string[], fqdn: string): Lookup {
+  const ns = labels[labels.length - 2];
+  if (labels.length === 3 && labels[0] === 'kubernetes' && ns === 'default') {
+    const record: DnsRecord = { name: fqdn, type: 'A', answer: '<cluster IP of the API server Service>', condition: 'always', resource: { kind: 'Service', namespace: 'default', name: 'kubernetes' }, source: { uri: '', span: { start: 0, end: 0 } } };
+    return { kind: 'answer', records: [record], perPod: false };
+  }
+  if (systemNamespaces.has(ns) && !ctx.cluster.servicesIn(ns).length) return { kind: 'unknown' };
+  return { kind: 'none' };
+}
+
+function podLabelIsIP(label: string): boolean {
+  const dashes = (label.match(/-/g) ?? []).length;
+  if (dashes === 3 && !label.includes('--')) return isIP(label.replace(/-/g, '.'));
+  return isIP(label.replace(/-/g, ':'));
+}
+
+/**
+ * Whether a port written with the name reaches something: a Service port for a cluster IP Service; for headless
+ * Services and per-pod names the client talks to pods directly, so a container port counts too (semantics §5.5).
+ */
+function portIsServed(ctx: ResolveContext, service: Service, port: number, direct: boolean): boolean | undefined {
+  if (service.type === 'ExternalName') return undefined;
+  if (service.ports.some((p) => p.port === port)) return true;
+  if (!direct && !service.headless) return false;
+  const eps = ctx.endpointsOf(service);
+  for (const g of eps.groups) {
+    if (g.ports.some((t) => t.containerPort === port)) return true;
+    if (g.workload.template.containers.some((c) => c.ports.some((p) => p.containerPort === port))) return true;
+  }
+  for (const m of eps.manual) {
+    const r = m.resource;
+    const ports = r.kind === 'Endpoints' ? (r as import('../model/resources').Endpoints).subsets.flatMap((s) => s.ports) : (r as import('../model/resources').EndpointSlice).ports;
+    if (ports.some((p) => p.port === port)) return true;
+  }
+  // With no known pods the port cannot be judged.
+  return eps.groups.length || eps.manual.length ? false : undefined;
+}
+
+function portReason(ctx: ResolveContext, service: Service, port: number, direct: boolean): string {
+  const list = service.ports.map((p) => (p.name ? `${p.port}/${p.name}` : `${p.port}`)).join(', ') || 'none';
+  if (!direct && !service.headless) return `Service "${service.name}" has no port ${port} (its ports: ${list}); connections to ${port} on its cluster IP are refused or time out.`;
+  void ctx;
+  return `Neither Service "${service.name}" nor its pods declare port ${port} (Service ports: ${list}).`;
+}
+
+/** The fully qualified name the writer most likely meant, for explaining why nothing answers. */
+function intendedName(ctx: ResolveContext, host: string, fromNamespace: string, zone: string): string {
+  const h = host.replace(/\.$/, '');
+  if (h === zone || h.endsWith(`.${zone}`)) return h;
+  const labels = h.split('.');
+  const last = labels[labels.length - 1];
+  if (last === 'svc' || last === 'pod') return `${h}.${zone}`;
+  if (labels.length === 1) return `${h}.${fromNamespace}.svc.${zone}`;
+  if (labels.length === 2) {
+    // `web-0.nginx`: a per-pod name in the client's namespace when `nginx` is a Service there, or a StatefulSet pod name.
+    const sameNs = serviceNamed(ctx.cluster, fromNamespace, labels[1]) !== undefined || statefulSetFor(ctx.cluster, fromNamespace, labels[0]) !== undefined;
+    if (sameNs && !namespaceKnown(ctx.cluster, labels[1])) return `${h}.${fromNamespace}.svc.${zone}`;
+    return `${h}.svc.${zone}`;
+  }
+  if (labels.length === 3 && namespaceKnown(ctx.cluster, labels[2])) return `${h}.svc.${zone}`;
+  return h;
+}
+
+function statefulSetFor(cluster: Cluster, ns: string, podName: string): { sts: Workload; ordinal: number } | undefined {
+  for (const w of cluster.workloadsIn(ns)) {
+    if (w.kind !== 'StatefulSet') continue;
+    const m = new RegExp(`^${escapeRegExp(w.name.toLowerCase())}-(\\d+)$`).exec(podName);
+    if (m) return { sts: w, ordinal: Number(m[1]) };
+  }
+  return undefined;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces one label of the written host, keeping the rest as written; undefined when that label was not written. */
+function replaceLabel(host: string, index: number, value: string): string | undefined {
+  const trailing = host.endsWith('.');
+  const labels = host.replace(/\.$/, '').split('.');
+  if (index >= labels.length) return undefined;
+  labels[index] = value;
+  return labels.join('.') + (trailing ? '.' : '');
+}
+
+function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string): { reason: string; suggestion?: string } {
+  const cluster = ctx.cluster;
+  if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { reason: `"${host}" is not a cluster name, and nothing in the cluster domain ${zone} answers it.` };
+  const labels = fqdn.slice(0, -(zone.length + 1)).split('.');
+  const last = labels[labels.length - 1];
+  if (last === 'pod') {
+    if (ctx.config.coreDns.podsMode === 'disabled') return { reason: `CoreDNS answers <a-b-c-d>.<namespace>.pod names only when the Corefile enables "pods"; it is disabled in the settings.` };
+    return { reason: `"${host}" is not <dashed IP>.<namespace>.pod.${zone} with an IP and a namespace of this workspace.` };
+  }
+  if (last !== 'svc') {
+    // semantics §3.3: `data.prod.cluster.local` is an invalid request.
+    if (labels.length === 2) {
+      const fixed = `${labels[0]}.${labels[1]}.svc.${zone}`;
+      return { reason: `"${host}" is missing ".svc": cluster DNS answers <service>.<namespace>.svc.${zone}, so write "${fixed}".`, suggestion: host.endsWith('.') ? `${fixed}.` : fixed };
+    }
+    return { reason: `CoreDNS answers only <service>.<namespace>.svc.${zone} and <dashed IP>.<namespace>.pod.${zone} names; "${host}" is neither.` };
+  }
+  if (labels.length < 3 || labels.length > 5) return { reason: `"${host}" has the wrong number of labels before ".svc": write <service>.<namespace>.svc.${zone}, or <pod hostname>.<service>.<namespace>.svc.${zone}.` };
+  const nsIndex = labels.length - 2;
+  const ns = labels[nsIndex];
+  const svcLabel = labels[labels.length - 3];
+  const hostLabels = host.replace(/\.$/, '').split('.').length;
+  if (!namespaceKnown(cluster, ns)) {
+    const close = closestName(ns, cluster.namespaces);
+    const elsewhere = cluster.services.find((s) => s.name.toLowerCase() === svcLabel);
+    let reason = `"${ns}" is not a namespace in this workspace`;
+    if (close) reason += `; did you mean "${close}"?`;
+    else if (elsewhere) reason += `; a Service "${elsewhere.name}" exists in namespace "${elsewhere.namespace}".`;
+    else reason += ', and CoreDNS answers NXDOMAIN for names in namespaces that do not exist.';
+    const suggestion = close && nsIndex < hostLabels ? replaceLabel(host, nsIndex, close) : elsewhere && nsIndex < hostLabels ? replaceLabel(host, nsIndex, elsewhere.namespace) : undefined;
+    return { reason, ...(suggestion ? { suggestion } : {}) };
+  }
+  const service = serviceNamed(cluster, ns, svcLabel);
+  const pod = labels.length === 4 && !labels[0].startsWith('_') ? labels[0] : undefined;
+  const sts = pod ? statefulSetFor(cluster, ns, pod) : undefined;
+  if (!service) {
+    const names = cluster.servicesIn(ns).map((s) => s.name);
+    const close = closestName(svcLabel, names);
+    const svcIndex = labels.length - 3;
+    const suggestion = close && svcIndex < hostLabels ? replaceLabel(host, svcIndex, close) : undefined;
+    if (pod && sts) {
+      const reason = `${pod}.${svcLabel} needs a headless Service "${svcLabel}" that selects the StatefulSet's pods; there is no Service "${svcLabel}" in namespace "${ns}"${sts.sts.serviceName ? ` (StatefulSet "${sts.sts.name}" names "${sts.sts.serviceName}" as its serviceName)` : ''}.`;
+      const stsSuggestion = sts.sts.serviceName && serviceNamed(cluster, ns, sts.sts.serviceName) && svcIndex < hostLabels ? replaceLabel(host, svcIndex, sts.sts.serviceName) : suggestion;
+      return { reason, ...(stsSuggestion ? { suggestion: stsSuggestion } : {}) };
+    }
+    const other = cluster.services.find((s) => s.name.toLowerCase() === svcLabel && s.namespace !== ns);
+    let reason = `No Service "${svcLabel}" in namespace "${ns}"`;
+    if (close) reason += `; did you mean "${close}"?`;
+    else if (other) reason += `; there is one in namespace "${other.namespace}".`;
+    else reason += '.';
+    return { reason, ...(suggestion ? { suggestion } : {}) };
+  }
+  const fqdnSvc = serviceFqdn(service.name, service.namespace, zone);
+  if (service.type === 'ExternalName') {
+    const target = service.externalName?.replace(/\.$/, '');
+    if (labels.length > 3) return { reason: `Service "${service.name}" is an ExternalName: CoreDNS answers only ${fqdnSvc} itself (a CNAME), no SRV or per-pod names.` };
+    if (!target) return { reason: `ExternalName Service "${service.name}" has no externalName, so there is nothing to answer with.` };
+    return { reason: `ExternalName Service "${service.name}" points at the IP address "${target}"; CoreDNS answers NXDOMAIN for IP-shaped ExternalNames (use a selector-less Service with Endpoints instead).` };
+  }
+  const eps = ctx.endpointsOf(service);
+  if (labels.length === 3) {
+    // Only headless Services lack an S1 record; theirs needs ready endpoints (semantics §2.1 H1).
+    if (eps.source === 'none' || (eps.source === 'selector' && !eps.groups.length)) {
+      const why = service.selector ? `its selector matches no pod template in "${ns}"` : 'it has no selector and no Endpoints for it';
+      return { reason: `Headless Service "${service.name}" has no endpoints (${why}), so its name has no addresses (NXDOMAIN).` };
+    }
+    if (eps.groups.every((g) => g.replicas === 0)) return { reason: `Headless Service "${service.name}" selects only workloads scaled to 0 replicas, so its name has no addresses.` };
+    return { reason: `Headless Service "${service.name}" has no ready addresses in the manifests, so its name has no answer.` };
+  }
+  if (labels[0].startsWith('_')) {
+    const portName = labels[0].slice(1);
+    const proto = (labels[1] ?? '').replace(/^_/, '').toUpperCase();
+    const port = service.ports.find((p) => p.name?.toLowerCase() === portName);
+    if (!port) return { reason: `Service "${service.name}" has no port named "${portName}"; SRV names exist only for named Service ports.` };
+    if (port.protocol !== proto) return { reason: `Port "${portName}" of Service "${service.name}" uses ${port.protocol}, not ${proto}.` };
+    return { reason: `No ready pod of Service "${service.name}" serves port "${portName}" (its targetPort does not resolve in the selected pods).` };
+  }
+  if (sts) {
+    const { sts: set, ordinal } = sts;
+    const prefix = `${pod}.${service.name}`;
+    if (set.serviceName !== service.name) return { reason: `${prefix} needs StatefulSet "${set.name}" to be governed by "${service.name}", but its serviceName is "${set.serviceName ?? ''}".` };
+    if (!eps.groups.some((g) => g.workload === set)) return { reason: `${prefix} needs a headless Service "${service.name}" that selects the StatefulSet's pods; its selector does not match the pod template labels of "${set.name}".` };
+    const count = set.replicas ?? 1;
+    const last = set.ordinalsStart + count - 1;
+    if (ordinal < set.ordinalsStart || ordinal > last) return { reason: `StatefulSet "${set.name}" has ${count} replica${count === 1 ? '' : 's'} (${count ? `${set.name}-${set.ordinalsStart} … ${set.name}-${last}` : 'none'}), so there is no pod "${pod}".` };
+  }
+  const known = eps.groups.flatMap((g) => endpointHostsOf(service, g, ctx.config).hosts.map((h) => h.label));
+  const close = pod ? closestName(pod, known) : undefined;
+  let reason = `Service "${service.name}" has no endpoint with hostname "${pod ?? labels[0]}"; only StatefulSet pods, pods with hostname and subdomain "${service.name}", and Endpoints addresses with a hostname get per-pod names`;
+  reason += close ? `; did you mean "${close}"?` : '.';
+  const suggestion = close ? replaceLabel(host, 0, close) : undefined;
+  return { reason, ...(suggestion ? { suggestion } : {}) };
+}

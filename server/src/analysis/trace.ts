@@ -1,0 +1,312 @@
+// The path of one Service as plain data: who can call it, the Service and kube-proxy hops, the pods behind it
+// (one node per workload, not per pod), the container ports each Service port lands on, and the NetworkPolicies in the way.
+
+import { lineIndex, type LineIndex } from '../model/lineIndex';
+import type { Endpoints, EndpointSlice, NetworkPolicy, Resource, Service } from '../model/resources';
+import type { Span } from '../model/span';
+import type { SourceSpan, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceStatus } from '../protocol';
+import type { Finding } from '../rules/finding';
+import type { Analysis } from './analysis';
+import { serviceFqdn, zoneOf } from './dnsRecords';
+import type { EndpointGroup, PortTarget } from './endpoints';
+import { isIP } from './ip';
+import { packetPathFor } from './packetPath';
+
+/** Codes whose finding on a Service belongs on the "no endpoints" (or Service) hop. */
+const selectorCodes = new Set(['service-selector-no-match', 'service-selector-empty', 'service-no-endpoints']);
+/** Codes whose finding on a Service belongs on a container-port hop. */
+const portCodes = new Set(['service-target-port-unresolved', 'service-port-not-exposed']);
+
+export function buildTrace(analysis: Analysis, service: Service, findings: () => readonly Finding[]): TraceGraph {
+  const { cluster, config } = analysis;
+  const nodes: TraceNode[] = [];
+  const edges: TraceEdge[] = [];
+  const indexes = new Map<string, LineIndex>();
+  const source = (uri: string, span: Span | undefined): SourceSpan | undefined => {
+    if (!span || !uri) return undefined;
+    let idx = indexes.get(uri);
+    if (!idx) {
+      const file = cluster.files.find((f) => f.uri === uri);
+      if (!file) return undefined;
+      indexes.set(uri, (idx = lineIndex(file.text)));
+    }
+    const p = idx.positionAt(span.start);
+    return { uri, start: span.start, end: span.end, line: p.line, character: p.character };
+  };
+  const attached = new Map<string, TraceFinding[]>();
+  const attach = (id: string, f: Finding) => {
+    const l = attached.get(id) ?? [];
+    l.push({ code: f.code, severity: f.severity, message: f.message });
+    attached.set(id, l);
+  };
+  const node = (n: Omit<TraceNode, 'findings'>) => nodes.push({ ...n, findings: [] });
+  const edge = (from: string, to: string, status: TraceEdge['status'], label?: string) => edges.push({ from, to, status, ...(label ? { label } : {}) });
+
+  const zone = zoneOf(config);
+  const fqdn = serviceFqdn(service.name, service.namespace, zone);
+  const eps = analysis.endpointsOf(service);
+  const isExternal = service.type === 'ExternalName';
+  const externalTarget = service.externalName?.replace(/\.$/, '');
+  const externalBroken = isExternal && (!externalTarget || isIP(externalTarget));
+
+  // Entry points.
+  const nameRecords = analysis.dnsRecordsFor(service).filter((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR');
+  const dnsStatus: TraceStatus = !nameRecords.length ? 'error' : nameRecords.every((r) => r.condition === 'while-ready') ? 'conditional' : 'ok';
+  const dnsLine = !nameRecords.length
+    ? isExternal ? 'Does not resolve: CoreDNS answers NXDOMAIN for an ExternalName without a host name.' : 'Does not resolve (NXDOMAIN) until a selected pod is ready; no pod is selected now.'
+    : dnsStatus === 'conditional' ? 'Resolves to the ready pods\' IPs while at least one is ready.'
+      : isExternal ? `Resolves to a CNAME for ${externalTarget}.` : 'Always resolves to the cluster IP, whether or not any pod is ready.';
+  node({ id: 'entry:dns:short', kind: 'dns', column: 'entry', label: service.name, detail: [`From pods in namespace ${service.namespace} (the resolver adds ${service.namespace}.svc.${zone}).`, `From other namespaces: ${service.name}.${service.namespace}`, dnsLine], status: dnsStatus, source: source(service.uri, service.nameSpan) });
+  node({ id: 'entry:dns:fqdn', kind: 'dns', column: 'entry', label: fqdn, detail: ['The full name works from every namespace.', dnsLine], status: dnsStatus, source: source(service.uri, service.nameSpan) });
+  const dnsEdge = dnsStatus === 'error' ? 'broken' : dnsStatus === 'conditional' ? 'conditional' : 'ok';
+  edge('entry:dns:short', 'service', dnsEdge, 'DNS');
+  edge('entry:dns:fqdn', 'service', dnsEdge, 'DNS');
+
+  if (!isExternal && (service.type === 'NodePort' || service.type === 'LoadBalancer')) {
+    for (const p of service.ports) {
+      const id = `entry:nodeport:${p.index}`;
+      const np = p.nodePort !== undefined ? String(p.nodePort) : `<${config.nodePortRange[0]}-${config.nodePortRange[1]}>`;
+      const detail = [p.nodePort !== undefined ? `Every node listens on ${p.nodePort}/${p.protocol} and forwards to Service port ${p.port}.` : `Every node listens on a port picked from ${config.nodePortRange[0]}-${config.nodePortRange[1]} when the Service is created, and forwards to Service port ${p.port}.`];
+      node({ id, kind: 'nodeport', column: 'entry', label: `<NodeIP>:${np}`, detail, status: 'ok', source: source(service.uri, p.nodePortSpan ?? p.span) });
+      edge(id, 'service', 'ok', `${p.protocol}`);
+    }
+  }
+  if (!isExternal && service.type === 'LoadBalancer') {
+    const ports = service.ports.map((p) => `${p.port}/${p.protocol}`).join(', ');
+    node({ id: 'entry:loadbalancer', kind: 'loadbalancer', column: 'entry', label: `LoadBalancer ${service.loadBalancerIP ?? '(address from the cloud provider)'}`, detail: [`The cloud load balancer sends ${ports} to the nodes' node ports.`], status: 'ok', source: source(service.uri, service.typeSpan) });
+    edge('entry:loadbalancer', 'service', 'ok');
+  }
+  if (!isExternal) {
+    for (const ip of service.externalIPs) {
+      const id = `entry:external-ip:${ip}`;
+      node({ id, kind: 'external-ip', column: 'entry', label: ip, detail: [`Nodes that receive traffic for ${ip} on a Service port hand it to the Service; routing ${ip} to a node is up to you.`], status: 'ok', source: source(service.uri, service.span) });
+      edge(id, 'service', 'ok');
+    }
+  }
+  const routes = analysis.ingressRoutes().filter((r) => r.ingress.namespace === service.namespace && r.serviceName === service.name);
+  const routeIds: { id: string; ingress: Resource; span: Span }[] = [];
+  const perIngress = new Map<Resource, number>();
+  for (const r of routes) {
+    const i = perIngress.get(r.ingress) ?? 0;
+    perIngress.set(r.ingress, i + 1);
+    const id = `entry:ingress:${r.ingress.namespace}/${r.ingress.name}:${i}`;
+    routeIds.push({ id, ingress: r.ingress, span: r.backendSpan });
+    const port = r.servicePort ? `port ${r.servicePort.port}${r.servicePort.name ? ` (${r.servicePort.name})` : ''}` : 'a port the Service lacks';
+    const detail = [r.isDefault ? `Default backend of Ingress ${r.ingress.name}: requests no rule matches.` : `Ingress ${r.ingress.name} sends ${r.host ?? 'any host'}${r.path} to ${port}.`];
+    if (r.problem) detail.push(r.problem);
+    node({ id, kind: 'ingress', column: 'entry', label: r.isDefault ? `${r.ingress.name} (default backend)` : `${r.host ?? '*'}${r.path}`, detail, status: r.problem ? 'error' : 'ok', source: source(r.ingress.uri, r.backendSpan) });
+    edge(id, 'service', r.problem ? 'broken' : 'ok', r.servicePort ? String(r.servicePort.port) : undefined);
+  }
+
+  // The Service hop.
+  const ports = service.ports.map((p) => `${p.port}/${p.protocol}${p.name ? ` "${p.name}"` : ''} → targetPort ${p.targetPort ?? p.port}`);
+  if (isExternal) {
+    node({ id: 'service', kind: 'external-name', column: 'service', label: `ExternalName → ${externalTarget ?? '(none)'}`, detail: [externalBroken ? `"${externalTarget ?? ''}" is not a host name, so CoreDNS answers NXDOMAIN.` : `ExternalName: DNS answers with a CNAME to ${externalTarget}; nothing proxies the traffic and ports are not remapped.`], status: externalBroken ? 'error' : 'ok', source: source(service.uri, service.externalNameSpan ?? service.nameSpan) });
+  } else if (service.headless) {
+    node({ id: 'service', kind: 'service', column: 'service', label: `Headless Service ${service.name}`, detail: ['Headless: DNS returns pod IPs directly; clients connect to the pods with no virtual IP and no kube-proxy.', ...ports], status: 'ok', source: source(service.uri, service.clusterIPSpan ?? service.nameSpan) });
+  } else {
+    const ip = [service.clusterIPs[0], service.clusterIP].find((x) => x && isIP(x));
+    node({ id: 'service', kind: 'service', column: 'service', label: `${service.type} ${ip ?? '(cluster IP allocated on creation)'}`, detail: ports, status: 'ok', source: source(service.uri, service.nameSpan) });
+  }
+
+  // kube-proxy skips headless and ExternalName Services (semantics §5.4).
+  const proxied = !isExternal && !service.headless;
+  if (proxied) {
+    node({ id: 'proxy', kind: 'kube-proxy', column: 'proxy', label: `kube-proxy (${config.cni === 'cilium' ? 'replaced by Cilium eBPF' : config.proxyMode})`, detail: proxyDetail(service, config.proxyMode), status: 'ok' });
+    edge('service', 'proxy', 'ok');
+  }
+  const upstream = proxied ? 'proxy' : 'service';
+
+  // Endpoints, ports and policies.
+  let reachable = isExternal ? !externalBroken : false;
+  const policyIds = new Map<NetworkPolicy, string>();
+  const workloadIds = new Map<Resource, string>();
+  const portIds = new Map<string, number>();
+  if (!isExternal) {
+    for (const g of eps.groups) {
+      const wid = `endpoints:${g.workload.kind}/${g.workload.name}`;
+      workloadIds.set(g.workload, wid);
+      const zero = g.replicas === 0;
+      node({ id: wid, kind: 'workload', column: 'endpoints', label: groupLabel(g), detail: groupDetail(service, g, fqdn), status: zero ? 'warning' : g.readinessGated ? 'conditional' : 'ok', source: source(g.workload.uri, g.workload.nameSpan), pods: { ...(g.replicas !== undefined ? { count: g.replicas } : {}), names: g.podNames.slice(0, 50), readinessGated: g.readinessGated } });
+      edge(upstream, wid, zero ? 'broken' : g.readinessGated ? 'conditional' : 'ok', proxied ? undefined : 'pod IPs from DNS');
+      const policies = analysis.policiesSelecting(g.workload).filter((p) => p.policyTypes.includes('Ingress'));
+      const denyAll = policies.length > 0 && policies.every((p) => p.ingress.length === 0);
+      const targets = g.ports.length ? g.ports : [];
+      let anyPort = targets.length === 0;
+      const leaves: string[] = [];
+      for (const t of targets) {
+        const pid = `port:${g.workload.kind}/${g.workload.name}:${t.servicePort.index}`;
+        portIds.set(pid, t.servicePort.index);
+        const ok = t.containerPort !== undefined;
+        anyPort ||= ok;
+        node({ id: pid, kind: 'container-port', column: 'port', label: portLabel(t), detail: portDetail(t), status: ok ? 'ok' : 'error', source: source(g.workload.uri, t.declared?.span ?? t.servicePort.targetPortSpan ?? t.servicePort.span) });
+        edge(wid, pid, ok && !zero ? 'ok' : 'broken', `${t.servicePort.port}/${t.servicePort.protocol}`);
+        if (ok) leaves.push(pid);
+      }
+      if (!targets.length) leaves.push(wid);
+      for (const p of policies) {
+        let pid = policyIds.get(p);
+        if (!pid) {
+          pid = `policy:${p.namespace}/${p.name}`;
+          policyIds.set(p, pid);
+          node({ id: pid, kind: 'network-policy', column: 'policy', label: `NetworkPolicy ${p.name}`, detail: policyDetail(p), status: p.ingress.length ? 'conditional' : 'warning', source: source(p.uri, p.podSelectorSpan ?? p.nameSpan) });
+        }
+        for (const leaf of leaves) edge(leaf, pid, p.ingress.length ? 'conditional' : 'broken', p.ingress.length ? 'only allowed peers' : 'denies all ingress');
+      }
+      if (!zero && anyPort && !denyAll) reachable = true;
+    }
+    for (const m of eps.manual) {
+      const r = m.resource;
+      const mid = `endpoints:manual:${r.kind}/${r.name}`;
+      workloadIds.set(r, mid);
+      const ready = m.addresses.filter((a) => a.ready);
+      const addr = m.addresses.slice(0, 5).map((a) => `${a.ip ?? '(no IP)'}${a.hostname ? ` (${a.hostname})` : ''}: ${a.ready ? 'ready' : 'not ready, gets no traffic'}`);
+      const detail = m.mirrored ? [`Addresses written by hand in ${r.kind} ${r.name}.`, ...addr] : [`Ignored: ${m.reason ?? 'it is not mirrored'}.`, ...addr];
+      node({ id: mid, kind: 'manual-endpoints', column: 'endpoints', label: `${r.kind} ${r.name} (${m.addresses.length} address${m.addresses.length === 1 ? '' : 'es'})`, detail, status: !m.mirrored ? 'warning' : ready.length ? 'ok' : 'error', source: source(r.uri, r.nameSpan) });
+      const ok = m.mirrored && ready.length > 0;
+      edge(upstream, mid, ok ? 'ok' : 'broken');
+      if (!ok) continue;
+      const epPorts = r.kind === 'Endpoints' ? (r as Endpoints).subsets.flatMap((s) => s.ports) : (r as EndpointSlice).ports;
+      let anyPort = service.ports.length === 0;
+      for (const p of service.ports) {
+        const ep = epPorts.find((e) => (e.name ?? '') === (p.name ?? '') && e.protocol === p.protocol) ?? (epPorts.length === 1 && service.ports.length === 1 ? epPorts[0] : undefined);
+        const pid = `port:manual:${r.kind}/${r.name}:${p.index}`;
+        portIds.set(pid, p.index);
+        node({ id: pid, kind: 'container-port', column: 'port', label: ep ? `${p.port} → ${ep.port}` : `${p.port} → (no matching port)`, detail: [ep ? `The Endpoints port${ep.name ? ` "${ep.name}"` : ''} ${ep.port}/${ep.protocol} receives Service port ${p.port}.` : `No port of ${r.kind} ${r.name} has the name "${p.name ?? ''}" and protocol ${p.protocol}, so Service port ${p.port} has no backend.`], status: ep ? 'ok' : 'error', source: source(r.uri, ep?.span ?? r.nameSpan) });
+        edge(mid, pid, ep ? 'ok' : 'broken', `${p.port}/${p.protocol}`);
+        anyPort ||= !!ep;
+      }
+      if (anyPort) reachable = true;
+    }
+    if (!eps.groups.length && !eps.manual.some((m) => m.mirrored)) {
+      const why = service.selector
+        ? `The selector ${[...service.selector].map(([k, v]) => `${k}=${v}`).join(', ')} matches no pod template in namespace ${service.namespace}.`
+        : 'The Service has no selector and no Endpoints or EndpointSlice for it, so nothing receives its traffic.';
+      node({ id: 'endpoints:none', kind: 'no-endpoints', column: 'endpoints', label: 'No endpoints', detail: [why, proxied ? 'Connections to the cluster IP are rejected or time out.' : 'DNS answers NXDOMAIN for the Service name.'], status: 'error', source: source(service.uri, service.selectorSpan ?? service.nameSpan) });
+      edge(upstream, 'endpoints:none', 'broken');
+    }
+  }
+
+  // Findings, each on the hop it breaks.
+  const stsGoverned = cluster.workloadsIn(service.namespace).filter((w) => w.kind === 'StatefulSet' && w.serviceName === service.name);
+  for (const f of findings()) {
+    const r = f.resource;
+    if (!r) continue;
+    if (r.kind === 'Service' && r.namespace === service.namespace && r.name === service.name) {
+      if (selectorCodes.has(f.code)) attach(nodes.some((n) => n.id === 'endpoints:none') ? 'endpoints:none' : 'service', f);
+      else if (portCodes.has(f.code)) {
+        const index = service.ports.find((p) => within(f.span, p.span))?.index;
+        const targets = [...portIds].filter(([id, i]) => i === index && nodes.find((n) => n.id === id)?.status === (f.code === 'service-port-not-exposed' ? 'ok' : 'error')).map(([id]) => id);
+        if (targets.length) for (const id of targets) attach(id, f);
+        else attach('service', f);
+      } else attach('service', f);
+      continue;
+    }
+    if (r.namespace !== service.namespace) continue;
+    const w = [...workloadIds].find(([res]) => res.kind === r.kind && res.name === r.name)?.[1];
+    if (w) {
+      attach(w, f);
+      continue;
+    }
+    if (r.kind === 'StatefulSet' && stsGoverned.some((s) => s.name === r.name)) {
+      attach('service', f);
+      continue;
+    }
+    if (r.kind === 'Ingress') {
+      const route = routeIds.find((x) => x.ingress.name === r.name && within(f.span, x.span));
+      if (route) attach(route.id, f);
+      continue;
+    }
+    if (r.kind === 'NetworkPolicy') {
+      const p = [...policyIds].find(([pol]) => pol.name === r.name)?.[1];
+      if (p) attach(p, f);
+    }
+  }
+
+  const finalNodes = nodes.map((n) => {
+    const fs = attached.get(n.id);
+    if (!fs) return n;
+    return { ...n, findings: fs, status: worst(n.status, fs) };
+  });
+  const containerPorts = [...new Set(eps.groups.flatMap((g) => g.ports.map((t) => t.containerPort)).filter((p): p is number => p !== undefined))];
+  return {
+    service: { kind: service.kind, namespace: service.namespace, name: service.name, ...(source(service.uri, service.nameSpan) ? { source: source(service.uri, service.nameSpan) } : {}) },
+    nodes: finalNodes,
+    edges,
+    broken: !reachable,
+    packetPath: packetPathFor(service, config, { containerPorts, ...(externalTarget ? { externalName: externalTarget } : {}) }),
+  };
+}
+
+function within(inner: Span, outer: Span): boolean {
+  return inner.start >= outer.start && inner.end <= outer.end;
+}
+
+function worst(status: TraceStatus, findings: readonly TraceFinding[]): TraceStatus {
+  if (status === 'error' || findings.some((f) => f.severity === 'error')) return 'error';
+  if (status === 'warning' || findings.some((f) => f.severity === 'warning')) return 'warning';
+  return status;
+}
+
+function proxyDetail(service: Service, mode: string): string[] {
+  const out = [
+    mode === 'ipvs' ? 'IPVS: a virtual server for the cluster IP on every node forwards each connection to a ready endpoint, round robin by default.'
+      : mode === 'nftables' ? 'nftables: maps on every node DNAT the cluster IP to one ready endpoint, chosen at random (like iptables, with faster lookups).'
+        : 'iptables: rules on every node DNAT the cluster IP to one ready endpoint, chosen at random.',
+    'Only ready endpoints receive new connections.',
+  ];
+  if (service.sessionAffinity === 'ClientIP') out.push(`sessionAffinity ClientIP: each client IP sticks to one pod for ${service.sessionAffinityTimeout ?? 10800}s after its last connection.`);
+  if (service.type === 'NodePort' || service.type === 'LoadBalancer') {
+    out.push(service.externalTrafficPolicy === 'Local'
+      ? 'externalTrafficPolicy Local: traffic from outside goes only to pods on the node it arrived at and keeps the client\'s source IP; nodes without a ready pod drop it.'
+      : 'externalTrafficPolicy Cluster: traffic from outside may hop to a pod on another node, and its source IP is rewritten to the node\'s.');
+  }
+  if (service.internalTrafficPolicy === 'Local') out.push('internalTrafficPolicy Local: pods reach only endpoints on their own node; with none there, the connection fails.');
+  return out;
+}
+
+function groupLabel(g: EndpointGroup): string {
+  const w = g.workload;
+  if (w.kind === 'DaemonSet') return `DaemonSet ${w.name} (one per node)`;
+  if (w.kind === 'Pod') return `Pod ${w.name}`;
+  if (w.kind === 'CronJob') return `CronJob ${w.name} (while a job runs)`;
+  return `${w.kind} ${w.name} ×${g.replicas ?? 1}`;
+}
+
+function groupDetail(service: Service, g: EndpointGroup, fqdn: string): string[] {
+  const out: string[] = [];
+  if (g.replicas === 0) out.push('Scaled to 0 replicas: no pod receives traffic.');
+  if (service.publishNotReadyAddresses) out.push('publishNotReadyAddresses: pods are endpoints as soon as they have an IP, Ready or not.');
+  else if (g.readinessGated) out.push('A readiness probe gates these pods: until it passes they get no traffic and no DNS answer.');
+  else out.push('No readiness probe: pods get traffic as soon as their containers start, before the app may be listening.');
+  const w = g.workload;
+  if (w.kind === 'StatefulSet' && w.serviceName === service.name && g.podNames.length) {
+    const names = g.podNames.slice(0, 3).map((p) => `${p}.${fqdn}`);
+    out.push(`Stable names${service.headless ? '' : ' (CoreDNS only: the Service is not headless)'}: ${names.join(', ')}${g.podNames.length > 3 ? ', …' : ''}`);
+  } else if (w.kind === 'StatefulSet') {
+    out.push(`Pods ${g.podNames.slice(0, 3).join(', ')}${g.podNames.length > 3 ? ', …' : ''} get no per-pod names from this Service: the StatefulSet's serviceName is "${w.serviceName ?? ''}".`);
+  }
+  return out;
+}
+
+function portLabel(t: PortTarget): string {
+  const p = t.servicePort;
+  const target = t.containerPort !== undefined ? String(t.containerPort) : '✗';
+  if (typeof p.targetPort === 'string') return `${p.port} → ${p.targetPort} → ${target}`;
+  return `${p.port} → ${target}`;
+}
+
+function portDetail(t: PortTarget): string[] {
+  const p = t.servicePort;
+  if (t.unresolved === 'protocol-mismatch') return [`A container port is named "${String(p.targetPort)}", but not with protocol ${p.protocol}; this Service port gets no endpoint from these pods.`];
+  if (t.unresolved) return [`No container declares a port named "${String(p.targetPort)}" (${p.protocol}); this Service port gets no endpoint from these pods.`];
+  if (t.container && t.declared) return [`Container "${t.container.name}" declares ${t.containerPort}/${t.declared.protocol}${t.declared.name ? ` as "${t.declared.name}"` : ''}.`];
+  return [`No container declares ${t.containerPort}/${p.protocol}; traffic still goes there, so the process must listen on it.`];
+}
+
+function policyDetail(p: NetworkPolicy): string[] {
+  if (!p.ingress.length) return ['Selects these pods and allows no ingress: every incoming connection is dropped.'];
+  return ['Selects these pods for ingress: only connections its rules allow get through.', ...p.ingress.map((r, i) => `Rule ${i + 1}: from ${r.peers.length ? `${r.peers.length} peer selector${r.peers.length === 1 ? '' : 's'}` : 'anywhere'} on ${r.ports.length ? r.ports.map((q) => `${q.port ?? 'any port'}${q.endPort ? `-${q.endPort}` : ''}/${q.protocol}`).join(', ') : 'every port'}.`)];
+}
+
+

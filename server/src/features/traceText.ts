@@ -1,0 +1,46 @@
+// A trace graph as a readable indented tree: for the CLI, exports and screen readers.
+
+import type { TraceEdge, TraceGraph, TraceNode } from '../protocol';
+
+const statusMark: Record<TraceNode['status'], string> = { ok: '', conditional: ' (conditional)', warning: ' [warning]', error: ' [error]' };
+
+export function traceToText(graph: TraceGraph): string {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const out: string[] = [`Service ${graph.service.namespace}/${graph.service.name}${graph.broken ? ': no request can reach a pod' : ''}`];
+  const outgoing = new Map<string, TraceEdge[]>();
+  for (const e of graph.edges) outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), e]);
+  const entries = graph.nodes.filter((n) => n.column === 'entry');
+  if (entries.length) {
+    out.push('', 'Callers:');
+    for (const n of entries) writeNode(out, n, '  ');
+  }
+  const start = byId.get('service');
+  if (start) {
+    out.push('', 'Path:');
+    const seen = new Set<string>();
+    const walk = (n: TraceNode, indent: string, via?: TraceEdge) => {
+      writeNode(out, n, indent, via);
+      if (seen.has(n.id)) return;
+      seen.add(n.id);
+      for (const e of outgoing.get(n.id) ?? []) {
+        const next = byId.get(e.to);
+        if (next) walk(next, `${indent}  `, e);
+      }
+    };
+    walk(start, '  ');
+  }
+  if (graph.packetPath) {
+    for (const [title, hops] of [['Packet path, same node', graph.packetPath.sameNode], ['Packet path, across nodes', graph.packetPath.crossNode]] as const) {
+      out.push('', `${title} (${graph.packetPath.cni}):`);
+      hops.forEach((h, i) => out.push(`  ${i + 1}. ${h.label}: ${h.explanation}`));
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+function writeNode(out: string[], n: TraceNode, indent: string, via?: TraceEdge): void {
+  const arrow = via ? `${via.status === 'broken' ? '-x->' : via.status === 'conditional' ? '-?->' : '-->'}${via.label ? ` [${via.label}]` : ''} ` : '';
+  out.push(`${indent}${arrow}${n.label}${statusMark[n.status]}`);
+  for (const d of n.detail) out.push(`${indent}    ${d}`);
+  for (const f of n.findings) out.push(`${indent}    ${f.severity} ${f.code}: ${f.message}`);
+}
