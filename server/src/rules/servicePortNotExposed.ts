@@ -4,6 +4,8 @@ import { containerPortsInfo } from './containerPortsInfo';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
+const protocols = new Set(['TCP', 'UDP', 'SCTP']);
+
 export const servicePortNotExposed: Rule = {
   code: 'service-port-not-exposed',
   defaultSeverity: 'information',
@@ -49,7 +51,8 @@ spec:
       if (eps.source !== 'selector' || !eps.groups.length) continue;
       for (const port of service.ports) {
         const target = port.targetPort;
-        if (typeof target !== 'number') continue;
+        // An out-of-range number or unknown protocol is api-validation's to report (semantics §6.1).
+        if (typeof target !== 'number' || target < 1 || target > 65535 || !protocols.has(port.protocol)) continue;
         const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared);
         if (!undeclared.length) continue;
         const names = undeclared.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');

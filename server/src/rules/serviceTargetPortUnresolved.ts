@@ -3,8 +3,11 @@
 import type { EndpointGroup } from '../analysis/endpoints';
 import type { ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
+import { portNameErrors } from './validation/formats';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
+
+const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 
 export const serviceTargetPortUnresolved: Rule = {
   code: 'service-target-port-unresolved',
@@ -52,7 +55,8 @@ spec:
       const eps = analysis.endpointsOf(service);
       if (eps.source !== 'selector' || !eps.groups.length) continue;
       for (const port of service.ports) {
-        if (typeof port.targetPort !== 'string') continue;
+        // A name the API server rejects (semantics §6.1) is api-validation's to report; the Service would not exist.
+        if (typeof port.targetPort !== 'string' || portNameErrors(port.targetPort).length || !protocols.has(port.protocol)) continue;
         const failing = eps.groups.filter((g) => g.ports[port.index]?.unresolved);
         if (!failing.length) continue;
         yield {
