@@ -1,7 +1,7 @@
 // Bundles the language server, the extension client, the CLI and the trace webview with esbuild.
 // Type-checking is separate (`npm run typecheck`), as esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -33,4 +33,8 @@ if (watch) {
   for (const b of present) (await esbuild.context(b)).watch();
 } else {
   await Promise.all(present.map((b) => esbuild.build(b)));
+}
+if (existsSync('client/webview/trace.css')) {
+  mkdirSync('dist/webview', { recursive: true });
+  copyFileSync('client/webview/trace.css', 'dist/webview/trace.css');
 }

@@ -1,0 +1,45 @@
+// The allow-list for messages from the trace webview: anything not shaped exactly like a known intent is dropped.
+import type { TraceGraph, TraceNode } from '../../server/src/protocol';
+
+/** An SVG of the largest traces is well under a megabyte; anything far bigger is not ours. */
+export const maxSvgLength = 5 * 1024 * 1024;
+
+export type TraceIntent =
+  | { readonly type: 'ready' }
+  | { readonly type: 'reveal'; readonly node: TraceNode & { readonly source: NonNullable<TraceNode['source']> } }
+  | { readonly type: 'copyMermaid' }
+  | { readonly type: 'saveSvg'; readonly svg: string };
+
+/**
+ * `graph` is the graph the panel shows now: a reveal must name one of its nodes that has a source, so the webview
+ * can only ask to open places the server itself reported.
+ */
+export function readTraceIntent(message: unknown, graph: TraceGraph | undefined): TraceIntent | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const m = message as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'copyMermaid':
+      return graph ? { type: 'copyMermaid' } : undefined;
+    case 'reveal': {
+      if (typeof m.nodeId !== 'string' || !graph) return undefined;
+      const node = graph.nodes.find((n) => n.id === m.nodeId);
+      return node?.source ? { type: 'reveal', node: { ...node, source: node.source } } : undefined;
+    }
+    case 'saveSvg': {
+      if (typeof m.svg !== 'string' || m.svg.length > maxSvgLength || !/^\s*<svg[\s>]/.test(m.svg)) return undefined;
+      return { type: 'saveSvg', svg: m.svg };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The Service a command argument names, if it names one: `{namespace, name}` from a code lens, hover link or caller. */
+export function readTraceTarget(arg: unknown): { readonly namespace: string; readonly name: string } | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as Record<string, unknown>;
+  if (typeof a.namespace !== 'string' || typeof a.name !== 'string' || !a.name) return undefined;
+  return { namespace: a.namespace, name: a.name };
+}

@@ -1,0 +1,204 @@
+// Hosts the Trace Service webview: one panel per Service, fed by the server's trace request, refreshed live, restored after reload.
+import * as vscode from 'vscode';
+import { type LanguageClient, State } from 'vscode-languageclient/node';
+import {
+  type ServiceSummary, type SourceSpan, type TraceParams, type TraceResult,
+  analysisChangedNotification, listServicesRequest, traceRequest,
+} from '../../server/src/protocol';
+import { freshNonce, renderTraceHtml } from './traceHtml';
+import { readTraceIntent, readTraceTarget } from './traceMessages';
+import { servicePicks } from './traceServicePicks';
+
+const viewType = 'kubeNetlens.trace';
+
+interface OpenTrace {
+  readonly target: TraceParams;
+  readonly panel: vscode.WebviewPanel;
+  result: TraceResult | undefined;
+  /** Raised by every request; an answer carrying an older number is stale and dropped. */
+  seq: number;
+  disposed: boolean;
+}
+
+export function registerTracePanel(context: vscode.ExtensionContext, client: LanguageClient): vscode.Disposable {
+  const open = new Map<string, OpenTrace>();
+  const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
+
+  const adopt = (panel: vscode.WebviewPanel, target: TraceParams): OpenTrace => {
+    const trace: OpenTrace = { target, panel, result: undefined, seq: 0, disposed: false };
+    const key = keyOf(target);
+    open.set(key, trace);
+    panel.title = `Trace: ${key}`;
+    panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
+    panel.webview.html = renderTraceHtml({
+      cspSource: panel.webview.cspSource,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'trace.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'trace.css')).toString(),
+      nonce: freshNonce(),
+    });
+    const messages = panel.webview.onDidReceiveMessage((m: unknown) => void handleMessage(trace, m));
+    panel.onDidDispose(() => {
+      trace.disposed = true;
+      messages.dispose();
+      if (open.get(key) === trace) open.delete(key);
+    });
+    void refresh(trace);
+    return trace;
+  };
+
+  const refresh = async (trace: OpenTrace): Promise<void> => {
+    const seq = ++trace.seq;
+    if (!trace.result) post(trace, { type: 'loading' });
+    // While the server (re)starts there is nobody to ask; the state change below asks again once it runs.
+    if (!client.isRunning()) return;
+    try {
+      const result = await client.sendRequest<TraceResult | null>(traceRequest, trace.target);
+      if (trace.disposed || seq !== trace.seq) return;
+      trace.result = result ?? undefined;
+      if (result) post(trace, { type: 'trace', result });
+      else post(trace, { type: 'error', message: `The Service ${keyOf(trace.target)} is no longer in the workspace (renamed, deleted, or its file excluded).` });
+    } catch (e) {
+      if (trace.disposed || seq !== trace.seq || !client.isRunning()) return;
+      post(trace, { type: 'error', message: `The trace of ${keyOf(trace.target)} failed: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  };
+
+  const refreshAll = () => {
+    for (const trace of open.values()) void refresh(trace);
+  };
+
+  const handleMessage = async (trace: OpenTrace, message: unknown): Promise<void> => {
+    const intent = readTraceIntent(message, trace.result?.graph);
+    if (!intent) return;
+    switch (intent.type) {
+      case 'ready':
+        post(trace, trace.result ? { type: 'trace', result: trace.result } : { type: 'loading' });
+        return;
+      case 'reveal':
+        return reveal(intent.node.source, trace.panel);
+      case 'copyMermaid':
+        if (!trace.result) return;
+        await vscode.env.clipboard.writeText(trace.result.mermaid);
+        void vscode.window.showInformationMessage(`Copied the trace of ${keyOf(trace.target)} as a Mermaid diagram.`);
+        return;
+      case 'saveSvg':
+        return saveSvg(trace.target, intent.svg);
+    }
+  };
+
+  const show = (target: TraceParams) => {
+    const existing = open.get(keyOf(target));
+    if (existing) {
+      existing.panel.reveal();
+      void refresh(existing);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${keyOf(target)}`, vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      localResourceRoots: [webviewRoot],
+    });
+    adopt(panel, target);
+  };
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('kubeNetlens.traceService', async (arg?: unknown) => {
+      const target = readTraceTarget(arg) ?? (await pickService(client, arg instanceof vscode.Uri ? arg : undefined));
+      if (target) show(target);
+    }),
+    vscode.window.registerWebviewPanelSerializer(viewType, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+        const target = readTraceTarget(state);
+        if (!target || open.has(keyOf(target))) {
+          panel.dispose();
+          return;
+        }
+        adopt(panel, target);
+      },
+    }),
+    client.onNotification(analysisChangedNotification, refreshAll),
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) refreshAll();
+    }),
+    { dispose: () => open.clear() },
+  );
+}
+
+function keyOf(target: TraceParams): string {
+  return `${target.namespace}/${target.name}`;
+}
+
+function post(trace: OpenTrace, message: { type: 'trace'; result: TraceResult } | { type: 'error'; message: string } | { type: 'loading' }): void {
+  if (!trace.disposed) void trace.panel.webview.postMessage(message);
+}
+
+/** Without an argument: every Service in a quick pick. From a file's context menu: the Services of that file. */
+async function pickService(client: LanguageClient, file: vscode.Uri | undefined): Promise<TraceParams | undefined> {
+  let services: ServiceSummary[];
+  try {
+    services = await client.sendRequest<ServiceSummary[]>(listServicesRequest);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Cannot list Services: the Kubernetes Network Lens server is not running (${e instanceof Error ? e.message : String(e)}).`);
+    return undefined;
+  }
+  if (file) {
+    const inFile = services.filter((s) => s.source?.uri === file.toString());
+    const atCursor = serviceAtCursor(inFile, file);
+    if (atCursor) return atCursor;
+    if (inFile.length) services = inFile;
+  }
+  if (!services.length) {
+    void vscode.window.showInformationMessage('No Kubernetes Services found in this workspace.');
+    return undefined;
+  }
+  type Item = vscode.QuickPickItem & { service?: ServiceSummary };
+  const items: Item[] = servicePicks(services).map((p) => ('separator' in p
+    ? { label: p.separator, kind: vscode.QuickPickItemKind.Separator }
+    : { label: p.label, description: p.description, service: p.service }));
+  const chosen = await vscode.window.showQuickPick(items, { title: 'Trace a Kubernetes Service', placeHolder: 'Service to trace', matchOnDescription: true });
+  return chosen?.service ? { namespace: chosen.service.namespace, name: chosen.service.name } : undefined;
+}
+
+/** The one Service of a file, or the last one starting before the cursor when the file is in the active editor. */
+function serviceAtCursor(inFile: readonly ServiceSummary[], file: vscode.Uri): ServiceSummary | undefined {
+  if (inFile.length === 1) return inFile[0];
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.toString() !== file.toString()) return undefined;
+  const offset = editor.document.offsetAt(editor.selection.active);
+  const before = inFile.filter((s) => s.source && s.source.start <= offset);
+  return before.sort((a, b) => b.source!.start - a.source!.start)[0];
+}
+
+async function reveal(source: SourceSpan, panel: vscode.WebviewPanel): Promise<void> {
+  try {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(source.uri, true));
+    const selection = new vscode.Range(doc.positionAt(source.start), doc.positionAt(source.end));
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === doc.uri.toString());
+    const viewColumn = shown?.viewColumn ?? (panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+    await vscode.window.showTextDocument(doc, { viewColumn, selection });
+  } catch (e) {
+    void vscode.window.showWarningMessage(`Cannot open ${source.uri}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function saveSvg(target: TraceParams, svg: string): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const fileName = `trace-${fileSafe(target.namespace)}-${fileSafe(target.name)}.svg`;
+  const uri = await vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
+    filters: { 'SVG image': ['svg'] },
+    saveLabel: 'Save trace',
+    title: `Save the trace of ${keyOf(target)} as SVG`,
+  });
+  if (!uri) return;
+  try {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(svg));
+    void vscode.window.showInformationMessage(`Saved the trace of ${keyOf(target)} to ${vscode.workspace.asRelativePath(uri)}.`);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Could not save the SVG: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Namespaces and names are DNS labels, but the file name must stay safe even if they are not. */
+function fileSafe(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 80) || 'service';
+}

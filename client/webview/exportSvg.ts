@@ -1,0 +1,26 @@
+// Serializes a drawing as a standalone SVG file: theme colours are resolved into attributes, since the file has no VS Code CSS.
+import { svgEl } from './dom';
+
+const painted = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'font-family', 'font-size', 'font-weight', 'opacity', 'display'] as const;
+
+export function exportSvg(original: SVGSVGElement, width: number, height: number, background: string): string {
+  const copy = original.cloneNode(true) as SVGSVGElement;
+  const from = original.querySelectorAll('*');
+  const to = copy.querySelectorAll('*');
+  for (let i = 0; i < from.length && i < to.length; i++) {
+    const style = getComputedStyle(from[i]);
+    for (const p of painted) {
+      const v = style.getPropertyValue(p);
+      if (v) to[i].setAttribute(p, v);
+    }
+    to[i].removeAttribute('tabindex');
+  }
+  // The file shows the whole drawing at scale 1, whatever the zoom and pan on screen.
+  copy.querySelectorAll('[data-viewport]').forEach((g) => g.removeAttribute('transform'));
+  copy.setAttribute('width', String(width));
+  copy.setAttribute('height', String(height));
+  copy.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  copy.setAttribute('font-family', getComputedStyle(original).getPropertyValue('font-family'));
+  copy.insertBefore(svgEl('rect', { width, height, fill: background }), copy.firstChild);
+  return new XMLSerializer().serializeToString(copy);
+}

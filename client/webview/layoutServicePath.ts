@@ -1,0 +1,94 @@
+// Places the Service path left to right with ELK's layered algorithm, one layer band per column.
+import ELK from 'elkjs/lib/elk.bundled.js';
+import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
+import type { TraceEdge, TraceGraph, TraceNode } from '../../server/src/protocol';
+import { type NodeCard, nodeCard } from './nodeCard';
+import { displayText } from './displayText';
+import { type Font, fitWidth, textWidth } from './measureText';
+import { columnOrder } from './vocabulary';
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface PlacedNode {
+  readonly node: TraceNode;
+  readonly card: NodeCard;
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface PlacedEdge {
+  readonly edge: TraceEdge;
+  readonly points: readonly Point[];
+  readonly label?: { readonly text: string; readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+}
+
+export interface ServicePathLayout {
+  readonly nodes: readonly PlacedNode[];
+  readonly edges: readonly PlacedEdge[];
+  readonly width: number;
+  readonly height: number;
+}
+
+export const edgeLabelFont: Font = { size: 11, weight: 'normal' };
+/** Room above the drawing for the column titles. */
+export const headerHeight = 28;
+
+// The bundled build runs ELK on the page's own thread: a worker would need a script URL the CSP does not allow.
+const elk = new ELK();
+
+export async function layoutServicePath(graph: TraceGraph): Promise<ServicePathLayout> {
+  const cards = new Map(graph.nodes.map((n) => [n.id, nodeCard(n)] as const));
+  const elkIds = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`] as const));
+  const children: ElkNode[] = graph.nodes.map((n) => ({
+    id: elkIds.get(n.id)!,
+    width: cards.get(n.id)!.width,
+    height: cards.get(n.id)!.height,
+    // Partitions pin each node to its column: entry → service → proxy → endpoints → port → policy.
+    layoutOptions: { 'elk.partitioning.partition': String(columnOrder.indexOf(n.column)) },
+  }));
+  const labels = graph.edges.map((e) => (e.label ? fitWidth(displayText(e.label, 200), 180, edgeLabelFont) : undefined));
+  const edges: ElkExtendedEdge[] = graph.edges.map((e, i) => ({
+    id: `e${i}`,
+    sources: [elkIds.get(e.from)!],
+    targets: [elkIds.get(e.to)!],
+    labels: labels[i] ? [{ text: `l${i}`, width: Math.ceil(textWidth(labels[i]!, edgeLabelFont)) + 8, height: 16 }] : [],
+  }));
+  const graphIn: ElkNode = {
+    id: 'root',
+    layoutOptions: {
+      'elk.algorithm': 'layered',
+      'elk.direction': 'RIGHT',
+      'elk.partitioning.activate': 'true',
+      'elk.edgeRouting': 'ORTHOGONAL',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '70',
+      'elk.spacing.nodeNode': '22',
+      'elk.spacing.edgeNode': '16',
+      'elk.spacing.edgeEdge': '8',
+      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+      'elk.edgeLabels.placement': 'CENTER',
+      'elk.padding': `[top=${headerHeight + 12},left=16,bottom=16,right=16]`,
+    },
+    children,
+    edges,
+  };
+  const root: ElkNode = await elk.layout(graphIn);
+  const byElkId = new Map((root.children ?? []).map((c) => [c.id, c] as const));
+  const nodes: PlacedNode[] = graph.nodes.map((n) => {
+    const placed = byElkId.get(elkIds.get(n.id)!);
+    return { node: n, card: cards.get(n.id)!, x: placed?.x ?? 0, y: placed?.y ?? 0 };
+  });
+  const laidEdges = new Map((root.edges ?? []).map((x) => [x.id, x as ElkExtendedEdge] as const));
+  const placedEdges: PlacedEdge[] = graph.edges.map((e, i) => {
+    const laid = laidEdges.get(`e${i}`);
+    const section = laid?.sections?.[0];
+    const points = section ? [section.startPoint, ...(section.bendPoints ?? []), section.endPoint] : [];
+    const l = laid?.labels?.[0];
+    const label = labels[i] && l ? { text: labels[i]!, x: l.x ?? 0, y: l.y ?? 0, width: l.width ?? 0, height: l.height ?? 0 } : undefined;
+    return { edge: e, points, label };
+  });
+  return { nodes, edges: placedEdges, width: Math.ceil(root.width ?? 0), height: Math.ceil(root.height ?? 0) };
+}

@@ -1,0 +1,240 @@
+// Entry of the trace webview: receives traces from the panel host, draws the Service path and packet path, and sends back intents.
+import type { TraceNode, TraceResult } from '../../server/src/protocol';
+import { displayText } from './displayText';
+import { clear, htmlEl } from './dom';
+import { drawPacketPath } from './drawPacketPath';
+import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
+import { exportSvg } from './exportSvg';
+import { connectHost } from './hostApi';
+import { directionOf, neighbourOf } from './keyboardNavigation';
+import { type ServicePathLayout, layoutServicePath } from './layoutServicePath';
+import { showListView } from './listView';
+import { useFontFamily } from './measureText';
+import { showNodeDetail } from './nodeDetail';
+import { type PanZoom, attachPanZoom, handlePanZoomKey } from './panZoom';
+import { readTrace } from './readTrace';
+import { statusMarker } from './vocabulary';
+
+type Tab = 'path' | 'packet';
+type Variant = 'sameNode' | 'crossNode';
+
+const host = connectHost();
+const ui = buildShell();
+
+let result: TraceResult | undefined;
+let drawing: { layout: ServicePathLayout; svg: ServicePathDrawing; panZoom: PanZoom; key: string } | undefined;
+let packetSvg: SVGSVGElement | undefined;
+let selectedId: string | undefined;
+let renders = 0;
+let pending = 0;
+let tab: Tab = 'path';
+let listMode = false;
+let variant: Variant = 'sameNode';
+
+window.addEventListener('message', (ev: MessageEvent<unknown>) => {
+  const msg = ev.data;
+  if (typeof msg !== 'object' || msg === null) return;
+  const m = msg as { type?: unknown; result?: unknown; message?: unknown };
+  if (m.type === 'trace') void showTrace(m.result);
+  else if (m.type === 'error') showError(typeof m.message === 'string' ? m.message : 'The trace failed.');
+  else if (m.type === 'loading') setBanner('status', 'Tracing…');
+});
+host.post({ type: 'ready' });
+
+async function showTrace(raw: unknown): Promise<void> {
+  const started = performance.now();
+  const token = ++pending;
+  const next = readTrace(raw);
+  if (!next) {
+    showError('The trace data could not be read.');
+    return;
+  }
+  useFontFamily(getComputedStyle(document.body).fontFamily);
+  const layout = await layoutServicePath(next.graph);
+  // A newer trace arrived while this one was being laid out: drawing this one would show stale data.
+  if (token !== pending) return;
+  result = next;
+  const { namespace, name, kind } = next.graph.service;
+  const title = `${namespace}/${name}`;
+  host.remember({ namespace, name });
+  ui.title.textContent = displayText(`${kind || 'Service'} ${title}`, 300);
+  document.title = `Trace: ${displayText(title, 200)}`;
+  if (next.graph.broken) setBanner('alert', '✖ No request can reach a pod of this Service: every path is blocked. The red markers show where.');
+  else setBanner('none', '');
+
+  const previous = drawing;
+  const svg = drawServicePath(layout, title, { activate: activateNode, select: (n) => selectNode(n.id) });
+  const hadFocus = previous && document.activeElement instanceof SVGGElement ? document.activeElement.getAttribute('data-node-id') : null;
+  clear(ui.canvas);
+  ui.canvas.appendChild(svg.svg);
+  const panZoom = attachPanZoom(svg.svg, svg.viewport, layout);
+  if (previous && previous.key === title) panZoom.restore(previous.panZoom.view());
+  else panZoom.fit();
+  drawing = { layout, svg, panZoom, key: title };
+  wireNodeKeys();
+  if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
+  selectNode(selectedId);
+  if (hadFocus) svg.nodeElements.get(hadFocus)?.focus();
+  showListView(ui.list, next.graph, activateNode);
+  showPacketPath();
+  renders++;
+  document.body.setAttribute('data-render-count', String(renders));
+  document.body.setAttribute('data-render-ms', (performance.now() - started).toFixed(1));
+}
+
+function showError(message: string): void {
+  pending++;
+  result = undefined;
+  drawing = undefined;
+  clear(ui.canvas);
+  clear(ui.list);
+  clear(ui.packet);
+  showNodeDetail(ui.detail, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, activateNode);
+  setBanner('alert', displayText(message, 2000));
+}
+
+function activateNode(node: TraceNode): void {
+  if (drawing?.panZoom.wasDrag()) return;
+  selectNode(node.id);
+  host.post({ type: 'reveal', nodeId: node.id });
+}
+
+function selectNode(id: string | undefined): void {
+  selectedId = id;
+  if (!result || !drawing) return;
+  for (const [nodeId, el] of drawing.svg.nodeElements) el.classList.toggle('selected', nodeId === id);
+  showNodeDetail(ui.detail, result.graph, result.graph.nodes.find((n) => n.id === id), activateNode);
+}
+
+function wireNodeKeys(): void {
+  if (!drawing) return;
+  const { layout, svg, panZoom } = drawing;
+  for (const [id, el] of svg.nodeElements) {
+    el.addEventListener('keydown', (ev) => {
+      const dir = directionOf(ev.key);
+      if (!dir) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      const target = neighbourOf(layout, id, dir);
+      if (target) focusNode(target);
+    });
+    el.addEventListener('focus', () => {
+      const p = layout.nodes.find((n) => n.node.id === id);
+      if (p) panZoom.reveal({ x: p.x, y: p.y, width: p.card.width, height: p.card.height });
+    });
+  }
+}
+
+function focusNode(id: string): void {
+  drawing?.svg.nodeElements.get(id)?.focus();
+}
+
+function showPacketPath(): void {
+  clear(ui.packet);
+  packetSvg = undefined;
+  const path = result?.graph.packetPath;
+  if (!path) {
+    htmlEl('p', { class: 'hint' }, ui.packet, 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).');
+    return;
+  }
+  htmlEl('p', { class: 'packet-intro' }, ui.packet, displayText(`A request from a client pod to one endpoint, with the ${path.cni || 'generic'} network plugin.`, 400));
+  const switcher = htmlEl('div', { class: 'variant-switch', role: 'group', 'aria-label': 'Where the target pod runs' }, ui.packet);
+  const choices: readonly [Variant, string][] = [['sameNode', 'Target pod on the same node'], ['crossNode', 'Target pod on another node']];
+  for (const [v, label] of choices) {
+    const b = htmlEl('button', { type: 'button', 'aria-pressed': String(v === variant), 'data-variant': v }, switcher, label);
+    b.addEventListener('click', () => {
+      variant = v;
+      showPacketPath();
+    });
+  }
+  const hops = variant === 'sameNode' ? path.sameNode : path.crossNode;
+  const title = choices.find(([v]) => v === variant)![1];
+  packetSvg = drawPacketPath(hops, `Packet path: ${title}`);
+  htmlEl('div', { class: 'packet-drawing' }, ui.packet).appendChild(packetSvg);
+}
+
+function setBanner(kind: 'alert' | 'status' | 'none', text: string): void {
+  ui.banner.className = `banner banner-${kind}`;
+  ui.banner.textContent = text;
+  ui.banner.hidden = kind === 'none';
+}
+
+function switchTab(next: Tab): void {
+  tab = next;
+  ui.pathTab.setAttribute('aria-selected', String(tab === 'path'));
+  ui.packetTab.setAttribute('aria-selected', String(tab === 'packet'));
+  ui.pathTab.tabIndex = tab === 'path' ? 0 : -1;
+  ui.packetTab.tabIndex = tab === 'packet' ? 0 : -1;
+  ui.pathPanel.hidden = tab !== 'path';
+  ui.packetPanel.hidden = tab !== 'packet';
+  for (const b of ui.pathOnly) b.disabled = tab !== 'path' || listMode;
+}
+
+function toggleList(): void {
+  listMode = !listMode;
+  ui.listToggle.setAttribute('aria-pressed', String(listMode));
+  ui.canvas.hidden = listMode;
+  ui.list.hidden = !listMode;
+  for (const b of ui.pathOnly) b.disabled = listMode;
+}
+
+function saveSvg(): void {
+  const background = getComputedStyle(document.body).backgroundColor;
+  if (tab === 'packet' && packetSvg) {
+    host.post({ type: 'saveSvg', svg: exportSvg(packetSvg, Number(packetSvg.getAttribute('width')), Number(packetSvg.getAttribute('height')), background) });
+  } else if (drawing) {
+    host.post({ type: 'saveSvg', svg: exportSvg(drawing.svg.svg, drawing.layout.width, drawing.layout.height, background) });
+  }
+}
+
+function buildShell() {
+  const body = document.body;
+  const toolbar = htmlEl('header', { class: 'toolbar' }, body);
+  const title = htmlEl('h1', { class: 'title' }, toolbar, 'Trace');
+  const tabs = htmlEl('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' }, toolbar);
+  const pathTab = htmlEl('button', { type: 'button', role: 'tab', id: 'tab-path', 'aria-controls': 'panel-path', 'aria-selected': 'true' }, tabs, 'Service path');
+  const packetTab = htmlEl('button', { type: 'button', role: 'tab', id: 'tab-packet', 'aria-controls': 'panel-packet', 'aria-selected': 'false', tabindex: -1 }, tabs, 'Packet path');
+  const actions = htmlEl('div', { class: 'actions' }, toolbar);
+  const listToggle = htmlEl('button', { type: 'button', 'aria-pressed': 'false', class: 'list-toggle' }, actions, 'List view');
+  const zoomOut = htmlEl('button', { type: 'button', 'aria-label': 'Zoom out', title: 'Zoom out (-)' }, actions, '−');
+  const zoomIn = htmlEl('button', { type: 'button', 'aria-label': 'Zoom in', title: 'Zoom in (+)' }, actions, '+');
+  const fit = htmlEl('button', { type: 'button', 'aria-label': 'Fit to window', title: 'Fit to window (0)' }, actions, 'Fit');
+  const copy = htmlEl('button', { type: 'button', class: 'copy-mermaid' }, actions, 'Copy as Mermaid');
+  const save = htmlEl('button', { type: 'button', class: 'save-svg' }, actions, 'Save as SVG');
+  const banner = htmlEl('div', { class: 'banner', role: 'status', 'aria-live': 'polite' }, body);
+  banner.hidden = true;
+
+  const pathPanel = htmlEl('main', { class: 'panel path-panel', id: 'panel-path', role: 'tabpanel', 'aria-labelledby': 'tab-path' }, body);
+  const canvas = htmlEl('div', { class: 'canvas', tabindex: 0, 'aria-label': 'Drawing of the Service path. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.' }, pathPanel);
+  const list = htmlEl('div', { class: 'list-view', 'aria-label': 'The Service path as a list' }, pathPanel);
+  list.hidden = true;
+  const detail = htmlEl('aside', { class: 'detail', 'aria-label': 'Details of the selected box', 'aria-live': 'polite' }, pathPanel);
+  const packetPanel = htmlEl('section', { class: 'panel packet-panel', id: 'panel-packet', role: 'tabpanel', 'aria-labelledby': 'tab-packet' }, body);
+  packetPanel.hidden = true;
+  const packet = htmlEl('div', { class: 'packet' }, packetPanel);
+
+  const legend = htmlEl('footer', { class: 'legend', 'aria-label': 'Legend' }, body);
+  for (const status of ['ok', 'conditional', 'warning', 'error'] as const) {
+    htmlEl('span', { class: `legend-item status-${status}` }, legend, `${statusMarker[status].symbol} ${statusMarker[status].word}`);
+  }
+  htmlEl('span', { class: 'legend-item legend-broken' }, legend, '╌╌▶ dashed red: traffic blocked');
+
+  pathTab.addEventListener('click', () => switchTab('path'));
+  packetTab.addEventListener('click', () => switchTab('packet'));
+  tabs.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight') return;
+    switchTab(tab === 'path' ? 'packet' : 'path');
+    (tab === 'path' ? pathTab : packetTab).focus();
+  });
+  listToggle.addEventListener('click', () => toggleList());
+  zoomOut.addEventListener('click', () => drawing?.panZoom.zoomBy(1 / 1.2));
+  zoomIn.addEventListener('click', () => drawing?.panZoom.zoomBy(1.2));
+  fit.addEventListener('click', () => drawing?.panZoom.fit());
+  copy.addEventListener('click', () => host.post({ type: 'copyMermaid' }));
+  save.addEventListener('click', () => saveSvg());
+  canvas.addEventListener('keydown', (ev) => {
+    if (drawing && handlePanZoomKey(drawing.panZoom, ev)) ev.preventDefault();
+  });
+  showNodeDetail(detail, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, () => undefined);
+  return { title, pathTab, packetTab, listToggle, banner, pathPanel, packetPanel, canvas, list, detail, packet, pathOnly: [zoomOut, zoomIn, fit] };
+}

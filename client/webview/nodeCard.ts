@@ -1,0 +1,60 @@
+// What a node box shows, line by line, and how big it must be; the full text lives in the detail pane and list view.
+import type { TraceNode } from '../../server/src/protocol';
+import { displayText, shortText } from './displayText';
+import { type Font, fitWidth, textWidth, wrapText } from './measureText';
+import { kindCaption, statusMarker } from './vocabulary';
+
+export type CardLineRole = 'caption' | 'label' | 'pods' | 'detail' | 'finding-error' | 'finding-warning' | 'more';
+
+export interface CardLine {
+  readonly role: CardLineRole;
+  readonly text: string;
+  readonly font: Font;
+  readonly height: number;
+}
+
+export interface NodeCard {
+  readonly lines: readonly CardLine[];
+  readonly width: number;
+  readonly height: number;
+}
+
+export const cardPadding = 10;
+const minWidth = 150;
+const maxTextWidth = 260;
+const small: Font = { size: 11, weight: 'normal' };
+const body: Font = { size: 12, weight: 'normal' };
+const strong: Font = { size: 13, weight: 'bold' };
+
+export function nodeCard(node: TraceNode): NodeCard {
+  const lines: CardLine[] = [];
+  const add = (role: CardLineRole, text: string, font: Font, height: number) => lines.push({ role, text, font, height });
+  add('caption', `${statusMarker[node.status].symbol} ${kindCaption[node.kind]}`, small, 16);
+  add('label', fitWidth(shortText(node.label, 80), maxTextWidth, strong), strong, 19);
+  const pods = podsLine(node);
+  if (pods) add('pods', fitWidth(pods, maxTextWidth, body), body, 17);
+  for (const d of node.detail.slice(0, 2)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 15);
+  if (node.detail.length > 2) add('more', `+${node.detail.length - 2} more (select for details)`, small, 15);
+  // Findings are what the person came for: their text is on the box, not only in a tooltip.
+  for (const f of node.findings.slice(0, 2)) {
+    const role = f.severity === 'error' ? 'finding-error' : 'finding-warning';
+    const mark = f.severity === 'error' ? '✖' : '⚠';
+    wrapText(`${mark} ${displayText(f.message, 400)}`, maxTextWidth, body, 3).forEach((t) => add(role, t, body, 16));
+  }
+  if (node.findings.length > 2) add('more', `+${node.findings.length - 2} more findings`, small, 15);
+  const width = Math.max(minWidth, ...lines.map((l) => textWidth(l.text, l.font))) + 2 * cardPadding;
+  const height = lines.reduce((h, l) => h + l.height, 0) + 2 * cardPadding - 4;
+  return { lines, width: Math.ceil(width), height: Math.ceil(height) };
+}
+
+/** Endpoint groups are drawn as one box with a pod count; StatefulSet pods keep their stable names (semantics §2.3). */
+export function podsLine(node: TraceNode): string | undefined {
+  if (!node.pods) return undefined;
+  const { count, names } = node.pods;
+  const n = count ?? names.length;
+  const noun = n === 1 ? 'pod' : 'pods';
+  const gate = node.pods.readinessGated ? 'Ready only' : 'incl. not Ready';
+  if (!names.length) return `${n} ${noun} · ${gate}`;
+  const shown = names.length <= 3 ? names.map((s) => shortText(s, 30)).join(', ') : `${shortText(names[0], 30)} … ${shortText(names[names.length - 1], 30)}`;
+  return `${n} ${noun}: ${shown} · ${gate}`;
+}

@@ -1,0 +1,75 @@
+// The detail pane: everything known about the selected node, in full sentences, with a way to open its YAML.
+import type { TraceGraph, TraceNode } from '../../server/src/protocol';
+import { displayText } from './displayText';
+import { clear, htmlEl } from './dom';
+import { edgeWord, kindCaption, statusMarker } from './vocabulary';
+
+export function showNodeDetail(pane: HTMLElement, graph: TraceGraph, node: TraceNode | undefined, reveal: (node: TraceNode) => void): void {
+  clear(pane);
+  if (!node) {
+    htmlEl('p', { class: 'hint' }, pane, 'Select a box (click it, or Tab and arrow keys) to see its details. Enter opens its YAML.');
+    return;
+  }
+  writeNodeFacts(pane, graph, node, 'h2');
+  if (node.source) {
+    const button = htmlEl('button', { type: 'button', class: 'reveal' }, pane, 'Open in editor');
+    button.addEventListener('click', () => reveal(node));
+  }
+}
+
+/** Shared by the detail pane and the list view, so both say the same thing about a node. */
+export function writeNodeFacts(parent: HTMLElement, graph: TraceGraph, node: TraceNode, heading: 'h2' | 'h3'): void {
+  const mark = statusMarker[node.status];
+  htmlEl(heading, { class: 'node-title' }, parent, `${kindCaption[node.kind]}: ${displayText(node.label, 1000)}`);
+  htmlEl('p', { class: `status-line status-${node.status}` }, parent, `${mark.symbol} ${capitalize(mark.word)}`);
+  if (node.findings.length) {
+    const ul = htmlEl('ul', { class: 'findings', 'aria-label': 'Findings' }, parent);
+    for (const f of node.findings) {
+      const li = htmlEl('li', { class: `finding finding-${f.severity === 'error' ? 'error' : 'warning'}` }, ul);
+      htmlEl('span', { class: 'finding-mark' }, li, f.severity === 'error' ? '✖ Error' : '⚠ Warning');
+      htmlEl('span', {}, li, ` ${displayText(f.message)} `);
+      if (f.code) htmlEl('code', {}, li, displayText(f.code, 100));
+    }
+  }
+  if (node.pods) {
+    const n = node.pods.count ?? node.pods.names.length;
+    const gate = node.pods.readinessGated
+      ? 'Only Ready pods receive traffic.'
+      : 'Pods receive traffic even before they are Ready (publishNotReadyAddresses).';
+    htmlEl('p', { class: 'pods' }, parent, `${n} ${n === 1 ? 'pod' : 'pods'}. ${gate}`);
+    if (node.pods.names.length) {
+      const shown = node.pods.names.slice(0, 50).map((s) => displayText(s, 100));
+      const rest = node.pods.names.length - shown.length;
+      htmlEl('p', { class: 'pod-names' }, parent, `Stable names: ${shown.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`);
+    }
+  }
+  if (node.detail.length) {
+    const ul = htmlEl('ul', { class: 'details' }, parent);
+    for (const d of node.detail) htmlEl('li', {}, ul, displayText(d));
+  }
+  const labelOf = new Map(graph.nodes.map((n) => [n.id, n.label] as const));
+  const out = graph.edges.filter((e) => e.from === node.id);
+  if (out.length) {
+    const ul = htmlEl('ul', { class: 'leads-to', 'aria-label': 'Leads to' }, parent);
+    for (const e of out) {
+      const li = htmlEl('li', { class: `edge-${e.status}` }, ul);
+      li.textContent = displayText(`→ ${labelOf.get(e.to)}${e.label ? ` (${e.label})` : ''}: ${edgeWord[e.status]}`, 1000);
+    }
+  }
+  if (node.source) {
+    const file = node.source.uri.split('/').pop() ?? node.source.uri;
+    htmlEl('p', { class: 'source' }, parent, `Defined in ${displayText(decodeSafely(file), 300)}, line ${node.source.line + 1}`);
+  }
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function decodeSafely(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
