@@ -98,7 +98,7 @@ function targetPortItems(analysis: Analysis, namespace: string, span: Span, reso
   return [...out.values()];
 }
 
-const keyLine = /^(\s*)(?:(-)\s+)?([A-Za-z0-9_.\/-]+):(?:\s|$)/;
+const keyLine = /^(\s*)(?:(-)\s+)?([A-Za-z0-9_./-]+):(?:\s|$)/;
 
 function lineContext(text: string, offset: number): LineContext | undefined {
   const lines = text.slice(0, offset).split('\n');
@@ -107,13 +107,13 @@ function lineContext(text: string, offset: number): LineContext | undefined {
   let key: string | undefined;
   let keyCol: number;
   let prefix: string;
-  const m = /^(\s*)(?:-\s+)?([A-Za-z0-9_.\/-]+):\s*["']?([^"'\s]*)$/.exec(before);
+  const m = /^(\s*)(?:-\s+)?([A-Za-z0-9_./-]+):\s*["']?([^"'\s]*)$/.exec(before);
   if (m) {
     key = m[2];
     keyCol = before.indexOf(m[2], m[1].length);
     prefix = m[3];
   } else {
-    const k = /^(\s*)(?:-\s+)?([A-Za-z0-9_.\/-]*)$/.exec(before);
+    const k = /^(\s*)(?:-\s+)?([A-Za-z0-9_./-]*)$/.exec(before);
     if (!k) return undefined;
     keyCol = before.length - k[2].length;
     prefix = k[2];

@@ -4,8 +4,12 @@
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { buildCluster } from '../model/cluster';
+import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
+
+export type { LineIndex } from '../model/lineIndex';
+export type { Span } from '../model/span';
 
 export interface WorkspaceStats {
   readonly files: number;
@@ -23,6 +27,8 @@ export interface Snapshot {
   readonly analysis: Analysis;
   readonly settings: Settings;
   text(uri: string): string | undefined;
+  /** Offset ↔ line/character conversion for a file's text in this snapshot (memoized per text). */
+  lines(uri: string): LineIndex | undefined;
   /** The editor's version of an open document when the snapshot was taken; undefined for closed files. */
   documentVersion(uri: string): number | undefined;
   readonly stats: WorkspaceStats;
@@ -56,6 +62,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   let tooLarge: readonly string[] = [];
   const overlays = new Map<string, Overlay>();
   const parses = new Map<string, ManifestFile>();
+  const lineIndexes = new Map<string, { text: string; index: LineIndex }>();
   let generation = 0;
   let current: Snapshot | undefined;
 
@@ -80,6 +87,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       versions.set(uri, o.version);
     }
     for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
+    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
     const uris = [...texts.keys()].sort();
     const files = uris.map((u) => parse(u, texts.get(u)!));
     const analysis = createAnalysis(buildCluster(files), settings.analysis);
@@ -96,6 +104,15 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       analysis,
       settings,
       text: (uri) => texts.get(uri),
+      lines: (uri) => {
+        const text = texts.get(uri);
+        if (text === undefined) return undefined;
+        const hit = lineIndexes.get(uri);
+        if (hit && hit.text === text) return hit.index;
+        const index = lineIndex(text);
+        lineIndexes.set(uri, { text, index });
+        return index;
+      },
       documentVersion: (uri) => versions.get(uri),
       stats: { files: files.length, resources, skippedTemplates, skippedOther },
     };

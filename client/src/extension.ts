@@ -1,0 +1,47 @@
+// Activation: starts the language server, forwards settings, and hosts the status bar, the restart command
+// and the trace panel. The server does the analysis; this side only wires VS Code to it.
+
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { crashHandler } from './crashHandler';
+import { createStatusBar } from './statusBar';
+import { registerTracePanel } from './tracePanel';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('Kubernetes Network Lens');
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    // Only files on disk: the server reads the rest of the workspace from disk too.
+    documentSelector: [{ scheme: 'file', language: 'yaml' }],
+    synchronize: {
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
+      configurationSection: 'kubeNetlens',
+    },
+    outputChannel: output,
+    // Hover Markdown escapes every manifest string; the only command it may run is the trace link it builds.
+    markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService'] }, supportHtml: false },
+    errorHandler: crashHandler(output, () => client),
+  };
+  client = new LanguageClient('kubeNetlens', 'Kubernetes Network Lens', serverOptions, clientOptions);
+  context.subscriptions.push(
+    output,
+    createStatusBar(client),
+    registerTracePanel(context, client),
+    vscode.commands.registerCommand('kubeNetlens.restartServer', async () => {
+      output.appendLine('Restarting the language server on request.');
+      await client?.restart();
+    }),
+  );
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

@@ -1,0 +1,38 @@
+// The status bar item: resources indexed, files skipped, problems; a click opens the Problems panel.
+
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { statusNotification, type StatusParams } from '../../server/src/protocol';
+
+export function createStatusBar(client: LanguageClient): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('kubeNetlens.status', vscode.StatusBarAlignment.Left, 10);
+  item.name = 'Kubernetes Network Lens';
+  item.command = 'workbench.actions.view.problems';
+  item.text = '$(sync~spin) Kubernetes: starting';
+  item.show();
+  const sub = client.onNotification(statusNotification, (s: StatusParams) => {
+    item.text = statusText(s);
+    item.tooltip = statusTooltip(s);
+  });
+  return vscode.Disposable.from(item, sub);
+}
+
+export function statusText(s: StatusParams): string {
+  if (s.indexing) return '$(sync~spin) Kubernetes: indexing manifests';
+  const skipped = s.skippedTemplates + s.skippedOther;
+  const parts = [`${s.resources} ${s.resources === 1 ? 'resource' : 'resources'}`];
+  if (skipped) parts.push(`${skipped} skipped`);
+  parts.push(`${s.problems} ${s.problems === 1 ? 'problem' : 'problems'}`);
+  return `$(pulse) ${parts.join(' · ')}`;
+}
+
+function statusTooltip(s: StatusParams): string {
+  const lines = [
+    'Kubernetes Network Lens',
+    `${s.resources} resources in ${s.files} files`,
+    `${s.problems} networking problems (click to open the Problems panel)`,
+  ];
+  if (s.skippedTemplates) lines.push(`${s.skippedTemplates} Helm/Go template files skipped (render them to check them)`);
+  if (s.skippedOther) lines.push(`${s.skippedOther} files skipped as too large, too deeply nested or binary (see kubeNetlens.files.maxSizeKB)`);
+  return lines.join('\n');
+}

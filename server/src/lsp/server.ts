@@ -1,0 +1,326 @@
+// The language server: wires LSP messages to the workspace and the features. Each handler converts in,
+// calls one feature on the latest snapshot, and converts out; diagnostics cover every file, open or not.
+
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { relative, sep } from 'node:path';
+import {
+  CodeActionKind, CompletionItemKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, FileChangeType,
+  TextDocuments, TextDocumentSyncKind, type CodeAction, type CodeLens, type Connection, type Diagnostic, type InitializeParams,
+  type InitializeResult, type Range, type WorkspaceFolder,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { analysisChangedNotification, listServicesRequest, statusNotification, traceRequest, type StatusParams, type TraceParams } from '../protocol';
+import { codeActionsAt } from '../features/codeActions';
+import { codeLensesFor } from '../features/codeLenses';
+import { completionAt } from '../features/completion';
+import { definitionAt } from '../features/definition';
+import { diagnosticsFor } from '../features/diagnostics';
+import { hoverAt } from '../features/hover';
+import { referencesAt } from '../features/references';
+import { listServices } from '../features/serviceList';
+import { traceResultFor } from '../features/traceResult';
+import { globMatcher } from '../workspace/glob';
+import { readSettings } from '../workspace/settings';
+import { createWorkspace, type Snapshot, type Span } from '../workspace/workspace';
+import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
+import { guarded, logged } from './guard';
+import { indexFolders } from './indexFolders';
+
+/** Edits are batched this long before the workspace is re-analysed and diagnostics are published. */
+const debounceMs = 75;
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const workspace = createWorkspace();
+  let folders: string[] = [];
+  let canConfigure = false;
+  let canRegisterWatcher = false;
+  let canRegisterConfig = false;
+  let foldersSupported = false;
+  let indexing = true;
+  let indexRun = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** What was last published per URI, to send only what changed. */
+  const published = new Map<string, string>();
+  let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
+
+  const findingsOf = (snap: Snapshot): readonly Finding[] => {
+    if (findingsMemo?.generation !== snap.generation) findingsMemo = { generation: snap.generation, findings: applySeverities(diagnosticsFor(snap.analysis), snap) };
+    return findingsMemo.findings;
+  };
+
+  const rangeIn = (snap: Snapshot) => (uri: string, span: Span): Range | undefined => {
+    const index = snap.lines(uri);
+    return index && toRange(index, span);
+  };
+
+  const publish = () => {
+    timer = undefined;
+    if (indexing) return;
+    const snap = workspace.snapshot();
+    const findings = findingsOf(snap);
+    const byUri = new Map<string, Diagnostic[]>();
+    const range = rangeIn(snap);
+    for (const f of findings) {
+      const list = byUri.get(f.uri) ?? [];
+      list.push(toDiagnostic(f, range));
+      byUri.set(f.uri, list);
+    }
+    for (const uri of new Set([...published.keys(), ...byUri.keys()])) {
+      const diagnostics = byUri.get(uri) ?? [];
+      const key = JSON.stringify(diagnostics);
+      if ((published.get(uri) ?? '[]') === key) continue;
+      const version = snap.documentVersion(uri);
+      // Never publish for an older version of an open document: a newer analysis is already scheduled.
+      if (version !== undefined && documents.get(uri)?.version !== version) continue;
+      void connection.sendDiagnostics({ uri, version, diagnostics });
+      if (diagnostics.length) published.set(uri, key);
+      else published.delete(uri);
+    }
+    void connection.sendNotification(analysisChangedNotification, { generation: snap.generation });
+    sendStatus(snap, findings.length);
+  };
+
+  const sendStatus = (snap: Snapshot, problems: number) => {
+    const s = snap.stats;
+    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates, skippedOther: s.skippedOther, problems, indexing };
+    void connection.sendNotification(statusNotification, status);
+  };
+
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      try {
+        publish();
+      } catch (err) {
+        connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      }
+    }, debounceMs);
+  };
+
+  const reindex = async () => {
+    const run = ++indexRun;
+    indexing = true;
+    void connection.sendNotification(statusNotification, { resources: 0, files: 0, skippedTemplates: 0, skippedOther: 0, problems: 0, indexing: true } satisfies StatusParams);
+    const progress = await connection.window.createWorkDoneProgress();
+    progress.begin('Kubernetes Network Lens: indexing manifests', 0, undefined, false);
+    const started = Date.now();
+    try {
+      const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun);
+      if (!result || run !== indexRun) return;
+      workspace.replaceDisk(result.texts, result.tooLarge);
+      const snap = workspace.snapshot();
+      connection.console.info(`Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms`);
+    } finally {
+      progress.done();
+    }
+    if (run !== indexRun) return;
+    indexing = false;
+    publish();
+  };
+
+  const pullSettings = async () => {
+    if (!canConfigure) return;
+    const raw = await connection.workspace.getConfiguration('kubeNetlens');
+    const filesChanged = workspace.setSettings(readSettings(raw));
+    if (filesChanged) await reindex();
+    else if (!indexing) schedule();
+  };
+
+  /** Whether a file URI is one the settings include (inside a folder, matching include, not excluded). */
+  const wanted = (uri: string): boolean => {
+    if (!uri.startsWith('file:')) return false;
+    const path = fileURLToPath(uri);
+    const { include, exclude } = workspace.settings.files;
+    const inc = globMatcher(include);
+    const exc = globMatcher(exclude);
+    const folder = folders.find((f) => path.startsWith(f + sep));
+    if (!folder) return /\.ya?ml$/i.test(path);
+    const rel = relative(folder, path).split(sep).join('/');
+    return inc(rel) && !exc(rel);
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const caps = params.capabilities;
+    canConfigure = !!caps.workspace?.configuration;
+    canRegisterWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
+    foldersSupported = !!caps.workspace?.workspaceFolders;
+    folders = foldersOf(params.workspaceFolders, params.rootUri);
+    if (params.initializationOptions?.settings) workspace.setSettings(readSettings(params.initializationOptions.settings));
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeLensProvider: { resolveProvider: false },
+        definitionProvider: true,
+        referencesProvider: true,
+        completionProvider: { triggerCharacters: [':', ' '], resolveProvider: false },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'kube-netlens' },
+    };
+  });
+
+  connection.onInitialized(logged(connection, 'initialized', async () => {
+    if (canRegisterWatcher) {
+      await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml}' }] });
+    }
+    if (canRegisterConfig) await connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlens' });
+    if (foldersSupported) {
+      connection.workspace.onDidChangeWorkspaceFolders(logged(connection, 'workspace folders', async (e) => {
+        const removed = new Set(e.removed.map((f) => fileURLToPath(f.uri)));
+        folders = [...folders.filter((f) => !removed.has(f)), ...e.added.map((f) => fileURLToPath(f.uri))];
+        await reindex();
+      }));
+    }
+    if (canConfigure) {
+      const raw = await connection.workspace.getConfiguration('kubeNetlens');
+      workspace.setSettings(readSettings(raw));
+    }
+    await reindex();
+  }));
+
+  connection.onDidChangeConfiguration(logged(connection, 'configuration', async (change) => {
+    if (canConfigure) await pullSettings();
+    else if (change.settings?.kubeNetlens) {
+      if (workspace.setSettings(readSettings(change.settings.kubeNetlens))) await reindex();
+      else schedule();
+    }
+  }));
+
+  connection.onDidChangeWatchedFiles(logged(connection, 'watched files', async (params) => {
+    for (const change of params.changes) {
+      const uri = change.uri;
+      if (change.type === FileChangeType.Deleted) {
+        for (const known of workspace.uris()) if (known === uri || known.startsWith(uri + '/')) workspace.deleteDiskText(known);
+        continue;
+      }
+      if (!wanted(uri)) continue;
+      try {
+        const path = fileURLToPath(uri);
+        if ((await stat(path)).size > workspace.settings.files.maxSizeKB * 1024) {
+          workspace.deleteDiskText(uri);
+          continue;
+        }
+        workspace.setDiskText(uri, await readFile(path, 'utf8'));
+      } catch {
+        workspace.deleteDiskText(uri);
+      }
+    }
+    schedule();
+  }));
+
+  documents.onDidOpen(logged(connection, 'didOpen', (e) => {
+    if (!wanted(e.document.uri)) return;
+    workspace.open(e.document.uri, e.document.getText(), e.document.version);
+    schedule();
+  }));
+  documents.onDidChangeContent(logged(connection, 'didChange', (e) => {
+    if (!workspace.isOpen(e.document.uri)) return;
+    workspace.change(e.document.uri, e.document.getText(), e.document.version);
+    schedule();
+  }));
+  documents.onDidClose(logged(connection, 'didClose', (e) => {
+    workspace.close(e.document.uri);
+    schedule();
+  }));
+
+  /** The snapshot and the offset of an LSP position in one document. */
+  const at = (uri: string, position: { line: number; character: number }) => {
+    const snap = workspace.snapshot();
+    const text = snap.text(uri);
+    if (text === undefined) return undefined;
+    const index = snap.lines(uri)!;
+    return { snap, text, index, offset: index.offsetAt(position) };
+  };
+
+  connection.onHover(guarded(connection, 'hover', (p) => {
+    const a = at(p.textDocument.uri, p.position);
+    if (!a) return null;
+    const h = hoverAt(a.snap.analysis, p.textDocument.uri, a.offset);
+    if (!h) return null;
+    return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(a.index, h.span) };
+  }));
+
+  connection.onCodeAction(guarded(connection, 'code actions', (p) => {
+    const snap = workspace.snapshot();
+    const index = snap.lines(p.textDocument.uri);
+    if (!index) return [];
+    const range = rangeIn(snap);
+    const span = toSpan(index, p.range);
+    return codeActionsAt(findingsOf(snap), p.textDocument.uri, span).map(({ fix, finding }): CodeAction => {
+      const changes: Record<string, { range: Range; newText: string }[]> = {};
+      for (const e of fix.edits) (changes[e.uri] ??= []).push({ range: range(e.uri, e.span) ?? p.range, newText: e.newText });
+      return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(finding, range)], isPreferred: fix.isPreferred, edit: { changes } };
+    });
+  }));
+
+  connection.onCodeLens(guarded(connection, 'code lenses', (p): CodeLens[] => {
+    const snap = workspace.snapshot();
+    const index = snap.lines(p.textDocument.uri);
+    if (!index) return [];
+    return codeLensesFor(snap.analysis, p.textDocument.uri).map((l) => ({
+      range: toRange(index, l.span),
+      command: l.trace ? { title: l.title, command: 'kubeNetlens.traceService', arguments: [l.trace] } : { title: l.title, command: '' },
+    }));
+  }));
+
+  connection.onDefinition(guarded(connection, 'definition', (p) => {
+    const a = at(p.textDocument.uri, p.position);
+    if (!a) return [];
+    const range = rangeIn(a.snap);
+    return definitionAt(a.snap.analysis, p.textDocument.uri, a.offset).flatMap((l) => {
+      const r = range(l.uri, l.span);
+      return r ? [{ uri: l.uri, range: r }] : [];
+    });
+  }));
+
+  connection.onReferences(guarded(connection, 'references', (p) => {
+    const a = at(p.textDocument.uri, p.position);
+    if (!a) return [];
+    const range = rangeIn(a.snap);
+    return referencesAt(a.snap.analysis, p.textDocument.uri, a.offset, p.context.includeDeclaration).flatMap((l) => {
+      const r = range(l.uri, l.span);
+      return r ? [{ uri: l.uri, range: r }] : [];
+    });
+  }));
+
+  connection.onCompletion(guarded(connection, 'completion', (p) => {
+    const a = at(p.textDocument.uri, p.position);
+    if (!a) return [];
+    const index = a.index;
+    return completionAt(a.snap.analysis, p.textDocument.uri, a.text, a.offset).map((c) => ({
+      label: c.label,
+      detail: c.detail,
+      sortText: c.sortText,
+      kind: c.kind === 'service' ? CompletionItemKind.Module : c.kind === 'port' ? CompletionItemKind.Value : CompletionItemKind.Property,
+      textEdit: { range: toRange(index, c.span), newText: c.label },
+    }));
+  }));
+
+  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => traceResultFor(workspace.snapshot().analysis, p) ?? null));
+  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => listServices(workspace.snapshot().analysis)));
+
+  documents.listen(connection);
+  connection.listen();
+}
+
+/** Per-code overrides also reach parse problems (`yaml-syntax`, `manifest`); rules already honour them. */
+function applySeverities(findings: readonly Finding[], snap: Snapshot): Finding[] {
+  const rules = snap.settings.analysis.rules;
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const level = rules[f.code];
+    if (level === 'off') continue;
+    out.push(level && level !== f.severity ? { ...f, severity: level } : f);
+  }
+  return out;
+}
+
+function foldersOf(workspaceFolders: WorkspaceFolder[] | null | undefined, rootUri: string | null): string[] {
+  const uris = workspaceFolders?.length ? workspaceFolders.map((f) => f.uri) : rootUri ? [rootUri] : [];
+  return uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+}
