@@ -5,6 +5,7 @@ import type { Rule } from './rule';
 // --- workload, API and endpoint rules: imports
 // --- end workload, API and endpoint rules: imports
 // --- service, StatefulSet, Ingress and DNS rules: imports
+import { dnsNameUnresolved } from './dnsNameUnresolved';
 import { ingressBackendMissing } from './ingressBackendMissing';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { serviceNoEndpoints } from './serviceNoEndpoints';
@@ -32,6 +33,7 @@ export const rules: readonly Rule[] = [
   statefulsetServiceNotSelecting,
   peerDiscoveryNotReady,
   ingressBackendMissing,
+  dnsNameUnresolved,
   // --- end service, StatefulSet, Ingress and DNS rules
 ];
 
