@@ -1,0 +1,46 @@
+// docs/rules.md as text, generated from the rule registry's metadata so the documentation cannot drift from the code.
+
+import type { Rule } from './rule';
+
+export function renderRulesDoc(rules: readonly Rule[]): string {
+  const out: string[] = [
+    '# Rules',
+    '',
+    '<!-- Generated from the rule modules in server/src/rules/ by `npm run rules-doc`. Do not edit by hand. -->',
+    '',
+    'Kubernetes Network Lens reads the Kubernetes manifests in your workspace and reports networking mistakes that the API server accepts but the cluster will not route the way you expect. Each finding carries one of the codes below. Change a rule\'s severity, or turn it off, with the `kubeNetlens.rules` setting in the editor (for example `"kubeNetlens.rules": {"service-port-not-exposed": "off"}`).',
+    '',
+    'References such as *semantics §1.1* point to the sections of the network semantics reference that the analysis follows.',
+    '',
+    '| Code | Default severity | What it catches |',
+    '|---|---|---|',
+    ...rules.map((r) => `| [\`${r.code}\`](#${r.code}) | ${r.defaultSeverity} | ${escapeCell(r.title)} |`),
+  ];
+  for (const r of rules) {
+    out.push(
+      '',
+      `## ${r.code}`,
+      '',
+      `**${r.title}** (default severity: ${r.defaultSeverity})`,
+      '',
+      r.description.trim(),
+      '',
+      '**Fires on:**',
+      '',
+      '```yaml',
+      r.examples.bad.trim(),
+      '```',
+      '',
+      '**Quiet on:**',
+      '',
+      '```yaml',
+      r.examples.good.trim(),
+      '```',
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+function escapeCell(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}
