@@ -11,7 +11,9 @@ export function serviceHover(analysis: Analysis, service: Service): string {
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
   const out: string[] = [`**Service** ${code(service.name)} in namespace ${code(service.namespace)}: ${describeType(service)}`];
 
-  const records = analysis.dnsRecordsFor(service);
+  // StatefulSet pod names are listed under their endpoints below, not twice.
+  const podNames = new Set(statefulPodRecords(analysis, service).map((r) => r.name));
+  const records = analysis.dnsRecordsFor(service).filter((r) => !podNames.has(r.name) || r.type === 'SRV');
   out.push('', '**DNS names that resolve**');
   if (records.length) out.push(...bounded(records, 8, recordLine));
   else out.push(noNameReason(service));
@@ -61,7 +63,9 @@ export function conditionText(c: DnsCondition): string {
 }
 
 export function recordLine(r: DnsRecord): string {
-  return `- ${code(r.name)} ${r.type} → ${code(r.answer)} · ${conditionText(r.condition)}`;
+  // A/AAAA names below `<svc>.<ns>.svc` belong to one pod (semantics §2.1 H2, §2.3): they follow that pod's readiness.
+  const perPod = (r.type === 'A' || r.type === 'AAAA') && r.condition === 'while-ready' && /^[^_.][^.]*\.[^.]+\.[^.]+\.svc\./.test(r.name);
+  return `- ${code(r.name)} ${r.type} → ${code(r.answer)} · ${perPod ? 'while that pod is ready' : conditionText(r.condition)}`;
 }
 
 function noNameReason(service: Service): string {
@@ -95,7 +99,6 @@ function landingText(g: EndpointGroup, t: PortTarget | undefined): string {
 
 function endpointSection(analysis: Analysis, service: Service): string[] {
   const eps = analysis.endpointsOf(service);
-  const zone = analysis.config.clusterDomain;
   if (eps.source === 'none') {
     if (!service.selector) {
       const ignored = eps.manual.filter((m) => !m.mirrored);
@@ -112,19 +115,26 @@ function endpointSection(analysis: Analysis, service: Service): string[] {
     const selector = [...(service.selector ?? [])].map(([k, v]) => `${k}=${v}`).join(', ');
     return [`**Endpoints**: none. No pod template in namespace ${code(service.namespace)} carries ${code(selector)}.`];
   }
-  const total = endpointCount(eps);
-  const out = [`**Endpoints**: ${total === undefined ? 'one pod per node and more' : plural(total, 'pod')}`];
+  const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
+  const perNode = eps.groups.some((g) => g.replicas === undefined);
+  const out = [`**Endpoints**: ${perNode ? (total ? `${plural(total, 'pod')} plus one pod per node` : 'one pod per node') : plural(total, 'pod')}`];
   for (const g of eps.groups) {
-    const count = g.replicas === undefined ? 'one per node' : `×${g.replicas}`;
+    const count = g.replicas === undefined ? '(one pod per node)' : `×${g.replicas}`;
     const gate = g.readinessGated ? ' · only ready pods receive traffic' : '';
     out.push(`- ${g.workload.kind} ${code(g.workload.name)} ${count}${gate}`);
-    if (g.workload.kind === 'StatefulSet' && g.workload.serviceName === service.name) {
-      const suffix = `.${service.name}.${service.namespace}.svc.${zone}`;
-      const names = analysis.dnsRecordsFor(g.workload).filter((r) => r.name.endsWith(suffix) && (r.type === 'A' || r.type === 'AAAA'));
-      out.push(...bounded(names, 5, (r) => `  - ${code(r.name)}`).map((l) => (l.startsWith('- …') ? `  ${l}` : l)));
-    }
+    const names = statefulPodRecords(analysis, service, g);
+    out.push(...bounded(names, 5, (r) => `  - ${code(r.name)}`).map((l) => (l.startsWith('- …') ? `  ${l}` : l)));
   }
   return out;
+}
+
+/** The stable per-pod A/AAAA names of StatefulSets governed by this Service (semantics §2.3). */
+function statefulPodRecords(analysis: Analysis, service: Service, only?: EndpointGroup): DnsRecord[] {
+  const suffix = `.${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain}`;
+  const groups = only ? [only] : service.type === 'ExternalName' ? [] : analysis.endpointsOf(service).groups;
+  return groups
+    .filter((g) => g.workload.kind === 'StatefulSet' && g.workload.serviceName === service.name)
+    .flatMap((g) => analysis.dnsRecordsFor(g.workload).filter((r) => r.name.endsWith(suffix) && (r.type === 'A' || r.type === 'AAAA')));
 }
 
 function externalAccess(analysis: Analysis, service: Service): string[] {

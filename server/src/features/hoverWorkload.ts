@@ -17,7 +17,7 @@ export function serviceNameHover(analysis: Analysis, w: Workload): string {
   }
   const suffix = `.${name}.${w.namespace}.svc.${analysis.config.clusterDomain}`;
   const records = analysis.dnsRecordsFor(w).filter((r) => r.name.endsWith(suffix));
-  out.push('Per-pod names (each answers while that pod is ready):');
+  out.push('Per-pod names:');
   out.push(...bounded(records, 6, recordLine));
   if ((w.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady' && (w.replicas ?? 1) > 1) {
     out.push('', 'With `podManagementPolicy: OrderedReady` (the default) a pod is created only after the previous one is ready, so later names appear one by one.');
