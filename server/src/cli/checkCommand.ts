@@ -1,0 +1,38 @@
+// `kube-netlens check`: every finding in the given files, as text, JSON or SARIF; the exit code follows --fail-on.
+
+import { diagnosticsFor } from '../features/diagnostics';
+import { analyzePaths } from './analyzePaths';
+import { isCollectError } from './collectFiles';
+import { failure, note, type CommandResult, type Terminal } from './commandResult';
+import type { Finding } from './featureTypes';
+import { findingsToJson } from './findingsJson';
+import { findingsToSarif } from './findingsSarif';
+import { findingsToText } from './findingsText';
+import { colourWanted, paintFor } from './paint';
+import type { CheckRequest, FailOn } from './parseArgs';
+import { rangesIn } from './positions';
+import { ruleCatalog } from './ruleCatalog';
+import { cliVersion } from './version';
+
+export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
+  const loaded = analyzePaths(request);
+  if (isCollectError(loaded)) return failure(loaded.error);
+  const findings = sortFindings(diagnosticsFor(loaded.analysis));
+  const rangeOf = rangesIn(loaded.sources);
+  const stdout =
+    request.format === 'json' ? findingsToJson(findings, rangeOf)
+    : request.format === 'sarif' ? findingsToSarif(findings, rangeOf, ruleCatalog, cliVersion)
+    : findingsToText(findings, rangeOf, loaded.counts, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
+  return { exitCode: findings.some((f) => reaches(f.severity, request.failOn)) ? 1 : 0, stdout, stderr: loaded.notes.map(note) };
+}
+
+const rank: Record<Finding['severity'], number> = { error: 3, warning: 2, information: 1, hint: 0 };
+
+function reaches(severity: Finding['severity'], failOn: FailOn): boolean {
+  if (failOn === 'never') return false;
+  return rank[severity] >= rank[failOn];
+}
+
+function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
+}

@@ -1,0 +1,22 @@
+// What a command produces: text for stdout, one-line notes for stderr, and the exit code.
+
+export interface CommandResult {
+  /** 0: nothing at or above --fail-on; 1: findings at or above it; 2: usage or I/O error. */
+  readonly exitCode: 0 | 1 | 2;
+  readonly stdout: string;
+  readonly stderr: readonly string[];
+}
+
+/** What the commands may know about where they run, passed in rather than read from globals. */
+export interface Terminal {
+  readonly stdoutIsTTY: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+export function failure(message: string, notes: readonly string[] = []): CommandResult {
+  return { exitCode: 2, stdout: '', stderr: [...notes.map(note), note(message)] };
+}
+
+export function note(message: string): string {
+  return `kube-netlens: ${message}`;
+}

@@ -1,0 +1,29 @@
+// `kube-netlens dns`: the DNS names the manifests give rise to. Without --all, only names that resolve
+// unconditionally or while a pod is ready (semantics §8.1, §8.2); --all adds CoreDNS-only and Corefile-dependent ones.
+
+import { analyzePaths } from './analyzePaths';
+import { isCollectError } from './collectFiles';
+import { failure, note, type CommandResult, type Terminal } from './commandResult';
+import type { DnsRecord } from './featureTypes';
+import { colourWanted, paintFor } from './paint';
+import type { DnsRequest } from './parseArgs';
+import { recordsToJson } from './recordsJson';
+import { recordsToText } from './recordsText';
+
+export function dnsCommand(request: DnsRequest, terminal: Terminal): CommandResult {
+  const loaded = analyzePaths(request);
+  if (isCollectError(loaded)) return failure(loaded.error);
+  const records = sortRecords(loaded.analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
+  const stdout = request.format === 'json' ? recordsToJson(records) : recordsToText(records, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
+  return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
+}
+
+function sortRecords(records: readonly DnsRecord[]): DnsRecord[] {
+  const key = (r: DnsRecord) => [r.resource.namespace, r.resource.name, r.name, r.type];
+  return [...records].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+  });
+}

@@ -1,0 +1,21 @@
+// Entry point of `kube-netlens` (bundled to dist/cli.js): runs one command and writes its result.
+
+import { note } from './commandResult';
+import { runCli } from './runCli';
+
+function main(): void {
+  let result;
+  try {
+    result = runCli(process.argv.slice(2), { stdoutIsTTY: process.stdout.isTTY === true, env: process.env });
+  } catch (err) {
+    // Only a bug lands here: user input errors are values.
+    process.stderr.write(note(`internal error: ${err instanceof Error ? err.message : String(err)}`) + '\n');
+    process.exitCode = 2;
+    return;
+  }
+  for (const line of result.stderr) process.stderr.write(line + '\n');
+  process.stdout.write(result.stdout);
+  process.exitCode = result.exitCode;
+}
+
+main();

@@ -1,0 +1,149 @@
+// The command line → one request (a command with its options), or a usage error as a value.
+
+export type CommandName = 'check' | 'dns' | 'trace';
+export type FailOn = 'error' | 'warning' | 'never';
+
+export interface AnalysisOptions {
+  readonly paths: readonly string[];
+  readonly clusterDomain?: string;
+  readonly namespace?: string;
+}
+
+export interface CheckRequest extends AnalysisOptions {
+  readonly command: 'check';
+  readonly format: 'text' | 'json' | 'sarif';
+  readonly failOn: FailOn;
+}
+
+export interface DnsRequest extends AnalysisOptions {
+  readonly command: 'dns';
+  readonly format: 'text' | 'json';
+  readonly all: boolean;
+}
+
+export interface TraceRequest extends AnalysisOptions {
+  readonly command: 'trace';
+  readonly format: 'text' | 'json' | 'mermaid';
+  readonly target: { readonly namespace: string; readonly name: string };
+}
+
+export type CliRequest =
+  | CheckRequest
+  | DnsRequest
+  | TraceRequest
+  | { readonly command: 'help'; readonly topic?: CommandName }
+  | { readonly command: 'version' };
+
+export interface UsageError {
+  readonly command: 'usage-error';
+  readonly message: string;
+}
+
+interface FlagSpec {
+  /** Allowed values; an empty list means any non-empty value; undefined means the flag takes no value. */
+  readonly values?: readonly string[];
+}
+
+const commonFlags: Record<string, FlagSpec> = {
+  '--cluster-domain': { values: [] },
+  '--namespace': { values: [] },
+};
+
+const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
+  check: { ...commonFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
+  dns: { ...commonFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
+  trace: { ...commonFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+};
+
+const commands: readonly string[] = ['check', 'dns', 'trace'];
+
+// semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
+  const [first, ...rest] = argv;
+  if (first === undefined) return usage('no command given; try `kube-netlens --help`');
+  if (first === '--help' || first === '-h') return { command: 'help' };
+  if (first === '--version' || first === '-v') return { command: 'version' };
+  if (first === 'help') {
+    const topic = rest[0];
+    if (topic === undefined) return { command: 'help' };
+    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns and trace`);
+  }
+  if (!isCommand(first)) {
+    if (first.startsWith('-')) return usage(`unknown option '${first}'; try \`kube-netlens --help\``);
+    return usage(`unknown command '${first}'; the commands are check, dns and trace`);
+  }
+  return parseCommand(first, rest);
+}
+
+function parseCommand(command: CommandName, argv: readonly string[]): CliRequest | UsageError {
+  const specs = flagsOf[command];
+  const values = new Map<string, string>();
+  const switches = new Set<string>();
+  const positionals: string[] = [];
+  let onlyPositionals = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (onlyPositionals || !arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      onlyPositionals = true;
+      continue;
+    }
+    if (arg === '--help' || arg === '-h') return { command: 'help', topic: command };
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const spec = specs[flag];
+    if (!spec) return usage(`unknown option '${flag}' for ${command}; try \`kube-netlens ${command} --help\``);
+    if (!spec.values) {
+      if (eq > 0) return usage(`option ${flag} takes no value`);
+      switches.add(flag);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
+    if (value === undefined || value === '') return usage(`option ${flag} needs a value${describeValues(spec)}`);
+    if (spec.values.length && !spec.values.includes(value)) return usage(`option ${flag} must be one of ${spec.values.join(', ')} (got '${value}')`);
+    values.set(flag, value);
+  }
+  const namespace = values.get('--namespace');
+  if (namespace !== undefined && !dnsLabel.test(namespace)) return usage(`--namespace '${namespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
+  let clusterDomain = values.get('--cluster-domain');
+  if (clusterDomain !== undefined) {
+    clusterDomain = clusterDomain.replace(/\.$/, '');
+    if (!dnsSubdomain.test(clusterDomain)) return usage(`--cluster-domain '${values.get('--cluster-domain')}' is not a valid DNS domain`);
+  }
+  const common = { clusterDomain, namespace };
+  if (command === 'check') {
+    return { command, ...common, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+  }
+  if (command === 'dns') {
+    return { command, ...common, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
+  }
+  const [target, ...paths] = positionals;
+  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');
+  const m = /^([^/]+)\/([^/]+)$/.exec(target);
+  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api)`);
+  return { command, ...common, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+}
+
+function isCommand(s: string): s is CommandName {
+  return commands.includes(s);
+}
+
+function orCurrentDir(paths: readonly string[]): readonly string[] {
+  return paths.length ? paths : ['.'];
+}
+
+function describeValues(spec: FlagSpec): string {
+  return spec.values?.length ? ` (${spec.values.join(', ')})` : '';
+}
+
+function usage(message: string): UsageError {
+  return { command: 'usage-error', message };
+}

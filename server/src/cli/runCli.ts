@@ -1,0 +1,27 @@
+// One command line → one result. Pure apart from reading the files it is pointed at.
+
+import { checkCommand } from './checkCommand';
+import { failure, type CommandResult, type Terminal } from './commandResult';
+import { dnsCommand } from './dnsCommand';
+import { parseArgs } from './parseArgs';
+import { traceCommand } from './traceCommand';
+import { helpText } from './usage';
+import { cliVersion } from './version';
+
+export function runCli(argv: readonly string[], terminal: Terminal): CommandResult {
+  const request = parseArgs(argv);
+  switch (request.command) {
+    case 'usage-error':
+      return failure(request.message);
+    case 'help':
+      return { exitCode: 0, stdout: helpText(request.topic), stderr: [] };
+    case 'version':
+      return { exitCode: 0, stdout: `${cliVersion}\n`, stderr: [] };
+    case 'check':
+      return checkCommand(request, terminal);
+    case 'dns':
+      return dnsCommand(request, terminal);
+    case 'trace':
+      return traceCommand(request);
+  }
+}

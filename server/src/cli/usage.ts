@@ -1,0 +1,61 @@
+// Help texts: the overview and one page per command.
+
+import type { CommandName } from './parseArgs';
+
+const overview = `kube-netlens: find Kubernetes networking mistakes in YAML manifests
+
+Usage:
+  kube-netlens check [PATH...]               report mistakes (selectors that match nothing, typos in
+                                             serviceName, named ports no container declares, ...)
+  kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
+  kube-netlens trace NAMESPACE/SERVICE [PATH...]
+                                             show how a request reaches a Service's pods
+  kube-netlens help COMMAND | COMMAND --help details of one command
+  kube-netlens --version
+
+PATH is a file or a folder (default: the current folder). Folders are searched for *.yaml and *.yml,
+skipping node_modules and .git; files over 1 MB and Helm templates are passed over.
+
+Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
+`;
+
+const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
+  --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
+`;
+
+const pages: Record<CommandName, string> = {
+  check: `Usage: kube-netlens check [PATH...] [options]
+
+Reads every manifest under PATH and reports networking mistakes, one line per finding:
+  file:line:col: severity code: message
+
+Options:
+  --format text|json|sarif       output format (default text; sarif is SARIF 2.1.0 for CI code scanning)
+  --fail-on error|warning|never  exit 1 when a finding at or above this severity exists (default error)
+${common}  -h, --help                     this help
+`,
+  dns: `Usage: kube-netlens dns [PATH...] [options]
+
+Lists the DNS names CoreDNS will answer for the Services and pods in the manifests, grouped by namespace,
+with the answer and when it resolves (always, or only while a pod is ready).
+
+Options:
+  --format text|json    output format (default text)
+  --all                 also list names that depend on CoreDNS-only behaviour or on Corefile options
+${common}  -h, --help            this help
+`,
+  trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
+
+Shows the path a request takes to the Service's pods: the names and entry points that reach it,
+the Service and kube-proxy hops, the workloads behind it, the container ports, the NetworkPolicies
+in the way, and every finding that breaks a hop.
+
+Options:
+  --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
+${common}  -h, --help                   this help
+`,
+};
+
+export function helpText(topic?: CommandName): string {
+  return topic ? pages[topic] : overview;
+}
