@@ -7,6 +7,9 @@ import type { Fix, FindingDraft } from './finding';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
+/** Ports offered as fixes when none stands out. */
+const maxOffered = 5;
+
 export const ingressBackendMissing: Rule = {
   code: 'ingress-backend-missing',
   defaultSeverity: 'warning',
@@ -101,13 +104,21 @@ function checkBackend(cluster: Cluster, ingress: Ingress, backend: IngressBacken
     : '';
   const fixes: Fix[] = [];
   if (backend.portSpan) {
+    const span = backend.portSpan;
     if (portNumber !== undefined) {
       const viaTarget = service.ports.filter((p) => p.targetPort === portNumber && p.port !== undefined);
       const candidate = viaTarget.length === 1 ? viaTarget[0] : service.ports.length === 1 ? service.ports[0] : undefined;
-      if (candidate?.port !== undefined) fixes.push({ title: `Use port ${candidate.port} of Service "${name}"`, edits: [{ uri: ingress.uri, span: backend.portSpan, newText: String(candidate.port) }], isPreferred: true });
+      // One obvious port (the one whose targetPort was written, or the only one) is preferred; otherwise every port is offered.
+      const offered = candidate ? [candidate] : service.ports.slice(0, maxOffered);
+      for (const p of offered) {
+        if (p.port === undefined) continue;
+        fixes.push({ title: `Use port ${p.port}${p.name ? ` (${p.name})` : ''} of Service "${name}"`, edits: [{ uri: ingress.uri, span, newText: String(p.port) }], isPreferred: candidate ? true : undefined });
+      }
     } else {
-      const guess = closestName(portName!, service.ports.map((p) => p.name).filter((n): n is string => n !== undefined));
-      if (guess) fixes.push({ title: `Use port "${guess.name}" of Service "${name}"`, edits: [{ uri: ingress.uri, span: backend.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
+      const names = service.ports.map((p) => p.name).filter((n): n is string => n !== undefined);
+      const guess = closestName(portName!, names);
+      const offered = guess ? [guess.name] : names.slice(0, maxOffered);
+      for (const n of offered) fixes.push({ title: `Use port "${n}" of Service "${name}"`, edits: [{ uri: ingress.uri, span, newText: n }], isPreferred: guess?.clear || undefined });
     }
   }
   return {
