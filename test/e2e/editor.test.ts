@@ -1,0 +1,181 @@
+// What a person sees after installing the VSIX, in a real VS Code (code-server) on a copy of examples/:
+// diagnostics, hovers, a quick fix, cross-file updates, the trace view, and a language server that survives a crash.
+// One editor serves every scenario, in order; scenarios that edit files come after the ones that only look.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  goTo,
+  hoverAtCursor,
+  languageServers,
+  openEditor,
+  openFile,
+  patience,
+  problemsShowing,
+  readWorkspaceFile,
+  runCommand,
+  seededMistakes,
+  squiggles,
+  webviewText,
+  type Editor,
+} from './harness';
+
+const scenarioTimeout = 4 * patience;
+let editor: Editor;
+
+/** Runs one scenario; on failure leaves `<name>-failed.png` beside the other screenshots. */
+function scenario(title: string, name: string, body: (page: Page) => Promise<void>): void {
+  it(title, { timeout: scenarioTimeout }, async () => {
+    try {
+      await body(editor.page);
+      await editor.screenshot(name);
+    } catch (e) {
+      await editor.screenshot(`${name}-failed`).catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
+/** 1-based line and column just inside the value of the first line matching `field` after the line matching `after`. */
+function positionOf(file: string, after: RegExp, field: RegExp): { line: number; column: number } {
+  const lines = readWorkspaceFile(editor, file).split('\n');
+  const from = lines.findIndex((l) => after.test(l));
+  assert.ok(from >= 0, `${file}: no line matches ${after}`);
+  const at = lines.findIndex((l, i) => i >= from && field.test(l));
+  assert.ok(at >= 0, `${file}: no line matches ${field} after ${after}`);
+  const m = field.exec(lines[at])!;
+  return { line: at + 1, column: m.index + m[0].length + 2 };
+}
+
+async function waitForEditorText(page: Page, ready: { includes: string; excludes?: string }): Promise<void> {
+  await page.waitForFunction(({ includes, excludes }) => {
+    const el = document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null;
+    const text = (el?.innerText ?? '').replace(/\u00a0/g, ' ');
+    return text.includes(includes) && (!excludes || !text.includes(excludes));
+  }, ready);
+}
+
+/** Replaces the rest of the line from the cursor with `text`, as a person typing it. */
+async function replaceToEndOfLine(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.type(text);
+}
+
+describe('the packaged extension in VS Code (code-server)', { timeout: 12 * patience }, () => {
+  before(async () => {
+    editor = await openEditor();
+  }, { timeout: 5 * patience });
+
+  after(async () => {
+    await editor?.close();
+  });
+
+  scenario('opening examples/ shows every seeded mistake as a squiggle and in the Problems panel, closed files included', '01-problems', async (page) => {
+    const mistakes = seededMistakes();
+    assert.ok(mistakes.length >= 6, 'examples/ should plant at least six mistakes');
+    const opened = mistakes[0].file;
+    await openFile(page, opened);
+    await squiggles(page).first().waitFor();
+    for (const m of mistakes) {
+      const rows = await problemsShowing(page, m.code, { present: [m.file, m.code, `[Ln ${m.line}, Col`] });
+      assert.match(rows, new RegExp(`kube-netlens\\s*\\(?${m.code}`), `Problems row for ${m.file}:${m.line} names its source and code`);
+    }
+    // Every other file was never opened: its findings came from the server reading the workspace.
+    const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
+    assert.equal(tabs.length, 1, `only ${opened} is open`);
+    assert.ok(tabs[0].includes(opened));
+  });
+
+  scenario('hovering a Service name shows its DNS names and endpoints', '02-hover-service', async (page) => {
+    await openFile(page, 'api.yaml');
+    const at = positionOf('api.yaml', /^kind: Service/, /^ {2}name: /);
+    await goTo(page, at.line, at.column);
+    const hover = await hoverAtCursor(page, 'api.shop.svc.cluster.local');
+    assert.match(hover, /Deployment/, 'the hover names the workload behind the Service');
+    assert.match(hover, /\b3\b/, 'the hover counts the three api replicas');
+  });
+
+  scenario('the quick fix on the serviceName typo edits the file and the squiggle goes away', '03-quick-fix', async (page) => {
+    await openFile(page, 'database.yaml');
+    const at = positionOf('database.yaml', /^kind: StatefulSet/, /^ {2}serviceName: /);
+    await goTo(page, at.line, at.column);
+    await squiggles(page, 'warning').first().waitFor();
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: /postgres\b/ }).first();
+    await fix.waitFor();
+    await fix.click();
+    await waitForEditorText(page, { includes: 'serviceName: postgres', excludes: 'postgress' });
+    await page.waitForFunction(
+      () => document.querySelectorAll('.editor-group-container.active .monaco-editor .view-overlays .squiggly-warning, .editor-group-container.active .monaco-editor .view-overlays .squiggly-error').length === 0,
+    );
+    await problemsShowing(page, 'statefulset-service-missing', { absent: ['database.yaml'] });
+    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+S');
+    await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+    assert.match(readWorkspaceFile(editor, 'database.yaml'), /serviceName: postgres\n/);
+  });
+
+  scenario('hovering the fixed StatefulSet serviceName shows the per-pod DNS names', '02-hover-statefulset', async (page) => {
+    await openFile(page, 'database.yaml');
+    const at = positionOf('database.yaml', /^kind: StatefulSet/, /^ {2}serviceName: /);
+    await goTo(page, at.line, at.column);
+    await hoverAtCursor(page, 'postgres-0.postgres.shop.svc.cluster.local');
+  });
+
+  scenario('editing labels in one file makes a diagnostic in another file appear, then disappear', '04-cross-file', async (page) => {
+    await openFile(page, 'api.yaml');
+    const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
+    await problemsShowing(page, 'networkpolicy-selects-nothing', { absent: ['policies.yaml'] });
+    await goTo(page, label.line, label.column - 1);
+    await replaceToEndOfLine(page, 'api-v2');
+    await waitForEditorText(page, { includes: 'app: api-v2' });
+    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled it selects nothing.
+    await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
+    await editor.screenshot('04-cross-file-appeared');
+    await goTo(page, label.line, label.column - 1);
+    await replaceToEndOfLine(page, 'api');
+    await problemsShowing(page, 'networkpolicy-selects-nothing', { absent: ['policies.yaml'] });
+  });
+
+  scenario('"Kubernetes: Trace Service" draws the path with the broken hop marked', '05-trace', async (page) => {
+    await runCommand(page, 'Kubernetes: Trace Service');
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'frontend' }).first().waitFor();
+    await input.fill('frontend');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'frontend' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const { frame, text } = await webviewText(page, 'frontend');
+    // The frontend Service selects `release: stabel`: the trace must show that hop as broken.
+    await frame.waitForSelector('.finding-marker, .edge-broken, .status-error');
+    assert.match(text, /stabel|no pods|no endpoints|selects no|matches no/i, 'the trace says why the path is broken');
+  });
+
+  scenario('the client restarts a killed language server and diagnostics come back', '06-server-restarted', async (page) => {
+    const before = languageServers(editor);
+    assert.ok(before.length > 0, 'no dist/server.js process under this code-server');
+    for (const pid of before) process.kill(pid, 'SIGKILL');
+    const restarted = await waitForNewServer(before);
+    assert.ok(!before.includes(restarted), 'a new language server process runs');
+    // The new server indexed the workspace again: a fresh edit is analysed across files.
+    await openFile(page, 'api.yaml');
+    const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
+    await goTo(page, label.line, label.column - 1);
+    await replaceToEndOfLine(page, 'api-v3');
+    await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
+    for (const m of seededMistakes().filter((m) => m.code !== 'statefulset-service-missing')) {
+      await problemsShowing(page, m.code, { present: [m.file] });
+    }
+  });
+});
+
+/** Waits (on the process table, checked every 200 ms) until a language server other than `old` runs. */
+async function waitForNewServer(old: readonly number[]): Promise<number> {
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const fresh = languageServers(editor).filter((pid) => !old.includes(pid));
+    if (fresh.length) return fresh[0];
+    if (Date.now() > deadline) throw new Error(`the language server was not restarted within ${patience} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
