@@ -19,7 +19,12 @@ export function insertMapEntry(uri: string, text: string, map: YMap, entry: stri
   }
   if (!first) return undefined;
   const column = first.start - lineStartOf(text, first.start);
-  return { uri, span: { start: first.start, end: first.start }, newText: `${entry}\n${' '.repeat(column)}` };
+  return { uri, span: { start: first.start, end: first.start }, newText: `${entry}${lineEndOf(text)}${' '.repeat(column)}` };
+}
+
+/** The file's line ending, so inserted lines match the ones around them. */
+export function lineEndOf(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
 }
 
 export function lineStartOf(text: string, offset: number): number {

@@ -7,7 +7,7 @@ import { closestName } from './closestName';
 import { fileTextOf } from './fileTextOf';
 import type { Fix, TextEdit } from './finding';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
-import { insertMapEntry, lineStartOf } from './insertMapEntry';
+import { insertMapEntry, lineEndOf, lineStartOf } from './insertMapEntry';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
@@ -139,15 +139,17 @@ function createHeadlessService(sts: Workload, name: string, text: string): TextE
     if (seen.has(key) || (portName && seen.has(portName))) continue;
     seen.add(key);
     if (portName) seen.add(portName);
-    portLines.push(`    - ${portName ? `name: ${yamlScalar(portName)}\n      ` : ''}port: ${p.containerPort}${p.protocol !== 'TCP' ? `\n      protocol: ${p.protocol}` : ''}`);
+    const fields = [...(portName ? [`name: ${yamlScalar(portName)}`] : []), `port: ${p.containerPort}`, ...(p.protocol !== 'TCP' ? [`protocol: ${p.protocol}`] : [])];
+    portLines.push(...fields.map((f, i) => `${i === 0 ? '    - ' : '      '}${f}`));
   }
   if (portLines.length) lines.push('  ports:', ...portLines);
-  const block = lines.join('\n') + '\n';
+  const eol = lineEndOf(text);
+  const block = lines.join(eol) + eol;
   let offset = root.end;
   if (text[offset - 1] !== '\n') {
     const nl = text.indexOf('\n', offset);
     offset = nl < 0 ? text.length : nl + 1;
   }
-  const newText = offset === text.length && text.length && !text.endsWith('\n') ? `\n${block}` : block;
+  const newText = offset === text.length && text.length && !text.endsWith('\n') ? `${eol}${block}` : block;
   return { uri: sts.uri, span: { start: offset, end: offset }, newText };
 }
