@@ -1,0 +1,108 @@
+// A minimal LSP client for tests: spawns dist/server.js over stdio, speaks JSON-RPC, records what the server sends
+// (diagnostics, progress, status) and keeps every stdout byte so a test can check that only LSP frames were written.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+export interface PublishedDiagnostics {
+  readonly uri: string;
+  readonly version?: number;
+  readonly diagnostics: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; severity?: number; code?: string; message: string; source?: string; codeDescription?: { href: string }; relatedInformation?: unknown[]; tags?: number[] }[];
+}
+
+export interface TestClient {
+  readonly connection: MessageConnection;
+  readonly process: ChildProcess;
+  readonly diagnostics: Map<string, PublishedDiagnostics>;
+  readonly notifications: { method: string; params: unknown }[];
+  readonly stdout: Buffer[];
+  readonly stderr: string[];
+  /** What `workspace/configuration` answers for the `kubeNetlens` section. */
+  settings: Record<string, unknown>;
+  /** Resolves once `predicate` holds, re-checked after every message from the server. */
+  waitFor<T>(what: string, predicate: () => T | undefined | false, timeoutMs?: number): Promise<T>;
+  exited: Promise<number | null>;
+}
+
+export function startServer(serverPath: string): TestClient {
+  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const stdout: Buffer[] = [];
+  const stderr: string[] = [];
+  const tee = new PassThrough();
+  child.stdout!.on('data', (b: Buffer) => {
+    stdout.push(b);
+    tee.write(b);
+  });
+  child.stdout!.on('end', () => tee.end());
+  child.stderr!.on('data', (b: Buffer) => stderr.push(b.toString()));
+  const connection = createMessageConnection(new StreamMessageReader(tee), new StreamMessageWriter(child.stdin!));
+  const waiters = new Set<() => void>();
+  const poke = () => {
+    for (const w of [...waiters]) w();
+  };
+  const client: TestClient = {
+    connection,
+    process: child,
+    diagnostics: new Map(),
+    notifications: [],
+    stdout,
+    stderr,
+    settings: {},
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    waitFor(what, predicate, timeoutMs = 10000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const v = predicate();
+          if (v === undefined || v === false) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(v as never);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${what}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+  connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
+    client.diagnostics.set(p.uri, p);
+    poke();
+  });
+  connection.onNotification((method: string, params: unknown) => {
+    client.notifications.push({ method, params });
+    poke();
+  });
+  connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => p.items.map(() => client.settings));
+  connection.onRequest('client/registerCapability', () => null);
+  connection.onRequest('window/workDoneProgress/create', () => null);
+  connection.onNotification('$/progress', (p: unknown) => {
+    client.notifications.push({ method: '$/progress', params: p });
+    poke();
+  });
+  connection.listen();
+  return client;
+}
+
+/** Splits captured stdout into LSP frames; throws on anything that is not `Content-Length` + JSON-RPC. */
+export function parseFrames(chunks: readonly Buffer[]): unknown[] {
+  const all = Buffer.concat(chunks);
+  const frames: unknown[] = [];
+  let at = 0;
+  while (at < all.length) {
+    const headerEnd = all.indexOf('\r\n\r\n', at);
+    if (headerEnd < 0) throw new Error(`stray bytes on stdout: ${JSON.stringify(all.subarray(at, at + 80).toString())}`);
+    const header = all.subarray(at, headerEnd).toString('ascii');
+    const m = /^Content-Length: (\d+)(\r\nContent-Type: [^\r\n]+)?$/i.exec(header);
+    if (!m) throw new Error(`not an LSP header: ${JSON.stringify(header.slice(0, 80))}`);
+    const body = all.subarray(headerEnd + 4, headerEnd + 4 + Number(m[1]));
+    const msg = JSON.parse(body.toString('utf8'));
+    if (msg.jsonrpc !== '2.0') throw new Error('a frame without jsonrpc 2.0');
+    frames.push(msg);
+    at = headerEnd + 4 + Number(m[1]);
+  }
+  return frames;
+}
