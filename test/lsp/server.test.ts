@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -98,7 +98,7 @@ describe('language server over stdio', () => {
   });
 
   it('an edit in one file changes the diagnostics of another', async () => {
-    const text = `${require('node:fs').readFileSync(join(dir, 'apps/deployment.yaml'), 'utf8')}`;
+    const text = readFileSync(join(dir, 'apps/deployment.yaml'), 'utf8');
     await open('apps/deployment.yaml', text);
     await change('apps/deployment.yaml', text.replace(/app: api\n/g, 'app: api-v2\n'));
     await client.waitFor('selector warning on service.yaml', () => codes('apps/service.yaml').includes('service-selector-no-match'));
@@ -107,8 +107,7 @@ describe('language server over stdio', () => {
   });
 
   it('hovers every kind of place', async () => {
-    const fs = await import('node:fs');
-    for (const rel of ['apps/service.yaml', 'apps/ingress.yaml', 'data/postgres.yaml']) await open(rel, fs.readFileSync(join(dir, rel), 'utf8'));
+    for (const rel of ['apps/service.yaml', 'apps/ingress.yaml', 'data/postgres.yaml']) await open(rel, readFileSync(join(dir, rel), 'utf8'));
     assert.match(await hover('apps/service.yaml', 'name: api', 7), /^\*\*Service\*\* `api` in namespace `shop`/);
     assert.match(await hover('apps/service.yaml', 'name: api', 7), /\[Trace this Service\]\(command:kubeNetlens\.traceService\?/);
     assert.match(await hover('apps/service.yaml', 'app: api', 6), /^\*\*Selector\*\* `app=api`[\s\S]*Deployment `api` ×2/);
