@@ -13,8 +13,6 @@ import { ingressVerdict, policiesSelectingWorkload } from './networkPolicy';
 import { resolveName } from './resolveName';
 import { serviceEnvFor } from './serviceEnv';
 import { buildTrace } from './trace';
-import type { Finding } from '../rules/finding';
-import { runRules } from '../rules/runRules';
 
 export type DnsRecordType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'PTR';
 /** semantics §8: `always`; `while-ready` (≥1 ready endpoint); `coredns-only` (S5); `config-dependent` (needs a Corefile option). */
@@ -88,6 +86,15 @@ export interface PolicyVerdict {
   readonly allowedBy: readonly NetworkPolicy[];
 }
 
+/** A finding as the trace needs it (structurally a rules `Finding`, which this layer may not import). */
+export interface HopFinding {
+  readonly code: string;
+  readonly severity: 'error' | 'warning' | 'information' | 'hint';
+  readonly message: string;
+  readonly span: Span;
+  readonly resource?: { readonly kind: string; readonly namespace: string; readonly name: string };
+}
+
 export interface Analysis {
   readonly cluster: Cluster;
   readonly config: AnalysisConfig;
@@ -105,8 +112,11 @@ export interface Analysis {
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
   /** Whether ingress from a peer (pod labels + namespace) on a port/protocol reaches the workload's pods. */
   ingressAllowed(workload: Workload, peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string }, port: number, protocol?: string): PolicyVerdict;
-  /** The Service path and packet path of one Service, as plain data. */
-  trace(service: Service): TraceGraph;
+  /**
+   * The Service path and packet path of one Service, as plain data. Pass the snapshot's findings (rules run in a
+   * later layer) to have each one attached to the hop it breaks.
+   */
+  trace(service: Service, findings?: readonly HopFinding[]): TraceGraph;
 }
 
 export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analysis {
@@ -123,7 +133,6 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
   const envs = new Map<string, readonly ServiceEnvVar[]>();
   const policies = new Map<Workload, readonly NetworkPolicy[]>();
   const traces = new Map<Service, TraceGraph>();
-  let findings: readonly Finding[] | undefined;
   const analysis: Analysis = {
     cluster,
     config,
@@ -149,9 +158,10 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
       return r;
     },
     ingressAllowed: (workload, peer, port, protocol) => ingressVerdict(cluster, workload, peer, port, protocol),
-    trace(service) {
+    trace(service, findings) {
+      if (findings) return buildTrace(analysis, service, findings);
       let r = traces.get(service);
-      if (!r) traces.set(service, (r = buildTrace(analysis, service, () => (findings ??= runRules(analysis)))));
+      if (!r) traces.set(service, (r = buildTrace(analysis, service, [])));
       return r;
     },
   };

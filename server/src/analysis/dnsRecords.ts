@@ -176,7 +176,7 @@ function headlessPodRecords(service: Service, eps: ServiceEndpoints, config: Ana
     for (const h of hosts) {
       const hostNote = h.laterOrdinal ? `${note} With podManagementPolicy OrderedReady, ${h.label} is created only after the pods before it are Ready.` : note;
       for (const type of familyRecords(service)) {
-        out.push({ name: `${h.label}.${fqdn}`, type, answer: `<pod IP of ${h.label}>`, condition: byPodName ? 'config-dependent' : 'while-ready', owner: w, span: h.span, note: byPodName ? 'Needs the CoreDNS option endpoint_pod_names.' : hostNote });
+        out.push({ name: `${h.label}.${fqdn}`, type, answer: podIPOf(h), condition: byPodName ? 'config-dependent' : 'while-ready', owner: w, span: h.span, note: byPodName ? 'Needs the CoreDNS option endpoint_pod_names.' : hostNote });
       }
     }
     for (const target of group.ports) {
@@ -203,7 +203,7 @@ function clusterIPPodRecords(service: Service, eps: ServiceEndpoints, config: An
     const { hosts, byPodName } = endpointHostsOf(service, group, config);
     for (const h of hosts) {
       out.push({
-        name: `${h.label}.${fqdn}`, type: 'A', answer: `<pod IP of ${h.label}>`, condition: byPodName ? 'config-dependent' : 'coredns-only', owner: h.workload, span: h.span,
+        name: `${h.label}.${fqdn}`, type: 'A', answer: podIPOf(h), condition: byPodName ? 'config-dependent' : 'coredns-only', owner: h.workload, span: h.span,
         note: `CoreDNS answers this while the pod is ready, but ${service.name} has a cluster IP: it is not in the DNS specification, kube-dns does not serve it, and zone transfers leave it out. Make the Service headless (clusterIP: None) for stable per-pod names.`,
       });
     }
@@ -252,6 +252,11 @@ function manualRecords(service: Service, eps: ServiceEndpoints, fqdn: string): D
     if (rev) out.push({ name: rev, type: 'PTR', answer: `${label ?? dashedIP(ip)}.${fqdn}.`, condition: service.headless ? 'always' : 'coredns-only', owner: resource, span: address.span });
   }
   return out;
+}
+
+/** StatefulSet pods have known names; other pods are named after their workload. */
+function podIPOf(h: EndpointHost): string {
+  return h.workload.kind === 'StatefulSet' || h.workload.kind === 'Pod' ? `<pod IP of ${h.workload.kind === 'Pod' ? h.workload.name : h.label}>` : `<pod IPs of ${h.workload.kind} ${h.workload.name}>`;
 }
 
 function familyRecords(service: Service): DnsRecordType[] {

@@ -3,7 +3,7 @@
 
 import type { AnalysisConfig } from '../model/config';
 import type { Cluster } from '../model/cluster';
-import type { Service, Workload } from '../model/resources';
+import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resources';
 import type { DnsRecord, NameResolution } from './analysis';
 import { closestName } from './closestName';
 import type { DnsIndex } from './dnsRecords';
@@ -79,7 +79,7 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
       records: answer.records,
       ...(answer.service ? { service: answer.service } : {}),
       ...(portKnown !== undefined ? { portKnown } : {}),
-      ...(portKnown === false ? { reason: portReason(ctx, answer.service!, parsed.port!, answer.perPod) } : {}),
+      ...(portKnown === false ? { reason: portReason(answer.service!, parsed.port!, answer.perPod) } : {}),
       ...(warning ? { warning } : {}),
       resolves: true,
     };
@@ -98,7 +98,7 @@ function inZone(fqdn: string, zone: string): boolean {
 
 /**
  * Whether a written host is meant for cluster DNS: `…svc`, `…pod` or the zone itself at the end, a single label, or
- * `a.b` / `a.b.c` whose last label is a namespace (or, for `a.b`, a Service) the workspace knows. Anything else
+ * `a.b` / `a.b.c` whose last label is a namespace (or, for `a.b`, a Service or a StatefulSet pod `a`) the workspace knows. Anything else
  * (`example.com`) goes to the upstream resolvers, which the manifests say nothing about.
  */
 function looksInCluster(ctx: ResolveContext, host: string, fromNamespace: string, zone: string): boolean {
@@ -107,7 +107,7 @@ function looksInCluster(ctx: ResolveContext, host: string, fromNamespace: string
   const labels = h.split('.');
   const last = labels[labels.length - 1];
   if (last === 'svc' || last === 'pod' || labels.length === 1) return true;
-  if (labels.length === 2) return namespaceKnown(ctx.cluster, last) || serviceNamed(ctx.cluster, fromNamespace, last) !== undefined;
+  if (labels.length === 2) return namespaceKnown(ctx.cluster, last) || serviceNamed(ctx.cluster, fromNamespace, last) !== undefined || statefulSetFor(ctx.cluster, fromNamespace, labels[0]) !== undefined;
   if (labels.length === 3) return namespaceKnown(ctx.cluster, last);
   return false;
 }
@@ -183,17 +183,16 @@ function portIsServed(ctx: ResolveContext, service: Service, port: number, direc
   }
   for (const m of eps.manual) {
     const r = m.resource;
-    const ports = r.kind === 'Endpoints' ? (r as import('../model/resources').Endpoints).subsets.flatMap((s) => s.ports) : (r as import('../model/resources').EndpointSlice).ports;
+    const ports = r.kind === 'Endpoints' ? (r as Endpoints).subsets.flatMap((s) => s.ports) : (r as EndpointSlice).ports;
     if (ports.some((p) => p.port === port)) return true;
   }
   // With no known pods the port cannot be judged.
   return eps.groups.length || eps.manual.length ? false : undefined;
 }
 
-function portReason(ctx: ResolveContext, service: Service, port: number, direct: boolean): string {
+function portReason(service: Service, port: number, direct: boolean): string {
   const list = service.ports.map((p) => (p.name ? `${p.port}/${p.name}` : `${p.port}`)).join(', ') || 'none';
   if (!direct && !service.headless) return `Service "${service.name}" has no port ${port} (its ports: ${list}); connections to ${port} on its cluster IP are refused or time out.`;
-  void ctx;
   return `Neither Service "${service.name}" nor its pods declare port ${port} (Service ports: ${list}).`;
 }
 

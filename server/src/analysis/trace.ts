@@ -5,8 +5,7 @@ import { lineIndex, type LineIndex } from '../model/lineIndex';
 import type { Endpoints, EndpointSlice, NetworkPolicy, Resource, Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceStatus } from '../protocol';
-import type { Finding } from '../rules/finding';
-import type { Analysis } from './analysis';
+import type { Analysis, HopFinding } from './analysis';
 import { serviceFqdn, zoneOf } from './dnsRecords';
 import type { EndpointGroup, PortTarget } from './endpoints';
 import { isIP } from './ip';
@@ -17,7 +16,7 @@ const selectorCodes = new Set(['service-selector-no-match', 'service-selector-em
 /** Codes whose finding on a Service belongs on a container-port hop. */
 const portCodes = new Set(['service-target-port-unresolved', 'service-port-not-exposed']);
 
-export function buildTrace(analysis: Analysis, service: Service, findings: () => readonly Finding[]): TraceGraph {
+export function buildTrace(analysis: Analysis, service: Service, findings: readonly HopFinding[]): TraceGraph {
   const { cluster, config } = analysis;
   const nodes: TraceNode[] = [];
   const edges: TraceEdge[] = [];
@@ -34,7 +33,7 @@ export function buildTrace(analysis: Analysis, service: Service, findings: () =>
     return { uri, start: span.start, end: span.end, line: p.line, character: p.character };
   };
   const attached = new Map<string, TraceFinding[]>();
-  const attach = (id: string, f: Finding) => {
+  const attach = (id: string, f: HopFinding) => {
     const l = attached.get(id) ?? [];
     l.push({ code: f.code, severity: f.severity, message: f.message });
     attached.set(id, l);
@@ -53,9 +52,12 @@ export function buildTrace(analysis: Analysis, service: Service, findings: () =>
   const nameRecords = analysis.dnsRecordsFor(service).filter((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR');
   const dnsStatus: TraceStatus = !nameRecords.length ? 'error' : nameRecords.every((r) => r.condition === 'while-ready') ? 'conditional' : 'ok';
   const dnsLine = !nameRecords.length
-    ? isExternal ? 'Does not resolve: CoreDNS answers NXDOMAIN for an ExternalName without a host name.' : 'Does not resolve (NXDOMAIN) until a selected pod is ready; no pod is selected now.'
+    ? isExternal
+      ? `Does not resolve: CoreDNS answers NXDOMAIN for an ExternalName ${externalTarget ? 'that is an IP address' : 'without a host name'}.`
+      : 'Does not resolve (NXDOMAIN): no pod or address backs this headless Service.'
     : dnsStatus === 'conditional' ? 'Resolves to the ready pods\' IPs while at least one is ready.'
-      : isExternal ? `Resolves to a CNAME for ${externalTarget}.` : 'Always resolves to the cluster IP, whether or not any pod is ready.';
+      : isExternal ? `Resolves to a CNAME for ${externalTarget}.`
+        : service.headless ? 'Resolves to the ready addresses written in its Endpoints or EndpointSlices.' : 'Always resolves to the cluster IP, whether or not any pod is ready.';
   node({ id: 'entry:dns:short', kind: 'dns', column: 'entry', label: service.name, detail: [`From pods in namespace ${service.namespace} (the resolver adds ${service.namespace}.svc.${zone}).`, `From other namespaces: ${service.name}.${service.namespace}`, dnsLine], status: dnsStatus, source: source(service.uri, service.nameSpan) });
   node({ id: 'entry:dns:fqdn', kind: 'dns', column: 'entry', label: fqdn, detail: ['The full name works from every namespace.', dnsLine], status: dnsStatus, source: source(service.uri, service.nameSpan) });
   const dnsEdge = dnsStatus === 'error' ? 'broken' : dnsStatus === 'conditional' ? 'conditional' : 'ok';
@@ -112,7 +114,7 @@ export function buildTrace(analysis: Analysis, service: Service, findings: () =>
   // kube-proxy skips headless and ExternalName Services (semantics §5.4).
   const proxied = !isExternal && !service.headless;
   if (proxied) {
-    node({ id: 'proxy', kind: 'kube-proxy', column: 'proxy', label: `kube-proxy (${config.cni === 'cilium' ? 'replaced by Cilium eBPF' : config.proxyMode})`, detail: proxyDetail(service, config.proxyMode), status: 'ok' });
+    node({ id: 'proxy', kind: 'kube-proxy', column: 'proxy', label: `kube-proxy (${config.cni === 'cilium' ? 'replaced by Cilium eBPF' : config.proxyMode})`, detail: proxyDetail(service, config.cni === 'cilium' ? 'cilium' : config.proxyMode), status: 'ok' });
     edge('service', 'proxy', 'ok');
   }
   const upstream = proxied ? 'proxy' : 'service';
@@ -189,7 +191,7 @@ export function buildTrace(analysis: Analysis, service: Service, findings: () =>
 
   // Findings, each on the hop it breaks.
   const stsGoverned = cluster.workloadsIn(service.namespace).filter((w) => w.kind === 'StatefulSet' && w.serviceName === service.name);
-  for (const f of findings()) {
+  for (const f of findings) {
     const r = f.resource;
     if (!r) continue;
     if (r.kind === 'Service' && r.namespace === service.namespace && r.name === service.name) {
@@ -250,7 +252,8 @@ function worst(status: TraceStatus, findings: readonly TraceFinding[]): TraceSta
 
 function proxyDetail(service: Service, mode: string): string[] {
   const out = [
-    mode === 'ipvs' ? 'IPVS: a virtual server for the cluster IP on every node forwards each connection to a ready endpoint, round robin by default.'
+    mode === 'cilium' ? 'Cilium\'s eBPF programs replace kube-proxy: each connection to the cluster IP goes to one ready endpoint, chosen at random.'
+      : mode === 'ipvs' ? 'IPVS: a virtual server for the cluster IP on every node forwards each connection to a ready endpoint, round robin by default.'
       : mode === 'nftables' ? 'nftables: maps on every node DNAT the cluster IP to one ready endpoint, chosen at random (like iptables, with faster lookups).'
         : 'iptables: rules on every node DNAT the cluster IP to one ready endpoint, chosen at random.',
     'Only ready endpoints receive new connections.',
