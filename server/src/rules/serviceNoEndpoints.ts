@@ -9,7 +9,7 @@ export const serviceNoEndpoints: Rule = {
   title: 'Service without a selector has no Endpoints or EndpointSlice',
   description: `A Service without a selector gets no endpoints from Kubernetes (semantics §1.1): its backends must be written by hand, as an \`Endpoints\` object with the Service's name or an \`EndpointSlice\` labelled \`kubernetes.io/service-name: <service>\`, in the same namespace (semantics §1.2). Without one, connections to the Service fail and a headless Service's name does not resolve.
 
-The rule looks for those objects in the workspace; if they are created by something else (an operator, a script), turn the rule off for that workspace.`,
+The rule looks for those objects in the workspace (one that exists but is not mirrored is reported by \`endpoints-not-mirrored\` instead); if they are created by something else (an operator, a script), turn the rule off for that workspace.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -33,19 +33,16 @@ subsets:
     for (const service of analysis.cluster.services) {
       // An empty selector is reported by service-selector-empty; ExternalName Services need no endpoints (semantics §1.1 (1)).
       if (service.selector || service.selectorEmpty || service.type === 'ExternalName') continue;
-      const eps = analysis.endpointsOf(service);
-      if (eps.manual.some((m) => m.mirrored)) continue;
-      const ignored = eps.manual.filter((m) => !m.mirrored);
+      // Hand-written objects that exist but are not mirrored (semantics §1.2) are explained by endpoints-not-mirrored.
+      if (analysis.endpointsOf(service).manual.length) continue;
       const effect = service.headless
         ? `its DNS name ${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain} will not resolve`
         : `connections to it fail`;
-      const because = ignored.length ? ` (${ignored.map((m) => `${m.resource.kind} "${m.resource.name}" is ignored because ${m.reason}`).join('; ')})` : '';
       yield {
         uri: service.uri,
         span: service.nameSpan,
-        message: `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}"${because}, so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
+        message: `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}", so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
         resource: refOf(service),
-        related: ignored.map((m) => ({ uri: m.resource.uri, span: m.resource.nameSpan, message: `${m.resource.kind} "${m.resource.name}" is not used: ${m.reason}` })),
       };
     }
   },
