@@ -1,7 +1,7 @@
 // PATH arguments → the YAML files to analyse: files are read as given, folders are walked for *.yaml / *.yml.
 // The only module of the CLI that touches the file system.
 
-import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
 
@@ -30,9 +30,8 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
   let tooLarge = 0;
 
   const readOne = (display: string, stats: Stats): void => {
-    const real = realPath(display);
-    if (seenFiles.has(real)) return;
-    seenFiles.add(real);
+    if (seenFiles.has(identityOf(stats))) return;
+    seenFiles.add(identityOf(stats));
     if (stats.size > maxFileBytes) {
       tooLarge++;
       notes.push(`skipped ${display}: ${(stats.size / maxFileBytes).toFixed(1)} MB is larger than the 1 MB limit`);
@@ -41,11 +40,10 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
     sources.push({ uri: display, text: readFileSync(display, 'utf8') });
   };
 
-  const walk = (folder: string): void => {
-    const real = realPath(folder);
+  const walk = (folder: string, stats: Stats): void => {
     // A symlink back to an ancestor would otherwise be walked forever.
-    if (seenFolders.has(real)) return;
-    seenFolders.add(real);
+    if (seenFolders.has(identityOf(stats))) return;
+    seenFolders.add(identityOf(stats));
     let names: string[];
     try {
       names = readdirSync(folder).sort();
@@ -63,7 +61,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
         continue;
       }
       if (stats.isDirectory()) {
-        if (!skippedFolders.has(name)) walk(path);
+        if (!skippedFolders.has(name)) walk(path, stats);
       } else if (stats.isFile() && /\.ya?ml$/i.test(name)) {
         try {
           readOne(path, stats);
@@ -77,7 +75,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
   for (const given of paths) {
     try {
       const stats = statSync(given);
-      if (stats.isDirectory()) walk(join(given));
+      if (stats.isDirectory()) walk(join(given), stats);
       else readOne(given, stats);
     } catch (err) {
       return { error: `cannot read ${given}: ${reasonOf(err)}` };
@@ -90,12 +88,9 @@ export function isCollectError<T extends object>(x: T | CollectError): x is Coll
   return 'error' in x;
 }
 
-function realPath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
+/** The same file reached twice (two PATH arguments, a symlink) is read once. */
+function identityOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}`;
 }
 
 function reasonOf(err: unknown): string {

@@ -4,6 +4,11 @@ import { note } from './commandResult';
 import { runCli } from './runCli';
 
 function main(): void {
+  // `kube-netlens check | head` closes the pipe early; that is not an error worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   let result;
   try {
     result = runCli(process.argv.slice(2), { stdoutIsTTY: process.stdout.isTTY === true, env: process.env });
