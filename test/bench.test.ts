@@ -1,0 +1,49 @@
+// The benchmark's workspace generator: the same seed gives the same bytes, and every planted mistake is found.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findingOfMistake, generateWorkspace, type MistakeKind } from '../bench/generate';
+import { analyzeTexts } from '../server/src/features/analyzeTexts';
+import { diagnosticsFor } from '../server/src/features/diagnostics';
+
+const size = 200;
+const uriOf = (path: string) => `file:///bench/${path}`;
+
+describe('bench workspace generator', () => {
+  const ws = generateWorkspace({ resources: size, seed: 7 });
+  const analysis = analyzeTexts(ws.files.map((f) => ({ uri: uriOf(f.path), text: f.text })));
+
+  it('is deterministic: the same seed gives the same files, byte for byte; another seed does not', () => {
+    const again = generateWorkspace({ resources: size, seed: 7 });
+    assert.deepEqual(again.files, ws.files);
+    assert.deepEqual(again.mistakes, ws.mistakes);
+    const other = generateWorkspace({ resources: size, seed: 8 });
+    assert.notDeepEqual(other.files.map((f) => f.text), ws.files.map((f) => f.text));
+  });
+
+  it('produces exactly the requested number of resources, in files of one to several documents', () => {
+    assert.equal(ws.resources, size);
+    assert.equal(analysis.cluster.files.reduce((n, f) => n + f.resources.length, 0), size);
+    const docs = ws.files.map((f) => f.documents);
+    assert.equal(Math.min(...docs), 1);
+    assert.ok(Math.max(...docs) >= 5, `largest file has ${Math.max(...docs)} documents`);
+  });
+
+  it('plants every kind of mistake, and the rules find each one in the file it was planted in', () => {
+    const findings = diagnosticsFor(analysis);
+    const kinds = new Set<MistakeKind>(ws.mistakes.map((m) => m.kind));
+    assert.deepEqual([...kinds].sort(), Object.keys(findingOfMistake).sort());
+    for (const m of ws.mistakes) {
+      const code = findingOfMistake[m.kind];
+      assert.ok(findings.some((f) => f.uri === uriOf(m.file) && f.code === code), `${m.kind} in ${m.file} (${m.namespace}/${m.resource}) gives no ${code}`);
+    }
+  });
+
+  it('reports Service name positions that point at the name', () => {
+    assert.ok(ws.busyServices.length > 0);
+    for (const s of ws.busyServices) {
+      const line = ws.files.find((f) => f.path === s.file)!.text.split('\n')[s.line];
+      assert.equal(line.slice(s.character), s.name, `${s.file}:${s.line}`);
+    }
+  });
+});
