@@ -2,7 +2,8 @@
 // that semantics §8.3 says never to show.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, repoRoot, runCli } from './cli/builtCli';
@@ -40,6 +41,28 @@ describe('examples/', () => {
     const describe = (d: Expected) => `${d.file}:${d.line} ${d.code}`;
     const actual = diagnostics.map((d) => describe({ file: d.file, line: d.range.start.line + 1, code: d.code }));
     assert.deepEqual(actual.sort(), expected.map(describe).sort(), diagnostics.map((d) => `${d.file} ${d.code}: ${d.message}`).join('\n'));
+  });
+
+  it('once the planted mistakes are fixed, check is silent: the rest is really correct', () => {
+    const fixes: readonly (readonly [file: string, wrong: string, right: string])[] = [
+      ['frontend.yaml', 'release: stabel', 'release: stable'],
+      ['database.yaml', 'serviceName: postgress', 'serviceName: postgres'],
+      ['api.yaml', 'targetPort: http-metrics', 'targetPort: metrics'],
+      ['ingress.yaml', 'number: 80\n', 'number: 8080\n'],
+      ['config.yaml', 'http://payments.shop.svc.cluster.local:8080', 'http://api.shop.svc.cluster.local:8080/payments'],
+      ['debug.yaml', '  subdomain: debug\n', ''],
+      ['node-agent.yaml', 'hostNetwork: true\n', 'hostNetwork: true\n      dnsPolicy: ClusterFirstWithHostNet\n'],
+    ];
+    assert.equal(fixes.length, expected.length);
+    const dir = join(mkdtempSync(join(tmpdir(), 'kube-netlens-examples-')), 'examples');
+    cpSync(join(repoRoot, 'examples'), dir, { recursive: true });
+    for (const [file, wrong, right] of fixes) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      assert.ok(text.includes(wrong), `${file} contains ${wrong}`);
+      writeFileSync(join(dir, file), text.replace(wrong, right));
+    }
+    const run = runCli(['check', '.', '--format', 'json'], { cwd: dir });
+    assert.deepEqual(JSON.parse(run.stdout).diagnostics, []);
   });
 
   it('check --fail-on warning fails on them', () => {
