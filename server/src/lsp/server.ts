@@ -58,8 +58,11 @@ export function startServer(connection: Connection): void {
   const publish = () => {
     timer = undefined;
     if (indexing) return;
+    const started = Date.now();
     const snap = workspace.snapshot();
+    const built = Date.now();
     const findings = findingsOf(snap);
+    const checked = Date.now();
     const byUri = new Map<string, Diagnostic[]>();
     const range = rangeIn(snap);
     for (const f of findings) {
@@ -71,13 +74,15 @@ export function startServer(connection: Connection): void {
       const diagnostics = byUri.get(uri) ?? [];
       const key = JSON.stringify(diagnostics);
       if ((published.get(uri) ?? '[]') === key) continue;
-      const version = snap.documentVersion(uri);
-      // Never publish for an older version of an open document: a newer analysis is already scheduled.
-      if (version !== undefined && documents.get(uri)?.version !== version) continue;
+      // Never publish for an older text of an open document: a newer analysis is already scheduled.
+      const doc = documents.get(uri);
+      if (doc && workspace.isOpen(uri) && doc.getText() !== snap.text(uri)) continue;
+      const version = doc && workspace.isOpen(uri) ? doc.version : undefined;
       void connection.sendDiagnostics({ uri, version, diagnostics });
       if (diagnostics.length) published.set(uri, key);
       else published.delete(uri);
     }
+    if (Date.now() - started > 250) connection.console.info(`Analysis took ${Date.now() - started} ms (snapshot ${built - started} ms, rules ${checked - built} ms, publishing ${Date.now() - checked} ms)`);
     void connection.sendNotification(analysisChangedNotification, { generation: snap.generation });
     sendStatus(snap, findings.length);
   };
@@ -109,9 +114,10 @@ export function startServer(connection: Connection): void {
     try {
       const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun);
       if (!result || run !== indexRun) return;
+      const read = Date.now();
       workspace.replaceDisk(result.texts, result.tooLarge);
       const snap = workspace.snapshot();
-      connection.console.info(`Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms`);
+      connection.console.info(`Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms (reading ${read - started} ms, parsing ${Date.now() - read} ms)`);
     } finally {
       progress.done();
     }

@@ -29,7 +29,7 @@ export interface Snapshot {
   text(uri: string): string | undefined;
   /** Offset ↔ line/character conversion for a file's text in this snapshot (memoized per text). */
   lines(uri: string): LineIndex | undefined;
-  /** The editor's version of an open document when the snapshot was taken; undefined for closed files. */
+  /** The editor's version of a document open when the snapshot was built; undefined for closed files (and files opened unchanged since). */
   documentVersion(uri: string): number | undefined;
   readonly stats: WorkspaceStats;
 }
@@ -145,15 +145,21 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       changed();
     },
     open(uri, text, version) {
+      const same = !overlays.has(uri) && disk.get(uri) === text;
       overlays.set(uri, { text, version });
-      changed();
+      // Opening a file whose text is already indexed changes nothing: no re-analysis.
+      if (!same) changed();
     },
     change(uri, text, version) {
+      const before = overlays.get(uri)?.text;
       overlays.set(uri, { text, version });
-      changed();
+      if (before !== text) changed();
     },
     close(uri) {
-      if (overlays.delete(uri)) changed();
+      const o = overlays.get(uri);
+      if (!o) return;
+      overlays.delete(uri);
+      if (disk.get(uri) !== o.text) changed();
     },
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),
