@@ -4,7 +4,7 @@
 import type { Analysis, IngressRoute } from '../analysis/analysis';
 import type { Service } from '../model/resources';
 import { portLabel } from './hoverService';
-import { bounded, code } from './markdown';
+import { bounded, code, escape } from './markdown';
 
 /** semantics §1.1: the selector is an equality map, matched only against pods in the Service's namespace. */
 export function selectorHover(analysis: Analysis, service: Service, key: string): string {
@@ -106,7 +106,7 @@ export function ingressBackendHover(analysis: Analysis, route: IngressRoute): st
   const where = `${route.host ?? '*'}${route.path}`;
   const out = [`**Ingress backend** for ${code(where)}`, ''];
   if (route.problem || !route.service) {
-    out.push(`⚠ ${route.problem ?? `Service ${code(route.serviceName ?? '')} does not exist in ${code(route.ingress.namespace)}.`}`);
+    out.push(`⚠ ${route.problem ? escape(route.problem) : `Service ${code(route.serviceName ?? '')} does not exist in ${code(route.ingress.namespace)}.`}`);
     return out.join('\n');
   }
   const svc = route.service;

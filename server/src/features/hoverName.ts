@@ -3,14 +3,14 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { describeType, recordLine } from './hoverService';
-import { bounded, code } from './markdown';
+import { bounded, code, escape } from './markdown';
 import type { NameAt } from './nameToken';
 
 export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string): string {
   const r = at.resolution;
-  const out = [`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${at.value.where})`, ''];
+  const out = [`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, ''];
   if (!r.resolves || !r.service) {
-    out.push(`Does not resolve: ${r.reason ?? 'no Service in the manifests answers this name.'}`);
+    out.push(`Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
     return out.join('\n');
   }
   const s = r.service;

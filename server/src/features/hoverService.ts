@@ -4,7 +4,7 @@
 import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort } from '../model/resources';
-import { bounded, cell, code, plural, traceLink } from './markdown';
+import { bounded, cell, code, escape, plural, traceLink } from './markdown';
 
 export function serviceHover(analysis: Analysis, service: Service): string {
   const zone = analysis.config.clusterDomain;
@@ -102,7 +102,7 @@ function endpointSection(analysis: Analysis, service: Service): string[] {
   if (eps.source === 'none') {
     if (!service.selector) {
       const ignored = eps.manual.filter((m) => !m.mirrored);
-      const why = ignored.length ? ` A manual ${ignored[0].resource.kind} exists but is ignored: ${ignored[0].reason}.` : '';
+      const why = ignored.length ? ` A manual ${ignored[0].resource.kind} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : '';
       return [`**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.${why}`];
     }
     return [];

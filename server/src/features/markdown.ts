@@ -1,10 +1,10 @@
 // Markdown building blocks for hovers. Every string that comes from a manifest goes through `code` or `escape`,
 // so a label or name can never form a link, an image, HTML or a command; the only links are the ones we build.
 
-/** Text as literal Markdown: specials are backslash-escaped, `<` and `&` become entities. */
+/** Text as literal Markdown: specials (and `:`, so no `http://` autolink forms) are backslash-escaped, `<` and `&` become entities. */
 export function escape(s: string): string {
   return oneLine(s)
-    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, '\\$&')
+    .replace(/[\\`*_{}[\]()#+\-.!|~>:]/g, '\\$&')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;');
 }
