@@ -23,6 +23,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
       configurationSection: 'kubeNetlens',
     },
+    // The watcher above already reports file events; the server need not register its own.
+    initializationOptions: { clientWatchesFiles: true },
     outputChannel: output,
     // Hover Markdown escapes every manifest string; the only command it may run is the trace link it builds.
     markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService'] }, supportHtml: false },

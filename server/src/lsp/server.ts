@@ -150,7 +150,7 @@ export function startServer(connection: Connection): void {
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const caps = params.capabilities;
     canConfigure = !!caps.workspace?.configuration;
-    canRegisterWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    canRegisterWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !params.initializationOptions?.clientWatchesFiles;
     canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     foldersSupported = !!caps.workspace?.workspaceFolders;
     folders = foldersOf(params.workspaceFolders, params.rootUri);
