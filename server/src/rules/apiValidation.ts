@@ -36,7 +36,16 @@ spec:
     - port: 80
       targetPort: "8080"
     - port: 443
-      targetPort: 8443`,
+      targetPort: 8443
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: api, ports: [{containerPort: 8080}, {containerPort: 8443}]}]}`,
     good: `apiVersion: v1
 kind: Service
 metadata:
@@ -50,7 +59,16 @@ spec:
       targetPort: 8080
     - name: https
       port: 443
-      targetPort: 8443`,
+      targetPort: 8443
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: api, ports: [{containerPort: 8080}, {containerPort: 8443}]}]}`,
   },
   *check({ cluster, config }) {
     const sources = new Map(cluster.files.map((f) => [f.uri, f.text]));

@@ -21,6 +21,11 @@ metadata: {name: legacy-db}
 spec: {selector: {app: legacy-db}, ports: [{port: 5432}]}
 ---
 apiVersion: v1
+kind: Pod
+metadata: {name: legacy-db, labels: {app: legacy-db}}
+spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}
+---
+apiVersion: v1
 kind: Endpoints
 metadata: {name: legacy-db}
 subsets:

@@ -3,6 +3,17 @@
 import { duplicateResource } from './duplicateResource';
 import type { Rule } from './rule';
 // --- workload, API and endpoint rules: imports
+import { apiValidation } from './apiValidation';
+import { endpointsNotMirrored } from './endpointsNotMirrored';
+import { endpointsOrphan } from './endpointsOrphan';
+import { externalnameIp } from './externalnameIp';
+import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
+import { ineffectiveField } from './ineffectiveField';
+import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
+import { nodeportConflict } from './nodeportConflict';
+import { podSubdomainUnresolved } from './podSubdomainUnresolved';
+import { statefulsetNameTooLong } from './statefulsetNameTooLong';
+import { workloadSelectorMismatch } from './workloadSelectorMismatch';
 // --- end workload, API and endpoint rules: imports
 // --- service, StatefulSet, Ingress and DNS rules: imports
 import { dnsNameUnresolved } from './dnsNameUnresolved';
@@ -21,6 +32,17 @@ import { statefulsetServiceNotSelecting } from './statefulsetServiceNotSelecting
 export const rules: readonly Rule[] = [
   duplicateResource,
   // --- workload, API and endpoint rules
+  apiValidation,
+  workloadSelectorMismatch,
+  nodeportConflict,
+  externalnameIp,
+  ineffectiveField,
+  statefulsetNameTooLong,
+  podSubdomainUnresolved,
+  hostnetworkDnsPolicy,
+  endpointsOrphan,
+  endpointsNotMirrored,
+  networkpolicySelectsNothing,
   // --- end workload, API and endpoint rules
   // --- service, StatefulSet, Ingress and DNS rules
   serviceSelectorNoMatch,

@@ -32,7 +32,17 @@ metadata:
 spec:
   clusterIP: None
   selector: {app: db}
-  ports: [{name: pg, port: 5432}]`,
+  ports: [{name: pg, port: 5432}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}`,
     good: `apiVersion: v1
 kind: Service
 metadata:
@@ -41,7 +51,17 @@ spec:
   clusterIP: None
   publishNotReadyAddresses: true
   selector: {app: db}
-  ports: [{name: pg, port: 5432}]`,
+  ports: [{name: pg, port: 5432}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}`,
   },
   *check({ cluster }) {
     const sources = new Map(cluster.files.map((f) => [f.uri, f.text]));

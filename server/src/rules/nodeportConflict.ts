@@ -20,7 +20,17 @@ spec: {type: NodePort, selector: {app: web}, ports: [{port: 80, nodePort: 30080}
 apiVersion: v1
 kind: Service
 metadata: {name: admin, namespace: ops}
-spec: {type: NodePort, selector: {app: admin}, ports: [{port: 80, nodePort: 30080}]}`,
+spec: {type: NodePort, selector: {app: admin}, ports: [{port: 80, nodePort: 30080}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop, labels: {app: web}}
+spec: {containers: [{name: web, image: web, ports: [{containerPort: 80}]}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: admin, namespace: ops, labels: {app: admin}}
+spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`,
     good: `apiVersion: v1
 kind: Service
 metadata: {name: web, namespace: shop}
@@ -29,7 +39,17 @@ spec: {type: NodePort, selector: {app: web}, ports: [{port: 80, nodePort: 30080}
 apiVersion: v1
 kind: Service
 metadata: {name: admin, namespace: ops}
-spec: {type: NodePort, selector: {app: admin}, ports: [{port: 80, nodePort: 30081}]}`,
+spec: {type: NodePort, selector: {app: admin}, ports: [{port: 80, nodePort: 30081}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop, labels: {app: web}}
+spec: {containers: [{name: web, image: web, ports: [{containerPort: 80}]}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: admin, namespace: ops, labels: {app: admin}}
+spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`,
   },
   *check({ cluster }) {
     const claims = new Map<number, { svc: Service; port: ServicePort }[]>();

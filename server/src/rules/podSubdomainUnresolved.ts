@@ -44,12 +44,12 @@ spec:
       if (!problem) continue;
       const name = t.hostname ? `${t.hostname}.${t.subdomain}.${w.namespace}.svc.${config.clusterDomain}` : undefined;
       const consequence = name
-        ? `so ${name} will not resolve`
-        : `and the pod sets no hostname, so no per-pod DNS name exists for it in any case`;
+        ? `The name ${name} will not resolve.`
+        : 'The pod also sets no hostname, so it has no per-pod DNS name in any case.';
       yield {
         uri: w.uri,
         span: t.subdomainSpan,
-        message: `subdomain "${t.subdomain}": ${problem.reason}, ${consequence}.${problem.hint ? ` ${problem.hint}` : ''}`,
+        message: `subdomain "${t.subdomain}": ${problem.reason}. ${consequence}${problem.hint ? ` ${problem.hint}` : ''}`,
         resource: refOf(w),
         related: problem.related,
         fixes: problem.fixes,

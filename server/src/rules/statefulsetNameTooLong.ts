@@ -25,7 +25,12 @@ spec:
   selector: {matchLabels: {app: ledger}}
   template:
     metadata: {labels: {app: ledger}}
-    spec: {containers: [{name: pg, image: postgres}]}`,
+    spec: {containers: [{name: pg, image: postgres}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ledger}
+spec: {clusterIP: None, selector: {app: ledger}}`,
     good: `apiVersion: apps/v1
 kind: StatefulSet
 metadata:
@@ -35,7 +40,12 @@ spec:
   selector: {matchLabels: {app: ledger}}
   template:
     metadata: {labels: {app: ledger}}
-    spec: {containers: [{name: pg, image: postgres}]}`,
+    spec: {containers: [{name: pg, image: postgres}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: ledger}
+spec: {clusterIP: None, selector: {app: ledger}}`,
   },
   *check({ cluster }) {
     for (const w of cluster.workloads) {

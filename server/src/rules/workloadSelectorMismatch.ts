@@ -2,7 +2,6 @@
 
 import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
-import { entry } from '../model/yamlTree';
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
@@ -64,12 +63,11 @@ spec:
 function checkWorkload(w: Workload): FindingDraft | undefined {
   const selector = w.selector;
   const required = selectorRequired.has(w.kind);
-  const specKey = entry(w.root, 'spec')?.keySpan ?? w.nameSpan;
   if (!selector) {
     if (!required) return undefined;
     return {
       uri: w.uri,
-      span: w.selectorSpan ?? specKey,
+      span: w.selectorSpan ?? w.nameSpan,
       message: `spec.selector: Required value — a ${w.kind} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template${labelHint(w)}.`,
       resource: refOf(w),
     };

@@ -13,7 +13,8 @@ const kubeletPort = 10250;
 
 export function validateService(ctx: ValidationContext, svc: Service): void {
   const spec = readMap(ctx, at(svc.root, 'spec'), 'spec');
-  const specSpan = keySpanOf(svc.root, 'spec') ?? svc.nameSpan;
+  // A missing field is reported on the Service's name: the `spec:` key sits in column 0, where a squiggle is easy to miss.
+  const specSpan = svc.nameSpan;
   const typeNode = at(spec, 'type');
   const declaredType = readString(ctx, typeNode, 'spec.type');
   if (declaredType !== undefined && !serviceTypes.includes(declaredType)) {

@@ -52,13 +52,14 @@ function typeName(n: YNode): string {
   if (n.type === 'map') return 'a mapping';
   if (n.type === 'seq') return 'a list';
   const v = n.value;
-  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number';
+  if (typeof v === 'number') return 'a number';
   if (typeof v === 'boolean') return 'a boolean';
   return 'a string';
 }
 
 function wrongType(ctx: ValidationContext, path: string, n: YNode, expected: string, hint?: string): void {
-  const what = n.type === 'scalar' ? `${written(ctx, n)} is ${typeName(n)}` : `it is ${typeName(n)}`;
+  const shownValue = n.type === 'scalar' && typeof n.value === 'string' && !n.quoted ? JSON.stringify(n.value) : written(ctx, n);
+  const what = n.type === 'scalar' ? `${shownValue} is ${typeName(n)}` : `it is ${typeName(n)}`;
   report(ctx, path, n.span, `Invalid type`, `must be ${expected}, but ${what}; the API server cannot decode the object${hint ? `. ${hint}` : ''}`);
 }
 
