@@ -1,0 +1,183 @@
+// Measures the language server as an editor sees it, in one session over stdio: cold index, incremental edits,
+// hovers and peak memory.
+//
+// Cold index: from sending `initialize` (server process already started) to the `kubeNetlens/status` notification
+// with `indexing: false`. The server sends that only after its first full publish, and every
+// `textDocument/publishDiagnostics` of that pass is written to the pipe before it, so it is the most reliable
+// "every file's diagnostics are out" signal (counting publishes cannot tell when the last one has come).
+//
+// Incremental edit: one file open, then edits sent one at a time as full-text didChange. For each, the clock runs
+// from sending the change to the last publishDiagnostics it causes; the pass is over when the server's
+// `kubeNetlens/analysisChanged` notification arrives (sent after that pass's diagnostics), followed by a quiet
+// window in which nothing else arrives. Nothing is subtracted: the server's edit debounce is part of the figure.
+// An edit whose pass publishes nothing (no file's findings changed) counts up to its analysisChanged.
+
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { EditTarget, ServiceSite } from './generate';
+import { percentile } from './stats';
+import { startSession, type PublishParams, type Received, type StatusParams } from './lspSession';
+
+export interface ServerFigures {
+  readonly coldIndexMs: number;
+  /** CPU time of the server process during the cold index: less disturbed than wall time by a busy machine. */
+  readonly coldIndexCpuMs: number;
+  /** Files the cold index published non-empty diagnostics for. */
+  readonly filesWithDiagnostics: number;
+  readonly diagnostics: number;
+  readonly incremental: EditFigures;
+  readonly hover: HoverFigures;
+  readonly peakRssMb: number;
+}
+
+export interface EditFigures {
+  readonly edits: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly maxMs: number;
+  /** Edits after which no file's diagnostics changed. */
+  readonly silentEdits: number;
+  /** Edits that changed the diagnostics of at least one file other than the edited one. */
+  readonly editsChangingOtherFiles: number;
+}
+
+export interface HoverFigures {
+  readonly requests: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly maxEndpoints: number;
+}
+
+export interface ServerRunOptions {
+  readonly serverJs: string;
+  readonly folder: string;
+  readonly editTarget: EditTarget;
+  readonly busyServices: readonly ServiceSite[];
+  readonly edits: number;
+  /** Edits stop early (after at least 20) once they have taken this long; the figures say how many ran. */
+  readonly editBudgetMs: number;
+  readonly hovers: number;
+  readonly timeoutMs: number;
+}
+
+const quietMs = 30;
+
+export async function measureServer(o: ServerRunOptions): Promise<ServerFigures> {
+  const s = startSession(o.serverJs);
+  try {
+    const cold = await coldIndex(s, o.folder, o.timeoutMs);
+    const incremental = await editRun(s, o);
+    const hover = await hoverRun(s, o);
+    return { ...cold, incremental, hover, peakRssMb: s.peakRssMb() };
+  } finally {
+    await s.close();
+  }
+}
+
+/** Cold index only, in a server started with a CPU profiler: the profile covers start-up and the first publish. */
+export async function profileColdIndex(serverJs: string, folder: string, profileDir: string, timeoutMs: number): Promise<number> {
+  const s = startSession(serverJs, { cpuProfileDir: profileDir });
+  try {
+    return (await coldIndex(s, folder, timeoutMs)).coldIndexMs;
+  } finally {
+    await s.close();
+  }
+}
+
+type Session = ReturnType<typeof startSession>;
+
+const isIndexed = (m: Received) => m.method === 'kubeNetlens/status' && !(m.params as StatusParams).indexing;
+
+async function coldIndex(s: Session, folder: string, timeoutMs: number) {
+  await s.quiet(200); // let the server process finish loading before the clock starts
+  const from = s.received.length;
+  const cpu0 = s.cpuMs();
+  const t0 = performance.now();
+  await s.initialize(folder);
+  const done = await s.waitFor(isIndexed, from, timeoutMs);
+  const coldIndexCpuMs = s.cpuMs() - cpu0;
+  const latest = new Map<string, number>();
+  for (const m of s.received.slice(from)) {
+    if (m.method === 'textDocument/publishDiagnostics') {
+      const p = m.params as PublishParams;
+      latest.set(p.uri, p.diagnostics.length);
+    }
+  }
+  const counts = [...latest.values()].filter((n) => n > 0);
+  return { coldIndexMs: done.at - t0, coldIndexCpuMs, filesWithDiagnostics: counts.length, diagnostics: counts.reduce((a, b) => a + b, 0) };
+}
+
+interface Mutation {
+  readonly file: 'workload' | 'service';
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * Edits that move findings into other files: pod labels (the Services in other files stop selecting the pods),
+ * serviceName, the container port name (named targetPorts elsewhere stop resolving), the Service port (callers'
+ * URLs in other apps' ConfigMaps and the Ingress stop matching) and the Service selector.
+ */
+function mutationsFor(t: EditTarget): Mutation[] {
+  return [
+    { file: 'workload', from: `      labels:\n        app: ${t.app}\n`, to: `      labels:\n        app: ${t.app}-canary\n` },
+    { file: 'service', from: '      port: 80\n', to: '      port: 8081\n' },
+    { file: 'workload', from: `  serviceName: ${t.headlessService}\n`, to: `  serviceName: ${t.app}-peers\n` },
+    { file: 'workload', from: '            - name: http\n              containerPort: 8080\n', to: '            - name: web\n              containerPort: 8080\n' },
+    { file: 'service', from: `  selector:\n    app: ${t.app}\n`, to: `  selector:\n    app: ${t.app}-v2\n` },
+  ];
+}
+
+async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
+  const t = o.editTarget;
+  const docs = {
+    workload: { uri: pathToFileURL(join(o.folder, t.workloadFile)).href, text: readFileSync(join(o.folder, t.workloadFile), 'utf8'), version: 1 },
+    service: { uri: pathToFileURL(join(o.folder, t.serviceFile)).href, text: readFileSync(join(o.folder, t.serviceFile), 'utf8'), version: 1 },
+  };
+  for (const d of Object.values(docs)) {
+    const from = s.received.length;
+    await s.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: d.uri, languageId: 'yaml', version: d.version, text: d.text } });
+    await s.waitFor((m) => m.method === 'kubeNetlens/analysisChanged', from, o.timeoutMs);
+    await s.quiet(quietMs);
+  }
+  const mutations = mutationsFor(t);
+  const times: number[] = [];
+  let silent = 0;
+  let elsewhere = 0;
+  const began = performance.now();
+  for (let i = 0; i < o.edits; i++) {
+    if (i >= 20 && i % 2 === 0 && performance.now() - began > o.editBudgetMs) break;
+    const m = mutations[Math.floor(i / 2) % mutations.length];
+    const [from, to] = i % 2 === 0 ? [m.from, m.to] : [m.to, m.from];
+    const d = docs[m.file];
+    if (d.text.split(from).length !== 2) throw new Error(`edit ${i}: "${from.trim()}" is not found exactly once in ${t[m.file === 'workload' ? 'workloadFile' : 'serviceFile']}`);
+    d.text = d.text.replace(from, to);
+    d.version++;
+    const start = s.received.length;
+    const t0 = performance.now();
+    await s.connection.sendNotification('textDocument/didChange', { textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ text: d.text }] });
+    const end = await s.waitFor((r) => r.method === 'kubeNetlens/analysisChanged', start, o.timeoutMs);
+    await s.quiet(quietMs);
+    const publishes = s.received.slice(start).filter((r) => r.method === 'textDocument/publishDiagnostics');
+    const last = publishes.length ? publishes[publishes.length - 1].at : end.at;
+    times.push(last - t0);
+    if (!publishes.length) silent++;
+    if (publishes.some((p) => (p.params as PublishParams).uri !== d.uri)) elsewhere++;
+  }
+  return { edits: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: Math.max(...times), silentEdits: silent, editsChangingOtherFiles: elsewhere };
+}
+
+async function hoverRun(s: Session, o: ServerRunOptions): Promise<HoverFigures> {
+  const times: number[] = [];
+  for (let i = 0; i < o.hovers; i++) {
+    const site = o.busyServices[i % o.busyServices.length];
+    const uri = pathToFileURL(join(o.folder, site.file)).href;
+    const t0 = performance.now();
+    const h = await s.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: site.line, character: site.character + 1 } });
+    times.push(performance.now() - t0);
+    if (!h || !h.contents.value.includes(site.name)) throw new Error(`hover on Service ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? 'a hover without its name' : 'nothing'}`);
+  }
+  return { requests: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxEndpoints: Math.max(...o.busyServices.map((b) => b.endpoints)) };
+}
