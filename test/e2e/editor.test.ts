@@ -12,6 +12,7 @@ import {
   openEditor,
   openFile,
   patience,
+  pickWithKeyboard,
   problemsShowing,
   readWorkspaceFile,
   runCommand,
@@ -56,6 +57,12 @@ async function waitForEditorText(page: Page, ready: { includes: string; excludes
   }, ready);
 }
 
+async function saveActiveEditor(page: Page): Promise<void> {
+  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.keyboard.press('Control+S');
+  await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+}
+
 /** Replaces the rest of the line from the cursor with `text`, as a person typing it. */
 async function replaceToEndOfLine(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Shift+End');
@@ -74,8 +81,10 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
   scenario('opening examples/ shows every seeded mistake as a squiggle and in the Problems panel, closed files included', '01-problems', async (page) => {
     const mistakes = seededMistakes();
     assert.ok(mistakes.length >= 6, 'examples/ should plant at least six mistakes');
-    const opened = mistakes[0].file;
+    const first = mistakes[0];
+    const opened = first.file;
     await openFile(page, opened);
+    await goTo(page, first.line, 1);
     await squiggles(page).first().waitFor();
     for (const m of mistakes) {
       const rows = await problemsShowing(page, m.code, { present: [m.file, m.code, `[Ln ${m.line}, Col`] });
@@ -102,17 +111,13 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await goTo(page, at.line, at.column);
     await squiggles(page, 'warning').first().waitFor();
     await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row, .context-view .monaco-list-row', { hasText: /postgres\b/ }).first();
-    await fix.waitFor();
-    await fix.click();
+    await pickWithKeyboard(page, page.locator('.action-widget .monaco-list-row'), /postgres\b/);
     await waitForEditorText(page, { includes: 'serviceName: postgres', excludes: 'postgress' });
     await page.waitForFunction(
       () => document.querySelectorAll('.editor-group-container.active .monaco-editor .view-overlays .squiggly-warning, .editor-group-container.active .monaco-editor .view-overlays .squiggly-error').length === 0,
     );
     await problemsShowing(page, 'statefulset-service-missing', { absent: ['database.yaml'] });
-    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
-    await page.keyboard.press('Control+S');
-    await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+    await saveActiveEditor(page);
     assert.match(readWorkspaceFile(editor, 'database.yaml'), /serviceName: postgres\n/);
   });
 
@@ -136,19 +141,22 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await goTo(page, label.line, label.column - 1);
     await replaceToEndOfLine(page, 'api');
     await problemsShowing(page, 'networkpolicy-selects-nothing', { absent: ['policies.yaml'] });
+    await saveActiveEditor(page);
   });
 
   scenario('"Kubernetes: Trace Service" draws the path with the broken hop marked', '05-trace', async (page) => {
+    // The view gets the whole editor area, so the screenshot shows it at a readable size.
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
     await runCommand(page, 'Kubernetes: Trace Service');
     const input = page.locator('.quick-input-widget input');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'frontend' }).first().waitFor();
     await input.fill('frontend');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'frontend' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await pickWithKeyboard(page, page.locator('.quick-input-list .monaco-list-row'), 'frontend');
     const { frame, text } = await webviewText(page, 'frontend');
     // The frontend Service selects `release: stabel`: the trace must show that hop as broken.
-    await frame.waitForSelector('.finding-marker, .edge-broken, .status-error');
-    assert.match(text, /stabel|no pods|no endpoints|selects no|matches no/i, 'the trace says why the path is broken');
+    await frame.waitForSelector('.finding-marker, .edge-broken, .status-error', { state: 'attached' });
+    assert.match(text, /blocked|no request can reach|stabel|no endpoints|matches no/i, 'the trace says the path is broken');
   });
 
   scenario('the client restarts a killed language server and diagnostics come back', '06-server-restarted', async (page) => {
@@ -163,6 +171,10 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await goTo(page, label.line, label.column - 1);
     await replaceToEndOfLine(page, 'api-v3');
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
+    await goTo(page, label.line, label.column - 1);
+    await replaceToEndOfLine(page, 'api');
+    await problemsShowing(page, 'networkpolicy-selects-nothing', { absent: ['policies.yaml'] });
+    // Everything seeded is reported again, except the serviceName typo fixed earlier.
     for (const m of seededMistakes().filter((m) => m.code !== 'statefulset-service-missing')) {
       await problemsShowing(page, m.code, { present: [m.file] });
     }

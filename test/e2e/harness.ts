@@ -123,7 +123,8 @@ export async function openFile(page: Page, name: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  // Enter opens the focused row: wait until the list has caught up with the typed name.
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor();
   await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor();
@@ -164,6 +165,18 @@ export async function hoverAtCursor(page: Page, expected: string | RegExp): Prom
   }
 }
 
+/** Picks the row of the open menu or quick pick whose text matches `label` with the arrow keys, as a person would. */
+export async function pickWithKeyboard(page: Page, rows: Locator, label: string | RegExp): Promise<void> {
+  const target = rows.filter({ hasText: label }).first();
+  await target.waitFor();
+  const count = await rows.count();
+  for (let i = 0; i <= count && !(await target.evaluate((el) => el.classList.contains('focused'))); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.waitForFunction((el) => el?.classList.contains('focused'), await target.elementHandle());
+  await page.keyboard.press('Enter');
+}
+
 /** Runs a command by its title through the command palette (F1). */
 export async function runCommand(page: Page, title: string): Promise<void> {
   await focusWorkbench(page);
@@ -171,7 +184,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor();
   await page.keyboard.press('Enter');
 }
 
