@@ -19,7 +19,7 @@ const explainFont: Font = { size: 12, weight: 'normal' };
 export function drawPacketPath(hops: readonly PacketHop[], title: string): SVGSVGElement {
   const rows = hops.map((hop) => {
     const label = wrapText(shortText(hop.label, 120), hopWidth - 20, labelFont, 2);
-    const explanation = wrapText(displayText(hop.explanation, 1000), explainWidth, explainFont, 4);
+    const explanation = wrapText(displayText(hop.explanation, 1000), explainWidth, explainFont, 6);
     const height = Math.max(38, label.length * 17 + 16, explanation.length * 16 + 12);
     return { hop, label, explanation, height };
   });

@@ -38,6 +38,12 @@ export const headerHeight = 28;
 
 // The bundled build runs ELK on the page's own thread: a worker would need a script URL the CSP does not allow.
 const elk = new ELK();
+let previous: { readonly key: string; readonly root: ElkNode } | undefined;
+
+/** ELK's first layout pays for compiling its code; doing it while the first trace is still being computed hides that. */
+export async function warmUpLayout(): Promise<void> {
+  await elk.layout({ id: 'warm', children: [{ id: 'a', width: 10, height: 10 }, { id: 'b', width: 10, height: 10 }], edges: [{ id: 'e', sources: ['a'], targets: ['b'] }] });
+}
 
 export async function layoutServicePath(graph: TraceGraph): Promise<ServicePathLayout> {
   const cards = new Map(graph.nodes.map((n) => [n.id, nodeCard(n)] as const));
@@ -63,7 +69,7 @@ export async function layoutServicePath(graph: TraceGraph): Promise<ServicePathL
       'elk.direction': 'RIGHT',
       'elk.partitioning.activate': 'true',
       'elk.edgeRouting': 'ORTHOGONAL',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '70',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '50',
       'elk.spacing.nodeNode': '22',
       'elk.spacing.edgeNode': '16',
       'elk.spacing.edgeEdge': '8',
@@ -75,7 +81,10 @@ export async function layoutServicePath(graph: TraceGraph): Promise<ServicePathL
     children,
     edges,
   };
-  const root: ElkNode = await elk.layout(graphIn);
+  // Live updates mostly change text, not shape: the same geometry gets the same placement without asking ELK again.
+  const key = JSON.stringify([children.map((c) => [c.width, c.height, c.layoutOptions]), edges.map((e) => [e.sources, e.targets, e.labels])]);
+  const root: ElkNode = key === previous?.key ? previous.root : await elk.layout(graphIn);
+  previous = { key, root };
   const byElkId = new Map((root.children ?? []).map((c) => [c.id, c] as const));
   const nodes: PlacedNode[] = graph.nodes.map((n) => {
     const placed = byElkId.get(elkIds.get(n.id)!);

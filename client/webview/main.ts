@@ -7,7 +7,7 @@ import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
 import { directionOf, neighbourOf } from './keyboardNavigation';
-import { type ServicePathLayout, layoutServicePath } from './layoutServicePath';
+import { type ServicePathLayout, layoutServicePath, warmUpLayout } from './layoutServicePath';
 import { showListView } from './listView';
 import { useFontFamily } from './measureText';
 import { showNodeDetail } from './nodeDetail';
@@ -40,6 +40,7 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
   else if (m.type === 'loading') setBanner('status', 'Tracing…');
 });
 host.post({ type: 'ready' });
+void warmUpLayout().then(() => document.body.setAttribute('data-layout-warm', 'true'));
 
 async function showTrace(raw: unknown): Promise<void> {
   const started = performance.now();
@@ -51,6 +52,7 @@ async function showTrace(raw: unknown): Promise<void> {
   }
   useFontFamily(getComputedStyle(document.body).fontFamily);
   const layout = await layoutServicePath(next.graph);
+  const laidOut = performance.now();
   // A newer trace arrived while this one was being laid out: drawing this one would show stale data.
   if (token !== pending) return;
   result = next;
@@ -69,10 +71,12 @@ async function showTrace(raw: unknown): Promise<void> {
   ui.canvas.appendChild(svg.svg);
   const panZoom = attachPanZoom(svg.svg, svg.viewport, layout);
   if (previous && previous.key === title) panZoom.restore(previous.panZoom.view());
-  else panZoom.fit();
+  else panZoom.start();
   drawing = { layout, svg, panZoom, key: title };
   wireNodeKeys();
   if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
+  // Opening a trace with a problem shows that problem's full explanation straight away.
+  if (!selectedId && previous?.key !== title) selectedId = worstNode(next)?.id;
   selectNode(selectedId);
   if (hadFocus) svg.nodeElements.get(hadFocus)?.focus();
   showListView(ui.list, next.graph, activateNode);
@@ -80,6 +84,12 @@ async function showTrace(raw: unknown): Promise<void> {
   renders++;
   document.body.setAttribute('data-render-count', String(renders));
   document.body.setAttribute('data-render-ms', (performance.now() - started).toFixed(1));
+  document.body.setAttribute('data-layout-ms', (laidOut - started).toFixed(1));
+}
+
+function worstNode(trace: TraceResult): TraceNode | undefined {
+  return trace.graph.nodes.find((n) => n.status === 'error' && n.findings.length)
+    ?? trace.graph.nodes.find((n) => n.findings.length);
 }
 
 function showError(message: string): void {

@@ -21,7 +21,7 @@ export interface NodeCard {
 
 export const cardPadding = 10;
 const minWidth = 150;
-const maxTextWidth = 260;
+const maxTextWidth = 230;
 const small: Font = { size: 11, weight: 'normal' };
 const body: Font = { size: 12, weight: 'normal' };
 const strong: Font = { size: 13, weight: 'bold' };

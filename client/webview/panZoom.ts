@@ -11,6 +11,8 @@ export interface PanZoom {
   zoomBy(factor: number): void;
   panBy(dx: number, dy: number): void;
   fit(): void;
+  /** The first view of a drawing: fitted, but never so small that its text cannot be read (then it pans instead). */
+  start(): void;
   /** Pans just enough that a box of the drawing is on screen (keyboard focus must never land off-screen). */
   reveal(box: Box): void;
   /** True right after a drag, so the click that ends it does not count as a click on a node. */
@@ -29,6 +31,7 @@ export interface View {
 
 const minScale = 0.15;
 const maxScale = 3;
+const readableScale = 0.85;
 
 export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content: { width: number; height: number }): PanZoom {
   let k = 1;
@@ -81,6 +84,13 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
     zoomBy(factor) {
       const { w, h } = size();
       zoomAt(factor, w / 2, h / 2);
+    },
+    start() {
+      const { w, h } = size();
+      k = Math.max(readableScale, Math.min(1, w / Math.max(1, content.width), h / Math.max(1, content.height)));
+      tx = Math.max(0, (w - content.width * k) / 2);
+      ty = 0;
+      apply();
     },
     panBy(dx, dy) {
       tx += dx;

@@ -1,0 +1,113 @@
+// The panel host's pure parts: the HTML shell and its CSP, the message allow-list, command arguments, the Service
+// quick pick; and the fixture traces themselves, checked against the protocol's vocabulary.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { freshNonce, renderTraceHtml } from '../../client/src/traceHtml';
+import { maxSvgLength, readTraceIntent, readTraceTarget } from '../../client/src/traceMessages';
+import { servicePicks } from '../../client/src/traceServicePicks';
+import type { ViewInbound, ViewOutbound } from '../../client/webview/messages';
+import { readTrace } from '../../client/webview/readTrace';
+import { columnOrder } from '../../client/webview/vocabulary';
+import { loadFixture } from './tracePage';
+
+describe('trace panel HTML', () => {
+  const html = renderTraceHtml({ cspSource: 'https://res.vscode-cdn.test', scriptUri: 'https://res.vscode-cdn.test/dist/webview/trace.js', styleUri: 'https://res.vscode-cdn.test/dist/webview/trace.css', nonce: 'abc123' });
+
+  it('starts its Content-Security-Policy from default-src none and allows scripts only by nonce', () => {
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    assert.equal(csp, "default-src 'none'; img-src https://res.vscode-cdn.test data:; style-src https://res.vscode-cdn.test; script-src 'nonce-abc123'; font-src https://res.vscode-cdn.test");
+    const scripts = html.match(/<script[^>]*>/g) ?? [];
+    assert.deepEqual(scripts, ['<script nonce="abc123" src="https://res.vscode-cdn.test/dist/webview/trace.js">']);
+    assert.ok(!/\son[a-z]+=/i.test(html), 'no inline event handlers');
+    assert.ok(!/https?:\/\/(?!res\.vscode-cdn\.test)/.test(html), 'no remote resources');
+  });
+
+  it('makes a fresh 128-bit nonce each time', () => {
+    const a = freshNonce();
+    assert.match(a, /^[0-9a-f]{32}$/);
+    assert.notEqual(a, freshNonce());
+  });
+});
+
+describe('trace panel message allow-list', () => {
+  const graph = loadFixture('healthy-deployment').graph;
+
+  it('accepts the known intents', () => {
+    assert.deepEqual(readTraceIntent({ type: 'ready' }, undefined), { type: 'ready' });
+    assert.deepEqual(readTraceIntent({ type: 'copyMermaid' }, graph), { type: 'copyMermaid' });
+    assert.deepEqual(readTraceIntent({ type: 'saveSvg', svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' }, graph), { type: 'saveSvg', svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' });
+    const reveal = readTraceIntent({ type: 'reveal', nodeId: 'endpoints:Deployment/api' }, graph);
+    assert.equal(reveal?.type, 'reveal');
+    assert.deepEqual(reveal?.type === 'reveal' ? reveal.node.source : undefined, graph.nodes.find((n) => n.id === 'endpoints:Deployment/api')?.source);
+  });
+
+  it('drops reveals of nodes that are not in the graph shown, or have no source', () => {
+    assert.equal(readTraceIntent({ type: 'reveal', nodeId: 'no-such-node' }, graph), undefined);
+    assert.equal(readTraceIntent({ type: 'reveal', nodeId: 'proxy' }, graph), undefined, 'kube-proxy has no YAML of its own');
+    assert.equal(readTraceIntent({ type: 'reveal', nodeId: 'service' }, undefined), undefined);
+    assert.equal(readTraceIntent({ type: 'reveal', nodeId: 7 }, graph), undefined);
+  });
+
+  it('drops anything else: unknown types, wrong shapes, oversized or non-SVG exports', () => {
+    for (const m of [null, 'ready', [], {}, { type: 'openFile', path: '/etc/passwd' }, { type: 'eval', code: '1' }, { type: 'saveSvg', svg: 42 },
+      { type: 'saveSvg', svg: '<html><script>1</script></html>' }, { type: 'saveSvg', svg: `<svg>${'x'.repeat(maxSvgLength)}</svg>` }]) {
+      assert.equal(readTraceIntent(m, graph), undefined, JSON.stringify(m)?.slice(0, 60));
+    }
+    assert.equal(readTraceIntent({ type: 'copyMermaid' }, undefined), undefined, 'nothing to copy before a trace arrived');
+  });
+
+  it('reads the {namespace, name} argument of the command and of restored panels', () => {
+    assert.deepEqual(readTraceTarget({ namespace: 'shop', name: 'api' }), { namespace: 'shop', name: 'api' });
+    assert.equal(readTraceTarget(undefined), undefined);
+    assert.equal(readTraceTarget({ namespace: 'shop' }), undefined);
+    assert.equal(readTraceTarget({ namespace: 'shop', name: '' }), undefined);
+    assert.equal(readTraceTarget('shop/api'), undefined);
+  });
+});
+
+describe('trace Service quick pick', () => {
+  it('groups Services by namespace with separators and shows type and endpoint count', () => {
+    const picks = servicePicks([
+      { namespace: 'shop', name: 'orders', type: 'ClusterIP', endpoints: 0 },
+      { namespace: 'data', name: 'db', type: 'ClusterIP (headless)', endpoints: 3 },
+      { namespace: 'shop', name: 'api', type: 'NodePort', endpoints: 1 },
+      { namespace: 'shop', name: 'payments', type: 'ExternalName' },
+    ]);
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), [
+      '--data', 'db: ClusterIP (headless) · 3 endpoints',
+      '--shop', 'api: NodePort · 1 endpoint', 'orders: ClusterIP · no endpoints', 'payments: ExternalName',
+    ]);
+  });
+});
+
+describe('trace fixtures', () => {
+  const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+
+  it('cover the six required Services', () => {
+    assert.deepEqual(names.sort(), ['external-name', 'healthy-deployment', 'large-200-endpoints', 'no-endpoints', 'nodeport-ingress', 'statefulset-broken-servicename']);
+  });
+
+  for (const name of names) {
+    it(`${name} matches the protocol: the view keeps every node, edge and hop`, () => {
+      const fixture = loadFixture(name);
+      const read = readTrace(fixture);
+      assert.ok(read);
+      assert.equal(read.graph.nodes.length, fixture.graph.nodes.length);
+      assert.equal(read.graph.edges.length, fixture.graph.edges.length);
+      assert.equal(read.graph.packetPath?.crossNode.length, fixture.graph.packetPath?.crossNode.length);
+      for (const n of fixture.graph.nodes) assert.ok(columnOrder.includes(n.column));
+      assert.ok(fixture.mermaid.startsWith('flowchart LR'));
+    });
+  }
+
+  it('host and view agree on the message shapes', () => {
+    // Compile-time: each message the host posts is one the view accepts, and the reverse for intents.
+    const toView: ViewInbound[] = [{ type: 'loading' }, { type: 'error', message: 'x' }, { type: 'trace', result: loadFixture('external-name') }];
+    const fromView: ViewOutbound[] = [{ type: 'ready' }, { type: 'copyMermaid' }, { type: 'saveSvg', svg: '<svg></svg>' }, { type: 'reveal', nodeId: 'service' }];
+    const graph = loadFixture('external-name').graph;
+    assert.deepEqual(fromView.map((m) => readTraceIntent(m, graph)?.type), ['ready', 'copyMermaid', 'saveSvg', 'reveal']);
+    const trace = toView.find((m) => m.type === 'trace');
+    assert.ok(trace && readTrace(trace.result));
+  });
+});
