@@ -94,6 +94,7 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
     assert.equal(tabs.length, 1, `only ${opened} is open`);
     assert.ok(tabs[0].includes(opened));
+    await problemsShowing(page, '', { present: [first.code] });
   });
 
   scenario('hovering a Service name shows its DNS names and endpoints', '02-hover-service', async (page) => {
@@ -145,9 +146,13 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
   });
 
   scenario('"Kubernetes: Trace Service" draws the path with the broken hop marked', '05-trace', async (page) => {
-    // The view gets the whole editor area, so the screenshot shows it at a readable size.
+    // The view gets the whole window, so the screenshot shows it at a readable size.
     await runCommand(page, 'View: Close All Editors');
     await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
+    await runCommand(page, 'View: Close Panel');
+    await page.locator('.markers-panel').waitFor({ state: 'hidden' });
+    await runCommand(page, 'View: Close Primary Side Bar');
+    await page.locator('.explorer-folders-view').waitFor({ state: 'hidden' });
     await runCommand(page, 'Kubernetes: Trace Service');
     const input = page.locator('.quick-input-widget input');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'frontend' }).first().waitFor();
@@ -157,6 +162,8 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     // The frontend Service selects `release: stabel`: the trace must show that hop as broken.
     await frame.waitForSelector('.finding-marker, .edge-broken, .status-error', { state: 'attached' });
     assert.match(text, /blocked|no request can reach|stabel|no endpoints|matches no/i, 'the trace says the path is broken');
+    const fit = frame.getByRole('button', { name: 'Fit' });
+    if (await fit.count()) await fit.click();
   });
 
   scenario('the client restarts a killed language server and diagnostics come back', '06-server-restarted', async (page) => {
