@@ -9,6 +9,7 @@ import { refOf } from './refOf';
 import type { Rule } from './rule';
 
 const serviceNameLabel = 'kubernetes.io/service-name';
+const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
 
 export const endpointsOrphan: Rule = {
   code: 'endpoints-orphan',
@@ -38,7 +39,8 @@ subsets:
   },
   *check({ cluster }) {
     for (const ep of cluster.endpoints) {
-      if (cluster.service(ep.namespace, ep.name)) continue;
+      // Old-style leader-election locks are Endpoints objects that never belong to a Service (semantics §1.2: not mirrored either).
+      if (cluster.service(ep.namespace, ep.name) || ep.annotations.has(leaderAnnotation)) continue;
       yield {
         uri: ep.uri,
         span: ep.nameSpan,
