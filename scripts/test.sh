@@ -41,13 +41,17 @@ if [ "$node_major" -lt 20 ]; then
 fi
 
 step "npm ci (skipped when node_modules matches package-lock.json)"
-lock_sum="$(sha256sum package-lock.json | cut -d' ' -f1)"
-stamp=node_modules/.kube-netlens-lock.sha256
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lock_sum" ]; then
+# npm records what it installed in node_modules/.package-lock.json: compare every package's version with the lockfile.
+if node -e '
+  const fs = require("fs");
+  const want = JSON.parse(fs.readFileSync("package-lock.json", "utf8")).packages;
+  const have = JSON.parse(fs.readFileSync("node_modules/.package-lock.json", "utf8")).packages;
+  const stale = Object.keys(want).filter((k) => k && !want[k].optional && (!have[k] || have[k].version !== want[k].version));
+  process.exit(stale.length ? 1 : 0);
+' 2>/dev/null; then
   echo "node_modules is up to date"
 else
   npm ci --no-audit --no-fund --loglevel=error </dev/null
-  echo "$lock_sum" > "$stamp"
 fi
 
 if [ "$e2e" -eq 1 ]; then
