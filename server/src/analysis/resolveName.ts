@@ -118,7 +118,7 @@ function namespaceKnown(cluster: Cluster, ns: string): boolean {
 }
 
 function serviceNamed(cluster: Cluster, ns: string, name: string): Service | undefined {
-  return cluster.service(ns, name) ?? cluster.servicesIn(ns).find((s) => s.name.toLowerCase() === name);
+  return cluster.service(ns, name) ?? cluster.servicesNamed(name).find((s) => s.namespace === ns);
 }
 
 /** How CoreDNS answers one fully qualified name, judged from the manifests (semantics §1.3, §2, §3.3). */
@@ -260,7 +260,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   const hostLabels = host.replace(/\.$/, '').split('.').length;
   if (!namespaceKnown(cluster, ns)) {
     const close = closestName(ns, cluster.namespaces);
-    const elsewhere = cluster.services.find((s) => s.name.toLowerCase() === svcLabel);
+    const elsewhere = cluster.servicesNamed(svcLabel)[0];
     let reason = `"${ns}" is not a namespace in this workspace`;
     if (close) reason += `; did you mean "${close}"?`;
     else if (elsewhere) reason += `; a Service "${elsewhere.name}" exists in namespace "${elsewhere.namespace}".`;
@@ -281,7 +281,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
       const stsSuggestion = sts.sts.serviceName && serviceNamed(cluster, ns, sts.sts.serviceName) && svcIndex < hostLabels ? replaceLabel(host, svcIndex, sts.sts.serviceName) : suggestion;
       return { reason, ...(stsSuggestion ? { suggestion: stsSuggestion } : {}) };
     }
-    const other = cluster.services.find((s) => s.name.toLowerCase() === svcLabel && s.namespace !== ns);
+    const other = cluster.servicesNamed(svcLabel).find((s) => s.namespace !== ns);
     let reason = `No Service "${svcLabel}" in namespace "${ns}"`;
     if (close) reason += `; did you mean "${close}"?`;
     else if (other) reason += `; there is one in namespace "${other.namespace}".`;

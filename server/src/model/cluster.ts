@@ -26,6 +26,8 @@ export interface Cluster {
   get(kind: string, namespace: string, name: string): readonly Resource[];
   service(namespace: string, name: string): Service | undefined;
   servicesIn(namespace: string): readonly Service[];
+  /** Services of any namespace whose name equals `name` ignoring case (CoreDNS compares names case-insensitively, semantics §1.3). */
+  servicesNamed(name: string): readonly Service[];
   workloadsIn(namespace: string): readonly Workload[];
   /** Workloads in `namespace` whose pod template labels contain every pair of the equality selector. */
   workloadsMatching(namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[];
@@ -50,6 +52,7 @@ export function buildCluster(files: readonly ManifestFile[]): Cluster {
   const namespaces = new Set<string>();
   const declaredNamespaces = new Map<string, Resource>();
   const servicesByNs = new Map<string, Service[]>();
+  const servicesByLowerName = new Map<string, Service[]>();
   const workloadsByNs = new Map<string, Workload[]>();
   // namespace → "key=value" → workloads whose template carries that label
   const labelIndex = new Map<string, Map<string, Workload[]>>();
@@ -68,6 +71,7 @@ export function buildCluster(files: readonly ManifestFile[]): Cluster {
     if (isService(r)) {
       services.push(r);
       push(servicesByNs, r.namespace, r);
+      push(servicesByLowerName, r.name.toLowerCase(), r);
     } else if (isWorkload(r)) {
       workloads.push(r);
       push(workloadsByNs, r.namespace, r);
@@ -113,6 +117,7 @@ export function buildCluster(files: readonly ManifestFile[]): Cluster {
     get: (kind, namespace, name) => byKey.get(resourceKey(kind, namespace, name)) ?? none,
     service: (namespace, name) => byKey.get(resourceKey('Service', namespace, name))?.[0] as Service | undefined,
     servicesIn: (namespace) => servicesByNs.get(namespace) ?? none,
+    servicesNamed: (name) => servicesByLowerName.get(name.toLowerCase()) ?? none,
     workloadsIn: (namespace) => workloadsByNs.get(namespace) ?? none,
     workloadsMatching,
     workloadsSelectedBy: (namespace, selector) => {

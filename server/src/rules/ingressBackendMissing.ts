@@ -134,7 +134,7 @@ function checkBackend(cluster: Cluster, ingress: Ingress, backend: IngressBacken
 function missingService(cluster: Cluster, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft {
   const name = backend.serviceName!;
   const guess = closestName(name, cluster.servicesIn(ingress.namespace).map((s) => s.name));
-  const elsewhere: Service | undefined = cluster.services.find((s) => s.name === name && s.namespace !== ingress.namespace);
+  const elsewhere: Service | undefined = cluster.servicesNamed(name).find((s) => s.name === name && s.namespace !== ingress.namespace);
   const parts = [`Ingress "${ingress.name}" sends ${where} to Service "${name}", which does not exist in namespace "${ingress.namespace}", so the ingress controller cannot route these requests.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);
   if (elsewhere) parts.push(`A Service "${name}" exists in namespace "${elsewhere.namespace}", but an Ingress can only route to Services in its own namespace.`);

@@ -73,7 +73,7 @@ spec:
       }
       const name = sts.serviceName;
       const guess = closestName(name, cluster.servicesIn(sts.namespace).map((s) => s.name));
-      const elsewhere = cluster.services.filter((s) => s.name === name && s.namespace !== sts.namespace);
+      const elsewhere = cluster.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
       const parts = [
         `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
       ];
