@@ -8,12 +8,12 @@ import { lineIndex } from '../../server/src/model/lineIndex';
 import type { Finding } from '../../server/src/rules/finding';
 import type { Fixture } from './fixture';
 
-export function findingsOf(fixture: Fixture, config?: Partial<AnalysisConfig>): Finding[] {
+export function findingsOf(fixture: Fixture, config?: Partial<AnalysisConfig>): readonly Finding[] {
   return diagnosticsFor(analyzeTexts(fixture.sources, config));
 }
 
 /** Asserts that the findings are exactly the annotated ones (position, severity and code). */
-export function checkDiagnostics(fixture: Fixture, config?: Partial<AnalysisConfig>): Finding[] {
+export function checkDiagnostics(fixture: Fixture, config?: Partial<AnalysisConfig>): readonly Finding[] {
   const findings = findingsOf(fixture, config);
   const texts = new Map(fixture.sources.map((s) => [s.uri, s.text]));
   const describe = (uri: string, line: number, ch: number, severity: string, code: string) => `${uri.split('/').pop()}:${line + 1}:${ch + 1} ${severity} ${code}`;

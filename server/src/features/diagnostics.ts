@@ -7,7 +7,16 @@ import { runRules } from '../rules/runRules';
 /** Findings beyond this many in one file are folded into a single "N more" note. */
 export const maxFindingsPerFile = 200;
 
-export function diagnosticsFor(analysis: Analysis): Finding[] {
+const memo = new WeakMap<Analysis, readonly Finding[]>();
+
+/** Memoized per analysis snapshot: the editor, the trace view and the CLI share one evaluation. */
+export function diagnosticsFor(analysis: Analysis): readonly Finding[] {
+  let found = memo.get(analysis);
+  if (!found) memo.set(analysis, (found = evaluate(analysis)));
+  return found;
+}
+
+function evaluate(analysis: Analysis): Finding[] {
   const out: Finding[] = [];
   for (const f of analysis.cluster.files) {
     for (const p of f.problems) out.push({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity: p.severity });
