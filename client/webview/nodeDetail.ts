@@ -20,7 +20,7 @@ export function showNodeDetail(pane: HTMLElement, graph: TraceGraph, node: Trace
 /** Shared by the detail pane and the list view, so both say the same thing about a node. */
 export function writeNodeFacts(parent: HTMLElement, graph: TraceGraph, node: TraceNode, heading: 'h2' | 'h3'): void {
   const mark = statusMarker[node.status];
-  htmlEl(heading, { class: 'node-title' }, parent, `${kindCaption[node.kind]}: ${displayText(node.label, 1000)}`);
+  htmlEl(heading, { class: 'node-title' }, parent, `${kindCaption[node.kind]}: ${displayText(node.label, 300)}`);
   htmlEl('p', { class: `status-line status-${node.status}` }, parent, `${mark.symbol} ${capitalize(mark.word)}`);
   if (node.findings.length) {
     const ul = htmlEl('ul', { class: 'findings', 'aria-label': 'Findings' }, parent);
@@ -45,7 +45,7 @@ export function writeNodeFacts(parent: HTMLElement, graph: TraceGraph, node: Tra
   }
   if (node.detail.length) {
     const ul = htmlEl('ul', { class: 'details' }, parent);
-    for (const d of node.detail) htmlEl('li', {}, ul, displayText(d));
+    for (const d of node.detail) htmlEl('li', {}, ul, displayText(d, 1000));
   }
   const labelOf = new Map(graph.nodes.map((n) => [n.id, n.label] as const));
   const out = graph.edges.filter((e) => e.from === node.id);
