@@ -2,6 +2,7 @@
 // one `no-restricted-imports` block per layer so a wrong import fails `npx eslint --max-warnings 0 .`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
 const layers = ['model', 'analysis', 'rules', 'features', 'workspace', 'lsp', 'cli'];
@@ -50,9 +51,23 @@ function restrict(files, patterns) {
 const noVscode = { group: ['vscode', 'vscode-*', '@vscode/*'], message: 'ARCHITECTURE.md: only client/ (vscode) and server/src/lsp (vscode-languageserver) import VS Code packages.' };
 const serverInternals = { regex: '(^|/)server/src/(?!protocol$)', message: 'ARCHITECTURE.md: the client and the webview use protocol.ts only, never server internals.' };
 
+/** What git ignores, ESLint ignores too (build output, installs, scratch folders), plus the YAML-only fixtures. */
+function ignoredByGit() {
+  const lines = existsSync('.gitignore') ? readFileSync('.gitignore', 'utf8').split('\n') : [];
+  return lines
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('!'))
+    .map((l) => {
+      const anchored = l.startsWith('/') || l.replace(/\/$/, '').includes('/');
+      const body = l.replace(/^\//, '').replace(/\/$/, '');
+      const glob = anchored ? body : `**/${body}`;
+      return l.endsWith('/') ? `${glob}/**` : glob;
+    });
+}
+
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'test/fixtures/**', 'bench/work/**', '*.vsix'],
+    ignores: [...ignoredByGit(), '**/node_modules/**', 'test/fixtures/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

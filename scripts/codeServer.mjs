@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -115,6 +115,8 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
     '--disable-getting-started-override',
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,
+    // Its own config file beside the profile, so nothing is written to ~/.config/code-server.
+    '--config', join(dirname(userDataDir), 'code-server.yaml'),
     folder,
   ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
 
