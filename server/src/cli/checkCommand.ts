@@ -11,7 +11,7 @@ import { findingsToText } from './findingsText';
 import { colourWanted, paintFor } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
-import { ruleCatalog } from './ruleCatalog';
+import { ruleCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
 export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {

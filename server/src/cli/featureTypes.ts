@@ -8,10 +8,4 @@ export type Finding = ReturnType<typeof diagnosticsFor>[number];
 export type DnsRecord = ReturnType<Analysis['dnsRecords']>[number];
 export type DnsCondition = DnsRecord['condition'];
 
-/** What SARIF says about each rule: the registry's metadata. */
-export interface RuleInfo {
-  readonly code: string;
-  readonly title: string;
-  readonly description: string;
-  readonly defaultSeverity: Finding['severity'];
-}
+export type { RuleInfo } from '../features/ruleCatalog';
