@@ -26,7 +26,19 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[];
 }
 
-export function summariseProfile(profilePath: string, top: number): ProfileEntry[] {
+/** Self time added up per area: the yaml library, each server layer, Node internals, the garbage collector. */
+export interface AreaEntry {
+  readonly area: string;
+  readonly selfMs: number;
+  readonly selfPercent: number;
+}
+
+export interface ProfileSummary {
+  readonly top: readonly ProfileEntry[];
+  readonly areas: readonly AreaEntry[];
+}
+
+export function summariseProfile(profilePath: string, top: number): ProfileSummary {
   const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile;
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   // A sample's time is the delta to the next sample.
@@ -52,10 +64,23 @@ export function summariseProfile(profilePath: string, top: number): ProfileEntry
     e.us += us;
     byFunction.set(key, e);
   }
-  return [...byFunction.values()]
-    .sort((a, b) => b.us - a.us)
-    .slice(0, top)
-    .map((e) => ({ function: e.function, location: e.location, selfMs: e.us / 1000, selfPercent: totalUs ? (100 * e.us) / totalUs : 0 }));
+  const share = (us: number) => ({ selfMs: us / 1000, selfPercent: totalUs ? (100 * us) / totalUs : 0 });
+  const areas = new Map<string, number>();
+  for (const e of byFunction.values()) {
+    const area = areaOf(e.function, e.location);
+    areas.set(area, (areas.get(area) ?? 0) + e.us);
+  }
+  return {
+    top: [...byFunction.values()].sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ function: e.function, location: e.location, ...share(e.us) })),
+    areas: [...areas].sort((a, b) => b[1] - a[1]).map(([area, us]) => ({ area, ...share(us) })),
+  };
+}
+
+function areaOf(fn: string, location: string): string {
+  if (location === '' && fn.startsWith('(')) return fn;
+  const m = /^(server\/src\/[^/]+|node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(location);
+  if (m) return m[1];
+  return location.startsWith('node:') || location === '' ? 'node internals' : 'other';
 }
 
 function locate(f: CallFrame, maps: Map<string, SourceMap | undefined>): string {

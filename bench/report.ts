@@ -2,7 +2,7 @@
 // Markdown tables (the same text goes to the terminal and to bench/README.md).
 
 import type { Machine } from './machine';
-import type { ProfileEntry } from './cpuProfile';
+import type { AreaEntry, ProfileEntry } from './cpuProfile';
 import type { EditFigures, HoverFigures } from './measureServer';
 
 export interface PeerFigures {
@@ -52,7 +52,7 @@ export interface Results {
   readonly loadAtEnd: number;
   readonly sizes: readonly SizeResult[];
   readonly targets: readonly TargetRow[];
-  readonly profile?: { readonly size: number; readonly coldIndexMs: number; readonly top: readonly ProfileEntry[] };
+  readonly profile?: { readonly size: number; readonly coldIndexMs: number; readonly top: readonly ProfileEntry[]; readonly areas: readonly AreaEntry[] };
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) + ' ms' : '–');
@@ -113,6 +113,8 @@ export function formatResults(r: Results): string {
   if (r.profile) {
     lines.push('', `CPU profile of the cold index at ${r.profile.size.toLocaleString('en-US')} resources (${ms(r.profile.coldIndexMs)} with the profiler on), top self time:`, '', '| self | % | function | where |', '|---:|---:|---|---|');
     for (const e of r.profile.top) lines.push(`| ${ms(e.selfMs)} | ${e.selfPercent.toFixed(1)} | ${e.function} | ${e.location || '–'} |`);
+    lines.push('', 'Self time by area:', '', '| self | % | area |', '|---:|---:|---|');
+    for (const a of r.profile.areas) lines.push(`| ${ms(a.selfMs)} | ${a.selfPercent.toFixed(1)} | ${a.area} |`);
   }
   return lines.join('\n') + '\n';
 }
