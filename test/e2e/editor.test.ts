@@ -149,9 +149,10 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     // The view gets the whole window, so the screenshot shows it at a readable size.
     await runCommand(page, 'View: Close All Editors');
     await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
-    await runCommand(page, 'View: Close Panel');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+J'); // toggles the panel, open since the Problems checks
     await page.locator('.markers-panel').waitFor({ state: 'hidden' });
-    await runCommand(page, 'View: Close Primary Side Bar');
+    await page.keyboard.press('Control+B'); // toggles the primary side bar
     await page.locator('.explorer-folders-view').waitFor({ state: 'hidden' });
     await runCommand(page, 'Kubernetes: Trace Service');
     const input = page.locator('.quick-input-widget input');
