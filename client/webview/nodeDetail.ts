@@ -20,7 +20,10 @@ export function showNodeDetail(pane: HTMLElement, graph: TraceGraph, node: Trace
 /** Shared by the detail pane and the list view, so both say the same thing about a node. */
 export function writeNodeFacts(parent: HTMLElement, graph: TraceGraph, node: TraceNode, heading: 'h2' | 'h3'): void {
   const mark = statusMarker[node.status];
-  htmlEl(heading, { class: 'node-title' }, parent, `${kindCaption[node.kind]}: ${displayText(node.label, 300)}`);
+  // A label that already says what the node is ("No endpoints") is not prefixed with its kind again.
+  const caption = kindCaption[node.kind];
+  const title = node.label.toLowerCase().startsWith(caption.toLowerCase()) ? node.label : `${caption}: ${node.label}`;
+  htmlEl(heading, { class: 'node-title' }, parent, displayText(title, 300));
   htmlEl('p', { class: `status-line status-${node.status}` }, parent, `${mark.symbol} ${capitalize(mark.word)}`);
   if (node.findings.length) {
     const ul = htmlEl('ul', { class: 'findings', 'aria-label': 'Findings' }, parent);
