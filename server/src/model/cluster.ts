@@ -39,7 +39,10 @@ export function resourceKey(kind: string, namespace: string, name: string): stri
   return `${kind}\u0000${namespace}\u0000${name}`;
 }
 
-export function buildCluster(files: readonly ManifestFile[]): Cluster {
+export function buildCluster(input: readonly ManifestFile[]): Cluster {
+  // Files in URI order, so that every list, and every finding that names several objects, is the same whatever
+  // order the files were read in.
+  const files = isSortedByUri(input) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   const resources = files.flatMap((f) => f.resources);
   const byKey = new Map<string, Resource[]>();
   const services: Service[] = [];
@@ -131,4 +134,9 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const l = m.get(k);
   if (l) l.push(v);
   else m.set(k, [v]);
+}
+
+function isSortedByUri(files: readonly ManifestFile[]): boolean {
+  for (let i = 1; i < files.length; i++) if (files[i - 1].uri > files[i].uri) return false;
+  return true;
 }

@@ -8,11 +8,13 @@ import type { ResourceBase, TextValue } from '../model/resources';
 import type { Span } from '../model/span';
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
+import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
 
 export const dnsNameUnresolved: Rule = {
   code: 'dns-name-unresolved',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'A cluster DNS name that nothing answers, or a port its Service lacks',
   description:
     'Looks at names containing `.svc` in container env values, command and args, and ConfigMap data, and resolves each one the way the pod\'s resolver does: ' +
@@ -44,14 +46,13 @@ data:
   },
   *check(analysis) {
     const zone = zoneOf(analysis.config);
-    const texts = new Map(analysis.cluster.files.map((f) => [f.uri, f.text]));
     for (const w of analysis.cluster.workloads) {
       for (const c of w.template.containers) {
-        for (const v of [...c.env, ...c.command, ...c.args]) yield* checkValue(analysis, w, v, `${v.where} of container "${c.name}"`, zone, texts.get(w.uri));
+        for (const v of [...c.env, ...c.command, ...c.args]) yield* checkValue(analysis, w, v, `${v.where} of container "${c.name}"`, zone, fileTextOf(analysis.cluster, w.uri));
       }
     }
     for (const cm of analysis.cluster.configMaps) {
-      for (const v of cm.data) yield* checkValue(analysis, cm, v, `key "${v.key}"`, zone, texts.get(cm.uri));
+      for (const v of cm.data) yield* checkValue(analysis, cm, v, `key "${v.key}"`, zone, fileTextOf(analysis.cluster, cm.uri));
     }
   },
 };

@@ -6,6 +6,7 @@ import type { Rule } from './rule';
 export const duplicateResource: Rule = {
   code: 'duplicate-resource',
   defaultSeverity: 'error',
+  scope: 'namespace',
   title: 'The same object is defined more than once',
   description:
     'Two documents define the same kind, namespace and name. Only one can exist in the cluster: the one applied last silently replaces the other, so the analysis (and the cluster) may not be what either file says.',

@@ -9,6 +9,7 @@ const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 export const endpointsNotMirrored: Rule = {
   code: 'endpoints-not-mirrored',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'Manual Endpoints that are not mirrored to EndpointSlices',
   description: `CoreDNS and kube-proxy read EndpointSlices, not Endpoints. Hand-written \`Endpoints\` are copied into EndpointSlices only
 when the Service of the same name has **no selector** and the Endpoints do not carry the label \`${skipMirrorLabel}: "true"\`

@@ -14,6 +14,7 @@ const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
 export const endpointsOrphan: Rule = {
   code: 'endpoints-orphan',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'Endpoints or an EndpointSlice that belong to no Service',
   description: `Manual endpoints are only used through a Service: an \`Endpoints\` object must have exactly the name of a Service in
 the same namespace, and an \`EndpointSlice\` is tied to its Service only by the label \`${serviceNameLabel}\` (network-semantics §1.2).

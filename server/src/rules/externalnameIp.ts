@@ -7,6 +7,7 @@ import type { Rule } from './rule';
 export const externalnameIp: Rule = {
   code: 'externalname-ip',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'An ExternalName Service points at an IP address',
   description: `An ExternalName Service is a DNS alias (CNAME), and a CNAME can only point at a name. The API server accepts an IPv4
 address because it is also a valid DNS name, but CoreDNS treats it as an address rather than an alias target and skips the Service:

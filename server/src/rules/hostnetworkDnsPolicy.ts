@@ -4,11 +4,13 @@ import { entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { insertAfter, replaceSpan } from './fixes/fieldEdits';
 import { refOf } from './refOf';
+import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
 
 export const hostnetworkDnsPolicy: Rule = {
   code: 'hostnetwork-dns-policy',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'A hostNetwork pod with the default dnsPolicy cannot resolve cluster names',
   description: `With \`hostNetwork: true\`, the default \`dnsPolicy: ClusterFirst\` silently falls back to \`Default\`: the pod uses the
 node's /etc/resolv.conf, so Service names such as \`api\` or \`api.shop.svc.cluster.local\` do not resolve (network-semantics §3.1).
@@ -38,11 +40,10 @@ spec:
       containers: [{name: agent, image: agent}]`,
   },
   *check({ cluster }) {
-    const sources = new Map(cluster.files.map((f) => [f.uri, f.text]));
     for (const w of cluster.workloads) {
       const t = w.template;
       if (!t.hostNetwork || (t.dnsPolicy !== undefined && t.dnsPolicy !== 'ClusterFirst')) continue;
-      const source = sources.get(w.uri) ?? '';
+      const source = fileTextOf(cluster, w.uri) ?? '';
       const fixes: Fix[] = [];
       const policy = entry(t.spec, 'dnsPolicy');
       const hostNetwork = entry(t.spec, 'hostNetwork');

@@ -6,6 +6,7 @@ import { at, entry, type YEntry } from '../model/yamlTree';
 import type { FindingDraft, Fix } from './finding';
 import { removeEntry } from './fixes/fieldEdits';
 import { refOf } from './refOf';
+import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
 
 const tolerateUnready = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
@@ -13,6 +14,7 @@ const tolerateUnready = 'service.alpha.kubernetes.io/tolerate-unready-endpoints'
 export const ineffectiveField: Rule = {
   code: 'ineffective-field',
   defaultSeverity: 'information',
+  scope: 'namespace',
   title: 'A field that has no effect',
   description: `The API server accepts these fields, but nothing reads them, so they suggest a behaviour the cluster will not have:
 
@@ -64,8 +66,7 @@ spec:
     spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}`,
   },
   *check({ cluster }) {
-    const sources = new Map(cluster.files.map((f) => [f.uri, f.text]));
-    for (const svc of cluster.services) yield* checkService(svc, sources.get(svc.uri) ?? '');
+    for (const svc of cluster.services) yield* checkService(svc, fileTextOf(cluster, svc.uri) ?? '');
   },
 };
 

@@ -13,6 +13,7 @@ const maxOffered = 5;
 export const ingressBackendMissing: Rule = {
   code: 'ingress-backend-missing',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'Ingress backend names a missing Service or port',
   description: `An Ingress routes each host/path (and its \`defaultBackend\`) to a Service **in the Ingress's own namespace**, on a Service port given by number or by name. The port is the Service's \`port\`, not the container's \`targetPort\`. If the Service or the port does not exist, the ingress controller has nowhere to send the request and answers with an error (typically 503 or 404) for that path. Kubernetes accepts the Ingress anyway. Both the \`networking.k8s.io/v1\` form (\`service.name\`, \`service.port.number|name\`) and the older \`serviceName\`/\`servicePort\` form are checked.`,
   examples: {

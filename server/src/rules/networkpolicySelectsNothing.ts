@@ -7,6 +7,7 @@ import type { Rule } from './rule';
 export const networkpolicySelectsNothing: Rule = {
   code: 'networkpolicy-selects-nothing',
   defaultSeverity: 'information',
+  scope: 'namespace',
   title: 'A NetworkPolicy that applies to no pods',
   description: `A NetworkPolicy only isolates the pods its \`spec.podSelector\` selects, and only in its own namespace. When the selector
 matches no pod template in that namespace, the policy protects nothing: often a label typo, or a policy placed in the wrong

@@ -10,6 +10,7 @@ import type { Rule } from './rule';
 export const peerDiscoveryNotReady: Rule = {
   code: 'peer-discovery-not-ready',
   defaultSeverity: 'hint',
+  scope: 'namespace',
   title: 'StatefulSet members cannot resolve each other until they are Ready',
   description: `A pod that is not Ready is marked not ready in the governing Service's EndpointSlices, and CoreDNS leaves not-ready endpoints out of its answers (semantics §2.4). So while a StatefulSet's pods are starting, \`web-0.nginx…\` does not resolve. If a member only becomes Ready after it has found its peers (clustered databases, queues, consensus systems), the cluster never forms: each pod waits for names that appear only once it is Ready. With the default \`podManagementPolicy: OrderedReady\`, pod 1 is not even created before pod 0 is Ready.
 

@@ -9,6 +9,7 @@ import type { Rule } from './rule';
 export const podSubdomainUnresolved: Rule = {
   code: 'pod-subdomain-unresolved',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: "A pod's subdomain has no headless Service that selects it",
   description: `A pod with \`hostname: h\` and \`subdomain: s\` gets the DNS name \`h.s.<namespace>.svc.<zone>\` only when a Service named
 \`s\` exists in the same namespace, is headless (\`clusterIP: None\`), is not ExternalName, and selects the pod with its selector (or

@@ -13,5 +13,10 @@ export function runRules(analysis: Analysis, only: readonly Rule[] = rules): Fin
     const severity = configured ?? rule.defaultSeverity;
     for (const draft of rule.check(analysis)) out.push({ ...draft, code: rule.code, severity });
   }
-  return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
+  return orderFindings(out);
+}
+
+/** By file, then position, then code; findings that tie keep the order they were reported in. */
+export function orderFindings(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
 }

@@ -9,6 +9,7 @@ const maxName = 52;
 export const statefulsetNameTooLong: Rule = {
   code: 'statefulset-name-too-long',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'A StatefulSet name longer than 52 characters',
   description: `The API server accepts StatefulSet names up to 63 characters, but the controller labels every pod with
 \`controller-revision-hash: <name>-<hash>\`, and a label value may not exceed 63 characters. With a name longer than 52 characters

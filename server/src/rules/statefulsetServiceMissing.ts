@@ -15,6 +15,7 @@ import { yamlScalar } from './yamlScalar';
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'StatefulSet serviceName names no Service',
   description: `Each StatefulSet pod gets the stable DNS name \`<pod>.<serviceName>.<namespace>.svc.<zone>\` (for example \`web-0.nginx.default.svc.cluster.local\`) only if a Service named exactly \`spec.serviceName\` exists in the StatefulSet's namespace and selects its pods (semantics §2.3). The API server does not validate \`serviceName\` at all (semantics §6.4), so a typo is silent: the pods start, but peers cannot find each other by name.
 

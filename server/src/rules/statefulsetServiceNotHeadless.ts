@@ -11,6 +11,7 @@ import type { Rule } from './rule';
 export const statefulsetServiceNotHeadless: Rule = {
   code: 'statefulset-service-not-headless',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'Governing Service of a StatefulSet is not headless',
   description: `StatefulSets require a **headless** governing Service (\`clusterIP: None\`) for their pods' network identity. With a cluster IP, names like \`web-0.nginx.default.svc.cluster.local\` are answered only by CoreDNS as an extension: the Kubernetes DNS specification, kube-dns and zone transfers do not have them, and SRV records point at the Service's virtual IP instead of each pod (semantics §2.3 (4), §2.1 S5). Clients that discover their peers through DNS (databases, queues, consensus systems) then see one address instead of the members.
 

@@ -12,6 +12,7 @@ import { yamlScalar } from './yamlScalar';
 export const statefulsetServiceNotSelecting: Rule = {
   code: 'statefulset-service-not-selecting',
   defaultSeverity: 'warning',
+  scope: 'namespace',
   title: 'Governing Service does not select the StatefulSet\'s pods',
   description: `A StatefulSet pod's stable name (\`web-0.nginx.default.svc.cluster.local\`) exists only while the pod is an endpoint of the governing Service: the Service's selector must be non-empty and every pair must be among the pod template's labels (semantics §1.1, §2.3 (2), §2.2 P2). A Service with no selector (or \`selector: {}\`) gets no hostnames unless its Endpoints are written by hand with \`hostname\`, and an ExternalName Service never has endpoints.`,
   examples: {

@@ -12,6 +12,7 @@ const selectorRequired = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Da
 export const workloadSelectorMismatch: Rule = {
   code: 'workload-selector-mismatch',
   defaultSeverity: 'error',
+  scope: 'namespace',
   title: "A workload's selector is missing or does not match its own pod labels",
   description: `Deployments, ReplicaSets, StatefulSets and DaemonSets must have a non-empty \`spec.selector\`, and it must match
 \`spec.template.metadata.labels\`: the controller finds its pods by that selector. The API server rejects the object otherwise

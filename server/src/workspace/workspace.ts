@@ -25,6 +25,11 @@ export interface Snapshot {
   /** Increases with every change to texts or settings. */
   readonly generation: number;
   readonly analysis: Analysis;
+  /**
+   * Analyses of the snapshots built before this one, newest first (a few): an incremental evaluation starts from
+   * the newest one that was evaluated. Unchanged files keep their parsed objects, which is how changes are found.
+   */
+  readonly earlier: readonly Analysis[];
   readonly settings: Settings;
   text(uri: string): string | undefined;
   /** Offset ↔ line/character conversion for a file's text in this snapshot (memoized per text). */
@@ -56,6 +61,9 @@ interface Overlay {
   readonly version: number;
 }
 
+/** How many earlier analyses a snapshot keeps (they share every unchanged file's parse). */
+const keptAnalyses = 6;
+
 export function createWorkspace(initial: Settings = defaultSettings): Workspace {
   let settings = initial;
   let disk = new Map<string, string>();
@@ -65,6 +73,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const lineIndexes = new Map<string, { text: string; index: LineIndex }>();
   let generation = 0;
   let current: Snapshot | undefined;
+  /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
+  let history: readonly Analysis[] = [];
 
   const changed = () => {
     generation++;
@@ -91,6 +101,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const uris = [...texts.keys()].sort();
     const files = uris.map((u) => parse(u, texts.get(u)!));
     const analysis = createAnalysis(buildCluster(files), settings.analysis);
+    const earlier = history;
+    history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
     let skippedTemplates = 0;
     let skippedOther = tooLarge.length;
@@ -102,6 +114,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     return {
       generation,
       analysis,
+      earlier,
       settings,
       text: (uri) => texts.get(uri),
       lines: (uri) => {

@@ -1,0 +1,231 @@
+// One namespace's share of a rule run: the analysis a namespace-scoped rule sees when it checks only the subjects
+// of one namespace, and the inputs it consulted, so an edit re-runs only the checks whose inputs changed.
+//
+// The resource lists (`services`, `workloads`…) hold only that namespace's objects: a namespace-scoped rule iterates
+// them for its subjects and never to look something up. Every lookup goes through the index functions of the whole
+// cluster and is recorded as a dependency key:
+//   `ns:<namespace>`  anything about the objects in that namespace (or the namespace's own existence and labels);
+//   `svc:<name>`      which Services of any namespace carry this name (case-insensitive, semantics §1.3);
+//   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
+//   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
+
+import type { Analysis } from '../analysis/analysis';
+import type { Cluster } from '../model/cluster';
+import type { ConfigMap, EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+
+/** The resources of one namespace, by list, in cluster order. */
+export interface NamespaceLists {
+  readonly resources: Resource[];
+  readonly services: Service[];
+  readonly workloads: Workload[];
+  readonly endpoints: Endpoints[];
+  readonly endpointSlices: EndpointSlice[];
+  readonly ingresses: Ingress[];
+  readonly networkPolicies: NetworkPolicy[];
+  readonly configMaps: ConfigMap[];
+}
+
+/** Every namespace that holds at least one object (by `metadata.namespace`), with its objects split by list. */
+export function namespaceLists(cluster: Cluster): ReadonlyMap<string, NamespaceLists> {
+  const out = new Map<string, NamespaceLists>();
+  const listsOf = (ns: string): NamespaceLists => {
+    let l = out.get(ns);
+    if (!l) out.set(ns, (l = { resources: [], services: [], workloads: [], endpoints: [], endpointSlices: [], ingresses: [], networkPolicies: [], configMaps: [] }));
+    return l;
+  };
+  for (const r of cluster.resources) listsOf(r.namespace).resources.push(r);
+  for (const r of cluster.services) listsOf(r.namespace).services.push(r);
+  for (const r of cluster.workloads) listsOf(r.namespace).workloads.push(r);
+  for (const r of cluster.endpoints) listsOf(r.namespace).endpoints.push(r);
+  for (const r of cluster.endpointSlices) listsOf(r.namespace).endpointSlices.push(r);
+  for (const r of cluster.ingresses) listsOf(r.namespace).ingresses.push(r);
+  for (const r of cluster.networkPolicies) listsOf(r.namespace).networkPolicies.push(r);
+  for (const r of cluster.configMaps) listsOf(r.namespace).configMaps.push(r);
+  return out;
+}
+
+/** The dependency keys an object's presence and content feed (see the module comment). */
+export function keysOf(r: Resource, into: Set<string>): void {
+  into.add(`ns:${r.namespace}`);
+  if (r.kind === 'Namespace') {
+    into.add(`ns:${r.name}`);
+    into.add('nsset');
+  }
+  if (r.kind === 'Service') into.add(`svc:${r.name.toLowerCase()}`);
+}
+
+/** The analysis a namespace-scoped rule sees for one namespace; every read lands in `deps`. */
+export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>): Analysis {
+  const c = analysis.cluster;
+  const ns = (n: string) => deps.add(`ns:${n}`);
+  const cluster: Cluster = {
+    files: c.files,
+    resources: lists.resources,
+    services: lists.services,
+    workloads: lists.workloads,
+    endpoints: lists.endpoints,
+    endpointSlices: lists.endpointSlices,
+    ingresses: lists.ingresses,
+    networkPolicies: lists.networkPolicies,
+    configMaps: lists.configMaps,
+    namespaces: recordedSet(c.namespaces, deps),
+    declaredNamespaces: recordedMap(c.declaredNamespaces, deps),
+    get(kind, namespace, name) {
+      ns(namespace);
+      if (kind === 'Namespace') ns(name);
+      return c.get(kind, namespace, name);
+    },
+    service(namespace, name) {
+      ns(namespace);
+      return c.service(namespace, name);
+    },
+    servicesIn(namespace) {
+      ns(namespace);
+      return c.servicesIn(namespace);
+    },
+    servicesNamed(name) {
+      deps.add(`svc:${name.toLowerCase()}`);
+      return c.servicesNamed(name);
+    },
+    workloadsIn(namespace) {
+      ns(namespace);
+      return c.workloadsIn(namespace);
+    },
+    workloadsMatching(namespace, selector) {
+      ns(namespace);
+      return c.workloadsMatching(namespace, selector);
+    },
+    workloadsSelectedBy(namespace, selector) {
+      ns(namespace);
+      return c.workloadsSelectedBy(namespace, selector);
+    },
+  };
+  const everything = () => deps.add('*');
+  return {
+    cluster,
+    config: analysis.config,
+    // semantics §1.1: endpoints come from the Service's own namespace (pods, manual Endpoints and slices).
+    endpointsOf(service) {
+      ns(service.namespace);
+      return analysis.endpointsOf(service);
+    },
+    dnsRecords() {
+      everything();
+      return analysis.dnsRecords();
+    },
+    // semantics §2: every record lives under the name of its own namespace and is made from objects there.
+    dnsRecordsFor(resource) {
+      ns(resource.namespace);
+      return analysis.dnsRecordsFor(resource);
+    },
+    resolveName(name, fromNamespace) {
+      nameDeps(name, fromNamespace, deps);
+      return analysis.resolveName(name, fromNamespace);
+    },
+    serviceEnv(namespace, enableServiceLinks) {
+      ns(namespace);
+      return analysis.serviceEnv(namespace, enableServiceLinks);
+    },
+    ingressRoutes() {
+      everything();
+      return analysis.ingressRoutes();
+    },
+    policiesSelecting(workload) {
+      ns(workload.namespace);
+      return analysis.policiesSelecting(workload);
+    },
+    ingressAllowed(workload, peer, port, protocol) {
+      everything();
+      return analysis.ingressAllowed(workload, peer, port, protocol);
+    },
+    trace(service, findings) {
+      everything();
+      return analysis.trace(service, findings);
+    },
+  };
+}
+
+/**
+ * What resolving a written name can read (semantics §3.2, §3.3): the client's namespace (search list, StatefulSet pod
+ * names there), every label of the name taken as a namespace or a Service name (each search-list candidate puts a
+ * different label in the namespace position), and the set of namespaces (closest-name suggestions).
+ */
+export function nameDeps(name: string, fromNamespace: string, deps: Set<string>): void {
+  deps.add(`ns:${fromNamespace}`);
+  deps.add('nsset');
+  for (const label of name.toLowerCase().split(/[.:/@?#]/)) {
+    if (!label) continue;
+    deps.add(`ns:${label}`);
+    deps.add(`svc:${label}`);
+  }
+}
+
+function recordedSet(set: ReadonlySet<string>, deps: Set<string>): ReadonlySet<string> {
+  return {
+    has: (v) => {
+      deps.add(`ns:${v}`);
+      return set.has(v);
+    },
+    get size() {
+      deps.add('nsset');
+      return set.size;
+    },
+    forEach(cb, thisArg) {
+      deps.add('nsset');
+      set.forEach((v) => cb.call(thisArg, v, v, this));
+    },
+    entries() {
+      deps.add('nsset');
+      return set.entries();
+    },
+    keys() {
+      deps.add('nsset');
+      return set.keys();
+    },
+    values() {
+      deps.add('nsset');
+      return set.values();
+    },
+    [Symbol.iterator]() {
+      deps.add('nsset');
+      return set[Symbol.iterator]();
+    },
+  } as ReadonlySet<string>;
+}
+
+function recordedMap<V>(map: ReadonlyMap<string, V>, deps: Set<string>): ReadonlyMap<string, V> {
+  return {
+    get: (k) => {
+      deps.add(`ns:${k}`);
+      return map.get(k);
+    },
+    has: (k) => {
+      deps.add(`ns:${k}`);
+      return map.has(k);
+    },
+    get size() {
+      deps.add('nsset');
+      return map.size;
+    },
+    forEach(cb, thisArg) {
+      deps.add('nsset');
+      map.forEach((v, k) => cb.call(thisArg, v, k, this));
+    },
+    entries() {
+      deps.add('nsset');
+      return map.entries();
+    },
+    keys() {
+      deps.add('nsset');
+      return map.keys();
+    },
+    values() {
+      deps.add('nsset');
+      return map.values();
+    },
+    [Symbol.iterator]() {
+      deps.add('nsset');
+      return map[Symbol.iterator]();
+    },
+  } as ReadonlyMap<string, V>;
+}

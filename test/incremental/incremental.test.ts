@@ -1,0 +1,131 @@
+// Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
+// workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, namespaces, deleted and new files,
+// broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
+// over the final texts, whatever the file order.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { analyzeTexts, type SourceText } from '../../server/src/features/analyzeTexts';
+import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
+import type { Finding } from '../../server/src/rules/finding';
+import { createWorkspace } from '../../server/src/workspace/workspace';
+
+const namespaces = ['shop', 'db', 'ops'];
+const names = ['api', 'db', 'web'];
+const apps = ['api', 'db', 'web', 'apii'];
+const portNames = ['web', 'metrics', 'http'];
+
+const ns = fc.constantFrom(...namespaces);
+const name = fc.constantFrom(...names);
+const app = fc.constantFrom(...apps);
+
+const service = fc.record({ name, ns, app, headless: fc.boolean(), port: fc.constantFrom(80, 8080), target: fc.constantFrom('web', 'http', '8080'), nodePort: fc.constantFrom(0, 0, 30001), noSelector: fc.constantFrom(false, false, false, true) }).map((s) => [
+  'apiVersion: v1', 'kind: Service', `metadata: {name: ${s.name}, namespace: ${s.ns}}`, 'spec:',
+  ...(s.nodePort ? ['  type: NodePort'] : s.headless ? ['  clusterIP: None'] : []),
+  ...(s.noSelector ? [] : [`  selector: {app: ${s.app}}`]),
+  `  ports: [{name: p, port: ${s.port}, targetPort: ${s.target}${s.nodePort ? `, nodePort: ${s.nodePort}` : ''}}]`,
+].join('\n'));
+
+const workload = fc.record({ kind: fc.constantFrom('Deployment', 'StatefulSet'), name, ns, app, serviceName: fc.constantFrom('api', 'db', 'dbb', ''), portName: fc.constantFrom(...portNames), port: fc.constantFrom(80, 8080) }).map((w) => [
+  'apiVersion: apps/v1', `kind: ${w.kind}`, `metadata: {name: ${w.name}, namespace: ${w.ns}}`, 'spec:',
+  ...(w.kind === 'StatefulSet' && w.serviceName ? [`  serviceName: ${w.serviceName}`] : []),
+  `  selector: {matchLabels: {app: ${w.app}}}`, '  template:', `    metadata: {labels: {app: ${w.app}}}`,
+  `    spec: {containers: [{name: c, image: c, ports: [{name: ${w.portName}, containerPort: ${w.port}}]}]}`,
+].join('\n'));
+
+const url = fc.record({ svc: fc.constantFrom(...names, 'apj', 'db-0.db'), ns: fc.constantFrom(...namespaces, 'shopp'), port: fc.constantFrom(80, 8080, 5432) }).map((u) => `http://${u.svc}.${u.ns}.svc.cluster.local:${u.port}/x`);
+const configMap = fc.record({ name, ns, urls: fc.array(url, { minLength: 1, maxLength: 3 }) }).map((c) => [
+  'apiVersion: v1', 'kind: ConfigMap', `metadata: {name: ${c.name}-config, namespace: ${c.ns}}`, 'data:', ...c.urls.map((u, i) => `  URL_${i}: "${u}"`),
+].join('\n'));
+
+const others = fc.oneof(
+  ns.map((n) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${n}, labels: {team: ${n}}}`),
+  fc.record({ ns, app }).map((p) => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np, namespace: ${p.ns}}\nspec:\n  podSelector: {matchLabels: {app: ${p.app}}}\n  policyTypes: [Ingress]`),
+  fc.record({ ns, name, port: fc.constantFrom(80, 8080) }).map((i) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing, namespace: ${i.ns}}\nspec:\n  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: ${i.name}, port: {number: ${i.port}}}}}]}}]`),
+  fc.record({ ns, name }).map((e) => `apiVersion: v1\nkind: Endpoints\nmetadata: {name: ${e.name}, namespace: ${e.ns}}\nsubsets: [{addresses: [{ip: 10.0.0.1, hostname: h}], ports: [{port: 80}]}]`),
+  fc.constant('not: [valid'),
+);
+
+const fileText = fc.array(fc.oneof(service, workload, configMap, others), { minLength: 0, maxLength: 4 }).map((docs) => docs.join('\n---\n') + '\n');
+const uris = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `file:///w/${n}.yaml`);
+
+const edit = fc.record({
+  kind: fc.constantFrom('write', 'write', 'write', 'delete', 'open', 'close'),
+  uri: fc.constantFrom(...uris),
+  text: fileText,
+  /** Whether a diagnostics pass runs after this edit (otherwise the next one covers several edits). */
+  evaluate: fc.boolean(),
+});
+
+const canonical = (findings: readonly Finding[]) => findings.map((f) => JSON.stringify(f)).sort();
+
+describe('incremental diagnostics', () => {
+  it('equal a from-scratch evaluation after random edit sequences, in any file order', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...uris), fileText), { maxLength: 6 }), fc.array(edit, { minLength: 1, maxLength: 12 }), (initial, edits) => {
+      const ws = createWorkspace();
+      const disk = new Map<string, string>(initial);
+      const overlays = new Map<string, string>();
+      ws.replaceDisk(disk, []);
+      let snap = ws.snapshot();
+      diagnosticsFor(snap.analysis, snap.earlier);
+      let version = 0;
+      for (const e of edits) {
+        if (e.kind === 'write') {
+          if (overlays.has(e.uri)) {
+            overlays.set(e.uri, e.text);
+            ws.change(e.uri, e.text, ++version);
+          } else {
+            disk.set(e.uri, e.text);
+            ws.setDiskText(e.uri, e.text);
+          }
+        } else if (e.kind === 'delete') {
+          disk.delete(e.uri);
+          ws.deleteDiskText(e.uri);
+        } else if (e.kind === 'open') {
+          overlays.set(e.uri, e.text);
+          ws.open(e.uri, e.text, ++version);
+        } else {
+          overlays.delete(e.uri);
+          ws.close(e.uri);
+        }
+        snap = ws.snapshot();
+        if (e.evaluate) diagnosticsFor(snap.analysis, snap.earlier);
+      }
+      const incremental = canonical(diagnosticsFor(snap.analysis, snap.earlier));
+      const sources: SourceText[] = [...new Map([...disk, ...overlays])].map(([uri, text]) => ({ uri, text }));
+      assert.deepEqual(incremental, canonical(diagnosticsFromScratch(analyzeTexts(sources))));
+      assert.deepEqual(incremental, canonical(diagnosticsFor(analyzeTexts([...sources].reverse()))));
+    }), { seed: 20261129, numRuns: 200 });
+  });
+
+  it('re-runs only the checks whose inputs an edit touches', () => {
+    const ws = createWorkspace();
+    const svc = (sel: string) => `apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: shop}\nspec:\n  selector: {app: ${sel}}\n  ports: [{port: 80}]\n`;
+    const sts = 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: ops}\nspec:\n  serviceName: dbb\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: d, image: d}]}\n';
+    ws.replaceDisk(new Map([['file:///w/a.yaml', svc('api')], ['file:///w/b.yaml', sts]]), []);
+    const first = ws.snapshot();
+    const before = diagnosticsFor(first.analysis, first.earlier);
+    ws.setDiskText('file:///w/a.yaml', svc('apii'));
+    const second = ws.snapshot();
+    const after = diagnosticsFor(second.analysis, second.earlier);
+    // The StatefulSet's finding read only namespace "ops" and Services named "dbb": it is the very object computed before.
+    const missing = (fs: readonly Finding[]) => fs.find((f) => f.code === 'statefulset-service-missing');
+    assert.ok(missing(before));
+    assert.equal(missing(after), missing(before));
+    assert.deepEqual(canonical(after), canonical(diagnosticsFromScratch(second.analysis)));
+  });
+
+  it('a Service added in another namespace reaches the findings that mention Services of that name', () => {
+    const ws = createWorkspace();
+    const sts = 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: ops}\nspec:\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: d, image: d}]}\n';
+    ws.replaceDisk(new Map([['file:///w/b.yaml', sts], ['file:///w/c.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\n']]), []);
+    const first = ws.snapshot();
+    diagnosticsFor(first.analysis, first.earlier);
+    ws.setDiskText('file:///w/a.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec: {clusterIP: None, selector: {app: db}, ports: [{port: 80}]}\n');
+    const second = ws.snapshot();
+    const after = diagnosticsFor(second.analysis, second.earlier);
+    assert.match(after.find((f) => f.code === 'statefulset-service-missing')?.message ?? '', /exists in namespace "shop"/);
+    assert.deepEqual(canonical(after), canonical(diagnosticsFromScratch(second.analysis)));
+  });
+});
