@@ -2,7 +2,7 @@
 // Never throws on user input: broken YAML becomes problems, non-Kubernetes YAML is "not a manifest",
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
-import { parseAllDocuments, isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResources, type Resource } from './resources';
@@ -47,21 +47,23 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
   if (text.includes('\u0000')) return { ...base, skipped: 'binary' };
   if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
-  const depth = estimateNestingDepth(text);
-  if (depth > maxNestingDepth) {
-    return {
-      ...base,
-      skipped: 'too-deep',
-      problems: [{ span: { start: 0, end: Math.min(text.length, firstLineEnd(text)) }, code: 'yaml-syntax', severity: 'error',
-        message: `This file nests more than ${maxNestingDepth} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.` }],
-    };
-  }
+  // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
+  // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
+  if (estimateNestingDepth(text) > maxNestingDepth || quarantined.has(fingerprint(text))) return tooDeep(base, text);
   let docs: Document.Parsed[];
   try {
-    const parsed = parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false });
-    docs = Array.isArray(parsed) ? parsed : [];
+    const tokens = Array.from(new Parser().parse(text));
+    if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
+    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   } catch (err) {
     return { ...base, problems: [{ span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', message: `The YAML parser failed on this file: ${String(err)}` }] };
+  }
+  // The parser reports a stack overflow as an error and carries on, but a second attempt on the same text can abort
+  // the process; such a text is never parsed again by this process.
+  if (docs.some((d) => d.errors.some((e) => e.code === 'RESOURCE_EXHAUSTION'))) {
+    if (quarantined.size >= maxQuarantined) quarantined.clear();
+    quarantined.add(fingerprint(text));
+    return tooDeep(base, text);
   }
   const problems: ParseProblem[] = [];
   const resources: Resource[] = [];
@@ -79,6 +81,52 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
   });
   return { uri, text, resources, problems, manifestDocuments };
+}
+
+/** Texts whose parse exhausted the stack once; bounded so hostile edits cannot grow it without limit. */
+const quarantined = new Set<string>();
+const maxQuarantined = 1000;
+
+function tooDeep(base: Omit<ManifestFile, 'skipped'>, text: string): ManifestFile {
+  return {
+    ...base,
+    skipped: 'too-deep',
+    problems: [{ span: { start: 0, end: Math.min(text.length, firstLineEnd(text)) }, code: 'yaml-syntax', severity: 'error',
+      message: `This file nests more than ${maxNestingDepth} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.` }],
+  };
+}
+
+/** A 2×32-bit FNV-1a hash and the length: enough to recognise a text again without keeping it. */
+function fingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return `${text.length}:${(a >>> 0).toString(16)}:${(b >>> 0).toString(16)}`;
+}
+
+/**
+ * How deeply the collections of a concrete syntax tree nest, walked with an explicit stack (the tree may be far
+ * deeper than the call stack allows). Keys count too: an explicit `? ` key or a flow key can hold a collection.
+ */
+export function syntaxDepth(tokens: readonly CST.Token[]): number {
+  let max = 0;
+  const stack: [CST.Token | undefined, number][] = tokens.map((t) => [t, 0]);
+  while (stack.length) {
+    const [token, depth] = stack.pop()!;
+    if (!token) continue;
+    if (depth > max) max = depth;
+    if (token.type === 'document') stack.push([token.value, depth]);
+    else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      for (const item of token.items as readonly { key?: CST.Token | null; value?: CST.Token }[]) {
+        stack.push([item.key ?? undefined, depth + 1], [item.value, depth + 1]);
+      }
+    }
+  }
+  return max;
 }
 
 /** Helm and other Go-template files are not YAML until rendered; they are skipped whole. */
@@ -105,7 +153,8 @@ export function estimateNestingDepth(text: string): number {
       continue;
     }
     if (quote) {
-      if ((quote === '"' && c === 34 && text.charCodeAt(i - 1) !== 92) || (quote === "'" && c === 39)) quote = '';
+      if (quote === '"' && c === 92) i++;
+      else if ((quote === '"' && c === 34) || (quote === "'" && c === 39)) quote = '';
       continue;
     }
     if (lineStart) {
@@ -113,12 +162,14 @@ export function estimateNestingDepth(text: string): number {
         lineDepth += 0.5;
         continue;
       }
-      if ((c === 45 || c === 63 || c === 58) && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 10)) {
+      const next = text.charCodeAt(i + 1);
+      if ((c === 45 || c === 63 || c === 58) && (next === 32 || next === 9 || next === 10 || next === 13 || Number.isNaN(next))) {
         lineDepth += 1;
         if (lineDepth > max) max = lineDepth;
         continue;
       }
       lineStart = false;
+      if (lineDepth > max) max = lineDepth;
       if (c === 35) {
         // a comment: skip to the end of the line
         const nl = text.indexOf('\n', i);
@@ -132,8 +183,9 @@ export function estimateNestingDepth(text: string): number {
     } else if ((c === 93 || c === 125) && flow > 0) flow--;
     else if (c === 34 || c === 39) {
       const prev = text.charCodeAt(i - 1);
-      if (flow || prev === 32 || prev === 58 || prev === 10 || i === 0) quote = c === 34 ? '"' : "'";
-    } else if (c === 35 && text.charCodeAt(i - 1) === 32 && !flow) {
+      // a quote opens a quoted scalar only where a scalar starts (`don't` is plain)
+      if (i === 0 || prev === 32 || prev === 9 || prev === 10 || prev === 58 || (flow && (prev === 91 || prev === 123 || prev === 44))) quote = c === 34 ? '"' : "'";
+    } else if (c === 35 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl - 1;
     }
@@ -144,15 +196,14 @@ export function estimateNestingDepth(text: string): number {
 function toTree(doc: Document.Parsed): YNode | undefined {
   const converting = new Set<YamlNode>();
   const done = new Map<YamlNode, YNode>();
+  // An alias names the closest anchor before it in the text. Nodes are converted in text order, so the anchors
+  // seen so far are exactly the ones an alias may use. (The parser's own alias lookup walks the whole document
+  // for every alias: quadratic, minutes for a file with 20,000 aliases.)
+  const anchors = new Map<string, YamlNode>();
   const convert = (node: unknown, fallback: Span): YNode => {
     if (isAlias(node)) {
-      let target: unknown;
-      try {
-        target = node.resolve(doc);
-      } catch {
-        target = undefined;
-      }
-      if (!target || converting.has(target as YamlNode)) return nullAt(rangeOf(node) ?? fallback);
+      const target = anchors.get(node.source);
+      if (!target || converting.has(target)) return nullAt(rangeOf(node) ?? fallback);
       return convert(target, rangeOf(node) ?? fallback);
     }
     if (!node || typeof node !== 'object') return nullAt(fallback);
@@ -160,6 +211,8 @@ function toTree(doc: Document.Parsed): YNode | undefined {
     const cached = done.get(yn);
     if (cached) return cached;
     const span = rangeOf(yn) ?? fallback;
+    const anchor = (yn as { anchor?: string }).anchor;
+    if (anchor) anchors.set(anchor, yn);
     converting.add(yn);
     let out: YNode;
     if (isScalar(yn)) {
