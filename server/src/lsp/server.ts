@@ -27,8 +27,11 @@ import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
 import { guarded, logged } from './guard';
 import { indexFolders } from './indexFolders';
 
-/** Edits are batched this long before the workspace is re-analysed and diagnostics are published. */
-const debounceMs = 75;
+/**
+ * Edits are batched before the workspace is re-analysed: as long as the last pass took (a pass that re-checks only
+ * what an edit touched is cheaper than waiting), at most this long.
+ */
+const maxDebounceMs = 75;
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -41,12 +44,13 @@ export function startServer(connection: Connection): void {
   let indexing = true;
   let indexRun = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastPassMs = maxDebounceMs;
   /** What was last published per URI, to send only what changed. */
   const published = new Map<string, string>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
 
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
-    if (findingsMemo?.generation !== snap.generation) findingsMemo = { generation: snap.generation, findings: applySeverities(diagnosticsFor(snap.analysis), snap) };
+    if (findingsMemo?.generation !== snap.generation) findingsMemo = { generation: snap.generation, findings: applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap) };
     return findingsMemo.findings;
   };
 
@@ -82,6 +86,7 @@ export function startServer(connection: Connection): void {
       if (diagnostics.length) published.set(uri, key);
       else published.delete(uri);
     }
+    lastPassMs = Date.now() - started;
     if (Date.now() - started > 250) connection.console.info(`Analysis took ${Date.now() - started} ms (snapshot ${built - started} ms, rules ${checked - built} ms, publishing ${Date.now() - checked} ms)`);
     void connection.sendNotification(analysisChangedNotification, { generation: snap.generation });
     sendStatus(snap, findings.length);
@@ -101,7 +106,7 @@ export function startServer(connection: Connection): void {
       } catch (err) {
         connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
-    }, debounceMs);
+    }, lastPassMs < 10 ? 0 : Math.min(maxDebounceMs, lastPassMs));
   };
 
   const reindex = async () => {
