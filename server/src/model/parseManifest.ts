@@ -71,9 +71,11 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   docs.forEach((doc, index) => {
     for (const e of doc.errors) {
       if (problems.length >= maxProblemsPerFile) break;
-      problems.push({ span: { start: e.pos[0], end: Math.max(e.pos[1], e.pos[0]) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
+      // errors at the end of the input point one past it; a range must stay inside the document
+      const start = Math.min(e.pos[0], text.length);
+      problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    const root = toTree(doc);
+    const root = toTree(doc, problems);
     const span: Span = { start: doc.range[0], end: doc.range[2] };
     const found = readResources({ uri, index, span, root }, options.defaultNamespace);
     if (found.isManifest) manifestDocuments++;
@@ -193,7 +195,7 @@ export function estimateNestingDepth(text: string): number {
   return Math.ceil(max);
 }
 
-function toTree(doc: Document.Parsed): YNode | undefined {
+function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefined {
   const converting = new Set<YamlNode>();
   const done = new Map<YamlNode, YNode>();
   // An alias names the closest anchor before it in the text. Nodes are converted in text order, so the anchors
@@ -203,6 +205,9 @@ function toTree(doc: Document.Parsed): YNode | undefined {
   const convert = (node: unknown, fallback: Span): YNode => {
     if (isAlias(node)) {
       const target = anchors.get(node.source);
+      if (!target && problems.length < maxProblemsPerFile) {
+        problems.push({ span: rangeOf(node) ?? fallback, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: the alias *${node.source} refers to no anchor &${node.source} defined before it.` });
+      }
       if (!target || converting.has(target)) return nullAt(rangeOf(node) ?? fallback);
       return convert(target, rangeOf(node) ?? fallback);
     }
