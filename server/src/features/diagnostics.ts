@@ -5,7 +5,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
-import { keysOf, namespaceLists, namespaceView } from '../rules/namespaceView';
+import { keysOf, namespaceLists, namespaceView, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
 import type { Rule } from '../rules/rule';
 import { orderFindings, runRules } from '../rules/runRules';
 
@@ -22,6 +22,7 @@ interface Evaluation {
   readonly findings: readonly Finding[];
   /** rule code → namespace → unit */
   readonly units: ReadonlyMap<string, ReadonlyMap<string, Unit>>;
+  readonly resolutions: ReadonlyMap<string, KnownResolution>;
 }
 
 const evaluations = new WeakMap<Analysis, Evaluation>();
@@ -51,6 +52,11 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
   const byNamespace = namespaceLists(analysis.cluster);
   const units = new Map<string, Map<string, Unit>>();
   const ruleFindings: Finding[] = [];
+  const resolutions: ResolutionMemo = {
+    next: new Map(),
+    before: basis?.evaluation.resolutions,
+    stale: (deps) => !basis || intersects(deps, basis.changed),
+  };
   for (const rule of rules) {
     const configured = analysis.config.rules[rule.code];
     if (configured === 'off') continue;
@@ -68,14 +74,14 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
       if (!unit) {
         const deps = new Set<string>();
         const findings: Finding[] = [];
-        collect(rule, namespaceView(analysis, lists, deps), severity, findings);
+        collect(rule, namespaceView(analysis, lists, deps, resolutions), severity, findings);
         unit = { findings, deps };
       }
       mine.set(ns, unit);
       for (const f of unit.findings) ruleFindings.push(f);
     }
   }
-  return { findings: assemble(analysis, orderFindings(ruleFindings)), units };
+  return { findings: assemble(analysis, orderFindings(ruleFindings)), units, resolutions: resolutions.next };
 }
 
 function collect(rule: Rule, analysis: Analysis, severity: Finding['severity'], out: Finding[]): void {

@@ -9,7 +9,7 @@
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
-import type { Analysis } from '../analysis/analysis';
+import type { Analysis, NameResolution } from '../analysis/analysis';
 import type { Cluster } from '../model/cluster';
 import type { ConfigMap, EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 
@@ -54,8 +54,22 @@ export function keysOf(r: Resource, into: Set<string>): void {
   if (r.kind === 'Service') into.add(`svc:${r.name.toLowerCase()}`);
 }
 
+/** A name resolution with the inputs it read, kept from one snapshot to the next. */
+export interface KnownResolution {
+  readonly resolution: NameResolution;
+  readonly deps: ReadonlySet<string>;
+}
+
+/** Name resolutions of this snapshot (`next`), and those of the previous one with what changed since. */
+export interface ResolutionMemo {
+  readonly next: Map<string, KnownResolution>;
+  readonly before?: ReadonlyMap<string, KnownResolution>;
+  /** Whether an earlier resolution read something that changed since. */
+  stale(deps: ReadonlySet<string>): boolean;
+}
+
 /** The analysis a namespace-scoped rule sees for one namespace; every read lands in `deps`. */
-export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>): Analysis {
+export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: ResolutionMemo): Analysis {
   const c = analysis.cluster;
   const ns = (n: string) => deps.add(`ns:${n}`);
   const cluster: Cluster = {
@@ -119,8 +133,24 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       return analysis.dnsRecordsFor(resource);
     },
     resolveName(name, fromNamespace) {
-      nameDeps(name, fromNamespace, deps);
-      return analysis.resolveName(name, fromNamespace);
+      if (!resolutions) {
+        nameDeps(name, fromNamespace, deps);
+        return analysis.resolveName(name, fromNamespace);
+      }
+      const key = `${fromNamespace}\u0000${name}`;
+      let known = resolutions.next.get(key);
+      if (!known) {
+        const old = resolutions.before?.get(key);
+        if (old && !resolutions.stale(old.deps)) known = old;
+        else {
+          const read = new Set<string>();
+          nameDeps(name, fromNamespace, read);
+          known = { resolution: analysis.resolveName(name, fromNamespace), deps: read };
+        }
+        resolutions.next.set(key, known);
+      }
+      for (const k of known.deps) deps.add(k);
+      return known.resolution;
     },
     serviceEnv(namespace, enableServiceLinks) {
       ns(namespace);
