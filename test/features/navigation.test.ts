@@ -130,6 +130,10 @@ describe('code lenses and code actions', () => {
     const s = at('sts.yaml', 'kind', 0);
     assert.deepEqual(codeLensesFor(s.analysis, s.uri).map((l) => l.title), ['site-0…site-2.nginx']);
   });
+  it('a StatefulSet lens never shows per-pod names that will not resolve (semantics §2.3)', () => {
+    const typo = at('sts.yaml', 'kind', 0, workspace.replace('serviceName: nginx', 'serviceName: ngnix'));
+    assert.deepEqual(codeLensesFor(typo.analysis, typo.uri).map((l) => l.title), ['no per-pod DNS names: no Service "ngnix"']);
+  });
   it('quick fixes come from findings overlapping the range, the preferred one first', () => {
     const c = at('sts.yaml', 'serviceName: ngnix', 13, workspace.replace('serviceName: nginx', 'serviceName: ngnix'));
     const findings = diagnosticsFor(c.analysis);

@@ -2,7 +2,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
-import { isService, isWorkload } from '../model/resources';
+import { isService, isWorkload, type Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import type { TraceParams } from '../protocol';
 
@@ -26,10 +26,24 @@ export function codeLensesFor(analysis: Analysis, uri: string): Lens[] {
       if (n <= 0) continue;
       const first = `${r.name}-${r.ordinalsStart}`;
       const pods = n === 1 ? first : `${first}…${r.name}-${r.ordinalsStart + n - 1}`;
-      out.push({ span, title: `${pods}.${r.serviceName}` });
+      out.push({ span, title: statefulPodNames(analysis, r, pods) });
     }
   }
   return out;
+}
+
+/**
+ * The per-pod names only when they will resolve (semantics §2.3, §8): a governing Service that exists, selects the
+ * pods and is headless. Otherwise the lens says why there are none, rather than showing a name that never resolves.
+ */
+function statefulPodNames(analysis: Analysis, sts: Workload, pods: string): string {
+  const name = sts.serviceName!;
+  const perPod = analysis.dnsRecordsFor(sts).filter((rec) => rec.name.startsWith(`${sts.name}-`) && (rec.type === 'A' || rec.type === 'AAAA'));
+  if (perPod.some((rec) => rec.condition === 'while-ready' || rec.condition === 'always')) return `${pods}.${name}`;
+  const svc = analysis.cluster.service(sts.namespace, name);
+  if (!svc) return `no per-pod DNS names: no Service "${name}"`;
+  if (perPod.length) return `${pods}.${name} (CoreDNS only: Service "${name}" is not headless)`;
+  return `no per-pod DNS names: Service "${name}" does not select these pods`;
 }
 
 function serviceSummary(analysis: Analysis, s: Parameters<Analysis['endpointsOf']>[0]): string {
