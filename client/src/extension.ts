@@ -12,6 +12,7 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('Kubernetes Network Lens');
   const module = context.asAbsolutePath('dist/server.js');
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -20,7 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Only files on disk: the server reads the rest of the workspace from disk too.
     documentSelector: [{ scheme: 'file', language: 'yaml' }],
     synchronize: {
-      fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}'),
+      fileEvents: watcher,
       configurationSection: 'kubeNetlens',
     },
     // The watcher above already reports file events; the server need not register its own.
@@ -31,8 +32,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     errorHandler: crashHandler(output, () => client),
   };
   client = new LanguageClient('kubeNetlens', 'Kubernetes Network Lens', serverOptions, clientOptions);
+  // Everything registered here is disposed on deactivation, so enabling and disabling the extension leaks nothing.
   context.subscriptions.push(
     output,
+    watcher,
+    { dispose: () => void client?.stop() },
     createStatusBar(client),
     registerTracePanel(context, client),
     vscode.commands.registerCommand('kubeNetlens.restartServer', async () => {
