@@ -15,7 +15,9 @@ export function code(s: string): string {
   let longest = 0;
   for (const m of t.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(longest + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') || t === '' ? ' ' : '';
+  // CommonMark strips one space from each end of a code span whose text starts and ends with a space (or a
+  // backtick needs separating from the fence): pad in those cases so the text shows exactly as written.
+  const pad = t.startsWith('`') || t.endsWith('`') || t === '' || (t.startsWith(' ') && t.endsWith(' ') && t.trim() !== '') ? ' ' : '';
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 
