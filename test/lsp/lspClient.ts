@@ -15,6 +15,8 @@ export interface TestClient {
   readonly connection: MessageConnection;
   readonly process: ChildProcess;
   readonly diagnostics: Map<string, PublishedDiagnostics>;
+  /** Every publishDiagnostics in arrival order. */
+  readonly published: PublishedDiagnostics[];
   readonly notifications: { method: string; params: unknown }[];
   readonly stdout: Buffer[];
   readonly stderr: string[];
@@ -45,6 +47,7 @@ export function startServer(serverPath: string): TestClient {
     connection,
     process: child,
     diagnostics: new Map(),
+    published: [],
     notifications: [],
     stdout,
     stderr,
@@ -70,6 +73,7 @@ export function startServer(serverPath: string): TestClient {
   };
   connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
     client.diagnostics.set(p.uri, p);
+    client.published.push(p);
     poke();
   });
   connection.onNotification((method: string, params: unknown) => {
