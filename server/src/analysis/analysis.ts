@@ -6,7 +6,7 @@ import type { Cluster } from '../model/cluster';
 import type { Location, Span } from '../model/span';
 import type { NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { TraceGraph } from '../protocol';
-import { predictDnsRecords, type DnsIndex } from './dnsRecords';
+import { predictDnsRecords, predictNamespaceRecords, type DnsIndex } from './dnsRecords';
 import { resolveEndpoints, type PortTarget, type ServiceEndpoints } from './endpoints';
 import { resolveIngressRoutes } from './ingressRoutes';
 import { ingressVerdict, policiesSelectingWorkload } from './networkPolicy';
@@ -128,6 +128,13 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
   };
   let dns: DnsIndex | undefined;
   const dnsIndex = (): DnsIndex => (dns ??= predictDnsRecords(cluster, config, endpointsOf));
+  // Built per namespace on demand: a name or a resource needs only the records of its own namespace.
+  const dnsByNamespace = new Map<string, DnsIndex>();
+  const dnsOf = (namespace: string): DnsIndex => {
+    let d = dnsByNamespace.get(namespace);
+    if (!d) dnsByNamespace.set(namespace, (d = predictNamespaceRecords(namespace, cluster, config, endpointsOf)));
+    return d;
+  };
   let routes: readonly IngressRoute[] | undefined;
   const resolutions = new Map<string, NameResolution>();
   const envs = new Map<string, readonly ServiceEnvVar[]>();
@@ -138,11 +145,11 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
     config,
     endpointsOf,
     dnsRecords: () => dnsIndex().all,
-    dnsRecordsFor: (resource) => dnsIndex().byResource.get(resource) ?? [],
+    dnsRecordsFor: (resource) => dnsOf(resource.namespace).byResource.get(resource) ?? [],
     resolveName(name, fromNamespace) {
       const key = `${fromNamespace}\u0000${name}`;
       let r = resolutions.get(key);
-      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, dns: dnsIndex(), endpointsOf }, name, fromNamespace)));
+      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, dnsOf, endpointsOf }, name, fromNamespace)));
       return r;
     },
     serviceEnv(namespace, enableServiceLinks = true) {

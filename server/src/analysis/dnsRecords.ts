@@ -76,7 +76,22 @@ export interface DnsIndex {
   readonly byName: ReadonlyMap<string, readonly DnsRecord[]>;
 }
 
+/** Every record of the cluster: the Services' records in cluster order, then the pod-IP name patterns. */
 export function predictDnsRecords(cluster: Cluster, config: AnalysisConfig, endpointsOf: (s: Service) => ServiceEndpoints): DnsIndex {
+  return predictRecordsOf(cluster.services, cluster.workloads, cluster, config, endpointsOf);
+}
+
+/**
+ * The records of one namespace. Every record lives under the name of the namespace of the object that makes it, and
+ * is made from that namespace's objects only (semantics §1.1: a Service's endpoints come from its own namespace;
+ * §2: `<service>.<namespace>.svc`, `<pod>.<service>.<namespace>.svc`, `<a-b-c-d>.<namespace>.pod`), so a
+ * namespace's records are those the whole cluster's prediction gives it.
+ */
+export function predictNamespaceRecords(namespace: string, cluster: Cluster, config: AnalysisConfig, endpointsOf: (s: Service) => ServiceEndpoints): DnsIndex {
+  return predictRecordsOf(cluster.servicesIn(namespace), cluster.workloadsIn(namespace), cluster, config, endpointsOf);
+}
+
+function predictRecordsOf(services: readonly Service[], workloads: readonly Workload[], cluster: Cluster, config: AnalysisConfig, endpointsOf: (s: Service) => ServiceEndpoints): DnsIndex {
   const zone = zoneOf(config);
   const all: DnsRecord[] = [];
   const byResource = new Map<Resource, DnsRecord[]>();
@@ -98,14 +113,14 @@ export function predictDnsRecords(cluster: Cluster, config: AnalysisConfig, endp
     push(byName, d.name.toLowerCase(), record);
   };
 
-  for (const service of cluster.services) {
+  for (const service of services) {
     if (!isFirstOfName(cluster, service)) continue;
     for (const d of serviceRecords(service, endpointsOf(service), config, zone)) add(d, service);
   }
   // semantics §2.2 P1 / §8.4: `a-b-c-d.<ns>.pod.<zone>` is answered for any IP in `pods insecure` mode and only for
   // live pod IPs in `pods verified`; the IP is unknown statically, so it is a pattern.
   if (config.coreDns.podsMode !== 'disabled') {
-    for (const w of cluster.workloads) {
+    for (const w of workloads) {
       if (!isFirstOfName(cluster, w)) continue;
       const note = config.coreDns.podsMode === 'insecure'
         ? 'CoreDNS "pods insecure" answers this for any IP written in the name; the pod IP is only known at run time.'

@@ -14,7 +14,8 @@ import { isIP } from './ip';
 export interface ResolveContext {
   readonly cluster: Cluster;
   readonly config: AnalysisConfig;
-  readonly dns: DnsIndex;
+  /** The DNS records of one namespace (every name under `<namespace>.svc` comes from objects there). */
+  dnsOf(namespace: string): DnsIndex;
   endpointsOf(service: Service): ServiceEndpoints;
 }
 
@@ -139,7 +140,7 @@ function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
   const svcLabel = labels[labels.length - 3];
   const service = serviceNamed(ctx.cluster, ns, svcLabel);
   if (!service) return builtin(ctx, labels, fqdn);
-  const records = ctx.dns.byName.get(fqdn) ?? [];
+  const records = ctx.dnsOf(ns).byName.get(fqdn) ?? [];
   const srv = labels.length === 5 || (labels.length === 4 && labels[0].startsWith('_'));
   const wanted = records.filter((r) => (srv ? r.type === 'SRV' : r.type !== 'SRV' && r.type !== 'PTR'));
   if (wanted.length) return { kind: 'answer', records: wanted, service, perPod: labels.length === 4 || service.headless };

@@ -5,7 +5,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
-import { keysOf, namespaceLists, namespaceView, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
+import { keysOf, namespaceLists, namespaceView, resolveKnown, sameResolution, type KnownResolution } from '../rules/namespaceView';
 import type { Rule } from '../rules/rule';
 import { orderFindings, runRules } from '../rules/runRules';
 
@@ -52,11 +52,7 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
   const byNamespace = namespaceLists(analysis.cluster);
   const units = new Map<string, Map<string, Unit>>();
   const ruleFindings: Finding[] = [];
-  const resolutions: ResolutionMemo = {
-    next: new Map(),
-    before: basis?.evaluation.resolutions,
-    stale: (deps) => !basis || intersects(deps, basis.changed),
-  };
+  const { resolutions, changed } = revalidate(analysis, basis);
   for (const rule of rules) {
     const configured = analysis.config.rules[rule.code];
     if (configured === 'off') continue;
@@ -70,7 +66,7 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
     units.set(rule.code, mine);
     for (const [ns, lists] of byNamespace) {
       const old = before?.get(ns);
-      let unit = old && basis && !basis.changed.has(`ns:${ns}`) && !intersects(old.deps, basis.changed) ? old : undefined;
+      let unit = old && changed && !changed.has(`ns:${ns}`) && !intersects(old.deps, changed) ? old : undefined;
       if (!unit) {
         const deps = new Set<string>();
         const findings: Finding[] = [];
@@ -81,7 +77,44 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
       for (const f of unit.findings) ruleFindings.push(f);
     }
   }
-  return { findings: assemble(analysis, orderFindings(ruleFindings)), units, resolutions: resolutions.next };
+  return { findings: assemble(analysis, orderFindings(ruleFindings)), units, resolutions: referenced(resolutions, units) };
+}
+
+/**
+ * The earlier snapshot's name resolutions, each recomputed when something it read changed; the dependency key of a
+ * resolution counts as changed only when its answer differs, so a check that reads a name in a namespace that was
+ * edited runs again only when what the name resolves to is different.
+ */
+function revalidate(analysis: Analysis, basis: { evaluation: Evaluation; changed: ReadonlySet<string> } | undefined): { resolutions: Map<string, KnownResolution>; changed?: ReadonlySet<string> } {
+  const resolutions = new Map<string, KnownResolution>();
+  if (!basis) return { resolutions };
+  const changed = new Set(basis.changed);
+  for (const [key, old] of basis.evaluation.resolutions) {
+    if (!intersects(old.deps, basis.changed)) {
+      resolutions.set(key, old);
+      continue;
+    }
+    const fresh = resolveKnown(analysis, key);
+    resolutions.set(key, fresh);
+    if (!sameResolution(old.resolution, fresh.resolution)) changed.add(`res:${key}`);
+  }
+  return { resolutions, changed };
+}
+
+/** The resolutions some unit depends on: the others are not kept for the next snapshot. */
+function referenced(resolutions: ReadonlyMap<string, KnownResolution>, units: ReadonlyMap<string, ReadonlyMap<string, Unit>>): ReadonlyMap<string, KnownResolution> {
+  const out = new Map<string, KnownResolution>();
+  for (const byNs of units.values()) {
+    for (const unit of byNs.values()) {
+      for (const k of unit.deps) {
+        if (!k.startsWith('res:')) continue;
+        const key = k.slice(4);
+        const known = resolutions.get(key);
+        if (known) out.set(key, known);
+      }
+    }
+  }
+  return out;
 }
 
 function collect(rule: Rule, analysis: Analysis, severity: Finding['severity'], out: Finding[]): void {
@@ -112,7 +145,10 @@ function changedKeys(before: Analysis, after: Analysis): ReadonlySet<string> {
   for (const o of old.values()) touch(o);
   const a = before.cluster.namespaces;
   const b = after.cluster.namespaces;
-  if (a.size !== b.size || [...a].some((n) => !b.has(n))) keys.add('nsset');
+  for (const n of a) if (!b.has(n)) keys.add(`nsx:${n}`);
+  for (const n of b) if (!a.has(n)) keys.add(`nsx:${n}`);
+  // Iterating the namespaces reads their order too (first appearance in file order), which an edit can change alone.
+  if (a.size !== b.size || [...a].join('/') !== [...b].join('/')) keys.add('nsset');
   return keys;
 }
 

@@ -48,17 +48,31 @@ data:
     const zone = zoneOf(analysis.config);
     for (const w of analysis.cluster.workloads) {
       for (const c of w.template.containers) {
-        for (const v of [...c.env, ...c.command, ...c.args]) yield* checkValue(analysis, w, v, `${v.where} of container "${c.name}"`, zone, fileTextOf(analysis.cluster, w.uri));
+        for (const list of [c.env, c.command, c.args]) {
+          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(analysis, w, v, `${v.where} of container "${c.name}"`, zone, fileTextOf(analysis.cluster, w.uri));
+        }
       }
     }
     for (const cm of analysis.cluster.configMaps) {
-      for (const v of cm.data) yield* checkValue(analysis, cm, v, `key "${v.key}"`, zone, fileTextOf(analysis.cluster, cm.uri));
+      for (const v of cm.data) if (namesIn(v, zone).length) yield* checkValue(analysis, cm, v, `key "${v.key}"`, zone, fileTextOf(analysis.cluster, cm.uri));
     }
   },
 };
 
+/** The names in each value, kept with the value: a file that did not change keeps its value objects across edits. */
+const namesOfValue = new WeakMap<TextValue, { readonly zone: string; readonly names: readonly WrittenName[] }>();
+
+function namesIn(value: TextValue, zone: string): readonly WrittenName[] {
+  const known = namesOfValue.get(value);
+  if (known && known.zone === zone) return known.names;
+  // Most values name nothing: skip the pattern unless `.svc` occurs at all (any case).
+  const names = /\.svc/i.test(value.value) ? findClusterNames(value.value, zone) : [];
+  namesOfValue.set(value, { zone, names });
+  return names;
+}
+
 function* checkValue(analysis: Analysis, owner: ResourceBase, value: TextValue, where: string, zone: string, fileText: string | undefined): Generator<FindingDraft> {
-  for (const name of findClusterNames(value.value, zone)) {
+  for (const name of namesIn(value, zone)) {
     const r = analysis.resolveName(name.text, owner.namespace);
     if (r.unknown) continue;
     if (r.resolves && r.portKnown !== false) continue;

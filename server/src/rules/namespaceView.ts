@@ -5,13 +5,20 @@
 // them for its subjects and never to look something up. Every lookup goes through the index functions of the whole
 // cluster and is recorded as a dependency key:
 //   `ns:<namespace>`  anything about the objects in that namespace (or the namespace's own existence and labels);
+//   `obj:<kind>/<namespace>/<name>`  the objects with exactly this kind, namespace and name;
+//   `pod:<namespace>/<key>=<value>`  the workloads in that namespace whose pod template carries this label (a
+//                     selector's matches all carry its first pair, so that pair stands for the whole selector);
+//   `nsx:<namespace>` whether that namespace appears anywhere;
 //   `svc:<name>`      which Services of any namespace carry this name (case-insensitive, semantics §1.3);
+//   `res:<namespace>/<name>`  what a name written in that namespace resolves to (itself recomputed when what it read
+//                     changed, and counted as changed only when the answer differs);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
+// A rule's own namespace is always a dependency of its unit.
 
 import type { Analysis, NameResolution } from '../analysis/analysis';
 import type { Cluster } from '../model/cluster';
-import type { ConfigMap, EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+import { isWorkload, type ConfigMap, type EndpointSlice, type Endpoints, type Ingress, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
 
 /** The resources of one namespace, by list, in cluster order. */
 export interface NamespaceLists {
@@ -47,11 +54,27 @@ export function namespaceLists(cluster: Cluster): ReadonlyMap<string, NamespaceL
 /** The dependency keys an object's presence and content feed (see the module comment). */
 export function keysOf(r: Resource, into: Set<string>): void {
   into.add(`ns:${r.namespace}`);
+  into.add(objectKey(r.kind, r.namespace, r.name));
+  if (isWorkload(r)) for (const [k, v] of r.template.labels) into.add(podKey(r.namespace, k, v));
   if (r.kind === 'Namespace') {
     into.add(`ns:${r.name}`);
     into.add('nsset');
   }
   if (r.kind === 'Service') into.add(`svc:${r.name.toLowerCase()}`);
+}
+
+function objectKey(kind: string, namespace: string, name: string): string {
+  return `obj:${kind}/${namespace}/${name}`;
+}
+
+function podKey(namespace: string, key: string, value: string): string {
+  return `pod:${namespace}/${key}=${value}`;
+}
+
+/** The key standing for a selector's matches in a namespace; undefined for an empty selector, which matches nothing here. */
+function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): string | undefined {
+  for (const [k, v] of selector) return podKey(namespace, k, v);
+  return undefined;
 }
 
 /** A name resolution with the inputs it read, kept from one snapshot to the next. */
@@ -60,16 +83,30 @@ export interface KnownResolution {
   readonly deps: ReadonlySet<string>;
 }
 
-/** Name resolutions of this snapshot (`next`), and those of the previous one with what changed since. */
-export interface ResolutionMemo {
-  readonly next: Map<string, KnownResolution>;
-  readonly before?: ReadonlyMap<string, KnownResolution>;
-  /** Whether an earlier resolution read something that changed since. */
-  stale(deps: ReadonlySet<string>): boolean;
+/** The memo key of a name written in a namespace, and the dependency key that stands for its answer. */
+export function resolutionKey(name: string, fromNamespace: string): string {
+  return `${fromNamespace}/${name}`;
+}
+
+/** Resolves a name afresh, noting what it read. */
+export function resolveKnown(analysis: Analysis, key: string): KnownResolution {
+  const cut = key.indexOf('/');
+  const fromNamespace = key.slice(0, cut);
+  const name = key.slice(cut + 1);
+  const deps = new Set<string>();
+  nameDeps(name, fromNamespace, deps);
+  return { resolution: analysis.resolveName(name, fromNamespace), deps };
+}
+
+/** Whether two resolutions of one name tell a rule the same thing (the Service as the very same object). */
+export function sameResolution(a: NameResolution, b: NameResolution): boolean {
+  if (a === b) return true;
+  if (a.service !== b.service) return false;
+  return JSON.stringify({ ...a, service: undefined }) === JSON.stringify({ ...b, service: undefined });
 }
 
 /** The analysis a namespace-scoped rule sees for one namespace; every read lands in `deps`. */
-export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: ResolutionMemo): Analysis {
+export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: Map<string, KnownResolution>): Analysis {
   const c = analysis.cluster;
   const ns = (n: string) => deps.add(`ns:${n}`);
   const cluster: Cluster = {
@@ -85,12 +122,11 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
     namespaces: recordedSet(c.namespaces, deps),
     declaredNamespaces: recordedMap(c.declaredNamespaces, deps),
     get(kind, namespace, name) {
-      ns(namespace);
-      if (kind === 'Namespace') ns(name);
+      deps.add(objectKey(kind, namespace, name));
       return c.get(kind, namespace, name);
     },
     service(namespace, name) {
-      ns(namespace);
+      deps.add(objectKey('Service', namespace, name));
       return c.service(namespace, name);
     },
     servicesIn(namespace) {
@@ -106,11 +142,14 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       return c.workloadsIn(namespace);
     },
     workloadsMatching(namespace, selector) {
-      ns(namespace);
+      const key = selectorKey(namespace, selector);
+      if (key) deps.add(key);
       return c.workloadsMatching(namespace, selector);
     },
     workloadsSelectedBy(namespace, selector) {
-      ns(namespace);
+      const key = selectorKey(namespace, selector.matchLabels);
+      if (key) deps.add(key);
+      else ns(namespace);
       return c.workloadsSelectedBy(namespace, selector);
     },
   };
@@ -137,19 +176,10 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
         nameDeps(name, fromNamespace, deps);
         return analysis.resolveName(name, fromNamespace);
       }
-      const key = `${fromNamespace}\u0000${name}`;
-      let known = resolutions.next.get(key);
-      if (!known) {
-        const old = resolutions.before?.get(key);
-        if (old && !resolutions.stale(old.deps)) known = old;
-        else {
-          const read = new Set<string>();
-          nameDeps(name, fromNamespace, read);
-          known = { resolution: analysis.resolveName(name, fromNamespace), deps: read };
-        }
-        resolutions.next.set(key, known);
-      }
-      for (const k of known.deps) deps.add(k);
+      const key = resolutionKey(name, fromNamespace);
+      let known = resolutions.get(key);
+      if (!known) resolutions.set(key, (known = resolveKnown(analysis, key)));
+      deps.add(`res:${key}`);
       return known.resolution;
     },
     serviceEnv(namespace, enableServiceLinks) {
@@ -193,7 +223,7 @@ export function nameDeps(name: string, fromNamespace: string, deps: Set<string>)
 function recordedSet(set: ReadonlySet<string>, deps: Set<string>): ReadonlySet<string> {
   return {
     has: (v) => {
-      deps.add(`ns:${v}`);
+      deps.add(`nsx:${v}`);
       return set.has(v);
     },
     get size() {
