@@ -4,9 +4,9 @@
 import type { AnalysisConfig } from '../model/config';
 import type { Cluster } from '../model/cluster';
 import type { Location, Span } from '../model/span';
-import type { NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+import { isService, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
 import type { TraceGraph } from '../protocol';
-import { predictDnsRecords, predictNamespaceRecords, type DnsIndex } from './dnsRecords';
+import { predictDnsRecords, predictNamespaceRecords, predictServiceRecords, type DnsIndex, type OwnedRecord } from './dnsRecords';
 import { resolveEndpoints, type PortTarget, type ServiceEndpoints } from './endpoints';
 import { resolveIngressRoutes } from './ingressRoutes';
 import { ingressVerdict, policiesSelectingWorkload } from './networkPolicy';
@@ -126,15 +126,22 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
     if (!e) endpoints.set(service, (e = resolveEndpoints(cluster, service)));
     return e;
   };
+  const serviceRecords = new Map<Service, readonly OwnedRecord[]>();
+  const recordsOf = (service: Service): readonly OwnedRecord[] => {
+    let r = serviceRecords.get(service);
+    if (!r) serviceRecords.set(service, (r = predictServiceRecords(service, cluster, config, endpointsOf(service))));
+    return r;
+  };
   let dns: DnsIndex | undefined;
-  const dnsIndex = (): DnsIndex => (dns ??= predictDnsRecords(cluster, config, endpointsOf));
-  // Built per namespace on demand: a name or a resource needs only the records of its own namespace.
+  const dnsIndex = (): DnsIndex => (dns ??= predictDnsRecords(cluster, config, recordsOf));
+  // Built per namespace on demand: a workload's records are all in its own namespace.
   const dnsByNamespace = new Map<string, DnsIndex>();
   const dnsOf = (namespace: string): DnsIndex => {
     let d = dnsByNamespace.get(namespace);
-    if (!d) dnsByNamespace.set(namespace, (d = predictNamespaceRecords(namespace, cluster, config, endpointsOf)));
+    if (!d) dnsByNamespace.set(namespace, (d = predictNamespaceRecords(namespace, cluster, config, recordsOf)));
     return d;
   };
+  const recordsUnder = (service: Service): readonly DnsRecord[] => recordsOf(service).map((o) => o.record);
   let routes: readonly IngressRoute[] | undefined;
   const resolutions = new Map<string, NameResolution>();
   const envs = new Map<string, readonly ServiceEnvVar[]>();
@@ -145,11 +152,12 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
     config,
     endpointsOf,
     dnsRecords: () => dnsIndex().all,
-    dnsRecordsFor: (resource) => dnsOf(resource.namespace).byResource.get(resource) ?? [],
+    // A Service's records are exactly those it gives rise to (every one is listed under it).
+    dnsRecordsFor: (resource) => (isService(resource) ? recordsUnder(resource) : (dnsOf(resource.namespace).byResource.get(resource) ?? [])),
     resolveName(name, fromNamespace) {
       const key = `${fromNamespace}\u0000${name}`;
       let r = resolutions.get(key);
-      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, dnsOf, endpointsOf }, name, fromNamespace)));
+      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, recordsOf: recordsUnder, endpointsOf }, name, fromNamespace)));
       return r;
     },
     serviceEnv(namespace, enableServiceLinks = true) {

@@ -76,9 +76,25 @@ export interface DnsIndex {
   readonly byName: ReadonlyMap<string, readonly DnsRecord[]>;
 }
 
+/** A record with the object that makes it (a Service, a workload whose pods it names, an Endpoints or EndpointSlice). */
+export interface OwnedRecord {
+  readonly record: DnsRecord;
+  readonly owner: Resource;
+}
+
+/**
+ * The records one Service gives rise to: its own name, its SRV names and the per-pod names under it (semantics §2.1,
+ * §2.3). All of them live under `<service>.<namespace>.svc.<zone>`, so they are the only records any name with that
+ * suffix can have. A duplicate Service (not the first of its name) adds none.
+ */
+export function predictServiceRecords(service: Service, cluster: Cluster, config: AnalysisConfig, eps: ServiceEndpoints): readonly OwnedRecord[] {
+  if (!isFirstOfName(cluster, service)) return [];
+  return serviceRecords(service, eps, config, zoneOf(config)).map((d) => ({ record: recordOf(d, service), owner: d.owner }));
+}
+
 /** Every record of the cluster: the Services' records in cluster order, then the pod-IP name patterns. */
-export function predictDnsRecords(cluster: Cluster, config: AnalysisConfig, endpointsOf: (s: Service) => ServiceEndpoints): DnsIndex {
-  return predictRecordsOf(cluster.services, cluster.workloads, cluster, config, endpointsOf);
+export function predictDnsRecords(cluster: Cluster, config: AnalysisConfig, recordsOf: (s: Service) => readonly OwnedRecord[]): DnsIndex {
+  return predictRecordsOf(cluster.services, cluster.workloads, cluster, config, recordsOf);
 }
 
 /**
@@ -87,36 +103,23 @@ export function predictDnsRecords(cluster: Cluster, config: AnalysisConfig, endp
  * §2: `<service>.<namespace>.svc`, `<pod>.<service>.<namespace>.svc`, `<a-b-c-d>.<namespace>.pod`), so a
  * namespace's records are those the whole cluster's prediction gives it.
  */
-export function predictNamespaceRecords(namespace: string, cluster: Cluster, config: AnalysisConfig, endpointsOf: (s: Service) => ServiceEndpoints): DnsIndex {
-  return predictRecordsOf(cluster.servicesIn(namespace), cluster.workloadsIn(namespace), cluster, config, endpointsOf);
+export function predictNamespaceRecords(namespace: string, cluster: Cluster, config: AnalysisConfig, recordsOf: (s: Service) => readonly OwnedRecord[]): DnsIndex {
+  return predictRecordsOf(cluster.servicesIn(namespace), cluster.workloadsIn(namespace), cluster, config, recordsOf);
 }
 
-function predictRecordsOf(services: readonly Service[], workloads: readonly Workload[], cluster: Cluster, config: AnalysisConfig, endpointsOf: (s: Service) => ServiceEndpoints): DnsIndex {
+function predictRecordsOf(services: readonly Service[], workloads: readonly Workload[], cluster: Cluster, config: AnalysisConfig, recordsOf: (s: Service) => readonly OwnedRecord[]): DnsIndex {
   const zone = zoneOf(config);
   const all: DnsRecord[] = [];
   const byResource = new Map<Resource, DnsRecord[]>();
   const byName = new Map<string, DnsRecord[]>();
-  const add = (d: Draft, under?: Service): void => {
-    const record: DnsRecord = {
-      name: d.name,
-      type: d.type,
-      answer: d.answer,
-      condition: d.condition,
-      resource: { kind: d.owner.kind, namespace: d.owner.namespace, name: d.owner.name },
-      source: { uri: d.owner.uri, span: d.span },
-      ...(d.note ? { note: d.note } : {}),
-      ...(under ? { service: { namespace: under.namespace, name: under.name } } : {}),
-    };
+  const add = (record: DnsRecord, owner: Resource, under?: Service): void => {
     all.push(record);
-    push(byResource, d.owner, record);
-    if (under && under !== d.owner) push(byResource, under, record);
-    push(byName, d.name.toLowerCase(), record);
+    push(byResource, owner, record);
+    if (under && under !== owner) push(byResource, under, record);
+    push(byName, record.name.toLowerCase(), record);
   };
 
-  for (const service of services) {
-    if (!isFirstOfName(cluster, service)) continue;
-    for (const d of serviceRecords(service, endpointsOf(service), config, zone)) add(d, service);
-  }
+  for (const service of services) for (const { record, owner } of recordsOf(service)) add(record, owner, service);
   // semantics §2.2 P1 / §8.4: `a-b-c-d.<ns>.pod.<zone>` is answered for any IP in `pods insecure` mode and only for
   // live pod IPs in `pods verified`; the IP is unknown statically, so it is a pattern.
   if (config.coreDns.podsMode !== 'disabled') {
@@ -125,10 +128,24 @@ function predictRecordsOf(services: readonly Service[], workloads: readonly Work
       const note = config.coreDns.podsMode === 'insecure'
         ? 'CoreDNS "pods insecure" answers this for any IP written in the name; the pod IP is only known at run time.'
         : 'CoreDNS "pods verified" answers this only for the IP of a running pod in the namespace.';
-      add({ name: `<a-b-c-d>.${w.namespace}.pod.${zone}`, type: 'A', answer: `<pod IP of ${w.kind} ${w.name}>`, condition: 'config-dependent', owner: w, span: w.nameSpan, note });
+      const d: Draft = { name: `<a-b-c-d>.${w.namespace}.pod.${zone}`, type: 'A', answer: `<pod IP of ${w.kind} ${w.name}>`, condition: 'config-dependent', owner: w, span: w.nameSpan, note };
+      add(recordOf(d), w);
     }
   }
   return { all, byResource, byName };
+}
+
+function recordOf(d: Draft, under?: Service): DnsRecord {
+  return {
+    name: d.name,
+    type: d.type,
+    answer: d.answer,
+    condition: d.condition,
+    resource: { kind: d.owner.kind, namespace: d.owner.namespace, name: d.owner.name },
+    source: { uri: d.owner.uri, span: d.span },
+    ...(d.note ? { note: d.note } : {}),
+    ...(under ? { service: { namespace: under.namespace, name: under.name } } : {}),
+  };
 }
 
 function serviceRecords(service: Service, eps: ServiceEndpoints, config: AnalysisConfig, zone: string): Draft[] {

@@ -6,7 +6,6 @@ import type { Cluster } from '../model/cluster';
 import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resources';
 import type { DnsRecord, NameResolution } from './analysis';
 import { closestName } from './closestName';
-import type { DnsIndex } from './dnsRecords';
 import { endpointHostsOf, serviceFqdn, zoneOf } from './dnsRecords';
 import type { ServiceEndpoints } from './endpoints';
 import { isIP } from './ip';
@@ -14,8 +13,8 @@ import { isIP } from './ip';
 export interface ResolveContext {
   readonly cluster: Cluster;
   readonly config: AnalysisConfig;
-  /** The DNS records of one namespace (every name under `<namespace>.svc` comes from objects there). */
-  dnsOf(namespace: string): DnsIndex;
+  /** The DNS records a Service gives rise to (none for a duplicate). */
+  recordsOf(service: Service): readonly DnsRecord[];
   endpointsOf(service: Service): ServiceEndpoints;
 }
 
@@ -140,7 +139,8 @@ function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
   const svcLabel = labels[labels.length - 3];
   const service = serviceNamed(ctx.cluster, ns, svcLabel);
   if (!service) return builtin(ctx, labels, fqdn);
-  const records = ctx.dnsOf(ns).byName.get(fqdn) ?? [];
+  // Only the Services named `svcLabel` in `ns` make records ending in `.<svcLabel>.<ns>.svc.<zone>` (semantics §2.1).
+  const records = recordsNamed(ctx, ns, svcLabel, fqdn);
   const srv = labels.length === 5 || (labels.length === 4 && labels[0].startsWith('_'));
   const wanted = records.filter((r) => (srv ? r.type === 'SRV' : r.type !== 'SRV' && r.type !== 'PTR'));
   if (wanted.length) return { kind: 'answer', records: wanted, service, perPod: labels.length === 4 || service.headless };
@@ -150,6 +150,15 @@ function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
     return { kind: 'answer', records: [record], service, perPod: true };
   }
   return { kind: 'none' };
+}
+
+function recordsNamed(ctx: ResolveContext, ns: string, svcLabel: string, fqdn: string): readonly DnsRecord[] {
+  const out: DnsRecord[] = [];
+  for (const s of ctx.cluster.servicesNamed(svcLabel)) {
+    if (s.namespace !== ns) continue;
+    for (const r of ctx.recordsOf(s)) if (r.name.toLowerCase() === fqdn) out.push(r);
+  }
+  return out;
 }
 
 /** The API server's own Service `kubernetes.default` always exists; other system-namespace names are unknown to the workspace. */
