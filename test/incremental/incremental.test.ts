@@ -34,7 +34,8 @@ const workload = fc.record({ kind: fc.constantFrom('Deployment', 'StatefulSet'),
   `    spec: {containers: [{name: c, image: c, ports: [{name: ${w.portName}, containerPort: ${w.port}}]}]}`,
 ].join('\n'));
 
-const url = fc.record({ svc: fc.constantFrom(...names, 'apj', 'db-0.db'), ns: fc.constantFrom(...namespaces, 'shopp'), port: fc.constantFrom(80, 8080, 5432) }).map((u) => `http://${u.svc}.${u.ns}.svc.cluster.local:${u.port}/x`);
+const url = fc.record({ svc: fc.constantFrom(...names, 'apj', 'db-0.db'), ns: fc.constantFrom(...namespaces, 'shopp'), port: fc.constantFrom(80, 8080, 5432), zone: fc.constantFrom('.cluster.local', '') })
+  .map((u) => `http://${u.svc}.${u.ns}.svc${u.zone}:${u.port}/x`);
 const configMap = fc.record({ name, ns, urls: fc.array(url, { minLength: 1, maxLength: 3 }) }).map((c) => [
   'apiVersion: v1', 'kind: ConfigMap', `metadata: {name: ${c.name}-config, namespace: ${c.ns}}`, 'data:', ...c.urls.map((u, i) => `  URL_${i}: "${u}"`),
 ].join('\n'));

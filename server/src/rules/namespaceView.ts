@@ -17,6 +17,7 @@
 // A rule's own namespace is always a dependency of its unit.
 
 import type { Analysis, NameResolution } from '../analysis/analysis';
+import { splitHostPort } from '../analysis/resolveName';
 import type { Cluster } from '../model/cluster';
 import { isWorkload, type ConfigMap, type EndpointSlice, type Endpoints, type Ingress, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
 
@@ -211,7 +212,10 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
  * different label in the namespace position), and the set of namespaces (closest-name suggestions).
  */
 export function nameDeps(name: string, fromNamespace: string, deps: Set<string>): void {
-  deps.add(`ns:${fromNamespace}`);
+  // A host of four labels or more (`api.shop.svc.cluster.local`) gets search-list candidates of six labels or more
+  // before the zone, which CoreDNS never answers (semantics §3.3): the client's namespace is read only by shorter ones.
+  const host = splitHostPort(name)?.host.replace(/\.$/, '');
+  if (host === undefined || host.split('.').length <= 3) deps.add(`ns:${fromNamespace}`);
   deps.add('nsset');
   for (const label of name.toLowerCase().split(/[.:/@?#]/)) {
     if (!label) continue;
