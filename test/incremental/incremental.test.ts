@@ -1,13 +1,15 @@
 // Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
 // workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, namespaces, deleted and new files,
 // broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
-// over the final texts, whatever the file order.
+// over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTexts, type SourceText } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
+import type { Cluster } from '../../server/src/model/cluster';
+import type { Resource } from '../../server/src/model/resources';
 import type { Finding } from '../../server/src/rules/finding';
 import { createWorkspace } from '../../server/src/workspace/workspace';
 
@@ -61,6 +63,27 @@ const edit = fc.record({
 
 const canonical = (findings: readonly Finding[]) => findings.map((f) => JSON.stringify(f)).sort();
 
+/** A cluster's lists and indexes as plain data, in their order, to compare one built from an earlier one with one built afresh. */
+function clusterShape(c: Cluster) {
+  const ref = (r: Resource) => `${r.uri}#${r.docIndex}:${r.kind}/${r.namespace}/${r.name}`;
+  const labels = ['app=api', 'app=db', 'app=web', 'app=apii'];
+  return {
+    resources: c.resources.map(ref),
+    lists: [c.services, c.workloads, c.endpoints, c.endpointSlices, c.ingresses, c.networkPolicies, c.configMaps].map((l) => l.map(ref)),
+    namespaces: [...c.namespaces],
+    declared: [...c.declaredNamespaces].map(([n, r]) => `${n}:${ref(r)}`),
+    withObjects: [...c.namespacesWithObjects()],
+    perNamespace: [...namespaces, 'default', 'shopp'].map((n) => ({
+      services: c.servicesIn(n).map(ref),
+      workloads: c.workloadsIn(n).map(ref),
+      objects: c.objectsIn(n)?.resources.map(ref),
+      named: names.map((x) => [c.service(n, x), ...c.get('Endpoints', n, x)].filter((r) => r !== undefined).map(ref)),
+      matching: labels.map((l) => c.workloadsMatching(n, new Map([l.split('=') as [string, string]])).map(ref)),
+    })),
+    servicesNamed: names.map((x) => c.servicesNamed(x).map(ref)),
+  };
+}
+
 describe('incremental diagnostics', () => {
   it('equal a from-scratch evaluation after random edit sequences, in any file order', () => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...uris), fileText), { maxLength: 6 }), fc.array(edit, { minLength: 1, maxLength: 12 }), (initial, edits) => {
@@ -95,7 +118,9 @@ describe('incremental diagnostics', () => {
       }
       const incremental = canonical(diagnosticsFor(snap.analysis, snap.earlier));
       const sources: SourceText[] = [...new Map([...disk, ...overlays])].map(([uri, text]) => ({ uri, text }));
-      assert.deepEqual(incremental, canonical(diagnosticsFromScratch(analyzeTexts(sources))));
+      const scratch = analyzeTexts(sources);
+      assert.deepEqual(clusterShape(snap.analysis.cluster), clusterShape(scratch.cluster));
+      assert.deepEqual(incremental, canonical(diagnosticsFromScratch(scratch)));
       assert.deepEqual(incremental, canonical(diagnosticsFor(analyzeTexts([...sources].reverse()))));
     }), { seed: 20261129, numRuns: 200 });
   });

@@ -33,64 +33,77 @@ export interface Cluster {
   workloadsMatching(namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[];
   /** Workloads in `namespace` whose pod template labels satisfy a full label selector. */
   workloadsSelectedBy(namespace: string, selector: LabelSelector): readonly Workload[];
+  /** The objects whose `metadata.namespace` is `namespace`; undefined when there are none. */
+  objectsIn(namespace: string): NamespaceObjects | undefined;
+  /** Every namespace some object's `metadata.namespace` names, in order of first appearance. */
+  namespacesWithObjects(): Iterable<string>;
+}
+
+/** The objects of one namespace (by `metadata.namespace`), split by list, in cluster order. */
+export interface NamespaceObjects {
+  readonly resources: readonly Resource[];
+  readonly services: readonly Service[];
+  readonly workloads: readonly Workload[];
+  readonly endpoints: readonly Endpoints[];
+  readonly endpointSlices: readonly EndpointSlice[];
+  readonly ingresses: readonly Ingress[];
+  readonly networkPolicies: readonly NetworkPolicy[];
+  readonly configMaps: readonly ConfigMap[];
 }
 
 export function resourceKey(kind: string, namespace: string, name: string): string {
   return `${kind}\u0000${namespace}\u0000${name}`;
 }
 
-export function buildCluster(input: readonly ManifestFile[]): Cluster {
+/** One namespace's share of the cluster with its indexes; unchanged namespaces keep theirs from one build to the next. */
+interface Partition extends NamespaceObjects {
+  /** kind + name → objects */
+  readonly byKey: ReadonlyMap<string, Resource[]>;
+  /** "key=value" → workloads whose pod template carries that label */
+  readonly labelIndex: ReadonlyMap<string, Workload[]>;
+}
+
+/**
+ * `previous`, a cluster built from an earlier version of the same files: the namespaces whose objects all sit in
+ * files that did not change (the same parsed objects) keep their lists and indexes, so an edit costs the namespaces
+ * it touches.
+ */
+export function buildCluster(input: readonly ManifestFile[], previous?: Cluster): Cluster {
   // Files in URI order, so that every list, and every finding that names several objects, is the same whatever
   // order the files were read in.
   const files = isSortedByUri(input) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  const resources = files.flatMap((f) => f.resources);
-  const byKey = new Map<string, Resource[]>();
-  const services: Service[] = [];
-  const workloads: Workload[] = [];
-  const endpoints: Endpoints[] = [];
-  const endpointSlices: EndpointSlice[] = [];
-  const ingresses: Ingress[] = [];
-  const networkPolicies: NetworkPolicy[] = [];
-  const configMaps: ConfigMap[] = [];
+  const reusable = previous ? partitionsOf.get(previous) : undefined;
+  const touched = reusable && previous ? touchedNamespaces(previous.files, files) : undefined;
+  // namespace → the files holding its objects, in order
+  const filesOf = new Map<string, ManifestFile[]>();
   const namespaces = new Set<string>();
   const declaredNamespaces = new Map<string, Resource>();
-  const servicesByNs = new Map<string, Service[]>();
-  const servicesByLowerName = new Map<string, Service[]>();
-  const workloadsByNs = new Map<string, Workload[]>();
-  // namespace → "key=value" → workloads whose template carries that label
-  const labelIndex = new Map<string, Map<string, Workload[]>>();
-
-  for (const r of resources) {
-    const key = resourceKey(r.kind, r.namespace, r.name);
-    const list = byKey.get(key);
-    if (list) list.push(r);
-    else byKey.set(key, [r]);
-    if (r.kind === 'Namespace') {
-      namespaces.add(r.name);
-      if (!declaredNamespaces.has(r.name)) declaredNamespaces.set(r.name, r);
-      continue;
+  for (const f of files) {
+    for (const ns of shareOf(f).namespaces) push(filesOf, ns, f);
+    for (const r of shareOf(f).namespaceObjects) {
+      namespaces.add(r.kind === 'Namespace' ? r.name : r.namespace);
+      if (r.kind === 'Namespace' && !declaredNamespaces.has(r.name)) declaredNamespaces.set(r.name, r);
     }
-    namespaces.add(r.namespace);
-    if (isService(r)) {
-      services.push(r);
-      push(servicesByNs, r.namespace, r);
-      push(servicesByLowerName, r.name.toLowerCase(), r);
-    } else if (isWorkload(r)) {
-      workloads.push(r);
-      push(workloadsByNs, r.namespace, r);
-      let idx = labelIndex.get(r.namespace);
-      if (!idx) labelIndex.set(r.namespace, (idx = new Map()));
-      for (const [k, v] of r.template.labels) push(idx, `${k}=${v}`, r);
-    } else if (r.kind === 'Endpoints') endpoints.push(r as Endpoints);
-    else if (r.kind === 'EndpointSlice') endpointSlices.push(r as EndpointSlice);
-    else if (r.kind === 'Ingress') ingresses.push(r as Ingress);
-    else if (r.kind === 'NetworkPolicy') networkPolicies.push(r as NetworkPolicy);
-    else if (r.kind === 'ConfigMap') configMaps.push(r as ConfigMap);
   }
+  const partitions = new Map<string, Partition>();
+  for (const [ns, holders] of filesOf) {
+    const kept = touched && !touched.has(ns) ? reusable!.get(ns) : undefined;
+    partitions.set(ns, kept ?? buildPartition(ns, holders));
+  }
+
+  let lists: NamespaceObjects | undefined;
+  const all = (): NamespaceObjects => (lists ??= concatLists(files));
+  let byLowerName: Map<string, Service[]> | undefined;
+  const servicesByLowerName = (): Map<string, Service[]> => {
+    if (byLowerName) return byLowerName;
+    byLowerName = new Map();
+    for (const s of all().services) push(byLowerName, s.name.toLowerCase(), s);
+    return byLowerName;
+  };
 
   const none: readonly never[] = [];
   const workloadsMatching = (namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[] => {
-    const idx = labelIndex.get(namespace);
+    const idx = partitions.get(namespace)?.labelIndex;
     if (!idx || selector.size === 0) return none;
     // Start from the rarest pair, then check the rest.
     let best: Workload[] | undefined;
@@ -104,30 +117,131 @@ export function buildCluster(input: readonly ManifestFile[]): Cluster {
       return true;
     });
   };
+  const get = (kind: string, namespace: string, name: string): readonly Resource[] => partitions.get(namespace)?.byKey.get(`${kind}\u0000${name}`) ?? none;
 
-  return {
+  const cluster: Cluster = {
     files,
-    resources,
-    services,
-    workloads,
-    endpoints,
-    endpointSlices,
-    ingresses,
-    networkPolicies,
-    configMaps,
+    get resources() {
+      return all().resources;
+    },
+    get services() {
+      return all().services;
+    },
+    get workloads() {
+      return all().workloads;
+    },
+    get endpoints() {
+      return all().endpoints;
+    },
+    get endpointSlices() {
+      return all().endpointSlices;
+    },
+    get ingresses() {
+      return all().ingresses;
+    },
+    get networkPolicies() {
+      return all().networkPolicies;
+    },
+    get configMaps() {
+      return all().configMaps;
+    },
     namespaces,
     declaredNamespaces,
-    get: (kind, namespace, name) => byKey.get(resourceKey(kind, namespace, name)) ?? none,
-    service: (namespace, name) => byKey.get(resourceKey('Service', namespace, name))?.[0] as Service | undefined,
-    servicesIn: (namespace) => servicesByNs.get(namespace) ?? none,
-    servicesNamed: (name) => servicesByLowerName.get(name.toLowerCase()) ?? none,
-    workloadsIn: (namespace) => workloadsByNs.get(namespace) ?? none,
+    get,
+    service: (namespace, name) => get('Service', namespace, name)[0] as Service | undefined,
+    servicesIn: (namespace) => partitions.get(namespace)?.services ?? none,
+    servicesNamed: (name) => servicesByLowerName().get(name.toLowerCase()) ?? none,
+    workloadsIn: (namespace) => partitions.get(namespace)?.workloads ?? none,
     workloadsMatching,
     workloadsSelectedBy: (namespace, selector) => {
       if (selector.matchLabels.size > 0) return workloadsMatching(namespace, selector.matchLabels).filter((w) => selectorMatches(selector, w.template.labels));
-      return (workloadsByNs.get(namespace) ?? none).filter((w) => selectorMatches(selector, w.template.labels));
+      return (partitions.get(namespace)?.workloads ?? none).filter((w) => selectorMatches(selector, w.template.labels));
     },
+    objectsIn: (namespace) => partitions.get(namespace),
+    namespacesWithObjects: () => partitions.keys(),
   };
+  partitionsOf.set(cluster, partitions);
+  return cluster;
+}
+
+const partitionsOf = new WeakMap<Cluster, ReadonlyMap<string, Partition>>();
+
+/** What one file contributes, computed once per parsed file. */
+interface FileShare {
+  /** The namespaces its objects are in (by `metadata.namespace`), in order of first appearance. */
+  readonly namespaces: readonly string[];
+  /** Its Namespace objects and the first object of every namespace it uses, in order (the cluster's namespace order). */
+  readonly namespaceObjects: readonly Resource[];
+}
+
+const shares = new WeakMap<ManifestFile, FileShare>();
+
+function shareOf(f: ManifestFile): FileShare {
+  let share = shares.get(f);
+  if (share) return share;
+  const namespaces = new Set<string>();
+  const seen = new Set<string>();
+  const namespaceObjects: Resource[] = [];
+  for (const r of f.resources) {
+    namespaces.add(r.namespace);
+    const ns = r.kind === 'Namespace' ? r.name : r.namespace;
+    if (r.kind === 'Namespace' || !seen.has(ns)) namespaceObjects.push(r);
+    seen.add(ns);
+  }
+  shares.set(f, (share = { namespaces: [...namespaces], namespaceObjects }));
+  return share;
+}
+
+/** Namespaces holding an object of a file that changed, appeared or went away. */
+function touchedNamespaces(before: readonly ManifestFile[], after: readonly ManifestFile[]): ReadonlySet<string> {
+  const touched = new Set<string>();
+  const old = new Map(before.map((f) => [f.uri, f]));
+  for (const f of after) {
+    const o = old.get(f.uri);
+    old.delete(f.uri);
+    if (o === f) continue;
+    for (const ns of shareOf(f).namespaces) touched.add(ns);
+    if (o) for (const ns of shareOf(o).namespaces) touched.add(ns);
+  }
+  for (const o of old.values()) for (const ns of shareOf(o).namespaces) touched.add(ns);
+  return touched;
+}
+
+function emptyLists() {
+  return { resources: [] as Resource[], services: [] as Service[], workloads: [] as Workload[], endpoints: [] as Endpoints[], endpointSlices: [] as EndpointSlice[], ingresses: [] as Ingress[], networkPolicies: [] as NetworkPolicy[], configMaps: [] as ConfigMap[] };
+}
+
+function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
+  l.resources.push(r);
+  if (r.kind === 'Namespace') return;
+  if (isService(r)) l.services.push(r);
+  else if (isWorkload(r)) l.workloads.push(r);
+  else if (r.kind === 'Endpoints') l.endpoints.push(r as Endpoints);
+  else if (r.kind === 'EndpointSlice') l.endpointSlices.push(r as EndpointSlice);
+  else if (r.kind === 'Ingress') l.ingresses.push(r as Ingress);
+  else if (r.kind === 'NetworkPolicy') l.networkPolicies.push(r as NetworkPolicy);
+  else if (r.kind === 'ConfigMap') l.configMaps.push(r as ConfigMap);
+}
+
+function concatLists(files: readonly ManifestFile[]): NamespaceObjects {
+  const l = emptyLists();
+  for (const f of files) for (const r of f.resources) addToLists(l, r);
+  return l;
+}
+
+function buildPartition(namespace: string, holders: readonly ManifestFile[]): Partition {
+  const l = emptyLists();
+  const byKey = new Map<string, Resource[]>();
+  const labelIndex = new Map<string, Workload[]>();
+  for (const f of holders) {
+    for (const r of f.resources) {
+      if (r.namespace !== namespace) continue;
+      addToLists(l, r);
+      push(byKey, `${r.kind}\u0000${r.name}`, r);
+      if (r.kind !== 'Namespace' && isWorkload(r)) for (const [k, v] of r.template.labels) push(labelIndex, `${k}=${v}`, r);
+    }
+  }
+  return { ...l, byKey, labelIndex };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

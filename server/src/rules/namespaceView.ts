@@ -18,37 +18,16 @@
 
 import type { Analysis, NameResolution } from '../analysis/analysis';
 import { splitHostPort } from '../analysis/resolveName';
-import type { Cluster } from '../model/cluster';
-import { isWorkload, type ConfigMap, type EndpointSlice, type Endpoints, type Ingress, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
+import type { Cluster, NamespaceObjects } from '../model/cluster';
+import { isWorkload, type Resource } from '../model/resources';
 
 /** The resources of one namespace, by list, in cluster order. */
-export interface NamespaceLists {
-  readonly resources: Resource[];
-  readonly services: Service[];
-  readonly workloads: Workload[];
-  readonly endpoints: Endpoints[];
-  readonly endpointSlices: EndpointSlice[];
-  readonly ingresses: Ingress[];
-  readonly networkPolicies: NetworkPolicy[];
-  readonly configMaps: ConfigMap[];
-}
+export type NamespaceLists = NamespaceObjects;
 
 /** Every namespace that holds at least one object (by `metadata.namespace`), with its objects split by list. */
 export function namespaceLists(cluster: Cluster): ReadonlyMap<string, NamespaceLists> {
   const out = new Map<string, NamespaceLists>();
-  const listsOf = (ns: string): NamespaceLists => {
-    let l = out.get(ns);
-    if (!l) out.set(ns, (l = { resources: [], services: [], workloads: [], endpoints: [], endpointSlices: [], ingresses: [], networkPolicies: [], configMaps: [] }));
-    return l;
-  };
-  for (const r of cluster.resources) listsOf(r.namespace).resources.push(r);
-  for (const r of cluster.services) listsOf(r.namespace).services.push(r);
-  for (const r of cluster.workloads) listsOf(r.namespace).workloads.push(r);
-  for (const r of cluster.endpoints) listsOf(r.namespace).endpoints.push(r);
-  for (const r of cluster.endpointSlices) listsOf(r.namespace).endpointSlices.push(r);
-  for (const r of cluster.ingresses) listsOf(r.namespace).ingresses.push(r);
-  for (const r of cluster.networkPolicies) listsOf(r.namespace).networkPolicies.push(r);
-  for (const r of cluster.configMaps) listsOf(r.namespace).configMaps.push(r);
+  for (const ns of cluster.namespacesWithObjects()) out.set(ns, cluster.objectsIn(ns)!);
   return out;
 }
 
@@ -146,6 +125,14 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       const key = selectorKey(namespace, selector);
       if (key) deps.add(key);
       return c.workloadsMatching(namespace, selector);
+    },
+    objectsIn(namespace) {
+      ns(namespace);
+      return c.objectsIn(namespace);
+    },
+    namespacesWithObjects() {
+      deps.add('*');
+      return c.namespacesWithObjects();
     },
     workloadsSelectedBy(namespace, selector) {
       const key = selectorKey(namespace, selector.matchLabels);

@@ -100,7 +100,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
     const uris = [...texts.keys()].sort();
     const files = uris.map((u) => parse(u, texts.get(u)!));
-    const analysis = createAnalysis(buildCluster(files), settings.analysis);
+    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis);
     const earlier = history;
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
