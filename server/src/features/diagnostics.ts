@@ -16,6 +16,8 @@ export const maxFindingsPerFile = 200;
 interface Unit {
   readonly findings: readonly Finding[];
   readonly deps: ReadonlySet<string>;
+  /** The written names whose resolutions it read (the `res:` keys among its dependencies). */
+  readonly names: readonly string[];
 }
 
 interface Evaluation {
@@ -71,7 +73,9 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
         const deps = new Set<string>();
         const findings: Finding[] = [];
         collect(rule, namespaceView(analysis, lists, deps, resolutions), severity, findings);
-        unit = { findings, deps };
+        const names: string[] = [];
+        for (const k of deps) if (k.startsWith('res:')) names.push(k.slice(4));
+        unit = { findings, deps, names };
       }
       mine.set(ns, unit);
       for (const f of unit.findings) ruleFindings.push(f);
@@ -106,9 +110,7 @@ function referenced(resolutions: ReadonlyMap<string, KnownResolution>, units: Re
   const out = new Map<string, KnownResolution>();
   for (const byNs of units.values()) {
     for (const unit of byNs.values()) {
-      for (const k of unit.deps) {
-        if (!k.startsWith('res:')) continue;
-        const key = k.slice(4);
+      for (const key of unit.names) {
         const known = resolutions.get(key);
         if (known) out.set(key, known);
       }

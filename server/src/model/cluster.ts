@@ -61,6 +61,8 @@ interface Partition extends NamespaceObjects {
   readonly byKey: ReadonlyMap<string, Resource[]>;
   /** "key=value" → workloads whose pod template carries that label */
   readonly labelIndex: ReadonlyMap<string, Workload[]>;
+  /** lower-case name → Services */
+  readonly servicesByLowerName: ReadonlyMap<string, Service[]>;
 }
 
 /**
@@ -93,12 +95,20 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
 
   let lists: NamespaceObjects | undefined;
   const all = (): NamespaceObjects => (lists ??= concatLists(files));
-  let byLowerName: Map<string, Service[]> | undefined;
-  const servicesByLowerName = (): Map<string, Service[]> => {
-    if (byLowerName) return byLowerName;
-    byLowerName = new Map();
-    for (const s of all().services) push(byLowerName, s.name.toLowerCase(), s);
-    return byLowerName;
+  const named = new Map<string, readonly Service[]>();
+  const servicesNamed = (name: string): readonly Service[] => {
+    const lower = name.toLowerCase();
+    let found = named.get(lower);
+    if (found) return found;
+    const parts: Service[][] = [];
+    for (const p of partitions.values()) {
+      const l = p.servicesByLowerName.get(lower);
+      if (l) parts.push(l);
+    }
+    // Back in cluster order (file, then place in the file) when several namespaces have one.
+    found = parts.length === 1 ? parts[0] : parts.flat().sort(inClusterOrder);
+    named.set(lower, found);
+    return found;
   };
 
   const none: readonly never[] = [];
@@ -150,7 +160,7 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
     get,
     service: (namespace, name) => get('Service', namespace, name)[0] as Service | undefined,
     servicesIn: (namespace) => partitions.get(namespace)?.services ?? none,
-    servicesNamed: (name) => servicesByLowerName().get(name.toLowerCase()) ?? none,
+    servicesNamed,
     workloadsIn: (namespace) => partitions.get(namespace)?.workloads ?? none,
     workloadsMatching,
     workloadsSelectedBy: (namespace, selector) => {
@@ -172,6 +182,7 @@ interface FileShare {
   readonly namespaces: readonly string[];
   /** Its Namespace objects and the first object of every namespace it uses, in order (the cluster's namespace order). */
   readonly namespaceObjects: readonly Resource[];
+  readonly lists: NamespaceObjects;
 }
 
 const shares = new WeakMap<ManifestFile, FileShare>();
@@ -182,13 +193,15 @@ function shareOf(f: ManifestFile): FileShare {
   const namespaces = new Set<string>();
   const seen = new Set<string>();
   const namespaceObjects: Resource[] = [];
+  const lists = emptyLists();
   for (const r of f.resources) {
+    addToLists(lists, r);
     namespaces.add(r.namespace);
     const ns = r.kind === 'Namespace' ? r.name : r.namespace;
     if (r.kind === 'Namespace' || !seen.has(ns)) namespaceObjects.push(r);
     seen.add(ns);
   }
-  shares.set(f, (share = { namespaces: [...namespaces], namespaceObjects }));
+  shares.set(f, (share = { namespaces: [...namespaces], namespaceObjects, lists }));
   return share;
 }
 
@@ -225,23 +238,39 @@ function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
 
 function concatLists(files: readonly ManifestFile[]): NamespaceObjects {
   const l = emptyLists();
-  for (const f of files) for (const r of f.resources) addToLists(l, r);
+  for (const f of files) {
+    const own = shareOf(f).lists;
+    for (const k of listNames) {
+      const from = own[k] as readonly Resource[];
+      const into = l[k] as Resource[];
+      for (let i = 0; i < from.length; i++) into.push(from[i]);
+    }
+  }
   return l;
+}
+
+const listNames = ['resources', 'services', 'workloads', 'endpoints', 'endpointSlices', 'ingresses', 'networkPolicies', 'configMaps'] as const;
+
+function inClusterOrder(a: Resource, b: Resource): number {
+  return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start;
 }
 
 function buildPartition(namespace: string, holders: readonly ManifestFile[]): Partition {
   const l = emptyLists();
   const byKey = new Map<string, Resource[]>();
   const labelIndex = new Map<string, Workload[]>();
+  const servicesByLowerName = new Map<string, Service[]>();
   for (const f of holders) {
     for (const r of f.resources) {
       if (r.namespace !== namespace) continue;
       addToLists(l, r);
       push(byKey, `${r.kind}\u0000${r.name}`, r);
-      if (r.kind !== 'Namespace' && isWorkload(r)) for (const [k, v] of r.template.labels) push(labelIndex, `${k}=${v}`, r);
+      if (r.kind === 'Namespace') continue;
+      if (isWorkload(r)) for (const [k, v] of r.template.labels) push(labelIndex, `${k}=${v}`, r);
+      else if (isService(r)) push(servicesByLowerName, r.name.toLowerCase(), r);
     }
   }
-  return { ...l, byKey, labelIndex };
+  return { ...l, byKey, labelIndex, servicesByLowerName };
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
