@@ -112,8 +112,8 @@ export function manualEndpointsFor(cluster: Cluster, service: Service): ManualEn
     else if (r.annotations.has('control-plane.alpha.kubernetes.io/leader')) reason = 'it carries the leader-election annotation';
     out.push({ resource: r, addresses, mirrored: reason === undefined, reason });
   }
-  for (const s of cluster.endpointSlices) {
-    if (s.namespace !== service.namespace || s.serviceName !== service.name) continue;
+  for (const s of cluster.objectsIn(service.namespace)?.endpointSlices ?? []) {
+    if (s.serviceName !== service.name) continue;
     // semantics §1.2: CoreDNS links a slice to its Service only through the kubernetes.io/service-name label.
     out.push({ resource: s, addresses: s.endpoints, mirrored: true });
   }

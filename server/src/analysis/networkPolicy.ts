@@ -7,7 +7,7 @@ import type { PolicyVerdict } from './analysis';
 
 /** Policies in the workload's namespace whose podSelector matches its pod labels (`{}` selects every pod). */
 export function policiesSelectingWorkload(cluster: Cluster, workload: Workload): NetworkPolicy[] {
-  return cluster.networkPolicies.filter((p) => p.namespace === workload.namespace && selectorMatches(p.podSelector, workload.template.labels));
+  return (cluster.objectsIn(workload.namespace)?.networkPolicies ?? []).filter((p) => selectorMatches(p.podSelector, workload.template.labels));
 }
 
 /** Namespace labels: those declared on a `kind: Namespace` object plus the automatic `kubernetes.io/metadata.name`. */

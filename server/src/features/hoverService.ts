@@ -3,7 +3,7 @@
 
 import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
-import type { Service, ServicePort } from '../model/resources';
+import type { Service, ServicePort, Workload } from '../model/resources';
 import { bounded, cell, code, escape, plural, traceLink } from './markdown';
 
 export function serviceHover(analysis: Analysis, service: Service): string {
@@ -132,9 +132,15 @@ function endpointSection(analysis: Analysis, service: Service): string[] {
 function statefulPodRecords(analysis: Analysis, service: Service, only?: EndpointGroup): DnsRecord[] {
   const suffix = `.${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain}`;
   const groups = only ? [only] : service.type === 'ExternalName' ? [] : analysis.endpointsOf(service).groups;
-  return groups
-    .filter((g) => g.workload.kind === 'StatefulSet' && g.workload.serviceName === service.name)
-    .flatMap((g) => analysis.dnsRecordsFor(g.workload).filter((r) => r.name.endsWith(suffix) && (r.type === 'A' || r.type === 'AAAA')));
+  const governed = groups.filter((g) => g.workload.kind === 'StatefulSet' && g.workload.serviceName === service.name);
+  if (!governed.length) return [];
+  // Every name under the Service's own name is one of its records; the pod's are those made from its document.
+  const under = analysis.dnsRecordsFor(service).filter((r) => r.name.endsWith(suffix) && (r.type === 'A' || r.type === 'AAAA'));
+  return governed.flatMap((g) => under.filter((r) => madeFrom(r, g.workload)));
+}
+
+function madeFrom(r: DnsRecord, w: Workload): boolean {
+  return r.resource.kind === w.kind && r.resource.name === w.name && r.source.uri === w.uri && r.source.span.start >= w.span.start && r.source.span.end <= w.span.end;
 }
 
 function externalAccess(analysis: Analysis, service: Service): string[] {
