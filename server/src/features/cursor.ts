@@ -25,8 +25,10 @@ export interface CursorPlace {
 /** The innermost resource of `uri` whose span holds `offset` (a `kind: List` item before the list). */
 export function resourceAt(analysis: Analysis, uri: string, offset: number): Resource | undefined {
   let best: Resource | undefined;
-  for (const r of analysis.cluster.resources) {
-    if (r.uri !== uri || !spanContains(r.span, offset)) continue;
+  // Only this file's resources: the cluster-wide list is large in a big workspace.
+  const file = analysis.cluster.files.find((f) => f.uri === uri);
+  for (const r of file?.resources ?? []) {
+    if (!spanContains(r.span, offset)) continue;
     if (!best || r.span.end - r.span.start < best.span.end - best.span.start) best = r;
   }
   return best;

@@ -28,10 +28,13 @@ import { guarded, logged } from './guard';
 import { indexFolders } from './indexFolders';
 
 /**
- * Edits are batched before the workspace is re-analysed: as long as the last pass took (a pass that re-checks only
- * what an edit touched is cheaper than waiting), at most this long.
+ * Edits are batched before the workspace is re-analysed. A cheap (incremental) pass runs on the next turn of the
+ * event loop, which still coalesces a burst of queued changes; after an expensive pass the server waits as long as
+ * that pass took, at most this long.
  */
 const maxDebounceMs = 75;
+/** Passes faster than this are run without waiting. */
+const cheapPassMs = 150;
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -106,7 +109,7 @@ export function startServer(connection: Connection): void {
       } catch (err) {
         connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       }
-    }, lastPassMs < 10 ? 0 : Math.min(maxDebounceMs, lastPassMs));
+    }, lastPassMs < cheapPassMs ? 0 : Math.min(maxDebounceMs, lastPassMs));
   };
 
   const reindex = async () => {
