@@ -35,6 +35,8 @@ import { indexFolders } from './indexFolders';
 const maxDebounceMs = 75;
 /** Passes faster than this are run without waiting. */
 const cheapPassMs = 150;
+/** Marks a file whose publish was held back for an older text: no list of diagnostics equals it. */
+const stale = '\u0000stale';
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -83,7 +85,12 @@ export function startServer(connection: Connection): void {
       if ((published.get(uri) ?? '[]') === key) continue;
       // Never publish for an older text of an open document: a newer analysis is already scheduled.
       const doc = documents.get(uri);
-      if (doc && workspace.isOpen(uri) && doc.getText() !== snap.text(uri)) continue;
+      // Whatever the next pass finds for it must then be sent, even when it equals what was last sent: the client
+      // waits for diagnostics of the newest version, and a burst of edits can end on a text equal to an earlier one.
+      if (doc && workspace.isOpen(uri) && doc.getText() !== snap.text(uri)) {
+        published.set(uri, stale);
+        continue;
+      }
       const version = doc && workspace.isOpen(uri) ? doc.version : undefined;
       void connection.sendDiagnostics({ uri, version, diagnostics });
       if (diagnostics.length) published.set(uri, key);
