@@ -35,8 +35,6 @@ import { indexFolders } from './indexFolders';
 const maxDebounceMs = 75;
 /** Passes faster than this are run without waiting. */
 const cheapPassMs = 150;
-/** Marks a file whose publish was held back for an older text: no list of diagnostics equals it. */
-const stale = '\u0000stale';
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -52,6 +50,8 @@ export function startServer(connection: Connection): void {
   let lastPassMs = maxDebounceMs;
   /** What was last published per URI, to send only what changed. */
   const published = new Map<string, string>();
+  /** The document version last published for each open document. */
+  const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
 
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
@@ -79,20 +79,20 @@ export function startServer(connection: Connection): void {
       list.push(toDiagnostic(f, range));
       byUri.set(f.uri, list);
     }
-    for (const uri of new Set([...published.keys(), ...byUri.keys()])) {
+    for (const uri of new Set([...published.keys(), ...byUri.keys(), ...documents.keys()])) {
       const diagnostics = byUri.get(uri) ?? [];
       const key = JSON.stringify(diagnostics);
-      if ((published.get(uri) ?? '[]') === key) continue;
-      // Never publish for an older text of an open document: a newer analysis is already scheduled.
       const doc = documents.get(uri);
-      // Whatever the next pass finds for it must then be sent, even when it equals what was last sent: the client
-      // waits for diagnostics of the newest version, and a burst of edits can end on a text equal to an earlier one.
-      if (doc && workspace.isOpen(uri) && doc.getText() !== snap.text(uri)) {
-        published.set(uri, stale);
-        continue;
-      }
-      const version = doc && workspace.isOpen(uri) ? doc.version : undefined;
+      const open = doc !== undefined && workspace.isOpen(uri);
+      // An open document gets diagnostics for its newest version even when they equal what was last sent: the
+      // editor waits for them, and a burst of edits can end on a text equal to an earlier one.
+      if ((published.get(uri) ?? '[]') === key && (!open || publishedVersions.get(uri) === doc.version)) continue;
+      // Never publish for an older text of an open document: a newer analysis is already scheduled.
+      if (open && doc.getText() !== snap.text(uri)) continue;
+      const version = open ? doc.version : undefined;
       void connection.sendDiagnostics({ uri, version, diagnostics });
+      if (open) publishedVersions.set(uri, doc.version);
+      else publishedVersions.delete(uri);
       if (diagnostics.length) published.set(uri, key);
       else published.delete(uri);
     }
