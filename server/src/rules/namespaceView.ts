@@ -10,6 +10,7 @@
 //                     selector's matches all carry its first pair, so that pair stands for the whole selector);
 //   `nsx:<namespace>` whether that namespace appears anywhere;
 //   `svc:<name>`      which Services of any namespace carry this name (case-insensitive, semantics §1.3);
+//   `slice:<namespace>/<service>`  the EndpointSlices in that namespace labelled for that Service (semantics §1.2);
 //   `res:<namespace>/<name>`  what a name written in that namespace resolves to (itself recomputed when what it read
 //                     changed, and counted as changed only when the answer differs);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
@@ -17,9 +18,9 @@
 // A rule's own namespace is always a dependency of its unit.
 
 import type { Analysis, NameResolution } from '../analysis/analysis';
-import { splitHostPort } from '../analysis/resolveName';
+import { resolveName } from '../analysis/resolveName';
 import type { Cluster, NamespaceObjects } from '../model/cluster';
-import { isWorkload, type Resource } from '../model/resources';
+import { isWorkload, type EndpointSlice, type Resource, type Service } from '../model/resources';
 
 /** The resources of one namespace, by list, in cluster order. */
 export type NamespaceLists = NamespaceObjects;
@@ -41,6 +42,11 @@ export function keysOf(r: Resource, into: Set<string>): void {
     into.add('nsset');
   }
   if (r.kind === 'Service') into.add(`svc:${r.name.toLowerCase()}`);
+  if (r.kind === 'EndpointSlice') into.add(sliceKey(r.namespace, (r as EndpointSlice).serviceName ?? ''));
+}
+
+function sliceKey(namespace: string, service: string): string {
+  return `slice:${namespace}/${service}`;
 }
 
 function objectKey(kind: string, namespace: string, name: string): string {
@@ -68,14 +74,40 @@ export function resolutionKey(name: string, fromNamespace: string): string {
   return `${fromNamespace}/${name}`;
 }
 
-/** Resolves a name afresh, noting what it read. */
+/**
+ * Resolves a name afresh through a view of the cluster that notes every lookup, so the resolution depends only on
+ * the objects it actually consulted: an edit elsewhere in the namespaces it names leaves it standing.
+ */
 export function resolveKnown(analysis: Analysis, key: string): KnownResolution {
   const cut = key.indexOf('/');
   const fromNamespace = key.slice(0, cut);
   const name = key.slice(cut + 1);
   const deps = new Set<string>();
-  nameDeps(name, fromNamespace, deps);
-  return { resolution: analysis.resolveName(name, fromNamespace), deps };
+  const cluster = recordedCluster(analysis.cluster, deps);
+  const endpointsOf = (service: Service) => {
+    endpointDeps(service, deps);
+    return analysis.endpointsOf(service);
+  };
+  // A Service's records are made from the Service itself and its endpoints (semantics §2.1).
+  const recordsOf = (service: Service) => {
+    endpointDeps(service, deps);
+    return analysis.dnsRecordsFor(service);
+  };
+  return { resolution: resolveName({ cluster, config: analysis.config, recordsOf, endpointsOf }, name, fromNamespace), deps };
+}
+
+/**
+ * What a Service's endpoints are made of (semantics §1.1, §1.2): the Service, the workloads its selector matches in
+ * its own namespace, the Endpoints object of its name and the EndpointSlices labelled with its name.
+ */
+function endpointDeps(service: Service, deps: Set<string>): void {
+  deps.add(objectKey('Service', service.namespace, service.name));
+  if (service.selector) {
+    const key = selectorKey(service.namespace, service.selector);
+    if (key) deps.add(key);
+  }
+  deps.add(objectKey('Endpoints', service.namespace, service.name));
+  deps.add(sliceKey(service.namespace, service.name));
 }
 
 /** Whether two resolutions of one name tell a rule the same thing (the Service as the very same object). */
@@ -87,18 +119,69 @@ export function sameResolution(a: NameResolution, b: NameResolution): boolean {
 
 /** The analysis a namespace-scoped rule sees for one namespace; every read lands in `deps`. */
 export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: Map<string, KnownResolution>): Analysis {
-  const c = analysis.cluster;
   const ns = (n: string) => deps.add(`ns:${n}`);
-  const cluster: Cluster = {
+  const cluster = recordedCluster(analysis.cluster, deps, lists);
+  const everything = () => deps.add('*');
+  return {
+    cluster,
+    config: analysis.config,
+    // semantics §1.1: endpoints come from the Service's own namespace (pods, manual Endpoints and slices).
+    endpointsOf(service) {
+      ns(service.namespace);
+      return analysis.endpointsOf(service);
+    },
+    dnsRecords() {
+      everything();
+      return analysis.dnsRecords();
+    },
+    // semantics §2: every record lives under the name of its own namespace and is made from objects there.
+    dnsRecordsFor(resource) {
+      ns(resource.namespace);
+      return analysis.dnsRecordsFor(resource);
+    },
+    resolveName(name, fromNamespace) {
+      const key = resolutionKey(name, fromNamespace);
+      if (!resolutions) {
+        const fresh = resolveKnown(analysis, key);
+        for (const k of fresh.deps) deps.add(k);
+        return fresh.resolution;
+      }
+      let known = resolutions.get(key);
+      if (!known) resolutions.set(key, (known = resolveKnown(analysis, key)));
+      deps.add(`res:${key}`);
+      return known.resolution;
+    },
+    serviceEnv(namespace, enableServiceLinks) {
+      ns(namespace);
+      return analysis.serviceEnv(namespace, enableServiceLinks);
+    },
+    ingressRoutes() {
+      everything();
+      return analysis.ingressRoutes();
+    },
+    policiesSelecting(workload) {
+      ns(workload.namespace);
+      return analysis.policiesSelecting(workload);
+    },
+    ingressAllowed(workload, peer, port, protocol) {
+      everything();
+      return analysis.ingressAllowed(workload, peer, port, protocol);
+    },
+    trace(service, findings) {
+      everything();
+      return analysis.trace(service, findings);
+    },
+  };
+}
+
+/**
+ * The cluster with every lookup recorded in `deps`. With `lists`, the resource lists are those of one namespace (a
+ * rule iterates them for its subjects); without, they are the whole cluster's and reading one depends on everything.
+ */
+function recordedCluster(c: Cluster, deps: Set<string>, lists?: NamespaceLists): Cluster {
+  const ns = (n: string) => deps.add(`ns:${n}`);
+  const lookups: Omit<Cluster, keyof ResourceLists> = {
     files: c.files,
-    resources: lists.resources,
-    services: lists.services,
-    workloads: lists.workloads,
-    endpoints: lists.endpoints,
-    endpointSlices: lists.endpointSlices,
-    ingresses: lists.ingresses,
-    networkPolicies: lists.networkPolicies,
-    configMaps: lists.configMaps,
     namespaces: recordedSet(c.namespaces, deps),
     declaredNamespaces: recordedMap(c.declaredNamespaces, deps),
     get(kind, namespace, name) {
@@ -141,74 +224,30 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       return c.workloadsSelectedBy(namespace, selector);
     },
   };
-  const everything = () => deps.add('*');
-  return {
-    cluster,
-    config: analysis.config,
-    // semantics §1.1: endpoints come from the Service's own namespace (pods, manual Endpoints and slices).
-    endpointsOf(service) {
-      ns(service.namespace);
-      return analysis.endpointsOf(service);
-    },
-    dnsRecords() {
-      everything();
-      return analysis.dnsRecords();
-    },
-    // semantics §2: every record lives under the name of its own namespace and is made from objects there.
-    dnsRecordsFor(resource) {
-      ns(resource.namespace);
-      return analysis.dnsRecordsFor(resource);
-    },
-    resolveName(name, fromNamespace) {
-      if (!resolutions) {
-        nameDeps(name, fromNamespace, deps);
-        return analysis.resolveName(name, fromNamespace);
-      }
-      const key = resolutionKey(name, fromNamespace);
-      let known = resolutions.get(key);
-      if (!known) resolutions.set(key, (known = resolveKnown(analysis, key)));
-      deps.add(`res:${key}`);
-      return known.resolution;
-    },
-    serviceEnv(namespace, enableServiceLinks) {
-      ns(namespace);
-      return analysis.serviceEnv(namespace, enableServiceLinks);
-    },
-    ingressRoutes() {
-      everything();
-      return analysis.ingressRoutes();
-    },
-    policiesSelecting(workload) {
-      ns(workload.namespace);
-      return analysis.policiesSelecting(workload);
-    },
-    ingressAllowed(workload, peer, port, protocol) {
-      everything();
-      return analysis.ingressAllowed(workload, peer, port, protocol);
-    },
-    trace(service, findings) {
-      everything();
-      return analysis.trace(service, findings);
-    },
-  };
+  // Copied as property descriptors: reading a whole-cluster list must count only when a caller reads it.
+  return Object.defineProperties(lookups, Object.getOwnPropertyDescriptors(listsOf(c, deps, lists))) as Cluster;
 }
 
-/**
- * What resolving a written name can read (semantics §3.2, §3.3): the client's namespace (search list, StatefulSet pod
- * names there), every label of the name taken as a namespace or a Service name (each search-list candidate puts a
- * different label in the namespace position), and the set of namespaces (closest-name suggestions).
- */
-export function nameDeps(name: string, fromNamespace: string, deps: Set<string>): void {
-  // A host of four labels or more (`api.shop.svc.cluster.local`) gets search-list candidates of six labels or more
-  // before the zone, which CoreDNS never answers (semantics §3.3): the client's namespace is read only by shorter ones.
-  const host = splitHostPort(name)?.host.replace(/\.$/, '');
-  if (host === undefined || host.split('.').length <= 3) deps.add(`ns:${fromNamespace}`);
-  deps.add('nsset');
-  for (const label of name.toLowerCase().split(/[.:/@?#]/)) {
-    if (!label) continue;
-    deps.add(`ns:${label}`);
-    deps.add(`svc:${label}`);
+type ResourceLists = Pick<Cluster, 'resources' | 'services' | 'workloads' | 'endpoints' | 'endpointSlices' | 'ingresses' | 'networkPolicies' | 'configMaps'>;
+
+function listsOf(c: Cluster, deps: Set<string>, lists: NamespaceLists | undefined): ResourceLists {
+  if (lists) {
+    return { resources: lists.resources, services: lists.services, workloads: lists.workloads, endpoints: lists.endpoints, endpointSlices: lists.endpointSlices, ingresses: lists.ingresses, networkPolicies: lists.networkPolicies, configMaps: lists.configMaps };
   }
+  const whole = <K extends keyof ResourceLists>(k: K): ResourceLists[K] => {
+    deps.add('*');
+    return c[k];
+  };
+  return {
+    get resources() { return whole('resources'); },
+    get services() { return whole('services'); },
+    get workloads() { return whole('workloads'); },
+    get endpoints() { return whole('endpoints'); },
+    get endpointSlices() { return whole('endpointSlices'); },
+    get ingresses() { return whole('ingresses'); },
+    get networkPolicies() { return whole('networkPolicies'); },
+    get configMaps() { return whole('configMaps'); },
+  };
 }
 
 function recordedSet(set: ReadonlySet<string>, deps: Set<string>): ReadonlySet<string> {
