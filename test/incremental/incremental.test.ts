@@ -1,6 +1,6 @@
 // Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
-// workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, namespaces, deleted and new files,
-// broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
+// workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, Endpoints and EndpointSlices,
+// namespaces, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
 // over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
 
 import assert from 'node:assert/strict';
@@ -36,8 +36,8 @@ const workload = fc.record({ kind: fc.constantFrom('Deployment', 'StatefulSet'),
   `    spec: {containers: [{name: c, image: c, ports: [{name: ${w.portName}, containerPort: ${w.port}}]}]}`,
 ].join('\n'));
 
-const url = fc.record({ svc: fc.constantFrom(...names, 'apj', 'db-0.db'), ns: fc.constantFrom(...namespaces, 'shopp'), port: fc.constantFrom(80, 8080, 5432), zone: fc.constantFrom('.cluster.local', '') })
-  .map((u) => `http://${u.svc}.${u.ns}.svc${u.zone}:${u.port}/x`);
+const url = fc.record({ svc: fc.constantFrom(...names, 'apj', 'db-0.db', 'h.db'), ns: fc.constantFrom(...namespaces, 'shopp'), port: fc.constantFrom(80, 8080, 5432), zone: fc.constantFrom('.cluster.local', ''), short: fc.constantFrom(false, false, true) })
+  .map((u) => (u.short ? `http://${u.svc}.${u.ns}:${u.port}/x` : `http://${u.svc}.${u.ns}.svc${u.zone}:${u.port}/x`));
 const configMap = fc.record({ name, ns, urls: fc.array(url, { minLength: 1, maxLength: 3 }) }).map((c) => [
   'apiVersion: v1', 'kind: ConfigMap', `metadata: {name: ${c.name}-config, namespace: ${c.ns}}`, 'data:', ...c.urls.map((u, i) => `  URL_${i}: "${u}"`),
 ].join('\n'));
@@ -47,6 +47,7 @@ const others = fc.oneof(
   fc.record({ ns, app }).map((p) => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np, namespace: ${p.ns}}\nspec:\n  podSelector: {matchLabels: {app: ${p.app}}}\n  policyTypes: [Ingress]`),
   fc.record({ ns, name, port: fc.constantFrom(80, 8080) }).map((i) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing, namespace: ${i.ns}}\nspec:\n  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: ${i.name}, port: {number: ${i.port}}}}}]}}]`),
   fc.record({ ns, name }).map((e) => `apiVersion: v1\nkind: Endpoints\nmetadata: {name: ${e.name}, namespace: ${e.ns}}\nsubsets: [{addresses: [{ip: 10.0.0.1, hostname: h}], ports: [{port: 80}]}]`),
+  fc.record({ ns, name }).map((e) => `apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: ${e.name}-s, namespace: ${e.ns}, labels: {kubernetes.io/service-name: ${e.name}}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.0.2], hostname: h}]\nports: [{port: 5432}]`),
   fc.constant('not: [valid'),
 );
 
