@@ -5,7 +5,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
-import { keysOf, namespaceLists, namespaceView, resolveKnown, sameResolution, type KnownResolution } from '../rules/namespaceView';
+import { keysOf, namespaceLists, namespaceView, resolveKnown, sameResolution, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
 import type { Rule } from '../rules/rule';
 import { orderFindings, runRules } from '../rules/runRules';
 
@@ -15,16 +15,27 @@ export const maxFindingsPerFile = 200;
 /** One namespace-scoped rule's findings for the subjects of one namespace, and the inputs that produced them. */
 interface Unit {
   readonly findings: readonly Finding[];
+  /** Its dependency keys (rules/namespaceView.ts), its own namespace's `ns:` key included. */
   readonly deps: ReadonlySet<string>;
-  /** The written names whose resolutions it read (the `res:` keys among its dependencies). */
-  readonly names: readonly string[];
+}
+
+/**
+ * What an evaluation keeps for the next one. The dependency indexes map a key to the units and name resolutions
+ * that read it, so an edit finds what it affects without visiting everything. The state is handed from one
+ * evaluation to the next and updated in place: the evaluation it came from can no longer serve as a basis.
+ */
+interface State {
+  /** `<rule code>\u0000<namespace>` → unit */
+  readonly units: Map<string, Unit>;
+  readonly resolutions: Map<string, KnownResolution>;
+  readonly unitsByDep: Map<string, Set<string>>;
+  readonly resolutionsByDep: Map<string, Set<string>>;
 }
 
 interface Evaluation {
   readonly findings: readonly Finding[];
-  /** rule code → namespace → unit */
-  readonly units: ReadonlyMap<string, ReadonlyMap<string, Unit>>;
-  readonly resolutions: ReadonlyMap<string, KnownResolution>;
+  /** Undefined once a later evaluation has taken it over. */
+  state: State | undefined;
 }
 
 const evaluations = new WeakMap<Analysis, Evaluation>();
@@ -38,8 +49,10 @@ const evaluations = new WeakMap<Analysis, Evaluation>();
 export function diagnosticsFor(analysis: Analysis, earlier: readonly Analysis[] = []): readonly Finding[] {
   let found = evaluations.get(analysis);
   if (!found) {
-    const basis = earlier.find((a) => a.config === analysis.config && evaluations.has(a));
-    found = evaluate(analysis, basis && { evaluation: evaluations.get(basis)!, changed: changedKeys(basis, analysis) });
+    const basis = earlier.find((a) => a.config === analysis.config && evaluations.get(a)?.state);
+    const from = basis && evaluations.get(basis)!;
+    found = evaluate(analysis, from && { state: from.state!, changed: changedKeys(basis!, analysis) });
+    if (from) from.state = undefined;
     evaluations.set(analysis, found);
   }
   return found.findings;
@@ -50,11 +63,21 @@ export function diagnosticsFromScratch(analysis: Analysis): readonly Finding[] {
   return assemble(analysis, runRules(analysis));
 }
 
-function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: ReadonlySet<string> } | undefined): Evaluation {
+const unitId = (code: string, ns: string) => `${code}\u0000${ns}`;
+
+function evaluate(analysis: Analysis, basis: { state: State; changed: Set<string> } | undefined): Evaluation {
+  const state: State = basis?.state ?? { units: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map() };
+  const changed = basis ? revalidate(analysis, state, basis.changed) : undefined;
+  // The units whose inputs changed: found through the index, plus those that read everything.
+  const stale = new Set<string>();
+  if (changed) {
+    for (const k of changed) for (const id of state.unitsByDep.get(k) ?? []) stale.add(id);
+    for (const id of state.unitsByDep.get('*') ?? []) stale.add(id);
+  }
+  const resolutions = indexedResolutions(state);
   const byNamespace = namespaceLists(analysis.cluster);
-  const units = new Map<string, Map<string, Unit>>();
+  const live = new Set<string>();
   const ruleFindings: Finding[] = [];
-  const { resolutions, changed } = revalidate(analysis, basis);
   for (const rule of rules) {
     const configured = analysis.config.rules[rule.code];
     if (configured === 'off') continue;
@@ -63,75 +86,92 @@ function evaluate(analysis: Analysis, basis: { evaluation: Evaluation; changed: 
       collect(rule, analysis, severity, ruleFindings);
       continue;
     }
-    const before = basis?.evaluation.units.get(rule.code);
-    const mine = new Map<string, Unit>();
-    units.set(rule.code, mine);
     for (const [ns, lists] of byNamespace) {
-      const old = before?.get(ns);
-      let unit = old && changed && !changed.has(`ns:${ns}`) && !intersects(old.deps, changed) ? old : undefined;
-      if (!unit) {
-        const deps = new Set<string>();
+      const id = unitId(rule.code, ns);
+      live.add(id);
+      let unit = state.units.get(id);
+      if (!unit || !changed || stale.has(id)) {
+        const deps = new Set<string>([`ns:${ns}`]);
         const findings: Finding[] = [];
         collect(rule, namespaceView(analysis, lists, deps, resolutions), severity, findings);
-        const names: string[] = [];
-        for (const k of deps) if (k.startsWith('res:')) names.push(k.slice(4));
-        unit = { findings, deps, names };
+        if (unit) unindex(state.unitsByDep, id, unit.deps);
+        unit = { findings, deps };
+        index(state.unitsByDep, id, deps);
+        state.units.set(id, unit);
       }
-      mine.set(ns, unit);
       for (const f of unit.findings) ruleFindings.push(f);
     }
   }
-  return { findings: assemble(analysis, orderFindings(ruleFindings)), units, resolutions: referenced(resolutions, units) };
+  // Units of namespaces that went away, and name resolutions no unit reads any more.
+  for (const [id, unit] of state.units) {
+    if (live.has(id)) continue;
+    unindex(state.unitsByDep, id, unit.deps);
+    state.units.delete(id);
+  }
+  for (const [key, known] of state.resolutions) {
+    if (state.unitsByDep.get(`res:${key}`)?.size) continue;
+    unindex(state.resolutionsByDep, key, known.deps);
+    state.resolutions.delete(key);
+  }
+  return { findings: assemble(analysis, orderFindings(ruleFindings)), state };
+}
+
+/** Name resolutions made while rules run are indexed by what they read as they are added. */
+function indexedResolutions(state: State): ResolutionMemo {
+  return {
+    get: (key) => state.resolutions.get(key),
+    set(key, known) {
+      const old = state.resolutions.get(key);
+      if (old) unindex(state.resolutionsByDep, key, old.deps);
+      state.resolutions.set(key, known);
+      index(state.resolutionsByDep, key, known.deps);
+    },
+  };
 }
 
 /**
- * The earlier snapshot's name resolutions, each recomputed when something it read changed; the dependency key of a
- * resolution counts as changed only when its answer differs, so a check that reads a name in a namespace that was
- * edited runs again only when what the name resolves to is different.
+ * Recomputes the kept name resolutions that read something that changed. The dependency key of a resolution
+ * counts as changed only when its answer differs, so a check that reads a name in a namespace that was edited runs
+ * again only when what the name resolves to is different. Returns the changed keys, those included.
  */
-function revalidate(analysis: Analysis, basis: { evaluation: Evaluation; changed: ReadonlySet<string> } | undefined): { resolutions: Map<string, KnownResolution>; changed?: ReadonlySet<string> } {
-  const resolutions = new Map<string, KnownResolution>();
-  if (!basis) return { resolutions };
-  const changed = new Set(basis.changed);
-  for (const [key, old] of basis.evaluation.resolutions) {
-    if (!intersects(old.deps, basis.changed)) {
-      resolutions.set(key, old);
-      continue;
-    }
+function revalidate(analysis: Analysis, state: State, changed: Set<string>): Set<string> {
+  const affected = new Set<string>();
+  for (const k of changed) for (const key of state.resolutionsByDep.get(k) ?? []) affected.add(key);
+  for (const key of state.resolutionsByDep.get('*') ?? []) affected.add(key);
+  for (const key of affected) {
+    const old = state.resolutions.get(key)!;
     const fresh = resolveKnown(analysis, key);
-    resolutions.set(key, fresh);
+    unindex(state.resolutionsByDep, key, old.deps);
+    state.resolutions.set(key, fresh);
+    index(state.resolutionsByDep, key, fresh.deps);
     if (!sameResolution(old.resolution, fresh.resolution)) changed.add(`res:${key}`);
   }
-  return { resolutions, changed };
+  return changed;
 }
 
-/** The resolutions some unit depends on: the others are not kept for the next snapshot. */
-function referenced(resolutions: ReadonlyMap<string, KnownResolution>, units: ReadonlyMap<string, ReadonlyMap<string, Unit>>): ReadonlyMap<string, KnownResolution> {
-  const out = new Map<string, KnownResolution>();
-  for (const byNs of units.values()) {
-    for (const unit of byNs.values()) {
-      for (const key of unit.names) {
-        const known = resolutions.get(key);
-        if (known) out.set(key, known);
-      }
-    }
+function index(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<string>): void {
+  for (const k of deps) {
+    const set = byDep.get(k);
+    if (set) set.add(id);
+    else byDep.set(k, new Set([id]));
   }
-  return out;
+}
+
+function unindex(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<string>): void {
+  for (const k of deps) {
+    const set = byDep.get(k);
+    if (!set) continue;
+    set.delete(id);
+    if (!set.size) byDep.delete(k);
+  }
 }
 
 function collect(rule: Rule, analysis: Analysis, severity: Finding['severity'], out: Finding[]): void {
   for (const draft of rule.check(analysis)) out.push({ ...draft, code: rule.code, severity });
 }
 
-function intersects(deps: ReadonlySet<string>, changed: ReadonlySet<string>): boolean {
-  if (deps.has('*')) return true;
-  const [small, large] = deps.size < changed.size ? [deps, changed] : [changed, deps];
-  for (const k of small) if (large.has(k)) return true;
-  return false;
-}
-
 /** Dependency keys touched between two snapshots: those of every object in a file that changed, appeared or went away. */
-function changedKeys(before: Analysis, after: Analysis): ReadonlySet<string> {
+function changedKeys(before: Analysis, after: Analysis): Set<string> {
   const keys = new Set<string>();
   const old = new Map<string, ManifestFile>(before.cluster.files.map((f) => [f.uri, f]));
   const touch = (f: ManifestFile) => {

@@ -29,6 +29,8 @@ export interface Cluster {
   /** Services of any namespace whose name equals `name` ignoring case (CoreDNS compares names case-insensitively, semantics §1.3). */
   servicesNamed(name: string): readonly Service[];
   workloadsIn(namespace: string): readonly Workload[];
+  /** NodePort and LoadBalancer Services of any namespace with a port claiming this node port, in cluster order (the allocator is cluster-wide, semantics §5.6). */
+  servicesClaimingNodePort(nodePort: number): readonly Service[];
   /** Workloads in `namespace` whose pod template labels contain every pair of the equality selector. */
   workloadsMatching(namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[];
   /** Workloads in `namespace` whose pod template labels satisfy a full label selector. */
@@ -63,6 +65,8 @@ interface Partition extends NamespaceObjects {
   readonly labelIndex: ReadonlyMap<string, Workload[]>;
   /** lower-case name → Services */
   readonly servicesByLowerName: ReadonlyMap<string, Service[]>;
+  /** node port → the NodePort and LoadBalancer Services claiming it */
+  readonly nodePortClaims: ReadonlyMap<number, Service[]>;
 }
 
 /**
@@ -108,6 +112,20 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
     // Back in cluster order (file, then place in the file) when several namespaces have one.
     found = parts.length === 1 ? parts[0] : parts.flat().sort(inClusterOrder);
     named.set(lower, found);
+    return found;
+  };
+
+  const claims = new Map<number, readonly Service[]>();
+  const servicesClaimingNodePort = (nodePort: number): readonly Service[] => {
+    let found = claims.get(nodePort);
+    if (found) return found;
+    const parts: Service[][] = [];
+    for (const p of partitions.values()) {
+      const l = p.nodePortClaims.get(nodePort);
+      if (l) parts.push(l);
+    }
+    found = parts.length === 1 ? parts[0] : parts.flat().sort(inClusterOrder);
+    claims.set(nodePort, found);
     return found;
   };
 
@@ -162,6 +180,7 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
     servicesIn: (namespace) => partitions.get(namespace)?.services ?? none,
     servicesNamed,
     workloadsIn: (namespace) => partitions.get(namespace)?.workloads ?? none,
+    servicesClaimingNodePort,
     workloadsMatching,
     workloadsSelectedBy: (namespace, selector) => {
       if (selector.matchLabels.size > 0) return workloadsMatching(namespace, selector.matchLabels).filter((w) => selectorMatches(selector, w.template.labels));
@@ -260,6 +279,7 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[]): Pa
   const byKey = new Map<string, Resource[]>();
   const labelIndex = new Map<string, Workload[]>();
   const servicesByLowerName = new Map<string, Service[]>();
+  const nodePortClaims = new Map<number, Service[]>();
   for (const f of holders) {
     for (const r of f.resources) {
       if (r.namespace !== namespace) continue;
@@ -267,10 +287,21 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[]): Pa
       push(byKey, `${r.kind}\u0000${r.name}`, r);
       if (r.kind === 'Namespace') continue;
       if (isWorkload(r)) for (const [k, v] of r.template.labels) push(labelIndex, `${k}=${v}`, r);
-      else if (isService(r)) push(servicesByLowerName, r.name.toLowerCase(), r);
+      else if (isService(r)) {
+        push(servicesByLowerName, r.name.toLowerCase(), r);
+        for (const port of claimedNodePorts(r)) push(nodePortClaims, port, r);
+      }
     }
   }
-  return { ...l, byKey, labelIndex, servicesByLowerName };
+  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims };
+}
+
+/** The node ports a Service claims, once each: only NodePort and LoadBalancer Services allocate them. */
+export function claimedNodePorts(svc: Service): readonly number[] {
+  if (svc.type !== 'NodePort' && svc.type !== 'LoadBalancer') return [];
+  const out: number[] = [];
+  for (const p of svc.ports) if (p.nodePort && p.nodePortSpan && !out.includes(p.nodePort)) out.push(p.nodePort);
+  return out;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

@@ -10,6 +10,7 @@
 //                     selector's matches all carry its first pair, so that pair stands for the whole selector);
 //   `nsx:<namespace>` whether that namespace appears anywhere;
 //   `svc:<name>`      which Services of any namespace carry this name (case-insensitive, semantics §1.3);
+//   `nodeport:<port>` which Services of any namespace claim this node port (semantics §5.6);
 //   `slice:<namespace>/<service>`  the EndpointSlices in that namespace labelled for that Service (semantics §1.2);
 //   `res:<namespace>/<name>`  what a name written in that namespace resolves to (itself recomputed when what it read
 //                     changed, and counted as changed only when the answer differs);
@@ -41,7 +42,11 @@ export function keysOf(r: Resource, into: Set<string>): void {
     into.add(`ns:${r.name}`);
     into.add('nsset');
   }
-  if (r.kind === 'Service') into.add(`svc:${r.name.toLowerCase()}`);
+  if (r.kind === 'Service') {
+    into.add(`svc:${r.name.toLowerCase()}`);
+    // Every node port written, whatever the type: a change of type or port touches both versions' keys.
+    for (const p of (r as Service).ports) if (p.nodePort) into.add(`nodeport:${p.nodePort}`);
+  }
   if (r.kind === 'EndpointSlice') into.add(sliceKey(r.namespace, (r as EndpointSlice).serviceName ?? ''));
 }
 
@@ -67,6 +72,12 @@ function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): 
 export interface KnownResolution {
   readonly resolution: NameResolution;
   readonly deps: ReadonlySet<string>;
+}
+
+/** Where a rule run finds and keeps the name resolutions it makes (keyed by `resolutionKey`). */
+export interface ResolutionMemo {
+  get(key: string): KnownResolution | undefined;
+  set(key: string, known: KnownResolution): void;
 }
 
 /** The memo key of a name written in a namespace, and the dependency key that stands for its answer. */
@@ -118,7 +129,7 @@ export function sameResolution(a: NameResolution, b: NameResolution): boolean {
 }
 
 /** The analysis a namespace-scoped rule sees for one namespace; every read lands in `deps`. */
-export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: Map<string, KnownResolution>): Analysis {
+export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: ResolutionMemo): Analysis {
   const ns = (n: string) => deps.add(`ns:${n}`);
   const cluster = recordedCluster(analysis.cluster, deps, lists);
   const everything = () => deps.add('*');
@@ -203,6 +214,10 @@ function recordedCluster(c: Cluster, deps: Set<string>, lists?: NamespaceLists):
     workloadsIn(namespace) {
       ns(namespace);
       return c.workloadsIn(namespace);
+    },
+    servicesClaimingNodePort(nodePort) {
+      deps.add(`nodeport:${nodePort}`);
+      return c.servicesClaimingNodePort(nodePort);
     },
     workloadsMatching(namespace, selector) {
       const key = selectorKey(namespace, selector);

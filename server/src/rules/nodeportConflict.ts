@@ -1,6 +1,7 @@
 // nodeport-conflict: two Services claim the same node port; the allocator is cluster-wide, so the second one is refused.
 
 import type { Service, ServicePort } from '../model/resources';
+import { claimedNodePorts } from '../model/cluster';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
@@ -51,31 +52,29 @@ kind: Pod
 metadata: {name: admin, namespace: ops, labels: {app: admin}}
 spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`,
   },
+  scope: 'namespace',
   *check({ cluster }) {
-    const claims = new Map<number, { svc: Service; port: ServicePort }[]>();
     for (const svc of cluster.services) {
-      // Only NodePort and LoadBalancer Services allocate node ports; a nodePort elsewhere is an api-validation error.
-      if (svc.type !== 'NodePort' && svc.type !== 'LoadBalancer') continue;
-      for (const port of svc.ports) {
-        if (!port.nodePort || !port.nodePortSpan) continue;
-        const list = claims.get(port.nodePort);
-        if (list) list.push({ svc, port });
-        else claims.set(port.nodePort, [{ svc, port }]);
-      }
-    }
-    for (const [nodePort, list] of claims) {
-      for (const claim of list) {
-        // The same Service defined twice is a duplicate-resource finding, not a conflict.
-        const others = list.filter((o) => o.svc.namespace !== claim.svc.namespace || o.svc.name !== claim.svc.name);
+      for (const nodePort of claimedNodePorts(svc)) {
+        // Every claim on this port, in cluster order; the same Service defined twice is a duplicate-resource
+        // finding, not a conflict.
+        const others: { svc: Service; port: ServicePort }[] = [];
+        for (const o of cluster.servicesClaimingNodePort(nodePort)) {
+          if (o.namespace === svc.namespace && o.name === svc.name) continue;
+          for (const port of o.ports) if (port.nodePort === nodePort && port.nodePortSpan) others.push({ svc: o, port });
+        }
         if (!others.length) continue;
         const names = [...new Set(others.map((o) => `${o.svc.namespace}/${o.svc.name}`))];
-        yield {
-          uri: claim.svc.uri,
-          span: claim.port.nodePortSpan!,
-          message: `Node port ${nodePort} is also claimed by Service ${names.join(', ')}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".`,
-          resource: refOf(claim.svc),
-          related: others.map((o) => ({ uri: o.svc.uri, span: o.port.nodePortSpan!, message: `Service ${o.svc.namespace}/${o.svc.name} claims node port ${nodePort} here` })),
-        };
+        for (const port of svc.ports) {
+          if (port.nodePort !== nodePort || !port.nodePortSpan) continue;
+          yield {
+            uri: svc.uri,
+            span: port.nodePortSpan,
+            message: `Node port ${nodePort} is also claimed by Service ${names.join(', ')}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".`,
+            resource: refOf(svc),
+            related: others.map((o) => ({ uri: o.svc.uri, span: o.port.nodePortSpan!, message: `Service ${o.svc.namespace}/${o.svc.name} claims node port ${nodePort} here` })),
+          };
+        }
       }
     }
   },
