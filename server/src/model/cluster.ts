@@ -79,18 +79,7 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
   // order the files were read in.
   const files = isSortedByUri(input) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   const reusable = previous ? partitionsOf.get(previous) : undefined;
-  const touched = reusable && previous ? touchedNamespaces(previous.files, files) : undefined;
-  // namespace → the files holding its objects, in order
-  const filesOf = new Map<string, ManifestFile[]>();
-  const namespaces = new Set<string>();
-  const declaredNamespaces = new Map<string, Resource>();
-  for (const f of files) {
-    for (const ns of shareOf(f).namespaces) push(filesOf, ns, f);
-    for (const r of shareOf(f).namespaceObjects) {
-      namespaces.add(r.kind === 'Namespace' ? r.name : r.namespace);
-      if (r.kind === 'Namespace' && !declaredNamespaces.has(r.name)) declaredNamespaces.set(r.name, r);
-    }
-  }
+  const { filesOf, namespaces, declaredNamespaces, touched } = (previous && reusable && relayout(previous, files)) ?? layout(files, previous);
   const partitions = new Map<string, Partition>();
   for (const [ns, holders] of filesOf) {
     const kept = touched && !touched.has(ns) ? reusable!.get(ns) : undefined;
@@ -190,10 +179,70 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
     namespacesWithObjects: () => partitions.keys(),
   };
   partitionsOf.set(cluster, partitions);
+  layouts.set(cluster, { filesOf, namespaces, declaredNamespaces });
   return cluster;
 }
 
 const partitionsOf = new WeakMap<Cluster, ReadonlyMap<string, Partition>>();
+
+/** Which files hold each namespace's objects, and the namespaces in order of first appearance. */
+interface Layout {
+  /** namespace → the files holding its objects, in order */
+  readonly filesOf: ReadonlyMap<string, readonly ManifestFile[]>;
+  readonly namespaces: ReadonlySet<string>;
+  readonly declaredNamespaces: ReadonlyMap<string, Resource>;
+  /** The namespaces whose partitions must be rebuilt; undefined for all of them. */
+  readonly touched?: ReadonlySet<string>;
+}
+
+const layouts = new WeakMap<Cluster, Layout>();
+
+function layout(files: readonly ManifestFile[], previous: Cluster | undefined): Layout {
+  const filesOf = new Map<string, ManifestFile[]>();
+  const namespaces = new Set<string>();
+  const declaredNamespaces = new Map<string, Resource>();
+  for (const f of files) {
+    const share = shareOf(f);
+    for (const ns of share.namespaces) push(filesOf, ns, f);
+    for (const r of share.namespaceObjects) {
+      namespaces.add(r.kind === 'Namespace' ? r.name : r.namespace);
+      if (r.kind === 'Namespace' && !declaredNamespaces.has(r.name)) declaredNamespaces.set(r.name, r);
+    }
+  }
+  return { filesOf, namespaces, declaredNamespaces, touched: previous ? touchedNamespaces(previous.files, files) : undefined };
+}
+
+/**
+ * The previous cluster's layout with the files that changed swapped in, when that is all an edit did: the same
+ * files in the same order, and no changed file gains or loses a namespace or holds a Namespace object. Otherwise
+ * undefined (the layout is rebuilt). Costs a pass of identity checks instead of a pass over every file's objects.
+ */
+function relayout(previous: Cluster, files: readonly ManifestFile[]): Layout | undefined {
+  const before = layouts.get(previous);
+  const old = previous.files;
+  if (!before || old.length !== files.length) return undefined;
+  const swapped = new Map<ManifestFile, ManifestFile>();
+  const touched = new Set<string>();
+  for (let i = 0; i < files.length; i++) {
+    const a = old[i];
+    const b = files[i];
+    if (a === b) continue;
+    if (a.uri !== b.uri) return undefined;
+    const sa = shareOf(a);
+    const sb = shareOf(b);
+    if (sa.namespaces.length !== sb.namespaces.length || sa.namespaces.some((ns, j) => sb.namespaces[j] !== ns)) return undefined;
+    if (sa.namespaceObjects.some(isNamespace) || sb.namespaceObjects.some(isNamespace)) return undefined;
+    swapped.set(a, b);
+    for (const ns of sb.namespaces) touched.add(ns);
+  }
+  const filesOf = new Map(before.filesOf);
+  for (const ns of touched) filesOf.set(ns, filesOf.get(ns)!.map((f) => swapped.get(f) ?? f));
+  return { filesOf, namespaces: before.namespaces, declaredNamespaces: before.declaredNamespaces, touched };
+}
+
+function isNamespace(r: Resource): boolean {
+  return r.kind === 'Namespace';
+}
 
 /** What one file contributes, computed once per parsed file. */
 interface FileShare {

@@ -73,13 +73,23 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const lineIndexes = new Map<string, { text: string; index: LineIndex }>();
   let generation = 0;
   let current: Snapshot | undefined;
+  /**
+   * The files of the last build, in URI order, with each URI's place. While no URI comes or goes, the next build
+   * copies this list and re-reads only the URIs in `dirty` (an edit costs the files it touched, not a pass over all).
+   */
+  let layout: { readonly files: readonly ManifestFile[]; readonly place: ReadonlyMap<string, number> } | undefined;
+  const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
 
-  const changed = () => {
+  const changed = (uri?: string) => {
     generation++;
     current = undefined;
+    if (uri === undefined) layout = undefined;
+    else if (!layout?.place.has(uri)) layout = undefined;
+    else dirty.add(uri);
   };
+  const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri);
 
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
@@ -90,22 +100,38 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   };
 
   const build = (): Snapshot => {
-    const texts = new Map(disk);
-    const versions = new Map<string, number>();
-    for (const [uri, o] of overlays) {
-      texts.set(uri, o.text);
-      versions.set(uri, o.version);
+    let files: ManifestFile[] | undefined;
+    if (layout) {
+      files = [...layout.files];
+      for (const uri of dirty) {
+        const text = textOf(uri);
+        // gone from disk and editor: the URI set changed after all
+        if (text === undefined) files = undefined;
+        if (!files) break;
+        files[layout.place.get(uri)!] = parse(uri, text!);
+      }
     }
-    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
-    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
-    const uris = [...texts.keys()].sort();
-    const files = uris.map((u) => parse(u, texts.get(u)!));
+    dirty.clear();
+    if (!files || !layout) {
+      files = fullList();
+      layout = { files, place: new Map(files.map((f, i) => [f.uri, i])) };
+    } else {
+      layout = { files, place: layout.place };
+    }
+    const place = layout.place;
+    const list = files;
+    const versions = new Map<string, number>();
+    for (const [uri, o] of overlays) versions.set(uri, o.version);
     const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis);
     const earlier = history;
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
     let skippedTemplates = 0;
     let skippedOther = tooLarge.length;
+    const text = (uri: string) => {
+      const i = place.get(uri);
+      return i === undefined ? undefined : list[i].text;
+    };
     for (const f of files) {
       resources += f.resources.length;
       if (f.skipped === 'template') skippedTemplates++;
@@ -116,19 +142,28 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       analysis,
       earlier,
       settings,
-      text: (uri) => texts.get(uri),
+      text,
       lines: (uri) => {
-        const text = texts.get(uri);
-        if (text === undefined) return undefined;
+        const t = text(uri);
+        if (t === undefined) return undefined;
         const hit = lineIndexes.get(uri);
-        if (hit && hit.text === text) return hit.index;
-        const index = lineIndex(text);
-        lineIndexes.set(uri, { text, index });
+        if (hit && hit.text === t) return hit.index;
+        const index = lineIndex(t);
+        lineIndexes.set(uri, { text: t, index });
         return index;
       },
       documentVersion: (uri) => versions.get(uri),
       stats: { files: files.length, resources, skippedTemplates, skippedOther },
     };
+  };
+
+  /** Every URI with text, in order, parsed; memos of URIs that went away are dropped. */
+  const fullList = (): ManifestFile[] => {
+    const texts = new Map(disk);
+    for (const [uri, o] of overlays) texts.set(uri, o.text);
+    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
+    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
+    return [...texts.keys()].sort().map((u) => parse(u, texts.get(u)!));
   };
 
   return {
@@ -146,7 +181,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     setDiskText(uri, text) {
       if (disk.get(uri) === text) return;
       disk.set(uri, text);
-      if (!overlays.has(uri)) changed();
+      if (!overlays.has(uri)) changed(uri);
     },
     deleteDiskText(uri) {
       if (!disk.delete(uri)) return;
@@ -161,18 +196,18 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       const same = !overlays.has(uri) && disk.get(uri) === text;
       overlays.set(uri, { text, version });
       // Opening a file whose text is already indexed changes nothing: no re-analysis.
-      if (!same) changed();
+      if (!same) changed(uri);
     },
     change(uri, text, version) {
       const before = overlays.get(uri)?.text;
       overlays.set(uri, { text, version });
-      if (before !== text) changed();
+      if (before !== text) changed(uri);
     },
     close(uri) {
       const o = overlays.get(uri);
       if (!o) return;
       overlays.delete(uri);
-      if (disk.get(uri) !== o.text) changed();
+      if (disk.get(uri) !== o.text) changed(disk.has(uri) ? uri : undefined);
     },
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),
