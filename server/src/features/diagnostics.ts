@@ -197,11 +197,18 @@ function changedKeys(before: Analysis, after: Analysis): Set<string> {
 /** Parse problems first, file by file, then the ordered rule findings; capped per file. */
 function assemble(analysis: Analysis, ruleFindings: readonly Finding[]): Finding[] {
   const out: Finding[] = [];
-  for (const f of analysis.cluster.files) {
-    for (const p of f.problems) out.push({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity: p.severity });
-  }
+  for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f)) out.push(p);
   for (const f of ruleFindings) out.push(f);
   return capPerFile(out);
+}
+
+/** A file's parse problems as findings, made once per parsed file (an unchanged file's findings stay the same objects). */
+const problemFindings = new WeakMap<ManifestFile, readonly Finding[]>();
+
+function problemsOf(f: ManifestFile): readonly Finding[] {
+  let found = problemFindings.get(f);
+  if (!found) problemFindings.set(f, (found = f.problems.map((p) => ({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity: p.severity }))));
+  return found;
 }
 
 function capPerFile(findings: Finding[]): Finding[] {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { relative, sep } from 'node:path';
 import {
   CodeActionKind, CompletionItemKind, DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, FileChangeType,
-  TextDocuments, TextDocumentSyncKind, type CodeAction, type CodeLens, type Connection, type Diagnostic, type InitializeParams,
+  TextDocuments, TextDocumentSyncKind, type CodeAction, type CodeLens, type Connection, type InitializeParams,
   type InitializeResult, type Range, type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -48,8 +48,8 @@ export function startServer(connection: Connection): void {
   let indexRun = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPassMs = maxDebounceMs;
-  /** What was last published per URI, to send only what changed. */
-  const published = new Map<string, string>();
+  /** What was last published per URI (the findings, and their JSON), to send only what changed. */
+  const published = new Map<string, { readonly findings: readonly Finding[]; readonly text: string | undefined; readonly key: string }>();
   /** The document version last published for each open document. */
   const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
@@ -72,28 +72,38 @@ export function startServer(connection: Connection): void {
     const built = Date.now();
     const findings = findingsOf(snap);
     const checked = Date.now();
-    const byUri = new Map<string, Diagnostic[]>();
-    const range = rangeIn(snap);
+    const byUri = new Map<string, Finding[]>();
     for (const f of findings) {
-      const list = byUri.get(f.uri) ?? [];
-      list.push(toDiagnostic(f, range));
-      byUri.set(f.uri, list);
+      const list = byUri.get(f.uri);
+      if (list) list.push(f);
+      else byUri.set(f.uri, [f]);
     }
+    const range = rangeIn(snap);
     for (const uri of new Set([...published.keys(), ...byUri.keys(), ...documents.keys()])) {
-      const diagnostics = byUri.get(uri) ?? [];
-      const key = JSON.stringify(diagnostics);
+      const mine = byUri.get(uri) ?? [];
+      const last = published.get(uri);
       const doc = documents.get(uri);
       const open = doc !== undefined && workspace.isOpen(uri);
       // An open document gets diagnostics for its newest version even when they equal what was last sent: the
       // editor waits for them, and a burst of edits can end on a text equal to an earlier one.
-      if ((published.get(uri) ?? '[]') === key && (!open || publishedVersions.get(uri) === doc.version)) continue;
+      const versionSent = !open || publishedVersions.get(uri) === doc.version;
+      const text = snap.text(uri);
+      // Unchanged findings are the very same objects (incremental evaluation keeps them): over the same text, there
+      // is nothing to convert.
+      if (versionSent && (last ? last.text === text && sameItems(last.findings, mine) : !mine.length)) continue;
+      const diagnostics = mine.map((f) => toDiagnostic(f, range));
+      const key = JSON.stringify(diagnostics);
+      if ((last?.key ?? '[]') === key && versionSent) {
+        if (last) published.set(uri, { findings: mine, text, key });
+        continue;
+      }
       // Never publish for an older text of an open document: a newer analysis is already scheduled.
-      if (open && doc.getText() !== snap.text(uri)) continue;
+      if (open && doc.getText() !== text) continue;
       const version = open ? doc.version : undefined;
       void connection.sendDiagnostics({ uri, version, diagnostics });
       if (open) publishedVersions.set(uri, doc.version);
       else publishedVersions.delete(uri);
-      if (diagnostics.length) published.set(uri, key);
+      if (diagnostics.length) published.set(uri, { findings: mine, text, key });
       else published.delete(uri);
     }
     lastPassMs = Date.now() - started;
@@ -336,9 +346,26 @@ function applySeverities(findings: readonly Finding[], snap: Snapshot): Finding[
   for (const f of findings) {
     const level = rules[f.code];
     if (level === 'off') continue;
-    out.push(level && level !== f.severity ? { ...f, severity: level } : f);
+    out.push(level && level !== f.severity ? withSeverity(f, level) : f);
   }
   return out;
+}
+
+/** The same finding at another severity, made once per finding and severity so that it stays the same object. */
+const reSeverity = new WeakMap<Finding, Finding>();
+
+function withSeverity(f: Finding, severity: Finding['severity']): Finding {
+  const hit = reSeverity.get(f);
+  if (hit?.severity === severity) return hit;
+  const out = { ...f, severity };
+  reSeverity.set(f, out);
+  return out;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function foldersOf(workspaceFolders: WorkspaceFolder[] | null | undefined, rootUri: string | null): string[] {
