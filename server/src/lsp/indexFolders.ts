@@ -11,7 +11,11 @@ export interface IndexResult {
   readonly tooLarge: readonly string[];
 }
 
-export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean): Promise<IndexResult | undefined> {
+/**
+ * `onText` sees each text as soon as it is read, while the other reads go on in the background: the server parses
+ * there, so reading and parsing overlap instead of adding up.
+ */
+export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean, onText?: (uri: string, text: string) => void): Promise<IndexResult | undefined> {
   const found = await Promise.all(folders.map((f) => discoverFiles(f, options)));
   const files = found.flatMap((d) => d.files);
   const tooLarge = found.flatMap((d) => d.tooLarge).map((p) => pathToFileURL(p).href);
@@ -23,7 +27,10 @@ export async function indexFolders(folders: readonly string[], options: FileOpti
       if (isCancelled()) return;
       const f = files[next++];
       try {
-        texts.set(pathToFileURL(f.path).href, await readFile(f.path, 'utf8'));
+        const uri = pathToFileURL(f.path).href;
+        const text = await readFile(f.path, 'utf8');
+        texts.set(uri, text);
+        if (!isCancelled()) onText?.(uri, text);
       } catch {
         // a file deleted between listing and reading is simply not there
       }

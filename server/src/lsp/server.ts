@@ -137,12 +137,12 @@ export function startServer(connection: Connection): void {
     progress.begin('Kubernetes Network Lens: indexing manifests', 0, undefined, false);
     const started = Date.now();
     try {
-      const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun);
+      const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun, (uri, text) => workspace.prepare(uri, text));
       if (!result || run !== indexRun) return;
       const read = Date.now();
       workspace.replaceDisk(result.texts, result.tooLarge);
       const snap = workspace.snapshot();
-      connection.console.info(`Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms (reading ${read - started} ms, parsing ${Date.now() - read} ms)`);
+      connection.console.info(`Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms (reading and parsing ${read - started} ms, building the model ${Date.now() - read} ms)`);
     } finally {
       progress.done();
     }

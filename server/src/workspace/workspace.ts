@@ -45,6 +45,8 @@ export interface Workspace {
   setSettings(settings: Settings): boolean;
   setDiskText(uri: string, text: string): void;
   deleteDiskText(uri: string): void;
+  /** Parses a text ahead of use (while a full index is still reading other files); changes nothing else. */
+  prepare(uri: string, text: string): void;
   /** Replaces every disk text and the too-large list at once (a full index). */
   replaceDisk(texts: ReadonlyMap<string, string>, tooLarge: readonly string[]): void;
   open(uri: string, text: string, version: number): void;
@@ -186,6 +188,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     deleteDiskText(uri) {
       if (!disk.delete(uri)) return;
       if (!overlays.has(uri)) changed();
+    },
+    prepare(uri, text) {
+      parse(uri, text);
     },
     replaceDisk(texts, large) {
       disk = new Map(texts);
