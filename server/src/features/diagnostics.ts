@@ -5,28 +5,33 @@ import type { Analysis } from '../analysis/analysis';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
-import { keysOf, namespaceLists, namespaceView, resolveKnown, sameResolution, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
+import { fileObjectsIn, filesByNamespace } from '../model/cluster';
+import { keysOf, resolveKnown, sameResolution, unitView, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
 import type { Rule } from '../rules/rule';
 import { orderFindings, runRules } from '../rules/runRules';
 
 /** Findings beyond this many in one file are folded into a single "N more" note. */
 export const maxFindingsPerFile = 200;
 
-/** One namespace-scoped rule's findings for the subjects of one namespace, and the inputs that produced them. */
+/** One namespace-scoped rule's findings for its subjects in one file and one namespace, and the inputs that produced them. */
 interface Unit {
   readonly findings: readonly Finding[];
-  /** Its dependency keys (rules/namespaceView.ts), its own namespace's `ns:` key included. */
+  /** Its dependency keys (rules/namespaceView.ts), its own file's `file:` key included. */
   readonly deps: ReadonlySet<string>;
 }
 
 /**
- * What an evaluation keeps for the next one. The dependency indexes map a key to the units and name resolutions
- * that read it, so an edit finds what it affects without visiting everything. The state is handed from one
- * evaluation to the next and updated in place: the evaluation it came from can no longer serve as a basis.
+ * What an evaluation keeps for the next one. Units are kept only when they found something or read something
+ * besides their own file: a unit with neither is empty until its file changes, and then it runs anyway. The
+ * dependency indexes map a key to the units and name resolutions that read it, so an edit finds what it affects
+ * without visiting everything. The state is handed from one evaluation to the next and updated in place: the
+ * evaluation it came from can no longer serve as a basis.
  */
 interface State {
-  /** `<rule code>\u0000<namespace>` → unit */
+  /** `<rule code>\u0000<namespace>\u0000<uri>` → unit */
   readonly units: Map<string, Unit>;
+  /** The units with findings, by id. */
+  readonly found: Map<string, Unit>;
   readonly resolutions: Map<string, KnownResolution>;
   readonly unitsByDep: Map<string, Set<string>>;
   readonly resolutionsByDep: Map<string, Set<string>>;
@@ -51,7 +56,7 @@ export function diagnosticsFor(analysis: Analysis, earlier: readonly Analysis[] 
   if (!found) {
     const basis = earlier.find((a) => a.config === analysis.config && evaluations.get(a)?.state);
     const from = basis && evaluations.get(basis)!;
-    found = evaluate(analysis, from && { state: from.state!, changed: changedKeys(basis!, analysis) });
+    found = evaluate(analysis, from && { state: from.state!, before: basis! });
     if (from) from.state = undefined;
     evaluations.set(analysis, found);
   }
@@ -63,57 +68,113 @@ export function diagnosticsFromScratch(analysis: Analysis): readonly Finding[] {
   return assemble(analysis, runRules(analysis));
 }
 
-const unitId = (code: string, ns: string) => `${code}\u0000${ns}`;
+const unitId = (code: string, ns: string, uri: string) => `${code}\u0000${ns}\u0000${uri}`;
 
-function evaluate(analysis: Analysis, basis: { state: State; changed: Set<string> } | undefined): Evaluation {
-  const state: State = basis?.state ?? { units: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map() };
-  const changed = basis ? revalidate(analysis, state, basis.changed) : undefined;
-  // The units whose inputs changed: found through the index, plus those that read everything.
-  const stale = new Set<string>();
-  if (changed) {
-    for (const k of changed) for (const id of state.unitsByDep.get(k) ?? []) stale.add(id);
-    for (const id of state.unitsByDep.get('*') ?? []) stale.add(id);
-  }
-  const resolutions = indexedResolutions(state);
-  const byNamespace = namespaceLists(analysis.cluster);
-  const live = new Set<string>();
+function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } | undefined): Evaluation {
+  const state: State = basis?.state ?? { units: new Map(), found: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map() };
+  const enabled: { rule: Rule; severity: Finding['severity'] }[] = [];
   const ruleFindings: Finding[] = [];
   for (const rule of rules) {
     const configured = analysis.config.rules[rule.code];
     if (configured === 'off') continue;
     const severity = configured ?? rule.defaultSeverity;
-    if (rule.scope !== 'namespace') {
-      collect(rule, analysis, severity, ruleFindings);
-      continue;
-    }
-    for (const [ns, lists] of byNamespace) {
-      const id = unitId(rule.code, ns);
-      live.add(id);
-      let unit = state.units.get(id);
-      if (!unit || !changed || stale.has(id)) {
-        const deps = new Set<string>([`ns:${ns}`]);
-        const findings: Finding[] = [];
-        collect(rule, namespaceView(analysis, lists, deps, resolutions), severity, findings);
-        if (unit) unindex(state.unitsByDep, id, unit.deps);
-        unit = { findings, deps };
-        index(state.unitsByDep, id, deps);
-        state.units.set(id, unit);
-      }
-      for (const f of unit.findings) ruleFindings.push(f);
-    }
+    if (rule.scope === 'namespace') enabled.push({ rule, severity });
+    else collect(rule, analysis, severity, ruleFindings);
   }
-  // Units of namespaces that went away, and name resolutions no unit reads any more.
-  for (const [id, unit] of state.units) {
-    if (live.has(id)) continue;
+  const released = new Set<string>();
+  const drop = (id: string) => {
+    const unit = state.units.get(id);
+    if (!unit) return;
     unindex(state.unitsByDep, id, unit.deps);
+    for (const k of unit.deps) if (k.startsWith('res:')) released.add(k.slice(4));
     state.units.delete(id);
+    state.found.delete(id);
+  };
+  const view = unitView(analysis, indexedResolutions(state));
+  // A unit that finds nothing and reads nothing but its own file is not kept; its set and list serve the next one.
+  let deps = new Set<string>();
+  let findings: Finding[] = [];
+  /** Runs the enabled rules over a file's objects in one namespace; `only` limits them to one rule. */
+  const run = (ns: string, file: ManifestFile, only?: { rule: Rule; severity: Finding['severity'] }) => {
+    const own = `file:${file.uri}`;
+    const lists = fileObjectsIn(file, ns);
+    for (const { rule, severity } of only ? [only] : enabled) {
+      deps.add(own);
+      view.bind(lists, deps);
+      collect(rule, view.analysis, severity, findings);
+      if (!findings.length && deps.size === 1) {
+        deps.clear();
+        continue;
+      }
+      const id = unitId(rule.code, ns, file.uri);
+      drop(id);
+      const unit = { findings, deps };
+      state.units.set(id, unit);
+      if (findings.length) state.found.set(id, unit);
+      index(state.unitsByDep, id, deps);
+      deps = new Set();
+      findings = [];
+    }
+  };
+
+  const byNamespace = filesByNamespace(analysis.cluster);
+  if (!basis) {
+    for (const [ns, files] of byNamespace) for (const file of files) run(ns, file);
+  } else {
+    const { changed, files } = changedKeys(basis.before, analysis);
+    revalidate(analysis, state, changed);
+    // The units of files that changed, went away or came: the old ones are dropped, the new ones run.
+    for (const uri of files) for (const id of [...(state.unitsByDep.get(`file:${uri}`) ?? [])]) drop(id);
+    // Other units whose inputs changed, found through the index, plus those that read everything.
+    const stale = new Set<string>();
+    for (const k of changed) for (const id of state.unitsByDep.get(k) ?? []) stale.add(id);
+    for (const id of state.unitsByDep.get('*') ?? []) stale.add(id);
+    for (const uri of files) {
+      const file = fileAt(analysis, uri);
+      if (file) for (const ns of namespacesOf(file)) run(ns, file);
+    }
+    const byCode = new Map(enabled.map((e) => [e.rule.code, e]));
+    for (const id of stale) {
+      if (!state.units.has(id)) continue;
+      const [code, ns, uri] = id.split('\u0000');
+      const file = fileAt(analysis, uri);
+      const e = byCode.get(code);
+      drop(id);
+      if (file && e) run(ns, file, e);
+    }
   }
-  for (const [key, known] of state.resolutions) {
+  for (const unit of state.found.values()) for (const f of unit.findings) ruleFindings.push(f);
+  // Name resolutions no unit reads any more are forgotten.
+  for (const key of released) {
     if (state.unitsByDep.get(`res:${key}`)?.size) continue;
+    const known = state.resolutions.get(key);
+    if (!known) continue;
     unindex(state.resolutionsByDep, key, known.deps);
     state.resolutions.delete(key);
   }
   return { findings: assemble(analysis, orderFindings(ruleFindings)), state };
+}
+
+/** The namespaces a file's objects are in, in order. */
+function namespacesOf(file: ManifestFile): string[] {
+  const out: string[] = [];
+  for (const r of file.resources) if (!out.includes(r.namespace)) out.push(r.namespace);
+  return out;
+}
+
+/** The parsed file with this URI in a snapshot (files are in URI order). */
+function fileAt(analysis: Analysis, uri: string): ManifestFile | undefined {
+  const files = analysis.cluster.files;
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const u = files[mid].uri;
+    if (u === uri) return files[mid];
+    if (u < uri) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** Name resolutions made while rules run are indexed by what they read as they are added. */
@@ -170,28 +231,46 @@ function collect(rule: Rule, analysis: Analysis, severity: Finding['severity'], 
   for (const draft of rule.check(analysis)) out.push({ ...draft, code: rule.code, severity });
 }
 
-/** Dependency keys touched between two snapshots: those of every object in a file that changed, appeared or went away. */
-function changedKeys(before: Analysis, after: Analysis): Set<string> {
+/**
+ * Dependency keys touched between two snapshots: those of every object in a file that changed, appeared or went
+ * away, and those files' `file:` keys; with the URIs of those files.
+ */
+function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>; files: Set<string> } {
   const keys = new Set<string>();
-  const old = new Map<string, ManifestFile>(before.cluster.files.map((f) => [f.uri, f]));
+  const files = new Set<string>();
   const touch = (f: ManifestFile) => {
+    files.add(f.uri);
+    keys.add(`file:${f.uri}`);
     for (const r of f.resources) keysOf(r, keys);
   };
-  for (const f of after.cluster.files) {
-    const o = old.get(f.uri);
-    old.delete(f.uri);
-    if (o === f) continue;
-    touch(f);
-    if (o) touch(o);
+  const a = before.cluster.files;
+  const b = after.cluster.files;
+  if (a.length === b.length && a.every((f, i) => f.uri === b[i].uri)) {
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) continue;
+      touch(a[i]);
+      touch(b[i]);
+    }
+  } else {
+    const old = new Map<string, ManifestFile>(a.map((f) => [f.uri, f]));
+    for (const f of b) {
+      const o = old.get(f.uri);
+      old.delete(f.uri);
+      if (o === f) continue;
+      touch(f);
+      if (o) touch(o);
+    }
+    for (const o of old.values()) touch(o);
   }
-  for (const o of old.values()) touch(o);
-  const a = before.cluster.namespaces;
-  const b = after.cluster.namespaces;
-  for (const n of a) if (!b.has(n)) keys.add(`nsx:${n}`);
-  for (const n of b) if (!a.has(n)) keys.add(`nsx:${n}`);
-  // Iterating the namespaces reads their order too (first appearance in file order), which an edit can change alone.
-  if (a.size !== b.size || [...a].join('/') !== [...b].join('/')) keys.add('nsset');
-  return keys;
+  const na = before.cluster.namespaces;
+  const nb = after.cluster.namespaces;
+  if (na !== nb) {
+    for (const n of na) if (!nb.has(n)) keys.add(`nsx:${n}`);
+    for (const n of nb) if (!na.has(n)) keys.add(`nsx:${n}`);
+    // Iterating the namespaces reads their order too (first appearance in file order), which an edit can change alone.
+    if (na.size !== nb.size || [...na].join('/') !== [...nb].join('/')) keys.add('nsset');
+  }
+  return { changed: keys, files };
 }
 
 /** Parse problems first, file by file, then the ordered rule findings; capped per file. */

@@ -197,6 +197,28 @@ interface Layout {
 
 const layouts = new WeakMap<Cluster, Layout>();
 
+/** Every namespace that holds an object (by `metadata.namespace`), in cluster order, with the files holding them, in order. */
+export function filesByNamespace(cluster: Cluster): ReadonlyMap<string, readonly ManifestFile[]> {
+  return (layouts.get(cluster) ?? layout(cluster.files, undefined)).filesOf;
+}
+
+const fileShares = new WeakMap<ManifestFile, Map<string, NamespaceObjects>>();
+
+/** A file's objects in one namespace, split by list, in file order (made once per parsed file and namespace). */
+export function fileObjectsIn(file: ManifestFile, namespace: string): NamespaceObjects {
+  const share = shareOf(file);
+  if (share.namespaces.length === 1 && share.namespaces[0] === namespace) return share.lists;
+  let byNs = fileShares.get(file);
+  if (!byNs) fileShares.set(file, (byNs = new Map()));
+  let found = byNs.get(namespace);
+  if (!found) {
+    const l = emptyLists();
+    for (const r of file.resources) if (r.namespace === namespace) addToLists(l, r);
+    byNs.set(namespace, (found = l));
+  }
+  return found;
+}
+
 function layout(files: readonly ManifestFile[], previous: Cluster | undefined): Layout {
   const filesOf = new Map<string, ManifestFile[]>();
   const namespaces = new Set<string>();

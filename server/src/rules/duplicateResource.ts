@@ -26,23 +26,18 @@ metadata: {name: api}
 spec: {selector: {app: api}, ports: [{port: 80}]}`,
   },
   *check({ cluster }) {
-    const seen = new Set<string>();
-    for (const r of cluster.resources) {
-      const all = cluster.get(r.kind, r.namespace, r.name);
+    // Each definition reports itself (a rule reports on its own subjects, so a check can run for one file alone).
+    for (const dup of cluster.resources) {
+      const all = cluster.get(dup.kind, dup.namespace, dup.name);
       if (all.length < 2) continue;
-      const key = `${r.kind}/${r.namespace}/${r.name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      for (const dup of all) {
-        const others = all.filter((o) => o !== dup);
-        yield {
-          uri: dup.uri,
-          span: dup.nameSpan,
-          message: `${dup.kind} "${dup.name}" in namespace "${dup.namespace}" is defined ${all.length} times; only one can exist, and whichever is applied last replaces the others.`,
-          resource: refOf(dup),
-          related: others.map((o) => ({ uri: o.uri, span: o.nameSpan, message: `Another definition of ${o.kind} "${o.name}"` })),
-        };
-      }
+      const others = all.filter((o) => o !== dup);
+      yield {
+        uri: dup.uri,
+        span: dup.nameSpan,
+        message: `${dup.kind} "${dup.name}" in namespace "${dup.namespace}" is defined ${all.length} times; only one can exist, and whichever is applied last replaces the others.`,
+        resource: refOf(dup),
+        related: others.map((o) => ({ uri: o.uri, span: o.nameSpan, message: `Another definition of ${o.kind} "${o.name}"` })),
+      };
     }
   },
 };

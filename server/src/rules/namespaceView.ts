@@ -1,10 +1,13 @@
-// One namespace's share of a rule run: the analysis a namespace-scoped rule sees when it checks only the subjects
-// of one namespace, and the inputs it consulted, so an edit re-runs only the checks whose inputs changed.
+// One unit of a rule run: the analysis a namespace-scoped rule sees when it checks only its subjects in one file and
+// one namespace, and the inputs it consulted, so an edit re-runs only the checks whose inputs changed.
 //
-// The resource lists (`services`, `workloads`…) hold only that namespace's objects: a namespace-scoped rule iterates
-// them for its subjects and never to look something up. Every lookup goes through the index functions of the whole
-// cluster and is recorded as a dependency key:
-//   `ns:<namespace>`  anything about the objects in that namespace (or the namespace's own existence and labels);
+// The resource lists (`services`, `workloads`…) hold only that file's objects in that namespace: a namespace-scoped
+// rule iterates them for its subjects and never to look something up. Every lookup goes through the index functions
+// of the whole cluster and is recorded as a dependency key:
+//   `file:<uri>`      the file's own objects (every unit depends on its file);
+//   `ns:<namespace>`  anything about the objects in that namespace;
+//   `svcs:<namespace>` / `wls:<namespace>` / `netpol:<namespace>`  the Services / workloads / NetworkPolicies in it;
+//   `nsdecl:<namespace>`  the Namespace object declaring it;
 //   `obj:<kind>/<namespace>/<name>`  the objects with exactly this kind, namespace and name;
 //   `pod:<namespace>/<key>=<value>`  the workloads in that namespace whose pod template carries this label (a
 //                     selector's matches all carry its first pair, so that pair stands for the whole selector);
@@ -16,33 +19,31 @@
 //                     changed, and counted as changed only when the answer differs);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
-// A rule's own namespace is always a dependency of its unit.
 
 import type { Analysis, NameResolution } from '../analysis/analysis';
 import { resolveName } from '../analysis/resolveName';
 import type { Cluster, NamespaceObjects } from '../model/cluster';
-import { isWorkload, type EndpointSlice, type Resource, type Service } from '../model/resources';
+import { isService, isWorkload, type EndpointSlice, type Resource, type Service } from '../model/resources';
 
-/** The resources of one namespace, by list, in cluster order. */
+/** Resources split by list, in cluster order: one namespace's, or one file's share of one namespace. */
 export type NamespaceLists = NamespaceObjects;
-
-/** Every namespace that holds at least one object (by `metadata.namespace`), with its objects split by list. */
-export function namespaceLists(cluster: Cluster): ReadonlyMap<string, NamespaceLists> {
-  const out = new Map<string, NamespaceLists>();
-  for (const ns of cluster.namespacesWithObjects()) out.set(ns, cluster.objectsIn(ns)!);
-  return out;
-}
 
 /** The dependency keys an object's presence and content feed (see the module comment). */
 export function keysOf(r: Resource, into: Set<string>): void {
   into.add(`ns:${r.namespace}`);
   into.add(objectKey(r.kind, r.namespace, r.name));
-  if (isWorkload(r)) for (const [k, v] of r.template.labels) into.add(podKey(r.namespace, k, v));
+  if (isWorkload(r)) {
+    into.add(`wls:${r.namespace}`);
+    for (const [k, v] of r.template.labels) into.add(podKey(r.namespace, k, v));
+  }
+  if (r.kind === 'NetworkPolicy') into.add(`netpol:${r.namespace}`);
   if (r.kind === 'Namespace') {
     into.add(`ns:${r.name}`);
+    into.add(`nsdecl:${r.name}`);
     into.add('nsset');
   }
   if (r.kind === 'Service') {
+    into.add(`svcs:${r.namespace}`);
     into.add(`svc:${r.name.toLowerCase()}`);
     // Every node port written, whatever the type: a change of type or port touches both versions' keys.
     for (const p of (r as Service).ports) if (p.nodePort) into.add(`nodeport:${p.nodePort}`);
@@ -94,7 +95,7 @@ export function resolveKnown(analysis: Analysis, key: string): KnownResolution {
   const fromNamespace = key.slice(0, cut);
   const name = key.slice(cut + 1);
   const deps = new Set<string>();
-  const cluster = recordedCluster(analysis.cluster, deps);
+  const cluster = recordedCluster(analysis.cluster, (k) => deps.add(k), () => undefined);
   const endpointsOf = (service: Service) => {
     endpointDeps(service, deps);
     return analysis.endpointsOf(service);
@@ -128,26 +129,36 @@ export function sameResolution(a: NameResolution, b: NameResolution): boolean {
   return JSON.stringify({ ...a, service: undefined }) === JSON.stringify({ ...b, service: undefined });
 }
 
-/** The analysis a namespace-scoped rule sees for one namespace; every read lands in `deps`. */
-export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: ResolutionMemo): Analysis {
-  const ns = (n: string) => deps.add(`ns:${n}`);
-  const cluster = recordedCluster(analysis.cluster, deps, lists);
+/** The analysis namespace-scoped rules see, bound to one unit at a time: made once per evaluation, bound per unit. */
+export interface UnitView {
+  readonly analysis: Analysis;
+  /** From now on the lists are `lists` and every read lands in `deps`. */
+  bind(lists: NamespaceLists, deps: Set<string>): void;
+}
+
+export function unitView(analysis: Analysis, resolutions?: ResolutionMemo): UnitView {
+  let deps = new Set<string>();
+  let lists: NamespaceLists | undefined;
+  const record = (key: string) => deps.add(key);
   const everything = () => deps.add('*');
-  return {
+  const cluster = recordedCluster(analysis.cluster, record, () => lists);
+  const view: Analysis = {
     cluster,
     config: analysis.config,
-    // semantics §1.1: endpoints come from the Service's own namespace (pods, manual Endpoints and slices).
+    // semantics §1.1, §1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
+    // the Endpoints object of its name and the EndpointSlices labelled with it.
     endpointsOf(service) {
-      ns(service.namespace);
+      endpointDeps(service, deps);
       return analysis.endpointsOf(service);
     },
     dnsRecords() {
       everything();
       return analysis.dnsRecords();
     },
-    // semantics §2: every record lives under the name of its own namespace and is made from objects there.
+    // semantics §2: a Service's records are made from it and its endpoints; other records from objects in their namespace.
     dnsRecordsFor(resource) {
-      ns(resource.namespace);
+      if (isService(resource)) endpointDeps(resource, deps);
+      else record(`ns:${resource.namespace}`);
       return analysis.dnsRecordsFor(resource);
     },
     resolveName(name, fromNamespace) {
@@ -162,8 +173,10 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       deps.add(`res:${key}`);
       return known.resolution;
     },
+    // semantics §4: the variables come from the Services of the pod's namespace and the master Service in `default`.
     serviceEnv(namespace, enableServiceLinks) {
-      ns(namespace);
+      record(`svcs:${namespace}`);
+      record('svcs:default');
       return analysis.serviceEnv(namespace, enableServiceLinks);
     },
     ingressRoutes() {
@@ -171,7 +184,8 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       return analysis.ingressRoutes();
     },
     policiesSelecting(workload) {
-      ns(workload.namespace);
+      record(`netpol:${workload.namespace}`);
+      record(objectKey(workload.kind, workload.namespace, workload.name));
       return analysis.policiesSelecting(workload);
     },
     ingressAllowed(workload, peer, port, protocol) {
@@ -183,153 +197,157 @@ export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: S
       return analysis.trace(service, findings);
     },
   };
+  return {
+    analysis: view,
+    bind(l, d) {
+      lists = l;
+      deps = d;
+    },
+  };
+}
+
+/** The analysis a namespace-scoped rule sees for one set of subjects; every read lands in `deps`. */
+export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: ResolutionMemo): Analysis {
+  const v = unitView(analysis, resolutions);
+  v.bind(lists, deps);
+  return v.analysis;
 }
 
 /**
- * The cluster with every lookup recorded in `deps`. With `lists`, the resource lists are those of one namespace (a
- * rule iterates them for its subjects); without, they are the whole cluster's and reading one depends on everything.
+ * The cluster with every lookup recorded. While `lists()` gives lists, the resource lists are those (a rule iterates
+ * them for its subjects); without, they are the whole cluster's and reading one depends on everything.
  */
-function recordedCluster(c: Cluster, deps: Set<string>, lists?: NamespaceLists): Cluster {
-  const ns = (n: string) => deps.add(`ns:${n}`);
-  const lookups: Omit<Cluster, keyof ResourceLists> = {
+function recordedCluster(c: Cluster, record: (key: string) => void, lists: () => NamespaceLists | undefined): Cluster {
+  const listed = <K extends keyof ResourceLists>(k: K): ResourceLists[K] => {
+    const l = lists();
+    if (l) return l[k] as ResourceLists[K];
+    record('*');
+    return c[k];
+  };
+  return {
     files: c.files,
-    namespaces: recordedSet(c.namespaces, deps),
-    declaredNamespaces: recordedMap(c.declaredNamespaces, deps),
+    namespaces: recordedSet(c.namespaces, record),
+    declaredNamespaces: recordedMap(c.declaredNamespaces, record),
+    get resources() { return listed('resources'); },
+    get services() { return listed('services'); },
+    get workloads() { return listed('workloads'); },
+    get endpoints() { return listed('endpoints'); },
+    get endpointSlices() { return listed('endpointSlices'); },
+    get ingresses() { return listed('ingresses'); },
+    get networkPolicies() { return listed('networkPolicies'); },
+    get configMaps() { return listed('configMaps'); },
     get(kind, namespace, name) {
-      deps.add(objectKey(kind, namespace, name));
+      record(objectKey(kind, namespace, name));
       return c.get(kind, namespace, name);
     },
     service(namespace, name) {
-      deps.add(objectKey('Service', namespace, name));
+      record(objectKey('Service', namespace, name));
       return c.service(namespace, name);
     },
     servicesIn(namespace) {
-      ns(namespace);
+      record(`svcs:${namespace}`);
       return c.servicesIn(namespace);
     },
     servicesNamed(name) {
-      deps.add(`svc:${name.toLowerCase()}`);
+      record(`svc:${name.toLowerCase()}`);
       return c.servicesNamed(name);
     },
     workloadsIn(namespace) {
-      ns(namespace);
+      record(`wls:${namespace}`);
       return c.workloadsIn(namespace);
     },
     servicesClaimingNodePort(nodePort) {
-      deps.add(`nodeport:${nodePort}`);
+      record(`nodeport:${nodePort}`);
       return c.servicesClaimingNodePort(nodePort);
     },
     workloadsMatching(namespace, selector) {
       const key = selectorKey(namespace, selector);
-      if (key) deps.add(key);
+      if (key) record(key);
       return c.workloadsMatching(namespace, selector);
     },
     objectsIn(namespace) {
-      ns(namespace);
+      record(`ns:${namespace}`);
       return c.objectsIn(namespace);
     },
     namespacesWithObjects() {
-      deps.add('*');
+      record('*');
       return c.namespacesWithObjects();
     },
     workloadsSelectedBy(namespace, selector) {
       const key = selectorKey(namespace, selector.matchLabels);
-      if (key) deps.add(key);
-      else ns(namespace);
+      record(key ?? `wls:${namespace}`);
       return c.workloadsSelectedBy(namespace, selector);
     },
   };
-  // Copied as property descriptors: reading a whole-cluster list must count only when a caller reads it.
-  return Object.defineProperties(lookups, Object.getOwnPropertyDescriptors(listsOf(c, deps, lists))) as Cluster;
 }
 
 type ResourceLists = Pick<Cluster, 'resources' | 'services' | 'workloads' | 'endpoints' | 'endpointSlices' | 'ingresses' | 'networkPolicies' | 'configMaps'>;
 
-function listsOf(c: Cluster, deps: Set<string>, lists: NamespaceLists | undefined): ResourceLists {
-  if (lists) {
-    return { resources: lists.resources, services: lists.services, workloads: lists.workloads, endpoints: lists.endpoints, endpointSlices: lists.endpointSlices, ingresses: lists.ingresses, networkPolicies: lists.networkPolicies, configMaps: lists.configMaps };
-  }
-  const whole = <K extends keyof ResourceLists>(k: K): ResourceLists[K] => {
-    deps.add('*');
-    return c[k];
-  };
-  return {
-    get resources() { return whole('resources'); },
-    get services() { return whole('services'); },
-    get workloads() { return whole('workloads'); },
-    get endpoints() { return whole('endpoints'); },
-    get endpointSlices() { return whole('endpointSlices'); },
-    get ingresses() { return whole('ingresses'); },
-    get networkPolicies() { return whole('networkPolicies'); },
-    get configMaps() { return whole('configMaps'); },
-  };
-}
-
-function recordedSet(set: ReadonlySet<string>, deps: Set<string>): ReadonlySet<string> {
+function recordedSet(set: ReadonlySet<string>, record: (key: string) => void): ReadonlySet<string> {
   return {
     has: (v) => {
-      deps.add(`nsx:${v}`);
+      record(`nsx:${v}`);
       return set.has(v);
     },
     get size() {
-      deps.add('nsset');
+      record('nsset');
       return set.size;
     },
     forEach(cb, thisArg) {
-      deps.add('nsset');
+      record('nsset');
       set.forEach((v) => cb.call(thisArg, v, v, this));
     },
     entries() {
-      deps.add('nsset');
+      record('nsset');
       return set.entries();
     },
     keys() {
-      deps.add('nsset');
+      record('nsset');
       return set.keys();
     },
     values() {
-      deps.add('nsset');
+      record('nsset');
       return set.values();
     },
     [Symbol.iterator]() {
-      deps.add('nsset');
+      record('nsset');
       return set[Symbol.iterator]();
     },
   } as ReadonlySet<string>;
 }
 
-function recordedMap<V>(map: ReadonlyMap<string, V>, deps: Set<string>): ReadonlyMap<string, V> {
+function recordedMap<V>(map: ReadonlyMap<string, V>, record: (key: string) => void): ReadonlyMap<string, V> {
   return {
     get: (k) => {
-      deps.add(`ns:${k}`);
+      record(`nsdecl:${k}`);
       return map.get(k);
     },
     has: (k) => {
-      deps.add(`ns:${k}`);
+      record(`nsdecl:${k}`);
       return map.has(k);
     },
     get size() {
-      deps.add('nsset');
+      record('nsset');
       return map.size;
     },
     forEach(cb, thisArg) {
-      deps.add('nsset');
+      record('nsset');
       map.forEach((v, k) => cb.call(thisArg, v, k, this));
     },
     entries() {
-      deps.add('nsset');
+      record('nsset');
       return map.entries();
     },
     keys() {
-      deps.add('nsset');
+      record('nsset');
       return map.keys();
     },
     values() {
-      deps.add('nsset');
+      record('nsset');
       return map.values();
     },
     [Symbol.iterator]() {
-      deps.add('nsset');
+      record('nsset');
       return map[Symbol.iterator]();
     },
   } as ReadonlyMap<string, V>;

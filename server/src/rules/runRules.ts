@@ -16,7 +16,14 @@ export function runRules(analysis: Analysis, only: readonly Rule[] = rules): Fin
   return orderFindings(out);
 }
 
-/** By file, then position, then code; findings that tie keep the order they were reported in. */
+/**
+ * By file, then position, then code, then message; findings that tie on all of these keep the order they were
+ * reported in. (The message settles the order whatever order the incremental evaluation gathered them in.)
+ */
 export function orderFindings(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
+  return findings.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || compare(a.code, b.code) || compare(a.message, b.message)));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
