@@ -35,6 +35,8 @@ interface State {
   readonly resolutions: Map<string, KnownResolution>;
   readonly unitsByDep: Map<string, Set<string>>;
   readonly resolutionsByDep: Map<string, Set<string>>;
+  /** Whether the two indexes are built: a first evaluation leaves them for later (`prepareIncremental`). */
+  indexed: boolean;
 }
 
 interface Evaluation {
@@ -63,6 +65,22 @@ export function diagnosticsFor(analysis: Analysis, earlier: readonly Analysis[] 
   return found.findings;
 }
 
+/**
+ * Builds what the next incremental evaluation after this snapshot needs (the dependency indexes), if it is not
+ * built yet: the server calls it when idle after a first evaluation, so that the first edit does not pay for it.
+ */
+export function prepareIncremental(analysis: Analysis): void {
+  const state = evaluations.get(analysis)?.state;
+  if (state) ensureIndexed(state);
+}
+
+function ensureIndexed(state: State): void {
+  if (state.indexed) return;
+  for (const [id, unit] of state.units) index(state.unitsByDep, id, unit.deps);
+  for (const [key, known] of state.resolutions) index(state.resolutionsByDep, key, known.deps);
+  state.indexed = true;
+}
+
 /** The same findings, every rule run once over the whole cluster: the reference the incremental path must equal. */
 export function diagnosticsFromScratch(analysis: Analysis): readonly Finding[] {
   return assemble(analysis, runRules(analysis));
@@ -71,7 +89,8 @@ export function diagnosticsFromScratch(analysis: Analysis): readonly Finding[] {
 const unitId = (code: string, ns: string, uri: string) => `${code}\u0000${ns}\u0000${uri}`;
 
 function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } | undefined): Evaluation {
-  const state: State = basis?.state ?? { units: new Map(), found: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map() };
+  const state: State = basis?.state ?? { units: new Map(), found: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map(), indexed: false };
+  if (basis) ensureIndexed(state);
   const enabled: { rule: Rule; severity: Finding['severity'] }[] = [];
   const ruleFindings: Finding[] = [];
   for (const rule of rules) {
@@ -85,7 +104,7 @@ function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } 
   const drop = (id: string) => {
     const unit = state.units.get(id);
     if (!unit) return;
-    unindex(state.unitsByDep, id, unit.deps);
+    if (state.indexed) unindex(state.unitsByDep, id, unit.deps);
     for (const k of unit.deps) if (k.startsWith('res:')) released.add(k.slice(4));
     state.units.delete(id);
     state.found.delete(id);
@@ -111,7 +130,7 @@ function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } 
       const unit = { findings, deps };
       state.units.set(id, unit);
       if (findings.length) state.found.set(id, unit);
-      index(state.unitsByDep, id, deps);
+      if (state.indexed) index(state.unitsByDep, id, deps);
       deps = new Set();
       findings = [];
     }
@@ -183,6 +202,10 @@ function indexedResolutions(state: State): ResolutionMemo {
     get: (key) => state.resolutions.get(key),
     set(key, known) {
       const old = state.resolutions.get(key);
+      if (!state.indexed) {
+        state.resolutions.set(key, known);
+        return;
+      }
       if (old) unindex(state.resolutionsByDep, key, old.deps);
       state.resolutions.set(key, known);
       index(state.resolutionsByDep, key, known.deps);

@@ -15,7 +15,7 @@ import { codeActionsAt } from '../features/codeActions';
 import { codeLensesFor } from '../features/codeLenses';
 import { completionAt } from '../features/completion';
 import { definitionAt } from '../features/definition';
-import { diagnosticsFor } from '../features/diagnostics';
+import { diagnosticsFor, prepareIncremental } from '../features/diagnostics';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
 import { listServices } from '../features/serviceList';
@@ -149,6 +149,8 @@ export function startServer(connection: Connection): void {
     if (run !== indexRun) return;
     indexing = false;
     publish();
+    // Once every file's diagnostics are out, what the first edit needs is built while the server is idle.
+    setImmediate(logged(connection, 'prepare', () => prepareIncremental(workspace.snapshot().analysis)));
   };
 
   const pullSettings = async () => {
