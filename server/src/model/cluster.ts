@@ -77,7 +77,7 @@ interface Partition extends NamespaceObjects {
 export function buildCluster(input: readonly ManifestFile[], previous?: Cluster): Cluster {
   // Files in URI order, so that every list, and every finding that names several objects, is the same whatever
   // order the files were read in.
-  const files = isSortedByUri(input) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  const files = isSortedByUri(input, previous?.files) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   const reusable = previous ? partitionsOf.get(previous) : undefined;
   const { filesOf, namespaces, declaredNamespaces, touched } = (previous && reusable && relayout(previous, files)) ?? layout(files, previous);
   const partitions = new Map<string, Partition>();
@@ -381,7 +381,12 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   else m.set(k, [v]);
 }
 
-function isSortedByUri(files: readonly ManifestFile[]): boolean {
-  for (let i = 1; i < files.length; i++) if (files[i - 1].uri > files[i].uri) return false;
+/** Whether files are in URI order; against the (ordered) files of a previous build only the entries that differ are compared. */
+function isSortedByUri(files: readonly ManifestFile[], before?: readonly ManifestFile[]): boolean {
+  const aligned = before?.length === files.length;
+  for (let i = 1; i < files.length; i++) {
+    if (aligned && files[i] === before![i] && files[i - 1] === before![i - 1]) continue;
+    if (files[i - 1].uri > files[i].uri) return false;
+  }
   return true;
 }
