@@ -30,15 +30,23 @@ export interface FastDocument {
 /** More nested collections than this and the slow path (with its exact depth gate) decides. */
 const maxDepth = 64;
 
-/** The node under construction for an open block collection, and where its last value ended (yaml's range[2]). */
+/** The nodes of open collections, writable until their frame closes (the same fields as the slow path's nodes). */
+interface OpenMap {
+  readonly type: 'map';
+  readonly span: { start: number; end: number };
+  readonly entries: Map<string, YEntry>;
+}
+interface OpenSeq {
+  readonly type: 'seq';
+  readonly span: { start: number; end: number };
+  items: YNode[];
+}
+
+/** An open block collection: its node, its column, and where its last value ended (yaml's range[2]). */
 interface Frame {
-  readonly kind: 'map' | 'seq';
+  readonly node: OpenMap | OpenSeq;
   /** Column of the frame's keys or dashes. */
   readonly indent: number;
-  /** The node itself; its span's end is fixed when the frame closes. */
-  readonly span: { start: number; end: number };
-  readonly entries: Map<string, YEntry> | undefined;
-  readonly items: YNode[] | undefined;
   /** A sequence written at its key's column (`key:\n- a`): it ends at the next line of that column that is no item. */
   readonly sameIndent: boolean;
   end: number;
@@ -74,7 +82,9 @@ export function fastParse(text: string): FastDocument[] | undefined {
   /** Closes the top frame: its span ends where its last value ended, and so does its parent's last value. */
   const closeTop = (): void => {
     const f = frames.pop()!;
-    f.span.end = f.end;
+    f.node.span.end = f.end;
+    // an exact-size copy: a pushed-to array keeps spare capacity, and trees stay in memory for the whole session
+    if (f.node.type === 'seq') f.node.items = f.node.items.slice();
     if (frames.length) frames[frames.length - 1].end = f.end;
   };
   /** Fills an open slot with null; false if that is a case left to the slow path. */
@@ -148,16 +158,16 @@ export function fastParse(text: string): FastDocument[] | undefined {
       if (col !== 0) return bail;
       if (!explicitStart) docStart = ls;
       frame = openFrame(kind, col, p, false);
-      root = nodeOf(frame);
+      root = frame.node;
       frames.push(frame);
     } else if (slot) {
       const owner = slot.frame;
       const s = slot;
       slot = undefined;
-      if (col > owner.indent || (owner.kind === 'map' && col === owner.indent && dash)) {
+      if (col > owner.indent || (owner.node.type === 'map' && col === owner.indent && dash)) {
         if (frames.length >= maxDepth) return bail;
         frame = openFrame(kind, col, p, col === owner.indent);
-        assign(s.frame, s.key, s.keySpan, nodeOf(frame), p);
+        assign(s.frame, s.key, s.keySpan, frame.node, p);
         frames.push(frame);
       } else if (!fillNull(s)) return bail;
     }
@@ -168,7 +178,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
         else break;
       }
       frame = frames[frames.length - 1];
-      if (!frame || frame.indent !== col || frame.kind !== kind) return bail;
+      if (!frame || frame.indent !== col || frame.node.type !== kind) return bail;
     }
 
     const commentedItem = commentBefore;
@@ -184,7 +194,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
       if (innerKeyEnd >= 0) {
         if (frames.length >= maxDepth) return bail;
         const m = openFrame('map', v - ls, v, false);
-        assign(frame, undefined, undefined, nodeOf(m), v);
+        assign(frame, undefined, undefined, m.node, v);
         frames.push(m);
         frame = m;
         key = keyOf(text, v, innerKeyEnd);
@@ -224,14 +234,8 @@ export function fastParse(text: string): FastDocument[] | undefined {
 
 function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameIndent: boolean): Frame {
   const span = { start, end: start };
-  return kind === 'map'
-    ? { kind, indent, span, entries: new Map(), items: undefined, sameIndent, end: start }
-    : { kind, indent, span, entries: undefined, items: [], sameIndent, end: start };
-}
-
-/** The tree node of a frame, with the same fields in the same order as the slow path's. */
-function nodeOf(f: Frame): YNode {
-  return f.kind === 'map' ? { type: 'map', span: f.span, entries: f.entries! } : { type: 'seq', span: f.span, items: f.items! };
+  const node: OpenMap | OpenSeq = kind === 'map' ? { type: 'map', span, entries: new Map() } : { type: 'seq', span, items: [] };
+  return { node, indent, sameIndent, end: start };
 }
 
 /**
@@ -239,8 +243,9 @@ function nodeOf(f: Frame): YNode {
  * wins and a key resolving to null is left out, as in the slow path); records where the value ended.
  */
 function assign(f: Frame, key: string | null | undefined, keySpan: Span | undefined, value: YNode, end: number): void {
-  if (f.kind === 'seq') f.items!.push(value);
-  else if (key !== null && key !== undefined && !f.entries!.has(key)) f.entries!.set(key, { key, keySpan: keySpan!, value });
+  const node = f.node;
+  if (node.type === 'seq') node.items.push(value);
+  else if (key !== null && key !== undefined && !node.entries.has(key)) node.entries.set(key, { key, keySpan: keySpan!, value });
   f.end = end;
 }
 
@@ -388,7 +393,7 @@ function flowCollection(text: string, v: number, le: number): YNode | undefined 
       while (i < le && text.charCodeAt(i) === 32) i++;
     } else if (sep !== 93) return undefined;
   }
-  return onlyCommentAfter(text, i + 1, le) ? { type: 'seq', span: { start: v, end: i + 1 }, items } : undefined;
+  return onlyCommentAfter(text, i + 1, le) ? { type: 'seq', span: { start: v, end: i + 1 }, items: items.slice() } : undefined;
 }
 
 function isFlowStop(c: number): boolean {
