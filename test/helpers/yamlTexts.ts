@@ -46,7 +46,7 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
   const pad = (n: number) => ' '.repeat(Math.max(0, n + (rnd() < s.oddIndent ? (rnd() < 0.5 ? -1 : 1) : 0)));
   const decorate = () => {
     if (rnd() < s.blanks) out.push(rnd() < 0.5 ? '' : '  ');
-    if (rnd() < s.comments) out.push(`${rnd() < 0.8 ? '' : pad(indent)}# note: ${rnd() < 0.5 ? 'x' : '- y'}`);
+    if (rnd() < s.comments) out.push(`${rnd() < 0.5 ? '' : pad(indent + (rnd() < 0.2 ? 2 : 0))}# note: ${rnd() < 0.5 ? 'x' : '- y'}`);
   };
   const trailing = () => (rnd() < s.comments ? ` # c${rnd() < 0.3 ? ' :#' : ''}` : '');
   const inline = (v: Tree, lead: string, childIndent: number) => {

@@ -6,7 +6,7 @@
 // the text. For anything outside its subset, or anything it is not certain about, it returns `undefined` and the
 // caller parses the whole file the slow way. Bailing is always correct; a different tree is a bug.
 //
-// The subset: `---` separators, comments at column 0 (and any comment before a document's first content line),
+// The subset: `---` separators, full-line comments (indented ones only above a line indented at least as much),
 // trailing comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
 // mappings and `key:` followed by `- item` at the key's indentation), single-line plain, single- and double-quoted
 // scalars (no escapes), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
@@ -78,6 +78,8 @@ export function fastParse(text: string): FastDocument[] | undefined {
   /** A comment line came since the last content line (before a dash, yaml gives it to that item). */
   let commentBefore = false;
   let commentInDocument = false;
+  /** The largest column of an indented comment since the last content line (0: none). */
+  let indentedComment = 0;
 
   /** Closes the top frame: its span ends where its last value ended, and so does its parent's last value. */
   const closeTop = (): void => {
@@ -95,6 +97,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
   };
   /** Ends the current document at `end`; false if it is one the fast path does not handle. */
   const finishDocument = (end: number): boolean => {
+    if (indentedComment) return false;
     if (!root) {
       // comments and blank lines alone make no document; after `---` they make one holding an empty scalar
       if (!explicitStart) return true;
@@ -129,8 +132,9 @@ export function fastParse(text: string): FastDocument[] | undefined {
     const col = p - ls;
     const c = text.charCodeAt(p);
     if (c === 35 /* # */) {
-      // Comments inside a document only at column 0: indented ones may join a collection's range.
-      if (col !== 0 && root) return bail;
+      // An indented comment inside a document may join the range of a collection or scalar indented at least as
+      // much; it is safe only when the next content line is indented at least as much as the comment.
+      if (root && col > indentedComment) indentedComment = col;
       if (slot) slot.commented = true;
       commentBefore = true;
       commentInDocument = true;
@@ -147,6 +151,8 @@ export function fastParse(text: string): FastDocument[] | undefined {
       continue;
     }
     if (col === 0 && c === 37 /* % */) return bail;
+    if (col < indentedComment) return bail;
+    indentedComment = 0;
 
     const dash = c === 45 && (p + 1 === le || text.charCodeAt(p + 1) === 32);
     const keyEnd = dash ? -1 : plainKeyEnd(text, p, le);
