@@ -39,14 +39,16 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
 })).node;
 
 /** Layout choices drawn per text: indentation step, whether sequences sit at their key's column, decorations. */
-const style = fc.record({ step: fc.constantFrom(2, 2, 2, 4, 1, 3), sameIndentSeq: fc.boolean(), comments: fc.constantFrom(0, 0, 0.05, 0.2), blanks: fc.constantFrom(0, 0.1), oddIndent: fc.constantFrom(0, 0, 0, 0.02) });
+const style = fc.record({ step: fc.constantFrom(2, 2, 2, 4, 1, 3), sameIndentSeq: fc.boolean(), comments: fc.constantFrom(0, 0, 0.05, 0.2, 0.4), blanks: fc.constantFrom(0, 0.1), oddIndent: fc.constantFrom(0, 0, 0, 0.02) });
 type Style = typeof style extends fc.Arbitrary<infer S> ? S : never;
 
 function render(t: Tree, indent: number, s: Style, rnd: () => number, out: string[]): void {
   const pad = (n: number) => ' '.repeat(Math.max(0, n + (rnd() < s.oddIndent ? (rnd() < 0.5 ? -1 : 1) : 0)));
+  // comment lines at column 0, at the collection's column, or a little off it, sometimes more than one
+  const commentLine = () => `${' '.repeat(Math.max(0, [0, 0, indent, indent, indent + 2, indent - 1, indent + 1][Math.floor(rnd() * 7)]))}# note: ${rnd() < 0.5 ? 'x' : '- y'}`;
   const decorate = () => {
     if (rnd() < s.blanks) out.push(rnd() < 0.5 ? '' : '  ');
-    if (rnd() < s.comments) out.push(`${rnd() < 0.5 ? '' : pad(indent + (rnd() < 0.2 ? 2 : 0))}# note: ${rnd() < 0.5 ? 'x' : '- y'}`);
+    while (rnd() < s.comments) out.push(commentLine());
   };
   const trailing = () => (rnd() < s.comments ? ` # c${rnd() < 0.3 ? ' :#' : ''}` : '');
   const inline = (v: Tree, lead: string, childIndent: number) => {
@@ -76,6 +78,8 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
       } else inline(item, `${pad(indent)}-`, indent + s.step);
     }
   } else inline(t, `${pad(indent)}value:`, indent + s.step);
+  // trailing comments after a collection's last entry
+  if (t.kind !== 'scalar' && t.kind !== 'literal') decorate();
 }
 
 export const manifestText = fc.tuple(fc.array(tree, { minLength: 1, maxLength: 3 }), style, fc.integer(), fc.constantFrom('', '---\n', '# head\n', '# head\n---\n'), fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...tricky)), { maxLength: 2 }))

@@ -6,8 +6,8 @@
 // the text. For anything outside its subset, or anything it is not certain about, it returns `undefined` and the
 // caller parses the whole file the slow way. Bailing is always correct; a different tree is a bug.
 //
-// The subset: `---` separators, full-line comments (indented ones only above a line indented at least as much),
-// trailing comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
+// The subset: `---` separators, full-line comments (with the ranges yaml gives the indented ones), trailing
+// comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
 // mappings and `key:` followed by `- item` at the key's indentation), single-line plain, single- and double-quoted
 // scalars (no escapes), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
 // block scalars `|` / `|-` in mappings. Anchors, aliases, tags, directives, tabs, CR, multi-line scalars, explicit
@@ -50,6 +50,8 @@ interface Frame {
   /** A sequence written at its key's column (`key:\n- a`): it ends at the next line of that column that is no item. */
   readonly sameIndent: boolean;
   end: number;
+  /** Where the comment lines it took in after its last value end (yaml's range[2] for it), or -1. */
+  commentEnd: number;
 }
 
 /** A key or dash whose value was not on its line: the next content line decides between a collection and null. */
@@ -78,8 +80,14 @@ export function fastParse(text: string): FastDocument[] | undefined {
   /** A comment line came since the last content line (before a dash, yaml gives it to that item). */
   let commentBefore = false;
   let commentInDocument = false;
-  /** The largest column of an indented comment since the last content line (0: none). */
-  let indentedComment = 0;
+  /** The last content line ended with a one-line plain or quoted scalar. */
+  let lastWasScalar = false;
+  /** The frame whose range (its last scalar's or its own trailing comments') the last indented comment joined. */
+  let absorber: Frame | undefined;
+  let absorberIsScalar = false;
+  /** Where the last comment line it took ended, and the column of the first. */
+  let absorbedEnd = -1;
+  let absorbedColumn = 0;
 
   /** Closes the top frame: its span ends where its last value ended, and so does its parent's last value. */
   const closeTop = (): void => {
@@ -87,7 +95,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
     f.node.span.end = f.end;
     // an exact-size copy: a pushed-to array keeps spare capacity, and trees stay in memory for the whole session
     if (f.node.type === 'seq') f.node.items = f.node.items.slice();
-    if (frames.length) frames[frames.length - 1].end = f.end;
+    if (frames.length) frames[frames.length - 1].end = f.commentEnd >= 0 ? f.commentEnd : f.end;
   };
   /** Fills an open slot with null; false if that is a case left to the slow path. */
   const fillNull = (s: Slot): boolean => {
@@ -97,7 +105,6 @@ export function fastParse(text: string): FastDocument[] | undefined {
   };
   /** Ends the current document at `end`; false if it is one the fast path does not handle. */
   const finishDocument = (end: number): boolean => {
-    if (indentedComment) return false;
     if (!root) {
       // comments and blank lines alone make no document; after `---` they make one holding an empty scalar
       if (!explicitStart) return true;
@@ -111,6 +118,9 @@ export function fastParse(text: string): FastDocument[] | undefined {
       end = slot.at;
       slot = undefined;
     }
+    // blank lines after a trailing comment at the end of a document join its range too: left to the slow path
+    if (absorber && end !== absorbedEnd) return false;
+    absorber = undefined;
     while (frames.length) closeTop();
     docs.push({ span: { start: docStart, end }, root });
     root = undefined;
@@ -126,15 +136,45 @@ export function fastParse(text: string): FastDocument[] | undefined {
     let p = ls;
     while (p < le && text.charCodeAt(p) === 32) p++;
     if (p === le) {
+      // spaces after a trailing comment may join its range too: left to the slow path
+      if (absorber && le > ls) return bail;
       ls = next;
       continue;
     }
     const col = p - ls;
     const c = text.charCodeAt(p);
     if (c === 35 /* # */) {
-      // An indented comment inside a document may join the range of a collection or scalar indented at least as
-      // much; it is safe only when the next content line is indented at least as much as the comment.
-      if (root && col > indentedComment) indentedComment = col;
+      // An indented comment after a value joins a range, as yaml's parser attaches it: the last scalar's when it is
+      // more indented than that scalar's collection, else, as a trailing comment, the innermost collection indented
+      // no more than it. Either only counts if that collection closes before its next item (see `continueFrames`).
+      if (root && !slot && absorber) {
+        // further comment lines (even at column 0) continue a trailing comment's range, up to the next content line
+        if (absorberIsScalar || col > absorbedColumn) return bail;
+        absorber.commentEnd = next;
+        absorbedEnd = next;
+        absorbedColumn = col;
+      } else if (root && col > 0 && !slot) {
+        // after a comment at column 0, an indented one is attached differently: left to the slow path
+        if (commentBefore) return bail;
+        const top = frames[frames.length - 1];
+        if (col > top.indent) {
+          if (!lastWasScalar) return bail;
+          top.end = next;
+          absorber = top;
+          absorberIsScalar = true;
+        } else {
+          // only at the column of an open collection other than the document's own (column 0): yaml's parser
+          // leaves other comments to the document or the next item
+          let i = frames.length - 1;
+          while (frames[i].indent > col) i--;
+          if (frames[i].indent !== col) return bail;
+          frames[i].commentEnd = next;
+          absorber = frames[i];
+          absorberIsScalar = false;
+        }
+        absorbedEnd = next;
+        absorbedColumn = col;
+      }
       if (slot) slot.commented = true;
       commentBefore = true;
       commentInDocument = true;
@@ -151,8 +191,12 @@ export function fastParse(text: string): FastDocument[] | undefined {
       continue;
     }
     if (col === 0 && c === 37 /* % */) return bail;
-    if (col < indentedComment) return bail;
-    indentedComment = 0;
+    if (absorber && col > 0) {
+      // a trailing comment's range also takes in the next line's indentation (a scalar's does not), when that line
+      // follows at once
+      if (ls !== absorbedEnd) return bail;
+      if (!absorberIsScalar) absorber.commentEnd += col;
+    }
 
     const dash = c === 45 && (p + 1 === le || text.charCodeAt(p + 1) === 32);
     const keyEnd = dash ? -1 : plainKeyEnd(text, p, le);
@@ -186,6 +230,12 @@ export function fastParse(text: string): FastDocument[] | undefined {
       frame = frames[frames.length - 1];
       if (!frame || frame.indent !== col || frame.node.type !== kind) return bail;
     }
+    if (absorber) {
+      // comments before a line of a collection still open are that line's, not trailing comments of it
+      for (const f of frames) f.commentEnd = -1;
+      absorber = undefined;
+    }
+    lastWasScalar = false;
 
     const commentedItem = commentBefore;
     commentBefore = false;
@@ -232,6 +282,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
     const node = inlineValue(text, v, le);
     if (!node) return bail;
     assign(frame, key, keySpan, node, next);
+    lastWasScalar = node.type === 'scalar';
     ls = next;
   }
   if (!finishDocument(n)) return bail;
@@ -241,7 +292,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
 function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameIndent: boolean): Frame {
   const span = { start, end: start };
   const node: OpenMap | OpenSeq = kind === 'map' ? { type: 'map', span, entries: new Map() } : { type: 'seq', span, items: [] };
-  return { node, indent, sameIndent, end: start };
+  return { node, indent, sameIndent, end: start, commentEnd: -1 };
 }
 
 /**
