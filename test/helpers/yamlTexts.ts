@@ -82,8 +82,8 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
   if (t.kind !== 'scalar' && t.kind !== 'literal') decorate();
 }
 
-export const manifestText = fc.tuple(fc.array(tree, { minLength: 1, maxLength: 3 }), style, fc.integer(), fc.constantFrom('', '---\n', '# head\n', '# head\n---\n'), fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...tricky)), { maxLength: 2 }))
-  .map(([docs, s, salt, head, finalNewline, inserts]) => {
+export const manifestText = fc.tuple(fc.tuple(fc.array(tree, { minLength: 1, maxLength: 3 }), fc.constantFrom(false, false, true)), style, fc.integer(), fc.constantFrom('', '---\n', '# head\n', '# head\n---\n'), fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...tricky)), { maxLength: 2 }))
+  .map(([[docs, crlf], s, salt, head, finalNewline, inserts]) => {
     let state = salt | 0;
     const rnd = () => {
       state = (Math.imul(state, 1103515245) + 12345) | 0;
@@ -95,12 +95,14 @@ export const manifestText = fc.tuple(fc.array(tree, { minLength: 1, maxLength: 3
       return out.join('\n');
     });
     let text = head + parts.join('\n---\n') + (finalNewline ? '\n' : '');
+    if (crlf) text = text.replace(/\n/g, '\r\n');
     // a few tricky characters at random places, half of the time
     for (const [at, what] of inserts) if (rnd() < 0.3) text = text.slice(0, at % (text.length + 1)) + what + text.slice(at % (text.length + 1));
     return text;
   });
 
 export const mutation: fc.Arbitrary<(t: string) => string> = fc.oneof(
+  fc.constant((t: string) => t.replace(/\n/g, '\r\n')),
   fc.tuple(fc.nat(), fc.constantFrom(...tricky)).map(([at, what]) => (t: string) => t.slice(0, at % (t.length + 1)) + what + t.slice(at % (t.length + 1))),
   fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8 })).map(([at, len]) => (t: string) => t.slice(0, at % (t.length + 1)) + t.slice((at % (t.length + 1)) + len)),
   fc.tuple(fc.nat(), fc.constantFrom(' ', '  ', '- ', '# ')).map(([line, lead]) => (t: string) => {

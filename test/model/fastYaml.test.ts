@@ -53,6 +53,10 @@ describe('fast YAML path', () => {
     for (const text of generated) assert.ok(agrees(text), 'a generated file was refused');
   });
 
+  it('accepts the same files with CRLF line breaks, equal to the library', () => {
+    for (const text of generated.slice(0, 200)) assert.ok(agrees(text.replace(/\n/g, '\r\n')), 'a generated file with CRLF was refused');
+  });
+
   it('resolves plain scalars as the YAML 1.2 core schema does', () => {
     const cases: [string, unknown][] = [['~', null], ['', null], ['Null', null], ['nULL', 'nULL'], ['TRUE', true], ['yes', 'yes'], ['0x1F', 31], ['0o7', 7], ['0o8', '0o8'],
       ['1e3', 1000], ['.5', 0.5], ['+1', 1], ['-0', -0], ['1_000', '1_000'], ['3.', 3], ['-.Inf', -Infinity], ['.NaN', NaN], ['0X1F', '0X1F'], ['1.2.3', '1.2.3']];

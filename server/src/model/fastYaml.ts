@@ -10,8 +10,8 @@
 // comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
 // mappings and `key:` followed by `- item` at the key's indentation), single-line plain, single- and double-quoted
 // scalars (no escapes), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
-// block scalars `|` / `|-` in mappings. Anchors, aliases, tags, directives, tabs, CR, multi-line scalars, explicit
-// keys, quoted keys and anything else bail out.
+// block scalars `|` / `|-` in mappings; LF or CRLF line breaks. Anchors, aliases, tags, directives, tabs, lone CR,
+// multi-line scalars, explicit keys, quoted keys and anything else bail out.
 //
 // The proof is differential: test/model/fastYaml.test.ts compares both paths on every YAML file of examples/,
 // test/fixtures/ and a generated benchmark workspace, and on random manifest-like texts full of tricky characters.
@@ -69,7 +69,9 @@ interface Slot {
 const bail = undefined;
 
 export function fastParse(text: string): FastDocument[] | undefined {
-  if (hasOddCharacters(text)) return bail;
+  const odd = oddCharacters(text);
+  if (odd === 'bail') return bail;
+  const crlf = odd === 'crlf';
   const n = text.length;
   const docs: FastDocument[] = [];
   let frames: Frame[] = [];
@@ -130,9 +132,10 @@ export function fastParse(text: string): FastDocument[] | undefined {
 
   let ls = 0;
   while (ls < n) {
-    let le = text.indexOf('\n', ls);
-    if (le < 0) le = n;
-    const next = le < n ? le + 1 : n;
+    const nl = text.indexOf('\n', ls);
+    const next = nl < 0 ? n : nl + 1;
+    // the line's content ends before its line break (`\n` or `\r\n`)
+    const le = nl < 0 ? n : crlf && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     let p = ls;
     while (p < le && text.charCodeAt(p) === 32) p++;
     if (p === le) {
@@ -272,7 +275,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
       continue;
     }
     if (vc === 124 /* | */) {
-      if (keySpan === undefined) return bail;
+      if (keySpan === undefined || crlf) return bail;
       const block = literalBlock(text, v, le, frame.indent);
       if (!block) return bail;
       assign(frame, key, keySpan, block.node, block.end);
@@ -316,13 +319,18 @@ function scalarNode(start: number, end: number, value: YScalar['value'], quoted:
   return { type: 'scalar', span: { start, end }, value, quoted };
 }
 
-/** Tabs, CR, control characters, BOM, Unicode line separators and surrogates: all left to the slow path. */
-function hasOddCharacters(text: string): boolean {
+/**
+ * Tabs, CR other than in CRLF line breaks, control characters, BOM, Unicode line separators and surrogates are all
+ * left to the slow path; 'crlf' when the text has CRLF line breaks (mixed with LF ones or not).
+ */
+function oddCharacters(text: string): 'bail' | 'crlf' | 'none' {
+  let crlf = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x7f ? c < 32 && c !== 10 : c <= 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || (c >= 0xd800 && c <= 0xdfff)) return true;
+    if (c === 13 && text.charCodeAt(i + 1) === 10) crlf = true;
+    else if (c < 0x7f ? c < 32 && c !== 10 : c <= 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || (c >= 0xd800 && c <= 0xdfff)) return 'bail';
   }
-  return false;
+  return crlf ? 'crlf' : 'none';
 }
 
 function isKeyChar(c: number): boolean {
