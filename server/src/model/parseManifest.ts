@@ -3,6 +3,7 @@
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
 import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { fastParse } from './fastYaml';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResources, type Resource } from './resources';
@@ -36,6 +37,8 @@ export interface ManifestFile {
 
 export interface ParseOptions {
   readonly defaultNamespace: string;
+  /** False to always use the yaml library (the fast path's tests compare both). */
+  readonly fastPath?: boolean;
 }
 
 /** At most this many problems are kept per file; a template file can produce tens of thousands. */
@@ -49,7 +52,10 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
   // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
   // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
-  if (estimateNestingDepth(text) > maxNestingDepth || quarantined.has(fingerprint(text))) return tooDeep(base, text);
+  if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
+  // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
+  const fast = options.fastPath === false ? undefined : fastParse(text);
+  if (fast) return fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, []);
   let docs: Document.Parsed[];
   try {
     const tokens = Array.from(new Parser().parse(text));
@@ -66,18 +72,31 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
     return tooDeep(base, text);
   }
   const problems: ParseProblem[] = [];
+  const trees = docs.map((doc) => ({ errors: doc.errors, span: { start: doc.range[0], end: doc.range[2] }, root: undefined, doc }));
+  return fromTrees(uri, text, trees, options, problems);
+}
+
+interface DocumentTree {
+  readonly errors: readonly { readonly pos: readonly [number, number]; readonly message: string }[];
+  readonly span: Span;
+  readonly root: YNode | undefined;
+  /** The slow path's library document, converted in document order (so alias problems follow its syntax errors). */
+  readonly doc?: Document.Parsed;
+}
+
+/** The resources and problems of a file's documents, whichever path produced their trees. */
+function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[]): ManifestFile {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
-  docs.forEach((doc, index) => {
-    for (const e of doc.errors) {
+  trees.forEach((tree, index) => {
+    for (const e of tree.errors) {
       if (problems.length >= maxProblemsPerFile) break;
       // errors at the end of the input point one past it; a range must stay inside the document
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    const root = toTree(doc, problems);
-    const span: Span = { start: doc.range[0], end: doc.range[2] };
-    const found = readResources({ uri, index, span, root }, options.defaultNamespace);
+    const root = tree.doc ? toTree(tree.doc, problems) : tree.root;
+    const found = readResources({ uri, index, span: tree.span, root }, options.defaultNamespace);
     if (found.isManifest) manifestDocuments++;
     resources.push(...found.resources);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
@@ -291,4 +310,16 @@ function firstLine(s: string): string {
 function firstLineEnd(s: string): number {
   const i = s.indexOf('\n');
   return i < 0 ? s.length : i;
+}
+
+/**
+ * The documents of a text as the yaml library reads them, converted to our trees, and how many errors it reports:
+ * what the fast path (fastYaml.ts) must equal whenever it accepts a text. Used by its tests.
+ */
+export function libraryDocuments(text: string): { readonly documents: readonly { readonly span: Span; readonly root: YNode | undefined }[]; readonly errors: number } {
+  const tokens = Array.from(new Parser().parse(text));
+  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
+  const problems: ParseProblem[] = [];
+  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, problems) }));
+  return { documents, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
 }

@@ -1,0 +1,531 @@
+// A fast path for the plain YAML that ordinary Kubernetes manifests are written in.
+//
+// Contract: for a text it accepts, `fastParse` returns exactly the documents the slow path (the `yaml` library's
+// Parser + Composer, then `toTree` in parseManifest.ts) would give: the same `YNode` trees with the same spans, key
+// spans, values and `quoted` flags, the same document spans and count, and the slow path would report no error for
+// the text. For anything outside its subset, or anything it is not certain about, it returns `undefined` and the
+// caller parses the whole file the slow way. Bailing is always correct; a different tree is a bug.
+//
+// The subset: `---` separators, full-line comments (with the ranges yaml gives the indented ones), trailing
+// comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
+// mappings and `key:` followed by `- item` at the key's indentation), single-line plain, single- and double-quoted
+// scalars (no escapes), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
+// block scalars `|` / `|-` in mappings; LF or CRLF line breaks. Anchors, aliases, tags, directives, tabs, lone CR,
+// multi-line scalars, explicit keys, quoted keys and anything else bail out.
+//
+// The proof is differential: test/model/fastYaml.test.ts compares both paths on every YAML file of examples/,
+// test/fixtures/ and a generated benchmark workspace, and on random manifest-like texts full of tricky characters.
+//
+// It reads the text line by line with an explicit stack of open collections (no recursion), and refuses nesting
+// deeper than `maxDepth`, far below parseManifest's `maxNestingDepth`.
+
+import type { Span } from './span';
+import type { YEntry, YNode, YScalar } from './yamlTree';
+
+export interface FastDocument {
+  readonly span: Span;
+  readonly root: YNode;
+}
+
+/** More nested collections than this and the slow path (with its exact depth gate) decides. */
+const maxDepth = 64;
+
+/** The nodes of open collections, writable until their frame closes (the same fields as the slow path's nodes). */
+interface OpenMap {
+  readonly type: 'map';
+  readonly span: { start: number; end: number };
+  readonly entries: Map<string, YEntry>;
+}
+interface OpenSeq {
+  readonly type: 'seq';
+  readonly span: { start: number; end: number };
+  items: YNode[];
+}
+
+/** An open block collection: its node, its column, and where its last value ended (yaml's range[2]). */
+interface Frame {
+  readonly node: OpenMap | OpenSeq;
+  /** Column of the frame's keys or dashes. */
+  readonly indent: number;
+  /** A sequence written at its key's column (`key:\n- a`): it ends at the next line of that column that is no item. */
+  readonly sameIndent: boolean;
+  end: number;
+  /** Where the comment lines it took in after its last value end (yaml's range[2] for it), or -1. */
+  commentEnd: number;
+}
+
+/** A key or dash whose value was not on its line: the next content line decides between a collection and null. */
+interface Slot {
+  readonly frame: Frame;
+  /** The key for a mapping entry; null for a key that resolves to null (the tree leaves it out); undefined for an item. */
+  readonly key: string | null | undefined;
+  readonly keySpan: Span | undefined;
+  /** Where yaml places the empty scalar: after the indicator and the spaces that follow it. */
+  readonly at: number;
+  /** A comment followed the indicator (an empty value then gets other ranges: left to the slow path). */
+  commented: boolean;
+}
+
+const bail = undefined;
+
+export function fastParse(text: string): FastDocument[] | undefined {
+  const odd = oddCharacters(text);
+  if (odd === 'bail') return bail;
+  const crlf = odd === 'crlf';
+  const n = text.length;
+  const docs: FastDocument[] = [];
+  let frames: Frame[] = [];
+  let slot: Slot | undefined;
+  let root: YNode | undefined;
+  let docStart = -1;
+  let explicitStart = false;
+  /** A comment line came since the last content line (before a dash, yaml gives it to that item). */
+  let commentBefore = false;
+  let commentInDocument = false;
+  /** The last content line ended with a one-line plain or quoted scalar. */
+  let lastWasScalar = false;
+  /** The frame whose range (its last scalar's or its own trailing comments') the last indented comment joined. */
+  let absorber: Frame | undefined;
+  let absorberIsScalar = false;
+  /** Where the last comment line it took ended, and the column of the first. */
+  let absorbedEnd = -1;
+  let absorbedColumn = 0;
+
+  /** Closes the top frame: its span ends where its last value ended, and so does its parent's last value. */
+  const closeTop = (): void => {
+    const f = frames.pop()!;
+    f.node.span.end = f.end;
+    // an exact-size copy: a pushed-to array keeps spare capacity, and trees stay in memory for the whole session
+    if (f.node.type === 'seq') f.node.items = f.node.items.slice();
+    if (frames.length) frames[frames.length - 1].end = f.commentEnd >= 0 ? f.commentEnd : f.end;
+  };
+  /** Fills an open slot with null; false if that is a case left to the slow path. */
+  const fillNull = (s: Slot): boolean => {
+    if (s.commented) return false;
+    assign(s.frame, s.key, s.keySpan, scalarNode(s.at, s.at, null, false), s.at);
+    return true;
+  };
+  /** Ends the current document at `end`; false if it is one the fast path does not handle. */
+  const finishDocument = (end: number): boolean => {
+    if (!root) {
+      // comments and blank lines alone make no document; after `---` they make one holding an empty scalar
+      if (!explicitStart) return true;
+      if (commentInDocument) return false;
+      docs.push({ span: { start: docStart, end: docStart + 3 }, root: scalarNode(docStart + 3, docStart + 3, null, false) });
+      return true;
+    }
+    if (slot) {
+      // the newlines after an empty last value belong to it in yaml's tokens, so the document ends where it does
+      if (!fillNull(slot)) return false;
+      end = slot.at;
+      slot = undefined;
+    }
+    // blank lines after a trailing comment at the end of a document join its range too: left to the slow path
+    if (absorber && end !== absorbedEnd) return false;
+    absorber = undefined;
+    while (frames.length) closeTop();
+    docs.push({ span: { start: docStart, end }, root });
+    root = undefined;
+    frames = [];
+    return true;
+  };
+
+  let ls = 0;
+  while (ls < n) {
+    const nl = text.indexOf('\n', ls);
+    const next = nl < 0 ? n : nl + 1;
+    // the line's content ends before its line break (`\n` or `\r\n`)
+    const le = nl < 0 ? n : crlf && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    let p = ls;
+    while (p < le && text.charCodeAt(p) === 32) p++;
+    if (p === le) {
+      // spaces after a trailing comment may join its range too: left to the slow path
+      if (absorber && le > ls) return bail;
+      ls = next;
+      continue;
+    }
+    const col = p - ls;
+    const c = text.charCodeAt(p);
+    if (c === 35 /* # */) {
+      // An indented comment after a value joins a range, as yaml's parser attaches it: the last scalar's when it is
+      // more indented than that scalar's collection, else, as a trailing comment, the open collection at its column.
+      // Either only counts if that collection closes before its next item (its next line clears `commentEnd`).
+      if (root && !slot && absorber) {
+        // further comment lines (even at column 0) continue a trailing comment's range, up to the next content line
+        if (absorberIsScalar || col > absorbedColumn) return bail;
+        absorber.commentEnd = next;
+        absorbedEnd = next;
+        absorbedColumn = col;
+      } else if (root && col > 0 && !slot) {
+        // after a comment at column 0, an indented one is attached differently: left to the slow path
+        if (commentBefore) return bail;
+        const top = frames[frames.length - 1];
+        if (col > top.indent) {
+          if (!lastWasScalar) return bail;
+          top.end = next;
+          absorber = top;
+          absorberIsScalar = true;
+        } else {
+          // only at the column of an open collection other than the document's own (column 0): yaml's parser
+          // leaves other comments to the document or the next item
+          let i = frames.length - 1;
+          while (frames[i].indent > col) i--;
+          if (frames[i].indent !== col) return bail;
+          frames[i].commentEnd = next;
+          absorber = frames[i];
+          absorberIsScalar = false;
+        }
+        absorbedEnd = next;
+        absorbedColumn = col;
+      }
+      if (slot) slot.commented = true;
+      commentBefore = true;
+      commentInDocument = true;
+      ls = next;
+      continue;
+    }
+    if (col === 0 && (c === 45 || c === 46) && text.startsWith(c === 45 ? '---' : '...', p)) {
+      if (c === 46 || le - ls !== 3) return bail;
+      if (!finishDocument(ls)) return bail;
+      docStart = ls;
+      explicitStart = true;
+      commentInDocument = false;
+      ls = next;
+      continue;
+    }
+    if (col === 0 && c === 37 /* % */) return bail;
+    if (absorber && col > 0) {
+      // a trailing comment's range also takes in the next line's indentation (a scalar's does not), when that line
+      // follows at once
+      if (ls !== absorbedEnd) return bail;
+      if (!absorberIsScalar) absorber.commentEnd += col;
+    }
+
+    const dash = c === 45 && (p + 1 === le || text.charCodeAt(p + 1) === 32);
+    const keyEnd = dash ? -1 : plainKeyEnd(text, p, le);
+    if (!dash && keyEnd < 0) return bail;
+    const kind = dash ? 'seq' : 'map';
+
+    let frame: Frame | undefined;
+    if (!root) {
+      if (col !== 0) return bail;
+      if (!explicitStart) docStart = ls;
+      frame = openFrame(kind, col, p, false);
+      root = frame.node;
+      frames.push(frame);
+    } else if (slot) {
+      const owner = slot.frame;
+      const s = slot;
+      slot = undefined;
+      if (col > owner.indent || (owner.node.type === 'map' && col === owner.indent && dash)) {
+        if (frames.length >= maxDepth) return bail;
+        frame = openFrame(kind, col, p, col === owner.indent);
+        assign(s.frame, s.key, s.keySpan, frame.node, p);
+        frames.push(frame);
+      } else if (!fillNull(s)) return bail;
+    }
+    if (!frame) {
+      while (frames.length) {
+        const top = frames[frames.length - 1];
+        if (top.indent > col || (top.indent === col && top.sameIndent && !dash)) closeTop();
+        else break;
+      }
+      frame = frames[frames.length - 1];
+      if (!frame || frame.indent !== col || frame.node.type !== kind) return bail;
+    }
+    if (absorber) {
+      // comments before a line of a collection still open are that line's, not trailing comments of it
+      for (const f of frames) f.commentEnd = -1;
+      absorber = undefined;
+    }
+    lastWasScalar = false;
+
+    const commentedItem = commentBefore;
+    commentBefore = false;
+    // The line's content: a dash (possibly with a compact mapping after it) or a key, then a value.
+    let key: string | null | undefined;
+    let keySpan: Span | undefined;
+    let v: number;
+    if (dash) {
+      v = p + 1;
+      while (v < le && text.charCodeAt(v) === 32) v++;
+      const innerKeyEnd = v < le ? plainKeyEnd(text, v, le) : -1;
+      if (innerKeyEnd >= 0) {
+        if (frames.length >= maxDepth) return bail;
+        const m = openFrame('map', v - ls, v, false);
+        assign(frame, undefined, undefined, m.node, v);
+        frames.push(m);
+        frame = m;
+        key = keyOf(text, v, innerKeyEnd);
+        keySpan = { start: v, end: innerKeyEnd };
+        v = innerKeyEnd + 1;
+        while (v < le && text.charCodeAt(v) === 32) v++;
+      }
+    } else {
+      key = keyOf(text, p, keyEnd);
+      keySpan = { start: p, end: keyEnd };
+      v = keyEnd + 1;
+      while (v < le && text.charCodeAt(v) === 32) v++;
+    }
+    const vc = v < le ? text.charCodeAt(v) : 10;
+    if (vc === 10 || vc === 35 /* # */) {
+      // nothing after the indicator but perhaps a comment: the next content line tells what the value is
+      slot = { frame, key, keySpan, at: v, commented: vc === 35 || (keySpan === undefined && commentedItem) };
+      ls = next;
+      continue;
+    }
+    if (vc === 124 /* | */) {
+      if (keySpan === undefined || crlf) return bail;
+      const block = literalBlock(text, v, le, frame.indent);
+      if (!block) return bail;
+      assign(frame, key, keySpan, block.node, block.end);
+      ls = block.end;
+      continue;
+    }
+    const node = inlineValue(text, v, le);
+    if (!node) return bail;
+    assign(frame, key, keySpan, node, next);
+    lastWasScalar = node.type === 'scalar';
+    ls = next;
+  }
+  if (!finishDocument(n)) return bail;
+  return docs;
+}
+
+function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameIndent: boolean): Frame {
+  const span = { start, end: start };
+  const node: OpenMap | OpenSeq = kind === 'map' ? { type: 'map', span, entries: new Map() } : { type: 'seq', span, items: [] };
+  return { node, indent, sameIndent, end: start, commentEnd: -1 };
+}
+
+/**
+ * Puts a value into a frame: an item of a sequence, or the entry `key` of a mapping (the first of duplicate keys
+ * wins and a key resolving to null is left out, as in the slow path); records where the value ended.
+ */
+function assign(f: Frame, key: string | null | undefined, keySpan: Span | undefined, value: YNode, end: number): void {
+  const node = f.node;
+  if (node.type === 'seq') node.items.push(value);
+  else if (key !== null && key !== undefined && !node.entries.has(key)) node.entries.set(key, { key, keySpan: keySpan!, value });
+  f.end = end;
+}
+
+/** A plain key's entry name: its value under the core schema as a string; null for a key that resolves to null. */
+function keyOf(text: string, start: number, end: number): string | null {
+  const resolved = resolvePlain(text.slice(start, end));
+  return resolved === null ? null : String(resolved);
+}
+
+function scalarNode(start: number, end: number, value: YScalar['value'], quoted: boolean): YScalar {
+  return { type: 'scalar', span: { start, end }, value, quoted };
+}
+
+/**
+ * Tabs, CR other than in CRLF line breaks, control characters, BOM, Unicode line separators and surrogates are all
+ * left to the slow path; 'crlf' when the text has CRLF line breaks (mixed with LF ones or not).
+ */
+function oddCharacters(text: string): 'bail' | 'crlf' | 'none' {
+  let crlf = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13 && text.charCodeAt(i + 1) === 10) crlf = true;
+    else if (c < 0x7f ? c < 32 && c !== 10 : c <= 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || (c >= 0xd800 && c <= 0xdfff)) return 'bail';
+  }
+  return crlf ? 'crlf' : 'none';
+}
+
+function isKeyChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45;
+}
+
+/**
+ * If a plain key of letters, digits and `_./-` (not starting with `-`) begins at `p` and is followed by `:` and a
+ * space or the end of the line, the offset of that colon; -1 otherwise.
+ */
+function plainKeyEnd(text: string, p: number, le: number): number {
+  if (text.charCodeAt(p) === 45) return -1;
+  let k = p;
+  while (k < le && isKeyChar(text.charCodeAt(k))) k++;
+  if (k === p || k >= le || text.charCodeAt(k) !== 58) return -1;
+  return k + 1 === le || text.charCodeAt(k + 1) === 32 ? k : -1;
+}
+
+/** A value that fits on its line: a plain or quoted scalar or a simple flow sequence/mapping, then only a comment. */
+function inlineValue(text: string, v: number, le: number): YNode | undefined {
+  const c = text.charCodeAt(v);
+  if (c === 91 /* [ */ || c === 123 /* { */) return flowCollection(text, v, le);
+  if (c === 34 || c === 39) {
+    const q = quoted(text, v, le, false);
+    return q && onlyCommentAfter(text, q.span.end, le) ? q : undefined;
+  }
+  // Where a plain scalar ends: before ` #`, trailing spaces dropped.
+  let e = v;
+  let last = v;
+  while (e < le) {
+    const ch = text.charCodeAt(e);
+    if (ch === 35 && text.charCodeAt(e - 1) === 32) break;
+    if (ch !== 32) last = e + 1;
+    e++;
+  }
+  const s = text.slice(v, last);
+  if (!plainIsSafe(s, false)) return undefined;
+  return scalarNode(v, last, resolvePlain(s), false);
+}
+
+/** Whether a one-line plain scalar starts and continues the way the yaml library reads it as one plain scalar. */
+function plainIsSafe(s: string, flow: boolean): boolean {
+  const c = s.charCodeAt(0);
+  if (c === 45 /* - */) {
+    const d = s.charCodeAt(1);
+    if (!(d >= 48 && d <= 57) && !(d >= 97 && d <= 122) && !(d >= 65 && d <= 90)) return false;
+  } else if (!isPlainStart(c)) return false;
+  if (s.includes(': ') || s.endsWith(':')) return false;
+  if (flow && /[,[\]{}:#"']/.test(s)) return false;
+  return true;
+}
+
+function isPlainStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 126 /* ~ */ || c === 43 /* + */ || c === 40 || c === 36 || c === 61 || c === 60 || c === 59 || (c > 0xa0 && c < 0xd800);
+}
+
+/** A single-line quoted scalar starting at `v`: no escapes in double quotes, `''` in single quotes. */
+function quoted(text: string, v: number, le: number, flow: boolean): YScalar | undefined {
+  const q = text.charCodeAt(v);
+  if (q === 34) {
+    const close = text.indexOf('"', v + 1);
+    if (close < 0 || close >= le) return undefined;
+    const s = text.slice(v + 1, close);
+    if (s.includes('\\')) return undefined;
+    if (!flow && text.charCodeAt(close + 1) === 58) return undefined;
+    return scalarNode(v, close + 1, s, true);
+  }
+  let out = '';
+  let i = v + 1;
+  for (;;) {
+    const close = text.indexOf("'", i);
+    if (close < 0 || close >= le) return undefined;
+    out += text.slice(i, close);
+    if (text.charCodeAt(close + 1) === 39) {
+      out += "'";
+      i = close + 2;
+      continue;
+    }
+    if (!flow && text.charCodeAt(close + 1) === 58) return undefined;
+    return scalarNode(v, close + 1, out, true);
+  }
+}
+
+/** After a value: nothing, spaces, or spaces and a comment. */
+function onlyCommentAfter(text: string, e: number, le: number): boolean {
+  if (e === le) return true;
+  if (text.charCodeAt(e) !== 32) return false;
+  while (e < le && text.charCodeAt(e) === 32) e++;
+  return e === le || text.charCodeAt(e) === 35;
+}
+
+/** `[]`, `{}` and one-line flow sequences of plain or quoted scalars, e.g. `["ReadWriteOnce"]`. */
+function flowCollection(text: string, v: number, le: number): YNode | undefined {
+  const open = text.charCodeAt(v);
+  let i = v + 1;
+  while (i < le && text.charCodeAt(i) === 32) i++;
+  if (open === 123) {
+    if (text.charCodeAt(i) !== 125) return undefined;
+    return onlyCommentAfter(text, i + 1, le) ? { type: 'map', span: { start: v, end: i + 1 }, entries: new Map() } : undefined;
+  }
+  const items: YNode[] = [];
+  while (text.charCodeAt(i) !== 93) {
+    if (i >= le) return undefined;
+    const c = text.charCodeAt(i);
+    let item: YScalar | undefined;
+    if (c === 34 || c === 39) {
+      item = quoted(text, i, le, true);
+      if (!item) return undefined;
+      i = item.span.end;
+    } else {
+      let e = i;
+      while (e < le && !isFlowStop(text.charCodeAt(e))) e++;
+      let last = e;
+      while (last > i && text.charCodeAt(last - 1) === 32) last--;
+      const s = text.slice(i, last);
+      if (!s || !plainIsSafe(s, true)) return undefined;
+      item = scalarNode(i, last, resolvePlain(s), false);
+      i = e;
+    }
+    items.push(item);
+    while (i < le && text.charCodeAt(i) === 32) i++;
+    const sep = text.charCodeAt(i);
+    if (sep === 44 /* , */) {
+      i++;
+      while (i < le && text.charCodeAt(i) === 32) i++;
+    } else if (sep !== 93) return undefined;
+  }
+  return onlyCommentAfter(text, i + 1, le) ? { type: 'seq', span: { start: v, end: i + 1 }, items: items.slice() } : undefined;
+}
+
+function isFlowStop(c: number): boolean {
+  return c === 44 || c === 93 || c === 91 || c === 123 || c === 125 || c === 35;
+}
+
+/**
+ * A literal block scalar `|` or `|-` as a mapping value at `parentIndent`: its lines are those indented at least as
+ * much as the first one (which must follow at once, more indented than the mapping). Blank lines inside must be
+ * empty; the node ends after the last content line's newline, as in yaml's ranges.
+ */
+function literalBlock(text: string, v: number, le: number, parentIndent: number): { node: YScalar; end: number } | undefined {
+  const header = text.slice(v, le);
+  if (header !== '|' && header !== '|-') return undefined;
+  const n = text.length;
+  if (le >= n) return undefined;
+  let ls = le + 1;
+  let indent = -1;
+  const lines: string[] = [];
+  let kept = 0;
+  let end = -1;
+  while (ls < n) {
+    const e = text.indexOf('\n', ls);
+    if (e < 0) return undefined; // a last line without a newline: left to the slow path
+    if (e === ls) {
+      if (indent < 0) return undefined;
+      lines.push('');
+      ls = e + 1;
+      continue;
+    }
+    let p = ls;
+    while (p < e && text.charCodeAt(p) === 32) p++;
+    if (p === e) return undefined; // a line of spaces only
+    const col = p - ls;
+    if (indent < 0) {
+      if (col <= parentIndent) return undefined;
+      indent = col;
+    } else if (col < indent) break;
+    lines.push(text.slice(ls + indent, e));
+    kept = lines.length;
+    end = e + 1;
+    ls = e + 1;
+  }
+  if (indent < 0 || end < 0) return undefined;
+  const body = lines.slice(0, kept).join('\n');
+  return { node: scalarNode(v, end, header === '|' ? `${body}\n` : body, false), end };
+}
+
+/**
+ * A plain scalar's value under the YAML 1.2 core schema, tested in the order yaml 2's core schema lists its tags
+ * (null, bool, octal, decimal, hex, .inf/.nan, exponent, float) and resolved the way those tags resolve them.
+ */
+export function resolvePlain(s: string): string | number | boolean | null {
+  const c = s.charCodeAt(0);
+  // most keys and values start with a letter no null or boolean starts with: strings, without a regular expression
+  if (((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && c !== 110 && c !== 78 && c !== 116 && c !== 84 && c !== 102 && c !== 70) return s;
+  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
+  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === 't' || s[0] === 'T';
+  // numbers start with a digit, a sign or a dot; anything else is a string
+  if (!((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46)) return s;
+  if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
+  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
+  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s)) {
+    return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s)) return parseFloat(s);
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return parseFloat(s);
+  return s;
+}

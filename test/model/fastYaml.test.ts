@@ -1,0 +1,90 @@
+// The fast YAML path (server/src/model/fastYaml.ts) against the yaml library's: whenever the fast path accepts a
+// text, its documents deep-equal the library's (spans included), the library reports no error, and parseManifest's
+// whole result is the same either way. Checked on every YAML file of examples/ and test/fixtures/, on a generated
+// benchmark workspace (which the fast path must accept whole), and on random manifest-like texts and mutations.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { generateWorkspace } from '../../bench/generate';
+import { fastParse, resolvePlain } from '../../server/src/model/fastYaml';
+import { libraryDocuments, parseManifest } from '../../server/src/model/parseManifest';
+import { manifestText, mutation } from '../helpers/yamlTexts';
+
+const seed = 20240607;
+const root = join(__dirname, '..', '..');
+
+function yamlFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yamlFiles(p, out);
+    else if (/\.ya?ml$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+/** Whether the fast path accepted `text`; throws if it accepted it and differs from the library in any way. */
+function agrees(text: string): boolean {
+  const fast = fastParse(text);
+  if (!fast) return false;
+  const lib = libraryDocuments(text);
+  assert.equal(lib.errors, 0, `the library reports errors for an accepted text: ${JSON.stringify(text)}`);
+  assert.deepStrictEqual(fast, lib.documents, `trees differ for ${JSON.stringify(text)}`);
+  const options = { defaultNamespace: 'default' };
+  assert.deepStrictEqual(parseManifest('file:///t.yaml', text, options), parseManifest('file:///t.yaml', text, { ...options, fastPath: false }));
+  return true;
+}
+
+const repoTexts = [...yamlFiles(join(root, 'examples')), ...yamlFiles(join(root, 'test', 'fixtures'))].map((f) => readFileSync(f, 'utf8'));
+const generated = generateWorkspace({ resources: 1000, seed: 7 }).files.map((f) => f.text);
+
+describe('fast YAML path', () => {
+  it('equals the library on every YAML file of examples/ and test/fixtures/', (t) => {
+    const accepted = repoTexts.filter(agrees).length;
+    t.diagnostic(`accepted ${accepted} of ${repoTexts.length} files`);
+    // these files exercise flow mappings, aliases and odd comments on purpose; many bail, and that is correct
+    assert.ok(accepted >= 30, `accepted ${accepted} of ${repoTexts.length}`);
+  });
+
+  it('accepts every file of a generated benchmark workspace, equal to the library', () => {
+    assert.ok(generated.length > 100);
+    for (const text of generated) assert.ok(agrees(text), 'a generated file was refused');
+  });
+
+  it('accepts the same files with CRLF line breaks, equal to the library', () => {
+    for (const text of generated.slice(0, 200)) assert.ok(agrees(text.replace(/\n/g, '\r\n')), 'a generated file with CRLF was refused');
+  });
+
+  it('resolves plain scalars as the YAML 1.2 core schema does', () => {
+    const cases: [string, unknown][] = [['~', null], ['', null], ['Null', null], ['nULL', 'nULL'], ['TRUE', true], ['yes', 'yes'], ['0x1F', 31], ['0o7', 7], ['0o8', '0o8'],
+      ['1e3', 1000], ['.5', 0.5], ['+1', 1], ['-0', -0], ['1_000', '1_000'], ['3.', 3], ['-.Inf', -Infinity], ['.NaN', NaN], ['0X1F', '0X1F'], ['1.2.3', '1.2.3']];
+    for (const [s, want] of cases) assert.deepStrictEqual(resolvePlain(s), want, s);
+  });
+
+  it('random manifest-like texts: whenever it accepts, it equals the library', (t) => {
+    let accepted = 0;
+    let runs = 0;
+    fc.assert(fc.property(manifestText, (text) => {
+      runs++;
+      if (agrees(text)) accepted++;
+    }), { seed, numRuns: 3000 });
+    t.diagnostic(`accepted ${accepted} of ${runs} random texts`);
+    // the property must exercise acceptance, not only bail-outs
+    assert.ok(accepted / runs > 0.2, `accepted ${accepted} of ${runs}`);
+  });
+
+  it('random mutations of real and generated files: whenever it accepts, it equals the library', (t) => {
+    let accepted = 0;
+    let runs = 0;
+    // texts the fast path accepts before the mutation, so that it often still accepts after it
+    const sources = [...repoTexts, ...generated.slice(0, 40)].filter((t) => t.length < 4000 && fastParse(t));
+    fc.assert(fc.property(fc.constantFrom(...sources), fc.array(mutation, { minLength: 1, maxLength: 3 }), (text, edits) => {
+      runs++;
+      if (agrees(edits.reduce((t, edit) => edit(t), text))) accepted++;
+    }), { seed, numRuns: 1500 });
+    t.diagnostic(`accepted ${accepted} of ${runs} mutated files`);
+    assert.ok(accepted / runs > 0.15, `accepted ${accepted} of ${runs}`);
+  });
+});
