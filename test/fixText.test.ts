@@ -11,6 +11,7 @@ import { runRules } from '../server/src/rules/runRules';
 import { statefulsetServiceMissing } from '../server/src/rules/statefulsetServiceMissing';
 import { yamlScalar } from '../server/src/rules/yamlScalar';
 import { applyFix } from './helpers/applyFix';
+import { treeOf } from '../server/src/model/trees';
 
 describe('closestName', () => {
   it('counts a swap of neighbouring letters as one edit', () => {
@@ -39,7 +40,7 @@ describe('yamlScalar', () => {
 describe('insertMapEntry', () => {
   const specOf = (text: string) => {
     const a = analyzeTexts([{ uri: 'file:///s.yaml', text }]);
-    const spec = at(a.cluster.services[0].root, 'spec');
+    const spec = at(treeOf(a.cluster.services[0]), 'spec');
     assert.ok(isMap(spec));
     return spec;
   };

@@ -67,7 +67,7 @@ const masterService: Service = {
   kindSpan: { start: 0, end: 0 },
   labels: new Map([['component', 'apiserver'], ['provider', 'kubernetes']]),
   annotations: new Map(),
-  root: { type: 'map', span: { start: 0, end: 0 }, entries: new Map() },
+  source: { text: '', kept: { type: 'map', span: { start: 0, end: 0 }, entries: new Map() } },
   type: 'ClusterIP',
   clusterIPs: [],
   headless: false,

@@ -4,6 +4,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { Resource } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import type { YNode } from '../model/yamlTree';
+import { treeOf } from '../model/trees';
 
 export interface PathStep {
   /** A mapping key, or an index into a sequence. */
@@ -37,7 +38,7 @@ export function resourceAt(analysis: Analysis, uri: string, offset: number): Res
 export function placeAt(analysis: Analysis, uri: string, offset: number): CursorPlace | undefined {
   const resource = resourceAt(analysis, uri, offset);
   if (!resource) return undefined;
-  const { path, onKey } = pathAt(resource.root, offset);
+  const { path, onKey } = pathAt(treeOf(resource), offset);
   return { resource, path, onKey };
 }
 

@@ -55,7 +55,8 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
   const fast = options.fastPath === false ? undefined : fastParse(text);
-  if (fast) return fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, []);
+  // Trees the fast parser made are not kept: it reads them again on demand (model/trees.ts).
+  if (fast) return fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {
     const tokens = Array.from(new Parser().parse(text));
@@ -73,7 +74,7 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   }
   const problems: ParseProblem[] = [];
   const trees = docs.map((doc) => ({ errors: doc.errors, span: { start: doc.range[0], end: doc.range[2] }, root: undefined, doc }));
-  return fromTrees(uri, text, trees, options, problems);
+  return fromTrees(uri, text, trees, options, problems, true);
 }
 
 interface DocumentTree {
@@ -85,7 +86,7 @@ interface DocumentTree {
 }
 
 /** The resources and problems of a file's documents, whichever path produced their trees. */
-function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[]): ManifestFile {
+function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): ManifestFile {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
   trees.forEach((tree, index) => {
@@ -96,7 +97,7 @@ function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], op
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
     const root = tree.doc ? toTree(tree.doc, problems) : tree.root;
-    const found = readResources({ uri, index, span: tree.span, root }, options.defaultNamespace);
+    const found = readResources({ uri, index, span: tree.span, root, text, keep }, options.defaultNamespace);
     if (found.isManifest) manifestDocuments++;
     resources.push(...found.resources);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);

@@ -23,7 +23,20 @@ export interface ResourceBase {
   readonly kindSpan: Span;
   readonly labels: ReadonlyMap<string, string>;
   readonly annotations: ReadonlyMap<string, string>;
-  readonly root: YMap;
+  /** Where the object's YAML tree comes from: read it with `treeOf` (model/trees.ts). */
+  readonly source: TreeSource;
+}
+
+/**
+ * A resource's YAML tree, or how to read it again. Trees of files the fast parser reads are not kept: they are most
+ * of the memory a workspace takes, and re-reading one file costs a few microseconds. Others are kept.
+ */
+export interface TreeSource {
+  /** The file's text. */
+  readonly text: string;
+  /** For an item of a `kind: List` document, its index in `items`. */
+  readonly listItem?: number;
+  readonly kept?: YMap;
 }
 
 export interface ServicePort {
@@ -261,6 +274,10 @@ export interface DocumentInput {
   readonly index: number;
   readonly span: Span;
   readonly root: YNode | undefined;
+  /** The file's text; with `keep`, resources hold their trees (otherwise they are read again on demand). */
+  readonly text: string;
+  readonly keep: boolean;
+  readonly listItem?: number;
 }
 
 export interface ReadResult {
@@ -279,8 +296,8 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
   if (kind === 'List' || (kind.endsWith('List') && isSeqOfObjects(at(root, 'items')))) {
     const resources: Resource[] = [];
     const problems: ParseProblem[] = [];
-    for (const item of items(at(root, 'items'))) {
-      const r = readResources({ ...doc, root: item, span: item.span }, defaultNamespace);
+    for (const [i, item] of items(at(root, 'items')).entries()) {
+      const r = readResources({ ...doc, root: item, span: item.span, listItem: i }, defaultNamespace);
       resources.push(...r.resources);
       problems.push(...r.problems);
     }
@@ -289,7 +306,7 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
   const problems: ParseProblem[] = [];
   const base = readBase(doc, root, kind, defaultNamespace, problems);
   if (!base) return { isManifest: true, resources: [], problems };
-  return { isManifest: true, resources: [readKind(base)], problems };
+  return { isManifest: true, resources: [readKind(base, root)], problems };
 }
 
 function isSeqOfObjects(n: YNode | undefined): boolean {
@@ -327,12 +344,11 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
     kindSpan,
     labels: stringMap(at(metadata, 'labels')),
     annotations: stringMap(at(metadata, 'annotations')),
-    root,
+    source: { text: doc.text, ...(doc.listItem !== undefined ? { listItem: doc.listItem } : {}), ...(doc.keep ? { kept: root } : {}) },
   };
 }
 
-function readKind(base: ResourceBase): Resource {
-  const root = base.root;
+function readKind(base: ResourceBase, root: YMap): Resource {
   switch (base.kind) {
     case 'Service':
       return readService(base, root);

@@ -3,6 +3,7 @@
 import { at, entry } from '../model/yamlTree';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
+import { treeOf } from '../model/trees';
 
 const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 
@@ -58,7 +59,7 @@ subsets:
         };
         continue;
       }
-      const label = entry(at(ep.root, 'metadata', 'labels'), skipMirrorLabel);
+      const label = entry(at(treeOf(ep), 'metadata', 'labels'), skipMirrorLabel);
       if (label && ep.labels.get(skipMirrorLabel) === 'true') {
         yield {
           uri: ep.uri,

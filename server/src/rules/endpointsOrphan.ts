@@ -7,6 +7,7 @@ import { at, entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
+import { treeOf } from '../model/trees';
 
 const serviceNameLabel = 'kubernetes.io/service-name';
 const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
@@ -51,7 +52,7 @@ subsets:
       };
     }
     for (const slice of cluster.endpointSlices) {
-      const labelEntry = entry(at(slice.root, 'metadata', 'labels'), serviceNameLabel);
+      const labelEntry = entry(at(treeOf(slice), 'metadata', 'labels'), serviceNameLabel);
       if (!slice.serviceName || !labelEntry) {
         yield {
           uri: slice.uri,

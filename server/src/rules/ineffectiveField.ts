@@ -8,6 +8,7 @@ import { removeEntry } from './fixes/fieldEdits';
 import { refOf } from './refOf';
 import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
+import { treeOf } from '../model/trees';
 
 const tolerateUnready = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
 
@@ -71,7 +72,7 @@ spec:
 };
 
 function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
-  const spec = at(svc.root, 'spec');
+  const spec = at(treeOf(svc), 'spec');
   const finding = (e: YEntry | undefined, span: Span | undefined, message: string, fixTitle: string): FindingDraft | undefined => {
     if (!span) return undefined;
     const edit = e && removeEntry(svc.uri, source, e);
@@ -79,7 +80,7 @@ function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
     return { uri: svc.uri, span, message, resource: refOf(svc), tags: ['unnecessary'], fixes };
   };
   const out: (FindingDraft | undefined)[] = [];
-  const annotation = entry(at(svc.root, 'metadata', 'annotations'), tolerateUnready);
+  const annotation = entry(at(treeOf(svc), 'metadata', 'annotations'), tolerateUnready);
   if (annotation) {
     const instead = svc.publishNotReadyAddresses ? 'spec.publishNotReadyAddresses is already set, which is what counts' : 'set spec.publishNotReadyAddresses: true instead';
     out.push(finding(annotation, annotation.keySpan,

@@ -6,6 +6,7 @@ import { firstPodName, selectsTemplate, statefulSetsWithService } from './govern
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
+import { treeOf } from '../model/trees';
 
 export const peerDiscoveryNotReady: Rule = {
   code: 'peer-discovery-not-ready',
@@ -68,7 +69,7 @@ spec:
       const probed = sts.template.containers.find((c) => c.hasReadinessProbe);
       if (!probed) continue;
       const text = fileTextOf(cluster, service.uri);
-      const spec = at(service.root, 'spec');
+      const spec = at(treeOf(service), 'spec');
       const edit = text && isMap(spec) ? insertMapEntry(service.uri, text, spec, 'publishNotReadyAddresses: true') : undefined;
       yield {
         uri: sts.uri,

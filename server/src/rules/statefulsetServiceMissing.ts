@@ -11,6 +11,7 @@ import { insertMapEntry, lineEndOf, lineStartOf } from './insertMapEntry';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
+import { treeOf } from '../model/trees';
 
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
@@ -111,7 +112,7 @@ function adoptServiceFixes(cluster: Cluster, sts: Workload, text: string): Fix[]
   let edit: TextEdit | undefined;
   if (sts.serviceNameSpan) edit = { uri: sts.uri, span: sts.serviceNameSpan, newText: name };
   else {
-    const spec = at(sts.root, 'spec');
+    const spec = at(treeOf(sts), 'spec');
     if (isMap(spec)) edit = insertMapEntry(sts.uri, text, spec, `serviceName: ${name}`);
   }
   return edit ? [{ title: `Set serviceName to "${name}"`, edits: [edit], isPreferred: true }] : [];
@@ -122,7 +123,7 @@ function adoptServiceFixes(cluster: Cluster, sts: Workload, text: string): Fix[]
  * matchLabels (falling back to the template labels), with one port per named or numbered container port.
  */
 function createHeadlessService(sts: Workload, name: string, text: string): TextEdit | undefined {
-  const root = sts.root.span;
+  const root = sts.span;
   // Objects inside a `kind: List` are not documents of their own; a new document cannot go next to them.
   if (root.start !== lineStartOf(text, root.start)) return undefined;
   const labels = sts.selector?.matchLabels.size ? sts.selector.matchLabels : sts.template.labels;

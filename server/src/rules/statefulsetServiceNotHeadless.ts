@@ -7,6 +7,7 @@ import { firstPodName, statefulSetsWithService } from './governingService';
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
+import { treeOf } from '../model/trees';
 
 export const statefulsetServiceNotHeadless: Rule = {
   code: 'statefulset-service-not-headless',
@@ -63,7 +64,7 @@ spec:
         : `A ${service.type} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).`;
       const fixes: Fix[] = [];
       const text = fileTextOf(cluster, service.uri);
-      const edit = canBeHeadless && text ? makeHeadless(service.uri, text, service.root) : undefined;
+      const edit = canBeHeadless && text ? makeHeadless(service.uri, text, treeOf(service)) : undefined;
       if (edit) fixes.push({ title: `Make Service "${service.name}" headless (clusterIP: None; recreate the Service to apply)`, edits: [edit], isPreferred: true });
       yield {
         uri: sts.uri,

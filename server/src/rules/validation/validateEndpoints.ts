@@ -5,9 +5,10 @@ import { at, items } from '../../model/yamlTree';
 import { dns1123LabelErrors, isIP, portNumberErrors, specialIPReason } from './formats';
 import { protocols } from './validateService';
 import { invalid, readInt, readMap, readSeq, readString, report, shown, type ValidationContext } from './violation';
+import { treeOf } from '../../model/trees';
 
 export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
-  items(readSeq(ctx, at(ep.root, 'subsets'), 'subsets')).forEach((s, i) => {
+  items(readSeq(ctx, at(treeOf(ep), 'subsets'), 'subsets')).forEach((s, i) => {
     const path = `subsets[${i}]`;
     const subset = readMap(ctx, s, path);
     if (!subset) return;

@@ -4,6 +4,7 @@ import type { ResourceBase } from '../../model/resources';
 import { at } from '../../model/yamlTree';
 import { dns1035LabelErrors, dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from './formats';
 import { invalid, readMap, readString, readStringMap, type ValidationContext } from './violation';
+import { treeOf } from '../../model/trees';
 
 /** Name formats by kind: Services are DNS-1035 labels (semantics §6.1), StatefulSets and Namespaces DNS-1123 labels (§6.4), the rest subdomains. */
 const nameFormat: Readonly<Record<string, { check: (v: string) => string[]; why: string }>> = {
@@ -14,7 +15,7 @@ const nameFormat: Readonly<Record<string, { check: (v: string) => string[]; why:
 const subdomainKinds = new Set(['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'ReplicationController', 'Job', 'CronJob', 'Endpoints', 'EndpointSlice', 'Ingress', 'NetworkPolicy', 'ConfigMap']);
 
 export function validateMetadata(ctx: ValidationContext, r: ResourceBase): void {
-  const metadata = readMap(ctx, at(r.root, 'metadata'), 'metadata');
+  const metadata = readMap(ctx, at(treeOf(r), 'metadata'), 'metadata');
   if (!metadata) return;
   const nameNode = at(metadata, 'name');
   const name = readString(ctx, nameNode, 'metadata.name');

@@ -5,6 +5,7 @@ import { at, items, type YMap } from '../../model/yamlTree';
 import { dns1123LabelErrors, dns1123SubdomainErrors, isIP, portNameErrors, portNumberErrors } from './formats';
 import { protocols } from './validateService';
 import { invalid, keySpanOf, readBool, readInt, readMap, readSeq, readString, report, shown, type ValidationContext } from './violation';
+import { treeOf } from '../../model/trees';
 
 const dnsPolicies = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
 const maxNameservers = 3;
@@ -21,7 +22,7 @@ export function podSpecPath(kind: string): string[] {
 export function validatePodSpec(ctx: ValidationContext, w: Workload): void {
   const segments = podSpecPath(w.kind);
   const prefix = segments.join('.');
-  const spec = readMap(ctx, at(w.root, ...segments), prefix);
+  const spec = readMap(ctx, at(treeOf(w), ...segments), prefix);
   if (!spec) return;
   for (const field of ['hostname', 'subdomain'] as const) {
     const n = at(spec, field);

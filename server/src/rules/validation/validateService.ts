@@ -5,6 +5,7 @@ import { at, items, type YMap, type YNode } from '../../model/yamlTree';
 import type { Fix } from '../finding';
 import { dns1123LabelErrors, dns1123SubdomainErrors, isIP, isIPv4, labelValueErrors, portNameErrors, portNumberErrors, qualifiedNameErrors, specialIPReason } from './formats';
 import { invalid, keySpanOf, readInt, readMap, readSeq, readString, readStringMap, report, shown, written, type ValidationContext } from './violation';
+import { treeOf } from '../../model/trees';
 
 const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 export const protocols = ['SCTP', 'TCP', 'UDP'];
@@ -12,7 +13,7 @@ export const protocols = ['SCTP', 'TCP', 'UDP'];
 const kubeletPort = 10250;
 
 export function validateService(ctx: ValidationContext, svc: Service): void {
-  const spec = readMap(ctx, at(svc.root, 'spec'), 'spec');
+  const spec = readMap(ctx, at(treeOf(svc), 'spec'), 'spec');
   // A missing field is reported on the Service's name: the `spec:` key sits in column 0, where a squiggle is easy to miss.
   const specSpan = svc.nameSpan;
   const typeNode = at(spec, 'type');
