@@ -156,9 +156,27 @@ function recordsNamed(ctx: ResolveContext, ns: string, svcLabel: string, fqdn: s
   const out: DnsRecord[] = [];
   for (const s of ctx.cluster.servicesNamed(svcLabel)) {
     if (s.namespace !== ns) continue;
-    for (const r of ctx.recordsOf(s)) if (r.name.toLowerCase() === fqdn) out.push(r);
+    const named = byLowerName(ctx.recordsOf(s)).get(fqdn);
+    if (named) for (const r of named) out.push(r);
   }
   return out;
+}
+
+/** A Service's records by lower-case name, kept with the list they index (an analysis hands out the same list each time). */
+const recordIndexes = new WeakMap<readonly DnsRecord[], ReadonlyMap<string, readonly DnsRecord[]>>();
+
+function byLowerName(records: readonly DnsRecord[]): ReadonlyMap<string, readonly DnsRecord[]> {
+  let index = recordIndexes.get(records);
+  if (index) return index;
+  const m = new Map<string, DnsRecord[]>();
+  for (const r of records) {
+    const name = r.name.toLowerCase();
+    const l = m.get(name);
+    if (l) l.push(r);
+    else m.set(name, [r]);
+  }
+  recordIndexes.set(records, (index = m));
+  return index;
 }
 
 /** The API server's own Service `kubernetes.default` always exists; other system-namespace names are unknown to the workspace. */
