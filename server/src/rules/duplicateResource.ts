@@ -26,13 +26,19 @@ metadata: {name: api}
 spec: {selector: {app: api}, ports: [{port: 80}]}`,
   },
   *check({ cluster }) {
+    // Every object with the same kind, namespace and name is in the same list (the namespace's, or the whole
+    // cluster's), so counting there finds the duplicates without looking each object up.
+    const count = new Map<string, number>();
+    for (const r of cluster.resources) {
+      const key = `${r.kind}/${r.namespace}/${r.name}`;
+      count.set(key, (count.get(key) ?? 0) + 1);
+    }
     const seen = new Set<string>();
     for (const r of cluster.resources) {
-      const all = cluster.get(r.kind, r.namespace, r.name);
-      if (all.length < 2) continue;
       const key = `${r.kind}/${r.namespace}/${r.name}`;
-      if (seen.has(key)) continue;
+      if (count.get(key)! < 2 || seen.has(key)) continue;
       seen.add(key);
+      const all = cluster.get(r.kind, r.namespace, r.name);
       for (const dup of all) {
         const others = all.filter((o) => o !== dup);
         yield {
