@@ -27,18 +27,21 @@ spec: {selector: {app: api}, ports: [{port: 80}]}`,
   },
   *check({ cluster }) {
     // Every object with the same kind, namespace and name is in the same list (the namespace's, or the whole
-    // cluster's), so counting there finds the duplicates without looking each object up.
+    // cluster's), so counting keys there finds the candidates; only those are looked up.
     const count = new Map<string, number>();
-    for (const r of cluster.resources) {
+    const keys = cluster.resources.map((r) => {
       const key = `${r.kind}/${r.namespace}/${r.name}`;
       count.set(key, (count.get(key) ?? 0) + 1);
-    }
+      return key;
+    });
     const seen = new Set<string>();
-    for (const r of cluster.resources) {
-      const key = `${r.kind}/${r.namespace}/${r.name}`;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
       if (count.get(key)! < 2 || seen.has(key)) continue;
-      seen.add(key);
+      const r = cluster.resources[i];
       const all = cluster.get(r.kind, r.namespace, r.name);
+      if (all.length < 2) continue;
+      seen.add(key);
       for (const dup of all) {
         const others = all.filter((o) => o !== dup);
         yield {
