@@ -141,7 +141,13 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
     if (!d) dnsByNamespace.set(namespace, (d = predictNamespaceRecords(namespace, cluster, config, recordsOf)));
     return d;
   };
-  const recordsUnder = (service: Service): readonly DnsRecord[] => recordsOf(service).map((o) => o.record);
+  // The same array every time, so what is derived from a Service's records can be kept with them.
+  const under = new Map<Service, readonly DnsRecord[]>();
+  const recordsUnder = (service: Service): readonly DnsRecord[] => {
+    let r = under.get(service);
+    if (!r) under.set(service, (r = recordsOf(service).map((o) => o.record)));
+    return r;
+  };
   let routes: readonly IngressRoute[] | undefined;
   const resolutions = new Map<string, NameResolution>();
   const envs = new Map<string, readonly ServiceEnvVar[]>();

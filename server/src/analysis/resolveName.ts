@@ -73,16 +73,17 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
       ? `From namespace "${fromNamespace}", "${host}" first matches ${first.fqdn} (endpoint "${host.split('.')[0]}" of Service "${host.split('.')[1]}" in "${fromNamespace}"), so it never reaches ${later.fqdn}. Write the full name to be sure.`
       : undefined;
     const portKnown = parsed.port !== undefined && answer.service ? portIsServed(ctx, answer.service, parsed.port, answer.perPod) : undefined;
-    return {
-      ...base,
-      fqdn: first.fqdn,
-      records: answer.records,
-      ...(answer.service ? { service: answer.service } : {}),
-      ...(portKnown !== undefined ? { portKnown } : {}),
-      ...(portKnown === false ? { reason: portReason(answer.service!, parsed.port!, answer.perPod) } : {}),
-      ...(warning ? { warning } : {}),
-      resolves: true,
-    };
+    // Built field by field (in the order the other answers use) rather than by spreading: this runs for every name.
+    const resolved: { -readonly [K in keyof NameResolution]?: NameResolution[K] } = { query: written, host };
+    if (parsed.port !== undefined) resolved.port = parsed.port;
+    resolved.fqdn = first.fqdn;
+    resolved.records = answer.records;
+    if (answer.service) resolved.service = answer.service;
+    if (portKnown !== undefined) resolved.portKnown = portKnown;
+    if (portKnown === false) resolved.reason = portReason(answer.service!, parsed.port!, answer.perPod);
+    if (warning) resolved.warning = warning;
+    resolved.resolves = true;
+    return resolved as NameResolution;
   }
   const intended = intendedName(ctx, host, fromNamespace, zone);
   if (first?.lookup.kind === 'unknown') {
@@ -124,6 +125,8 @@ function serviceNamed(cluster: Cluster, ns: string, name: string): Service | und
 /** How CoreDNS answers one fully qualified name, judged from the manifests (semantics §1.3, §2, §3.3). */
 function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
   if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { kind: 'unknown' };
+  // Most candidates of the search list end in neither `.svc` nor `.pod` (`x.ns.svc.<zone>.ns.svc.<zone>`): no answer.
+  if (fqdn !== zone && !fqdn.endsWith(`.svc.${zone}`) && !fqdn.endsWith(`.pod.${zone}`)) return { kind: 'none' };
   const labels = fqdn === zone ? [] : fqdn.slice(0, -(zone.length + 1)).split('.');
   const last = labels[labels.length - 1];
   const ns = labels[labels.length - 2];
@@ -156,9 +159,27 @@ function recordsNamed(ctx: ResolveContext, ns: string, svcLabel: string, fqdn: s
   const out: DnsRecord[] = [];
   for (const s of ctx.cluster.servicesNamed(svcLabel)) {
     if (s.namespace !== ns) continue;
-    for (const r of ctx.recordsOf(s)) if (r.name.toLowerCase() === fqdn) out.push(r);
+    const named = byLowerName(ctx.recordsOf(s)).get(fqdn);
+    if (named) for (const r of named) out.push(r);
   }
   return out;
+}
+
+/** A Service's records by lower-case name, kept with the list they index (an analysis hands out the same list each time). */
+const recordIndexes = new WeakMap<readonly DnsRecord[], ReadonlyMap<string, readonly DnsRecord[]>>();
+
+function byLowerName(records: readonly DnsRecord[]): ReadonlyMap<string, readonly DnsRecord[]> {
+  let index = recordIndexes.get(records);
+  if (index) return index;
+  const m = new Map<string, DnsRecord[]>();
+  for (const r of records) {
+    const name = r.name.toLowerCase();
+    const l = m.get(name);
+    if (l) l.push(r);
+    else m.set(name, [r]);
+  }
+  recordIndexes.set(records, (index = m));
+  return index;
 }
 
 /** The API server's own Service `kubernetes.default` always exists; other system-namespace names are unknown to the workspace. */

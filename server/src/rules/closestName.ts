@@ -1,5 +1,7 @@
 // Near-miss suggestions: which known name a mistyped one was probably meant to be (`stabel` → `stable`, `ngnix` → `nginx`).
 
+import { editDistanceWithin } from '../analysis/closestName';
+
 export interface NameSuggestion {
   readonly name: string;
   readonly distance: number;
@@ -9,28 +11,26 @@ export interface NameSuggestion {
 
 /** The closest candidate that is near enough to be a typo of `written`, if any. */
 export function closestName(written: string, candidates: Iterable<string>): NameSuggestion | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  let ties = 0;
-  for (const c of new Set(candidates)) {
-    if (c === written) continue;
-    const d = editDistance(written, c);
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-      ties = 0;
-    } else if (d === bestDistance) ties++;
-  }
-  if (best === undefined || !isNearMiss(written, best)) return undefined;
-  return { name: best, distance: bestDistance, clear: ties === 0 };
+  const unique = new Set(candidates);
+  unique.delete(written);
+  // Only a near miss is ever suggested, and a near miss is within `cap` edits of `written` unless it differs from it
+  // in case alone: distances beyond `cap` need not be known exactly, as long as every candidate is compared.
+  let longest = written.length;
+  for (const c of unique) if (c.length > longest) longest = c.length;
+  const cap = nearMissLimit(longest);
+  const bounded = closestWithin(written, unique, cap);
+  if (bounded.best !== undefined && bounded.distance <= cap) return suggestion(written, bounded);
+  const lower = written.toLowerCase();
+  for (const c of unique) if (c.toLowerCase() === lower) return suggestion(written, closestWithin(written, unique, Infinity));
+  return undefined;
 }
 
 /** Whether two different names are close enough that one is likely a typo of the other. */
 export function isNearMiss(a: string, b: string): boolean {
   if (a === b) return false;
   if (a.toLowerCase() === b.toLowerCase()) return true;
-  const longest = Math.max(a.length, b.length);
-  return editDistance(a, b) <= Math.max(1, Math.floor(longest / 3));
+  const limit = nearMissLimit(Math.max(a.length, b.length));
+  return editDistanceWithin(a, b, limit) <= limit;
 }
 
 /**
@@ -38,21 +38,44 @@ export function isNearMiss(a: string, b: string): boolean {
  * characters each cost 1, so the common `stabel`/`stable` slip counts as one edit. Case differences count.
  */
 export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      cur.push(d);
-    }
-    prev2 = prev;
-    prev = cur;
+  return editDistanceWithin(a, b, Math.max(a.length, b.length));
+}
+
+function nearMissLimit(longest: number): number {
+  return Math.max(1, Math.floor(longest / 3));
+}
+
+interface Closest {
+  readonly best?: string;
+  readonly distance: number;
+  /** Later candidates exactly as close as the first closest one. */
+  readonly ties: number;
+}
+
+/**
+ * The first closest candidate with distances capped at `max + 1`: exact whenever the closest is within `max`. A
+ * candidate farther than the closest so far can neither replace it nor tie with it, so each one is measured only as
+ * far as that.
+ */
+function closestWithin(written: string, candidates: Iterable<string>, max: number): Closest {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  let ties = 0;
+  for (const c of candidates) {
+    const bound = Math.min(max, bestDistance);
+    const d = bound === Infinity ? editDistance(written, c) : editDistanceWithin(written, c, bound);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+      ties = 0;
+    } else if (d === bestDistance) ties++;
   }
-  return prev[b.length];
+  return { best, distance: bestDistance, ties };
+}
+
+function suggestion(written: string, closest: Closest): NameSuggestion | undefined {
+  const best = closest.best;
+  if (best === undefined) return undefined;
+  const near = best.toLowerCase() === written.toLowerCase() || closest.distance <= nearMissLimit(Math.max(written.length, best.length));
+  return near ? { name: best, distance: closest.distance, clear: closest.ties === 0 } : undefined;
 }

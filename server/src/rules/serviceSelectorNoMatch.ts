@@ -79,13 +79,18 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
   const local = cluster.workloadsIn(ns);
   const misses: NearMiss[] = [];
   for (const workload of local) {
-    const wrong = [...selector].filter(([k, v]) => workload.template.labels.get(k) !== v);
-    if (wrong.length === 1) misses.push({ workload, key: wrong[0][0], wanted: wrong[0][1], has: workload.template.labels.get(wrong[0][0]) });
+    const wrong = onlyMismatch(selector, workload.template.labels);
+    if (wrong) misses.push({ workload, key: wrong[0], wanted: wrong[1], has: workload.template.labels.get(wrong[0]) });
   }
-  const typos = misses.filter((m) => m.has !== undefined && isNearMiss(m.wanted, m.has));
-  const differing = misses.filter((m) => m.has !== undefined && !isNearMiss(m.wanted, m.has));
-  const lacking = misses.filter((m) => m.has === undefined);
-  const localKeys = new Set(local.flatMap((w) => [...w.template.labels.keys()]));
+  const typos: NearMiss[] = [];
+  const differing: NearMiss[] = [];
+  const lacking: NearMiss[] = [];
+  for (const m of misses) {
+    if (m.has === undefined) lacking.push(m);
+    else if (isNearMiss(m.wanted, m.has)) typos.push(m);
+    else differing.push(m);
+  }
+  const localKeys = labelKeysOf(local);
   // With no workloads in the namespace at all, "no template has this key" says nothing useful.
   const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k)) : [];
   // semantics §1.1 (3): pods are listed only in the Service's namespace, so a match elsewhere never becomes an endpoint.
@@ -142,6 +147,29 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
     related,
     fixes: fixes.length === 1 ? [{ ...fixes[0], isPreferred: true }] : fixes,
   };
+}
+
+/** The one selector pair the labels do not carry, when all the others are carried. */
+function onlyMismatch(selector: ReadonlyMap<string, string>, labels: ReadonlyMap<string, string>): readonly [string, string] | undefined {
+  let wrong: [string, string] | undefined;
+  for (const [k, v] of selector) {
+    if (labels.get(k) === v) continue;
+    if (wrong) return undefined;
+    wrong = [k, v];
+  }
+  return wrong;
+}
+
+/** The label keys of a namespace's pod templates, kept with its (unchanging) list of workloads. */
+const keysOfWorkloads = new WeakMap<readonly Workload[], ReadonlySet<string>>();
+
+function labelKeysOf(workloads: readonly Workload[]): ReadonlySet<string> {
+  let keys = keysOfWorkloads.get(workloads);
+  if (keys) return keys;
+  const found = new Set<string>();
+  for (const w of workloads) for (const k of w.template.labels.keys()) found.add(k);
+  keysOfWorkloads.set(workloads, (keys = found));
+  return keys;
 }
 
 /** The selector entry at fault: a typo'd value first, then a key no pod has, then a differing value, else the whole selector. */

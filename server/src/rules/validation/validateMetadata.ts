@@ -31,7 +31,8 @@ export function validateMetadata(ctx: ValidationContext, r: ResourceBase): void 
   if (ns && nsNode) invalid(ctx, 'metadata.namespace', nsNode.span, ns, dns1123LabelErrors(ns));
   for (const [key, { value, node, keySpan }] of readStringMap(ctx, at(metadata, 'labels'), 'metadata.labels')) {
     invalid(ctx, 'metadata.labels', keySpan, key, qualifiedNameErrors(key));
-    invalid(ctx, `metadata.labels[${key}]`, node.span, value, labelValueErrors(value));
+    const valueErrors = labelValueErrors(value);
+    if (valueErrors.length) invalid(ctx, `metadata.labels[${key}]`, node.span, value, valueErrors);
   }
   readStringMap(ctx, at(metadata, 'annotations'), 'metadata.annotations');
 }

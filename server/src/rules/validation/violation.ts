@@ -111,6 +111,11 @@ export function readStringMap(ctx: ValidationContext, n: YNode | undefined, path
   const m = readMap(ctx, n, path);
   if (!m) return out;
   for (const [k, e] of m.entries) {
+    // The common case first: the field path is only needed to report a value of the wrong type.
+    if (e.value.type === 'scalar' && typeof e.value.value === 'string') {
+      out.set(k, { value: e.value.value, node: e.value, keySpan: e.keySpan });
+      continue;
+    }
     const v = readString(ctx, e.value, `${path}[${k}]`);
     if (v !== undefined) out.set(k, { value: v, node: e.value, keySpan: e.keySpan });
     else if (isNull(e.value)) out.set(k, { value: '', node: e.value, keySpan: e.keySpan });
