@@ -95,17 +95,40 @@ export function resolveKnown(analysis: Analysis, key: string): KnownResolution {
   const fromNamespace = key.slice(0, cut);
   const name = key.slice(cut + 1);
   const deps = new Set<string>();
-  const cluster = recordedCluster(analysis.cluster, (k) => deps.add(k), () => undefined);
-  const endpointsOf = (service: Service) => {
-    endpointDeps(service, deps);
-    return analysis.endpointsOf(service);
+  const recorder = recorderFor(analysis);
+  recorder.deps = deps;
+  return { resolution: resolveName(recorder.context, name, fromNamespace), deps };
+}
+
+/** One recording view of a snapshot's cluster for all its name resolutions, pointed at each one's dependency set in turn. */
+interface Recorder {
+  deps: Set<string>;
+  readonly context: Parameters<typeof resolveName>[0];
+}
+
+const recorders = new WeakMap<Analysis, Recorder>();
+
+function recorderFor(analysis: Analysis): Recorder {
+  let r = recorders.get(analysis);
+  if (r) return r;
+  const recorder: Recorder = {
+    deps: new Set(),
+    context: {
+      cluster: recordedCluster(analysis.cluster, (k) => recorder.deps.add(k), () => undefined),
+      config: analysis.config,
+      endpointsOf: (service) => {
+        endpointDeps(service, recorder.deps);
+        return analysis.endpointsOf(service);
+      },
+      // A Service's records are made from the Service itself and its endpoints (semantics §2.1).
+      recordsOf: (service) => {
+        endpointDeps(service, recorder.deps);
+        return analysis.dnsRecordsFor(service);
+      },
+    },
   };
-  // A Service's records are made from the Service itself and its endpoints (semantics §2.1).
-  const recordsOf = (service: Service) => {
-    endpointDeps(service, deps);
-    return analysis.dnsRecordsFor(service);
-  };
-  return { resolution: resolveName({ cluster, config: analysis.config, recordsOf, endpointsOf }, name, fromNamespace), deps };
+  recorders.set(analysis, (r = recorder));
+  return r;
 }
 
 /**
