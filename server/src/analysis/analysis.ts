@@ -119,39 +119,67 @@ export interface Analysis {
   trace(service: Service, findings?: readonly HopFinding[]): TraceGraph;
 }
 
+/**
+ * What is worked out about one namespace's objects: endpoints, DNS records and NetworkPolicy selection depend only on
+ * the objects of the namespace they are in (semantics §1.1, §2, §6). Kept with the cluster's partition of that
+ * namespace, which the next snapshot reuses when none of its objects changed: an edit elsewhere keeps this work.
+ */
+interface NamespaceMemo {
+  readonly endpoints: Map<Service, ServiceEndpoints>;
+  readonly records: Map<Service, readonly OwnedRecord[]>;
+  /** The same array every time, so what is derived from a Service's records can be kept with them. */
+  readonly under: Map<Service, readonly DnsRecord[]>;
+  dns?: DnsIndex;
+  readonly policies: Map<Workload, readonly NetworkPolicy[]>;
+}
+
+const namespaceMemos = new WeakMap<object, Map<AnalysisConfig, NamespaceMemo>>();
+
+const emptyMemo = (): NamespaceMemo => ({ endpoints: new Map(), records: new Map(), under: new Map(), policies: new Map() });
+
 export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analysis {
-  const endpoints = new Map<Service, ServiceEndpoints>();
+  const loose = new Map<string, NamespaceMemo>();
+  const memoOf = (namespace: string): NamespaceMemo => {
+    const partition = cluster.objectsIn(namespace);
+    if (!partition) {
+      let m = loose.get(namespace);
+      if (!m) loose.set(namespace, (m = emptyMemo()));
+      return m;
+    }
+    let byConfig = namespaceMemos.get(partition);
+    if (!byConfig) namespaceMemos.set(partition, (byConfig = new Map()));
+    let m = byConfig.get(config);
+    if (!m) byConfig.set(config, (m = emptyMemo()));
+    return m;
+  };
   const endpointsOf = (service: Service): ServiceEndpoints => {
-    let e = endpoints.get(service);
-    if (!e) endpoints.set(service, (e = resolveEndpoints(cluster, service)));
+    const memo = memoOf(service.namespace).endpoints;
+    let e = memo.get(service);
+    if (!e) memo.set(service, (e = resolveEndpoints(cluster, service)));
     return e;
   };
-  const serviceRecords = new Map<Service, readonly OwnedRecord[]>();
   const recordsOf = (service: Service): readonly OwnedRecord[] => {
-    let r = serviceRecords.get(service);
-    if (!r) serviceRecords.set(service, (r = predictServiceRecords(service, cluster, config, endpointsOf(service))));
+    const memo = memoOf(service.namespace).records;
+    let r = memo.get(service);
+    if (!r) memo.set(service, (r = predictServiceRecords(service, cluster, config, endpointsOf(service))));
     return r;
   };
   let dns: DnsIndex | undefined;
   const dnsIndex = (): DnsIndex => (dns ??= predictDnsRecords(cluster, config, recordsOf));
   // Built per namespace on demand: a workload's records are all in its own namespace.
-  const dnsByNamespace = new Map<string, DnsIndex>();
   const dnsOf = (namespace: string): DnsIndex => {
-    let d = dnsByNamespace.get(namespace);
-    if (!d) dnsByNamespace.set(namespace, (d = predictNamespaceRecords(namespace, cluster, config, recordsOf)));
-    return d;
+    const memo = memoOf(namespace);
+    return (memo.dns ??= predictNamespaceRecords(namespace, cluster, config, recordsOf));
   };
-  // The same array every time, so what is derived from a Service's records can be kept with them.
-  const under = new Map<Service, readonly DnsRecord[]>();
   const recordsUnder = (service: Service): readonly DnsRecord[] => {
-    let r = under.get(service);
-    if (!r) under.set(service, (r = recordsOf(service).map((o) => o.record)));
+    const memo = memoOf(service.namespace).under;
+    let r = memo.get(service);
+    if (!r) memo.set(service, (r = recordsOf(service).map((o) => o.record)));
     return r;
   };
   let routes: readonly IngressRoute[] | undefined;
   const resolutions = new Map<string, NameResolution>();
   const envs = new Map<string, readonly ServiceEnvVar[]>();
-  const policies = new Map<Workload, readonly NetworkPolicy[]>();
   const traces = new Map<Service, TraceGraph>();
   const analysis: Analysis = {
     cluster,
@@ -174,8 +202,9 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
     },
     ingressRoutes: () => (routes ??= resolveIngressRoutes(cluster, endpointsOf)),
     policiesSelecting(workload) {
-      let r = policies.get(workload);
-      if (!r) policies.set(workload, (r = policiesSelectingWorkload(cluster, workload)));
+      const memo = memoOf(workload.namespace).policies;
+      let r = memo.get(workload);
+      if (!r) memo.set(workload, (r = policiesSelectingWorkload(cluster, workload)));
       return r;
     },
     ingressAllowed: (workload, peer, port, protocol) => ingressVerdict(cluster, workload, peer, port, protocol),
