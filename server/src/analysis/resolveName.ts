@@ -246,16 +246,26 @@ function intendedName(ctx: ResolveContext, host: string, fromNamespace: string, 
 }
 
 function statefulSetFor(cluster: Cluster, ns: string, podName: string): { sts: Workload; ordinal: number } | undefined {
-  for (const w of cluster.workloadsIn(ns)) {
-    if (w.kind !== 'StatefulSet') continue;
-    const m = new RegExp(`^${escapeRegExp(w.name.toLowerCase())}-(\\d+)$`).exec(podName);
-    if (m) return { sts: w, ordinal: Number(m[1]) };
-  }
-  return undefined;
+  // A StatefulSet's pods are `<name>-<ordinal>`: the name is what precedes the last dash, when only digits follow it.
+  const dash = podName.lastIndexOf('-');
+  if (dash <= 0 || !/^\d+$/.test(podName.slice(dash + 1))) return undefined;
+  const sts = statefulSetsByName(cluster.workloadsIn(ns)).get(podName.slice(0, dash));
+  return sts && { sts, ordinal: Number(podName.slice(dash + 1)) };
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A namespace's StatefulSets by lower-case name (the first of a name), kept with its workload list. */
+const byName = new WeakMap<readonly Workload[], ReadonlyMap<string, Workload>>();
+
+function statefulSetsByName(workloads: readonly Workload[]): ReadonlyMap<string, Workload> {
+  let index = byName.get(workloads);
+  if (index) return index;
+  const m = new Map<string, Workload>();
+  for (const w of workloads) {
+    const key = w.name.toLowerCase();
+    if (w.kind === 'StatefulSet' && !m.has(key)) m.set(key, w);
+  }
+  byName.set(workloads, (index = m));
+  return index;
 }
 
 /** Replaces one label of the written host, keeping the rest as written; undefined when that label was not written. */
