@@ -5,7 +5,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
-import { fileObjectsIn, filesByNamespace } from '../model/cluster';
+import { fileNamed, fileObjectsIn, filesByNamespace } from '../model/cluster';
 import { keysOf, resolveKnown, sameResolution, unitView, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
 import type { Rule } from '../rules/rule';
 import { orderFindings, runRules } from '../rules/runRules';
@@ -149,14 +149,14 @@ function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } 
     for (const k of changed) for (const id of state.unitsByDep.get(k) ?? []) stale.add(id);
     for (const id of state.unitsByDep.get('*') ?? []) stale.add(id);
     for (const uri of files) {
-      const file = fileAt(analysis, uri);
+      const file = fileNamed(analysis.cluster.files, uri);
       if (file) for (const ns of namespacesOf(file)) run(ns, file);
     }
     const byCode = new Map(enabled.map((e) => [e.rule.code, e]));
     for (const id of stale) {
       if (!state.units.has(id)) continue;
       const [code, ns, uri] = id.split('\u0000');
-      const file = fileAt(analysis, uri);
+      const file = fileNamed(analysis.cluster.files, uri);
       const e = byCode.get(code);
       drop(id);
       if (file && e) run(ns, file, e);
@@ -179,21 +179,6 @@ function namespacesOf(file: ManifestFile): string[] {
   const out: string[] = [];
   for (const r of file.resources) if (!out.includes(r.namespace)) out.push(r.namespace);
   return out;
-}
-
-/** The parsed file with this URI in a snapshot (files are in URI order). */
-function fileAt(analysis: Analysis, uri: string): ManifestFile | undefined {
-  const files = analysis.cluster.files;
-  let lo = 0;
-  let hi = files.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const u = files[mid].uri;
-    if (u === uri) return files[mid];
-    if (u < uri) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
 }
 
 /** Name resolutions made while rules run are indexed by what they read as they are added. */

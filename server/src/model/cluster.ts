@@ -88,35 +88,28 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
 
   let lists: NamespaceObjects | undefined;
   const all = (): NamespaceObjects => (lists ??= concatLists(files));
-  const named = new Map<string, readonly Service[]>();
-  const servicesNamed = (name: string): readonly Service[] => {
-    const lower = name.toLowerCase();
-    let found = named.get(lower);
-    if (found) return found;
-    const parts: Service[][] = [];
-    for (const p of partitions.values()) {
-      const l = p.servicesByLowerName.get(lower);
-      if (l) parts.push(l);
-    }
-    // Back in cluster order (file, then place in the file) when several namespaces have one.
-    found = parts.length === 1 ? parts[0] : parts.flat().sort(inClusterOrder);
-    named.set(lower, found);
-    return found;
+  /**
+   * A cluster-wide lookup made of each partition's index, memoized per key: the matches of every namespace, back in
+   * cluster order (file, then place in the file) when several namespaces have some.
+   */
+  const acrossNamespaces = <K>(indexOf: (p: Partition) => ReadonlyMap<K, Service[]>) => {
+    const memo = new Map<K, readonly Service[]>();
+    return (key: K): readonly Service[] => {
+      let found = memo.get(key);
+      if (found) return found;
+      const parts: Service[][] = [];
+      for (const p of partitions.values()) {
+        const l = indexOf(p).get(key);
+        if (l) parts.push(l);
+      }
+      found = parts.length === 1 ? parts[0] : parts.flat().sort(inClusterOrder);
+      memo.set(key, found);
+      return found;
+    };
   };
-
-  const claims = new Map<number, readonly Service[]>();
-  const servicesClaimingNodePort = (nodePort: number): readonly Service[] => {
-    let found = claims.get(nodePort);
-    if (found) return found;
-    const parts: Service[][] = [];
-    for (const p of partitions.values()) {
-      const l = p.nodePortClaims.get(nodePort);
-      if (l) parts.push(l);
-    }
-    found = parts.length === 1 ? parts[0] : parts.flat().sort(inClusterOrder);
-    claims.set(nodePort, found);
-    return found;
-  };
+  const byLowerName = acrossNamespaces((p) => p.servicesByLowerName);
+  const servicesNamed = (name: string): readonly Service[] => byLowerName(name.toLowerCase());
+  const servicesClaimingNodePort = acrossNamespaces((p) => p.nodePortClaims);
 
   const none: readonly never[] = [];
   const workloadsMatching = (namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[] => {
@@ -196,6 +189,20 @@ interface Layout {
 }
 
 const layouts = new WeakMap<Cluster, Layout>();
+
+/** The file with this URI among files in URI order (a cluster's, a snapshot's): a binary search. */
+export function fileNamed(files: readonly ManifestFile[], uri: string): ManifestFile | undefined {
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const u = files[mid].uri;
+    if (u === uri) return files[mid];
+    if (u < uri) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
 
 /** Every namespace that holds an object (by `metadata.namespace`), in cluster order, with the files holding them, in order. */
 export function filesByNamespace(cluster: Cluster): ReadonlyMap<string, readonly ManifestFile[]> {
