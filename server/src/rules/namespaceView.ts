@@ -229,13 +229,6 @@ export function unitView(analysis: Analysis, resolutions?: ResolutionMemo): Unit
   };
 }
 
-/** The analysis a namespace-scoped rule sees for one set of subjects; every read lands in `deps`. */
-export function namespaceView(analysis: Analysis, lists: NamespaceLists, deps: Set<string>, resolutions?: ResolutionMemo): Analysis {
-  const v = unitView(analysis, resolutions);
-  v.bind(lists, deps);
-  return v.analysis;
-}
-
 /**
  * The cluster with every lookup recorded. While `lists()` gives lists, the resource lists are those (a rule iterates
  * them for its subjects); without, they are the whole cluster's and reading one depends on everything.
