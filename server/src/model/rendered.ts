@@ -1,0 +1,73 @@
+// Rendered apply units: the objects a build tool (Kustomize, Helm) makes from sources, as YAML text plus a source
+// map. The analysis reads the rendered text like any manifest; a finding on it is mapped back to the source line that
+// caused it (architecture: "results enter the model as texts plus source maps").
+
+import type { Span } from './span';
+
+/** One piece of rendered text and where it came from. */
+export interface SourceMapping {
+  /** A span of the rendered text: a key, a scalar, a collection or a whole document. */
+  readonly rendered: Span;
+  /** The workspace file it came from (a base file, a patch, a kustomization, a chart template). */
+  readonly uri: string;
+  /** Where in that file's text. */
+  readonly span: Span;
+  /** What made the value when it is not the source's literal text, for messages: `namePrefix`, `namespace`, `configMapGenerator`… */
+  readonly via?: string;
+}
+
+export interface RenderedText {
+  /** The rendered objects as multi-document YAML, as `kustomize build` or `helm template` print them. */
+  readonly text: string;
+  /** Sorted by `rendered.start`; for a rendered span, the innermost mapping that contains it wins (`sourceOf`). */
+  readonly mappings: readonly SourceMapping[];
+}
+
+/** A problem met while rendering (an unreadable patch, a tool error, a feature not evaluated), on a source file. */
+export interface RenderProblem {
+  readonly uri: string;
+  readonly span: Span;
+  readonly severity: 'error' | 'warning' | 'information';
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface RenderedUnit {
+  readonly kind: 'kustomize' | 'helm';
+  /** Stable across renders: `kustomize:<root uri>`, `helm:<chart uri>#<value set>`. */
+  readonly id: string;
+  /** For people: `overlays/prod`, `chart shop, values ci/prod-values.yaml`. */
+  readonly label: string;
+  /** The file that defines the unit: the root kustomization, the chart's Chart.yaml. */
+  readonly definedBy: string;
+  /** Every workspace file the render read: an edit of one of them renders the unit again. */
+  readonly inputs: readonly string[];
+  /** Undefined when rendering failed or was not possible (then `problems` says why). */
+  readonly rendered?: RenderedText;
+  readonly problems: readonly RenderProblem[];
+}
+
+/** The innermost mapping whose rendered span contains `span`, if any. */
+export function sourceOf(text: RenderedText, span: Span): SourceMapping | undefined {
+  const m = text.mappings;
+  // Mappings are sorted by start; every candidate starts at or before span.start.
+  let lo = 0;
+  let hi = m.length - 1;
+  let last = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (m[mid].rendered.start <= span.start) {
+      last = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  let best: SourceMapping | undefined;
+  for (let i = last; i >= 0; i--) {
+    const r = m[i].rendered;
+    if (r.end < span.end) continue;
+    if (!best || r.end - r.start < best.rendered.end - best.rendered.start) best = m[i];
+    // A mapping that starts at 0 and contains the span is the outermost possible; nothing earlier can be smaller.
+    if (r.start === 0) break;
+  }
+  return best;
+}
