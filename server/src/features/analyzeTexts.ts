@@ -9,10 +9,12 @@ import { parseManifest } from '../model/parseManifest';
 export interface SourceText {
   readonly uri: string;
   readonly text: string;
+  /** Namespace of this text's objects that set none (a Helm release's namespace); the config's otherwise. */
+  readonly defaultNamespace?: string;
 }
 
 export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>): Analysis {
   const cfg = withDefaults(config);
-  const files = sources.map((s) => parseManifest(s.uri, s.text, { defaultNamespace: cfg.defaultNamespace }));
+  const files = sources.map((s) => parseManifest(s.uri, s.text, { defaultNamespace: s.defaultNamespace ?? cfg.defaultNamespace }));
   return createAnalysis(buildCluster(files), cfg);
 }

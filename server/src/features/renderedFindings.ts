@@ -1,0 +1,75 @@
+// Findings on rendered text (a Helm release) → findings on the sources that made it (the template lines), with the
+// rendered value and the value set in the message; the same finding from several value sets → one finding naming
+// them all. Fixes are dropped: they would edit rendered text, which nobody can save.
+
+import type { RenderedText, RenderProblem } from '../model/rendered';
+import { sourceOf } from '../model/rendered';
+import type { Span } from '../model/span';
+import type { Finding, RelatedInfo } from '../rules/finding';
+
+/** One rendered unit's findings: those on `renderedUri` are mapped, the others are left out. */
+export interface RenderedFindings {
+  readonly renderedUri: string;
+  readonly rendered: RenderedText;
+  /** For messages: `release shop, values ci/prod-values.yaml`. */
+  readonly context: string;
+  /** Where findings go whose span no mapping covers (the chart's Chart.yaml). */
+  readonly fallbackUri: string;
+  readonly findings: readonly Finding[];
+}
+
+interface Mapped {
+  readonly finding: Finding;
+  readonly rendered: string;
+  readonly context: string;
+}
+
+/** Every unit's findings on its rendered text, mapped to their sources and merged across value sets. */
+export function mapRenderedFindings(units: readonly RenderedFindings[]): Finding[] {
+  const groups = new Map<string, Mapped[]>();
+  for (const u of units) {
+    for (const f of u.findings) {
+      if (f.uri !== u.renderedUri) continue;
+      const at = sourceOf(u.rendered, f.span);
+      const related: RelatedInfo[] = [];
+      for (const r of f.related ?? []) {
+        if (r.uri !== u.renderedUri) related.push(r);
+        else {
+          const m = sourceOf(u.rendered, r.span);
+          related.push({ uri: m?.uri ?? u.fallbackUri, span: m?.span ?? { start: 0, end: 0 }, message: r.message });
+        }
+      }
+      const { fixes: _fixes, ...rest } = f;
+      const finding: Finding = { ...rest, uri: at?.uri ?? u.fallbackUri, span: at?.span ?? { start: 0, end: 0 }, related };
+      const key = [finding.code, finding.uri, finding.span.start, finding.span.end, finding.message].join('\u0000');
+      const list = groups.get(key);
+      const entry = { finding, rendered: renderedSnippet(u.rendered.text, f.span), context: u.context };
+      if (list) {
+        if (!list.some((m) => m.context === u.context)) list.push(entry);
+      } else groups.set(key, [entry]);
+    }
+  }
+  return [...groups.values()].map((list) => {
+    const first = list[0];
+    const sameValue = list.every((m) => m.rendered === first.rendered);
+    const where = sameValue
+      ? `in ${list.map((m) => m.context).join('; ')}${first.rendered ? `: rendered ${first.rendered}` : ''}`
+      : list.map((m) => `in ${m.context}${m.rendered ? `: rendered ${m.rendered}` : ''}`).join('\n');
+    return { ...first.finding, message: `${first.finding.message}\n${where}` };
+  });
+}
+
+/** The rendered text a finding points at, on one line and short. */
+function renderedSnippet(text: string, span: Span): string {
+  let s = text.slice(span.start, Math.min(span.end, span.start + 200));
+  const nl = s.indexOf('\n');
+  if (nl >= 0) s = `${s.slice(0, nl)} …`;
+  s = s.trim();
+  if (s.length > 80) s = `${s.slice(0, 79)}…`;
+  return s ? `\`${s}\`` : '';
+}
+
+/** A render problem as a finding (the CLI and the editor show them like rule findings). */
+export function findingOfProblem(p: RenderProblem): Finding {
+  return { uri: p.uri, span: p.span, code: p.code, severity: p.severity, message: p.message };
+}
