@@ -7,10 +7,12 @@ import { renderedDocuments, renderedObjects } from '../model/helmMapping';
 import { lineIndex } from '../model/lineIndex';
 import { collectFiles, isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
-import { chartsIn, renderCharts } from './helmCharts';
+import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
 import type { BuildRequest } from './parseArgs';
 
 export function buildCommand(request: BuildRequest, terminal: Terminal): CommandResult {
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
   const chartYaml = join(request.dir, 'Chart.yaml');
   if (!existsSync(chartYaml)) return failure(`${request.dir} is not a chart folder: it has no Chart.yaml`);
   const collected = collectFiles([request.dir]);

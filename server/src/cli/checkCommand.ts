@@ -2,6 +2,7 @@
 
 import { analyzePaths } from './analyzePaths';
 import { checkWithCharts } from './chartFindings';
+import { helmOptionError } from './helmCharts';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { Finding } from './featureTypes';
@@ -15,6 +16,8 @@ import { ruleCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
 export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const checked = checkWithCharts(loaded, request, terminal.env);

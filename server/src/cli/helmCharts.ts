@@ -36,6 +36,12 @@ export function chartsIn(sources: readonly SourceText[], options: HelmOptions & 
   return { discovery, topLevel: discovery.charts.filter((c) => !c.parent) };
 }
 
+/** A usage problem with `--helm PATH`: it must name an executable file. */
+export function helmOptionError(options: HelmOptions): string | undefined {
+  if (options.helm !== undefined && !findHelm(options.helm, {})) return `--helm ${options.helm} is not an executable file`;
+  return undefined;
+}
+
 export interface ChartRenders {
   /** The helm executable used; undefined when none was found (then `problems` says so per chart). */
   readonly helm?: string;

@@ -88,7 +88,7 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
     parsed = [];
   }
   for (const doc of parsed) {
-    const source = lastBefore(sources, doc.span.start);
+    const source = sourceFor(sources, doc.span);
     const templateUri = source ? templateUriOf(chart, charts, source.path, textOf) : undefined;
     documents.push({ source: source?.path, templateUri, span: doc.span });
     if (!doc.root) continue;
@@ -150,13 +150,14 @@ function sourceComments(text: string): SourceComment[] {
   return out;
 }
 
-function lastBefore(list: readonly SourceComment[], offset: number): SourceComment | undefined {
-  let best: SourceComment | undefined;
+/** The document's `# Source:` comment: the first inside its span (the parser may start it at `---`), else the last before it. */
+function sourceFor(list: readonly SourceComment[], span: Span): SourceComment | undefined {
+  let before: SourceComment | undefined;
   for (const s of list) {
-    if (s.offset > offset) break;
-    best = s;
+    if (s.offset >= span.start) return s.offset < span.end ? s : before;
+    before = s;
   }
-  return best;
+  return before;
 }
 
 /**
