@@ -44,6 +44,8 @@ export function startServer(connection: Connection): void {
   let canRegisterWatcher = false;
   let canRegisterConfig = false;
   let foldersSupported = false;
+  /** The client's workspace trust (initialization option `workspaceTrusted`): without it helm never runs. */
+  let trusted = false;
   let indexing = true;
   let indexRun = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -156,7 +158,7 @@ export function startServer(connection: Connection): void {
   const pullSettings = async () => {
     if (!canConfigure) return;
     const raw = await connection.workspace.getConfiguration('kubeNetlens');
-    const filesChanged = workspace.setSettings(readSettings(raw));
+    const filesChanged = workspace.setSettings(readSettings(raw, trusted));
     if (filesChanged) await reindex();
     else if (!indexing) schedule();
   };
@@ -181,7 +183,8 @@ export function startServer(connection: Connection): void {
     canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     foldersSupported = !!caps.workspace?.workspaceFolders;
     folders = foldersOf(params.workspaceFolders, params.rootUri);
-    if (params.initializationOptions?.settings) workspace.setSettings(readSettings(params.initializationOptions.settings));
+    trusted = params.initializationOptions?.workspaceTrusted === true;
+    if (params.initializationOptions?.settings) workspace.setSettings(readSettings(params.initializationOptions.settings, trusted));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -211,7 +214,7 @@ export function startServer(connection: Connection): void {
     }
     if (canConfigure) {
       const raw = await connection.workspace.getConfiguration('kubeNetlens');
-      workspace.setSettings(readSettings(raw));
+      workspace.setSettings(readSettings(raw, trusted));
     }
     await reindex();
   }));
@@ -219,7 +222,7 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration(logged(connection, 'configuration', async (change) => {
     if (canConfigure) await pullSettings();
     else if (change.settings?.kubeNetlens) {
-      if (workspace.setSettings(readSettings(change.settings.kubeNetlens))) await reindex();
+      if (workspace.setSettings(readSettings(change.settings.kubeNetlens, trusted))) await reindex();
       else schedule();
     }
   }));
