@@ -12,6 +12,7 @@ import { relativeTo } from '../model/helmCharts';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
+import type { HelmSettings } from './settings';
 
 export const defaultHelmTimeoutMs = 10_000;
 /** helm's output beyond this is not read (a chart that renders this much is not hand-written YAML). */
@@ -55,6 +56,15 @@ function isExecutable(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The helm the language server may run: none in an untrusted workspace (`allowed` is false there, whatever the
+ * settings say), else `kubeNetlens.helm.path` or `helm` on PATH.
+ */
+export function helmForSettings(settings: HelmSettings, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (!settings.allowed) return undefined;
+  return findHelm(settings.path, env);
 }
 
 /** The arguments of one render. Only local files: no flag here can reach the network. */
@@ -146,7 +156,7 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
   const where = `chart ${chart.name}, ${valueSet.label}`;
   if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm could not be started for ${where}: ${exit.spawnError}` }] };
   if (exit.timedOut) {
-    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template did not finish within ${Math.round(timeoutMs / 1000)} s for ${where} and was stopped; its templates are not checked.` }] };
+    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} for ${where} and was stopped; its templates are not checked.` }] };
   }
   if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
