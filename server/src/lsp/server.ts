@@ -18,9 +18,11 @@ import { definitionAt } from '../features/definition';
 import { diagnosticsFor, prepareIncremental } from '../features/diagnostics';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
+import { findingOfProblem } from '../features/renderedFindings';
 import { listServices } from '../features/serviceList';
 import { traceResultFor } from '../features/traceResult';
 import { globMatcher } from '../workspace/glob';
+import { chartNotesFor } from '../workspace/helm';
 import { readSettings } from '../workspace/settings';
 import { createWorkspace, type Snapshot, type Span } from '../workspace/workspace';
 import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
@@ -57,8 +59,21 @@ export function startServer(connection: Connection): void {
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
 
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
-    if (findingsMemo?.generation !== snap.generation) findingsMemo = { generation: snap.generation, findings: applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap) };
+    if (findingsMemo?.generation !== snap.generation) {
+      const notes = chartNotesOf(snap);
+      const found = applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap);
+      findingsMemo = { generation: snap.generation, findings: notes.length ? [...found, ...notes] : found };
+    }
     return findingsMemo.findings;
+  };
+
+  /** Notes on the Chart.yaml of charts that are not rendered (no helm, an untrusted workspace); the same objects while nothing changes. */
+  let chartNotes: { charts: Snapshot['charts']; helm: Snapshot['settings']['helm']; findings: readonly Finding[] } | undefined;
+  const chartNotesOf = (snap: Snapshot): readonly Finding[] => {
+    if (chartNotes?.charts !== snap.charts || chartNotes.helm !== snap.settings.helm) {
+      chartNotes = { charts: snap.charts, helm: snap.settings.helm, findings: chartNotesFor(snap.charts.charts, snap.settings.helm, process.env).map(findingOfProblem) };
+    }
+    return chartNotes.findings;
   };
 
   const rangeIn = (snap: Snapshot) => (uri: string, span: Span): Range | undefined => {

@@ -150,6 +150,29 @@ export function helmMissingProblem(chart: Chart): RenderProblem {
   };
 }
 
+/** Each top-level chart's note in an untrusted workspace, where helm never runs. */
+export function untrustedProblem(chart: Chart): RenderProblem {
+  return {
+    uri: chart.chartYaml,
+    span: chart.nameSpan,
+    severity: 'information',
+    code: 'helm-not-rendered',
+    message: `Chart ${chart.name} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.`,
+  };
+}
+
+/**
+ * What the editor says about charts it does not render: one note per top-level chart when the workspace is not
+ * trusted or helm is not found; nothing otherwise.
+ */
+export function chartNotesFor(charts: readonly Chart[], settings: HelmSettings, env: Readonly<Record<string, string | undefined>>): RenderProblem[] {
+  const top = charts.filter((c) => !c.parent);
+  if (!top.length) return [];
+  if (!settings.allowed) return top.map(untrustedProblem);
+  if (!helmForSettings(settings, env)) return top.map(helmMissingProblem);
+  return [];
+}
+
 /** One render → the rendered unit (or its problems). `exit` is what runHelm or runHelmSync returned. */
 export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, exit: HelmExit, textOf: TextOf, timeoutMs: number): RenderedUnit {
   const base = unitBase(chart, valueSet);

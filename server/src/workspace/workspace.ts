@@ -4,6 +4,7 @@
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { buildCluster } from '../model/cluster';
+import { basename, discoverCharts, type ChartDiscovery } from '../model/helmCharts';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
@@ -37,6 +38,8 @@ export interface Snapshot {
   /** The editor's version of a document open when the snapshot was built; undefined for closed files (and files opened unchanged since). */
   documentVersion(uri: string): number | undefined;
   readonly stats: WorkspaceStats;
+  /** The Helm charts of the workspace; their templates are never read as manifests (counted as skipped templates). */
+  readonly charts: ChartDiscovery;
 }
 
 export interface Workspace {
@@ -66,6 +69,11 @@ interface Overlay {
 /** How many earlier analyses a snapshot keeps (they share every unchanged file's parse). */
 const keptAnalyses = 6;
 
+function isChartFile(uri: string): boolean {
+  const name = basename(uri);
+  return name === 'Chart.yaml' || name === 'requirements.yaml';
+}
+
 export function createWorkspace(initial: Settings = defaultSettings): Workspace {
   let settings = initial;
   let disk = new Map<string, string>();
@@ -83,6 +91,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
+  /** The charts as of the last full list; recomputed when URIs come or go, or a chart's own files change. */
+  let charts: ChartDiscovery = { charts: [], templates: new Set() };
 
   const changed = (uri?: string) => {
     generation++;
@@ -96,7 +106,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
     if (memo && memo.text === text) return memo;
-    const file = parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
+    // A chart's template is not YAML until rendered, even when it holds no `{{`.
+    const file = charts.templates.has(uri)
+      ? { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: 'template' as const }
+      : parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
     parses.set(uri, file);
     return file;
   };
@@ -113,6 +126,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         files[layout.place.get(uri)!] = parse(uri, text!);
       }
     }
+    // An edit of a chart's own files (Chart.yaml, requirements.yaml) can change which files are templates.
+    if ([...dirty].some(isChartFile)) files = undefined;
     dirty.clear();
     if (!files || !layout) {
       files = fullList();
@@ -156,6 +171,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       },
       documentVersion: (uri) => versions.get(uri),
       stats: { files: files.length, resources, skippedTemplates, skippedOther },
+      charts,
     };
   };
 
@@ -165,7 +181,12 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     for (const [uri, o] of overlays) texts.set(uri, o.text);
     for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
     for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
-    return [...texts.keys()].sort().map((u) => parse(u, texts.get(u)!));
+    const uris = [...texts.keys()].sort();
+    const next = discoverCharts(uris, (u) => texts.get(u), { namespace: settings.analysis.defaultNamespace });
+    // files that became templates, or stopped being ones, are read again
+    for (const uri of parses.keys()) if (charts.templates.has(uri) !== next.templates.has(uri)) parses.delete(uri);
+    charts = next;
+    return uris.map((u) => parse(u, texts.get(u)!));
   };
 
   return {

@@ -1,0 +1,78 @@
+// Helm charts in the language server: templates are never read as manifests (even without `{{`), and each chart's
+// Chart.yaml says why it is not rendered: an untrusted workspace, or no helm; nothing once helm is configured.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type TestClient } from './lspClient';
+
+const root = join(__dirname, '..', '..');
+const helm = join(root, '.tools', 'helm', 'helm');
+
+describe('language server with Helm charts', () => {
+  let dir: string;
+  const clients: TestClient[] = [];
+  const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
+
+  before(() => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-'));
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
+    // A template without `{{`: read as a manifest, its Service would select nothing.
+    writeFileSync(join(dir, 'shop', 'templates', 'plain.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: lonely\nspec:\n  selector:\n    app: nobody\n  ports:\n    - port: 80\n');
+  });
+
+  after(() => {
+    for (const c of clients) if (c.process.exitCode === null) c.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (trusted: boolean | undefined, settings: Record<string, unknown> = {}): Promise<TestClient> => {
+    const client = startServer(join(root, 'dist', 'server.js'));
+    client.settings = settings;
+    clients.push(client);
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } } },
+      initializationOptions: trusted === undefined ? {} : { workspaceTrusted: trusted },
+    });
+    await client.connection.sendNotification('initialized', {});
+    return client;
+  };
+  const chartNote = (client: TestClient) => client.waitFor('Chart.yaml diagnostics', () => client.diagnostics.get(uri('shop/Chart.yaml')));
+
+  it('in an untrusted workspace: templates skipped and counted, one note on Chart.yaml, nothing on templates', async () => {
+    const client = await start(undefined);
+    const note = await chartNote(client);
+    assert.deepEqual(note.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['helm-not-rendered', 3, 1]]);
+    assert.match(note.diagnostics[0].message, /rendered \(by running helm\) only in a trusted workspace/);
+    const status = await client.waitFor('status', () => client.notifications.map((n) => n.params as { indexing?: boolean; skippedTemplates?: number }).filter((p) => p && p.indexing === false).pop());
+    assert.equal(status.skippedTemplates, 3);
+    for (const [u, p] of client.diagnostics) if (u.includes('/templates/')) assert.deepEqual(p.diagnostics, [], u);
+  });
+
+  it('trusted without helm: the note says how to point kubeNetlens.helm.path at helm; with it set, the note goes', async () => {
+    const client = await start(true);
+    const note = await chartNote(client);
+    assert.deepEqual(note.diagnostics.map((d) => d.code), ['helm-not-rendered']);
+    assert.match(note.diagnostics[0].message, /rendering needs helm.*kubeNetlens\.helm\.path/);
+    client.settings = { helm: { path: helm } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await client.waitFor('the note to go', () => client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length === 0);
+  });
+
+  it("ignores an untrusted workspace's helm path", async () => {
+    const untrusted = await start(false, { helm: { path: helm } });
+    assert.match((await chartNote(untrusted)).diagnostics[0].message, /only in a trusted workspace/);
+    const trusted = await start(true, { helm: { path: helm } });
+    await trusted.waitFor('status', () => trusted.notifications.some((n) => (n.params as { indexing?: boolean })?.indexing === false));
+    assert.equal(trusted.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length ?? 0, 0);
+  });
+});
