@@ -6,7 +6,7 @@
 // worst to the template's first line. Pure.
 
 import { parseAllDocuments } from 'yaml';
-import { libraryDocuments } from './parseManifest';
+import { estimateNestingDepth, libraryDocuments, maxNestingDepth } from './parseManifest';
 import type { Chart, TextOf, ValueSet } from './helmCharts';
 import type { RenderedText, SourceMapping } from './rendered';
 import type { Span } from './span';
@@ -81,11 +81,14 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
   };
   /** How many documents of each template came before (a template with `---` makes several). */
   const seen = new Map<string, number>();
-  let parsed: ReturnType<typeof libraryDocuments>['documents'];
-  try {
-    parsed = libraryDocuments(text).documents;
-  } catch {
-    parsed = [];
+  let parsed: ReturnType<typeof libraryDocuments>['documents'] = [];
+  // Output nested deeper than any manifest is not mapped (the parse of the rendered text refuses it too).
+  if (estimateNestingDepth(text) <= maxNestingDepth) {
+    try {
+      parsed = libraryDocuments(text).documents;
+    } catch {
+      parsed = [];
+    }
   }
   for (const doc of parsed) {
     const source = sourceFor(sources, doc.span);
@@ -164,6 +167,9 @@ function sourceFor(list: readonly SourceComment[], span: Span): SourceComment | 
  * The key lines of a template, by their path of keys. Lines that are template actions (`{{- if … }}`), comments
  * and keys written as template expressions are passed over; indentation gives the path, as YAML reads it.
  */
+/** Template lines longer than this are not indexed. */
+const maxKeyLine = 4096;
+
 export function indexTemplate(text: string): TemplateIndex {
   const byPath = new Map<string, TemplateKey[]>();
   const firstKeys: (TemplateKey | undefined)[] = [undefined];
@@ -181,7 +187,8 @@ export function indexTemplate(text: string): TemplateIndex {
       continue;
     }
     const trimmed = line.trimStart();
-    if (!trimmed || trimmed.startsWith('#') || trimmed.startsWith('{{')) continue;
+    // (very long lines are not hand-written keys; they are passed over rather than scanned)
+    if (!trimmed || trimmed.startsWith('#') || trimmed.startsWith('{{') || line.length > maxKeyLine) continue;
     let indent = line.length - trimmed.length;
     let rest = trimmed;
     // `- key: value`: each dash opens a sequence item whose keys sit two columns further in
