@@ -75,7 +75,7 @@ describe('Helm charts rendered with the real helm', () => {
     // only the prod values misspell the selector
     assert.match(typo.message, /\nin release api, values ci\/prod-values\.yaml: rendered `apii`$/);
     // every value set renders the unknown targetPort: reported once
-    assert.match(port.message, /\nin release api, values\.yaml; release api, values ci\/prod-values\.yaml; release api, values ci\/staging-values\.yaml: rendered `metrics`$/);
+    assert.match(port.message, /\nin release api, value sets values\.yaml, ci\/prod-values\.yaml and ci\/staging-values\.yaml: rendered `metrics`$/);
   });
 
   it('renders a subchart with its parent and maps its findings to the subchart template', () => {

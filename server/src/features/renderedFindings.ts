@@ -53,10 +53,20 @@ export function mapRenderedFindings(units: readonly RenderedFindings[]): Finding
     const first = list[0];
     const sameValue = list.every((m) => m.rendered === first.rendered);
     const where = sameValue
-      ? `in ${list.map((m) => m.context).join('; ')}${first.rendered ? `: rendered ${first.rendered}` : ''}`
+      ? `in ${joinContexts(list.map((m) => m.context))}${first.rendered ? `: rendered ${first.rendered}` : ''}`
       : list.map((m) => `in ${m.context}${m.rendered ? `: rendered ${m.rendered}` : ''}`).join('\n');
     return { ...first.finding, message: `${first.finding.message}\n${where}` };
   });
+}
+
+/** `release api, values.yaml` + `release api, values ci/prod-values.yaml` → `release api, value sets values.yaml and ci/prod-values.yaml`. */
+function joinContexts(contexts: readonly string[]): string {
+  if (contexts.length === 1) return contexts[0];
+  const parts = contexts.map((c) => /^release ([^,]+), (?:values )?(.+)$/.exec(c));
+  const release = parts[0]?.[1];
+  if (release === undefined || !parts.every((p) => p && p[1] === release)) return contexts.join('; ');
+  const sets = parts.map((p) => p![2]);
+  return `release ${release}, value sets ${sets.slice(0, -1).join(', ')} and ${sets[sets.length - 1]}`;
 }
 
 /** The rendered text a finding points at, on one line and short. */
