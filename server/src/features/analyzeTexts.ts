@@ -13,8 +13,9 @@ export interface SourceText {
   readonly defaultNamespace?: string;
 }
 
-export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>): Analysis {
+/** `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). */
+export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean } = {}): Analysis {
   const cfg = withDefaults(config);
-  const files = sources.map((s) => parseManifest(s.uri, s.text, { defaultNamespace: s.defaultNamespace ?? cfg.defaultNamespace }));
+  const files = sources.map((s) => parseManifest(s.uri, s.text, { defaultNamespace: s.defaultNamespace ?? cfg.defaultNamespace, fastPath: options.fastPath }));
   return createAnalysis(buildCluster(files), cfg);
 }

@@ -139,7 +139,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const list = files;
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
-    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis);
+    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis, history[0]);
     const earlier = history;
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
