@@ -1,50 +1,50 @@
-// `check` over a folder with Helm charts: each chart × value set is rendered and analysed together with the plain
-// manifests; findings on a render go to its template lines (one finding naming every value set that has it), and a
-// finding on a plain manifest is kept only when every render agrees (a chart may supply what it lacks).
+// `check` over a folder with Helm charts: each chart × value set is rendered and enters the analysis as a file of its
+// own (an apply unit: model/project.ts keeps renders that define the same objects differently apart, as variants),
+// next to the plain manifests. Findings on a render go to its template lines, one finding naming every value set
+// that has it (features/renderedFindings.ts).
 
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
-import { findingOfProblem, mapRenderedFindings, type RenderedFindings } from '../features/renderedFindings';
+import { findingOfProblem, mapFindings } from '../features/renderedFindings';
+import { renderUri } from '../model/helmCharts';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
-import type { Finding } from './featureTypes';
+import type { Analysis, Finding } from './featureTypes';
 import { renderCharts } from './helmCharts';
 import type { HelmOptions } from './parseArgs';
 
 export interface ChartCheck {
   readonly findings: readonly Finding[];
   readonly counts: FileCounts;
+  /** The analysis the findings come from: the plain manifests and every render. */
+  readonly analysis: Analysis;
 }
 
 export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartCheck {
-  const plain = diagnosticsFor(loaded.analysis);
   const { topLevel, discovery } = loaded.charts;
-  if (!topLevel.length) return { findings: plain, counts: loaded.counts };
+  if (!topLevel.length) return { findings: diagnosticsFor(loaded.analysis), counts: loaded.counts, analysis: loaded.analysis };
   const renders = renderCharts(loaded.charts, loaded.sources, options, env);
   const problems = [...renders.problems, ...renders.units.flatMap((u) => u.problems)].map(findingOfProblem);
-  const rendered = renders.units.filter((u) => u.rendered);
-  const perUnit: RenderedFindings[] = [];
-  let agreed = new Set(plain.map(keyOf));
-  for (const unit of rendered) {
+  const units = renders.units.flatMap((unit) => {
     const chart = discovery.charts.find((c) => c.chartYaml === unit.definedBy)!;
     const valueSet = chart.valueSets.find((v) => unit.id === `helm:${chart.root}#${v.id}`)!;
-    const renderedUri = unit.id;
-    const analysis = analyzeTexts([...loaded.manifests, { uri: renderedUri, text: unit.rendered!.text, defaultNamespace: valueSet.namespace }], loaded.config);
-    const findings = diagnosticsFor(analysis);
-    const here = new Set(findings.filter((f) => f.uri !== renderedUri).map(keyOf));
-    agreed = new Set([...agreed].filter((k) => here.has(k)));
-    const context = valueSet.label.startsWith('release ') ? valueSet.label : `release ${valueSet.release}, ${valueSet.label}`;
-    perUnit.push({ renderedUri, rendered: unit.rendered!, context, fallbackUri: chart.chartYaml, findings });
-  }
-  const renderedCharts = new Set(rendered.map((u) => u.definedBy));
+    return unit.rendered ? [{ unit, chart, valueSet, uri: renderUri(chart, valueSet) }] : [];
+  });
+  const analysis = units.length
+    ? analyzeTexts([...loaded.manifests, ...units.map((u) => ({ uri: u.uri, text: u.unit.rendered!.text, defaultNamespace: u.valueSet.namespace }))], loaded.config)
+    : loaded.analysis;
+  const all = diagnosticsFor(analysis);
+  const perUnit = units.map((u) => ({
+    renderedUri: u.uri,
+    rendered: u.unit.rendered!,
+    context: u.valueSet.label.startsWith('release ') ? u.valueSet.label : `release ${u.valueSet.release}, ${u.valueSet.label}`,
+    fallbackUri: u.chart.chartYaml,
+  }));
+  const renderedCharts = new Set(units.map((u) => u.chart.root));
   // templates of charts that rendered are not skipped; the others' are
-  const renderedRoots = topLevel.filter((c) => renderedCharts.has(c.chartYaml)).map((c) => `${c.root}/`);
-  const renderedTemplates = [...discovery.templates].filter((t) => renderedRoots.some((r) => t.startsWith(r))).length;
+  const renderedTemplates = [...discovery.templates].filter((t) => [...renderedCharts].some((r) => t.startsWith(`${r}/`))).length;
   return {
-    findings: [...plain.filter((f) => agreed.has(keyOf(f))), ...mapRenderedFindings(perUnit), ...problems],
-    counts: { ...loaded.counts, templates: loaded.counts.templates - renderedTemplates, rendered: rendered.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.chartYaml)).length },
+    findings: [...mapFindings(all, perUnit), ...problems],
+    counts: { ...loaded.counts, templates: loaded.counts.templates - renderedTemplates, rendered: units.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length },
+    analysis,
   };
-}
-
-function keyOf(f: Finding): string {
-  return [f.code, f.uri, f.span.start, f.span.end, f.message].join('\u0000');
 }

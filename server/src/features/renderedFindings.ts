@@ -24,6 +24,27 @@ interface Mapped {
   readonly context: string;
 }
 
+/**
+ * One analysis's findings with renders among its files: those on a render go to its sources (merged across value
+ * sets), the others stay where they are with their related places in renders mapped too.
+ */
+export function mapFindings(findings: readonly Finding[], units: readonly Omit<RenderedFindings, 'findings'>[]): Finding[] {
+  const byUri = new Map(units.map((u) => [u.renderedUri, u]));
+  const onRenders: Finding[] = [];
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (byUri.has(f.uri)) onRenders.push(f);
+    else if (f.related?.some((r) => byUri.has(r.uri))) {
+      out.push({ ...f, related: f.related.map((r) => {
+        const u = byUri.get(r.uri);
+        const m = u && sourceOf(u.rendered, r.span);
+        return u ? { uri: m?.uri ?? u.fallbackUri, span: m?.span ?? { start: 0, end: 0 }, message: r.message } : r;
+      }) });
+    } else out.push(f);
+  }
+  return [...out, ...mapRenderedFindings(units.map((u) => ({ ...u, findings: onRenders })))];
+}
+
 /** Every unit's findings on its rendered text, mapped to their sources and merged across value sets. */
 export function mapRenderedFindings(units: readonly RenderedFindings[]): Finding[] {
   const groups = new Map<string, Mapped[]>();

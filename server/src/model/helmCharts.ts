@@ -265,3 +265,12 @@ export function resolveUri(base: string | undefined, p: string): string {
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * The URI a render of one value set enters the analysis under: in a folder of its own inside the chart, so renders of
+ * one chart are siblings (model/project.ts compares them file by file). `#` never appears unencoded in a file URI
+ * an editor sends, so no workspace file has this URI.
+ */
+export function renderUri(chart: Chart, valueSet: ValueSet): string {
+  return `${chart.root}/#helm/${encodeURIComponent(valueSet.id)}`;
+}
