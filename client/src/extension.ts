@@ -13,6 +13,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel('Kubernetes Network Lens');
   const module = context.asAbsolutePath('dist/server.js');
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
+  // Helm helpers (`_helpers.tpl`) are no YAML, but a save of one renders its chart again.
+  const helpers = vscode.workspace.createFileSystemWatcher('**/*.tpl');
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -21,7 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Only files on disk: the server reads the rest of the workspace from disk too.
     documentSelector: [{ scheme: 'file', language: 'yaml' }],
     synchronize: {
-      fileEvents: watcher,
+      fileEvents: [watcher, helpers],
       configurationSection: 'kubeNetlens',
     },
     // The watcher above already reports file events; the server need not register its own.
@@ -42,6 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     output,
     watcher,
+    helpers,
     restartTrusted,
     { dispose: () => void client?.stop() },
     createStatusBar(client),

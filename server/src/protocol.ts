@@ -109,6 +109,9 @@ export interface StatusParams {
   readonly skippedOther: number;
   readonly problems: number;
   readonly indexing: boolean;
+  /** Helm charts with a rendered value set, and charts not rendered (no helm, an untrusted workspace, an error). */
+  readonly chartsRendered?: number;
+  readonly chartsNotRendered?: number;
 }
 
 /** The answer to `kubeNetlens/trace`: the graph, and the same path as Mermaid and as plain text (for export and screen readers). */

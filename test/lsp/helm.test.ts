@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,6 +66,30 @@ describe('language server with Helm charts', () => {
     client.settings = { helm: { path: helm } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     await client.waitFor('the note to go', () => client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length === 0);
+  });
+
+  it('trusted with helm: renders the chart, puts findings on template lines, re-renders the chart after a save', async () => {
+    const client = await start(true, { helm: { path: helm } });
+    const service = await client.waitFor('service.yaml diagnostics', () => {
+      const p = client.diagnostics.get(uri('shop/templates/service.yaml'));
+      return p?.diagnostics.length ? p : undefined;
+    }, 30_000);
+    assert.deepEqual(service.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['service-selector-no-match', 8, 9]]);
+    assert.match(service.diagnostics[0].message, /\nin release shop, values\.yaml: rendered `shop-wbe`$/);
+    // the template without `{{` is rendered like the others, and checked where it says so
+    const plain = await client.waitFor('plain.yaml diagnostics', () => client.diagnostics.get(uri('shop/templates/plain.yaml')));
+    assert.deepEqual(plain.diagnostics.map((d) => [d.code, d.range.start.line]), [['service-selector-no-match', 6]]);
+    assert.equal(client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length ?? 0, 0);
+    // no diagnostics for the renders themselves: they are no files
+    assert.ok(![...client.diagnostics.keys()].some((u) => u.includes('#helm') || u.includes('%23helm')));
+    const status = await client.waitFor('status with a rendered chart', () => client.notifications.map((n) => n.params as { chartsRendered?: number; chartsNotRendered?: number; skippedTemplates?: number }).filter((p) => p?.chartsRendered === 1).pop());
+    assert.deepEqual([status.chartsNotRendered, status.skippedTemplates], [0, 0]);
+    // the typo fixed on disk and the save reported: only this chart renders again, and the finding goes
+    const path = join(dir, 'shop', 'templates', 'service.yaml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('-wbe', '-web'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('shop/templates/service.yaml'), type: 2 }] });
+    await client.waitFor('the finding to go', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 0, 30_000);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('-web\n  ports', '-wbe\n  ports'));
   });
 
   it("ignores an untrusted workspace's helm path", async () => {

@@ -18,15 +18,15 @@ import { definitionAt } from '../features/definition';
 import { diagnosticsFor, prepareIncremental } from '../features/diagnostics';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
-import { findingOfProblem } from '../features/renderedFindings';
 import { listServices } from '../features/serviceList';
 import { traceResultFor } from '../features/traceResult';
 import { globMatcher } from '../workspace/glob';
-import { chartNotesFor } from '../workspace/helm';
-import { readSettings } from '../workspace/settings';
+import { releasesIn } from '../workspace/helm';
+import { readSettings, type Settings } from '../workspace/settings';
 import { createWorkspace, type Snapshot, type Span } from '../workspace/workspace';
 import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
 import { guarded, logged } from './guard';
+import { createChartRenderer } from './charts';
 import { indexFolders } from './indexFolders';
 
 /**
@@ -57,23 +57,19 @@ export function startServer(connection: Connection): void {
   /** The document version last published for each open document. */
   const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
+  const charts = createChartRenderer(workspace, () => schedule(), (message) => connection.console.info(message));
+  /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
+  const settingsFrom = (raw: unknown): Settings => {
+    const s = readSettings(raw, trusted);
+    return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
+  };
 
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
     if (findingsMemo?.generation !== snap.generation) {
-      const notes = chartNotesOf(snap);
-      const found = applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap);
-      findingsMemo = { generation: snap.generation, findings: notes.length ? [...found, ...notes] : found };
+      // findings on rendered Helm releases go to their template lines; charts add their notes
+      findingsMemo = { generation: snap.generation, findings: charts.findings(snap, applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap)) };
     }
     return findingsMemo.findings;
-  };
-
-  /** Notes on the Chart.yaml of charts that are not rendered (no helm, an untrusted workspace); the same objects while nothing changes. */
-  let chartNotes: { charts: Snapshot['charts']; helm: Snapshot['settings']['helm']; findings: readonly Finding[] } | undefined;
-  const chartNotesOf = (snap: Snapshot): readonly Finding[] => {
-    if (chartNotes?.charts !== snap.charts || chartNotes.helm !== snap.settings.helm) {
-      chartNotes = { charts: snap.charts, helm: snap.settings.helm, findings: chartNotesFor(snap.charts.charts, snap.settings.helm, process.env).map(findingOfProblem) };
-    }
-    return chartNotes.findings;
   };
 
   const rangeIn = (snap: Snapshot) => (uri: string, span: Span): Range | undefined => {
@@ -131,7 +127,8 @@ export function startServer(connection: Connection): void {
 
   const sendStatus = (snap: Snapshot, problems: number) => {
     const s = snap.stats;
-    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates, skippedOther: s.skippedOther, problems, indexing };
+    const c = charts.counts(snap);
+    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered };
     void connection.sendNotification(statusNotification, status);
   };
 
@@ -166,6 +163,7 @@ export function startServer(connection: Connection): void {
     if (run !== indexRun) return;
     indexing = false;
     publish();
+    charts.renderAll();
     // Once every file's diagnostics are out, what the first edit needs is built while the server is idle.
     setImmediate(logged(connection, 'prepare', () => prepareIncremental(workspace.snapshot().analysis)));
   };
@@ -173,9 +171,12 @@ export function startServer(connection: Connection): void {
   const pullSettings = async () => {
     if (!canConfigure) return;
     const raw = await connection.workspace.getConfiguration('kubeNetlens');
-    const filesChanged = workspace.setSettings(readSettings(raw, trusted));
+    const filesChanged = workspace.setSettings(settingsFrom(raw));
     if (filesChanged) await reindex();
-    else if (!indexing) schedule();
+    else if (!indexing) {
+      schedule();
+      charts.renderAll();
+    }
   };
 
   /** Whether a file URI is one the settings include (inside a folder, matching include, not excluded). */
@@ -199,7 +200,7 @@ export function startServer(connection: Connection): void {
     foldersSupported = !!caps.workspace?.workspaceFolders;
     folders = foldersOf(params.workspaceFolders, params.rootUri);
     trusted = params.initializationOptions?.workspaceTrusted === true;
-    if (params.initializationOptions?.settings) workspace.setSettings(readSettings(params.initializationOptions.settings, trusted));
+    if (params.initializationOptions?.settings) workspace.setSettings(settingsFrom(params.initializationOptions.settings));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -229,7 +230,7 @@ export function startServer(connection: Connection): void {
     }
     if (canConfigure) {
       const raw = await connection.workspace.getConfiguration('kubeNetlens');
-      workspace.setSettings(readSettings(raw, trusted));
+      workspace.setSettings(settingsFrom(raw));
     }
     await reindex();
   }));
@@ -237,8 +238,11 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration(logged(connection, 'configuration', async (change) => {
     if (canConfigure) await pullSettings();
     else if (change.settings?.kubeNetlens) {
-      if (workspace.setSettings(readSettings(change.settings.kubeNetlens, trusted))) await reindex();
-      else schedule();
+      if (workspace.setSettings(settingsFrom(change.settings.kubeNetlens))) await reindex();
+      else {
+        schedule();
+        charts.renderAll();
+      }
     }
   }));
 
@@ -262,6 +266,8 @@ export function startServer(connection: Connection): void {
       }
     }
     schedule();
+    // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
+    if (!indexing) charts.filesChanged(params.changes.map((c) => c.uri));
   }));
 
   documents.onDidOpen(logged(connection, 'didOpen', (e) => {

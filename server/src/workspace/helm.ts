@@ -8,7 +8,8 @@ import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
-import { relativeTo } from '../model/helmCharts';
+import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
+import { pathToFileURL } from 'node:url';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
@@ -256,4 +257,15 @@ export async function renderChart(chart: Chart, charts: readonly Chart[], run: H
       return unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs);
     }),
   );
+}
+
+/**
+ * The releases of the settings with their paths as file URIs: relative paths are read from the first workspace
+ * folder (a path of the file system).
+ */
+export function releasesIn(releases: readonly ReleaseSetting[], folders: readonly string[]): ReleaseSetting[] {
+  if (!folders.length) return [...releases];
+  const base = pathToFileURL(folders[0]).href;
+  const abs = (p: string) => (p.startsWith('/') ? pathToFileURL(p).href : resolveUri(base, p));
+  return releases.map((r) => ({ ...r, chart: abs(r.chart), values: r.values.map(abs) }));
 }

@@ -4,7 +4,8 @@
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { buildCluster } from '../model/cluster';
-import { basename, discoverCharts, type ChartDiscovery } from '../model/helmCharts';
+import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
+import type { RenderedUnit } from '../model/rendered';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
@@ -40,6 +41,20 @@ export interface Snapshot {
   readonly stats: WorkspaceStats;
   /** The Helm charts of the workspace; their templates are never read as manifests (counted as skipped templates). */
   readonly charts: ChartDiscovery;
+  /**
+   * The rendered Helm releases, by the URI their text enters the analysis under (model/helmCharts.ts renderUri): a
+   * file of its own, an apply unit the project model keeps apart from differing renders.
+   */
+  readonly renders: ReadonlyMap<string, ChartRender>;
+  /** The latest renders of each chart (rendered or not), by chart root. */
+  readonly chartUnits: ReadonlyMap<string, readonly RenderedUnit[]>;
+}
+
+/** One rendered value set of a chart, as the analysis reads it. */
+export interface ChartRender {
+  readonly chart: Chart;
+  readonly valueSet: ValueSet;
+  readonly unit: RenderedUnit;
 }
 
 export interface Workspace {
@@ -58,6 +73,11 @@ export interface Workspace {
   isOpen(uri: string): boolean;
   /** Every URI with text (disk or open). */
   uris(): readonly string[];
+  /**
+   * Replaces the renders of one chart (its root): the rendered ones enter the analysis as files of their own. Renders
+   * of charts that are no longer in the workspace are dropped by the next full list.
+   */
+  setChartRenders(root: string, renders: readonly { readonly chart: Chart; readonly valueSet: ValueSet; readonly unit: RenderedUnit }[]): void;
   snapshot(): Snapshot;
 }
 
@@ -93,6 +113,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   let history: readonly Analysis[] = [];
   /** The charts as of the last full list; recomputed when URIs come or go, or a chart's own files change. */
   let charts: ChartDiscovery = { charts: [], templates: new Set() };
+  /** Rendered releases by their render URI, and every chart's latest units by chart root. */
+  let renders = new Map<string, ChartRender>();
+  let chartUnits = new Map<string, readonly RenderedUnit[]>();
 
   const changed = (uri?: string) => {
     generation++;
@@ -101,15 +124,17 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     else if (!layout?.place.has(uri)) layout = undefined;
     else dirty.add(uri);
   };
-  const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri);
+  const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri) ?? renders.get(uri)?.unit.rendered?.text;
 
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
     if (memo && memo.text === text) return memo;
     // A chart's template is not YAML until rendered, even when it holds no `{{`.
+    const render = renders.get(uri);
     const file = charts.templates.has(uri)
       ? { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: 'template' as const }
-      : parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
+      // objects of a release that name no namespace are in the release namespace
+      : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
     parses.set(uri, file);
     return file;
   };
@@ -149,6 +174,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       const i = place.get(uri);
       return i === undefined ? undefined : list[i].text;
     };
+    const rendersNow = renders;
+    const unitsNow = chartUnits;
     for (const f of files) {
       resources += f.resources.length;
       if (f.skipped === 'template') skippedTemplates++;
@@ -170,8 +197,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         return index;
       },
       documentVersion: (uri) => versions.get(uri),
-      stats: { files: files.length, resources, skippedTemplates, skippedOther },
+      stats: { files: files.length - rendersNow.size, resources, skippedTemplates, skippedOther },
       charts,
+      renders: rendersNow,
+      chartUnits: unitsNow,
     };
   };
 
@@ -179,13 +208,23 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const fullList = (): ManifestFile[] => {
     const texts = new Map(disk);
     for (const [uri, o] of overlays) texts.set(uri, o.text);
-    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
-    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
-    const uris = [...texts.keys()].sort();
-    const next = discoverCharts(uris, (u) => texts.get(u), { namespace: settings.analysis.defaultNamespace });
+    const renderTexts = new Map<string, string>();
+    for (const [uri, r] of renders) if (r.unit.rendered) renderTexts.set(uri, r.unit.rendered.text);
+    const next = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: settings.analysis.defaultNamespace, releases: settings.helm.releases });
     // files that became templates, or stopped being ones, are read again
     for (const uri of parses.keys()) if (charts.templates.has(uri) !== next.templates.has(uri)) parses.delete(uri);
     charts = next;
+    // renders of charts that went away go too
+    const roots = new Set(next.charts.map((c) => c.root));
+    for (const [uri, r] of renders) if (!roots.has(r.chart.root)) renderTexts.delete(uri);
+    if (renderTexts.size !== [...renders.values()].filter((r) => r.unit.rendered).length || [...chartUnits.keys()].some((r) => !roots.has(r))) {
+      renders = new Map([...renders].filter(([uri]) => renderTexts.has(uri)));
+      chartUnits = new Map([...chartUnits].filter(([root]) => roots.has(root)));
+    }
+    for (const [uri, text] of renderTexts) texts.set(uri, text);
+    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
+    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
+    const uris = [...texts.keys()].sort();
     return uris.map((u) => parse(u, texts.get(u)!));
   };
 
@@ -234,6 +273,33 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       if (!o) return;
       overlays.delete(uri);
       if (disk.get(uri) !== o.text) changed(disk.has(uri) ? uri : undefined);
+    },
+    setChartRenders(root, list) {
+      const next = new Map([...renders].filter(([, r]) => r.chart.root !== root));
+      for (const r of list) if (r.unit.rendered) next.set(renderUri(r.chart, r.valueSet), { chart: r.chart, valueSet: r.valueSet, unit: r.unit });
+      const before = [...renders].filter(([, r]) => r.chart.root === root);
+      const after = [...next].filter(([, r]) => r.chart.root === root);
+      const sameUris = before.length === after.length && before.every(([uri]) => next.has(uri));
+      renders = next;
+      chartUnits = new Map(chartUnits).set(root, list.map((r) => r.unit));
+      if (!sameUris) changed();
+      else {
+        let any = false;
+        for (const [uri, r] of before) {
+          const now = next.get(uri)!;
+          // a namespace change re-reads the text under the other namespace
+          if (now.unit.rendered!.text !== r.unit.rendered!.text || now.valueSet.namespace !== r.valueSet.namespace) {
+            parses.delete(uri);
+            changed(uri);
+            any = true;
+          }
+        }
+        // the units' problems changed even when no text did: a new snapshot, the same files
+        if (!any) {
+          generation++;
+          current = undefined;
+        }
+      }
     },
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),

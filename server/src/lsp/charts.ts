@@ -1,0 +1,112 @@
+// Helm charts in the language server: renders every top-level chart after indexing (a trusted workspace, helm found),
+// and again only the chart one of whose files changed on disk (a save); the renders enter the workspace as files of
+// their own. Turns the snapshot's findings on renders into findings on template lines, and adds each chart's notes
+// (not rendered: untrusted, no helm, a missing dependency, helm's error).
+
+import { fileURLToPath } from 'node:url';
+import { findingOfProblem, mapFindings } from '../features/renderedFindings';
+import { chartNotesFor, helmForSettings, renderChart } from '../workspace/helm';
+import type { Settings } from '../workspace/settings';
+import type { Snapshot, Workspace } from '../workspace/workspace';
+import type { Finding } from './convert';
+
+/** Renders run at most this many at a time (helm is CPU-bound; the machine has other work). */
+const parallelRenders = 2;
+
+export interface ChartRenderer {
+  /** Renders every top-level chart (after indexing, or when the settings changed). */
+  renderAll(): void;
+  /** Files changed on disk: the charts they belong to render again. */
+  filesChanged(uris: readonly string[]): void;
+  /** The snapshot's findings with renders mapped to template lines, plus the charts' notes. */
+  findings(snap: Snapshot, found: readonly Finding[]): readonly Finding[];
+  /** Top-level charts with at least one rendered value set, and the others. */
+  counts(snap: Snapshot): { readonly rendered: number; readonly notRendered: number; readonly renderedTemplates: number };
+}
+
+export function createChartRenderer(workspace: Workspace, onRendered: () => void, log: (message: string) => void): ChartRenderer {
+  /** The newest render request per chart root: an older render's result is dropped. */
+  const requests = new Map<string, number>();
+  let next = 0;
+  const queue: (() => Promise<void>)[] = [];
+  let running = 0;
+  const pump = () => {
+    while (running < parallelRenders && queue.length) {
+      const job = queue.shift()!;
+      running++;
+      void job().finally(() => {
+        running--;
+        pump();
+      });
+    }
+  };
+
+  const render = (root: string) => {
+    const id = ++next;
+    requests.set(root, id);
+    queue.push(async () => {
+      if (requests.get(root) !== id) return;
+      const snap = workspace.snapshot();
+      const chart = snap.charts.charts.find((c) => c.root === root && !c.parent);
+      const helm = helmForSettings(snap.settings.helm, process.env);
+      if (!chart || !helm) return;
+      const started = Date.now();
+      const units = await renderChart(chart, snap.charts.charts, { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u) => fileURLToPath(u) }, (u) => snap.text(u));
+      if (requests.get(root) !== id) return;
+      log(`Rendered chart ${chart.name} (${units.length} value set${units.length === 1 ? '' : 's'}) in ${Date.now() - started} ms`);
+      workspace.setChartRenders(root, units.map((unit, i) => ({ chart, valueSet: chart.valueSets[i], unit })));
+      onRendered();
+    });
+    pump();
+  };
+
+  let notes: { charts: Snapshot['charts']; helm: Settings['helm']; units: Snapshot['chartUnits']; findings: readonly Finding[] } | undefined;
+  const notesOf = (snap: Snapshot): readonly Finding[] => {
+    if (notes?.charts !== snap.charts || notes.helm !== snap.settings.helm || notes.units !== snap.chartUnits) {
+      const top = snap.charts.charts.filter((c) => !c.parent);
+      const unitProblems = top.flatMap((c) => snap.chartUnits.get(c.root) ?? []).flatMap((u) => u.problems);
+      notes = {
+        charts: snap.charts,
+        helm: snap.settings.helm,
+        units: snap.chartUnits,
+        findings: [...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems].map(findingOfProblem),
+      };
+    }
+    return notes.findings;
+  };
+
+  return {
+    renderAll() {
+      if (!helmForSettings(workspace.settings.helm, process.env)) return;
+      for (const c of workspace.snapshot().charts.charts) if (!c.parent) render(c.root);
+    },
+    filesChanged(uris) {
+      const snap = workspace.snapshot();
+      if (!helmForSettings(snap.settings.helm, process.env)) return;
+      const top = snap.charts.charts.filter((c) => !c.parent);
+      for (const c of top) {
+        const valuesFiles = new Set(c.valueSets.flatMap((v) => v.valuesFiles));
+        if (uris.some((u) => u.startsWith(`${c.root}/`) || valuesFiles.has(u))) render(c.root);
+      }
+    },
+    findings(snap, found) {
+      const units = [...snap.renders].map(([uri, r]) => ({
+        renderedUri: uri,
+        rendered: r.unit.rendered!,
+        context: r.valueSet.label.startsWith('release ') ? r.valueSet.label : `release ${r.valueSet.release}, ${r.valueSet.label}`,
+        fallbackUri: r.chart.chartYaml,
+      }));
+      const mapped = units.length ? mapFindings(found, units) : found;
+      const chartNotes = notesOf(snap);
+      return chartNotes.length ? [...mapped, ...chartNotes] : mapped;
+    },
+    counts(snap) {
+      const top = snap.charts.charts.filter((c) => !c.parent);
+      const rendered = new Set([...snap.renders.values()].map((r) => r.chart.root));
+      const n = top.filter((c) => rendered.has(c.root)).length;
+      const roots = [...rendered].map((r) => `${r}/`);
+      const renderedTemplates = roots.length ? [...snap.charts.templates].filter((t) => roots.some((r) => t.startsWith(r))).length : 0;
+      return { rendered: n, notRendered: top.length - n, renderedTemplates };
+    },
+  };
+}
