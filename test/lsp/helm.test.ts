@@ -84,6 +84,13 @@ describe('language server with Helm charts', () => {
     assert.ok(![...client.diagnostics.keys()].some((u) => u.includes('#helm') || u.includes('%23helm')));
     const status = await client.waitFor('status with a rendered chart', () => client.notifications.map((n) => n.params as { chartsRendered?: number; chartsNotRendered?: number; skippedTemplates?: number }).filter((p) => p?.chartsRendered === 1).pop());
     assert.deepEqual([status.chartsNotRendered, status.skippedTemplates], [0, 0]);
+    // the Service picker and the trace view point at the template, not at the render
+    const services = await client.connection.sendRequest<{ namespace: string; name: string; source?: { uri: string; line: number } }[]>('kubeNetlens/listServices', {});
+    const web = services.find((x) => x.name === 'shop-web')!;
+    assert.deepEqual([web.namespace, web.source?.uri, web.source?.line], ['default', uri('shop/templates/service.yaml'), 3]);
+    const trace = await client.connection.sendRequest<{ graph: { nodes: { source?: { uri: string } }[] } }>('kubeNetlens/trace', { namespace: 'default', name: 'shop-web' });
+    const sources = trace.graph.nodes.flatMap((n) => (n.source ? [n.source.uri] : []));
+    assert.ok(sources.length > 0 && sources.every((u) => !u.includes('#helm')), sources.join(', '));
     // the typo fixed on disk and the save reported: only this chart renders again, and the finding goes
     const path = join(dir, 'shop', 'templates', 'service.yaml');
     writeFileSync(path, readFileSync(path, 'utf8').replace('-wbe', '-web'));

@@ -104,3 +104,9 @@ function renderedSnippet(text: string, span: Span): string {
 export function findingOfProblem(p: RenderProblem): Finding {
   return { uri: p.uri, span: p.span, code: p.code, severity: p.severity, message: p.message };
 }
+
+/** A place in a render → the source it came from (a template line), or the chart's Chart.yaml when none maps. */
+export function sourceLocation(rendered: RenderedText, fallbackUri: string, span: Span): { readonly uri: string; readonly span: Span } {
+  const m = sourceOf(rendered, span);
+  return m ? { uri: m.uri, span: m.span } : { uri: fallbackUri, span: { start: 0, end: 0 } };
+}

@@ -4,7 +4,9 @@
 // (not rendered: untrusted, no helm, a missing dependency, helm's error).
 
 import { fileURLToPath } from 'node:url';
-import { findingOfProblem, mapFindings } from '../features/renderedFindings';
+import { findingOfProblem, mapFindings, sourceLocation } from '../features/renderedFindings';
+import type { ServiceSummary, SourceSpan, TraceResult } from '../protocol';
+import type { Span } from '../workspace/workspace';
 import { chartNotesFor, helmForSettings, renderChart } from '../workspace/helm';
 import type { Settings } from '../workspace/settings';
 import type { Snapshot, Workspace } from '../workspace/workspace';
@@ -20,6 +22,11 @@ export interface ChartRenderer {
   filesChanged(uris: readonly string[]): void;
   /** The snapshot's findings with renders mapped to template lines, plus the charts' notes. */
   findings(snap: Snapshot, found: readonly Finding[]): readonly Finding[];
+  /** A place as the editor can open it: places in a render go to the template line that made them. */
+  location(snap: Snapshot, uri: string, span: Span): { readonly uri: string; readonly span: Span };
+  /** The same for the places the trace view and the Service picker carry; a Service several value sets render is listed once. */
+  services(snap: Snapshot, list: readonly ServiceSummary[]): ServiceSummary[];
+  trace(snap: Snapshot, result: TraceResult): TraceResult;
   /** Top-level charts with at least one rendered value set, and the others. */
   counts(snap: Snapshot): { readonly rendered: number; readonly notRendered: number; readonly renderedTemplates: number };
 }
@@ -100,6 +107,33 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const chartNotes = notesOf(snap);
       return chartNotes.length ? [...mapped, ...chartNotes] : mapped;
     },
+    location(snap, uri, span) {
+      const r = snap.renders.get(uri);
+      return r?.unit.rendered ? sourceLocation(r.unit.rendered, r.chart.chartYaml, span) : { uri, span };
+    },
+    services(snap, list) {
+      if (!snap.renders.size) return [...list];
+      const seen = new Set<string>();
+      const out: ServiceSummary[] = [];
+      for (const s of list) {
+        const source = s.source && mapSource(snap, s.source);
+        const key = `${s.namespace}/${s.name}\u0000${source?.uri}\u0000${source?.start}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(source === s.source ? s : { ...s, source });
+      }
+      return out;
+    },
+    trace(snap, result) {
+      if (!snap.renders.size) return result;
+      const g = result.graph;
+      const graph = {
+        ...g,
+        service: g.service.source ? { ...g.service, source: mapSource(snap, g.service.source) } : g.service,
+        nodes: g.nodes.map((n) => (n.source ? { ...n, source: mapSource(snap, n.source) } : n)),
+      };
+      return { ...result, graph };
+    },
     counts(snap) {
       const top = snap.charts.charts.filter((c) => !c.parent);
       const rendered = new Set([...snap.renders.values()].map((r) => r.chart.root));
@@ -109,4 +143,13 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       return { rendered: n, notRendered: top.length - n, renderedTemplates };
     },
   };
+}
+
+/** A SourceSpan in a render → the template's, with its line and character. */
+function mapSource(snap: Snapshot, source: SourceSpan): SourceSpan {
+  const r = snap.renders.get(source.uri);
+  if (!r?.unit.rendered) return source;
+  const to = sourceLocation(r.unit.rendered, r.chart.chartYaml, { start: source.start, end: source.end });
+  const p = snap.lines(to.uri)?.positionAt(to.span.start) ?? { line: 0, character: 0 };
+  return { uri: to.uri, start: to.span.start, end: to.span.end, line: p.line, character: p.character };
 }

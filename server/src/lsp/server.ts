@@ -329,7 +329,8 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return definitionAt(a.snap.analysis, p.textDocument.uri, a.offset).flatMap((l) => {
+    return definitionAt(a.snap.analysis, p.textDocument.uri, a.offset).flatMap((found) => {
+      const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
     });
@@ -339,7 +340,8 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return referencesAt(a.snap.analysis, p.textDocument.uri, a.offset, p.context.includeDeclaration).flatMap((l) => {
+    return referencesAt(a.snap.analysis, p.textDocument.uri, a.offset, p.context.includeDeclaration).flatMap((found) => {
+      const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
     });
@@ -358,8 +360,15 @@ export function startServer(connection: Connection): void {
     }));
   }));
 
-  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => traceResultFor(workspace.snapshot().analysis, p) ?? null));
-  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => listServices(workspace.snapshot().analysis)));
+  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => {
+    const snap = workspace.snapshot();
+    const result = traceResultFor(snap.analysis, p);
+    return result ? charts.trace(snap, result) : null;
+  }));
+  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => {
+    const snap = workspace.snapshot();
+    return charts.services(snap, listServices(snap.analysis));
+  }));
 
   documents.listen(connection);
   connection.listen();
