@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { discoverCharts } from '../../server/src/model/helmCharts';
 import { sourceOf } from '../../server/src/model/rendered';
 import { helmForSettings, renderChart } from '../../server/src/workspace/helm';
+import { createWorkspace } from '../../server/src/workspace/workspace';
 import { readSettings } from '../../server/src/workspace/settings';
 
 const repoRoot = join(__dirname, '..', '..');
@@ -65,6 +66,26 @@ describe('rendering charts for the language server', () => {
     assert.equal(unit.rendered, undefined);
     assert.deepEqual(unit.problems.map((p) => [p.code, p.uri]), [['helm-failed', charts[0].chartYaml]]);
     assert.match(unit.problems[0].message, /did not finish within 300 ms for chart slow, values\.yaml and was stopped/);
+  });
+
+  it('renders enter the workspace as files of their own, in the release namespace, and go with their chart', async () => {
+    const texts = filesUnder(join(repoRoot, 'test', 'fixtures', 'helm', 'valuesets'));
+    const ws = createWorkspace(readSettings({}, true));
+    for (const [u, t] of texts) if (/\.ya?ml$/.test(u)) ws.setDiskText(u, t);
+    const snap = ws.snapshot();
+    assert.equal(snap.analysis.cluster.services.length, 0, 'templates are not read as manifests');
+    const chart = snap.charts.charts[0];
+    const units = await renderChart(chart, snap.charts.charts, { helm, timeoutMs: 10_000, pathOf: (u) => fileURLToPath(u) }, (u) => snap.text(u));
+    ws.setChartRenders(chart.root, units.map((unit, i) => ({ chart, valueSet: { ...chart.valueSets[i], namespace: 'api' }, unit })));
+    const rendered = ws.snapshot();
+    assert.equal(rendered.renders.size, 3);
+    assert.deepEqual([...new Set(rendered.analysis.cluster.services.map((s) => `${s.namespace}/${s.name}`))].sort(), ['api/api', 'api/api-metrics']);
+    assert.equal(rendered.stats.files, snap.stats.files, 'renders are not counted as workspace files');
+    // the three renders differ (replicas, a selector): the project model keeps them apart
+    assert.equal(rendered.analysis.scopes().length >= 3, true);
+    ws.deleteDiskText(chart.chartYaml);
+    assert.equal(ws.snapshot().renders.size, 0);
+    assert.equal(ws.snapshot().analysis.cluster.services.length, 0);
   });
 
   it('never runs helm in an untrusted workspace, whatever the settings name', () => {
