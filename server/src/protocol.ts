@@ -100,6 +100,8 @@ export interface ServiceSummary {
   readonly type: string;
   readonly endpoints?: number;
   readonly source?: SourceSpan;
+  /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
+  readonly release?: string;
 }
 
 export interface StatusParams {

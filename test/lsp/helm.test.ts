@@ -85,9 +85,14 @@ describe('language server with Helm charts', () => {
     const status = await client.waitFor('status with a rendered chart', () => client.notifications.map((n) => n.params as { chartsRendered?: number; chartsNotRendered?: number; skippedTemplates?: number }).filter((p) => p?.chartsRendered === 1).pop());
     assert.deepEqual([status.chartsNotRendered, status.skippedTemplates], [0, 0]);
     // the Service picker and the trace view point at the template, not at the render
-    const services = await client.connection.sendRequest<{ namespace: string; name: string; source?: { uri: string; line: number } }[]>('kubeNetlens/listServices', {});
+    const services = await client.connection.sendRequest<{ namespace: string; name: string; release?: string; source?: { uri: string; line: number } }[]>('kubeNetlens/listServices', {});
     const web = services.find((x) => x.name === 'shop-web')!;
-    assert.deepEqual([web.namespace, web.source?.uri, web.source?.line], ['default', uri('shop/templates/service.yaml'), 3]);
+    assert.deepEqual([web.namespace, web.source?.uri, web.source?.line, web.release], ['default', uri('shop/templates/service.yaml'), 3, 'release shop, values.yaml']);
+    // a hover in the template shows what the value set rendered there
+    const hover = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: uri('shop/templates/service.yaml') }, position: { line: 3, character: 12 } });
+    assert.ok(hover, 'a hover on the templated Service name');
+    assert.match(hover.contents.value, /^\*\*Rendered in release shop, values\\\.yaml\*\*\n/);
+    assert.match(hover.contents.value, /shop-web\.default\.svc\.cluster\.local/);
     const trace = await client.connection.sendRequest<{ graph: { nodes: { source?: { uri: string } }[] } }>('kubeNetlens/trace', { namespace: 'default', name: 'shop-web' });
     const sources = trace.graph.nodes.flatMap((n) => (n.source ? [n.source.uri] : []));
     assert.ok(sources.length > 0 && sources.every((u) => !u.includes('#helm')), sources.join(', '));

@@ -4,6 +4,7 @@
 // (not rendered: untrusted, no helm, a missing dependency, helm's error).
 
 import { fileURLToPath } from 'node:url';
+import { renderedHoverAt } from '../features/hoverRendered';
 import { findingOfProblem, mapFindings, sourceLocation } from '../features/renderedFindings';
 import type { ServiceSummary, SourceSpan, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
@@ -27,6 +28,8 @@ export interface ChartRenderer {
   /** The same for the places the trace view and the Service picker carry; a Service several value sets render is listed once. */
   services(snap: Snapshot, list: readonly ServiceSummary[]): ServiceSummary[];
   trace(snap: Snapshot, result: TraceResult): TraceResult;
+  /** In a chart template: the hover of what each value set rendered there. */
+  hover(snap: Snapshot, uri: string, offset: number): { readonly markdown: string; readonly span: Span } | undefined;
   /** Top-level charts with at least one rendered value set, and the others. */
   counts(snap: Snapshot): { readonly rendered: number; readonly notRendered: number; readonly renderedTemplates: number };
 }
@@ -100,7 +103,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const units = [...snap.renders].map(([uri, r]) => ({
         renderedUri: uri,
         rendered: r.unit.rendered!,
-        context: r.valueSet.label.startsWith('release ') ? r.valueSet.label : `release ${r.valueSet.release}, ${r.valueSet.label}`,
+        context: contextOf(r.valueSet),
         fallbackUri: r.chart.chartYaml,
       }));
       const mapped = units.length ? mapFindings(found, units) : found;
@@ -113,14 +116,20 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
     },
     services(snap, list) {
       if (!snap.renders.size) return [...list];
-      const seen = new Set<string>();
+      const seen = new Map<string, number>();
       const out: ServiceSummary[] = [];
       for (const s of list) {
+        const render = s.source && snap.renders.get(s.source.uri);
         const source = s.source && mapSource(snap, s.source);
         const key = `${s.namespace}/${s.name}\u0000${source?.uri}\u0000${source?.start}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(source === s.source ? s : { ...s, source });
+        const at = seen.get(key);
+        if (at !== undefined) {
+          // the same Service from another value set: named beside the first
+          if (render) out[at] = { ...out[at], release: [out[at].release, contextOf(render.valueSet)].filter(Boolean).join('; ') };
+          continue;
+        }
+        seen.set(key, out.length);
+        out.push(render ? { ...s, source, release: contextOf(render.valueSet) } : s);
       }
       return out;
     },
@@ -133,6 +142,11 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
         nodes: g.nodes.map((n) => (n.source ? { ...n, source: mapSource(snap, n.source) } : n)),
       };
       return { ...result, graph };
+    },
+    hover(snap, uri, offset) {
+      if (!snap.charts.templates.has(uri)) return undefined;
+      const renders = [...snap.renders].filter(([, r]) => uri.startsWith(`${r.chart.root}/`)).map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: contextOf(r.valueSet) }));
+      return renders.length ? renderedHoverAt(snap.analysis, uri, offset, renders) : undefined;
     },
     counts(snap) {
       const top = snap.charts.charts.filter((c) => !c.parent);
@@ -152,4 +166,9 @@ function mapSource(snap: Snapshot, source: SourceSpan): SourceSpan {
   const to = sourceLocation(r.unit.rendered, r.chart.chartYaml, { start: source.start, end: source.end });
   const p = snap.lines(to.uri)?.positionAt(to.span.start) ?? { line: 0, character: 0 };
   return { uri: to.uri, start: to.span.start, end: to.span.end, line: p.line, character: p.character };
+}
+
+/** `release shop, values ci/prod-values.yaml`: a value set as messages name it. */
+function contextOf(valueSet: { readonly label: string; readonly release: string }): string {
+  return valueSet.label.startsWith('release ') ? valueSet.label : `release ${valueSet.release}, ${valueSet.label}`;
 }

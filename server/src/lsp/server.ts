@@ -297,7 +297,7 @@ export function startServer(connection: Connection): void {
   connection.onHover(guarded(connection, 'hover', (p) => {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return null;
-    const h = hoverAt(a.snap.analysis, p.textDocument.uri, a.offset);
+    const h = charts.hover(a.snap, p.textDocument.uri, a.offset) ?? hoverAt(a.snap.analysis, p.textDocument.uri, a.offset);
     if (!h) return null;
     return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(a.index, h.span) };
   }));
