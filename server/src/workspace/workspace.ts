@@ -7,7 +7,8 @@ import { buildCluster } from '../model/cluster';
 import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
 import type { RenderedUnit } from '../model/rendered';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
-import { parseManifest, type ManifestFile } from '../model/parseManifest';
+import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
+import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
 
 export type { LineIndex } from '../model/lineIndex';
@@ -126,16 +127,18 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   };
   const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri) ?? renders.get(uri)?.unit.rendered?.text;
 
+  /** Kustomizations, patches and chart templates (model/fileRoles.ts), worked out again whenever the file list is. */
+  let roles: ReadonlyMap<string, FileRole> = new Map();
+  const parsedRoles = new Map<string, FileRole | undefined>();
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
-    if (memo && memo.text === text) return memo;
-    // A chart's template is not YAML until rendered, even when it holds no `{{`.
+    const role = roles.get(uri);
+    if (memo && memo.text === text && parsedRoles.get(uri) === role) return memo;
+    // objects of a Helm release that name no namespace are in the release namespace
     const render = renders.get(uri);
-    const file = charts.templates.has(uri)
-      ? { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: 'template' as const }
-      // objects of a release that name no namespace are in the release namespace
-      : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
+    const file = role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
     parses.set(uri, file);
+    parsedRoles.set(uri, role);
     return file;
   };
 
@@ -145,8 +148,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       files = [...layout.files];
       for (const uri of dirty) {
         const text = textOf(uri);
-        // gone from disk and editor: the URI set changed after all
-        if (text === undefined) files = undefined;
+        // gone from disk and editor: the URI set changed after all; an edited kustomization or Chart.yaml can change
+        // the role of other files
+        if (text === undefined || isProjectFile(uri)) files = undefined;
         if (!files) break;
         files[layout.place.get(uri)!] = parse(uri, text!);
       }
@@ -210,19 +214,21 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     for (const [uri, o] of overlays) texts.set(uri, o.text);
     const renderTexts = new Map<string, string>();
     for (const [uri, r] of renders) if (r.unit.rendered) renderTexts.set(uri, r.unit.rendered.text);
-    const next = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: settings.analysis.defaultNamespace, releases: settings.helm.releases });
-    // files that became templates, or stopped being ones, are read again
-    for (const uri of parses.keys()) if (charts.templates.has(uri) !== next.templates.has(uri)) parses.delete(uri);
-    charts = next;
+    charts = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: settings.analysis.defaultNamespace, releases: settings.helm.releases });
     // renders of charts that went away go too
-    const roots = new Set(next.charts.map((c) => c.root));
+    const roots = new Set(charts.charts.map((c) => c.root));
     for (const [uri, r] of renders) if (!roots.has(r.chart.root)) renderTexts.delete(uri);
     if (renderTexts.size !== [...renders.values()].filter((r) => r.unit.rendered).length || [...chartUnits.keys()].some((r) => !roots.has(r))) {
       renders = new Map([...renders].filter(([uri]) => renderTexts.has(uri)));
       chartUnits = new Map([...chartUnits].filter(([root]) => roots.has(root)));
     }
+    roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
     for (const [uri, text] of renderTexts) texts.set(uri, text);
-    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
+    for (const uri of parses.keys()) {
+      if (texts.has(uri)) continue;
+      parses.delete(uri);
+      parsedRoles.delete(uri);
+    }
     for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
     const uris = [...texts.keys()].sort();
     return uris.map((u) => parse(u, texts.get(u)!));
