@@ -61,7 +61,14 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const helm = helmForSettings(snap.settings.helm, process.env);
       if (!chart || !helm) return;
       const started = Date.now();
-      const units = await renderChart(chart, snap.charts.charts, { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u) => fileURLToPath(u) }, (u) => snap.text(u));
+      let units;
+      try {
+        units = await renderChart(chart, snap.charts.charts, { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u) => fileURLToPath(u) }, (u) => snap.text(u));
+      } catch (err) {
+        // only a bug lands here (helm's failures are values): the chart stays as it was
+        log(`Rendering chart ${chart.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        return;
+      }
       if (requests.get(root) !== id) return;
       log(`Rendered chart ${chart.name} (${units.length} value set${units.length === 1 ? '' : 's'}) in ${Date.now() - started} ms`);
       workspace.setChartRenders(root, units.map((unit, i) => ({ chart, valueSet: chart.valueSets[i], unit })));
