@@ -102,6 +102,11 @@ describe('language server with Helm charts', () => {
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('shop/templates/service.yaml'), type: 2 }] });
     await client.waitFor('the finding to go', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 0, 30_000);
     writeFileSync(path, readFileSync(path, 'utf8').replace('-web\n  ports', '-wbe\n  ports'));
+    // helm unset again: the renders go, the note comes back
+    client.settings = { helm: { path: join(root, 'no-such-helm') } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await client.waitFor('the note', () => client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.some((d) => /needs helm/.test(d.message)));
+    await client.waitFor('no findings from renders', () => client.diagnostics.get(uri('shop/templates/plain.yaml'))?.diagnostics.length === 0);
   });
 
   it("ignores an untrusted workspace's helm path", async () => {

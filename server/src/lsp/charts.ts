@@ -94,8 +94,15 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
 
   return {
     renderAll() {
-      if (!helmForSettings(workspace.settings.helm, process.env)) return;
-      for (const c of workspace.snapshot().charts.charts) if (!c.parent) render(c.root);
+      const snap = workspace.snapshot();
+      if (!helmForSettings(workspace.settings.helm, process.env)) {
+        // helm went away (a setting changed): what it rendered goes too, and pending renders are dropped
+        requests.clear();
+        for (const root of snap.chartUnits.keys()) workspace.setChartRenders(root, []);
+        if (snap.chartUnits.size) onRendered();
+        return;
+      }
+      for (const c of snap.charts.charts) if (!c.parent) render(c.root);
     },
     filesChanged(uris) {
       const snap = workspace.snapshot();
