@@ -155,6 +155,18 @@ describe('Helm charts rendered with the real helm', () => {
     assert.equal(diagnostics.length, 2);
   });
 
+  it('dns and trace see the Services charts render; the trace points at template lines', () => {
+    const dns = runCli(['dns', '--helm', helm, '--format', 'json', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(dns.status, 0, dns.stderr);
+    assert.ok((JSON.parse(dns.stdout) as { records: { name: string }[] }).records.some((r) => r.name === 'shop-web.default.svc.cluster.local'), dns.stdout.slice(0, 400));
+    const trace = runCli(['trace', 'default/shop-web', '--helm', helm, '--format', 'json', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(trace.status, 0, trace.stderr);
+    const graph = JSON.parse(trace.stdout) as { service: { source?: { uri: string; line: number } } };
+    assert.deepEqual([graph.service.source?.uri, graph.service.source?.line], [join(charts, 'typo', 'templates', 'service.yaml'), 3]);
+    const without = runCli(['trace', 'default/shop-web', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(without.status, 2);
+  });
+
   it('build prints the rendered objects as YAML documents or one JSON array', () => {
     const yaml = runCli(['build', join(charts, 'typo'), '--helm', helm], { env: { PATH: noHelmPath } });
     assert.equal(yaml.status, 0, yaml.stderr);

@@ -5,7 +5,7 @@
 
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
-import { findingOfProblem, mapFindings } from '../features/renderedFindings';
+import { findingOfProblem, mapFindings, type RenderedFindings } from '../features/renderedFindings';
 import { renderUri } from '../model/helmCharts';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
 import type { Analysis, Finding } from './featureTypes';
@@ -19,9 +19,21 @@ export interface ChartCheck {
   readonly analysis: Analysis;
 }
 
-export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartCheck {
+/** The charts under the PATH arguments rendered, and one analysis of the plain manifests with every render. */
+export interface ChartAnalysis {
+  readonly analysis: Analysis;
+  /** The renders that entered it, as their findings and places are mapped back. */
+  readonly units: readonly RenderedFindingsSource[];
+  /** Problems of charts not rendered (no helm, a missing dependency, helm's error), as findings. */
+  readonly problems: readonly Finding[];
+  readonly counts: FileCounts;
+}
+
+export type RenderedFindingsSource = Omit<RenderedFindings, 'findings'>;
+
+export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartAnalysis {
   const { topLevel, discovery } = loaded.charts;
-  if (!topLevel.length) return { findings: diagnosticsFor(loaded.analysis), counts: loaded.counts, analysis: loaded.analysis };
+  if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
   const renders = renderCharts(loaded.charts, loaded.sources, options, env);
   const problems = [...renders.problems, ...renders.units.flatMap((u) => u.problems)].map(findingOfProblem);
   const units = renders.units.flatMap((unit) => {
@@ -32,19 +44,23 @@ export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env
   const analysis = units.length
     ? analyzeTexts([...loaded.manifests, ...units.map((u) => ({ uri: u.uri, text: u.unit.rendered!.text, defaultNamespace: u.valueSet.namespace }))], loaded.config)
     : loaded.analysis;
-  const all = diagnosticsFor(analysis);
-  const perUnit = units.map((u) => ({
-    renderedUri: u.uri,
-    rendered: u.unit.rendered!,
-    context: u.valueSet.label.startsWith('release ') ? u.valueSet.label : `release ${u.valueSet.release}, ${u.valueSet.label}`,
-    fallbackUri: u.chart.chartYaml,
-  }));
   const renderedCharts = new Set(units.map((u) => u.chart.root));
   // templates of charts that rendered are not skipped; the others' are
   const renderedTemplates = [...discovery.templates].filter((t) => [...renderedCharts].some((r) => t.startsWith(`${r}/`))).length;
   return {
-    findings: [...mapFindings(all, perUnit), ...problems],
-    counts: { ...loaded.counts, templates: loaded.counts.templates - renderedTemplates, rendered: units.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length },
     analysis,
+    units: units.map((u) => ({
+      renderedUri: u.uri,
+      rendered: u.unit.rendered!,
+      context: u.valueSet.label.startsWith('release ') ? u.valueSet.label : `release ${u.valueSet.release}, ${u.valueSet.label}`,
+      fallbackUri: u.chart.chartYaml,
+    })),
+    problems,
+    counts: { ...loaded.counts, templates: loaded.counts.templates - renderedTemplates, rendered: units.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length },
   };
+}
+
+export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartCheck {
+  const a = analyzeWithCharts(loaded, options, env);
+  return { findings: [...mapFindings(diagnosticsFor(a.analysis), a.units), ...a.problems], counts: a.counts, analysis: a.analysis };
 }

@@ -22,13 +22,13 @@ export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly failOn: FailOn;
 }
 
-export interface DnsRequest extends AnalysisOptions {
+export interface DnsRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'dns';
   readonly format: 'text' | 'json';
   readonly all: boolean;
 }
 
-export interface TraceRequest extends AnalysisOptions {
+export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'trace';
   readonly format: 'text' | 'json' | 'mermaid';
   readonly target: { readonly namespace: string; readonly name: string };
@@ -75,8 +75,8 @@ const helmFlags: Record<string, FlagSpec> = {
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
   build: { ...helmFlags, '--format': { values: ['yaml', 'json'] } },
-  dns: { ...commonFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
-  trace: { ...commonFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+  dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
+  trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
 };
 
 const commands: readonly string[] = ['check', 'dns', 'trace', 'build'];
@@ -156,13 +156,13 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
   }
   if (command === 'dns') {
-    return { command, ...common, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
   }
   const [target, ...paths] = positionals;
   if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');
   const m = /^([^/]+)\/([^/]+)$/.exec(target);
   if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api)`);
-  return { command, ...common, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  return { command, ...common, ...helm, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {

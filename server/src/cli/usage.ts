@@ -61,7 +61,7 @@ with the answer and when it resolves (always, or only while a pod is ready).
 Options:
   --format text|json    output format (default text)
   --all                 also list names that depend on CoreDNS-only behaviour or on Corefile options
-${common}  -h, --help            this help
+${common}${helm}  -h, --help            this help
 `,
   trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
 
@@ -71,7 +71,7 @@ in the way, and every finding that breaks a hop.
 
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
-${common}  -h, --help                   this help
+${common}${helm}  -h, --help                   this help
 `,
 };
 

@@ -2,7 +2,9 @@
 // rendered value and the value set in the message; the same finding from several value sets → one finding naming
 // them all. Fixes are dropped: they would edit rendered text, which nobody can save.
 
+import type { LineIndex } from '../model/lineIndex';
 import type { RenderedText, RenderProblem } from '../model/rendered';
+import type { SourceSpan, TraceResult } from '../protocol';
 import { sourceOf } from '../model/rendered';
 import type { Span } from '../model/span';
 import type { Finding, RelatedInfo } from '../rules/finding';
@@ -109,4 +111,34 @@ export function findingOfProblem(p: RenderProblem): Finding {
 export function sourceLocation(rendered: RenderedText, fallbackUri: string, span: Span): { readonly uri: string; readonly span: Span } {
   const m = sourceOf(rendered, span);
   return m ? { uri: m.uri, span: m.span } : { uri: fallbackUri, span: { start: 0, end: 0 } };
+}
+
+/** A render the places of a trace can be mapped from. */
+export interface RenderSource {
+  readonly rendered: RenderedText;
+  readonly fallbackUri: string;
+}
+
+/** A SourceSpan in a render → the template's, with its line and character; others as they are. */
+export function mapSourceSpan(source: SourceSpan, renders: ReadonlyMap<string, RenderSource>, lines: (uri: string) => LineIndex | undefined): SourceSpan {
+  const r = renders.get(source.uri);
+  if (!r) return source;
+  const to = sourceLocation(r.rendered, r.fallbackUri, { start: source.start, end: source.end });
+  const p = lines(to.uri)?.positionAt(to.span.start) ?? { line: 0, character: 0 };
+  return { uri: to.uri, start: to.span.start, end: to.span.end, line: p.line, character: p.character };
+}
+
+/** A trace whose Service or nodes come from renders, with their places on template lines. */
+export function mapTraceSources(result: TraceResult, renders: ReadonlyMap<string, RenderSource>, lines: (uri: string) => LineIndex | undefined): TraceResult {
+  if (!renders.size) return result;
+  const g = result.graph;
+  const map = (s: SourceSpan) => mapSourceSpan(s, renders, lines);
+  return {
+    ...result,
+    graph: {
+      ...g,
+      service: g.service.source ? { ...g.service, source: map(g.service.source) } : g.service,
+      nodes: g.nodes.map((n) => (n.source ? { ...n, source: map(n.source) } : n)),
+    },
+  };
 }

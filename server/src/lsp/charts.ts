@@ -5,8 +5,8 @@
 
 import { fileURLToPath } from 'node:url';
 import { renderedHoverAt } from '../features/hoverRendered';
-import { findingOfProblem, mapFindings, sourceLocation } from '../features/renderedFindings';
-import type { ServiceSummary, SourceSpan, TraceResult } from '../protocol';
+import { findingOfProblem, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
+import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
 import { chartNotesFor, helmForSettings, renderChart } from '../workspace/helm';
 import type { Settings } from '../workspace/settings';
@@ -134,7 +134,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const out: ServiceSummary[] = [];
       for (const s of list) {
         const render = s.source && snap.renders.get(s.source.uri);
-        const source = s.source && mapSource(snap, s.source);
+        const source = s.source && mapSourceSpan(s.source, sourcesOf(snap), (u) => snap.lines(u));
         const key = `${s.namespace}/${s.name}\u0000${source?.uri}\u0000${source?.start}`;
         const at = seen.get(key);
         if (at !== undefined) {
@@ -148,14 +148,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       return out;
     },
     trace(snap, result) {
-      if (!snap.renders.size) return result;
-      const g = result.graph;
-      const graph = {
-        ...g,
-        service: g.service.source ? { ...g.service, source: mapSource(snap, g.service.source) } : g.service,
-        nodes: g.nodes.map((n) => (n.source ? { ...n, source: mapSource(snap, n.source) } : n)),
-      };
-      return { ...result, graph };
+      return mapTraceSources(result, sourcesOf(snap), (u) => snap.lines(u));
     },
     hover(snap, uri, offset) {
       if (!snap.charts.templates.has(uri)) return undefined;
@@ -173,13 +166,15 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
   };
 }
 
-/** A SourceSpan in a render → the template's, with its line and character. */
-function mapSource(snap: Snapshot, source: SourceSpan): SourceSpan {
-  const r = snap.renders.get(source.uri);
-  if (!r?.unit.rendered) return source;
-  const to = sourceLocation(r.unit.rendered, r.chart.chartYaml, { start: source.start, end: source.end });
-  const p = snap.lines(to.uri)?.positionAt(to.span.start) ?? { line: 0, character: 0 };
-  return { uri: to.uri, start: to.span.start, end: to.span.end, line: p.line, character: p.character };
+/** The renders of a snapshot as the places of a trace or a Service list are mapped from (memoized per snapshot). */
+const renderSources = new WeakMap<Snapshot['renders'], ReadonlyMap<string, RenderSource>>();
+function sourcesOf(snap: Snapshot): ReadonlyMap<string, RenderSource> {
+  let m = renderSources.get(snap.renders);
+  if (!m) {
+    m = new Map([...snap.renders].flatMap(([uri, r]) => (r.unit.rendered ? [[uri, { rendered: r.unit.rendered, fallbackUri: r.chart.chartYaml }] as const] : [])));
+    renderSources.set(snap.renders, m);
+  }
+  return m;
 }
 
 /** `release shop, values ci/prod-values.yaml`: a value set as messages name it. */
