@@ -68,7 +68,7 @@ describe('language server with Helm charts', () => {
     await client.waitFor('the note to go', () => client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length === 0);
   });
 
-  it('trusted with helm: renders the chart, puts findings on template lines, re-renders the chart after a save', async () => {
+  it('trusted with helm: renders the chart, puts findings on template lines, re-renders the chart after a save and while typing', async () => {
     const client = await start(true, { helm: { path: helm } });
     const service = await client.waitFor('service.yaml diagnostics', () => {
       const p = client.diagnostics.get(uri('shop/templates/service.yaml'));
@@ -102,6 +102,19 @@ describe('language server with Helm charts', () => {
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('shop/templates/service.yaml'), type: 2 }] });
     await client.waitFor('the finding to go', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 0, 30_000);
     writeFileSync(path, readFileSync(path, 'utf8').replace('-web\n  ports', '-wbe\n  ports'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('shop/templates/service.yaml'), type: 2 }] });
+    await client.waitFor('the finding back', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 1, 30_000);
+    // typing in an open template, unsaved: the chart renders again from the editor's text
+    const typed = readFileSync(path, 'utf8');
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('shop/templates/service.yaml'), languageId: 'yaml', version: 1, text: typed } });
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: uri('shop/templates/service.yaml'), version: 2 }, contentChanges: [{ text: typed.replace('-wbe', '-web') }] });
+    await client.waitFor('the finding to go while typing', () => {
+      const p = client.diagnostics.get(uri('shop/templates/service.yaml'));
+      return p?.version === 2 && p.diagnostics.length === 0;
+    }, 30_000);
+    assert.equal(readFileSync(path, 'utf8'), typed, 'nothing was written to the workspace');
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: uri('shop/templates/service.yaml'), version: 3 }, contentChanges: [{ text: typed }] });
+    await client.waitFor('the finding back while typing', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 1, 30_000);
     // helm unset again: the renders go, the note comes back
     client.settings = { helm: { path: join(root, 'no-such-helm') } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });

@@ -8,7 +8,7 @@ import { renderedHoverAt } from '../features/hoverRendered';
 import { findingOfProblem, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
 import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
-import { chartNotesFor, helmForSettings, renderChart } from '../workspace/helm';
+import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
 import type { Settings } from '../workspace/settings';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { Finding } from './convert';
@@ -21,6 +21,8 @@ export interface ChartRenderer {
   renderAll(): void;
   /** Files changed on disk: the charts they belong to render again. */
   filesChanged(uris: readonly string[]): void;
+  /** An open document changed (typing): its chart renders again from the editor's texts, after a pause. */
+  textChanged(uri: string): void;
   /** The snapshot's findings with renders mapped to template lines, plus the charts' notes. */
   findings(snap: Snapshot, found: readonly Finding[]): readonly Finding[];
   /** A place as the editor can open it: places in a render go to the template line that made them. */
@@ -51,7 +53,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
     }
   };
 
-  const render = (root: string) => {
+  const render = (root: string, fromTexts = false) => {
     const id = ++next;
     requests.set(root, id);
     queue.push(async () => {
@@ -63,7 +65,8 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const started = Date.now();
       let units;
       try {
-        units = await renderChart(chart, snap.charts.charts, { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u) => fileURLToPath(u) }, (u) => snap.text(u));
+        const run = { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u: string) => fileURLToPath(u) };
+        units = await (fromTexts ? renderChartWithTexts : renderChart)(chart, snap.charts.charts, run, (u) => snap.text(u));
       } catch (err) {
         // only a bug lands here (helm's failures are values): the chart stays as it was
         log(`Rendering chart ${chart.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -76,6 +79,10 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
     });
     pump();
   };
+
+  /** Renders after typing wait this long after the last keystroke in the chart. */
+  const typingPauseMs = 400;
+  const typing = new Map<string, ReturnType<typeof setTimeout>>();
 
   let notes: { charts: Snapshot['charts']; helm: Settings['helm']; units: Snapshot['chartUnits']; findings: readonly Finding[] } | undefined;
   const notesOf = (snap: Snapshot): readonly Finding[] => {
@@ -111,6 +118,18 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       for (const c of top) {
         const valuesFiles = new Set(c.valueSets.flatMap((v) => v.valuesFiles));
         if (uris.some((u) => u.startsWith(`${c.root}/`) || valuesFiles.has(u))) render(c.root);
+      }
+    },
+    textChanged(uri) {
+      const snap = workspace.snapshot();
+      if (!helmForSettings(snap.settings.helm, process.env)) return;
+      for (const c of snap.charts.charts) {
+        if (c.parent || !(uri.startsWith(`${c.root}/`) || c.valueSets.some((v) => v.valuesFiles.includes(uri)))) continue;
+        clearTimeout(typing.get(c.root));
+        typing.set(c.root, setTimeout(() => {
+          typing.delete(c.root);
+          render(c.root, true);
+        }, typingPauseMs));
       }
     },
     findings(snap, found) {

@@ -279,6 +279,7 @@ export function startServer(connection: Connection): void {
     if (!workspace.isOpen(e.document.uri)) return;
     workspace.change(e.document.uri, e.document.getText(), e.document.version);
     schedule();
+    charts.textChanged(e.document.uri);
   }));
   documents.onDidClose(logged(connection, 'didClose', (e) => {
     workspace.close(e.document.uri);

@@ -5,8 +5,9 @@
 // workspace).
 
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
 import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
 import { pathToFileURL } from 'node:url';
@@ -268,4 +269,28 @@ export function releasesIn(releases: readonly ReleaseSetting[], folders: readonl
   const base = pathToFileURL(folders[0]).href;
   const abs = (p: string) => (p.startsWith('/') ? pathToFileURL(p).href : resolveUri(base, p));
   return releases.map((r) => ({ ...r, chart: abs(r.chart), values: r.values.map(abs) }));
+}
+
+/**
+ * Renders a chart as the editor has it, unsaved changes included (helm reads files): from a temporary copy of the
+ * chart folder with the workspace's texts of its files written over it. The copy is removed afterwards.
+ */
+export async function renderChartWithTexts(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-chart-'));
+  try {
+    const copy = join(dir, 'chart');
+    cpSync(run.pathOf(chart.root), copy, { recursive: true });
+    for (const uri of chart.files) {
+      const text = textOf(uri);
+      if (text === undefined) continue;
+      const target = join(copy, ...relativeTo(chart.root, uri).split('/').map(decodeURIComponent));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text);
+    }
+    const inChart = `${chart.root}/`;
+    const pathOf = (u: string) => (u === chart.root ? copy : u.startsWith(inChart) ? join(copy, ...u.slice(inChart.length).split('/').map(decodeURIComponent)) : run.pathOf(u));
+    return await renderChart(chart, charts, { ...run, pathOf }, textOf);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
