@@ -284,6 +284,8 @@ export function startServer(connection: Connection): void {
   documents.onDidClose(logged(connection, 'didClose', (e) => {
     workspace.close(e.document.uri);
     schedule();
+    // unsaved text it was rendered from is gone: the chart renders again from what is on disk
+    charts.textChanged(e.document.uri);
   }));
 
   /** The snapshot and the offset of an LSP position in one document. */
