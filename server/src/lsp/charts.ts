@@ -41,6 +41,8 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
   const requests = new Map<string, number>();
   let next = 0;
   const queue: (() => Promise<void>)[] = [];
+  /** Renders done while others still run, by chart root: applied together. */
+  const finished = new Map<string, () => void>();
   let running = 0;
   const pump = () => {
     while (running < parallelRenders && queue.length) {
@@ -49,6 +51,12 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       void job().finally(() => {
         running--;
         pump();
+        // Results enter the workspace together once the queue is empty: one analysis for a batch of charts.
+        if (!running && !queue.length && finished.size) {
+          for (const apply of finished.values()) apply();
+          finished.clear();
+          onRendered();
+        }
       });
     }
   };
@@ -74,8 +82,8 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       }
       if (requests.get(root) !== id) return;
       log(`Rendered chart ${chart.name} (${units.length} value set${units.length === 1 ? '' : 's'}) in ${Date.now() - started} ms`);
-      workspace.setChartRenders(root, units.map((unit, i) => ({ chart, valueSet: chart.valueSets[i], unit })));
-      onRendered();
+      const done = units;
+      finished.set(root, () => workspace.setChartRenders(root, done.map((unit, i) => ({ chart, valueSet: chart.valueSets[i], unit }))));
     });
     pump();
   };
@@ -105,6 +113,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       if (!helmForSettings(workspace.settings.helm, process.env)) {
         // helm went away (a setting changed): what it rendered goes too, and pending renders are dropped
         requests.clear();
+        finished.clear();
         for (const root of snap.chartUnits.keys()) workspace.setChartRenders(root, []);
         if (snap.chartUnits.size) onRendered();
         return;
