@@ -66,7 +66,7 @@ describe('chart discovery', () => {
     assert.deepEqual(chart('shop').valueSets, [
       { id: 'values.yaml', label: 'values.yaml', release: 'shop', namespace: 'shop', valuesFiles: [], set: [] },
       { id: 'ci/prod-values.yaml', label: 'values ci/prod-values.yaml', release: 'shop', namespace: 'shop', valuesFiles: [`${w}/shop/ci/prod-values.yaml`], set: [] },
-      { id: 'release shop-eu', label: 'release shop-eu, values file:///w/deploy/eu.yaml, --set replicas=3', release: 'shop-eu', namespace: 'eu', valuesFiles: [`${w}/deploy/eu.yaml`], set: ['replicas=3'] },
+      { id: 'release shop-eu', label: 'release shop-eu, values ../deploy/eu.yaml, --set replicas=3', release: 'shop-eu', namespace: 'eu', valuesFiles: [`${w}/deploy/eu.yaml`], set: ['replicas=3'] },
     ]);
     assert.deepEqual(chart('shop/charts/cache').valueSets, []);
   });

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { discoverCharts } from '../../server/src/model/helmCharts';
 import { sourceOf } from '../../server/src/model/rendered';
-import { helmForSettings, renderChart } from '../../server/src/workspace/helm';
+import { helmForSettings, releasesIn, renderChart } from '../../server/src/workspace/helm';
 import { createWorkspace } from '../../server/src/workspace/workspace';
 import { readSettings } from '../../server/src/workspace/settings';
 
@@ -86,6 +86,17 @@ describe('rendering charts for the language server', () => {
     ws.deleteDiskText(chart.chartYaml);
     assert.equal(ws.snapshot().renders.size, 0);
     assert.equal(ws.snapshot().analysis.cluster.services.length, 0);
+  });
+
+  it('reads the paths of kubeNetlens.helm.releases from the first workspace folder', () => {
+    const [r] = releasesIn([{ chart: 'charts/shop', name: 'eu', values: ['./deploy/eu.yaml', '/etc/x.yaml'], set: [] }], ['/w/repo', '/w/other']);
+    assert.deepEqual([r.chart, r.values], ['file:///w/repo/charts/shop', ['file:///w/repo/deploy/eu.yaml', 'file:///etc/x.yaml']]);
+    const texts = new Map([['file:///w/repo/charts/shop/Chart.yaml', 'apiVersion: v2\nname: shop\n']]);
+    const chart = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default', releases: [r] }).charts[0];
+    assert.deepEqual(chart.valueSets.map((v) => [v.label, v.release, v.valuesFiles]), [
+      ['values.yaml', 'shop', []],
+      ['release eu, values ../../deploy/eu.yaml, file:///etc/x.yaml', 'eu', ['file:///w/repo/deploy/eu.yaml', 'file:///etc/x.yaml']],
+    ]);
   });
 
   it('never runs helm in an untrusted workspace, whatever the settings name', () => {

@@ -171,7 +171,7 @@ function valueSetsOf(root: string, name: string, files: readonly string[], optio
   for (const r of options.releases ?? []) {
     if (trimSlash(resolveUri(options.base, r.chart)) !== root) continue;
     const valuesFiles = r.values.map((v) => resolveUri(options.base, v));
-    const what = [...valuesFiles.map((v) => relativeTo(root, v)), ...r.set.map((s) => `--set ${s}`)];
+    const what = [...valuesFiles.map((v) => pathFrom(root, v)), ...r.set.map((s) => `--set ${s}`)];
     sets.push({
       id: `release ${r.name}`,
       label: `release ${r.name}${what.length ? `, values ${what.join(', ')}` : ''}`,
@@ -244,6 +244,17 @@ export function basename(uri: string): string {
 /** `uri` relative to the folder `root` when inside it; the URI itself otherwise. */
 export function relativeTo(root: string, uri: string): string {
   return uri.startsWith(`${root}/`) ? uri.slice(root.length + 1) : uri;
+}
+
+/** `uri` as a relative path from the folder `root` (`../deploy/eu.yaml`); the URI itself when they share no folder. */
+export function pathFrom(root: string, uri: string): string {
+  const a = root.split('/');
+  const b = uri.split('/');
+  let common = 0;
+  while (common < a.length && common < b.length - 1 && a[common] === b[common]) common++;
+  // nothing in common but the scheme: no relative path says more than the URI
+  if (common <= (root.includes('://') ? 3 : 1)) return uri;
+  return [...a.slice(common).map(() => '..'), ...b.slice(common)].join('/');
 }
 
 function trimSlash(uri: string): string {
