@@ -92,6 +92,8 @@ export interface ChartDiscovery {
 export type TextOf = (uri: string) => string | undefined;
 
 export function discoverCharts(uris: readonly string[], textOf: TextOf, options: ChartOptions): ChartDiscovery {
+  // most workspaces have no chart: one pass over the names, nothing sorted
+  if (!uris.some((u) => u.endsWith('/Chart.yaml') || u === 'Chart.yaml')) return { charts: [], templates: new Set() };
   const sorted = [...uris].sort();
   const roots = new Map<string, { chartYaml: string; name: string; apiVersion: 'v1' | 'v2'; nameSpan: Span; deps: ReturnType<typeof readDependencies> }>();
   for (const uri of sorted) {
