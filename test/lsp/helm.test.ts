@@ -23,8 +23,8 @@ describe('language server with Helm charts', () => {
     assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-'));
     cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
-    // A template without `{{`: read as a manifest, its Service would select nothing.
-    writeFileSync(join(dir, 'shop', 'templates', 'plain.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: lonely\nspec:\n  selector:\n    app: nobody\n  ports:\n    - port: 80\n');
+    // A template without `{{`: read as a manifest, its Service would select nothing (a near miss of the chart's pods).
+    writeFileSync(join(dir, 'shop', 'templates', 'plain.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: lonely\nspec:\n  selector:\n    app: shop-wb\n  ports:\n    - port: 80\n');
   });
 
   after(() => {
