@@ -76,6 +76,8 @@ export interface PacketHop {
   readonly label: string;
   /** One line a newcomer learns from. */
   readonly explanation: string;
+  /** The last hop of a path that goes no further (no address, no endpoint, dropped): its explanation says why. */
+  readonly stop?: boolean;
 }
 
 export interface PacketPath {
@@ -100,6 +102,11 @@ export interface ServiceSummary {
   readonly type: string;
   readonly endpoints?: number;
   readonly source?: SourceSpan;
+  /**
+   * Which apply unit (Kustomize overlay, Helm release, folder) this Service belongs to, when the project model knows.
+   * The picker shows it to tell apart Services that share a namespace and name; without it the picker shows the folder.
+   */
+  readonly unit?: string;
 }
 
 export interface StatusParams {
