@@ -50,17 +50,24 @@ export async function warmUpLayout(): Promise<void> {
   await elk.layout({ id: 'warm', children: [{ id: 'a', width: 10, height: 10 }, { id: 'b', width: 10, height: 10 }], edges: [{ id: 'e', sources: ['a'], targets: ['b'] }] });
 }
 
-export async function layoutServicePath(graph: TraceGraph, direction: LayoutDirection = 'RIGHT'): Promise<ServicePathLayout> {
+/**
+ * `wrapWidth` (top to bottom only): the width, in drawing units, a row may take; a column with more boxes than fit
+ * (the entry points of a Service with a node port and Ingress rules) continues on further rows.
+ */
+export async function layoutServicePath(graph: TraceGraph, direction: LayoutDirection = 'RIGHT', wrapWidth = Infinity): Promise<ServicePathLayout> {
   const cards = new Map(graph.nodes.map((n) => [n.id, nodeCard(n)] as const));
   const elkIds = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`] as const));
+  const partition = partitions(graph, cards, direction === 'DOWN' ? wrapWidth : Infinity);
   const children: ElkNode[] = graph.nodes.map((n) => ({
     id: elkIds.get(n.id)!,
     width: cards.get(n.id)!.width,
     height: cards.get(n.id)!.height,
     // Partitions pin each node to its column: entry → service → proxy → endpoints → port → policy.
-    layoutOptions: { 'elk.partitioning.partition': String(columnOrder.indexOf(n.column)) },
+    layoutOptions: { 'elk.partitioning.partition': String(partition.get(n.id)) },
   }));
-  const labels = graph.edges.map((e) => (e.label ? fitWidth(displayText(e.label, 200), 180, edgeLabelFont) : undefined));
+  // Top to bottom, edges stay unlabelled: a label widens its row, and the boxes at both ends already say it
+  // (the port box reads `80 → http → 8080`); the edge's tooltip and the detail pane keep the text.
+  const labels = graph.edges.map((e) => (e.label && direction === 'RIGHT' ? fitWidth(displayText(e.label, 200), 180, edgeLabelFont) : undefined));
   const edges: ElkExtendedEdge[] = graph.edges.map((e, i) => ({
     id: `e${i}`,
     sources: [elkIds.get(e.from)!],
@@ -82,7 +89,7 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
       'elk.edgeLabels.placement': 'CENTER',
       // Across rows, the gap between layers also holds each row's title.
-      ...(direction === 'DOWN' ? { 'elk.layered.spacing.nodeNodeBetweenLayers': '40', 'elk.spacing.nodeNode': '16', 'elk.spacing.edgeLabel': '2' } : {}),
+      ...(direction === 'DOWN' ? { 'elk.layered.spacing.nodeNodeBetweenLayers': '40', 'elk.spacing.nodeNode': '16', 'elk.spacing.edgeLabel': '2', 'elk.layered.nodePlacement.strategy': 'SIMPLE' } : {}),
       'elk.padding': `[top=${headerHeight + 12},left=16,bottom=16,right=16]`,
     },
     children,
@@ -109,4 +116,27 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
     return { edge: e, points, label };
   });
   return { direction, nodes, edges: placedEdges, width: Math.ceil(root.width ?? 0), height: Math.ceil(root.height ?? 0) };
+}
+
+/** One partition per column, or, when a row would be wider than `wrapWidth`, several consecutive ones per column. */
+function partitions(graph: TraceGraph, cards: ReadonlyMap<string, NodeCard>, wrapWidth: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const gap = 16;
+  let next = 0;
+  for (const column of columnOrder) {
+    const nodes = graph.nodes.filter((n) => n.column === column);
+    if (!nodes.length) continue;
+    let used = 0;
+    for (const n of nodes) {
+      const w = cards.get(n.id)!.width;
+      if (used > 0 && used + gap + w > wrapWidth) {
+        next++;
+        used = 0;
+      }
+      used += (used ? gap : 0) + w;
+      out.set(n.id, next);
+    }
+    next++;
+  }
+  return out;
 }

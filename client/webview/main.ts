@@ -7,7 +7,7 @@ import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
 import { directionOf, neighbourOf } from './keyboardNavigation';
-import { type LayoutDirection, type ServicePathLayout, layoutServicePath, warmUpLayout } from './layoutServicePath';
+import { type ServicePathLayout, layoutServicePath, warmUpLayout } from './layoutServicePath';
 import { showListView } from './listView';
 import { useFontFamily } from './measureText';
 import { showNodeDetail } from './nodeDetail';
@@ -113,7 +113,8 @@ async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
   const across = await layoutServicePath(trace.graph, 'RIGHT');
   const fits = (l: ServicePathLayout) => Math.min(w / Math.max(1, l.width), h / Math.max(1, l.height)) >= readableScale;
   if (fits(across)) return across;
-  const down = await layoutServicePath(trace.graph, 'DOWN');
+  // Rows wrap to the width the panel shows at a readable zoom (less the layout's own padding).
+  const down = await layoutServicePath(trace.graph, 'DOWN', Math.max(200, w / readableScale - 40));
   if (fits(down)) return down;
   const widthFits = (l: ServicePathLayout) => w / Math.max(1, l.width) >= readableScale;
   if (widthFits(across) !== widthFits(down)) return widthFits(across) ? across : down;
@@ -166,8 +167,8 @@ function onResize(): void {
       const shown = result;
       const layout = await chooseLayout(shown);
       if (shown !== result || !drawing) return;
-      const direction: LayoutDirection = layout.direction;
-      if (direction !== drawing.layout.direction) draw(layout, drawing.key, undefined);
+      const old = drawing.layout;
+      if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
       else drawing.panZoom.resized(focusBox());
       if (tab === 'packet' || ui.packet.childElementCount) showPacketPath();
     })();
@@ -328,7 +329,7 @@ function buildShell() {
     htmlEl('span', { class: `legend-item status-${status}` }, legend, `${statusMarker[status].symbol} ${statusMarker[status].word}`);
   }
   htmlEl('span', { class: 'legend-item legend-broken' }, legend, '╌╌▶ dashed red: traffic blocked');
-  htmlEl('span', { class: 'legend-hint' }, legend, 'Click a box: details · double-click or Enter: open its YAML · drag: pan');
+  htmlEl('span', { class: 'legend-hint' }, legend, 'Click: details · double-click or Enter: open YAML');
 
   pathTab.addEventListener('click', () => switchTab('path'));
   packetTab.addEventListener('click', () => switchTab('packet'));
