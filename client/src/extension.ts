@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { crashHandler } from './crashHandler';
 import { createStatusBar } from './statusBar';
+import { registerServiceDetails } from './serviceDetails';
 import { registerTracePanel } from './tracePanel';
 
 let client: LanguageClient | undefined;
@@ -27,8 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // The watcher above already reports file events; the server need not register its own.
     initializationOptions: { clientWatchesFiles: true },
     outputChannel: output,
-    // Hover Markdown escapes every manifest string; the only command it may run is the trace link it builds.
-    markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService'] }, supportHtml: false },
+    // Hover Markdown escapes every manifest string; the only commands it may run are the links it builds.
+    markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService', 'kubeNetlens.serviceDetails'] }, supportHtml: false },
     errorHandler: crashHandler(output, () => client),
   };
   client = new LanguageClient('kubeNetlens', 'Kubernetes Network Lens', serverOptions, clientOptions);
@@ -39,6 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: () => void client?.stop() },
     createStatusBar(client),
     registerTracePanel(context, client),
+    registerServiceDetails(client),
     vscode.commands.registerCommand('kubeNetlens.restartServer', async () => {
       output.appendLine('Restarting the language server on request.');
       await client?.restart();

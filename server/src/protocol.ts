@@ -3,6 +3,8 @@
 
 export const traceRequest = 'kubeNetlens/trace';
 export const listServicesRequest = 'kubeNetlens/listServices';
+/** The second level of the Service hover (TraceParams in, Markdown or null out). */
+export const serviceDetailsRequest = 'kubeNetlens/serviceDetails';
 export const analysisChangedNotification = 'kubeNetlens/analysisChanged';
 export const statusNotification = 'kubeNetlens/status';
 

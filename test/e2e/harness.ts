@@ -54,7 +54,10 @@ export async function openEditor(): Promise<Editor> {
   const workspace = join(dir, 'workspace');
   cpSync(join(root, 'examples'), workspace, { recursive: true });
   const profile = prepareProfile(join(dir, 'profile'), vsix, testSettings);
-  const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort() });
+  // An empty home: after the run it must still be empty (code-server's config, logs and state stay in the profile).
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort(), home });
 
   let browser: Browser | undefined;
   try {
@@ -84,7 +87,9 @@ export async function openEditor(): Promise<Editor> {
       close: async () => {
         await opened.close().catch(() => undefined);
         await codeServer.stop();
+        const written = readdirSync(home, { recursive: true });
         rmSync(dir, { recursive: true, force: true });
+        if (written.length) throw new Error(`code-server wrote into the user's home: ${written.join(', ')}`);
       },
     };
   } catch (e) {

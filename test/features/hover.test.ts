@@ -16,7 +16,7 @@ describe('hover', () => {
       // The only link a hover may contain is the trace command it builds itself.
       // Code spans render literally, so only text outside them can form links or HTML.
       const prose = md.replace(/(`+)[\s\S]*?\1/g, '');
-      for (const m of prose.matchAll(/\]\(([^)\s]+)/g)) assert.match(m[1], /^command:kubeNetlens\.traceService\?/);
+      for (const m of prose.matchAll(/\]\(([^)\s]+)/g)) assert.match(m[1], /^command:kubeNetlens\.(traceService|serviceDetails)\?/);
       assert.ok(!/<[a-z]/i.test(prose), `raw HTML in ${f}`);
     });
   }
