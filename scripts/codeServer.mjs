@@ -208,7 +208,7 @@ function newestInputTime() {
       newest = s.mtimeMs;
     }
   };
-  for (const p of ['server/src', 'client', 'syntaxes', 'images', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs']) {
+  for (const p of ['server/src', 'client', 'syntaxes', 'images', 'docs/rules.md', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs']) {
     visit(join(root, p));
   }
   return newest;

@@ -243,7 +243,8 @@ function showPacketPath(): void {
   }
   const hops = variant === 'sameNode' ? path.sameNode : path.crossNode;
   const title = choices.find(([v]) => v === variant)![1];
-  const available = (ui.packetPanel.clientWidth || window.innerWidth) - 28;
+  // The room the packet path's own box leaves (less a scrollbar's width): zero while its tab is hidden.
+  const available = (ui.packet.clientWidth || document.body.clientWidth - 24) - 16;
   packetSvg = drawPacketPath(hops, `Packet path: ${title}`, Math.min(packetPathWideWidth, available));
   htmlEl('div', { class: 'packet-drawing' }, ui.packet).appendChild(packetSvg);
 }
@@ -275,6 +276,8 @@ function switchTab(next: Tab): void {
   ui.packetTab.tabIndex = tab === 'packet' ? 0 : -1;
   ui.pathPanel.hidden = tab !== 'path';
   ui.packetPanel.hidden = tab !== 'packet';
+  // Drawn while hidden, it was sized for the whole page: now it can take its panel's real width.
+  if (tab === 'packet' && result) showPacketPath();
   for (const b of ui.pathOnly) b.disabled = tab !== 'path' || listMode;
 }
 

@@ -175,6 +175,13 @@ describe('trace webview: readable where it opens', () => {
             assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `${where}: the broken hop is on screen: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
           }
           await v.page.screenshot({ path: join(resultsDir, `readable-${name}-${width}x${height}.png`) });
+          await v.page.getByRole('tab', { name: 'Packet path' }).click();
+          const packet = await v.page.locator('.packet-svg').evaluate((e) => ({ right: e.getBoundingClientRect().right, page: document.documentElement.clientWidth }));
+          assert.ok(packet.right <= packet.page, `${where}: the packet path fits the panel (${packet.right} of ${packet.page} px)`);
+          if (name === 'no-endpoints') {
+            assert.equal(await v.page.locator('.packet-svg .hop-stop').count(), 1, `${where}: the packet path ends where the Service path does`);
+            assert.equal(await v.page.locator('.packet-svg [data-hop-id="container-port"]').count(), 0, `${where}: no delivery to a pod`);
+          }
         } finally {
           await v.close();
         }

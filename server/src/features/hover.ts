@@ -4,7 +4,7 @@ import type { Analysis } from '../analysis/analysis';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
-import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
+import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, servicePortHover, sessionAffinityHover } from './hoverFields';
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
@@ -37,6 +37,10 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
     return { markdown: serviceHover(analysis, s), span };
   }
   if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'selector') return { markdown: selectorHover(analysis, s, keys[2]), span };
+  if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'ports' && (keys[2] === 'targetPort' || keys[2] === 'name')) {
+    const port = s.ports.find((p) => spanContains(p.span, offset));
+    if (port) return { markdown: servicePortHover(analysis, s, port, keys[2]), span };
+  }
   if (keys.length !== 2 || keys[0] !== 'spec') return undefined;
   switch (keys[1]) {
     case 'externalName':
