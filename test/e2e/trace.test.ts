@@ -213,14 +213,14 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     await settled(frame);
     assertReadable(await measure(frame), 'healthy maximized at 1920×1080', false);
     await editor.screenshot('trace-1920-maximized-healthy');
-    await page.locator('.tab.active').first().click();
+    await page.locator('.editor-group-container.active .tab.active').first().click();
     await runCommand(page, 'View: Toggle Maximize Editor Group');
   });
 
   scenario('the Service hover is short: what it is, whether it works, the name, the ports, the trace link', 'hover-service', async (page) => {
     await page.setViewportSize({ width: 1366, height: 768 });
     // Keyboard focus may still be inside the webview: a click on its tab gives it back to the workbench.
-    await page.locator('.tab.active').first().click();
+    await page.locator('.editor-group-container.active .tab.active').first().click();
     await runCommand(page, 'View: Close All Editors');
     await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
     await openFile(page, 'api.yaml');

@@ -7,7 +7,7 @@ import { portLabel } from './hoverService';
 import { bounded, code, escape } from './markdown';
 
 /** semantics §1.1: the selector is an equality map, matched only against pods in the Service's namespace. */
-export function selectorHover(analysis: Analysis, service: Service, key: string): string {
+export function selectorHover(analysis: Analysis, service: Service, key: string, diagnosed = false): string {
   const value = service.selector?.get(key) ?? '';
   const out = [`**Selector** ${code(`${key}=${value}`)} of Service ${code(service.name)}`, ''];
   if (!service.selector) {
@@ -21,6 +21,8 @@ export function selectorHover(analysis: Analysis, service: Service, key: string)
     return out.join('\n');
   }
   out.push(`No pod template in ${code(service.namespace)} matches the whole selector, so the Service has no endpoints.`);
+  // The diagnostic shown with this hover already names the near miss.
+  if (diagnosed) return out.join('\n');
   const near = nearMisses(analysis, service);
   if (near.length) out.push('', 'Near misses:', ...bounded(near, 6, (n) => `- ${n}`));
   return out.join('\n');
@@ -139,11 +141,12 @@ export function externalTrafficPolicyHover(service: Service): string {
   return out.join('\n');
 }
 
-export function ingressBackendHover(analysis: Analysis, route: IngressRoute): string {
+export function ingressBackendHover(analysis: Analysis, route: IngressRoute, diagnosed = false): string {
   const where = `${route.host ?? '*'}${route.path}`;
   const out = [`**Ingress backend** for ${code(where)}`, ''];
   if (route.problem || !route.service) {
-    out.push(`⚠ ${route.problem ? escape(route.problem) : `Service ${code(route.serviceName ?? '')} does not exist in ${code(route.ingress.namespace)}.`}`);
+    if (diagnosed) out.push(`→ Service ${code(route.serviceName ?? '')}: the controller cannot route these requests.`);
+    else out.push(`⚠ ${route.problem ? escape(route.problem) : `Service ${code(route.serviceName ?? '')} does not exist in ${code(route.ingress.namespace)}.`}`);
     return out.join('\n');
   }
   const svc = route.service;

@@ -6,11 +6,12 @@ import { describeType, recordLine } from './hoverService';
 import { bounded, code, escape } from './markdown';
 import type { NameAt } from './nameToken';
 
-export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string): string {
+export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string, diagnosed = false): string {
   const r = at.resolution;
   const out = [`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, ''];
   if (!r.resolves || !r.service) {
-    out.push(`Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
+    // A diagnostic on the name already says why; the hover does not say it twice.
+    out.push(diagnosed ? 'Does not resolve.' : `Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
     return out.join('\n');
   }
   const s = r.service;
