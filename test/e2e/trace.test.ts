@@ -238,6 +238,12 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     assert.match(text, /Deployment[\s\S]*×3/, 'whether it works: the workload and its replicas');
     assert.match(text, /api\.shop\.svc\.cluster\.local/, 'the name clients use');
     assert.doesNotMatch(text, /_tcp|in-addr\.arpa|API_SERVICE_HOST/, 'SRV, PTR and environment variables wait behind "more"');
+    // The hover fades in: the screenshot waits until it is fully drawn.
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.monaco-hover')).some((e) => (e as HTMLElement).offsetParent !== null && getComputedStyle(e).opacity === '1'));
     await editor.screenshot('hover-service-api');
+    await page.locator('.monaco-hover-content a', { hasText: 'All DNS records' }).click();
+    const { text: details } = await webviewText(page, '_http._tcp.api.shop.svc.cluster.local');
+    assert.match(details, /API_SERVICE_HOST/, 'the second level lists the environment variables');
+    await editor.screenshot('hover-service-details');
   });
 });

@@ -218,6 +218,27 @@ describe('trace webview: readable where it opens', () => {
     }
   });
 
+  it('the banner\'s Show button brings the broken hop back into view and selects it', async () => {
+    const v = await openView(browser, 'dark', { width: 683, height: 680 });
+    try {
+      await v.sendTrace(loadFixture('no-endpoints'));
+      const { page } = v;
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const box = (await page.locator('.canvas').boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height - 20, { steps: 4 });
+      await page.mouse.up();
+      await page.locator('.banner .show-broken').click();
+      const m = (await page.evaluate(measureScript())) as TraceMeasure;
+      assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `the broken hop is in view again: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
+      assert.equal(await page.locator('.trace-svg .node.selected.status-error').count(), 1);
+    } finally {
+      await v.close();
+    }
+  });
+
   it('puts the details under the drawing in a narrow panel, and the toggle hides and shows them', async () => {
     const v = await openView(browser, 'dark', { width: 683, height: 680 });
     try {
