@@ -112,7 +112,9 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
   }, { timeout: 5 * patience });
 
   after(async () => {
-    await editor?.close();
+    const closed = await editor?.close();
+    // Stopping the editor with the extension busy (traces open, hovers asked) leaves no errors behind.
+    assert.deepEqual(closed?.extensionHostErrors ?? [], [], 'the extension logs no errors while the editor shuts down');
   });
 
   scenario('from a Service in the editor, the picker starts on that Service and the trace opens beside it, readable at 1366×768', 'trace-1366-side', async (page) => {
