@@ -91,6 +91,7 @@ function draw(layout: ServicePathLayout, key: string, view: ReturnType<PanZoom['
   drawing = { layout, svg, panZoom, key };
   if (view && !view.auto) panZoom.restore(view);
   else panZoom.start(focusBox());
+  markViewSize();
   wireNodeKeys();
   selectNode(selectedId);
   if (hadFocus) svg.nodeElements.get(hadFocus)?.focus();
@@ -121,6 +122,11 @@ async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
   // Neither fits whole: the one that needs the less panning.
   const area = (l: ServicePathLayout) => Math.max(1, l.width / w) * Math.max(1, l.height / h);
   return area(down) < area(across) ? down : across;
+}
+
+/** The canvas size the drawing was last fitted to: tests wait for it to match the panel after a resize. */
+function markViewSize(): void {
+  document.body.setAttribute('data-view-size', `${ui.canvas.clientWidth}x${ui.canvas.clientHeight}`);
 }
 
 function canvasSize(): { w: number; h: number } {
@@ -170,6 +176,7 @@ function onResize(): void {
       const old = drawing.layout;
       if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
       else drawing.panZoom.resized(focusBox());
+      markViewSize();
       if (tab === 'packet' || ui.packet.childElementCount) showPacketPath();
     })();
   }, 120);

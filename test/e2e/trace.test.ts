@@ -70,8 +70,10 @@ async function settled(frame: Frame): Promise<void> {
     const svg = document.querySelector('.trace-svg') as SVGSVGElement | null;
     const canvas = document.querySelector('.canvas') as HTMLElement | null;
     if (!svg || !canvas) return false;
-    const w = canvas.clientWidth;
-    const key = `${w}x${canvas.clientHeight}:${svg.querySelector('[data-viewport]')?.getAttribute('transform')}`;
+    const size = `${canvas.clientWidth}x${canvas.clientHeight}`;
+    // The view redraws after a resize settles; until then it still shows the layout for the old size.
+    if (document.body.getAttribute('data-view-size') !== size) return false;
+    const key = `${size}:${svg.querySelector('[data-viewport]')?.getAttribute('transform')}`;
     const last = (window as unknown as { __lastKey?: string }).__lastKey;
     (window as unknown as { __lastKey?: string }).__lastKey = key;
     return last === key;
