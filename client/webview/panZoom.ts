@@ -18,7 +18,10 @@ export interface PanZoom {
   start(focus?: Box): void;
   /** Pans just enough that a box of the drawing is on screen (keyboard focus must never land off-screen). */
   reveal(box: Box): void;
-  /** After the panel changed size: the first view again if the person has not zoomed or panned, else only clamped. */
+  /**
+   * After the panel changed size: the first view again, unless the person zoomed or panned and the size changed
+   * only a little (dragging a sash), when their view is kept, clamped.
+   */
   resized(focus?: Box): void;
   /** True right after a drag, so the click that ends it does not count as a click on a node. */
   wasDrag(): boolean;
@@ -51,6 +54,8 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
   let dragged = false;
   /** False once the person zoomed or panned: a resize then keeps their view instead of choosing a new one. */
   let automatic = true;
+  /** The view size the current view was chosen or last adjusted for. */
+  let chosenFor = { w: 0, h: 0 };
 
   const size = () => ({ w: svg.clientWidth || 800, h: svg.clientHeight || 500 });
   const clamp = () => {
@@ -64,6 +69,7 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
   };
   const apply = () => {
     clamp();
+    chosenFor = size();
     viewport.setAttribute('transform', `translate(${tx.toFixed(1)} ${ty.toFixed(1)}) scale(${k.toFixed(4)})`);
     svg.setAttribute('data-scale', k.toFixed(4));
   };
@@ -155,7 +161,9 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
       apply();
     },
     resized(focus) {
-      if (automatic) first(focus);
+      const { w, h } = size();
+      const small = Math.abs(w - chosenFor.w) <= chosenFor.w * 0.15 && Math.abs(h - chosenFor.h) <= chosenFor.h * 0.15;
+      if (automatic || !small) first(focus);
       else apply();
     },
     reveal(box) {

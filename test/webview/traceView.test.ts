@@ -239,6 +239,34 @@ describe('trace webview: readable where it opens', () => {
     }
   });
 
+  it('after a large resize chooses the view that suits the new size; after a small one keeps the person\'s zoom', async () => {
+    const v = await openView(browser, 'dark', { width: 1570, height: 980 });
+    try {
+      await v.sendTrace(loadFixture('no-endpoints'));
+      const { page } = v;
+      const scale = () => page.locator('.trace-svg').getAttribute('data-scale');
+      // The view records the canvas size it last fitted itself to; after a resize, wait until that is the new size.
+      const canvasWidth = () => page.locator('.canvas').evaluate((c) => c.clientWidth);
+      const settled = (before: number) => page.waitForFunction((w) => {
+        const c = document.querySelector('.canvas') as HTMLElement;
+        return c.clientWidth !== w && document.body.getAttribute('data-view-size') === `${c.clientWidth}x${c.clientHeight}`;
+      }, before, { polling: 100 });
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const zoomed = await scale();
+      let before = await canvasWidth();
+      await page.setViewportSize({ width: 1530, height: 960 });
+      await settled(before);
+      assert.equal(await scale(), zoomed, 'a small resize keeps the zoom');
+      before = await canvasWidth();
+      await page.setViewportSize({ width: 1018, height: 676 });
+      await settled(before);
+      const m = (await page.evaluate(measureScript())) as TraceMeasure;
+      assert.ok(m.drawing && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10, `after a large resize the path fits across, readable: ${JSON.stringify(m)}`);
+    } finally {
+      await v.close();
+    }
+  });
+
   it('puts the details under the drawing in a narrow panel, and the toggle hides and shows them', async () => {
     const v = await openView(browser, 'dark', { width: 683, height: 680 });
     try {
