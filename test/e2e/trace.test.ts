@@ -248,6 +248,8 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     await page.locator('.monaco-hover-content a', { hasText: 'All DNS records' }).click();
     const { text: details } = await webviewText(page, '_http._tcp.api.shop.svc.cluster.local');
     assert.match(details, /API_SERVICE_HOST/, 'the second level lists the environment variables');
+    await page.keyboard.press('Escape');
+    await page.locator('.monaco-hover-content').first().waitFor({ state: 'hidden' }).catch(() => undefined);
     await editor.screenshot('hover-service-details');
   });
 });

@@ -5,7 +5,7 @@ import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
 import { isIP } from '../analysis/ip';
-import { bounded, cell, code, detailsLink, escape, plural, traceLink } from './markdown';
+import { bounded, code, detailsLink, escape, plural, traceLink } from './markdown';
 
 /**
  * What the short Service hover says, in the order a person needs it. `unit` is the place for the apply unit
@@ -48,7 +48,7 @@ export function serviceDetails(analysis: Analysis, service: Service): string {
   else out.push(noNameReason(service));
 
   if (service.type !== 'ExternalName') {
-    out.push('', ...portSection(analysis, service));
+    out.push('', ...portMap(analysis, service, 50));
     out.push('', ...endpointSection(analysis, service));
   }
 
@@ -116,11 +116,11 @@ function namesLine(analysis: Analysis, service: Service, fqdn: string): string {
  * Each Service port on one line, with where it lands in each selected workload on lines under it. A list, not a
  * table: a table squeezes its columns and breaks names like `http-metrics` at the hyphen.
  */
-function portMap(analysis: Analysis, service: Service): string[] {
+function portMap(analysis: Analysis, service: Service, max = 4): string[] {
   if (!service.ports.length) return ['**Ports**: none; DNS answers A/AAAA queries only.'];
   const groups = analysis.endpointsOf(service).groups;
   const out = ['**Ports**'];
-  const shown = service.ports.slice(0, 4);
+  const shown = service.ports.slice(0, max);
   for (const p of shown) {
     const target = p.targetPort === undefined || String(p.targetPort) === String(p.port) ? '' : ` → targetPort ${code(String(p.targetPort))}`;
     const head = `- ${code(portLabel(p))}${target}`;
@@ -163,17 +163,6 @@ export function recordLine(r: DnsRecord): string {
 function noNameReason(service: Service): string {
   if (service.type === 'ExternalName') return '- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)';
   return '- none';
-}
-
-function portSection(analysis: Analysis, service: Service): string[] {
-  if (!service.ports.length) return ['**Ports**: none; DNS answers A/AAAA queries only.'];
-  const groups = analysis.endpointsOf(service).groups;
-  const out = ['**Ports**', '', '| port | targetPort | container port |', '|---|---|---|'];
-  for (const p of service.ports) {
-    const landing = groups.length ? groups.map((g) => `${g.workload.kind} ${code(g.workload.name)}: ${landingText(g, g.ports[p.index])}`).join('; ') : 'no selected pods';
-    out.push(`| ${cell(portLabel(p))} | ${p.targetPort === undefined ? '' : cell(String(p.targetPort))} | ${landing.replace(/\|/g, '\\|')} |`);
-  }
-  return out;
 }
 
 export function portLabel(p: ServicePort): string {
