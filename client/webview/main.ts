@@ -97,10 +97,10 @@ function draw(layout: ServicePathLayout, key: string, view: ReturnType<PanZoom['
   if (hadFocus) svg.nodeElements.get(hadFocus)?.focus();
 }
 
-/** The box the first view must show: the broken hop, else the selected one. */
+/** The box the first view must show: the selected one (at first, the broken hop), else the broken hop. */
 function focusBox(): Box | undefined {
   if (!drawing || !result) return undefined;
-  const id = brokenNode(result)?.id ?? selectedId;
+  const id = selectedId ?? brokenNode(result)?.id;
   const p = drawing.layout.nodes.find((n) => n.node.id === id);
   return p ? { x: p.x, y: p.y, width: p.card.width, height: p.card.height } : undefined;
 }
@@ -164,6 +164,8 @@ function showBanner(trace: TraceResult): void {
 }
 
 let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+/** Set when the person showed or hid the details: the resize that follows keeps the view they chose. */
+let ownResize = false;
 /** A panel resized (split, maximized, window resized) gets the layout and first view that suit its new size. */
 function onResize(): void {
   clearTimeout(resizeTimer);
@@ -175,7 +177,8 @@ function onResize(): void {
       if (shown !== result || !drawing) return;
       const old = drawing.layout;
       if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
-      else drawing.panZoom.resized(focusBox());
+      else drawing.panZoom.resized(focusBox(), ownResize);
+      ownResize = false;
       markViewSize();
       if (tab === 'packet' || ui.packet.childElementCount) showPacketPath();
     })();
@@ -266,6 +269,7 @@ function toggleDetail(collapsed = !ui.detail.classList.contains('collapsed')): v
   ui.detail.classList.toggle('collapsed', collapsed);
   ui.detailToggle.textContent = collapsed ? 'Show details' : 'Hide details';
   ui.detailToggle.setAttribute('aria-expanded', String(!collapsed));
+  ownResize = true;
   onResize();
 }
 

@@ -22,7 +22,7 @@ export interface PanZoom {
    * After the panel changed size: the first view again, unless the person zoomed or panned and the size changed
    * only a little (dragging a sash), when their view is kept, clamped.
    */
-  resized(focus?: Box): void;
+  resized(focus?: Box, keepPersonView?: boolean): void;
   /** True right after a drag, so the click that ends it does not count as a click on a node. */
   wasDrag(): boolean;
   readonly scale: () => number;
@@ -160,10 +160,10 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
       automatic = false;
       apply();
     },
-    resized(focus) {
+    resized(focus, keepPersonView = false) {
       const { w, h } = size();
       const small = Math.abs(w - chosenFor.w) <= chosenFor.w * 0.15 && Math.abs(h - chosenFor.h) <= chosenFor.h * 0.15;
-      if (automatic || !small) first(focus);
+      if (automatic || (!small && !keepPersonView)) first(focus);
       else apply();
     },
     reveal(box) {
