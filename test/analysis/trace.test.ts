@@ -7,6 +7,7 @@ import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
 import { analysisOf } from '../helpers/checkDns';
 import { checkTraceGolden, traceOf } from '../helpers/checkTrace';
+import type { Service } from '../../server/src/model/resources';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'analysis');
 const trace = join(fixtures, 'trace');
@@ -61,5 +62,17 @@ describe('trace graphs', () => {
     const mermaid = traceToMermaid(traceOf(a, 'default', svc.name));
     const labelLine = mermaid.split('\n').find((l) => l.includes('#124;'))!;
     assert.match(labelLine, /^\s+n\d+\(\["\*\/a#quot;b#93;#124;c#lt;d#gt;#40;e#41;#35;f#amp;g"\]\)$/, labelLine);
+  });
+
+  it('draws the trace of a rejected Service safely, its odd externalName kept out of the Mermaid labels', () => {
+    const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  type: ExternalName\n  externalName: "a\\"b]|c<d>(e)#f&g"\n' }]);
+    // That externalName is no DNS name, so the API server rejects the Service; its trace must still draw safely.
+    const svc = a.cluster.rejected('Service', 'default', 'odd') as Service;
+    const graph = a.trace(svc);
+    assert.equal(graph.nodes.find((n) => n.id === 'service')?.label, 'odd', 'the box names the Service');
+    const mermaid = traceToMermaid(graph);
+    for (const line of mermaid.split('\n').filter((l) => /^\s+n\d+[[({]/.test(l))) {
+      assert.match(line, /^\s+n\d+[[({]+"[^"<>|]*"[\])}]+$/, line);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { isNearMiss } from './closestName';
 import type { Fix } from './finding';
 import type { ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
-import { portNameErrors } from './validation/formats';
+import { portNameErrors } from '../analysis/validation/formats';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
