@@ -25,7 +25,7 @@ export function servicePicks(services: readonly ServiceSummary[], options: PickO
       picks.push({ separator: s.namespace });
     }
     const current = options.current !== undefined && sameService(s, options.current);
-    const parts = [`${s.type}${endpointsNote(s)}`, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
+    const parts = [`${s.type}${endpointsNote(s)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
     picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
   }
   return picks;
