@@ -28,5 +28,7 @@ export declare function startCodeServer(options: {
   port: number;
   host?: string;
   onOutput?: (line: string) => void;
+  /** HOME for code-server and the extension host (tests point it at an empty folder to prove nothing lands there). */
+  home?: string;
 }): Promise<RunningCodeServer>;
 export declare function stopProcessGroup(child: ChildProcess): Promise<void>;

@@ -70,6 +70,20 @@ export async function ensureVsix({ force = false } = {}) {
   }
 }
 
+/**
+ * Where a code-server of the profile in `dir` keeps everything it would otherwise put in the user's home:
+ * its config file (`--config`, else ~/.config/code-server/config.yaml with a generated password), its logs and
+ * state (XDG_DATA_HOME, else ~/.local/share/code-server) and caches such as a telemetry device id (XDG_CACHE_HOME).
+ */
+function ownFolders(dir) {
+  const config = join(dir, 'code-server.yaml');
+  const env = {
+    ...process.env, NODE_OPTIONS: '',
+    XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CACHE_HOME: join(dir, 'xdg-cache'),
+  };
+  return { config, env };
+}
+
 /** A user-data and an extensions folder under `dir`, with the VSIX installed and `settings` written. */
 export function prepareProfile(dir, vsix, settings = {}) {
   const userDataDir = join(dir, 'user-data');
@@ -78,9 +92,10 @@ export function prepareProfile(dir, vsix, settings = {}) {
   mkdirSync(extensionsDir, { recursive: true });
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 2));
   // VS Code reads extensions.json in the extensions folder, so the VSIX goes through its installer.
+  const own = ownFolders(dir);
   const r = spawnSync(process.execPath, [
-    codeServerEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force',
-  ], { encoding: 'utf8' });
+    codeServerEntry, '--config', own.config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force',
+  ], { encoding: 'utf8', env: own.env });
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) {
     throw new Error(`installing ${vsix} into code-server failed:\n${r.stdout}\n${r.stderr}`);
   }
@@ -104,7 +119,9 @@ export function freePort() {
  * Starts code-server on `host:port` serving `folder`, in a process group of its own, and resolves once it listens.
  * `onOutput` receives its log lines.
  */
-export async function startCodeServer({ userDataDir, extensionsDir, folder, port, host = '127.0.0.1', onOutput = () => {} }) {
+export async function startCodeServer({ userDataDir, extensionsDir, folder, port, host = '127.0.0.1', onOutput = () => {}, home }) {
+  // The profile folder holds its config file and state too, so nothing goes to ~/.config or ~/.local/share.
+  const own = ownFolders(dirname(userDataDir));
   const child = spawn(process.execPath, [
     codeServerEntry,
     '--auth', 'none',
@@ -115,10 +132,9 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
     '--disable-getting-started-override',
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,
-    // Its own config file beside the profile, so nothing is written to ~/.config/code-server.
-    '--config', join(dirname(userDataDir), 'code-server.yaml'),
+    '--config', own.config,
     folder,
-  ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...own.env, ...(home ? { HOME: home } : {}) } });
 
   let log = '';
   const listening = new Promise((resolve, reject) => {
@@ -192,7 +208,7 @@ function newestInputTime() {
       newest = s.mtimeMs;
     }
   };
-  for (const p of ['server/src', 'client', 'syntaxes', 'images', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs']) {
+  for (const p of ['server/src', 'client', 'syntaxes', 'images', 'docs/rules.md', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs']) {
     visit(join(root, p));
   }
   return newest;

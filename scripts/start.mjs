@@ -1,11 +1,17 @@
 // `npm start`: builds and packages the extension, sets up code-server if needed, installs the VSIX into a private
-// profile under .vscode-test/start/ and serves examples/ (or the folder given) in VS Code at http://127.0.0.1:PORT.
+// profile under .vscode-test/start/ and serves a fresh copy of examples/ (or the folder given, as it is) in VS Code
+// at http://127.0.0.1:PORT. The copy lets a quick fix tried in the demo change nothing in the repository.
 // Stays up until Ctrl-C. PORT picks the port (default: a free one); HOST the address to bind (default 127.0.0.1).
-import { existsSync, statSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureCodeServer, ensureVsix, freePort, prepareProfile, root, startCodeServer } from './codeServer.mjs';
 
-const folder = resolve(process.argv[2] ?? join(root, 'examples'));
+const demo = process.argv[2] === undefined;
+const folder = demo ? join(root, '.vscode-test', 'start', 'examples') : resolve(process.argv[2]);
+if (demo) {
+  rmSync(folder, { recursive: true, force: true });
+  cpSync(join(root, 'examples'), folder, { recursive: true });
+}
 if (!existsSync(folder) || !statSync(folder).isDirectory()) {
   console.error(`kube-netlens start: ${folder} is not a folder`);
   process.exit(2);
@@ -38,6 +44,7 @@ try {
   process.on('SIGHUP', () => void stop('SIGHUP'));
 
   console.log(`\nKubernetes Network Lens is running in VS Code (code-server) on ${folder}:\n\n  ${server.url}\n`);
+  if (demo) console.log(`That folder is a fresh copy of examples/, made at every start: edits and quick fixes there leave the repository as it is.`);
   console.log(`Open it in a browser. Extension log: Output panel → "Kubernetes Network Lens". Press Ctrl-C to stop.`);
 
   const status = await server.exited;

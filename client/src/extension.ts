@@ -2,15 +2,19 @@
 // and the trace panel. The server does the analysis; this side only wires VS Code to it.
 
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
 import { crashHandler } from './crashHandler';
 import { createStatusBar } from './statusBar';
+import { registerServiceDetails } from './serviceDetails';
 import { registerTracePanel } from './tracePanel';
 
 let client: LanguageClient | undefined;
+/** Disposed only after the client has stopped: requests still pending at shutdown log their failure into it. */
+let output: vscode.OutputChannel | undefined;
+let stopping: Promise<void> | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const output = vscode.window.createOutputChannel('Kubernetes Network Lens');
+  output = vscode.window.createOutputChannel('Kubernetes Network Lens');
   const module = context.asAbsolutePath('dist/server.js');
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
   // Helm helpers (`_helpers.tpl`) are no YAML, but a save of one renders its chart again.
@@ -30,27 +34,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Helm charts are rendered (helm runs) only in a trusted workspace; granting trust restarts the server.
     // (a function: the client calls it on every start, so a restart sends the trust of that moment)
     initializationOptions: () => ({ clientWatchesFiles: true, workspaceTrusted: vscode.workspace.isTrusted }),
-    outputChannel: output,
-    // Hover Markdown escapes every manifest string; the only command it may run is the trace link it builds.
-    markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService'] }, supportHtml: false },
+    outputChannel: quietWhileStopping(output),
+    middleware: settleWhileStopping(),
+    // Hover Markdown escapes every manifest string; the only commands it may run are the links it builds.
+    markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService', 'kubeNetlens.serviceDetails'] }, supportHtml: false },
     errorHandler: crashHandler(output, () => client),
   };
   client = new LanguageClient('kubeNetlens', 'Kubernetes Network Lens', serverOptions, clientOptions);
   const restartTrusted = vscode.workspace.onDidGrantWorkspaceTrust(async () => {
-    output.appendLine('The workspace is trusted now: restarting the language server so that it may render Helm charts.');
+    output?.appendLine('The workspace is trusted now: restarting the language server so that it may render Helm charts.');
     await client?.restart();
   });
   // Everything registered here is disposed on deactivation, so enabling and disabling the extension leaks nothing.
+  const channel = output;
   context.subscriptions.push(
-    output,
     watcher,
     helpers,
     restartTrusted,
-    { dispose: () => void client?.stop() },
+    // The output channel is not a subscription: VS Code disposes those while the client may still be stopping.
+    { dispose: () => void stopClient() },
     createStatusBar(client),
     registerTracePanel(context, client),
+    registerServiceDetails(client),
     vscode.commands.registerCommand('kubeNetlens.restartServer', async () => {
-      output.appendLine('Restarting the language server on request.');
+      channel.appendLine('Restarting the language server on request.');
       await client?.restart();
     }),
   );
@@ -58,6 +65,53 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
-  client = undefined;
+  await stopClient();
+}
+
+/** Stops the client once (deactivate and the subscription both ask), then closes the output channel. */
+function stopClient(): Promise<void> {
+  stopping ??= (async () => {
+    const c = client;
+    client = undefined;
+    try {
+      if (c?.needsStop()) await c.stop(2000);
+    } catch {
+      // Stopping during shutdown: the server may already be gone, which is what stopping wanted.
+    }
+    output?.dispose();
+    output = undefined;
+  })();
+  return stopping;
+}
+
+/**
+ * At shutdown, requests the editor sent just before the client stopped fail with "Starting server failed"; the
+ * client logs each and rethrows it into the extension host's log. Nothing is wrong then: the failures are dropped.
+ */
+function settleWhileStopping(): Middleware {
+  const names = ['provideHover', 'provideCodeActions', 'provideCodeLenses', 'provideDefinition', 'provideReferences', 'provideCompletionItem', 'resolveCompletionItem'] as const;
+  const middleware: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const name of names) {
+    middleware[name] = async (...args: unknown[]) => {
+      const next = args[args.length - 1] as (...a: unknown[]) => unknown;
+      try {
+        return await next(...args.slice(0, -1));
+      } catch (e) {
+        if (stopping) return undefined;
+        throw e;
+      }
+    };
+  }
+  return middleware as Middleware;
+}
+
+/** The output channel as the client sees it: what it writes once stopping has begun is not kept. */
+function quietWhileStopping(channel: vscode.OutputChannel): vscode.OutputChannel {
+  return new Proxy(channel, {
+    get(target, prop, receiver) {
+      if ((prop === 'append' || prop === 'appendLine') && stopping) return () => undefined;
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

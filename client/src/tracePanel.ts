@@ -86,6 +86,15 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
     }
   };
 
+  /**
+   * Traces share one editor group: a second trace opens as a tab beside the first, never in a new group. The first
+   * trace opens beside the YAML being edited, or in the active group when no text editor is visible.
+   */
+  const columnForNewTrace = (): vscode.ViewColumn => {
+    for (const t of open.values()) if (!t.disposed && t.panel.viewColumn !== undefined) return t.panel.viewColumn;
+    return vscode.window.visibleTextEditors.length ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  };
+
   const show = (target: TraceParams) => {
     const existing = open.get(keyOf(target));
     if (existing) {
@@ -93,7 +102,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       void refresh(existing);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${keyOf(target)}`, vscode.ViewColumn.Beside, {
+    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${keyOf(target)}`, { viewColumn: columnForNewTrace(), preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [webviewRoot],
     });
@@ -124,7 +133,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
 }
 
 function keyOf(target: TraceParams): string {
-  return `${target.namespace}/${target.name}`;
+  return `${target.namespace}/${target.name}${target.uri ? `@${target.uri}` : ''}`;
 }
 
 function post(trace: OpenTrace, message: { type: 'trace'; result: TraceResult } | { type: 'error'; message: string } | { type: 'loading' }): void {
@@ -150,12 +159,35 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
     void vscode.window.showInformationMessage('No Kubernetes Services found in this workspace.');
     return undefined;
   }
+  // From the command palette: the Service under the cursor of the active YAML editor is the one the picker starts on.
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const current = active ? serviceAtCursor(services.filter((s) => s.source?.uri === active.toString()), active) : undefined;
+  const folderOf = (s: ServiceSummary) => {
+    if (!s.source) return undefined;
+    const folder = vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(s.source.uri, true), '..'), true);
+    return folder.replace(/\/$/, '') || undefined;
+  };
   type Item = vscode.QuickPickItem & { service?: ServiceSummary };
-  const items: Item[] = servicePicks(services).map((p) => ('separator' in p
+  const items: Item[] = servicePicks(services, { folderOf, current }).map((p) => ('separator' in p
     ? { label: p.separator, kind: vscode.QuickPickItemKind.Separator }
-    : { label: p.label, description: p.description, service: p.service }));
-  const chosen = await vscode.window.showQuickPick(items, { title: 'Trace a Kubernetes Service', placeHolder: 'Service to trace', matchOnDescription: true });
-  return chosen?.service ? { namespace: chosen.service.namespace, name: chosen.service.name } : undefined;
+    : { label: p.label, description: p.description, service: p.service, ...(p.current ? { picked: true } : {}) }));
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = 'Trace a Kubernetes Service';
+  pick.placeholder = 'Service to trace';
+  pick.matchOnDescription = true;
+  pick.items = items;
+  const start = items.find((i) => i.picked);
+  if (start) pick.activeItems = [start];
+  const chosen = await new Promise<Item | undefined>((resolve) => {
+    pick.onDidAccept(() => resolve(pick.selectedItems[0] ?? pick.activeItems[0]));
+    pick.onDidHide(() => resolve(undefined));
+    pick.show();
+  });
+  pick.dispose();
+  const service = chosen?.service;
+  if (!service) return undefined;
+  // Same-named Services of variants are told apart by their file.
+  return service.unit && service.source ? { namespace: service.namespace, name: service.name, uri: service.source.uri } : { namespace: service.namespace, name: service.name };
 }
 
 /** The one Service of a file, or the last one starting before the cursor when the file is in the active editor. */

@@ -1,12 +1,22 @@
-// The quick pick of Services to trace: grouped by namespace, each showing its type and how many endpoints it has.
+// The quick pick of Services to trace: grouped by namespace, each showing its type, how many endpoints it has, and,
+// when it is not the only Service of that name, where it comes from.
 import type { ServiceSummary } from '../../server/src/protocol';
 
 export type ServicePick =
   | { readonly separator: string }
-  | { readonly label: string; readonly description: string; readonly service: ServiceSummary };
+  | { readonly label: string; readonly description: string; readonly service: ServiceSummary; readonly current: boolean };
 
-export function servicePicks(services: readonly ServiceSummary[]): ServicePick[] {
+export interface PickOptions {
+  /** The folder of a Service's file relative to the workspace (`apps/shop`), to tell same-named Services apart. */
+  readonly folderOf?: (service: ServiceSummary) => string | undefined;
+  /** The Service under the cursor: marked, and the one the picker starts on. */
+  readonly current?: ServiceSummary;
+}
+
+export function servicePicks(services: readonly ServiceSummary[], options: PickOptions = {}): ServicePick[] {
   const sorted = [...services].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  const count = new Map<string, number>();
+  for (const s of sorted) count.set(keyOf(s), (count.get(keyOf(s)) ?? 0) + 1);
   const picks: ServicePick[] = [];
   let namespace: string | undefined;
   for (const s of sorted) {
@@ -14,9 +24,26 @@ export function servicePicks(services: readonly ServiceSummary[]): ServicePick[]
       namespace = s.namespace;
       picks.push({ separator: s.namespace });
     }
-    picks.push({ label: s.name, description: `${s.type}${endpointsNote(s)}${s.release ? ` · ${s.release}` : ''}`, service: s });
+    const current = options.current !== undefined && sameService(s, options.current);
+    const parts = [`${s.type}${endpointsNote(s)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
+    picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
   }
   return picks;
+}
+
+/** The unit label when the project model gives one; otherwise the folder, but only when the name alone is ambiguous. */
+function whereNote(s: ServiceSummary, ambiguous: boolean, folderOf: PickOptions['folderOf']): string | undefined {
+  if (s.unit) return s.unit;
+  if (!ambiguous) return undefined;
+  return folderOf?.(s) ?? s.source?.uri.replace(/\/[^/]*$/, '').split('/').pop() ?? undefined;
+}
+
+function sameService(a: ServiceSummary, b: ServiceSummary): boolean {
+  return a.namespace === b.namespace && a.name === b.name && a.source?.uri === b.source?.uri && a.source?.start === b.source?.start;
+}
+
+function keyOf(s: ServiceSummary): string {
+  return `${s.namespace}/${s.name}`;
 }
 
 function endpointsNote(s: ServiceSummary): string {

@@ -15,8 +15,12 @@ export interface ServicePathDrawing {
 }
 
 export interface NodeHandlers {
-  readonly activate: (node: TraceNode) => void;
+  /** Double-click or Enter: open the node's YAML. */
+  readonly open: (node: TraceNode) => void;
+  /** Space or keyboard focus: show its details. */
   readonly select: (node: TraceNode) => void;
+  /** A click: select it, and show the details if they are hidden. */
+  readonly click: (node: TraceNode) => void;
 }
 
 export function drawServicePath(layout: ServicePathLayout, title: string, handlers: NodeHandlers): ServicePathDrawing {
@@ -51,12 +55,14 @@ export function drawServicePath(layout: ServicePathLayout, title: string, handle
   const reading = [...layout.nodes].sort((a, b) => columnOrder.indexOf(a.node.column) - columnOrder.indexOf(b.node.column) || a.y - b.y);
   for (const placed of reading) {
     const g = drawNode(placed.node, placed.card, placed.x, placed.y, nodeGroup);
-    g.addEventListener('click', () => handlers.activate(placed.node));
+    g.addEventListener('click', () => handlers.click(placed.node));
+    g.addEventListener('dblclick', () => handlers.open(placed.node));
     g.addEventListener('focus', () => handlers.select(placed.node));
     g.addEventListener('keydown', (ev) => {
       if (ev.key !== 'Enter' && ev.key !== ' ') return;
       ev.preventDefault();
-      handlers.activate(placed.node);
+      if (ev.key === 'Enter') handlers.open(placed.node);
+      else handlers.select(placed.node);
     });
     nodeElements.set(placed.node.id, g);
   }
@@ -100,12 +106,15 @@ function drawNode(node: TraceNode, card: ServicePathLayout['nodes'][number]['car
   return g;
 }
 
+/** Across: each column's title above it. Down: each row's title just above its first box. */
 function drawColumnTitles(layout: ServicePathLayout, parent: SVGGElement): void {
   const group = svgEl('g', { class: 'column-titles', 'aria-hidden': 'true' }, parent);
   for (const column of columnOrder) {
-    const xs = layout.nodes.filter((p) => p.node.column === column).map((p) => p.x);
-    if (!xs.length) continue;
-    svgEl('text', { class: 'column-title', x: Math.min(...xs), y: headerHeight }, group, columnTitle[column]);
+    const placed = layout.nodes.filter((p) => p.node.column === column);
+    if (!placed.length) continue;
+    const x = Math.min(...placed.map((p) => p.x));
+    const y = layout.direction === 'DOWN' ? Math.min(...placed.map((p) => p.y)) - 8 : headerHeight;
+    svgEl('text', { class: 'column-title', x, y }, group, columnTitle[column]);
   }
 }
 

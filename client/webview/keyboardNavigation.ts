@@ -4,15 +4,20 @@ import { columnOrder } from './vocabulary';
 
 export type Direction = 'left' | 'right' | 'up' | 'down';
 
-export function neighbourOf(layout: ServicePathLayout, fromId: string, direction: Direction): string | undefined {
+/** In a top-to-bottom drawing the traffic runs down: the keys turn with it, so "along" is always the arrow the edges point. */
+const turned: Readonly<Record<Direction, Direction>> = { down: 'right', up: 'left', right: 'down', left: 'up' };
+
+export function neighbourOf(layout: ServicePathLayout, fromId: string, pressed: Direction): string | undefined {
   const from = layout.nodes.find((p) => p.node.id === fromId);
   if (!from) return undefined;
+  const down = layout.direction === 'DOWN';
+  const direction = down ? turned[pressed] : pressed;
   const col = columnOrder.indexOf(from.node.column);
-  const centre = (p: PlacedNode) => p.y + p.card.height / 2;
+  const across = (p: PlacedNode) => (down ? p.x + p.card.width / 2 : p.y + p.card.height / 2);
   const nearest = (candidates: readonly PlacedNode[]) =>
-    [...candidates].sort((a, b) => Math.abs(centre(a) - centre(from)) - Math.abs(centre(b) - centre(from)))[0]?.node.id;
+    [...candidates].sort((a, b) => Math.abs(across(a) - across(from)) - Math.abs(across(b) - across(from)))[0]?.node.id;
   if (direction === 'up' || direction === 'down') {
-    const same = layout.nodes.filter((p) => p.node.column === from.node.column).sort((a, b) => a.y - b.y);
+    const same = layout.nodes.filter((p) => p.node.column === from.node.column).sort((a, b) => (down ? a.x - b.x : a.y - b.y));
     const i = same.indexOf(from) + (direction === 'down' ? 1 : -1);
     return same[i]?.node.id;
   }

@@ -6,7 +6,6 @@ import { columnOrder, columnTitle } from './vocabulary';
 
 export function showListView(container: HTMLElement, graph: TraceGraph, reveal: (node: TraceNode) => void): void {
   clear(container);
-  if (graph.broken) htmlEl('p', { class: 'broken-note' }, container, '✖ No request can reach a pod of this Service: every path is blocked somewhere below.');
   for (const column of columnOrder) {
     const nodes = graph.nodes.filter((n) => n.column === column);
     if (!nodes.length) continue;

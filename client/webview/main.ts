@@ -2,7 +2,7 @@
 import type { TraceNode, TraceResult } from '../../server/src/protocol';
 import { displayText } from './displayText';
 import { clear, htmlEl } from './dom';
-import { drawPacketPath } from './drawPacketPath';
+import { drawPacketPath, packetPathWideWidth } from './drawPacketPath';
 import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
@@ -11,9 +11,9 @@ import { type ServicePathLayout, layoutServicePath, warmUpLayout } from './layou
 import { showListView } from './listView';
 import { useFontFamily } from './measureText';
 import { showNodeDetail } from './nodeDetail';
-import { type PanZoom, attachPanZoom, handlePanZoomKey } from './panZoom';
+import { type Box, type PanZoom, attachPanZoom, handlePanZoomKey, readableScale } from './panZoom';
 import { readTrace } from './readTrace';
-import { statusMarker } from './vocabulary';
+import { kindCaption, statusMarker } from './vocabulary';
 
 type Tab = 'path' | 'packet';
 type Variant = 'sameNode' | 'crossNode';
@@ -51,7 +51,7 @@ async function showTrace(raw: unknown): Promise<void> {
     return;
   }
   useFontFamily(getComputedStyle(document.body).fontFamily);
-  const layout = await layoutServicePath(next.graph);
+  const layout = await chooseLayout(next);
   const laidOut = performance.now();
   // A newer trace arrived while this one was being laid out: drawing this one would show stale data.
   if (token !== pending) return;
@@ -59,27 +59,17 @@ async function showTrace(raw: unknown): Promise<void> {
   const { namespace, name, kind } = next.graph.service;
   const title = `${namespace}/${name}`;
   host.remember({ namespace, name });
-  ui.title.textContent = displayText(`${kind || 'Service'} ${title}`, 300);
+  // With variants side by side, the title names the one this trace speaks about (text only, never markup).
+  ui.title.textContent = displayText(`${kind || 'Service'} ${title}${next.graph.variant ? ` (variant ${next.graph.variant})` : ''}`, 300);
   document.title = `Trace: ${displayText(title, 200)}`;
-  if (next.graph.broken) setBanner('alert', '✖ No request can reach a pod of this Service: every path is blocked. The red markers show where.');
-  else setBanner('none', '');
+  showBanner(next);
 
   const previous = drawing;
-  const svg = drawServicePath(layout, title, { activate: activateNode, select: (n) => selectNode(n.id) });
-  const hadFocus = previous && document.activeElement instanceof SVGGElement ? document.activeElement.getAttribute('data-node-id') : null;
-  clear(ui.canvas);
-  ui.canvas.appendChild(svg.svg);
-  const panZoom = attachPanZoom(svg.svg, svg.viewport, layout);
-  if (previous && previous.key === title) panZoom.restore(previous.panZoom.view());
-  else panZoom.start();
-  drawing = { layout, svg, panZoom, key: title };
-  wireNodeKeys();
   if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
   // Opening a trace with a problem shows that problem's full explanation straight away.
-  if (!selectedId && previous?.key !== title) selectedId = worstNode(next)?.id;
-  selectNode(selectedId);
-  if (hadFocus) svg.nodeElements.get(hadFocus)?.focus();
-  showListView(ui.list, next.graph, activateNode);
+  if (!selectedId && previous?.key !== title) selectedId = brokenNode(next)?.id;
+  draw(layout, title, previous?.key === title ? previous.panZoom.view() : undefined);
+  showListView(ui.list, next.graph, openNode);
   showPacketPath();
   renders++;
   document.body.setAttribute('data-render-count', String(renders));
@@ -87,9 +77,113 @@ async function showTrace(raw: unknown): Promise<void> {
   document.body.setAttribute('data-layout-ms', (laidOut - started).toFixed(1));
 }
 
-function worstNode(trace: TraceResult): TraceNode | undefined {
-  return trace.graph.nodes.find((n) => n.status === 'error' && n.findings.length)
-    ?? trace.graph.nodes.find((n) => n.findings.length);
+/** Puts a layout on the canvas, keeping the selection, keyboard focus and (for the same Service) the view. */
+function draw(layout: ServicePathLayout, key: string, view: ReturnType<PanZoom['view']> | undefined): void {
+  if (!result) return;
+  const svg = drawServicePath(layout, key, { open: openNode, select: (n) => selectNode(n.id), click: (n) => {
+    selectNode(n.id);
+    if (selectedId === n.id) toggleDetail(false);
+  } });
+  const hadFocus = document.activeElement instanceof SVGGElement ? document.activeElement.getAttribute('data-node-id') : null;
+  clear(ui.canvas);
+  ui.canvas.appendChild(svg.svg);
+  ui.canvas.setAttribute('data-direction', layout.direction);
+  const panZoom = attachPanZoom(svg.svg, svg.viewport, layout);
+  drawing = { layout, svg, panZoom, key };
+  if (view && !view.auto) panZoom.restore(view);
+  else panZoom.start(focusBox());
+  markViewSize();
+  wireNodeKeys();
+  selectNode(selectedId);
+  if (hadFocus) svg.nodeElements.get(hadFocus)?.focus();
+}
+
+/** The box the first view must show: the selected one (at first, the broken hop), else the broken hop. */
+function focusBox(): Box | undefined {
+  if (!drawing || !result) return undefined;
+  const id = selectedId ?? brokenNode(result)?.id;
+  const p = drawing.layout.nodes.find((n) => n.node.id === id);
+  return p ? { x: p.x, y: p.y, width: p.card.width, height: p.card.height } : undefined;
+}
+
+/**
+ * Columns left to right when they fit the panel at a readable zoom, otherwise as rows top to bottom: a side panel
+ * then shows the whole path across its width with the text at 10 px or more, and the broken hop in view.
+ */
+async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
+  const { w, h } = canvasSize();
+  const across = await layoutServicePath(trace.graph, 'RIGHT');
+  const fits = (l: ServicePathLayout) => Math.min(w / Math.max(1, l.width), h / Math.max(1, l.height)) >= readableScale;
+  if (fits(across)) return across;
+  // Rows wrap to the width the panel shows at a readable zoom (less the layout's own padding).
+  const down = await layoutServicePath(trace.graph, 'DOWN', Math.max(200, w / readableScale - 40));
+  if (fits(down)) return down;
+  const widthFits = (l: ServicePathLayout) => w / Math.max(1, l.width) >= readableScale;
+  if (widthFits(across) !== widthFits(down)) return widthFits(across) ? across : down;
+  // Neither fits whole: the one that needs the less panning.
+  const area = (l: ServicePathLayout) => Math.max(1, l.width / w) * Math.max(1, l.height / h);
+  return area(down) < area(across) ? down : across;
+}
+
+/** The canvas size the drawing was last fitted to: tests wait for it to match the panel after a resize. */
+function markViewSize(): void {
+  document.body.setAttribute('data-view-size', `${ui.canvas.clientWidth}x${ui.canvas.clientHeight}`);
+}
+
+function canvasSize(): { w: number; h: number } {
+  return { w: ui.canvas.clientWidth || window.innerWidth, h: ui.canvas.clientHeight || window.innerHeight / 2 };
+}
+
+/** The hop the trace is broken at: the node with an error finding, else the target of the first blocked edge. */
+function brokenNode(trace: TraceResult): TraceNode | undefined {
+  const { nodes, edges } = trace.graph;
+  return nodes.find((n) => n.status === 'error' && n.findings.length)
+    ?? nodes.find((n) => n.id === edges.find((e) => e.status === 'broken')?.to)
+    ?? nodes.find((n) => n.findings.length);
+}
+
+/** The banner says that the path is broken and where, and offers to show that hop; the boxes say the rest. */
+function showBanner(trace: TraceResult): void {
+  if (!trace.graph.broken) {
+    setBanner('none', '');
+    return;
+  }
+  const at = brokenNode(trace);
+  const where = at ? ` It stops at ${kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`}.` : '';
+  setBanner('alert', displayText(`✖ No request can reach a pod of this Service.${where}`, 400));
+  if (at) {
+    const show = htmlEl('button', { type: 'button', class: 'show-broken' }, ui.banner, 'Show');
+    show.addEventListener('click', () => {
+      if (listMode) toggleList();
+      switchTab('path');
+      selectNode(at.id);
+      const p = drawing?.layout.nodes.find((n) => n.node.id === at.id);
+      if (p) drawing?.panZoom.reveal({ x: p.x, y: p.y, width: p.card.width, height: p.card.height });
+      drawing?.svg.nodeElements.get(at.id)?.focus();
+    });
+  }
+}
+
+let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+/** Set when the person showed or hid the details: the resize that follows keeps the view they chose. */
+let ownResize = false;
+/** A panel resized (split, maximized, window resized) gets the layout and first view that suit its new size. */
+function onResize(): void {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    void (async () => {
+      if (!result || !drawing) return;
+      const shown = result;
+      const layout = await chooseLayout(shown);
+      if (shown !== result || !drawing) return;
+      const old = drawing.layout;
+      if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
+      else drawing.panZoom.resized(focusBox(), ownResize);
+      ownResize = false;
+      markViewSize();
+      if (tab === 'packet' || ui.packet.childElementCount) showPacketPath();
+    })();
+  }, 120);
 }
 
 function showError(message: string): void {
@@ -99,21 +193,22 @@ function showError(message: string): void {
   clear(ui.canvas);
   clear(ui.list);
   clear(ui.packet);
-  showNodeDetail(ui.detail, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, activateNode);
+  showNodeDetail(ui.detailBody, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, openNode);
   setBanner('alert', displayText(message, 2000));
 }
 
-function activateNode(node: TraceNode): void {
-  if (drawing?.panZoom.wasDrag()) return;
+/** Double-click, Enter or "Open in editor": the node's YAML. A single click only selects. */
+function openNode(node: TraceNode): void {
   selectNode(node.id);
   host.post({ type: 'reveal', nodeId: node.id });
 }
 
 function selectNode(id: string | undefined): void {
+  if (drawing?.panZoom.wasDrag()) return;
   selectedId = id;
   if (!result || !drawing) return;
   for (const [nodeId, el] of drawing.svg.nodeElements) el.classList.toggle('selected', nodeId === id);
-  showNodeDetail(ui.detail, result.graph, result.graph.nodes.find((n) => n.id === id), activateNode);
+  showNodeDetail(ui.detailBody, result.graph, result.graph.nodes.find((n) => n.id === id), openNode);
 }
 
 function wireNodeKeys(): void {
@@ -159,8 +254,24 @@ function showPacketPath(): void {
   }
   const hops = variant === 'sameNode' ? path.sameNode : path.crossNode;
   const title = choices.find(([v]) => v === variant)![1];
-  packetSvg = drawPacketPath(hops, `Packet path: ${title}`);
+  // The room the packet path's own box leaves (less a scrollbar's width): zero while its tab is hidden.
+  const available = (ui.packet.clientWidth || document.body.clientWidth - 24) - 16;
+  packetSvg = drawPacketPath(hops, `Packet path: ${title}`, Math.min(packetPathWideWidth, available));
   htmlEl('div', { class: 'packet-drawing' }, ui.packet).appendChild(packetSvg);
+}
+
+/** Below the drawing (narrow panels), the details start hidden when the panel is short, so the drawing keeps its room. */
+function narrowAndShort(): boolean {
+  return window.innerWidth <= 1100 && window.innerHeight < 900;
+}
+
+function toggleDetail(collapsed = !ui.detail.classList.contains('collapsed')): void {
+  if (collapsed === ui.detail.classList.contains('collapsed')) return;
+  ui.detail.classList.toggle('collapsed', collapsed);
+  ui.detailToggle.textContent = collapsed ? 'Show details' : 'Hide details';
+  ui.detailToggle.setAttribute('aria-expanded', String(!collapsed));
+  ownResize = true;
+  onResize();
 }
 
 function setBanner(kind: 'alert' | 'status' | 'none', text: string): void {
@@ -177,6 +288,8 @@ function switchTab(next: Tab): void {
   ui.packetTab.tabIndex = tab === 'packet' ? 0 : -1;
   ui.pathPanel.hidden = tab !== 'path';
   ui.packetPanel.hidden = tab !== 'packet';
+  // Drawn while hidden, it was sized for the whole page: now it can take its panel's real width.
+  if (tab === 'packet' && result) showPacketPath();
   for (const b of ui.pathOnly) b.disabled = tab !== 'path' || listMode;
 }
 
@@ -215,10 +328,13 @@ function buildShell() {
   banner.hidden = true;
 
   const pathPanel = htmlEl('main', { class: 'panel path-panel', id: 'panel-path', role: 'tabpanel', 'aria-labelledby': 'tab-path' }, body);
-  const canvas = htmlEl('div', { class: 'canvas', tabindex: 0, 'aria-label': 'Drawing of the Service path. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.' }, pathPanel);
+  const canvas = htmlEl('div', { class: 'canvas', tabindex: 0, 'aria-label': 'Drawing of the Service path. Click a box to select it; double-click or Enter opens its YAML. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.' }, pathPanel);
   const list = htmlEl('div', { class: 'list-view', 'aria-label': 'The Service path as a list' }, pathPanel);
   list.hidden = true;
-  const detail = htmlEl('aside', { class: 'detail', 'aria-label': 'Details of the selected box', 'aria-live': 'polite' }, pathPanel);
+  const detail = htmlEl('aside', { class: 'detail', 'aria-label': 'Details of the selected box' }, pathPanel);
+  const detailBar = htmlEl('div', { class: 'detail-bar' }, detail);
+  const detailToggle = htmlEl('button', { type: 'button', class: 'detail-toggle', 'aria-expanded': 'true' }, detailBar, 'Hide details');
+  const detailBody = htmlEl('div', { class: 'detail-body', 'aria-live': 'polite' }, detail);
   const packetPanel = htmlEl('section', { class: 'panel packet-panel', id: 'panel-packet', role: 'tabpanel', 'aria-labelledby': 'tab-packet' }, body);
   packetPanel.hidden = true;
   const packet = htmlEl('div', { class: 'packet' }, packetPanel);
@@ -228,6 +344,7 @@ function buildShell() {
     htmlEl('span', { class: `legend-item status-${status}` }, legend, `${statusMarker[status].symbol} ${statusMarker[status].word}`);
   }
   htmlEl('span', { class: 'legend-item legend-broken' }, legend, '╌╌▶ dashed red: traffic blocked');
+  htmlEl('span', { class: 'legend-hint' }, legend, 'Click: details · double-click or Enter: open YAML');
 
   pathTab.addEventListener('click', () => switchTab('path'));
   packetTab.addEventListener('click', () => switchTab('packet'));
@@ -245,6 +362,13 @@ function buildShell() {
   canvas.addEventListener('keydown', (ev) => {
     if (drawing && handlePanZoomKey(drawing.panZoom, ev)) ev.preventDefault();
   });
-  showNodeDetail(detail, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, () => undefined);
-  return { title, pathTab, packetTab, listToggle, banner, pathPanel, packetPanel, canvas, list, detail, packet, pathOnly: [zoomOut, zoomIn, fit] };
+  detailToggle.addEventListener('click', () => toggleDetail());
+  if (narrowAndShort()) {
+    detail.classList.add('collapsed');
+    detailToggle.textContent = 'Show details';
+    detailToggle.setAttribute('aria-expanded', 'false');
+  }
+  new ResizeObserver(() => onResize()).observe(canvas);
+  showNodeDetail(detailBody, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, () => undefined);
+  return { title, pathTab, packetTab, listToggle, banner, pathPanel, packetPanel, canvas, list, detail, detailToggle, detailBody, packet, pathOnly: [zoomOut, zoomIn, fit] };
 }

@@ -20,21 +20,23 @@ export interface NodeCard {
 }
 
 export const cardPadding = 10;
-const minWidth = 150;
-const maxTextWidth = 230;
-const small: Font = { size: 11, weight: 'normal' };
+const minWidth = 140;
+const maxTextWidth = 210;
+/** The smallest text of the drawing: at the view's lowest default zoom (0.85) it is still over 10 px on screen. */
+const small: Font = { size: 12, weight: 'normal' };
 const body: Font = { size: 12, weight: 'normal' };
-const strong: Font = { size: 13, weight: 'bold' };
+const strong: Font = { size: 14, weight: 'bold' };
 
 export function nodeCard(node: TraceNode): NodeCard {
   const lines: CardLine[] = [];
   const add = (role: CardLineRole, text: string, font: Font, height: number) => lines.push({ role, text, font, height });
   add('caption', `${statusMarker[node.status].symbol} ${kindCaption[node.kind]}`, small, 16);
-  add('label', fitWidth(shortText(node.label, 80), maxTextWidth, strong), strong, 19);
+  // The title names the object: a long name (a full DNS name) wraps onto a second line rather than losing its end.
+  for (const t of wrapName(shortText(node.label, 120), maxTextWidth, strong)) add('label', t, strong, 19);
   const pods = podsLine(node);
   if (pods) add('pods', fitWidth(pods, maxTextWidth, body), body, 17);
-  for (const d of node.detail.slice(0, 2)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 15);
-  if (node.detail.length > 2) add('more', `+${node.detail.length - 2} more (select for details)`, small, 15);
+  // One fact on the box; the rest is in the detail pane, a click away (its tooltip lists them too).
+  for (const d of node.detail.slice(0, 1)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 16);
   // Findings are what the person came for: their text is on the box, not only in a tooltip.
   for (const f of node.findings.slice(0, 2)) {
     const role = f.severity === 'error' ? 'finding-error' : 'finding-warning';
@@ -45,6 +47,17 @@ export function nodeCard(node: TraceNode): NodeCard {
   const width = Math.max(minWidth, ...lines.map((l) => textWidth(l.text, l.font))) + 2 * cardPadding;
   const height = lines.reduce((h, l) => h + l.height, 0) + 2 * cardPadding - 4;
   return { lines, width: Math.ceil(width), height: Math.ceil(height) };
+}
+
+/** A name on at most two lines, broken after a dot, a space or a hyphen; what does not fit ends in an ellipsis. */
+function wrapName(text: string, maxWidth: number, font: Font): string[] {
+  if (textWidth(text, font) <= maxWidth) return [text];
+  const pieces = text.split(/(?<=[.\s-])/);
+  let first = '';
+  let i = 0;
+  while (i < pieces.length && textWidth(first + pieces[i], font) <= maxWidth) first += pieces[i++];
+  if (!first) return [fitWidth(text, maxWidth, font)];
+  return [first.trimEnd(), fitWidth(pieces.slice(i).join(''), maxWidth, font)];
 }
 
 /** Endpoint groups are drawn as one box with a pod count; StatefulSet pods keep their stable names (semantics §2.3). */

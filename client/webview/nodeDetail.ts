@@ -7,7 +7,7 @@ import { edgeWord, kindCaption, statusMarker } from './vocabulary';
 export function showNodeDetail(pane: HTMLElement, graph: TraceGraph, node: TraceNode | undefined, reveal: (node: TraceNode) => void): void {
   clear(pane);
   if (!node) {
-    htmlEl('p', { class: 'hint' }, pane, 'Select a box (click it, or Tab and arrow keys) to see its details. Enter opens its YAML.');
+    htmlEl('p', { class: 'hint' }, pane, 'Select a box (click it, or Tab and arrow keys) to see its details; double-click it or press Enter to open its YAML.');
     return;
   }
   writeNodeFacts(pane, graph, node, 'h2');

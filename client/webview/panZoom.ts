@@ -11,10 +11,18 @@ export interface PanZoom {
   zoomBy(factor: number): void;
   panBy(dx: number, dy: number): void;
   fit(): void;
-  /** The first view of a drawing: fitted, but never so small that its text cannot be read (then it pans instead). */
-  start(): void;
+  /**
+   * The first view of a drawing: fitted, but never so small that its text cannot be read; when it does not fit at a
+   * readable size it shows `focus` (the broken hop) and the rest is a pan away.
+   */
+  start(focus?: Box): void;
   /** Pans just enough that a box of the drawing is on screen (keyboard focus must never land off-screen). */
   reveal(box: Box): void;
+  /**
+   * After the panel changed size: the first view again, unless the person zoomed or panned and the size changed
+   * only a little (dragging a sash), when their view is kept, clamped.
+   */
+  resized(focus?: Box, keepPersonView?: boolean): void;
   /** True right after a drag, so the click that ends it does not count as a click on a node. */
   wasDrag(): boolean;
   readonly scale: () => number;
@@ -27,11 +35,16 @@ export interface View {
   readonly k: number;
   readonly tx: number;
   readonly ty: number;
+  /** Chosen by the view rather than by the person (a resize may choose again). */
+  readonly auto?: boolean;
 }
 
 const minScale = 0.15;
 const maxScale = 3;
-const readableScale = 0.85;
+/** The drawing's smallest text is 12 px: at this zoom it is 10.2 px on screen. */
+export const readableScale = 0.85;
+/** How much of the drawing (px on screen) always stays in view, so panning or zooming can never lose it. */
+const keepVisible = 80;
 
 export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content: { width: number; height: number }): PanZoom {
   let k = 1;
@@ -39,14 +52,60 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
   let ty = 0;
   let drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | undefined;
   let dragged = false;
+  /** False once the person zoomed or panned: a resize then keeps their view instead of choosing a new one. */
+  let automatic = true;
+  /** The view size the current view was chosen or last adjusted for. */
+  let chosenFor = { w: 0, h: 0 };
 
-  const apply = () => viewport.setAttribute('transform', `translate(${tx.toFixed(1)} ${ty.toFixed(1)}) scale(${k.toFixed(4)})`);
   const size = () => ({ w: svg.clientWidth || 800, h: svg.clientHeight || 500 });
+  const clamp = () => {
+    const { w, h } = size();
+    const cw = content.width * k;
+    const ch = content.height * k;
+    const mx = Math.min(keepVisible, cw, w);
+    const my = Math.min(keepVisible, ch, h);
+    tx = Math.min(w - mx, Math.max(mx - cw, tx));
+    ty = Math.min(h - my, Math.max(my - ch, ty));
+  };
+  const apply = () => {
+    clamp();
+    chosenFor = size();
+    viewport.setAttribute('transform', `translate(${tx.toFixed(1)} ${ty.toFixed(1)}) scale(${k.toFixed(4)})`);
+    svg.setAttribute('data-scale', k.toFixed(4));
+  };
   const zoomAt = (factor: number, cx: number, cy: number) => {
     const next = Math.min(maxScale, Math.max(minScale, k * factor));
     tx = cx - ((cx - tx) * next) / k;
     ty = cy - ((cy - ty) * next) / k;
     k = next;
+    automatic = false;
+    apply();
+  };
+  /** The centre of the part of the drawing that is on screen: zooming there keeps what the person sees in view. */
+  const visibleCentre = () => {
+    const { w, h } = size();
+    const left = Math.max(0, tx);
+    const right = Math.min(w, tx + content.width * k);
+    const top = Math.max(0, ty);
+    const bottom = Math.min(h, ty + content.height * k);
+    return right > left && bottom > top ? { x: (left + right) / 2, y: (top + bottom) / 2 } : { x: w / 2, y: h / 2 };
+  };
+  /** Centres `box` (drawing units) when the drawing is larger than the view, without showing more empty space than needed. */
+  const centreOn = (box: Box | undefined) => {
+    const { w, h } = size();
+    const cw = content.width * k;
+    const ch = content.height * k;
+    if (cw <= w) tx = (w - cw) / 2;
+    else tx = box ? Math.min(0, Math.max(w - cw, w / 2 - (box.x + box.width / 2) * k)) : 0;
+    if (ch <= h) ty = 0;
+    else ty = box ? Math.min(0, Math.max(h - ch, h / 2 - (box.y + box.height / 2) * k)) : 0;
+  };
+  const first = (focus?: Box) => {
+    const { w, h } = size();
+    const fitScale = Math.min(w / Math.max(1, content.width), h / Math.max(1, content.height));
+    k = Math.max(readableScale, Math.min(1, fitScale));
+    centreOn(focus);
+    automatic = true;
     apply();
   };
 
@@ -67,6 +126,7 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
     if (!drag.moved && Math.hypot(dx, dy) < 4) return;
     if (!drag.moved) svg.setPointerCapture(ev.pointerId);
     drag.moved = true;
+    automatic = false;
     svg.classList.add('panning');
     tx = drag.tx + dx;
     ty = drag.ty + dy;
@@ -82,27 +142,29 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
 
   const api: PanZoom = {
     zoomBy(factor) {
-      const { w, h } = size();
-      zoomAt(factor, w / 2, h / 2);
+      const c = visibleCentre();
+      zoomAt(factor, c.x, c.y);
     },
-    start() {
-      const { w, h } = size();
-      k = Math.max(readableScale, Math.min(1, w / Math.max(1, content.width), h / Math.max(1, content.height)));
-      tx = Math.max(0, (w - content.width * k) / 2);
-      ty = 0;
-      apply();
-    },
+    start: first,
     panBy(dx, dy) {
       tx += dx;
       ty += dy;
+      automatic = false;
       apply();
     },
     fit() {
       const { w, h } = size();
       k = Math.max(minScale, Math.min(1, w / Math.max(1, content.width), h / Math.max(1, content.height)));
-      tx = Math.max(0, (w - content.width * k) / 2);
-      ty = 0;
+      tx = (w - content.width * k) / 2;
+      ty = Math.max(0, (h - content.height * k) / 2);
+      automatic = false;
       apply();
+    },
+    resized(focus, keepPersonView = false) {
+      const { w, h } = size();
+      const small = Math.abs(w - chosenFor.w) <= chosenFor.w * 0.15 && Math.abs(h - chosenFor.h) <= chosenFor.h * 0.15;
+      if (automatic || (!small && !keepPersonView)) first(focus);
+      else apply();
     },
     reveal(box) {
       const { w, h } = size();
@@ -123,9 +185,10 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
       return was;
     },
     scale: () => k,
-    view: () => ({ k, tx, ty }),
+    view: () => ({ k, tx, ty, auto: automatic }),
     restore(view) {
       ({ k, tx, ty } = view);
+      automatic = view.auto ?? false;
       apply();
     },
   };

@@ -27,6 +27,7 @@ export function readTrace(raw: unknown): TraceResult | undefined {
     edges,
     broken: g.broken === true,
     packetPath: readPacketPath(g.packetPath),
+    ...(typeof g.variant === 'string' && g.variant ? { variant: g.variant } : {}),
   };
   return { graph, mermaid: string(raw.mermaid), text: string(raw.text) };
 }
@@ -66,7 +67,7 @@ function readPacketPath(p: unknown): PacketPath | undefined {
 
 function readHops(hops: unknown): PacketHop[] {
   return array(hops).filter(isObject).flatMap((h) => typeof h.zone === 'string' && Object.hasOwn(zoneTitle, h.zone)
-    ? [{ id: string(h.id), zone: h.zone as PacketHop['zone'], label: string(h.label), explanation: string(h.explanation) }]
+    ? [{ id: string(h.id), zone: h.zone as PacketHop['zone'], label: string(h.label), explanation: string(h.explanation), ...(h.stop === true ? { stop: true } : {}) }]
     : []);
 }
 

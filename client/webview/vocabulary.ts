@@ -5,7 +5,7 @@ import type { PacketHopZone, TraceColumn, TraceNodeKind, TraceStatus } from '../
 export const columnOrder: readonly TraceColumn[] = ['entry', 'service', 'proxy', 'endpoints', 'port', 'policy'];
 
 export const columnTitle: Readonly<Record<TraceColumn, string>> = {
-  entry: 'Who can call it',
+  entry: 'How clients reach it',
   service: 'Service',
   proxy: 'kube-proxy',
   endpoints: 'Endpoints (pods)',

@@ -3,6 +3,8 @@
 
 export const traceRequest = 'kubeNetlens/trace';
 export const listServicesRequest = 'kubeNetlens/listServices';
+/** The second level of the Service hover (TraceParams in, Markdown or null out). */
+export const serviceDetailsRequest = 'kubeNetlens/serviceDetails';
 export const analysisChangedNotification = 'kubeNetlens/analysisChanged';
 export const statusNotification = 'kubeNetlens/status';
 
@@ -78,6 +80,8 @@ export interface PacketHop {
   readonly label: string;
   /** One line a newcomer learns from. */
   readonly explanation: string;
+  /** The last hop of a path that goes no further (no address, no endpoint, dropped): its explanation says why. */
+  readonly stop?: boolean;
 }
 
 export interface PacketPath {
@@ -104,10 +108,13 @@ export interface ServiceSummary {
   readonly type: string;
   readonly endpoints?: number;
   readonly source?: SourceSpan;
+  /**
+   * Which apply unit (Kustomize overlay, Helm release, folder) this Service belongs to, when the project model knows.
+   * The picker shows it to tell apart Services that share a namespace and name; without it the picker shows the folder.
+   */
+  readonly unit?: string;
   /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
   readonly release?: string;
-  /** The variant of the workspace whose definition this is, when variants define the Service differently. */
-  readonly variant?: string;
 }
 
 export interface StatusParams {

@@ -34,7 +34,7 @@ describe('apply scopes', () => {
     const gcp = traceResultFor(a, { namespace: 'shop', name: 'web', uri: 'file:///repo/deploy/gcp/web.yaml' })!;
     assert.equal(gcp.graph.variant, 'gcp');
     assert.equal(gcp.graph.service.source?.uri, 'file:///repo/deploy/gcp/web.yaml');
-    assert.deepEqual(listServices(a).map((s) => `${s.name} ${s.variant}`).sort(), ['web aws', 'web gcp']);
+    assert.deepEqual(listServices(a).map((s) => `${s.name} ${s.unit}`).sort(), ['web variant aws', 'web variant gcp']);
   });
 
   it('lists each DNS record once, from the definition in its own scope', () => {

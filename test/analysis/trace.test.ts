@@ -56,11 +56,23 @@ describe('trace graphs', () => {
   });
 
   it('escapes labels from YAML so nothing breaks the Mermaid syntax', () => {
+    // An Ingress path is free text from YAML, and its rule is a node of the Service's trace.
+    const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  selector: {app: odd}\n  ports: [{port: 80}]\n---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: odd}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: "/a\\"b]|c<d>(e)#f&g"\n        pathType: Prefix\n        backend: {service: {name: odd, port: {number: 80}}}\n' }]);
+    const svc = a.cluster.service('default', 'odd')!;
+    const mermaid = traceToMermaid(traceOf(a, 'default', svc.name));
+    const labelLine = mermaid.split('\n').find((l) => l.includes('#124;'))!;
+    assert.match(labelLine, /^\s+n\d+\(\["\*\/a#quot;b#93;#124;c#lt;d#gt;#40;e#41;#35;f#amp;g"\]\)$/, labelLine);
+  });
+
+  it('draws the trace of a rejected Service safely, its odd externalName kept out of the Mermaid labels', () => {
     const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  type: ExternalName\n  externalName: "a\\"b]|c<d>(e)#f&g"\n' }]);
     // That externalName is no DNS name, so the API server rejects the Service; its trace must still draw safely.
     const svc = a.cluster.rejected('Service', 'default', 'odd') as Service;
-    const mermaid = traceToMermaid(a.trace(svc));
-    const labelLine = mermaid.split('\n').find((l) => l.includes('ExternalName'))!;
-    assert.match(labelLine, /^\s+n\d+\[\["ExternalName → a#quot;b#93;#124;c#lt;d#gt;#40;e#41;#35;f#amp;g"\]\]$/);
+    const graph = a.trace(svc);
+    assert.equal(graph.nodes.find((n) => n.id === 'service')?.label, 'odd', 'the box names the Service');
+    const mermaid = traceToMermaid(graph);
+    for (const line of mermaid.split('\n').filter((l) => /^\s+n\d+[[({]/.test(l))) {
+      assert.match(line, /^\s+n\d+[[({]+"[^"<>|]*"[\])}]+$/, line);
+    }
   });
 });

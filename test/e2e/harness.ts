@@ -1,7 +1,7 @@
 // The real-editor harness: the packaged extension installed into code-server, driven by Debian's Chromium.
 // One editor per test file: `openEditor()` in `before`, `editor.close()` in `after`. Waits are on page state only.
 
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
@@ -41,7 +41,8 @@ export interface Editor {
   readonly codeServer: RunningCodeServer;
   /** Saves a full-page screenshot as test-results/e2e/<name>.png. */
   screenshot(name: string): Promise<string>;
-  close(): Promise<void>;
+  /** Closes the browser and stops code-server; resolves to the extension's errors in the extension-host log. */
+  close(): Promise<{ readonly extensionHostErrors: readonly string[] }>;
 }
 
 /**
@@ -58,7 +59,10 @@ export async function openEditor(): Promise<Editor> {
   // a Helm chart beside the plain manifests, with a selector typo in a template
   cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(workspace, 'charts', 'shop'), { recursive: true });
   const profile = prepareProfile(join(dir, 'profile'), vsix, testSettings);
-  const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort() });
+  // An empty home: after the run it must still be empty (code-server's config, logs and state stay in the profile).
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort(), home });
 
   let browser: Browser | undefined;
   try {
@@ -88,7 +92,11 @@ export async function openEditor(): Promise<Editor> {
       close: async () => {
         await opened.close().catch(() => undefined);
         await codeServer.stop();
+        const written = readdirSync(home, { recursive: true });
+        const extensionHostErrors = extensionErrors(profile.userDataDir);
         rmSync(dir, { recursive: true, force: true });
+        if (written.length) throw new Error(`code-server wrote into the user's home: ${written.join(', ')}`);
+        return { extensionHostErrors };
       },
     };
   } catch (e) {
@@ -97,6 +105,19 @@ export async function openEditor(): Promise<Editor> {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** `[error]` entries of the extension-host logs that come from this extension (its name or its files). */
+function extensionErrors(userDataDir: string): string[] {
+  const logs = join(userDataDir, 'logs');
+  const files = existsSync(logs) ? (readdirSync(logs, { recursive: true }) as string[]).filter((f) => /exthost\d*[/\\]remoteexthost\.log$/.test(f)) : [];
+  const out: string[] = [];
+  for (const f of files) {
+    // An entry is its first line plus the stack lines under it.
+    const entries = readFileSync(join(logs, f), 'utf8').split(/\n(?=\d{4}-\d\d-\d\d )/);
+    out.push(...entries.filter((e) => /\[error\]/.test(e.split('\n')[0]) && /kube-netlens/.test(e)).map((e) => e.slice(0, 600)));
+  }
+  return out;
 }
 
 /** The seeded mistakes of examples/ (1-based lines), as the examples' own test data lists them. */

@@ -18,6 +18,7 @@ const allowed: readonly RegExp[] = [
   /^extension\/changelog\.md$/i,
   /^extension\/LICENSE(\.txt)?$/,
   /^extension\/images\/icon\.png$/,
+  /^extension\/docs\/rules\.md$/,
   /^extension\/syntaxes\/[^/]+\.json$/,
   /^extension\/dist\/(?!.*\.map$).+\.(js|css)$/,
 ];

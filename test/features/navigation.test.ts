@@ -81,6 +81,12 @@ describe('definition', () => {
     const c = at('svc.yaml', 'app: nginx', 6);
     assert.deepEqual(where(definitionAt(c.analysis, c.uri, c.offset), c.sources), ['sts.yaml:app: nginx}']);
   });
+  it('a Service port\'s targetPort or name → the container port it resolves to, one per workload', () => {
+    const onTarget = at('svc.yaml', 'targetPort: web', 13);
+    assert.deepEqual(where(definitionAt(onTarget.analysis, onTarget.uri, onTarget.offset), onTarget.sources), ['sts.yaml:web, containerPort: 8080}]']);
+    const onName = at('svc.yaml', 'name: http, port: 80, targetPort: web', 7);
+    assert.deepEqual(where(definitionAt(onName.analysis, onName.uri, onName.offset), onName.sources), ['sts.yaml:web, containerPort: 8080}]']);
+  });
   it('Ingress backend port → the Service port', () => {
     const c = at('ing.yaml', 'name: http', 7);
     assert.deepEqual(where(definitionAt(c.analysis, c.uri, c.offset), c.sources), ['svc.yaml:{name: http, port: 80, targetPort: web}]']);

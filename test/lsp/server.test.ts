@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parseFrames, startServer, type TestClient } from './lspClient';
 
@@ -84,7 +84,10 @@ describe('language server over stdio', () => {
     assert.ok(d, JSON.stringify(diag));
     assert.equal(d.source, 'kube-netlens');
     assert.equal(d.severity, 2);
-    assert.equal(d.codeDescription?.href, 'https://github.com/kube-netlens/kube-netlens/blob/main/docs/rules.md#statefulset-service-missing');
+    // The link opens the rules doc shipped beside the server, at the rule's own heading.
+    const link = /^(file:\/\/.*\/docs\/rules\.md)#L(\d+)$/.exec(d.codeDescription?.href ?? '');
+    assert.ok(link, `codeDescription ${d.codeDescription?.href}`);
+    assert.equal(readFileSync(fileURLToPath(link[1]), 'utf8').split('\n')[Number(link[2]) - 1], '## statefulset-service-missing');
     assert.equal(d.range.start.line, 19);
     const progress = client.notifications.filter((n) => n.method === '$/progress').map((n) => (n.params as { value: { kind: string } }).value.kind);
     assert.equal(progress[0], 'begin');
@@ -116,7 +119,10 @@ describe('language server over stdio', () => {
     assert.match(await hover('apps/deployment.yaml', 'containerPort', 16), /^\*\*Container port\*\* `8080\/TCP \(web\)`[\s\S]*Service `api` port 80/);
     assert.match(await hover('apps/deployment.yaml', 'postgres.data', 2), /^\*\*DNS name\*\* `postgres\.data`[\s\S]*Service `postgres` in `data`/);
     assert.match(await hover('apps/ingress.yaml', 'name: api', 7), /^\*\*Ingress backend\*\*[\s\S]*container port 8080/);
-    assert.match(await hover('data/postgres.yaml', 'postgress', 3), /^\*\*StatefulSet serviceName\*\* `postgress`[\s\S]*no Service named `postgress`/);
+    // The diagnostic on serviceName says why there are no pod names; the hover beside it does not say it again.
+    const typo = await hover('data/postgres.yaml', 'postgress', 3);
+    assert.match(typo, /^\*\*StatefulSet serviceName\*\* `postgress`[\s\S]*No per-pod DNS names/);
+    assert.doesNotMatch(typo, /no Service named/);
   });
 
   it('applies the preferred quick fix and the diagnostic vanishes', async () => {

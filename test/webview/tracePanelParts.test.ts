@@ -83,6 +83,31 @@ describe('trace Service quick pick', () => {
   });
 });
 
+describe('trace Service quick pick: the Service at the cursor, and same-named Services', () => {
+  const at = (uri: string, start: number) => ({ uri, start, end: start + 3, line: 0, character: 0 });
+  const services = [
+    { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 3, source: at('file:///w/overlays/prod/api.yaml', 10) },
+    { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 1, source: at('file:///w/overlays/dev/api.yaml', 10) },
+    { namespace: 'shop', name: 'web', type: 'ClusterIP', endpoints: 2, source: at('file:///w/web.yaml', 4) },
+  ];
+  const folderOf = (s: { source?: { uri: string } }) => s.source?.uri.replace('file:///w/', '').replace(/\/[^/]*$/, '');
+
+  it('tells Services that share a namespace and name apart by folder, and marks the one under the cursor', () => {
+    const picks = servicePicks(services, { folderOf, current: services[1] });
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}${p.current ? ' [start]' : ''}`)), [
+      '--shop',
+      'api: ClusterIP · 3 endpoints · overlays/prod',
+      'api: ClusterIP · 1 endpoint · overlays/dev · at the cursor [start]',
+      'web: ClusterIP · 2 endpoints',
+    ]);
+  });
+
+  it('shows the unit the project model names instead of the folder', () => {
+    const picks = servicePicks([{ ...services[2], unit: 'overlay prod' }], { folderOf });
+    assert.deepEqual(picks.map((p) => ('separator' in p ? p.separator : p.description)), ['shop', 'ClusterIP · 2 endpoints · overlay prod']);
+  });
+});
+
 describe('trace fixtures', () => {
   const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { TraceNode, TraceResult } from '../../server/src/protocol';
+import { type TraceMeasure, inside, measureScript, overlapArea } from '../helpers/traceMeasure';
 import { type Theme, type ViewPage, bundleWebview, launchChromium, loadFixture, openView, resultsDir } from './tracePage';
 
 let browser: Browser;
@@ -45,9 +46,10 @@ describe('trace webview: Service path', () => {
         assert.ok(text?.includes(n.label), `node ${n.id} shows its label "${n.label}", got ${text}`);
       }
       const titles = await page.locator('.column-title').allTextContents();
-      assert.deepEqual(titles, ['Who can call it', 'Service', 'kube-proxy', 'Endpoints (pods)', 'Container port', 'NetworkPolicy']);
-      // Columns run left to right in traffic order.
-      const xs = await page.locator('.column-title').evaluateAll((els) => els.map((e) => Number(e.getAttribute('x'))));
+      assert.deepEqual(titles, ['How clients reach it', 'Service', 'kube-proxy', 'Endpoints (pods)', 'Container port', 'NetworkPolicy']);
+      // Columns run in traffic order: left to right, or top to bottom when the panel is too narrow for them.
+      const axis = (await page.locator('.canvas').getAttribute('data-direction')) === 'DOWN' ? 'y' : 'x';
+      const xs = await page.locator('.column-title').evaluateAll((els, a) => els.map((e) => Number(e.getAttribute(a))), axis);
       assert.deepEqual([...xs].sort((a, b) => a - b), xs);
       assert.equal(await page.locator('.trace-svg .edge-broken').count(), 0);
       assert.equal(await page.locator('.banner-alert').count(), 0);
@@ -105,7 +107,7 @@ describe('trace webview: Service path', () => {
       const { page } = v;
       assert.match(await page.locator(nodeSel('service')).textContent() ?? '', /ExternalName → payments\.example\.net/);
       assert.equal(await page.locator('.trace-svg .kind-kube-proxy').count(), 0);
-      assert.deepEqual(await page.locator('.column-title').allTextContents(), ['Who can call it', 'Service']);
+      assert.deepEqual(await page.locator('.column-title').allTextContents(), ['How clients reach it', 'Service']);
     });
   });
 
@@ -154,6 +156,138 @@ describe('trace webview: Service path', () => {
   });
 });
 
+describe('trace webview: readable where it opens', () => {
+  // Side panels of 450 px and more, the two side-by-side sizes people use, and maximized editors.
+  const sizes = [[450, 600], [683, 680], [960, 990], [1366, 700], [1920, 990]] as const;
+  for (const [width, height] of sizes) {
+    it(`at ${width}×${height}: the whole path across, text at 10 px or more, the broken hop in view, nothing collapsed`, async () => {
+      for (const name of ['no-endpoints', 'healthy-deployment', 'nodeport-ingress']) {
+        const v = await openView(browser, 'dark', { width, height });
+        try {
+          await v.sendTrace(loadFixture(name));
+          const m = (await v.page.evaluate(measureScript())) as TraceMeasure;
+          const where = `${name} at ${width}×${height} (${m.direction})`;
+          assert.ok(m.canvas.bottom - m.canvas.top >= 200 && m.canvas.right - m.canvas.left >= 200, `${where}: the canvas keeps its room: ${JSON.stringify(m.canvas)}`);
+          assert.ok(!m.overflowsSideways, `${where}: nothing is wider than the panel`);
+          assert.ok(m.minTextPx >= 10, `${where}: smallest text ${m.minTextPx.toFixed(2)} px`);
+          assert.ok(m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1, `${where}: the path fits across: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
+          if (name === 'no-endpoints') {
+            assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `${where}: the broken hop is on screen: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
+          }
+          await v.page.screenshot({ path: join(resultsDir, `readable-${name}-${width}x${height}.png`) });
+          await v.page.getByRole('tab', { name: 'Packet path' }).click();
+          const packet = await v.page.locator('.packet-svg').evaluate((e) => ({ right: e.getBoundingClientRect().right, page: document.documentElement.clientWidth }));
+          assert.ok(packet.right <= packet.page, `${where}: the packet path fits the panel (${packet.right} of ${packet.page} px)`);
+          if (name === 'no-endpoints') {
+            assert.equal(await v.page.locator('.packet-svg .hop-stop').count(), 1, `${where}: the packet path ends where the Service path does`);
+            assert.equal(await v.page.locator('.packet-svg [data-hop-id="container-port"]').count(), 0, `${where}: no delivery to a pod`);
+          }
+        } finally {
+          await v.close();
+        }
+      }
+    });
+  }
+
+  it('keeps the drawing on screen after Fit and zooming in twice, and after dragging it far away', async () => {
+    for (const [width, height] of [[450, 600], [1366, 700]] as const) {
+      const v = await openView(browser, 'dark', { width, height });
+      try {
+        await v.sendTrace(loadFixture('healthy-deployment'));
+        const { page } = v;
+        await page.getByRole('button', { name: 'Fit to window' }).click();
+        const fitted = (await page.evaluate(measureScript())) as TraceMeasure;
+        assert.ok(fitted.drawing && inside(fitted.drawing, fitted.canvas), `Fit shows the whole drawing at ${width}×${height}`);
+        await page.getByRole('button', { name: 'Zoom in' }).click();
+        await page.getByRole('button', { name: 'Zoom in' }).click();
+        const zoomed = (await page.evaluate(measureScript())) as TraceMeasure;
+        const visible = overlapArea(zoomed.drawing!, zoomed.canvas);
+        const canvasArea = (zoomed.canvas.right - zoomed.canvas.left) * (zoomed.canvas.bottom - zoomed.canvas.top);
+        const fittedArea = overlapArea(fitted.drawing!, fitted.canvas);
+        assert.ok(visible >= Math.min(canvasArea, fittedArea) * 0.9, `after Fit and + + the drawing still fills the view (${visible} of ${canvasArea} px²) at ${width}×${height}`);
+        const box = (await page.locator('.canvas').boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x - 3000, box.y - 3000, { steps: 6 });
+        await page.mouse.up();
+        const dragged = (await page.evaluate(measureScript())) as TraceMeasure;
+        assert.ok(overlapArea(dragged.drawing!, dragged.canvas) > 60 * 60, 'panning cannot push the drawing out of view');
+      } finally {
+        await v.close();
+      }
+    }
+  });
+
+  it('the banner\'s Show button brings the broken hop back into view and selects it', async () => {
+    const v = await openView(browser, 'dark', { width: 683, height: 680 });
+    try {
+      await v.sendTrace(loadFixture('no-endpoints'));
+      const { page } = v;
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const box = (await page.locator('.canvas').boundingBox())!;
+      await page.mouse.move(box.x + 20, box.y + 20);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height - 20, { steps: 4 });
+      await page.mouse.up();
+      await page.locator('.banner .show-broken').click();
+      const m = (await page.evaluate(measureScript())) as TraceMeasure;
+      assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `the broken hop is in view again: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
+      assert.equal(await page.locator('.trace-svg .node.selected.status-error').count(), 1);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('after a large resize chooses the view that suits the new size; after a small one keeps the person\'s zoom', async () => {
+    const v = await openView(browser, 'dark', { width: 1570, height: 980 });
+    try {
+      await v.sendTrace(loadFixture('no-endpoints'));
+      const { page } = v;
+      const scale = () => page.locator('.trace-svg').getAttribute('data-scale');
+      // The view records the canvas size it last fitted itself to; after a resize, wait until that is the new size.
+      const canvasWidth = () => page.locator('.canvas').evaluate((c) => c.clientWidth);
+      const settled = (before: number) => page.waitForFunction((w) => {
+        const c = document.querySelector('.canvas') as HTMLElement;
+        return c.clientWidth !== w && document.body.getAttribute('data-view-size') === `${c.clientWidth}x${c.clientHeight}`;
+      }, before, { polling: 100 });
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      const zoomed = await scale();
+      let before = await canvasWidth();
+      await page.setViewportSize({ width: 1530, height: 960 });
+      await settled(before);
+      assert.equal(await scale(), zoomed, 'a small resize keeps the zoom');
+      before = await canvasWidth();
+      await page.setViewportSize({ width: 1018, height: 676 });
+      await settled(before);
+      const m = (await page.evaluate(measureScript())) as TraceMeasure;
+      assert.ok(m.drawing && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10, `after a large resize the path fits across, readable: ${JSON.stringify(m)}`);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('puts the details under the drawing in a narrow panel, and the toggle hides and shows them', async () => {
+    const v = await openView(browser, 'dark', { width: 683, height: 680 });
+    try {
+      await v.sendTrace(loadFixture('no-endpoints'));
+      const { page } = v;
+      const canvas = (await page.locator('.canvas').boundingBox())!;
+      const detail = (await page.locator('.detail').boundingBox())!;
+      assert.ok(detail.y >= canvas.y + canvas.height - 1, 'the detail pane is below the drawing');
+      const toggle = page.locator('.detail-toggle');
+      assert.equal(await toggle.textContent(), 'Show details', 'a short narrow panel starts with the details hidden');
+      await page.locator(nodeSel('endpoints:none')).click();
+      assert.equal(await toggle.textContent(), 'Hide details', 'clicking a box shows its details');
+      assert.match(await page.locator('.detail-body').innerText(), /No endpoints/);
+      await toggle.click();
+      assert.equal(await page.locator('.detail-body').isVisible(), false);
+    } finally {
+      await v.close();
+    }
+  });
+});
+
 describe('trace webview: interaction', () => {
   it('moves keyboard focus between nodes with Tab and arrow keys, with a visible focus ring', async () => {
     await withView(loadFixture('healthy-deployment'), async (v) => {
@@ -162,13 +296,16 @@ describe('trace webview: interaction', () => {
       await page.keyboard.press('Tab');
       assert.equal(await focusedId(v), 'entry:dns:short');
       assert.equal(await page.locator(`${nodeSel('entry:dns:short')} .focus-ring`).evaluate((e) => getComputedStyle(e).display), 'inline');
-      await page.keyboard.press('ArrowDown');
+      // The arrows follow the drawing: along the traffic is right when columns run across, down when they run down.
+      const down = (await page.locator('.canvas').getAttribute('data-direction')) === 'DOWN';
+      const [along, back, within] = down ? ['ArrowDown', 'ArrowUp', 'ArrowRight'] : ['ArrowRight', 'ArrowLeft', 'ArrowDown'];
+      await page.keyboard.press(within);
       assert.equal(await focusedId(v), 'entry:dns:fqdn');
-      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press(along);
       assert.equal(await focusedId(v), 'service');
-      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press(along);
       assert.equal(await focusedId(v), 'proxy');
-      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press(back);
       assert.equal(await focusedId(v), 'service');
       await page.keyboard.press('Tab');
       assert.equal(await focusedId(v), 'proxy');
@@ -180,9 +317,14 @@ describe('trace webview: interaction', () => {
     });
   });
 
-  it('posts reveal with the node id when a node is clicked', async () => {
+  it('selects a node on click without opening anything, and posts reveal on double-click', async () => {
     await withView(loadFixture('healthy-deployment'), async (v) => {
-      await v.page.locator(nodeSel('endpoints:Deployment/api')).click();
+      const node = v.page.locator(nodeSel('endpoints:Deployment/api'));
+      await node.click();
+      assert.ok(!(await v.posted()).some((m) => m.type === 'reveal'), 'a click only selects');
+      assert.match(await node.getAttribute('class') ?? '', /\bselected\b/);
+      assert.match(await v.page.locator('.detail').textContent() ?? '', /Deployment api ×3/);
+      await node.dblclick();
       const posted = await v.posted();
       assert.deepEqual(posted[posted.length - 1], { type: 'reveal', nodeId: 'endpoints:Deployment/api' });
     });
@@ -230,9 +372,11 @@ describe('trace webview: interaction', () => {
       assert.equal(await items.count(), fixture.graph.nodes.length);
       const text = await page.locator('.list-view').textContent() ?? '';
       for (const n of fixture.graph.nodes) assert.ok(text.includes(n.label), `list shows ${n.label}`);
-      assert.match(text, /No request can reach a pod/);
+      // The banner above says the path is broken; the list does not say it again.
+      assert.doesNotMatch(text, /No request can reach a pod|red markers/);
+      assert.match(await page.locator('.banner-alert').textContent() ?? '', /No request can reach a pod of this Service\. It stops at No endpoints\./);
       assert.match(text, /→ No endpoints: blocked/);
-      assert.deepEqual(await page.locator('.list-view h2').allTextContents(), ['1. Who can call it', '2. Service', '3. kube-proxy', '4. Endpoints (pods)']);
+      assert.deepEqual(await page.locator('.list-view h2').allTextContents(), ['1. How clients reach it', '2. Service', '3. kube-proxy', '4. Endpoints (pods)']);
       await page.screenshot({ path: join(resultsDir, 'list-view-light.png') });
     });
   });

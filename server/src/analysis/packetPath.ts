@@ -8,6 +8,15 @@ export interface PacketTarget {
   /** The container port(s) the connection lands on, e.g. `8080`; empty when unknown. */
   readonly containerPorts: readonly number[];
   readonly externalName?: string;
+  /** Set when the Service path says no packet gets through: the path ends where it stops, saying why. */
+  readonly stop?: PacketStop;
+}
+
+export interface PacketStop {
+  /** `dns`: no address to send to; `proxy`: no endpoint to DNAT to; `policy`: dropped in front of the pod. */
+  readonly at: 'dns' | 'proxy' | 'policy';
+  /** A finished sentence: why the packet stops there. */
+  readonly why: string;
 }
 
 export function packetPathFor(service: Service, config: AnalysisConfig, target: PacketTarget): PacketPath {
@@ -27,17 +36,43 @@ export function packetPathFor(service: Service, config: AnalysisConfig, target: 
     : config.cni === 'cilium'
       ? hop('dnat', 'client-node', 'eBPF service lookup', 'Cilium\'s eBPF program replaces kube-proxy: it swaps the cluster IP for one ready pod IP and port as the packet leaves the pod (or already at connect time).')
       : hop('dnat', 'client-node', `kube-proxy DNAT (${config.proxyMode})`, proxyLine(config));
-  const ports = target.containerPorts.length ? target.containerPorts.join(', ') : 'the target port';
+  const ports = target.containerPorts.join(', ');
+  const portNoun = target.containerPorts.length === 1 ? 'port' : 'ports';
   const targetVeth = hop('target-veth', 'target-node', 'veth pair (target pod)', 'The packet enters the target pod\'s network namespace through its veth pair.');
   const targetEth0 = hop('target-eth0', 'target-pod', 'eth0 (target pod)', 'It arrives at the pod IP on the pod\'s eth0.');
-  const port = hop('container-port', 'target-pod', `container port ${ports}`, `The process listening on ${ports} accepts the connection; replies retrace the path${service.headless ? '' : ' and conntrack undoes the DNAT'}.`);
+  const port = hop('container-port', 'target-pod', ports ? `container ${portNoun} ${ports}` : 'container port',
+    `The process listening on ${ports ? `${portNoun} ${ports}` : 'the port the Service\'s targetPort names'} accepts the connection; replies retrace the path${service.headless ? '' : ' and conntrack undoes the DNAT'}.`);
   const local = localHop(config);
   const cross = crossNodeHops(config);
+  const stop = target.stop;
+  if (stop?.at === 'dns') {
+    const end = stopHop('client-pod', 'no address: the packet is never sent', stop.why);
+    return { cni: config.cni, sameNode: [dns, end], crossNode: [dns, end] };
+  }
+  if (stop?.at === 'proxy') {
+    const end = stopHop('client-node', service.headless ? 'no endpoint' : 'no endpoint to DNAT to', `${stop.why} ${noEndpointLine(config)}`);
+    return { cni: config.cni, sameNode: [dns, eth0, veth, end], crossNode: [dns, eth0, veth, end] };
+  }
+  if (stop?.at === 'policy') {
+    const end = stopHop('target-node', 'dropped by NetworkPolicy', stop.why);
+    return { cni: config.cni, sameNode: [dns, eth0, veth, dnat, local, end], crossNode: [dns, eth0, veth, dnat, ...cross, end] };
+  }
   return {
     cni: config.cni,
     sameNode: [dns, eth0, veth, dnat, local, targetVeth, targetEth0, port],
     crossNode: [dns, eth0, veth, dnat, ...cross, targetVeth, targetEth0, port],
   };
+}
+
+function stopHop(zone: PacketHop['zone'], label: string, explanation: string): PacketHop {
+  return { id: 'stop', zone, label: `✖ ${label}`, explanation, stop: true };
+}
+
+/** What the client sees when kube-proxy (or its replacement) has no endpoint for a cluster IP and port. */
+function noEndpointLine(config: AnalysisConfig): string {
+  if (config.cni === 'cilium') return 'Cilium\'s service lookup finds no backend and drops or rejects the packet, so the client sees "connection refused" or a timeout, depending on its configuration.';
+  if (config.proxyMode === 'ipvs') return 'The IPVS virtual server has no real server; the client sees "connection refused" or, with some kube-proxy versions, waits until the connection times out.';
+  return `kube-proxy's ${config.proxyMode} rules reject connections to a Service port without endpoints, so the client sees "connection refused" at once.`;
 }
 
 function hop(id: string, zone: PacketHop['zone'], label: string, explanation: string): PacketHop {

@@ -7,9 +7,9 @@ import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceStatus } from '../protocol';
 import type { Analysis, HopFinding } from './analysis';
 import { serviceFqdn, zoneOf } from './dnsRecords';
-import type { EndpointGroup, PortTarget } from './endpoints';
+import type { EndpointGroup, PortTarget, ServiceEndpoints } from './endpoints';
 import { isIP } from './ip';
-import { packetPathFor } from './packetPath';
+import { type PacketStop, packetPathFor } from './packetPath';
 
 /** Codes whose finding on a Service belongs on the "no endpoints" (or Service) hop. */
 const selectorCodes = new Set(['service-selector-no-match', 'service-selector-empty', 'service-no-endpoints']);
@@ -103,12 +103,13 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
   // The Service hop.
   const ports = service.ports.map((p) => `${p.port}/${p.protocol}${p.name ? ` "${p.name}"` : ''} → targetPort ${p.targetPort ?? p.port}`);
   if (isExternal) {
-    node({ id: 'service', kind: 'external-name', column: 'service', label: `ExternalName → ${externalTarget ?? '(none)'}`, detail: [externalBroken ? `"${externalTarget ?? ''}" is not a host name, so CoreDNS answers NXDOMAIN.` : `ExternalName: DNS answers with a CNAME to ${externalTarget}; nothing proxies the traffic and ports are not remapped.`], status: externalBroken ? 'error' : 'ok', source: source(service.uri, service.externalNameSpan ?? service.nameSpan) });
+    node({ id: 'service', kind: 'external-name', column: 'service', label: service.name, detail: [`ExternalName → ${externalTarget ?? '(none)'}`, externalBroken ? `"${externalTarget ?? ''}" is not a host name, so CoreDNS answers NXDOMAIN.` : `ExternalName: DNS answers with a CNAME to ${externalTarget}; nothing proxies the traffic and ports are not remapped.`], status: externalBroken ? 'error' : 'ok', source: source(service.uri, service.externalNameSpan ?? service.nameSpan) });
   } else if (service.headless) {
-    node({ id: 'service', kind: 'service', column: 'service', label: `Headless Service ${service.name}`, detail: ['Headless: DNS returns pod IPs directly; clients connect to the pods with no virtual IP and no kube-proxy.', ...ports], status: 'ok', source: source(service.uri, service.clusterIPSpan ?? service.nameSpan) });
+    // The card names the object; what kind of Service it is comes first in its details.
+    node({ id: 'service', kind: 'service', column: 'service', label: service.name, detail: ['Headless (clusterIP: None): DNS returns pod IPs directly; clients connect to the pods with no virtual IP and no kube-proxy.', ...ports], status: 'ok', source: source(service.uri, service.clusterIPSpan ?? service.nameSpan) });
   } else {
     const ip = [service.clusterIPs[0], service.clusterIP].find((x) => x && isIP(x));
-    node({ id: 'service', kind: 'service', column: 'service', label: `${service.type} ${ip ?? '(cluster IP allocated on creation)'}`, detail: ports, status: 'ok', source: source(service.uri, service.nameSpan) });
+    node({ id: 'service', kind: 'service', column: 'service', label: service.name, detail: [`${service.type} ${ip ?? '(cluster IP allocated on creation)'}`, ...ports], status: 'ok', source: source(service.uri, service.nameSpan) });
   }
 
   // kube-proxy skips headless and ExternalName Services (semantics §5.4).
@@ -121,6 +122,7 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
 
   // Endpoints, ports and policies.
   let reachable = isExternal ? !externalBroken : false;
+  let deniedByPolicy = false;
   const policyIds = new Map<NetworkPolicy, string>();
   const workloadIds = new Map<Resource, string>();
   const portIds = new Map<string, number>();
@@ -151,11 +153,12 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
         if (!pid) {
           pid = `policy:${p.namespace}/${p.name}`;
           policyIds.set(p, pid);
-          node({ id: pid, kind: 'network-policy', column: 'policy', label: `NetworkPolicy ${p.name}`, detail: policyDetail(p), status: p.ingress.length ? 'conditional' : 'warning', source: source(p.uri, p.podSelectorSpan ?? p.nameSpan) });
+          node({ id: pid, kind: 'network-policy', column: 'policy', label: p.name, detail: policyDetail(p), status: p.ingress.length ? 'conditional' : 'warning', source: source(p.uri, p.podSelectorSpan ?? p.nameSpan) });
         }
         for (const leaf of leaves) edge(leaf, pid, p.ingress.length ? 'conditional' : 'broken', p.ingress.length ? 'only allowed peers' : 'denies all ingress');
       }
       if (!zero && anyPort && !denyAll) reachable = true;
+      if (!zero && anyPort && denyAll) deniedByPolicy = true;
     }
     for (const m of eps.manual) {
       const r = m.resource;
@@ -236,8 +239,33 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
     nodes: finalNodes,
     edges,
     broken: !reachable,
-    packetPath: packetPathFor(service, config, { containerPorts, ...(externalTarget ? { externalName: externalTarget } : {}) }),
+    packetPath: packetPathFor(service, config, { containerPorts, ...(externalTarget ? { externalName: externalTarget } : {}), stop: packetStop(service, eps, reachable, deniedByPolicy, dnsStatus) }),
   };
+}
+
+/**
+ * Where the packet path must stop, so it never shows a delivery the Service path says cannot happen: no name to
+ * resolve, no endpoint to DNAT to, or endpoints that exist but none of whose ports receive the Service port.
+ */
+function packetStop(service: Service, eps: ServiceEndpoints, reachable: boolean, deniedByPolicy: boolean, dns: TraceStatus): PacketStop | undefined {
+  if (service.type === 'ExternalName') {
+    return dns === 'error' ? { at: 'dns', why: 'CoreDNS answers NXDOMAIN for this ExternalName (its target is missing or an IP address), so the client gets no address to connect to.' } : undefined;
+  }
+  if (reachable) return undefined;
+  if (deniedByPolicy) return { at: 'policy', why: 'A NetworkPolicy selects the target pods and allows no ingress, so the network plugin drops the packet before it reaches the pod; the client waits until its connection times out.' };
+  const live = eps.groups.some((g) => g.replicas !== 0) || eps.manual.some((m) => m.mirrored && m.addresses.some((a) => a.ready));
+  if (service.headless) {
+    return live
+      ? { at: 'dns', why: 'No pod behind this headless Service receives the port (see the Service path), so nothing accepts the connection.' }
+      : { at: 'dns', why: 'The headless Service has no ready endpoint, so CoreDNS answers NXDOMAIN: the client gets no address and never sends a packet.' };
+  }
+  if (!live) {
+    const why = !eps.groups.length && !eps.manual.length
+      ? service.selector ? 'its selector matches no pod template' : 'it has no selector and no Endpoints or EndpointSlice'
+      : 'none of its endpoints can be ready (scaled to zero, or manual addresses that are not ready or not mirrored)';
+    return { at: 'proxy', why: `The Service has no endpoints: ${why}.` };
+  }
+  return { at: 'proxy', why: 'The pods behind the Service declare no port that its targetPort names, so kube-proxy has no endpoint for this Service port.' };
 }
 
 function within(inner: Span, outer: Span): boolean {

@@ -1,4 +1,5 @@
-// definitionAt: from a reference to what it names: selector → selected pod labels, serviceName/subdomain → Service,
+// definitionAt: from a reference to what it names: selector → selected pod labels, a Service port's targetPort or
+// name → the container ports it resolves to, serviceName/subdomain → Service,
 // Ingress backend → Service port, a host name in free text → the Service it resolves to.
 
 import type { Analysis } from '../analysis/analysis';
@@ -15,6 +16,15 @@ export function definitionAt(workspace: Analysis, uri: string, offset: number): 
   const r = place.resource;
   const keys = keysOf(place.path);
   if (isService(r)) {
+    // A port's targetPort or name → the container port each selected workload resolves it to (one target per workload).
+    if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'ports' && (keys[2] === 'targetPort' || keys[2] === 'name')) {
+      const port = r.ports.find((p) => spanContains(p.span, offset));
+      if (!port) return [];
+      return analysis.endpointsOf(r).groups.flatMap((g) => {
+        const declared = g.ports[port.index]?.declared;
+        return declared ? [{ uri: g.workload.uri, span: declared.nameSpan ?? declared.containerPortSpan ?? declared.span }] : [];
+      });
+    }
     if (keys.length !== 3 || keys[0] !== 'spec' || keys[1] !== 'selector' || !r.selector) return [];
     return analysis.endpointsOf(r).groups.map((g) => {
       const spans = g.workload.template.labelSpans.get(keys[2]);

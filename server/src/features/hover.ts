@@ -5,11 +5,12 @@ import { code } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
-import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
+import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, servicePortHover, sessionAffinityHover } from './hoverFields';
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
 import { nameAt } from './nameToken';
+import { diagnosticsFor } from './diagnostics';
 
 export interface Hover {
   readonly markdown: string;
@@ -22,22 +23,26 @@ export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover
   // workspace holds variants.
   const scope = workspace.scopeOf(uri);
   const hover = hoverInScope(scope.analysis, uri, offset);
-  if (!hover || !scope.label) return hover;
+  // A Service hover names its variant on its first line; the others say it at the end.
+  if (!hover || !scope.label || hover.markdown.startsWith('**Service**')) return hover;
   return { ...hover, markdown: `${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
 }
 
 function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
   if (!place) return undefined;
+  // The editor shows a diagnostic's message above the hover at the same place: the hover then states the facts and
+  // leaves saying what is wrong (and the near misses) to the diagnostic, instead of repeating it.
+  const diagnosed = diagnosticsFor(analysis).some((f) => f.uri === uri && f.span.start <= offset && offset <= f.span.end);
   const r = place.resource;
-  if (isService(r)) return serviceFieldHover(analysis, r, place, offset);
-  if (isWorkload(r)) return workloadHover(analysis, r, place, offset);
-  if (r.kind === 'Ingress') return ingressHover(analysis, r as Ingress, offset);
-  if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset);
+  if (isService(r)) return serviceFieldHover(analysis, r, place, offset, diagnosed);
+  if (isWorkload(r)) return workloadHover(analysis, r, place, offset, diagnosed);
+  if (r.kind === 'Ingress') return ingressHover(analysis, r as Ingress, offset, diagnosed);
+  if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset, diagnosed);
   return undefined;
 }
 
-function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, offset: number): Hover | undefined {
+function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
   const keys = keysOf(place.path);
   const last = place.path[place.path.length - 1];
   const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? s.nameSpan;
@@ -46,7 +51,11 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
     || (keys.length === 3 && endsWith(keys, 'spec', 'clusterIPs'))) {
     return { markdown: serviceHover(analysis, s), span };
   }
-  if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'selector') return { markdown: selectorHover(analysis, s, keys[2]), span };
+  if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'selector') return { markdown: selectorHover(analysis, s, keys[2], diagnosed), span };
+  if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'ports' && (keys[2] === 'targetPort' || keys[2] === 'name')) {
+    const port = s.ports.find((p) => spanContains(p.span, offset));
+    if (port) return { markdown: servicePortHover(analysis, s, port, keys[2]), span };
+  }
   if (keys.length !== 2 || keys[0] !== 'spec') return undefined;
   switch (keys[1]) {
     case 'externalName':
@@ -61,11 +70,11 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
   return undefined;
 }
 
-function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offset: number): Hover | undefined {
+function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
   const last = place.path[place.path.length - 1];
   const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? w.nameSpan;
   const t = w.template;
-  if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2) return { markdown: serviceNameHover(analysis, w), span };
+  if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2) return { markdown: serviceNameHover(analysis, w, diagnosed), span };
   for (const [key, spans] of t.labelSpans) {
     if (spanContains(spans.key, offset) || spanContains(spans.value, offset)) return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
   }
@@ -83,20 +92,20 @@ function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offs
       }
     }
   }
-  return textNameHover(analysis, place, offset);
+  return textNameHover(analysis, place, offset, diagnosed);
 }
 
-function ingressHover(analysis: Analysis, ing: Ingress, offset: number): Hover | undefined {
+function ingressHover(analysis: Analysis, ing: Ingress, offset: number, diagnosed: boolean): Hover | undefined {
   const routes = analysis.ingressRoutes().filter((r) => r.ingress === ing && spanContains(r.backendSpan, offset));
   if (!routes.length) return undefined;
   const route = routes.reduce((a, b) => (b.backendSpan.end - b.backendSpan.start < a.backendSpan.end - a.backendSpan.start ? b : a));
-  return { markdown: ingressBackendHover(analysis, route), span: route.backendSpan };
+  return { markdown: ingressBackendHover(analysis, route, diagnosed), span: route.backendSpan };
 }
 
-function textNameHover(analysis: Analysis, place: CursorPlace, offset: number): Hover | undefined {
+function textNameHover(analysis: Analysis, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
   const source = analysis.cluster.files.find((f) => f.uri === place.resource.uri)?.text;
   if (source === undefined) return undefined;
   const at = nameAt(analysis, place.resource, source, offset);
   if (!at) return undefined;
-  return { markdown: nameHover(analysis, at, place.resource.namespace), span: at.token.span };
+  return { markdown: nameHover(analysis, at, place.resource.namespace, diagnosed), span: at.token.span };
 }

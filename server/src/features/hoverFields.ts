@@ -1,13 +1,13 @@
-// Hovers on Service fields that change traffic (selector, externalName, publishNotReadyAddresses,
-// sessionAffinity, externalTrafficPolicy) and on Ingress backends.
+// Hovers on Service fields that change traffic (selector, ports' targetPort and name, externalName,
+// publishNotReadyAddresses, sessionAffinity, externalTrafficPolicy) and on Ingress backends.
 
 import type { Analysis, IngressRoute } from '../analysis/analysis';
-import type { Service } from '../model/resources';
+import type { Service, ServicePort } from '../model/resources';
 import { portLabel } from './hoverService';
 import { bounded, code, escape } from './markdown';
 
 /** semantics §1.1: the selector is an equality map, matched only against pods in the Service's namespace. */
-export function selectorHover(analysis: Analysis, service: Service, key: string): string {
+export function selectorHover(analysis: Analysis, service: Service, key: string, diagnosed = false): string {
   const value = service.selector?.get(key) ?? '';
   const out = [`**Selector** ${code(`${key}=${value}`)} of Service ${code(service.name)}`, ''];
   if (!service.selector) {
@@ -21,6 +21,8 @@ export function selectorHover(analysis: Analysis, service: Service, key: string)
     return out.join('\n');
   }
   out.push(`No pod template in ${code(service.namespace)} matches the whole selector, so the Service has no endpoints.`);
+  // The diagnostic shown with this hover already names the near miss.
+  if (diagnosed) return out.join('\n');
   const near = nearMisses(analysis, service);
   if (near.length) out.push('', 'Near misses:', ...bounded(near, 6, (n) => `- ${n}`));
   return out.join('\n');
@@ -45,6 +47,43 @@ function nearMisses(analysis: Analysis, service: Service): string[] {
     }
   }
   return out;
+}
+
+/**
+ * A Service port's `targetPort` or `name`: which container port each selected workload resolves it to, or why it
+ * resolves to none (semantics §5.2, §5.3). The port's diagnostic, when there is one, says what is wrong; this says
+ * what each workload declares instead.
+ */
+export function servicePortHover(analysis: Analysis, service: Service, port: ServicePort, field: 'targetPort' | 'name'): string {
+  const target = port.targetPort === undefined ? String(port.port ?? '?') : String(port.targetPort);
+  const out = field === 'targetPort'
+    ? [`**targetPort** ${code(target)} of Service port ${code(portLabel(port))}`, '']
+    : [`**Service port name** ${code(port.name ?? '')}: port ${code(`${port.port ?? '?'}/${port.protocol}`)} of Service ${code(service.name)}`, '',
+      `Ingress backends can name this port; it is the service label of its SRV record ${code(`_${port.name ?? ''}._${port.protocol.toLowerCase()}.${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain}`)}, and kube-proxy matches endpoint ports by it.`, ''];
+  if (service.type === 'ExternalName') {
+    out.push('No effect: an ExternalName Service has no endpoints; clients connect to the external host\'s own port.');
+    return out.join('\n');
+  }
+  if (service.headless && field === 'targetPort') out.push('kube-proxy ignores it on a headless Service, but the EndpointSlice (and so the DNS SRV record) carries the container port it names.', '');
+  const eps = analysis.endpointsOf(service);
+  if (eps.source !== 'selector' || !eps.groups.length) {
+    out.push(service.selector ? 'No pod template matches the selector, so nothing resolves it.' : 'The Service has no selector: manual Endpoints give the port numbers, and targetPort is not used.');
+    return out.join('\n');
+  }
+  const lookup = typeof port.targetPort === 'string' ? `, looked up by name and protocol ${port.protocol}` : '';
+  out.push(field === 'name' ? `Its targetPort ${code(target)}${lookup}${lookup ? "," : ""} lands on:` : typeof port.targetPort === 'string' ? `Looked up by name and protocol ${port.protocol} in each selected workload:` : 'Each selected workload receives it on:');
+  out.push(...bounded(eps.groups, 8, (g) => {
+    const t = g.ports[port.index];
+    const who = `${g.workload.kind} ${code(g.workload.name)}`;
+    if (!t || t.containerPort === undefined) {
+      const declared = g.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name);
+      const names = declared.map((p) => `${code(p.name!)} (${p.containerPort ?? '?'}/${p.protocol})`);
+      return `- ${who}: none; it names ${names.length ? names.slice(0, 4).join(', ') : 'no container port'}`;
+    }
+    const where = t.container ? `container ${code(t.container.name)}` : 'no container declares it';
+    return `- ${who}: ${t.containerPort}/${port.protocol}, ${where}${t.declared?.name ? ` as ${code(t.declared.name)}` : ''}`;
+  }));
+  return out.join('\n');
 }
 
 export function externalNameHover(service: Service): string {
@@ -102,11 +141,12 @@ export function externalTrafficPolicyHover(service: Service): string {
   return out.join('\n');
 }
 
-export function ingressBackendHover(analysis: Analysis, route: IngressRoute): string {
+export function ingressBackendHover(analysis: Analysis, route: IngressRoute, diagnosed = false): string {
   const where = `${route.host ?? '*'}${route.path}`;
   const out = [`**Ingress backend** for ${code(where)}`, ''];
   if (route.problem || !route.service) {
-    out.push(`⚠ ${route.problem ? escape(route.problem) : `Service ${code(route.serviceName ?? '')} does not exist in ${code(route.ingress.namespace)}.`}`);
+    if (diagnosed) out.push(`→ Service ${code(route.serviceName ?? '')}: the controller cannot route these requests.`);
+    else out.push(`⚠ ${route.problem ? escape(route.problem) : `Service ${code(route.serviceName ?? '')} does not exist in ${code(route.ingress.namespace)}.`}`);
     return out.join('\n');
   }
   const svc = route.service;

@@ -6,12 +6,14 @@ import { describeType, recordLine } from './hoverService';
 import { bounded, code, escape } from './markdown';
 import type { NameAt } from './nameToken';
 
-export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string): string {
+export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string, diagnosed = false): string {
   const r = at.resolution;
   const out = [`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, ''];
   if (!r.resolves || !r.service) {
-    // semantics §9: what the manifests cannot know is said as unknown, never as "does not resolve".
-    out.push(r.unknown ? `Unknown: ${escape(r.reason ?? 'the manifests do not describe what answers this name.')}` : `Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
+    // semantics §9: what the manifests cannot know is said as unknown, never as "does not resolve". A diagnostic on the
+    // name already says why it does not resolve; the hover does not say it twice.
+    if (r.unknown) out.push(`Unknown: ${escape(r.reason ?? 'the manifests do not describe what answers this name.')}`);
+    else out.push(diagnosed ? 'Does not resolve.' : `Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
     return out.join('\n');
   }
   const s = r.service;

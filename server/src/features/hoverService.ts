@@ -1,12 +1,49 @@
-// The hover of a Service: what it is, the DNS names that answer and when, where each port lands,
-// which pods back it, how clients spell it, the env vars pods get, and how to reach it from outside.
+// The hover of a Service, short and in the order that matters (what it is, whether it works, the name, the ports),
+// and its second level: every DNS record, the pods, how clients spell it, the env vars pods get, outside access.
 
 import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
-import { bounded, cell, code, escape, plural, traceLink } from './markdown';
+import { isIP } from '../analysis/ip';
+import { bounded, code, detailsLink, escape, plural, traceLink } from './markdown';
 
-export function serviceHover(analysis: Analysis, service: Service): string {
+/**
+ * What the short Service hover says, in the order a person needs it. `unit` is the place for the apply unit
+ * (Kustomize overlay, Helm release, folder) the Service belongs to, once the project model provides one.
+ */
+export interface ServiceHoverData {
+  readonly service: Service;
+  readonly unit?: string;
+}
+
+/** The default hover: what it is, whether it works, the name clients use, the port map, the links. At most ~15 lines. */
+export function serviceHover(analysis: Analysis, service: Service, data: ServiceHoverData = { service, unit: unitOf(analysis, service) }): string {
+  const zone = analysis.config.clusterDomain;
+  // With variants side by side, the links name the definition (its file) so the trace opens this one.
+  const uri = data.unit ? service.uri : undefined;
+  const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
+  const paragraphs: string[] = [];
+  paragraphs.push(`**Service** ${code(service.name)} in namespace ${code(service.namespace)}${data.unit ? ` (${escape(data.unit)})` : ''}: ${describeType(service)}`);
+  paragraphs.push(verdictLine(analysis, service));
+  paragraphs.push(namesLine(analysis, service, fqdn));
+  if (service.type !== 'ExternalName') paragraphs.push(portMap(analysis, service).join('\n'));
+  const outside = externalAccess(analysis, service);
+  if (outside.length) paragraphs.push(['From outside the cluster:', ...bounded(outside, 2, (l) => l)].join('\n'));
+  paragraphs.push(`${traceLink(service.namespace, service.name, uri)} · ${detailsLink(service.namespace, service.name, uri)}`);
+  return paragraphs.join('\n\n');
+}
+
+/** `variant aws` when the Service's file is in a variant of the workspace (ARCHITECTURE.md, apply scopes). */
+function unitOf(analysis: Analysis, service: Service): string | undefined {
+  const label = analysis.scopeOf(service.uri).label;
+  return label ? `variant ${label}` : undefined;
+}
+
+/**
+ * The second level, opened from the hover's "All DNS records…" link: every DNS record (SRV and PTR included), the
+ * endpoints with their stable pod names, the port table, how clients spell the name, the environment variables.
+ */
+export function serviceDetails(analysis: Analysis, service: Service): string {
   const zone = analysis.config.clusterDomain;
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
   const out: string[] = [`**Service** ${code(service.name)} in namespace ${code(service.namespace)}: ${describeType(service)}`];
@@ -15,22 +52,24 @@ export function serviceHover(analysis: Analysis, service: Service): string {
   const podNames = new Set(statefulPodRecords(analysis, service).map((r) => r.name));
   const records = analysis.dnsRecordsFor(service).filter((r) => !podNames.has(r.name) || r.type === 'SRV');
   out.push('', '**DNS names that resolve**');
-  if (records.length) out.push(...bounded(records, 8, recordLine));
+  if (records.length) out.push(...bounded(records, 50, recordLine));
   else out.push(noNameReason(service));
 
   if (service.type !== 'ExternalName') {
-    out.push('', ...portSection(analysis, service));
+    out.push('', ...portMap(analysis, service, 50));
     out.push('', ...endpointSection(analysis, service));
   }
 
-  out.push('', '**How clients spell it**');
-  out.push(`- from pods in ${code(service.namespace)}: ${code(service.name)}`);
-  out.push(`- from other namespaces: ${code(`${service.name}.${service.namespace}`)}, ${code(`${service.name}.${service.namespace}.svc`)} or ${code(fqdn)}`);
+  if (records.some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR')) {
+    out.push('', '**How clients spell it**');
+    out.push(`- from pods in ${code(service.namespace)}: ${code(service.name)}`);
+    out.push(`- from other namespaces: ${code(`${service.name}.${service.namespace}`)}, ${code(`${service.name}.${service.namespace}.svc`)} or ${code(fqdn)}`);
+  }
 
   const env = analysis.serviceEnv(service.namespace).filter((v) => v.service === service);
   if (env.length) {
     out.push('', `**Environment variables** of pods in ${code(service.namespace)} started after this Service exists:`);
-    out.push(...bounded(env, 6, (v) => `- ${code(`${v.name}=${v.value}`)}`));
+    out.push(...bounded(env, 40, (v) => `- ${code(`${v.name}=${v.value}`)}`));
   }
 
   const outside = externalAccess(analysis, service);
@@ -38,6 +77,67 @@ export function serviceHover(analysis: Analysis, service: Service): string {
 
   out.push('', traceLink(service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
   return out.join('\n');
+}
+
+/** Whether the Service works: who backs it (workloads ×replicas, or manual addresses), or why nothing does. */
+function verdictLine(analysis: Analysis, service: Service): string {
+  if (service.type === 'ExternalName') {
+    const target = service.externalName?.replace(/\.$/, '');
+    if (!target || isIP(target)) return `✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName ${target ? 'whose target is an IP address' : 'without a target'} (semantics §2.1 E2).`;
+    return `✓ **Alias**: DNS answers with a CNAME to ${code(target)}; nothing proxies the traffic and ports are not remapped.`;
+  }
+  const eps = analysis.endpointsOf(service);
+  if (eps.groups.length) {
+    const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
+    const perNode = eps.groups.some((g) => g.replicas === undefined);
+    const who = bounded(eps.groups, 3, (g) => `${g.workload.kind} ${code(g.workload.name)} ${g.replicas === undefined ? '(one per node)' : `×${g.replicas}`}`);
+    const gated = eps.groups.every((g) => g.readinessGated) ? ' · only ready pods get traffic' : '';
+    if (!total && !perNode) return `⚠ **No ready pods**: ${who.join(', ')} is scaled to 0, so the Service has no endpoints.`;
+    const count = perNode ? (total ? `${plural(total, 'pod')} plus one per node` : 'one pod per node') : plural(total, 'pod');
+    return `✓ **Endpoints**: ${count}: ${who.join(', ').replace(/, - … and/, ', … and')}${gated}`;
+  }
+  if (eps.source === 'manual') {
+    const n = endpointCount(eps) ?? 0;
+    const from = eps.manual.filter((m) => m.mirrored).map((m) => `${m.resource.kind} ${code(m.resource.name)}`).join(', ');
+    return `${n ? '✓' : '✖'} **Endpoints**: ${plural(n, 'address', 'addresses')} written by hand in ${from}`;
+  }
+  if (!service.selector) {
+    const ignored = eps.manual.filter((m) => !m.mirrored);
+    const why = ignored.length ? ` A manual ${ignored[0].resource.kind} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : '';
+    return `✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.${why}`;
+  }
+  const selector = [...service.selector].map(([k, v]) => `${k}=${v}`).join(', ');
+  return `✖ **No endpoints**: no pod template in ${code(service.namespace)} carries ${code(selector)}.`;
+}
+
+/** The name clients use, said only when it resolves; otherwise why it does not (a hover never lists names that fail). */
+function namesLine(analysis: Analysis, service: Service, fqdn: string): string {
+  const resolves = analysis.dnsRecordsFor(service).some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR');
+  if (!resolves) {
+    const why = service.type === 'ExternalName' ? 'see above' : 'a headless Service answers only while it has ready endpoints';
+    return `✖ ${code(fqdn)} does not resolve (NXDOMAIN): ${why}.`;
+  }
+  return `**Name**: ${code(service.name)} from pods in ${code(service.namespace)}, ${code(`${service.name}.${service.namespace}`)} from other namespaces, or ${code(fqdn)}`;
+}
+
+/**
+ * Each Service port on one line, with where it lands in each selected workload on lines under it. A list, not a
+ * table: a table squeezes its columns and breaks names like `http-metrics` at the hyphen.
+ */
+function portMap(analysis: Analysis, service: Service, max = 4): string[] {
+  if (!service.ports.length) return ['**Ports**: none; DNS answers A/AAAA queries only.'];
+  const groups = analysis.endpointsOf(service).groups;
+  const out = ['**Ports**'];
+  const shown = service.ports.slice(0, max);
+  for (const p of shown) {
+    const target = p.targetPort === undefined || String(p.targetPort) === String(p.port) ? '' : ` → targetPort ${code(String(p.targetPort))}`;
+    const head = `- ${code(portLabel(p))}${target}`;
+    if (!groups.length) out.push(`${head} → no selected pods`);
+    else if (groups.length === 1) out.push(`${head} → ${landingText(groups[0], groups[0].ports[p.index])}`);
+    else out.push(head, ...bounded(groups, 3, (g) => `  - ${landingText(g, g.ports[p.index])}`).map((l) => (l.startsWith('- …') ? `  ${l}` : l)));
+  }
+  if (service.ports.length > shown.length) out.push(`- … and ${service.ports.length - shown.length} more`);
+  return out;
 }
 
 export function describeType(service: Service): string {
@@ -73,17 +173,6 @@ function noNameReason(service: Service): string {
   return '- none';
 }
 
-function portSection(analysis: Analysis, service: Service): string[] {
-  if (!service.ports.length) return ['**Ports**: none; DNS answers A/AAAA queries only.'];
-  const groups = analysis.endpointsOf(service).groups;
-  const out = ['**Ports**', '', '| port | targetPort | container port |', '|---|---|---|'];
-  for (const p of service.ports) {
-    const landing = groups.length ? groups.map((g) => landingText(g, g.ports[p.index])).join('; ') : 'no selected pods';
-    out.push(`| ${cell(portLabel(p))} | ${p.targetPort === undefined ? '' : cell(String(p.targetPort))} | ${landing.replace(/\|/g, '\\|')} |`);
-  }
-  return out;
-}
-
 export function portLabel(p: ServicePort): string {
   return `${p.port ?? '?'}/${p.protocol}${p.name ? ` (${p.name})` : ''}`;
 }
@@ -91,9 +180,9 @@ export function portLabel(p: ServicePort): string {
 function landingText(g: EndpointGroup, t: PortTarget | undefined): string {
   const who = `${g.workload.kind} ${code(g.workload.name)}`;
   if (!t) return `${who}: unknown`;
-  if (t.unresolved === 'missing-name') return `${who}: ⚠ no container declares a port named ${code(String(t.servicePort.targetPort))}`;
-  if (t.unresolved === 'protocol-mismatch') return `${who}: ⚠ port ${code(String(t.servicePort.targetPort))} is declared with another protocol than ${t.servicePort.protocol}`;
-  const where = t.container ? `, container ${code(t.container.name)}` : ', not declared by any container (used anyway)';
+  if (t.unresolved === 'missing-name') return `⚠ not declared by ${who}`;
+  if (t.unresolved === 'protocol-mismatch') return `⚠ declared by ${who} with another protocol than ${t.servicePort.protocol}`;
+  const where = t.container ? `, container ${code(t.container.name)}` : ', declared by no container (used anyway)';
   return `${t.containerPort ?? '?'} (${who}${where})`;
 }
 

@@ -6,13 +6,14 @@ import { recordLine } from './hoverService';
 import { bounded, code } from './markdown';
 
 /** semantics §2.3: `<sts>-<i>.<serviceName>.<ns>.svc.<zone>` resolves only under all four conditions. */
-export function serviceNameHover(analysis: Analysis, w: Workload): string {
+export function serviceNameHover(analysis: Analysis, w: Workload, diagnosed = false): string {
   const name = w.serviceName ?? '';
   const out = [`**StatefulSet serviceName** ${code(name)}: the governing Service that gives each pod a stable DNS name`, ''];
   const svc = analysis.cluster.service(w.namespace, name);
   const why = whyNoPodNames(analysis, w, svc);
   if (why) {
-    out.push(`No per-pod DNS names: ${why}`);
+    // With a diagnostic here, the editor already shows why (and the likely fix) right above this hover.
+    out.push(diagnosed ? 'No per-pod DNS names for its pods.' : `No per-pod DNS names: ${why}`);
     return out.join('\n');
   }
   const suffix = `.${name}.${w.namespace}.svc.${analysis.config.clusterDomain}`;

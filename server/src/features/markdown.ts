@@ -32,6 +32,12 @@ export function traceLink(namespace: string, name: string, uri?: string): string
   return `[Trace this Service](command:kubeNetlens.traceService?${args} "Open the trace view for this Service")`;
 }
 
+/** `[All DNS records, env vars…](command:kubeNetlens.serviceDetails?…)`: the second level of the Service hover. */
+export function detailsLink(namespace: string, name: string, uri?: string): string {
+  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }]));
+  return `[All DNS records, env vars…](command:kubeNetlens.serviceDetails?${args} "Open every DNS record, pod name and environment variable of this Service")`;
+}
+
 /** At most `max` items, then “… and N more”. */
 export function bounded<T>(list: readonly T[], max: number, render: (t: T) => string): string[] {
   const out = list.slice(0, max).map(render);

@@ -25,7 +25,7 @@ export function listServices(analysis: Analysis): ServiceSummary[] {
         type: s.headless ? 'Headless' : s.type,
         endpoints: s.type === 'ExternalName' ? undefined : endpointCount(analysis.endpointsOf(s)),
         source: sourceSpan(s.uri, s.nameSpan, linesOf(s.uri)),
-        ...(variant ? { variant } : {}),
+        ...(variant ? { unit: `variant ${variant}` } : {}),
       };
     })
     .sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1));

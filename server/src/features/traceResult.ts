@@ -1,20 +1,32 @@
-// The answer to a trace request: the graph of one Service plus its Mermaid and plain-text renderings.
+// The answer to a trace request (the graph of one Service plus its Mermaid and plain-text renderings) and to a
+// Service details request.
 
 import type { Analysis } from '../analysis/analysis';
 import type { Service } from '../model/resources';
 import type { TraceParams, TraceResult } from '../protocol';
 import { diagnosticsFor } from './diagnostics';
+import { serviceDetails } from './hoverService';
 import { traceToMermaid } from './traceMermaid';
 import { traceToText } from './traceText';
 
-export function traceResultFor(analysis: Analysis, params: TraceParams): TraceResult | undefined {
-  // With variants side by side, the definition in the given file (a hover's or a picker's); otherwise the first.
+/** With variants side by side, the definition in the given file (a hover's or a picker's); otherwise the first. */
+function serviceFor(analysis: Analysis, params: TraceParams): Service | undefined {
   const defs = analysis.cluster.get('Service', params.namespace, params.name) as readonly Service[];
-  const service = defs.find((s) => s.uri === params.uri) ?? defs[0];
+  return defs.find((s) => s.uri === params.uri) ?? defs[0];
+}
+
+export function traceResultFor(analysis: Analysis, params: TraceParams): TraceResult | undefined {
+  const service = serviceFor(analysis, params);
   if (!service) return undefined;
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(service.uri).label;
   const traced = analysis.trace(service, diagnosticsFor(analysis));
   const graph = variant ? { ...traced, variant } : traced;
   return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
+}
+
+/** The Service hover's second level, for the details command. */
+export function serviceDetailsFor(analysis: Analysis, params: TraceParams): string | undefined {
+  const service = serviceFor(analysis, params);
+  return service ? serviceDetails(analysis.scopeOf(service.uri).analysis, service) : undefined;
 }

@@ -3,6 +3,8 @@
 import type { TraceEdge, TraceGraph, TraceNode } from '../protocol';
 
 const statusMark: Record<TraceNode['status'], string> = { ok: '', conditional: ' (conditional)', warning: ' [warning]', error: ' [error]' };
+/** Node labels name the object; in plain text, the kinds a name alone does not tell are said before it. */
+const kindWord: Partial<Record<TraceNode['kind'], string>> = { service: 'Service ', 'external-name': 'ExternalName Service ', 'network-policy': 'NetworkPolicy ' };
 
 export function traceToText(graph: TraceGraph): string {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
@@ -40,7 +42,7 @@ export function traceToText(graph: TraceGraph): string {
 
 function writeNode(out: string[], n: TraceNode, indent: string, via?: TraceEdge): void {
   const arrow = via ? `${via.status === 'broken' ? '-x->' : via.status === 'conditional' ? '-?->' : '-->'}${via.label ? ` [${via.label}]` : ''} ` : '';
-  out.push(`${indent}${arrow}${n.label}${statusMark[n.status]}`);
+  out.push(`${indent}${arrow}${kindWord[n.kind] ?? ''}${n.label}${statusMark[n.status]}`);
   for (const d of n.detail) out.push(`${indent}    ${d}`);
   for (const f of n.findings) out.push(`${indent}    ${f.severity} ${f.code}: ${f.message}`);
 }

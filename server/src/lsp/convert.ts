@@ -6,7 +6,10 @@ import type { LineIndex, Span } from '../workspace/workspace';
 
 export type Finding = ReturnType<typeof diagnosticsFor>[number];
 
-export const rulesDocBase = 'https://github.com/kube-netlens/kube-netlens/blob/main/docs/rules.md';
+import { rulesDocLinks } from './rulesDocLinks';
+
+/** The rules doc shipped with the extension, read once: a code without a section gets no link rather than a dead one. */
+const docLinks = rulesDocLinks(__dirname);
 
 export function toRange(index: LineIndex, span: Span): Range {
   return { start: index.positionAt(span.start), end: index.positionAt(span.end) };
@@ -28,10 +31,11 @@ export function toDiagnostic(f: Finding, rangeOf: (uri: string, span: Span) => R
     range: rangeOf(f.uri, f.span) ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: severities[f.severity],
     code: f.code,
-    codeDescription: { href: `${rulesDocBase}#${f.code}` },
     source: 'kube-netlens',
     message: f.message,
   };
+  const href = docLinks.get(f.code);
+  if (href) d.codeDescription = { href };
   const related = (f.related ?? []).flatMap((r) => {
     const range = rangeOf(r.uri, r.span);
     return range ? [{ location: { uri: r.uri, range }, message: r.message }] : [];

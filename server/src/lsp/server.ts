@@ -10,7 +10,7 @@ import {
   type InitializeResult, type Range, type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { analysisChangedNotification, listServicesRequest, statusNotification, traceRequest, type StatusParams, type TraceParams } from '../protocol';
+import { analysisChangedNotification, listServicesRequest, serviceDetailsRequest, statusNotification, traceRequest, type StatusParams, type TraceParams } from '../protocol';
 import { codeActionsAt } from '../features/codeActions';
 import { codeLensesFor } from '../features/codeLenses';
 import { completionAt } from '../features/completion';
@@ -19,7 +19,7 @@ import { diagnosticsFor, prepareIncremental } from '../features/diagnostics';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
 import { listServices } from '../features/serviceList';
-import { traceResultFor } from '../features/traceResult';
+import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
 import { globMatcher } from '../workspace/glob';
 import { releasesIn } from '../workspace/helm';
 import { readSettings, type Settings } from '../workspace/settings';
@@ -372,6 +372,7 @@ export function startServer(connection: Connection): void {
     const snap = workspace.snapshot();
     return charts.services(snap, listServices(snap.analysis));
   }));
+  connection.onRequest(serviceDetailsRequest, guarded(connection, 'serviceDetails', (p: TraceParams) => serviceDetailsFor(workspace.snapshot().analysis, p) ?? null));
 
   documents.listen(connection);
   connection.listen();

@@ -3,6 +3,7 @@
 import { selectsPods } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
 import type { Fix, RelatedInfo } from './finding';
+import { createHeadlessService } from './fixes/createHeadlessService';
 import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
 
@@ -75,7 +76,10 @@ function whyUnresolved(lookup: Lookup, w: Workload): Problem | undefined {
     return {
       reason: `no Service named "${sub}" exists in namespace "${w.namespace}"`,
       hint: candidates.length ? `The headless Service${candidates.length > 1 ? 's' : ''} ${candidates.map((c) => `"${c.name}"`).join(', ')} select${candidates.length > 1 ? '' : 's'} this pod.` : `Create a headless Service named "${sub}" whose selector matches the pod labels.`,
-      fixes: candidates.slice(0, 3).map((c, i) => ({ title: `Set subdomain to "${c.name}"`, edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }], isPreferred: i === 0 && candidates.length === 1 })),
+      fixes: [
+        ...candidates.slice(0, 3).map((c, i) => ({ title: `Set subdomain to "${c.name}"`, edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }], isPreferred: i === 0 && candidates.length === 1 })),
+        ...createFix(lookup, w, sub),
+      ],
     };
   }
   if (svc.type === 'ExternalName') {
@@ -99,6 +103,13 @@ function whyUnresolved(lookup: Lookup, w: Workload): Problem | undefined {
     reason: `the headless Service "${sub}" selects ${terms}, which this pod's labels do not match`,
     related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: `The selector of Service "${sub}"` }],
   };
+}
+
+/** The headless Service the subdomain prescribes, selecting the pod by its labels, like the StatefulSet rule offers. */
+function createFix(lookup: Lookup, w: Workload, name: string): Fix[] {
+  const text = lookup.fileText(w.uri);
+  const edit = text ? createHeadlessService(w, name, text) : undefined;
+  return edit ? [{ title: `Create headless Service "${name}" selecting ${w.kind} "${w.name}"`, edits: [edit] }] : [];
 }
 
 /** A Service's equality selector selects the pods when every pair is among their labels (semantics §1.1, §9.1). */

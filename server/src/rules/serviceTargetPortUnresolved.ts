@@ -1,6 +1,8 @@
 // service-target-port-unresolved: a named targetPort that some or all selected pod templates do not declare with that name and protocol.
 
 import type { EndpointGroup } from '../analysis/endpoints';
+import { isNearMiss } from './closestName';
+import type { Fix } from './finding';
 import type { ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { portNameErrors } from '../analysis/validation/formats';
@@ -65,6 +67,7 @@ spec:
           message: messageFor(service.name, port, eps.groups.length, failing),
           resource: refOf(service),
           related: failing.flatMap((g) => containerPortsInfo(g.workload)),
+          fixes: renameFix(service.uri, port, eps.groups),
         };
       }
     }
@@ -86,4 +89,33 @@ function messageFor(serviceName: string, port: ServicePort, selected: number, fa
   }
   if (mismatched.length < failing.length) parts.push(`Name a container port "${name}" in ${failing.length === 1 ? 'that workload' : 'those workloads'}, or point targetPort at a port they declare.`);
   return parts.join(' ');
+}
+
+/**
+ * "Change targetPort to <name>": offered only when, in every selected workload, exactly one declared port of the
+ * Service port's protocol is the likely target (it has the Service's port number, or a near-miss name such as
+ * `metrics` for `http-metrics`, or both) and they all share that name, so the change breaks no workload that works now.
+ */
+function renameFix(uri: string, port: ServicePort, groups: readonly EndpointGroup[]): Fix[] {
+  if (!port.targetPortSpan) return [];
+  const written = String(port.targetPort);
+  let chosen: string | undefined;
+  for (const g of groups) {
+    const declared = g.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name && p.protocol === port.protocol);
+    const byNumber = declared.filter((p) => p.containerPort === port.port);
+    const byName = declared.filter((p) => nearName(p.name!, written));
+    const both = byNumber.filter((p) => byName.includes(p));
+    // The strongest evidence that names exactly one port wins: number and name, then the number, then the name.
+    const pick = [both, byNumber, byName].find((l) => new Set(l.map((p) => p.name)).size === 1);
+    if (!pick) return [];
+    const name = pick[0].name!;
+    if (chosen !== undefined && chosen !== name) return [];
+    chosen = name;
+  }
+  return chosen ? [{ title: `Change targetPort to "${chosen}"`, edits: [{ uri, span: port.targetPortSpan, newText: chosen }], isPreferred: true }] : [];
+}
+
+/** A typo, or the same name with a prefix or suffix word (`http-metrics` / `metrics`, `grpc` / `grpc-api`). */
+function nearName(a: string, b: string): boolean {
+  return isNearMiss(a, b) || a.endsWith(`-${b}`) || b.endsWith(`-${a}`) || a.startsWith(`${b}-`) || b.startsWith(`${a}-`);
 }
