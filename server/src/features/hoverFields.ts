@@ -2,6 +2,7 @@
 // sessionAffinity, externalTrafficPolicy) and on Ingress backends.
 
 import type { Analysis, IngressRoute } from '../analysis/analysis';
+import { isIP } from '../analysis/ip';
 import type { Service } from '../model/resources';
 import { portLabel } from './hoverService';
 import { bounded, code, escape } from './markdown';
@@ -55,7 +56,7 @@ export function externalNameHover(service: Service): string {
     return out.join('\n');
   }
   // semantics §2.1 E1/E2: a CNAME unless the value parses as an IP, in which case CoreDNS answers NXDOMAIN.
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(target) || target.includes(':')) {
+  if (isIP(target)) {
     out.push(`⚠ This looks like an IP address. The API accepts it, but CoreDNS does not answer for the Service at all (NXDOMAIN). Use a Service with manual Endpoints for a fixed IP.`);
   } else {
     out.push(`DNS answers the Service name with a CNAME to ${code(`${target}.`)}; the client then resolves that name itself. No endpoints, no kube-proxy rules and no port mapping: clients must use the port the external host listens on.`);
