@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../../server/src/features/diagnostics';
 import type { AnalysisConfig } from '../../server/src/model/config';
-import { lineIndex } from '../../server/src/model/lineIndex';
+import { lineIndex, lineIndexesOf, type LineIndex } from '../../server/src/model/lineIndex';
 import type { Finding } from '../../server/src/rules/finding';
 import type { Fixture } from './fixture';
 
@@ -13,8 +13,7 @@ export function findingsOf(fixture: Fixture, config?: Partial<AnalysisConfig>): 
 }
 
 /** The caret count an annotation needs for a span: its length on its first line (at least one). */
-export function caretCount(text: string, span: { readonly start: number; readonly end: number }): number {
-  const index = lineIndex(text);
+export function caretCount(text: string, span: { readonly start: number; readonly end: number }, index: LineIndex = lineIndex(text)): number {
   const start = index.positionAt(span.start);
   const end = index.positionAt(span.end);
   if (end.line === start.line) return Math.max(1, end.character - start.character);
@@ -33,12 +32,13 @@ export function checkDiagnostics(fixture: Fixture, config?: Partial<AnalysisConf
   const slow = diagnosticsFor(analyzeTexts(fixture.sources, config, { fastPath: false }));
   assert.deepEqual(JSON.parse(JSON.stringify(slow)), JSON.parse(JSON.stringify(findings)), 'the yaml-library parse path gives other findings');
   const texts = new Map(fixture.sources.map((s) => [s.uri, s.text]));
+  const linesOf = lineIndexesOf(fixture.sources);
   const describe = (uri: string, line: number, ch: number, length: number, severity: string, code: string) =>
     `${uri.split('/').pop()}:${line + 1}:${ch + 1} ${'^'.repeat(length)} ${severity} ${code}`;
   const actual = findings.map((f) => {
-    const text = texts.get(f.uri) ?? '';
-    const p = lineIndex(text).positionAt(f.span.start);
-    return describe(f.uri, p.line, p.character, caretCount(text, f.span), f.severity, f.code);
+    const lines = linesOf(f.uri);
+    const p = lines.positionAt(f.span.start);
+    return describe(f.uri, p.line, p.character, caretCount(texts.get(f.uri) ?? '', f.span, lines), f.severity, f.code);
   });
   const expected = fixture.expectations.map((e) => describe(e.uri, e.line, e.character, e.length, e.severity, e.code));
   const messages = findings.map((f, i) => `  ${actual[i]}: ${f.message}`).join('\n');

@@ -5,7 +5,7 @@
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
-import { lineIndex, type LineIndex } from '../model/lineIndex';
+import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
@@ -74,7 +74,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   let tooLarge: readonly string[] = [];
   const overlays = new Map<string, Overlay>();
   const parses = new Map<string, ManifestFile>();
-  const lineIndexes = new Map<string, { text: string; index: LineIndex }>();
+  const lineIndexes = lineIndexMemo();
   let generation = 0;
   let current: Snapshot | undefined;
   /**
@@ -155,12 +155,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       text,
       lines: (uri) => {
         const t = text(uri);
-        if (t === undefined) return undefined;
-        const hit = lineIndexes.get(uri);
-        if (hit && hit.text === t) return hit.index;
-        const index = lineIndex(t);
-        lineIndexes.set(uri, { text: t, index });
-        return index;
+        return t === undefined ? undefined : lineIndexes.of(uri, t);
       },
       documentVersion: (uri) => versions.get(uri),
       stats: { files: files.length, resources, skippedTemplates, skippedOther },
@@ -177,7 +172,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       parsedRoles.delete(uri);
     }
     roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
-    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
+    lineIndexes.prune((uri) => texts.has(uri));
     return [...texts.keys()].sort().map((u) => parse(u, texts.get(u)!));
   };
 
