@@ -3,7 +3,9 @@
 
 import type { Analysis, IngressRoute } from '../analysis/analysis';
 import { isIP } from '../analysis/ip';
+import { selectsPods } from '../model/podLabels';
 import type { Service } from '../model/resources';
+import { unmatchedPairs } from '../model/selector';
 import { portLabel } from './hoverService';
 import { bounded, code, escape } from './markdown';
 
@@ -31,7 +33,7 @@ function nearMisses(analysis: Analysis, service: Service): string[] {
   const sel = service.selector!;
   const out: string[] = [];
   for (const w of analysis.cluster.workloadsIn(service.namespace)) {
-    const wrong = [...sel].filter(([k, v]) => w.template.labels.get(k) !== v);
+    const wrong = unmatchedPairs(sel, w.template.labels);
     if (wrong.length !== 1 && wrong.length >= sel.size) continue;
     const diffs = wrong.map(([k, v]) => {
       const has = w.template.labels.get(k);
@@ -41,7 +43,7 @@ function nearMisses(analysis: Analysis, service: Service): string[] {
   }
   for (const w of analysis.cluster.workloads) {
     if (w.namespace === service.namespace) continue;
-    if ([...sel].every(([k, v]) => w.template.labels.get(k) === v)) {
+    if (selectsPods(w, sel)) {
       out.push(`${w.kind} ${code(w.name)} in namespace ${code(w.namespace)} matches, but a Service only selects pods in its own namespace`);
     }
   }
