@@ -134,9 +134,9 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
     await problemsShowing(page, 'networkpolicy-selects-nothing', { absent: ['policies.yaml'] });
     await goTo(page, label.line, label.column - 1);
-    await replaceToEndOfLine(page, 'api-v2');
-    await waitForEditorText(page, { includes: 'app: api-v2' });
-    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled it selects nothing.
+    await replaceToEndOfLine(page, 'apii');
+    await waitForEditorText(page, { includes: 'app: apii' });
+    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled by a typo it selects nothing.
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
     await editor.screenshot('04-cross-file-appeared');
     await goTo(page, label.line, label.column - 1);
@@ -167,6 +167,13 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     if (await fit.count()) await fit.click();
   });
 
+  scenario('a Helm chart is rendered with helm and its selector typo is a finding on the template line', '07-helm-template-line', async (page) => {
+    await problemsShowing(page, 'service-selector-no-match', { present: ['service.yaml', '[Ln 9, Col 10]', 'in release shop, values.yaml'] });
+    await openFile(page, 'service.yaml');
+    await goTo(page, 9, 12);
+    await squiggles(page, 'warning').first().waitFor();
+  });
+
   scenario('the client restarts a killed language server and diagnostics come back', '06-server-restarted', async (page) => {
     const before = languageServers(editor);
     assert.ok(before.length > 0, 'no dist/server.js process under this code-server');
@@ -177,7 +184,7 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await openFile(page, 'api.yaml');
     const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
     await goTo(page, label.line, label.column - 1);
-    await replaceToEndOfLine(page, 'api-v3');
+    await replaceToEndOfLine(page, 'apj');
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
     await goTo(page, label.line, label.column - 1);
     await replaceToEndOfLine(page, 'api');
