@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../../server/src/features/diagnostics';
+import { findingsOfProblems } from '../../server/src/features/renderedFindings';
 
 const broken = { uri: 'file:///w/broken.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [a\n' };
 const orphan = {
@@ -31,5 +32,14 @@ describe('configured severities', () => {
   it('`off` removes parse problems and rule findings', () => {
     const all = levels({ 'yaml-syntax': 'off', 'service-selector-no-match': 'off' });
     assert.ok(!all.some((l) => l.startsWith('yaml-syntax ') || l.startsWith('service-selector-no-match ')), all.join(', '));
+  });
+
+  it('the problems of Helm renders follow the same settings', () => {
+    const problems = [
+      { uri: 'file:///w/chart/Chart.yaml', span: { start: 0, end: 4 }, code: 'helm-failed', severity: 'error' as const, message: 'helm template failed: a missing value' },
+      { uri: 'file:///w/chart/Chart.yaml', span: { start: 0, end: 4 }, code: 'helm-not-rendered', severity: 'information' as const, message: 'helm was not found, so the chart is not checked' },
+    ];
+    assert.deepEqual(findingsOfProblems(problems, {}).map((f) => `${f.code} ${f.severity}`), ['helm-failed error', 'helm-not-rendered information']);
+    assert.deepEqual(findingsOfProblems(problems, { 'helm-failed': 'warning', 'helm-not-rendered': 'off' }).map((f) => `${f.code} ${f.severity}`), ['helm-failed warning']);
   });
 });

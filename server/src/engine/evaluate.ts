@@ -4,7 +4,7 @@
 // evaluation of each snapshot (a memo by Analysis) and what the next evaluation reuses.
 
 import type { Analysis, ScopeAnalysis } from '../analysis/analysis';
-import type { AnalysisConfig, Severity } from '../model/config';
+import { configuredSeverity, type AnalysisConfig, type Severity } from '../model/config';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
@@ -121,13 +121,9 @@ function enabledRules(analysis: Analysis, only: readonly Rule[] = rules): { rule
   return out;
 }
 
-/**
- * The one place severity is applied, to rule findings, parse problems (`yaml-syntax`, `manifest`) and the
- * `too-many-findings` note alike: the per-code setting (`kubeNetlens.rules`), else the default; undefined when `off`.
- */
+/** Severity is applied here, to rule findings, parse problems (`yaml-syntax`, `manifest`) and the `too-many-findings` note alike. */
 function severityOf(config: AnalysisConfig, code: string, defaultSeverity: Severity): Severity | undefined {
-  const configured = config.rules[code];
-  return configured === 'off' ? undefined : (configured ?? defaultSeverity);
+  return configuredSeverity(config.rules, code, defaultSeverity);
 }
 
 const unitId = (code: string, ns: string, uri: string) => `${code}\u0000${ns}\u0000${uri}`;
