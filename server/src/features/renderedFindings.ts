@@ -103,8 +103,10 @@ function renderedSnippet(text: string, span: Span): string {
   return s ? `\`${s}\`` : '';
 }
 
-/** A render problem as a finding (the CLI and the editor show them like rule findings). */
-/** Render problems as findings, at their configured severities (model/config.ts `configuredSeverity`); `off` drops them. */
+/**
+ * Render problems as findings (the CLI and the editor show them like rule findings), at their configured severities
+ * (model/config.ts `configuredSeverity`); `off` drops them.
+ */
 export function findingsOfProblems(problems: readonly RenderProblem[], rules: AnalysisConfig['rules']): Finding[] {
   const out: Finding[] = [];
   for (const p of problems) {
