@@ -1,5 +1,16 @@
-// Fixtures are data: one YAML file may hold several workspace files (`# file: name.yaml` headers), and comments
-// such as `# ^^^^ warning service-selector-no-match` under a line expect a finding starting at the first caret.
+// Fixtures are data: one YAML file may hold several workspace files (`# file: name.yaml` headers), and caret comments
+// under a line expect a finding on that line.
+//
+// Annotation grammar (one comment line each, under the line the finding is on):
+//
+//   #   ^^^^ <severity> <code>[: <message part>]
+//
+// - the first caret stands at the finding's start column, and the carets cover its whole span on that line: their count
+//   is the span's length; a span over several lines is covered to the end of its first line; an empty span gets one caret;
+// - <severity> is error, warning, information or hint; <code> is the rule code;
+// - an optional message part after a colon must occur in the finding's message (write a stable part, not all of it):
+//   `#   ^^^^^^^^^ warning service-selector-no-match: matches no pod template`.
+// Annotation lines are part of the file's text (YAML comments), so they never move a finding.
 
 import { readFileSync } from 'node:fs';
 import type { SourceText } from '../../server/src/features/analyzeTexts';
@@ -9,8 +20,12 @@ export interface Expectation {
   readonly uri: string;
   readonly line: number;
   readonly character: number;
+  /** How many carets: the span's length on its first line. */
+  readonly length: number;
   readonly severity: string;
   readonly code: string;
+  /** Text the finding's message must contain. */
+  readonly message?: string;
 }
 
 export interface Fixture {
@@ -18,7 +33,7 @@ export interface Fixture {
   readonly expectations: Expectation[];
 }
 
-const annotation = /^(\s*)#(\s*)(\^+)\s+(error|warning|information|hint)\s+([a-z][a-z0-9-]*)\s*$/;
+const annotation = /^(\s*)#(\s*)(\^+)\s+(error|warning|information|hint)\s+([a-z][a-z0-9-]*)(?:\s*:\s*(\S.*?))?\s*$/;
 
 export function loadFixture(path: string, baseUri = 'file:///fixture/'): Fixture {
   return parseFixture(readFileSync(path, 'utf8'), baseUri, path.split('/').pop()!);
@@ -48,7 +63,7 @@ export function parseFixture(content: string, baseUri = 'file:///fixture/', defa
         target = i;
         return;
       }
-      expectations.push({ uri, line: target, character: m[1].length + 1 + m[2].length, severity: m[4], code: m[5] });
+      expectations.push({ uri, line: target, character: m[1].length + 1 + m[2].length, length: m[3].length, severity: m[4], code: m[5], ...(m[6] ? { message: m[6] } : {}) });
     });
     sources.push({ uri, text: part.lines.join('\n') });
   }

@@ -1,7 +1,7 @@
 // One snapshot's analysis: the cluster plus lazily computed, memoized semantics over it.
 // Everything here is a pure function of (files, config); callers share one Analysis per snapshot.
 
-import type { AnalysisConfig } from '../model/config';
+import type { AnalysisConfig, Severity } from '../model/config';
 import { buildCluster, rejectionRuleOf, type Cluster } from '../model/cluster';
 import type { ManifestFile } from '../model/parseManifest';
 import { planScopes, type ScopePlan } from '../model/project';
@@ -91,7 +91,7 @@ export interface PolicyVerdict {
 /** A finding as the trace needs it (structurally a rules `Finding`, which this layer may not import). */
 export interface HopFinding {
   readonly code: string;
-  readonly severity: 'error' | 'warning' | 'information' | 'hint';
+  readonly severity: Severity;
   readonly message: string;
   readonly span: Span;
   readonly resource?: { readonly kind: string; readonly namespace: string; readonly name: string };

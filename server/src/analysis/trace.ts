@@ -1,7 +1,7 @@
 // The path of one Service as plain data: who can call it, the Service and kube-proxy hops, the pods behind it
 // (one node per workload, not per pod), the container ports each Service port lands on, and the NetworkPolicies in the way.
 
-import { lineIndex, type LineIndex } from '../model/lineIndex';
+import { lineIndexesOf } from '../model/lineIndex';
 import type { Endpoints, EndpointSlice, NetworkPolicy, Resource, Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceStatus } from '../protocol';
@@ -20,16 +20,11 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
   const { cluster, config } = analysis;
   const nodes: TraceNode[] = [];
   const edges: TraceEdge[] = [];
-  const indexes = new Map<string, LineIndex>();
+  const linesOf = lineIndexesOf(cluster.files);
+  let uris: ReadonlySet<string> | undefined;
   const source = (uri: string, span: Span | undefined): SourceSpan | undefined => {
-    if (!span || !uri) return undefined;
-    let idx = indexes.get(uri);
-    if (!idx) {
-      const file = cluster.files.find((f) => f.uri === uri);
-      if (!file) return undefined;
-      indexes.set(uri, (idx = lineIndex(file.text)));
-    }
-    const p = idx.positionAt(span.start);
+    if (!span || !uri || !(uris ??= new Set(cluster.files.map((f) => f.uri))).has(uri)) return undefined;
+    const p = linesOf(uri).positionAt(span.start);
     return { uri, start: span.start, end: span.end, line: p.line, character: p.character };
   };
   const attached = new Map<string, TraceFinding[]>();

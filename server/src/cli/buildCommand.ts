@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderedDocuments, renderedObjects } from '../model/helmMapping';
-import { lineIndex } from '../model/lineIndex';
+import { lineIndexMemo } from '../model/lineIndex';
 import { collectFiles, isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
@@ -26,8 +26,9 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
   const unit = renders.units[0];
   const problems = [...renders.problems, ...(unit?.problems ?? [])];
   const texts = new Map(collected.sources.map((s) => [s.uri, s.text]));
+  const lines = lineIndexMemo();
   const where = (uri: string, offset: number) => {
-    const p = lineIndex(texts.get(uri) ?? readIfAny(uri)).positionAt(offset);
+    const p = lines.of(uri, texts.get(uri) ?? readIfAny(uri)).positionAt(offset);
     return `${uri}:${p.line + 1}:${p.character + 1}`;
   };
   const notes = [...collected.notes.map(note), ...problems.map((p) => note(`${where(p.uri, p.span.start)}: ${p.message.replace(/\n/g, '\n    ')}`))];

@@ -5,7 +5,7 @@
 
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
-import { findingOfProblem, mapFindings, type RenderedFindings } from '../features/renderedFindings';
+import { findingsOfProblems, mapFindings, type RenderedFindings } from '../features/renderedFindings';
 import { renderUri } from '../model/helmCharts';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
 import type { Analysis, Finding } from './featureTypes';
@@ -35,7 +35,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
   const { topLevel, discovery } = loaded.charts;
   if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
   const renders = renderCharts(loaded.charts, loaded.sources, options, env);
-  const problems = [...renders.problems, ...renders.units.flatMap((u) => u.problems)].map(findingOfProblem);
+  const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], loaded.analysis.config.rules);
   const units = renders.units.flatMap((unit) => {
     const chart = discovery.charts.find((c) => c.chartYaml === unit.definedBy)!;
     const valueSet = chart.valueSets.find((v) => unit.id === `helm:${chart.root}#${v.id}`)!;

@@ -2,7 +2,7 @@
 
 import { mapTraceSources } from '../features/renderedFindings';
 import { traceResultFor } from '../features/traceResult';
-import { lineIndex } from '../model/lineIndex';
+import { lineIndexesOf } from '../model/lineIndex';
 import type { Service } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
 import { closeNames } from './closeNames';
@@ -24,7 +24,8 @@ export function traceCommand(request: TraceRequest, terminal: Terminal): Command
   if (!found) return failure(unknownServiceMessage(namespace, name, charts.analysis.cluster.services), loaded.notes);
   const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
   const renders = new Map(charts.units.map((u) => [u.renderedUri, u]));
-  const trace = mapTraceSources(found, renders, (uri) => (texts.has(uri) ? lineIndex(texts.get(uri)!) : undefined));
+  const linesOf = lineIndexesOf(loaded.sources);
+  const trace = mapTraceSources(found, renders, (uri) => (texts.has(uri) ? linesOf(uri) : undefined));
   const stdout =
     request.format === 'json' ? JSON.stringify(trace.graph, null, 2) + '\n'
     : request.format === 'mermaid' ? ensureNewline(trace.mermaid)

@@ -4,6 +4,7 @@
 // evaluation of each snapshot (a memo by Analysis) and what the next evaluation reuses.
 
 import type { Analysis, ScopeAnalysis } from '../analysis/analysis';
+import { configuredSeverity, type AnalysisConfig, type Severity } from '../model/config';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
@@ -114,10 +115,15 @@ function compare(a: string, b: string): number {
 function enabledRules(analysis: Analysis, only: readonly Rule[] = rules): { rule: Rule; severity: Finding['severity'] }[] {
   const out: { rule: Rule; severity: Finding['severity'] }[] = [];
   for (const rule of only) {
-    const configured = analysis.config.rules[rule.code];
-    if (configured !== 'off') out.push({ rule, severity: configured ?? rule.defaultSeverity });
+    const severity = severityOf(analysis.config, rule.code, rule.defaultSeverity);
+    if (severity) out.push({ rule, severity });
   }
   return out;
+}
+
+/** Severity is applied here, to rule findings, parse problems (`yaml-syntax`, `manifest`) and the `too-many-findings` note alike. */
+function severityOf(config: AnalysisConfig, code: string, defaultSeverity: Severity): Severity | undefined {
+  return configuredSeverity(config.rules, code, defaultSeverity);
 }
 
 const unitId = (code: string, ns: string, uri: string) => `${code}\u0000${ns}\u0000${uri}`;
@@ -317,21 +323,31 @@ function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>;
 /** Parse problems first, file by file, then the ordered rule findings; capped per file. */
 function assemble(analysis: Analysis, ruleFindings: readonly Finding[]): Finding[] {
   const out: Finding[] = [];
-  for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f)) out.push(p);
+  for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f, analysis.config)) out.push(p);
   for (const f of ruleFindings) out.push(f);
-  return capPerFile(out);
+  return capPerFile(out, analysis.config);
 }
 
-/** A file's parse problems as findings, made once per parsed file (an unchanged file's findings stay the same objects). */
-const problemFindings = new WeakMap<ManifestFile, readonly Finding[]>();
+/**
+ * A file's parse problems as findings at their configured severities, made once per parsed file and severity
+ * settings (an unchanged file's findings stay the same objects).
+ */
+const problemFindings = new WeakMap<ManifestFile, { readonly settings: AnalysisConfig['rules']; readonly findings: readonly Finding[] }>();
 
-function problemsOf(f: ManifestFile): readonly Finding[] {
-  let found = problemFindings.get(f);
-  if (!found) problemFindings.set(f, (found = f.problems.map((p) => ({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity: p.severity }))));
-  return found;
+function problemsOf(f: ManifestFile, config: AnalysisConfig): readonly Finding[] {
+  const hit = problemFindings.get(f);
+  if (hit?.settings === config.rules) return hit.findings;
+  const findings: Finding[] = [];
+  for (const p of f.problems) {
+    const severity = severityOf(config, p.code, p.severity);
+    if (severity) findings.push({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity });
+  }
+  problemFindings.set(f, { settings: config.rules, findings });
+  return findings;
 }
 
-function capPerFile(findings: Finding[]): Finding[] {
+function capPerFile(findings: Finding[], config: AnalysisConfig): Finding[] {
+  const noteSeverity = severityOf(config, 'too-many-findings', 'information');
   const byUri = new Map<string, Finding[]>();
   for (const f of findings) {
     const l = byUri.get(f.uri);
@@ -345,7 +361,7 @@ function capPerFile(findings: Finding[]): Finding[] {
       continue;
     }
     out.push(...list.slice(0, maxFindingsPerFile));
-    out.push({ uri, span: { start: 0, end: 0 }, code: 'too-many-findings', severity: 'information', message: `${list.length - maxFindingsPerFile} more findings in this file are not shown.` });
+    if (noteSeverity) out.push({ uri, span: { start: 0, end: 0 }, code: 'too-many-findings', severity: noteSeverity, message: `${list.length - maxFindingsPerFile} more findings in this file are not shown.` });
   }
   return out;
 }

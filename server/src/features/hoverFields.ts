@@ -2,7 +2,10 @@
 // publishNotReadyAddresses, sessionAffinity, externalTrafficPolicy) and on Ingress backends.
 
 import type { Analysis, IngressRoute } from '../analysis/analysis';
+import { isIP } from '../analysis/ip';
+import { selectsPods } from '../model/podLabels';
 import type { Service, ServicePort } from '../model/resources';
+import { unmatchedPairs } from '../model/selector';
 import { portLabel } from './hoverService';
 import { bounded, code, escape } from './markdown';
 
@@ -32,7 +35,7 @@ function nearMisses(analysis: Analysis, service: Service): string[] {
   const sel = service.selector!;
   const out: string[] = [];
   for (const w of analysis.cluster.workloadsIn(service.namespace)) {
-    const wrong = [...sel].filter(([k, v]) => w.template.labels.get(k) !== v);
+    const wrong = unmatchedPairs(sel, w.template.labels);
     if (wrong.length !== 1 && wrong.length >= sel.size) continue;
     const diffs = wrong.map(([k, v]) => {
       const has = w.template.labels.get(k);
@@ -42,7 +45,7 @@ function nearMisses(analysis: Analysis, service: Service): string[] {
   }
   for (const w of analysis.cluster.workloads) {
     if (w.namespace === service.namespace) continue;
-    if ([...sel].every(([k, v]) => w.template.labels.get(k) === v)) {
+    if (selectsPods(w, sel)) {
       out.push(`${w.kind} ${code(w.name)} in namespace ${code(w.namespace)} matches, but a Service only selects pods in its own namespace`);
     }
   }
@@ -94,7 +97,7 @@ export function externalNameHover(service: Service): string {
     return out.join('\n');
   }
   // semantics §2.1 E1/E2: a CNAME unless the value parses as an IP, in which case CoreDNS answers NXDOMAIN.
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(target) || target.includes(':')) {
+  if (isIP(target)) {
     out.push(`⚠ This looks like an IP address. The API accepts it, but CoreDNS does not answer for the Service at all (NXDOMAIN). Use a Service with manual Endpoints for a fixed IP.`);
   } else {
     out.push(`DNS answers the Service name with a CNAME to ${code(`${target}.`)}; the client then resolves that name itself. No endpoints, no kube-proxy rules and no port mapping: clients must use the port the external host listens on.`);

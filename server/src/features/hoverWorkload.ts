@@ -1,7 +1,9 @@
 // Hovers inside a workload: StatefulSet serviceName, pod template labels, container ports, hostname/subdomain.
 
 import type { Analysis } from '../analysis/analysis';
+import { selectsPods } from '../model/podLabels';
 import type { Container, ContainerPort, Service, Workload } from '../model/resources';
+import { unmatchedPairs } from '../model/selector';
 import { recordLine } from './hoverService';
 import { bounded, code } from './markdown';
 
@@ -37,7 +39,7 @@ export function whyNoPodNames(analysis: Analysis, w: Workload, svc: Service | un
   }
   if (svc.type === 'ExternalName') return `Service ${code(name)} is an ExternalName alias, which has no endpoints.`;
   if (!svc.selector) return `Service ${code(name)} has no selector, so the EndpointSlice controller never lists these pods (manual Endpoints with hostnames would be needed).`;
-  const missing = [...svc.selector].filter(([k, v]) => w.template.labels.get(k) !== v).map(([k, v]) => code(`${k}=${v}`));
+  const missing = selectsPods(w, svc.selector) ? [] : unmatchedPairs(svc.selector, w.template.labels).map(([k, v]) => code(`${k}=${v}`));
   if (missing.length) return `Service ${code(name)} does not select these pods: the pod template lacks ${missing.join(', ')}.`;
   if (!svc.headless) return `Service ${code(name)} is not headless (it has a cluster IP); only CoreDNS answers per-pod names under it, outside the DNS specification. Set \`clusterIP: None\`.`;
   return undefined;
@@ -46,7 +48,7 @@ export function whyNoPodNames(analysis: Analysis, w: Workload, svc: Service | un
 export function labelsHover(analysis: Analysis, w: Workload, key: string): string {
   const value = w.template.labels.get(key) ?? '';
   const out = [`**Pod label** ${code(`${key}=${value}`)} of ${w.kind} ${code(w.name)}`, ''];
-  const services = analysis.cluster.servicesIn(w.namespace).filter((s) => s.selector && [...s.selector].every(([k, v]) => w.template.labels.get(k) === v));
+  const services = analysis.cluster.servicesIn(w.namespace).filter((s) => s.selector && selectsPods(w, s.selector));
   if (services.length) {
     out.push('Services selecting these pods:');
     out.push(...bounded(services, 8, (s) => `- ${code(s.name)}${s.selector!.has(key) ? ` (uses ${code(key)})` : ''}`));
@@ -101,7 +103,7 @@ export function hostnameHover(analysis: Analysis, w: Workload, field: 'hostname'
   let why: string | undefined;
   if (!svc) why = `no Service named ${code(t.subdomain)} exists in ${code(w.namespace)}`;
   else if (svc.type === 'ExternalName') why = `Service ${code(svc.name)} is an ExternalName alias`;
-  else if (!svc.selector || ![...svc.selector].every(([k, v]) => t.labels.get(k) === v)) why = `Service ${code(svc.name)} does not select this pod`;
+  else if (!svc.selector || !selectsPods(w, svc.selector)) why = `Service ${code(svc.name)} does not select this pod`;
   if (why) out.push('', `${code(name)} does not resolve: ${why}.`);
   else if (!svc!.headless) out.push('', `${code(name)} is answered by CoreDNS only (Service ${code(svc!.name)} is not headless), outside the DNS specification.`);
   else out.push('', `${code(name)} resolves to the pod IP while the pod is ready${svc!.publishNotReadyAddresses ? ' (or as soon as it has an IP: publishNotReadyAddresses)' : ''}.`);

@@ -3,6 +3,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
+import { selectsPods } from '../model/podLabels';
 import { selectorMatches } from '../model/selector';
 import { spanContains, type Location } from '../model/span';
 import { keysOf, placeAt } from './cursor';
@@ -60,7 +61,7 @@ function labelReferences(analysis: Analysis, w: Workload, includeDeclaration: bo
   const labels = w.template.labels;
   const out: Location[] = includeDeclaration && w.template.labelsSpan ? [{ uri: w.uri, span: w.template.labelsSpan }] : [];
   for (const s of analysis.cluster.servicesIn(w.namespace)) {
-    if (s.selector && [...s.selector].every(([k, v]) => labels.get(k) === v)) out.push({ uri: s.uri, span: s.selectorSpan ?? s.nameSpan });
+    if (s.selector && selectsPods(w, s.selector)) out.push({ uri: s.uri, span: s.selectorSpan ?? s.nameSpan });
   }
   for (const p of analysis.policiesSelecting(w)) out.push({ uri: p.uri, span: p.podSelectorSpan ?? p.nameSpan });
   for (const other of analysis.cluster.workloadsIn(w.namespace)) {

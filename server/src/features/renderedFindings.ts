@@ -2,6 +2,7 @@
 // rendered value and the value set in the message; the same finding from several value sets → one finding naming
 // them all. Fixes are dropped: they would edit rendered text, which nobody can save.
 
+import { configuredSeverity, type AnalysisConfig } from '../model/config';
 import type { LineIndex } from '../model/lineIndex';
 import type { RenderedText, RenderProblem } from '../model/rendered';
 import type { SourceSpan, TraceResult } from '../protocol';
@@ -102,9 +103,17 @@ function renderedSnippet(text: string, span: Span): string {
   return s ? `\`${s}\`` : '';
 }
 
-/** A render problem as a finding (the CLI and the editor show them like rule findings). */
-export function findingOfProblem(p: RenderProblem): Finding {
-  return { uri: p.uri, span: p.span, code: p.code, severity: p.severity, message: p.message };
+/**
+ * Render problems as findings (the CLI and the editor show them like rule findings), at their configured severities
+ * (model/config.ts `configuredSeverity`); `off` drops them.
+ */
+export function findingsOfProblems(problems: readonly RenderProblem[], rules: AnalysisConfig['rules']): Finding[] {
+  const out: Finding[] = [];
+  for (const p of problems) {
+    const severity = configuredSeverity(rules, p.code, p.severity);
+    if (severity) out.push({ uri: p.uri, span: p.span, code: p.code, severity, message: p.message });
+  }
+  return out;
 }
 
 /** A place in a render → the source it came from (a template line), or the chart's Chart.yaml when none maps. */

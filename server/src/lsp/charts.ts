@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { renderedHoverAt } from '../features/hoverRendered';
-import { findingOfProblem, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
+import { findingsOfProblems, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
 import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
 import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
@@ -92,16 +92,17 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
   const typingPauseMs = 400;
   const typing = new Map<string, ReturnType<typeof setTimeout>>();
 
-  let notes: { charts: Snapshot['charts']; helm: Settings['helm']; units: Snapshot['chartUnits']; findings: readonly Finding[] } | undefined;
+  let notes: { charts: Snapshot['charts']; helm: Settings['helm']; units: Snapshot['chartUnits']; rules: Settings['analysis']['rules']; findings: readonly Finding[] } | undefined;
   const notesOf = (snap: Snapshot): readonly Finding[] => {
-    if (notes?.charts !== snap.charts || notes.helm !== snap.settings.helm || notes.units !== snap.chartUnits) {
+    if (notes?.charts !== snap.charts || notes.helm !== snap.settings.helm || notes.units !== snap.chartUnits || notes.rules !== snap.settings.analysis.rules) {
       const top = snap.charts.charts.filter((c) => !c.parent);
       const unitProblems = top.flatMap((c) => snap.chartUnits.get(c.root) ?? []).flatMap((u) => u.problems);
       notes = {
         charts: snap.charts,
         helm: snap.settings.helm,
         units: snap.chartUnits,
-        findings: [...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems].map(findingOfProblem),
+        rules: snap.settings.analysis.rules,
+        findings: findingsOfProblems([...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems], snap.settings.analysis.rules),
       };
     }
     return notes.findings;

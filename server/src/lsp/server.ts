@@ -67,7 +67,7 @@ export function startServer(connection: Connection): void {
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
     if (findingsMemo?.generation !== snap.generation) {
       // findings on rendered Helm releases go to their template lines; charts add their notes
-      findingsMemo = { generation: snap.generation, findings: charts.findings(snap, applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap)) };
+      findingsMemo = { generation: snap.generation, findings: charts.findings(snap, diagnosticsFor(snap.analysis, snap.earlier)) };
     }
     return findingsMemo.findings;
   };
@@ -376,29 +376,6 @@ export function startServer(connection: Connection): void {
 
   documents.listen(connection);
   connection.listen();
-}
-
-/** Per-code overrides also reach parse problems (`yaml-syntax`, `manifest`); rules already honour them. */
-function applySeverities(findings: readonly Finding[], snap: Snapshot): Finding[] {
-  const rules = snap.settings.analysis.rules;
-  const out: Finding[] = [];
-  for (const f of findings) {
-    const level = rules[f.code];
-    if (level === 'off') continue;
-    out.push(level && level !== f.severity ? withSeverity(f, level) : f);
-  }
-  return out;
-}
-
-/** The same finding at another severity, made once per finding and severity so that it stays the same object. */
-const reSeverity = new WeakMap<Finding, Finding>();
-
-function withSeverity(f: Finding, severity: Finding['severity']): Finding {
-  const hit = reSeverity.get(f);
-  if (hit?.severity === severity) return hit;
-  const out = { ...f, severity };
-  reSeverity.set(f, out);
-  return out;
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {

@@ -1,9 +1,23 @@
 // The settings the analysis depends on. They travel as parameters, never through a global.
 
-export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
-export type Cni = 'flannel-vxlan' | 'flannel-host-gw' | 'calico-bgp' | 'calico-ipip' | 'calico-vxlan' | 'cilium' | 'generic';
-export type PodsMode = 'disabled' | 'insecure' | 'verified';
-export type Severity = 'error' | 'warning' | 'information' | 'hint';
+// The values of each enumerated setting, declared once: the types, the settings reader (workspace/settings.ts) and
+// a test against package.json `contributes.configuration` all use these lists.
+
+/** `kubeNetlens.proxyMode` */
+export const proxyModes = ['iptables', 'ipvs', 'nftables'] as const;
+export type ProxyMode = (typeof proxyModes)[number];
+/** `kubeNetlens.cni` */
+export const cnis = ['flannel-vxlan', 'flannel-host-gw', 'calico-bgp', 'calico-ipip', 'calico-vxlan', 'cilium', 'generic'] as const;
+export type Cni = (typeof cnis)[number];
+/** `kubeNetlens.coreDns.podsMode` */
+export const podsModes = ['disabled', 'insecure', 'verified'] as const;
+export type PodsMode = (typeof podsModes)[number];
+/** The severity of a finding. */
+export const severities = ['error', 'warning', 'information', 'hint'] as const;
+export type Severity = (typeof severities)[number];
+/** The values of `kubeNetlens.rules`: a severity, or `off`. */
+export const ruleLevels = [...severities, 'off'] as const;
+export type RuleLevel = (typeof ruleLevels)[number];
 
 export interface AnalysisConfig {
   /** kubelet `--cluster-domain` and the CoreDNS zone (semantics §0). */
@@ -17,7 +31,7 @@ export interface AnalysisConfig {
   /** CoreDNS kubernetes plugin options (semantics §0: kubeadm default is `pods insecure`). */
   readonly coreDns: { readonly podsMode: PodsMode; readonly endpointPodNames: boolean };
   /** Per-rule severity overrides; `off` disables a rule. */
-  readonly rules: Readonly<Record<string, Severity | 'off'>>;
+  readonly rules: Readonly<Record<string, RuleLevel>>;
 }
 
 export const defaultConfig: AnalysisConfig = {
@@ -29,6 +43,16 @@ export const defaultConfig: AnalysisConfig = {
   coreDns: { podsMode: 'insecure', endpointPodNames: false },
   rules: {},
 };
+
+/**
+ * The severity findings with `code` are shown at: the `kubeNetlens.rules` setting for the code, else `fallback` (the
+ * rule's default, or what the parser or renderer said); undefined when the setting is `off`. The engine applies it
+ * to rule findings and parse problems, and features/renderedFindings.ts to the problems of Helm renders.
+ */
+export function configuredSeverity(rules: AnalysisConfig['rules'], code: string, fallback: Severity): Severity | undefined {
+  const configured = rules[code];
+  return configured === 'off' ? undefined : (configured ?? fallback);
+}
 
 export function withDefaults(partial: Partial<AnalysisConfig> | undefined): AnalysisConfig {
   return {

@@ -39,3 +39,35 @@ export function lineIndex(text: string): LineIndex {
     },
   };
 }
+
+/** One line index per URI, built on first use and built again when that URI's text changes; the caller owns it. */
+export interface LineIndexMemo {
+  /** The line index of `text`, the text of `uri`. */
+  of(uri: string, text: string): LineIndex;
+  /** Forgets the URIs `keep` says no to. */
+  prune(keep: (uri: string) => boolean): void;
+}
+
+export function lineIndexMemo(): LineIndexMemo {
+  const memo = new Map<string, { readonly text: string; readonly index: LineIndex }>();
+  return {
+    of(uri, text) {
+      const hit = memo.get(uri);
+      if (hit && hit.text === text) return hit.index;
+      const index = lineIndex(text);
+      memo.set(uri, { text, index });
+      return index;
+    },
+    prune(keep) {
+      for (const uri of memo.keys()) if (!keep(uri)) memo.delete(uri);
+    },
+  };
+}
+
+/** Line indexes of a fixed set of files, by URI (an unknown URI reads as empty text). */
+export function lineIndexesOf(files: Iterable<{ readonly uri: string; readonly text: string }>): (uri: string) => LineIndex {
+  const texts = new Map<string, string>();
+  for (const f of files) texts.set(f.uri, f.text);
+  const memo = lineIndexMemo();
+  return (uri) => memo.of(uri, texts.get(uri) ?? '');
+}

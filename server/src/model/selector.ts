@@ -24,8 +24,25 @@ export function selectorIsEmpty(s: LabelSelector): boolean {
   return s.matchLabels.size === 0 && s.matchExpressions.length === 0;
 }
 
+/**
+ * Equality selectors (a Service's `spec.selector`, a `matchLabels`) against a label map: whether the labels carry
+ * every pair (an empty selector selects everything). For the pods of a workload, with the labels their controller
+ * adds, use `selectsPods`/`podsMatching` (model/podLabels.ts).
+ */
+export function equalityMatches(selector: ReadonlyMap<string, string>, labels: ReadonlyMap<string, string>): boolean {
+  for (const [k, v] of selector) if (labels.get(k) !== v) return false;
+  return true;
+}
+
+/** The pairs of an equality selector that the labels lack or give another value, in selector order; none when it matches. */
+export function unmatchedPairs(selector: ReadonlyMap<string, string>, labels: ReadonlyMap<string, string>): [key: string, value: string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of selector) if (labels.get(k) !== v) out.push([k, v]);
+  return out;
+}
+
 export function selectorMatches(s: LabelSelector, labels: ReadonlyMap<string, string>): boolean {
-  for (const [k, v] of s.matchLabels) if (labels.get(k) !== v) return false;
+  if (!equalityMatches(s.matchLabels, labels)) return false;
   for (const r of s.matchExpressions) {
     const has = labels.has(r.key);
     switch (r.operator) {

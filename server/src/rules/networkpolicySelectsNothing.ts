@@ -1,7 +1,7 @@
 // networkpolicy-selects-nothing: a NetworkPolicy whose podSelector matches no pod template in its namespace.
 
 import type { Workload } from '../model/resources';
-import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
+import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
 import { isNearMiss } from './closestName';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
@@ -83,14 +83,9 @@ export function selectorKeys(s: LabelSelector): string[] {
 export function nearMiss(workloads: readonly Workload[], s: LabelSelector): { readonly workload: Workload; readonly key: string; readonly has?: string } | undefined {
   for (const w of workloads) {
     const labels = w.template.labels;
-    let wrong: string | undefined;
-    let count = 0;
-    for (const [k, v] of s.matchLabels) {
-      if (labels.get(k) === v) continue;
-      wrong = k;
-      count++;
-    }
-    if (count !== 1 || !selectorMatches({ ...s, matchLabels: new Map([...s.matchLabels].filter(([k]) => k !== wrong)) }, labels)) continue;
+    const unmatched = unmatchedPairs(s.matchLabels, labels);
+    const wrong = unmatched[0]?.[0];
+    if (unmatched.length !== 1 || !selectorMatches({ ...s, matchLabels: new Map([...s.matchLabels].filter(([k]) => k !== wrong)) }, labels)) continue;
     // With a single label, any workload is "within one label": only a typo of its value is evidence.
     const has = labels.get(wrong!);
     if (s.matchLabels.size + s.matchExpressions.length < 2 && (has === undefined || !isNearMiss(s.matchLabels.get(wrong!)!, has))) continue;

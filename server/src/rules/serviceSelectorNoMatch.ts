@@ -1,6 +1,7 @@
 // service-selector-no-match: a Service selector that matches no pod template in its namespace, with the near misses that explain why.
 
 import type { Service, Workload } from '../model/resources';
+import { unmatchedPairs } from '../model/selector';
 import type { Span } from '../model/span';
 import { closestName, isNearMiss } from './closestName';
 import type { Fix, FindingDraft, RelatedInfo } from './finding';
@@ -173,13 +174,8 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
 
 /** The one selector pair the labels do not carry, when all the others are carried. */
 function onlyMismatch(selector: ReadonlyMap<string, string>, labels: ReadonlyMap<string, string>): readonly [string, string] | undefined {
-  let wrong: [string, string] | undefined;
-  for (const [k, v] of selector) {
-    if (labels.get(k) === v) continue;
-    if (wrong) return undefined;
-    wrong = [k, v];
-  }
-  return wrong;
+  const wrong = unmatchedPairs(selector, labels);
+  return wrong.length === 1 ? wrong[0] : undefined;
 }
 
 /** The label keys of a namespace's pod templates, kept with its (unchanging) list of workloads. */

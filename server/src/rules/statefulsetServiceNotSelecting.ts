@@ -1,6 +1,7 @@
 // statefulset-service-not-selecting: the governing Service exists but does not select the StatefulSet's pods, so they get no hostnames in DNS.
 
 import type { Service, Workload } from '../model/resources';
+import { unmatchedPairs } from '../model/selector';
 import type { Fix } from './finding';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { refOf } from './refOf';
@@ -61,8 +62,8 @@ spec:
       const selectsOthers = service.selector !== undefined && lookup.workloadsMatching(service.namespace, service.selector).length > 0;
       if (service.selector && service.type !== 'ExternalName' && text && !selectsOthers) {
         // Values that differ from the template label can be aligned; a key the template lacks cannot.
-        const edits = [...service.selector]
-          .filter(([k, v]) => sts.template.labels.has(k) && sts.template.labels.get(k) !== v)
+        const edits = unmatchedPairs(service.selector, sts.template.labels)
+          .filter(([k]) => sts.template.labels.has(k))
           .map(([k]) => ({ uri: service.uri, span: service.selectorEntrySpans.get(k)!.value, newText: yamlScalar(sts.template.labels.get(k)!) }));
         const allKeysPresent = [...service.selector.keys()].every((k) => sts.template.labels.has(k));
         if (edits.length && allKeysPresent) fixes.push({ title: `Change the selector of Service "${service.name}" to match the pods of StatefulSet "${sts.name}"`, edits });
@@ -91,7 +92,7 @@ function whyNotSelecting(lookup: Lookup, service: Service, sts: Workload): strin
     if (withHostnames) return undefined;
     return service.selectorEmpty ? 'its selector is empty ({}), which counts as no selector' : 'it has no selector';
   }
-  const missing = [...service.selector].filter(([k, v]) => sts.template.labels.get(k) !== v);
+  const missing = unmatchedPairs(service.selector, sts.template.labels);
   const shown = missing.map(([k, v]) => (sts.template.labels.has(k) ? `${k}: ${v} (the pods have ${k}: ${sts.template.labels.get(k)})` : `${k}: ${v} (the pods have no "${k}" label)`));
   return `its selector requires ${shown.join(', ')}`;
 }

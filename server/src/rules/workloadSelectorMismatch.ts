@@ -1,7 +1,7 @@
 // workload-selector-mismatch: a controller whose spec.selector is missing, empty, or does not match its own pod template labels.
 
 import type { Workload } from '../model/resources';
-import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
+import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
@@ -95,9 +95,8 @@ function checkWorkload(w: Workload): FindingDraft | undefined {
 
 /** The matchLabels entry the template lacks or contradicts, so the finding points at the term to fix. */
 function firstMismatch(selector: LabelSelector, labels: ReadonlyMap<string, string>) {
-  for (const [k, v] of selector.matchLabels) {
-    if (labels.get(k) !== v) return selector.labelSpans.get(k)?.value;
-  }
+  const [wrong] = unmatchedPairs(selector.matchLabels, labels);
+  if (wrong) return selector.labelSpans.get(wrong[0])?.value;
   for (const r of selector.matchExpressions) {
     const single: LabelSelector = { ...selector, matchLabels: new Map(), matchExpressions: [r] };
     if (!selectorMatches(single, labels)) return r.span;

@@ -1,7 +1,7 @@
 // The `kubeNetlens.*` settings as the editor sends them → the analysis config and the file-discovery options.
 // Unknown or malformed values fall back to the defaults: a typo in settings.json never stops the analysis.
 
-import { defaultConfig, type AnalysisConfig, type Cni, type PodsMode, type ProxyMode, type Severity } from '../model/config';
+import { cnis, defaultConfig, podsModes, proxyModes, ruleLevels, type AnalysisConfig, type RuleLevel } from '../model/config';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
 
@@ -40,20 +40,16 @@ export const defaultHelmSettings: HelmSettings = { timeoutMs: defaultHelmTimeout
 
 export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings };
 
-const proxyModes: readonly ProxyMode[] = ['iptables', 'ipvs', 'nftables'];
-const cnis: readonly Cni[] = ['flannel-vxlan', 'flannel-host-gw', 'calico-bgp', 'calico-ipip', 'calico-vxlan', 'cilium', 'generic'];
-const podsModes: readonly PodsMode[] = ['disabled', 'insecure', 'verified'];
-const levels: readonly (Severity | 'off')[] = ['error', 'warning', 'information', 'hint', 'off'];
-
 /** `trusted`: the client's workspace trust; without it helm never runs and the helm settings are not read. */
 export function readSettings(raw: unknown, trusted = false): Settings {
   const s = isObject(raw) ? raw : {};
   const coreDns = isObject(s.coreDns) ? s.coreDns : {};
   const files = isObject(s.files) ? s.files : {};
-  const rules: Record<string, Severity | 'off'> = {};
+  const rules: Record<string, RuleLevel> = {};
   if (isObject(s.rules)) {
     for (const [code, level] of Object.entries(s.rules)) {
-      if (typeof level === 'string' && (levels as readonly string[]).includes(level)) rules[code] = level as Severity | 'off';
+      const known = oneOf(level, ruleLevels);
+      if (known) rules[code] = known;
     }
   }
   return {

@@ -7,7 +7,7 @@ import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
 import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
 import type { RenderedUnit } from '../model/rendered';
-import { lineIndex, type LineIndex } from '../model/lineIndex';
+import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
@@ -102,7 +102,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   let tooLarge: readonly string[] = [];
   const overlays = new Map<string, Overlay>();
   const parses = new Map<string, ManifestFile>();
-  const lineIndexes = new Map<string, { text: string; index: LineIndex }>();
+  const lineIndexes = lineIndexMemo();
   let generation = 0;
   let current: Snapshot | undefined;
   /**
@@ -194,12 +194,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       text,
       lines: (uri) => {
         const t = text(uri);
-        if (t === undefined) return undefined;
-        const hit = lineIndexes.get(uri);
-        if (hit && hit.text === t) return hit.index;
-        const index = lineIndex(t);
-        lineIndexes.set(uri, { text: t, index });
-        return index;
+        return t === undefined ? undefined : lineIndexes.of(uri, t);
       },
       documentVersion: (uri) => versions.get(uri),
       stats: { files: files.length - rendersNow.size, resources, skippedTemplates, skippedOther },
@@ -230,7 +225,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       parses.delete(uri);
       parsedRoles.delete(uri);
     }
-    for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
+    lineIndexes.prune((uri) => texts.has(uri));
     const uris = [...texts.keys()].sort();
     return uris.map((u) => parse(u, texts.get(u)!));
   };

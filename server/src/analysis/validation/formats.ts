@@ -1,5 +1,7 @@
 // The name and number formats the API server validates (semantics §6), each returning the reasons a value fails, in the API server's wording.
 
+import { isIPv4 } from '../ip';
+
 const dns1123LabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dns1123SubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dns1035LabelRe = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
@@ -77,36 +79,6 @@ export function qualifiedNameErrors(v: string): string[] {
     if (!qualifiedNameRe.test(name)) out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
   }
   return out;
-}
-
-export function isIPv4(v: string): boolean {
-  const parts = v.split('.');
-  return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);
-}
-
-export function isIPv6(v: string): boolean {
-  if (!v.includes(':') || !/^[0-9A-Fa-f:.]+$/.test(v)) return false;
-  let body = v;
-  let groupsForV4 = 0;
-  const lastColon = v.lastIndexOf(':');
-  const tail = v.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    if (!isIPv4(tail)) return false;
-    body = v.slice(0, lastColon + 1) + '0';
-    groupsForV4 = 1;
-  }
-  const halves = body.split('::');
-  if (halves.length > 2) return false;
-  const groups = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = groups(halves[0]);
-  const rest = halves.length === 2 ? groups(halves[1]) : [];
-  if (![...head, ...rest].every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g))) return false;
-  const count = head.length + rest.length + groupsForV4;
-  return halves.length === 2 ? count <= 7 : count === 8;
-}
-
-export function isIP(v: string): boolean {
-  return isIPv4(v) || isIPv6(v);
 }
 
 /** Addresses an endpoint or external IP may not use: unspecified, loopback, link-local (semantics §6.2 `ValidateNonSpecialIP`). */

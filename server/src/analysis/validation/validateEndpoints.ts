@@ -2,7 +2,8 @@
 
 import type { Endpoints } from '../../model/resources';
 import { at, items } from '../../model/yamlTree';
-import { dns1123LabelErrors, isIP, portNumberErrors, specialIPReason } from './formats';
+import { isIP } from '../ip';
+import { dns1123LabelErrors, portNumberErrors, specialIPReason } from './formats';
 import { protocols } from './validateService';
 import { invalid, readInt, readMap, readSeq, readString, report, shown, type ValidationContext } from './violation';
 import { treeOf } from '../../model/trees';

@@ -2,7 +2,8 @@
 
 import type { Workload } from '../../model/resources';
 import { at, items, type YMap } from '../../model/yamlTree';
-import { dns1123LabelErrors, dns1123SubdomainErrors, isIP, portNameErrors, portNumberErrors } from './formats';
+import { isIP } from '../ip';
+import { dns1123LabelErrors, dns1123SubdomainErrors, portNameErrors, portNumberErrors } from './formats';
 import { protocols } from './validateService';
 import { invalid, keySpanOf, readBool, readInt, readMap, readSeq, readString, report, shown, type ValidationContext } from './violation';
 import { treeOf } from '../../model/trees';
