@@ -1,6 +1,6 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
-export type CommandName = 'check' | 'dns' | 'trace';
+export type CommandName = 'check' | 'dns' | 'trace' | 'build';
 export type FailOn = 'error' | 'warning' | 'never';
 
 export interface AnalysisOptions {
@@ -27,8 +27,15 @@ export interface TraceRequest extends AnalysisOptions {
   readonly target: { readonly namespace: string; readonly name: string };
 }
 
+export interface BuildRequest {
+  readonly command: 'build';
+  readonly dir: string;
+  readonly format: 'yaml' | 'json';
+}
+
 export type CliRequest =
   | CheckRequest
+  | BuildRequest
   | DnsRequest
   | TraceRequest
   | { readonly command: 'help'; readonly topic?: CommandName }
@@ -53,9 +60,10 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   check: { ...commonFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
   dns: { ...commonFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+  build: { '--format': { values: ['yaml', 'json'] } },
 };
 
-const commands: readonly string[] = ['check', 'dns', 'trace'];
+const commands: readonly string[] = ['check', 'dns', 'trace', 'build'];
 
 // semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -69,11 +77,11 @@ export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { command: 'help' };
-    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns and trace`);
+    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace and build`);
   }
   if (!isCommand(first)) {
     if (first.startsWith('-')) return usage(`unknown option '${first}'; try \`kube-netlens --help\``);
-    return usage(`unknown command '${first}'; the commands are check, dns and trace`);
+    return usage(`unknown command '${first}'; the commands are check, dns, trace and build`);
   }
   return parseCommand(first, rest);
 }
@@ -124,6 +132,10 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   }
   if (command === 'dns') {
     return { command, ...common, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
+  }
+  if (command === 'build') {
+    if (positionals.length > 1) return usage('build takes one folder (the kustomization to render)');
+    return { command, dir: positionals[0] ?? '.', format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
   }
   const [target, ...paths] = positionals;
   if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');

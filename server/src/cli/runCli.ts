@@ -1,5 +1,6 @@
 // One command line → one result. Pure apart from reading the files it is pointed at.
 
+import { buildCommand } from './buildCommand';
 import { checkCommand } from './checkCommand';
 import { failure, type CommandResult, type Terminal } from './commandResult';
 import { dnsCommand } from './dnsCommand';
@@ -23,5 +24,7 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
       return dnsCommand(request, terminal);
     case 'trace':
       return traceCommand(request);
+    case 'build':
+      return buildCommand(request);
   }
 }

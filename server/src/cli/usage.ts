@@ -10,6 +10,9 @@ Usage:
   kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
+  kube-netlens build DIR [--format yaml|json]
+                                             print the objects the kustomization in DIR builds
+                                             (as \`kustomize build DIR\` would, without running it)
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
@@ -53,6 +56,18 @@ in the way, and every finding that breaks a hop.
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
 ${common}  -h, --help                   this help
+`,
+  build: `Usage: kube-netlens build DIR [options]
+
+Renders the kustomization in DIR (kustomization.yaml, kustomization.yml or Kustomization) the way
+\`kustomize build DIR\` does, without running Kustomize: resources and nested kustomizations, components,
+namespace, name prefixes and suffixes with the name references Kustomize rewrites, labels, annotations,
+patches of every kind, replicas, images and ConfigMap/Secret generators with their hashed names.
+Remote resources, Helm charts, replacements and plugins are not evaluated: build then exits 2 and says so.
+
+Options:
+  --format yaml|json    output format (default yaml: documents separated by ---; json: one array of objects)
+  -h, --help            this help
 `,
 };
 
