@@ -1023,15 +1023,21 @@ function dataOf(node: KNode, key: string): unknown {
   return o;
 }
 
+/**
+ * The name suffix Kustomize gives a generated ConfigMap or Secret (api/hasher): SHA-256 of a JSON encoding of kind,
+ * type, data and binaryData/stringData. Its `name` is always empty: Kustomize looks the name up as one field called
+ * `metadata/name`, which no object has.
+ */
 export function contentHash(node: KNode): string {
+  const name = '';
   const kind = str(get(node, 'kind'));
   let m: Record<string, unknown>;
   if (kind === 'ConfigMap') {
-    m = { kind: 'ConfigMap', name: nameOf(node), data: dataOf(node, 'data') };
+    m = { kind: 'ConfigMap', name, data: dataOf(node, 'data') };
     const bd = dataOf(node, 'binaryData');
     if (typeof bd === 'object') m.binaryData = bd;
   } else {
-    m = { kind: 'Secret', type: str(get(node, 'type')) ?? '', name: nameOf(node), data: dataOf(node, 'data') };
+    m = { kind: 'Secret', type: str(get(node, 'type')) ?? '', name, data: dataOf(node, 'data') };
     const sd = dataOf(node, 'stringData');
     if (typeof sd === 'object') m.stringData = sd;
   }
