@@ -22,12 +22,12 @@ export function gvkSelected(x: Gvk, sel: { group?: string; version?: string; kin
 }
 
 function fs(path: string, kind?: string, opts: { group?: string; version?: string; create?: boolean } = {}): FieldSpec {
-  return { path: path.split('/').map((s) => s.replace(/\[\]$/, '').replace(/\\\//g, '/')), kind, group: opts.group, version: opts.version, create: opts.create ?? false };
+  return { path: splitFieldPath(path), kind, group: opts.group, version: opts.version, create: opts.create ?? false };
 }
 
-/** Splits a Kustomize field path on `/` that is not escaped as `\/`. */
+/** Splits a Kustomize field path on `/` that is not escaped as `\/`. A segment ending in `[]` names a sequence (kept). */
 export function splitFieldPath(path: string): string[] {
-  return path.split(/(?<!\\)\//).map((s) => s.replace(/\[\]$/, '').replace(/\\\//g, '/'));
+  return path.split(/(?<!\\)\//).map((s) => s.replace(/\\\//g, '/'));
 }
 
 const podTemplateLabels: FieldSpec[] = [

@@ -100,6 +100,13 @@ function mergeMap(dest: KMap, origin: KMap, known: boolean, path: string[]): KMa
     const i = dest.e.findIndex((e) => e.k === oe.k);
     const cur = i >= 0 ? dest.e[i].v : undefined;
     const next = isNullNode(oe.v) ? undefined : mergeNode(cur, oe.v, known, [...path, oe.k]);
+    if (next !== undefined && cur !== undefined && cur.t === 's' && next.t === 's' && next !== cur) {
+      // kyaml sets an existing scalar in place (its other occurrences change with it).
+      cur.v = next.v;
+      cur.raw = next.raw;
+      cur.src = next.src;
+      continue;
+    }
     if (next === undefined) {
       if (i >= 0) dest.e.splice(i, 1);
     } else if (i >= 0) dest.e[i] = { k: dest.e[i].k, ks: next === cur ? dest.e[i].ks : (oe.ks ?? dest.e[i].ks), v: next };

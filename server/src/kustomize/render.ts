@@ -25,7 +25,7 @@ import {
 } from './fieldSpecs';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
-import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KSeq, type Src } from './tree';
+import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KScalar, type KSeq, type Src } from './tree';
 import { basenameUri, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
@@ -369,7 +369,6 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     if (value.length >= 2 && ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")))) value = value.slice(1, -1);
     add(l.value.slice(0, i), value, l.src);
   }
-  const binary: { key: string; value: string; src: Src }[] = [];
   for (const f of listOf(k, g, 'files', at)) {
     const i = f.value.indexOf('=');
     const key = i > 0 ? f.value.slice(0, i) : basenameUri(resolveUri(k.dir, f.value));
@@ -377,9 +376,8 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     const text = ctx.fsys.read(uri);
     ctx.inputs.add(uri);
     if (text === undefined) throw new Stop(f.src.uri, f.src.span, `cannot read the file '${f.value}'`);
-    if (text.includes('\uFFFD') || /[\u0000-\u0008\u000e-\u001f]/.test(text)) {
-      if (kind === 'Secret') throw new Stop(f.src.uri, f.src.span, `the file '${f.value}' is binary, which is not evaluated`, true);
-      binary.push({ key, value: text, src: f.src });
+    if (isBinary(text)) {
+      // Kustomize puts such files in binaryData, base64-encoded from their bytes, which a text reader no longer has.
       throw new Stop(f.src.uri, f.src.span, `the file '${f.value}' is binary, which is not evaluated`, true);
     }
     add(key, text, f.src);
@@ -404,6 +402,14 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   const res = newRes(node, via);
   res.needsHash = !opts.disableHash;
   return res;
+}
+
+function isBinary(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xfffd || (c < 0x20 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11)) return true;
+  }
+  return false;
 }
 
 function listOf(k: Kust, g: KMap, key: string, at: Src): { value: string; src: Src }[] {
@@ -443,36 +449,30 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
   if (behavior !== 'merge' && behavior !== 'replace') throw new Stop(at.uri, at.span, `unknown generator behavior '${behavior}'`);
   if (matches.length !== 1) throw new Stop(at.uri, at.span, `behavior: ${behavior} needs exactly one existing ${id.gvk.kind} named ${id.name}, found ${matches.length}`);
   const old = matches[0];
-  if (behavior === 'replace') {
-    const meta = get(res.node, 'metadata') as KMap;
-    set(meta, 'name', scalar(nameOf(old.node)));
-    if (namespaceOf(old.node)) set(meta, 'namespace', scalar(namespaceOf(old.node)));
-    old.node = res.node;
-  } else {
-    for (const field of ['data', 'binaryData']) {
-      const add = get(res.node, field);
-      if (!add || add.t !== 'm') continue;
-      let cur = get(old.node, field);
-      if (!cur || cur.t !== 'm') {
-        cur = map([], add.src);
-        set(old.node, field, cur, entry(res.node, field)?.ks);
-      }
-      for (const e of add.e) set(cur, e.k, e.v, e.ks);
-    }
-    for (const field of ['labels', 'annotations']) {
-      const add = get(get(res.node, 'metadata'), field);
-      if (!add || add.t !== 'm') continue;
-      const meta = metadata(old);
-      let cur = get(meta, field);
-      if (!cur || cur.t !== 'm') {
-        cur = map([], add.src);
-        set(meta, field, cur);
-      }
-      for (const e of add.e) set(cur, e.k, e.v, e.ks);
-    }
+  // Kustomize keeps the existing object's identity, labels and annotations (the generator's win), and for merge
+  // its data too (resmap appendReplaceOrMerge, CopyMergeMetaDataFieldsFrom).
+  const node = res.node;
+  const meta = get(node, 'metadata') as KMap;
+  set(meta, 'name', get(get(old.node, 'metadata'), 'name') ?? scalar(nameOf(old.node)));
+  const oldNs = get(get(old.node, 'metadata'), 'namespace');
+  if (oldNs) set(meta, 'namespace', oldNs);
+  else meta.e = meta.e.filter((e) => e.k !== 'namespace');
+  const fields: [KMap, KMap | undefined, string][] = [
+    [meta, get(old.node, 'metadata') as KMap | undefined, 'labels'],
+    [meta, get(old.node, 'metadata') as KMap | undefined, 'annotations'],
+  ];
+  if (behavior === 'merge') fields.push([node, old.node, 'data'], [node, old.node, 'binaryData']);
+  for (const [into, from, field] of fields) {
+    const before = get(from, field);
+    if (!before || before.t !== 'm' || !before.e.length) continue;
+    const mine = get(into, field);
+    const merged = map(before.e.map((e) => ({ ...e })), before.src);
+    if (mine && mine.t === 'm') for (const e of mine.e) set(merged, e.k, e.v, e.ks);
+    set(into, field, merged, entry(from as KMap, field)?.ks);
   }
-  old.needsHash = old.needsHash || res.needsHash;
-  if (!res.needsHash) old.needsHash = false;
+  old.node = node;
+  // The hash suffix stays only when both the existing object and the generator ask for one.
+  old.needsHash = old.needsHash && res.needsHash;
 }
 
 // ---- transformers ------------------------------------------------------------------------------------------------
@@ -753,6 +753,8 @@ function patches(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
 function json6902On(r: Res, ops: KSeq, at: Src): void {
   try {
     applyJson6902(r.node, ops);
+    // Kustomize applies JSON patches to a JSON copy of the object: no value node is shared afterwards.
+    r.node = clone(r.node);
   } catch (err) {
     if (err instanceof PatchError) throw new Stop(at.uri, at.span, `JSON patch on ${idText(curId(r))}: ${err.message}`);
     throw err;
@@ -820,14 +822,17 @@ function visitField(node: KNode, path: readonly string[], create: boolean, creat
     return;
   }
   if (node.t !== 'm' || !path.length) return;
-  const [head, ...rest] = path;
+  const [segment, ...rest] = path;
+  // `name[]` names a sequence: walked into when present, never created.
+  const isSeq = segment.endsWith('[]');
+  const head = isSeq ? segment.slice(0, -2) : segment;
   if (!rest.length) {
     visit(node, head);
     return;
   }
   let next = get(node, head);
   if (!next || (next.t === 's' && next.v === null)) {
-    if (!create) return;
+    if (!create || isSeq) return;
     next = map([], createSrc);
     set(node, head, next, createSrc);
   }
@@ -843,6 +848,14 @@ function applyToSpecs(ra: readonly Res[], specs: readonly FieldSpec[], fn: (r: R
 
 function setPairs(ra: readonly Res[], specs: readonly FieldSpec[], pairs: readonly { key: string; value: string; src: Src }[], via: string): void {
   if (!pairs.length) return;
+  const nodes = new Map<Res, Map<string, KScalar>>();
+  const shared = (r: Res, p: { key: string; value: string; src: Src }): KScalar => {
+    let per = nodes.get(r);
+    if (!per) nodes.set(r, (per = new Map()));
+    let n = per.get(p.key);
+    if (!n) per.set(p.key, (n = scalar(p.value, { ...p.src, via })));
+    return n;
+  };
   applyToSpecs(ra, specs, (r, spec) => {
     const createSrc = { ...pairs[0].src, via };
     visitField(r.node, spec.path, spec.create, createSrc, (parent, key) => {
@@ -853,12 +866,27 @@ function setPairs(ra: readonly Res[], specs: readonly FieldSpec[], pairs: readon
         set(parent, key, m, createSrc);
       }
       if (m.t !== 'm') return;
-      for (const p of pairs) {
-        const s = { ...p.src, via };
-        set(m, p.key, scalar(p.value, s), s);
-      }
+      for (const p of pairs) setShared(m, p.key, shared(r, p));
     });
   });
+}
+
+/**
+ * Kustomize's label and annotation transformers write one value node per key into every field of an object they
+ * set, and overwrite an existing value in place; later changes to one of those fields show in all of them
+ * (`labels` with includeTemplates then a patch of metadata.labels changes the template's label too). Kept as is.
+ */
+function setShared(m: KMap, key: string, value: KScalar): void {
+  const e = entry(m, key);
+  if (e && e.v.t === 's') assignScalar(e.v, value);
+  else if (e) e.v = value;
+  else m.e.push({ k: key, ks: value.src, v: value });
+}
+
+function assignScalar(into: KScalar, from: KScalar): void {
+  into.v = from.v;
+  into.raw = from.raw;
+  into.src = from.src;
 }
 
 function labelTransformer(k: Kust, ra: Res[]): void {
