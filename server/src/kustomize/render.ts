@@ -61,7 +61,8 @@ interface Res {
   prefixes: string[];
   suffixes: string[];
   needsHash: boolean;
-  behavior?: string;
+  /** The generator entry that made the object, for the source of its hashed name. */
+  generatedBy?: Src;
 }
 
 /** Stops a render: something in the input Kustomize would refuse, or something not evaluated here. */
@@ -401,6 +402,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   if (opts.immutable) node.e.push({ k: 'immutable', ks: via, v: scalar(true, via) });
   const res = newRes(node, via);
   res.needsHash = !opts.disableHash;
+  res.generatedBy = { uri: k.uri, span: nameNode?.src?.span ?? at.span, via: field };
   return res;
 }
 
@@ -473,6 +475,7 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
   old.node = node;
   // The hash suffix stays only when both the existing object and the generator ask for one.
   old.needsHash = old.needsHash && res.needsHash;
+  old.generatedBy = old.generatedBy ?? res.generatedBy;
 }
 
 // ---- transformers ------------------------------------------------------------------------------------------------
@@ -1081,8 +1084,9 @@ function addHashes(ra: readonly Res[]): void {
     const h = contentHash(r.node);
     storePreviousId(r);
     const nameNode = get(get(r.node, 'metadata'), 'name');
-    const src = nameNode?.src ? { ...nameNode.src, via: nameNode.src.via ?? 'configMapGenerator' } : undefined;
-    setMeta(r, 'name', `${nameOf(r.node)}-${h}`, src ?? { uri: '', span: { start: 0, end: 0 } });
+    // The hashed name is the generator's making: it maps to the generator's name line.
+    const src = r.generatedBy ?? nameNode?.src;
+    if (src) setMeta(r, 'name', `${nameOf(r.node)}-${h}`, src);
   }
 }
 

@@ -20,6 +20,8 @@ export interface KustomizeRoot {
 export interface KustomizeLayout {
   /** Folders holding a kustomization (of kind Kustomization or Component). */
   readonly folders: readonly string[];
+  /** Folders whose kustomization is of kind Component (never built on their own). */
+  readonly components: readonly string[];
   readonly roots: readonly KustomizeRoot[];
   /** Files listed as patches (patches, patchesStrategicMerge, patchesJson6902) by any kustomization or component. */
   readonly patchFiles: ReadonlySet<string>;
@@ -62,7 +64,7 @@ export function discoverKustomizations(workspaceUris: readonly string[], fsys: F
     const unit = renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
-  return { folders, roots, patchFiles };
+  return { folders, components: [...components].sort(), roots, patchFiles };
 }
 
 function addPath(into: Set<string>, dir: string, ref: string | undefined): void {
