@@ -307,8 +307,9 @@ function writeOverlay(g: Gen, root: string, dir: string, bases: readonly BaseInf
     const n = g.int(1, 2);
     for (let i = 0; i < n; i++) {
       k += `- pairs:\n${pairs(g, '    ')}`;
-      if (g.chance(0.5)) k += '  includeSelectors: true\n';
-      else if (g.chance(0.5)) k += '  includeTemplates: true\n';
+      const roll = g.rnd();
+      if (roll < 0.5) k += '  includeSelectors: true\n';
+      else if (roll < 0.75) k += '  includeTemplates: true\n';
     }
   }
   if (g.chance(0.3)) k += `commonLabels:\n${pairs(g, '  ')}`;

@@ -166,8 +166,8 @@ describe('Kustomize rendering: transformers', () => {
 describe('Kustomize rendering: source map', () => {
   it('maps base fields to base lines, settings’ values to the kustomization line that set them', () => {
     const prod = render('shop/overlays/prod');
-    assert.deepEqual(origin(prod, /name: (prod-web-v2)\n  namespace: prod\nspec:\n  selector/), { file: 'shop/overlays/prod/kustomization.yaml', text: 'nameSuffix: -v2', line: 'nameSuffix: -v2', via: 'nameSuffix' });
-    const ns = origin(prod, /kind: Service\nmetadata:\n  name: prod-db-v2\n  namespace: (prod)/);
+    assert.deepEqual(origin(prod, /name: (prod-web-v2)\n {2}namespace: prod\nspec:\n {2}selector/), { file: 'shop/overlays/prod/kustomization.yaml', text: 'nameSuffix: -v2', line: 'nameSuffix: -v2', via: 'nameSuffix' });
+    const ns = origin(prod, /kind: Service\nmetadata:\n {2}name: prod-db-v2\n {2}namespace: (prod)/);
     assert.equal(ns.file, 'shop/overlays/prod/kustomization.yaml');
     assert.equal(ns.line, 'namespace: prod');
     assert.equal(ns.via, 'namespace');
@@ -180,7 +180,7 @@ describe('Kustomize rendering: source map', () => {
     const image = origin(prod, /image: (registry\.example\/shop\/web:1\.1)/);
     assert.deepEqual([image.file, image.via], ['shop/overlays/prod/kustomization.yaml', 'images']);
     assert.equal(image.line, '- name: registry.example/shop/web');
-    const hashed = origin(prod, /name: (prod-web-config-v2-2t659dt87g)\n  namespace/);
+    const hashed = origin(prod, /name: (prod-web-config-v2-2t659dt87g)\n {2}namespace/);
     assert.deepEqual([hashed.file, hashed.line, hashed.via], ['shop/base/kustomization.yaml', '- name: web-config', 'configMapGenerator']);
     const literal = origin(prod, /(DB_HOST): db/);
     assert.deepEqual([literal.file, literal.line], ['shop/base/kustomization.yaml', '- DB_HOST=db']);
