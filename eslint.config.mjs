@@ -91,9 +91,9 @@ export default tseslint.config(
   restrict(['server/src/rules/**/*.ts'], layer(['model', 'analysis', 'rules'], { external: [] })),
   // features → model, analysis, rules, protocol (types only)
   restrict(['server/src/engine/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine'], { external: [] })),
-  restrict(['server/src/features/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine', 'features'], { external: [] })),
+  restrict(['server/src/features/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'rules', 'engine', 'features'], { external: [] })),
   // workspace → model, analysis (it owns the file reading, so Node built-ins are allowed)
-  restrict(['server/src/workspace/**/*.ts'], layer(['model', 'analysis', 'workspace'], { external: [], builtins: true })),
+  restrict(['server/src/workspace/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'workspace'], { external: [], builtins: true })),
   // lsp → workspace, features, protocol, vscode-languageserver*
   restrict(['server/src/lsp/**/*.ts'], layer(['workspace', 'features', 'lsp'], {
     external: ['vscode-languageserver', 'vscode-languageserver-textdocument', 'vscode-languageserver-protocol', 'vscode-uri'],

@@ -2,6 +2,7 @@
 
 import { analyzeTexts, type SourceText } from '../features/analyzeTexts';
 import type { AnalysisConfig } from '../model/config';
+import { nodeFileReader } from './buildCommand';
 import { collectFiles, isCollectError, type CollectError } from './collectFiles';
 import type { Analysis } from './featureTypes';
 import type { AnalysisOptions } from './parseArgs';
@@ -27,11 +28,25 @@ export function analyzePaths(options: AnalysisOptions): AnalyzedPaths | CollectE
     ...(options.clusterDomain !== undefined && { clusterDomain: options.clusterDomain }),
     ...(options.namespace !== undefined && { defaultNamespace: options.namespace }),
   };
-  const analysis = analyzeTexts(collected.sources, config);
+  // A Kustomize build may read files the walk did not collect (env files, a base outside PATH): read from disk, and
+  // kept so findings on them get line numbers.
+  const disk = nodeFileReader();
+  const extra = new Map<string, string>();
+  const readOther = {
+    read: (uri: string) => {
+      const text = disk.read(uri);
+      if (text !== undefined) extra.set(uri, text);
+      return text;
+    },
+    list: (dir: string) => disk.list(dir),
+  };
+  const analysis = analyzeTexts(collected.sources, config, { readOther });
+  const known = new Set(collected.sources.map((s) => s.uri));
+  const sources = [...collected.sources, ...[...extra].filter(([uri]) => !known.has(uri)).map(([uri, text]) => ({ uri, text }))];
   const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length;
   return {
     analysis,
-    sources: collected.sources,
+    sources,
     notes: collected.notes,
     counts: { files: collected.sources.length, templates, tooLarge: collected.tooLarge },
   };

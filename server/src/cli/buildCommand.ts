@@ -8,12 +8,13 @@ import { kustomizationFileOf, renderedObjects, renderKustomization, type FileRea
 import { failure, type CommandResult } from './commandResult';
 import type { BuildRequest } from './parseArgs';
 
-/** The local file system as the renderer's read-only view (URIs are file: URLs). */
+/** The local file system as the renderer's read-only view (file: URLs, or paths as the CLI shows them). */
 export function nodeFileReader(): FileReader {
+  const pathOf = (uri: string) => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
   return {
     read(uri) {
       try {
-        const p = fileURLToPath(uri);
+        const p = pathOf(uri);
         return statSync(p).isFile() ? readFileSync(p, 'utf8') : undefined;
       } catch {
         return undefined;
@@ -21,7 +22,7 @@ export function nodeFileReader(): FileReader {
     },
     list(dirUri) {
       try {
-        return readdirSync(fileURLToPath(dirUri));
+        return readdirSync(pathOf(dirUri));
       } catch {
         return undefined;
       }

@@ -8,6 +8,7 @@ import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
 import { fileNamed, fileObjectsIn, objectsOfFiles } from '../model/cluster';
+import { mapRenderedFindings } from './renderedFindings';
 import { keysOf, resolveKnown, sameResolution, unitContext, type KnownResolution, type ResolutionMemo } from './context';
 import type { Rule, RuleContext } from '../rules/rule';
 
@@ -318,7 +319,7 @@ function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>;
 function assemble(analysis: Analysis, ruleFindings: readonly Finding[]): Finding[] {
   const out: Finding[] = [];
   for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f)) out.push(p);
-  for (const f of ruleFindings) out.push(f);
+  for (const f of mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings)) out.push(f);
   return capPerFile(out);
 }
 

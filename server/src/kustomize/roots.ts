@@ -35,9 +35,10 @@ function entries(node: KNode | undefined): string[] {
 }
 
 /**
- * `workspaceUris`: every file of the workspace. `base` (optional) is the workspace folder, for labels.
+ * `workspaceUris`: every file of the workspace. `base` (optional) is the workspace folder, for labels. `reuse` may
+ * hand back a root's unit from an earlier render whose inputs did not change.
  */
-export function discoverKustomizations(workspaceUris: readonly string[], fsys: FileReader, base?: string): KustomizeLayout {
+export function discoverKustomizations(workspaceUris: readonly string[], fsys: FileReader, base?: string, reuse?: (dir: string) => RenderedUnit | undefined): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => kustNames.has(basenameUri(u))).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
   const included = new Set<string>();
@@ -61,7 +62,7 @@ export function discoverKustomizations(workspaceUris: readonly string[], fsys: F
   const roots: KustomizeRoot[] = [];
   for (const dir of folders) {
     if (included.has(dir) || components.has(dir)) continue;
-    const unit = renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir });
+    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
   return { folders, components: [...components].sort(), roots, patchFiles };

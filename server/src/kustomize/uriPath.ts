@@ -30,10 +30,13 @@ export function resolveUri(dirUri: string, ref: string): string {
   return authority + normalizePath(joined);
 }
 
+/** The folder of a URI or path; `.` for a relative path with no folder. */
 export function dirnameUri(uri: string): string {
   const [authority, path] = split(uri);
-  const i = path.replace(/\/+$/, '').lastIndexOf('/');
-  return authority + (i <= 0 ? '/' : path.slice(0, i));
+  const trimmed = path.replace(/\/+$/, '');
+  const i = trimmed.lastIndexOf('/');
+  if (i < 0) return authority ? authority + '/' : '.';
+  return authority + (i === 0 ? '/' : trimmed.slice(0, i));
 }
 
 export function basenameUri(uri: string): string {
