@@ -2,7 +2,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import type { TraceParams, TraceResult } from '../protocol';
-import { diagnosticsFor } from './diagnostics';
+import { findingsInUnits } from './diagnostics';
 import { traceToMermaid } from './traceMermaid';
 import { traceToText } from './traceText';
 
@@ -10,6 +10,6 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
   const service = analysis.cluster.service(params.namespace, params.name);
   if (!service) return undefined;
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
-  const graph = analysis.trace(service, diagnosticsFor(analysis));
+  const graph = analysis.trace(service, findingsInUnits(analysis));
   return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
 }

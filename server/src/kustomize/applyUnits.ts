@@ -8,7 +8,8 @@ import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } f
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
 import { kustomizationFileNames, type FileReader } from './render';
 import { discoverKustomizations } from './roots';
-import { basenameUri, dirnameUri } from './uriPath';
+import { get, parseYaml, str } from './tree';
+import { basenameUri, dirnameUri, resolveUri } from './uriPath';
 
 export interface KustomizeMemo {
   readonly uris: string;
@@ -75,6 +76,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const listed = new Set(uris);
   for (const root of layout.roots) {
     const unit = root.unit;
+    if (unit.rendered && onlyListsFiles(reader, root.dir, root.file)) continue;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map(unit.inputs.map((u) => [u, reader.read(u)]));
@@ -117,6 +119,26 @@ function reuseOf(reader: FileReader, previous: KustomizeMemo['roots']): (dir: st
     for (const [u, t] of old.texts) if (reader.read(u) !== t) return undefined;
     return old.unit;
   };
+}
+
+/**
+ * A kustomization that only lists files builds exactly their objects: those files are analysed as they are (with
+ * their own spans, hovers and fixes) rather than through a rendered copy.
+ */
+function onlyListsFiles(reader: FileReader, dir: string, file: string): boolean {
+  const text = reader.read(file);
+  if (text === undefined) return false;
+  const node = parseYaml(text, file).docs.find((d) => d.node)?.node;
+  if (!node || node.t !== 'm') return false;
+  for (const e of node.e) {
+    if (e.k === 'apiVersion' || e.k === 'kind' || e.k === 'metadata') continue;
+    if (e.k !== 'resources' || e.v.t !== 'q') return false;
+    for (const item of e.v.items) {
+      const ref = str(item);
+      if (ref === undefined || reader.read(resolveUri(dir, ref)) === undefined) return false;
+    }
+  }
+  return str(get(node, 'kind')) !== 'Component';
 }
 
 function commonFolder(uris: readonly string[]): string | undefined {

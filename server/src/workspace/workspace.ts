@@ -7,6 +7,8 @@ import { buildCluster } from '../model/cluster';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
+import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
+import { diskReader } from './diskReader';
 import { defaultSettings, type Settings } from './settings';
 
 export type { LineIndex } from '../model/lineIndex';
@@ -84,6 +86,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
+  let kustomizeMemo: KustomizeMemo | undefined;
 
   const changed = (uri?: string) => {
     generation++;
@@ -127,7 +130,12 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     } else {
       layout = { files, place: layout.place };
     }
-    const place = layout.place;
+    // Kustomize roots become apply units (kustomize/applyUnits.ts); a root whose inputs did not change is not
+    // rendered again. Files a build reads that the workspace does not list (env files) are read from disk.
+    const units = kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader);
+    kustomizeMemo = units.memo;
+    if (units.files !== files) files = [...units.files];
+    const place = units.files === layout.files ? layout.place : new Map(files.map((f, i) => [f.uri, i]));
     const list = files;
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
