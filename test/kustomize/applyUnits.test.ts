@@ -72,6 +72,16 @@ describe('Kustomize apply units', () => {
       ],
       { defaultNamespace: 'default' },
     );
+    const apart = parseFiles(
+      [
+        { uri: 'file:///ex/kustomization.yaml', text: 'namespace: x\nresources:\n- a.yaml\n' },
+        { uri: 'file:///ex/a.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n' },
+        { uri: 'file:///p/b.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: b\n' },
+        { uri: 'c.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: c\n' },
+      ],
+      { defaultNamespace: 'default' },
+    );
+    assert.equal(kustomizeUnits(apart, 'default').files.filter((f) => f.rendered).length, 1, 'files with no common folder');
     const units = kustomizeUnits(listed, 'default');
     assert.equal(units.files.find((f) => f.uri === 'file:///w/a.yaml')?.resources.length, 1);
     assert.ok(!units.files.some((f) => f.rendered));

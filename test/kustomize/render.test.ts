@@ -258,6 +258,40 @@ describe('Kustomize rendering: problems instead of exceptions', () => {
   });
 });
 
+describe('what Kustomize does not rewrite', () => {
+  function problemLines(rel: string): string[] {
+    const unit = render(rel);
+    assert.ok(unit.rendered, 'the build renders');
+    return unit.problems.map((p) => {
+      const text = fsys.read(p.uri) ?? '';
+      const ls = text.lastIndexOf('\n', p.span.start - 1) + 1;
+      const le = text.indexOf('\n', p.span.start);
+      return `${p.code} ${relativeUri(pathToFileURL(fixtures).href, p.uri)}: ${text.slice(ls, le < 0 ? undefined : le).trim()}`;
+    });
+  }
+
+  it('fires on DNS names in env values, args and ConfigMap data, Gateway API references and namespace selectors the build moved', () => {
+    assert.deepEqual(problemLines('not-rewritten/prod'), [
+      'kustomize-name-not-rewritten not-rewritten/base/app.yaml: - --backend=http://api:80/v1',
+      'kustomize-name-not-rewritten not-rewritten/base/app.yaml: value: http://api.shop.svc.cluster.local:80',
+      'kustomize-name-not-rewritten not-rewritten/base/app.yaml: upstream: api.shop.svc:80',
+      'kustomize-name-not-rewritten not-rewritten/base/app.yaml: kubernetes.io/metadata.name: shop',
+      'kustomize-name-not-rewritten not-rewritten/base/routes.yaml: - name: public',
+      'kustomize-name-not-rewritten not-rewritten/base/routes.yaml: - name: api',
+    ]);
+    const unit = render('not-rewritten/prod');
+    const fqdn = unit.problems.find((p) => p.message.startsWith('"api.shop.svc.cluster.local'))!;
+    assert.equal(fqdn.severity, 'warning');
+    assert.match(fqdn.message, /the build of .*prod renamed it to prod-api and moved it to namespace prod.*it would be prod-api\.prod\.svc\.cluster\.local/);
+  });
+
+  it('stays quiet when the build renames nothing, and on names of Services it did not touch', () => {
+    assert.deepEqual(problemLines('not-rewritten/plain'), []);
+    assert.deepEqual(problemLines('not-rewritten/base'), []);
+    assert.ok(!problemLines('not-rewritten/prod').some((l) => l.includes('monitoring') || l.includes('search.example.com')));
+  });
+});
+
 describe('Kustomize roots', () => {
   function walk(dir: string, out: string[] = []): string[] {
     for (const name of readdirSync(dir)) {

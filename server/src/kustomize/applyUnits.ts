@@ -89,7 +89,10 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     roots.set(root.dir, { unit, texts, file });
     for (const p of unit.problems) {
       const list = problems.get(p.uri) ?? [];
-      if (!list.some((q) => q.span.start === p.span.start && q.message === p.message)) list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message });
+      // One place, one problem: the same cause met in several builds names each build in one message.
+      const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
+      if (i < 0) list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message });
+      else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], message: `${list[i].message} ${p.message}` };
       problems.set(p.uri, list);
     }
   }
@@ -97,13 +100,14 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const out: ManifestFile[] = [];
   for (const f of files) {
     let g = f;
+    const clamp = (n: number) => Math.max(0, Math.min(n, f.text.length));
     if (consumedUris.has(f.uri) && !f.skipped) {
       const kept = memo?.consumed.get(f.uri);
       g = kept && kept.text === f.text ? kept : buildInputFile(f.uri, f.text, 'kustomize-input');
       consumed.set(f.uri, g);
     }
     const ps = problems.get(f.uri);
-    if (ps) g = { ...g, problems: [...g.problems, ...ps] };
+    if (ps) g = { ...g, problems: [...g.problems, ...ps.map((p) => ({ ...p, span: { start: clamp(p.span.start), end: clamp(Math.max(p.span.start, p.span.end)) } }))] };
     out.push(g);
   }
   out.push(...extra);
@@ -144,6 +148,11 @@ function onlyListsFiles(reader: FileReader, dir: string, file: string): boolean 
 function commonFolder(uris: readonly string[]): string | undefined {
   if (!uris.length) return undefined;
   let prefix = dirnameUri(uris[0]);
-  for (const u of uris) while (prefix.length > 1 && !u.startsWith(prefix + '/')) prefix = dirnameUri(prefix);
+  for (const u of uris)
+    while (!u.startsWith(prefix.endsWith('/') ? prefix : prefix + '/')) {
+      const up = dirnameUri(prefix);
+      if (up === prefix) return undefined;
+      prefix = up;
+    }
   return prefix;
 }

@@ -23,6 +23,7 @@ import {
   type FieldSpec,
   type Gvk,
 } from './fieldSpecs';
+import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
 import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KScalar, type KSeq, type Src } from './tree';
@@ -1238,7 +1239,7 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
     fixNameReferences(ra);
     const sorted = [...ra].sort((a, b) => legacyLess(curId(a), curId(b)));
     const rendered = emitDocuments(sorted.map((r) => ({ node: r.node, src: r.docSrc })));
-    return { ...base, inputs: [...ctx.inputs].sort(), rendered, problems: [] };
+    return { ...base, inputs: [...ctx.inputs].sort(), rendered, problems: notRewritten(ra, base.label) };
   } catch (err) {
     if (!(err instanceof Stop)) {
       if (err instanceof RangeError) return { ...base, inputs: [...ctx.inputs].sort(), problems: [problem(definedBy, { start: 0, end: 0 }, 'the kustomization nests too deeply to render', false)] };

@@ -169,8 +169,9 @@ export function parseYaml(text: string, uri: string): ParseResult {
   for (const doc of docs) {
     const err = doc.errors[0];
     if (err) {
-      const start = err.pos?.[0] ?? 0;
-      return { docs: out, error: { message: err.message.split('\n')[0], span: { start, end: err.pos?.[1] ?? start } } };
+      const start = Math.min(err.pos?.[0] ?? 0, text.length);
+      const end = Math.min(Math.max(err.pos?.[1] ?? start, start), text.length);
+      return { docs: out, error: { message: err.message.split('\n')[0], span: { start, end } } };
     }
     const range = doc.range ?? [0, 0, 0];
     const conv = new Converter(doc, uri);

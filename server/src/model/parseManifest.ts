@@ -19,7 +19,7 @@ export interface ParseProblem {
    * `yaml-syntax` for YAML errors, `manifest` for Kubernetes shape problems (e.g. `metadata: []`), `kustomize-*` for
    * a Kustomize build that fails or is not evaluated (model/rendered.ts `RenderProblem`).
    */
-  readonly code: 'yaml-syntax' | 'manifest' | 'kustomize-render-failed' | 'kustomize-not-rendered';
+  readonly code: 'yaml-syntax' | 'manifest' | 'kustomize-render-failed' | 'kustomize-not-rendered' | 'kustomize-name-not-rewritten';
   readonly severity: 'error' | 'warning' | 'information';
 }
 
