@@ -6,7 +6,7 @@
 
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, type FileReader } from './render';
+import { kustomizationFileNames, type FileReader, type ParseCache } from './render';
 import { discoverKustomizations } from './roots';
 import { get, parseYaml, str } from './tree';
 import { basenameUri, dirnameUri, resolveUri } from './uriPath';
@@ -15,6 +15,8 @@ export interface KustomizeMemo {
   readonly uris: string;
   readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
   readonly consumed: ReadonlyMap<string, ManifestFile>;
+  /** Parsed kustomizations and resource files, by URI and text. */
+  readonly parsed: ParseCache;
 }
 
 export interface KustomizeUnits {
@@ -68,12 +70,14 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const sig = uris.join('\n');
   const reader = readerOf(files, other);
   const previous = memo && memo.uris === sig ? memo.roots : undefined;
-  const layout = discoverKustomizations(uris, reader, commonFolder(uris), previous && reuseOf(reader, previous));
+  const parsed: ParseCache = memo?.parsed ?? new Map();
+  const listed = new Set(uris);
+  for (const uri of parsed.keys()) if (!listed.has(uri)) parsed.delete(uri);
+  const layout = discoverKustomizations(uris, reader, commonFolder(uris), previous && reuseOf(reader, previous), parsed);
   const roots = new Map<string, { unit: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  const listed = new Set(uris);
   for (const root of layout.roots) {
     const unit = root.unit;
     if (unit.rendered && onlyListsFiles(reader, root.dir, root.file)) continue;
@@ -112,7 +116,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   }
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: { uris: sig, roots, consumed } };
+  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: { uris: sig, roots, consumed, parsed } };
 }
 
 /** A root whose inputs all have the texts of its last render is not rendered again: its unit is handed back. */

@@ -26,7 +26,7 @@ import {
 import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
-import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KScalar, type KSeq, type Src } from './tree';
+import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src } from './tree';
 import { basenameUri, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
@@ -81,6 +81,27 @@ class Stop extends Error {
 interface Ctx {
   readonly fsys: FileReader;
   readonly inputs: Set<string>;
+  readonly parsed?: ParseCache;
+}
+
+/**
+ * Parsed YAML files by URI and text, shared by the renders of several roots (a base three overlays include is
+ * parsed once). The renderer transforms copies; the cached trees are never changed.
+ */
+export type ParseCache = Map<string, { readonly text: string; readonly result: ParseResult }>;
+
+/** The parse of a file from the cache (or parsed and cached): read-only, shared. */
+export function parseShared(cache: ParseCache | undefined, text: string, uri: string): ParseResult {
+  const hit = cache?.get(uri);
+  if (hit && hit.text === text) return hit.result;
+  const result = parseYaml(text, uri);
+  cache?.set(uri, { text, result });
+  return result;
+}
+
+function parseCached(ctx: Ctx, text: string, uri: string): ParseResult {
+  const result = parseShared(ctx.parsed, text, uri);
+  return { docs: result.docs.map((d) => ({ node: d.node && clone(d.node), span: d.span })), error: result.error };
 }
 
 interface Kust {
@@ -189,7 +210,7 @@ function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
   const text = ctx.fsys.read(uri);
   ctx.inputs.add(uri);
   if (text === undefined) throw new Stop(where.uri, where.span, `cannot read ${uri}`);
-  const parsed = parseYaml(text, uri);
+  const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the kustomization: ${parsed.error.message}`);
   const docs = parsed.docs.filter((d) => d.node !== undefined);
   const node = docs[0]?.node ?? map();
@@ -240,7 +261,7 @@ function loadObjects(ctx: Ctx, uri: string, at: Src): Res[] {
   const text = ctx.fsys.read(uri);
   ctx.inputs.add(uri);
   if (text === undefined) throw new Stop(at.uri, at.span, `cannot read ${uri}`);
-  const parsed = parseYaml(text, uri);
+  const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error: ${parsed.error.message}`);
   const out: Res[] = [];
   for (const d of parsed.docs) {
@@ -1224,12 +1245,14 @@ function legacyLess(a: Id, b: Id): number {
 export interface RenderOptions {
   /** For people: `overlays/prod`. Defaults to the folder's URI. */
   readonly label?: string;
+  /** Shared with other renders of the same files (kustomize/applyUnits.ts keeps one per workspace). */
+  readonly parsed?: ParseCache;
 }
 
 /** Renders the kustomization in `dirUri`. Never throws on user input: problems come back as values. */
 export function renderKustomization(fsys: FileReader, dirUri: string, options: RenderOptions = {}): RenderedUnit {
   const dir = dirUri.replace(/\/+$/, '');
-  const ctx: Ctx = { fsys, inputs: new Set() };
+  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed };
   const definedBy = kustomizationFileOf(fsys, dir) ?? resolveUri(dir, 'kustomization.yaml');
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {

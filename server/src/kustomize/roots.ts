@@ -3,8 +3,8 @@
 // project model must not analyse as objects of their own).
 
 import type { RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, renderKustomization, type FileReader } from './render';
-import { get, parseYaml, str, type KNode } from './tree';
+import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
+import { get, str, type KNode } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 export interface KustomizeRoot {
@@ -38,7 +38,13 @@ function entries(node: KNode | undefined): string[] {
  * `workspaceUris`: every file of the workspace. `base` (optional) is the workspace folder, for labels. `reuse` may
  * hand back a root's unit from an earlier render whose inputs did not change.
  */
-export function discoverKustomizations(workspaceUris: readonly string[], fsys: FileReader, base?: string, reuse?: (dir: string) => RenderedUnit | undefined): KustomizeLayout {
+export function discoverKustomizations(
+  workspaceUris: readonly string[],
+  fsys: FileReader,
+  base?: string,
+  reuse?: (dir: string) => RenderedUnit | undefined,
+  parsed?: ParseCache,
+): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => kustNames.has(basenameUri(u))).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
   const included = new Set<string>();
@@ -47,8 +53,7 @@ export function discoverKustomizations(workspaceUris: readonly string[], fsys: F
   for (const file of files) {
     const text = fsys.read(file);
     if (text === undefined) continue;
-    const parsed = parseYaml(text, file);
-    const node = parsed.docs.find((d) => d.node)?.node;
+    const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
     if (!node || node.t !== 'm') continue;
     const dir = dirnameUri(file);
     if (str(get(node, 'kind')) === 'Component') components.add(dir);
@@ -62,7 +67,7 @@ export function discoverKustomizations(workspaceUris: readonly string[], fsys: F
   const roots: KustomizeRoot[] = [];
   for (const dir of folders) {
     if (included.has(dir) || components.has(dir)) continue;
-    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir });
+    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
   return { folders, components: [...components].sort(), roots, patchFiles };
