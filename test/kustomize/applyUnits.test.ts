@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { analyzeTexts, type SourceText } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
+import { hoverAt } from '../../server/src/features/hover';
 import { kustomizeUnits } from '../../server/src/kustomize/applyUnits';
 import { parseFiles } from '../../server/src/model/parseManifest';
 import { createWorkspace } from '../../server/src/workspace/workspace';
@@ -60,6 +61,17 @@ describe('Kustomize apply units', () => {
     const analysis = analyzeTexts(all);
     const scopes = analysis.scopes().map((s) => s.label ?? '');
     for (const unit of ['overlays/dev', 'overlays/prod', 'overlay']) assert.ok(scopes.some((l) => l.endsWith(unit)), scopes.join(', '));
+  });
+
+  it('hovers a base Service with its DNS names in every build that includes it', () => {
+    const analysis = analyzeTexts(sources);
+    const base = sources.find((s) => s.uri.endsWith('base/web.yaml'))!;
+    const offset = base.text.indexOf('name: web\n') + 7;
+    const h = hoverAt(analysis, base.uri, offset);
+    assert.ok(h, 'a hover on the base line');
+    assert.match(h.markdown, /\*\*In the build of overlays\/dev\*\*[\s\S]*`dev-web\.dev\.svc\.cluster\.local`/);
+    assert.match(h.markdown, /\*\*In the build of overlays\/prod\*\*[\s\S]*`prod-web\.prod\.svc\.cluster\.local`/);
+    assert.equal(base.text.slice(h.span.start, h.span.end), 'web');
   });
 
   it('leaves files alone when the workspace has no kustomization, or a root only lists files', () => {

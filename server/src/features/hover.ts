@@ -2,6 +2,8 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
+import { fileNamed } from '../model/cluster';
+import { sourceOf, type SourceMapping } from '../model/rendered';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
@@ -18,7 +20,59 @@ export interface Hover {
 
 export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
-  if (!place) return undefined;
+  if (!place) return renderedHover(analysis, uri, offset);
+  return hoverOn(analysis, place, offset);
+}
+
+/**
+ * In a file a Kustomize build reads (a base), the hover of what the cursor is on in each build that includes it
+ * (`prod-web.prod.svc.cluster.local` in overlays/prod, `dev-web.dev.svc.cluster.local` in overlays/dev).
+ */
+function renderedHover(analysis: Analysis, uri: string, offset: number): Hover | undefined {
+  const source = fileNamed(analysis.cluster.files, uri);
+  if (!source || source.skipped !== 'build-input') return undefined;
+  const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = source.text.indexOf('\n', offset);
+  const line = source.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  const onHead = /^(kind|  name):/.test(line);
+  // On an object's kind or name line the hover is about the value written there.
+  const colon = line.indexOf(':') + 1;
+  const value = line.slice(colon).trim();
+  const headSpan = onHead && value ? { start: lineStart + line.indexOf(value, colon), end: lineStart + line.indexOf(value, colon) + value.length } : undefined;
+  const parts: string[] = [];
+  let span: Span | undefined;
+  for (const f of analysis.cluster.files) {
+    if (!f.rendered) continue;
+    let inner: SourceMapping | undefined;
+    let outer: SourceMapping | undefined;
+    for (const m of f.rendered.text.mappings) {
+      if (m.uri !== uri || m.span.start > offset || offset > m.span.end) continue;
+      if (!inner || m.span.end - m.span.start < inner.span.end - inner.span.start) inner = m;
+      if (!outer || m.span.end - m.span.start > outer.span.end - outer.span.start) outer = m;
+    }
+    if (!inner || !outer) continue;
+    let markdown: string | undefined;
+    let at: Span = inner.span;
+    const ro = inner.rendered.start + Math.min(offset - inner.span.start, Math.max(0, inner.rendered.end - inner.rendered.start - 1));
+    const place = placeAt(analysis, f.uri, ro);
+    const h = place && hoverOn(analysis, place, ro);
+    if (h) {
+      markdown = h.markdown;
+      const back = sourceOf(f.rendered.text, h.span);
+      if (back && back.uri === uri) at = back.span;
+    } else if (onHead) {
+      // The object's name and kind: its own hover (the rendered name comes from the kustomization that made it).
+      const whole = placeAt(analysis, f.uri, outer.rendered.start + 1);
+      if (whole && isService(whole.resource)) markdown = serviceHover(analysis, whole.resource);
+    }
+    if (markdown === undefined) continue;
+    span ??= headSpan ?? at;
+    parts.push(`**In the build of ${f.rendered.label}**\n\n${markdown}`);
+  }
+  return parts.length && span ? { markdown: parts.join('\n\n---\n\n'), span } : undefined;
+}
+
+function hoverOn(analysis: Analysis, place: CursorPlace, offset: number): Hover | undefined {
   const r = place.resource;
   if (isService(r)) return serviceFieldHover(analysis, r, place, offset);
   if (isWorkload(r)) return workloadHover(analysis, r, place, offset);
