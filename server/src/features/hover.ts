@@ -34,7 +34,7 @@ function renderedHover(analysis: Analysis, uri: string, offset: number): Hover |
   const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = source.text.indexOf('\n', offset);
   const line = source.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
-  const onHead = /^(kind|  name):/.test(line);
+  const onHead = /^(kind| {2}name):/.test(line);
   // On an object's kind or name line the hover is about the value written there.
   const colon = line.indexOf(':') + 1;
   const value = line.slice(colon).trim();
