@@ -249,9 +249,16 @@ describe('Kustomize rendering: problems instead of exceptions', () => {
     add('file:///bomb/kustomization.yaml', 'resources:\n- a.yaml\n');
     add('file:///bomb/a.yaml', 'a: &a [x, x]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nkind: ConfigMap\nmetadata: {name: m}\n' + '['.repeat(5000));
     add('file:///weird/kustomization.yaml', 'resources: 7\nnamePrefix: [1]\n');
+    add('file:///expand/kustomization.yaml', 'resources:\n- a.yaml\n');
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    add('file:///expand/a.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n' + levels.slice(1).map((l, i) => `  ${l}: &${l} [${Array(10).fill('*' + levels[i]).join(', ')}]\n`).join(''));
+    add('file:///nested/kustomization.yaml', 'resources:\n- a.yaml\n');
+    add('file:///nested/a.yaml', 'kind: ConfigMap\nmetadata: {name: m}\ndata: ' + '['.repeat(3000) + ']'.repeat(3000) + '\n');
     const reader: FileReader = { read: (u) => files.get(u), list: (d) => dirs.get(d) };
-    for (const root of ['file:///deep/k0', 'file:///self', 'file:///bomb', 'file:///weird', 'file:///missing']) {
+    for (const root of ['file:///deep/k0', 'file:///self', 'file:///bomb', 'file:///weird', 'file:///missing', 'file:///expand', 'file:///nested']) {
+      const started = Date.now();
       const unit = renderKustomization(reader, root);
+      assert.ok(Date.now() - started < 3000, `${root} took ${Date.now() - started} ms`);
       assert.equal(unit.rendered, undefined, root);
       assert.ok(unit.problems.length === 1 && unit.problems[0].message, root);
     }

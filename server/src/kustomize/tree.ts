@@ -1,7 +1,8 @@
 // The object trees the Kustomize renderer transforms: plain maps, sequences and scalars, each remembering where in
 // which source file it came from (and which kustomization setting made it, when it was not the source's own text).
 
-import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, type Document, type Node as YamlNode } from 'yaml';
+import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
 import type { Span } from '../model/span';
 
 /** Where a node came from. `via` names the setting that made the value (`namePrefix`, `namespace`, …). */
@@ -159,12 +160,17 @@ export interface ParseResult {
 /** Parses a multi-document YAML text into trees carrying spans into `uri`'s text. */
 export function parseYaml(text: string, uri: string): ParseResult {
   let docs: Document.Parsed[];
+  // The parser's gates (model/parseManifest.ts): composing a tree deeper than a few hundred levels can abort V8.
+  const tooDeep = { docs: [], error: { message: `the file nests more than ${maxNestingDepth} levels deep, so it was not parsed`, span: { start: 0, end: 0 } } };
+  if (estimateNestingDepth(text) > maxNestingDepth) return tooDeep;
   try {
-    docs = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false }) as Document.Parsed[];
+    const tokens = Array.from(new Parser().parse(text));
+    if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
+    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens)) as Document.Parsed[];
   } catch (err) {
     return { docs: [], error: { message: err instanceof Error ? err.message : String(err), span: { start: 0, end: 0 } } };
   }
-  if (!Array.isArray(docs)) return { docs: [], error: { message: 'not a YAML stream', span: { start: 0, end: 0 } } };
+  if (docs.some((d) => d.errors.some((e) => e.code === 'RESOURCE_EXHAUSTION'))) return tooDeep;
   const out: ParsedDoc[] = [];
   for (const doc of docs) {
     const err = doc.errors[0];
@@ -175,12 +181,27 @@ export function parseYaml(text: string, uri: string): ParseResult {
     }
     const range = doc.range ?? [0, 0, 0];
     const conv = new Converter(doc, uri);
-    out.push({ node: doc.contents ? conv.node(doc.contents as YamlNode, 0) : undefined, span: { start: range[0], end: range[1] } });
+    try {
+      out.push({ node: doc.contents ? conv.node(doc.contents as YamlNode, 0) : undefined, span: { start: range[0], end: range[1] } });
+    } catch (err) {
+      if (!(err instanceof TooLarge)) throw err;
+      return { docs: out, error: { message: `a document expands to more than ${maxNodes} values through its aliases`, span: { start: range[0], end: range[0] } } };
+    }
   }
   return { docs: out };
 }
 
+/** Aliases are expanded (as Kustomize does); a document whose aliases expand to more values than this is refused. */
+const maxNodes = 50_000;
+
+class TooLarge extends Error {}
+
 class Converter {
+  /** Values made by expanding aliases. */
+  private count = 0;
+  private inAlias = 0;
+  private readonly targets = new Map<YamlNode, YamlNode | undefined>();
+
   constructor(
     private readonly doc: Document.Parsed,
     private readonly uri: string,
@@ -191,10 +212,18 @@ class Converter {
   }
 
   node(n: YamlNode, depth: number): KNode {
+    if (this.inAlias && ++this.count > maxNodes) throw new TooLarge();
     if (depth > 200) return scalar(null, this.src(n));
     if (isAlias(n)) {
-      const target = n.resolve(this.doc);
-      return target ? this.node(target as YamlNode, depth + 1) : scalar(null, this.src(n));
+      if (!this.targets.has(n)) this.targets.set(n, n.resolve(this.doc) as YamlNode | undefined);
+      const target = this.targets.get(n);
+      if (!target) return scalar(null, this.src(n));
+      this.inAlias++;
+      try {
+        return this.node(target, depth + 1);
+      } finally {
+        this.inAlias--;
+      }
     }
     if (isMap(n)) {
       const entries: KEntry[] = [];
