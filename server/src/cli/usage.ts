@@ -17,7 +17,8 @@ Usage:
   kube-netlens --version
 
 PATH is a file or a folder (default: the current folder). Folders are searched for *.yaml and *.yml,
-skipping node_modules and .git; files over 1 MB and Helm templates are passed over.
+skipping node_modules and .git; files over 1 MB and Helm templates are passed over. Every Kustomize root
+under PATH (a kustomization no other one includes) is rendered and checked as the cluster it builds.
 
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
 `;

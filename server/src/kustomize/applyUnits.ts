@@ -6,9 +6,9 @@
 
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, type FileReader, type ParseCache } from './render';
+import { kustomizationFileNames, parseShared, type FileReader, type ParseCache } from './render';
 import { discoverKustomizations } from './roots';
-import { get, parseYaml, str } from './tree';
+import { get, str } from './tree';
 import { basenameUri, dirnameUri, resolveUri } from './uriPath';
 
 export interface KustomizeMemo {
@@ -80,10 +80,13 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const extra: ManifestFile[] = [];
   for (const root of layout.roots) {
     const unit = root.unit;
-    if (unit.rendered && onlyListsFiles(reader, root.dir, root.file)) continue;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map(unit.inputs.map((u) => [u, reader.read(u)]));
+    if (unit.rendered && onlyListsFiles(reader, root.dir, root.file, parsed)) {
+      roots.set(root.dir, { unit, texts });
+      continue;
+    }
     let file = reused?.file;
     if (unit.rendered) {
       file ??= { ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered.text, { defaultNamespace }), rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered } };
@@ -100,6 +103,9 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       problems.set(p.uri, list);
     }
   }
+  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>): KustomizeMemo => ({ uris: sig, roots, consumed, parsed });
+  // Nothing rendered and nothing to report (roots that only list files): the files as they are.
+  if (!extra.length && !problems.size) return { files, units: [...roots.values()].map((r) => r.unit), memo: memoOut(new Map()) };
   const consumed = new Map<string, ManifestFile>();
   const out: ManifestFile[] = [];
   for (const f of files) {
@@ -116,7 +122,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   }
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: { uris: sig, roots, consumed, parsed } };
+  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed) };
 }
 
 /** A root whose inputs all have the texts of its last render is not rendered again: its unit is handed back. */
@@ -133,10 +139,10 @@ function reuseOf(reader: FileReader, previous: KustomizeMemo['roots']): (dir: st
  * A kustomization that only lists files builds exactly their objects: those files are analysed as they are (with
  * their own spans, hovers and fixes) rather than through a rendered copy.
  */
-function onlyListsFiles(reader: FileReader, dir: string, file: string): boolean {
+function onlyListsFiles(reader: FileReader, dir: string, file: string, parsed: ParseCache): boolean {
   const text = reader.read(file);
   if (text === undefined) return false;
-  const node = parseYaml(text, file).docs.find((d) => d.node)?.node;
+  const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
   if (!node || node.t !== 'm') return false;
   for (const e of node.e) {
     if (e.k === 'apiVersion' || e.k === 'kind' || e.k === 'metadata') continue;
