@@ -254,7 +254,11 @@ describe('Kustomize rendering: problems instead of exceptions', () => {
     add('file:///expand/a.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n' + levels.slice(1).map((l, i) => `  ${l}: &${l} [${Array(10).fill('*' + levels[i]).join(', ')}]\n`).join(''));
     add('file:///nested/kustomization.yaml', 'resources:\n- a.yaml\n');
     add('file:///nested/a.yaml', 'kind: ConfigMap\nmetadata: {name: m}\ndata: ' + '['.repeat(3000) + ']'.repeat(3000) + '\n');
+    add('file:///unread/kustomization.yaml', 'resources:\n- big.yaml\n');
+    dirs.set('file:///unread', [...(dirs.get('file:///unread') ?? []), 'big.yaml']);
     const reader: FileReader = { read: (u) => files.get(u), list: (d) => dirs.get(d) };
+    const unread = renderKustomization(reader, 'file:///unread').problems[0];
+    assert.deepEqual([unread.code, unread.severity], ['kustomize-not-rendered', 'information'], 'a file in its folder that cannot be read is not a failed build');
     for (const root of ['file:///deep/k0', 'file:///self', 'file:///bomb', 'file:///weird', 'file:///missing', 'file:///expand', 'file:///nested']) {
       const started = Date.now();
       const unit = renderKustomization(reader, root);

@@ -27,7 +27,7 @@ import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
 import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src } from './tree';
-import { basenameUri, relativeUri, resolveUri } from './uriPath';
+import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
 export interface FileReader {
@@ -209,7 +209,7 @@ function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
   const uri = resolveUri(dir, present[0]);
   const text = ctx.fsys.read(uri);
   ctx.inputs.add(uri);
-  if (text === undefined) throw new Stop(where.uri, where.span, `cannot read ${uri}`);
+  if (text === undefined) throw unreadable(ctx, uri, where, `cannot read ${uri}`);
   const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the kustomization: ${parsed.error.message}`);
   const docs = parsed.docs.filter((d) => d.node !== undefined);
@@ -260,7 +260,7 @@ const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitb
 function loadObjects(ctx: Ctx, uri: string, at: Src): Res[] {
   const text = ctx.fsys.read(uri);
   ctx.inputs.add(uri);
-  if (text === undefined) throw new Stop(at.uri, at.span, `cannot read ${uri}`);
+  if (text === undefined) throw unreadable(ctx, uri, at, `cannot read ${uri}`);
   const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error: ${parsed.error.message}`);
   const out: Res[] = [];
@@ -281,6 +281,16 @@ function loadObjects(ctx: Ctx, uri: string, at: Src): Res[] {
     if (!nameOf(r.node)) throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, `the ${g.kind} in ${basenameUri(uri)} has no metadata.name`);
   }
   return out;
+}
+
+/**
+ * A file that cannot be read: missing (the build fails), or present in its folder but not available here (too large,
+ * excluded from the analysis): then the build is not analysed, rather than said to fail.
+ */
+function unreadable(ctx: Ctx, uri: string, at: Src, missing: string): Stop {
+  const present = ctx.fsys.list(dirnameUri(uri))?.includes(basenameUri(uri));
+  if (present) return new Stop(at.uri, at.span, `${basenameUri(uri)} is not read (too large, excluded or not text)`, true);
+  return new Stop(at.uri, at.span, missing);
 }
 
 function newRes(node: KMap, docSrc?: Src): Res {
@@ -316,7 +326,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
         appendAll(ra, accumulate(ctx, sub, [], [...stack, uri], false), entry.src);
         continue;
       }
-      throw new Stop(entry.src.uri, entry.src.span, `'${entry.value}' is neither a file nor a folder`);
+      throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
     }
   runGenerators(ctx, k, ra);
   for (const entry of stringList(k, 'components')) {
@@ -382,7 +392,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     const uri = resolveUri(k.dir, f.value);
     const text = ctx.fsys.read(uri);
     ctx.inputs.add(uri);
-    if (text === undefined) throw new Stop(f.src.uri, f.src.span, `cannot read the env file '${f.value}'`);
+    if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the env file '${f.value}'`);
     for (const [key, value] of parseEnvFile(text, f.src)) add(key, value, f.src);
   }
   for (const l of listOf(k, g, 'literals', at)) {
@@ -398,7 +408,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     const uri = resolveUri(k.dir, i > 0 ? f.value.slice(i + 1) : f.value);
     const text = ctx.fsys.read(uri);
     ctx.inputs.add(uri);
-    if (text === undefined) throw new Stop(f.src.uri, f.src.span, `cannot read the file '${f.value}'`);
+    if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the file '${f.value}'`);
     if (isBinary(text)) {
       // Kustomize puts such files in binaryData, base64-encoded from their bytes, which a text reader no longer has.
       throw new Stop(f.src.uri, f.src.span, `the file '${f.value}' is binary, which is not evaluated`, true);
@@ -527,7 +537,7 @@ function loadPatchText(ctx: Ctx, k: Kust, value: string, node: KNode, isPath: bo
     const uri = resolveUri(k.dir, value);
     const text = ctx.fsys.read(uri);
     ctx.inputs.add(uri);
-    if (text === undefined) throw new Stop(at.uri, at.span, `cannot read the patch file '${value}'`);
+    if (text === undefined) throw unreadable(ctx, uri, at, `cannot read the patch file '${value}'`);
     const parsed = parseYaml(text, uri);
     if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the patch: ${parsed.error.message}`);
     return { docs: parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null)), src: { uri, span: { start: 0, end: text.length } } };
@@ -639,7 +649,8 @@ function patchStrategicMerge(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   for (const item of list.items) {
     const value = str(item) ?? '';
     const at = srcOf(item, keySrc(k, 'patchesStrategicMerge'));
-    const isPath = !value.includes('\n') && ctx.fsys.read(resolveUri(k.dir, value)) !== undefined;
+    const puri = resolveUri(k.dir, value);
+    const isPath = !value.includes('\n') && (ctx.fsys.read(puri) !== undefined || !!ctx.fsys.list(dirnameUri(puri))?.includes(basenameUri(puri)));
     if (!isPath && !value.includes('\n') && !/:\s/.test(value)) throw new Stop(at.uri, at.span, `cannot read the patch file '${value}'`);
     const loaded = loadPatchText(ctx, k, value, item, isPath, at);
     for (const doc of loaded.docs) {
