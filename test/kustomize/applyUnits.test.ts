@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { analyzeTexts, type SourceText } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
+import { codeLensesFor } from '../../server/src/features/codeLenses';
 import { hoverAt } from '../../server/src/features/hover';
 import { kustomizeUnits } from '../../server/src/kustomize/applyUnits';
 import { parseFiles } from '../../server/src/model/parseManifest';
@@ -72,6 +73,14 @@ describe('Kustomize apply units', () => {
     assert.match(h.markdown, /\*\*In the build of overlays\/dev\*\*[\s\S]*`dev-web\.dev\.svc\.cluster\.local`/);
     assert.match(h.markdown, /\*\*In the build of overlays\/prod\*\*[\s\S]*`prod-web\.prod\.svc\.cluster\.local`/);
     assert.equal(base.text.slice(h.span.start, h.span.end), 'web');
+  });
+
+  it('puts a code lens on a root kustomization saying what it builds', () => {
+    const analysis = analyzeTexts(sources);
+    const prod = sources.find((s) => s.uri.endsWith('overlays/prod/kustomization.yaml'))!;
+    assert.deepEqual(codeLensesFor(analysis, prod.uri).map((l) => l.title), ['Builds 2 objects in namespace prod']);
+    const experimental = sources.find((s) => s.uri.endsWith('overlays/experimental/kustomization.yaml'))!;
+    assert.deepEqual(codeLensesFor(analysis, experimental.uri), [], 'no lens on a build that is not analysed');
   });
 
   it('leaves files alone when the workspace has no kustomization, or a root only lists files', () => {
