@@ -1193,9 +1193,10 @@ function fixNameReferences(ra: readonly Res[]): void {
               let cands = candidates;
               const nsNode = get(n, 'namespace');
               if (nsNode) {
+                // Kustomize groups the candidates by effective namespace ('' is 'default'; cluster-scoped ones never match).
                 const ns = str(nsNode) ?? '';
-                const byOrg = candidates.filter((r) => orgId(r).namespace === ns);
-                cands = byOrg.length ? byOrg : candidates.filter((r) => namespaceOf(r.node) === ns);
+                const byOrg = candidates.filter((r) => !isClusterScoped(orgId(r).gvk) && effectiveNs(orgId(r)) === ns);
+                cands = byOrg.length ? byOrg : candidates.filter((r) => !isClusterScoped(curId(r).gvk) && effectiveNs(curId(r)) === ns);
               }
               const target = selectReferral(referrer, old, cands, ref.referral, roleRef, true);
               if (!target) return n;
