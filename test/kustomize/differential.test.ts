@@ -73,7 +73,7 @@ describe('native Kustomize rendering equals kubectl kustomize', () => {
   it('on every kustomization fixture', async () => {
     requireKubectl();
     const roots = buildableUnder(fixtures).filter((d) => !d.includes(join('kustomize', 'problems')));
-    assert.ok(roots.length >= 16, `fixture kustomizations found: ${roots.length}`);
+    assert.ok(roots.length >= 17, `fixture kustomizations found: ${roots.length}`);
     const results = await compare(roots, fixtures);
     const bad = results.filter((r) => r.problem);
     assert.deepEqual(bad, [], bad.map((b) => `${b.dir}: ${b.problem}`).join('\n'));
