@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { nodeFileReader } from '../../server/src/cli/buildCommand';
+import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
 import { renderKustomization } from '../../server/src/kustomize/render';
 
 export interface KubectlInfo {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { nodeFileReader } from '../../server/src/cli/buildCommand';
+import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
 import { discoverKustomizations } from '../../server/src/kustomize/roots';
 import { findKubectl, firstDifference, kubectlBuildAll, nativeBuild } from '../helpers/kubectlKustomize';
 import { writeRandomCase } from '../helpers/randomOverlays';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { nodeFileReader } from '../../server/src/cli/buildCommand';
+import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
 import { contentHash, renderedObjects, renderKustomization, type FileReader } from '../../server/src/kustomize/render';
 import { discoverKustomizations } from '../../server/src/kustomize/roots';
 import { sha256Hex } from '../../server/src/kustomize/sha256';

@@ -1,15 +1,25 @@
 // PATH arguments and flags → one Analysis over every manifest found, plus what the summary line reports.
+// Files under a Helm chart's templates/ are never read as manifests (they are not YAML until rendered).
 
 import { analyzeTexts, type SourceText } from '../features/analyzeTexts';
 import type { AnalysisConfig } from '../model/config';
-import { nodeFileReader } from './buildCommand';
+import type { FileReader } from '../kustomize/render';
+import { nodeFileReader } from './kustomizeBuild';
 import { collectFiles, isCollectError, type CollectError } from './collectFiles';
 import type { Analysis } from './featureTypes';
-import type { AnalysisOptions } from './parseArgs';
+import { chartsIn, type ChartsFound } from './helmCharts';
+import type { AnalysisOptions, HelmOptions } from './parseArgs';
 
 export interface AnalyzedPaths {
   readonly analysis: Analysis;
+  /** Every file read (chart templates included): what findings are shown against. */
   readonly sources: readonly SourceText[];
+  /** The files analysed as manifests: `sources` without chart templates. */
+  readonly manifests: readonly SourceText[];
+  readonly config: Partial<AnalysisConfig>;
+  readonly charts: ChartsFound;
+  /** Reads, for Kustomize builds, files the walk did not collect (kept in `sources` once read). */
+  readonly readOther: FileReader;
   readonly notes: readonly string[];
   readonly counts: FileCounts;
 }
@@ -19,9 +29,12 @@ export interface FileCounts {
   /** Helm/Go-template files: not YAML until rendered, so passed over whole. */
   readonly templates: number;
   readonly tooLarge: number;
+  /** Value sets of charts rendered with helm, and charts not rendered (no helm, a missing dependency, an error). */
+  readonly rendered?: number;
+  readonly notRendered?: number;
 }
 
-export function analyzePaths(options: AnalysisOptions): AnalyzedPaths | CollectError {
+export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
   const collected = collectFiles(options.paths);
   if (isCollectError(collected)) return collected;
   const config: Partial<AnalysisConfig> = {
@@ -32,7 +45,7 @@ export function analyzePaths(options: AnalysisOptions): AnalyzedPaths | CollectE
   // kept so findings on them get line numbers.
   const disk = nodeFileReader();
   const extra = new Map<string, string>();
-  const readOther = {
+  const readOther: FileReader = {
     read: (uri: string) => {
       const text = disk.read(uri);
       if (text !== undefined) extra.set(uri, text);
@@ -40,13 +53,21 @@ export function analyzePaths(options: AnalysisOptions): AnalyzedPaths | CollectE
     },
     list: (dir: string) => disk.list(dir),
   };
-  const analysis = analyzeTexts(collected.sources, config, { readOther });
+  const charts = chartsIn(collected.sources, options);
+  const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
+  const analysis = analyzeTexts(manifests, config, { readOther });
+  const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
   const known = new Set(collected.sources.map((s) => s.uri));
-  const sources = [...collected.sources, ...[...extra].filter(([uri]) => !known.has(uri)).map(([uri, text]) => ({ uri, text }))];
-  const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length;
   return {
     analysis,
-    sources,
+    // read lazily: a later analysis (with chart renders) may read more through readOther
+    get sources() {
+      return [...collected.sources, ...[...extra].filter(([uri]) => !known.has(uri)).map(([uri, text]) => ({ uri, text }))];
+    },
+    manifests,
+    config,
+    charts,
+    readOther,
     notes: collected.notes,
     counts: { files: collected.sources.length, templates, tooLarge: collected.tooLarge },
   };

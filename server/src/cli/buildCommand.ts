@@ -1,60 +1,48 @@
-// `kube-netlens build DIR`: the objects the kustomization in DIR renders to, as `kustomize build DIR` prints them
-// (or as one JSON array), computed by the native renderer.
+// `kube-netlens build DIR`: the objects the kustomization in DIR builds (kustomizeBuild.ts), or those the Helm chart
+// in DIR renders to (values.yaml, or --helm-values files), as `---`-separated YAML or one JSON array. A chart folder
+// is recognised by its Chart.yaml.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
-import { kustomizationFileOf, renderedObjects, renderKustomization, type FileReader } from '../kustomize/render';
-import { failure, type CommandResult } from './commandResult';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderedDocuments, renderedObjects } from '../model/helmMapping';
+import { lineIndex } from '../model/lineIndex';
+import { collectFiles, isCollectError } from './collectFiles';
+import { failure, note, type CommandResult, type Terminal } from './commandResult';
+import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
+import { isKustomizationDir, kustomizeBuildCommand } from './kustomizeBuild';
 import type { BuildRequest } from './parseArgs';
 
-/** The local file system as the renderer's read-only view (file: URLs, or paths as the CLI shows them). */
-export function nodeFileReader(): FileReader {
-  const pathOf = (uri: string) => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-  return {
-    read(uri) {
-      try {
-        const p = pathOf(uri);
-        return statSync(p).isFile() ? readFileSync(p, 'utf8') : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    list(dirUri) {
-      try {
-        return readdirSync(pathOf(dirUri));
-      } catch {
-        return undefined;
-      }
-    },
+export function buildCommand(request: BuildRequest, terminal: Terminal): CommandResult {
+  if (isKustomizationDir(request.dir)) return kustomizeBuildCommand(request);
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
+  const chartYaml = join(request.dir, 'Chart.yaml');
+  if (!existsSync(chartYaml)) return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);
+  const collected = collectFiles([request.dir]);
+  if (isCollectError(collected)) return failure(collected.error);
+  const found = chartsIn(collected.sources, request);
+  const chart = found.topLevel.find((c) => c.chartYaml === chartYaml);
+  if (!chart) return failure(`${chartYaml} is not a Helm chart (it needs apiVersion v1 or v2 and a name)`);
+  // One value set: --helm-values files when given, else the chart's values.yaml.
+  const only = { ...found, topLevel: [{ ...chart, valueSets: chart.valueSets.slice(0, 1) }] };
+  const renders = renderCharts(only, collected.sources, request, terminal.env);
+  const unit = renders.units[0];
+  const problems = [...renders.problems, ...(unit?.problems ?? [])];
+  const texts = new Map(collected.sources.map((s) => [s.uri, s.text]));
+  const where = (uri: string, offset: number) => {
+    const p = lineIndex(texts.get(uri) ?? readIfAny(uri)).positionAt(offset);
+    return `${uri}:${p.line + 1}:${p.character + 1}`;
   };
+  const notes = [...collected.notes.map(note), ...problems.map((p) => note(`${where(p.uri, p.span.start)}: ${p.message.replace(/\n/g, '\n    ')}`))];
+  if (!unit?.rendered) return { exitCode: 2, stdout: '', stderr: notes };
+  const stdout = request.format === 'json' ? JSON.stringify(renderedObjects(unit.rendered.text), null, 2) + '\n' : renderedDocuments(unit.rendered.text).join('');
+  return { exitCode: 0, stdout, stderr: notes };
 }
 
-export function buildCommand(request: BuildRequest): CommandResult {
-  const fsys = nodeFileReader();
-  const dirUri = pathToFileURL(resolve(request.dir)).href.replace(/\/+$/, '');
-  if (!fsys.list(dirUri)) return failure(`${request.dir} is not a folder`);
-  if (!kustomizationFileOf(fsys, dirUri)) return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)`);
-  const unit = renderKustomization(fsys, dirUri, { label: request.dir });
-  if (!unit.rendered) {
-    const notes = unit.problems.map((p) => `${displayPath(p.uri)}:${lineOf(fsys.read(p.uri) ?? '', p.span.start)}: ${p.message}`);
-    return failure(`cannot build ${request.dir}`, notes.map((n) => n));
-  }
-  if (request.format === 'yaml') return { exitCode: 0, stdout: unit.rendered.text, stderr: [] };
-  const objects = renderedObjects(unit.rendered.text);
-  return { exitCode: 0, stdout: JSON.stringify(objects, null, 2) + '\n', stderr: [] };
-}
-
-function displayPath(uri: string): string {
+function readIfAny(path: string): string {
   try {
-    return fileURLToPath(uri);
+    return readFileSync(path, 'utf8');
   } catch {
-    return uri;
+    return '';
   }
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

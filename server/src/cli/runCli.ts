@@ -23,8 +23,8 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
     case 'dns':
       return dnsCommand(request, terminal);
     case 'trace':
-      return traceCommand(request);
+      return traceCommand(request, terminal);
     case 'build':
-      return buildCommand(request);
+      return buildCommand(request, terminal);
   }
 }

@@ -10,21 +10,30 @@ Usage:
   kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
-  kube-netlens build DIR [--format yaml|json]
-                                             print the objects the kustomization in DIR builds
-                                             (as \`kustomize build DIR\` would, without running it)
+  kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
+                                             \`kustomize build DIR\` would, without running it), or
+                                             those the Helm chart in DIR renders to
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
 PATH is a file or a folder (default: the current folder). Folders are searched for *.yaml and *.yml,
-skipping node_modules and .git; files over 1 MB and Helm templates are passed over. Every Kustomize root
-under PATH (a kustomization no other one includes) is rendered and checked as the cluster it builds.
+skipping node_modules and .git; files over 1 MB are passed over. Helm charts (folders with a Chart.yaml)
+are rendered with helm when it is installed (or given with --helm) and checked on their template lines;
+without helm their templates are passed over. Every Kustomize root under PATH (a kustomization no other
+one includes) is rendered natively and checked as the cluster it builds.
 
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
 `;
 
 const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
+`;
+
+const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
+                        \`helm template\`, never with anything that reaches the network
+  --helm-values FILE    render each chart with these values files instead of values.yaml and
+                        ci/*-values.yaml (repeat for several files)
+  --helm-namespace NS   the release namespace (default: --namespace, else default)
 `;
 
 const pages: Record<CommandName, string> = {
@@ -36,7 +45,7 @@ Reads every manifest under PATH and reports networking mistakes, one line per fi
 Options:
   --format text|json|sarif       output format (default text; sarif is SARIF 2.1.0 for CI code scanning)
   --fail-on error|warning|never  exit 1 when a finding at or above this severity exists (default error)
-${common}  -h, --help                     this help
+${common}${helm}  -h, --help                     this help
 `,
   dns: `Usage: kube-netlens dns [PATH...] [options]
 
@@ -46,7 +55,7 @@ with the answer and when it resolves (always, or only while a pod is ready).
 Options:
   --format text|json    output format (default text)
   --all                 also list names that depend on CoreDNS-only behaviour or on Corefile options
-${common}  -h, --help            this help
+${common}${helm}  -h, --help            this help
 `,
   trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
 
@@ -56,19 +65,22 @@ in the way, and every finding that breaks a hop.
 
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
-${common}  -h, --help                   this help
+${common}${helm}  -h, --help                   this help
 `,
   build: `Usage: kube-netlens build DIR [options]
 
-Renders the kustomization in DIR (kustomization.yaml, kustomization.yml or Kustomization) the way
+A folder with a kustomization (kustomization.yaml, kustomization.yml or Kustomization): renders it the way
 \`kustomize build DIR\` does, without running Kustomize: resources and nested kustomizations, components,
 namespace, name prefixes and suffixes with the name references Kustomize rewrites, labels, annotations,
 patches of every kind, replicas, images and ConfigMap/Secret generators with their hashed names.
 Remote resources, Helm charts, replacements and plugins are not evaluated: build then exits 2 and says so.
 
+A folder with a Chart.yaml: renders the Helm chart with \`helm template\` and prints the objects it makes,
+with its values.yaml or with the --helm-values files.
+
 Options:
-  --format yaml|json    output format (default yaml: documents separated by ---; json: one array of objects)
-  -h, --help            this help
+  --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
+${helm}  -h, --help            this help
 `,
 };
 

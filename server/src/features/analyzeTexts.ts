@@ -2,6 +2,7 @@
 // (The language server keeps the same steps incremental in workspace/.)
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
+import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
 import { withDefaults, type AnalysisConfig } from '../model/config';
 import { kustomizeUnits } from '../kustomize/applyUnits';
@@ -11,11 +12,12 @@ import { parseFiles } from '../model/parseManifest';
 export interface SourceText {
   readonly uri: string;
   readonly text: string;
+  /** Namespace of this text's objects that set none (a Helm release's namespace); the config's otherwise. */
+  readonly defaultNamespace?: string;
 }
 
-/** `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). */
 /**
- * `readOther` reads the files a Kustomize build needs that `sources` do not hold (env files, bases outside the
+ * `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). `readOther` reads the files a Kustomize build needs that `sources` do not hold (env files, bases outside the
  * analysed paths); without it they count as missing.
  */
 export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean; readonly readOther?: FileReader } = {}): Analysis {
@@ -23,5 +25,5 @@ export function analyzeTexts(sources: readonly SourceText[], config?: Partial<An
   const parsed = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath });
   // Kustomize roots are apply units: their builds replace the files they read (kustomize/applyUnits.ts).
   const files = kustomizeUnits(parsed, cfg.defaultNamespace, undefined, options.readOther).files;
-  return createAnalysis(buildCluster(files), cfg);
+  return createAnalysis(buildCluster(files, undefined, rejectorFor(cfg)), cfg);
 }

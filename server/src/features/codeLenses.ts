@@ -14,7 +14,9 @@ export interface Lens {
   readonly trace?: TraceParams;
 }
 
-export function codeLensesFor(analysis: Analysis, uri: string): Lens[] {
+export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
+  // Lookups answer within the scope of the file (model/project.ts).
+  const analysis = workspace.scopeOf(uri).analysis;
   const out: Lens[] = [];
   // A root kustomization: what its build makes (the objects are analysed as that build's cluster).
   for (const f of analysis.cluster.files) {
