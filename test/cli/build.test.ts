@@ -52,6 +52,6 @@ describe('kube-netlens build', () => {
     assert.match(runCli(['build', '--help']).stdout, /--format yaml\|json/);
     const two = runCli(['build', 'a', 'b']);
     assert.equal(two.status, 2);
-    assert.match(two.stderr, /build takes one folder/);
+    assert.match(two.stderr, /build needs one folder/);
   });
 });

@@ -17,7 +17,7 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const chartYaml = join(request.dir, 'Chart.yaml');
-  if (!existsSync(chartYaml)) return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);
+  if (!existsSync(chartYaml)) return failure(`${request.dir} is not a chart folder: it has no Chart.yaml, and it holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)`);
   const collected = collectFiles([request.dir]);
   if (isCollectError(collected)) return failure(collected.error);
   const found = chartsIn(collected.sources, request);
