@@ -19,7 +19,7 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
   const analysis = workspace.scopeOf(uri).analysis;
   const out: Lens[] = [];
   // A root kustomization: what its build makes (the objects are analysed as that build's cluster).
-  for (const f of analysis.cluster.files) {
+  for (const f of workspace.cluster.files) {
     if (!f.rendered || f.rendered.definedBy !== uri) continue;
     const namespaces = [...new Set(f.resources.map((r) => r.namespace))].sort();
     const n = f.resources.length;

@@ -23,23 +23,22 @@ export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover
   // Everything a hover says is said within the scope of its file (model/project.ts), and names that scope when the
   // workspace holds variants.
   const scope = workspace.scopeOf(uri);
-  const hover = hoverInScope(scope.analysis, uri, offset);
+  const hover = hoverInScope(scope.analysis, uri, offset) ?? renderedHover(workspace, uri, offset);
   if (!hover || !scope.label) return hover;
   return { ...hover, markdown: `${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
 }
 
 function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
-  if (!place) return renderedHover(analysis, uri, offset);
-  return hoverOn(analysis, place, offset);
+  return place && hoverOn(analysis, place, offset);
 }
 
 /**
  * In a file a Kustomize build reads (a base), the hover of what the cursor is on in each build that includes it
  * (`prod-web.prod.svc.cluster.local` in overlays/prod, `dev-web.dev.svc.cluster.local` in overlays/dev).
  */
-function renderedHover(analysis: Analysis, uri: string, offset: number): Hover | undefined {
-  const source = fileNamed(analysis.cluster.files, uri);
+function renderedHover(workspace: Analysis, uri: string, offset: number): Hover | undefined {
+  const source = fileNamed(workspace.cluster.files, uri);
   if (!source || source.skipped !== 'build-input') return undefined;
   const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = source.text.indexOf('\n', offset);
@@ -51,8 +50,10 @@ function renderedHover(analysis: Analysis, uri: string, offset: number): Hover |
   const headSpan = onHead && value ? { start: lineStart + line.indexOf(value, colon), end: lineStart + line.indexOf(value, colon) + value.length } : undefined;
   const parts: string[] = [];
   let span: Span | undefined;
-  for (const f of analysis.cluster.files) {
+  for (const f of workspace.cluster.files) {
     if (!f.rendered) continue;
+    // Each build is a scope of its own: its hover is said within it.
+    const analysis = workspace.scopeOf(f.uri).analysis;
     let inner: SourceMapping | undefined;
     let outer: SourceMapping | undefined;
     for (const m of f.rendered.text.mappings) {
