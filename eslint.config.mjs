@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
-const layers = ['model', 'analysis', 'rules', 'engine', 'features', 'workspace', 'lsp', 'cli'];
+const layers = ['model', 'kustomize', 'analysis', 'rules', 'engine', 'features', 'workspace', 'lsp', 'cli'];
 const nodeBuiltins = builtinModules.filter((m) => !m.startsWith('_'));
 
 /** Node's globals, for the plain-JavaScript build and test scripts. */
@@ -83,15 +83,17 @@ export default tseslint.config(
   },
   // model → yaml
   restrict(['server/src/model/**/*.ts'], layer(['model'], { external: ['yaml'] })),
+  // kustomize → model, yaml (a pure renderer: no fs, no path, no Node built-ins)
+  restrict(['server/src/kustomize/**/*.ts'], layer(['model', 'kustomize'], { external: ['yaml'] })),
   // analysis → model
   restrict(['server/src/analysis/**/*.ts'], layer(['model', 'analysis'], { external: [] })),
   // rules → model, analysis
   restrict(['server/src/rules/**/*.ts'], layer(['model', 'analysis', 'rules'], { external: [] })),
   // features → model, analysis, rules, protocol (types only)
   restrict(['server/src/engine/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine'], { external: [] })),
-  restrict(['server/src/features/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine', 'features'], { external: [] })),
+  restrict(['server/src/features/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'rules', 'engine', 'features'], { external: [] })),
   // workspace → model, analysis (it owns the file reading, so Node built-ins are allowed)
-  restrict(['server/src/workspace/**/*.ts'], layer(['model', 'analysis', 'workspace'], { external: [], builtins: true })),
+  restrict(['server/src/workspace/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'workspace'], { external: [], builtins: true })),
   // lsp → workspace, features, protocol, vscode-languageserver*
   restrict(['server/src/lsp/**/*.ts'], layer(['workspace', 'features', 'lsp'], {
     external: ['vscode-languageserver', 'vscode-languageserver-textdocument', 'vscode-languageserver-protocol', 'vscode-uri'],
@@ -99,7 +101,7 @@ export default tseslint.config(
     protocol: true,
   })),
   // cli → workspace, features, model, node built-ins
-  restrict(['server/src/cli/**/*.ts'], layer(['workspace', 'features', 'model', 'cli'], { external: [], builtins: true })),
+  restrict(['server/src/cli/**/*.ts'], layer(['workspace', 'features', 'model', 'kustomize', 'cli'], { external: [], builtins: true })),
   // protocol.ts is shared with the client and the webview: it imports nothing.
   restrict(['server/src/protocol.ts'], [{ regex: '.*', message: 'protocol.ts is types and names only; it imports nothing.' }]),
   // client → vscode, vscode-languageclient, protocol (types only); never server internals

@@ -3,6 +3,8 @@
 
 import { analyzeTexts, type SourceText } from '../features/analyzeTexts';
 import type { AnalysisConfig } from '../model/config';
+import type { FileReader } from '../kustomize/render';
+import { nodeFileReader } from './kustomizeBuild';
 import { collectFiles, isCollectError, type CollectError } from './collectFiles';
 import type { Analysis } from './featureTypes';
 import { chartsIn, type ChartsFound } from './helmCharts';
@@ -16,6 +18,8 @@ export interface AnalyzedPaths {
   readonly manifests: readonly SourceText[];
   readonly config: Partial<AnalysisConfig>;
   readonly charts: ChartsFound;
+  /** Reads, for Kustomize builds, files the walk did not collect (kept in `sources` once read). */
+  readonly readOther: FileReader;
   readonly notes: readonly string[];
   readonly counts: FileCounts;
 }
@@ -37,16 +41,33 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
     ...(options.clusterDomain !== undefined && { clusterDomain: options.clusterDomain }),
     ...(options.namespace !== undefined && { defaultNamespace: options.namespace }),
   };
+  // A Kustomize build may read files the walk did not collect (env files, a base outside PATH): read from disk, and
+  // kept so findings on them get line numbers.
+  const disk = nodeFileReader();
+  const extra = new Map<string, string>();
+  const readOther: FileReader = {
+    read: (uri: string) => {
+      const text = disk.read(uri);
+      if (text !== undefined) extra.set(uri, text);
+      return text;
+    },
+    list: (dir: string) => disk.list(dir),
+  };
   const charts = chartsIn(collected.sources, options);
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
-  const analysis = analyzeTexts(manifests, config);
+  const analysis = analyzeTexts(manifests, config, { readOther });
   const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
+  const known = new Set(collected.sources.map((s) => s.uri));
   return {
     analysis,
-    sources: collected.sources,
+    // read lazily: a later analysis (with chart renders) may read more through readOther
+    get sources() {
+      return [...collected.sources, ...[...extra].filter(([uri]) => !known.has(uri)).map(([uri, text]) => ({ uri, text }))];
+    },
     manifests,
     config,
     charts,
+    readOther,
     notes: collected.notes,
     counts: { files: collected.sources.length, templates, tooLarge: collected.tooLarge },
   };

@@ -1,5 +1,6 @@
-// `kube-netlens build CHART_DIR`: the objects a Helm chart renders to (values.yaml, or --helm-values files), as
-// `---`-separated YAML or one JSON array. A chart folder is recognised by its Chart.yaml.
+// `kube-netlens build DIR`: the objects the kustomization in DIR builds (kustomizeBuild.ts), or those the Helm chart
+// in DIR renders to (values.yaml, or --helm-values files), as `---`-separated YAML or one JSON array. A chart folder
+// is recognised by its Chart.yaml.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,13 +9,15 @@ import { lineIndexMemo } from '../model/lineIndex';
 import { collectFiles, isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
+import { isKustomizationDir, kustomizeBuildCommand } from './kustomizeBuild';
 import type { BuildRequest } from './parseArgs';
 
 export function buildCommand(request: BuildRequest, terminal: Terminal): CommandResult {
+  if (isKustomizationDir(request.dir)) return kustomizeBuildCommand(request);
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const chartYaml = join(request.dir, 'Chart.yaml');
-  if (!existsSync(chartYaml)) return failure(`${request.dir} is not a chart folder: it has no Chart.yaml`);
+  if (!existsSync(chartYaml)) return failure(`${request.dir} is not a chart folder: it has no Chart.yaml, and it holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)`);
   const collected = collectFiles([request.dir]);
   if (isCollectError(collected)) return failure(collected.error);
   const found = chartsIn(collected.sources, request);

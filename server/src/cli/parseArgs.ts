@@ -34,7 +34,7 @@ export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly target: { readonly namespace: string; readonly name: string };
 }
 
-/** `kube-netlens build CHART_DIR`: the objects a chart renders to. */
+/** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
 export interface BuildRequest extends HelmOptions {
   readonly command: 'build';
   readonly dir: string;
@@ -141,7 +141,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   if (helmNamespace !== undefined && !dnsLabel.test(helmNamespace)) return usage(`--helm-namespace '${helmNamespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
   const helm: HelmOptions = { helm: values.get('--helm'), helmValues: lists.get('--helm-values'), helmNamespace };
   if (command === 'build') {
-    if (positionals.length !== 1) return usage('build needs one chart folder (a folder with a Chart.yaml)');
+    if (positionals.length !== 1) return usage('build needs one folder: a kustomization or a chart (a folder with a Chart.yaml)');
     return { command, ...helm, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
   }
   const namespace = values.get('--namespace');

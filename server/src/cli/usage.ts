@@ -10,14 +10,17 @@ Usage:
   kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
-  kube-netlens build CHART_DIR               print the objects a Helm chart renders to
+  kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
+                                             \`kustomize build DIR\` would, without running it), or
+                                             those the Helm chart in DIR renders to
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
 PATH is a file or a folder (default: the current folder). Folders are searched for *.yaml and *.yml,
 skipping node_modules and .git; files over 1 MB are passed over. Helm charts (folders with a Chart.yaml)
 are rendered with helm when it is installed (or given with --helm) and checked on their template lines;
-without helm their templates are passed over.
+without helm their templates are passed over. Every Kustomize root under PATH (a kustomization no other
+one includes) is rendered natively and checked as the cluster it builds.
 
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
 `;
@@ -34,15 +37,6 @@ const helm = `  --helm PATH           the helm executable (default: helm on PATH
 `;
 
 const pages: Record<CommandName, string> = {
-  build: `Usage: kube-netlens build CHART_DIR [options]
-
-Renders the Helm chart in CHART_DIR (a folder with a Chart.yaml) with \`helm template\` and prints the
-objects it makes: with its values.yaml, or with the --helm-values files.
-
-Options:
-  --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
-${helm}  -h, --help            this help
-`,
   check: `Usage: kube-netlens check [PATH...] [options]
 
 Reads every manifest under PATH and reports networking mistakes, one line per finding:
@@ -72,6 +66,21 @@ in the way, and every finding that breaks a hop.
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
 ${common}${helm}  -h, --help                   this help
+`,
+  build: `Usage: kube-netlens build DIR [options]
+
+A folder with a kustomization (kustomization.yaml, kustomization.yml or Kustomization): renders it the way
+\`kustomize build DIR\` does, without running Kustomize: resources and nested kustomizations, components,
+namespace, name prefixes and suffixes with the name references Kustomize rewrites, labels, annotations,
+patches of every kind, replicas, images and ConfigMap/Secret generators with their hashed names.
+Remote resources, Helm charts, replacements and plugins are not evaluated: build then exits 2 and says so.
+
+A folder with a Chart.yaml: renders the Helm chart with \`helm template\` and prints the objects it makes,
+with its values.yaml or with the --helm-values files.
+
+Options:
+  --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
+${helm}  -h, --help            this help
 `,
 };
 

@@ -9,6 +9,7 @@ import type { ManifestFile } from '../model/parseManifest';
 import type { Finding } from '../rules/finding';
 import { rules } from '../rules/index';
 import { fileNamed, fileObjectsIn, objectsOfFiles } from '../model/cluster';
+import { mapRenderedFindings } from './renderedFindings';
 import { keysOf, resolveKnown, sameResolution, unitContext, type KnownResolution, type ResolutionMemo } from './context';
 import type { Rule, RuleContext } from '../rules/rule';
 
@@ -43,6 +44,9 @@ interface State {
 
 interface Evaluation {
   readonly findings: readonly Finding[];
+  /** The ordered rule findings as found, those of rendered apply units on the units' own text. */
+  readonly ruleFindings: readonly Finding[];
+  inUnits?: readonly Finding[];
   /** Undefined once a later evaluation has taken it over. */
   state: State | undefined;
 }
@@ -82,6 +86,16 @@ function ensureIndexed(state: State): void {
   for (const [id, unit] of state.units) index(state.unitsByDep, id, unit.deps);
   for (const [key, known] of state.resolutions) index(state.resolutionsByDep, key, known.deps);
   state.indexed = true;
+}
+
+/**
+ * The rule findings of a snapshot where they were found: those of a rendered apply unit (a Kustomize build) on the
+ * unit's rendered text, as the views that draw the unit's objects (the trace) need them.
+ */
+export function findingsInUnits(analysis: Analysis, earlier: readonly Analysis[] = []): readonly Finding[] {
+  diagnosticsFor(analysis, earlier);
+  const e = evaluations.get(analysis)!;
+  return (e.inUnits ??= assemble(analysis, e.ruleFindings, false));
 }
 
 /** The same findings, every rule run once over each scope's objects: the reference the incremental path must equal. */
@@ -204,7 +218,8 @@ function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } 
     unindex(state.resolutionsByDep, key, known.deps);
     state.resolutions.delete(key);
   }
-  return { findings: assemble(analysis, orderFindings(ruleFindings)), state };
+  const ordered = orderFindings(ruleFindings);
+  return { findings: assemble(analysis, ordered), ruleFindings: ordered, state };
 }
 
 /** The namespaces a file's objects are in, in order. */
@@ -321,10 +336,10 @@ function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>;
 }
 
 /** Parse problems first, file by file, then the ordered rule findings; capped per file. */
-function assemble(analysis: Analysis, ruleFindings: readonly Finding[]): Finding[] {
+function assemble(analysis: Analysis, ruleFindings: readonly Finding[], mapUnits = true): Finding[] {
   const out: Finding[] = [];
   for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f, analysis.config)) out.push(p);
-  for (const f of ruleFindings) out.push(f);
+  for (const f of mapUnits ? mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings) : ruleFindings) out.push(f);
   return capPerFile(out, analysis.config);
 }
 

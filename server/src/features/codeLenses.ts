@@ -1,4 +1,5 @@
-// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace) and each StatefulSet (its pod names).
+// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace) and each StatefulSet (its pod names),
+// and at the top of a root kustomization what its build makes.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
@@ -17,6 +18,13 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
   // Lookups answer within the scope of the file (model/project.ts).
   const analysis = workspace.scopeOf(uri).analysis;
   const out: Lens[] = [];
+  // A root kustomization: what its build makes (the objects are analysed as that build's cluster).
+  for (const f of workspace.cluster.files) {
+    if (!f.rendered || f.rendered.definedBy !== uri) continue;
+    const namespaces = [...new Set(f.resources.map((r) => r.namespace))].sort();
+    const n = f.resources.length;
+    out.push({ span: { start: 0, end: 0 }, title: `Builds ${n} object${n === 1 ? '' : 's'}${namespaces.length ? ` in namespace${namespaces.length === 1 ? '' : 's'} ${namespaces.join(', ')}` : ''}` });
+  }
   for (const r of analysis.cluster.resources) {
     if (r.uri !== uri) continue;
     const span = { start: r.span.start, end: r.span.start };

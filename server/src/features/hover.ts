@@ -3,6 +3,8 @@
 import type { Analysis } from '../analysis/analysis';
 import { code } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
+import { fileNamed } from '../model/cluster';
+import { sourceOf, type SourceMapping } from '../model/rendered';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, servicePortHover, sessionAffinityHover } from './hoverFields';
@@ -22,7 +24,7 @@ export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover
   // Everything a hover says is said within the scope of its file (model/project.ts), and names that scope when the
   // workspace holds variants.
   const scope = workspace.scopeOf(uri);
-  const hover = hoverInScope(scope.analysis, uri, offset);
+  const hover = hoverInScope(scope.analysis, uri, offset) ?? renderedHover(workspace, uri, offset);
   // A Service hover names its variant on its first line; the others say it at the end.
   if (!hover || !scope.label || hover.markdown.startsWith('**Service**')) return hover;
   return { ...hover, markdown: `${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
@@ -30,9 +32,63 @@ export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover
 
 function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
-  if (!place) return undefined;
+  return place && hoverOn(analysis, place, offset);
+}
+
+/**
+ * In a file a Kustomize build reads (a base), the hover of what the cursor is on in each build that includes it
+ * (`prod-web.prod.svc.cluster.local` in overlays/prod, `dev-web.dev.svc.cluster.local` in overlays/dev).
+ */
+function renderedHover(workspace: Analysis, uri: string, offset: number): Hover | undefined {
+  const source = fileNamed(workspace.cluster.files, uri);
+  if (!source || source.skipped !== 'build-input') return undefined;
+  const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = source.text.indexOf('\n', offset);
+  const line = source.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  const onHead = /^(kind| {2}name):/.test(line);
+  // On an object's kind or name line the hover is about the value written there.
+  const colon = line.indexOf(':') + 1;
+  const value = line.slice(colon).trim();
+  const headSpan = onHead && value ? { start: lineStart + line.indexOf(value, colon), end: lineStart + line.indexOf(value, colon) + value.length } : undefined;
+  const parts: string[] = [];
+  let span: Span | undefined;
+  for (const f of workspace.cluster.files) {
+    if (!f.rendered) continue;
+    // Each build is a scope of its own: its hover is said within it.
+    const analysis = workspace.scopeOf(f.uri).analysis;
+    let inner: SourceMapping | undefined;
+    let outer: SourceMapping | undefined;
+    for (const m of f.rendered.text.mappings) {
+      if (m.uri !== uri || m.span.start > offset || offset > m.span.end) continue;
+      if (!inner || m.span.end - m.span.start < inner.span.end - inner.span.start) inner = m;
+      if (!outer || m.span.end - m.span.start > outer.span.end - outer.span.start) outer = m;
+    }
+    if (!inner || !outer) continue;
+    let markdown: string | undefined;
+    let at: Span = inner.span;
+    const ro = inner.rendered.start + Math.min(offset - inner.span.start, Math.max(0, inner.rendered.end - inner.rendered.start - 1));
+    const place = placeAt(analysis, f.uri, ro);
+    const h = place && hoverOn(analysis, place, ro);
+    if (h) {
+      markdown = h.markdown;
+      const back = sourceOf(f.rendered.text, h.span);
+      if (back && back.uri === uri) at = back.span;
+    } else if (onHead) {
+      // The object's name and kind: its own hover (the rendered name comes from the kustomization that made it).
+      const whole = placeAt(analysis, f.uri, outer.rendered.start + 1);
+      if (whole && isService(whole.resource)) markdown = serviceHover(analysis, whole.resource);
+    }
+    if (markdown === undefined) continue;
+    span ??= headSpan ?? at;
+    parts.push(`**In the build of ${f.rendered.label}**\n\n${markdown}`);
+  }
+  return parts.length && span ? { markdown: parts.join('\n\n---\n\n'), span } : undefined;
+}
+
+function hoverOn(analysis: Analysis, place: CursorPlace, offset: number): Hover | undefined {
   // The editor shows a diagnostic's message above the hover at the same place: the hover then states the facts and
   // leaves saying what is wrong (and the near misses) to the diagnostic, instead of repeating it.
+  const uri = place.resource.uri;
   const diagnosed = diagnosticsFor(analysis).some((f) => f.uri === uri && f.span.start <= offset && offset <= f.span.end);
   const r = place.resource;
   if (isService(r)) return serviceFieldHover(analysis, r, place, offset, diagnosed);

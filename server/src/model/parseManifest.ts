@@ -5,6 +5,7 @@
 import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { fastParse } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
+import type { RenderedSource } from './rendered';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResources, type Resource } from './resources';
@@ -14,9 +15,12 @@ export type SkipReason = 'template' | 'build-input' | 'too-deep' | 'too-large' |
 export interface ParseProblem {
   readonly span: Span;
   readonly message: string;
-  /** `yaml-syntax` for YAML errors, `manifest` for Kubernetes shape problems (e.g. `metadata: []`). */
-  readonly code: 'yaml-syntax' | 'manifest';
-  readonly severity: 'error' | 'warning';
+  /**
+   * `yaml-syntax` for YAML errors, `manifest` for Kubernetes shape problems (e.g. `metadata: []`), `kustomize-*` for
+   * a Kustomize build that fails or is not evaluated (model/rendered.ts `RenderProblem`).
+   */
+  readonly code: 'yaml-syntax' | 'manifest' | 'kustomize-render-failed' | 'kustomize-not-rendered' | 'kustomize-name-not-rewritten';
+  readonly severity: 'error' | 'warning' | 'information';
 }
 
 export interface ManifestDocument {
@@ -34,6 +38,8 @@ export interface ManifestFile {
   readonly skipped?: SkipReason;
   /** Number of YAML documents that looked like Kubernetes objects. */
   readonly manifestDocuments: number;
+  /** Set on the file that holds a rendered apply unit's objects (a Kustomize root's build). */
+  readonly rendered?: RenderedSource;
 }
 
 export interface ParseOptions {

@@ -14,7 +14,8 @@
 //   it that are no variants of its parts are applied with it (a shared `namespace.yaml`, the other services).
 // - Files that see the same objects form one **scope**; every lookup of a rule or a hover answers within the scope of
 //   the file it starts from. With no variants in the workspace there is one scope, the whole workspace.
-// Kustomize builds and Helm releases are apply units of their own (model/rendered.ts).
+// Kustomize builds and Helm releases are apply units of their own (model/rendered.ts): the file holding a unit's
+// rendered objects (`ManifestFile.rendered`) is one scope that sees nothing else.
 
 import type { ManifestFile } from './parseManifest';
 import type { Resource } from './resources';
@@ -38,7 +39,25 @@ export interface ScopePlan {
 }
 
 /** The scopes of a workspace's files, given the objects defined in more than one file (`Cluster.copies`). */
-export function planScopes(files: readonly ManifestFile[], copies: readonly (readonly Resource[])[]): ScopePlan {
+export function planScopes(allFiles: readonly ManifestFile[], allCopies: readonly (readonly Resource[])[]): ScopePlan {
+  // A rendered apply unit (a Kustomize root's build) is a cluster of its own: one scope that sees only itself.
+  const rendered = allFiles.filter((f) => f.rendered);
+  if (!rendered.length) return planPlainScopes(allFiles, allCopies);
+  const files = allFiles.filter((f) => !f.rendered);
+  const renderedUris = new Set(rendered.map((f) => f.uri));
+  const copies = allCopies.map((defs) => defs.filter((d) => !renderedUris.has(d.uri))).filter((defs) => defs.length > 1);
+  const plain = planPlainScopes(files, copies);
+  const units: Scope[] = rendered.map((f) => ({ id: `unit:${f.rendered!.unitId}`, label: f.rendered!.label, members: [f], visible: [f] }));
+  const byUri = new Map(units.map((s) => [s.members[0].uri, s]));
+  const scopes = plain.scopes.length === 1 && !plain.scopes[0].members.length ? units : [...plain.scopes, ...units];
+  return {
+    scopes,
+    scopeOf: (uri) => byUri.get(uri) ?? plain.scopeOf(uri),
+    signature: [plain.signature, ...units.map((u) => u.id)].join('\n'),
+  };
+}
+
+function planPlainScopes(files: readonly ManifestFile[], copies: readonly (readonly Resource[])[]): ScopePlan {
   const pairs = new Set<string>();
   const rivalParts = new Set<string>();
   for (const defs of copies) {

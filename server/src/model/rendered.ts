@@ -47,6 +47,22 @@ export interface RenderedUnit {
   readonly problems: readonly RenderProblem[];
 }
 
+/** What a manifest file made from a rendered unit's text knows of it (`ManifestFile.rendered`). */
+export interface RenderedSource {
+  /** `RenderedUnit.id`. */
+  readonly unitId: string;
+  /** `RenderedUnit.label`: `overlays/prod`. */
+  readonly label: string;
+  /** `RenderedUnit.definedBy`: the root kustomization. */
+  readonly definedBy: string;
+  readonly text: RenderedText;
+}
+
+/** The URI of the manifest file holding a unit's rendered text: never a workspace file. */
+export function renderedFileUri(definedBy: string): string {
+  return `${definedBy}#rendered`;
+}
+
 /** The innermost mapping whose rendered span contains `span`, if any. */
 export function sourceOf(text: RenderedText, span: Span): SourceMapping | undefined {
   const m = text.mappings;

@@ -10,6 +10,8 @@ import type { RenderedUnit } from '../model/rendered';
 import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
+import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
+import { diskReader } from './diskReader';
 import { defaultSettings, type Settings } from './settings';
 
 export type { LineIndex } from '../model/lineIndex';
@@ -113,6 +115,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
+  let kustomizeMemo: KustomizeMemo | undefined;
   /** The charts as of the last full list; recomputed when URIs come or go, or a chart's own files change. */
   let charts: ChartDiscovery = { charts: [], templates: new Set() };
   /** Rendered releases by their render URI, and every chart's latest units by chart root. */
@@ -165,7 +168,12 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     } else {
       layout = { files, place: layout.place };
     }
-    const place = layout.place;
+    // Kustomize roots become apply units (kustomize/applyUnits.ts); a root whose inputs did not change is not
+    // rendered again. Files a build reads that the workspace does not list (env files) are read from disk.
+    const units = kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader);
+    kustomizeMemo = units.memo;
+    if (units.files !== files) files = [...units.files];
+    const place = units.files === layout.files ? layout.place : new Map(files.map((f, i) => [f.uri, i]));
     const list = files;
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
@@ -197,7 +205,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         return t === undefined ? undefined : lineIndexes.of(uri, t);
       },
       documentVersion: (uri) => versions.get(uri),
-      stats: { files: files.length - rendersNow.size, resources, skippedTemplates, skippedOther },
+      stats: { files: files.length - rendersNow.size - files.filter((f) => f.rendered).length, resources, skippedTemplates, skippedOther },
       charts,
       renders: rendersNow,
       chartUnits: unitsNow,

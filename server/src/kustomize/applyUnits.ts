@@ -1,0 +1,168 @@
+// Kustomize roots as apply units of the project model (model/project.ts): each root that renders becomes one
+// manifest file holding its built objects (`ManifestFile.rendered`, analysed as a cluster of its own), the files
+// it read are no longer analysed as plain manifests, and what could not be rendered is reported on the line that
+// says why. A root that does not render leaves its files as they are (analysed as plain files, as before).
+// Pure; the memo carried from one call to the next only avoids rendering a root again while its inputs are unchanged.
+
+import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
+import { renderedFileUri, type RenderedUnit } from '../model/rendered';
+import { kustomizationFileNames, parseShared, type FileReader, type ParseCache } from './render';
+import { discoverKustomizations } from './roots';
+import { get, str } from './tree';
+import { basenameUri, dirnameUri, resolveUri } from './uriPath';
+
+export interface KustomizeMemo {
+  readonly uris: string;
+  readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
+  readonly consumed: ReadonlyMap<string, ManifestFile>;
+  /** Parsed kustomizations and resource files, by URI and text. */
+  readonly parsed: ParseCache;
+}
+
+export interface KustomizeUnits {
+  /** The workspace's files with Kustomize's inputs turned into build inputs, plus one file per rendered root. */
+  readonly files: readonly ManifestFile[];
+  readonly units: readonly RenderedUnit[];
+  readonly memo?: KustomizeMemo;
+}
+
+const kustNames: ReadonlySet<string> = new Set(kustomizationFileNames);
+
+/**
+ * A reader over the workspace's files: folders are the URIs' parents. `other` answers for files the workspace does
+ * not list (env files and patches outside the analysed paths, files that are not YAML).
+ */
+export function readerOf(files: readonly { readonly uri: string; readonly text: string }[], other?: FileReader): FileReader {
+  const texts = new Map(files.map((f) => [f.uri, f.text]));
+  const dirs = new Map<string, Set<string>>();
+  for (const f of files) {
+    let child = f.uri;
+    let dir = dirnameUri(child);
+    // Register every ancestor folder with its entry, up to the root.
+    while (dir !== child) {
+      let entries = dirs.get(dir);
+      const known = entries !== undefined;
+      if (!entries) dirs.set(dir, (entries = new Set()));
+      entries.add(basenameUri(child));
+      if (known) break;
+      child = dir;
+      dir = dirnameUri(dir);
+    }
+  }
+  return {
+    read: (uri) => texts.get(uri) ?? other?.read(uri),
+    list: (dir) => {
+      const mine = dirs.get(dir.replace(/\/+$/, ''));
+      const theirs = other?.list(dir);
+      if (!mine) return theirs;
+      return theirs ? [...new Set([...mine, ...theirs])] : [...mine];
+    },
+  };
+}
+
+/**
+ * `files`: the workspace's files as parsed today (in URI order). `defaultNamespace` is used to parse rendered text.
+ * Returns the files unchanged when the workspace holds no kustomization.
+ */
+export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader): KustomizeUnits {
+  if (!files.some((f) => kustNames.has(basenameUri(f.uri)))) return { files, units: [] };
+  const uris = files.map((f) => f.uri);
+  const sig = uris.join('\n');
+  const reader = readerOf(files, other);
+  const previous = memo && memo.uris === sig ? memo.roots : undefined;
+  const parsed: ParseCache = memo?.parsed ?? new Map();
+  const listed = new Set(uris);
+  for (const uri of parsed.keys()) if (!listed.has(uri)) parsed.delete(uri);
+  const layout = discoverKustomizations(uris, reader, commonFolder(uris), previous && reuseOf(reader, previous), parsed);
+  const roots = new Map<string, { unit: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
+  const consumedUris = new Set<string>();
+  const problems = new Map<string, ParseProblem[]>();
+  const extra: ManifestFile[] = [];
+  for (const root of layout.roots) {
+    const unit = root.unit;
+    const old = previous?.get(root.dir);
+    const reused = old && old.unit === unit ? old : undefined;
+    const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map(unit.inputs.map((u) => [u, reader.read(u)]));
+    if (unit.rendered && onlyListsFiles(reader, root.dir, root.file, parsed)) {
+      roots.set(root.dir, { unit, texts });
+      continue;
+    }
+    let file = reused?.file;
+    if (unit.rendered) {
+      file ??= { ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered.text, { defaultNamespace }), rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered } };
+      extra.push(file);
+      for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
+    }
+    roots.set(root.dir, { unit, texts, file });
+    for (const p of unit.problems) {
+      const list = problems.get(p.uri) ?? [];
+      // One place, one problem: the same cause met in several builds names each build in one message.
+      const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
+      if (i < 0) list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message });
+      else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], message: `${list[i].message} ${p.message}` };
+      problems.set(p.uri, list);
+    }
+  }
+  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>): KustomizeMemo => ({ uris: sig, roots, consumed, parsed });
+  // Nothing rendered and nothing to report (roots that only list files): the files as they are.
+  if (!extra.length && !problems.size) return { files, units: [...roots.values()].map((r) => r.unit), memo: memoOut(new Map()) };
+  const consumed = new Map<string, ManifestFile>();
+  const out: ManifestFile[] = [];
+  for (const f of files) {
+    let g = f;
+    const clamp = (n: number) => Math.max(0, Math.min(n, f.text.length));
+    if (consumedUris.has(f.uri) && !f.skipped) {
+      const kept = memo?.consumed.get(f.uri);
+      g = kept && kept.text === f.text ? kept : buildInputFile(f.uri, f.text, 'kustomize-input');
+      consumed.set(f.uri, g);
+    }
+    const ps = problems.get(f.uri);
+    if (ps) g = { ...g, problems: [...g.problems, ...ps.map((p) => ({ ...p, span: { start: clamp(p.span.start), end: clamp(Math.max(p.span.start, p.span.end)) } }))] };
+    out.push(g);
+  }
+  out.push(...extra);
+  out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed) };
+}
+
+/** A root whose inputs all have the texts of its last render is not rendered again: its unit is handed back. */
+function reuseOf(reader: FileReader, previous: KustomizeMemo['roots']): (dir: string) => RenderedUnit | undefined {
+  return (dir) => {
+    const old = previous.get(dir);
+    if (!old) return undefined;
+    for (const [u, t] of old.texts) if (reader.read(u) !== t) return undefined;
+    return old.unit;
+  };
+}
+
+/**
+ * A kustomization that only lists files builds exactly their objects: those files are analysed as they are (with
+ * their own spans, hovers and fixes) rather than through a rendered copy.
+ */
+function onlyListsFiles(reader: FileReader, dir: string, file: string, parsed: ParseCache): boolean {
+  const text = reader.read(file);
+  if (text === undefined) return false;
+  const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
+  if (!node || node.t !== 'm') return false;
+  for (const e of node.e) {
+    if (e.k === 'apiVersion' || e.k === 'kind' || e.k === 'metadata') continue;
+    if (e.k !== 'resources' || e.v.t !== 'q') return false;
+    for (const item of e.v.items) {
+      const ref = str(item);
+      if (ref === undefined || reader.read(resolveUri(dir, ref)) === undefined) return false;
+    }
+  }
+  return str(get(node, 'kind')) !== 'Component';
+}
+
+function commonFolder(uris: readonly string[]): string | undefined {
+  if (!uris.length) return undefined;
+  let prefix = dirnameUri(uris[0]);
+  for (const u of uris)
+    while (!u.startsWith(prefix.endsWith('/') ? prefix : prefix + '/')) {
+      const up = dirnameUri(prefix);
+      if (up === prefix) return undefined;
+      prefix = up;
+    }
+  return prefix;
+}

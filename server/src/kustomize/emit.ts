@@ -1,0 +1,113 @@
+// Rendered objects → multi-document YAML in the layout `kustomize build` prints (block style, sequences not
+// indented under their key, documents separated by `---`), with a source mapping for every key, scalar and
+// collection that knows where it came from.
+
+import type { RenderedText, SourceMapping } from '../model/rendered';
+import type { KNode, Src } from './tree';
+
+export function emitDocuments(docs: readonly { node: KNode; src?: Src }[]): RenderedText {
+  const e = new Emitter();
+  docs.forEach((d, i) => {
+    if (i > 0) e.out += '---\n';
+    const start = e.out.length;
+    e.block(d.node, 0);
+    if (d.src) e.map(start, e.out.length, d.src);
+  });
+  const mappings = e.mappings.sort((a, b) => a.rendered.start - b.rendered.start || b.rendered.end - a.rendered.end);
+  return { text: e.out, mappings };
+}
+
+class Emitter {
+  out = '';
+  mappings: SourceMapping[] = [];
+
+  map(start: number, end: number, src: Src): void {
+    this.mappings.push(src.via ? { rendered: { start, end }, uri: src.uri, span: src.span, via: src.via } : { rendered: { start, end }, uri: src.uri, span: src.span });
+  }
+
+  /** Writes `node` as the content of a line that starts at `indent` (the caller wrote nothing on it yet). */
+  block(node: KNode, indent: number): void {
+    const pad = ' '.repeat(indent);
+    if (node.t === 'm') {
+      if (!node.e.length) {
+        this.flow(node);
+        this.out += '\n';
+        return;
+      }
+      const start = this.out.length;
+      node.e.forEach((en, i) => {
+        if (i > 0) this.out += pad;
+        const ks = this.out.length;
+        this.out += scalarText(en.k);
+        if (en.ks) this.map(ks, this.out.length, en.ks);
+        this.out += ':';
+        this.value(en.v, indent, true);
+      });
+      if (node.src) this.map(start, this.out.length - 1, node.src);
+      return;
+    }
+    if (node.t === 'q') {
+      if (!node.items.length) {
+        this.flow(node);
+        this.out += '\n';
+        return;
+      }
+      const start = this.out.length;
+      node.items.forEach((item, i) => {
+        if (i > 0) this.out += pad;
+        this.out += '-';
+        this.value(item, indent, false);
+      });
+      if (node.src) this.map(start, this.out.length - 1, node.src);
+      return;
+    }
+    this.flow(node);
+    this.out += '\n';
+  }
+
+  /** After `key:` or `-`: a scalar or empty collection on the same line, a collection on the next lines. */
+  private value(v: KNode, indent: number, inMap: boolean): void {
+    const nonEmpty = (v.t === 'm' && v.e.length > 0) || (v.t === 'q' && v.items.length > 0);
+    if (!nonEmpty) {
+      this.out += ' ';
+      this.flow(v);
+      this.out += '\n';
+      return;
+    }
+    if (inMap) {
+      if (v.t === 'q') {
+        this.out += '\n' + ' '.repeat(indent);
+        this.block(v, indent);
+      } else {
+        this.out += '\n' + ' '.repeat(indent + 2);
+        this.block(v, indent + 2);
+      }
+    } else {
+      // A sequence item: the collection starts on the dash's line.
+      this.out += ' ';
+      this.block(v, indent + 2);
+    }
+  }
+
+  private flow(v: KNode): void {
+    const start = this.out.length;
+    if (v.t === 'm') this.out += '{}';
+    else if (v.t === 'q') this.out += '[]';
+    else this.out += v.v === null ? 'null' : typeof v.v === 'string' ? scalarText(v.v) : v.raw !== undefined && plainNumber(v.raw) ? v.raw : String(v.v);
+    if (v.src) this.map(start, this.out.length, v.src);
+  }
+}
+
+const plainSafe = /^[A-Za-z0-9_./~$^()][A-Za-z0-9_ ./~$^()+=@:,-]*$/;
+const notString = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?(?:\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9]+(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9]{4}-[0-9]{2}-[0-9]{2}.*)$/;
+
+/** A string as YAML: plain when it cannot be read as anything else, double-quoted otherwise. */
+export function scalarText(s: string): string {
+  if (s !== '' && plainSafe.test(s) && !notString.test(s) && !s.endsWith(' ') && !s.includes(': ') && !s.includes(' #') && !s.endsWith(':'))
+    return s;
+  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function plainNumber(raw: string): boolean {
+  return /^[-+]?(?:[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+|\.inf|\.nan)$/i.test(raw);
+}

@@ -1,0 +1,256 @@
+// The object trees the Kustomize renderer transforms: plain maps, sequences and scalars, each remembering where in
+// which source file it came from (and which kustomization setting made it, when it was not the source's own text).
+
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, type Document, type Node as YamlNode } from 'yaml';
+import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
+import type { Span } from '../model/span';
+
+/** Where a node came from. `via` names the setting that made the value (`namePrefix`, `namespace`, …). */
+export interface Src {
+  readonly uri: string;
+  readonly span: Span;
+  readonly via?: string;
+}
+
+export type Scalar = string | number | boolean | null;
+
+export interface KScalar {
+  readonly t: 's';
+  v: Scalar;
+  /** The source text of a plain non-string scalar (`1.0`, `0x1f`), kept so the output reads the same. */
+  raw?: string;
+  src?: Src;
+}
+
+export interface KEntry {
+  k: string;
+  ks?: Src;
+  v: KNode;
+}
+
+export interface KMap {
+  readonly t: 'm';
+  e: KEntry[];
+  src?: Src;
+}
+
+export interface KSeq {
+  readonly t: 'q';
+  items: KNode[];
+  src?: Src;
+}
+
+export type KNode = KScalar | KMap | KSeq;
+
+export function scalar(v: Scalar, src?: Src): KScalar {
+  return { t: 's', v, src };
+}
+
+export function map(entries: KEntry[] = [], src?: Src): KMap {
+  return { t: 'm', e: entries, src };
+}
+
+export function seq(items: KNode[] = [], src?: Src): KSeq {
+  return { t: 'q', items, src };
+}
+
+export function get(node: KNode | undefined, key: string): KNode | undefined {
+  if (!node || node.t !== 'm') return undefined;
+  for (const e of node.e) if (e.k === key) return e.v;
+  return undefined;
+}
+
+export function entry(node: KMap, key: string): KEntry | undefined {
+  for (const e of node.e) if (e.k === key) return e;
+  return undefined;
+}
+
+export function getPath(node: KNode | undefined, path: readonly string[]): KNode | undefined {
+  let n = node;
+  for (const p of path) n = get(n, p);
+  return n;
+}
+
+/** A string scalar's value; numbers and booleans as Kustomize reads them into strings; undefined otherwise. */
+export function str(node: KNode | undefined): string | undefined {
+  if (!node || node.t !== 's' || node.v === null) return undefined;
+  if (typeof node.v === 'string') return node.v;
+  return node.raw ?? String(node.v);
+}
+
+export function set(node: KMap, key: string, value: KNode, keySrc?: Src): void {
+  const e = entry(node, key);
+  if (e) e.v = value;
+  else node.e.push({ k: key, ks: keySrc, v: value });
+}
+
+export function remove(node: KMap, key: string): boolean {
+  const i = node.e.findIndex((e) => e.k === key);
+  if (i < 0) return false;
+  node.e.splice(i, 1);
+  return true;
+}
+
+export function clone<T extends KNode>(node: T): T {
+  if (node.t === 's') return { ...node };
+  if (node.t === 'q') return { t: 'q', items: node.items.map(clone), src: node.src } as T;
+  return { t: 'm', e: node.e.map((e) => ({ k: e.k, ks: e.ks, v: clone(e.v) })), src: node.src } as T;
+}
+
+/** Marks every node of a tree without a source as coming from `src` (values a setting wrote). */
+export function stamp(node: KNode, src: Src): KNode {
+  if (!node.src) node.src = src;
+  if (node.t === 'm')
+    for (const e of node.e) {
+      if (!e.ks) e.ks = src;
+      stamp(e.v, src);
+    }
+  else if (node.t === 'q') for (const i of node.items) stamp(i, src);
+  return node;
+}
+
+/** A plain JavaScript value (for JSON output, hashing and tests). */
+export function toJs(node: KNode): unknown {
+  if (node.t === 's') return node.v;
+  if (node.t === 'q') return node.items.map(toJs);
+  const o: Record<string, unknown> = {};
+  for (const e of node.e) o[e.k] = toJs(e.v);
+  return o;
+}
+
+export function fromJs(value: unknown, src?: Src): KNode {
+  if (Array.isArray(value)) return seq(value.map((v) => fromJs(v, src)), src);
+  if (value !== null && typeof value === 'object')
+    return map(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => ({ k, ks: src, v: fromJs(v, src) })),
+      src,
+    );
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return scalar(value, src);
+  return scalar(null, src);
+}
+
+export function equalNodes(a: KNode, b: KNode): boolean {
+  if (a.t !== b.t) return false;
+  if (a.t === 's') return a.v === (b as KScalar).v;
+  if (a.t === 'q') {
+    const bi = (b as KSeq).items;
+    return a.items.length === bi.length && a.items.every((x, i) => equalNodes(x, bi[i]));
+  }
+  const be = (b as KMap).e;
+  if (a.e.length !== be.length) return false;
+  return a.e.every((e) => {
+    const o = be.find((x) => x.k === e.k);
+    return o !== undefined && equalNodes(e.v, o.v);
+  });
+}
+
+// ---- parsing --------------------------------------------------------------------------------------------------
+
+export interface ParsedDoc {
+  readonly node: KNode | undefined;
+  readonly span: Span;
+}
+
+export interface ParseResult {
+  readonly docs: readonly ParsedDoc[];
+  /** The first YAML error, if any. */
+  readonly error?: { readonly message: string; readonly span: Span };
+}
+
+/** Parses a multi-document YAML text into trees carrying spans into `uri`'s text. */
+export function parseYaml(text: string, uri: string): ParseResult {
+  let docs: Document.Parsed[];
+  // The parser's gates (model/parseManifest.ts): composing a tree deeper than a few hundred levels can abort V8.
+  const tooDeep = { docs: [], error: { message: `the file nests more than ${maxNestingDepth} levels deep, so it was not parsed`, span: { start: 0, end: 0 } } };
+  if (estimateNestingDepth(text) > maxNestingDepth) return tooDeep;
+  try {
+    const tokens = Array.from(new Parser().parse(text));
+    if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
+    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens)) as Document.Parsed[];
+  } catch (err) {
+    return { docs: [], error: { message: err instanceof Error ? err.message : String(err), span: { start: 0, end: 0 } } };
+  }
+  if (docs.some((d) => d.errors.some((e) => e.code === 'RESOURCE_EXHAUSTION'))) return tooDeep;
+  const out: ParsedDoc[] = [];
+  for (const doc of docs) {
+    const err = doc.errors[0];
+    if (err) {
+      const start = Math.min(err.pos?.[0] ?? 0, text.length);
+      const end = Math.min(Math.max(err.pos?.[1] ?? start, start), text.length);
+      return { docs: out, error: { message: err.message.split('\n')[0], span: { start, end } } };
+    }
+    const range = doc.range ?? [0, 0, 0];
+    const conv = new Converter(doc, uri);
+    try {
+      out.push({ node: doc.contents ? conv.node(doc.contents as YamlNode, 0) : undefined, span: { start: range[0], end: range[1] } });
+    } catch (err) {
+      if (!(err instanceof TooLarge)) throw err;
+      return { docs: out, error: { message: `a document expands to more than ${maxNodes} values through its aliases`, span: { start: range[0], end: range[0] } } };
+    }
+  }
+  return { docs: out };
+}
+
+/** Aliases are expanded (as Kustomize does); a document whose aliases expand to more values than this is refused. */
+const maxNodes = 50_000;
+
+class TooLarge extends Error {}
+
+class Converter {
+  /** Values made by expanding aliases. */
+  private count = 0;
+  private inAlias = 0;
+  private readonly targets = new Map<YamlNode, YamlNode | undefined>();
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly uri: string,
+  ) {}
+
+  private src(n: { range?: [number, number, number] | null }): Src | undefined {
+    return n.range ? { uri: this.uri, span: { start: n.range[0], end: n.range[1] } } : undefined;
+  }
+
+  node(n: YamlNode, depth: number): KNode {
+    if (this.inAlias && ++this.count > maxNodes) throw new TooLarge();
+    if (depth > 200) return scalar(null, this.src(n));
+    if (isAlias(n)) {
+      if (!this.targets.has(n)) this.targets.set(n, n.resolve(this.doc) as YamlNode | undefined);
+      const target = this.targets.get(n);
+      if (!target) return scalar(null, this.src(n));
+      this.inAlias++;
+      try {
+        return this.node(target, depth + 1);
+      } finally {
+        this.inAlias--;
+      }
+    }
+    if (isMap(n)) {
+      const entries: KEntry[] = [];
+      for (const p of n.items) {
+        if (!isPair(p)) continue;
+        const keyNode = p.key as YamlNode | null;
+        const k = keyNode && isScalar(keyNode) ? String(keyNode.value) : keyNode === null ? '' : String(keyNode);
+        const v = p.value === null || p.value === undefined ? scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined) : this.node(p.value as YamlNode, depth + 1);
+        const ks = keyNode ? this.src(keyNode) : undefined;
+        const existing = entries.findIndex((e) => e.k === k);
+        if (existing >= 0) entries.splice(existing, 1);
+        entries.push({ k, ks, v });
+      }
+      return map(entries, this.src(n));
+    }
+    if (isSeq(n)) return seq(n.items.map((i) => (i === null ? scalar(null) : this.node(i as YamlNode, depth + 1))), this.src(n));
+    if (isScalar(n)) {
+      const v = n.value;
+      const s = scalar(v === undefined ? null : typeof v === 'bigint' ? Number(v) : (v as Scalar), this.src(n));
+      if (typeof v === 'number' && n.source !== undefined) s.raw = n.source;
+      if (v instanceof Date || (typeof v === 'object' && v !== null)) s.v = String(n.source ?? v);
+      return s;
+    }
+    return scalar(null, this.src(n));
+  }
+}
+
+function endOf(src: Src | undefined): Src | undefined {
+  return src && { uri: src.uri, span: { start: src.span.end, end: src.span.end } };
+}
