@@ -16,6 +16,7 @@
 //   `slice:<namespace>/<service>`  the EndpointSlices in that namespace labelled for that Service (semantics §1.2);
 //   `res:<scope>\u0001<namespace>/<name>`  what a name written in that namespace of that scope resolves to (itself recomputed when what it read
 //                     changed, and counted as changed only when the answer differs);
+//   `charts`          which Helm charts are in scope and which of them have renders (semantics §9.2);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -239,10 +240,12 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     },
     podsUnknown(namespace, keys) {
       record(`ns:${namespace}`);
+      record('charts');
       return unknownPods(a().cluster, namespace, keys);
     },
     serviceUnknown(namespace, name) {
       record(`ns:${namespace}`);
+      record('charts');
       record(`svc:${name.toLowerCase()}`);
       return unknownService(a().cluster, namespace, name);
     },
@@ -318,7 +321,11 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
     return c[k];
   };
   return {
-    files: c.files,
+    // Name resolution reads the file list only to learn which Helm charts have renders (analysis/unknowns.ts).
+    get files() {
+      record('charts');
+      return c.files;
+    },
     namespaces: recordedSet(c.namespaces, record),
     declaredNamespaces: recordedMap(c.declaredNamespaces, record),
     get resources() { return listed('resources'); },

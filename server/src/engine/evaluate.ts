@@ -300,6 +300,8 @@ function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>;
   const touch = (f: ManifestFile) => {
     files.add(f.uri);
     keys.add(`file:${f.uri}`);
+    // A chart or a render coming or going changes what is unknown (analysis/unknowns.ts).
+    if (f.uri.includes('#helm/') || f.uri.endsWith('/Chart.yaml')) keys.add('charts');
     for (const r of f.resources) keysOf(r, keys);
   };
   const a = before.cluster.files;
