@@ -89,6 +89,7 @@ interface DocumentTree {
 function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): ManifestFile {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
+  const budget: TreeBudget = { extra: 0 };
   trees.forEach((tree, index) => {
     for (const e of tree.errors) {
       if (problems.length >= maxProblemsPerFile) break;
@@ -96,9 +97,13 @@ function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], op
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    const root = tree.doc ? toTree(tree.doc, problems) : tree.root;
+    const converted = tree.doc ? toTree(tree.doc, text, problems, budget) : { root: tree.root, duplicates: [] };
+    const root = converted.root;
     const found = readResources({ uri, index, span: tree.span, root, text, keep }, options.defaultNamespace);
-    if (found.isManifest) manifestDocuments++;
+    if (found.isManifest) {
+      manifestDocuments++;
+      for (const d of converted.duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d, text));
+    }
     resources.push(...found.resources);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
   });
@@ -215,21 +220,59 @@ export function estimateNestingDepth(text: string): number {
   return Math.ceil(max);
 }
 
-function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefined {
+/**
+ * Work a file's aliases and merge keys may add to the tree walks after parsing. Aliases are shared, never copied, but
+ * any reader that walks a shared node once per reference (a List's items, a rule's loop over containers) does the
+ * work of the expanded tree: a few hundred bytes of nested aliases expand to billions of nodes. The expanded size of
+ * each document is therefore measured (in linear time, per distinct node) and a document whose aliases and merges
+ * add more than this many nodes is refused with one problem. Plain files add nothing.
+ */
+export const maxAliasExpansion = 100_000;
+
+/** One file's budget, shared by its documents. */
+interface TreeBudget {
+  /** Nodes that aliases and merge keys add beyond the distinct ones, so far. */
+  extra: number;
+}
+
+/** A key written twice in one mapping: the later one wins, as in the API server's non-strict decoding. */
+interface DuplicateKey {
+  readonly key: string;
+  readonly first: Span;
+  readonly later: Span;
+}
+
+interface ConvertedDocument {
+  readonly root: YNode | undefined;
+  readonly duplicates: readonly DuplicateKey[];
+}
+
+function toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], budget: TreeBudget = { extra: 0 }): ConvertedDocument {
   const converting = new Set<YamlNode>();
   const done = new Map<YamlNode, YNode>();
+  /** Expanded size (nodes, counting every alias as a copy) of each converted node, saturating at the budget. */
+  const sizes = new Map<YNode, number>();
+  const duplicates: DuplicateKey[] = [];
+  const cap = maxAliasExpansion + 1;
+  let refused = false;
+  const sizeOf = (n: YNode) => sizes.get(n) ?? 1;
   // An alias names the closest anchor before it in the text. Nodes are converted in text order, so the anchors
   // seen so far are exactly the ones an alias may use. (The parser's own alias lookup walks the whole document
   // for every alias: quadratic, minutes for a file with 20,000 aliases.)
   const anchors = new Map<string, YamlNode>();
   const convert = (node: unknown, fallback: Span): YNode => {
+    if (refused) return nullAt(fallback);
     if (isAlias(node)) {
       const target = anchors.get(node.source);
       if (!target && problems.length < maxProblemsPerFile) {
         problems.push({ span: rangeOf(node) ?? fallback, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: the alias *${node.source} refers to no anchor &${node.source} defined before it.` });
       }
       if (!target || converting.has(target)) return nullAt(rangeOf(node) ?? fallback);
-      return convert(target, rangeOf(node) ?? fallback);
+      const shared = convert(target, rangeOf(node) ?? fallback);
+      // The shared node is not copied, but every walk that reaches it through this alias walks it again.
+      budget.extra += sizeOf(shared);
+      if (budget.extra > maxAliasExpansion) refused = true;
+      return shared;
     }
     if (!node || typeof node !== 'object') return nullAt(fallback);
     const yn = node as YamlNode;
@@ -240,6 +283,7 @@ function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefin
     if (anchor) anchors.set(anchor, yn);
     converting.add(yn);
     let out: YNode;
+    let size = 1;
     if (isScalar(yn)) {
       out = scalar(yn, span);
     } else if (isMap(yn)) {
@@ -256,30 +300,86 @@ function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefin
           merges.push(value);
           continue;
         }
-        if (!entries.has(key)) entries.set(key, { key, keySpan, value });
+        const earlier = entries.get(key);
+        if (earlier) {
+          duplicates.push({ key, first: earlier.keySpan, later: keySpan });
+          size -= sizeOf(earlier.value);
+          // Map.set keeps the key's first position; the later value is the one the decoder keeps.
+        }
+        entries.set(key, { key, keySpan, value });
+        size += sizeOf(value);
       }
-      for (const m of merges) mergeInto(entries, m);
+      for (const m of merges) {
+        const added = mergeInto(entries, m, sizeOf);
+        size += added.size;
+        budget.extra += added.size;
+        // Copying merged entries into this map is work of its own, paid for from the same budget.
+        budget.extra += added.entries;
+      }
+      if (budget.extra > maxAliasExpansion) refused = true;
       out = { type: 'map', span, entries };
     } else if (isSeq(yn)) {
-      out = { type: 'seq', span, items: yn.items.map((it) => convert(it, span)) };
+      const itemsOut = yn.items.map((it) => convert(it, span));
+      for (const it of itemsOut) size += sizeOf(it);
+      out = { type: 'seq', span, items: itemsOut };
     } else {
       out = nullAt(span);
     }
     converting.delete(yn);
     done.set(yn, out);
+    if (size > 1) sizes.set(out, Math.min(size, cap));
     return out;
   };
-  if (doc.contents === null || doc.contents === undefined) return undefined;
-  return convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+  if (doc.contents === null || doc.contents === undefined) return { root: undefined, duplicates };
+  const root = convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+  if (refused) {
+    const start = Math.min(doc.range[0], text.length);
+    problems.push({ span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) }, code: 'yaml-syntax', severity: 'error',
+      message: `The aliases and merge keys of this document expand to more than ${maxAliasExpansion.toLocaleString('en-US')} nodes, so it was not analysed (an alias is a reference, but reading the document would walk every copy). Kubernetes manifests never need this.` });
+    return { root: undefined, duplicates: [] };
+  }
+  return { root, duplicates };
 }
 
-/** YAML merge keys (`<<: *base`): entries from the merged maps fill keys the map does not set itself. */
-function mergeInto(entries: Map<string, YEntry>, merged: YNode): void {
+/**
+ * A mapping key written twice. `kubectl apply` validates fields strictly by default (`--validate=strict`, server-side
+ * field validation) and then rejects the object ("duplicate field"); with validation set to warn or off, the API
+ * server's decoding keeps the later value (JSON and YAML decoders both overwrite a key they meet again), which is the
+ * value analysed here.
+ */
+function duplicateKeyProblem(d: DuplicateKey, text: string): ParseProblem {
+  const line = (offset: number) => 1 + countNewlines(text, offset);
+  return {
+    span: d.later, code: 'manifest', severity: 'error',
+    message: `"${d.key}" is set twice in this mapping (line ${line(d.first.start)} and here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.`,
+  };
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * YAML merge keys (`<<: *base`): entries from the merged maps fill keys the map does not set itself. Returns how many
+ * entries were looked at and how many nodes the added values hold (expanded).
+ */
+function mergeInto(entries: Map<string, YEntry>, merged: YNode, sizeOf: (n: YNode) => number): { entries: number; size: number } {
   const sources = merged.type === 'seq' ? merged.items : [merged];
+  let looked = 0;
+  let size = 0;
   for (const src of sources) {
     if (src.type !== 'map') continue;
-    for (const [k, e] of src.entries) if (!entries.has(k)) entries.set(k, e);
+    for (const [k, e] of src.entries) {
+      looked++;
+      if (!entries.has(k)) {
+        entries.set(k, e);
+        size += sizeOf(e.value);
+      }
+    }
   }
+  return { entries: looked, size };
 }
 
 function scalar(node: Scalar, span: Span): YScalar {
@@ -321,6 +421,7 @@ export function libraryDocuments(text: string): { readonly documents: readonly {
   const tokens = Array.from(new Parser().parse(text));
   const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   const problems: ParseProblem[] = [];
-  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, problems) }));
+  const budget: TreeBudget = { extra: 0 };
+  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, text, problems, budget).root }));
   return { documents, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
 }
