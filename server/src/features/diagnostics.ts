@@ -8,7 +8,7 @@ import { rules } from '../rules/index';
 import { fileNamed, fileObjectsIn, filesByNamespace } from '../model/cluster';
 import { keysOf, resolveKnown, sameResolution, unitView, type KnownResolution, type ResolutionMemo } from '../rules/namespaceView';
 import type { Rule } from '../rules/rule';
-import { orderFindings, runRules } from '../rules/runRules';
+import { boundRelated, orderFindings, runRules } from '../rules/runRules';
 
 /** Findings beyond this many in one file are folded into a single "N more" note. */
 export const maxFindingsPerFile = 200;
@@ -236,7 +236,7 @@ function unindex(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<
 }
 
 function collect(rule: Rule, analysis: Analysis, severity: Finding['severity'], out: Finding[]): void {
-  for (const draft of rule.check(analysis)) out.push({ ...draft, code: rule.code, severity });
+  for (const draft of rule.check(analysis)) out.push({ ...boundRelated(draft), code: rule.code, severity });
 }
 
 /**

@@ -1,5 +1,6 @@
 // duplicate-resource: the same kind/namespace/name defined twice; the API server keeps only one of them.
 
+import { firstRelated, maxRelated } from './finding';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
@@ -30,13 +31,20 @@ spec: {selector: {app: api}, ports: [{port: 80}]}`,
     for (const dup of cluster.resources) {
       const all = cluster.get(dup.kind, dup.namespace, dup.name);
       if (all.length < 2) continue;
-      const others = all.filter((o) => o !== dup);
+      // At most `maxRelated` others, found without copying the whole list (copies × copies otherwise).
+      const others: typeof all[number][] = [];
+      for (const o of all) {
+        if (o === dup) continue;
+        if (others.length > maxRelated) break;
+        others.push(o);
+      }
+      const { related } = firstRelated(others, (o) => ({ uri: o.uri, span: o.nameSpan, message: `Another definition of ${o.kind} "${o.name}"` }));
       yield {
         uri: dup.uri,
         span: dup.nameSpan,
         message: `${dup.kind} "${dup.name}" in namespace "${dup.namespace}" is defined ${all.length} times; only one can exist, and whichever is applied last replaces the others.`,
         resource: refOf(dup),
-        related: others.map((o) => ({ uri: o.uri, span: o.nameSpan, message: `Another definition of ${o.kind} "${o.name}"` })),
+        related,
       };
     }
   },

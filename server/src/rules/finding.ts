@@ -15,6 +15,20 @@ export interface RelatedInfo {
   readonly message: string;
 }
 
+/**
+ * A finding points at no more than this many related places: an object defined 4,000 times must not make each of its
+ * 4,000 findings carry 3,999 places (quadratic in copies). The runner cuts longer lists; rules that build them stop
+ * early with `firstRelated`.
+ */
+export const maxRelated = 20;
+
+/** The related places of the first `maxRelated` items, and how many were left out. */
+export function firstRelated<T>(items: readonly T[], place: (item: T) => RelatedInfo): { readonly related: readonly RelatedInfo[]; readonly omitted: number } {
+  const related: RelatedInfo[] = [];
+  for (let i = 0; i < items.length && i < maxRelated; i++) related.push(place(items[i]));
+  return { related, omitted: Math.max(0, items.length - maxRelated) };
+}
+
 export interface TextEdit {
   readonly uri: string;
   readonly span: Span;

@@ -1,7 +1,7 @@
 // Runs every enabled rule over one analysis, applies the configured severities, and orders the findings.
 
 import type { Analysis } from '../analysis/analysis';
-import type { Finding } from './finding';
+import { maxRelated, type Finding, type FindingDraft } from './finding';
 import { rules } from './index';
 import type { Rule } from './rule';
 
@@ -11,9 +11,14 @@ export function runRules(analysis: Analysis, only: readonly Rule[] = rules): Fin
     const configured = analysis.config.rules[rule.code];
     if (configured === 'off') continue;
     const severity = configured ?? rule.defaultSeverity;
-    for (const draft of rule.check(analysis)) out.push({ ...draft, code: rule.code, severity });
+    for (const draft of rule.check(analysis)) out.push({ ...boundRelated(draft), code: rule.code, severity });
   }
   return orderFindings(out);
+}
+
+/** A finding with at most `maxRelated` related places (the rest add nothing a reader can use). */
+export function boundRelated<T extends FindingDraft>(draft: T): T {
+  return draft.related && draft.related.length > maxRelated ? { ...draft, related: draft.related.slice(0, maxRelated) } : draft;
 }
 
 /**
