@@ -3,7 +3,7 @@
 import { traceResultFor } from '../features/traceResult';
 import type { Service } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
-import { closeNames } from './closeNames';
+import { closeNames } from '../features/closeNames';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult } from './commandResult';
 import type { TraceRequest } from './parseArgs';

@@ -96,7 +96,11 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
     if (memo && memo.text === text) return memo;
-    const file = parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
+    // The size limit holds for open documents too: a 45 MB document is not parsed (it counts as skipped for size in
+    // the status bar), whatever the editor sends.
+    const file = text.length > settings.files.maxSizeKB * 1024
+      ? { uri, text, resources: [], problems: [], skipped: 'too-large' as const, manifestDocuments: 0 }
+      : parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
     parses.set(uri, file);
     return file;
   };
@@ -175,7 +179,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     setSettings(next) {
       const filesChanged = JSON.stringify(next.files) !== JSON.stringify(settings.files);
       // The default namespace is read while parsing, so every memoized parse is stale.
-      if (next.analysis.defaultNamespace !== settings.analysis.defaultNamespace) parses.clear();
+      // So is the size limit's verdict.
+      if (next.analysis.defaultNamespace !== settings.analysis.defaultNamespace || next.files.maxSizeKB !== settings.files.maxSizeKB) parses.clear();
       settings = next;
       changed();
       return filesChanged;
