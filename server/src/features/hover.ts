@@ -8,10 +8,12 @@ import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, pub
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
+import type { Md } from './markdown';
 import { nameAt } from './nameToken';
 
 export interface Hover {
-  readonly markdown: string;
+  /** Built with features/markdown.ts: manifest text reaches it only escaped. */
+  readonly markdown: Md;
   /** The span the hover is about (the editor highlights it). */
   readonly span: Span;
 }
