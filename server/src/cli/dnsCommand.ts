@@ -5,7 +5,7 @@ import { analyzePaths } from './analyzePaths';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { DnsRecord } from './featureTypes';
-import { colourWanted, paintFor } from './paint';
+import { textOutput } from './checkCommand';
 import type { DnsRequest } from './parseArgs';
 import { recordsToJson } from './recordsJson';
 import { recordsToText } from './recordsText';
@@ -14,7 +14,7 @@ export function dnsCommand(request: DnsRequest, terminal: Terminal): CommandResu
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const records = sortRecords(loaded.analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
-  const stdout = request.format === 'json' ? recordsToJson(records) : recordsToText(records, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
+  const stdout = request.format === 'json' ? recordsToJson(records) : textOutput(terminal, (paint) => recordsToText(records, paint));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 

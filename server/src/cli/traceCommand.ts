@@ -7,6 +7,7 @@ import { closeNames } from '../features/closeNames';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult } from './commandResult';
 import type { TraceRequest } from './parseArgs';
+import { terminalOutput } from './terminalText';
 
 export function traceCommand(request: TraceRequest): CommandResult {
   const loaded = analyzePaths(request);
@@ -16,8 +17,8 @@ export function traceCommand(request: TraceRequest): CommandResult {
   if (!trace) return failure(unknownServiceMessage(namespace, name, loaded.analysis.cluster.services), loaded.notes);
   const stdout =
     request.format === 'json' ? JSON.stringify(trace.graph, null, 2) + '\n'
-    : request.format === 'mermaid' ? ensureNewline(trace.mermaid)
-    : ensureNewline(trace.text);
+    : request.format === 'mermaid' ? terminalOutput(ensureNewline(trace.mermaid), false)
+    : terminalOutput(ensureNewline(trace.text), false);
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
