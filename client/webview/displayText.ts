@@ -6,6 +6,7 @@
  */
 const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** Control characters (C0 but tab and line feed, DEL, C1): invisible, and most of them forbidden in an SVG file. */
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function displayText(text: string, max = 4000): string {

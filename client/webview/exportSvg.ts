@@ -31,5 +31,6 @@ export function exportSvg(original: SVGSVGElement, width: number, height: number
  * (a lone surrogate, U+FFFE) becomes U+FFFD, so the file always parses.
  */
 export function xmlSafe(xml: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
   return xml.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }

@@ -283,6 +283,7 @@ describe('trace webview: interaction', () => {
       const save = (await v.posted()).find((m) => m.type === 'saveSvg') as { svg: string } | undefined;
       assert.ok(save);
       assert.equal(checkSvg(save.svg), undefined);
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
       assert.ok(!/[\u0000\u001b]/.test(save.svg), 'characters XML forbids are never written raw');
       assert.ok(save.svg.includes('⟨U+0000⟩'));
     });

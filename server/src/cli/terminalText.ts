@@ -4,6 +4,7 @@
 // (`\x1B`, `\u202E`). JSON and SARIF are not touched: they stay exact (JSON escapes C0 controls itself).
 
 /** C0 controls except tab and line feed, DEL, C1 controls, and the bidirectional formatting characters. */
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const unsafe = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Untrusted text with every unsafe character replaced by a visible escape; line feeds too unless `multiline`. */
@@ -19,6 +20,7 @@ export function terminalSafe(s: string, multiline = false): string {
  */
 export function terminalOutput(s: string, coloured: boolean): string {
   if (!coloured) return terminalSafe(s, true);
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
   return s.split(/(\u001b\[[0-9;]*m)/).map((part, i) => (i % 2 ? part : terminalSafe(part, true))).join('');
 }
 
