@@ -309,6 +309,7 @@ describe('hostile inputs, second round: the CLI as a process', () => {
     writeFileSync(join(dir, name), `apiVersion: v1\nkind: Service\nmetadata: {name: "s\\e[31m\\x9b\\u202e"}\nspec: {selector: {app: "\\e]8;;https://evil.test\\a"}, ports: [{port: 80}]}\n`);
     const text = run(['check', name]);
     assert.equal(text.status, 1);
+    // eslint-disable-next-line no-control-regex -- control characters are what this looks for
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text.stdout + text.stderr), JSON.stringify(text.stdout));
     assert.match(text.stdout, /x\\x1B\]0;title\\x07/);
     const json = run(['check', name, '--format', 'json']);
