@@ -29,6 +29,11 @@ export function firstRelated<T>(items: readonly T[], place: (item: T) => Related
   return { related, omitted: Math.max(0, items.length - maxRelated) };
 }
 
+/** A finding with at most `maxRelated` related places (the rest add nothing a reader can use). */
+export function boundRelated<T extends FindingDraft>(draft: T): T {
+  return draft.related && draft.related.length > maxRelated ? { ...draft, related: draft.related.slice(0, maxRelated) } : draft;
+}
+
 export interface TextEdit {
   readonly uri: string;
   readonly span: Span;
