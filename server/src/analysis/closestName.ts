@@ -25,6 +25,14 @@ export function closestName(wanted: string, candidates: Iterable<string>): strin
   return best;
 }
 
+/**
+ * The names of a list, lazily: a suggestion search stops after `maxCandidates`, so a namespace of 50,000 Services
+ * costs it no more than one of 1,000 (no name list is built per question).
+ */
+export function* namesOf(list: Iterable<{ readonly name: string }>): Iterable<string> {
+  for (const o of list) yield o.name;
+}
+
 /** Damerau–Levenshtein distance (adjacent swaps count once, as in `stabel`/`stable`). */
 export function editDistance(a: string, b: string): number {
   return editDistanceWithin(a, b, Math.max(a.length, b.length));

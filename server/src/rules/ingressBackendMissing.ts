@@ -5,6 +5,7 @@ import { closestName } from './closestName';
 import type { Fix, FindingDraft } from './finding';
 import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
+import { namesOf } from '../analysis/closestName';
 
 /** Ports offered as fixes when none stands out. */
 const maxOffered = 5;
@@ -132,7 +133,7 @@ function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend,
 
 function missingService(lookup: Lookup, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft {
   const name = backend.serviceName!;
-  const guess = closestName(name, lookup.servicesIn(ingress.namespace).map((s) => s.name));
+  const guess = closestName(name, namesOf(lookup.servicesIn(ingress.namespace)));
   const elsewhere: Service | undefined = lookup.servicesNamed(name).find((s) => s.name === name && s.namespace !== ingress.namespace);
   const parts = [`Ingress "${ingress.name}" sends ${where} to Service "${name}", which does not exist in namespace "${ingress.namespace}", so the ingress controller cannot route these requests.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);

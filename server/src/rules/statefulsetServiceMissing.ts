@@ -10,6 +10,7 @@ import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
 import { treeOf } from '../model/trees';
+import { namesOf } from '../analysis/closestName';
 
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
@@ -71,7 +72,7 @@ spec:
         continue;
       }
       const name = sts.serviceName;
-      const guess = closestName(name, lookup.servicesIn(sts.namespace).map((s) => s.name));
+      const guess = closestName(name, namesOf(lookup.servicesIn(sts.namespace)));
       const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
       const parts = [
         `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
