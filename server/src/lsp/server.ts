@@ -37,6 +37,8 @@ import { indexFolders } from './indexFolders';
 const maxDebounceMs = 75;
 /** Passes faster than this are run without waiting. */
 const cheapPassMs = 150;
+/** Open documents at least this large are parsed in slices, with requests answered in between. */
+const slicedParseBytes = 64 * 1024;
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
@@ -303,22 +305,63 @@ export function startServer(connection: Connection): void {
     await applyEvents();
   }));
 
+  // A large open document is parsed in slices before its text enters the workspace (a megabyte takes the YAML
+  // library a second or more): hovers and other requests are answered between the slices, from the snapshot
+  // before the edit. Until then its own requests get no answer rather than one about an older text.
+  const pendingTexts = new Map<string, { readonly text: string; readonly version: number }>();
+  const slicing = new Set<string>();
+  let sliceStarted = Date.now();
+  const pauseForRequests = (): Promise<void> | undefined => {
+    if (Date.now() - sliceStarted < 10) return undefined;
+    return new Promise<void>((done) => setImmediate(() => {
+      sliceStarted = Date.now();
+      done();
+    }));
+  };
+  const apply = (uri: string, text: string, version: number) => {
+    if (workspace.isOpen(uri)) workspace.change(uri, text, version);
+    else workspace.open(uri, text, version);
+    schedule();
+  };
+  const sliceParse = async (uri: string) => {
+    slicing.add(uri);
+    try {
+      for (let p = pendingTexts.get(uri); p; p = pendingTexts.get(uri)) {
+        await workspace.prepareAsync(uri, p.text, pauseForRequests);
+        // A newer text came meanwhile (it is parsed next), or the document was closed.
+        if (pendingTexts.get(uri) !== p) continue;
+        pendingTexts.delete(uri);
+        apply(uri, p.text, p.version);
+      }
+    } finally {
+      slicing.delete(uri);
+    }
+  };
+  const updateDocument = (uri: string, text: string, version: number) => {
+    if (text.length < slicedParseBytes || text.length > workspace.settings.files.maxSizeKB * 1024) {
+      pendingTexts.delete(uri);
+      apply(uri, text, version);
+      return;
+    }
+    pendingTexts.set(uri, { text, version });
+    if (!slicing.has(uri)) void sliceParse(uri).catch((err: unknown) => connection.console.error(`parsing ${uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  };
+
   documents.onDidOpen(logged(connection, 'didOpen', (e) => {
     const uri = canonicalUri(e.document.uri);
     if (!wanted(uri)) return;
     openAs.set(uri, e.document.uri);
-    workspace.open(uri, e.document.getText(), e.document.version);
-    schedule();
+    updateDocument(uri, e.document.getText(), e.document.version);
   }));
   documents.onDidChangeContent(logged(connection, 'didChange', (e) => {
     const uri = canonicalUri(e.document.uri);
-    if (!workspace.isOpen(uri)) return;
-    workspace.change(uri, e.document.getText(), e.document.version);
-    schedule();
+    if (!workspace.isOpen(uri) && !pendingTexts.has(uri)) return;
+    updateDocument(uri, e.document.getText(), e.document.version);
   }));
   documents.onDidClose(logged(connection, 'didClose', (e) => {
     const uri = canonicalUri(e.document.uri);
     openAs.delete(uri);
+    pendingTexts.delete(uri);
     workspace.close(uri);
     schedule();
   }));
@@ -326,6 +369,7 @@ export function startServer(connection: Connection): void {
   /** The snapshot and the offset of an LSP position in one document. */
   const at = (raw: string, position: { line: number; character: number }) => {
     const uri = canonicalUri(raw);
+    if (pendingTexts.has(uri)) return undefined;
     const snap = workspace.snapshot();
     const text = snap.text(uri);
     if (text === undefined) return undefined;

@@ -2,7 +2,7 @@
 // Never throws on user input: broken YAML becomes problems, non-Kubernetes YAML is "not a manifest",
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
-import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { fastParse } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { Span } from './span';
@@ -66,20 +66,62 @@ export function parseFiles(sources: readonly { readonly uri: string; readonly te
 }
 
 export function parseManifest(uri: string, text: string, options: ParseOptions): ManifestFile {
+  const steps = parseSteps(uri, text, options, false);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Texts longer than this skip the fast parser when parsing in slices: it runs in one piece (about 30 ms per 100 KB). */
+export const maxUnslicedBytes = 128 * 1024;
+
+/**
+ * `parseManifest` in slices: between two steps (a few thousand lexemes, one document) it calls `pause`, and awaits
+ * what it returns, if anything, so a caller can let other work run (the server answers hovers while a large open
+ * document is parsed). The result is the same as `parseManifest`'s.
+ */
+export async function parseManifestAsync(uri: string, text: string, options: ParseOptions, pause: () => Promise<void> | undefined): Promise<ManifestFile> {
+  const steps = parseSteps(uri, text, options, true);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    const p = pause();
+    if (p) await p;
+  }
+}
+
+/** The work of parseManifest, yielding between small steps. */
+function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: boolean): Generator<void, ManifestFile> {
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
   if (text.includes('\u0000')) return { ...base, skipped: 'binary' };
   // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
   // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
-  const fast = options.fastPath === false ? undefined : fastParse(text);
+  const fast = options.fastPath === false || (sliced && text.length > maxUnslicedBytes) ? undefined : fastParse(text);
   // Trees the fast parser made are not kept: it reads them again on demand (model/trees.ts).
-  if (fast) return fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
+  if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {
-    const tokens = Array.from(new Parser().parse(text));
+    // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time.
+    const parser = new Parser();
+    const tokens: CST.Token[] = [];
+    let lexemes = 0;
+    for (const lexeme of new Lexer().lex(text)) {
+      for (const token of parser.next(lexeme)) tokens.push(token);
+      if (++lexemes % 4096 === 0) yield;
+    }
+    for (const token of parser.end()) tokens.push(token);
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
-    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
+    yield;
+    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false });
+    docs = [];
+    for (const token of tokens) {
+      for (const doc of composer.next(token)) docs.push(doc);
+      yield;
+    }
+    for (const doc of composer.end()) docs.push(doc);
     // Go/Helm template syntax (`{{- if … }}`, `name: {{ .Values.x }}`) breaks YAML: such a file is a template, passed
     // over whole. A file whose `{{ }}` sit inside string values (dashboards, alert annotations) is YAML, and read.
     if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
@@ -96,7 +138,7 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   }
   const problems: ParseProblem[] = [];
   const trees = docs.map((doc) => ({ errors: doc.errors, span: { start: doc.range[0], end: doc.range[2] }, root: undefined, doc }));
-  return fromTrees(uri, text, trees, options, problems, true);
+  return yield* fromTrees(uri, text, trees, options, problems, true);
 }
 
 interface DocumentTree {
@@ -108,33 +150,36 @@ interface DocumentTree {
 }
 
 /** The resources and problems of a file's documents, whichever path produced their trees. */
-function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): ManifestFile {
+function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): Generator<void, ManifestFile> {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
   const budget: TreeBudget = { extra: 0 };
-  const converted = trees.map((tree) => {
+  const converted: ConvertedDocument[] = [];
+  for (const tree of trees) {
     for (const e of tree.errors) {
       if (problems.length >= maxProblemsPerFile) break;
       // errors at the end of the input point one past it; a range must stay inside the document
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    return tree.doc ? toTree(tree.doc, text, problems, budget) : { root: tree.root, duplicates: [] };
-  });
+    converted.push(tree.doc ? toTree(tree.doc, text, problems, budget) : { root: tree.root, duplicates: [] });
+    if (tree.doc) yield;
+  }
   const roots = converted.map((c) => c.root);
   // `{{ }}` outside string values (`labels: {{ .Labels }}` parses as a flow mapping) is template syntax: a template.
   if (hasTemplateMarkers(text) && !markersInStrings(text, roots)) return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: 'template' };
-  trees.forEach((tree, index) => {
+  for (const [index, tree] of trees.entries()) {
     // A document with a syntax error is not what its author wrote: its syntax error is its only finding.
-    if (tree.errors.length) return;
+    if (tree.errors.length) continue;
     const found = readResources({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
     if (found.isManifest) {
       manifestDocuments++;
       for (const d of converted[index].duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d, text));
     }
-    resources.push(...found.resources);
+    for (const r of found.resources) resources.push(r);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
-  });
+    if (index % 64 === 63) yield;
+  }
   return { uri, text, resources, problems, manifestDocuments };
 }
 

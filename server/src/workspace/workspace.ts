@@ -6,7 +6,7 @@ import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { buildCluster } from '../model/cluster';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
-import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
+import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
 
 export type { LineIndex } from '../model/lineIndex';
@@ -48,6 +48,11 @@ export interface Workspace {
   deleteDiskText(uri: string): void;
   /** Parses a text ahead of use (while a full index is still reading other files); changes nothing else. */
   prepare(uri: string, text: string): void;
+  /**
+   * `prepare` in slices (model/parseManifest.ts `parseManifestAsync`), awaiting `pause` between them; the parse is
+   * kept only if nothing else parsed that URI meanwhile. Changes nothing else.
+   */
+  prepareAsync(uri: string, text: string, pause: () => Promise<void> | undefined): Promise<void>;
   /** Replaces every disk text and the too-large list at once (a full index). */
   replaceDisk(texts: ReadonlyMap<string, string>, tooLarge: readonly string[]): void;
   open(uri: string, text: string, version: number): void;
@@ -208,6 +213,18 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     },
     prepare(uri, text) {
       parse(uri, text);
+    },
+    async prepareAsync(uri, text, pause) {
+      const role = roles.get(uri);
+      if (role || text.length > settings.files.maxSizeKB * 1024) return; // nothing to slice: parse() is quick for these
+      const memo = parses.get(uri);
+      if (memo && memo.text === text && parsedRoles.get(uri) === role) return;
+      const namespace = settings.analysis.defaultNamespace;
+      const file = await parseManifestAsync(uri, text, { defaultNamespace: namespace }, pause);
+      // Settings or roles that changed meanwhile make this parse stale; parse() will do it again.
+      if (settings.analysis.defaultNamespace !== namespace || roles.get(uri) !== role || parses.get(uri) !== memo) return;
+      parses.set(uri, file);
+      parsedRoles.set(uri, role);
     },
     replaceDisk(texts, large) {
       disk = new Map(texts);
