@@ -10,7 +10,8 @@ export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string)
   const r = at.resolution;
   const out: Md[] = [md`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, md``];
   if (!r.resolves || !r.service) {
-    out.push(md`Does not resolve: ${text(r.reason ?? 'no Service in the manifests answers this name.')}`);
+    // semantics §9: what the manifests cannot know is said as unknown, never as "does not resolve".
+    out.push(r.unknown ? md`Unknown: ${text(r.reason ?? 'the manifests do not describe what answers this name.')}` : md`Does not resolve: ${text(r.reason ?? 'no Service in the manifests answers this name.')}`);
     return lines(out);
   }
   const s = r.service;
