@@ -16,8 +16,8 @@ import { parseFrames, startServer, type TestClient } from '../lsp/lspClient';
 import { aliasGraph, aliasStyles, duplicateKeys, hostileGlobs, longNames, manyCopies, nearIdenticalNames } from './hostileShapes';
 
 const normal = (app: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: ${app}}\n  ports: [{port: 80, targetPort: http}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n`;
-/** Another Service and Deployment, named `name`, whose selector matches nothing (one known warning). */
-const other = (name: string) => normal('nomatch').replace(/web/g, name);
+/** Another Service and Deployment, named `name`, whose selector is a renamed label (one known warning). */
+const other = (name: string) => normal(`${name}-other`).replace(/web/g, name);
 /** What a hover must answer within, on a machine shared with other work (the goal is 300 ms; the figures are printed). */
 const hoverBoundMs = 1500;
 const latencies: { what: string; ms: number }[] = [];
@@ -42,7 +42,8 @@ describe('hostile inputs, second round: server over stdio', () => {
     latencies.push({ what, ms });
     assert.ok(h && h.contents.value.includes('web'), `hover after ${what}`);
     assert.ok(ms < hoverBoundMs, `hover after ${what} took ${ms} ms`);
-    const broken = `nomatch${++round}`;
+    // a selector value that extends the pods' label: evidence of what it was meant to match, so it is reported
+    const broken = `web-broken${++round}`;
     const v = ++version;
     await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: normalUri(), version: v }, contentChanges: [{ text: normal(broken) }] });
     await client.waitFor(`the diagnostic of an edit after ${what}`, () => {
@@ -281,7 +282,7 @@ describe('hostile inputs, second round: the CLI as a process', () => {
   before(() => {
     cli = buildCli();
     dir = mkdtempSync(join(tmpdir(), 'netlens-hostile2-cli-'));
-    writeFileSync(join(dir, 'normal.yaml'), normal('nomatch'));
+    writeFileSync(join(dir, 'normal.yaml'), normal('web-broken'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -304,7 +305,7 @@ describe('hostile inputs, second round: the CLI as a process', () => {
     execFileSync('mkfifo', [join(dir, 'walk/pipe.yaml')]);
     symlinkSync('/dev/zero', join(dir, 'walk/zero.yaml'));
     symlinkSync('/proc/self/fd/0', join(dir, 'walk/stdin.yaml'));
-    writeFileSync(join(dir, 'walk/ok.yaml'), normal('nomatch'));
+    writeFileSync(join(dir, 'walk/ok.yaml'), normal('web-broken'));
     const r = run(['check', 'walk', '--fail-on', 'warning'], 10000);
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /walk\/pipe\.yaml: not a regular file/);
@@ -341,9 +342,9 @@ describe('hostile inputs, second round: the CLI as a process', () => {
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text.stdout + text.stderr), JSON.stringify(text.stdout));
     assert.match(text.stdout, /x\\x1B\]0;title\\x07/);
     const json = run(['check', name, '--format', 'json']);
-    const diags = (JSON.parse(json.stdout) as { diagnostics: { file: string; message: string }[] }).diagnostics;
+    const diags = (JSON.parse(json.stdout) as { diagnostics: { file: string; message: string; resource: { name: string } | null }[] }).diagnostics;
     assert.ok(diags.every((d) => d.file === name), 'the file name is exact in JSON');
-    assert.ok(diags.some((d) => d.message.includes('s\u001b[31m\u009b\u202e')), 'manifest strings are exact in JSON');
+    assert.ok(diags.some((d) => d.resource?.name === 's\u001b[31m\u009b\u202e'), 'manifest strings are exact in JSON');
     const sarif = run(['check', name, '--format', 'sarif']);
     assert.doesNotThrow(() => JSON.parse(sarif.stdout));
     healthy('control characters');
