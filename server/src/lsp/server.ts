@@ -264,6 +264,7 @@ export function startServer(connection: Connection): void {
         const batch = [...pendingEvents];
         pendingEvents.clear();
         const deleted = new Set<string>();
+        const roots = realRoots(folders);
         for (const [uri, type] of batch) {
           await pause();
           if (type === FileChangeType.Deleted) {
@@ -277,7 +278,7 @@ export function startServer(connection: Connection): void {
           } catch {
             continue;
           }
-          const read = readBounded(path, { maxBytes: workspace.settings.files.maxSizeKB * 1024, roots: realRoots(folders) });
+          const read = readBounded(path, { maxBytes: workspace.settings.files.maxSizeKB * 1024, roots });
           if (read.ok) workspace.setDiskText(uri, read.text);
           else workspace.deleteDiskText(uri);
         }
