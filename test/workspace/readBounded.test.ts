@@ -54,4 +54,11 @@ describe('readBounded', () => {
     assert.equal(big.ok ? 'read' : big.refusal, 'too-large');
     assert.equal(readBounded(join(dir, 'ws', 'nothing.yaml'), limits).ok, false);
   });
+
+  it('reads a regular file whose size the system does not report, still within the cap', () => {
+    const status = readBounded('/proc/self/status', { maxBytes: 64 * 1024 });
+    assert.ok(status.ok && status.text.includes('VmHWM'), 'the whole file, though stat says 0 bytes');
+    const capped = readBounded('/proc/self/status', { maxBytes: 16 });
+    assert.equal(capped.ok ? 'read' : capped.refusal, 'too-large');
+  });
 });

@@ -49,14 +49,20 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
     const st = fstatSync(fd);
     if (!st.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(st)}); it is not read`);
     if (st.size > limits.maxBytes) return refuse('too-large', tooLarge(path, st.size, limits.maxBytes));
-    // One byte more than the cap tells a file that grew since the check from one that fits.
-    const buf = Buffer.allocUnsafe(Math.min(st.size, limits.maxBytes) + 1);
+    // Sized from what the file claims, grown (never past one byte more than the cap) when it holds more: a file that
+    // grew since the check, or one whose size the system does not report.
+    let buf = Buffer.allocUnsafe(Math.min(st.size, limits.maxBytes) + 1);
     let got = 0;
     for (;;) {
+      if (got === buf.length) {
+        if (buf.length > limits.maxBytes) break;
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, limits.maxBytes + 1));
+        buf.copy(bigger, 0, 0, got);
+        buf = bigger;
+      }
       const n = readSync(fd, buf, got, buf.length - got, null);
       if (n <= 0) break;
       got += n;
-      if (got === buf.length) break;
     }
     if (got > limits.maxBytes) return refuse('too-large', tooLarge(path, got, limits.maxBytes));
     return { ok: true, text: buf.toString('utf8', 0, got), realPath: real };
