@@ -100,6 +100,8 @@ export interface ServiceSummary {
   readonly type: string;
   readonly endpoints?: number;
   readonly source?: SourceSpan;
+  /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
+  readonly release?: string;
 }
 
 export interface StatusParams {
@@ -109,6 +111,9 @@ export interface StatusParams {
   readonly skippedOther: number;
   readonly problems: number;
   readonly indexing: boolean;
+  /** Helm charts with a rendered value set, and charts not rendered (no helm, an untrusted workspace, an error). */
+  readonly chartsRendered?: number;
+  readonly chartsNotRendered?: number;
 }
 
 /** The answer to `kubeNetlens/trace`: the graph, and the same path as Mermaid and as plain text (for export and screen readers). */

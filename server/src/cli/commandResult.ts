@@ -19,7 +19,7 @@ export function failure(message: string, notes: readonly string[] = []): Command
   return { exitCode: 2, stdout: '', stderr: [...notes.map(note), note(message)] };
 }
 
-/** One stderr line; whatever a path or a name holds, it stays one line without control characters. */
+/** A stderr note; whatever a path or a name holds, it carries no control characters (line breaks are kept). */
 export function note(message: string): string {
-  return `kube-netlens: ${terminalSafe(message)}`;
+  return `kube-netlens: ${terminalSafe(message, true)}`;
 }

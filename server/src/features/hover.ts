@@ -8,7 +8,7 @@ import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, pub
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
-import type { Md } from './markdown';
+import { code, md, type Md } from './markdown';
 import { nameAt } from './nameToken';
 
 export interface Hover {
@@ -18,7 +18,16 @@ export interface Hover {
   readonly span: Span;
 }
 
-export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover | undefined {
+export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover | undefined {
+  // Everything a hover says is said within the scope of its file (model/project.ts), and names that scope when the
+  // workspace holds variants.
+  const scope = workspace.scopeOf(uri);
+  const hover = hoverInScope(scope.analysis, uri, offset);
+  if (!hover || !scope.label) return hover;
+  return { ...hover, markdown: md`${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
+}
+
+function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
   if (!place) return undefined;
   const r = place.resource;

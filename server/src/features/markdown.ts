@@ -55,7 +55,7 @@ export function lines(list: readonly Md[]): Md {
 }
 
 /** Markdown pieces joined by a literal separator. */
-export function joined(list: readonly Md[], separator: '; ' | ', ' | ' and '): Md {
+export function joined(list: readonly Md[], separator: '; ' | ', ' | ' and ' | '\n\n---\n\n'): Md {
   return list.join(separator) as Md;
 }
 

@@ -21,12 +21,14 @@ import { listServices } from '../features/serviceList';
 import { traceResultFor } from '../features/traceResult';
 import { pauser } from '../workspace/discoverFiles';
 import { compileGlobs, type PathMatcher } from '../workspace/glob';
+import { releasesIn } from '../workspace/helm';
 import { readBounded, realRoots } from '../workspace/readBounded';
 import { canonicalUri } from '../workspace/uri';
 import { readSettings, type FileOptions, type Settings } from '../workspace/settings';
 import { createWorkspace, type Snapshot, type Span } from '../workspace/workspace';
 import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
 import { guarded, logged } from './guard';
+import { createChartRenderer } from './charts';
 import { indexFolders } from './indexFolders';
 
 /**
@@ -51,6 +53,8 @@ export function startServer(connection: Connection): void {
   let canRegisterWatcher = false;
   let canRegisterConfig = false;
   let foldersSupported = false;
+  /** The client's workspace trust (initialization option `workspaceTrusted`): without it helm never runs. */
+  let trusted = false;
   let indexing = true;
   let indexRun = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,9 +64,18 @@ export function startServer(connection: Connection): void {
   /** The document version last published for each open document. */
   const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
+  const charts = createChartRenderer(workspace, () => schedule(), (message) => connection.console.info(message));
+  /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
+  const settingsFrom = (raw: unknown): Settings => {
+    const s = readSettings(raw, trusted);
+    return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
+  };
 
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
-    if (findingsMemo?.generation !== snap.generation) findingsMemo = { generation: snap.generation, findings: applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap) };
+    if (findingsMemo?.generation !== snap.generation) {
+      // findings on rendered Helm releases go to their template lines; charts add their notes
+      findingsMemo = { generation: snap.generation, findings: charts.findings(snap, applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap)) };
+    }
     return findingsMemo.findings;
   };
 
@@ -121,7 +134,8 @@ export function startServer(connection: Connection): void {
 
   const sendStatus = (snap: Snapshot, problems: number) => {
     const s = snap.stats;
-    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates, skippedOther: s.skippedOther, problems, indexing };
+    const c = charts.counts(snap);
+    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered };
     void connection.sendNotification(statusNotification, status);
   };
 
@@ -156,6 +170,7 @@ export function startServer(connection: Connection): void {
     if (run !== indexRun) return;
     indexing = false;
     publish();
+    charts.renderAll();
     // Once every file's diagnostics are out, what the first edit needs is built while the server is idle.
     setImmediate(logged(connection, 'prepare', () => prepareIncremental(workspace.snapshot().analysis)));
   };
@@ -163,9 +178,12 @@ export function startServer(connection: Connection): void {
   const pullSettings = async () => {
     if (!canConfigure) return;
     const raw = await connection.workspace.getConfiguration('kubeNetlens');
-    const filesChanged = applySettings(readSettings(raw));
+    const filesChanged = applySettings(settingsFrom(raw));
     if (filesChanged) await reindex();
-    else if (!indexing) schedule();
+    else if (!indexing) {
+      schedule();
+      charts.renderAll();
+    }
   };
 
   /** The include and exclude matchers of the current file options, compiled once per options object. */
@@ -207,7 +225,8 @@ export function startServer(connection: Connection): void {
     canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     foldersSupported = !!caps.workspace?.workspaceFolders;
     folders = foldersOf(params.workspaceFolders, params.rootUri);
-    if (params.initializationOptions?.settings) applySettings(readSettings(params.initializationOptions.settings));
+    trusted = params.initializationOptions?.workspaceTrusted === true;
+    if (params.initializationOptions?.settings) applySettings(settingsFrom(params.initializationOptions.settings));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -237,7 +256,7 @@ export function startServer(connection: Connection): void {
     }
     if (canConfigure) {
       const raw = await connection.workspace.getConfiguration('kubeNetlens');
-      applySettings(readSettings(raw));
+      applySettings(settingsFrom(raw));
     }
     await reindex();
   }));
@@ -245,8 +264,11 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration(logged(connection, 'configuration', async (change) => {
     if (canConfigure) await pullSettings();
     else if (change.settings?.kubeNetlens) {
-      if (applySettings(readSettings(change.settings.kubeNetlens))) await reindex();
-      else schedule();
+      if (applySettings(settingsFrom(change.settings.kubeNetlens))) await reindex();
+      else {
+        schedule();
+        charts.renderAll();
+      }
     }
   }));
 
@@ -302,8 +324,11 @@ export function startServer(connection: Connection): void {
   };
 
   connection.onDidChangeWatchedFiles(logged(connection, 'watched files', async (params) => {
-    for (const change of params.changes) pendingEvents.set(canonicalUri(change.uri), change.type);
+    const uris = params.changes.map((c) => canonicalUri(c.uri));
+    params.changes.forEach((c, i) => pendingEvents.set(uris[i], c.type));
     await applyEvents();
+    // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
+    if (!indexing) charts.filesChanged(uris);
   }));
 
   // A large open document is parsed in slices before its text enters the workspace (a megabyte takes the YAML
@@ -358,6 +383,7 @@ export function startServer(connection: Connection): void {
     const uri = canonicalUri(e.document.uri);
     if (!workspace.isOpen(uri) && !pendingTexts.has(uri)) return;
     updateDocument(uri, e.document.getText(), e.document.version);
+    charts.textChanged(uri);
   }));
   documents.onDidClose(logged(connection, 'didClose', (e) => {
     const uri = canonicalUri(e.document.uri);
@@ -365,6 +391,8 @@ export function startServer(connection: Connection): void {
     pendingTexts.delete(uri);
     workspace.close(uri);
     schedule();
+    // unsaved text it was rendered from is gone: the chart renders again from what is on disk
+    charts.textChanged(e.document.uri);
   }));
 
   /** The snapshot and the offset of an LSP position in one document. */
@@ -381,7 +409,7 @@ export function startServer(connection: Connection): void {
   connection.onHover(guarded(connection, 'hover', (p) => {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return null;
-    const h = hoverAt(a.snap.analysis, a.uri, a.offset);
+    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset);
     if (!h) return null;
     return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(a.index, h.span) };
   }));
@@ -415,7 +443,8 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return definitionAt(a.snap.analysis, a.uri, a.offset).flatMap((l) => {
+    return definitionAt(a.snap.analysis, a.uri, a.offset).flatMap((found) => {
+      const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
     });
@@ -425,7 +454,8 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return referencesAt(a.snap.analysis, a.uri, a.offset, p.context.includeDeclaration).flatMap((l) => {
+    return referencesAt(a.snap.analysis, a.uri, a.offset, p.context.includeDeclaration).flatMap((found) => {
+      const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
     });
@@ -444,8 +474,15 @@ export function startServer(connection: Connection): void {
     }));
   }));
 
-  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => traceResultFor(workspace.snapshot().analysis, p) ?? null));
-  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => listServices(workspace.snapshot().analysis)));
+  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => {
+    const snap = workspace.snapshot();
+    const result = traceResultFor(snap.analysis, p);
+    return result ? charts.trace(snap, result) : null;
+  }));
+  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => {
+    const snap = workspace.snapshot();
+    return charts.services(snap, listServices(snap.analysis));
+  }));
 
   documents.listen(connection);
   connection.listen();

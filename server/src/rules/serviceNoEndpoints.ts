@@ -9,7 +9,7 @@ export const serviceNoEndpoints: Rule = {
   title: 'Service without a selector has no Endpoints or EndpointSlice',
   description: `A Service without a selector gets no endpoints from Kubernetes (semantics §1.1): its backends must be written by hand, as an \`Endpoints\` object with the Service's name or an \`EndpointSlice\` labelled \`kubernetes.io/service-name: <service>\`, in the same namespace (semantics §1.2). Without one, connections to the Service fail and a headless Service's name does not resolve.
 
-The rule looks for those objects in the workspace (one that exists but is not mirrored is reported by \`endpoints-not-mirrored\` instead); if they are created by something else (an operator, a script), turn the rule off for that workspace.`,
+The rule looks for those objects in the workspace (one that exists but is not mirrored is reported by \`endpoints-not-mirrored\` instead); if they are created by something else (an operator, a script), turn the rule off for that workspace. It stays quiet on its own when a custom resource in the namespace may be managed by an operator that writes them (network-semantics §9.2), and says so when the Endpoints object exists but the API server rejects it.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -35,13 +35,18 @@ subsets:
       if (service.selector || service.selectorEmpty || service.type === 'ExternalName') continue;
       // Hand-written objects that exist but are not mirrored (semantics §1.2) are explained by endpoints-not-mirrored.
       if (lookup.endpointsOf(service).manual.length) continue;
+      // An operator may write the Endpoints of its selector-less Services (semantics §9.2).
+      if (lookup.podsUnknown(service.namespace, [])) continue;
+      const rejected = lookup.rejected('Endpoints', service.namespace, service.name);
       const effect = service.headless
         ? `its DNS name ${service.name}.${service.namespace}.svc.${config.clusterDomain} will not resolve`
         : `connections to it fail`;
       yield {
         uri: service.uri,
         span: service.nameSpan,
-        message: `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}", so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
+        message: rejected
+          ? `Service "${service.name}" has no selector, and its ${rejected}, so it has no endpoints and ${effect}.`
+          : `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}", so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
         resource: refOf(service),
       };
     }

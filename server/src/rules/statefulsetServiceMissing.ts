@@ -18,7 +18,9 @@ export const statefulsetServiceMissing: Rule = {
   title: 'StatefulSet serviceName names no Service',
   description: `Each StatefulSet pod gets the stable DNS name \`<pod>.<serviceName>.<namespace>.svc.<zone>\` (for example \`web-0.nginx.default.svc.cluster.local\`) only if a Service named exactly \`spec.serviceName\` exists in the StatefulSet's namespace and selects its pods (semantics §2.3). The API server does not validate \`serviceName\` at all (semantics §6.4), so a typo is silent: the pods start, but peers cannot find each other by name.
 
-\`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.`,
+\`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.
+
+Stays quiet when the Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace) or a Service written without a namespace; a close name is still reported. When the Service exists but the API server rejects it, the message says so: it never exists.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -76,17 +78,21 @@ spec:
       // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
       if (!guess && lookup.serviceUnknown(sts.namespace, name)) continue;
       const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
+      // semantics §9.4: a Service the API server rejects does not exist; say why.
+      const rejected = lookup.rejected('Service', sts.namespace, name);
       const parts = [
-        `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
+        rejected
+          ? `${rejected}, so it never exists, and the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`
+          : `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
       ];
       if (guess) parts.push(`Did you mean "${guess.name}"?`);
       if (elsewhere.length) parts.push(`A Service "${name}" exists in namespace "${elsewhere[0].namespace}", but the governing Service must be in the StatefulSet's own namespace.`);
-      parts.push(`serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "${name}".`);
+      parts.push(rejected ? 'Fix the Service (see its api-validation error).' : `serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "${name}".`);
       const fixes: Fix[] = [];
       if (guess && sts.serviceNameSpan) {
         fixes.push({ title: `Change serviceName to "${guess.name}"`, edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
       }
-      const create = text ? createHeadlessService(sts, name, text) : undefined;
+      const create = text && !rejected ? createHeadlessService(sts, name, text) : undefined;
       if (create) fixes.push({ title: `Create headless Service "${name}" for StatefulSet "${sts.name}"`, edits: [create] });
       const closest = guess ? lookup.service(sts.namespace, guess.name) : undefined;
       yield {
