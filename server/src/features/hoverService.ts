@@ -36,7 +36,7 @@ export function serviceHover(analysis: Analysis, service: Service): Md {
   const outside = externalAccess(analysis, service);
   if (outside.length) out.push(md``, md`**From outside the cluster**`, ...outside);
 
-  out.push(md``, traceLink(service.namespace, service.name));
+  out.push(md``, traceLink(service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
   return lines(out);
 }
 

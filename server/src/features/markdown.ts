@@ -60,9 +60,9 @@ export function joined(list: readonly Md[], separator: '; ' | ', ' | ' and ' | '
 }
 
 /** `[Trace this Service](command:kubeNetlens.traceService?…)`: the one command link hovers contain. */
-export function traceLink(namespace: string, name: string): Md {
+export function traceLink(namespace: string, name: string, uri?: string): Md {
   // encodeURIComponent leaves `(`, `)`, `'`, `!` and `*` alone; a `)` would end the link's destination early.
-  const args = encodeURIComponent(JSON.stringify([{ namespace, name }])).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `[Trace this Service](command:kubeNetlens.traceService?${args} "Open the trace view for this Service")` as Md;
 }
 
