@@ -311,6 +311,29 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
   };
 }
 
+/**
+ * Hostile shapes (issue 17), each added as one more file to an ordinary workspace: `many-copies` is one Service
+ * written `count` times (everything keyed by kind/namespace/name sees `count` definitions of one name);
+ * `near-names` is `count` Services whose names are one edit apart, and an Ingress with 200 backends naming none of
+ * them, so that every backend asks for a "did you mean" suggestion among them all.
+ */
+export type HostileShape = 'many-copies' | 'near-names';
+export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names'];
+
+export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: number): GeneratedWorkspace {
+  const docs: string[] = [];
+  if (shape === 'many-copies') {
+    const one = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: copy\n  namespace: hostile\nspec:\n  selector: {app: copy}\n  ports: [{port: 80, targetPort: http}]\n';
+    for (let i = 0; i < count; i++) docs.push(one);
+  } else {
+    for (let i = 0; i < count; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: web-${String(i).padStart(6, '0')}\n  namespace: hostile\nspec:\n  selector: {app: near}\n  ports: [{port: 80}]\n`);
+    const paths = Array.from({ length: 200 }, (_, i) => `      - path: /p${i}\n        pathType: Prefix\n        backend: {service: {name: web-${String(i * 7).padStart(6, '0')}x, port: {number: 80}}}`).join('\n');
+    docs.push(`apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: near\n  namespace: hostile\nspec:\n  rules:\n  - http:\n      paths:\n${paths}\n`);
+  }
+  const file: GeneratedFile = { path: `hostile/${shape}.yaml`, text: docs.join('---\n'), documents: docs.length };
+  return { ...ws, resources: ws.resources + docs.length, files: [...ws.files, file] };
+}
+
 /** Writes the workspace under `dir` (emptied first) and returns the absolute folder. */
 export function writeWorkspace(dir: string, ws: GeneratedWorkspace): string {
   rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,7 @@
 // `npm run bench`: builds, generates the workspaces, measures the parse floor, the language server (cold index,
 // incremental edits, hovers, peak RSS), the CLI and the peer, then prints one table and writes bench/results.json
 // (and, for a full run, the table in bench/README.md).
-// Options: --sizes 1000,10000,50000  --quick  --edits N  --hovers N  --profile SIZE|none  --peer-limit-s S
-//          --out results.json  --no-build
+// Options: see `usage` below (`npm run bench -- --help`).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,15 +9,36 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { summariseProfile } from './cpuProfile';
-import { defaultSeed, generateWorkspace, writeWorkspace } from './generate';
+import { defaultSeed, generateWorkspace, hostileShapes, withShape, writeWorkspace, type GeneratedWorkspace, type HostileShape } from './generate';
 import { describeMachine } from './machine';
 import { bestProcessRun } from './measureProcess';
 import { measureServer, profileColdIndex } from './measureServer';
 import { parseFloor } from './parseFloor';
 import { formatResults, judgeTargets, type PeerFigures, type Results, type SizeResult } from './report';
 
+const usage = `npm run bench -- [options]
+
+  --sizes 1000,10000,50000   ordinary workspaces to measure (resources each, at least 100)
+  --shapes many-copies,near-names|none
+                             hostile shapes, each added as one file to a workspace of --shape-base resources
+  --shape-base N             resources of the workspace the shapes are added to (default 1000)
+  --shape-count N            copies, or near-identical names, in a shape's file (default 4000)
+  --quick                    one run per figure, 40 edits, 50 hovers, no profile, README untouched
+  --edits N  --hovers N      incremental edits and hovers per workspace (default 200 each)
+  --profile SIZE|none        CPU profile of the cold index at SIZE (default 10000 when measured)
+  --peer-limit-s S           time limit of the peer's run (default 600)
+  --out FILE                 results file (default bench/results.json)
+  --no-build                 do not run npm run build first
+  --dry-run                  only generate the workspaces into bench/work/ and print their sizes
+  --help                     this text
+`;
+
 interface Options {
   readonly sizes: readonly number[];
+  readonly shapes: readonly HostileShape[];
+  readonly shapeBase: number;
+  readonly shapeCount: number;
+  readonly dryRun: boolean;
   readonly quick: boolean;
   readonly edits: number;
   readonly hovers: number;
@@ -43,10 +63,21 @@ function readOptions(argv: readonly string[]): Options {
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? '1000,10000,50000').split(',').map((s) => Number(s.trim()));
   if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('--sizes takes whole numbers of resources, at least 100 each, e.g. --sizes 1000,10000');
+  const shapesArg = value('--shapes') ?? hostileShapes.join(',');
+  const shapes = shapesArg === 'none' ? [] : shapesArg.split(',').map((s) => s.trim());
+  const unknown = shapes.filter((s) => !(hostileShapes as readonly string[]).includes(s));
+  if (unknown.length) throw new Error(`--shapes takes ${hostileShapes.join(', ')} or none; not ${unknown.join(', ')}`);
+  const shapeBase = Number(value('--shape-base') ?? 1000);
+  const shapeCount = Number(value('--shape-count') ?? 4000);
+  if (!Number.isInteger(shapeBase) || shapeBase < 100 || !Number.isInteger(shapeCount) || shapeCount < 1) throw new Error('--shape-base takes at least 100 resources and --shape-count a whole number');
   const profile = value('--profile');
   const profileSize = profile === 'none' ? undefined : profile ? Number(profile) : quick ? undefined : sizes.includes(10000) ? 10000 : undefined;
   return {
     sizes,
+    shapes: shapes as HostileShape[],
+    shapeBase,
+    shapeCount,
+    dryRun: argv.includes('--dry-run'),
     quick,
     edits: Number(value('--edits') ?? (quick ? 40 : 200)),
     hovers: Number(value('--hovers') ?? (quick ? 50 : 200)),
@@ -57,10 +88,20 @@ function readOptions(argv: readonly string[]): Options {
   };
 }
 
-async function measureSize(size: number, o: Options): Promise<SizeResult> {
-  const say = (what: string) => console.error(`[${size}] ${what}`);
-  const ws = generateWorkspace({ resources: size, seed: defaultSeed });
-  const folder = writeWorkspace(join(workDir, String(size)), ws);
+/** The workspaces a run measures: the ordinary sizes, then each hostile shape on its base workspace. */
+function workspacesOf(o: Options): { readonly size: number; readonly shape?: HostileShape; readonly dir: string; readonly ws: GeneratedWorkspace }[] {
+  const out: { size: number; shape?: HostileShape; dir: string; ws: GeneratedWorkspace }[] = o.sizes.map((size) => ({ size, dir: String(size), ws: generateWorkspace({ resources: size, seed: defaultSeed }) }));
+  for (const shape of o.shapes) {
+    out.push({ size: o.shapeBase, shape, dir: `${o.shapeBase}-${shape}`, ws: withShape(generateWorkspace({ resources: o.shapeBase, seed: defaultSeed }), shape, o.shapeCount) });
+  }
+  return out;
+}
+
+async function measureSize(size: number, o: Options, given?: { readonly shape?: HostileShape; readonly dir: string; readonly ws: GeneratedWorkspace }): Promise<SizeResult> {
+  const label = given?.shape ? `${size} + ${given.shape}` : String(size);
+  const say = (what: string) => console.error(`[${label}] ${what}`);
+  const ws = given?.ws ?? generateWorkspace({ resources: size, seed: defaultSeed });
+  const folder = writeWorkspace(join(workDir, given?.dir ?? String(size)), ws);
   const texts = ws.files.map((f) => f.text);
   const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
   say(`${ws.files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MB, ${ws.mistakes.length} planted mistakes`);
@@ -95,6 +136,7 @@ async function measureSize(size: number, o: Options): Promise<SizeResult> {
 
   return {
     size,
+    ...(given?.shape ? { shape: `${given.shape} ×${o.shapeCount.toLocaleString('en-US')}` } : {}),
     files: ws.files.length,
     documents: ws.files.reduce((n, f) => n + f.documents, 0),
     megabytes: bytes / 2 ** 20,
@@ -148,14 +190,26 @@ function updateReadme(table: string): void {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help')) {
+    console.log(usage);
+    return;
+  }
   const o = readOptions(process.argv.slice(2));
+  if (o.dryRun) {
+    for (const w of workspacesOf(o)) {
+      writeWorkspace(join(workDir, w.dir), w.ws);
+      const bytes = w.ws.files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
+      console.log(`${w.dir}: ${w.ws.files.length} files, ${w.ws.resources} resources, ${(bytes / 2 ** 20).toFixed(1)} MB → bench/work/${w.dir}/`);
+    }
+    return;
+  }
   if (o.build) {
     const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('npm run build failed');
   }
   const machine = describeMachine();
   const sizes: SizeResult[] = [];
-  for (const size of o.sizes) sizes.push(await measureSize(size, o));
+  for (const w of workspacesOf(o)) sizes.push(await measureSize(w.size, o, w));
   const profile = o.profileSize ? await profileSize(o.profileSize) : undefined;
   const results: Results = {
     machine,

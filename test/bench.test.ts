@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findingOfMistake, generateWorkspace, type MistakeKind } from '../bench/generate';
+import { findingOfMistake, generateWorkspace, hostileShapes, withShape, type MistakeKind } from '../bench/generate';
 import { analyzeTexts } from '../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../server/src/features/diagnostics';
 
@@ -44,6 +44,21 @@ describe('bench workspace generator', () => {
     for (const s of ws.busyServices) {
       const line = ws.files.find((f) => f.path === s.file)!.text.split('\n')[s.line];
       assert.equal(line.slice(s.character), s.name, `${s.file}:${s.line}`);
+    }
+  });
+
+  it('adds each hostile shape as one file of the asked count, whose findings stay capped', () => {
+    for (const shape of hostileShapes) {
+      const shaped = withShape(ws, shape, 1500);
+      assert.equal(shaped.files.length, ws.files.length + 1);
+      const file = shaped.files[shaped.files.length - 1];
+      assert.ok(file.documents >= 1500, `${shape}: ${file.documents} documents`);
+      const started = Date.now();
+      const findings = diagnosticsFor(analyzeTexts(shaped.files.map((f) => ({ uri: uriOf(f.path), text: f.text }))));
+      const inShape = findings.filter((f) => f.uri === uriOf(file.path));
+      assert.ok(inShape.length > 0 && inShape.length <= 201, `${shape}: ${inShape.length} findings`);
+      assert.ok(findings.every((f) => (f.related?.length ?? 0) <= 20));
+      assert.ok(Date.now() - started < 10000, `${shape}: ${Date.now() - started} ms`);
     }
   });
 });

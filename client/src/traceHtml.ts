@@ -16,6 +16,9 @@ export function renderTraceHtml(assets: TraceHtmlAssets): string {
     `style-src ${assets.cspSource}`,
     `script-src 'nonce-${assets.nonce}'`,
     `font-src ${assets.cspSource}`,
+    // The view writes text and attributes only; with Trusted Types required, no string can ever become markup or script.
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">

@@ -8,6 +8,7 @@ import {
 import { freshNonce, renderTraceHtml } from './traceHtml';
 import { readTraceIntent, readTraceTarget } from './traceMessages';
 import { servicePicks } from './traceServicePicks';
+import { checkSvg } from './svgCheck';
 
 const viewType = 'kubeNetlens.trace';
 
@@ -213,6 +214,12 @@ async function reveal(source: SourceSpan, panel: vscode.WebviewPanel): Promise<v
 }
 
 async function saveSvg(target: TraceParams, svg: string): Promise<void> {
+  // The view drew it, but what is written to disk is checked here: well-formed XML with nothing but drawing in it.
+  const problem = checkSvg(svg);
+  if (problem) {
+    void vscode.window.showErrorMessage(`The trace drawing was not saved: ${problem}.`);
+    return;
+  }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const fileName = `trace-${fileSafe(target.namespace)}-${fileSafe(target.name)}.svg`;
   const uri = await vscode.window.showSaveDialog({

@@ -22,5 +22,15 @@ export function exportSvg(original: SVGSVGElement, width: number, height: number
   copy.setAttribute('viewBox', `0 0 ${width} ${height}`);
   copy.setAttribute('font-family', getComputedStyle(original).getPropertyValue('font-family'));
   copy.insertBefore(svgEl('rect', { width, height, fill: background }), copy.firstChild);
-  return new XMLSerializer().serializeToString(copy);
+  return xmlSafe(new XMLSerializer().serializeToString(copy));
+}
+
+/**
+ * XMLSerializer writes U+0000 and the other characters XML forbids as they are, and a file holding one does not parse.
+ * Names are shown through displayText, which marks control characters visibly; anything XML forbids that remains
+ * (a lone surrogate, U+FFFE) becomes U+FFFD, so the file always parses.
+ */
+export function xmlSafe(xml: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this matches
+  return xml.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }

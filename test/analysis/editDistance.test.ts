@@ -4,8 +4,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { closestName as closestWritten, editDistance, editDistanceWithin } from '../../server/src/analysis/closestName';
+import { closestName as closestWritten, editDistance as bandedFull, editDistanceWithin, maxCandidates, maxComparedLength } from '../../server/src/analysis/closestName';
 import { closestName, isNearMiss } from '../../server/src/rules/closestName';
+
+/** The whole optimal-string-alignment table, the definition the banded computation must agree with. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
 
 // Few letters, so that close names (swaps, case changes, prefixes) come up often.
 const name = fc.stringMatching(/^[abAB-]{0,9}$/);
@@ -34,6 +46,21 @@ describe('editDistanceWithin', () => {
       assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1);
     }), { seed: 20261129, numRuns: 2000 });
   });
+  it('agrees with the whole table on longer names and wider bounds', () => {
+    const longer = fc.stringMatching(/^[ab]{0,40}$/);
+    fc.assert(fc.property(longer, longer, fc.nat(12), (a, b, max) => {
+      const full = editDistance(a, b);
+      assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1);
+      assert.equal(bandedFull(a, b), full);
+    }), { seed: 20261201, numRuns: 1500 });
+  });
+  it('takes time in proportion to the bound times the length, not the square of the length', () => {
+    const a = 'x'.repeat(200_000);
+    const b = 'x'.repeat(100_000) + 'y' + 'x'.repeat(99_999);
+    const started = Date.now();
+    assert.equal(editDistanceWithin(a, b, 3), 1);
+    assert.ok(Date.now() - started < 500, `${Date.now() - started} ms`);
+  });
   it('counts a swap of neighbours once and an insertion at either end once', () => {
     assert.equal(editDistanceWithin('stabel', 'stable', 1), 1);
     assert.equal(editDistanceWithin('web', 'webs', 0), 1);
@@ -47,6 +74,17 @@ describe('closest names with a bounded search', () => {
     fc.assert(fc.property(name, names, (written, candidates) => {
       assert.deepEqual(closestName(written, candidates), measuredEverything(written, candidates));
     }), { seed: 20261129, numRuns: 2000 });
+  });
+  it('never compare names longer than any Kubernetes name, and measure at most the candidate cap', () => {
+    const long = 'a'.repeat(30_000);
+    const started = Date.now();
+    assert.equal(closestName(long, [long + 'b', long.slice(1)]), undefined);
+    assert.equal(isNearMiss(long, long + 'b'), false);
+    assert.equal(closestWritten(long, [long + 'b']), undefined);
+    assert.equal(closestName('web', ['x'.repeat(maxComparedLength + 1), 'wep'])?.name, 'wep');
+    const many = Array.from({ length: maxCandidates * 20 }, (_, i) => `name-${i}`);
+    assert.ok(closestName('name-1x', many));
+    assert.ok(Date.now() - started < 1000, `${Date.now() - started} ms`);
   });
   it('find a name that differs only in case however far apart the letters are', () => {
     assert.deepEqual(closestName('ABCDEF', ['abcdef', 'ABCDEFGHIJKLM']), { name: 'abcdef', distance: 6, clear: true });

@@ -43,7 +43,7 @@ function agrees(text: string): boolean {
  * fast path reads them again on demand (model/trees.ts), and both must give the same.
  */
 function withTrees(file: ManifestFile) {
-  return { ...file, resources: file.resources.map((r) => ({ ...r, source: { text: r.source.text, listItem: r.source.listItem }, tree: treeOf(r) })) };
+  return { ...file, resources: file.resources.map((r) => ({ ...r, source: { text: r.source.text, listPath: r.source.listPath }, tree: treeOf(r) })) };
 }
 
 const repoTexts = [...yamlFiles(join(root, 'examples')), ...yamlFiles(join(root, 'test', 'fixtures'))].map((f) => readFileSync(f, 'utf8'));

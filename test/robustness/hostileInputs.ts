@@ -69,7 +69,7 @@ export function hostileInputs(): HostileInput[] {
   const svc = (name: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector:\n    app: ${name}\n  ports:\n  - port: 80\n`;
   return [
     ...deep,
-    { name: 'billion laughs', file: 'laughs.yaml', text: billionLaughs(), outcome: { kind: 'analysed', minResources: 1 } },
+    { name: 'billion laughs (refused: aliases expand past the budget)', file: 'laughs.yaml', text: billionLaughs(), outcome: { kind: 'syntax-error' } },
     { name: '5,000 aliases of one anchor', file: 'aliases.yaml', text: manyAliases(5000), outcome: { kind: 'analysed', minResources: 1 } },
     { name: 'circular alias', file: 'cycle.yaml', text: cm('cycle', '  labels: &l\n    app: x\n    self: *l\n') + 'data: &d {a: *d}\n', outcome: { kind: 'analysed', minResources: 1 } },
     { name: 'circular merge keys', file: 'merge.yaml', text: cm('merge', '  labels: &l\n    <<: *l\n    app: x\n'), outcome: { kind: 'analysed', minResources: 1 } },

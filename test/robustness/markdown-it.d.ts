@@ -3,5 +3,6 @@ declare module 'markdown-it' {
   export default class MarkdownIt {
     constructor(options?: { html?: boolean; linkify?: boolean });
     renderInline(src: string): string;
+    render(src: string): string;
   }
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { checkSvg } from '../../client/src/svgCheck';
 import { freshNonce, renderTraceHtml } from '../../client/src/traceHtml';
 import { maxSvgLength, readTraceIntent, readTraceTarget } from '../../client/src/traceMessages';
 import { servicePicks } from '../../client/src/traceServicePicks';
@@ -16,7 +17,7 @@ describe('trace panel HTML', () => {
 
   it('starts its Content-Security-Policy from default-src none and allows scripts only by nonce', () => {
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
-    assert.equal(csp, "default-src 'none'; img-src https://res.vscode-cdn.test data:; style-src https://res.vscode-cdn.test; script-src 'nonce-abc123'; font-src https://res.vscode-cdn.test");
+    assert.equal(csp, "default-src 'none'; img-src https://res.vscode-cdn.test data:; style-src https://res.vscode-cdn.test; script-src 'nonce-abc123'; font-src https://res.vscode-cdn.test; require-trusted-types-for 'script'; trusted-types 'none'");
     const scripts = html.match(/<script[^>]*>/g) ?? [];
     assert.deepEqual(scripts, ['<script nonce="abc123" src="https://res.vscode-cdn.test/dist/webview/trace.js">']);
     assert.ok(!/\son[a-z]+=/i.test(html), 'no inline event handlers');
@@ -63,6 +64,34 @@ describe('trace panel message allow-list', () => {
     assert.equal(readTraceTarget({ namespace: 'shop' }), undefined);
     assert.equal(readTraceTarget({ namespace: 'shop', name: '' }), undefined);
     assert.equal(readTraceTarget('shop/api'), undefined);
+  });
+});
+
+describe('SVG check before saving', () => {
+  it('accepts a drawing and refuses malformed XML, scripts, handlers, outside links and forbidden characters', () => {
+    const ok = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" viewBox="0 0 10 10"><defs><marker id="m"><path d="M0 0L1 1"/></marker></defs><g><rect width="10" height="10" fill="#fff"/><path d="M0 0" marker-end="url(#m)"/><text x="1" y="2">a &amp; b &lt;c&gt; &#x41;<title>t</title></text></g></svg>';
+    assert.equal(checkSvg(ok), undefined);
+    const refused: [string, RegExp][] = [
+      ['<svg><text>a\u0000b</text></svg>', /character XML does not allow \(U\+0000\)/],
+      ['<svg><text>\ud800</text></svg>', /U\+D800/],
+      ['<svg><g></svg>', /does not match/],
+      ['<svg><g>', /never closed/],
+      ['<svg><script>alert(1)</script></svg>', /<script> is not part of a drawing/],
+      ['<svg><foreignObject/></svg>', /not part of a drawing/],
+      ['<svg onload="alert(1)"></svg>', /event-handler/],
+      ['<svg><g ONclick="x"/></svg>', /event-handler/],
+      ['<svg><a href="https://example.test"/></svg>', /<a> is not part/],
+      ['<svg><rect xlink:href="https://example.test/x.png"/></svg>', /link/],
+      ['<svg><rect style="fill:url(https://example.test/t.png)"/></svg>', /outside the drawing/],
+      ['<svg><text>a & b</text></svg>', /entity/],
+      ['<svg><rect width=10/></svg>', /quoted/],
+      ['<!DOCTYPE svg [<!ENTITY x "y">]><svg/>', /DOCTYPE/],
+      ['<html><svg/></html>', /not part of a drawing/],
+      ['<svg/><svg/>', /single <svg>/],
+      ['text<svg/>', /outside/],
+      ['<svg><rect a="1" a="2"/></svg>', /repeated/],
+    ];
+    for (const [svg, why] of refused) assert.match(checkSvg(svg) ?? 'accepted', why, svg);
   });
 });
 

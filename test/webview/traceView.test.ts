@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { checkSvg } from '../../client/src/svgCheck';
 import type { TraceNode, TraceResult } from '../../server/src/protocol';
 import { type TraceMeasure, inside, measureScript, overlapArea } from '../helpers/traceMeasure';
 import { type Theme, type ViewPage, bundleWebview, launchChromium, loadFixture, openView, resultsDir } from './tracePage';
@@ -415,6 +416,20 @@ describe('trace webview: interaction', () => {
       assert.ok(save.svg.includes('api.shop.svc.cluster.local'));
       assert.ok(!save.svg.includes('var(--'), 'theme colours are resolved into the file');
       assert.match(save.svg, /viewBox="0 0 \d+ \d+"/);
+    });
+  });
+
+  it('saves an SVG the host accepts (well-formed XML, drawing only) when names hold characters XML forbids', async () => {
+    // every name and label of the fixture gains NUL, ESC, an ANSI sequence, a C1 control, a lone surrogate and markup
+    const hostile = JSON.parse(JSON.stringify(loadFixture('healthy-deployment')).replace(/"api/g, '"a\\u0000\\u001b[31m\\u0085\\ud800<script>&amp;\\u202epi')) as TraceResult;
+    await withView(hostile, async (v) => {
+      await v.page.getByRole('button', { name: 'Save as SVG' }).click();
+      const save = (await v.posted()).find((m) => m.type === 'saveSvg') as { svg: string } | undefined;
+      assert.ok(save);
+      assert.equal(checkSvg(save.svg), undefined);
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
+      assert.ok(!/[\u0000\u001b]/.test(save.svg), 'characters XML forbids are never written raw');
+      assert.ok(save.svg.includes('⟨U+0000⟩'));
     });
   });
 

@@ -3,7 +3,7 @@
 import type { Cluster } from '../model/cluster';
 import type { Ingress, IngressBackend, Service } from '../model/resources';
 import type { IngressRoute } from './analysis';
-import { closestName } from './closestName';
+import { closestName, namesOf } from './closestName';
 import type { ServiceEndpoints } from './endpoints';
 
 export function resolveIngressRoutes(cluster: Cluster, endpointsOf: (s: Service) => ServiceEndpoints): IngressRoute[] {
@@ -22,7 +22,7 @@ function routeOf(cluster: Cluster, endpointsOf: (s: Service) => ServiceEndpoints
   // An Ingress can only point at Services in its own namespace.
   const service = cluster.service(ingress.namespace, serviceName);
   if (!service) {
-    const close = closestName(serviceName, cluster.servicesIn(ingress.namespace).map((s) => s.name));
+    const close = closestName(serviceName, namesOf(cluster.servicesIn(ingress.namespace)));
     const problem = `No Service "${serviceName}" in namespace "${ingress.namespace}"${close ? `; did you mean "${close}"?` : ' (an Ingress can only send traffic to Services in its own namespace).'}`;
     return { ...base, serviceName, problem };
   }

@@ -5,7 +5,7 @@ import type { AnalysisConfig } from '../model/config';
 import type { Cluster } from '../model/cluster';
 import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resources';
 import type { DnsRecord, NameResolution } from './analysis';
-import { closestName } from './closestName';
+import { closestName, namesOf } from './closestName';
 import { unknownPods, unknownService } from './unknowns';
 import { rejectionReason } from './validation/rejection';
 import { endpointHostsOf, serviceFqdn, zoneOf } from './dnsRecords';
@@ -315,8 +315,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   const pod = labels.length === 4 && !labels[0].startsWith('_') ? labels[0] : undefined;
   const sts = pod ? statefulSetFor(cluster, ns, pod) : undefined;
   if (!service) {
-    const names = cluster.servicesIn(ns).map((s) => s.name);
-    const close = closestName(svcLabel, names);
+    const close = closestName(svcLabel, namesOf(cluster.servicesIn(ns)));
     const svcIndex = labels.length - 3;
     const suggestion = close && svcIndex < hostLabels ? replaceLabel(host, svcIndex, close) : undefined;
     if (pod && sts) {

@@ -2,11 +2,12 @@
 // in DIR renders to (values.yaml, or --helm-values files), as `---`-separated YAML or one JSON array. A chart folder
 // is recognised by its Chart.yaml.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderedDocuments, renderedObjects } from '../model/helmMapping';
 import { lineIndexMemo } from '../model/lineIndex';
-import { collectFiles, isCollectError } from './collectFiles';
+import { collectFiles, isCollectError, maxFileBytes } from './collectFiles';
+import { readBounded } from '../workspace/readBounded';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
 import { isKustomizationDir, kustomizeBuildCommand } from './kustomizeBuild';
@@ -41,9 +42,6 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
 }
 
 function readIfAny(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
+  const read = readBounded(path, { maxBytes: maxFileBytes });
+  return read.ok ? read.text : '';
 }

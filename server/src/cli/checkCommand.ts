@@ -9,9 +9,10 @@ import type { Finding } from './featureTypes';
 import { findingsToJson } from './findingsJson';
 import { findingsToSarif } from './findingsSarif';
 import { findingsToText } from './findingsText';
-import { colourWanted, paintFor } from './paint';
+import { colourWanted, paintFor, type Paint } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
+import { terminalOutput } from './terminalText';
 import { ruleCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
@@ -26,8 +27,14 @@ export function checkCommand(request: CheckRequest, terminal: Terminal): Command
   const stdout =
     request.format === 'json' ? findingsToJson(findings, rangeOf)
     : request.format === 'sarif' ? findingsToSarif(findings, rangeOf, ruleCatalog, cliVersion)
-    : findingsToText(findings, rangeOf, checked.counts, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
+    : textOutput(terminal, (paint) => findingsToText(findings, rangeOf, checked.counts, paint));
   return { exitCode: findings.some((f) => reaches(f.severity, request.failOn)) ? 1 : 0, stdout, stderr: loaded.notes.map(note) };
+}
+
+/** Text for a terminal: composed with the colours wanted, then made safe as a whole (cli/terminalText.ts). */
+export function textOutput(terminal: Terminal, compose: (paint: Paint) => string): string {
+  const coloured = colourWanted(terminal.stdoutIsTTY, terminal.env);
+  return terminalOutput(compose(paintFor(coloured)), coloured);
 }
 
 const rank: Record<Finding['severity'], number> = { error: 3, warning: 2, information: 1, hint: 0 };

@@ -1,9 +1,11 @@
 // PATH arguments → the YAML files to analyse: files are read as given, folders are walked for *.yaml / *.yml.
-// The only module of the CLI that touches the file system.
+// The only module of the CLI that touches the file system; every read goes through readBounded (a regular file,
+// within the size limit; inside the given folder for files found by walking it).
 
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { realpathSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
+import { readBounded, reasonOf } from '../workspace/readBounded';
 
 /** Files larger than this are not Kubernetes manifests anyone edits by hand; they are skipped with a note. */
 export const maxFileBytes = 1024 * 1024;
@@ -29,7 +31,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
   const seenFolders = new Set<string>();
   let tooLarge = 0;
 
-  const readOne = (display: string, stats: Stats): void => {
+  const readOne = (display: string, stats: Stats, roots: readonly string[] | undefined): void => {
     if (seenFiles.has(identityOf(stats))) return;
     seenFiles.add(identityOf(stats));
     if (stats.size > maxFileBytes) {
@@ -37,10 +39,15 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
       notes.push(`skipped ${display}: ${(stats.size / maxFileBytes).toFixed(1)} MB is larger than the 1 MB limit`);
       return;
     }
-    sources.push({ uri: display, text: readFileSync(display, 'utf8') });
+    const read = readBounded(display, { maxBytes: maxFileBytes, roots });
+    if (read.ok) sources.push({ uri: display, text: read.text });
+    else {
+      if (read.refusal === 'too-large') tooLarge++;
+      notes.push(`skipped ${read.message}`);
+    }
   };
 
-  const walk = (folder: string, stats: Stats): void => {
+  const walk = (folder: string, stats: Stats, root: readonly string[]): void => {
     // A symlink back to an ancestor would otherwise be walked forever.
     if (seenFolders.has(identityOf(stats))) return;
     seenFolders.add(identityOf(stats));
@@ -61,25 +68,34 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
         continue;
       }
       if (stats.isDirectory()) {
-        if (!skippedFolders.has(name)) walk(path, stats);
-      } else if (stats.isFile() && /\.ya?ml$/i.test(name)) {
-        try {
-          readOne(path, stats);
-        } catch (err) {
-          notes.push(`skipped ${path}: ${reasonOf(err)}`);
-        }
+        if (!skippedFolders.has(name)) walk(path, stats, root);
+      } else if (/\.ya?ml$/i.test(name)) {
+        // FIFOs, devices and links leading out of the folder are named and passed over, never opened.
+        if (stats.isFile()) readOne(path, stats, root);
+        else notes.push(`skipped ${path}: not a regular file`);
       }
     }
   };
 
   for (const given of paths) {
+    let stats: Stats;
     try {
-      const stats = statSync(given);
-      if (stats.isDirectory()) walk(join(given), stats);
-      else readOne(given, stats);
+      stats = statSync(given);
     } catch (err) {
       return { error: `cannot read ${given}: ${reasonOf(err)}` };
     }
+    if (stats.isDirectory()) walk(join(given), stats, [realpathSync.native(given)]);
+    else if (stats.isFile()) {
+      // A file named on the command line is read wherever its links lead: the user chose it.
+      const read = readBounded(given, { maxBytes: maxFileBytes });
+      if (seenFiles.has(identityOf(stats))) continue;
+      seenFiles.add(identityOf(stats));
+      if (read.ok) sources.push({ uri: given, text: read.text });
+      else if (read.refusal === 'too-large') {
+        tooLarge++;
+        notes.push(`skipped ${given}: ${(stats.size / maxFileBytes).toFixed(1)} MB is larger than the 1 MB limit`);
+      } else return { error: read.message };
+    } else return { error: `${given} is not a regular file or a folder (${kindOf(stats)}); give the path of a manifest or of a folder of manifests` };
   }
   return { sources, notes, tooLarge };
 }
@@ -93,21 +109,9 @@ function identityOf(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
-function reasonOf(err: unknown): string {
-  const code = (err as { code?: string }).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOTDIR':
-      return 'not a folder';
-    case 'ELOOP':
-      return 'too many levels of symbolic links';
-    case 'EISDIR':
-      return 'is a folder';
-    default:
-      return err instanceof Error ? err.message : String(err);
-  }
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a file';
 }

@@ -1,5 +1,7 @@
 // What a command produces: text for stdout, one-line notes for stderr, and the exit code.
 
+import { terminalSafe } from './terminalText';
+
 export interface CommandResult {
   /** 0: nothing at or above --fail-on; 1: findings at or above it; 2: usage or I/O error. */
   readonly exitCode: 0 | 1 | 2;
@@ -17,6 +19,7 @@ export function failure(message: string, notes: readonly string[] = []): Command
   return { exitCode: 2, stdout: '', stderr: [...notes.map(note), note(message)] };
 }
 
+/** A stderr note; whatever a path or a name holds, it carries no control characters (line breaks are kept). */
 export function note(message: string): string {
-  return `kube-netlens: ${message}`;
+  return `kube-netlens: ${terminalSafe(message, true)}`;
 }

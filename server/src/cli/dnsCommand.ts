@@ -7,7 +7,7 @@ import { helmOptionError } from './helmCharts';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { DnsRecord } from './featureTypes';
-import { colourWanted, paintFor } from './paint';
+import { textOutput } from './checkCommand';
 import type { DnsRequest } from './parseArgs';
 import { recordsToJson } from './recordsJson';
 import { recordsToText } from './recordsText';
@@ -20,7 +20,7 @@ export function dnsCommand(request: DnsRequest, terminal: Terminal): CommandResu
   // names of Helm charts' Services count too
   const { analysis } = analyzeWithCharts(loaded, request, terminal.env);
   const records = sortRecords(analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
-  const stdout = request.format === 'json' ? recordsToJson(records) : recordsToText(records, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
+  const stdout = request.format === 'json' ? recordsToJson(records) : textOutput(terminal, (paint) => recordsToText(records, paint));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 

@@ -4,6 +4,7 @@ import type { FileCounts } from './analyzePaths';
 import type { Finding } from './featureTypes';
 import type { Paint } from './paint';
 import type { RangeOf } from './positions';
+import { terminalSafe } from './terminalText';
 
 export function findingsToText(findings: readonly Finding[], rangeOf: RangeOf, counts: FileCounts, paint: Paint): string {
   const lines: string[] = [];
@@ -12,12 +13,12 @@ export function findingsToText(findings: readonly Finding[], rangeOf: RangeOf, c
     if (file !== undefined && f.uri !== file) lines.push('');
     file = f.uri;
     const at = rangeOf(f.uri, f.span).start;
-    const [first, ...more] = f.message.split('\n');
-    lines.push(`${paint.bold(`${f.uri}:${at.line + 1}:${at.character + 1}:`)} ${severityLabel(f.severity, paint)} ${paint.dim(f.code)}: ${first}`);
+    const [first, ...more] = f.message.split('\n').map((m) => terminalSafe(m));
+    lines.push(`${paint.bold(`${terminalSafe(f.uri)}:${at.line + 1}:${at.character + 1}:`)} ${severityLabel(f.severity, paint)} ${paint.dim(terminalSafe(f.code))}: ${first}`);
     for (const m of more) lines.push(`    ${m}`);
     for (const r of f.related ?? []) {
       const p = rangeOf(r.uri, r.span).start;
-      lines.push(`    ${paint.bold(`${r.uri}:${p.line + 1}:${p.character + 1}:`)} ${paint.cyan('note')}: ${r.message}`);
+      lines.push(`    ${paint.bold(`${terminalSafe(r.uri)}:${p.line + 1}:${p.character + 1}:`)} ${paint.cyan('note')}: ${terminalSafe(r.message)}`);
     }
   }
   if (lines.length) lines.push('');

@@ -2,6 +2,7 @@
 
 import type { DnsCondition, DnsRecord } from './featureTypes';
 import type { Paint } from './paint';
+import { terminalSafe } from './terminalText';
 
 const conditionText: Record<DnsCondition, string> = {
   always: 'always',
@@ -21,10 +22,10 @@ export function recordsToText(records: readonly DnsRecord[], paint: Paint): stri
   const header = ['NAME', 'TYPE', 'ANSWER', 'RESOLVES', 'FROM'];
   const blocks: string[] = [];
   for (const ns of [...byNamespace.keys()].sort()) {
-    const rows = byNamespace.get(ns)!.map((r) => [r.name, r.type, r.answer, conditionText[r.condition], `${r.resource.kind} ${r.resource.name}`]);
+    const rows = byNamespace.get(ns)!.map((r) => [r.name, r.type, r.answer, conditionText[r.condition], `${r.resource.kind} ${r.resource.name}`].map((c) => terminalSafe(c)));
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
     const format = (row: readonly string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd();
-    blocks.push([paint.bold(`namespace ${ns}`), `  ${paint.dim(format(header))}`, ...rows.map((row) => `  ${format(row)}`)].join('\n'));
+    blocks.push([paint.bold(`namespace ${terminalSafe(ns)}`), `  ${paint.dim(format(header))}`, ...rows.map((row) => `  ${format(row)}`)].join('\n'));
   }
   return blocks.join('\n\n') + '\n';
 }

@@ -5,12 +5,13 @@ import { traceResultFor } from '../features/traceResult';
 import { lineIndexesOf } from '../model/lineIndex';
 import type { Service } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
-import { closeNames } from './closeNames';
+import { closeNames } from '../features/closeNames';
 import { isCollectError } from './collectFiles';
 import { analyzeWithCharts } from './chartFindings';
 import { helmOptionError } from './helmCharts';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { TraceRequest } from './parseArgs';
+import { terminalOutput } from './terminalText';
 
 export function traceCommand(request: TraceRequest, terminal: Terminal): CommandResult {
   const helmError = helmOptionError(request);
@@ -28,8 +29,8 @@ export function traceCommand(request: TraceRequest, terminal: Terminal): Command
   const trace = mapTraceSources(found, renders, (uri) => (texts.has(uri) ? linesOf(uri) : undefined));
   const stdout =
     request.format === 'json' ? JSON.stringify(trace.graph, null, 2) + '\n'
-    : request.format === 'mermaid' ? ensureNewline(trace.mermaid)
-    : ensureNewline(trace.text);
+    : request.format === 'mermaid' ? terminalOutput(ensureNewline(trace.mermaid), false)
+    : terminalOutput(ensureNewline(trace.text), false);
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 

@@ -6,7 +6,7 @@
 import type { Analysis, ScopeAnalysis } from '../analysis/analysis';
 import { configuredSeverity, type AnalysisConfig, type Severity } from '../model/config';
 import type { ManifestFile } from '../model/parseManifest';
-import type { Finding } from '../rules/finding';
+import { boundRelated, type Finding } from '../rules/finding';
 import { rules } from '../rules/index';
 import { fileNamed, fileObjectsIn, objectsOfFiles } from '../model/cluster';
 import { mapRenderedFindings } from './renderedFindings';
@@ -287,7 +287,7 @@ function unindex(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<
 }
 
 function collect(rule: Rule, context: RuleContext, severity: Finding['severity'], out: Finding[]): void {
-  for (const draft of rule.check(context)) out.push({ ...draft, code: rule.code, severity });
+  for (const draft of rule.check(context)) out.push({ ...boundRelated(draft), code: rule.code, severity });
 }
 
 /**

@@ -1,7 +1,7 @@
 // hoverAt: what the thing under the cursor is and what it does to traffic, as Markdown headed by its name.
 
 import type { Analysis } from '../analysis/analysis';
-import { code } from './markdown';
+import { code, joined, md, text, type Md } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { fileNamed } from '../model/cluster';
 import { sourceOf, type SourceMapping } from '../model/rendered';
@@ -15,7 +15,7 @@ import { nameAt } from './nameToken';
 import { diagnosticsFor } from './diagnostics';
 
 export interface Hover {
-  readonly markdown: string;
+  readonly markdown: Md;
   /** The span the hover is about (the editor highlights it). */
   readonly span: Span;
 }
@@ -27,7 +27,7 @@ export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover
   const hover = hoverInScope(scope.analysis, uri, offset) ?? renderedHover(workspace, uri, offset);
   // A Service hover names its variant on its first line; the others say it at the end.
   if (!hover || !scope.label || hover.markdown.startsWith('**Service**')) return hover;
-  return { ...hover, markdown: `${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
+  return { ...hover, markdown: md`${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
 }
 
 function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
@@ -50,7 +50,7 @@ function renderedHover(workspace: Analysis, uri: string, offset: number): Hover 
   const colon = line.indexOf(':') + 1;
   const value = line.slice(colon).trim();
   const headSpan = onHead && value ? { start: lineStart + line.indexOf(value, colon), end: lineStart + line.indexOf(value, colon) + value.length } : undefined;
-  const parts: string[] = [];
+  const parts: Md[] = [];
   let span: Span | undefined;
   for (const f of workspace.cluster.files) {
     if (!f.rendered) continue;
@@ -64,7 +64,7 @@ function renderedHover(workspace: Analysis, uri: string, offset: number): Hover 
       if (!outer || m.span.end - m.span.start > outer.span.end - outer.span.start) outer = m;
     }
     if (!inner || !outer) continue;
-    let markdown: string | undefined;
+    let markdown: Md | undefined;
     let at: Span = inner.span;
     const ro = inner.rendered.start + Math.min(offset - inner.span.start, Math.max(0, inner.rendered.end - inner.rendered.start - 1));
     const place = placeAt(analysis, f.uri, ro);
@@ -80,9 +80,9 @@ function renderedHover(workspace: Analysis, uri: string, offset: number): Hover 
     }
     if (markdown === undefined) continue;
     span ??= headSpan ?? at;
-    parts.push(`**In the build of ${f.rendered.label}**\n\n${markdown}`);
+    parts.push(md`**In the build of ${text(f.rendered.label)}**\n\n${markdown}`);
   }
-  return parts.length && span ? { markdown: parts.join('\n\n---\n\n'), span } : undefined;
+  return parts.length && span ? { markdown: joined(parts, '\n\n---\n\n'), span } : undefined;
 }
 
 function hoverOn(analysis: Analysis, place: CursorPlace, offset: number): Hover | undefined {

@@ -3,28 +3,28 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { describeType, recordLine } from './hoverService';
-import { bounded, code, escape } from './markdown';
+import { bounded, code, escape, lines, md, text, type Md } from './markdown';
 import type { NameAt } from './nameToken';
 
-export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string, diagnosed = false): string {
+export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string, diagnosed = false): Md {
   const r = at.resolution;
-  const out = [`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, ''];
+  const out: Md[] = [md`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, md``];
   if (!r.resolves || !r.service) {
     // semantics §9: what the manifests cannot know is said as unknown, never as "does not resolve". A diagnostic on the
     // name already says why it does not resolve; the hover does not say it twice.
-    if (r.unknown) out.push(`Unknown: ${escape(r.reason ?? 'the manifests do not describe what answers this name.')}`);
-    else out.push(diagnosed ? 'Does not resolve.' : `Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
-    return out.join('\n');
+    if (r.unknown) out.push(md`Unknown: ${escape(r.reason ?? 'the manifests do not describe what answers this name.')}`);
+    else out.push(diagnosed ? md`Does not resolve.` : md`Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
+    return lines(out);
   }
   const s = r.service;
-  out.push(`Resolves as ${code(r.fqdn ?? r.host)} to Service ${code(s.name)} in ${code(s.namespace)}: ${describeType(s)}.`);
+  out.push(md`Resolves as ${code(r.fqdn ?? r.host)} to Service ${code(s.name)} in ${code(s.namespace)}: ${describeType(s)}.`);
   if (r.port !== undefined) {
     if (r.portKnown === false) {
       const ports = s.ports.map((p) => p.port).filter((p) => p !== undefined).join(', ');
-      out.push('', `⚠ Port ${r.port} is not a port of this Service${ports ? ` (its ports: ${ports})` : ''}; connections to it are refused or time out.`);
-    } else out.push('', `Port ${r.port} is a port of this Service.`);
+      out.push(md``, md`⚠ Port ${r.port} is not a port of this Service${ports ? md` (its ports: ${text(ports)})` : md``}; connections to it are refused or time out.`);
+    } else out.push(md``, md`Port ${r.port} is a port of this Service.`);
   }
   const records = r.records.length ? r.records : analysis.dnsRecordsFor(s).filter((x) => x.name === r.fqdn);
-  if (records.length) out.push('', ...bounded(records, 5, recordLine));
-  return out.join('\n');
+  if (records.length) out.push(md``, ...bounded(records, 5, recordLine));
+  return lines(out);
 }

@@ -5,7 +5,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { RenderedText } from '../model/rendered';
 import type { Span } from '../model/span';
 import { hoverAt, type Hover } from './hover';
-import { escape } from './markdown';
+import { joined, md, text, type Md } from './markdown';
 
 export interface RenderAtHand {
   readonly renderedUri: string;
@@ -16,7 +16,7 @@ export interface RenderAtHand {
 
 /** The hover at `offset` of a template file, from every render that has a mapping at that place; undefined when none. */
 export function renderedHoverAt(analysis: Analysis, templateUri: string, offset: number, renders: readonly RenderAtHand[]): Hover | undefined {
-  const sections = new Map<string, { contexts: string[]; span: Span }>();
+  const sections = new Map<Md, { contexts: string[]; span: Span }>();
   for (const r of renders) {
     // the innermost mapping into this template that contains the offset
     let best: RenderedText['mappings'][number] | undefined;
@@ -32,6 +32,6 @@ export function renderedHoverAt(analysis: Analysis, templateUri: string, offset:
     else sections.set(h.markdown, { contexts: [r.context], span: best.span });
   }
   if (!sections.size) return undefined;
-  const parts = [...sections].map(([markdown, s]) => `**Rendered in ${escape(s.contexts.join('; '))}**\n\n${markdown}`);
-  return { markdown: parts.join('\n\n---\n\n'), span: [...sections.values()][0].span };
+  const parts = [...sections].map(([markdown, s]) => md`**Rendered in ${text(s.contexts.join('; '))}**\n\n${markdown}`);
+  return { markdown: joined(parts, '\n\n---\n\n'), span: [...sections.values()][0].span };
 }

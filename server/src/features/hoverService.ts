@@ -5,7 +5,7 @@ import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
 import { isIP } from '../analysis/ip';
-import { bounded, code, detailsLink, escape, plural, traceLink } from './markdown';
+import { bounded, code, detailsLink, escape, joined, lines, md, plural, text, traceLink, type Md } from './markdown';
 
 /**
  * What the short Service hover says, in the order a person needs it. `unit` is the place for the apply unit
@@ -17,20 +17,20 @@ export interface ServiceHoverData {
 }
 
 /** The default hover: what it is, whether it works, the name clients use, the port map, the links. At most ~15 lines. */
-export function serviceHover(analysis: Analysis, service: Service, data: ServiceHoverData = { service, unit: unitOf(analysis, service) }): string {
+export function serviceHover(analysis: Analysis, service: Service, data: ServiceHoverData = { service, unit: unitOf(analysis, service) }): Md {
   const zone = analysis.config.clusterDomain;
   // With variants side by side, the links name the definition (its file) so the trace opens this one.
   const uri = data.unit ? service.uri : undefined;
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
-  const paragraphs: string[] = [];
-  paragraphs.push(`**Service** ${code(service.name)} in namespace ${code(service.namespace)}${data.unit ? ` (${escape(data.unit)})` : ''}: ${describeType(service)}`);
+  const paragraphs: Md[] = [];
+  paragraphs.push(md`**Service** ${code(service.name)} in namespace ${code(service.namespace)}${data.unit ? md` (${escape(data.unit)})` : md``}: ${describeType(service)}`);
   paragraphs.push(verdictLine(analysis, service));
   paragraphs.push(namesLine(analysis, service, fqdn));
-  if (service.type !== 'ExternalName') paragraphs.push(portMap(analysis, service).join('\n'));
+  if (service.type !== 'ExternalName') paragraphs.push(lines(portMap(analysis, service)));
   const outside = externalAccess(analysis, service);
-  if (outside.length) paragraphs.push(['From outside the cluster:', ...bounded(outside, 2, (l) => l)].join('\n'));
-  paragraphs.push(`${traceLink(service.namespace, service.name, uri)} · ${detailsLink(service.namespace, service.name, uri)}`);
-  return paragraphs.join('\n\n');
+  if (outside.length) paragraphs.push(lines([md`From outside the cluster:`, ...bounded(outside, 2, (l) => l)]));
+  paragraphs.push(md`${traceLink(service.namespace, service.name, uri)} · ${detailsLink(service.namespace, service.name, uri)}`);
+  return joined(paragraphs, '\n\n');
 }
 
 /** `variant aws` when the Service's file is in a variant of the workspace (ARCHITECTURE.md, apply scopes). */
@@ -43,176 +43,176 @@ function unitOf(analysis: Analysis, service: Service): string | undefined {
  * The second level, opened from the hover's "All DNS records…" link: every DNS record (SRV and PTR included), the
  * endpoints with their stable pod names, the port table, how clients spell the name, the environment variables.
  */
-export function serviceDetails(analysis: Analysis, service: Service): string {
+export function serviceDetails(analysis: Analysis, service: Service): Md {
   const zone = analysis.config.clusterDomain;
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
-  const out: string[] = [`**Service** ${code(service.name)} in namespace ${code(service.namespace)}: ${describeType(service)}`];
+  const out: Md[] = [md`**Service** ${code(service.name)} in namespace ${code(service.namespace)}: ${describeType(service)}`];
 
   // StatefulSet pod names are listed under their endpoints below, not twice.
   const podNames = new Set(statefulPodRecords(analysis, service).map((r) => r.name));
   const records = analysis.dnsRecordsFor(service).filter((r) => !podNames.has(r.name) || r.type === 'SRV');
-  out.push('', '**DNS names that resolve**');
+  out.push(md``, md`**DNS names that resolve**`);
   if (records.length) out.push(...bounded(records, 50, recordLine));
   else out.push(noNameReason(service));
 
   if (service.type !== 'ExternalName') {
-    out.push('', ...portMap(analysis, service, 50));
-    out.push('', ...endpointSection(analysis, service));
+    out.push(md``, ...portMap(analysis, service, 50));
+    out.push(md``, ...endpointSection(analysis, service));
   }
 
   if (records.some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR')) {
-    out.push('', '**How clients spell it**');
-    out.push(`- from pods in ${code(service.namespace)}: ${code(service.name)}`);
-    out.push(`- from other namespaces: ${code(`${service.name}.${service.namespace}`)}, ${code(`${service.name}.${service.namespace}.svc`)} or ${code(fqdn)}`);
+    out.push(md``, md`**How clients spell it**`);
+    out.push(md`- from pods in ${code(service.namespace)}: ${code(service.name)}`);
+    out.push(md`- from other namespaces: ${code(`${service.name}.${service.namespace}`)}, ${code(`${service.name}.${service.namespace}.svc`)} or ${code(fqdn)}`);
   }
 
   const env = analysis.serviceEnv(service.namespace).filter((v) => v.service === service);
   if (env.length) {
-    out.push('', `**Environment variables** of pods in ${code(service.namespace)} started after this Service exists:`);
-    out.push(...bounded(env, 40, (v) => `- ${code(`${v.name}=${v.value}`)}`));
+    out.push(md``, md`**Environment variables** of pods in ${code(service.namespace)} started after this Service exists:`);
+    out.push(...bounded(env, 40, (v) => md`- ${code(`${v.name}=${v.value}`)}`));
   }
 
   const outside = externalAccess(analysis, service);
-  if (outside.length) out.push('', '**From outside the cluster**', ...outside);
+  if (outside.length) out.push(md``, md`**From outside the cluster**`, ...outside);
 
-  out.push('', traceLink(service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
-  return out.join('\n');
+  out.push(md``, traceLink(service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
+  return lines(out);
 }
 
 /** Whether the Service works: who backs it (workloads ×replicas, or manual addresses), or why nothing does. */
-function verdictLine(analysis: Analysis, service: Service): string {
+function verdictLine(analysis: Analysis, service: Service): Md {
   if (service.type === 'ExternalName') {
     const target = service.externalName?.replace(/\.$/, '');
-    if (!target || isIP(target)) return `✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName ${target ? 'whose target is an IP address' : 'without a target'} (semantics §2.1 E2).`;
-    return `✓ **Alias**: DNS answers with a CNAME to ${code(target)}; nothing proxies the traffic and ports are not remapped.`;
+    if (!target || isIP(target)) return md`✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName ${target ? md`whose target is an IP address` : md`without a target`} (semantics §2.1 E2).`;
+    return md`✓ **Alias**: DNS answers with a CNAME to ${code(target)}; nothing proxies the traffic and ports are not remapped.`;
   }
   const eps = analysis.endpointsOf(service);
   if (eps.groups.length) {
     const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
     const perNode = eps.groups.some((g) => g.replicas === undefined);
-    const who = bounded(eps.groups, 3, (g) => `${g.workload.kind} ${code(g.workload.name)} ${g.replicas === undefined ? '(one per node)' : `×${g.replicas}`}`);
-    const gated = eps.groups.every((g) => g.readinessGated) ? ' · only ready pods get traffic' : '';
-    if (!total && !perNode) return `⚠ **No ready pods**: ${who.join(', ')} is scaled to 0, so the Service has no endpoints.`;
-    const count = perNode ? (total ? `${plural(total, 'pod')} plus one per node` : 'one pod per node') : plural(total, 'pod');
-    return `✓ **Endpoints**: ${count}: ${who.join(', ').replace(/, - … and/, ', … and')}${gated}`;
+    const who = bounded(eps.groups, 3, (g) => md`${text(g.workload.kind)} ${code(g.workload.name)} ${g.replicas === undefined ? md`(one per node)` : md`×${g.replicas}`}`);
+    const gated = eps.groups.every((g) => g.readinessGated) ? md` · only ready pods get traffic` : md``;
+    if (!total && !perNode) return md`⚠ **No ready pods**: ${joined(who, ', ')} is scaled to 0, so the Service has no endpoints.`;
+    const count = perNode ? (total ? md`${plural(total, 'pod')} plus one per node` : md`one pod per node`) : plural(total, 'pod');
+    return md`✓ **Endpoints**: ${count}: ${joined(who, ', ').replace(/, - … and/, ', … and') as Md}${gated}`;
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
-    const from = eps.manual.filter((m) => m.mirrored).map((m) => `${m.resource.kind} ${code(m.resource.name)}`).join(', ');
-    return `${n ? '✓' : '✖'} **Endpoints**: ${plural(n, 'address', 'addresses')} written by hand in ${from}`;
+    const from = eps.manual.filter((m) => m.mirrored).map((m) => md`${text(m.resource.kind)} ${code(m.resource.name)}`);
+    return md`${n ? md`✓` : md`✖`} **Endpoints**: ${plural(n, 'address', 'addresses')} written by hand in ${joined(from, ', ')}`;
   }
   if (!service.selector) {
     const ignored = eps.manual.filter((m) => !m.mirrored);
-    const why = ignored.length ? ` A manual ${ignored[0].resource.kind} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : '';
-    return `✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.${why}`;
+    const why = ignored.length ? md` A manual ${text(ignored[0].resource.kind)} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : md``;
+    return md`✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.${why}`;
   }
   const selector = [...service.selector].map(([k, v]) => `${k}=${v}`).join(', ');
-  return `✖ **No endpoints**: no pod template in ${code(service.namespace)} carries ${code(selector)}.`;
+  return md`✖ **No endpoints**: no pod template in ${code(service.namespace)} carries ${code(selector)}.`;
 }
 
 /** The name clients use, said only when it resolves; otherwise why it does not (a hover never lists names that fail). */
-function namesLine(analysis: Analysis, service: Service, fqdn: string): string {
+function namesLine(analysis: Analysis, service: Service, fqdn: string): Md {
   const resolves = analysis.dnsRecordsFor(service).some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR');
   if (!resolves) {
-    const why = service.type === 'ExternalName' ? 'see above' : 'a headless Service answers only while it has ready endpoints';
-    return `✖ ${code(fqdn)} does not resolve (NXDOMAIN): ${why}.`;
+    const why = service.type === 'ExternalName' ? md`see above` : md`a headless Service answers only while it has ready endpoints`;
+    return md`✖ ${code(fqdn)} does not resolve (NXDOMAIN): ${why}.`;
   }
-  return `**Name**: ${code(service.name)} from pods in ${code(service.namespace)}, ${code(`${service.name}.${service.namespace}`)} from other namespaces, or ${code(fqdn)}`;
+  return md`**Name**: ${code(service.name)} from pods in ${code(service.namespace)}, ${code(`${service.name}.${service.namespace}`)} from other namespaces, or ${code(fqdn)}`;
 }
 
 /**
  * Each Service port on one line, with where it lands in each selected workload on lines under it. A list, not a
  * table: a table squeezes its columns and breaks names like `http-metrics` at the hyphen.
  */
-function portMap(analysis: Analysis, service: Service, max = 4): string[] {
-  if (!service.ports.length) return ['**Ports**: none; DNS answers A/AAAA queries only.'];
+function portMap(analysis: Analysis, service: Service, max = 4): Md[] {
+  if (!service.ports.length) return [md`**Ports**: none; DNS answers A/AAAA queries only.`];
   const groups = analysis.endpointsOf(service).groups;
-  const out = ['**Ports**'];
+  const out: Md[] = [md`**Ports**`];
   const shown = service.ports.slice(0, max);
   for (const p of shown) {
-    const target = p.targetPort === undefined || String(p.targetPort) === String(p.port) ? '' : ` → targetPort ${code(String(p.targetPort))}`;
-    const head = `- ${code(portLabel(p))}${target}`;
-    if (!groups.length) out.push(`${head} → no selected pods`);
-    else if (groups.length === 1) out.push(`${head} → ${landingText(groups[0], groups[0].ports[p.index])}`);
-    else out.push(head, ...bounded(groups, 3, (g) => `  - ${landingText(g, g.ports[p.index])}`).map((l) => (l.startsWith('- …') ? `  ${l}` : l)));
+    const target = p.targetPort === undefined || String(p.targetPort) === String(p.port) ? md`` : md` → targetPort ${code(String(p.targetPort))}`;
+    const head = md`- ${code(portLabel(p))}${target}`;
+    if (!groups.length) out.push(md`${head} → no selected pods`);
+    else if (groups.length === 1) out.push(md`${head} → ${landingText(groups[0], groups[0].ports[p.index])}`);
+    else out.push(head, ...bounded(groups, 3, (g) => md`  - ${landingText(g, g.ports[p.index])}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
   }
-  if (service.ports.length > shown.length) out.push(`- … and ${service.ports.length - shown.length} more`);
+  if (service.ports.length > shown.length) out.push(md`- … and ${service.ports.length - shown.length} more`);
   return out;
 }
 
-export function describeType(service: Service): string {
+export function describeType(service: Service): Md {
   if (service.type === 'ExternalName') {
-    return service.externalName ? `ExternalName, a DNS alias (CNAME) for ${code(service.externalName)}` : 'ExternalName without an `externalName`';
+    return service.externalName ? md`ExternalName, a DNS alias (CNAME) for ${code(service.externalName)}` : md`ExternalName without an \`externalName\``;
   }
-  if (service.headless) return 'headless (`clusterIP: None`): no virtual IP, DNS answers with the ready pods\' own IPs';
-  const ip = service.clusterIP ? `cluster IP ${code(service.clusterIP)}` : 'a cluster IP assigned when it is created';
-  return `${code(service.type)} with ${ip}`;
+  if (service.headless) return md`headless (\`clusterIP: None\`): no virtual IP, DNS answers with the ready pods' own IPs`;
+  const ip = service.clusterIP ? md`cluster IP ${code(service.clusterIP)}` : md`a cluster IP assigned when it is created`;
+  return md`${code(service.type)} with ${ip}`;
 }
 
-export function conditionText(c: DnsCondition): string {
+export function conditionText(c: DnsCondition): Md {
   switch (c) {
     case 'always':
-      return 'always';
+      return md`always`;
     case 'while-ready':
-      return 'while at least one backing pod is ready';
+      return md`while at least one backing pod is ready`;
     case 'coredns-only':
-      return 'CoreDNS only, not part of the Kubernetes DNS specification';
+      return md`CoreDNS only, not part of the Kubernetes DNS specification`;
     case 'config-dependent':
-      return 'only with a matching CoreDNS option';
+      return md`only with a matching CoreDNS option`;
   }
 }
 
-export function recordLine(r: DnsRecord): string {
+export function recordLine(r: DnsRecord): Md {
   // A/AAAA names below `<svc>.<ns>.svc` belong to one pod (semantics §2.1 H2, §2.3): they follow that pod's readiness.
   const perPod = (r.type === 'A' || r.type === 'AAAA') && r.condition === 'while-ready' && /^[^_.][^.]*\.[^.]+\.[^.]+\.svc\./.test(r.name);
-  return `- ${code(r.name)} ${r.type} → ${code(r.answer)} · ${perPod ? 'while that pod is ready' : conditionText(r.condition)}`;
+  return md`- ${code(r.name)} ${text(r.type)} → ${code(r.answer)} · ${perPod ? md`while that pod is ready` : conditionText(r.condition)}`;
 }
 
-function noNameReason(service: Service): string {
-  if (service.type === 'ExternalName') return '- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)';
-  return '- none';
+function noNameReason(service: Service): Md {
+  if (service.type === 'ExternalName') return md`- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)`;
+  return md`- none`;
 }
 
 export function portLabel(p: ServicePort): string {
   return `${p.port ?? '?'}/${p.protocol}${p.name ? ` (${p.name})` : ''}`;
 }
 
-function landingText(g: EndpointGroup, t: PortTarget | undefined): string {
-  const who = `${g.workload.kind} ${code(g.workload.name)}`;
-  if (!t) return `${who}: unknown`;
-  if (t.unresolved === 'missing-name') return `⚠ not declared by ${who}`;
-  if (t.unresolved === 'protocol-mismatch') return `⚠ declared by ${who} with another protocol than ${t.servicePort.protocol}`;
-  const where = t.container ? `, container ${code(t.container.name)}` : ', declared by no container (used anyway)';
-  return `${t.containerPort ?? '?'} (${who}${where})`;
+function landingText(g: EndpointGroup, t: PortTarget | undefined): Md {
+  const who = md`${text(g.workload.kind)} ${code(g.workload.name)}`;
+  if (!t) return md`${who}: unknown`;
+  if (t.unresolved === 'missing-name') return md`⚠ not declared by ${who}`;
+  if (t.unresolved === 'protocol-mismatch') return md`⚠ declared by ${who} with another protocol than ${text(t.servicePort.protocol)}`;
+  const where = t.container ? md`, container ${code(t.container.name)}` : md`, declared by no container (used anyway)`;
+  return md`${t.containerPort ?? md`?`} (${who}${where})`;
 }
 
-function endpointSection(analysis: Analysis, service: Service): string[] {
+function endpointSection(analysis: Analysis, service: Service): Md[] {
   const eps = analysis.endpointsOf(service);
   if (eps.source === 'none') {
     if (!service.selector) {
       const ignored = eps.manual.filter((m) => !m.mirrored);
-      const why = ignored.length ? ` A manual ${ignored[0].resource.kind} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : '';
-      return [`**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.${why}`];
+      const why = ignored.length ? md` A manual ${text(ignored[0].resource.kind)} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : md``;
+      return [md`**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.${why}`];
     }
     return [];
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
-    return [`**Endpoints**: ${plural(n, 'address', 'addresses')} from manual objects`, ...eps.manual.filter((m) => m.mirrored).map((m) => `- ${m.resource.kind} ${code(m.resource.name)}: ${plural(m.addresses.length, 'address', 'addresses')}`)];
+    return [md`**Endpoints**: ${plural(n, 'address', 'addresses')} from manual objects`, ...eps.manual.filter((m) => m.mirrored).map((m) => md`- ${text(m.resource.kind)} ${code(m.resource.name)}: ${plural(m.addresses.length, 'address', 'addresses')}`)];
   }
   if (!eps.groups.length) {
     const selector = [...(service.selector ?? [])].map(([k, v]) => `${k}=${v}`).join(', ');
-    return [`**Endpoints**: none. No pod template in namespace ${code(service.namespace)} carries ${code(selector)}.`];
+    return [md`**Endpoints**: none. No pod template in namespace ${code(service.namespace)} carries ${code(selector)}.`];
   }
   const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
   const perNode = eps.groups.some((g) => g.replicas === undefined);
-  const out = [`**Endpoints**: ${perNode ? (total ? `${plural(total, 'pod')} plus one pod per node` : 'one pod per node') : plural(total, 'pod')}`];
+  const out: Md[] = [md`**Endpoints**: ${perNode ? (total ? md`${plural(total, 'pod')} plus one pod per node` : md`one pod per node`) : plural(total, 'pod')}`];
   for (const g of eps.groups) {
-    const count = g.replicas === undefined ? '(one pod per node)' : `×${g.replicas}`;
-    const gate = g.readinessGated ? ' · only ready pods receive traffic' : '';
-    out.push(`- ${g.workload.kind} ${code(g.workload.name)} ${count}${gate}`);
+    const count = g.replicas === undefined ? md`(one pod per node)` : md`×${g.replicas}`;
+    const gate = g.readinessGated ? md` · only ready pods receive traffic` : md``;
+    out.push(md`- ${text(g.workload.kind)} ${code(g.workload.name)} ${count}${gate}`);
     const names = statefulPodRecords(analysis, service, g);
-    out.push(...bounded(names, 5, (r) => `  - ${code(r.name)}`).map((l) => (l.startsWith('- …') ? `  ${l}` : l)));
+    out.push(...bounded(names, 5, (r) => md`  - ${code(r.name)}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
   }
   return out;
 }
@@ -232,20 +232,20 @@ function madeFrom(r: DnsRecord, w: Workload): boolean {
   return r.resource.kind === w.kind && r.resource.name === w.name && r.source.uri === w.uri && r.source.span.start >= w.span.start && r.source.span.end <= w.span.end;
 }
 
-function externalAccess(analysis: Analysis, service: Service): string[] {
-  const out: string[] = [];
+function externalAccess(analysis: Analysis, service: Service): Md[] {
+  const out: Md[] = [];
   const [lo, hi] = analysis.config.nodePortRange;
   if (service.type === 'NodePort' || service.type === 'LoadBalancer') {
     for (const p of service.ports) {
-      const np = p.nodePort !== undefined ? String(p.nodePort) : `<a port from ${lo}-${hi} chosen by the cluster>`;
-      out.push(`- NodePort: ${code(`<any node IP>:${np}`)} → port ${p.port ?? '?'}/${p.protocol}`);
+      const np = p.nodePort !== undefined ? String(p.nodePort) : md`<a port from ${lo}-${hi} chosen by the cluster>`;
+      out.push(md`- NodePort: ${code(`<any node IP>:${np}`)} → port ${text(`${p.port ?? '?'}/${p.protocol}`)}`);
     }
   }
   if (service.type === 'LoadBalancer') {
-    for (const p of service.ports) out.push(`- LoadBalancer: ${code(`${service.loadBalancerIP ?? '<load balancer address>'}:${p.port ?? '?'}`)}`);
+    for (const p of service.ports) out.push(md`- LoadBalancer: ${code(`${service.loadBalancerIP ?? '<load balancer address>'}:${p.port ?? '?'}`)}`);
   }
   if (service.type !== 'ExternalName') {
-    for (const ip of service.externalIPs) for (const p of service.ports) out.push(`- external IP: ${code(`${ip}:${p.port ?? '?'}`)}`);
+    for (const ip of service.externalIPs) for (const p of service.ports) out.push(md`- external IP: ${code(`${ip}:${p.port ?? '?'}`)}`);
   }
   return out;
 }

@@ -1,9 +1,9 @@
 // Reads every matching manifest of the workspace folders into the workspace, reporting progress as it goes.
 
-import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import type { WorkDoneProgressReporter } from 'vscode-languageserver/node';
 import { discoverFiles, pauser } from '../workspace/discoverFiles';
+import { readBounded, realRoots } from '../workspace/readBounded';
+import { fileUri } from '../workspace/uri';
 import type { FileOptions } from '../workspace/settings';
 
 export interface IndexResult {
@@ -19,21 +19,22 @@ export interface IndexResult {
 export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean, onText?: (uri: string, text: string) => void): Promise<IndexResult | undefined> {
   const found = await Promise.all(folders.map((f) => discoverFiles(f, options)));
   const files = found.flatMap((d) => d.files);
-  const tooLarge = found.flatMap((d) => d.tooLarge).map((p) => pathToFileURL(p).href);
+  const tooLarge = found.flatMap((d) => d.tooLarge).map(fileUri);
+  const roots = realRoots(folders);
+  const maxBytes = options.maxSizeKB * 1024;
   const texts = new Map<string, string>();
   const pause = pauser();
   let done = 0;
   for (const f of files) {
     await pause();
     if (isCancelled()) return undefined;
-    try {
-      const uri = pathToFileURL(f.path).href;
-      const text = readFileSync(f.path, 'utf8');
-      texts.set(uri, text);
-      onText?.(uri, text);
-    } catch {
-      // a file deleted between listing and reading is simply not there
-    }
+    // Only regular files inside the folders, within the size limit (a file deleted since it was listed is not there).
+    const read = readBounded(f.path, { maxBytes, roots });
+    if (read.ok) {
+      const uri = fileUri(f.path);
+      texts.set(uri, read.text);
+      onText?.(uri, read.text);
+    } else if (read.refusal === 'too-large') tooLarge.push(fileUri(f.path));
     done++;
     if (done % 50 === 0 || done === files.length) progress.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
   }

@@ -1,7 +1,6 @@
 // The language server: wires LSP messages to the workspace and the features. Each handler converts in,
 // calls one feature on the latest snapshot, and converts out; diagnostics cover every file, open or not.
 
-import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { relative, sep } from 'node:path';
 import {
@@ -20,9 +19,12 @@ import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
 import { listServices } from '../features/serviceList';
 import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
-import { globMatcher } from '../workspace/glob';
+import { pauser } from '../workspace/discoverFiles';
+import { compileGlobs, type PathMatcher } from '../workspace/glob';
 import { releasesIn } from '../workspace/helm';
-import { readSettings, type Settings } from '../workspace/settings';
+import { readBounded, realRoots } from '../workspace/readBounded';
+import { canonicalUri } from '../workspace/uri';
+import { readSettings, type FileOptions, type Settings } from '../workspace/settings';
 import { createWorkspace, type Snapshot, type Span } from '../workspace/workspace';
 import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
 import { guarded, logged } from './guard';
@@ -37,9 +39,14 @@ import { indexFolders } from './indexFolders';
 const maxDebounceMs = 75;
 /** Passes faster than this are run without waiting. */
 const cheapPassMs = 150;
+/** Open documents at least this large are parsed in slices, with requests answered in between. */
+const slicedParseBytes = 64 * 1024;
 
 export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
+  /** Open documents by canonical URI (workspace/uri.ts) → the URI the editor opened them with. */
+  const openAs = new Map<string, string>();
+  const documentAt = (uri: string) => documents.get(openAs.get(uri) ?? uri);
   const workspace = createWorkspace();
   let folders: string[] = [];
   let canConfigure = false;
@@ -92,10 +99,10 @@ export function startServer(connection: Connection): void {
       else byUri.set(f.uri, [f]);
     }
     const range = rangeIn(snap);
-    for (const uri of new Set([...published.keys(), ...byUri.keys(), ...documents.keys()])) {
+    for (const uri of new Set([...published.keys(), ...byUri.keys(), ...openAs.keys()])) {
       const mine = byUri.get(uri) ?? [];
       const last = published.get(uri);
-      const doc = documents.get(uri);
+      const doc = documentAt(uri);
       const open = doc !== undefined && workspace.isOpen(uri);
       // An open document gets diagnostics for its newest version even when they equal what was last sent: the
       // editor waits for them, and a burst of edits can end on a text equal to an earlier one.
@@ -113,7 +120,7 @@ export function startServer(connection: Connection): void {
       // Never publish for an older text of an open document: a newer analysis is already scheduled.
       if (open && doc.getText() !== text) continue;
       const version = open ? doc.version : undefined;
-      void connection.sendDiagnostics({ uri, version, diagnostics });
+      void connection.sendDiagnostics({ uri: openAs.get(uri) ?? uri, version, diagnostics });
       if (open) publishedVersions.set(uri, doc.version);
       else publishedVersions.delete(uri);
       if (diagnostics.length) published.set(uri, { findings: mine, text, key });
@@ -171,7 +178,7 @@ export function startServer(connection: Connection): void {
   const pullSettings = async () => {
     if (!canConfigure) return;
     const raw = await connection.workspace.getConfiguration('kubeNetlens');
-    const filesChanged = workspace.setSettings(settingsFrom(raw));
+    const filesChanged = applySettings(settingsFrom(raw));
     if (filesChanged) await reindex();
     else if (!indexing) {
       schedule();
@@ -179,17 +186,36 @@ export function startServer(connection: Connection): void {
     }
   };
 
+  /** The include and exclude matchers of the current file options, compiled once per options object. */
+  let matchers: { readonly options: FileOptions; readonly include: PathMatcher; readonly exclude: PathMatcher } | undefined;
+  const matchersOf = (options: FileOptions) => {
+    if (matchers?.options !== options) matchers = { options, include: compileGlobs(options.include).match, exclude: compileGlobs(options.exclude).match };
+    return matchers;
+  };
+
   /** Whether a file URI is one the settings include (inside a folder, matching include, not excluded). */
   const wanted = (uri: string): boolean => {
     if (!uri.startsWith('file:')) return false;
-    const path = fileURLToPath(uri);
-    const { include, exclude } = workspace.settings.files;
-    const inc = globMatcher(include);
-    const exc = globMatcher(exclude);
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      return false;
+    }
+    const { include, exclude } = matchersOf(workspace.settings.files);
     const folder = folders.find((f) => path.startsWith(f + sep));
     if (!folder) return /\.ya?ml$/i.test(path);
     const rel = relative(folder, path).split(sep).join('/');
-    return inc(rel) && !exc(rel);
+    return include(rel) && !exclude(rel);
+  };
+
+  /** Settings from the editor: applied, and any value that was refused is said once. */
+  let warned = '';
+  const applySettings = (next: Settings): boolean => {
+    const said = (next.warnings ?? []).join('\n');
+    if (said && said !== warned) void connection.window.showWarningMessage(`Kubernetes Network Lens: ${said}`);
+    warned = said;
+    return workspace.setSettings(next);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -200,7 +226,7 @@ export function startServer(connection: Connection): void {
     foldersSupported = !!caps.workspace?.workspaceFolders;
     folders = foldersOf(params.workspaceFolders, params.rootUri);
     trusted = params.initializationOptions?.workspaceTrusted === true;
-    if (params.initializationOptions?.settings) workspace.setSettings(settingsFrom(params.initializationOptions.settings));
+    if (params.initializationOptions?.settings) applySettings(settingsFrom(params.initializationOptions.settings));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -224,13 +250,13 @@ export function startServer(connection: Connection): void {
     if (foldersSupported) {
       connection.workspace.onDidChangeWorkspaceFolders(logged(connection, 'workspace folders', async (e) => {
         const removed = new Set(e.removed.map((f) => fileURLToPath(f.uri)));
-        folders = [...folders.filter((f) => !removed.has(f)), ...e.added.map((f) => fileURLToPath(f.uri))];
+        folders = [...folders.filter((f) => !removed.has(f)), ...e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileURLToPath(f.uri))];
         await reindex();
       }));
     }
     if (canConfigure) {
       const raw = await connection.workspace.getConfiguration('kubeNetlens');
-      workspace.setSettings(settingsFrom(raw));
+      applySettings(settingsFrom(raw));
     }
     await reindex();
   }));
@@ -238,7 +264,7 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration(logged(connection, 'configuration', async (change) => {
     if (canConfigure) await pullSettings();
     else if (change.settings?.kubeNetlens) {
-      if (workspace.setSettings(settingsFrom(change.settings.kubeNetlens))) await reindex();
+      if (applySettings(settingsFrom(change.settings.kubeNetlens))) await reindex();
       else {
         schedule();
         charts.renderAll();
@@ -246,83 +272,168 @@ export function startServer(connection: Connection): void {
     }
   }));
 
-  connection.onDidChangeWatchedFiles(logged(connection, 'watched files', async (params) => {
-    for (const change of params.changes) {
-      const uri = change.uri;
-      if (change.type === FileChangeType.Deleted) {
-        for (const known of workspace.uris()) if (known === uri || known.startsWith(uri + '/')) workspace.deleteDiskText(known);
-        continue;
-      }
-      if (!wanted(uri)) continue;
-      try {
-        const path = fileURLToPath(uri);
-        if ((await stat(path)).size > workspace.settings.files.maxSizeKB * 1024) {
-          workspace.deleteDiskText(uri);
-          continue;
+  // File-watcher events are coalesced (the last event per URI counts) and applied in slices of a few milliseconds,
+  // with a turn of the event loop between them: a storm of thousands of events never blocks a hover. Files are read
+  // only through readBounded: regular files inside the workspace folders, within the size limit.
+  const pendingEvents = new Map<string, FileChangeType>();
+  let applyingEvents = false;
+  const applyEvents = async () => {
+    if (applyingEvents) return;
+    applyingEvents = true;
+    try {
+      const pause = pauser();
+      while (pendingEvents.size) {
+        const batch = [...pendingEvents];
+        pendingEvents.clear();
+        const deleted = new Set<string>();
+        const roots = realRoots(folders);
+        for (const [uri, type] of batch) {
+          await pause();
+          if (type === FileChangeType.Deleted) {
+            deleted.add(uri);
+            continue;
+          }
+          if (!wanted(uri)) continue;
+          let path: string;
+          try {
+            path = fileURLToPath(uri);
+          } catch {
+            continue;
+          }
+          const read = readBounded(path, { maxBytes: workspace.settings.files.maxSizeKB * 1024, roots });
+          if (read.ok) workspace.setDiskText(uri, read.text);
+          else workspace.deleteDiskText(uri);
         }
-        workspace.setDiskText(uri, await readFile(path, 'utf8'));
-      } catch {
-        workspace.deleteDiskText(uri);
+        if (deleted.size) {
+          // A deleted folder takes every file below it: one pass over the known files, looking up each one's
+          // ancestors, instead of a pass per event.
+          for (const known of workspace.uris()) {
+            for (let u = known; u.length > 'file://'.length; u = u.slice(0, u.lastIndexOf('/'))) {
+              if (deleted.has(u)) {
+                workspace.deleteDiskText(known);
+                break;
+              }
+            }
+          }
+        }
+        schedule();
       }
+    } finally {
+      applyingEvents = false;
     }
-    schedule();
+  };
+
+  connection.onDidChangeWatchedFiles(logged(connection, 'watched files', async (params) => {
+    const uris = params.changes.map((c) => canonicalUri(c.uri));
+    params.changes.forEach((c, i) => pendingEvents.set(uris[i], c.type));
+    await applyEvents();
     // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
-    if (!indexing) charts.filesChanged(params.changes.map((c) => c.uri));
+    if (!indexing) charts.filesChanged(uris);
   }));
 
-  documents.onDidOpen(logged(connection, 'didOpen', (e) => {
-    if (!wanted(e.document.uri)) return;
-    workspace.open(e.document.uri, e.document.getText(), e.document.version);
+  // A large open document is parsed in slices before its text enters the workspace (a megabyte takes the YAML
+  // library a second or more): hovers and other requests are answered between the slices, from the snapshot
+  // before the edit. Until then its own requests get no answer rather than one about an older text.
+  const pendingTexts = new Map<string, { readonly text: string; readonly version: number }>();
+  const slicing = new Set<string>();
+  let sliceStarted = Date.now();
+  const pauseForRequests = (): Promise<void> | undefined => {
+    if (Date.now() - sliceStarted < 10) return undefined;
+    return new Promise<void>((done) => setImmediate(() => {
+      sliceStarted = Date.now();
+      done();
+    }));
+  };
+  const apply = (uri: string, text: string, version: number) => {
+    if (workspace.isOpen(uri)) workspace.change(uri, text, version);
+    else workspace.open(uri, text, version);
     schedule();
+  };
+  const sliceParse = async (uri: string) => {
+    slicing.add(uri);
+    try {
+      for (let p = pendingTexts.get(uri); p; p = pendingTexts.get(uri)) {
+        await workspace.prepareAsync(uri, p.text, pauseForRequests);
+        // A newer text came meanwhile (it is parsed next), or the document was closed.
+        if (pendingTexts.get(uri) !== p) continue;
+        pendingTexts.delete(uri);
+        apply(uri, p.text, p.version);
+      }
+    } finally {
+      slicing.delete(uri);
+    }
+  };
+  const updateDocument = (uri: string, text: string, version: number) => {
+    if (text.length < slicedParseBytes || text.length > workspace.settings.files.maxSizeKB * 1024) {
+      pendingTexts.delete(uri);
+      apply(uri, text, version);
+      return;
+    }
+    pendingTexts.set(uri, { text, version });
+    if (!slicing.has(uri)) void sliceParse(uri).catch((err: unknown) => connection.console.error(`parsing ${uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  };
+
+  documents.onDidOpen(logged(connection, 'didOpen', (e) => {
+    const uri = canonicalUri(e.document.uri);
+    if (!wanted(uri)) return;
+    openAs.set(uri, e.document.uri);
+    updateDocument(uri, e.document.getText(), e.document.version);
   }));
   documents.onDidChangeContent(logged(connection, 'didChange', (e) => {
-    if (!workspace.isOpen(e.document.uri)) return;
-    workspace.change(e.document.uri, e.document.getText(), e.document.version);
-    schedule();
-    charts.textChanged(e.document.uri);
+    const uri = canonicalUri(e.document.uri);
+    if (!workspace.isOpen(uri) && !pendingTexts.has(uri)) return;
+    updateDocument(uri, e.document.getText(), e.document.version);
+    charts.textChanged(uri);
   }));
   documents.onDidClose(logged(connection, 'didClose', (e) => {
-    workspace.close(e.document.uri);
+    const uri = canonicalUri(e.document.uri);
+    openAs.delete(uri);
+    pendingTexts.delete(uri);
+    workspace.close(uri);
     schedule();
     // unsaved text it was rendered from is gone: the chart renders again from what is on disk
     charts.textChanged(e.document.uri);
   }));
 
   /** The snapshot and the offset of an LSP position in one document. */
-  const at = (uri: string, position: { line: number; character: number }) => {
+  const at = (raw: string, position: { line: number; character: number }) => {
+    const uri = canonicalUri(raw);
+    if (pendingTexts.has(uri)) return undefined;
     const snap = workspace.snapshot();
     const text = snap.text(uri);
     if (text === undefined) return undefined;
     const index = snap.lines(uri)!;
-    return { snap, text, index, offset: index.offsetAt(position) };
+    return { uri, snap, text, index, offset: index.offsetAt(position) };
   };
 
   connection.onHover(guarded(connection, 'hover', (p) => {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return null;
-    const h = charts.hover(a.snap, p.textDocument.uri, a.offset) ?? hoverAt(a.snap.analysis, p.textDocument.uri, a.offset);
+    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset);
     if (!h) return null;
     return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(a.index, h.span) };
   }));
 
   connection.onCodeAction(guarded(connection, 'code actions', (p) => {
     const snap = workspace.snapshot();
-    const index = snap.lines(p.textDocument.uri);
+    const uri = canonicalUri(p.textDocument.uri);
+    const index = snap.lines(uri);
     if (!index) return [];
     const range = rangeIn(snap);
     const span = toSpan(index, p.range);
-    return codeActionsAt(findingsOf(snap), p.textDocument.uri, span).map(({ fix, finding }): CodeAction => {
+    return codeActionsAt(findingsOf(snap), uri, span).map(({ fix, finding }): CodeAction => {
       const changes: Record<string, { range: Range; newText: string }[]> = {};
-      for (const e of fix.edits) (changes[e.uri] ??= []).push({ range: range(e.uri, e.span) ?? p.range, newText: e.newText });
+      for (const e of fix.edits) (changes[openAs.get(e.uri) ?? e.uri] ??= []).push({ range: range(e.uri, e.span) ?? p.range, newText: e.newText });
       return { title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(finding, range)], isPreferred: fix.isPreferred, edit: { changes } };
     });
   }));
 
   connection.onCodeLens(guarded(connection, 'code lenses', (p): CodeLens[] => {
     const snap = workspace.snapshot();
-    const index = snap.lines(p.textDocument.uri);
+    const uri = canonicalUri(p.textDocument.uri);
+    const index = snap.lines(uri);
     if (!index) return [];
-    return codeLensesFor(snap.analysis, p.textDocument.uri).map((l) => ({
+    return codeLensesFor(snap.analysis, uri).map((l) => ({
       range: toRange(index, l.span),
       command: l.trace ? { title: l.title, command: 'kubeNetlens.traceService', arguments: [l.trace] } : { title: l.title, command: '' },
     }));
@@ -332,7 +443,7 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return definitionAt(a.snap.analysis, p.textDocument.uri, a.offset).flatMap((found) => {
+    return definitionAt(a.snap.analysis, a.uri, a.offset).flatMap((found) => {
       const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
@@ -343,7 +454,7 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return referencesAt(a.snap.analysis, p.textDocument.uri, a.offset, p.context.includeDeclaration).flatMap((found) => {
+    return referencesAt(a.snap.analysis, a.uri, a.offset, p.context.includeDeclaration).flatMap((found) => {
       const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
@@ -354,7 +465,7 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const index = a.index;
-    return completionAt(a.snap.analysis, p.textDocument.uri, a.text, a.offset).map((c) => ({
+    return completionAt(a.snap.analysis, a.uri, a.text, a.offset).map((c) => ({
       label: c.label,
       detail: c.detail,
       sortText: c.sortText,

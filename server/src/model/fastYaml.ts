@@ -69,6 +69,7 @@ interface Slot {
 const bail = undefined;
 
 export function fastParse(text: string): FastDocument[] | undefined {
+  duplicateKey = false;
   const odd = oddCharacters(text);
   if (odd === 'bail') return bail;
   const crlf = odd === 'crlf';
@@ -289,8 +290,13 @@ export function fastParse(text: string): FastDocument[] | undefined {
     ls = next;
   }
   if (!finishDocument(n)) return bail;
+  // A key written twice in one mapping is reported by the slow path (parseManifest.ts), which decides which one wins.
+  if (duplicateKey) return bail;
   return docs;
 }
+
+/** Set when a mapping repeats a key; the text is then left to the slow path. */
+let duplicateKey = false;
 
 function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameIndent: boolean): Frame {
   const span = { start, end: start };
@@ -299,13 +305,16 @@ function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameInden
 }
 
 /**
- * Puts a value into a frame: an item of a sequence, or the entry `key` of a mapping (the first of duplicate keys
- * wins and a key resolving to null is left out, as in the slow path); records where the value ended.
+ * Puts a value into a frame: an item of a sequence, or the entry `key` of a mapping (a key resolving to null is left
+ * out, as in the slow path; a repeated key makes the whole text bail); records where the value ended.
  */
 function assign(f: Frame, key: string | null | undefined, keySpan: Span | undefined, value: YNode, end: number): void {
   const node = f.node;
   if (node.type === 'seq') node.items.push(value);
-  else if (key !== null && key !== undefined && !node.entries.has(key)) node.entries.set(key, { key, keySpan: keySpan!, value });
+  else if (key !== null && key !== undefined) {
+    if (node.entries.has(key)) duplicateKey = true;
+    else node.entries.set(key, { key, keySpan: keySpan!, value });
+  }
   f.end = end;
 }
 

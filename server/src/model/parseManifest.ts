@@ -2,7 +2,7 @@
 // Never throws on user input: broken YAML becomes problems, non-Kubernetes YAML is "not a manifest",
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
-import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { fastParse } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { RenderedSource } from './rendered';
@@ -73,20 +73,62 @@ export function parseFiles(sources: readonly { readonly uri: string; readonly te
 }
 
 export function parseManifest(uri: string, text: string, options: ParseOptions): ManifestFile {
+  const steps = parseSteps(uri, text, options, false);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Texts longer than this skip the fast parser when parsing in slices: it runs in one piece (about 30 ms per 100 KB). */
+export const maxUnslicedBytes = 128 * 1024;
+
+/**
+ * `parseManifest` in slices: between two steps (a few thousand lexemes, one document) it calls `pause`, and awaits
+ * what it returns, if anything, so a caller can let other work run (the server answers hovers while a large open
+ * document is parsed). The result is the same as `parseManifest`'s.
+ */
+export async function parseManifestAsync(uri: string, text: string, options: ParseOptions, pause: () => Promise<void> | undefined): Promise<ManifestFile> {
+  const steps = parseSteps(uri, text, options, true);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    const p = pause();
+    if (p) await p;
+  }
+}
+
+/** The work of parseManifest, yielding between small steps. */
+function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: boolean): Generator<void, ManifestFile> {
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
   if (text.includes('\u0000')) return { ...base, skipped: 'binary' };
   // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
   // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
-  const fast = options.fastPath === false ? undefined : fastParse(text);
+  const fast = options.fastPath === false || (sliced && text.length > maxUnslicedBytes) ? undefined : fastParse(text);
   // Trees the fast parser made are not kept: it reads them again on demand (model/trees.ts).
-  if (fast) return fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
+  if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {
-    const tokens = Array.from(new Parser().parse(text));
+    // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time.
+    const parser = new Parser();
+    const tokens: CST.Token[] = [];
+    let lexemes = 0;
+    for (const lexeme of new Lexer().lex(text)) {
+      for (const token of parser.next(lexeme)) tokens.push(token);
+      if (++lexemes % 4096 === 0) yield;
+    }
+    for (const token of parser.end()) tokens.push(token);
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
-    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
+    yield;
+    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false });
+    docs = [];
+    for (const token of tokens) {
+      for (const doc of composer.next(token)) docs.push(doc);
+      yield;
+    }
+    for (const doc of composer.end()) docs.push(doc);
     // Go/Helm template syntax (`{{- if … }}`, `name: {{ .Values.x }}`) breaks YAML: such a file is a template, passed
     // over whole. A file whose `{{ }}` sit inside string values (dashboards, alert annotations) is YAML, and read.
     if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
@@ -103,7 +145,7 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   }
   const problems: ParseProblem[] = [];
   const trees = docs.map((doc) => ({ errors: doc.errors, span: { start: doc.range[0], end: doc.range[2] }, root: undefined, doc }));
-  return fromTrees(uri, text, trees, options, problems, true);
+  return yield* fromTrees(uri, text, trees, options, problems, true);
 }
 
 interface DocumentTree {
@@ -115,28 +157,36 @@ interface DocumentTree {
 }
 
 /** The resources and problems of a file's documents, whichever path produced their trees. */
-function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): ManifestFile {
+function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): Generator<void, ManifestFile> {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
-  const roots = trees.map((tree) => {
+  const budget: TreeBudget = { extra: 0 };
+  const converted: ConvertedDocument[] = [];
+  for (const tree of trees) {
     for (const e of tree.errors) {
       if (problems.length >= maxProblemsPerFile) break;
       // errors at the end of the input point one past it; a range must stay inside the document
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    return tree.doc ? toTree(tree.doc, problems) : tree.root;
-  });
+    converted.push(tree.doc ? toTree(tree.doc, text, problems, budget) : { root: tree.root, duplicates: [] });
+    if (tree.doc) yield;
+  }
+  const roots = converted.map((c) => c.root);
   // `{{ }}` outside string values (`labels: {{ .Labels }}` parses as a flow mapping) is template syntax: a template.
   if (hasTemplateMarkers(text) && !markersInStrings(text, roots)) return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: 'template' };
-  trees.forEach((tree, index) => {
+  for (const [index, tree] of trees.entries()) {
     // A document with a syntax error is not what its author wrote: its syntax error is its only finding.
-    if (tree.errors.length) return;
+    if (tree.errors.length) continue;
     const found = readResources({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
-    if (found.isManifest) manifestDocuments++;
-    resources.push(...found.resources);
+    if (found.isManifest) {
+      manifestDocuments++;
+      for (const d of converted[index].duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d, text));
+    }
+    for (const r of found.resources) resources.push(r);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
-  });
+    if (index % 64 === 63) yield;
+  }
   return { uri, text, resources, problems, manifestDocuments };
 }
 
@@ -284,21 +334,59 @@ export function estimateNestingDepth(text: string): number {
   return Math.ceil(max);
 }
 
-function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefined {
+/**
+ * Work a file's aliases and merge keys may add to the tree walks after parsing. Aliases are shared, never copied, but
+ * any reader that walks a shared node once per reference (a List's items, a rule's loop over containers) does the
+ * work of the expanded tree: a few hundred bytes of nested aliases expand to billions of nodes. The expanded size of
+ * each document is therefore measured (in linear time, per distinct node) and a document whose aliases and merges
+ * add more than this many nodes is refused with one problem. Plain files add nothing.
+ */
+export const maxAliasExpansion = 100_000;
+
+/** One file's budget, shared by its documents. */
+interface TreeBudget {
+  /** Nodes that aliases and merge keys add beyond the distinct ones, so far. */
+  extra: number;
+}
+
+/** A key written twice in one mapping: the later one wins, as in the API server's non-strict decoding. */
+interface DuplicateKey {
+  readonly key: string;
+  readonly first: Span;
+  readonly later: Span;
+}
+
+interface ConvertedDocument {
+  readonly root: YNode | undefined;
+  readonly duplicates: readonly DuplicateKey[];
+}
+
+function toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], budget: TreeBudget = { extra: 0 }): ConvertedDocument {
   const converting = new Set<YamlNode>();
   const done = new Map<YamlNode, YNode>();
+  /** Expanded size (nodes, counting every alias as a copy) of each converted node, saturating at the budget. */
+  const sizes = new Map<YNode, number>();
+  const duplicates: DuplicateKey[] = [];
+  const cap = maxAliasExpansion + 1;
+  let refused = false;
+  const sizeOf = (n: YNode) => sizes.get(n) ?? 1;
   // An alias names the closest anchor before it in the text. Nodes are converted in text order, so the anchors
   // seen so far are exactly the ones an alias may use. (The parser's own alias lookup walks the whole document
   // for every alias: quadratic, minutes for a file with 20,000 aliases.)
   const anchors = new Map<string, YamlNode>();
   const convert = (node: unknown, fallback: Span): YNode => {
+    if (refused) return nullAt(fallback);
     if (isAlias(node)) {
       const target = anchors.get(node.source);
       if (!target && problems.length < maxProblemsPerFile) {
         problems.push({ span: rangeOf(node) ?? fallback, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: the alias *${node.source} refers to no anchor &${node.source} defined before it.` });
       }
       if (!target || converting.has(target)) return nullAt(rangeOf(node) ?? fallback);
-      return convert(target, rangeOf(node) ?? fallback);
+      const shared = convert(target, rangeOf(node) ?? fallback);
+      // The shared node is not copied, but every walk that reaches it through this alias walks it again.
+      budget.extra += sizeOf(shared);
+      if (budget.extra > maxAliasExpansion) refused = true;
+      return shared;
     }
     if (!node || typeof node !== 'object') return nullAt(fallback);
     const yn = node as YamlNode;
@@ -309,6 +397,7 @@ function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefin
     if (anchor) anchors.set(anchor, yn);
     converting.add(yn);
     let out: YNode;
+    let size = 1;
     if (isScalar(yn)) {
       out = scalar(yn, span);
     } else if (isMap(yn)) {
@@ -325,30 +414,86 @@ function toTree(doc: Document.Parsed, problems: ParseProblem[]): YNode | undefin
           merges.push(value);
           continue;
         }
-        if (!entries.has(key)) entries.set(key, { key, keySpan, value });
+        const earlier = entries.get(key);
+        if (earlier) {
+          duplicates.push({ key, first: earlier.keySpan, later: keySpan });
+          size -= sizeOf(earlier.value);
+          // Map.set keeps the key's first position; the later value is the one the decoder keeps.
+        }
+        entries.set(key, { key, keySpan, value });
+        size += sizeOf(value);
       }
-      for (const m of merges) mergeInto(entries, m);
+      for (const m of merges) {
+        const added = mergeInto(entries, m, sizeOf);
+        size += added.size;
+        budget.extra += added.size;
+        // Copying merged entries into this map is work of its own, paid for from the same budget.
+        budget.extra += added.entries;
+      }
+      if (budget.extra > maxAliasExpansion) refused = true;
       out = { type: 'map', span, entries };
     } else if (isSeq(yn)) {
-      out = { type: 'seq', span, items: yn.items.map((it) => convert(it, span)) };
+      const itemsOut = yn.items.map((it) => convert(it, span));
+      for (const it of itemsOut) size += sizeOf(it);
+      out = { type: 'seq', span, items: itemsOut };
     } else {
       out = nullAt(span);
     }
     converting.delete(yn);
     done.set(yn, out);
+    if (size > 1) sizes.set(out, Math.min(size, cap));
     return out;
   };
-  if (doc.contents === null || doc.contents === undefined) return undefined;
-  return convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+  if (doc.contents === null || doc.contents === undefined) return { root: undefined, duplicates };
+  const root = convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+  if (refused) {
+    const start = Math.min(doc.range[0], text.length);
+    problems.push({ span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) }, code: 'yaml-syntax', severity: 'error',
+      message: `The aliases and merge keys of this document expand to more than ${maxAliasExpansion.toLocaleString('en-US')} nodes, so it was not analysed (an alias is a reference, but reading the document would walk every copy). Kubernetes manifests never need this.` });
+    return { root: undefined, duplicates: [] };
+  }
+  return { root, duplicates };
 }
 
-/** YAML merge keys (`<<: *base`): entries from the merged maps fill keys the map does not set itself. */
-function mergeInto(entries: Map<string, YEntry>, merged: YNode): void {
+/**
+ * A mapping key written twice. `kubectl apply` validates fields strictly by default (`--validate=strict`, server-side
+ * field validation) and then rejects the object ("duplicate field"); with validation set to warn or off, the API
+ * server's decoding keeps the later value (JSON and YAML decoders both overwrite a key they meet again), which is the
+ * value analysed here.
+ */
+function duplicateKeyProblem(d: DuplicateKey, text: string): ParseProblem {
+  const line = (offset: number) => 1 + countNewlines(text, offset);
+  return {
+    span: d.later, code: 'manifest', severity: 'error',
+    message: `"${d.key}" is set twice in this mapping (line ${line(d.first.start)} and here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.`,
+  };
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * YAML merge keys (`<<: *base`): entries from the merged maps fill keys the map does not set itself. Returns how many
+ * entries were looked at and how many nodes the added values hold (expanded).
+ */
+function mergeInto(entries: Map<string, YEntry>, merged: YNode, sizeOf: (n: YNode) => number): { entries: number; size: number } {
   const sources = merged.type === 'seq' ? merged.items : [merged];
+  let looked = 0;
+  let size = 0;
   for (const src of sources) {
     if (src.type !== 'map') continue;
-    for (const [k, e] of src.entries) if (!entries.has(k)) entries.set(k, e);
+    for (const [k, e] of src.entries) {
+      looked++;
+      if (!entries.has(k)) {
+        entries.set(k, e);
+        size += sizeOf(e.value);
+      }
+    }
   }
+  return { entries: looked, size };
 }
 
 function scalar(node: Scalar, span: Span): YScalar {
@@ -390,6 +535,7 @@ export function libraryDocuments(text: string): { readonly documents: readonly {
   const tokens = Array.from(new Parser().parse(text));
   const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   const problems: ParseProblem[] = [];
-  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, problems) }));
+  const budget: TreeBudget = { extra: 0 };
+  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, text, problems, budget).root }));
   return { documents, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
 }

@@ -34,8 +34,8 @@ export interface ResourceBase {
 export interface TreeSource {
   /** The file's text. */
   readonly text: string;
-  /** For an item of a `kind: List` document, its index in `items`. */
-  readonly listItem?: number;
+  /** For an item of a `kind: List` document, its indices in `items` (one per List level). */
+  readonly listPath?: readonly number[];
   readonly kept?: YMap;
 }
 
@@ -281,7 +281,8 @@ export interface DocumentInput {
   /** The file's text; with `keep`, resources hold their trees (otherwise they are read again on demand). */
   readonly text: string;
   readonly keep: boolean;
-  readonly listItem?: number;
+  /** For an item of a `kind: List` document, its indices in `items` (one per List level). */
+  readonly listPath?: readonly number[];
 }
 
 export interface ReadResult {
@@ -290,27 +291,49 @@ export interface ReadResult {
   readonly problems: readonly ParseProblem[];
 }
 
-/** Reads the Kubernetes objects of one YAML document; `kind: List` (and `*List`) items count as objects. */
+/** `kind: List` inside `kind: List` deeper than this is not read further (kubectl flattens nested Lists; nobody nests them deeply). */
+export const maxListDepth = 8;
+
+/**
+ * Reads the Kubernetes objects of one YAML document; `kind: List` (and `*List`) items count as objects, nested Lists
+ * too. Lists are flattened with an explicit stack, and an item reached twice (through an alias) is read once: the
+ * work is at most one step per distinct node, whatever the aliases.
+ */
 export function readResources(doc: DocumentInput, defaultNamespace: string): ReadResult {
-  const root = doc.root;
-  if (!isMap(root) || str(at(root, 'apiVersion')) === undefined || str(at(root, 'kind')) === undefined) {
-    return { isManifest: false, resources: [], problems: [] };
-  }
-  const kind = str(at(root, 'kind'))!;
-  if (kind === 'List' || (kind.endsWith('List') && isSeqOfObjects(at(root, 'items')))) {
-    const resources: Resource[] = [];
-    const problems: ParseProblem[] = [];
-    for (const [i, item] of items(at(root, 'items')).entries()) {
-      const r = readResources({ ...doc, root: item, span: item.span, listItem: i }, defaultNamespace);
-      resources.push(...r.resources);
-      problems.push(...r.problems);
-    }
-    return { isManifest: true, resources, problems };
-  }
+  if (!kindOf(doc.root)) return { isManifest: false, resources: [], problems: [] };
+  const resources: Resource[] = [];
   const problems: ParseProblem[] = [];
-  const base = readBase(doc, root, kind, defaultNamespace, problems);
-  if (!base) return { isManifest: true, resources: [], problems };
-  return { isManifest: true, resources: [readKind(base, root)], problems };
+  const seen = new Set<YNode>();
+  const pending: { readonly node: YMap; readonly path: readonly number[] }[] = [{ node: doc.root as YMap, path: [] }];
+  while (pending.length) {
+    const { node, path } = pending.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    const kind = kindOf(node);
+    if (!kind) continue;
+    if (kind === 'List' || (kind.endsWith('List') && isSeqOfObjects(at(node, 'items')))) {
+      if (path.length >= maxListDepth) {
+        problems.push({ span: entry(node, 'kind')!.value.span, code: 'manifest', severity: 'warning', message: `Lists nested more than ${maxListDepth} deep are not read further; the objects inside this one are left out of the analysis.` });
+        continue;
+      }
+      const list = items(at(node, 'items'));
+      // pushed in reverse so that items are read in document order
+      for (let i = list.length - 1; i >= 0; i--) {
+        const item = list[i];
+        if (isMap(item)) pending.push({ node: item, path: [...path, i] });
+      }
+      continue;
+    }
+    const base = readBase({ ...doc, root: node, span: node.span, listPath: path.length ? path : undefined }, node, kind, defaultNamespace, problems);
+    if (base) resources.push(readKind(base, node));
+  }
+  return { isManifest: true, resources, problems };
+}
+
+/** The kind of a mapping that has an apiVersion and a kind. */
+function kindOf(n: YNode | undefined): string | undefined {
+  if (!isMap(n) || str(at(n, 'apiVersion')) === undefined) return undefined;
+  return str(at(n, 'kind'));
 }
 
 /** Workload API versions removed in Kubernetes 1.16 (apps/v1 replaced them). */
@@ -361,7 +384,7 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
     kindSpan,
     labels: stringMap(at(metadata, 'labels')),
     annotations: stringMap(at(metadata, 'annotations')),
-    source: { text: doc.text, ...(doc.listItem !== undefined ? { listItem: doc.listItem } : {}), ...(doc.keep ? { kept: root } : {}) },
+    source: { text: doc.text, ...(doc.listPath !== undefined ? { listPath: doc.listPath } : {}), ...(doc.keep ? { kept: root } : {}) },
   };
 }
 

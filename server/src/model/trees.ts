@@ -15,7 +15,7 @@ export function treeOf(r: Resource): YMap {
   const source = r.source;
   if (source.kept) return source.kept;
   let root = documentsOf(source.text)[r.docIndex];
-  if (source.listItem !== undefined) root = items(at(root, 'items'))[source.listItem];
+  for (const i of source.listPath ?? []) root = items(at(root, 'items'))[i];
   // The same text always reads to the same tree, and it was a mapping when the resource was read from it.
   if (!isMap(root)) throw new Error(`the YAML tree of ${r.kind} ${r.namespace}/${r.name} could not be read again`);
   return root;

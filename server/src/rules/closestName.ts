@@ -1,6 +1,6 @@
 // Near-miss suggestions: which known name a mistyped one was probably meant to be (`stabel` → `stable`, `ngnix` → `nginx`).
 
-import { editDistanceWithin } from '../analysis/closestName';
+import { editDistanceWithin, maxCandidates, maxComparedLength } from '../analysis/closestName';
 
 export interface NameSuggestion {
   readonly name: string;
@@ -11,8 +11,13 @@ export interface NameSuggestion {
 
 /** The closest candidate that is near enough to be a typo of `written`, if any. */
 export function closestName(written: string, candidates: Iterable<string>): NameSuggestion | undefined {
-  const unique = new Set(candidates);
-  unique.delete(written);
+  if (written.length > maxComparedLength) return undefined;
+  // Bounded work: names no Kubernetes object can have are not compared, and at most `maxCandidates` are.
+  const unique = new Set<string>();
+  for (const c of candidates) {
+    if (unique.size >= maxCandidates) break;
+    if (c.length <= maxComparedLength && c !== written) unique.add(c);
+  }
   // Only a near miss is ever suggested, and a near miss is within `cap` edits of `written` unless it differs from it
   // in case alone: distances beyond `cap` need not be known exactly, as long as every candidate is compared.
   let longest = written.length;
@@ -27,7 +32,7 @@ export function closestName(written: string, candidates: Iterable<string>): Name
 
 /** Whether two different names are close enough that one is likely a typo of the other. */
 export function isNearMiss(a: string, b: string): boolean {
-  if (a === b) return false;
+  if (a === b || a.length > maxComparedLength || b.length > maxComparedLength) return false;
   if (a.toLowerCase() === b.toLowerCase()) return true;
   const limit = nearMissLimit(Math.max(a.length, b.length));
   return editDistanceWithin(a, b, limit) <= limit;
@@ -41,9 +46,13 @@ export function editDistance(a: string, b: string): number {
   return editDistanceWithin(a, b, Math.max(a.length, b.length));
 }
 
+/** Edits a near miss may have: a third of the length, at most `maxEdits`. */
 function nearMissLimit(longest: number): number {
-  return Math.max(1, Math.floor(longest / 3));
+  return Math.max(1, Math.min(maxEdits, Math.floor(longest / 3)));
 }
+
+/** No suggestion is more than this many edits away, whatever the length of the names. */
+export const maxEdits = 8;
 
 interface Closest {
   readonly best?: string;
@@ -63,7 +72,7 @@ function closestWithin(written: string, candidates: Iterable<string>, max: numbe
   let ties = 0;
   for (const c of candidates) {
     const bound = Math.min(max, bestDistance);
-    const d = bound === Infinity ? editDistance(written, c) : editDistanceWithin(written, c, bound);
+    const d = editDistanceWithin(written, c, bound === Infinity ? Math.max(written.length, c.length) : bound);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;

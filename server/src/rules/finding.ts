@@ -16,6 +16,25 @@ export interface RelatedInfo {
   readonly message: string;
 }
 
+/**
+ * A finding points at no more than this many related places: an object defined 4,000 times must not make each of its
+ * 4,000 findings carry 3,999 places (quadratic in copies). The runner cuts longer lists; rules that build them stop
+ * early with `firstRelated`.
+ */
+export const maxRelated = 20;
+
+/** The related places of the first `maxRelated` items, and how many were left out. */
+export function firstRelated<T>(items: readonly T[], place: (item: T) => RelatedInfo): { readonly related: readonly RelatedInfo[]; readonly omitted: number } {
+  const related: RelatedInfo[] = [];
+  for (let i = 0; i < items.length && i < maxRelated; i++) related.push(place(items[i]));
+  return { related, omitted: Math.max(0, items.length - maxRelated) };
+}
+
+/** A finding with at most `maxRelated` related places (the rest add nothing a reader can use). */
+export function boundRelated<T extends FindingDraft>(draft: T): T {
+  return draft.related && draft.related.length > maxRelated ? { ...draft, related: draft.related.slice(0, maxRelated) } : draft;
+}
+
 export type { Fix, TextEdit } from '../model/edit';
 
 /** What a rule's check yields; the runner adds the code and the configured severity. */

@@ -5,6 +5,7 @@ import { closestName } from './closestName';
 import type { Fix, FindingDraft } from './finding';
 import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
+import { namesOf } from '../analysis/closestName';
 
 /** Ports offered as fixes when none stands out. */
 const maxOffered = 5;
@@ -91,7 +92,7 @@ function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend,
   const service = lookup.service(ingress.namespace, name);
   if (!service) {
     // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
-    if (!closestName(name, lookup.servicesIn(ingress.namespace).map((s) => s.name)) && lookup.serviceUnknown(ingress.namespace, name)) return undefined;
+    if (!closestName(name, namesOf(lookup.servicesIn(ingress.namespace))) && lookup.serviceUnknown(ingress.namespace, name)) return undefined;
     return missingService(lookup, ingress, backend, where);
   }
   // An ExternalName Service may legitimately declare no ports; controllers that support it use the backend port as is.
@@ -136,7 +137,7 @@ function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend,
 
 function missingService(lookup: Lookup, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft {
   const name = backend.serviceName!;
-  const guess = closestName(name, lookup.servicesIn(ingress.namespace).map((s) => s.name));
+  const guess = closestName(name, namesOf(lookup.servicesIn(ingress.namespace)));
   const elsewhere: Service | undefined = lookup.servicesNamed(name).find((s) => s.name === name && s.namespace !== ingress.namespace);
   const parts = [`Ingress "${ingress.name}" sends ${where} to Service "${name}", which does not exist in namespace "${ingress.namespace}", so the ingress controller cannot route these requests.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);

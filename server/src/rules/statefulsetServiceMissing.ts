@@ -10,6 +10,7 @@ import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
 import { treeOf } from '../model/trees';
+import { namesOf } from '../analysis/closestName';
 
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
@@ -73,7 +74,7 @@ spec:
         continue;
       }
       const name = sts.serviceName;
-      const guess = closestName(name, lookup.servicesIn(sts.namespace).map((s) => s.name));
+      const guess = closestName(name, namesOf(lookup.servicesIn(sts.namespace)));
       // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
       if (!guess && lookup.serviceUnknown(sts.namespace, name)) continue;
       const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);

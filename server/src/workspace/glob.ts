@@ -1,46 +1,171 @@
 // Workspace-relative glob patterns (`**/*.yaml`, `deploy/{a,b}/*.yml`) as matchers over `/`-separated paths.
+//
+// Patterns come from settings a repository can set (`.vscode/settings.json`), so they are hostile input. They are
+// not translated to regular expressions (`**/**/**/…` or `*a*a*a*…b` backtrack exponentially or polynomially in
+// V8's engine): each pattern compiles to a small automaton that is run as a set of states over the path, one pass,
+// O(path length × pattern length) whatever the pattern. Braces are expanded up front, within fixed limits.
 
 export type PathMatcher = (relativePath: string) => boolean;
 
-export function globMatcher(patterns: readonly string[]): PathMatcher {
-  const res = patterns.map(globToRegExp);
-  return (p) => res.some((re) => re.test(p));
+/** Longer patterns are refused. */
+export const maxPatternLength = 1000;
+/** A pattern whose braces expand to more alternatives than this is refused. */
+export const maxAlternatives = 64;
+
+export interface InvalidPattern {
+  readonly pattern: string;
+  readonly reason: string;
 }
 
-export function globToRegExp(glob: string): RegExp {
+export interface CompiledGlobs {
+  readonly match: PathMatcher;
+  readonly invalid: readonly InvalidPattern[];
+}
+
+/** Every valid pattern, as one matcher; invalid ones match nothing and are listed with the reason. */
+export function compileGlobs(patterns: readonly string[]): CompiledGlobs {
+  const programs: Program[] = [];
+  const invalid: InvalidPattern[] = [];
+  for (const p of patterns) {
+    const compiled = compileOne(p);
+    if (typeof compiled === 'string') invalid.push({ pattern: p, reason: compiled });
+    else programs.push(...compiled);
+  }
+  return { match: (path) => programs.some((prog) => run(prog, path)), invalid };
+}
+
+export function globMatcher(patterns: readonly string[]): PathMatcher {
+  return compileGlobs(patterns).match;
+}
+
+/** Why a pattern cannot be used, or undefined when it can. */
+export function checkGlob(pattern: string): string | undefined {
+  const c = compileOne(pattern);
+  return typeof c === 'string' ? c : undefined;
+}
+
+/**
+ * One step of a pattern: a literal character, `?` (one character other than `/`), `*` (any run of characters other
+ * than `/`), `**` + `/` (zero or more whole folders) or a final `**` (anything).
+ */
+type Step = { readonly t: 'char'; readonly c: number } | { readonly t: 'one' } | { readonly t: 'star' } | { readonly t: 'folders' } | { readonly t: 'rest' };
+type Program = readonly Step[];
+
+function compileOne(glob: string): Program[] | string {
+  if (glob.length > maxPatternLength) return `longer than ${maxPatternLength} characters`;
   let g = glob.trim().replace(/\\/g, '/');
+  if (!g) return 'empty';
   if (g.startsWith('./')) g = g.slice(2);
   // A pattern without a slash matches at any depth, as in .gitignore and VS Code's files.exclude.
   if (!g.includes('/')) g = `**/${g}`;
-  let re = '';
-  let braces = 0;
+  const expanded = expandBraces(g);
+  if (typeof expanded === 'string') return expanded;
+  return expanded.map(toProgram);
+}
+
+/** `a{b,c{d,e}}` → `ab`, `acd`, `ace`, at most `maxAlternatives`; an unclosed `{` is an error, a lone `}` a literal. */
+function expandBraces(g: string): string[] | string {
+  const open = g.indexOf('{');
+  if (open < 0) return [g];
+  let depth = 0;
+  let close = -1;
+  const commas: number[] = [];
+  for (let i = open; i < g.length; i++) {
+    if (g[i] === '{') depth++;
+    else if (g[i] === '}') {
+      depth--;
+      if (depth === 0) {
+        close = i;
+        break;
+      }
+    } else if (g[i] === ',' && depth === 1) commas.push(i);
+  }
+  if (close < 0) return `the "{" at position ${open + 1} is never closed`;
+  const head = g.slice(0, open);
+  const bounds = [open, ...commas, close];
+  const out: string[] = [];
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const alt = g.slice(bounds[k] + 1, bounds[k + 1]);
+    const rest = expandBraces(alt + g.slice(close + 1));
+    if (typeof rest === 'string') return rest;
+    for (const r of rest) {
+      out.push(head + r);
+      if (out.length > maxAlternatives) return `its braces expand to more than ${maxAlternatives} alternatives`;
+    }
+  }
+  return out;
+}
+
+function toProgram(g: string): Program {
+  const steps: Step[] = [];
   for (let i = 0; i < g.length; i++) {
     const c = g[i];
     if (c === '*') {
-      if (g[i + 1] === '*') {
-        const atStart = i === 0 || g[i - 1] === '/';
-        const atEnd = i + 2 === g.length || g[i + 2] === '/';
-        if (atStart && atEnd) {
-          // `**/` matches zero or more directories; a trailing `**` matches everything below.
-          if (i + 2 === g.length) re += '.*';
-          else re += '(?:.*/)?';
-          i += g[i + 2] === '/' ? 2 : 1;
-          continue;
+      let j = i;
+      while (g[j + 1] === '*') j++;
+      const atStart = i === 0 || g[i - 1] === '/';
+      const atEnd = j + 1 === g.length || g[j + 1] === '/';
+      if (j > i && atStart && atEnd) {
+        if (j + 1 === g.length) steps.push({ t: 'rest' });
+        else {
+          // `**/` matches zero or more folders; several in a row are one.
+          if (steps[steps.length - 1]?.t !== 'folders') steps.push({ t: 'folders' });
+          j++; // the slash
         }
-        re += '[^/]*';
-        i++;
-        continue;
-      }
-      re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      braces++;
-      re += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      re += ')';
-    } else if (c === ',' && braces > 0) re += '|';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+      } else if (steps[steps.length - 1]?.t !== 'star') steps.push({ t: 'star' });
+      i = j;
+    } else if (c === '?') steps.push({ t: 'one' });
+    else steps.push({ t: 'char', c: g.charCodeAt(i) });
   }
-  return new RegExp(`^${re}$`);
+  return steps;
+}
+
+/**
+ * Runs a program over a path as a set of states (a position in the program, plus for `**` + `/` whether part of a folder
+ * name was read): every character moves each state at most two ways, so no input can make it backtrack.
+ * State 2·p is "at step p"; state 2·p+1 is "inside the folders of the `**` + `/` at step p".
+ */
+function run(prog: Program, path: string): boolean {
+  const n = prog.length;
+  let cur = new Uint8Array(2 * n + 2);
+  let next = new Uint8Array(2 * n + 2);
+  const add = (set: Uint8Array, p: number): void => {
+    // epsilon moves: `*`, `**/` and a final `**` may match nothing
+    while (p < n && !set[2 * p]) {
+      set[2 * p] = 1;
+      const t = prog[p].t;
+      if (t !== 'star' && t !== 'folders' && t !== 'rest') return;
+      p++;
+    }
+    if (p === n) set[2 * n] = 1;
+  };
+  add(cur, 0);
+  for (let i = 0; i < path.length; i++) {
+    const ch = path.charCodeAt(i);
+    const slash = ch === 47;
+    next.fill(0);
+    let any = false;
+    for (let p = 0; p < n; p++) {
+      const s = prog[p];
+      if (cur[2 * p]) {
+        if (s.t === 'char' && s.c === ch) add(next, p + 1);
+        else if (s.t === 'one' && !slash) add(next, p + 1);
+        else if ((s.t === 'star' && !slash) || s.t === 'rest') add(next, p);
+        else if (s.t === 'folders') {
+          if (slash) add(next, p);
+          else next[2 * p + 1] = 1;
+        }
+      }
+      if (cur[2 * p + 1]) {
+        // inside a folder name of `**/`: a slash ends it (and may end the `**/`), anything else continues it
+        if (slash) {
+          add(next, p);
+        } else next[2 * p + 1] = 1;
+      }
+    }
+    for (let k = 0; k < next.length; k++) if (next[k]) any = true;
+    if (!any) return false;
+    [cur, next] = [next, cur];
+  }
+  return cur[2 * n] === 1;
 }

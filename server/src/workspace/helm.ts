@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
 import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
-import { pathToFileURL } from 'node:url';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
 import type { HelmSettings } from './settings';
+import { canonicalUri, fileUri } from './uri';
 
 export const defaultHelmTimeoutMs = 10_000;
 /** helm's output beyond this is not read (a chart that renders this much is not hand-written YAML). */
@@ -266,8 +266,9 @@ export async function renderChart(chart: Chart, charts: readonly Chart[], run: H
  */
 export function releasesIn(releases: readonly ReleaseSetting[], folders: readonly string[]): ReleaseSetting[] {
   if (!folders.length) return [...releases];
-  const base = pathToFileURL(folders[0]).href;
-  const abs = (p: string) => (p.startsWith('/') ? pathToFileURL(p).href : resolveUri(base, p));
+  // in the spelling every file URI of the workspace has (workspace/uri.ts), so that they compare equal
+  const base = fileUri(folders[0]);
+  const abs = (p: string) => canonicalUri(p.startsWith('/') ? fileUri(p) : resolveUri(base, p));
   return releases.map((r) => ({ ...r, chart: abs(r.chart), values: r.values.map(abs) }));
 }
 

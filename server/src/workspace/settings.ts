@@ -2,6 +2,7 @@
 // Unknown or malformed values fall back to the defaults: a typo in settings.json never stops the analysis.
 
 import { cnis, defaultConfig, podsModes, proxyModes, ruleLevels, type AnalysisConfig, type RuleLevel } from '../model/config';
+import { checkGlob } from './glob';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
 
@@ -27,8 +28,13 @@ export interface HelmSettings {
 export interface Settings {
   readonly analysis: AnalysisConfig;
   readonly files: FileOptions;
+  /** Values that were refused, one sentence each, for the user (an invalid glob pattern, say). */
+  readonly warnings?: readonly string[];
   readonly helm: HelmSettings;
 }
+
+/** `maxSizeKB` is clamped to this (64 MB): a file is read whole into memory, and a setting must not lift that bound. */
+export const maxSizeKBLimit = 64 * 1024;
 
 export const defaultFileOptions: FileOptions = {
   include: ['**/*.yaml', '**/*.yml'],
@@ -52,7 +58,19 @@ export function readSettings(raw: unknown, trusted = false): Settings {
       if (known) rules[code] = known;
     }
   }
-  return {
+  const warnings: string[] = [];
+  const globs = (key: 'include' | 'exclude', fallback: readonly string[]): readonly string[] => {
+    const list = stringList(files[key]);
+    if (!list) return fallback;
+    const valid = list.filter((p) => {
+      const reason = checkGlob(p);
+      if (reason) warnings.push(`kubeNetlens.files.${key}: the pattern ${JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p)} is ignored (${reason}).`);
+      return !reason;
+    });
+    // An include list with no usable pattern left would analyse nothing: the default applies instead.
+    return key === 'include' && !valid.length ? fallback : valid;
+  };
+  const settings: Settings = {
     analysis: {
       clusterDomain: nonEmpty(s.clusterDomain)?.replace(/^\.+|\.+$/g, '') || defaultConfig.clusterDomain,
       defaultNamespace: nonEmpty(s.defaultNamespace) ?? defaultConfig.defaultNamespace,
@@ -66,12 +84,13 @@ export function readSettings(raw: unknown, trusted = false): Settings {
       rules,
     },
     files: {
-      include: stringList(files.include) ?? defaultFileOptions.include,
-      exclude: stringList(files.exclude) ?? defaultFileOptions.exclude,
-      maxSizeKB: typeof files.maxSizeKB === 'number' && files.maxSizeKB > 0 ? files.maxSizeKB : defaultFileOptions.maxSizeKB,
+      include: globs('include', defaultFileOptions.include),
+      exclude: globs('exclude', defaultFileOptions.exclude),
+      maxSizeKB: typeof files.maxSizeKB === 'number' && files.maxSizeKB > 0 ? Math.min(files.maxSizeKB, maxSizeKBLimit) : defaultFileOptions.maxSizeKB,
     },
     helm: trusted ? readHelm(isObject(s.helm) ? s.helm : {}) : defaultHelmSettings,
   };
+  return warnings.length ? { ...settings, warnings } : settings;
 }
 
 function readHelm(h: Record<string, unknown>): HelmSettings {

@@ -9,7 +9,7 @@ import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, t
 import type { RenderedUnit } from '../model/rendered';
 import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
-import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
+import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
 import { diskReader } from './diskReader';
 import { defaultSettings, type Settings } from './settings';
@@ -69,6 +69,11 @@ export interface Workspace {
   deleteDiskText(uri: string): void;
   /** Parses a text ahead of use (while a full index is still reading other files); changes nothing else. */
   prepare(uri: string, text: string): void;
+  /**
+   * `prepare` in slices (model/parseManifest.ts `parseManifestAsync`), awaiting `pause` between them; the parse is
+   * kept only if nothing else parsed that URI meanwhile. Changes nothing else.
+   */
+  prepareAsync(uri: string, text: string, pause: () => Promise<void> | undefined): Promise<void>;
   /** Replaces every disk text and the too-large list at once (a full index). */
   replaceDisk(texts: ReadonlyMap<string, string>, tooLarge: readonly string[]): void;
   open(uri: string, text: string, version: number): void;
@@ -140,7 +145,11 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     if (memo && memo.text === text && parsedRoles.get(uri) === role) return memo;
     // objects of a Helm release that name no namespace are in the release namespace
     const render = renders.get(uri);
-    const file = role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
+    // The size limit holds for open documents too: a 45 MB document is not parsed (it counts as skipped for size in
+    // the status bar), whatever the editor sends. A chart's render is the product's own output, not a file.
+    const file = !render && text.length > settings.files.maxSizeKB * 1024
+      ? { uri, text, resources: [], problems: [], skipped: 'too-large' as const, manifestDocuments: 0 }
+      : role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
     parses.set(uri, file);
     parsedRoles.set(uri, role);
     return file;
@@ -245,7 +254,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     setSettings(next) {
       const filesChanged = JSON.stringify(next.files) !== JSON.stringify(settings.files);
       // The default namespace is read while parsing, so every memoized parse is stale.
-      if (next.analysis.defaultNamespace !== settings.analysis.defaultNamespace) parses.clear();
+      // So is the size limit's verdict.
+      if (next.analysis.defaultNamespace !== settings.analysis.defaultNamespace || next.files.maxSizeKB !== settings.files.maxSizeKB) parses.clear();
       settings = next;
       changed();
       return filesChanged;
@@ -261,6 +271,18 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     },
     prepare(uri, text) {
       parse(uri, text);
+    },
+    async prepareAsync(uri, text, pause) {
+      const role = roles.get(uri);
+      if (role || renders.has(uri) || text.length > settings.files.maxSizeKB * 1024) return; // parse() does these
+      const memo = parses.get(uri);
+      if (memo && memo.text === text && parsedRoles.get(uri) === role) return;
+      const namespace = settings.analysis.defaultNamespace;
+      const file = await parseManifestAsync(uri, text, { defaultNamespace: namespace }, pause);
+      // Settings or roles that changed meanwhile make this parse stale; parse() will do it again.
+      if (settings.analysis.defaultNamespace !== namespace || roles.get(uri) !== role || parses.get(uri) !== memo) return;
+      parses.set(uri, file);
+      parsedRoles.set(uri, role);
     },
     replaceDisk(texts, large) {
       disk = new Map(texts);
