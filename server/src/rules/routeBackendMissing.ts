@@ -1,0 +1,53 @@
+// route-backend-missing: a route's Service backendRef names no Service in the namespace it resolves to.
+
+import { closestName } from './closestName';
+import type { Rule } from './rule';
+import { refOf } from './refOf';
+import { backendLabel, backendSubjects, consequence } from './routeBackends';
+
+export const routeBackendMissing: Rule = {
+  code: 'route-backend-missing',
+  defaultSeverity: 'warning',
+  scope: 'namespace',
+  title: 'A route backendRef names a Service that does not exist',
+  description: `A \`backendRefs\` entry defaults to group \`""\`, kind \`Service\` and the route's namespace (*gateway semantics §G5*, \`BackendObjectReference\`). When that Service does not exist, the backend is invalid: the requests it would get receive HTTP 500 (gRPC UNAVAILABLE; refused connections for TCP, TLS and UDP routes), *gateway semantics §G7*. A namespace that no manifest populates is not judged.`,
+  examples: {
+    bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  rules: [{backendRefs: [{name: fronted, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: frontend}
+spec: {ports: [{port: 80}]}`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  rules: [{backendRefs: [{name: frontend, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: frontend}
+spec: {ports: [{port: 80}]}`,
+  },
+  *check({ cluster }) {
+    for (const b of backendSubjects(cluster)) {
+      if (!b.verdict.problems.includes('missing') || !b.ref.nameSpan) continue;
+      const name = b.ref.name!;
+      const ns = b.verdict.namespace;
+      const guess = closestName(name, cluster.servicesIn(ns).map((s) => s.name));
+      const closest = guess ? cluster.service(ns, guess.name) : undefined;
+      yield {
+        uri: b.route.uri,
+        span: b.ref.nameSpan,
+        message: `${backendLabel(b)} sends traffic to Service "${name}", which does not exist in namespace "${ns}", so ${consequence(b)}.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+        resource: refOf(b.route),
+        related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `Service "${closest.name}" has the closest name` }] : [],
+        fixes: guess ? [{ title: `Change the backend Service to "${guess.name}"`, edits: [{ uri: b.route.uri, span: b.ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+      };
+    }
+  },
+};

@@ -1,0 +1,48 @@
+// The backendRefs of a unit's routes with what each resolves to, shared by the route-backend-* rules.
+
+import { backendShares, backendVerdict, failureOf, percent, type BackendProblem, type BackendVerdict } from '../analysis/gatewayRoutes';
+import type { Cluster } from '../model/cluster';
+import type { GatewayRoute, RouteBackendRef, RouteRule } from '../model/gatewayApi';
+import { routeSubjects } from './gatewaySubjects';
+
+export interface BackendSubject {
+  readonly route: GatewayRoute;
+  readonly rule: RouteRule;
+  readonly ref: RouteBackendRef;
+  readonly verdict: BackendVerdict;
+  /** The backend's share of the rule's requests. */
+  readonly share: number;
+}
+
+export function* backendSubjects(cluster: Cluster): Generator<BackendSubject> {
+  for (const route of routeSubjects(cluster)) {
+    for (const rule of route.rules) {
+      const shares = backendShares(rule);
+      for (const ref of rule.backendRefs) yield { route, rule, ref, verdict: backendVerdict(cluster, route, ref), share: shares[ref.index] };
+    }
+  }
+}
+
+/** What the clients of the backend's share see (gateway semantics §G7). */
+export function consequence(b: BackendSubject): string {
+  const failure = failureOf(b.route.kind);
+  const rule = `rule ${b.rule.index + 1}${b.rule.name ? ` ("${b.rule.name}")` : ''}`;
+  if (b.rule.backendRefs.length === 1) return `the backend is invalid (ResolvedRefs: False) and requests matching ${rule} get ${failure}`;
+  return `the backend is invalid (ResolvedRefs: False) and its ${percent(b.share)} share of the requests matching ${rule} gets ${failure}`;
+}
+
+export function backendLabel(b: BackendSubject): string {
+  return `${b.route.kind} "${b.route.name}"`;
+}
+
+const problemWords: Record<BackendProblem, string> = {
+  missing: 'no such Service',
+  'port-missing': 'no port',
+  'port-unknown': 'not a port of the Service',
+  refgrant: 'no ReferenceGrant',
+  externalname: 'an ExternalName Service',
+};
+
+export function problemsText(problems: readonly BackendProblem[]): string {
+  return problems.map((p) => problemWords[p]).join(', ');
+}
