@@ -246,17 +246,17 @@ export function backendShares(rule: RouteRule): readonly number[] {
   return rule.backendRefs.map((b) => (total > 0 ? Math.max(0, b.weight) / total : 0));
 }
 
-/** What a client sees for requests sent to an invalid backend (gateway semantics §G7). */
-export function failureOf(kind: RouteKind): string {
+/** What a client sees for traffic sent to an invalid backend (gateway semantics §G7): what the traffic is, and what happens to it. */
+export function failureOf(kind: RouteKind): { readonly traffic: string; readonly fate: string } {
   switch (kind) {
     case 'HTTPRoute':
-      return 'HTTP 500';
+      return { traffic: 'requests', fate: 'get HTTP 500' };
     case 'GRPCRoute':
-      return 'gRPC status UNAVAILABLE';
+      return { traffic: 'calls', fate: 'get gRPC status UNAVAILABLE' };
     case 'UDPRoute':
-      return 'dropped datagrams';
+      return { traffic: 'datagrams', fate: 'are dropped' };
     default:
-      return 'refused connections';
+      return { traffic: 'connections', fate: 'are refused' };
   }
 }
 

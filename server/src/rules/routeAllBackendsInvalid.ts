@@ -49,11 +49,11 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
     for (const [rule, backends] of byRule) {
       if (rule.filters.length || !backends.every((b) => b.verdict.status === 'invalid')) continue;
       const route = backends[0].route;
-      const failure = failureOf(route.kind);
+      const { traffic, fate } = failureOf(route.kind);
       yield {
         uri: route.uri,
         span: rule.backendRefsSpan ?? rule.span,
-        message: `Every backend of rule ${rule.index + 1}${rule.name ? ` ("${rule.name}")` : ''} of ${route.kind} "${route.name}" is invalid and the rule has no filters, so all requests it matches${rule.matches.length ? ` (${rule.matches.join('; ')})` : ''} get ${failure}.`,
+        message: `Every backend of rule ${rule.index + 1}${rule.name ? ` ("${rule.name}")` : ''} of ${route.kind} "${route.name}" is invalid and the rule has no filters, so all ${traffic} it matches${rule.matches.length ? ` (${rule.matches.join('; ')})` : ''} ${fate}.`,
         resource: refOf(route),
         related: backends.map((b) => ({ uri: route.uri, span: b.ref.nameSpan ?? b.ref.span, message: `Backend "${b.ref.name ?? '?'}": ${problemsText(b.verdict.problems)}` })),
       };

@@ -25,10 +25,10 @@ export function* backendSubjects(cluster: Cluster): Generator<BackendSubject> {
 
 /** What the clients of the backend's share see (gateway semantics §G7). */
 export function consequence(b: BackendSubject): string {
-  const failure = failureOf(b.route.kind);
+  const { traffic, fate } = failureOf(b.route.kind);
   const rule = `rule ${b.rule.index + 1}${b.rule.name ? ` ("${b.rule.name}")` : ''}`;
-  if (b.rule.backendRefs.length === 1) return `the backend is invalid (ResolvedRefs: False) and requests matching ${rule} get ${failure}`;
-  return `the backend is invalid (ResolvedRefs: False) and its ${percent(b.share)} share of the requests matching ${rule} gets ${failure}`;
+  if (b.rule.backendRefs.length === 1 || b.share >= 1) return `the backend is invalid (ResolvedRefs: False) and the ${traffic} matching ${rule} ${fate}`;
+  return `the backend is invalid (ResolvedRefs: False) and its ${percent(b.share)} share of the ${traffic} matching ${rule} ${fate.replace(/^get /, 'gets ').replace(/^are /, 'is ')}`;
 }
 
 export function backendLabel(b: BackendSubject): string {
