@@ -1,5 +1,6 @@
 // route-backend-externalname: a route backendRef resolves to an ExternalName Service, which implementations should not support.
 
+import { failureOf } from '../analysis/gatewayRoutes';
 import type { Rule } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects } from './routeBackends';
@@ -36,10 +37,11 @@ spec: {selector: {app: docs}, ports: [{port: 443}]}`,
     for (const b of backendSubjects(cluster)) {
       if (!b.verdict.problems.includes('externalname') || !b.verdict.service) continue;
       const svc = b.verdict.service;
+      const { traffic, fate } = failureOf(b.route.kind);
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan ?? b.ref.span,
-        message: `${backendLabel(b)} sends traffic to Service "${svc.name}", an ExternalName Service (${svc.externalName ?? 'no externalName'}). Gateway API implementations should not support ExternalName backends: most mark the backend invalid and answer its requests with an error (HTTP 500 for an HTTPRoute).`,
+        message: `${backendLabel(b)} sends traffic to Service "${svc.name}", an ExternalName Service (${svc.externalName ?? 'no externalName'}). Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the ${traffic} sent to it ${fate}.`,
         resource: refOf(b.route),
         related: [{ uri: svc.uri, span: svc.typeSpan ?? svc.nameSpan, message: `Service "${svc.name}" is of type ExternalName` }],
       };
