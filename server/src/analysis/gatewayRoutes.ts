@@ -240,6 +240,19 @@ export function backendVerdict(cluster: Cluster, route: GatewayRoute, ref: Route
   return { status, namespace, service, servicePort, problems };
 }
 
+/** The reasons a backend is invalid, in words. */
+const problemWords: Record<BackendProblem, string> = {
+  missing: 'no such Service',
+  'port-missing': 'no port',
+  'port-unknown': 'not a port of the Service',
+  refgrant: 'no ReferenceGrant',
+  externalname: 'an ExternalName Service',
+};
+
+export function problemsText(problems: readonly BackendProblem[]): string {
+  return problems.map((p) => problemWords[p]).join(', ');
+}
+
 /** Each backend's share of a rule's requests (weight / sum of weights; SHARED `BackendRef.Weight`). */
 export function backendShares(rule: RouteRule): readonly number[] {
   const total = rule.backendRefs.reduce((s, b) => s + Math.max(0, b.weight), 0);

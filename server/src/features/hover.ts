@@ -1,10 +1,12 @@
 // hoverAt: what the thing under the cursor is and what it does to traffic, as Markdown headed by its name.
 
 import type { Analysis } from '../analysis/analysis';
+import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
+import { backendRefHover, listenerHover, parentRefHover } from './hoverGateway';
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
@@ -24,6 +26,21 @@ export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover 
   if (isWorkload(r)) return workloadHover(analysis, r, place, offset);
   if (r.kind === 'Ingress') return ingressHover(analysis, r as Ingress, offset);
   if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset);
+  if (isRoute(r)) return routeHover(analysis, r, offset);
+  if (isGateway(r)) {
+    const l = r.listeners.find((x) => spanContains(x.span, offset));
+    return l ? { markdown: listenerHover(analysis, r, l), span: l.nameSpan && spanContains(l.nameSpan, offset) ? l.nameSpan : l.span } : undefined;
+  }
+  return undefined;
+}
+
+function routeHover(analysis: Analysis, route: GatewayRoute, offset: number): Hover | undefined {
+  const parent = route.parentRefs.find((p) => spanContains(p.span, offset));
+  if (parent) return { markdown: parentRefHover(analysis, route, parent), span: parent.span };
+  for (const rule of route.rules) {
+    const b = rule.backendRefs.find((x) => spanContains(x.span, offset));
+    if (b) return { markdown: backendRefHover(analysis, route, rule, b), span: b.span };
+  }
   return undefined;
 }
 

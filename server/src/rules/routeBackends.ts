@@ -1,6 +1,8 @@
 // The backendRefs of a unit's routes with what each resolves to, shared by the route-backend-* rules.
 
-import { backendShares, backendVerdict, failureOf, percent, type BackendProblem, type BackendVerdict } from '../analysis/gatewayRoutes';
+import { backendShares, backendVerdict, failureOf, percent, type BackendVerdict } from '../analysis/gatewayRoutes';
+
+export { problemsText } from '../analysis/gatewayRoutes';
 import type { Cluster } from '../model/cluster';
 import type { GatewayRoute, RouteBackendRef, RouteRule } from '../model/gatewayApi';
 import { routeSubjects } from './gatewaySubjects';
@@ -35,14 +37,3 @@ export function backendLabel(b: BackendSubject): string {
   return `${b.route.kind} "${b.route.name}"`;
 }
 
-const problemWords: Record<BackendProblem, string> = {
-  missing: 'no such Service',
-  'port-missing': 'no port',
-  'port-unknown': 'not a port of the Service',
-  refgrant: 'no ReferenceGrant',
-  externalname: 'an ExternalName Service',
-};
-
-export function problemsText(problems: readonly BackendProblem[]): string {
-  return problems.map((p) => problemWords[p]).join(', ');
-}
