@@ -30,13 +30,14 @@ export interface TraceFinding {
 }
 
 /**
- * The columns of the Service path, left to right. `entry`: who can call it (DNS names, NodePort, LoadBalancer,
- * Ingress rules); `service`: the Service hop; `proxy`: kube-proxy; `endpoints`: endpoint groups per workload;
+ * The columns of the Service path, left to right. `listener`: Gateway listeners that accept a route to it; `route`:
+ * the route rules; `entry`: who can call it (DNS names, NodePort, LoadBalancer, Ingress rules, route backendRefs); `service`: the Service hop; `proxy`: kube-proxy; `endpoints`: endpoint groups per workload;
  * `port`: the container port each Service port lands on; `policy`: NetworkPolicies selecting the pods.
  */
-export type TraceColumn = 'entry' | 'service' | 'proxy' | 'endpoints' | 'port' | 'policy';
+export type TraceColumn = 'listener' | 'route' | 'entry' | 'service' | 'proxy' | 'endpoints' | 'port' | 'policy';
 
 export type TraceNodeKind =
+  | 'gateway-listener' | 'route-rule' | 'backend-ref'
   | 'dns' | 'nodeport' | 'loadbalancer' | 'ingress' | 'external-ip'
   | 'service' | 'external-name'
   | 'kube-proxy'
