@@ -29,6 +29,17 @@ export function codeLensesFor(analysis: Analysis, uri: string): Lens[] {
       out.push({ span, title: gatewaySummary(analysis, r) });
     } else if (isRoute(r)) {
       out.push({ span, title: routeSummary(analysis, r) });
+      // Gateway semantics §G9: the trace of a backend Service starts at the listeners that accept this route.
+      const traced = new Set<string>();
+      for (const rule of r.rules) {
+        for (const b of rule.backendRefs) {
+          const svc = backendVerdict(analysis.cluster, r, b).service;
+          const key = svc ? `${svc.namespace}/${svc.name}` : '';
+          if (!svc || traced.has(key) || traced.size >= 3) continue;
+          traced.add(key);
+          out.push({ span, title: `Trace ${svc.name}`, trace: { namespace: svc.namespace, name: svc.name } });
+        }
+      }
     } else if (isWorkload(r) && r.kind === 'StatefulSet' && r.serviceName) {
       const n = r.replicas ?? 1;
       if (n <= 0) continue;
