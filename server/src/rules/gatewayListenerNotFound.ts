@@ -56,7 +56,7 @@ spec:
           const finding: FindingDraft = {
             uri: route.uri,
             span,
-            message: `${routeLabel(route)} attaches to Gateway "${gateway.name}" with ${wanted}, but no listener of that Gateway matches (its listeners: ${has}), so the route is not accepted for it (reason NoMatchingParent).${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+            message: `${routeLabel(route)} attaches to Gateway "${gateway.name}" with ${wanted}, but no listener of that Gateway matches (its listeners: ${has}), so the route is not attached through this parentRef (reason NoMatchingParent) and gets no traffic from it.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
             resource: refOf(route),
             related: [{ uri: gateway.uri, span: gateway.listenersSpan ?? gateway.nameSpan, message: `The listeners of Gateway "${gateway.name}"` }],
             fixes,
