@@ -1,4 +1,4 @@
-// Quick fixes of the workload, API, endpoint and Gateway API rules: applying a fix to a fixture removes its finding and breaks no YAML.
+// Quick fixes of the workload, API and endpoint rules: applying a fix to a fixture removes its finding and breaks no YAML.
 
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -9,10 +9,7 @@ import type { Finding, TextEdit } from '../server/src/rules/finding';
 import { findingsOf } from './helpers/checkDiagnostics';
 import { loadFixture, type Fixture } from './helpers/fixture';
 
-const codes = [
-  'api-validation', 'ineffective-field', 'pod-subdomain-unresolved', 'hostnetwork-dns-policy', 'endpoints-orphan',
-  'gateway-parent-missing', 'gateway-listener-not-found', 'route-backend-missing', 'route-backend-port', 'route-backend-refgrant', 'gateway-tls-config',
-];
+const codes = ['api-validation', 'ineffective-field', 'pod-subdomain-unresolved', 'hostnetwork-dns-policy', 'endpoints-orphan'];
 const root = join(__dirname, 'fixtures', 'rules');
 
 function applyEdits(sources: readonly SourceText[], edits: readonly TextEdit[]): SourceText[] {
