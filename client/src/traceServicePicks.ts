@@ -1,4 +1,5 @@
-// The quick pick of Services to trace: grouped by namespace, each showing its type and how many endpoints it has.
+// The quick pick of Services to trace: grouped by namespace, each showing its type and how many endpoints it has;
+// then the Gateway routes, each leading to the trace of a Service it sends traffic to (the trace starts at the listener).
 import type { ServiceSummary } from '../../server/src/protocol';
 
 export type ServicePick =
@@ -15,6 +16,12 @@ export function servicePicks(services: readonly ServiceSummary[]): ServicePick[]
       picks.push({ separator: s.namespace });
     }
     picks.push({ label: s.name, description: `${s.type}${endpointsNote(s)}`, service: s });
+  }
+  const routed = sorted.flatMap((s) => (s.routes ?? []).map((r) => ({ r, s })));
+  if (routed.length) picks.push({ separator: 'Gateway routes' });
+  for (const { r, s } of routed) {
+    const via = r.listeners.length ? `via ${r.listeners.join(', ')}` : 'accepted by no Gateway';
+    picks.push({ label: `${r.kind} ${r.namespace}/${r.name} → ${s.name}`, description: via, service: s });
   }
   return picks;
 }

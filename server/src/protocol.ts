@@ -101,6 +101,8 @@ export interface ServiceSummary {
   readonly type: string;
   readonly endpoints?: number;
   readonly source?: SourceSpan;
+  /** Gateway API routes with a backendRef to this Service, and the `gateway/listener`s that accept each. */
+  readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
 }
 
 export interface StatusParams {

@@ -185,8 +185,9 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'api' }).first().waitFor();
     await input.fill('api');
     await pickWithKeyboard(page, page.locator('.quick-input-list .monaco-list-row'), 'api');
-    const frame = await webviewWith(page, '[data-node-id="gateway:listener:shop/shop-gateway/http"]');
-    await frame.waitForSelector('[data-node-id="gateway:rule:HTTPRoute/shop/shop/0"]', { state: 'attached' });
+    // Rule 1 of the HTTPRoute (/api) sends to api: only the api trace has it (the frontend one shows rule 2).
+    const frame = await webviewWith(page, '[data-node-id="gateway:rule:HTTPRoute/shop/shop/0"]');
+    await frame.waitForSelector('[data-node-id="gateway:listener:shop/shop-gateway/http"]', { state: 'attached' });
     await frame.waitForSelector('[data-node-id="gateway:backend:HTTPRoute/shop/shop/0/0"]', { state: 'attached' });
     const fit = frame.getByRole('button', { name: 'Fit' });
     if (await fit.count()) await fit.click();

@@ -172,6 +172,19 @@ export function attachToGateway(cluster: Cluster, route: GatewayRoute, ref: Pare
   return { selected, outcome: 'not-allowed' };
 }
 
+/** The listeners, over all of a route's parentRefs, that accept it (gateway semantics §G2–§G4). */
+export function acceptingListeners(cluster: Cluster, route: GatewayRoute): { gateway: Gateway; listener: GatewayListener }[] {
+  const out: { gateway: Gateway; listener: GatewayListener }[] = [];
+  for (const ref of route.parentRefs) {
+    const t = parentTarget(cluster, route, ref);
+    if (t.kind !== 'gateway') continue;
+    for (const v of attachToGateway(cluster, route, ref, t.gateway).selected) {
+      if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway: t.gateway, listener: v.listener });
+    }
+  }
+  return out;
+}
+
 /** Whether a parentRef's `sectionName`/`port` name a port of a Service parent (gateway semantics §G8). */
 export function servicePortOfParent(service: Service, ref: ParentRef): ServicePort | undefined {
   return service.ports.find((p) => (ref.sectionName === undefined || p.name === ref.sectionName) && (ref.port === undefined || p.port === ref.port));

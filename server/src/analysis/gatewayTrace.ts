@@ -7,7 +7,7 @@ import { isRoute, type Gateway, type GatewayListener, type GatewayRoute } from '
 import type { Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceNode } from '../protocol';
-import { attachToGateway, backendShares, backendVerdict, failureOf, listenerKinds, parentTarget, percent, problemsText } from './gatewayRoutes';
+import { acceptingListeners, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
 
 export interface GatewayHops {
   /** Nodes made for a route's rule or backendRef, to put the route's findings on. */
@@ -67,19 +67,6 @@ export function gatewayEntries(cluster: Cluster, service: Service, sink: Sink): 
     }
   }
   return { places };
-}
-
-/** The listeners, over all of a route's parentRefs, that accept it (gateway semantics §G2–§G4). */
-function acceptingListeners(cluster: Cluster, route: GatewayRoute): { gateway: Gateway; listener: GatewayListener }[] {
-  const out: { gateway: Gateway; listener: GatewayListener }[] = [];
-  for (const ref of route.parentRefs) {
-    const t = parentTarget(cluster, route, ref);
-    if (t.kind !== 'gateway') continue;
-    for (const v of attachToGateway(cluster, route, ref, t.gateway).selected) {
-      if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway: t.gateway, listener: v.listener });
-    }
-  }
-  return out;
 }
 
 function listenerDetail(gateway: Gateway, l: GatewayListener): string[] {

@@ -1,7 +1,10 @@
-// listServices: every Service with its type and endpoint count, for pickers and the trace view.
+// listServices: every Service with its type, endpoint count and the Gateway routes that reach it, for pickers and the trace view.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
+import { acceptingListeners, backendVerdict } from '../analysis/gatewayRoutes';
+import { isRoute } from '../model/gatewayApi';
+import type { Service } from '../model/resources';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import type { ServiceSummary } from '../protocol';
 import { sourceSpan } from './sourceSpan';
@@ -14,8 +17,10 @@ export function listServices(analysis: Analysis): ServiceSummary[] {
     if (!l) indexes.set(uri, (l = lineIndex(texts.get(uri) ?? '')));
     return l;
   };
+  const routes = routesByService(analysis);
   return analysis.cluster.services
     .map((s) => ({
+      ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
       namespace: s.namespace,
       name: s.name,
       type: s.headless ? 'Headless' : s.type,
@@ -23,4 +28,25 @@ export function listServices(analysis: Analysis): ServiceSummary[] {
       source: sourceSpan(s.uri, s.nameSpan, linesOf(s.uri)),
     }))
     .sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1));
+}
+
+/** Gateway semantics §G9: the routes whose backendRefs name each Service, with the listeners that accept them. */
+function routesByService(analysis: Analysis): Map<Service, NonNullable<ServiceSummary['routes']>[number][]> {
+  const out = new Map<Service, NonNullable<ServiceSummary['routes']>[number][]>();
+  for (const r of analysis.cluster.resources) {
+    if (!isRoute(r)) continue;
+    let listeners: string[] | undefined;
+    for (const rule of r.rules) {
+      for (const b of rule.backendRefs) {
+        const svc = backendVerdict(analysis.cluster, r, b).service;
+        if (!svc) continue;
+        const l = out.get(svc) ?? [];
+        if (l.some((x) => x.kind === r.kind && x.namespace === r.namespace && x.name === r.name)) continue;
+        listeners ??= acceptingListeners(analysis.cluster, r).map((a) => `${a.gateway.name}/${a.listener.name ?? a.listener.index}`);
+        l.push({ kind: r.kind, namespace: r.namespace, name: r.name, listeners });
+        out.set(svc, l);
+      }
+    }
+  }
+  return out;
 }
