@@ -180,6 +180,8 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
   });
 
   scenario('the trace of a Service behind the Gateway starts at the listener and the route rule', '05-trace-gateway', async (page) => {
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
     await runCommand(page, 'Kubernetes: Trace Service');
     const input = page.locator('.quick-input-widget input');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'api' }).first().waitFor();
