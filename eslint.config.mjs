@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
-const layers = ['model', 'analysis', 'rules', 'features', 'workspace', 'lsp', 'cli'];
+const layers = ['model', 'analysis', 'rules', 'engine', 'features', 'workspace', 'lsp', 'cli'];
 const nodeBuiltins = builtinModules.filter((m) => !m.startsWith('_'));
 
 /** Node's globals, for the plain-JavaScript build and test scripts. */
@@ -88,7 +88,8 @@ export default tseslint.config(
   // rules → model, analysis
   restrict(['server/src/rules/**/*.ts'], layer(['model', 'analysis', 'rules'], { external: [] })),
   // features → model, analysis, rules, protocol (types only)
-  restrict(['server/src/features/**/*.ts'], layer(['model', 'analysis', 'rules', 'features'], { external: [] })),
+  restrict(['server/src/engine/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine'], { external: [] })),
+  restrict(['server/src/features/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine', 'features'], { external: [] })),
   // workspace → model, analysis (it owns the file reading, so Node built-ins are allowed)
   restrict(['server/src/workspace/**/*.ts'], layer(['model', 'analysis', 'workspace'], { external: [], builtins: true })),
   // lsp → workspace, features, protocol, vscode-languageserver*

@@ -7,7 +7,7 @@ import { analyzeTexts } from '../server/src/features/analyzeTexts';
 import { at, isMap } from '../server/src/model/yamlTree';
 import { closestName, editDistance } from '../server/src/rules/closestName';
 import { insertMapEntry } from '../server/src/rules/insertMapEntry';
-import { runRules } from '../server/src/rules/runRules';
+import { runRules } from '../server/src/engine/evaluate';
 import { statefulsetServiceMissing } from '../server/src/rules/statefulsetServiceMissing';
 import { yamlScalar } from '../server/src/rules/yamlScalar';
 import { applyFix } from './helpers/applyFix';

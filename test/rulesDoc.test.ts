@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { analyzeTexts } from '../server/src/features/analyzeTexts';
 import { rules } from '../server/src/rules/index';
 import { renderRulesDoc } from '../server/src/rules/rulesDoc';
-import { runRules } from '../server/src/rules/runRules';
+import { runRules } from '../server/src/engine/evaluate';
 
 const docPath = join(__dirname, '..', 'docs', 'rules.md');
 

@@ -69,14 +69,14 @@ describe('kube-netlens check', () => {
     assert.equal(status, 1);
     const duplicates = diagnostics.filter((d) => d.code === 'duplicate-resource');
     assert.equal(duplicates.length, 2);
-    const first = duplicates.find((d) => d.file === 'one.yaml')!;
+    const first = duplicates.find((d) => d.file === 'one.yaml' && d.range.start.line === 3)!;
     assert.equal(first.severity, 'error');
     // `  name: api` is line 4 (0-based 3) of one.yaml; the finding points at the name.
     assert.deepEqual(first.range, { start: { line: 3, character: 8 }, end: { line: 3, character: 11 } });
     assert.deepEqual(first.resource, { kind: 'Service', namespace: 'default', name: 'api' });
     assert.equal(first.related.length, 1);
-    assert.equal(first.related[0].file, 'two.yaml');
-    assert.deepEqual(first.related[0].range.start, { line: 3, character: 8 });
+    assert.equal(first.related[0].file, 'one.yaml');
+    assert.deepEqual(first.related[0].range.start, { line: 12, character: 8 });
     assert.ok(first.related[0].message.length > 0);
     const unnamed = diagnostics.find((d) => d.code === 'manifest')!;
     assert.equal(unnamed.severity, 'warning');
@@ -115,7 +115,7 @@ describe('kube-netlens check', () => {
     assert.ok(!run.stdout.includes('\u001b['), 'no colour when stdout is not a terminal');
     const lines = run.stdout.trimEnd().split('\n');
     assert.match(lines[0], /^one\.yaml:4:9: error duplicate-resource: .+/);
-    assert.match(lines[1], /^ {4}two\.yaml:4:9: note: .+/);
+    assert.match(lines[1], /^ {4}one\.yaml:13:9: note: .+/);
     const summary = lines[lines.length - 1];
     assert.match(summary, /^2 errors, \d+ warnings? in 2 files$/);
     const fileOfLine = lines.filter((l) => /^\S+:\d+:\d+: /.test(l)).map((l) => l.split(':')[0]);
@@ -150,8 +150,8 @@ describe('kube-netlens check', () => {
     assert.equal(driver.rules[dup.ruleIndex].id, 'duplicate-resource');
     assert.ok(dup.message.text.length > 0);
     assert.deepEqual(dup.locations[0].physicalLocation.region, { startLine: 4, startColumn: 9, endLine: 4, endColumn: 12 });
-    assert.equal(dup.relatedLocations[0].physicalLocation.artifactLocation.uri, 'two.yaml');
-    assert.equal(dup.relatedLocations[0].physicalLocation.region.startLine, 4);
+    assert.equal(dup.relatedLocations[0].physicalLocation.artifactLocation.uri, 'one.yaml');
+    assert.equal(dup.relatedLocations[0].physicalLocation.region.startLine, 13);
     assert.ok(dup.relatedLocations[0].message.text.length > 0);
     const warning = results.find((r: { ruleId: string }) => r.ruleId === 'manifest');
     assert.equal(warning.level, 'warning');

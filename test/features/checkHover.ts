@@ -15,6 +15,9 @@ export function checkHover(fixturePath: string, goldenPath: string): string {
   const sources = raw.sources.map((s) => (s === withCursor ? { uri: s.uri, text } : s));
   const hover = hoverAt(analyzeTexts(sources), withCursor.uri, offset);
   assert.ok(hover, `no hover at the $0 cursor of ${fixturePath}`);
+  // Both parse paths (the fast parser and the yaml library) must give the same hover.
+  const slow = hoverAt(analyzeTexts(sources, undefined, { fastPath: false }), withCursor.uri, offset);
+  assert.deepEqual(slow, hover, `the yaml-library parse path gives another hover at the $0 cursor of ${fixturePath}`);
   assert.ok(hover.span.start <= offset && offset <= hover.span.end, 'the hover span does not cover the cursor');
   const actual = hover.markdown.trimEnd() + '\n';
   if (process.env.UPDATE_GOLDEN || !existsSync(goldenPath)) writeFileSync(goldenPath, actual);

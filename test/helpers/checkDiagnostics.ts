@@ -15,6 +15,9 @@ export function findingsOf(fixture: Fixture, config?: Partial<AnalysisConfig>): 
 /** Asserts that the findings are exactly the annotated ones (position, severity and code). */
 export function checkDiagnostics(fixture: Fixture, config?: Partial<AnalysisConfig>): readonly Finding[] {
   const findings = findingsOf(fixture, config);
+  // Both parse paths (the fast parser and the yaml library) must give the same findings.
+  const slow = diagnosticsFor(analyzeTexts(fixture.sources, config, { fastPath: false }));
+  assert.deepEqual(JSON.parse(JSON.stringify(slow)), JSON.parse(JSON.stringify(findings)), 'the yaml-library parse path gives other findings');
   const texts = new Map(fixture.sources.map((s) => [s.uri, s.text]));
   const describe = (uri: string, line: number, ch: number, severity: string, code: string) => `${uri.split('/').pop()}:${line + 1}:${ch + 1} ${severity} ${code}`;
   const actual = findings.map((f) => {

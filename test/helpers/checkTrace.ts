@@ -5,7 +5,7 @@ import type { Analysis } from '../../server/src/analysis/analysis';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
 import { traceToText } from '../../server/src/features/traceText';
 import type { TraceGraph } from '../../server/src/protocol';
-import { runRules } from '../../server/src/rules/runRules';
+import { runRules } from '../../server/src/engine/evaluate';
 import { checkGolden } from './checkGolden';
 
 export function traceOf(analysis: Analysis, namespace: string, name: string): TraceGraph {

@@ -2,7 +2,9 @@
 // Everything here is a pure function of (files, config); callers share one Analysis per snapshot.
 
 import type { AnalysisConfig } from '../model/config';
-import type { Cluster } from '../model/cluster';
+import { buildCluster, type Cluster } from '../model/cluster';
+import type { ManifestFile } from '../model/parseManifest';
+import { planScopes, type ScopePlan } from '../model/project';
 import type { Location, Span } from '../model/span';
 import { isService, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
 import type { TraceGraph } from '../protocol';
@@ -95,9 +97,29 @@ export interface HopFinding {
   readonly resource?: { readonly kind: string; readonly namespace: string; readonly name: string };
 }
 
+/** One scope of the workspace (model/project.ts) with the analysis its lookups answer from. */
+export interface ScopeAnalysis {
+  /** '' for the whole workspace. */
+  readonly id: string;
+  /** The variant for people; undefined for the whole workspace. */
+  readonly label?: string;
+  /** The files whose objects this scope checks and reports on. */
+  readonly members: readonly ManifestFile[];
+  readonly analysis: Analysis;
+}
+
 export interface Analysis {
   readonly cluster: Cluster;
   readonly config: AnalysisConfig;
+  /**
+   * The scopes of the workspace: one (the whole workspace) unless variants of one install sit side by side. The
+   * questions below about one object answer in that object's scope.
+   */
+  scopes(): readonly ScopeAnalysis[];
+  /** The scope whose lookups answer for the objects of this file. */
+  scopeOf(uri: string): ScopeAnalysis;
+  /** Which parts of the workspace are variants of each other ('' when none): equal values mean equal scopes. */
+  readonly variants: string;
   endpointsOf(service: Service): ServiceEndpoints;
   /** Every DNS record the manifests predict (semantics §2, output policy §8), all conditions included. */
   dnsRecords(): readonly DnsRecord[];
@@ -137,7 +159,73 @@ const namespaceMemos = new WeakMap<object, Map<AnalysisConfig, NamespaceMemo>>()
 
 const emptyMemo = (): NamespaceMemo => ({ endpoints: new Map(), records: new Map(), under: new Map(), policies: new Map() });
 
-export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analysis {
+/**
+ * The analysis of a workspace. With variants side by side (model/project.ts), each scope gets a cluster of the files
+ * it sees and an analysis of its own, and questions about an object go to its scope's analysis; `previous`, the
+ * analysis of an earlier snapshot, lends its scopes' clusters so an edit rebuilds only what it touched.
+ */
+export function createAnalysis(cluster: Cluster, config: AnalysisConfig, previous?: Analysis): Analysis {
+  const plan = planScopes(cluster.files, cluster.copies());
+  if (plan.scopes.length === 1) return createScopeAnalysis(cluster, config, undefined);
+  return createProjectAnalysis(cluster, config, plan, previous);
+}
+
+const scopeClusters = new WeakMap<Analysis, ReadonlyMap<string, Cluster>>();
+
+function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: ScopePlan, previous: Analysis | undefined): Analysis {
+  const before = previous && scopeClusters.get(previous);
+  const clusters = new Map<string, Cluster>();
+  const scopes: ScopeAnalysis[] = plan.scopes.map((s) => {
+    const c = buildCluster(s.visible, before?.get(s.id));
+    clusters.set(s.id, c);
+    const scope: ScopeAnalysis = { id: s.id, label: s.label, members: s.members, analysis: undefined as unknown as Analysis };
+    (scope as { analysis: Analysis }).analysis = createScopeAnalysis(c, config, scope);
+    return scope;
+  });
+  const byId = new Map(scopes.map((s) => [s.id, s]));
+  const scopeOf = (uri: string): ScopeAnalysis => byId.get(plan.scopeOf(uri).id) ?? scopes[0];
+  const whole = createScopeAnalysis(cluster, config, undefined);
+  const memberOf = (scope: ScopeAnalysis) => {
+    const uris = new Set(scope.members.map((f) => f.uri));
+    return (uri: string) => uris.has(uri);
+  };
+  let records: readonly DnsRecord[] | undefined;
+  let routes: readonly IngressRoute[] | undefined;
+  const analysis: Analysis = {
+    ...whole,
+    variants: plan.signature,
+    scopes: () => scopes,
+    scopeOf,
+    endpointsOf: (service) => scopeOf(service.uri).analysis.endpointsOf(service),
+    // Each record once, from the scope of the object it comes from (semantics §8: never a name from an arbitrary copy).
+    dnsRecords: () => (records ??= uniqueRecords(scopes.flatMap((s) => {
+      const mine = memberOf(s);
+      return s.analysis.dnsRecords().filter((r) => mine(r.source.uri));
+    }))),
+    dnsRecordsFor: (resource) => scopeOf(resource.uri).analysis.dnsRecordsFor(resource),
+    ingressRoutes: () => (routes ??= scopes.flatMap((s) => {
+      const mine = memberOf(s);
+      return s.analysis.ingressRoutes().filter((r) => mine(r.ingress.uri));
+    })),
+    policiesSelecting: (workload) => scopeOf(workload.uri).analysis.policiesSelecting(workload),
+    ingressAllowed: (workload, peer, port, protocol) => scopeOf(workload.uri).analysis.ingressAllowed(workload, peer, port, protocol),
+    trace: (service, findings) => scopeOf(service.uri).analysis.trace(service, findings),
+  };
+  scopeClusters.set(analysis, clusters);
+  return analysis;
+}
+
+function uniqueRecords(records: readonly DnsRecord[]): DnsRecord[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    const k = `${r.name}\u0000${r.type}\u0000${r.answer}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function createScopeAnalysis(cluster: Cluster, config: AnalysisConfig, scope: ScopeAnalysis | undefined): Analysis {
   const loose = new Map<string, NamespaceMemo>();
   const memoOf = (namespace: string): NamespaceMemo => {
     const partition = cluster.objectsIn(namespace);
@@ -181,9 +269,14 @@ export function createAnalysis(cluster: Cluster, config: AnalysisConfig): Analys
   const resolutions = new Map<string, NameResolution>();
   const envs = new Map<string, readonly ServiceEnvVar[]>();
   const traces = new Map<Service, TraceGraph>();
+  let self: ScopeAnalysis | undefined = scope;
+  const own = (): ScopeAnalysis => (self ??= { id: '', members: cluster.files, analysis });
   const analysis: Analysis = {
     cluster,
     config,
+    variants: '',
+    scopes: () => [own()],
+    scopeOf: () => own(),
     endpointsOf,
     dnsRecords: () => dnsIndex().all,
     // A Service's records are exactly those it gives rise to (every one is listed under it).

@@ -4,15 +4,16 @@
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { buildCluster } from '../model/cluster';
 import { withDefaults, type AnalysisConfig } from '../model/config';
-import { parseManifest } from '../model/parseManifest';
+import { parseFiles } from '../model/parseManifest';
 
 export interface SourceText {
   readonly uri: string;
   readonly text: string;
 }
 
-export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>): Analysis {
+/** `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). */
+export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean } = {}): Analysis {
   const cfg = withDefaults(config);
-  const files = sources.map((s) => parseManifest(s.uri, s.text, { defaultNamespace: cfg.defaultNamespace }));
+  const files = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath });
   return createAnalysis(buildCluster(files), cfg);
 }

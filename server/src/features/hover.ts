@@ -76,7 +76,8 @@ function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offs
   for (const [key, spans] of t.labelSpans) {
     if (spanContains(spans.key, offset) || spanContains(spans.value, offset)) return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
   }
-  if (last && (last.key === 'hostname' || last.key === 'subdomain') && t.spec && last.parent === t.spec) {
+  // Nodes of two reads of one file are different objects: the pod spec is recognised by where it is.
+  if (last && (last.key === 'hostname' || last.key === 'subdomain') && t.spec && last.parent.span.start === t.spec.span.start && last.parent.span.end === t.spec.span.end) {
     return { markdown: hostnameHover(analysis, w, last.key), span };
   }
   for (const c of t.containers) {

@@ -39,6 +39,8 @@ export interface Cluster {
   objectsIn(namespace: string): NamespaceObjects | undefined;
   /** Every namespace some object's `metadata.namespace` names, in order of first appearance. */
   namespacesWithObjects(): Iterable<string>;
+  /** Objects defined in more than one file (kind, namespace and name): every definition of each, in cluster order. */
+  copies(): readonly (readonly Resource[])[];
 }
 
 /** The objects of one namespace (by `metadata.namespace`), split by list, in cluster order. */
@@ -67,6 +69,8 @@ interface Partition extends NamespaceObjects {
   readonly servicesByLowerName: ReadonlyMap<string, Service[]>;
   /** node port → the NodePort and LoadBalancer Services claiming it */
   readonly nodePortClaims: ReadonlyMap<number, Service[]>;
+  /** Objects defined in more than one file: every definition of each, in cluster order. */
+  readonly copies: readonly (readonly Resource[])[];
 }
 
 /**
@@ -87,6 +91,7 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
   }
 
   let lists: NamespaceObjects | undefined;
+  let copies: readonly (readonly Resource[])[] | undefined;
   const all = (): NamespaceObjects => (lists ??= concatLists(files));
   /**
    * A cluster-wide lookup made of each partition's index, memoized per key: the matches of every namespace, back in
@@ -170,6 +175,7 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
     },
     objectsIn: (namespace) => partitions.get(namespace),
     namespacesWithObjects: () => partitions.keys(),
+    copies: () => (copies ??= [...partitions.values()].flatMap((p) => p.copies)),
   };
   partitionsOf.set(cluster, partitions);
   layouts.set(cluster, { filesOf, namespaces, declaredNamespaces });
@@ -333,6 +339,11 @@ function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
   else if (r.kind === 'ConfigMap') l.configMaps.push(r as ConfigMap);
 }
 
+/** The objects of several files, split by list, in file order. */
+export function objectsOfFiles(files: readonly ManifestFile[]): NamespaceObjects {
+  return concatLists(files);
+}
+
 function concatLists(files: readonly ManifestFile[]): NamespaceObjects {
   const l = emptyLists();
   for (const f of files) {
@@ -361,8 +372,13 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[]): Pa
   for (const f of holders) {
     for (const r of f.resources) {
       if (r.namespace !== namespace) continue;
+      const key = `${r.kind}\u0000${r.name}`;
+      const before = byKey.get(key);
+      push(byKey, key, r);
+      // Several definitions of one object are one object: lookups see the first (the others are copies, or variants
+      // that are never applied together, see model/project.ts); duplicate-resource reports them where they clash.
+      if (before) continue;
       addToLists(l, r);
-      push(byKey, `${r.kind}\u0000${r.name}`, r);
       if (r.kind === 'Namespace') continue;
       if (isWorkload(r)) for (const [k, v] of r.template.labels) push(labelIndex, `${k}=${v}`, r);
       else if (isService(r)) {
@@ -371,7 +387,9 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[]): Pa
       }
     }
   }
-  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims };
+  const copies: Resource[][] = [];
+  for (const defs of byKey.values()) if (defs.length > 1 && defs.some((d) => d.uri !== defs[0].uri)) copies.push(defs);
+  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims, copies };
 }
 
 /** The node ports a Service claims, once each: only NodePort and LoadBalancer Services allocate them. */

@@ -4,11 +4,12 @@
 
 import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { fastParse } from './fastYaml';
+import { fileRoles, type FileRole } from './fileRoles';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResources, type Resource } from './resources';
 
-export type SkipReason = 'template' | 'too-deep' | 'too-large' | 'binary';
+export type SkipReason = 'template' | 'build-input' | 'too-deep' | 'too-large' | 'binary';
 
 export interface ParseProblem {
   readonly span: Span;
@@ -46,10 +47,27 @@ export const maxProblemsPerFile = 50;
 /** Nesting deeper than this is refused before the YAML parser sees it (deep nesting can abort V8). */
 export const maxNestingDepth = 200;
 
+/**
+ * A file that is an input to a build tool (model/fileRoles.ts): a kustomization, a patch, a chart template. It holds
+ * no objects and gets no findings of its own; chart templates count as templates.
+ */
+export function buildInputFile(uri: string, text: string, role: FileRole): ManifestFile {
+  return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: role === 'chart-template' ? 'template' : 'build-input' };
+}
+
+/** Each file parsed as its role says: build inputs hold no objects (semantics §9.5). */
+export function parseFiles(sources: readonly { readonly uri: string; readonly text: string }[], options: ParseOptions): ManifestFile[] {
+  const texts = new Map(sources.map((s) => [s.uri, s.text]));
+  const roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
+  return sources.map((s) => {
+    const role = roles.get(s.uri);
+    return role ? buildInputFile(s.uri, s.text, role) : parseManifest(s.uri, s.text, options);
+  });
+}
+
 export function parseManifest(uri: string, text: string, options: ParseOptions): ManifestFile {
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
   if (text.includes('\u0000')) return { ...base, skipped: 'binary' };
-  if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
   // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
   // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
@@ -62,7 +80,11 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
     const tokens = Array.from(new Parser().parse(text));
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
     docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
+    // Go/Helm template syntax (`{{- if … }}`, `name: {{ .Values.x }}`) breaks YAML: such a file is a template, passed
+    // over whole. A file whose `{{ }}` sit inside string values (dashboards, alert annotations) is YAML, and read.
+    if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
   } catch (err) {
+    if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
     return { ...base, problems: [{ span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', message: `The YAML parser failed on this file: ${String(err)}` }] };
   }
   // The parser reports a stack overflow as an error and carries on, but a second attempt on the same text can abort
@@ -89,20 +111,60 @@ interface DocumentTree {
 function fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): ManifestFile {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
-  trees.forEach((tree, index) => {
+  const roots = trees.map((tree) => {
     for (const e of tree.errors) {
       if (problems.length >= maxProblemsPerFile) break;
       // errors at the end of the input point one past it; a range must stay inside the document
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    const root = tree.doc ? toTree(tree.doc, problems) : tree.root;
-    const found = readResources({ uri, index, span: tree.span, root, text, keep }, options.defaultNamespace);
+    return tree.doc ? toTree(tree.doc, problems) : tree.root;
+  });
+  // `{{ }}` outside string values (`labels: {{ .Labels }}` parses as a flow mapping) is template syntax: a template.
+  if (hasTemplateMarkers(text) && !markersInStrings(text, roots)) return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: 'template' };
+  trees.forEach((tree, index) => {
+    // A document with a syntax error is not what its author wrote: its syntax error is its only finding.
+    if (tree.errors.length) return;
+    const found = readResources({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
     if (found.isManifest) manifestDocuments++;
     resources.push(...found.resources);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
   });
   return { uri, text, resources, problems, manifestDocuments };
+}
+
+/** Whether every `{{` of the text sits inside a string scalar (a dashboard query, an alert annotation). */
+function markersInStrings(text: string, roots: readonly (YNode | undefined)[]): boolean {
+  const spans: Span[] = [];
+  const stack: YNode[] = roots.filter((r): r is YNode => r !== undefined);
+  const seen = new Set<YNode>();
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    if (n.type === 'scalar') {
+      if (typeof n.value === 'string' && n.value.includes('{{')) spans.push(n.span);
+    } else if (n.type === 'seq') stack.push(...n.items);
+    else for (const e of n.entries.values()) {
+      if (e.key.includes('{{')) return false;
+      stack.push(e.value);
+    }
+  }
+  spans.sort((a, b) => a.start - b.start);
+  let i = 0;
+  for (let at = text.indexOf('{{'); at >= 0; at = text.indexOf('{{', at + 2)) {
+    if (isInComment(text, at)) continue;
+    while (i < spans.length && spans[i].end <= at) i++;
+    if (i >= spans.length || spans[i].start > at) return false;
+  }
+  return true;
+}
+
+/** Whether an offset lies after a `#` that starts a comment on its line (outside quotes, roughly: `#` after a blank). */
+function isInComment(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at) + 1;
+  const before = text.slice(lineStart, at);
+  return /(^|\s)#/.test(before) && !/["']/.test(before.slice(0, before.search(/(^|\s)#/) + 1));
 }
 
 /** Texts whose parse exhausted the stack once; bounded so hostile edits cannot grow it without limit. */

@@ -310,6 +310,14 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
   return { isManifest: true, resources: [readKind(base, root)], problems };
 }
 
+/** Whether an apiVersion is one of Kubernetes' own API groups (`v1`, `apps/v1`, `networking.k8s.io/v1`…), not a custom resource's. */
+export function isBuiltInApiVersion(apiVersion: string): boolean {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return apiVersion !== '';
+  const group = apiVersion.slice(0, slash);
+  return !group.includes('.') || group.endsWith('.k8s.io');
+}
+
 function isSeqOfObjects(n: YNode | undefined): boolean {
   return items(n).some((i) => isMap(i) && at(i, 'kind') !== undefined);
 }
@@ -325,7 +333,9 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
   const name = text(nameNode);
   if (name === undefined) {
     // generateName objects and objects without a name cannot be referenced by name; they still count as manifests.
-    if (at(metadata, 'generateName') === undefined) {
+    // Custom resources without a name are often inputs to another tool (an IstioOperator for istioctl, a partial
+    // example), not objects to apply: only built-in kinds are reported.
+    if (at(metadata, 'generateName') === undefined && isBuiltInApiVersion(text(at(root, 'apiVersion')) ?? '')) {
       problems.push({ span: metadata?.span ?? kindSpan, code: 'manifest', severity: 'warning', message: `This ${kind} has no metadata.name, so nothing can refer to it; it is left out of the analysis.` });
     }
     return undefined;

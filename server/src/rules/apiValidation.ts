@@ -2,7 +2,6 @@
 
 import { isService, isWorkload, type Endpoints } from '../model/resources';
 import { refOf } from './refOf';
-import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
 import { validateEndpoints } from './validation/validateEndpoints';
 import { validateMetadata } from './validation/validateMetadata';
@@ -13,7 +12,6 @@ import { messageOf, type ValidationContext, type Violation } from './validation/
 export const apiValidation: Rule = {
   code: 'api-validation',
   defaultSeverity: 'error',
-  scope: 'namespace',
   title: 'The API server would reject this object',
   description: `The manifest breaks a rule the Kubernetes API server enforces, so \`kubectl apply\` fails and nothing in the object takes effect.
 The message gives the field path and the reason as the API server words it, followed by what it means.
@@ -72,10 +70,10 @@ spec:
     metadata: {labels: {app: api}}
     spec: {containers: [{name: api, image: api, ports: [{containerPort: 8080}, {containerPort: 8443}]}]}`,
   },
-  *check({ cluster, config }) {
-    for (const r of cluster.resources) {
+  *check({ subjects, lookup, config }) {
+    for (const r of subjects.resources) {
       const out: Violation[] = [];
-      const ctx: ValidationContext = { uri: r.uri, source: fileTextOf(cluster, r.uri) ?? '', config, out };
+      const ctx: ValidationContext = { uri: r.uri, source: lookup.fileText(r.uri) ?? '', config, out };
       validateMetadata(ctx, r);
       if (isService(r)) validateService(ctx, r);
       else if (isWorkload(r)) validatePodSpec(ctx, r);

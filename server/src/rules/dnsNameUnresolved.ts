@@ -3,18 +3,15 @@
 
 import { findClusterNames, type WrittenName } from '../analysis/clusterNames';
 import { zoneOf } from '../analysis/dnsRecords';
-import type { Analysis } from '../analysis/analysis';
 import type { ResourceBase, TextValue } from '../model/resources';
 import type { Span } from '../model/span';
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
-import { fileTextOf } from './fileTextOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 
 export const dnsNameUnresolved: Rule = {
   code: 'dns-name-unresolved',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A cluster DNS name that nothing answers, or a port its Service lacks',
   description:
     'Looks at names containing `.svc` in container env values, command and args, and ConfigMap data, and resolves each one the way the pod\'s resolver does: ' +
@@ -44,17 +41,17 @@ metadata: {name: app, namespace: db}
 data:
   DATABASE_URL: mysql://app@mysql.db.svc.cluster.local:3306/app`,
   },
-  *check(analysis) {
-    const zone = zoneOf(analysis.config);
-    for (const w of analysis.cluster.workloads) {
+  *check({ subjects, lookup, config }) {
+    const zone = zoneOf(config);
+    for (const w of subjects.workloads) {
       for (const c of w.template.containers) {
         for (const list of [c.env, c.command, c.args]) {
-          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(analysis, w, v, `${v.where} of container "${c.name}"`, zone, fileTextOf(analysis.cluster, w.uri));
+          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone, lookup.fileText(w.uri));
         }
       }
     }
-    for (const cm of analysis.cluster.configMaps) {
-      for (const v of cm.data) if (namesIn(v, zone).length) yield* checkValue(analysis, cm, v, `key "${v.key}"`, zone, fileTextOf(analysis.cluster, cm.uri));
+    for (const cm of subjects.configMaps) {
+      for (const v of cm.data) if (namesIn(v, zone).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, lookup.fileText(cm.uri));
     }
   },
 };
@@ -71,9 +68,9 @@ function namesIn(value: TextValue, zone: string): readonly WrittenName[] {
   return names;
 }
 
-function* checkValue(analysis: Analysis, owner: ResourceBase, value: TextValue, where: string, zone: string, fileText: string | undefined): Generator<FindingDraft> {
+function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, where: string, zone: string, fileText: string | undefined): Generator<FindingDraft> {
   for (const name of namesIn(value, zone)) {
-    const r = analysis.resolveName(name.text, owner.namespace);
+    const r = lookup.resolveName(name.text, owner.namespace);
     if (r.unknown) continue;
     if (r.resolves && r.portKnown !== false) continue;
     const span = spanOfName(fileText, value, name);

@@ -1,4 +1,4 @@
-// duplicate-resource: the same kind/namespace/name defined twice; the API server keeps only one of them.
+// duplicate-resource: the same kind/namespace/name defined twice in what is applied at once; only one of them can exist.
 
 import { refOf } from './refOf';
 import type { Rule } from './rule';
@@ -6,10 +6,11 @@ import type { Rule } from './rule';
 export const duplicateResource: Rule = {
   code: 'duplicate-resource',
   defaultSeverity: 'error',
-  scope: 'namespace',
   title: 'The same object is defined more than once',
   description:
-    'Two documents define the same kind, namespace and name. Only one can exist in the cluster: the one applied last silently replaces the other, so the analysis (and the cluster) may not be what either file says.',
+    `Two documents of one file define the same kind, namespace and name. Only one can exist in the cluster: the one applied last silently replaces the other, so the analysis (and the cluster) may not be what either document says.
+
+Stays quiet when the two definitions are in different files: identical copies (a generated bundle next to its sources) are one object, and different definitions in different files are variants of one install that are never applied together (per provider, HA and non-HA, dev and prod); each variant is analysed on its own (ARCHITECTURE.md, "apply scopes").`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -25,16 +26,17 @@ kind: Service
 metadata: {name: api}
 spec: {selector: {app: api}, ports: [{port: 80}]}`,
   },
-  *check({ cluster }) {
+  *check({ subjects, lookup }) {
     // Each definition reports itself (a rule reports on its own subjects, so a check can run for one file alone).
-    for (const dup of cluster.resources) {
-      const all = cluster.get(dup.kind, dup.namespace, dup.name);
+    for (const dup of subjects.resources) {
+      // Only what one apply creates at once can clash: the documents of one file (model/project.ts).
+      const all = lookup.get(dup.kind, dup.namespace, dup.name).filter((o) => o.uri === dup.uri);
       if (all.length < 2) continue;
       const others = all.filter((o) => o !== dup);
       yield {
         uri: dup.uri,
         span: dup.nameSpan,
-        message: `${dup.kind} "${dup.name}" in namespace "${dup.namespace}" is defined ${all.length} times; only one can exist, and whichever is applied last replaces the others.`,
+        message: `${dup.kind} "${dup.name}" in namespace "${dup.namespace}" is defined ${all.length} times in this file; only one can exist, and whichever is applied last replaces the others.`,
         resource: refOf(dup),
         related: others.map((o) => ({ uri: o.uri, span: o.nameSpan, message: `Another definition of ${o.kind} "${o.name}"` })),
       };

@@ -10,7 +10,6 @@ const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 export const endpointsNotMirrored: Rule = {
   code: 'endpoints-not-mirrored',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Manual Endpoints that are not mirrored to EndpointSlices',
   description: `CoreDNS and kube-proxy read EndpointSlices, not Endpoints. Hand-written \`Endpoints\` are copied into EndpointSlices only
 when the Service of the same name has **no selector** and the Endpoints do not carry the label \`${skipMirrorLabel}: "true"\`
@@ -45,9 +44,9 @@ subsets:
   - addresses: [{ip: 10.20.0.15}]
     ports: [{port: 5432}]`,
   },
-  *check({ cluster }) {
-    for (const ep of cluster.endpoints) {
-      const svc = cluster.service(ep.namespace, ep.name);
+  *check({ subjects, lookup }) {
+    for (const ep of subjects.endpoints) {
+      const svc = lookup.service(ep.namespace, ep.name);
       if (!svc) continue;
       if (svc.selector && svc.type !== 'ExternalName') {
         yield {

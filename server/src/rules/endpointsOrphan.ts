@@ -1,12 +1,11 @@
 // endpoints-orphan: an Endpoints or EndpointSlice object that no Service of its name uses, so its addresses are never reached.
 
-import type { Cluster } from '../model/cluster';
 import type { Resource } from '../model/resources';
 import type { Span } from '../model/span';
 import { at, entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { treeOf } from '../model/trees';
 
 const serviceNameLabel = 'kubernetes.io/service-name';
@@ -15,7 +14,6 @@ const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
 export const endpointsOrphan: Rule = {
   code: 'endpoints-orphan',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Endpoints or an EndpointSlice that belong to no Service',
   description: `Manual endpoints are only used through a Service: an \`Endpoints\` object must have exactly the name of a Service in
 the same namespace, and an \`EndpointSlice\` is tied to its Service only by the label \`${serviceNameLabel}\` (network-semantics §1.2).
@@ -39,19 +37,19 @@ subsets:
   - addresses: [{ip: 10.20.0.15}]
     ports: [{port: 5432}]`,
   },
-  *check({ cluster }) {
-    for (const ep of cluster.endpoints) {
+  *check({ subjects, lookup }) {
+    for (const ep of subjects.endpoints) {
       // Old-style leader-election locks are Endpoints objects that never belong to a Service (semantics §1.2: not mirrored either).
-      if (cluster.service(ep.namespace, ep.name) || ep.annotations.has(leaderAnnotation)) continue;
+      if (lookup.service(ep.namespace, ep.name) || ep.annotations.has(leaderAnnotation)) continue;
       yield {
         uri: ep.uri,
         span: ep.nameSpan,
-        message: `No Service named "${ep.name}" exists in namespace "${ep.namespace}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.${suggestion(cluster, ep.namespace, ep.name)}`,
+        message: `No Service named "${ep.name}" exists in namespace "${ep.namespace}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.${suggestion(lookup, ep.namespace, ep.name)}`,
         resource: refOf(ep),
-        fixes: renameFixes(cluster, ep, ep.nameSpan),
+        fixes: renameFixes(lookup, ep, ep.nameSpan),
       };
     }
-    for (const slice of cluster.endpointSlices) {
+    for (const slice of subjects.endpointSlices) {
       const labelEntry = entry(at(treeOf(slice), 'metadata', 'labels'), serviceNameLabel);
       if (!slice.serviceName || !labelEntry) {
         yield {
@@ -62,37 +60,37 @@ subsets:
         };
         continue;
       }
-      if (cluster.service(slice.namespace, slice.serviceName)) continue;
+      if (lookup.service(slice.namespace, slice.serviceName)) continue;
       yield {
         uri: slice.uri,
         span: labelEntry.value.span,
-        message: `The ${serviceNameLabel} label names Service "${slice.serviceName}", which does not exist in namespace "${slice.namespace}", so this slice's endpoints are never used.${suggestion(cluster, slice.namespace, slice.serviceName)}`,
+        message: `The ${serviceNameLabel} label names Service "${slice.serviceName}", which does not exist in namespace "${slice.namespace}", so this slice's endpoints are never used.${suggestion(lookup, slice.namespace, slice.serviceName)}`,
         resource: refOf(slice),
-        fixes: renameFixes(cluster, { ...slice, name: slice.serviceName }, labelEntry.value.span),
+        fixes: renameFixes(lookup, { ...slice, name: slice.serviceName }, labelEntry.value.span),
       };
     }
   },
 };
 
-function suggestion(cluster: Cluster, namespace: string, name: string): string {
-  const close = closestServiceName(cluster, namespace, name);
+function suggestion(lookup: Lookup, namespace: string, name: string): string {
+  const close = closestServiceName(lookup, namespace, name);
   if (close) return ` Did you mean "${close}"?`;
-  const elsewhere = [...cluster.namespaces].filter((ns) => ns !== namespace && cluster.service(ns, name));
+  const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== namespace && lookup.service(ns, name));
   return elsewhere.length ? ` A Service "${name}" exists in namespace ${elsewhere.map((n) => `"${n}"`).join(', ')}, but endpoints only count in the Service's own namespace.` : '';
 }
 
-function renameFixes(cluster: Cluster, r: Pick<Resource, 'namespace' | 'name' | 'uri'>, span: Span): Fix[] {
-  const close = closestServiceName(cluster, r.namespace, r.name);
+function renameFixes(lookup: Lookup, r: Pick<Resource, 'namespace' | 'name' | 'uri'>, span: Span): Fix[] {
+  const close = closestServiceName(lookup, r.namespace, r.name);
   return close ? [{ title: `Change to "${close}"`, edits: [{ uri: r.uri, span, newText: close }], isPreferred: true }] : [];
 }
 
 /** The Service name in the namespace within a small edit distance (a typo), if there is exactly one best. */
-function closestServiceName(cluster: Cluster, namespace: string, name: string): string | undefined {
+function closestServiceName(lookup: Lookup, namespace: string, name: string): string | undefined {
   const limit = Math.max(1, Math.min(3, Math.floor(name.length / 4)));
   let best: string | undefined;
   let bestDistance = limit + 1;
   let tie = false;
-  for (const s of cluster.servicesIn(namespace)) {
+  for (const s of lookup.servicesIn(namespace)) {
     const d = editDistance(s.name, name);
     if (d < bestDistance) [best, bestDistance, tie] = [s.name, d, false];
     else if (d === bestDistance && s.name !== best) tie = true;

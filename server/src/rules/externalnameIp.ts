@@ -7,7 +7,6 @@ import type { Rule } from './rule';
 export const externalnameIp: Rule = {
   code: 'externalname-ip',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'An ExternalName Service points at an IP address',
   description: `An ExternalName Service is a DNS alias (CNAME), and a CNAME can only point at a name. The API server accepts an IPv4
 address because it is also a valid DNS name, but CoreDNS treats it as an address rather than an alias target and skips the Service:
@@ -23,8 +22,8 @@ kind: Service
 metadata: {name: billing-db}
 spec: {type: ExternalName, externalName: billing-db.corp.example.com}`,
   },
-  *check({ cluster }) {
-    for (const svc of cluster.services) {
+  *check({ subjects }) {
+    for (const svc of subjects.services) {
       // IPv6 values never get this far: the colon fails the API server's DNS-name check (api-validation).
       if (svc.type !== 'ExternalName' || !svc.externalName || !svc.externalNameSpan || !isIPv4(svc.externalName)) continue;
       yield {

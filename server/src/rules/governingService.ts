@@ -1,13 +1,14 @@
 // The governing Service of a StatefulSet (`spec.serviceName`) and whether it gives the pods their per-pod DNS names.
 
-import type { Cluster } from '../model/cluster';
+import type { NamespaceObjects } from '../model/cluster';
+import type { Lookup } from './rule';
 import type { Service, Workload } from '../model/resources';
 
 /** StatefulSets, each with the Service its serviceName names in its namespace (undefined when there is none). */
-export function* statefulSetsWithService(cluster: Cluster): Generator<{ readonly statefulSet: Workload; readonly service?: Service }> {
-  for (const w of cluster.workloads) {
+export function* statefulSetsWithService(subjects: NamespaceObjects, lookup: Lookup): Generator<{ readonly statefulSet: Workload; readonly service?: Service }> {
+  for (const w of subjects.workloads) {
     if (w.kind !== 'StatefulSet') continue;
-    yield { statefulSet: w, service: w.serviceName ? cluster.service(w.namespace, w.serviceName) : undefined };
+    yield { statefulSet: w, service: w.serviceName ? lookup.service(w.namespace, w.serviceName) : undefined };
   }
 }
 

@@ -4,13 +4,11 @@ import { entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { insertAfter, replaceSpan } from './fixes/fieldEdits';
 import { refOf } from './refOf';
-import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
 
 export const hostnetworkDnsPolicy: Rule = {
   code: 'hostnetwork-dns-policy',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A hostNetwork pod with the default dnsPolicy cannot resolve cluster names',
   description: `With \`hostNetwork: true\`, the default \`dnsPolicy: ClusterFirst\` silently falls back to \`Default\`: the pod uses the
 node's /etc/resolv.conf, so Service names such as \`api\` or \`api.shop.svc.cluster.local\` do not resolve (network-semantics §3.1).
@@ -39,11 +37,11 @@ spec:
       dnsPolicy: ClusterFirstWithHostNet
       containers: [{name: agent, image: agent}]`,
   },
-  *check({ cluster }) {
-    for (const w of cluster.workloads) {
+  *check({ subjects, lookup }) {
+    for (const w of subjects.workloads) {
       const t = w.template;
       if (!t.hostNetwork || (t.dnsPolicy !== undefined && t.dnsPolicy !== 'ClusterFirst')) continue;
-      const source = fileTextOf(cluster, w.uri) ?? '';
+      const source = lookup.fileText(w.uri) ?? '';
       const fixes: Fix[] = [];
       const policy = entry(t.spec, 'dnsPolicy');
       const hostNetwork = entry(t.spec, 'hostNetwork');

@@ -6,7 +6,6 @@ import { at, entry, type YEntry } from '../model/yamlTree';
 import type { FindingDraft, Fix } from './finding';
 import { removeEntry } from './fixes/fieldEdits';
 import { refOf } from './refOf';
-import { fileTextOf } from './fileTextOf';
 import type { Rule } from './rule';
 import { treeOf } from '../model/trees';
 
@@ -15,7 +14,6 @@ const tolerateUnready = 'service.alpha.kubernetes.io/tolerate-unready-endpoints'
 export const ineffectiveField: Rule = {
   code: 'ineffective-field',
   defaultSeverity: 'information',
-  scope: 'namespace',
   title: 'A field that has no effect',
   description: `The API server accepts these fields, but nothing reads them, so they suggest a behaviour the cluster will not have:
 
@@ -66,8 +64,8 @@ spec:
     metadata: {labels: {app: db}}
     spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}`,
   },
-  *check({ cluster }) {
-    for (const svc of cluster.services) yield* checkService(svc, fileTextOf(cluster, svc.uri) ?? '');
+  *check({ subjects, lookup }) {
+    for (const svc of subjects.services) yield* checkService(svc, lookup.fileText(svc.uri) ?? '');
   },
 };
 

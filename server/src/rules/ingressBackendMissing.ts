@@ -1,11 +1,10 @@
 // ingress-backend-missing: an Ingress backend that names a Service missing from the Ingress's namespace, or a port that Service lacks.
 
-import type { Cluster } from '../model/cluster';
 import type { Ingress, IngressBackend, Service } from '../model/resources';
 import { closestName } from './closestName';
 import type { Fix, FindingDraft } from './finding';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 
 /** Ports offered as fixes when none stands out. */
 const maxOffered = 5;
@@ -13,7 +12,6 @@ const maxOffered = 5;
 export const ingressBackendMissing: Rule = {
   code: 'ingress-backend-missing',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Ingress backend names a missing Service or port',
   description: `An Ingress routes each host/path (and its \`defaultBackend\`) to a Service **in the Ingress's own namespace**, on a Service port given by number or by name. The port is the Service's \`port\`, not the container's \`targetPort\`. If the Service or the port does not exist, the ingress controller has nowhere to send the request and answers with an error (typically 503 or 404) for that path. Kubernetes accepts the Ingress anyway. Both the \`networking.k8s.io/v1\` form (\`service.name\`, \`service.port.number|name\`) and the older \`serviceName\`/\`servicePort\` form are checked.`,
   examples: {
@@ -74,24 +72,24 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]`,
   },
-  *check({ cluster }) {
-    for (const ingress of cluster.ingresses) {
+  *check({ subjects, lookup }) {
+    for (const ingress of subjects.ingresses) {
       const backends: { backend: IngressBackend; where: string }[] = [];
       if (ingress.defaultBackend) backends.push({ backend: ingress.defaultBackend, where: 'requests that match no rule (the default backend)' });
       for (const p of ingress.paths) backends.push({ backend: p.backend, where: `requests for ${p.host ?? 'any host'}${p.path.startsWith('/') ? '' : ' '}${p.path}` });
       for (const { backend, where } of backends) {
         if (backend.resource || backend.serviceName === undefined) continue;
-        const finding = checkBackend(cluster, ingress, backend, where);
+        const finding = checkBackend(lookup, ingress, backend, where);
         if (finding) yield finding;
       }
     }
   },
 };
 
-function checkBackend(cluster: Cluster, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft | undefined {
+function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft | undefined {
   const name = backend.serviceName!;
-  const service = cluster.service(ingress.namespace, name);
-  if (!service) return missingService(cluster, ingress, backend, where);
+  const service = lookup.service(ingress.namespace, name);
+  if (!service) return missingService(lookup, ingress, backend, where);
   // An ExternalName Service may legitimately declare no ports; controllers that support it use the backend port as is.
   if (service.type === 'ExternalName' && !service.ports.length) return undefined;
   const { portNumber, portName } = backend;
@@ -132,14 +130,14 @@ function checkBackend(cluster: Cluster, ingress: Ingress, backend: IngressBacken
   };
 }
 
-function missingService(cluster: Cluster, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft {
+function missingService(lookup: Lookup, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft {
   const name = backend.serviceName!;
-  const guess = closestName(name, cluster.servicesIn(ingress.namespace).map((s) => s.name));
-  const elsewhere: Service | undefined = cluster.servicesNamed(name).find((s) => s.name === name && s.namespace !== ingress.namespace);
+  const guess = closestName(name, lookup.servicesIn(ingress.namespace).map((s) => s.name));
+  const elsewhere: Service | undefined = lookup.servicesNamed(name).find((s) => s.name === name && s.namespace !== ingress.namespace);
   const parts = [`Ingress "${ingress.name}" sends ${where} to Service "${name}", which does not exist in namespace "${ingress.namespace}", so the ingress controller cannot route these requests.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);
   if (elsewhere) parts.push(`A Service "${name}" exists in namespace "${elsewhere.namespace}", but an Ingress can only route to Services in its own namespace.`);
-  const closest = guess ? cluster.service(ingress.namespace, guess.name) : undefined;
+  const closest = guess ? lookup.service(ingress.namespace, guess.name) : undefined;
   return {
     uri: ingress.uri,
     span: backend.serviceNameSpan ?? backend.span,

@@ -7,7 +7,6 @@ import type { Rule } from './rule';
 export const networkpolicySelectsNothing: Rule = {
   code: 'networkpolicy-selects-nothing',
   defaultSeverity: 'information',
-  scope: 'namespace',
   title: 'A NetworkPolicy that applies to no pods',
   description: `A NetworkPolicy only isolates the pods its \`spec.podSelector\` selects, and only in its own namespace. When the selector
 matches no pod template in that namespace, the policy protects nothing: often a label typo, or a policy placed in the wrong
@@ -35,11 +34,11 @@ spec:
     metadata: {labels: {app: api}}
     spec: {containers: [{name: api, image: api}]}`,
   },
-  *check({ cluster }) {
-    for (const np of cluster.networkPolicies) {
+  *check({ subjects, lookup }) {
+    for (const np of subjects.networkPolicies) {
       if (selectorIsEmpty(np.podSelector)) continue;
-      if (cluster.workloadsSelectedBy(np.namespace, np.podSelector).length) continue;
-      const elsewhere = [...cluster.namespaces].filter((ns) => ns !== np.namespace && cluster.workloadsSelectedBy(ns, np.podSelector).length);
+      if (lookup.workloadsSelectedBy(np.namespace, np.podSelector).length) continue;
+      const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== np.namespace && lookup.workloadsSelectedBy(ns, np.podSelector).length);
       const hint = elsewhere.length
         ? ` Pods with these labels exist in namespace ${elsewhere.map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`
         : ' Check the labels against the pod templates.';

@@ -52,14 +52,13 @@ kind: Pod
 metadata: {name: admin, namespace: ops, labels: {app: admin}}
 spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`,
   },
-  scope: 'namespace',
-  *check({ cluster }) {
-    for (const svc of cluster.services) {
+  *check({ subjects, lookup }) {
+    for (const svc of subjects.services) {
       for (const nodePort of claimedNodePorts(svc)) {
         // Every claim on this port, in cluster order; the same Service defined twice is a duplicate-resource
         // finding, not a conflict.
         const others: { svc: Service; port: ServicePort }[] = [];
-        for (const o of cluster.servicesClaimingNodePort(nodePort)) {
+        for (const o of lookup.servicesClaimingNodePort(nodePort)) {
           if (o.namespace === svc.namespace && o.name === svc.name) continue;
           for (const port of o.ports) if (port.nodePort === nodePort && port.nodePortSpan) others.push({ svc: o, port });
         }

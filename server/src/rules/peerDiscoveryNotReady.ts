@@ -1,7 +1,6 @@
 // peer-discovery-not-ready: StatefulSet members behind a readinessProbe cannot resolve each other until Ready, unless publishNotReadyAddresses is set.
 
 import { at, isMap } from '../model/yamlTree';
-import { fileTextOf } from './fileTextOf';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
@@ -11,7 +10,6 @@ import { treeOf } from '../model/trees';
 export const peerDiscoveryNotReady: Rule = {
   code: 'peer-discovery-not-ready',
   defaultSeverity: 'hint',
-  scope: 'namespace',
   title: 'StatefulSet members cannot resolve each other until they are Ready',
   description: `A pod that is not Ready is marked not ready in the governing Service's EndpointSlices, and CoreDNS leaves not-ready endpoints out of its answers (semantics §2.4). So while a StatefulSet's pods are starting, \`web-0.nginx…\` does not resolve. If a member only becomes Ready after it has found its peers (clustered databases, queues, consensus systems), the cluster never forms: each pod waits for names that appear only once it is Ready. With the default \`podManagementPolicy: OrderedReady\`, pod 1 is not even created before pod 0 is Ready.
 
@@ -63,12 +61,12 @@ spec:
           ports: [{name: peer, containerPort: 2380}]
           readinessProbe: {tcpSocket: {port: 2380}}`,
   },
-  *check({ cluster, config }) {
-    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+  *check({ subjects, lookup, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       if (!service || !service.headless || service.publishNotReadyAddresses || !selectsTemplate(service, sts)) continue;
       const probed = sts.template.containers.find((c) => c.hasReadinessProbe);
       if (!probed) continue;
-      const text = fileTextOf(cluster, service.uri);
+      const text = lookup.fileText(service.uri);
       const spec = at(treeOf(service), 'spec');
       const edit = text && isMap(spec) ? insertMapEntry(service.uri, text, spec, 'publishNotReadyAddresses: true') : undefined;
       yield {

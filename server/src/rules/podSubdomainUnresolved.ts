@@ -1,15 +1,13 @@
 // pod-subdomain-unresolved: a pod's `subdomain` that no headless Service of that name selects, so its per-pod DNS name never resolves (semantics §2.2 P2).
 
-import type { Cluster } from '../model/cluster';
 import type { Service, Workload } from '../model/resources';
 import type { Fix, RelatedInfo } from './finding';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 
 export const podSubdomainUnresolved: Rule = {
   code: 'pod-subdomain-unresolved',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: "A pod's subdomain has no headless Service that selects it",
   description: `A pod with \`hostname: h\` and \`subdomain: s\` gets the DNS name \`h.s.<namespace>.svc.<zone>\` only when a Service named
 \`s\` exists in the same namespace, is headless (\`clusterIP: None\`), is not ExternalName, and selects the pod with its selector (or
@@ -37,11 +35,11 @@ spec:
   subdomain: workers
   containers: [{name: w, image: busybox}]`,
   },
-  *check({ cluster, config }) {
-    for (const w of cluster.workloads) {
+  *check({ subjects, lookup, config }) {
+    for (const w of subjects.workloads) {
       const t = w.template;
       if (w.kind === 'StatefulSet' || !t.subdomain || !t.subdomainSpan) continue;
-      const problem = whyUnresolved(cluster, w);
+      const problem = whyUnresolved(lookup, w);
       if (!problem) continue;
       const name = t.hostname ? `${t.hostname}.${t.subdomain}.${w.namespace}.svc.${config.clusterDomain}` : undefined;
       const consequence = name
@@ -66,13 +64,13 @@ interface Problem {
   readonly fixes?: readonly Fix[];
 }
 
-function whyUnresolved(cluster: Cluster, w: Workload): Problem | undefined {
+function whyUnresolved(lookup: Lookup, w: Workload): Problem | undefined {
   const t = w.template;
   const sub = t.subdomain!;
-  const svc = cluster.service(w.namespace, sub);
+  const svc = lookup.service(w.namespace, sub);
   const at = (s: Service, message: string): RelatedInfo[] => [{ uri: s.uri, span: s.nameSpan, message }];
   if (!svc) {
-    const candidates = cluster.servicesIn(w.namespace).filter((s) => s.headless && s.type !== 'ExternalName' && selects(s, w));
+    const candidates = lookup.servicesIn(w.namespace).filter((s) => s.headless && s.type !== 'ExternalName' && selects(s, w));
     return {
       reason: `no Service named "${sub}" exists in namespace "${w.namespace}"`,
       hint: candidates.length ? `The headless Service${candidates.length > 1 ? 's' : ''} ${candidates.map((c) => `"${c.name}"`).join(', ')} select${candidates.length > 1 ? '' : 's'} this pod.` : `Create a headless Service named "${sub}" whose selector matches the pod labels.`,
@@ -90,7 +88,7 @@ function whyUnresolved(cluster: Cluster, w: Workload): Problem | undefined {
     };
   }
   if (!svc.selector) {
-    if (t.hostname && hasManualHostname(cluster, svc, t.hostname)) return undefined;
+    if (t.hostname && hasManualHostname(lookup, svc, t.hostname)) return undefined;
     const listed = t.hostname ? `hostname "${t.hostname}"` : 'this pod';
     return { reason: `the headless Service "${sub}" has no selector and none of its manual endpoints lists ${listed}`, related: at(svc, 'This headless Service has no selector') };
   }
@@ -110,9 +108,9 @@ function selects(s: Service, w: Workload): boolean {
 }
 
 /** Manual Endpoints or EndpointSlices of a selector-less Service can carry hostnames themselves (semantics §1.2, §2.2 P2). */
-function hasManualHostname(cluster: Cluster, svc: Service, hostname: string): boolean {
-  const endpoints = cluster.endpoints.filter((e) => e.namespace === svc.namespace && e.name === svc.name);
+function hasManualHostname(lookup: Lookup, svc: Service, hostname: string): boolean {
+  const endpoints = lookup.endpointsNamed(svc.namespace, svc.name);
   if (endpoints.some((e) => e.subsets.some((s) => s.addresses.some((a) => a.hostname === hostname)))) return true;
-  return cluster.endpointSlices.some((s) => s.namespace === svc.namespace && s.serviceName === svc.name && s.endpoints.some((a) => a.hostname === hostname));
+  return lookup.slicesFor(svc.namespace, svc.name).some((s) => s.endpoints.some((a) => a.hostname === hostname));
 }
 

@@ -1,7 +1,11 @@
-// The shape of a rule module: metadata that generates docs/rules.md, and a pure check over the analysis.
+// The shape of a rule module: metadata that generates docs/rules.md, and a pure check over a rule context.
 
-import type { Severity } from '../model/config';
-import type { Analysis } from '../analysis/analysis';
+import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analysis';
+import type { ServiceEndpoints } from '../analysis/endpoints';
+import type { NamespaceObjects } from '../model/cluster';
+import type { AnalysisConfig, Severity } from '../model/config';
+import type { EndpointSlice, Endpoints, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
 
 export interface Rule {
@@ -14,14 +18,58 @@ export interface Rule {
   readonly description: string;
   /** A manifest that fires the rule and one that does not, for the docs. */
   readonly examples: { readonly bad: string; readonly good: string };
-  /**
-   * `namespace`: the check may run for a few subjects at a time (one file's objects in one namespace, see
-   * rules/namespaceView.ts). It must iterate the cluster's resource lists only for its subjects, report only on its
-   * subjects (each finding comes from one subject, never one per other object it found), and find everything else
-   * through the index functions (`service`, `servicesIn`, `servicesNamed`, `workloadsMatching`…), so each read is
-   * recorded and an edit re-runs only the checks whose findings could change. Without it the rule runs over the
-   * whole cluster after every edit.
-   */
-  readonly scope?: 'namespace';
-  check(analysis: Analysis): Iterable<FindingDraft>;
+  /** Checks the subjects and reports on them only; everything else comes from `ctx.lookup`. */
+  check(ctx: RuleContext): Iterable<FindingDraft>;
+}
+
+/**
+ * What a rule sees. A check runs for a few subjects at a time (one file's objects in one namespace), and may run
+ * again for those alone after an edit: it iterates `subjects` and reports on them, and finds everything else through
+ * `lookup`, which has no lists to iterate. Every lookup records what it read (rules/context.ts), so an edit re-runs
+ * exactly the checks whose answer could change, and answers within the scope of the subjects' file
+ * (model/project.ts): the variants that are never applied with it are not seen.
+ */
+export interface RuleContext {
+  /** The objects this check examines and may report on, split by list, in file order. */
+  readonly subjects: NamespaceObjects;
+  readonly lookup: Lookup;
+  readonly config: AnalysisConfig;
+}
+
+/** Questions about the cluster a rule may ask. Each answers within the subjects' scope. */
+export interface Lookup {
+  /** Every definition of this kind, namespace and name in scope (more than one only when a file repeats it). */
+  get(kind: string, namespace: string, name: string): readonly Resource[];
+  service(namespace: string, name: string): Service | undefined;
+  servicesIn(namespace: string): readonly Service[];
+  /** Services of any namespace named `name`, ignoring case (semantics §1.3). */
+  servicesNamed(name: string): readonly Service[];
+  workloadsIn(namespace: string): readonly Workload[];
+  /** Workloads in `namespace` whose pod template labels contain every pair of the equality selector. */
+  workloadsMatching(namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[];
+  /** Workloads in `namespace` whose pod template labels satisfy a full label selector. */
+  workloadsSelectedBy(namespace: string, selector: LabelSelector): readonly Workload[];
+  /** NodePort and LoadBalancer Services of any namespace claiming this node port (semantics §5.6). */
+  servicesClaimingNodePort(nodePort: number): readonly Service[];
+  /** The manual Endpoints objects named like a Service (semantics §1.2). */
+  endpointsNamed(namespace: string, name: string): readonly Endpoints[];
+  /** The EndpointSlices labelled `kubernetes.io/service-name: <service>` in a namespace (semantics §1.2). */
+  slicesFor(namespace: string, service: string): readonly EndpointSlice[];
+  /** Whether any object is in, or declares, this namespace. */
+  namespaceExists(namespace: string): boolean;
+  /** The `kind: Namespace` object declaring it, if any. */
+  namespaceDeclaration(namespace: string): Resource | undefined;
+  /** Every namespace in scope, in order of first appearance. */
+  namespaces(): Iterable<string>;
+  /** The text of a file, for fixes that compute offsets and indentation. */
+  fileText(uri: string): string | undefined;
+  endpointsOf(service: Service): ServiceEndpoints;
+  /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
+  dnsRecordsFor(resource: Resource): readonly DnsRecord[];
+  /** A name as written in a pod, from a client namespace (semantics §3.3). */
+  resolveName(name: string, fromNamespace: string): NameResolution;
+  /** Service environment variables a pod in `namespace` receives (semantics §4). */
+  serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
+  /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
+  policiesSelecting(workload: Workload): readonly NetworkPolicy[];
 }

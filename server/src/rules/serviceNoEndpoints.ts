@@ -6,7 +6,6 @@ import type { Rule } from './rule';
 export const serviceNoEndpoints: Rule = {
   code: 'service-no-endpoints',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Service without a selector has no Endpoints or EndpointSlice',
   description: `A Service without a selector gets no endpoints from Kubernetes (semantics §1.1): its backends must be written by hand, as an \`Endpoints\` object with the Service's name or an \`EndpointSlice\` labelled \`kubernetes.io/service-name: <service>\`, in the same namespace (semantics §1.2). Without one, connections to the Service fail and a headless Service's name does not resolve.
 
@@ -30,14 +29,14 @@ subsets:
   - addresses: [{ip: 10.20.0.15}]
     ports: [{port: 5432}]`,
   },
-  *check(analysis) {
-    for (const service of analysis.cluster.services) {
+  *check({ subjects, lookup, config }) {
+    for (const service of subjects.services) {
       // An empty selector is reported by service-selector-empty; ExternalName Services need no endpoints (semantics §1.1 (1)).
       if (service.selector || service.selectorEmpty || service.type === 'ExternalName') continue;
       // Hand-written objects that exist but are not mirrored (semantics §1.2) are explained by endpoints-not-mirrored.
-      if (analysis.endpointsOf(service).manual.length) continue;
+      if (lookup.endpointsOf(service).manual.length) continue;
       const effect = service.headless
-        ? `its DNS name ${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain} will not resolve`
+        ? `its DNS name ${service.name}.${service.namespace}.svc.${config.clusterDomain} will not resolve`
         : `connections to it fail`;
       yield {
         uri: service.uri,

@@ -9,7 +9,6 @@ const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 export const servicePortNotExposed: Rule = {
   code: 'service-port-not-exposed',
   defaultSeverity: 'information',
-  scope: 'namespace',
   title: 'Numeric targetPort is not declared by the selected containers',
   description: `A numeric \`targetPort\` (or the Service \`port\` itself, when targetPort is omitted) is used as is for every selected pod: Kubernetes never compares it with the declared \`containerPort\`s (semantics §5.2). So this may well work, if the process listens on that port anyway. But an undeclared port is often a sign that the Service points at the wrong number, and declaring it documents the port and lets the Service refer to it by name.`,
   examples: {
@@ -46,9 +45,9 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]`,
   },
-  *check(analysis) {
-    for (const service of analysis.cluster.services) {
-      const eps = analysis.endpointsOf(service);
+  *check({ subjects, lookup }) {
+    for (const service of subjects.services) {
+      const eps = lookup.endpointsOf(service);
       if (eps.source !== 'selector' || !eps.groups.length) continue;
       for (const port of service.ports) {
         const target = port.targetPort;

@@ -6,7 +6,6 @@ import type { Rule } from './rule';
 export const serviceSelectorEmpty: Rule = {
   code: 'service-selector-empty',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Service has an empty selector ({}), which selects no pods',
   description: `An empty \`selector: {}\` looks like "select every pod", but after the API round trip it cannot be told apart from no selector at all (semantics §1.1). The EndpointSlice controller then creates **no** endpoints for the Service: only a manually written Endpoints object or EndpointSlice can give it backends (semantics §1.2). Either list the pod labels to select, or remove the empty selector if the endpoints are managed by hand.`,
   examples: {
@@ -33,11 +32,11 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
   },
-  *check(analysis) {
-    for (const service of analysis.cluster.services) {
+  *check({ subjects, lookup }) {
+    for (const service of subjects.services) {
       // semantics §1.1 (1): ExternalName Services never get endpoints, whatever the selector says.
       if (!service.selectorEmpty || service.type === 'ExternalName' || !service.selectorSpan) continue;
-      const manual = analysis.endpointsOf(service).manual.filter((m) => m.mirrored);
+      const manual = lookup.endpointsOf(service).manual.filter((m) => m.mirrored);
       const message = manual.length
         ? `selector: {} counts as no selector, so Service "${service.name}" gets its endpoints only from ${manual.map((m) => `${m.resource.kind} "${m.resource.name}"`).join(' and ')}, never from pods. If that is intended, remove the empty selector so the manifest says so.`
         : `selector: {} does not select every pod: Kubernetes treats an empty selector as no selector, so Service "${service.name}" gets no endpoints and connections to it fail. List the labels of the pods it should reach.`;

@@ -1,13 +1,11 @@
 // service-selector-no-match: a Service selector that matches no pod template in its namespace, with the near misses that explain why.
 
-import type { Cluster } from '../model/cluster';
 import type { Service, Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { closestName, isNearMiss } from './closestName';
-import { fileTextOf } from './fileTextOf';
 import type { Fix, FindingDraft, RelatedInfo } from './finding';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
 
 /** Near misses beyond this many are left out of the message. */
@@ -16,7 +14,6 @@ const maxListed = 3;
 export const serviceSelectorNoMatch: Rule = {
   code: 'service-selector-no-match',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Service selector matches no pods in its namespace',
   description: `A Service sends traffic to the pods whose labels contain **every** key/value pair of its \`selector\`, and only to pods in the Service's own namespace (semantics §1.1). When no pod template in that namespace carries all of them, the Service gets no endpoints: connections to its cluster IP fail and a headless Service's name does not resolve. Kubernetes does not check this when you apply the Service.
 
@@ -55,12 +52,12 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
   },
-  *check({ cluster }) {
-    for (const service of cluster.services) {
+  *check({ subjects, lookup }) {
+    for (const service of subjects.services) {
       // semantics §1.1 (1): an ExternalName Service never gets endpoints, so its selector is never used.
       if (!service.selector || service.type === 'ExternalName') continue;
-      if (cluster.workloadsMatching(service.namespace, service.selector).length) continue;
-      yield explainNoMatch(cluster, service, service.selector);
+      if (lookup.workloadsMatching(service.namespace, service.selector).length) continue;
+      yield explainNoMatch(lookup, service, service.selector);
     }
   },
 };
@@ -74,9 +71,9 @@ interface NearMiss {
   readonly has?: string;
 }
 
-function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMap<string, string>): FindingDraft {
+function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>): FindingDraft {
   const ns = service.namespace;
-  const local = cluster.workloadsIn(ns);
+  const local = lookup.workloadsIn(ns);
   const misses: NearMiss[] = [];
   for (const workload of local) {
     const wrong = onlyMismatch(selector, workload.template.labels);
@@ -94,9 +91,9 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
   // With no workloads in the namespace at all, "no template has this key" says nothing useful.
   const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k)) : [];
   // semantics §1.1 (3): pods are listed only in the Service's namespace, so a match elsewhere never becomes an endpoint.
-  const elsewhere = [...cluster.namespaces].filter((n) => n !== ns).flatMap((n) => cluster.workloadsMatching(n, selector));
+  const elsewhere = [...lookup.namespaces()].filter((n) => n !== ns).flatMap((n) => lookup.workloadsMatching(n, selector));
 
-  const text = fileTextOf(cluster, service.uri);
+  const text = lookup.fileText(service.uri);
   const parts = [`The selector ${formatPairs(selector)} matches no pod template in namespace "${ns}", so Service "${service.name}" gets no endpoints and connections to it fail.`];
   const related: RelatedInfo[] = [];
   const fixes: Fix[] = [];
@@ -122,7 +119,7 @@ function explainNoMatch(cluster: Cluster, service: Service, selector: ReadonlyMa
     const keySpan = spans.get(key)?.key;
     if (!guess || !keySpan || !text) continue;
     const renamed = new Map([...selector].map(([k, v]) => [k === key ? guess.name : k, v]));
-    if (cluster.workloadsMatching(ns, renamed).length) fixes.push({ title: `Change selector key "${key}" to "${guess.name}"`, edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
+    if (lookup.workloadsMatching(ns, renamed).length) fixes.push({ title: `Change selector key "${key}" to "${guess.name}"`, edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
   }
   for (const w of elsewhere.slice(0, maxListed)) {
     parts.push(`${describe(w)} in namespace "${w.namespace}" has these labels, but a selector only selects pods in the Service's own namespace.`);

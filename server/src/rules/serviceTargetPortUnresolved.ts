@@ -12,7 +12,6 @@ const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 export const serviceTargetPortUnresolved: Rule = {
   code: 'service-target-port-unresolved',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Named targetPort is not declared by the selected pods',
   description: `A named \`targetPort\` (for example \`targetPort: http\`) is looked up in **each** selected pod: the first container port with that name **and** the Service port's protocol, in container order, then sidecar init containers (semantics §5.3). A pod that has no such port gets no endpoint for that Service port, silently: the pod stays behind the Service's other ports, but traffic to this port never reaches it. A port with the right name but another protocol (\`dns\` declared as UDP, Service port TCP) does not count.
 
@@ -51,9 +50,9 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{name: http, containerPort: 8080}]}]`,
   },
-  *check(analysis) {
-    for (const service of analysis.cluster.services) {
-      const eps = analysis.endpointsOf(service);
+  *check({ subjects, lookup }) {
+    for (const service of subjects.services) {
+      const eps = lookup.endpointsOf(service);
       if (eps.source !== 'selector' || !eps.groups.length) continue;
       for (const port of service.ports) {
         // A name the API server rejects (semantics §6.1) is api-validation's to report; the Service would not exist.

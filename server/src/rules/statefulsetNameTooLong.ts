@@ -9,7 +9,6 @@ const maxName = 52;
 export const statefulsetNameTooLong: Rule = {
   code: 'statefulset-name-too-long',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A StatefulSet name longer than 52 characters',
   description: `The API server accepts StatefulSet names up to 63 characters, but the controller labels every pod with
 \`controller-revision-hash: <name>-<hash>\`, and a label value may not exceed 63 characters. With a name longer than 52 characters
@@ -48,8 +47,8 @@ kind: Service
 metadata: {name: ledger}
 spec: {clusterIP: None, selector: {app: ledger}}`,
   },
-  *check({ cluster }) {
-    for (const w of cluster.workloads) {
+  *check({ subjects }) {
+    for (const w of subjects.workloads) {
       if (w.kind !== 'StatefulSet' || w.name.length <= maxName || w.name.length > 63) continue;
       yield {
         uri: w.uri,

@@ -1,22 +1,19 @@
 // statefulset-service-missing: a StatefulSet whose serviceName names no Service in its namespace (or is empty), so its pods get no DNS names.
 
-import type { Cluster } from '../model/cluster';
 import type { Service, Workload } from '../model/resources';
 import { at, isMap } from '../model/yamlTree';
 import { closestName } from './closestName';
-import { fileTextOf } from './fileTextOf';
 import type { Fix, TextEdit } from './finding';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { insertMapEntry, lineEndOf, lineStartOf } from './insertMapEntry';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
 import { treeOf } from '../model/trees';
 
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'StatefulSet serviceName names no Service',
   description: `Each StatefulSet pod gets the stable DNS name \`<pod>.<serviceName>.<namespace>.svc.<zone>\` (for example \`web-0.nginx.default.svc.cluster.local\`) only if a Service named exactly \`spec.serviceName\` exists in the StatefulSet's namespace and selects its pods (semantics §2.3). The API server does not validate \`serviceName\` at all (semantics §6.4), so a typo is silent: the pods start, but peers cannot find each other by name.
 
@@ -59,23 +56,23 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
   },
-  *check({ cluster, config }) {
-    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+  *check({ subjects, lookup, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       if (service) continue;
-      const text = fileTextOf(cluster, sts.uri);
+      const text = lookup.fileText(sts.uri);
       if (!sts.serviceName) {
         yield {
           uri: sts.uri,
           span: sts.serviceNameSpan ?? sts.nameSpan,
           message: `StatefulSet "${sts.name}" has ${sts.serviceNameSpan ? 'an empty' : 'no'} serviceName, so its pods get no stable DNS names (like ${sts.name}-${sts.ordinalsStart}.<service>.${sts.namespace}.svc.${config.clusterDomain}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.`,
           resource: refOf(sts),
-          fixes: text ? adoptServiceFixes(cluster, sts, text) : [],
+          fixes: text ? adoptServiceFixes(lookup, sts, text) : [],
         };
         continue;
       }
       const name = sts.serviceName;
-      const guess = closestName(name, cluster.servicesIn(sts.namespace).map((s) => s.name));
-      const elsewhere = cluster.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
+      const guess = closestName(name, lookup.servicesIn(sts.namespace).map((s) => s.name));
+      const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
       const parts = [
         `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
       ];
@@ -88,7 +85,7 @@ spec:
       }
       const create = text ? createHeadlessService(sts, name, text) : undefined;
       if (create) fixes.push({ title: `Create headless Service "${name}" for StatefulSet "${sts.name}"`, edits: [create] });
-      const closest = guess ? cluster.service(sts.namespace, guess.name) : undefined;
+      const closest = guess ? lookup.service(sts.namespace, guess.name) : undefined;
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
@@ -105,8 +102,8 @@ spec:
 };
 
 /** For a StatefulSet without serviceName: point it at the one headless Service in its namespace that selects its pods. */
-function adoptServiceFixes(cluster: Cluster, sts: Workload, text: string): Fix[] {
-  const candidates = cluster.servicesIn(sts.namespace).filter((s: Service) => s.headless && selectsTemplate(s, sts));
+function adoptServiceFixes(lookup: Lookup, sts: Workload, text: string): Fix[] {
+  const candidates = lookup.servicesIn(sts.namespace).filter((s: Service) => s.headless && selectsTemplate(s, sts));
   if (candidates.length !== 1) return [];
   const name = candidates[0].name;
   let edit: TextEdit | undefined;

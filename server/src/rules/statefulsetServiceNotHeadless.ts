@@ -1,7 +1,6 @@
 // statefulset-service-not-headless: the governing Service of a StatefulSet has a cluster IP, so per-pod names are not spec-compliant.
 
 import { at, isMap, type YMap } from '../model/yamlTree';
-import { fileTextOf } from './fileTextOf';
 import type { Fix, TextEdit } from './finding';
 import { firstPodName, statefulSetsWithService } from './governingService';
 import { insertMapEntry } from './insertMapEntry';
@@ -12,7 +11,6 @@ import { treeOf } from '../model/trees';
 export const statefulsetServiceNotHeadless: Rule = {
   code: 'statefulset-service-not-headless',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Governing Service of a StatefulSet is not headless',
   description: `StatefulSets require a **headless** governing Service (\`clusterIP: None\`) for their pods' network identity. With a cluster IP, names like \`web-0.nginx.default.svc.cluster.local\` are answered only by CoreDNS as an extension: the Kubernetes DNS specification, kube-dns and zone transfers do not have them, and SRV records point at the Service's virtual IP instead of each pod (semantics §2.3 (4), §2.1 S5). Clients that discover their peers through DNS (databases, queues, consensus systems) then see one address instead of the members.
 
@@ -54,8 +52,8 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
   },
-  *check({ cluster, config }) {
-    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+  *check({ subjects, lookup, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       // An ExternalName Service is reported by statefulset-service-not-selecting: it has no endpoints at all.
       if (!service || service.headless || service.type === 'ExternalName') continue;
       const canBeHeadless = service.type === 'ClusterIP';
@@ -63,7 +61,7 @@ spec:
         ? `Set clusterIP: None on Service "${service.name}"; clusterIP cannot be changed on an existing Service, so it must be deleted and recreated.`
         : `A ${service.type} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).`;
       const fixes: Fix[] = [];
-      const text = fileTextOf(cluster, service.uri);
+      const text = lookup.fileText(service.uri);
       const edit = canBeHeadless && text ? makeHeadless(service.uri, text, treeOf(service)) : undefined;
       if (edit) fixes.push({ title: `Make Service "${service.name}" headless (clusterIP: None; recreate the Service to apply)`, edits: [edit], isPreferred: true });
       yield {

@@ -1,18 +1,15 @@
 // statefulset-service-not-selecting: the governing Service exists but does not select the StatefulSet's pods, so they get no hostnames in DNS.
 
 import type { Service, Workload } from '../model/resources';
-import type { Analysis } from '../analysis/analysis';
-import { fileTextOf } from './fileTextOf';
 import type { Fix } from './finding';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
 
 export const statefulsetServiceNotSelecting: Rule = {
   code: 'statefulset-service-not-selecting',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Governing Service does not select the StatefulSet\'s pods',
   description: `A StatefulSet pod's stable name (\`web-0.nginx.default.svc.cluster.local\`) exists only while the pod is an endpoint of the governing Service: the Service's selector must be non-empty and every pair must be among the pod template's labels (semantics §1.1, §2.3 (2), §2.2 P2). A Service with no selector (or \`selector: {}\`) gets no hostnames unless its Endpoints are written by hand with \`hostname\`, and an ExternalName Service never has endpoints.`,
   examples: {
@@ -53,16 +50,15 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
   },
-  *check(analysis) {
-    const { cluster, config } = analysis;
-    for (const { statefulSet: sts, service } of statefulSetsWithService(cluster)) {
+  *check({ subjects, lookup, config }) {
+    for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       if (!service || selectsTemplate(service, sts)) continue;
-      const reason = whyNotSelecting(analysis, service, sts);
+      const reason = whyNotSelecting(lookup, service, sts);
       if (!reason) continue;
       const fixes: Fix[] = [];
-      const text = fileTextOf(cluster, service.uri);
+      const text = lookup.fileText(service.uri);
       // Only retarget a selector that reaches no pods at all; one that serves another workload is left to the author.
-      const selectsOthers = service.selector !== undefined && cluster.workloadsMatching(service.namespace, service.selector).length > 0;
+      const selectsOthers = service.selector !== undefined && lookup.workloadsMatching(service.namespace, service.selector).length > 0;
       if (service.selector && service.type !== 'ExternalName' && text && !selectsOthers) {
         // Values that differ from the template label can be aligned; a key the template lacks cannot.
         const edits = [...service.selector]
@@ -87,11 +83,11 @@ spec:
 };
 
 /** Why the Service does not select the pods, as a clause; undefined when manual endpoints give the pods hostnames anyway. */
-function whyNotSelecting(analysis: Analysis, service: Service, sts: Workload): string | undefined {
+function whyNotSelecting(lookup: Lookup, service: Service, sts: Workload): string | undefined {
   if (service.type === 'ExternalName') return 'it is an ExternalName Service, which never has endpoints';
   if (!service.selector) {
     // semantics §2.3 (2): a selector-less Service can still carry hostnames through hand-written endpoints.
-    const withHostnames = analysis.endpointsOf(service).manual.some((m) => m.mirrored && m.addresses.some((a) => a.hostname));
+    const withHostnames = lookup.endpointsOf(service).manual.some((m) => m.mirrored && m.addresses.some((a) => a.hostname));
     if (withHostnames) return undefined;
     return service.selectorEmpty ? 'its selector is empty ({}), which counts as no selector' : 'it has no selector';
   }

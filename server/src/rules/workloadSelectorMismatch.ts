@@ -12,7 +12,6 @@ const selectorRequired = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'Da
 export const workloadSelectorMismatch: Rule = {
   code: 'workload-selector-mismatch',
   defaultSeverity: 'error',
-  scope: 'namespace',
   title: "A workload's selector is missing or does not match its own pod labels",
   description: `Deployments, ReplicaSets, StatefulSets and DaemonSets must have a non-empty \`spec.selector\`, and it must match
 \`spec.template.metadata.labels\`: the controller finds its pods by that selector. The API server rejects the object otherwise
@@ -52,8 +51,8 @@ spec:
         - name: web
           image: nginx`,
   },
-  *check({ cluster }) {
-    for (const w of cluster.workloads) {
+  *check({ subjects }) {
+    for (const w of subjects.workloads) {
       if (w.kind === 'Pod' || w.kind === 'CronJob') continue;
       const finding = checkWorkload(w);
       if (finding) yield finding;

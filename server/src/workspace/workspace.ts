@@ -5,7 +5,8 @@
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { buildCluster } from '../model/cluster';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
-import { parseManifest, type ManifestFile } from '../model/parseManifest';
+import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
+import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
 import { defaultSettings, type Settings } from './settings';
 
 export type { LineIndex } from '../model/lineIndex';
@@ -93,11 +94,16 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   };
   const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri);
 
+  /** Kustomizations, patches and chart templates (model/fileRoles.ts), worked out again whenever the file list is. */
+  let roles: ReadonlyMap<string, FileRole> = new Map();
+  const parsedRoles = new Map<string, FileRole | undefined>();
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
-    if (memo && memo.text === text) return memo;
-    const file = parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
+    const role = roles.get(uri);
+    if (memo && memo.text === text && parsedRoles.get(uri) === role) return memo;
+    const file = role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
     parses.set(uri, file);
+    parsedRoles.set(uri, role);
     return file;
   };
 
@@ -107,8 +113,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       files = [...layout.files];
       for (const uri of dirty) {
         const text = textOf(uri);
-        // gone from disk and editor: the URI set changed after all
-        if (text === undefined) files = undefined;
+        // gone from disk and editor: the URI set changed after all; an edited kustomization or Chart.yaml can change
+        // the role of other files
+        if (text === undefined || isProjectFile(uri)) files = undefined;
         if (!files) break;
         files[layout.place.get(uri)!] = parse(uri, text!);
       }
@@ -124,7 +131,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const list = files;
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
-    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis);
+    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis, history[0]);
     const earlier = history;
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
@@ -163,7 +170,12 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const fullList = (): ManifestFile[] => {
     const texts = new Map(disk);
     for (const [uri, o] of overlays) texts.set(uri, o.text);
-    for (const uri of parses.keys()) if (!texts.has(uri)) parses.delete(uri);
+    for (const uri of parses.keys()) {
+      if (texts.has(uri)) continue;
+      parses.delete(uri);
+      parsedRoles.delete(uri);
+    }
+    roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
     for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
     return [...texts.keys()].sort().map((u) => parse(u, texts.get(u)!));
   };

@@ -1,9 +1,8 @@
-// One unit of a rule run: the analysis a namespace-scoped rule sees when it checks only its subjects in one file and
-// one namespace, and the inputs it consulted, so an edit re-runs only the checks whose inputs changed.
+// The rule context (rules/rule.ts) as incremental evaluation gives it: a rule checks one file's objects in one
+// namespace (its subjects) and finds everything else through lookups that answer from the scope of that file
+// (model/project.ts) and record what they read, so an edit re-runs only the checks whose inputs changed.
 //
-// The resource lists (`services`, `workloads`…) hold only that file's objects in that namespace: a namespace-scoped
-// rule iterates them for its subjects and never to look something up. Every lookup goes through the index functions
-// of the whole cluster and is recorded as a dependency key:
+// The dependency keys:
 //   `file:<uri>`      the file's own objects (every unit depends on its file);
 //   `ns:<namespace>`  anything about the objects in that namespace;
 //   `svcs:<namespace>` / `wls:<namespace>` / `netpol:<namespace>`  the Services / workloads / NetworkPolicies in it;
@@ -15,18 +14,17 @@
 //   `svc:<name>`      which Services of any namespace carry this name (case-insensitive, semantics §1.3);
 //   `nodeport:<port>` which Services of any namespace claim this node port (semantics §5.6);
 //   `slice:<namespace>/<service>`  the EndpointSlices in that namespace labelled for that Service (semantics §1.2);
-//   `res:<namespace>/<name>`  what a name written in that namespace resolves to (itself recomputed when what it read
+//   `res:<scope>\u0001<namespace>/<name>`  what a name written in that namespace of that scope resolves to (itself recomputed when what it read
 //                     changed, and counted as changed only when the answer differs);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
-import type { Analysis, NameResolution } from '../analysis/analysis';
+import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { resolveName } from '../analysis/resolveName';
-import type { Cluster, NamespaceObjects } from '../model/cluster';
-import { isService, isWorkload, type EndpointSlice, type Resource, type Service } from '../model/resources';
-
-/** Resources split by list, in cluster order: one namespace's, or one file's share of one namespace. */
-export type NamespaceLists = NamespaceObjects;
+import { fileNamed, type Cluster, type NamespaceObjects } from '../model/cluster';
+import type { AnalysisConfig } from '../model/config';
+import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service } from '../model/resources';
+import type { Lookup, RuleContext } from '../rules/rule';
 
 /** The dependency keys an object's presence and content feed (see the module comment). */
 export function keysOf(r: Resource, into: Set<string>): void {
@@ -81,18 +79,20 @@ export interface ResolutionMemo {
   set(key: string, known: KnownResolution): void;
 }
 
-/** The memo key of a name written in a namespace, and the dependency key that stands for its answer. */
-export function resolutionKey(name: string, fromNamespace: string): string {
-  return `${fromNamespace}/${name}`;
+/** The memo key of a name written in a namespace of a scope, and the dependency key that stands for its answer. */
+export function resolutionKey(scope: string, name: string, fromNamespace: string): string {
+  return `${scope}\u0001${fromNamespace}/${name}`;
 }
 
 /**
  * Resolves a name afresh through a view of the cluster that notes every lookup, so the resolution depends only on
  * the objects it actually consulted: an edit elsewhere in the namespaces it names leaves it standing.
  */
-export function resolveKnown(analysis: Analysis, key: string): KnownResolution {
-  const cut = key.indexOf('/');
-  const fromNamespace = key.slice(0, cut);
+export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution {
+  const analysis = scope.analysis;
+  const from = key.indexOf('\u0001') + 1;
+  const cut = key.indexOf('/', from);
+  const fromNamespace = key.slice(from, cut);
   const name = key.slice(cut + 1);
   const deps = new Set<string>();
   const recorder = recorderFor(analysis);
@@ -114,7 +114,7 @@ function recorderFor(analysis: Analysis): Recorder {
   const recorder: Recorder = {
     deps: new Set(),
     context: {
-      cluster: recordedCluster(analysis.cluster, (k) => recorder.deps.add(k), () => undefined),
+      cluster: recordedCluster(analysis.cluster, (k) => recorder.deps.add(k)),
       config: analysis.config,
       endpointsOf: (service) => {
         endpointDeps(service, recorder.deps);
@@ -152,47 +152,103 @@ export function sameResolution(a: NameResolution, b: NameResolution): boolean {
   return JSON.stringify({ ...a, service: undefined }) === JSON.stringify({ ...b, service: undefined });
 }
 
-/** The analysis namespace-scoped rules see, bound to one unit at a time: made once per evaluation, bound per unit. */
-export interface UnitView {
-  readonly analysis: Analysis;
-  /** From now on the lists are `lists` and every read lands in `deps`. */
-  bind(lists: NamespaceLists, deps: Set<string>): void;
+/** A unit's rule context, made once per evaluation and bound to each unit in turn. */
+export interface UnitContext {
+  readonly context: RuleContext;
+  /** From now on the subjects are `subjects`, lookups answer from `scope`, and every read lands in `deps`. */
+  bind(subjects: NamespaceObjects, deps: Set<string>, scope: ScopeAnalysis): void;
 }
 
-export function unitView(analysis: Analysis, resolutions?: ResolutionMemo): UnitView {
+/**
+ * The rule context of incremental evaluation: one object whose lookups go to the bound scope's analysis and record
+ * their dependency keys. `resolutions` keeps name resolutions across units and evaluations (keyed by
+ * `resolutionKey`, scope included); without it each resolution is made afresh and its reads recorded directly.
+ */
+export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo): UnitContext {
   let deps = new Set<string>();
-  let lists: NamespaceLists | undefined;
+  let subjects: NamespaceObjects = emptyObjects;
+  let scope: ScopeAnalysis | undefined;
+  const a = () => scope!.analysis;
   const record = (key: string) => deps.add(key);
-  const everything = () => deps.add('*');
-  const cluster = recordedCluster(analysis.cluster, record, () => lists);
-  const view: Analysis = {
-    cluster,
-    config: analysis.config,
+  const lookup: Lookup = {
+    get(kind, namespace, name) {
+      record(objectKey(kind, namespace, name));
+      return a().cluster.get(kind, namespace, name);
+    },
+    service(namespace, name) {
+      record(objectKey('Service', namespace, name));
+      return a().cluster.service(namespace, name);
+    },
+    servicesIn(namespace) {
+      record(`svcs:${namespace}`);
+      return a().cluster.servicesIn(namespace);
+    },
+    servicesNamed(name) {
+      record(`svc:${name.toLowerCase()}`);
+      return a().cluster.servicesNamed(name);
+    },
+    workloadsIn(namespace) {
+      record(`wls:${namespace}`);
+      return a().cluster.workloadsIn(namespace);
+    },
+    workloadsMatching(namespace, selector) {
+      const key = selectorKey(namespace, selector);
+      if (key) record(key);
+      return a().cluster.workloadsMatching(namespace, selector);
+    },
+    workloadsSelectedBy(namespace, selector) {
+      record(selectorKey(namespace, selector.matchLabels) ?? `wls:${namespace}`);
+      return a().cluster.workloadsSelectedBy(namespace, selector);
+    },
+    servicesClaimingNodePort(nodePort) {
+      record(`nodeport:${nodePort}`);
+      return a().cluster.servicesClaimingNodePort(nodePort);
+    },
+    endpointsNamed(namespace, name) {
+      record(objectKey('Endpoints', namespace, name));
+      return a().cluster.get('Endpoints', namespace, name) as readonly Endpoints[];
+    },
+    slicesFor(namespace, service) {
+      record(sliceKey(namespace, service));
+      return slicesOf(a().cluster, namespace, service);
+    },
+    namespaceExists(namespace) {
+      record(`nsx:${namespace}`);
+      return a().cluster.namespaces.has(namespace);
+    },
+    namespaceDeclaration(namespace) {
+      record(`nsdecl:${namespace}`);
+      return a().cluster.declaredNamespaces.get(namespace);
+    },
+    namespaces() {
+      record('nsset');
+      return a().cluster.namespaces;
+    },
+    fileText(uri) {
+      record(`file:${uri}`);
+      return fileNamed(a().cluster.files, uri)?.text;
+    },
     // semantics §1.1, §1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.
     endpointsOf(service) {
       endpointDeps(service, deps);
-      return analysis.endpointsOf(service);
-    },
-    dnsRecords() {
-      everything();
-      return analysis.dnsRecords();
+      return a().endpointsOf(service);
     },
     // semantics §2: a Service's records are made from it and its endpoints; other records from objects in their namespace.
     dnsRecordsFor(resource) {
       if (isService(resource)) endpointDeps(resource, deps);
       else record(`ns:${resource.namespace}`);
-      return analysis.dnsRecordsFor(resource);
+      return a().dnsRecordsFor(resource);
     },
     resolveName(name, fromNamespace) {
-      const key = resolutionKey(name, fromNamespace);
+      const key = resolutionKey(scope!.id, name, fromNamespace);
       if (!resolutions) {
-        const fresh = resolveKnown(analysis, key);
+        const fresh = resolveKnown(scope!, key);
         for (const k of fresh.deps) deps.add(k);
         return fresh.resolution;
       }
       let known = resolutions.get(key);
-      if (!known) resolutions.set(key, (known = resolveKnown(analysis, key)));
+      if (!known) resolutions.set(key, (known = resolveKnown(scope!, key)));
       deps.add(`res:${key}`);
       return known.resolution;
     },
@@ -200,43 +256,46 @@ export function unitView(analysis: Analysis, resolutions?: ResolutionMemo): Unit
     serviceEnv(namespace, enableServiceLinks) {
       record(`svcs:${namespace}`);
       record('svcs:default');
-      return analysis.serviceEnv(namespace, enableServiceLinks);
-    },
-    ingressRoutes() {
-      everything();
-      return analysis.ingressRoutes();
+      return a().serviceEnv(namespace, enableServiceLinks);
     },
     policiesSelecting(workload) {
       record(`netpol:${workload.namespace}`);
       record(objectKey(workload.kind, workload.namespace, workload.name));
-      return analysis.policiesSelecting(workload);
-    },
-    ingressAllowed(workload, peer, port, protocol) {
-      everything();
-      return analysis.ingressAllowed(workload, peer, port, protocol);
-    },
-    trace(service, findings) {
-      everything();
-      return analysis.trace(service, findings);
+      return a().policiesSelecting(workload);
     },
   };
+  const context: RuleContext = {
+    get subjects() {
+      return subjects;
+    },
+    lookup,
+    config,
+  };
   return {
-    analysis: view,
-    bind(l, d) {
-      lists = l;
+    context,
+    bind(s, d, sc) {
+      subjects = s;
       deps = d;
+      scope = sc;
     },
   };
 }
 
+/** The EndpointSlices labelled for a Service (semantics §1.2: CoreDNS and kube-proxy associate them by that label only). */
+export function slicesOf(cluster: Cluster, namespace: string, service: string): readonly EndpointSlice[] {
+  const all = cluster.objectsIn(namespace)?.endpointSlices;
+  if (!all?.length) return [];
+  return all.filter((s) => s.serviceName === service);
+}
+
+const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads: [], endpoints: [], endpointSlices: [], ingresses: [], networkPolicies: [], configMaps: [] };
+
 /**
- * The cluster with every lookup recorded. While `lists()` gives lists, the resource lists are those (a rule iterates
- * them for its subjects); without, they are the whole cluster's and reading one depends on everything.
+ * The cluster with every lookup recorded, for name resolution (analysis/resolveName.ts reads a Cluster): reading a
+ * resource list depends on everything.
  */
-function recordedCluster(c: Cluster, record: (key: string) => void, lists: () => NamespaceLists | undefined): Cluster {
+function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
   const listed = <K extends keyof ResourceLists>(k: K): ResourceLists[K] => {
-    const l = lists();
-    if (l) return l[k] as ResourceLists[K];
     record('*');
     return c[k];
   };
@@ -288,6 +347,10 @@ function recordedCluster(c: Cluster, record: (key: string) => void, lists: () =>
     namespacesWithObjects() {
       record('*');
       return c.namespacesWithObjects();
+    },
+    copies() {
+      record('*');
+      return c.copies();
     },
     workloadsSelectedBy(namespace, selector) {
       const key = selectorKey(namespace, selector.matchLabels);

@@ -1,0 +1,152 @@
+// The project model: which files are applied together. A repository is not one cluster: it holds variants of one
+// install side by side (per provider, HA and non-HA, a bundle next to its sources, dev/staging/prod), and they are
+// never applied together (architecture: "the project model"). This module decides, from the files alone, which
+// objects a lookup from a file may see.
+//
+// The rule, in full (ARCHITECTURE.md repeats it):
+// - Two parts of the repository are **variants** of each other when both define the same object (kind, namespace,
+//   name) and the two definitions differ: applying both would make one overwrite the other, so nobody applies both.
+//   Identical copies (a generated bundle equal to its sources, one Namespace written in every folder) are one object
+//   and make no variants; Namespace objects never do.
+// - The parts compared are taken where the two files' paths part: the two sub-folders of their deepest common
+//   folder, or the files themselves when both sit in it (`install.yaml` next to `install-ha.yaml`).
+// - A file sees every object except those in a variant of a part on its own path. Objects in files above or beside
+//   it that are no variants of its parts are applied with it (a shared `namespace.yaml`, the other services).
+// - Files that see the same objects form one **scope**; every lookup of a rule or a hover answers within the scope of
+//   the file it starts from. With no variants in the workspace there is one scope, the whole workspace.
+// Kustomize builds and Helm releases are apply units of their own (model/rendered.ts).
+
+import type { ManifestFile } from './parseManifest';
+import type { Resource } from './resources';
+
+export interface Scope {
+  /** '' for the whole workspace; otherwise the variant parts on its files' paths. */
+  readonly id: string;
+  /** The variant for people (`install/aws`, `manifests/install.yaml`); undefined for the whole workspace. */
+  readonly label?: string;
+  /** The files whose objects this scope checks and reports on: each file is a member of exactly one scope. */
+  readonly members: readonly ManifestFile[];
+  /** The files whose objects its lookups see, members included, in URI order. */
+  readonly visible: readonly ManifestFile[];
+}
+
+export interface ScopePlan {
+  readonly scopes: readonly Scope[];
+  scopeOf(uri: string): Scope;
+  /** Equal for two plans with the same variants: the same files then fall in the same scopes. */
+  readonly signature: string;
+}
+
+/** The scopes of a workspace's files, given the objects defined in more than one file (`Cluster.copies`). */
+export function planScopes(files: readonly ManifestFile[], copies: readonly (readonly Resource[])[]): ScopePlan {
+  const pairs = new Set<string>();
+  const rivalParts = new Set<string>();
+  for (const defs of copies) {
+    if (defs[0].kind === 'Namespace') continue;
+    for (let i = 0; i < defs.length; i++) {
+      for (let j = i + 1; j < defs.length; j++) {
+        const a = defs[i];
+        const b = defs[j];
+        if (a.uri === b.uri || sameDefinition(a, b)) continue;
+        const [pa, pb] = partsWhereApart(a.uri, b.uri);
+        pairs.add(`${pa}\u0000${pb}`);
+        pairs.add(`${pb}\u0000${pa}`);
+        rivalParts.add(pa);
+        rivalParts.add(pb);
+      }
+    }
+  }
+  if (!pairs.size) {
+    const whole: Scope = { id: '', members: files, visible: files };
+    return { scopes: [whole], scopeOf: () => whole, signature: '' };
+  }
+  const keyOf = (uri: string): string[] => {
+    const out: string[] = [];
+    let cut = uri.indexOf('/');
+    while (cut >= 0) {
+      const part = uri.slice(0, cut + 1);
+      if (rivalParts.has(part)) out.push(part);
+      cut = uri.indexOf('/', cut + 1);
+    }
+    if (rivalParts.has(uri)) out.push(uri);
+    return out;
+  };
+  const groups = new Map<string, { parts: string[]; members: ManifestFile[] }>();
+  const fileKeys = new Map<string, string[]>();
+  for (const f of files) {
+    const parts = keyOf(f.uri);
+    fileKeys.set(f.uri, parts);
+    const id = parts.join('\n');
+    const g = groups.get(id);
+    if (g) g.members.push(f);
+    else groups.set(id, { parts, members: [f] });
+  }
+  const compatible = (a: readonly string[], b: readonly string[]) => {
+    for (const p of a) for (const q of b) if (pairs.has(`${p}\u0000${q}`)) return false;
+    return true;
+  };
+  const root = commonFolder(files.map((f) => f.uri));
+  const scopes: Scope[] = [];
+  const byUri = new Map<string, Scope>();
+  for (const [id, g] of groups) {
+    const visible = files.filter((f) => compatible(g.parts, fileKeys.get(f.uri)!));
+    const last = g.parts[g.parts.length - 1];
+    const label = last === undefined ? undefined : decodeLabel(last.slice(root.length).replace(/\/$/, '')) || last;
+    const scope: Scope = { id, label, members: g.members, visible };
+    scopes.push(scope);
+    for (const f of g.members) byUri.set(f.uri, scope);
+  }
+  const fallback = scopes.find((s) => s.id === '') ?? { id: '', members: [], visible: files };
+  return { scopes, scopeOf: (uri) => byUri.get(uri) ?? fallback, signature: [...pairs].sort().join('\n') };
+}
+
+/** The two parts where two file URIs part: the sub-folders (ending in `/`) of their deepest common folder, or the files. */
+export function partsWhereApart(a: string, b: string): [string, string] {
+  let common = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n && a[i] === b[i]; i++) if (a[i] === '/') common = i + 1;
+  const end = (u: string) => {
+    const slash = u.indexOf('/', common);
+    return slash < 0 ? u : u.slice(0, slash + 1);
+  };
+  return [end(a), end(b)];
+}
+
+/** The deepest folder (ending in `/`) holding every URI. */
+function commonFolder(uris: readonly string[]): string {
+  if (!uris.length) return '';
+  let prefix = uris[0].slice(0, uris[0].lastIndexOf('/') + 1);
+  for (const u of uris) {
+    while (!u.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  }
+  return prefix;
+}
+
+function decodeLabel(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const normalized = new WeakMap<Resource, string>();
+
+/** Whether two definitions of one object say the same thing, comments and blank lines aside. */
+function sameDefinition(a: Resource, b: Resource): boolean {
+  return definitionText(a) === definitionText(b);
+}
+
+function definitionText(r: Resource): string {
+  let t = normalized.get(r);
+  if (t === undefined) {
+    t = r.source.text
+      .slice(r.span.start, r.span.end)
+      .split(/\r?\n/)
+      .map((l) => l.replace(/\s+$/, ''))
+      .filter((l) => l && !/^\s*#/.test(l) && l !== '---')
+      .join('\n');
+    normalized.set(r, t);
+  }
+  return t;
+}
