@@ -1,16 +1,43 @@
 // Gateway API over a cluster: which Gateway or Service a parentRef names and which of its listeners admit the route,
 // what a backendRef resolves to, and which ReferenceGrant allows a cross-namespace reference (gateway semantics §G2–§G8).
-// Every lookup goes through the cluster's index functions; "unknown" is an answer (precision over recall).
+// Every lookup goes through a GatewayLookup (a rule's lookup, or the cluster's indexes); "unknown" is an answer
+// (precision over recall).
 
 import type { Cluster } from '../model/cluster';
 import {
-  gatewayGroup, isGateway, isReferenceGrant, type Gateway, type GatewayListener, type GatewayRoute, type ObjectRefField,
+  gatewayGroup, gatewayObjectsOf, isGateway, type Gateway, type GatewayListener, type GatewayRoute, type ObjectRefField,
   type ParentRef, type ReferenceGrant, type RouteBackendRef, type RouteKind, type RouteRule,
 } from '../model/gatewayApi';
-import type { Service, ServicePort } from '../model/resources';
+import type { Resource, Service, ServicePort } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 
 export type Tri = boolean | 'unknown';
+
+/** What the Gateway API semantics look up; rules pass their lookup (rules/rule.ts), features `clusterLookup`. */
+export interface GatewayLookup {
+  get(kind: string, namespace: string, name: string): readonly Resource[];
+  service(namespace: string, name: string): Service | undefined;
+  namespaceExists(namespace: string): boolean;
+  namespaceDeclaration(namespace: string): Resource | undefined;
+  referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
+}
+
+/** The cluster's own indexes as a GatewayLookup (for hovers, lenses and the trace, which see the whole snapshot). */
+export function clusterLookup(cluster: Cluster): GatewayLookup {
+  let found = lookups.get(cluster);
+  if (found) return found;
+  found = {
+    get: (kind, namespace, name) => cluster.get(kind, namespace, name),
+    service: (namespace, name) => cluster.service(namespace, name),
+    namespaceExists: (namespace) => cluster.namespaces.has(namespace),
+    namespaceDeclaration: (namespace) => cluster.declaredNamespaces.get(namespace),
+    referenceGrantsIn: (namespace) => gatewayObjectsOf(cluster.objectsIn(namespace)?.resources).referenceGrants,
+  };
+  lookups.set(cluster, found);
+  return found;
+}
+
+const lookups = new WeakMap<Cluster, GatewayLookup>();
 
 /** What a parentRef names (gateway semantics §G2, §G8). */
 export type ParentTarget =
@@ -21,25 +48,25 @@ export type ParentTarget =
   /** Another kind, or a namespace no manifest populates. */
   | { readonly kind: 'unknown'; readonly namespace: string };
 
-export function parentTarget(cluster: Cluster, route: GatewayRoute, ref: ParentRef): ParentTarget {
+export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef): ParentTarget {
   const namespace = ref.namespace ?? route.namespace;
   if (ref.name === undefined) return { kind: 'unknown', namespace };
   if (ref.group === gatewayGroup && ref.kind === 'Gateway') {
-    const gateway = cluster.get('Gateway', namespace, ref.name).find(isGateway);
+    const gateway = lookup.get('Gateway', namespace, ref.name).find(isGateway);
     if (gateway) return { kind: 'gateway', namespace, gateway };
-    return namespaceKnown(cluster, namespace) ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
+    return namespaceKnown(lookup, namespace) ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
   }
   if (ref.group === '' && ref.kind === 'Service') {
-    const service = cluster.service(namespace, ref.name);
+    const service = lookup.service(namespace, ref.name);
     if (service) return { kind: 'service', namespace, service };
-    return namespaceKnown(cluster, namespace) ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
+    return namespaceKnown(lookup, namespace) ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
   }
   return { kind: 'unknown', namespace };
 }
 
 /** Whether the manifests say what a namespace holds: some object is in it, or a Namespace manifest declares it (semantics §9.3). */
-export function namespaceKnown(cluster: Cluster, namespace: string): boolean {
-  return cluster.namespaces.has(namespace);
+export function namespaceKnown(lookup: GatewayLookup, namespace: string): boolean {
+  return lookup.namespaceExists(namespace);
 }
 
 /** The route kinds a listener protocol implies (GW `AllowedRoutes.Kinds`); undefined for an implementation-specific protocol. */
@@ -72,7 +99,7 @@ export function admitsKind(listener: GatewayListener, kind: RouteKind): Tri {
 }
 
 /** Whether a listener of a Gateway in `gatewayNamespace` admits routes of `routeNamespace` (gateway semantics §G3). */
-export function admitsNamespace(cluster: Cluster, listener: GatewayListener, gatewayNamespace: string, routeNamespace: string): Tri {
+export function admitsNamespace(lookup: GatewayLookup, listener: GatewayListener, gatewayNamespace: string, routeNamespace: string): Tri {
   switch (listener.from) {
     case 'Same':
       return routeNamespace === gatewayNamespace;
@@ -80,7 +107,7 @@ export function admitsNamespace(cluster: Cluster, listener: GatewayListener, gat
       return true;
     case 'Selector': {
       if (!listener.namespaceSelector) return false;
-      const declared = cluster.declaredNamespaces.get(routeNamespace);
+      const declared = lookup.namespaceDeclaration(routeNamespace);
       return selectorOnNamespace(listener.namespaceSelector, routeNamespace, declared?.labels);
     }
     default:
@@ -156,13 +183,13 @@ export interface Attachment {
 }
 
 /** How a route's parentRef attaches to a Gateway (gateway semantics §G2–§G4). */
-export function attachToGateway(cluster: Cluster, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
+export function attachToGateway(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
   const selected = gateway.listeners
     .filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port))
     .map((listener): ListenerVerdict => ({
       listener,
       kind: admitsKind(listener, route.kind),
-      namespace: admitsNamespace(cluster, listener, gateway.namespace, route.namespace),
+      namespace: admitsNamespace(lookup, listener, gateway.namespace, route.namespace),
       hostname: hostnamesMeet(listener, route),
     }));
   if (!selected.length) return { selected, outcome: 'no-listener' };
@@ -173,12 +200,12 @@ export function attachToGateway(cluster: Cluster, route: GatewayRoute, ref: Pare
 }
 
 /** The listeners, over all of a route's parentRefs, that accept it (gateway semantics §G2–§G4). */
-export function acceptingListeners(cluster: Cluster, route: GatewayRoute): { gateway: Gateway; listener: GatewayListener }[] {
+export function acceptingListeners(lookup: GatewayLookup, route: GatewayRoute): { gateway: Gateway; listener: GatewayListener }[] {
   const out: { gateway: Gateway; listener: GatewayListener }[] = [];
   for (const ref of route.parentRefs) {
-    const t = parentTarget(cluster, route, ref);
+    const t = parentTarget(lookup, route, ref);
     if (t.kind !== 'gateway') continue;
-    for (const v of attachToGateway(cluster, route, ref, t.gateway).selected) {
+    for (const v of attachToGateway(lookup, route, ref, t.gateway).selected) {
       if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway: t.gateway, listener: v.listener });
     }
   }
@@ -200,12 +227,10 @@ export interface GrantAnswer {
  * Whether a ReferenceGrant in `toNamespace` lets an object {from group, kind, namespace} refer to {to group, kind,
  * name}. Unknown when no manifest populates that namespace.
  */
-export function grantFor(cluster: Cluster, from: { group: string; kind: string; namespace: string }, to: { group: string; kind: string; namespace: string; name: string }): GrantAnswer {
+export function grantFor(lookup: GatewayLookup, from: { group: string; kind: string; namespace: string }, to: { group: string; kind: string; namespace: string; name: string }): GrantAnswer {
   if (from.namespace === to.namespace) return { allowed: true };
-  const objects = cluster.objectsIn(to.namespace);
-  if (!objects) return { allowed: cluster.namespaces.has(to.namespace) ? false : 'unknown' };
-  for (const r of objects.resources) {
-    if (!isReferenceGrant(r)) continue;
+  if (!lookup.namespaceExists(to.namespace)) return { allowed: 'unknown' };
+  for (const r of lookup.referenceGrantsIn(to.namespace)) {
     const fromOk = r.from.some((f) => f.group === from.group && f.kind === from.kind && f.namespace === from.namespace);
     const toOk = r.to.some((t) => t.group === to.group && t.kind === to.kind && (t.name === undefined || t.name === to.name));
     if (fromOk && toOk) return { allowed: true, grant: r };
@@ -225,19 +250,19 @@ export interface BackendVerdict {
   readonly problems: readonly BackendProblem[];
 }
 
-export function backendVerdict(cluster: Cluster, route: GatewayRoute, ref: RouteBackendRef): BackendVerdict {
+export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: RouteBackendRef): BackendVerdict {
   const namespace = ref.namespace ?? route.namespace;
   if (ref.group !== '' || ref.kind !== 'Service' || ref.name === undefined) return { status: 'unknown', namespace, problems: [] };
   const problems: BackendProblem[] = [];
   let unknown = false;
   if (namespace !== route.namespace) {
-    const grant = grantFor(cluster, { group: gatewayGroup, kind: route.kind, namespace: route.namespace }, { group: '', kind: 'Service', namespace, name: ref.name });
+    const grant = grantFor(lookup, { group: gatewayGroup, kind: route.kind, namespace: route.namespace }, { group: '', kind: 'Service', namespace, name: ref.name });
     if (grant.allowed === 'unknown') unknown = true;
     else if (!grant.allowed) problems.push('refgrant');
   }
-  const service = cluster.service(namespace, ref.name);
+  const service = lookup.service(namespace, ref.name);
   if (!service) {
-    if (!namespaceKnown(cluster, namespace)) return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
+    if (!namespaceKnown(lookup, namespace)) return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
     problems.push('missing');
     return { status: 'invalid', namespace, problems };
   }

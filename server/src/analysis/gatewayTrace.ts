@@ -7,7 +7,7 @@ import { isRoute, type Gateway, type GatewayListener, type GatewayRoute } from '
 import type { Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceNode } from '../protocol';
-import { acceptingListeners, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
+import { acceptingListeners, clusterLookup, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
 
 export interface GatewayHops {
   /** Nodes made for a route's rule or backendRef, to put the route's findings on. */
@@ -25,11 +25,11 @@ export function gatewayEntries(cluster: Cluster, service: Service, sink: Sink): 
   const listenerIds = new Set<string>();
   for (const route of cluster.resources) {
     if (!isRoute(route)) continue;
-    const rules = route.rules.filter((rule) => rule.backendRefs.some((b) => backendVerdict(cluster, route, b).service === service));
+    const rules = route.rules.filter((rule) => rule.backendRefs.some((b) => backendVerdict(clusterLookup(cluster), route, b).service === service));
     if (!rules.length) continue;
-    const listeners = acceptingListeners(cluster, route);
+    const listeners = acceptingListeners(clusterLookup(cluster), route);
     for (const rule of rules) {
-      const verdicts = rule.backendRefs.map((b) => backendVerdict(cluster, route, b));
+      const verdicts = rule.backendRefs.map((b) => backendVerdict(clusterLookup(cluster), route, b));
       const shares = backendShares(rule);
       const { traffic, fate } = failureOf(route.kind);
       const invalidShare = verdicts.reduce((s, v, i) => s + (v.status === 'invalid' ? shares[i] : 0), 0);

@@ -3,7 +3,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
-import { attachToGateway, backendVerdict, parentTarget } from '../analysis/gatewayRoutes';
+import { attachToGateway, backendVerdict, parentTarget, clusterLookup } from '../analysis/gatewayRoutes';
 import { isGateway, isRoute, type Gateway, type GatewayRoute } from '../model/gatewayApi';
 import { isService, isWorkload, type Workload } from '../model/resources';
 import type { Span } from '../model/span';
@@ -33,7 +33,7 @@ export function codeLensesFor(analysis: Analysis, uri: string): Lens[] {
       const traced = new Set<string>();
       for (const rule of r.rules) {
         for (const b of rule.backendRefs) {
-          const svc = backendVerdict(analysis.cluster, r, b).service;
+          const svc = backendVerdict(clusterLookup(analysis.cluster), r, b).service;
           const key = svc ? `${svc.namespace}/${svc.name}` : '';
           if (!svc || traced.has(key) || traced.size >= 3) continue;
           traced.add(key);
@@ -78,10 +78,10 @@ function gatewaySummary(analysis: Analysis, g: Gateway): string {
 function routeSummary(analysis: Analysis, route: GatewayRoute): string {
   const parts: string[] = [];
   for (const ref of route.parentRefs.slice(0, 3)) {
-    const t = parentTarget(analysis.cluster, route, ref);
+    const t = parentTarget(clusterLookup(analysis.cluster), route, ref);
     const name = `${ref.name ?? '?'}${ref.sectionName ? `/${ref.sectionName}` : ''}`;
     if (t.kind === 'gateway') {
-      const a = attachToGateway(analysis.cluster, route, ref, t.gateway);
+      const a = attachToGateway(clusterLookup(analysis.cluster), route, ref, t.gateway);
       parts.push(a.outcome === 'attached' ? `accepted by ${name}` : a.outcome === 'unknown' ? `${name}: acceptance unknown` : `not accepted by ${name}`);
     } else if (t.kind === 'service') parts.push(`mesh route for Service ${t.service.name}`);
     else if (t.kind === 'missing') parts.push(`no parent ${name}`);
@@ -91,7 +91,7 @@ function routeSummary(analysis: Analysis, route: GatewayRoute): string {
   for (const rule of route.rules) {
     for (const b of rule.backendRefs) {
       total++;
-      if (backendVerdict(analysis.cluster, route, b).status === 'invalid') invalid++;
+      if (backendVerdict(clusterLookup(analysis.cluster), route, b).status === 'invalid') invalid++;
     }
   }
   parts.push(`${total} ${total === 1 ? 'backend' : 'backends'}${invalid ? ` (${invalid} invalid)` : ''}`);

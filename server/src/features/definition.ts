@@ -3,7 +3,7 @@
 // Gateway or listener, backendRef → Service port, a listener's certificateRef → Secret.
 
 import type { Analysis } from '../analysis/analysis';
-import { backendVerdict, parentTarget } from '../analysis/gatewayRoutes';
+import { backendVerdict, parentTarget, clusterLookup } from '../analysis/gatewayRoutes';
 import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
 import { isService, isWorkload, type Ingress, type Service } from '../model/resources';
 import { spanContains, type Location } from '../model/span';
@@ -54,7 +54,7 @@ export function definitionAt(analysis: Analysis, uri: string, offset: number): L
 function routeDefinition(analysis: Analysis, route: GatewayRoute, offset: number): Location[] {
   const parent = route.parentRefs.find((p) => spanContains(p.span, offset));
   if (parent) {
-    const t = parentTarget(analysis.cluster, route, parent);
+    const t = parentTarget(clusterLookup(analysis.cluster), route, parent);
     if (t.kind === 'gateway') {
       const l = parent.sectionNameSpan && spanContains(parent.sectionNameSpan, offset) ? t.gateway.listeners.find((x) => x.name === parent.sectionName) : undefined;
       return [{ uri: t.gateway.uri, span: l ? l.span : t.gateway.nameSpan }];
@@ -64,7 +64,7 @@ function routeDefinition(analysis: Analysis, route: GatewayRoute, offset: number
   for (const rule of route.rules) {
     const b = rule.backendRefs.find((x) => spanContains(x.span, offset));
     if (!b) continue;
-    const v = backendVerdict(analysis.cluster, route, b);
+    const v = backendVerdict(clusterLookup(analysis.cluster), route, b);
     if (!v.service) return [];
     if (v.servicePort && b.portSpan && spanContains(b.portSpan, offset)) return [{ uri: v.service.uri, span: v.servicePort.span }];
     return serviceLocation(v.service);

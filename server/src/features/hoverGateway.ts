@@ -4,7 +4,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import {
-  attachToGateway, backendShares, backendVerdict, failureOf, hostnamesMeet, listenerKinds, parentTarget, percent,
+  attachToGateway, backendShares, backendVerdict, clusterLookup, failureOf, hostnamesMeet, listenerKinds, parentTarget, percent,
   problemsText, servicePortOfParent, type ListenerVerdict,
 } from '../analysis/gatewayRoutes';
 import { isRoute, type Gateway, type GatewayListener, type GatewayRoute, type ParentRef, type RouteBackendRef, type RouteRule } from '../model/gatewayApi';
@@ -14,7 +14,7 @@ import { bounded, code, escape } from './markdown';
 
 export function parentRefHover(analysis: Analysis, route: GatewayRoute, ref: ParentRef): string {
   const { cluster } = analysis;
-  const target = parentTarget(cluster, route, ref);
+  const target = parentTarget(clusterLookup(cluster), route, ref);
   const head = `**parentRef** ${code(`${ref.kind} ${target.namespace}/${ref.name ?? '?'}`)}${ref.sectionName ? ` section ${code(ref.sectionName)}` : ''}${ref.port !== undefined ? ` port ${ref.port}` : ''}`;
   const out = [head, ''];
   switch (target.kind) {
@@ -33,7 +33,7 @@ export function parentRefHover(analysis: Analysis, route: GatewayRoute, ref: Par
     }
     case 'gateway': {
       const gateway = target.gateway;
-      const a = attachToGateway(cluster, route, ref, gateway);
+      const a = attachToGateway(clusterLookup(cluster), route, ref, gateway);
       out.push(`Gateway ${code(gateway.name)}${gateway.gatewayClassName ? ` (class ${code(gateway.gatewayClassName)})` : ''}: ${outcomeText[a.outcome]}`);
       if (a.selected.length) {
         out.push('', '| listener | accepts? | why |', '|---|---|---|');
@@ -77,7 +77,7 @@ function verdictWhy(v: ListenerVerdict, route: GatewayRoute, gateway: Gateway): 
 }
 
 export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: RouteRule, ref: RouteBackendRef): string {
-  const v = backendVerdict(analysis.cluster, route, ref);
+  const v = backendVerdict(clusterLookup(analysis.cluster), route, ref);
   const share = backendShares(rule)[ref.index];
   const out = [`**backendRef** ${code(`${ref.kind} ${v.namespace}/${ref.name ?? '?'}`)}${ref.port !== undefined ? ` port ${ref.port}` : ''}`, ''];
   out.push(`Weight ${ref.weight}: ${percent(share)} of the ${failureOf(route.kind).traffic} matching rule ${rule.index + 1}${rule.matches.length ? ` (${escape(rule.matches.join('; '))})` : ''}.`);
@@ -110,9 +110,9 @@ export function attachedRoutes(analysis: Analysis, gateway: Gateway, listener: G
   for (const r of analysis.cluster.resources) {
     if (!isRoute(r)) continue;
     for (const ref of r.parentRefs) {
-      const t = parentTarget(analysis.cluster, r, ref);
+      const t = parentTarget(clusterLookup(analysis.cluster), r, ref);
       if (t.kind !== 'gateway' || t.gateway !== gateway) continue;
-      const a = attachToGateway(analysis.cluster, r, ref, gateway);
+      const a = attachToGateway(clusterLookup(analysis.cluster), r, ref, gateway);
       if (a.selected.some((v) => v.listener === listener && v.kind === true && v.namespace === true && v.hostname)) {
         out.push(r);
         break;

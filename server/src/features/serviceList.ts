@@ -2,7 +2,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
-import { acceptingListeners, backendVerdict } from '../analysis/gatewayRoutes';
+import { acceptingListeners, backendVerdict, clusterLookup } from '../analysis/gatewayRoutes';
 import { isRoute } from '../model/gatewayApi';
 import type { Service } from '../model/resources';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
@@ -38,11 +38,11 @@ function routesByService(analysis: Analysis): Map<Service, NonNullable<ServiceSu
     let listeners: string[] | undefined;
     for (const rule of r.rules) {
       for (const b of rule.backendRefs) {
-        const svc = backendVerdict(analysis.cluster, r, b).service;
+        const svc = backendVerdict(clusterLookup(analysis.cluster), r, b).service;
         if (!svc) continue;
         const l = out.get(svc) ?? [];
         if (l.some((x) => x.kind === r.kind && x.namespace === r.namespace && x.name === r.name)) continue;
-        listeners ??= acceptingListeners(analysis.cluster, r).map((a) => `${a.gateway.name}/${a.listener.name ?? a.listener.index}`);
+        listeners ??= acceptingListeners(clusterLookup(analysis.cluster), r).map((a) => `${a.gateway.name}/${a.listener.name ?? a.listener.index}`);
         l.push({ kind: r.kind, namespace: r.namespace, name: r.name, listeners });
         out.set(svc, l);
       }

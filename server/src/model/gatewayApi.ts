@@ -166,6 +166,32 @@ export function isGatewayClass(r: ResourceBase): r is GatewayClass {
   return r.kind === 'GatewayClass' && 'controllerName' in r;
 }
 
+/** A namespace's Gateway API Gateways and ReferenceGrants, and its Secrets, picked out once per list of objects. */
+export interface GatewayObjects {
+  readonly gateways: readonly Gateway[];
+  readonly referenceGrants: readonly ReferenceGrant[];
+  readonly secrets: readonly ResourceBase[];
+}
+
+const picked = new WeakMap<readonly ResourceBase[], GatewayObjects>();
+const nothing: GatewayObjects = { gateways: [], referenceGrants: [], secrets: [] };
+
+export function gatewayObjectsOf(resources: readonly ResourceBase[] | undefined): GatewayObjects {
+  if (!resources?.length) return nothing;
+  let found = picked.get(resources);
+  if (found) return found;
+  const gateways: Gateway[] = [];
+  const referenceGrants: ReferenceGrant[] = [];
+  const secrets: ResourceBase[] = [];
+  for (const r of resources) {
+    if (isGateway(r)) gateways.push(r);
+    else if (isReferenceGrant(r)) referenceGrants.push(r);
+    else if (r.kind === 'Secret') secrets.push(r);
+  }
+  picked.set(resources, (found = { gateways, referenceGrants, secrets }));
+  return found;
+}
+
 /** Reads a Gateway API object; undefined for kinds of the group that the analysis does not read. */
 export function readGatewayApi(base: ResourceBase, root: YMap): GatewayApiResource | undefined {
   const spec = at(root, 'spec');

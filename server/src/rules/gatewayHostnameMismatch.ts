@@ -8,7 +8,6 @@ import type { Rule } from './rule';
 export const gatewayHostnameMismatch: Rule = {
   code: 'gateway-hostname-mismatch',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: "The route's hostnames match no hostname of the listeners that admit it",
   description: `When a listener sets \`hostname\` and an HTTPRoute, GRPCRoute or TLSRoute sets \`hostnames\`, they must intersect for the route to be accepted on that listener. \`*.example.com\` matches one or more labels in front of \`example.com\` (\`a.example.com\`, \`a.b.example.com\`) but not \`example.com\` itself (*gateway semantics §G4*, \`Listener.Hostname\`). If no admitting listener intersects, the route is not accepted (reason \`NoMatchingListenerHostname\`) and its requests get 404 from the Gateway.`,
   examples: {
@@ -39,13 +38,13 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}]`,
   },
-  *check({ cluster }) {
-    for (const route of routeSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
       for (const ref of route.parentRefs) {
-        const target = parentTarget(cluster, route, ref);
+        const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'gateway') continue;
         const gateway = target.gateway;
-        const attachment = attachToGateway(cluster, route, ref, gateway);
+        const attachment = attachToGateway(lookup, route, ref, gateway);
         if (attachment.outcome !== 'hostname') continue;
         const admitting = attachment.selected.filter((v) => v.kind === true && v.namespace === true);
         const hosts = route.hostnames.map((h) => h.value).join(', ');

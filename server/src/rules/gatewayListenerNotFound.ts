@@ -10,7 +10,6 @@ import type { Rule } from './rule';
 export const gatewayListenerNotFound: Rule = {
   code: 'gateway-listener-not-found',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A parentRef names a listener (or port) its parent does not have',
   description: `A parentRef's \`sectionName\` names one listener of the Gateway (for a Service parent, one port name), and its \`port\` selects the listeners on that port; when both are set, a listener must match both (*gateway semantics §G2*, \`ParentReference\`). When nothing matches, the route is not accepted for that parent (reason \`NoMatchingParent\`) and serves no traffic through it.`,
   examples: {
@@ -39,16 +38,16 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
   },
-  *check({ cluster }) {
-    for (const route of routeSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
       for (const ref of route.parentRefs) {
         if (ref.sectionName === undefined && ref.port === undefined) continue;
-        const target = parentTarget(cluster, route, ref);
+        const target = parentTarget(lookup, route, ref);
         const span = ref.sectionNameSpan ?? ref.portSpan ?? ref.span;
         const wanted = [ref.sectionName !== undefined ? `sectionName "${ref.sectionName}"` : undefined, ref.port !== undefined ? `port ${ref.port}` : undefined].filter((x): x is string => !!x).join(' and ');
         if (target.kind === 'gateway') {
           const gateway = target.gateway;
-          if (attachToGateway(cluster, route, ref, gateway).outcome !== 'no-listener') continue;
+          if (attachToGateway(lookup, route, ref, gateway).outcome !== 'no-listener') continue;
           const names = gateway.listeners.map((l) => l.name).filter((n): n is string => n !== undefined);
           const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
           const has = gateway.listeners.length ? listOf(gateway.listeners.map(listenerLabel)) : 'none';

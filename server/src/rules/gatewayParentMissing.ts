@@ -3,14 +3,13 @@
 import { parentTarget } from '../analysis/gatewayRoutes';
 import type { FindingDraft } from './finding';
 import { closestName } from './closestName';
-import { gatewaysIn, routeLabel, routeSubjects } from './gatewaySubjects';
+import { routeLabel, routeSubjects } from './gatewaySubjects';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
 export const gatewayParentMissing: Rule = {
   code: 'gateway-parent-missing',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A route names a parent Gateway or Service that does not exist',
   description: `Each \`parentRefs\` entry of an HTTPRoute, GRPCRoute, TLSRoute, TCPRoute or UDPRoute names the Gateway (or, for a mesh, the Service) the route wants to attach to. Unset fields default to group \`gateway.networking.k8s.io\`, kind \`Gateway\` and the route's own namespace (*gateway semantics §G2*). When no such object exists, no controller accepts the route for that parent and none of its rules serve traffic there. A namespace that no manifest declares or populates is not judged: its objects are unknown.`,
   examples: {
@@ -41,13 +40,13 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
   },
-  *check({ cluster }) {
-    for (const route of routeSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
       for (const ref of route.parentRefs) {
-        const target = parentTarget(cluster, route, ref);
+        const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'missing' || !ref.nameSpan) continue;
         const name = ref.name!;
-        const candidates = target.targetKind === 'Gateway' ? gatewaysIn(cluster, target.namespace) : [...cluster.servicesIn(target.namespace)];
+        const candidates = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
         const guess = closestName(name, candidates.map((c) => c.name));
         const closest = guess ? candidates.find((c) => c.name === guess.name) : undefined;
         const parts = [

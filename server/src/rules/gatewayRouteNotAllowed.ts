@@ -10,7 +10,6 @@ import type { Rule } from './rule';
 export const gatewayRouteNotAllowed: Rule = {
   code: 'gateway-route-not-allowed',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: "No listener of the parent Gateway admits the route's namespace or kind",
   description: `A Gateway listener admits routes through \`allowedRoutes\`: \`namespaces.from\` is \`Same\` by default (only routes in the Gateway's namespace), \`All\`, or \`Selector\` (namespaces whose labels match; every namespace carries \`kubernetes.io/metadata.name\`), and \`kinds\` is either written or implied by the protocol (HTTP/HTTPS: HTTPRoute and GRPCRoute; TLS: TLSRoute; TCP: TCPRoute; UDP: UDPRoute) (*gateway semantics §G3*). If no selected listener admits the route, it is not accepted (reason \`NotAllowedByListeners\`). ReferenceGrant does not apply here. When the labels of a namespace without a Namespace manifest would decide, or the protocol is implementation-specific, the rule stays quiet.`,
   examples: {
@@ -43,13 +42,13 @@ spec:
       protocol: HTTP
       allowedRoutes: {namespaces: {from: All}}`,
   },
-  *check({ cluster }) {
-    for (const route of routeSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
       for (const ref of route.parentRefs) {
-        const target = parentTarget(cluster, route, ref);
+        const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'gateway') continue;
         const gateway = target.gateway;
-        const attachment = attachToGateway(cluster, route, ref, gateway);
+        const attachment = attachToGateway(lookup, route, ref, gateway);
         if (attachment.outcome !== 'not-allowed') continue;
         const why = attachment.selected.map((v) => `${listenerLabel(v.listener)} ${refusal(v, route, gateway.namespace)}`);
         yield {

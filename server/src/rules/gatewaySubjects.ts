@@ -1,25 +1,20 @@
-// The Gateway API subjects of a rule unit (its routes and Gateways) and the wording the gateway rules share.
+// The Gateway API subjects of a check (its routes and Gateways) and the wording the gateway rules share.
 
-import type { Cluster } from '../model/cluster';
+import type { NamespaceObjects } from '../model/cluster';
 import { isGateway, isRoute, type Gateway, type GatewayListener, type GatewayRoute } from '../model/gatewayApi';
 
-/** The routes among a unit's subjects. */
-export function routeSubjects(cluster: Cluster): GatewayRoute[] {
+/** The routes among a check's subjects. */
+export function routeSubjects(subjects: NamespaceObjects): GatewayRoute[] {
   const out: GatewayRoute[] = [];
-  for (const r of cluster.resources) if (isRoute(r)) out.push(r);
+  for (const r of subjects.resources) if (isRoute(r)) out.push(r);
   return out;
 }
 
-/** The Gateways among a unit's subjects. */
-export function gatewaySubjects(cluster: Cluster): Gateway[] {
+/** The Gateways among a check's subjects. */
+export function gatewaySubjects(subjects: NamespaceObjects): Gateway[] {
   const out: Gateway[] = [];
-  for (const r of cluster.resources) if (isGateway(r)) out.push(r);
+  for (const r of subjects.resources) if (isGateway(r)) out.push(r);
   return out;
-}
-
-/** The Gateways of a namespace, looked up (for near-miss names). */
-export function gatewaysIn(cluster: Cluster, namespace: string): Gateway[] {
-  return (cluster.objectsIn(namespace)?.resources ?? []).filter(isGateway);
 }
 
 export function listenerLabel(l: GatewayListener): string {

@@ -1,18 +1,16 @@
 // gateway-tls-config: listener TLS missing where required or set where invalid, missing certificate Secrets, duplicate listener names.
 
 import { namespaceKnown } from '../analysis/gatewayRoutes';
-import type { Cluster } from '../model/cluster';
 import type { Gateway, GatewayListener, ObjectRefField } from '../model/gatewayApi';
 import { closestName } from './closestName';
 import type { FindingDraft } from './finding';
 import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { refOf } from './refOf';
 
 export const gatewayTlsConfig: Rule = {
   code: 'gateway-tls-config',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A Gateway listener with inconsistent TLS, a missing certificate Secret, or a duplicate name',
   description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only where the namespace keeps its Secrets in manifests and the Gateway has no \`cert-manager.io/\` annotation, since Secrets are otherwise commonly made outside the repository. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
   examples: {
@@ -36,8 +34,8 @@ spec:
       tls: {certificateRefs: [{name: edge-cert}]}
     - {name: http, port: 80, protocol: HTTP}`,
   },
-  *check({ cluster }) {
-    for (const gateway of gatewaySubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const gateway of gatewaySubjects(subjects)) {
       const seen = new Map<string, GatewayListener>();
       for (const l of gateway.listeners) {
         if (l.name !== undefined) {
@@ -52,13 +50,13 @@ spec:
             };
           } else if (!first) seen.set(l.name, l);
         }
-        yield* checkTls(cluster, gateway, l);
+        yield* checkTls(lookup, gateway, l);
       }
     }
   },
 };
 
-function* checkTls(cluster: Cluster, gateway: Gateway, l: GatewayListener): Generator<FindingDraft> {
+function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener): Generator<FindingDraft> {
   const protocol = l.protocol?.toUpperCase();
   const base = { uri: gateway.uri, resource: refOf(gateway) };
   if ((protocol === 'HTTP' || protocol === 'TCP' || protocol === 'UDP') && l.tls) {
@@ -84,18 +82,18 @@ function* checkTls(cluster: Cluster, gateway: Gateway, l: GatewayListener): Gene
   }
   if (l.tls.mode !== 'Terminate') return;
   for (const ref of l.tls.certificateRefs) {
-    const finding = missingSecret(cluster, gateway, l, ref);
+    const finding = missingSecret(lookup, gateway, l, ref);
     if (finding) yield finding;
   }
 }
 
-function missingSecret(cluster: Cluster, gateway: Gateway, l: GatewayListener, ref: ObjectRefField): FindingDraft | undefined {
+function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref: ObjectRefField): FindingDraft | undefined {
   if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || !ref.nameSpan) return undefined;
   for (const key of gateway.annotations.keys()) if (key.startsWith('cert-manager.io/')) return undefined;
   const ns = ref.namespace ?? gateway.namespace;
-  if (cluster.get('Secret', ns, ref.name).length) return undefined;
-  if (!namespaceKnown(cluster, ns)) return undefined;
-  const secrets = (cluster.objectsIn(ns)?.resources ?? []).filter((r) => r.kind === 'Secret');
+  if (lookup.get('Secret', ns, ref.name).length) return undefined;
+  if (!namespaceKnown(lookup, ns)) return undefined;
+  const secrets = lookup.secretsIn(ns);
   if (!secrets.length) return undefined;
   const guess = closestName(ref.name, secrets.map((s) => s.name));
   return {

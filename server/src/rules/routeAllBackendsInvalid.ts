@@ -9,7 +9,6 @@ import { backendSubjects, problemsText, type BackendSubject } from './routeBacke
 export const routeAllBackendsInvalid: Rule = {
   code: 'route-all-backends-invalid',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'Every backend of a route rule is invalid: all its requests fail',
   description: `"If *all* entries in BackendRefs are invalid, and there are also no filters specified in this route rule, *all* traffic which matches this rule MUST receive a 500 status code" (\`HTTPRouteRule.BackendRefs\`; GRPCRoute answers UNAVAILABLE; TCP, TLS and UDP routes refuse the connections), *gateway semantics §G7*. A backend is invalid when its Service is missing, lacks the port, is an ExternalName Service, or lies in another namespace without a ReferenceGrant; each reason has its own finding. Backends whose validity the manifests cannot tell (other kinds, namespaces no manifest populates) keep the rule quiet.`,
   examples: {
@@ -39,9 +38,9 @@ kind: Service
 metadata: {name: web}
 spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
   },
-  *check({ cluster }) {
+  *check({ subjects, lookup }) {
     const byRule = new Map<RouteRule, BackendSubject[]>();
-    for (const b of backendSubjects(cluster)) {
+    for (const b of backendSubjects(subjects, lookup)) {
       const l = byRule.get(b.rule);
       if (l) l.push(b);
       else byRule.set(b.rule, [b]);

@@ -8,7 +8,6 @@ import { backendLabel, backendSubjects } from './routeBackends';
 export const routeBackendExternalname: Rule = {
   code: 'route-backend-externalname',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A route backendRef names an ExternalName Service',
   description: `"Implementations SHOULD NOT support ExternalName Services" (\`BackendObjectReference.Kind\`, CVE-2021-25740; *gateway semantics §G5*): most Gateway controllers mark such a backend invalid (ResolvedRefs: False) and answer its requests with HTTP 500, and those that forward do so in implementation-specific ways. Route to a Service with endpoints, or use the controller's own external-backend resource.`,
   examples: {
@@ -33,8 +32,8 @@ kind: Service
 metadata: {name: docs-site}
 spec: {selector: {app: docs}, ports: [{port: 443}]}`,
   },
-  *check({ cluster }) {
-    for (const b of backendSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('externalname') || !b.verdict.service) continue;
       const svc = b.verdict.service;
       const { traffic, fate } = failureOf(b.route.kind);

@@ -8,7 +8,6 @@ import { backendLabel, backendSubjects, consequence } from './routeBackends';
 export const routeBackendMissing: Rule = {
   code: 'route-backend-missing',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A route backendRef names a Service that does not exist',
   description: `A \`backendRefs\` entry defaults to group \`""\`, kind \`Service\` and the route's namespace (*gateway semantics §G5*, \`BackendObjectReference\`). When that Service does not exist, the backend is invalid: the requests it would get receive HTTP 500 (gRPC UNAVAILABLE; refused connections for TCP, TLS and UDP routes), *gateway semantics §G7*. A namespace that no manifest populates is not judged.`,
   examples: {
@@ -33,13 +32,13 @@ kind: Service
 metadata: {name: frontend}
 spec: {ports: [{port: 80}]}`,
   },
-  *check({ cluster }) {
-    for (const b of backendSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('missing') || !b.ref.nameSpan) continue;
       const name = b.ref.name!;
       const ns = b.verdict.namespace;
-      const guess = closestName(name, cluster.servicesIn(ns).map((s) => s.name));
-      const closest = guess ? cluster.service(ns, guess.name) : undefined;
+      const guess = closestName(name, lookup.servicesIn(ns).map((s) => s.name));
+      const closest = guess ? lookup.service(ns, guess.name) : undefined;
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan,

@@ -1,18 +1,15 @@
 // route-backend-port: a route backendRef's port is missing, or is not a port of its Service (often the targetPort or container port).
 
-import type { Cluster } from '../model/cluster';
 import type { Service, ServicePort } from '../model/resources';
-import { fileTextOf } from './fileTextOf';
 import type { Fix, TextEdit } from './finding';
 import { lineEndOf, lineStartOf } from './insertMapEntry';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects, consequence, type BackendSubject } from './routeBackends';
 
 export const routeBackendPort: Rule = {
   code: 'route-backend-port',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A route backendRef port is missing or is not a port of the Service',
   description: `A backendRef's \`port\` is the **Service port**, never the targetPort or the container port, and it is required when the backend is a Service (*gateway semantics §G5*, \`BackendObjectReference.Port\`). A port the Service does not have makes the backend invalid, and the requests it would get receive HTTP 500 (*gateway semantics §G7*). When the port written is the targetPort or a container port behind one of the Service's ports, the finding offers that Service port.`,
   examples: {
@@ -37,12 +34,12 @@ kind: Service
 metadata: {name: web}
 spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
   },
-  *check({ cluster }) {
-    for (const b of backendSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const b of backendSubjects(subjects, lookup)) {
       const svc = b.verdict.service;
       if (!svc) continue;
-      if (b.verdict.problems.includes('port-missing')) yield missingPort(cluster, b, svc);
-      else if (b.verdict.problems.includes('port-unknown')) yield wrongPort(cluster, b, svc);
+      if (b.verdict.problems.includes('port-missing')) yield missingPort(lookup, b, svc);
+      else if (b.verdict.problems.includes('port-unknown')) yield wrongPort(lookup, b, svc);
     }
   },
 };
@@ -51,10 +48,10 @@ function portsOf(svc: Service): string {
   return svc.ports.length ? svc.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : 'none';
 }
 
-function missingPort(cluster: Cluster, b: BackendSubject, svc: Service) {
+function missingPort(lookup: Lookup, b: BackendSubject, svc: Service) {
   const only = svc.ports.length === 1 ? svc.ports[0] : undefined;
   const fixes: Fix[] = [];
-  const text = fileTextOf(cluster, b.route.uri);
+  const text = lookup.fileText(b.route.uri);
   if (only?.port !== undefined && text !== undefined) {
     const edit = insertFirstKey(b.route.uri, text, b.ref.span.start, `port: ${only.port}`);
     if (edit) fixes.push({ title: `Add port ${only.port} of Service "${svc.name}"`, edits: [edit], isPreferred: true });
@@ -69,9 +66,9 @@ function missingPort(cluster: Cluster, b: BackendSubject, svc: Service) {
   };
 }
 
-function wrongPort(cluster: Cluster, b: BackendSubject, svc: Service) {
+function wrongPort(lookup: Lookup, b: BackendSubject, svc: Service) {
   const written = b.ref.port!;
-  const behind = portsBehind(cluster, svc, written);
+  const behind = portsBehind(lookup, svc, written);
   const hint = behind.length
     ? ` ${written} is the ${behind[0].via} behind Service port ${behind[0].port.port}; a backendRef names the Service port.`
     : '';
@@ -94,13 +91,13 @@ function wrongPort(cluster: Cluster, b: BackendSubject, svc: Service) {
 }
 
 /** The Service ports whose targetPort is `written`, or whose named targetPort is `written` in a selected container (semantics §5). */
-function portsBehind(cluster: Cluster, svc: Service, written: number): { port: ServicePort; via: string }[] {
+function portsBehind(lookup: Lookup, svc: Service, written: number): { port: ServicePort; via: string }[] {
   const out: { port: ServicePort; via: string }[] = [];
   for (const p of svc.ports) {
     if (p.port === undefined) continue;
     if (p.targetPort === written) out.push({ port: p, via: 'targetPort' });
     else if (typeof p.targetPort === 'string' && svc.selector) {
-      const named = cluster.workloadsMatching(svc.namespace, svc.selector).some((w) => w.template.containers.some((c) => c.ports.some((cp) => cp.name === p.targetPort && cp.containerPort === written)));
+      const named = lookup.workloadsMatching(svc.namespace, svc.selector).some((w) => w.template.containers.some((c) => c.ports.some((cp) => cp.name === p.targetPort && cp.containerPort === written)));
       if (named) out.push({ port: p, via: `container port (named "${p.targetPort}")` });
     }
   }

@@ -1,21 +1,18 @@
 // route-backend-refgrant: a cross-namespace backendRef (or a Gateway's certificateRef) that no ReferenceGrant allows.
 
 import { grantFor } from '../analysis/gatewayRoutes';
-import type { Cluster } from '../model/cluster';
 import { gatewayGroup } from '../model/gatewayApi';
 import type { Span } from '../model/span';
-import { fileTextOf } from './fileTextOf';
 import type { Fix, FindingDraft } from './finding';
 import { lineEndOf } from './insertMapEntry';
 import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
-import type { Rule } from './rule';
+import type { Lookup, Rule } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects, consequence } from './routeBackends';
 
 export const routeBackendRefgrant: Rule = {
   code: 'route-backend-refgrant',
   defaultSeverity: 'warning',
-  scope: 'namespace',
   title: 'A cross-namespace backendRef or certificateRef has no ReferenceGrant',
   description: `A route may send traffic to a Service in another namespace, and a Gateway listener may use a certificate Secret of another namespace, only when a ReferenceGrant **in the target namespace** allows it: one of its \`from\` items must equal {group \`gateway.networking.k8s.io\`, the referring kind, the referring namespace} and one of its \`to\` items {group \`""\`, kind \`Service\` or \`Secret\`, the name or no name} (*gateway semantics §G6*). Without one the reference is refused (ResolvedRefs: False, reason RefNotPermitted): the backend's requests get HTTP 500, the listener has no certificate. A target namespace that no manifest populates is not judged. The quick fix adds the ReferenceGrant.`,
   examples: {
@@ -47,11 +44,11 @@ spec:
   from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]
   to: [{group: "", kind: Service, name: api}]`,
   },
-  *check({ cluster }) {
-    for (const b of backendSubjects(cluster)) {
+  *check({ subjects, lookup }) {
+    for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('refgrant')) continue;
       const ns = b.verdict.namespace;
-      const fix = grantFix(cluster, b.route.uri, b.route.kind, b.route.namespace, ns, 'Service', b.ref.name!);
+      const fix = grantFix(lookup, b.route.uri, b.route.kind, b.route.namespace, ns, 'Service', b.ref.name!);
       yield {
         uri: b.route.uri,
         span: b.ref.namespaceSpan ?? b.ref.span,
@@ -60,13 +57,13 @@ spec:
         fixes: fix ? [fix] : [],
       };
     }
-    for (const gateway of gatewaySubjects(cluster)) {
+    for (const gateway of gatewaySubjects(subjects)) {
       for (const l of gateway.listeners) {
         for (const ref of l.tls?.certificateRefs ?? []) {
           if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || ref.namespace === undefined || ref.namespace === gateway.namespace) continue;
-          const grant = grantFor(cluster, { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace }, { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name });
+          const grant = grantFor(lookup, { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace }, { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name });
           if (grant.allowed !== false) continue;
-          const fix = grantFix(cluster, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name);
+          const fix = grantFix(lookup, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name);
           const finding: FindingDraft = {
             uri: gateway.uri,
             span: (ref.namespaceSpan ?? ref.span) as Span,
@@ -82,8 +79,8 @@ spec:
 };
 
 /** Appends a ReferenceGrant in the target namespace to the referring object's file. */
-function grantFix(cluster: Cluster, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string): Fix | undefined {
-  const text = fileTextOf(cluster, uri);
+function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string): Fix | undefined {
+  const text = lookup.fileText(uri);
   if (text === undefined) return undefined;
   const eol = lineEndOf(text);
   const lead = text.length && !text.endsWith('\n') ? eol : '';

@@ -3,9 +3,10 @@
 import { backendShares, backendVerdict, failureOf, percent, type BackendVerdict } from '../analysis/gatewayRoutes';
 
 export { problemsText } from '../analysis/gatewayRoutes';
-import type { Cluster } from '../model/cluster';
+import type { NamespaceObjects } from '../model/cluster';
 import type { GatewayRoute, RouteBackendRef, RouteRule } from '../model/gatewayApi';
 import { routeSubjects } from './gatewaySubjects';
+import type { Lookup } from './rule';
 
 export interface BackendSubject {
   readonly route: GatewayRoute;
@@ -16,11 +17,11 @@ export interface BackendSubject {
   readonly share: number;
 }
 
-export function* backendSubjects(cluster: Cluster): Generator<BackendSubject> {
-  for (const route of routeSubjects(cluster)) {
+export function* backendSubjects(subjects: NamespaceObjects, lookup: Lookup): Generator<BackendSubject> {
+  for (const route of routeSubjects(subjects)) {
     for (const rule of route.rules) {
       const shares = backendShares(rule);
-      for (const ref of rule.backendRefs) yield { route, rule, ref, verdict: backendVerdict(cluster, route, ref), share: shares[ref.index] };
+      for (const ref of rule.backendRefs) yield { route, rule, ref, verdict: backendVerdict(lookup, route, ref), share: shares[ref.index] };
     }
   }
 }
