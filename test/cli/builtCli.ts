@@ -1,8 +1,9 @@
 // The one place tests run the bundled `kube-netlens`. `npm run build` runs at most once per change of the sources:
-// under a cross-process lock, the fresh dist/cli.js is copied to a shared place, and test processes spawn that copy
-// (other test files rebuild dist/ concurrently, and a half-written bundle must never run).
+// under a cross-process lock, the fresh dist/cli.js is copied to a place shared by this checkout's test processes, and
+// they spawn that copy (other test files rebuild dist/ concurrently, and a half-written bundle must never run).
 
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,9 +23,11 @@ let cliPath: string | undefined;
 /** The path of a bundled CLI no older than its sources; builds with `npm run build` when there is none. */
 export function buildCli(): string {
   if (cliPath) return cliPath;
-  const shared = join(tmpdir(), 'kube-netlens-test-cli');
+  // One copy per checkout: several checkouts (worktrees) on one machine must not run each other's bundle.
+  const checkout = createHash('sha256').update(repoRoot).digest('hex').slice(0, 12);
+  const shared = join(tmpdir(), `kube-netlens-test-cli-${checkout}`);
   const copy = join(shared, 'cli.js');
-  const lock = join(tmpdir(), 'kube-netlens-build.lock');
+  const lock = join(tmpdir(), `kube-netlens-build-${checkout}.lock`);
   acquire(lock);
   try {
     if (mtimeOf(copy) <= newestInput()) {
