@@ -250,10 +250,19 @@ export interface BackendVerdict {
   readonly problems: readonly BackendProblem[];
 }
 
+/**
+ * The Service backendRefs without a port: the CRD's validation (`BackendObjectReference`, "Must have port for Service
+ * reference") makes the API server reject the whole route, which then does not exist (semantics §9.4).
+ */
+export function portlessServiceRefs(route: GatewayRoute): RouteBackendRef[] {
+  return route.rules.flatMap((r) => r.backendRefs.filter((b) => b.group === '' && b.kind === 'Service' && b.port === undefined));
+}
+
 export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: RouteBackendRef): BackendVerdict {
   const namespace = ref.namespace ?? route.namespace;
   if (ref.group !== '' || ref.kind !== 'Service' || ref.name === undefined) return { status: 'unknown', namespace, problems: [] };
   const problems: BackendProblem[] = [];
+  if (ref.port === undefined) problems.push('port-missing');
   let unknown = false;
   if (namespace !== route.namespace) {
     const grant = grantFor(lookup, { group: gatewayGroup, kind: route.kind, namespace: route.namespace }, { group: '', kind: 'Service', namespace, name: ref.name });
@@ -268,8 +277,7 @@ export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: 
   }
   if (service.type === 'ExternalName') problems.push('externalname');
   let servicePort: ServicePort | undefined;
-  if (ref.port === undefined) problems.push('port-missing');
-  else {
+  if (ref.port !== undefined) {
     servicePort = service.ports.find((p) => p.port === ref.port);
     // An ExternalName Service may declare no ports at all; its port is then not the question.
     if (!servicePort && !(service.type === 'ExternalName' && !service.ports.length)) problems.push('port-unknown');

@@ -7,7 +7,7 @@ import { isRoute, type Gateway, type GatewayListener, type GatewayRoute } from '
 import type { Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceNode } from '../protocol';
-import { acceptingListeners, clusterLookup, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
+import { acceptingListeners, clusterLookup, portlessServiceRefs, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
 
 export interface GatewayHops {
   /** Nodes made for a route's rule or backendRef, to put the route's findings on. */
@@ -41,6 +41,7 @@ export function gatewayEntries(cluster: Cluster, service: Service, sink: Sink): 
         ...(rule.filters.length ? [`Filters: ${rule.filters.join(', ')}.`] : []),
         allInvalid ? `Every backend is invalid: all ${traffic} it matches ${fate}.` : invalidShare > 0 ? `${percent(invalidShare)} of its ${traffic} go to invalid backends and ${fate}.` : `Sends its ${traffic} to ${rule.backendRefs.length} ${rule.backendRefs.length === 1 ? 'backend' : 'backends'} by weight.`,
         ...(listeners.length ? [] : ['No Gateway in the workspace accepts this route.']),
+        ...(portlessServiceRefs(route).length ? ['The API server rejects this route: a Service backendRef has no port ("Must have port for Service reference").'] : []),
       ];
       sink.node({ id: ruleId, kind: 'route-rule', column: 'route', label: `${route.kind} ${route.name} · rule ${rule.index + 1}`, detail, status: allInvalid ? 'error' : invalidShare > 0 || !listeners.length ? 'warning' : 'ok', source: sink.source(route.uri, rule.span) });
       places.push({ id: ruleId, route, span: rule.span });

@@ -1,6 +1,6 @@
 // route-all-backends-invalid: every backendRef of a route rule is invalid and the rule has no filters, so all its requests fail.
 
-import { failureOf } from '../analysis/gatewayRoutes';
+import { failureOf, portlessServiceRefs } from '../analysis/gatewayRoutes';
 import type { RouteRule } from '../model/gatewayApi';
 import type { Rule } from './rule';
 import { refOf } from './refOf';
@@ -46,8 +46,9 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
       else byRule.set(b.rule, [b]);
     }
     for (const [rule, backends] of byRule) {
-      if (rule.filters.length || !backends.every((b) => b.verdict.status === 'invalid')) continue;
       const route = backends[0].route;
+      // A route with a portless Service backendRef is rejected as a whole: route-backend-port says so.
+      if (rule.filters.length || !backends.every((b) => b.verdict.status === 'invalid') || portlessServiceRefs(route).length) continue;
       const { traffic, fate } = failureOf(route.kind);
       yield {
         uri: route.uri,

@@ -11,7 +11,7 @@ export const routeBackendPort: Rule = {
   code: 'route-backend-port',
   defaultSeverity: 'warning',
   title: 'A route backendRef port is missing or is not a port of the Service',
-  description: `A backendRef's \`port\` is the **Service port**, never the targetPort or the container port, and it is required when the backend is a Service (*gateway semantics §G5*, \`BackendObjectReference.Port\`). A port the Service does not have makes the backend invalid, and the requests it would get receive HTTP 500 (*gateway semantics §G7*). When the port written is the targetPort or a container port behind one of the Service's ports, the finding offers that Service port.`,
+  description: `A backendRef's \`port\` is the **Service port**, never the targetPort or the container port, and it is required when the backend is a Service: without it the API server rejects the whole route (\`BackendObjectReference\` validation "Must have port for Service reference", *gateway semantics §G5*). A port the Service does not have makes the backend invalid, and the requests it would get receive HTTP 500 (*gateway semantics §G7*). When the port written is the targetPort or a container port behind one of the Service's ports, the finding offers that Service port.`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -37,9 +37,8 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
   *check({ subjects, lookup }) {
     for (const b of backendSubjects(subjects, lookup)) {
       const svc = b.verdict.service;
-      if (!svc) continue;
       if (b.verdict.problems.includes('port-missing')) yield missingPort(lookup, b, svc);
-      else if (b.verdict.problems.includes('port-unknown')) yield wrongPort(lookup, b, svc);
+      else if (svc && b.verdict.problems.includes('port-unknown')) yield wrongPort(lookup, b, svc);
     }
   },
 };
@@ -48,20 +47,20 @@ function portsOf(svc: Service): string {
   return svc.ports.length ? svc.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : 'none';
 }
 
-function missingPort(lookup: Lookup, b: BackendSubject, svc: Service) {
-  const only = svc.ports.length === 1 ? svc.ports[0] : undefined;
+function missingPort(lookup: Lookup, b: BackendSubject, svc: Service | undefined) {
+  const only = svc?.ports.length === 1 ? svc.ports[0] : undefined;
   const fixes: Fix[] = [];
   const text = lookup.fileText(b.route.uri);
   if (only?.port !== undefined && text !== undefined) {
     const edit = insertFirstKey(b.route.uri, text, b.ref.span.start, `port: ${only.port}`);
-    if (edit) fixes.push({ title: `Add port ${only.port} of Service "${svc.name}"`, edits: [edit], isPreferred: true });
+    if (edit) fixes.push({ title: `Add port ${only.port} of Service "${svc!.name}"`, edits: [edit], isPreferred: true });
   }
   return {
     uri: b.route.uri,
     span: b.ref.nameSpan ?? b.ref.span,
-    message: `${backendLabel(b)} sends traffic to Service "${svc.name}" without a port; a Service backend needs the Service port (its ports: ${portsOf(svc)}), so ${consequence(b)}.`,
+    message: `${backendLabel(b)} sends traffic to Service "${b.ref.name}" without a port; a Service backend must name the Service port${svc ? ` (its ports: ${portsOf(svc)})` : ''}, so ${consequence(b)}.`,
     resource: refOf(b.route),
-    related: [{ uri: svc.uri, span: svc.portsSpan ?? svc.nameSpan, message: `The ports of Service "${svc.name}"` }],
+    related: svc ? [{ uri: svc.uri, span: svc.portsSpan ?? svc.nameSpan, message: `The ports of Service "${svc.name}"` }] : [],
     fixes,
   };
 }

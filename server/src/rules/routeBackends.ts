@@ -1,6 +1,6 @@
 // The backendRefs of a unit's routes with what each resolves to, shared by the route-backend-* rules.
 
-import { backendShares, backendVerdict, failureOf, percent, type BackendVerdict } from '../analysis/gatewayRoutes';
+import { backendShares, backendVerdict, failureOf, percent, portlessServiceRefs, type BackendVerdict } from '../analysis/gatewayRoutes';
 
 export { problemsText } from '../analysis/gatewayRoutes';
 import type { NamespaceObjects } from '../model/cluster';
@@ -28,6 +28,7 @@ export function* backendSubjects(subjects: NamespaceObjects, lookup: Lookup): Ge
 
 /** What the clients of the backend's share see (gateway semantics §G7). */
 export function consequence(b: BackendSubject): string {
+  if (portlessServiceRefs(b.route).length) return `the API server rejects the whole ${b.route.kind} ("Must have port for Service reference") and none of its rules serve traffic`;
   const { traffic, fate } = failureOf(b.route.kind);
   const rule = `rule ${b.rule.index + 1}${b.rule.name ? ` ("${b.rule.name}")` : ''}`;
   if (b.rule.backendRefs.length === 1 || b.share >= 1) return `the backend is invalid (ResolvedRefs: False) and the ${traffic} matching ${rule} ${fate}`;
