@@ -64,6 +64,7 @@ const others = fc.oneof(
     `  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: ${g.fromNs}}]`,
     `  to: [{group: "", kind: Service${g.name ? `, name: ${g.name}` : ''}}]`,
   ].join('\n')),
+  fc.record({ ns, name: fc.constantFrom('cert', 'crt') }).map((x) => `apiVersion: v1\nkind: Secret\nmetadata: {name: ${x.name}, namespace: ${x.ns}}\ntype: kubernetes.io/tls`),
   fc.constant('not: [valid'),
 );
 
