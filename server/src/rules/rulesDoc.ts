@@ -10,7 +10,7 @@ export function renderRulesDoc(rules: readonly Rule[]): string {
     '',
     'Kubernetes Network Lens reads the Kubernetes manifests in your workspace and reports networking mistakes that the API server accepts but the cluster will not route the way you expect. Each finding carries one of the codes below. Change a rule\'s severity, or turn it off, with the `kubeNetlens.rules` setting in the editor (for example `"kubeNetlens.rules": {"service-port-not-exposed": "off"}`).',
     '',
-    'References such as *semantics §1.1* point to the sections of the network semantics reference that the analysis follows.',
+    'References such as *semantics §1.1* point to the sections of the network semantics reference that the analysis follows; *gateway semantics §G2* points to [the Gateway API semantics](gateway-semantics.md).',
     '',
     '| Code | Default severity | What it catches |',
     '|---|---|---|',
