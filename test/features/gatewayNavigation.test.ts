@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { codeLensesFor } from '../../server/src/features/codeLenses';
 import { definitionAt } from '../../server/src/features/definition';
+import { referencesAt } from '../../server/src/features/references';
 import { cursorIn, parseFixture } from '../helpers/fixture';
 
 const workspace = `# file: gateway.yaml
@@ -76,6 +77,15 @@ describe('Gateway API definition', () => {
   it('certificateRef → the Secret', () => {
     const c = at('gateway.yaml', 'name: edge-cert', 7);
     assert.deepEqual(where(definitionAt(c.analysis, c.uri, c.offset), c.sources), ['gateway.yaml:edge-cert, namespace: infra}']);
+  });
+});
+
+describe('Gateway API references', () => {
+  it('a Gateway → the parentRefs naming it; a Service → the backendRefs naming it', () => {
+    const g = at('gateway.yaml', 'name: edge', 7);
+    assert.deepEqual(where(referencesAt(g.analysis, g.uri, g.offset, false), g.sources), ['route.yaml:edge, namespace: infra, sectionName: http}']);
+    const s = at('svc.yaml', 'name: web', 7);
+    assert.deepEqual(where(referencesAt(s.analysis, s.uri, s.offset, false), s.sources), ['route.yaml:web, port: 80}']);
   });
 });
 
