@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { codeLensesFor } from '../../server/src/features/codeLenses';
+import { completionAt } from '../../server/src/features/completion';
 import { definitionAt } from '../../server/src/features/definition';
 import { referencesAt } from '../../server/src/features/references';
 import { cursorIn, parseFixture } from '../helpers/fixture';
@@ -86,6 +87,30 @@ describe('Gateway API references', () => {
     assert.deepEqual(where(referencesAt(g.analysis, g.uri, g.offset, false), g.sources), ['route.yaml:edge, namespace: infra, sectionName: http}']);
     const s = at('svc.yaml', 'name: web', 7);
     assert.deepEqual(where(referencesAt(s.analysis, s.uri, s.offset, false), s.sources), ['route.yaml:web, port: 80}']);
+  });
+});
+
+describe('Gateway API completion', () => {
+  const route = (body: string) => `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: shop
+  namespace: shop
+spec:
+${body}`;
+  function complete(routeText: string): string[] {
+    const fx = parseFixture(workspace);
+    const { text, offset } = cursorIn(routeText);
+    const sources = fx.sources.map((s) => (s.uri.endsWith('route.yaml') ? { uri: s.uri, text } : s));
+    return completionAt(analyzeTexts(sources), 'file:///fixture/route.yaml', text, offset).map((c) => c.label);
+  }
+  it('backendRef name offers the Services of its namespace, port the Service ports of the Service named beside it', () => {
+    assert.deepEqual(complete(route('  rules:\n    - backendRefs:\n        - name: $0\n')), ['web']);
+    assert.deepEqual(complete(route('  rules:\n    - backendRefs:\n        - name: web\n          port: $0\n')), ['80']);
+  });
+  it('parentRef name offers the Gateways of its namespace, sectionName the listeners of the Gateway named beside it', () => {
+    assert.deepEqual(complete(route('  parentRefs:\n    - namespace: infra\n      name: $0\n')), ['edge']);
+    assert.deepEqual(complete(route('  parentRefs:\n    - name: edge\n      namespace: infra\n      sectionName: $0\n')), ['http', 'https']);
   });
 });
 
