@@ -6,7 +6,7 @@ import { isService, isWorkload, type Ingress, type Service, type Workload } from
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
-import { backendRefHover, listenerHover, parentRefHover } from './hoverGateway';
+import { backendRefHover, gatewayHover, listenerHover, parentRefHover } from './hoverGateway';
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
@@ -28,6 +28,7 @@ export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover 
   if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset);
   if (isRoute(r)) return routeHover(analysis, r, offset);
   if (isGateway(r)) {
+    if (spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset)) return { markdown: gatewayHover(analysis, r), span: spanContains(r.nameSpan, offset) ? r.nameSpan : r.kindSpan };
     const l = r.listeners.find((x) => spanContains(x.span, offset));
     return l ? { markdown: listenerHover(analysis, r, l), span: l.nameSpan && spanContains(l.nameSpan, offset) ? l.nameSpan : l.span } : undefined;
   }

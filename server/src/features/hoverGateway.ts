@@ -122,6 +122,23 @@ export function attachedRoutes(analysis: Analysis, gateway: Gateway, listener: G
   return out;
 }
 
+/** The Gateway itself: its class and each listener with the routes it accepts (gateway semantics §G3). */
+export function gatewayHover(analysis: Analysis, gateway: Gateway): string {
+  const out = [`**Gateway** ${code(`${gateway.namespace}/${gateway.name}`)}${gateway.gatewayClassName ? ` of class ${code(gateway.gatewayClassName)}` : ''}`, ''];
+  if (!gateway.listeners.length) {
+    out.push('No listeners: nothing can attach to this Gateway.');
+    return out.join('\n');
+  }
+  out.push('| listener | admits | routes attached |', '|---|---|---|');
+  for (const l of gateway.listeners) {
+    const routes = attachedRoutes(analysis, gateway, l);
+    const from = l.from === 'All' ? 'every namespace' : l.from === 'Selector' ? 'selected namespaces' : 'its namespace';
+    out.push(`| ${escape(listenerName(l))} | ${escape((listenerKinds(l) ?? ['implementation-specific kinds']).join(', '))} from ${from} | ${routes.length ? escape(routes.map((r) => `${r.kind} ${r.namespace}/${r.name}`).join(', ')) : 'none'} |`);
+  }
+  out.push('', 'Gateways add no cluster DNS names: clients reach them at the addresses the controller assigns.');
+  return out.join('\n');
+}
+
 export function listenerHover(analysis: Analysis, gateway: Gateway, listener: GatewayListener): string {
   const out = [`**Listener** ${code(listenerName(listener))} of Gateway ${code(gateway.name)}`, ''];
   const from = listener.from === 'Selector' && listener.namespaceSelector ? `namespaces labelled ${code(formatSelector(listener.namespaceSelector))}` : listener.from === 'All' ? 'every namespace' : `namespace ${code(gateway.namespace)} only`;
