@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceToText } from '../../server/src/features/traceText';
 import { analysisOf } from '../helpers/checkDns';
 import { checkTraceGolden, traceOf } from '../helpers/checkTrace';
@@ -30,6 +31,17 @@ describe('trace through a Gateway', () => {
     assert.ok(g.edges.some((e) => e.from === 'gateway:listener:infra/edge/http' && e.to === rules[0].id));
     assert.ok(g.nodes.some((n) => n.kind === 'ingress'), 'the Ingress entry is drawn too');
     assert.equal(g.broken, false);
+  });
+
+  it('a mesh route (a Service parent) is attached to that Service, not reported as accepted by no Gateway', () => {
+    const a = analyzeTexts([{ uri: 'file:///mesh.yaml', text: [
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: split, namespace: shop}\nspec:\n  parentRefs: [{group: "", kind: Service, name: web, port: 80}]\n  rules: [{backendRefs: [{name: web-v2, port: 80}]}]',
+      'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {selector: {app: web}, ports: [{port: 80}]}',
+      'apiVersion: v1\nkind: Service\nmetadata: {name: web-v2, namespace: shop}\nspec: {selector: {app: web}, ports: [{port: 80}]}',
+    ].join('\n---\n') }]);
+    const rule = traceOf(a, 'shop', 'web-v2').nodes.find((n) => n.kind === 'route-rule');
+    assert.equal(rule?.status, 'ok');
+    assert.deepEqual(rule?.detail, ['Matches every request of the route.', 'Sends its requests to 1 backend by weight.', 'Mesh producer route on Service shop/web: calls to it that match this rule are sent here.']);
   });
 
   it('prints the same path as text', () => {

@@ -7,7 +7,7 @@ import { isRoute, type Gateway, type GatewayListener, type GatewayRoute } from '
 import type { Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceEdge, TraceNode } from '../protocol';
-import { acceptingListeners, clusterLookup, portlessServiceRefs, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
+import { acceptingListeners, clusterLookup, parentTarget, portlessServiceRefs, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
 
 export interface GatewayHops {
   /** Nodes made for a route's rule or backendRef, to put the route's findings on. */
@@ -27,7 +27,14 @@ export function gatewayEntries(cluster: Cluster, service: Service, sink: Sink): 
     if (!isRoute(route)) continue;
     const rules = route.rules.filter((rule) => rule.backendRefs.some((b) => backendVerdict(clusterLookup(cluster), route, b).service === service));
     if (!rules.length) continue;
-    const listeners = acceptingListeners(clusterLookup(cluster), route);
+    const lookup = clusterLookup(cluster);
+    const listeners = acceptingListeners(lookup, route);
+    // Gateway semantics §G8: a Service parent makes this a mesh route on that Service's traffic.
+    const meshParents = route.parentRefs.flatMap((ref) => {
+      const t = parentTarget(lookup, route, ref);
+      return t.kind === 'service' ? [`${t.namespace === route.namespace ? 'producer' : 'consumer'} route on Service ${t.namespace}/${t.service.name}`] : [];
+    });
+    const attached = listeners.length > 0 || meshParents.length > 0;
     for (const rule of rules) {
       const verdicts = rule.backendRefs.map((b) => backendVerdict(clusterLookup(cluster), route, b));
       const shares = backendShares(rule);
@@ -40,10 +47,11 @@ export function gatewayEntries(cluster: Cluster, service: Service, sink: Sink): 
         ...(route.hostnames.length ? [`Hostnames ${route.hostnames.map((h) => h.value).join(', ')}.`] : []),
         ...(rule.filters.length ? [`Filters: ${rule.filters.join(', ')}.`] : []),
         allInvalid ? `Every backend is invalid: all ${traffic} it matches ${fate}.` : invalidShare > 0 ? `${percent(invalidShare)} of its ${traffic} go to invalid backends and ${fate}.` : `Sends its ${traffic} to ${rule.backendRefs.length} ${rule.backendRefs.length === 1 ? 'backend' : 'backends'} by weight.`,
-        ...(listeners.length ? [] : ['No Gateway in the workspace accepts this route.']),
+        ...meshParents.map((m) => `Mesh ${m}: calls to it that match this rule are sent here.`),
+        ...(attached ? [] : ['No Gateway in the workspace accepts this route.']),
         ...(portlessServiceRefs(route).length ? ['The API server rejects this route: a Service backendRef has no port ("Must have port for Service reference").'] : []),
       ];
-      sink.node({ id: ruleId, kind: 'route-rule', column: 'route', label: `${route.kind} ${route.name} · rule ${rule.index + 1}`, detail, status: allInvalid ? 'error' : invalidShare > 0 || !listeners.length ? 'warning' : 'ok', source: sink.source(route.uri, rule.span) });
+      sink.node({ id: ruleId, kind: 'route-rule', column: 'route', label: `${route.kind} ${route.name} · rule ${rule.index + 1}`, detail, status: allInvalid ? 'error' : invalidShare > 0 || !attached ? 'warning' : 'ok', source: sink.source(route.uri, rule.span) });
       places.push({ id: ruleId, route, span: rule.span });
       for (const { gateway, listener } of listeners) {
         const lid = `gateway:listener:${gateway.namespace}/${gateway.name}/${listener.name ?? listener.index}`;
