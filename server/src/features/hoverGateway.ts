@@ -35,6 +35,7 @@ export function parentRefHover(analysis: Analysis, route: GatewayRoute, ref: Par
       const gateway = target.gateway;
       const a = attachToGateway(clusterLookup(cluster), route, ref, gateway);
       out.push(`Gateway ${code(gateway.name)}${gateway.gatewayClassName ? ` (class ${code(gateway.gatewayClassName)})` : ''}: ${outcomeText[a.outcome]}`);
+      if (!a.selected.length) out.push('', `Its listeners: ${gateway.listeners.map((l) => code(listenerName(l))).join(', ') || 'none'}.`);
       if (a.selected.length) {
         out.push('', '| listener | accepts? | why |', '|---|---|---|');
         for (const v of a.selected) out.push(`| ${escape(listenerName(v.listener))} | ${verdictWord(v)} | ${escape(verdictWhy(v, route, gateway))} |`);
