@@ -5,7 +5,7 @@
 
 import type { Cluster } from '../model/cluster';
 import {
-  gatewayGroup, gatewayObjectsOf, isGateway, type Gateway, type GatewayListener, type GatewayRoute, type ObjectRefField,
+  gatewayGroup, gatewayObjectsOf, isGateway, type Gateway, type GatewayListener, type GatewayRoute,
   type ParentRef, type ReferenceGrant, type RouteBackendRef, type RouteKind, type RouteRule,
 } from '../model/gatewayApi';
 import type { Resource, Service, ServicePort } from '../model/resources';
@@ -317,12 +317,6 @@ export function failureOf(kind: RouteKind): { readonly traffic: string; readonly
     default:
       return { traffic: 'connections', fate: 'are refused' };
   }
-}
-
-/** `HTTPRoute "web"` / `the reference` phrasing helpers shared by rules and hovers. */
-export function describeRef(ref: ObjectRefField, fallbackNamespace: string): string {
-  const ns = ref.namespace ?? fallbackNamespace;
-  return `${ref.kind} "${ref.name ?? '?'}" in namespace "${ns}"`;
 }
 
 export function percent(share: number): string {

@@ -162,10 +162,6 @@ export function isReferenceGrant(r: ResourceBase): r is ReferenceGrant {
   return r.kind === 'ReferenceGrant' && 'to' in r;
 }
 
-export function isGatewayClass(r: ResourceBase): r is GatewayClass {
-  return r.kind === 'GatewayClass' && 'controllerName' in r;
-}
-
 /** A namespace's Gateway API Gateways and ReferenceGrants, and its Secrets, picked out once per list of objects. */
 export interface GatewayObjects {
   readonly gateways: readonly Gateway[];
