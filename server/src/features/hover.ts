@@ -6,7 +6,7 @@ import { isService, isWorkload, type Ingress, type Service, type Workload } from
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, sessionAffinityHover } from './hoverFields';
-import { backendRefHover, gatewayHover, listenerHover, parentRefHover } from './hoverGateway';
+import { backendRefHover, gatewayHover, listenerHover, parentRefHover, routeHostnameHover } from './hoverGateway';
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
@@ -36,6 +36,8 @@ export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover 
 }
 
 function routeHover(analysis: Analysis, route: GatewayRoute, offset: number): Hover | undefined {
+  const host = route.hostnames.find((h) => spanContains(h.span, offset));
+  if (host) return { markdown: routeHostnameHover(analysis, route, host.value), span: host.span };
   const parent = route.parentRefs.find((p) => spanContains(p.span, offset));
   if (parent) return { markdown: parentRefHover(analysis, route, parent), span: parent.span };
   for (const rule of route.rules) {

@@ -4,7 +4,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import {
-  attachToGateway, backendShares, backendVerdict, clusterLookup, failureOf, hostnamesMeet, listenerKinds, parentTarget, percent,
+  attachToGateway, backendShares, backendVerdict, clusterLookup, failureOf, hostnamesIntersect, hostnamesMeet, listenerKinds, parentTarget, percent,
   problemsText, servicePortOfParent, type ListenerVerdict,
 } from '../analysis/gatewayRoutes';
 import { isRoute, type Gateway, type GatewayListener, type GatewayRoute, type ParentRef, type RouteBackendRef, type RouteRule } from '../model/gatewayApi';
@@ -75,6 +75,26 @@ function verdictWhy(v: ListenerVerdict, route: GatewayRoute, gateway: Gateway): 
   if (v.namespace === 'unknown') return `namespace ${route.namespace} has no Namespace manifest, so its labels are unknown`;
   if (!v.hostname) return `hostname ${l.hostname} meets none of ${route.hostnames.map((h) => h.value).join(', ')}`;
   return l.from === 'All' ? 'routes from every namespace' : l.from === 'Selector' ? 'namespace selected' : 'same namespace';
+}
+
+/** A route hostname: the listeners of its Gateways whose hostname it meets (gateway semantics §G4). */
+export function routeHostnameHover(analysis: Analysis, route: GatewayRoute, hostname: string): string {
+  const lookup = clusterLookup(analysis.cluster);
+  const out = [`**Hostname** ${code(hostname)} of ${route.kind} ${code(route.name)}`, ''];
+  const rows: string[] = [];
+  for (const ref of route.parentRefs) {
+    const t = parentTarget(lookup, route, ref);
+    if (t.kind !== 'gateway') continue;
+    for (const l of t.gateway.listeners) {
+      if (ref.sectionName !== undefined && l.name !== ref.sectionName) continue;
+      if (ref.port !== undefined && l.port !== ref.port) continue;
+      const meets = !l.hostname || hostnamesIntersect(l.hostname, hostname);
+      rows.push(`- ${meets ? '✓' : '✖'} ${code(`${t.gateway.name}/${listenerName(l)}`)}${l.hostname ? '' : ' (no hostname: every host)'}`);
+    }
+  }
+  if (!rows.length) out.push('No Gateway listener in the workspace is selected by this route\'s parentRefs.');
+  else out.push('Listeners selected by the parentRefs, and whether this hostname meets theirs (`*.` matches one or more labels, never the bare domain):', '', ...rows);
+  return out.join('\n');
 }
 
 export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: RouteRule, ref: RouteBackendRef): string {
