@@ -69,10 +69,11 @@ describe('resolveName: URLs, ports and reasons', () => {
     assert.equal(r.reason, 'No Service "mysql" in namespace "db"; did you mean "mysql-0"?');
     assert.equal(r.suggestion, 'mysql-0.db.svc.cluster.local');
   });
-  it('a namespace that does not exist is NXDOMAIN', () => {
+  it('a namespace no manifest describes is unknown, not NXDOMAIN (semantics §9.3)', () => {
     const r = resolveFrom(a, 'data.shop.svc', 'test');
     assert.equal(r.resolves, false);
-    assert.match(r.reason ?? '', /^"shop" is not a namespace in this workspace/);
+    assert.equal(r.unknown, true);
+    assert.match(r.reason ?? '', /^namespace "shop" is not described by the manifests in scope \(it may be created elsewhere\)/);
   });
   it('a StatefulSet pod name under the wrong Service explains what it needs', () => {
     const r = resolveFrom(a, 'web-0.web', 'test');

@@ -98,7 +98,7 @@ export function hostileInputs(): HostileInput[] {
     { name: 'custom and unsafe tags', file: 'tags.yaml', text: cm('tags', 'data:\n  f: !!js/function "function () { globalThis.pwned = true }"\n  p: !!python/object:os.system ["touch /tmp/pwned"]\n  c: !custom {a: b}\n'), outcome: { kind: 'analysed', minResources: 1 } },
     { name: 'one 2 MB line', file: 'long-line.yaml', text: cm('long-line', `data:\n  x: ${'a'.repeat(2 * 1024 * 1024)}\n`), outcome: { kind: 'analysed', minResources: 1 } },
     { name: 'regex-hostile strings in DNS and selector fields', file: 'regex.yaml', text: `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${'a-'.repeat(30000)}!\nspec:\n  selector: {app: "${'a.'.repeat(30000)}!"}\n  externalName: ${'a.'.repeat(30000)}.svc.cluster.local.!\n  ports: [{port: 80, targetPort: "${'a-'.repeat(20000)}"}]\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: env}\ndata:\n  URL: http://${'a.'.repeat(30000)}svc:80/${'%'.repeat(30000)}\n`, outcome: { kind: 'analysed', minResources: 2 } },
-    { name: 'diagnostic flood', file: 'flood.yaml', text: Array.from({ length: 600 }, (_, i) => svc(`flood-${i}`)).join('---\n'), outcome: { kind: 'analysed', minResources: 600 } },
+    { name: 'diagnostic flood', file: 'flood.yaml', text: Array.from({ length: 600 }, (_, i) => `${svc(`flood-${i}`)}    protocol: tcp\n`).join('---\n'), outcome: { kind: 'analysed', minResources: 600 } },
     { name: 'syntax-error flood', file: 'error-flood.yaml', text: Array.from({ length: 20000 }, (_, i) => `k${i}: "\\q"\n`).join(''), outcome: { kind: 'syntax-error' } },
   ];
 }

@@ -1,6 +1,7 @@
 // Which pods back a Service and which container port each Service port lands on (semantics §1.1, §1.2, §5).
 
 import type { Cluster } from '../model/cluster';
+import { podsMatching } from '../model/podLabels';
 import type { Container, ContainerPort, EndpointAddress, Endpoints, EndpointSlice, PodTemplate, Service, ServicePort, Workload } from '../model/resources';
 
 /** Where one Service port lands in one pod template. */
@@ -58,13 +59,24 @@ export function resolveEndpoints(cluster: Cluster, service: Service): ServiceEnd
 }
 
 export function endpointGroup(service: Service, workload: Workload): EndpointGroup {
+  // A selector on a per-pod label (a StatefulSet pod's name or index) selects one pod (semantics §9.1).
+  const selected = service.selector ? podsMatching(workload, service.selector) : workload.replicas;
+  const names = statefulPodNames(workload);
   return {
     workload,
-    replicas: workload.replicas,
+    replicas: selected,
     readinessGated: !service.publishNotReadyAddresses && workload.template.containers.some((c) => c.hasReadinessProbe),
-    podNames: statefulPodNames(workload),
+    podNames: selected === 1 && names.length > 1 ? names.filter((n) => matchesPodName(workload, service.selector!, n)) : names,
     ports: service.ports.map((p) => resolveTargetPort(workload.template, p)),
   };
+}
+
+/** Whether the one StatefulSet pod a per-pod selector picks is the pod named `name`. */
+function matchesPodName(w: Workload, selector: ReadonlyMap<string, string>, name: string): boolean {
+  const ordinal = name.slice(w.name.length + 1);
+  const byName = selector.get('statefulset.kubernetes.io/pod-name');
+  const byIndex = selector.get('apps.kubernetes.io/pod-index');
+  return (byName === undefined || byName === name) && (byIndex === undefined || byIndex === ordinal);
 }
 
 /** StatefulSet pods are `<sts>-<ordinal>` from `ordinals.start` (semantics §2.3). Capped so a huge replica count stays cheap. */

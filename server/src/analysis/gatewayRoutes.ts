@@ -10,6 +10,7 @@ import {
 } from '../model/gatewayApi';
 import type { Resource, Service, ServicePort } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
+import { unknownService } from './unknowns';
 
 export type Tri = boolean | 'unknown';
 
@@ -20,6 +21,8 @@ export interface GatewayLookup {
   namespaceExists(namespace: string): boolean;
   namespaceDeclaration(namespace: string): Resource | undefined;
   referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
+  /** Why a Service of this name may exist though no manifest defines it (an operator's, semantics §9.2), or undefined. */
+  serviceUnknown(namespace: string, name: string): string | undefined;
 }
 
 /** The cluster's own indexes as a GatewayLookup (for hovers, lenses and the trace, which see the whole snapshot). */
@@ -32,6 +35,7 @@ export function clusterLookup(cluster: Cluster): GatewayLookup {
     namespaceExists: (namespace) => cluster.namespaces.has(namespace),
     namespaceDeclaration: (namespace) => cluster.declaredNamespaces.get(namespace),
     referenceGrantsIn: (namespace) => gatewayObjectsOf(cluster.objectsIn(namespace)?.resources).referenceGrants,
+    serviceUnknown: (namespace, name) => unknownService(cluster, namespace, name),
   };
   lookups.set(cluster, found);
   return found;
@@ -59,7 +63,8 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
   if (ref.group === '' && ref.kind === 'Service') {
     const service = lookup.service(namespace, ref.name);
     if (service) return { kind: 'service', namespace, service };
-    return namespaceKnown(lookup, namespace) ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
+    const known = namespaceKnown(lookup, namespace) && !lookup.serviceUnknown(namespace, ref.name);
+    return known ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
   }
   return { kind: 'unknown', namespace };
 }
@@ -271,7 +276,8 @@ export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: 
   }
   const service = lookup.service(namespace, ref.name);
   if (!service) {
-    if (!namespaceKnown(lookup, namespace)) return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
+    // A namespace no manifest describes, or a Service an operator may create there: unknown (semantics §9.2, §9.3).
+    if (!namespaceKnown(lookup, namespace) || lookup.serviceUnknown(namespace, ref.name)) return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
     problems.push('missing');
     return { status: 'invalid', namespace, problems };
   }

@@ -6,6 +6,7 @@ import type { Cluster } from '../model/cluster';
 import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resources';
 import type { DnsRecord, NameResolution } from './analysis';
 import { closestName } from './closestName';
+import { unknownPods, unknownService } from './unknowns';
 import { endpointHostsOf, serviceFqdn, zoneOf } from './dnsRecords';
 import type { ServiceEndpoints } from './endpoints';
 import { isIP } from './ip';
@@ -90,7 +91,7 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
     return { ...base, records: [], resolves: false, unknown: true, reason: `This workspace does not describe what answers ${first.fqdn}.` };
   }
   const why = explainMissing(ctx, host, intended, zone);
-  return { ...base, records: [], resolves: false, reason: why.reason, ...(why.suggestion ? { suggestion: why.suggestion } : {}) };
+  return { ...base, records: [], resolves: false, reason: why.reason, ...(why.suggestion ? { suggestion: why.suggestion } : {}), ...(why.unknown ? { unknown: true } : {}) };
 }
 
 function inZone(fqdn: string, zone: string): boolean {
@@ -277,7 +278,7 @@ function replaceLabel(host: string, index: number, value: string): string | unde
   return labels.join('.') + (trailing ? '.' : '');
 }
 
-function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string): { reason: string; suggestion?: string } {
+function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string): { reason: string; suggestion?: string; unknown?: boolean } {
   const cluster = ctx.cluster;
   if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { reason: `"${host}" is not a cluster name, and nothing in the cluster domain ${zone} answers it.` };
   const labels = fqdn.slice(0, -(zone.length + 1)).split('.');
@@ -302,11 +303,11 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   if (!namespaceKnown(cluster, ns)) {
     const close = closestName(ns, cluster.namespaces);
     const elsewhere = cluster.servicesNamed(svcLabel)[0];
-    let reason = `"${ns}" is not a namespace in this workspace`;
-    if (close) reason += `; did you mean "${close}"?`;
-    else if (elsewhere) reason += `; a Service "${elsewhere.name}" exists in namespace "${elsewhere.namespace}".`;
-    else reason += ', and CoreDNS answers NXDOMAIN for names in namespaces that do not exist.';
-    const suggestion = close && nsIndex < hostLabels ? replaceLabel(host, nsIndex, close) : elsewhere && nsIndex < hostLabels ? replaceLabel(host, nsIndex, elsewhere.namespace) : undefined;
+    // semantics §9.3: a namespace no manifest in scope describes may exist (another repository, `kubectl create
+    // namespace`): unknown, unless its name is a near miss of one that is described (a typo).
+    if (!close) return { reason: `namespace "${ns}" is not described by the manifests in scope (it may be created elsewhere)${elsewhere ? `; a Service "${elsewhere.name}" exists in namespace "${elsewhere.namespace}"` : ''}.`, unknown: true };
+    const reason = `"${ns}" is not a namespace in this workspace; did you mean "${close}"?`;
+    const suggestion = nsIndex < hostLabels ? replaceLabel(host, nsIndex, close) : elsewhere && nsIndex < hostLabels ? replaceLabel(host, nsIndex, elsewhere.namespace) : undefined;
     return { reason, ...(suggestion ? { suggestion } : {}) };
   }
   const service = serviceNamed(cluster, ns, svcLabel);
@@ -323,6 +324,9 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
       return { reason, ...(stsSuggestion ? { suggestion: stsSuggestion } : {}) };
     }
     const other = cluster.servicesNamed(svcLabel).find((s) => s.namespace !== ns);
+    // semantics §9.2–9.3: an operator may create the Service, or a Service written without a namespace may be applied here.
+    const unknown = close ? undefined : unknownService(cluster, ns, svcLabel);
+    if (unknown) return { reason: `No manifest in scope defines Service "${svcLabel}" in namespace "${ns}", but ${unknown}.`, unknown: true };
     let reason = `No Service "${svcLabel}" in namespace "${ns}"`;
     if (close) reason += `; did you mean "${close}"?`;
     else if (other) reason += `; there is one in namespace "${other.namespace}".`;
@@ -337,6 +341,11 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     return { reason: `ExternalName Service "${service.name}" points at the IP address "${target}"; CoreDNS answers NXDOMAIN for IP-shaped ExternalNames (use a selector-less Service with Endpoints instead).` };
   }
   const eps = ctx.endpointsOf(service);
+  // Names that need endpoints, of a Service whose pods an operator makes or a controller labels: unknown (semantics §9.2).
+  if (eps.source === 'selector' && !eps.groups.length && service.selector) {
+    const unknown = unknownPods(cluster, ns, service.selector.keys());
+    if (unknown) return { reason: `Service "${service.name}" selects no pod template in scope, but ${unknown}.`, unknown: true };
+  }
   if (labels.length === 3) {
     // Only headless Services lack an S1 record; theirs needs ready endpoints (semantics §2.1 H1).
     if (eps.source === 'none' || (eps.source === 'selector' && !eps.groups.length)) {

@@ -23,9 +23,11 @@
 
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { resolveName } from '../analysis/resolveName';
+import { unknownPods, unknownService } from '../analysis/unknowns';
 import { fileNamed, type Cluster, type NamespaceObjects } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
+import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service } from '../model/resources';
 import type { Lookup, RuleContext } from '../rules/rule';
 
@@ -70,8 +72,9 @@ function podKey(namespace: string, key: string, value: string): string {
 
 /** The key standing for a selector's matches in a namespace; undefined for an empty selector, which matches nothing here. */
 function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): string | undefined {
-  for (const [k, v] of selector) return podKey(namespace, k, v);
-  return undefined;
+  // Controller labels are on no template (model/podLabels.ts): a selector of those alone depends on every workload.
+  for (const [k, v] of selector) if (!isControllerLabel(k)) return podKey(namespace, k, v);
+  return selector.size ? `wls:${namespace}` : undefined;
 }
 
 /** A name resolution with the inputs it read, kept from one snapshot to the next. */
@@ -246,6 +249,15 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     fileText(uri) {
       record(`file:${uri}`);
       return fileNamed(a().cluster.files, uri)?.text;
+    },
+    podsUnknown(namespace, keys) {
+      record(`ns:${namespace}`);
+      return unknownPods(a().cluster, namespace, keys);
+    },
+    serviceUnknown(namespace, name) {
+      record(`ns:${namespace}`);
+      record(`svc:${name.toLowerCase()}`);
+      return unknownService(a().cluster, namespace, name);
     },
     // semantics §1.1, §1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.

@@ -10,7 +10,8 @@ export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string)
   const r = at.resolution;
   const out = [`**DNS name** ${code(at.token.text)} looked up from namespace ${code(fromNamespace)} (${code(at.value.where)})`, ''];
   if (!r.resolves || !r.service) {
-    out.push(`Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
+    // semantics §9: what the manifests cannot know is said as unknown, never as "does not resolve".
+    out.push(r.unknown ? `Unknown: ${escape(r.reason ?? 'the manifests do not describe what answers this name.')}` : `Does not resolve: ${escape(r.reason ?? 'no Service in the manifests answers this name.')}`);
     return out.join('\n');
   }
   const s = r.service;

@@ -6,6 +6,7 @@ import {
   isService, isWorkload, type ConfigMap, type EndpointSlice, type Endpoints, type Ingress, type NetworkPolicy,
   type Resource, type Service, type Workload,
 } from './resources';
+import { isControllerLabel, selectsPods } from './podLabels';
 import { selectorMatches, type LabelSelector } from './selector';
 
 export interface Cluster {
@@ -118,19 +119,18 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
 
   const none: readonly never[] = [];
   const workloadsMatching = (namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[] => {
-    const idx = partitions.get(namespace)?.labelIndex;
-    if (!idx || selector.size === 0) return none;
-    // Start from the rarest pair, then check the rest.
-    let best: Workload[] | undefined;
+    const partition = partitions.get(namespace);
+    if (!partition || selector.size === 0) return none;
+    // Start from the rarest pair a template writes, then check every pair on each candidate, controller labels
+    // included (model/podLabels.ts).
+    let best: readonly Workload[] | undefined;
     for (const [k, v] of selector) {
-      const c = idx.get(`${k}=${v}`);
+      if (isControllerLabel(k)) continue;
+      const c = partition.labelIndex.get(`${k}=${v}`);
       if (!c) return none;
       if (!best || c.length < best.length) best = c;
     }
-    return best!.filter((w) => {
-      for (const [k, v] of selector) if (w.template.labels.get(k) !== v) return false;
-      return true;
-    });
+    return (best ?? partition.workloads).filter((w) => selectsPods(w, selector));
   };
   const get = (kind: string, namespace: string, name: string): readonly Resource[] => partitions.get(namespace)?.byKey.get(`${kind}\u0000${name}`) ?? none;
 

@@ -155,6 +155,8 @@ export interface Workload extends ResourceBase {
   readonly serviceNameSpan?: Span;
   readonly ordinalsStart: number;
   readonly podManagementPolicy?: string;
+  /** An Indexed Job's `completions`: its pods carry the indexes 0…completions-1 (and hostnames `<job>-<index>`). */
+  readonly indexedCompletions?: number;
 }
 
 export interface EndpointAddress {
@@ -499,6 +501,7 @@ function readWorkload(base: ResourceBase, spec: YNode | undefined): Workload {
     serviceNameSpan: kind === 'StatefulSet' ? at(spec, 'serviceName')?.span : undefined,
     ordinalsStart: int(at(spec, 'ordinals', 'start')) ?? 0,
     podManagementPolicy: text(at(spec, 'podManagementPolicy')),
+    indexedCompletions: kind === 'Job' && text(at(spec, 'completionMode')) === 'Indexed' ? (int(at(spec, 'completions')) ?? 1) : undefined,
   };
 }
 

@@ -2,6 +2,7 @@
 
 import type { NamespaceObjects } from '../model/cluster';
 import type { Lookup } from './rule';
+import { selectsPods } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
 
 /** StatefulSets, each with the Service its serviceName names in its namespace (undefined when there is none). */
@@ -15,8 +16,7 @@ export function* statefulSetsWithService(subjects: NamespaceObjects, lookup: Loo
 /** semantics §2.3 (2): the Service selects the pods when its non-empty selector is a subset of the template labels. */
 export function selectsTemplate(service: Service, workload: Workload): boolean {
   if (!service.selector || service.type === 'ExternalName') return false;
-  for (const [k, v] of service.selector) if (workload.template.labels.get(k) !== v) return false;
-  return true;
+  return selectsPods(workload, service.selector);
 }
 
 /** `web-0.nginx.default.svc.cluster.local`: the first pod's stable name, for messages. */

@@ -89,7 +89,11 @@ spec:
 function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft | undefined {
   const name = backend.serviceName!;
   const service = lookup.service(ingress.namespace, name);
-  if (!service) return missingService(lookup, ingress, backend, where);
+  if (!service) {
+    // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
+    if (!closestName(name, lookup.servicesIn(ingress.namespace).map((s) => s.name)) && lookup.serviceUnknown(ingress.namespace, name)) return undefined;
+    return missingService(lookup, ingress, backend, where);
+  }
   // An ExternalName Service may legitimately declare no ports; controllers that support it use the backend port as is.
   if (service.type === 'ExternalName' && !service.ports.length) return undefined;
   const { portNumber, portName } = backend;

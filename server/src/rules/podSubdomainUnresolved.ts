@@ -1,5 +1,6 @@
 // pod-subdomain-unresolved: a pod's `subdomain` that no headless Service of that name selects, so its per-pod DNS name never resolves (semantics §2.2 P2).
 
+import { selectsPods } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
 import type { Fix, RelatedInfo } from './finding';
 import { refOf } from './refOf';
@@ -100,11 +101,9 @@ function whyUnresolved(lookup: Lookup, w: Workload): Problem | undefined {
   };
 }
 
-/** A Service's equality selector selects the template when every pair is among its labels (semantics §1.1). */
+/** A Service's equality selector selects the pods when every pair is among their labels (semantics §1.1, §9.1). */
 function selects(s: Service, w: Workload): boolean {
-  if (!s.selector) return false;
-  for (const [k, v] of s.selector) if (w.template.labels.get(k) !== v) return false;
-  return true;
+  return s.selector !== undefined && selectsPods(w, s.selector);
 }
 
 /** Manual Endpoints or EndpointSlices of a selector-less Service can carry hostnames themselves (semantics §1.2, §2.2 P2). */

@@ -70,6 +70,14 @@ export interface Lookup {
   secretsIn(namespace: string): readonly Resource[];
   /** The text of a file, for fixes that compute offsets and indentation. */
   fileText(uri: string): string | undefined;
+  /**
+   * Why pods with these label keys may exist in `namespace` although no pod template in scope matches (an operator's
+   * custom resource, a generated label value, a key no template uses); undefined when the manifests would show them.
+   * Rules stay quiet when it answers (semantics §9.2).
+   */
+  podsUnknown(namespace: string, keys: Iterable<string>): string | undefined;
+  /** Why a Service of this name may exist in `namespace` although no manifest in scope defines it there (semantics §9.2, §9.3). */
+  serviceUnknown(namespace: string, name: string): string | undefined;
   endpointsOf(service: Service): ServiceEndpoints;
   /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
   dnsRecordsFor(resource: Resource): readonly DnsRecord[];

@@ -5,6 +5,7 @@ import type { Span } from '../model/span';
 import { closestName, isNearMiss } from './closestName';
 import type { Fix, FindingDraft, RelatedInfo } from './finding';
 import { refOf } from './refOf';
+import { isControllerLabel } from '../model/podLabels';
 import type { Lookup, Rule } from './rule';
 import { yamlScalar } from './yamlScalar';
 
@@ -17,7 +18,9 @@ export const serviceSelectorNoMatch: Rule = {
   title: 'Service selector matches no pods in its namespace',
   description: `A Service sends traffic to the pods whose labels contain **every** key/value pair of its \`selector\`, and only to pods in the Service's own namespace (semantics §1.1). When no pod template in that namespace carries all of them, the Service gets no endpoints: connections to its cluster IP fail and a headless Service's name does not resolve. Kubernetes does not check this when you apply the Service.
 
-The message names the likely cause: a value that is one typo away from a real label (\`release: stabel\` vs \`release: stable\`), a key that no pod template has, or a workload in another namespace that would match. The quick fix changes the selector value to the near-miss label value.`,
+The message names the likely cause: a value that is one typo away from a real label (\`release: stabel\` vs \`release: stable\`), a key that no pod template has, or a workload in another namespace that would match. The quick fix changes the selector value to the near-miss label value.
+
+Stays quiet when the answer is unknown (network-semantics §9): when a custom resource in the namespace may be turned into pods by an operator (a Prometheus, an Elasticsearch, a database cluster), when the selector uses a label whose value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`, \`controller-uid\`), and when nothing in scope shows what the selector was meant to match (no workload within one label of it, no close label key, no match in another namespace): the pods may then come from another repository, a chart or \`kubectl -n\`. Labels the controllers add count as pod labels: \`statefulset.kubernetes.io/pod-name\` and \`apps.kubernetes.io/pod-index\` select one StatefulSet pod each, \`job-name\` and \`batch.kubernetes.io/job-name\` a Job's pods.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -57,7 +60,10 @@ spec:
       // semantics §1.1 (1): an ExternalName Service never gets endpoints, so its selector is never used.
       if (!service.selector || service.type === 'ExternalName') continue;
       if (lookup.workloadsMatching(service.namespace, service.selector).length) continue;
-      yield explainNoMatch(lookup, service, service.selector);
+      // Pods an operator makes, or labels a controller generates, are unknown here (semantics §9.2).
+      if (lookup.podsUnknown(service.namespace, service.selector.keys())) continue;
+      const finding = explainNoMatch(lookup, service, service.selector);
+      if (finding) yield finding;
     }
   },
 };
@@ -71,7 +77,12 @@ interface NearMiss {
   readonly has?: string;
 }
 
-function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>): FindingDraft {
+/**
+ * The finding, when the manifests show what the selector was meant to match: a workload within one label of it, a
+ * label key a template spells differently, or matching pods in a namespace of their own. Without such evidence the
+ * pods may come from elsewhere (another repository, a chart, `kubectl -n`): unknown, so undefined.
+ */
+function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>): FindingDraft | undefined {
   const ns = service.namespace;
   const local = lookup.workloadsIn(ns);
   const misses: NearMiss[] = [];
@@ -89,9 +100,18 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   }
   const localKeys = labelKeysOf(local);
   // With no workloads in the namespace at all, "no template has this key" says nothing useful.
-  const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k)) : [];
+  // Controller labels are on no template (model/podLabels.ts): their absence there says nothing.
+  const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k) && !isControllerLabel(k)) : [];
   // semantics §1.1 (3): pods are listed only in the Service's namespace, so a match elsewhere never becomes an endpoint.
+  // A workload written without a namespace lands wherever it is applied, possibly here: no evidence either way.
   const elsewhere = [...lookup.namespaces()].filter((n) => n !== ns).flatMap((n) => lookup.workloadsMatching(n, selector));
+  if (elsewhere.some((w) => !w.namespaceExplicit)) return undefined;
+  const guessed = missingKeys.filter((k) => closestName(k, localKeys));
+  // A workload within one label is evidence only when it shares another label with the selector; a value that is a
+  // typo of the workload's, or one of the two a prefix of the other (`api`, `api-v2`), is evidence on its own.
+  const shares = selector.size > 1;
+  const renamed = differing.some((m) => m.has!.startsWith(m.wanted) || m.wanted.startsWith(m.has!));
+  if (!typos.length && !renamed && !(shares && (differing.length || lacking.length)) && !guessed.length && !elsewhere.length) return undefined;
 
   const text = lookup.fileText(service.uri);
   const parts = [`The selector ${formatPairs(selector)} matches no pod template in namespace "${ns}", so Service "${service.name}" gets no endpoints and connections to it fail.`];
@@ -110,6 +130,11 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   }
   for (const m of lacking.slice(0, maxListed)) {
     if (missingKeys.includes(m.key)) continue;
+    if (isControllerLabel(m.key)) {
+      parts.push(`${describe(m.workload)} has every other label, but none of its pods carries ${m.key}: ${m.wanted}${m.workload.kind === 'StatefulSet' ? ` (its pods are ${podRange(m.workload)})` : ''}.`);
+      related.push({ uri: m.workload.uri, span: m.workload.nameSpan, message: `The pods of ${describe(m.workload)}` });
+      continue;
+    }
     parts.push(`${describe(m.workload)} has every other label but no "${m.key}" label.`);
     related.push({ uri: m.workload.uri, span: m.workload.template.labelsSpan ?? m.workload.nameSpan, message: `${describe(m.workload)} has no "${m.key}" label` });
   }
@@ -138,7 +163,7 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
 
   return {
     uri: service.uri,
-    span: primarySpan(service, typos, missingKeys, differing),
+    span: primarySpan(service, typos, missingKeys, differing, lacking),
     message: parts.join(' '),
     resource: refOf(service),
     related,
@@ -170,17 +195,26 @@ function labelKeysOf(workloads: readonly Workload[]): ReadonlySet<string> {
 }
 
 /** The selector entry at fault: a typo'd value first, then a key no pod has, then a differing value, else the whole selector. */
-function primarySpan(service: Service, typos: readonly NearMiss[], missingKeys: readonly string[], differing: readonly NearMiss[]): Span {
+function primarySpan(service: Service, typos: readonly NearMiss[], missingKeys: readonly string[], differing: readonly NearMiss[], lacking: readonly NearMiss[]): Span {
   const spans = service.selectorEntrySpans;
   const fallback = service.selectorSpan ?? service.nameSpan;
   if (typos.length) return spans.get(typos[0].key)?.value ?? fallback;
   if (missingKeys.length) return spans.get(missingKeys[0])?.key ?? fallback;
   if (differing.length) return spans.get(differing[0].key)?.value ?? fallback;
+  const perPod = lacking.find((m) => isControllerLabel(m.key));
+  if (perPod) return spans.get(perPod.key)?.value ?? fallback;
   return fallback;
 }
 
 function labelInfo(w: Workload, key: string, message: string): RelatedInfo {
   return { uri: w.uri, span: w.template.labelSpans.get(key)?.value ?? w.template.labelsSpan ?? w.nameSpan, message };
+}
+
+/** `web-0 to web-2`: the names of a StatefulSet's pods. */
+function podRange(w: Workload): string {
+  const n = w.replicas ?? 1;
+  const first = `${w.name}-${w.ordinalsStart}`;
+  return n <= 1 ? first : `${first} to ${w.name}-${w.ordinalsStart + n - 1}`;
 }
 
 function describe(w: Workload): string {

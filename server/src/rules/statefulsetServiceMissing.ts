@@ -72,6 +72,8 @@ spec:
       }
       const name = sts.serviceName;
       const guess = closestName(name, lookup.servicesIn(sts.namespace).map((s) => s.name));
+      // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
+      if (!guess && lookup.serviceUnknown(sts.namespace, name)) continue;
       const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
       const parts = [
         `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,

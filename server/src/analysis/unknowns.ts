@@ -1,0 +1,48 @@
+// What the manifests cannot know (semantics §9): pods and Services an operator makes from custom resources, pods
+// whose labels a controller generates, names in namespaces no manifest in scope describes, objects written without a
+// namespace (applied wherever `kubectl -n` says). A lookup that lands here answers "unknown", and rules stay quiet.
+
+import type { Cluster } from '../model/cluster';
+import { isGeneratedLabel } from '../model/podLabels';
+import { isBuiltInApiVersion, type Resource } from '../model/resources';
+
+/** A custom resource in the namespace: an operator may turn it into pods and Services with labels of its choosing (semantics §9.2). */
+export function operatorObjectIn(cluster: Cluster, namespace: string): Resource | undefined {
+  const objects = cluster.objectsIn(namespace);
+  if (!objects) return undefined;
+  let found = operatorObjects.get(objects);
+  if (found === undefined) {
+    found = objects.resources.find((r) => !isBuiltInApiVersion(r.apiVersion)) ?? null;
+    operatorObjects.set(objects, found);
+  }
+  return found ?? undefined;
+}
+
+const operatorObjects = new WeakMap<object, Resource | null>();
+
+/**
+ * Why pods carrying a selector's labels may exist in `namespace` although no pod template in scope carries them, or
+ * undefined when the manifests would show them.
+ */
+export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>): string | undefined {
+  const cr = operatorObjectIn(cluster, namespace);
+  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, which an operator may turn into such pods`;
+  for (const key of keys) {
+    if (isGeneratedLabel(key)) return `the controller generates the value of the "${key}" label, so no manifest can know it`;
+  }
+  return undefined;
+}
+
+/** Why a Service named `name` may exist in `namespace` though no manifest in scope defines it there, or undefined. */
+export function unknownService(cluster: Cluster, namespace: string, name: string): string | undefined {
+  const cr = operatorObjectIn(cluster, namespace);
+  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) is a custom resource, and operators create Services for theirs`;
+  const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
+  if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
+  return undefined;
+}
+
+/** Whether a namespace is described by the manifests in scope: declared, or holding an object. */
+export function namespaceInScope(cluster: Cluster, namespace: string): boolean {
+  return cluster.namespaces.has(namespace);
+}
