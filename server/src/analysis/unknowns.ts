@@ -3,6 +3,7 @@
 // namespace (applied wherever `kubectl -n` says). A lookup that lands here answers "unknown", and rules stay quiet.
 
 import type { Cluster } from '../model/cluster';
+import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
 import { isBuiltInApiVersion, type Resource } from '../model/resources';
 
@@ -30,6 +31,8 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
   for (const key of keys) {
     if (isGeneratedLabel(key)) return `the controller generates the value of the "${key}" label, so no manifest can know it`;
   }
+  const templated = cluster.workloadsIn(namespace).find((w) => [...w.template.labels.values()].some(hasPlaceholder));
+  if (templated) return `${templated.kind} "${templated.name}" has pod labels that a tool fills in later (placeholders), so which pods carry which labels is unknown`;
   return undefined;
 }
 

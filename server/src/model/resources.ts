@@ -136,6 +136,8 @@ export interface PodTemplate {
   readonly dnsPolicySpan?: Span;
   readonly enableServiceLinks: boolean;
   readonly setHostnameAsFQDN: boolean;
+  /** Endpoints objects the pod's volumes read directly (`glusterfs.endpoints`), by name in the pod's namespace. */
+  readonly volumeEndpoints: readonly string[];
   readonly spec?: YMap;
   readonly span: Span;
 }
@@ -312,6 +314,9 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
   return { isManifest: true, resources: [readKind(base, root)], problems };
 }
 
+/** Workload API versions removed in Kubernetes 1.16 (apps/v1 replaced them). */
+export const legacyWorkloadVersions: ReadonlySet<string> = new Set(['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']);
+
 /** Whether an apiVersion is one of Kubernetes' own API groups (`v1`, `apps/v1`, `networking.k8s.io/v1`…), not a custom resource's. */
 export function isBuiltInApiVersion(apiVersion: string): boolean {
   const slash = apiVersion.indexOf('/');
@@ -485,6 +490,12 @@ function readWorkload(base: ResourceBase, spec: YNode | undefined): Workload {
   } else {
     selector = readLabelSelector(selectorNode);
   }
+  const template = readPodTemplate(templateNode, templateNode?.span ?? base.span);
+  // The removed beta API versions defaulted a missing selector to the template labels (extensions/v1beta1,
+  // apps/v1beta1; apps/v1beta2 objects converted from them carry the defaulted selector too).
+  if (!selector && selectorNode === undefined && legacyWorkloadVersions.has(base.apiVersion) && template.labels.size && kind !== 'Job' && kind !== 'CronJob') {
+    selector = { matchLabels: template.labels, matchExpressions: [], labelSpans: template.labelSpans, span: template.labelsSpan ?? template.span };
+  }
   const replicasNode = at(spec, 'replicas');
   let replicas: number | undefined = 1;
   if (kind === 'DaemonSet' || kind === 'CronJob') replicas = undefined;
@@ -493,7 +504,7 @@ function readWorkload(base: ResourceBase, spec: YNode | undefined): Workload {
   return {
     ...base,
     kind,
-    template: readPodTemplate(templateNode, templateNode?.span ?? base.span),
+    template,
     selector,
     selectorSpan: selectorNode?.span,
     replicas,
@@ -529,6 +540,10 @@ export function readPodTemplate(n: YNode | undefined, fallback: Span): PodTempla
     dnsPolicySpan: at(spec, 'dnsPolicy')?.span,
     enableServiceLinks: bool(at(spec, 'enableServiceLinks')) ?? true,
     setHostnameAsFQDN: bool(at(spec, 'setHostnameAsFQDN')) ?? false,
+    volumeEndpoints: items(at(spec, 'volumes')).flatMap((v) => {
+      const name = text(at(v, 'glusterfs', 'endpoints'));
+      return name ? [name] : [];
+    }),
     spec: isMap(spec) ? spec : undefined,
     span: n?.span ?? fallback,
   };

@@ -41,6 +41,8 @@ subsets:
     for (const ep of subjects.endpoints) {
       // Old-style leader-election locks are Endpoints objects that never belong to a Service (semantics §1.2: not mirrored either).
       if (lookup.service(ep.namespace, ep.name) || ep.annotations.has(leaderAnnotation)) continue;
+      // A GlusterFS volume reads its servers from an Endpoints object by name, with no Service.
+      if (lookup.workloadsIn(ep.namespace).some((w) => w.template.volumeEndpoints.includes(ep.name))) continue;
       yield {
         uri: ep.uri,
         span: ep.nameSpan,

@@ -2,6 +2,7 @@
 
 import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
+import { isNearMiss } from './closestName';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
@@ -90,6 +91,9 @@ export function nearMiss(workloads: readonly Workload[], s: LabelSelector): { re
       count++;
     }
     if (count !== 1 || !selectorMatches({ ...s, matchLabels: new Map([...s.matchLabels].filter(([k]) => k !== wrong)) }, labels)) continue;
+    // With a single label, any workload is "within one label": only a typo of its value is evidence.
+    const has = labels.get(wrong!);
+    if (s.matchLabels.size + s.matchExpressions.length < 2 && (has === undefined || !isNearMiss(s.matchLabels.get(wrong!)!, has))) continue;
     return { workload: w, key: wrong!, has: labels.get(wrong!) };
   }
   return undefined;

@@ -4,8 +4,19 @@ import { at, isMap } from '../model/yamlTree';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
+import type { Workload } from '../model/resources';
 import type { Rule } from './rule';
 import { treeOf } from '../model/trees';
+
+/** Whether the StatefulSet's containers name a member pod or the governing Service in their env, command or args. */
+function namesPeers(sts: Workload, service: string): boolean {
+  const member = new RegExp(`(^|[^a-z0-9-])(${escapeRe(sts.name)}-[0-9]+|${escapeRe(service)})($|[^a-z0-9-])`, 'i');
+  return sts.template.containers.some((c) => [...c.env, ...c.command, ...c.args].some((v) => member.test(v.value)));
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 export const peerDiscoveryNotReady: Rule = {
   code: 'peer-discovery-not-ready',
@@ -13,7 +24,9 @@ export const peerDiscoveryNotReady: Rule = {
   title: 'StatefulSet members cannot resolve each other until they are Ready',
   description: `A pod that is not Ready is marked not ready in the governing Service's EndpointSlices, and CoreDNS leaves not-ready endpoints out of its answers (semantics §2.4). So while a StatefulSet's pods are starting, \`web-0.nginx…\` does not resolve. If a member only becomes Ready after it has found its peers (clustered databases, queues, consensus systems), the cluster never forms: each pod waits for names that appear only once it is Ready. With the default \`podManagementPolicy: OrderedReady\`, pod 1 is not even created before pod 0 is Ready.
 
-Setting \`publishNotReadyAddresses: true\` on the headless governing Service publishes the pods' names as soon as they have an IP. Keep a separate, ordinary Service for client traffic that should reach only Ready pods.`,
+Setting \`publishNotReadyAddresses: true\` on the headless governing Service publishes the pods' names as soon as they have an IP. Keep a separate, ordinary Service for client traffic that should reach only Ready pods.
+
+Stays quiet unless the pods name a member (\`etcd-0\`) or the governing Service in their env, command or args: members that never look each other up by name do not need the names early.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -35,6 +48,7 @@ spec:
       containers:
         - name: etcd
           image: etcd
+          args: [--initial-cluster=etcd-0=http://etcd-0.etcd:2380]
           ports: [{name: peer, containerPort: 2380}]
           readinessProbe: {tcpSocket: {port: 2380}}`,
     good: `apiVersion: v1
@@ -66,6 +80,9 @@ spec:
       if (!service || !service.headless || service.publishNotReadyAddresses || !selectsTemplate(service, sts)) continue;
       const probed = sts.template.containers.find((c) => c.hasReadinessProbe);
       if (!probed) continue;
+      // Only members that look each other up by name need the names before they are Ready: the pods must name a
+      // peer (`<sts>-0`, `<sts>-<i>.<service>`) or the governing Service in their env, command or args.
+      if (!namesPeers(sts, service.name)) continue;
       const text = lookup.fileText(service.uri);
       const spec = at(treeOf(service), 'spec');
       const edit = text && isMap(spec) ? insertMapEntry(service.uri, text, spec, 'publishNotReadyAddresses: true') : undefined;

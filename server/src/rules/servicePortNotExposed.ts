@@ -10,7 +10,9 @@ export const servicePortNotExposed: Rule = {
   code: 'service-port-not-exposed',
   defaultSeverity: 'information',
   title: 'Numeric targetPort is not declared by the selected containers',
-  description: `A numeric \`targetPort\` (or the Service \`port\` itself, when targetPort is omitted) is used as is for every selected pod: Kubernetes never compares it with the declared \`containerPort\`s (semantics §5.2). So this may well work, if the process listens on that port anyway. But an undeclared port is often a sign that the Service points at the wrong number, and declaring it documents the port and lets the Service refer to it by name.`,
+  description: `A numeric \`targetPort\` (or the Service \`port\` itself, when targetPort is omitted) is used as is for every selected pod: Kubernetes never compares it with the declared \`containerPort\`s (semantics §5.2). So this may well work, if the process listens on that port anyway. But an undeclared port is often a sign that the Service points at the wrong number, and declaring it documents the port and lets the Service refer to it by name.
+
+Stays quiet for a workload whose containers declare no ports at all: declaring them is optional, so nothing shows the number is wrong.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -53,7 +55,9 @@ spec:
         const target = port.targetPort;
         // An out-of-range number or unknown protocol is api-validation's to report (semantics §6.1).
         if (typeof target !== 'number' || target < 1 || target > 65535 || !protocols.has(port.protocol)) continue;
-        const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared);
+        // Declaring container ports is optional: only a workload that declares its ports, none of them this one,
+        // shows that the number may be wrong. One that declares none says nothing.
+        const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared && g.workload.template.containers.some((c) => c.ports.length > 0));
         if (!undeclared.length) continue;
         const names = undeclared.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
         const where = port.targetPortExplicit ? `targetPort ${target}/${port.protocol}` : `Port ${target}/${port.protocol} (no targetPort, so the Service port is used)`;
