@@ -10,6 +10,7 @@ import {
 } from '../model/gatewayApi';
 import type { Resource, Service, ServicePort } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
+import { hasPlaceholder } from '../model/placeholder';
 import { unknownService } from './unknowns';
 
 export type Tri = boolean | 'unknown';
@@ -54,7 +55,8 @@ export type ParentTarget =
 
 export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef): ParentTarget {
   const namespace = ref.namespace ?? route.namespace;
-  if (ref.name === undefined) return { kind: 'unknown', namespace };
+  // A name a tool fills in later (`${GATEWAY}`) says nothing yet.
+  if (ref.name === undefined || hasPlaceholder(ref.name) || hasPlaceholder(namespace)) return { kind: 'unknown', namespace };
   if (ref.group === gatewayGroup && ref.kind === 'Gateway') {
     const gateway = lookup.get('Gateway', namespace, ref.name).find(isGateway);
     if (gateway) return { kind: 'gateway', namespace, gateway };
@@ -166,6 +168,7 @@ export function hostnamesIntersect(a: string, b: string): boolean {
 /** Whether a route's hostnames meet a listener's (a side that sets none matches all). */
 export function hostnamesMeet(listener: GatewayListener, route: GatewayRoute): boolean {
   if (!listener.hostname || !route.hostnames.length) return true;
+  if (hasPlaceholder(listener.hostname) || route.hostnames.some((h) => hasPlaceholder(h.value))) return true;
   const p = listener.protocol?.toUpperCase();
   if (p === 'TCP' || p === 'UDP') return true;
   return route.hostnames.some((h) => hostnamesIntersect(listener.hostname!, h.value));
@@ -189,6 +192,7 @@ export interface Attachment {
 
 /** How a route's parentRef attaches to a Gateway (gateway semantics §G2–§G4). */
 export function attachToGateway(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
+  if (ref.sectionName !== undefined && hasPlaceholder(ref.sectionName)) return { selected: [], outcome: 'unknown' };
   const selected = gateway.listeners
     .filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port))
     .map((listener): ListenerVerdict => ({
@@ -266,6 +270,7 @@ export function portlessServiceRefs(route: GatewayRoute): RouteBackendRef[] {
 export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: RouteBackendRef): BackendVerdict {
   const namespace = ref.namespace ?? route.namespace;
   if (ref.group !== '' || ref.kind !== 'Service' || ref.name === undefined) return { status: 'unknown', namespace, problems: [] };
+  if (hasPlaceholder(ref.name) || hasPlaceholder(namespace)) return { status: 'unknown', namespace, problems: [] };
   const problems: BackendProblem[] = [];
   if (ref.port === undefined) problems.push('port-missing');
   let unknown = false;

@@ -2,6 +2,7 @@
 
 import { namespaceKnown } from '../analysis/gatewayRoutes';
 import type { Gateway, GatewayListener, ObjectRefField } from '../model/gatewayApi';
+import { hasPlaceholder } from '../model/placeholder';
 import { closestName } from './closestName';
 import type { FindingDraft } from './finding';
 import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
@@ -88,7 +89,7 @@ function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener): Genera
 }
 
 function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref: ObjectRefField): FindingDraft | undefined {
-  if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || !ref.nameSpan) return undefined;
+  if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || !ref.nameSpan || hasPlaceholder(ref.name)) return undefined;
   for (const key of gateway.annotations.keys()) if (key.startsWith('cert-manager.io/')) return undefined;
   const ns = ref.namespace ?? gateway.namespace;
   if (lookup.get('Secret', ns, ref.name).length) return undefined;

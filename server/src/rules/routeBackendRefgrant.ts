@@ -2,6 +2,7 @@
 
 import { grantFor } from '../analysis/gatewayRoutes';
 import { gatewayGroup } from '../model/gatewayApi';
+import { hasPlaceholder } from '../model/placeholder';
 import type { Span } from '../model/span';
 import type { Fix, FindingDraft } from './finding';
 import { lineEndOf } from './insertMapEntry';
@@ -61,6 +62,7 @@ spec:
       for (const l of gateway.listeners) {
         for (const ref of l.tls?.certificateRefs ?? []) {
           if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || ref.namespace === undefined || ref.namespace === gateway.namespace) continue;
+          if (hasPlaceholder(ref.name) || hasPlaceholder(ref.namespace)) continue;
           const grant = grantFor(lookup, { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace }, { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name });
           if (grant.allowed !== false) continue;
           const fix = grantFix(lookup, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name);
