@@ -9,6 +9,7 @@ import { endpointsOrphan } from './endpointsOrphan';
 import { externalnameIp } from './externalnameIp';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
+import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
 import { nodeportConflict } from './nodeportConflict';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
@@ -55,6 +56,7 @@ export const rules: readonly Rule[] = [
   endpointsOrphan,
   endpointsNotMirrored,
   networkpolicySelectsNothing,
+  networkpolicyPeerSelectsNothing,
   // --- end workload, API and endpoint rules
   // --- service, StatefulSet, Ingress and DNS rules
   serviceSelectorNoMatch,
