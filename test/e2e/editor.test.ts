@@ -146,9 +146,10 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
     await problemsShowing(page, 'networkpolicy-selects-nothing', { absent: ['policies.yaml'] });
     await goTo(page, label.line, label.column - 1);
-    await replaceToEndOfLine(page, 'api-v2');
-    await waitForEditorText(page, { includes: 'app: api-v2' });
-    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled it selects nothing.
+    await replaceToEndOfLine(page, 'apii');
+    await waitForEditorText(page, { includes: 'app: apii' });
+    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled by a typo it selects nothing
+    // (a single-label selector is reported only with a near miss as evidence).
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
     await editor.screenshot('04-cross-file-appeared');
     await goTo(page, label.line, label.column - 1);
@@ -205,7 +206,7 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await openFile(page, 'api.yaml');
     const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
     await goTo(page, label.line, label.column - 1);
-    await replaceToEndOfLine(page, 'api-v3');
+    await replaceToEndOfLine(page, 'apii');
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
     await goTo(page, label.line, label.column - 1);
     await replaceToEndOfLine(page, 'api');
