@@ -20,7 +20,9 @@ describe('DNS records', () => {
   it('S1/S2/S4: cluster IP records are always there; SRV only for named ports, with the Service port', () => {
     const r = dnsRecordsOf(records);
     assert.deepEqual(r.filter((x) => x.name === 'api.shop.svc.cluster.local').map((x) => [x.type, x.answer, x.condition]), [['A', '10.96.0.20', 'always']]);
-    assert.deepEqual(r.filter((x) => x.name.endsWith('.api.shop.svc.cluster.local') && x.type === 'SRV').map((x) => [x.name, x.answer]), [['_http._tcp.api.shop.svc.cluster.local', '0 100 80 api.shop.svc.cluster.local.']]);
+    assert.deepEqual(r.filter((x) => x.name.endsWith('.api.shop.svc.cluster.local') && x.type === 'SRV').map((x) => [x.name, x.answer]), [['_http._tcp.api.shop.svc.cluster.local', '0 100 80 api.shop.svc.cluster.local.'], ['_metrics._tcp.api.shop.svc.cluster.local', '0 100 9090 api.shop.svc.cluster.local.']]);
+    // A single unnamed port: no _<port>._<proto> SRV name, since the query has to name the port.
+    assert.deepEqual(r.filter((x) => x.name.endsWith('.plain.shop.svc.cluster.local') && x.type === 'SRV'), []);
     assert.ok(r.some((x) => x.type === 'PTR' && x.name === '20.0.96.10.in-addr.arpa'));
     assert.deepEqual(r.filter((x) => x.name === 'dual.shop.svc.cluster.local').map((x) => x.type), ['A', 'AAAA']);
     assert.ok(r.some((x) => x.name === '_dns._udp.dual.shop.svc.cluster.local'));

@@ -7,6 +7,7 @@ import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
 import { analysisOf } from '../helpers/checkDns';
 import { checkTraceGolden, traceOf } from '../helpers/checkTrace';
+import type { Service } from '../../server/src/model/resources';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'analysis');
 const trace = join(fixtures, 'trace');
@@ -56,8 +57,9 @@ describe('trace graphs', () => {
 
   it('escapes labels from YAML so nothing breaks the Mermaid syntax', () => {
     const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  type: ExternalName\n  externalName: "a\\"b]|c<d>(e)#f&g"\n' }]);
-    const svc = a.cluster.service('default', 'odd')!;
-    const mermaid = traceToMermaid(traceOf(a, 'default', svc.name));
+    // That externalName is no DNS name, so the API server rejects the Service; its trace must still draw safely.
+    const svc = a.cluster.rejected('Service', 'default', 'odd') as Service;
+    const mermaid = traceToMermaid(a.trace(svc));
     const labelLine = mermaid.split('\n').find((l) => l.includes('ExternalName'))!;
     assert.match(labelLine, /^\s+n\d+\[\["ExternalName → a#quot;b#93;#124;c#lt;d#gt;#40;e#41;#35;f#amp;g"\]\]$/);
   });

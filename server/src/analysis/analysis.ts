@@ -2,7 +2,7 @@
 // Everything here is a pure function of (files, config); callers share one Analysis per snapshot.
 
 import type { AnalysisConfig } from '../model/config';
-import { buildCluster, type Cluster } from '../model/cluster';
+import { buildCluster, rejectionRuleOf, type Cluster } from '../model/cluster';
 import type { ManifestFile } from '../model/parseManifest';
 import { planScopes, type ScopePlan } from '../model/project';
 import type { Location, Span } from '../model/span';
@@ -176,7 +176,7 @@ function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: S
   const before = previous && scopeClusters.get(previous);
   const clusters = new Map<string, Cluster>();
   const scopes: ScopeAnalysis[] = plan.scopes.map((s) => {
-    const c = buildCluster(s.visible, before?.get(s.id));
+    const c = buildCluster(s.visible, before?.get(s.id), rejectionRuleOf(cluster));
     clusters.set(s.id, c);
     const scope: ScopeAnalysis = { id: s.id, label: s.label, members: s.members, analysis: undefined as unknown as Analysis };
     (scope as { analysis: Analysis }).analysis = createScopeAnalysis(c, config, scope);

@@ -7,6 +7,7 @@ import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resou
 import type { DnsRecord, NameResolution } from './analysis';
 import { closestName } from './closestName';
 import { unknownPods, unknownService } from './unknowns';
+import { rejectionReason } from './validation/rejection';
 import { endpointHostsOf, serviceFqdn, zoneOf } from './dnsRecords';
 import type { ServiceEndpoints } from './endpoints';
 import { isIP } from './ip';
@@ -324,6 +325,9 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
       return { reason, ...(stsSuggestion ? { suggestion: stsSuggestion } : {}) };
     }
     const other = cluster.servicesNamed(svcLabel).find((s) => s.namespace !== ns);
+    // semantics §9.4: a Service the API server rejects has no records.
+    const rejected = cluster.rejected('Service', ns, svcLabel);
+    if (rejected) return { reason: `${rejectionReason(rejected, ctx.config)}, so nothing answers this name.` };
     // semantics §9.2–9.3: an operator may create the Service, or a Service written without a namespace may be applied here.
     const unknown = close ? undefined : unknownService(cluster, ns, svcLabel);
     if (unknown) return { reason: `No manifest in scope defines Service "${svcLabel}" in namespace "${ns}", but ${unknown}.`, unknown: true };

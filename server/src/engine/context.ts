@@ -24,6 +24,7 @@
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { resolveName } from '../analysis/resolveName';
 import { unknownPods, unknownService } from '../analysis/unknowns';
+import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
@@ -250,6 +251,11 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(`file:${uri}`);
       return fileNamed(a().cluster.files, uri)?.text;
     },
+    rejected(kind, namespace, name) {
+      record(objectKey(kind, namespace, name));
+      const r = a().cluster.rejected(kind, namespace, name);
+      return r && rejectionReason(r, config);
+    },
     podsUnknown(namespace, keys) {
       record(`ns:${namespace}`);
       return unknownPods(a().cluster, namespace, keys);
@@ -382,6 +388,10 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
     copies() {
       record('*');
       return c.copies();
+    },
+    rejected(kind, namespace, name) {
+      record(objectKey(kind, namespace, name));
+      return c.rejected(kind, namespace, name);
     },
     workloadsSelectedBy(namespace, selector) {
       const key = selectorKey(namespace, selector.matchLabels);

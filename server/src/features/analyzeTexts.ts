@@ -2,6 +2,7 @@
 // (The language server keeps the same steps incremental in workspace/.)
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
+import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
 import { withDefaults, type AnalysisConfig } from '../model/config';
 import { parseFiles } from '../model/parseManifest';
@@ -15,5 +16,5 @@ export interface SourceText {
 export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean } = {}): Analysis {
   const cfg = withDefaults(config);
   const files = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath });
-  return createAnalysis(buildCluster(files), cfg);
+  return createAnalysis(buildCluster(files, undefined, rejectorFor(cfg)), cfg);
 }

@@ -42,6 +42,8 @@ export interface Cluster {
   namespacesWithObjects(): Iterable<string>;
   /** Objects defined in more than one file (kind, namespace and name): every definition of each, in cluster order. */
   copies(): readonly (readonly Resource[])[];
+  /** An object of this kind, namespace and name that the API server rejects, so it is in no list or index (semantics §9.4). */
+  rejected(kind: string, namespace: string, name: string): Resource | undefined;
 }
 
 /** The objects of one namespace (by `metadata.namespace`), split by list, in cluster order. */
@@ -72,6 +74,8 @@ interface Partition extends NamespaceObjects {
   readonly nodePortClaims: ReadonlyMap<number, Service[]>;
   /** Objects defined in more than one file: every definition of each, in cluster order. */
   readonly copies: readonly (readonly Resource[])[];
+  /** kind + name → the first rejected definition */
+  readonly rejected: ReadonlyMap<string, Resource>;
 }
 
 /**
@@ -79,16 +83,17 @@ interface Partition extends NamespaceObjects {
  * files that did not change (the same parsed objects) keep their lists and indexes, so an edit costs the namespaces
  * it touches.
  */
-export function buildCluster(input: readonly ManifestFile[], previous?: Cluster): Cluster {
+export function buildCluster(input: readonly ManifestFile[], previous?: Cluster, rejects?: (r: Resource) => boolean): Cluster {
   // Files in URI order, so that every list, and every finding that names several objects, is the same whatever
   // order the files were read in.
   const files = isSortedByUri(input, previous?.files) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  const reusable = previous ? partitionsOf.get(previous) : undefined;
+  // Partitions built with another rejection rule (other settings) are not reused.
+  const reusable = previous && rejectsOf.get(previous) === rejects ? partitionsOf.get(previous) : undefined;
   const { filesOf, namespaces, declaredNamespaces, touched } = (previous && reusable && relayout(previous, files)) ?? layout(files, previous);
   const partitions = new Map<string, Partition>();
   for (const [ns, holders] of filesOf) {
-    const kept = touched && !touched.has(ns) ? reusable!.get(ns) : undefined;
-    partitions.set(ns, kept ?? buildPartition(ns, holders));
+    const kept = reusable && touched && !touched.has(ns) ? reusable.get(ns) : undefined;
+    partitions.set(ns, kept ?? buildPartition(ns, holders, rejects));
   }
 
   let lists: NamespaceObjects | undefined;
@@ -176,13 +181,21 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster)
     objectsIn: (namespace) => partitions.get(namespace),
     namespacesWithObjects: () => partitions.keys(),
     copies: () => (copies ??= [...partitions.values()].flatMap((p) => p.copies)),
+    rejected: (kind, namespace, name) => partitions.get(namespace)?.rejected.get(`${kind}\u0000${name}`),
   };
+  rejectsOf.set(cluster, rejects);
   partitionsOf.set(cluster, partitions);
   layouts.set(cluster, { filesOf, namespaces, declaredNamespaces });
   return cluster;
 }
 
 const partitionsOf = new WeakMap<Cluster, ReadonlyMap<string, Partition>>();
+const rejectsOf = new WeakMap<Cluster, ((r: Resource) => boolean) | undefined>();
+
+/** The rejection rule a cluster was built with, for clusters built from it (the scopes of model/project.ts). */
+export function rejectionRuleOf(cluster: Cluster): ((r: Resource) => boolean) | undefined {
+  return rejectsOf.get(cluster);
+}
 
 /** Which files hold each namespace's objects, and the namespaces in order of first appearance. */
 interface Layout {
@@ -363,7 +376,8 @@ function inClusterOrder(a: Resource, b: Resource): number {
   return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start;
 }
 
-function buildPartition(namespace: string, holders: readonly ManifestFile[]): Partition {
+function buildPartition(namespace: string, holders: readonly ManifestFile[], rejects: ((r: Resource) => boolean) | undefined): Partition {
+  const rejected = new Map<string, Resource>();
   const l = emptyLists();
   const byKey = new Map<string, Resource[]>();
   const labelIndex = new Map<string, Workload[]>();
@@ -373,6 +387,11 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[]): Pa
     for (const r of f.resources) {
       if (r.namespace !== namespace) continue;
       const key = `${r.kind}\u0000${r.name}`;
+      // semantics §9.4: an object the API server rejects never exists; it is kept aside for the messages about it.
+      if (rejects?.(r)) {
+        if (!rejected.has(key)) rejected.set(key, r);
+        continue;
+      }
       const before = byKey.get(key);
       push(byKey, key, r);
       // Several definitions of one object are one object: lookups see the first (the others are copies, or variants
@@ -389,7 +408,7 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[]): Pa
   }
   const copies: Resource[][] = [];
   for (const defs of byKey.values()) if (defs.length > 1 && defs.some((d) => d.uri !== defs[0].uri)) copies.push(defs);
-  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims, copies };
+  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims, copies, rejected };
 }
 
 /** The node ports a Service claims, once each: only NodePort and LoadBalancer Services allocate them. */

@@ -1,13 +1,9 @@
 // api-validation: objects the API server would reject on apply, with the field path and the reason in its own wording (semantics §6).
 
-import { isService, isWorkload, type Endpoints } from '../model/resources';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
-import { validateEndpoints } from './validation/validateEndpoints';
-import { validateMetadata } from './validation/validateMetadata';
-import { validatePodSpec } from './validation/validatePodSpec';
-import { validateService } from './validation/validateService';
-import { messageOf, type ValidationContext, type Violation } from './validation/violation';
+import { violationsOf } from '../analysis/validation/rejection';
+import { messageOf } from '../analysis/validation/violation';
 
 export const apiValidation: Rule = {
   code: 'api-validation',
@@ -70,15 +66,9 @@ spec:
     metadata: {labels: {app: api}}
     spec: {containers: [{name: api, image: api, ports: [{containerPort: 8080}, {containerPort: 8443}]}]}`,
   },
-  *check({ subjects, lookup, config }) {
+  *check({ subjects, config }) {
     for (const r of subjects.resources) {
-      const out: Violation[] = [];
-      const ctx: ValidationContext = { uri: r.uri, source: lookup.fileText(r.uri) ?? '', config, out };
-      validateMetadata(ctx, r);
-      if (isService(r)) validateService(ctx, r);
-      else if (isWorkload(r)) validatePodSpec(ctx, r);
-      else if (r.kind === 'Endpoints') validateEndpoints(ctx, r as Endpoints);
-      for (const v of out) {
+      for (const v of violationsOf(r, config)) {
         yield { uri: r.uri, span: v.span, message: messageOf(v), resource: refOf(r), fixes: v.fixes };
       }
     }

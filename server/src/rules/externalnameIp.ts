@@ -1,6 +1,6 @@
 // externalname-ip: an ExternalName Service pointing at an IP address; CoreDNS answers NXDOMAIN for it.
 
-import { isIPv4 } from './validation/formats';
+import { isIPv4 } from '../analysis/validation/formats';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 

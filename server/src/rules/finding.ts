@@ -1,6 +1,7 @@
 // What a rule reports: a finding with its primary span, related places and optional fixes, all in offsets.
 
 import type { Severity } from '../model/config';
+import type { Fix } from '../model/edit';
 import type { Span } from '../model/span';
 
 export interface ResourceRef {
@@ -15,18 +16,7 @@ export interface RelatedInfo {
   readonly message: string;
 }
 
-export interface TextEdit {
-  readonly uri: string;
-  readonly span: Span;
-  readonly newText: string;
-}
-
-export interface Fix {
-  readonly title: string;
-  readonly edits: readonly TextEdit[];
-  /** The single obvious fix (shown first, applied by "auto fix"). */
-  readonly isPreferred?: boolean;
-}
+export type { Fix, TextEdit } from '../model/edit';
 
 /** What a rule's check yields; the runner adds the code and the configured severity. */
 export interface FindingDraft {

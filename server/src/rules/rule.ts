@@ -76,6 +76,11 @@ export interface Lookup {
    * Rules stay quiet when it answers (semantics §9.2).
    */
   podsUnknown(namespace: string, keys: Iterable<string>): string | undefined;
+  /**
+   * Why the object of this kind, namespace and name does not exist although a manifest defines it: the API server
+   * rejects it (semantics §9.4). Lookups never return rejected objects; messages about what depends on them say why.
+   */
+  rejected(kind: string, namespace: string, name: string): string | undefined;
   /** Why a Service of this name may exist in `namespace` although no manifest in scope defines it there (semantics §9.2, §9.3). */
   serviceUnknown(namespace: string, name: string): string | undefined;
   endpointsOf(service: Service): ServiceEndpoints;

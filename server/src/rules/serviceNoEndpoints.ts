@@ -35,13 +35,18 @@ subsets:
       if (service.selector || service.selectorEmpty || service.type === 'ExternalName') continue;
       // Hand-written objects that exist but are not mirrored (semantics §1.2) are explained by endpoints-not-mirrored.
       if (lookup.endpointsOf(service).manual.length) continue;
+      // An operator may write the Endpoints of its selector-less Services (semantics §9.2).
+      if (lookup.podsUnknown(service.namespace, [])) continue;
+      const rejected = lookup.rejected('Endpoints', service.namespace, service.name);
       const effect = service.headless
         ? `its DNS name ${service.name}.${service.namespace}.svc.${config.clusterDomain} will not resolve`
         : `connections to it fail`;
       yield {
         uri: service.uri,
         span: service.nameSpan,
-        message: `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}", so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
+        message: rejected
+          ? `Service "${service.name}" has no selector, and its ${rejected}, so it has no endpoints and ${effect}.`
+          : `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}", so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
         resource: refOf(service),
       };
     }

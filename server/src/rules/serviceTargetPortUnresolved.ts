@@ -3,7 +3,7 @@
 import type { EndpointGroup } from '../analysis/endpoints';
 import type { ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
-import { portNameErrors } from './validation/formats';
+import { portNameErrors } from '../analysis/validation/formats';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 

@@ -75,17 +75,21 @@ spec:
       // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
       if (!guess && lookup.serviceUnknown(sts.namespace, name)) continue;
       const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
+      // semantics §9.4: a Service the API server rejects does not exist; say why.
+      const rejected = lookup.rejected('Service', sts.namespace, name);
       const parts = [
-        `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
+        rejected
+          ? `${rejected}, so it never exists, and the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`
+          : `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
       ];
       if (guess) parts.push(`Did you mean "${guess.name}"?`);
       if (elsewhere.length) parts.push(`A Service "${name}" exists in namespace "${elsewhere[0].namespace}", but the governing Service must be in the StatefulSet's own namespace.`);
-      parts.push(`serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "${name}".`);
+      parts.push(rejected ? 'Fix the Service (see its api-validation error).' : `serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "${name}".`);
       const fixes: Fix[] = [];
       if (guess && sts.serviceNameSpan) {
         fixes.push({ title: `Change serviceName to "${guess.name}"`, edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
       }
-      const create = text ? createHeadlessService(sts, name, text) : undefined;
+      const create = text && !rejected ? createHeadlessService(sts, name, text) : undefined;
       if (create) fixes.push({ title: `Create headless Service "${name}" for StatefulSet "${sts.name}"`, edits: [create] });
       const closest = guess ? lookup.service(sts.namespace, guess.name) : undefined;
       yield {

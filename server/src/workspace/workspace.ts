@@ -3,6 +3,7 @@
 // rebuilt lazily after a change; an edit reparses only the edited file.
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
+import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
@@ -131,7 +132,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const list = files;
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
-    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster), settings.analysis, history[0]);
+    const analysis = createAnalysis(buildCluster(files, history[0]?.cluster, rejectorFor(settings.analysis)), settings.analysis, history[0]);
     const earlier = history;
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;

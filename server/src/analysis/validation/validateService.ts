@@ -2,7 +2,7 @@
 
 import type { Service } from '../../model/resources';
 import { at, items, type YMap, type YNode } from '../../model/yamlTree';
-import type { Fix } from '../finding';
+import type { Fix } from '../../model/edit';
 import { dns1123LabelErrors, dns1123SubdomainErrors, isIP, isIPv4, labelValueErrors, portNameErrors, portNumberErrors, qualifiedNameErrors, specialIPReason } from './formats';
 import { invalid, keySpanOf, readInt, readMap, readSeq, readString, readStringMap, report, shown, written, type ValidationContext } from './violation';
 import { treeOf } from '../../model/trees';

@@ -4,7 +4,7 @@ import type { AnalysisConfig } from '../../model/config';
 import { hasPlaceholder } from '../../model/placeholder';
 import type { Span } from '../../model/span';
 import { entry, isMap, isSeq, type YMap, type YNode, type YSeq } from '../../model/yamlTree';
-import type { Fix } from '../finding';
+import type { Fix } from '../../model/edit';
 
 export interface Violation {
   /** The field path as the API server prints it: `spec.ports[1].name`. */

@@ -1,0 +1,43 @@
+// What the API server would reject (semantics §6), once per object and settings: the api-validation rule reports it,
+// and the cluster leaves rejected objects out, since an object the API server rejects never exists (semantics §9.4).
+
+import type { AnalysisConfig } from '../../model/config';
+import { isService, isWorkload, type Endpoints, type Resource } from '../../model/resources';
+import { validateEndpoints } from './validateEndpoints';
+import { validateMetadata } from './validateMetadata';
+import { validatePodSpec } from './validatePodSpec';
+import { validateService } from './validateService';
+import type { ValidationContext, Violation } from './violation';
+
+const memo = new WeakMap<Resource, { readonly config: AnalysisConfig; readonly violations: readonly Violation[] }>();
+
+/** The reasons the API server would reject the object; empty when it accepts it. */
+export function violationsOf(r: Resource, config: AnalysisConfig): readonly Violation[] {
+  const hit = memo.get(r);
+  if (hit && hit.config === config) return hit.violations;
+  const out: Violation[] = [];
+  const ctx: ValidationContext = { uri: r.uri, source: r.source.text, config, out };
+  validateMetadata(ctx, r);
+  if (isService(r)) validateService(ctx, r);
+  else if (isWorkload(r)) validatePodSpec(ctx, r);
+  else if (r.kind === 'Endpoints') validateEndpoints(ctx, r as Endpoints);
+  memo.set(r, { config, violations: out });
+  return out;
+}
+
+const rejectors = new WeakMap<AnalysisConfig, (r: Resource) => boolean>();
+
+/** One predicate per settings object (the cluster keeps partitions built with the same one). */
+export function rejectorFor(config: AnalysisConfig): (r: Resource) => boolean {
+  let f = rejectors.get(config);
+  if (!f) rejectors.set(config, (f = (r) => violationsOf(r, config).length > 0));
+  return f;
+}
+
+/** Why the API server rejects the object, in a sentence, for the messages of what depends on it. */
+export function rejectionReason(r: Resource, config: AnalysisConfig): string | undefined {
+  const v = violationsOf(r, config)[0];
+  if (!v) return undefined;
+  const what = v.reason.startsWith('Required') ? 'is missing' : v.reason.startsWith('Unsupported') ? 'has an unsupported value' : 'is invalid';
+  return `${r.kind} "${r.name}" is rejected by the API server (its ${v.path} ${what})`;
+}
