@@ -37,12 +37,15 @@ spec: {ports: [{port: 80}]}`,
       if (!b.verdict.problems.includes('missing') || !b.ref.nameSpan) continue;
       const name = b.ref.name!;
       const ns = b.verdict.namespace;
-      const guess = closestName(name, lookup.servicesIn(ns).map((s) => s.name));
+      // semantics §9.4: a Service the API server rejects never exists; say why instead of offering another name.
+      const rejected = lookup.rejected('Service', ns, name);
+      const guess = rejected ? undefined : closestName(name, lookup.servicesIn(ns).map((s) => s.name));
       const closest = guess ? lookup.service(ns, guess.name) : undefined;
+      const missing = rejected ? `whose manifest the API server rejects (${rejected})` : `which does not exist in namespace "${ns}"`;
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan,
-        message: `${backendLabel(b)} sends traffic to Service "${name}", which does not exist in namespace "${ns}", so ${consequence(b)}.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+        message: `${backendLabel(b)} sends traffic to Service "${name}", ${missing}, so ${consequence(b)}.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
         resource: refOf(b.route),
         related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `Service "${closest.name}" has the closest name` }] : [],
         fixes: guess ? [{ title: `Change the backend Service to "${guess.name}"`, edits: [{ uri: b.route.uri, span: b.ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
