@@ -41,7 +41,7 @@ spec: {ports: [{port: 80}]}`,
       const rejected = lookup.rejected('Service', ns, name);
       const guess = rejected ? undefined : closestName(name, lookup.servicesIn(ns).map((s) => s.name));
       const closest = guess ? lookup.service(ns, guess.name) : undefined;
-      const missing = rejected ? `but ${rejected}, so it never exists` : `which does not exist in namespace "${ns}"`;
+      const missing = rejected ? `but ${rejected} and never exists` : `which does not exist in namespace "${ns}"`;
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan,
