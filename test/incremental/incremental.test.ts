@@ -1,6 +1,7 @@
 // Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
 // workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, Endpoints and EndpointSlices,
-// namespaces, Gateways, HTTPRoutes and ReferenceGrants, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
+// namespaces, Gateways, HTTPRoutes, ReferenceGrants and Secrets, pods with hostname and subdomain, custom resources, rejected objects, per-pod selectors, files in
+// sibling folders that become variants, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
 // over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
 
 import assert from 'node:assert/strict';
@@ -22,10 +23,11 @@ const ns = fc.constantFrom(...namespaces);
 const name = fc.constantFrom(...names);
 const app = fc.constantFrom(...apps);
 
-const service = fc.record({ name, ns, app, headless: fc.boolean(), port: fc.constantFrom(80, 8080), target: fc.constantFrom('web', 'http', '8080'), nodePort: fc.constantFrom(0, 0, 30001), noSelector: fc.constantFrom(false, false, false, true) }).map((s) => [
+// `1db` is a name the API server rejects (semantics §9.4); `pod` selects one StatefulSet pod by its controller label.
+const service = fc.record({ name: fc.constantFrom(...names, '1db'), ns, app, headless: fc.boolean(), port: fc.constantFrom(80, 8080), target: fc.constantFrom('web', 'http', '8080'), nodePort: fc.constantFrom(0, 0, 30001), noSelector: fc.constantFrom(false, false, false, true), pod: fc.constantFrom('', '', '', 'db-0', 'api-1') }).map((s) => [
   'apiVersion: v1', 'kind: Service', `metadata: {name: ${s.name}, namespace: ${s.ns}}`, 'spec:',
   ...(s.nodePort ? ['  type: NodePort'] : s.headless ? ['  clusterIP: None'] : []),
-  ...(s.noSelector ? [] : [`  selector: {app: ${s.app}}`]),
+  ...(s.noSelector ? [] : [`  selector: {app: ${s.app}${s.pod ? `, statefulset.kubernetes.io/pod-name: ${s.pod}` : ''}}`]),
   `  ports: [{name: p, port: ${s.port}, targetPort: ${s.target}${s.nodePort ? `, nodePort: ${s.nodePort}` : ''}}]`,
 ].join('\n'));
 
@@ -42,7 +44,16 @@ const configMap = fc.record({ name, ns, urls: fc.array(url, { minLength: 1, maxL
   'apiVersion: v1', 'kind: ConfigMap', `metadata: {name: ${c.name}-config, namespace: ${c.ns}}`, 'data:', ...c.urls.map((u, i) => `  URL_${i}: "${u}"`),
 ].join('\n'));
 
+// A pod with a hostname and subdomain (its per-pod name needs a headless Service or manual Endpoints elsewhere).
+const pod = fc.record({ ns, app, sub: fc.constantFrom('api', 'db', 'h') }).map((p) => [
+  'apiVersion: v1', 'kind: Pod', `metadata: {name: p-${p.app}, namespace: ${p.ns}, labels: {app: ${p.app}}}`,
+  `spec: {hostname: h, subdomain: ${p.sub}, containers: [{name: c, image: c}]}`,
+].join('\n'));
+
 const others = fc.oneof(
+  pod,
+  // A custom resource: an operator may make pods and Services from it (semantics §9.2).
+  ns.map((n) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${n}}\nspec: {size: 1}`),
   ns.map((n) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${n}, labels: {team: ${n}}}`),
   fc.record({ ns, app }).map((p) => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np, namespace: ${p.ns}}\nspec:\n  podSelector: {matchLabels: {app: ${p.app}}}\n  policyTypes: [Ingress]`),
   fc.record({ ns, name, port: fc.constantFrom(80, 8080) }).map((i) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing, namespace: ${i.ns}}\nspec:\n  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: ${i.name}, port: {number: ${i.port}}}}}]}}]`),
@@ -69,7 +80,8 @@ const others = fc.oneof(
 );
 
 const fileText = fc.array(fc.oneof(service, workload, configMap, others), { minLength: 0, maxLength: 4 }).map((docs) => docs.join('\n---\n') + '\n');
-const uris = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `file:///w/${n}.yaml`);
+// Files in sibling folders too: the same object written differently in two of them makes them variants (model/project.ts).
+const uris = ['a', 'b', 'c', 'd', 'aws/a', 'gcp/a', 'gcp/b', 'x/e'].map((n) => `file:///w/${n}.yaml`);
 
 const edit = fc.record({
   kind: fc.constantFrom('write', 'write', 'write', 'delete', 'open', 'close'),

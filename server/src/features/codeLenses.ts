@@ -17,7 +17,9 @@ export interface Lens {
   readonly trace?: TraceParams;
 }
 
-export function codeLensesFor(analysis: Analysis, uri: string): Lens[] {
+export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
+  // Lookups answer within the scope of the file (model/project.ts).
+  const analysis = workspace.scopeOf(uri).analysis;
   const out: Lens[] = [];
   for (const r of analysis.cluster.resources) {
     if (r.uri !== uri) continue;

@@ -31,7 +31,9 @@ interface LineContext {
   readonly parentLines: readonly number[];
 }
 
-export function completionAt(analysis: Analysis, uri: string, text: string, offset: number): Completion[] {
+export function completionAt(workspace: Analysis, uri: string, text: string, offset: number): Completion[] {
+  // Lookups answer within the scope of the file (model/project.ts).
+  const analysis = workspace.scopeOf(uri).analysis;
   const ctx = lineContext(text, offset);
   if (!ctx) return [];
   const doc = documentFacts(text, offset);

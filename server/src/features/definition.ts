@@ -10,7 +10,9 @@ import { spanContains, type Location } from '../model/span';
 import { keysOf, placeAt } from './cursor';
 import { nameAt } from './nameToken';
 
-export function definitionAt(analysis: Analysis, uri: string, offset: number): Location[] {
+export function definitionAt(workspace: Analysis, uri: string, offset: number): Location[] {
+  // Lookups answer within the scope of the file (model/project.ts).
+  const analysis = workspace.scopeOf(uri).analysis;
   const place = placeAt(analysis, uri, offset);
   if (!place) return [];
   const r = place.resource;

@@ -2,6 +2,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
+import { code } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
@@ -18,7 +19,16 @@ export interface Hover {
   readonly span: Span;
 }
 
-export function hoverAt(analysis: Analysis, uri: string, offset: number): Hover | undefined {
+export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover | undefined {
+  // Everything a hover says is said within the scope of its file (model/project.ts), and names that scope when the
+  // workspace holds variants.
+  const scope = workspace.scopeOf(uri);
+  const hover = hoverInScope(scope.analysis, uri, offset);
+  if (!hover || !scope.label) return hover;
+  return { ...hover, markdown: `${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
+}
+
+function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
   if (!place) return undefined;
   const r = place.resource;

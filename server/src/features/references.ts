@@ -11,7 +11,9 @@ import { spanContains, type Location } from '../model/span';
 import { keysOf, placeAt } from './cursor';
 import { nameTokens, textValuesOf } from './nameToken';
 
-export function referencesAt(analysis: Analysis, uri: string, offset: number, includeDeclaration: boolean): Location[] {
+export function referencesAt(workspace: Analysis, uri: string, offset: number, includeDeclaration: boolean): Location[] {
+  // Lookups answer within the scope of the file (model/project.ts).
+  const analysis = workspace.scopeOf(uri).analysis;
   const place = placeAt(analysis, uri, offset);
   if (!place) return [];
   const r = place.resource;

@@ -19,6 +19,10 @@ ClusterIP, inside the configured range, unique per protocol), \`clusterIP: None\
 LoadBalancers; manual Endpoints (§6.2); pod hostname, subdomain, container ports, \`dnsPolicy\` and \`dnsConfig\` (§6.3);
 StatefulSet names (§6.4); and fields of the wrong type, such as \`port: "eighty"\` or an unquoted \`name: 1.10\`.
 
+An object the API server rejects does not exist (network-semantics §9.4): it gives no DNS records, endpoints or hover names,
+and the findings of objects that depend on it say that it is rejected. Fields holding a placeholder that a tool fills in
+before applying (\`\${VAR}\`, \`{{ .Values.x }}\`) are unknown and not judged.
+
 For a multi-port Service with unnamed ports, the quick fix names them (\`http\` for 80, \`https\` for 443, otherwise \`port-<number>\`).`,
   examples: {
     bad: `apiVersion: v1

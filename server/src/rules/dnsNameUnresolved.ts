@@ -17,8 +17,11 @@ export const dnsNameUnresolved: Rule = {
     'Looks at names containing `.svc` in container env values, command and args, and ConfigMap data, and resolves each one the way the pod\'s resolver does: ' +
     'the search list `<ns>.svc.<zone> svc.<zone> <zone>` with ndots 5 (network-semantics §3.2, §3.3), then CoreDNS\'s records (§2). ' +
     'It warns when no Service, namespace or per-pod record answers (a typo in the Service or namespace, a StatefulSet pod name whose Service is not its governing headless Service, ' +
-    'an ExternalName with an IP), or when the name carries a `:port` the Service does not expose. Names in namespaces the workspace says nothing about ' +
-    '(`kube-system`) and names outside the cluster domain are left alone.',
+    'an ExternalName with an IP), or when the name carries a `:port` the Service does not expose. Names outside the cluster domain are left alone.\n\n' +
+    'Stays quiet when the answer is unknown (network-semantics §9): a namespace no manifest in scope declares or populates (created by another repository or `kubectl create namespace`), ' +
+    'unless its name is one typo away from a namespace that is described; a Service that an operator may create (a custom resource in that namespace) or that is written without a namespace ' +
+    '(so it lands wherever it is applied); a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`). ' +
+    'A Service the API server rejects is reported as such: it never exists, so nothing answers its name.',
   examples: {
     bad: `apiVersion: v1
 kind: Service

@@ -13,7 +13,7 @@ export const ingressBackendMissing: Rule = {
   code: 'ingress-backend-missing',
   defaultSeverity: 'warning',
   title: 'Ingress backend names a missing Service or port',
-  description: `An Ingress routes each host/path (and its \`defaultBackend\`) to a Service **in the Ingress's own namespace**, on a Service port given by number or by name. The port is the Service's \`port\`, not the container's \`targetPort\`. If the Service or the port does not exist, the ingress controller has nowhere to send the request and answers with an error (typically 503 or 404) for that path. Kubernetes accepts the Ingress anyway. Both the \`networking.k8s.io/v1\` form (\`service.name\`, \`service.port.number|name\`) and the older \`serviceName\`/\`servicePort\` form are checked.`,
+  description: `An Ingress routes each host/path (and its \`defaultBackend\`) to a Service **in the Ingress's own namespace**, on a Service port given by number or by name. The port is the Service's \`port\`, not the container's \`targetPort\`. If the Service or the port does not exist, the ingress controller has nowhere to send the request and answers with an error (typically 503 or 404) for that path. Kubernetes accepts the Ingress anyway. Stays quiet when a missing Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace), or a Service written without a namespace, which lands wherever it is applied; a close name is still reported as a typo. Both the \`networking.k8s.io/v1\` form (\`service.name\`, \`service.port.number|name\`) and the older \`serviceName\`/\`servicePort\` form are checked.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: Ingress

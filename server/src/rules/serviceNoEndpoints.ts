@@ -9,7 +9,7 @@ export const serviceNoEndpoints: Rule = {
   title: 'Service without a selector has no Endpoints or EndpointSlice',
   description: `A Service without a selector gets no endpoints from Kubernetes (semantics §1.1): its backends must be written by hand, as an \`Endpoints\` object with the Service's name or an \`EndpointSlice\` labelled \`kubernetes.io/service-name: <service>\`, in the same namespace (semantics §1.2). Without one, connections to the Service fail and a headless Service's name does not resolve.
 
-The rule looks for those objects in the workspace (one that exists but is not mirrored is reported by \`endpoints-not-mirrored\` instead); if they are created by something else (an operator, a script), turn the rule off for that workspace.`,
+The rule looks for those objects in the workspace (one that exists but is not mirrored is reported by \`endpoints-not-mirrored\` instead); if they are created by something else (an operator, a script), turn the rule off for that workspace. It stays quiet on its own when a custom resource in the namespace may be managed by an operator that writes them (network-semantics §9.2), and says so when the Endpoints object exists but the API server rejects it.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service

@@ -17,7 +17,9 @@ export const statefulsetServiceMissing: Rule = {
   title: 'StatefulSet serviceName names no Service',
   description: `Each StatefulSet pod gets the stable DNS name \`<pod>.<serviceName>.<namespace>.svc.<zone>\` (for example \`web-0.nginx.default.svc.cluster.local\`) only if a Service named exactly \`spec.serviceName\` exists in the StatefulSet's namespace and selects its pods (semantics §2.3). The API server does not validate \`serviceName\` at all (semantics §6.4), so a typo is silent: the pods start, but peers cannot find each other by name.
 
-\`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.`,
+\`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.
+
+Stays quiet when the Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace) or a Service written without a namespace; a close name is still reported. When the Service exists but the API server rejects it, the message says so: it never exists.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
