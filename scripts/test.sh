@@ -68,6 +68,9 @@ npx --no-install eslint --max-warnings 0 .
 step "build (esbuild)"
 node scripts/build.mjs
 
+step "pinned helm for the chart tests (scripts/setup-helm.mjs)"
+node scripts/setup-helm.mjs
+
 step "unit, fixture and LSP tests"
 node scripts/test.mjs </dev/null
 

@@ -1,4 +1,4 @@
-// The status bar item: resources indexed, files skipped, problems; a click opens the Problems panel.
+// The status bar item: resources indexed, files skipped, Helm charts rendered, problems; a click opens the Problems panel.
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -22,6 +22,8 @@ export function statusText(s: StatusParams): string {
   const skipped = s.skippedTemplates + s.skippedOther;
   const parts = [`${s.resources} ${s.resources === 1 ? 'resource' : 'resources'}`];
   if (skipped) parts.push(`${skipped} skipped`);
+  const charts = (s.chartsRendered ?? 0) + (s.chartsNotRendered ?? 0);
+  if (charts) parts.push(`${s.chartsRendered ?? 0}/${charts} ${charts === 1 ? 'chart' : 'charts'} rendered`);
   parts.push(`${s.problems} ${s.problems === 1 ? 'problem' : 'problems'}`);
   return `$(pulse) ${parts.join(' · ')}`;
 }
@@ -32,6 +34,8 @@ function statusTooltip(s: StatusParams): string {
     `${s.resources} resources in ${s.files} files`,
     `${s.problems} networking problems (click to open the Problems panel)`,
   ];
+  if (s.chartsRendered) lines.push(`${s.chartsRendered} Helm ${s.chartsRendered === 1 ? 'chart' : 'charts'} rendered with helm and checked on their template lines`);
+  if (s.chartsNotRendered) lines.push(`${s.chartsNotRendered} Helm ${s.chartsNotRendered === 1 ? 'chart' : 'charts'} not rendered (see the note on each Chart.yaml)`);
   if (s.skippedTemplates) lines.push(`${s.skippedTemplates} Helm/Go template files skipped (render them to check them)`);
   if (s.skippedOther) lines.push(`${s.skippedOther} files skipped as too large, too deeply nested or binary (see kubeNetlens.files.maxSizeKB)`);
   return lines.join('\n');

@@ -15,7 +15,7 @@ export function servicePicks(services: readonly ServiceSummary[]): ServicePick[]
       namespace = s.namespace;
       picks.push({ separator: s.namespace });
     }
-    picks.push({ label: s.name, description: `${s.type}${endpointsNote(s)}`, service: s });
+    picks.push({ label: s.name, description: `${s.type}${endpointsNote(s)}${s.release ? ` · ${s.release}` : ''}`, service: s });
   }
   const routed = sorted.flatMap((s) => (s.routes ?? []).map((r) => ({ r, s })));
   if (routed.length) picks.push({ separator: 'Gateway routes' });

@@ -103,6 +103,8 @@ export interface ServiceSummary {
   readonly source?: SourceSpan;
   /** Gateway API routes with a backendRef to this Service, and the `gateway/listener`s that accept each. */
   readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
+  /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
+  readonly release?: string;
 }
 
 export interface StatusParams {
@@ -112,6 +114,9 @@ export interface StatusParams {
   readonly skippedOther: number;
   readonly problems: number;
   readonly indexing: boolean;
+  /** Helm charts with a rendered value set, and charts not rendered (no helm, an untrusted workspace, an error). */
+  readonly chartsRendered?: number;
+  readonly chartsNotRendered?: number;
 }
 
 /** The answer to `kubeNetlens/trace`: the graph, and the same path as Mermaid and as plain text (for export and screen readers). */

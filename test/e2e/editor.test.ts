@@ -196,6 +196,13 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     if (await fit.count()) await fit.click();
   });
 
+  scenario('a Helm chart is rendered with helm and its selector typo is a finding on the template line', '07-helm-template-line', async (page) => {
+    await problemsShowing(page, 'service-selector-no-match', { present: ['service.yaml', '[Ln 9, Col 10]', 'in release shop, values.yaml'] });
+    await openFile(page, 'service.yaml');
+    await goTo(page, 9, 12);
+    await squiggles(page, 'warning').first().waitFor();
+  });
+
   scenario('the client restarts a killed language server and diagnostics come back', '06-server-restarted', async (page) => {
     const before = languageServers(editor);
     assert.ok(before.length > 0, 'no dist/server.js process under this code-server');

@@ -30,11 +30,13 @@ const testSettings = {
   'problems.sortOrder': 'position',
   'workbench.colorTheme': 'Default Dark Modern',
   'window.zoomLevel': 0,
+  // the pinned helm scripts/setup-helm.mjs unpacks: the workspace's Helm chart is rendered
+  'kubeNetlens.helm.path': join(root, '.tools', 'helm', 'helm'),
 };
 
 export interface Editor {
   readonly page: Page;
-  /** The copy of examples/ the editor has open; tests may change it. */
+  /** The copy of examples/ (plus the Helm chart charts/shop) the editor has open; tests may change it. */
   readonly workspace: string;
   readonly codeServer: RunningCodeServer;
   /** Saves a full-page screenshot as test-results/e2e/<name>.png. */
@@ -53,6 +55,8 @@ export async function openEditor(): Promise<Editor> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-e2e-'));
   const workspace = join(dir, 'workspace');
   cpSync(join(root, 'examples'), workspace, { recursive: true });
+  // a Helm chart beside the plain manifests, with a selector typo in a template
+  cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(workspace, 'charts', 'shop'), { recursive: true });
   const profile = prepareProfile(join(dir, 'profile'), vsix, testSettings);
   const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort() });
 

@@ -67,16 +67,18 @@ describe('trace panel message allow-list', () => {
 });
 
 describe('trace Service quick pick', () => {
-  it('groups Services by namespace with separators and shows type and endpoint count', () => {
+  it('groups Services by namespace with separators and shows type, endpoint count and the Helm release', () => {
     const picks = servicePicks([
       { namespace: 'shop', name: 'orders', type: 'ClusterIP', endpoints: 0 },
       { namespace: 'data', name: 'db', type: 'ClusterIP (headless)', endpoints: 3 },
       { namespace: 'shop', name: 'api', type: 'NodePort', endpoints: 1 },
       { namespace: 'shop', name: 'payments', type: 'ExternalName' },
+      { namespace: 'shop', name: 'web', type: 'ClusterIP', endpoints: 2, release: 'release shop, values.yaml' },
     ]);
     assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), [
       '--data', 'db: ClusterIP (headless) · 3 endpoints',
       '--shop', 'api: NodePort · 1 endpoint', 'orders: ClusterIP · no endpoints', 'payments: ExternalName',
+      'web: ClusterIP · 2 endpoints · release shop, values.yaml',
     ]);
   });
 });

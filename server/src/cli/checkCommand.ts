@@ -1,7 +1,8 @@
 // `kube-netlens check`: every finding in the given files, as text, JSON or SARIF; the exit code follows --fail-on.
 
-import { diagnosticsFor } from '../features/diagnostics';
 import { analyzePaths } from './analyzePaths';
+import { checkWithCharts } from './chartFindings';
+import { helmOptionError } from './helmCharts';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { Finding } from './featureTypes';
@@ -15,14 +16,17 @@ import { ruleCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
 export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
-  const findings = sortFindings(diagnosticsFor(loaded.analysis));
+  const checked = checkWithCharts(loaded, request, terminal.env);
+  const findings = sortFindings(checked.findings);
   const rangeOf = rangesIn(loaded.sources);
   const stdout =
     request.format === 'json' ? findingsToJson(findings, rangeOf)
     : request.format === 'sarif' ? findingsToSarif(findings, rangeOf, ruleCatalog, cliVersion)
-    : findingsToText(findings, rangeOf, loaded.counts, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
+    : findingsToText(findings, rangeOf, checked.counts, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
   return { exitCode: findings.some((f) => reaches(f.severity, request.failOn)) ? 1 : 0, stdout, stderr: loaded.notes.map(note) };
 }
 

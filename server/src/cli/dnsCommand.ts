@@ -2,6 +2,8 @@
 // unconditionally or while a pod is ready (semantics §8.1, §8.2); --all adds CoreDNS-only and Corefile-dependent ones.
 
 import { analyzePaths } from './analyzePaths';
+import { analyzeWithCharts } from './chartFindings';
+import { helmOptionError } from './helmCharts';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { DnsRecord } from './featureTypes';
@@ -11,9 +13,13 @@ import { recordsToJson } from './recordsJson';
 import { recordsToText } from './recordsText';
 
 export function dnsCommand(request: DnsRequest, terminal: Terminal): CommandResult {
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
-  const records = sortRecords(loaded.analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
+  // names of Helm charts' Services count too
+  const { analysis } = analyzeWithCharts(loaded, request, terminal.env);
+  const records = sortRecords(analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
   const stdout = request.format === 'json' ? recordsToJson(records) : recordsToText(records, paintFor(colourWanted(terminal.stdoutIsTTY, terminal.env)));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }

@@ -32,6 +32,8 @@ export function summaryOf(findings: readonly Finding[], counts: FileCounts): str
   if (n('information')) parts.push(plural(n('information'), 'note'));
   if (n('hint')) parts.push(plural(n('hint'), 'hint'));
   const skipped: string[] = [];
+  if (counts.rendered) skipped.push(`${plural(counts.rendered, 'chart value set')} rendered with helm`);
+  if (counts.notRendered) skipped.push(`${plural(counts.notRendered, 'chart')} not rendered`);
   if (counts.templates) skipped.push(`${plural(counts.templates, 'template file')} skipped`);
   if (counts.tooLarge) skipped.push(`${plural(counts.tooLarge, 'file')} over 1 MB skipped`);
   return `${parts.join(', ')} in ${plural(counts.files, 'file')}${skipped.length ? ` (${skipped.join(', ')})` : ''}`;

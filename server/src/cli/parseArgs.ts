@@ -1,6 +1,6 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
-export type CommandName = 'check' | 'dns' | 'trace';
+export type CommandName = 'check' | 'dns' | 'trace' | 'build';
 export type FailOn = 'error' | 'warning' | 'never';
 
 export interface AnalysisOptions {
@@ -9,26 +9,41 @@ export interface AnalysisOptions {
   readonly namespace?: string;
 }
 
-export interface CheckRequest extends AnalysisOptions {
+/** How charts are rendered: `--helm PATH`, `--helm-values FILE` (repeatable), `--helm-namespace NS`. */
+export interface HelmOptions {
+  readonly helm?: string;
+  readonly helmValues?: readonly string[];
+  readonly helmNamespace?: string;
+}
+
+export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'check';
   readonly format: 'text' | 'json' | 'sarif';
   readonly failOn: FailOn;
 }
 
-export interface DnsRequest extends AnalysisOptions {
+export interface DnsRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'dns';
   readonly format: 'text' | 'json';
   readonly all: boolean;
 }
 
-export interface TraceRequest extends AnalysisOptions {
+export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'trace';
   readonly format: 'text' | 'json' | 'mermaid';
   readonly target: { readonly namespace: string; readonly name: string };
 }
 
+/** `kube-netlens build CHART_DIR`: the objects a chart renders to. */
+export interface BuildRequest extends HelmOptions {
+  readonly command: 'build';
+  readonly dir: string;
+  readonly format: 'yaml' | 'json';
+}
+
 export type CliRequest =
   | CheckRequest
+  | BuildRequest
   | DnsRequest
   | TraceRequest
   | { readonly command: 'help'; readonly topic?: CommandName }
@@ -42,6 +57,8 @@ export interface UsageError {
 interface FlagSpec {
   /** Allowed values; an empty list means any non-empty value; undefined means the flag takes no value. */
   readonly values?: readonly string[];
+  /** The flag may be given several times; every value is kept. */
+  readonly repeatable?: boolean;
 }
 
 const commonFlags: Record<string, FlagSpec> = {
@@ -49,13 +66,20 @@ const commonFlags: Record<string, FlagSpec> = {
   '--namespace': { values: [] },
 };
 
-const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
-  dns: { ...commonFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
-  trace: { ...commonFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+const helmFlags: Record<string, FlagSpec> = {
+  '--helm': { values: [] },
+  '--helm-values': { values: [], repeatable: true },
+  '--helm-namespace': { values: [] },
 };
 
-const commands: readonly string[] = ['check', 'dns', 'trace'];
+const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
+  build: { ...helmFlags, '--format': { values: ['yaml', 'json'] } },
+  dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
+  trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+};
+
+const commands: readonly string[] = ['check', 'dns', 'trace', 'build'];
 
 // semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -69,11 +93,11 @@ export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { command: 'help' };
-    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns and trace`);
+    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace and build`);
   }
   if (!isCommand(first)) {
     if (first.startsWith('-')) return usage(`unknown option '${first}'; try \`kube-netlens --help\``);
-    return usage(`unknown command '${first}'; the commands are check, dns and trace`);
+    return usage(`unknown command '${first}'; the commands are check, dns, trace and build`);
   }
   return parseCommand(first, rest);
 }
@@ -81,6 +105,7 @@ export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
 function parseCommand(command: CommandName, argv: readonly string[]): CliRequest | UsageError {
   const specs = flagsOf[command];
   const values = new Map<string, string>();
+  const lists = new Map<string, string[]>();
   const switches = new Set<string>();
   const positionals: string[] = [];
   let onlyPositionals = false;
@@ -110,6 +135,14 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     if (value === undefined || value === '') return usage(`option ${flag} needs a value${describeValues(spec)}`);
     if (spec.values.length && !spec.values.includes(value)) return usage(`option ${flag} must be one of ${spec.values.join(', ')} (got '${value}')`);
     values.set(flag, value);
+    if (spec.repeatable) lists.set(flag, [...(lists.get(flag) ?? []), value]);
+  }
+  const helmNamespace = values.get('--helm-namespace');
+  if (helmNamespace !== undefined && !dnsLabel.test(helmNamespace)) return usage(`--helm-namespace '${helmNamespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
+  const helm: HelmOptions = { helm: values.get('--helm'), helmValues: lists.get('--helm-values'), helmNamespace };
+  if (command === 'build') {
+    if (positionals.length !== 1) return usage('build needs one chart folder (a folder with a Chart.yaml)');
+    return { command, ...helm, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
   }
   const namespace = values.get('--namespace');
   if (namespace !== undefined && !dnsLabel.test(namespace)) return usage(`--namespace '${namespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
@@ -120,16 +153,16 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   }
   const common = { clusterDomain, namespace };
   if (command === 'check') {
-    return { command, ...common, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
   }
   if (command === 'dns') {
-    return { command, ...common, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
   }
   const [target, ...paths] = positionals;
   if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');
   const m = /^([^/]+)\/([^/]+)$/.exec(target);
   if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api)`);
-  return { command, ...common, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  return { command, ...common, ...helm, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {

@@ -1,5 +1,6 @@
 // One command line → one result. Pure apart from reading the files it is pointed at.
 
+import { buildCommand } from './buildCommand';
 import { checkCommand } from './checkCommand';
 import { failure, type CommandResult, type Terminal } from './commandResult';
 import { dnsCommand } from './dnsCommand';
@@ -22,6 +23,8 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
     case 'dns':
       return dnsCommand(request, terminal);
     case 'trace':
-      return traceCommand(request);
+      return traceCommand(request, terminal);
+    case 'build':
+      return buildCommand(request, terminal);
   }
 }

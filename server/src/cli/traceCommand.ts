@@ -1,19 +1,30 @@
 // `kube-netlens trace NAMESPACE/SERVICE`: how a request reaches the Service's pods, as a tree, JSON or Mermaid.
 
+import { mapTraceSources } from '../features/renderedFindings';
 import { traceResultFor } from '../features/traceResult';
+import { lineIndex } from '../model/lineIndex';
 import type { Service } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
 import { closeNames } from './closeNames';
 import { isCollectError } from './collectFiles';
-import { failure, note, type CommandResult } from './commandResult';
+import { analyzeWithCharts } from './chartFindings';
+import { helmOptionError } from './helmCharts';
+import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { TraceRequest } from './parseArgs';
 
-export function traceCommand(request: TraceRequest): CommandResult {
+export function traceCommand(request: TraceRequest, terminal: Terminal): CommandResult {
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const { namespace, name } = request.target;
-  const trace = traceResultFor(loaded.analysis, { namespace, name });
-  if (!trace) return failure(unknownServiceMessage(namespace, name, loaded.analysis.cluster.services), loaded.notes);
+  // Services of Helm charts count too, with their places on template lines
+  const charts = analyzeWithCharts(loaded, request, terminal.env);
+  const found = traceResultFor(charts.analysis, { namespace, name });
+  if (!found) return failure(unknownServiceMessage(namespace, name, charts.analysis.cluster.services), loaded.notes);
+  const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
+  const renders = new Map(charts.units.map((u) => [u.renderedUri, u]));
+  const trace = mapTraceSources(found, renders, (uri) => (texts.has(uri) ? lineIndex(texts.get(uri)!) : undefined));
   const stdout =
     request.format === 'json' ? JSON.stringify(trace.graph, null, 2) + '\n'
     : request.format === 'mermaid' ? ensureNewline(trace.mermaid)

@@ -10,11 +10,14 @@ Usage:
   kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
+  kube-netlens build CHART_DIR               print the objects a Helm chart renders to
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
 PATH is a file or a folder (default: the current folder). Folders are searched for *.yaml and *.yml,
-skipping node_modules and .git; files over 1 MB and Helm templates are passed over.
+skipping node_modules and .git; files over 1 MB are passed over. Helm charts (folders with a Chart.yaml)
+are rendered with helm when it is installed (or given with --helm) and checked on their template lines;
+without helm their templates are passed over.
 
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
 `;
@@ -23,7 +26,23 @@ const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --clus
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
 `;
 
+const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
+                        \`helm template\`, never with anything that reaches the network
+  --helm-values FILE    render each chart with these values files instead of values.yaml and
+                        ci/*-values.yaml (repeat for several files)
+  --helm-namespace NS   the release namespace (default: --namespace, else default)
+`;
+
 const pages: Record<CommandName, string> = {
+  build: `Usage: kube-netlens build CHART_DIR [options]
+
+Renders the Helm chart in CHART_DIR (a folder with a Chart.yaml) with \`helm template\` and prints the
+objects it makes: with its values.yaml, or with the --helm-values files.
+
+Options:
+  --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
+${helm}  -h, --help            this help
+`,
   check: `Usage: kube-netlens check [PATH...] [options]
 
 Reads every manifest under PATH and reports networking mistakes, one line per finding:
@@ -32,7 +51,7 @@ Reads every manifest under PATH and reports networking mistakes, one line per fi
 Options:
   --format text|json|sarif       output format (default text; sarif is SARIF 2.1.0 for CI code scanning)
   --fail-on error|warning|never  exit 1 when a finding at or above this severity exists (default error)
-${common}  -h, --help                     this help
+${common}${helm}  -h, --help                     this help
 `,
   dns: `Usage: kube-netlens dns [PATH...] [options]
 
@@ -42,7 +61,7 @@ with the answer and when it resolves (always, or only while a pod is ready).
 Options:
   --format text|json    output format (default text)
   --all                 also list names that depend on CoreDNS-only behaviour or on Corefile options
-${common}  -h, --help            this help
+${common}${helm}  -h, --help            this help
 `,
   trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
 
@@ -52,7 +71,7 @@ in the way, and every finding that breaks a hop.
 
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
-${common}  -h, --help                   this help
+${common}${helm}  -h, --help                   this help
 `,
 };
 

@@ -10,6 +10,8 @@ import { parseFiles } from '../model/parseManifest';
 export interface SourceText {
   readonly uri: string;
   readonly text: string;
+  /** Namespace of this text's objects that set none (a Helm release's namespace); the config's otherwise. */
+  readonly defaultNamespace?: string;
 }
 
 /** `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). */

@@ -21,10 +21,12 @@ import { referencesAt } from '../features/references';
 import { listServices } from '../features/serviceList';
 import { traceResultFor } from '../features/traceResult';
 import { globMatcher } from '../workspace/glob';
-import { readSettings } from '../workspace/settings';
+import { releasesIn } from '../workspace/helm';
+import { readSettings, type Settings } from '../workspace/settings';
 import { createWorkspace, type Snapshot, type Span } from '../workspace/workspace';
 import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
 import { guarded, logged } from './guard';
+import { createChartRenderer } from './charts';
 import { indexFolders } from './indexFolders';
 
 /**
@@ -44,6 +46,8 @@ export function startServer(connection: Connection): void {
   let canRegisterWatcher = false;
   let canRegisterConfig = false;
   let foldersSupported = false;
+  /** The client's workspace trust (initialization option `workspaceTrusted`): without it helm never runs. */
+  let trusted = false;
   let indexing = true;
   let indexRun = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -53,9 +57,18 @@ export function startServer(connection: Connection): void {
   /** The document version last published for each open document. */
   const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
+  const charts = createChartRenderer(workspace, () => schedule(), (message) => connection.console.info(message));
+  /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
+  const settingsFrom = (raw: unknown): Settings => {
+    const s = readSettings(raw, trusted);
+    return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
+  };
 
   const findingsOf = (snap: Snapshot): readonly Finding[] => {
-    if (findingsMemo?.generation !== snap.generation) findingsMemo = { generation: snap.generation, findings: applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap) };
+    if (findingsMemo?.generation !== snap.generation) {
+      // findings on rendered Helm releases go to their template lines; charts add their notes
+      findingsMemo = { generation: snap.generation, findings: charts.findings(snap, applySeverities(diagnosticsFor(snap.analysis, snap.earlier), snap)) };
+    }
     return findingsMemo.findings;
   };
 
@@ -114,7 +127,8 @@ export function startServer(connection: Connection): void {
 
   const sendStatus = (snap: Snapshot, problems: number) => {
     const s = snap.stats;
-    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates, skippedOther: s.skippedOther, problems, indexing };
+    const c = charts.counts(snap);
+    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered };
     void connection.sendNotification(statusNotification, status);
   };
 
@@ -149,6 +163,7 @@ export function startServer(connection: Connection): void {
     if (run !== indexRun) return;
     indexing = false;
     publish();
+    charts.renderAll();
     // Once every file's diagnostics are out, what the first edit needs is built while the server is idle.
     setImmediate(logged(connection, 'prepare', () => prepareIncremental(workspace.snapshot().analysis)));
   };
@@ -156,9 +171,12 @@ export function startServer(connection: Connection): void {
   const pullSettings = async () => {
     if (!canConfigure) return;
     const raw = await connection.workspace.getConfiguration('kubeNetlens');
-    const filesChanged = workspace.setSettings(readSettings(raw));
+    const filesChanged = workspace.setSettings(settingsFrom(raw));
     if (filesChanged) await reindex();
-    else if (!indexing) schedule();
+    else if (!indexing) {
+      schedule();
+      charts.renderAll();
+    }
   };
 
   /** Whether a file URI is one the settings include (inside a folder, matching include, not excluded). */
@@ -181,7 +199,8 @@ export function startServer(connection: Connection): void {
     canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
     foldersSupported = !!caps.workspace?.workspaceFolders;
     folders = foldersOf(params.workspaceFolders, params.rootUri);
-    if (params.initializationOptions?.settings) workspace.setSettings(readSettings(params.initializationOptions.settings));
+    trusted = params.initializationOptions?.workspaceTrusted === true;
+    if (params.initializationOptions?.settings) workspace.setSettings(settingsFrom(params.initializationOptions.settings));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -211,7 +230,7 @@ export function startServer(connection: Connection): void {
     }
     if (canConfigure) {
       const raw = await connection.workspace.getConfiguration('kubeNetlens');
-      workspace.setSettings(readSettings(raw));
+      workspace.setSettings(settingsFrom(raw));
     }
     await reindex();
   }));
@@ -219,8 +238,11 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeConfiguration(logged(connection, 'configuration', async (change) => {
     if (canConfigure) await pullSettings();
     else if (change.settings?.kubeNetlens) {
-      if (workspace.setSettings(readSettings(change.settings.kubeNetlens))) await reindex();
-      else schedule();
+      if (workspace.setSettings(settingsFrom(change.settings.kubeNetlens))) await reindex();
+      else {
+        schedule();
+        charts.renderAll();
+      }
     }
   }));
 
@@ -244,6 +266,8 @@ export function startServer(connection: Connection): void {
       }
     }
     schedule();
+    // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
+    if (!indexing) charts.filesChanged(params.changes.map((c) => c.uri));
   }));
 
   documents.onDidOpen(logged(connection, 'didOpen', (e) => {
@@ -255,10 +279,13 @@ export function startServer(connection: Connection): void {
     if (!workspace.isOpen(e.document.uri)) return;
     workspace.change(e.document.uri, e.document.getText(), e.document.version);
     schedule();
+    charts.textChanged(e.document.uri);
   }));
   documents.onDidClose(logged(connection, 'didClose', (e) => {
     workspace.close(e.document.uri);
     schedule();
+    // unsaved text it was rendered from is gone: the chart renders again from what is on disk
+    charts.textChanged(e.document.uri);
   }));
 
   /** The snapshot and the offset of an LSP position in one document. */
@@ -273,7 +300,7 @@ export function startServer(connection: Connection): void {
   connection.onHover(guarded(connection, 'hover', (p) => {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return null;
-    const h = hoverAt(a.snap.analysis, p.textDocument.uri, a.offset);
+    const h = charts.hover(a.snap, p.textDocument.uri, a.offset) ?? hoverAt(a.snap.analysis, p.textDocument.uri, a.offset);
     if (!h) return null;
     return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(a.index, h.span) };
   }));
@@ -305,7 +332,8 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return definitionAt(a.snap.analysis, p.textDocument.uri, a.offset).flatMap((l) => {
+    return definitionAt(a.snap.analysis, p.textDocument.uri, a.offset).flatMap((found) => {
+      const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
     });
@@ -315,7 +343,8 @@ export function startServer(connection: Connection): void {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return [];
     const range = rangeIn(a.snap);
-    return referencesAt(a.snap.analysis, p.textDocument.uri, a.offset, p.context.includeDeclaration).flatMap((l) => {
+    return referencesAt(a.snap.analysis, p.textDocument.uri, a.offset, p.context.includeDeclaration).flatMap((found) => {
+      const l = charts.location(a.snap, found.uri, found.span);
       const r = range(l.uri, l.span);
       return r ? [{ uri: l.uri, range: r }] : [];
     });
@@ -334,8 +363,15 @@ export function startServer(connection: Connection): void {
     }));
   }));
 
-  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => traceResultFor(workspace.snapshot().analysis, p) ?? null));
-  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => listServices(workspace.snapshot().analysis)));
+  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => {
+    const snap = workspace.snapshot();
+    const result = traceResultFor(snap.analysis, p);
+    return result ? charts.trace(snap, result) : null;
+  }));
+  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => {
+    const snap = workspace.snapshot();
+    return charts.services(snap, listServices(snap.analysis));
+  }));
 
   documents.listen(connection);
   connection.listen();

@@ -8,7 +8,11 @@ import { parseDocument } from 'yaml';
 export type FileRole =
   /** A `kustomization.yaml` (or `.yml`, or `Kustomization`): a build's recipe. */
   | 'kustomization'
-  /** A file a kustomization lists as a patch (strategic merge or JSON 6902), or as a transformer/replacement configuration. */
+  /**
+   * A file a kustomization lists as a patch (strategic merge or JSON 6902) or a configuration, or a file beside a
+   * kustomization that it does not list as a resource (a folder with a kustomization is applied with `-k`, so such
+   * a file is not part of what is applied: often a patch a script adds).
+   */
   | 'kustomize-input'
   /** A file under a chart's `templates/` folder (a folder with `Chart.yaml`). */
   | 'chart-template';
@@ -25,13 +29,25 @@ export function isProjectFile(uri: string): boolean {
 export function fileRoles(uris: readonly string[], textOf: (uri: string) => string | undefined): ReadonlyMap<string, FileRole> {
   const roles = new Map<string, FileRole>();
   const chartTemplates: string[] = [];
+  /** folder of a kustomization → the files it lists as resources */
+  const listed = new Map<string, Set<string>>();
   for (const uri of uris) {
     const name = baseName(uri);
     if (name === 'Chart.yaml') chartTemplates.push(`${folderOf(uri)}templates/`);
     if (!kustomizationNames.has(name)) continue;
     roles.set(uri, 'kustomization');
     const text = textOf(uri);
-    if (text !== undefined) for (const input of kustomizeInputs(text)) roles.set(resolvePath(folderOf(uri), input), 'kustomize-input');
+    if (text === undefined) continue;
+    const folder = folderOf(uri);
+    const k = readKustomization(text);
+    for (const input of k.inputs) roles.set(resolvePath(folder, input), 'kustomize-input');
+    const mine = listed.get(folder) ?? new Set<string>();
+    for (const r of k.resources) mine.add(resolvePath(folder, r));
+    listed.set(folder, mine);
+  }
+  for (const uri of uris) {
+    const mine = listed.get(folderOf(uri));
+    if (mine && !mine.has(uri) && !roles.has(uri)) roles.set(uri, 'kustomize-input');
   }
   if (chartTemplates.length) {
     const prefixes = new Set(chartTemplates);
@@ -55,13 +71,18 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
  * `configurations[]`, `transformers[]`, `generators[]`, `validators[]`, `crds[]`, `openapi.path`.
  */
 export function kustomizeInputs(text: string): string[] {
+  return readKustomization(text).inputs;
+}
+
+/** A kustomization's build inputs (patches, configurations) and its `resources` entries, as written. */
+function readKustomization(text: string): { readonly inputs: string[]; readonly resources: string[] } {
   let doc: unknown;
   try {
     doc = parseDocument(text, { uniqueKeys: false, strict: false }).toJS({ maxAliasCount: 100 });
   } catch {
-    return [];
+    return { inputs: [], resources: [] };
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return [];
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { inputs: [], resources: [] };
   const k = doc as Record<string, unknown>;
   const out: string[] = [];
   const pathOf = (v: unknown) => {
@@ -74,7 +95,9 @@ export function kustomizeInputs(text: string): string[] {
   for (const p of list(k.replacements)) if (p && typeof p === 'object') pathOf((p as Record<string, unknown>).path);
   for (const key of ['configurations', 'transformers', 'generators', 'validators', 'crds']) for (const p of list(k[key])) pathOf(p);
   if (k.openapi && typeof k.openapi === 'object') pathOf((k.openapi as Record<string, unknown>).path);
-  return out.filter((p) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(p));
+  const local = (p: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(p);
+  const resources = list(k.resources).filter((r): r is string => typeof r === 'string').filter(local);
+  return { inputs: out.filter(local), resources };
 }
 
 function baseName(uri: string): string {

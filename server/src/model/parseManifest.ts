@@ -56,12 +56,13 @@ export function buildInputFile(uri: string, text: string, role: FileRole): Manif
 }
 
 /** Each file parsed as its role says: build inputs hold no objects (semantics §9.5). */
-export function parseFiles(sources: readonly { readonly uri: string; readonly text: string }[], options: ParseOptions): ManifestFile[] {
+export function parseFiles(sources: readonly { readonly uri: string; readonly text: string; readonly defaultNamespace?: string }[], options: ParseOptions): ManifestFile[] {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
   return sources.map((s) => {
     const role = roles.get(s.uri);
-    return role ? buildInputFile(s.uri, s.text, role) : parseManifest(s.uri, s.text, options);
+    // a text may name its own default namespace (a Helm release's objects are in the release namespace)
+    return role ? buildInputFile(s.uri, s.text, role) : parseManifest(s.uri, s.text, s.defaultNamespace ? { ...options, defaultNamespace: s.defaultNamespace } : options);
   });
 }
 

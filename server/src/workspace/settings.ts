@@ -2,6 +2,8 @@
 // Unknown or malformed values fall back to the defaults: a typo in settings.json never stops the analysis.
 
 import { defaultConfig, type AnalysisConfig, type Cni, type PodsMode, type ProxyMode, type Severity } from '../model/config';
+import type { ReleaseSetting } from '../model/helmCharts';
+import { defaultHelmTimeoutMs } from './helm';
 
 export interface FileOptions {
   readonly include: readonly string[];
@@ -9,9 +11,23 @@ export interface FileOptions {
   readonly maxSizeKB: number;
 }
 
+/** How Helm charts are rendered (`kubeNetlens.helm.*`). */
+export interface HelmSettings {
+  /** The helm executable; undefined: `helm` on PATH. */
+  readonly path?: string;
+  readonly timeoutMs: number;
+  readonly releases: readonly ReleaseSetting[];
+  /**
+   * Whether helm may run at all: false in an untrusted workspace (rendering runs a program the workspace's settings
+   * could name). It comes from the client's workspace trust, never from a setting.
+   */
+  readonly allowed: boolean;
+}
+
 export interface Settings {
   readonly analysis: AnalysisConfig;
   readonly files: FileOptions;
+  readonly helm: HelmSettings;
 }
 
 export const defaultFileOptions: FileOptions = {
@@ -20,14 +36,17 @@ export const defaultFileOptions: FileOptions = {
   maxSizeKB: 1024,
 };
 
-export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions };
+export const defaultHelmSettings: HelmSettings = { timeoutMs: defaultHelmTimeoutMs, releases: [], allowed: false };
+
+export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings };
 
 const proxyModes: readonly ProxyMode[] = ['iptables', 'ipvs', 'nftables'];
 const cnis: readonly Cni[] = ['flannel-vxlan', 'flannel-host-gw', 'calico-bgp', 'calico-ipip', 'calico-vxlan', 'cilium', 'generic'];
 const podsModes: readonly PodsMode[] = ['disabled', 'insecure', 'verified'];
 const levels: readonly (Severity | 'off')[] = ['error', 'warning', 'information', 'hint', 'off'];
 
-export function readSettings(raw: unknown): Settings {
+/** `trusted`: the client's workspace trust; without it helm never runs and the helm settings are not read. */
+export function readSettings(raw: unknown, trusted = false): Settings {
   const s = isObject(raw) ? raw : {};
   const coreDns = isObject(s.coreDns) ? s.coreDns : {};
   const files = isObject(s.files) ? s.files : {};
@@ -55,6 +74,35 @@ export function readSettings(raw: unknown): Settings {
       exclude: stringList(files.exclude) ?? defaultFileOptions.exclude,
       maxSizeKB: typeof files.maxSizeKB === 'number' && files.maxSizeKB > 0 ? files.maxSizeKB : defaultFileOptions.maxSizeKB,
     },
+    helm: trusted ? readHelm(isObject(s.helm) ? s.helm : {}) : defaultHelmSettings,
+  };
+}
+
+function readHelm(h: Record<string, unknown>): HelmSettings {
+  const seconds = h.timeoutSeconds;
+  const releases: ReleaseSetting[] = [];
+  if (Array.isArray(h.releases)) {
+    for (const r of h.releases) {
+      if (!isObject(r)) continue;
+      const chart = nonEmpty(r.chart);
+      const name = nonEmpty(r.name);
+      // helm's release names are DNS-1123 labels (semantics §6) of at most 53 characters
+      if (!chart || !name || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 53) continue;
+      const namespace = nonEmpty(r.namespace);
+      releases.push({
+        chart,
+        name,
+        ...(namespace && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) && { namespace }),
+        values: (stringList(r.values) ?? []).filter((v) => v.trim()),
+        set: (stringList(r.set) ?? []).filter((v) => /^[^=]+=/.test(v)),
+      });
+    }
+  }
+  return {
+    path: nonEmpty(h.path),
+    timeoutMs: typeof seconds === 'number' && seconds > 0 && seconds <= 600 ? Math.round(seconds * 1000) : defaultHelmTimeoutMs,
+    releases,
+    allowed: true,
   };
 }
 

@@ -5,6 +5,8 @@
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
+import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
+import type { RenderedUnit } from '../model/rendered';
 import { lineIndex, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, type ManifestFile } from '../model/parseManifest';
@@ -39,6 +41,22 @@ export interface Snapshot {
   /** The editor's version of a document open when the snapshot was built; undefined for closed files (and files opened unchanged since). */
   documentVersion(uri: string): number | undefined;
   readonly stats: WorkspaceStats;
+  /** The Helm charts of the workspace; their templates are never read as manifests (counted as skipped templates). */
+  readonly charts: ChartDiscovery;
+  /**
+   * The rendered Helm releases, by the URI their text enters the analysis under (model/helmCharts.ts renderUri): a
+   * file of its own, an apply unit the project model keeps apart from differing renders.
+   */
+  readonly renders: ReadonlyMap<string, ChartRender>;
+  /** The latest renders of each chart (rendered or not), by chart root. */
+  readonly chartUnits: ReadonlyMap<string, readonly RenderedUnit[]>;
+}
+
+/** One rendered value set of a chart, as the analysis reads it. */
+export interface ChartRender {
+  readonly chart: Chart;
+  readonly valueSet: ValueSet;
+  readonly unit: RenderedUnit;
 }
 
 export interface Workspace {
@@ -57,6 +75,11 @@ export interface Workspace {
   isOpen(uri: string): boolean;
   /** Every URI with text (disk or open). */
   uris(): readonly string[];
+  /**
+   * Replaces the renders of one chart (its root): the rendered ones enter the analysis as files of their own. Renders
+   * of charts that are no longer in the workspace are dropped by the next full list.
+   */
+  setChartRenders(root: string, renders: readonly { readonly chart: Chart; readonly valueSet: ValueSet; readonly unit: RenderedUnit }[]): void;
   snapshot(): Snapshot;
 }
 
@@ -67,6 +90,11 @@ interface Overlay {
 
 /** How many earlier analyses a snapshot keeps (they share every unchanged file's parse). */
 const keptAnalyses = 6;
+
+function isChartFile(uri: string): boolean {
+  const name = basename(uri);
+  return name === 'Chart.yaml' || name === 'requirements.yaml';
+}
 
 export function createWorkspace(initial: Settings = defaultSettings): Workspace {
   let settings = initial;
@@ -85,6 +113,11 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
+  /** The charts as of the last full list; recomputed when URIs come or go, or a chart's own files change. */
+  let charts: ChartDiscovery = { charts: [], templates: new Set() };
+  /** Rendered releases by their render URI, and every chart's latest units by chart root. */
+  let renders = new Map<string, ChartRender>();
+  let chartUnits = new Map<string, readonly RenderedUnit[]>();
 
   const changed = (uri?: string) => {
     generation++;
@@ -93,7 +126,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     else if (!layout?.place.has(uri)) layout = undefined;
     else dirty.add(uri);
   };
-  const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri);
+  const textOf = (uri: string) => overlays.get(uri)?.text ?? disk.get(uri) ?? renders.get(uri)?.unit.rendered?.text;
 
   /** Kustomizations, patches and chart templates (model/fileRoles.ts), worked out again whenever the file list is. */
   let roles: ReadonlyMap<string, FileRole> = new Map();
@@ -102,7 +135,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const memo = parses.get(uri);
     const role = roles.get(uri);
     if (memo && memo.text === text && parsedRoles.get(uri) === role) return memo;
-    const file = role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: settings.analysis.defaultNamespace });
+    // objects of a Helm release that name no namespace are in the release namespace
+    const render = renders.get(uri);
+    const file = role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
     parses.set(uri, file);
     parsedRoles.set(uri, role);
     return file;
@@ -121,6 +156,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         files[layout.place.get(uri)!] = parse(uri, text!);
       }
     }
+    // An edit of a chart's own files (Chart.yaml, requirements.yaml) can change which files are templates.
+    if ([...dirty].some(isChartFile)) files = undefined;
     dirty.clear();
     if (!files || !layout) {
       files = fullList();
@@ -142,6 +179,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       const i = place.get(uri);
       return i === undefined ? undefined : list[i].text;
     };
+    const rendersNow = renders;
+    const unitsNow = chartUnits;
     for (const f of files) {
       resources += f.resources.length;
       if (f.skipped === 'template') skippedTemplates++;
@@ -163,7 +202,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         return index;
       },
       documentVersion: (uri) => versions.get(uri),
-      stats: { files: files.length, resources, skippedTemplates, skippedOther },
+      stats: { files: files.length - rendersNow.size, resources, skippedTemplates, skippedOther },
+      charts,
+      renders: rendersNow,
+      chartUnits: unitsNow,
     };
   };
 
@@ -171,14 +213,26 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const fullList = (): ManifestFile[] => {
     const texts = new Map(disk);
     for (const [uri, o] of overlays) texts.set(uri, o.text);
+    const renderTexts = new Map<string, string>();
+    for (const [uri, r] of renders) if (r.unit.rendered) renderTexts.set(uri, r.unit.rendered.text);
+    charts = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: settings.analysis.defaultNamespace, releases: settings.helm.releases });
+    // renders of charts that went away go too
+    const roots = new Set(charts.charts.map((c) => c.root));
+    for (const [uri, r] of renders) if (!roots.has(r.chart.root)) renderTexts.delete(uri);
+    if (renderTexts.size !== [...renders.values()].filter((r) => r.unit.rendered).length || [...chartUnits.keys()].some((r) => !roots.has(r))) {
+      renders = new Map([...renders].filter(([uri]) => renderTexts.has(uri)));
+      chartUnits = new Map([...chartUnits].filter(([root]) => roots.has(root)));
+    }
+    roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
+    for (const [uri, text] of renderTexts) texts.set(uri, text);
     for (const uri of parses.keys()) {
       if (texts.has(uri)) continue;
       parses.delete(uri);
       parsedRoles.delete(uri);
     }
-    roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
     for (const uri of lineIndexes.keys()) if (!texts.has(uri)) lineIndexes.delete(uri);
-    return [...texts.keys()].sort().map((u) => parse(u, texts.get(u)!));
+    const uris = [...texts.keys()].sort();
+    return uris.map((u) => parse(u, texts.get(u)!));
   };
 
   return {
@@ -226,6 +280,33 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       if (!o) return;
       overlays.delete(uri);
       if (disk.get(uri) !== o.text) changed(disk.has(uri) ? uri : undefined);
+    },
+    setChartRenders(root, list) {
+      const next = new Map([...renders].filter(([, r]) => r.chart.root !== root));
+      for (const r of list) if (r.unit.rendered) next.set(renderUri(r.chart, r.valueSet), { chart: r.chart, valueSet: r.valueSet, unit: r.unit });
+      const before = [...renders].filter(([, r]) => r.chart.root === root);
+      const after = [...next].filter(([, r]) => r.chart.root === root);
+      const sameUris = before.length === after.length && before.every(([uri]) => next.has(uri));
+      renders = next;
+      chartUnits = new Map(chartUnits).set(root, list.map((r) => r.unit));
+      if (!sameUris) changed();
+      else {
+        let any = false;
+        for (const [uri, r] of before) {
+          const now = next.get(uri)!;
+          // a namespace change re-reads the text under the other namespace
+          if (now.unit.rendered!.text !== r.unit.rendered!.text || now.valueSet.namespace !== r.valueSet.namespace) {
+            parses.delete(uri);
+            changed(uri);
+            any = true;
+          }
+        }
+        // the units' problems changed even when no text did: a new snapshot, the same files
+        if (!any) {
+          generation++;
+          current = undefined;
+        }
+      }
     },
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),

@@ -1,0 +1,37 @@
+// Hovers in a chart template: the hover of what each value set rendered from that place (the Service's DNS names
+// and endpoints, a selector's matches…), one section per value set, sections that say the same thing merged.
+
+import type { Analysis } from '../analysis/analysis';
+import type { RenderedText } from '../model/rendered';
+import type { Span } from '../model/span';
+import { hoverAt, type Hover } from './hover';
+import { escape } from './markdown';
+
+export interface RenderAtHand {
+  readonly renderedUri: string;
+  readonly rendered: RenderedText;
+  /** For the section title: `release shop, values ci/prod-values.yaml`. */
+  readonly context: string;
+}
+
+/** The hover at `offset` of a template file, from every render that has a mapping at that place; undefined when none. */
+export function renderedHoverAt(analysis: Analysis, templateUri: string, offset: number, renders: readonly RenderAtHand[]): Hover | undefined {
+  const sections = new Map<string, { contexts: string[]; span: Span }>();
+  for (const r of renders) {
+    // the innermost mapping into this template that contains the offset
+    let best: RenderedText['mappings'][number] | undefined;
+    for (const m of r.rendered.mappings) {
+      if (m.uri !== templateUri || offset < m.span.start || offset > m.span.end) continue;
+      if (!best || m.span.end - m.span.start < best.span.end - best.span.start) best = m;
+    }
+    if (!best) continue;
+    const h = hoverAt(analysis, r.renderedUri, best.rendered.start);
+    if (!h) continue;
+    const s = sections.get(h.markdown);
+    if (s) s.contexts.push(r.context);
+    else sections.set(h.markdown, { contexts: [r.context], span: best.span });
+  }
+  if (!sections.size) return undefined;
+  const parts = [...sections].map(([markdown, s]) => `**Rendered in ${escape(s.contexts.join('; '))}**\n\n${markdown}`);
+  return { markdown: parts.join('\n\n---\n\n'), span: [...sections.values()][0].span };
+}

@@ -1,0 +1,144 @@
+// Findings on rendered text (a Helm release) → findings on the sources that made it (the template lines), with the
+// rendered value and the value set in the message; the same finding from several value sets → one finding naming
+// them all. Fixes are dropped: they would edit rendered text, which nobody can save.
+
+import type { LineIndex } from '../model/lineIndex';
+import type { RenderedText, RenderProblem } from '../model/rendered';
+import type { SourceSpan, TraceResult } from '../protocol';
+import { sourceOf } from '../model/rendered';
+import type { Span } from '../model/span';
+import type { Finding, RelatedInfo } from '../rules/finding';
+
+/** One rendered unit's findings: those on `renderedUri` are mapped, the others are left out. */
+export interface RenderedFindings {
+  readonly renderedUri: string;
+  readonly rendered: RenderedText;
+  /** For messages: `release shop, values ci/prod-values.yaml`. */
+  readonly context: string;
+  /** Where findings go whose span no mapping covers (the chart's Chart.yaml). */
+  readonly fallbackUri: string;
+  readonly findings: readonly Finding[];
+}
+
+interface Mapped {
+  readonly finding: Finding;
+  readonly rendered: string;
+  readonly context: string;
+}
+
+/**
+ * One analysis's findings with renders among its files: those on a render go to its sources (merged across value
+ * sets), the others stay where they are with their related places in renders mapped too.
+ */
+export function mapFindings(findings: readonly Finding[], units: readonly Omit<RenderedFindings, 'findings'>[]): Finding[] {
+  const byUri = new Map(units.map((u) => [u.renderedUri, u]));
+  const onRenders: Finding[] = [];
+  const out: Finding[] = [];
+  for (const f of findings) {
+    if (byUri.has(f.uri)) onRenders.push(f);
+    else if (f.related?.some((r) => byUri.has(r.uri))) {
+      out.push({ ...f, related: f.related.map((r) => {
+        const u = byUri.get(r.uri);
+        const m = u && sourceOf(u.rendered, r.span);
+        return u ? { uri: m?.uri ?? u.fallbackUri, span: m?.span ?? { start: 0, end: 0 }, message: r.message } : r;
+      }) });
+    } else out.push(f);
+  }
+  return [...out, ...mapRenderedFindings(units.map((u) => ({ ...u, findings: onRenders })))];
+}
+
+/** Every unit's findings on its rendered text, mapped to their sources and merged across value sets. */
+export function mapRenderedFindings(units: readonly RenderedFindings[]): Finding[] {
+  const groups = new Map<string, Mapped[]>();
+  for (const u of units) {
+    for (const f of u.findings) {
+      if (f.uri !== u.renderedUri) continue;
+      const at = sourceOf(u.rendered, f.span);
+      const related: RelatedInfo[] = [];
+      for (const r of f.related ?? []) {
+        if (r.uri !== u.renderedUri) related.push(r);
+        else {
+          const m = sourceOf(u.rendered, r.span);
+          related.push({ uri: m?.uri ?? u.fallbackUri, span: m?.span ?? { start: 0, end: 0 }, message: r.message });
+        }
+      }
+      const { fixes: _fixes, ...rest } = f;
+      const finding: Finding = { ...rest, uri: at?.uri ?? u.fallbackUri, span: at?.span ?? { start: 0, end: 0 }, related };
+      const key = [finding.code, finding.uri, finding.span.start, finding.span.end, finding.message].join('\u0000');
+      const list = groups.get(key);
+      const entry = { finding, rendered: renderedSnippet(u.rendered.text, f.span), context: u.context };
+      if (list) {
+        if (!list.some((m) => m.context === u.context)) list.push(entry);
+      } else groups.set(key, [entry]);
+    }
+  }
+  return [...groups.values()].map((list) => {
+    const first = list[0];
+    const sameValue = list.every((m) => m.rendered === first.rendered);
+    const where = sameValue
+      ? `in ${joinContexts(list.map((m) => m.context))}${first.rendered ? `: rendered ${first.rendered}` : ''}`
+      : list.map((m) => `in ${m.context}${m.rendered ? `: rendered ${m.rendered}` : ''}`).join('\n');
+    return { ...first.finding, message: `${first.finding.message}\n${where}` };
+  });
+}
+
+/** `release api, values.yaml` + `release api, values ci/prod-values.yaml` → `release api, value sets values.yaml and ci/prod-values.yaml`. */
+function joinContexts(contexts: readonly string[]): string {
+  if (contexts.length === 1) return contexts[0];
+  const parts = contexts.map((c) => /^release ([^,]+), (?:values )?(.+)$/.exec(c));
+  const release = parts[0]?.[1];
+  if (release === undefined || !parts.every((p) => p && p[1] === release)) return contexts.join('; ');
+  const sets = parts.map((p) => p![2]);
+  return `release ${release}, value sets ${sets.slice(0, -1).join(', ')} and ${sets[sets.length - 1]}`;
+}
+
+/** The rendered text a finding points at, on one line and short. */
+function renderedSnippet(text: string, span: Span): string {
+  let s = text.slice(span.start, Math.min(span.end, span.start + 200));
+  const nl = s.indexOf('\n');
+  if (nl >= 0) s = `${s.slice(0, nl)} …`;
+  s = s.trim();
+  if (s.length > 80) s = `${s.slice(0, 79)}…`;
+  return s ? `\`${s}\`` : '';
+}
+
+/** A render problem as a finding (the CLI and the editor show them like rule findings). */
+export function findingOfProblem(p: RenderProblem): Finding {
+  return { uri: p.uri, span: p.span, code: p.code, severity: p.severity, message: p.message };
+}
+
+/** A place in a render → the source it came from (a template line), or the chart's Chart.yaml when none maps. */
+export function sourceLocation(rendered: RenderedText, fallbackUri: string, span: Span): { readonly uri: string; readonly span: Span } {
+  const m = sourceOf(rendered, span);
+  return m ? { uri: m.uri, span: m.span } : { uri: fallbackUri, span: { start: 0, end: 0 } };
+}
+
+/** A render the places of a trace can be mapped from. */
+export interface RenderSource {
+  readonly rendered: RenderedText;
+  readonly fallbackUri: string;
+}
+
+/** A SourceSpan in a render → the template's, with its line and character; others as they are. */
+export function mapSourceSpan(source: SourceSpan, renders: ReadonlyMap<string, RenderSource>, lines: (uri: string) => LineIndex | undefined): SourceSpan {
+  const r = renders.get(source.uri);
+  if (!r) return source;
+  const to = sourceLocation(r.rendered, r.fallbackUri, { start: source.start, end: source.end });
+  const p = lines(to.uri)?.positionAt(to.span.start) ?? { line: 0, character: 0 };
+  return { uri: to.uri, start: to.span.start, end: to.span.end, line: p.line, character: p.character };
+}
+
+/** A trace whose Service or nodes come from renders, with their places on template lines. */
+export function mapTraceSources(result: TraceResult, renders: ReadonlyMap<string, RenderSource>, lines: (uri: string) => LineIndex | undefined): TraceResult {
+  if (!renders.size) return result;
+  const g = result.graph;
+  const map = (s: SourceSpan) => mapSourceSpan(s, renders, lines);
+  return {
+    ...result,
+    graph: {
+      ...g,
+      service: g.service.source ? { ...g.service, source: map(g.service.source) } : g.service,
+      nodes: g.nodes.map((n) => (n.source ? { ...n, source: map(n.source) } : n)),
+    },
+  };
+}

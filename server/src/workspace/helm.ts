@@ -1,0 +1,296 @@
+// Rendering a chart with the user's helm: `helm template <release> <chart> --namespace <ns> [-f values…] [--set …]`.
+// Nothing that reaches the network is ever passed (no --dependency-update, no repository flags); a chart whose
+// dependency is missing is not rendered; a render is killed after a timeout. helm's error becomes a problem on the
+// template line it names, or on Chart.yaml. The caller decides whether helm may run at all (never in an untrusted
+// workspace).
+
+import { execFile, spawnSync } from 'node:child_process';
+import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
+import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
+import { pathToFileURL } from 'node:url';
+import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
+import type { RenderProblem, RenderedUnit } from '../model/rendered';
+import type { Span } from '../model/span';
+import type { HelmSettings } from './settings';
+
+export const defaultHelmTimeoutMs = 10_000;
+/** helm's output beyond this is not read (a chart that renders this much is not hand-written YAML). */
+const maxOutputBytes = 64 * 1024 * 1024;
+/** Lines of helm's error shown in a finding. */
+const errorLines = 5;
+
+export interface HelmRun {
+  /** The helm executable. */
+  readonly helm: string;
+  readonly timeoutMs: number;
+  /** A workspace URI → the file system path helm reads (identity for the CLI's paths). */
+  readonly pathOf: (uri: string) => string;
+}
+
+export interface HelmExit {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  /** The process could not be started (ENOENT, EACCES…). */
+  readonly spawnError?: string;
+}
+
+/** The helm executable: an explicit path (which must be executable), else `helm` on PATH; undefined when neither. */
+export function findHelm(explicit: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (explicit) return isExecutable(explicit) ? explicit : undefined;
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, process.platform === 'win32' ? 'helm.exe' : 'helm');
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The helm the language server may run: none in an untrusted workspace (`allowed` is false there, whatever the
+ * settings say), else `kubeNetlens.helm.path` or `helm` on PATH.
+ */
+export function helmForSettings(settings: HelmSettings, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (!settings.allowed) return undefined;
+  return findHelm(settings.path, env);
+}
+
+/** The arguments of one render. Only local files: no flag here can reach the network. */
+export function helmArgs(chart: Chart, valueSet: ValueSet, pathOf: (uri: string) => string): string[] {
+  const args = ['template', valueSet.release, pathOf(chart.root), '--namespace', valueSet.namespace];
+  for (const f of valueSet.valuesFiles) args.push('-f', pathOf(f));
+  for (const s of valueSet.set) args.push('--set', s);
+  return args;
+}
+
+/** helm's environment: the user's, with plugins off so nothing but helm itself runs. */
+function helmEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, HELM_NO_PLUGINS: '1' };
+}
+
+/** Runs one render synchronously (the CLI). */
+export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
+  const r = spawnSync(run.helm, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: helmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' || (r.signal === 'SIGKILL' && r.status === null);
+  return {
+    status: r.status,
+    stdout: r.stdout ?? '',
+    stderr: r.stderr ?? '',
+    timedOut,
+    spawnError: r.error && !timedOut ? r.error.message : undefined,
+  };
+}
+
+/** Runs one render without blocking (the language server). */
+export function runHelm(run: HelmRun, args: readonly string[]): Promise<HelmExit> {
+  return new Promise((done) => {
+    execFile(run.helm, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: helmEnv() }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+      const timedOut = !!e?.killed;
+      const spawnError = e && typeof e.code === 'string' && !timedOut ? e.message : undefined;
+      done({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr, timedOut, spawnError });
+    });
+  });
+}
+
+/** The unit's id, label and inputs, the same whether it renders or not. */
+function unitBase(chart: Chart, valueSet: ValueSet) {
+  return {
+    kind: 'helm' as const,
+    id: `helm:${chart.root}#${valueSet.id}`,
+    label: `chart ${chart.name}, ${valueSet.label}`,
+    definedBy: chart.chartYaml,
+    inputs: [...new Set([...chart.files, ...valueSet.valuesFiles])],
+  };
+}
+
+/** The problem that stops a render before helm runs: a declared dependency that is not under `charts/`. */
+export function missingDependencies(chart: Chart, charts: readonly Chart[]): RenderProblem[] {
+  const out: RenderProblem[] = [];
+  const visit = (c: Chart) => {
+    for (const d of c.dependencies) {
+      if (d.present) continue;
+      out.push({
+        uri: d.declaredIn,
+        span: d.span,
+        severity: 'information',
+        code: 'helm-dependency-missing',
+        message: `Chart ${c.name} is not rendered: its dependency ${d.name}${d.version ? ` ${d.version}` : ''} is not in ${relativeTo(c.root, `${c.root}/charts`)}/. Run \`helm dependency build\` to fetch it (this extension never downloads anything).`,
+      });
+    }
+    for (const s of c.subcharts) {
+      const sub = charts.find((x) => x.root === s);
+      if (sub) visit(sub);
+    }
+  };
+  visit(chart);
+  return out;
+}
+
+/** Each top-level chart's note when helm is not there: its templates are not rendered. */
+export function helmMissingProblem(chart: Chart): RenderProblem {
+  return {
+    uri: chart.chartYaml,
+    span: chart.nameSpan,
+    severity: 'information',
+    code: 'helm-not-rendered',
+    message: `Chart ${chart.name} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set \`kubeNetlens.helm.path\` (on the command line: --helm PATH) to the helm executable.`,
+  };
+}
+
+/** Each top-level chart's note in an untrusted workspace, where helm never runs. */
+export function untrustedProblem(chart: Chart): RenderProblem {
+  return {
+    uri: chart.chartYaml,
+    span: chart.nameSpan,
+    severity: 'information',
+    code: 'helm-not-rendered',
+    message: `Chart ${chart.name} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.`,
+  };
+}
+
+/**
+ * What the editor says about charts it does not render: one note per top-level chart when the workspace is not
+ * trusted or helm is not found; nothing otherwise.
+ */
+export function chartNotesFor(charts: readonly Chart[], settings: HelmSettings, env: Readonly<Record<string, string | undefined>>): RenderProblem[] {
+  const top = charts.filter((c) => !c.parent);
+  if (!top.length) return [];
+  if (!settings.allowed) return top.map(untrustedProblem);
+  if (!helmForSettings(settings, env)) return top.map(helmMissingProblem);
+  return [];
+}
+
+/** One render → the rendered unit (or its problems). `exit` is what runHelm or runHelmSync returned. */
+export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, exit: HelmExit, textOf: TextOf, timeoutMs: number): RenderedUnit {
+  const base = unitBase(chart, valueSet);
+  const where = `chart ${chart.name}, ${valueSet.label}`;
+  if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm could not be started for ${where}: ${exit.spawnError}` }] };
+  if (exit.timedOut) {
+    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} for ${where} and was stopped; its templates are not checked.` }] };
+  }
+  if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf)] };
+  const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
+  return { ...base, rendered: mapped.rendered, problems: [] };
+}
+
+/** helm's error → a problem on the template line it names (`<chart>/templates/x.yaml:12:3`), else on Chart.yaml. */
+export function helmErrorProblem(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, stderr: string, textOf: TextOf): RenderProblem {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
+  const shown = lines.slice(0, errorLines).join('\n') || 'helm template failed without a message';
+  const message = `helm template failed for chart ${chart.name}, ${valueSet.label}:\n${shown}`;
+  const at = locateHelmError(chart, charts, shown, textOf);
+  return { uri: at?.uri ?? chart.chartYaml, span: at?.span ?? chart.nameSpan, severity: 'error', code: 'helm-failed', message };
+}
+
+function locateHelmError(chart: Chart, charts: readonly Chart[], message: string, textOf: TextOf): { uri: string; span: Span } | undefined {
+  const m = /([A-Za-z0-9_.-]+(?:\/charts\/[A-Za-z0-9_.-]+)*\/templates\/[^\s:()"]+?):(\d+)(?::(\d+))?/.exec(message);
+  const yamlOn = /YAML parse error on ([A-Za-z0-9_.-]+(?:\/charts\/[A-Za-z0-9_.-]+)*\/templates\/[^\s:()"]+)/.exec(message);
+  const path = m?.[1] ?? yamlOn?.[1];
+  if (!path) return undefined;
+  const uri = templateUriOf(chart, charts, path, textOf);
+  if (!uri) return undefined;
+  const text = textOf(uri) ?? '';
+  if (!m) return { uri, span: firstLineSpan(text, 0) };
+  // helm counts lines from 1 and columns from 1 (in bytes; ASCII templates agree with UTF-16 offsets)
+  let start = 0;
+  for (let line = 1; line < Number(m[2]); line++) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  const span = firstLineSpan(text, start);
+  const col = m[3] ? Math.min(start + Number(m[3]) - 1, span.end) : span.start;
+  return { uri, span: { start: col, end: span.end } };
+}
+
+/** The line starting at `start`, without its indentation. */
+function firstLineSpan(text: string, start: number): Span {
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  let s = start;
+  while (s < end && (text[s] === ' ' || text[s] === '\t')) s++;
+  return { start: s, end: end > s && text[end - 1] === '\r' ? end - 1 : end };
+}
+
+export interface RenderPlan {
+  readonly chart: Chart;
+  readonly valueSet: ValueSet;
+  /** Problems that stop the render before helm runs (missing dependencies); empty when helm should run. */
+  readonly blocked: readonly RenderProblem[];
+}
+
+/** What rendering a chart's value sets takes: one plan per value set, each blocked when a dependency is missing. */
+export function planRenders(chart: Chart, charts: readonly Chart[]): RenderPlan[] {
+  const blocked = missingDependencies(chart, charts);
+  return chart.valueSets.map((valueSet) => ({ chart, valueSet, blocked }));
+}
+
+/** Renders every value set of a chart synchronously (the CLI). A missing dependency gives one problem, no render. */
+export function renderChartSync(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): RenderedUnit[] {
+  return planRenders(chart, charts).map((plan, i) => {
+    // the missing-dependency note is given once, with the first value set
+    if (plan.blocked.length) return { ...unitBase(chart, plan.valueSet), problems: i === 0 ? plan.blocked : [] };
+    return unitFromExit(chart, charts, plan.valueSet, runHelmSync(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs);
+  });
+}
+
+/** Renders every value set of a chart without blocking (the language server). */
+export async function renderChart(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
+  const plans = planRenders(chart, charts);
+  return Promise.all(
+    plans.map(async (plan, i) => {
+      if (plan.blocked.length) return { ...unitBase(chart, plan.valueSet), problems: i === 0 ? plan.blocked : [] };
+      return unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs);
+    }),
+  );
+}
+
+/**
+ * The releases of the settings with their paths as file URIs: relative paths are read from the first workspace
+ * folder (a path of the file system).
+ */
+export function releasesIn(releases: readonly ReleaseSetting[], folders: readonly string[]): ReleaseSetting[] {
+  if (!folders.length) return [...releases];
+  const base = pathToFileURL(folders[0]).href;
+  const abs = (p: string) => (p.startsWith('/') ? pathToFileURL(p).href : resolveUri(base, p));
+  return releases.map((r) => ({ ...r, chart: abs(r.chart), values: r.values.map(abs) }));
+}
+
+/**
+ * Renders a chart as the editor has it, unsaved changes included (helm reads files): from a temporary copy of the
+ * chart folder with the workspace's texts of its files written over it. The copy is removed afterwards.
+ */
+export async function renderChartWithTexts(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-chart-'));
+  try {
+    const copy = join(dir, 'chart');
+    cpSync(run.pathOf(chart.root), copy, { recursive: true });
+    for (const uri of chart.files) {
+      const text = textOf(uri);
+      if (text === undefined) continue;
+      const target = join(copy, ...relativeTo(chart.root, uri).split('/').map(decodeURIComponent));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text);
+    }
+    const inChart = `${chart.root}/`;
+    const pathOf = (u: string) => (u === chart.root ? copy : u.startsWith(inChart) ? join(copy, ...u.slice(inChart.length).split('/').map(decodeURIComponent)) : run.pathOf(u));
+    return await renderChart(chart, charts, { ...run, pathOf }, textOf);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

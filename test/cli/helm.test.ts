@@ -1,0 +1,191 @@
+// Helm charts through `kube-netlens check` and `build`, rendered by the real, pinned helm that
+// scripts/setup-helm.mjs unpacks into .tools/helm (the test command runs it first).
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { buildCli, repoRoot, runCli } from './builtCli';
+
+const helm = join(repoRoot, '.tools', 'helm', 'helm');
+const charts = join('test', 'fixtures', 'helm');
+/** A PATH with node but without helm. */
+const noHelmPath = dirname(process.execPath);
+
+interface JsonDiagnostic {
+  file: string;
+  range: { start: { line: number; character: number } };
+  severity: string;
+  code: string;
+  message: string;
+  related: { file: string; message: string }[];
+}
+
+function check(args: readonly string[], env: Record<string, string> = {}): { status: number | null; diagnostics: JsonDiagnostic[]; stderr: string } {
+  const run = runCli(['check', '--format', 'json', ...args], { env: { PATH: noHelmPath, ...env } });
+  assert.ok(run.status === 0 || run.status === 1, `exit ${run.status}: ${run.stderr}`);
+  return { status: run.status, diagnostics: (JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics, stderr: run.stderr };
+}
+
+/** 1-based `line:column` of a diagnostic, as an editor shows it. */
+const at = (d: JsonDiagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1}`;
+
+describe('Helm charts rendered with the real helm', () => {
+  before(() => {
+    assert.ok(existsSync(helm), `${helm} is missing: run \`node scripts/setup-helm.mjs\``);
+    const version = spawnSync(helm, ['version', '--short'], { encoding: 'utf8' });
+    assert.equal(version.status, 0, version.stderr);
+    console.log(`helm under test: ${version.stdout.trim()}`);
+    buildCli();
+  });
+
+  it('finds a planted selector typo at its template line, with the value set and the rendered value', () => {
+    const { diagnostics, status } = check(['--helm', helm, join(charts, 'typo')]);
+    assert.equal(status, 0);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['service-selector-no-match', join(charts, 'typo', 'templates', 'service.yaml'), '9:10']]);
+    const [d] = diagnostics;
+    assert.match(d.message, /"shop-wbe" looks like a typo of "shop-web"/);
+    assert.match(d.message, /\nin release shop, values\.yaml: rendered `shop-wbe`$/);
+    // the related place is the label in the Deployment's template, not the rendered text
+    assert.deepEqual(d.related.map((r) => r.file), [join(charts, 'typo', 'templates', 'deployment.yaml')]);
+  });
+
+  it('finds helm on PATH when --helm is not given', () => {
+    const { diagnostics } = check([join(charts, 'typo')], { PATH: `${dirname(helm)}:${noHelmPath}` });
+    assert.deepEqual(diagnostics.map((d) => d.code), ['service-selector-no-match']);
+  });
+
+  it('says nothing about a correct chart, and counts its value set as rendered', () => {
+    assert.deepEqual(check(['--helm', helm, join(charts, 'quiet')]).diagnostics, []);
+    const text = runCli(['check', '--helm', helm, join(charts, 'quiet')], { env: { PATH: noHelmPath } });
+    assert.equal(text.status, 0, text.stderr);
+    assert.equal(text.stdout, '0 errors, 0 warnings in 4 files (1 chart value set rendered with helm)\n');
+  });
+
+  it('renders values.yaml and each ci/*-values.yaml on its own: different findings, and one finding naming every value set that has it', () => {
+    const { diagnostics } = check(['--helm', helm, join(charts, 'valuesets')]);
+    const services = join(charts, 'valuesets', 'templates', 'services.yaml');
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
+      ['service-selector-no-match', services, '7:10'],
+      ['service-target-port-unresolved', services, '21:19'],
+    ]);
+    const [typo, port] = diagnostics;
+    // only the prod values misspell the selector
+    assert.match(typo.message, /\nin release api, values ci\/prod-values\.yaml: rendered `apii`$/);
+    // every value set renders the unknown targetPort: reported once
+    assert.match(port.message, /\nin release api, value sets values\.yaml, ci\/prod-values\.yaml and ci\/staging-values\.yaml: rendered `metrics`$/);
+  });
+
+  it('renders a subchart with its parent and maps its findings to the subchart template', () => {
+    const { diagnostics } = check(['--helm', helm, join(charts, 'umbrella')]);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['service-target-port-unresolved', join(charts, 'umbrella', 'charts', 'cache', 'templates', 'cache.yaml'), '32:19']]);
+    assert.match(diagnostics[0].message, /Service "portal-cache"/);
+  });
+
+  it('renders a chart whose dependency is a packaged .tgz under charts/', () => {
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'umbrella'), join(work, 'umbrella'), { recursive: true });
+    cpSync(join(work, 'umbrella', 'charts', 'cache'), join(work, 'cache'), { recursive: true });
+    const pack = spawnSync(helm, ['package', join(work, 'cache'), '--destination', join(work, 'umbrella', 'charts')], { encoding: 'utf8' });
+    assert.equal(pack.status, 0, pack.stderr);
+    spawnSync('rm', ['-r', join(work, 'umbrella', 'charts', 'cache')]);
+    assert.deepEqual(readdirSync(join(work, 'umbrella', 'charts')), ['cache-0.1.0.tgz']);
+    const { diagnostics } = check(['--helm', helm, join(work, 'umbrella')]);
+    // the packaged templates are not workspace files: the finding goes to the chart that depends on them
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file]), [['service-target-port-unresolved', join(work, 'umbrella', 'Chart.yaml')]]);
+    assert.match(diagnostics[0].message, /in release portal, values\.yaml/);
+  });
+
+  it('plain manifests see the objects of renders: a reference is satisfied, and a related place in a render is a template line', () => {
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'quiet'), join(work, 'chart'), { recursive: true });
+    mkdirSync(join(work, 'plain'));
+    writeFileSync(join(work, 'plain', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: store\nspec:\n  rules:\n    - http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n              service:\n                name: store-web\n                port:\n                  number: 80\n');
+    writeFileSync(join(work, 'plain', 'service.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: store-admin\nspec:\n  selector:\n    app: store-wbe\n  ports:\n    - port: 81\n      targetPort: http\n');
+    const { diagnostics } = check(['--helm', helm, work]);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file]), [['service-selector-no-match', join(work, 'plain', 'service.yaml')]]);
+    assert.deepEqual(diagnostics[0].related.map((r) => [r.file, r.message]), [[join(work, 'chart', 'templates', 'deployment.yaml'), 'Deployment "store-web" has app: store-web']]);
+    // FIXME: without helm the chart that defines store-web is not rendered, so the backend is unknown, not missing;
+    // findings that a chart not rendered could answer should stay quiet.
+    assert.ok(check([work]).diagnostics.some((d) => d.code === 'ingress-backend-missing'));
+  });
+
+  it('does not render a chart whose dependency is missing: one information finding on Chart.yaml', () => {
+    const { diagnostics, status } = check(['--helm', helm, join(charts, 'missingdep')]);
+    assert.equal(status, 0);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [['helm-dependency-missing', 'information', join(charts, 'missingdep', 'Chart.yaml'), '5:5']]);
+    assert.match(diagnostics[0].message, /postgresql 12\.1\.0 is not in charts\//);
+  });
+
+  it("shows helm's error on the template line it names", () => {
+    const { diagnostics, status } = check(['--helm', helm, join(charts, 'failing')]);
+    assert.equal(status, 1);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [['helm-failed', 'error', join(charts, 'failing', 'templates', 'deployment.yaml'), '18:25']]);
+    assert.match(diagnostics[0].message, /queue\.url is required/);
+  });
+
+  it('without helm: templates skipped and counted, one information finding per Chart.yaml, nothing else on chart files', () => {
+    const all = ['failing', 'missingdep', 'quiet', 'typo', 'umbrella', 'valuesets'];
+    const { diagnostics } = check(all.map((c) => join(charts, c)));
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity, d.file]),
+      all.map((c) => ['helm-not-rendered', 'information', join(charts, c, 'Chart.yaml')]),
+    );
+    assert.match(diagnostics[0].message, /rendering needs helm.*kubeNetlens\.helm\.path/);
+    const text = runCli(['check', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.match(text.stdout, /1 note in 4 files \(1 chart not rendered, 2 template files skipped\)\n$/);
+  });
+
+  it('a --helm path that is not an executable is a usage error', () => {
+    for (const command of ['check', 'build']) {
+      const run = runCli([command, '--helm', join(repoRoot, 'no-such-helm'), join(charts, 'typo')], { env: { PATH: noHelmPath } });
+      assert.equal(run.status, 2);
+      assert.match(run.stderr, /--helm .*no-such-helm is not an executable file/);
+    }
+  });
+
+  it('--helm-values and --helm-namespace choose the render', () => {
+    const prod = join(charts, 'valuesets', 'ci', 'prod-values.yaml');
+    const { diagnostics } = check(['--helm', helm, '--helm-values', prod, '--helm-namespace', 'api', join(charts, 'valuesets')]);
+    const typo = diagnostics.find((d) => d.code === 'service-selector-no-match')!;
+    assert.match(typo.message, /namespace "api"/);
+    assert.match(typo.message, /\nin release api, values ci\/prod-values\.yaml: rendered `apii`$/);
+    assert.equal(diagnostics.length, 2);
+  });
+
+  it('dns and trace see the Services charts render; the trace points at template lines', () => {
+    const dns = runCli(['dns', '--helm', helm, '--format', 'json', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(dns.status, 0, dns.stderr);
+    assert.ok((JSON.parse(dns.stdout) as { records: { name: string }[] }).records.some((r) => r.name === 'shop-web.default.svc.cluster.local'), dns.stdout.slice(0, 400));
+    const trace = runCli(['trace', 'default/shop-web', '--helm', helm, '--format', 'json', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(trace.status, 0, trace.stderr);
+    const graph = JSON.parse(trace.stdout) as { service: { source?: { uri: string; line: number } } };
+    assert.deepEqual([graph.service.source?.uri, graph.service.source?.line], [join(charts, 'typo', 'templates', 'service.yaml'), 3]);
+    const without = runCli(['trace', 'default/shop-web', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(without.status, 2);
+  });
+
+  it('build prints the rendered objects as YAML documents or one JSON array', () => {
+    const yaml = runCli(['build', join(charts, 'typo'), '--helm', helm], { env: { PATH: noHelmPath } });
+    assert.equal(yaml.status, 0, yaml.stderr);
+    assert.deepEqual(yaml.stdout.split('\n').filter((l) => l.startsWith('kind:')), ['kind: Service', 'kind: Deployment']);
+    assert.equal(yaml.stdout.split('\n').filter((l) => l === '---').length, 2);
+    const json = runCli(['build', join(charts, 'valuesets'), '--helm', helm, '--format', 'json', '--helm-values', join(charts, 'valuesets', 'ci', 'prod-values.yaml')], { env: { PATH: noHelmPath } });
+    assert.equal(json.status, 0, json.stderr);
+    const objects = JSON.parse(json.stdout) as { kind: string; metadata: { name: string }; spec: { replicas?: number; selector?: unknown } }[];
+    assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`), ['Service/api', 'Service/api-metrics', 'Deployment/api']);
+    assert.equal(objects[2].spec.replicas, 4);
+    assert.deepEqual(objects[0].spec.selector, { app: 'apii' });
+  });
+
+  it('build explains a folder that is not a chart, and a chart it cannot render', () => {
+    const notChart = runCli(['build', join(charts)], { env: { PATH: noHelmPath } });
+    assert.equal(notChart.status, 2);
+    assert.match(notChart.stderr, /is not a chart folder: it has no Chart\.yaml/);
+    const noHelm = runCli(['build', join(charts, 'typo')], { env: { PATH: noHelmPath } });
+    assert.equal(noHelm.status, 2);
+    assert.match(noHelm.stderr, /Chart\.yaml:2:1: Chart shop is not rendered.*needs helm/);
+  });
+});

@@ -1,0 +1,132 @@
+// Helm charts in the language server: templates are never read as manifests (even without `{{`), and each chart's
+// Chart.yaml says why it is not rendered: an untrusted workspace, or no helm; nothing once helm is configured.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type TestClient } from './lspClient';
+
+const root = join(__dirname, '..', '..');
+const helm = join(root, '.tools', 'helm', 'helm');
+
+describe('language server with Helm charts', () => {
+  let dir: string;
+  const clients: TestClient[] = [];
+  const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
+
+  before(() => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-'));
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
+    // A template without `{{`: read as a manifest, its Service would select nothing (a near miss of the chart's pods).
+    writeFileSync(join(dir, 'shop', 'templates', 'plain.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: lonely\nspec:\n  selector:\n    app: shop-wb\n  ports:\n    - port: 80\n');
+  });
+
+  after(() => {
+    for (const c of clients) if (c.process.exitCode === null) c.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (trusted: boolean | undefined, settings: Record<string, unknown> = {}): Promise<TestClient> => {
+    const client = startServer(join(root, 'dist', 'server.js'));
+    client.settings = settings;
+    clients.push(client);
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } } },
+      initializationOptions: trusted === undefined ? {} : { workspaceTrusted: trusted },
+    });
+    await client.connection.sendNotification('initialized', {});
+    return client;
+  };
+  const chartNote = (client: TestClient) => client.waitFor('Chart.yaml diagnostics', () => client.diagnostics.get(uri('shop/Chart.yaml')));
+
+  it('in an untrusted workspace: templates skipped and counted, one note on Chart.yaml, nothing on templates', async () => {
+    const client = await start(undefined);
+    const note = await chartNote(client);
+    assert.deepEqual(note.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['helm-not-rendered', 3, 1]]);
+    assert.match(note.diagnostics[0].message, /rendered \(by running helm\) only in a trusted workspace/);
+    const status = await client.waitFor('status', () => client.notifications.map((n) => n.params as { indexing?: boolean; skippedTemplates?: number }).filter((p) => p && p.indexing === false).pop());
+    assert.equal(status.skippedTemplates, 3);
+    for (const [u, p] of client.diagnostics) if (u.includes('/templates/')) assert.deepEqual(p.diagnostics, [], u);
+  });
+
+  it('trusted without helm: the note says how to point kubeNetlens.helm.path at helm; with it set, the note goes', async () => {
+    const client = await start(true);
+    const note = await chartNote(client);
+    assert.deepEqual(note.diagnostics.map((d) => d.code), ['helm-not-rendered']);
+    assert.match(note.diagnostics[0].message, /rendering needs helm.*kubeNetlens\.helm\.path/);
+    client.settings = { helm: { path: helm } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await client.waitFor('the note to go', () => client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length === 0);
+  });
+
+  it('trusted with helm: renders the chart, puts findings on template lines, re-renders the chart after a save and while typing', async () => {
+    const client = await start(true, { helm: { path: helm } });
+    const service = await client.waitFor('service.yaml diagnostics', () => {
+      const p = client.diagnostics.get(uri('shop/templates/service.yaml'));
+      return p?.diagnostics.length ? p : undefined;
+    }, 30_000);
+    assert.deepEqual(service.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['service-selector-no-match', 8, 9]]);
+    assert.match(service.diagnostics[0].message, /\nin release shop, values\.yaml: rendered `shop-wbe`$/);
+    // the template without `{{` is rendered like the others, and checked where it says so
+    const plain = await client.waitFor('plain.yaml diagnostics', () => client.diagnostics.get(uri('shop/templates/plain.yaml')));
+    assert.deepEqual(plain.diagnostics.map((d) => [d.code, d.range.start.line]), [['service-selector-no-match', 6]]);
+    assert.equal(client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length ?? 0, 0);
+    // no diagnostics for the renders themselves: they are no files
+    assert.ok(![...client.diagnostics.keys()].some((u) => u.includes('#helm') || u.includes('%23helm')));
+    const status = await client.waitFor('status with a rendered chart', () => client.notifications.map((n) => n.params as { chartsRendered?: number; chartsNotRendered?: number; skippedTemplates?: number }).filter((p) => p?.chartsRendered === 1).pop());
+    assert.deepEqual([status.chartsNotRendered, status.skippedTemplates], [0, 0]);
+    // the Service picker and the trace view point at the template, not at the render
+    const services = await client.connection.sendRequest<{ namespace: string; name: string; release?: string; source?: { uri: string; line: number } }[]>('kubeNetlens/listServices', {});
+    const web = services.find((x) => x.name === 'shop-web')!;
+    assert.deepEqual([web.namespace, web.source?.uri, web.source?.line, web.release], ['default', uri('shop/templates/service.yaml'), 3, 'release shop, values.yaml']);
+    // a hover in the template shows what the value set rendered there
+    const hover = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: uri('shop/templates/service.yaml') }, position: { line: 3, character: 12 } });
+    assert.ok(hover, 'a hover on the templated Service name');
+    assert.match(hover.contents.value, /^\*\*Rendered in release shop, values\\\.yaml\*\*\n/);
+    assert.match(hover.contents.value, /shop-web\.default\.svc\.cluster\.local/);
+    const trace = await client.connection.sendRequest<{ graph: { nodes: { source?: { uri: string } }[] } }>('kubeNetlens/trace', { namespace: 'default', name: 'shop-web' });
+    const sources = trace.graph.nodes.flatMap((n) => (n.source ? [n.source.uri] : []));
+    assert.ok(sources.length > 0 && sources.every((u) => !u.includes('#helm')), sources.join(', '));
+    // the typo fixed on disk and the save reported: only this chart renders again, and the finding goes
+    const path = join(dir, 'shop', 'templates', 'service.yaml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('-wbe', '-web'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('shop/templates/service.yaml'), type: 2 }] });
+    await client.waitFor('the finding to go', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 0, 30_000);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('-web\n  ports', '-wbe\n  ports'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('shop/templates/service.yaml'), type: 2 }] });
+    await client.waitFor('the finding back', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 1, 30_000);
+    // typing in an open template, unsaved: the chart renders again from the editor's text
+    const typed = readFileSync(path, 'utf8');
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('shop/templates/service.yaml'), languageId: 'yaml', version: 1, text: typed } });
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: uri('shop/templates/service.yaml'), version: 2 }, contentChanges: [{ text: typed.replace('-wbe', '-web') }] });
+    await client.waitFor('the finding to go while typing', () => {
+      const p = client.diagnostics.get(uri('shop/templates/service.yaml'));
+      return p?.version === 2 && p.diagnostics.length === 0;
+    }, 30_000);
+    assert.equal(readFileSync(path, 'utf8'), typed, 'nothing was written to the workspace');
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: uri('shop/templates/service.yaml'), version: 3 }, contentChanges: [{ text: typed }] });
+    await client.waitFor('the finding back while typing', () => client.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 1, 30_000);
+    // helm unset again: the renders go, the note comes back
+    client.settings = { helm: { path: join(root, 'no-such-helm') } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    await client.waitFor('the note', () => client.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.some((d) => /needs helm/.test(d.message)));
+    await client.waitFor('no findings from renders', () => client.diagnostics.get(uri('shop/templates/plain.yaml'))?.diagnostics.length === 0);
+  });
+
+  it("ignores an untrusted workspace's helm path", async () => {
+    const untrusted = await start(false, { helm: { path: helm } });
+    assert.match((await chartNote(untrusted)).diagnostics[0].message, /only in a trusted workspace/);
+    const trusted = await start(true, { helm: { path: helm } });
+    await trusted.waitFor('status', () => trusted.notifications.some((n) => (n.params as { indexing?: boolean })?.indexing === false));
+    assert.equal(trusted.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length ?? 0, 0);
+  });
+});
