@@ -148,8 +148,7 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await goTo(page, label.line, label.column - 1);
     await replaceToEndOfLine(page, 'apii');
     await waitForEditorText(page, { includes: 'app: apii' });
-    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled by a typo it selects nothing
-    // (a single-label selector is reported only with a near miss as evidence).
+    // The NetworkPolicy in policies.yaml selects `app: api`: with the pods relabelled by a typo it selects nothing.
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
     await editor.screenshot('04-cross-file-appeared');
     await goTo(page, label.line, label.column - 1);
@@ -213,7 +212,7 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await openFile(page, 'api.yaml');
     const label = positionOf('api.yaml', /^ {2}template:/, /^ {8}app: /);
     await goTo(page, label.line, label.column - 1);
-    await replaceToEndOfLine(page, 'apii');
+    await replaceToEndOfLine(page, 'apj');
     await problemsShowing(page, 'networkpolicy-selects-nothing', { present: ['policies.yaml'] });
     await goTo(page, label.line, label.column - 1);
     await replaceToEndOfLine(page, 'api');

@@ -387,6 +387,8 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[], rej
     for (const r of f.resources) {
       if (r.namespace !== namespace) continue;
       const key = `${r.kind}\u0000${r.name}`;
+      // Helm hooks (tests, pre-install jobs) exist only while the hook runs, not with the release: nothing selects them.
+      if (r.annotations.has('helm.sh/hook')) continue;
       // semantics §9.4: an object the API server rejects never exists; it is kept aside for the messages about it.
       if (rejects?.(r)) {
         if (!rejected.has(key)) rejected.set(key, r);
