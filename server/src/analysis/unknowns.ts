@@ -26,6 +26,8 @@ const operatorObjects = new WeakMap<object, Resource | null>();
  * undefined when the manifests would show them.
  */
 export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>): string | undefined {
+  const chart = unrenderedChart(cluster);
+  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
   const cr = operatorObjectIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, which an operator may turn into such pods`;
   for (const key of keys) {
@@ -38,6 +40,8 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
 
 /** Why a Service named `name` may exist in `namespace` though no manifest in scope defines it there, or undefined. */
 export function unknownService(cluster: Cluster, namespace: string, name: string): string | undefined {
+  const chart = unrenderedChart(cluster);
+  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and it may define it`;
   const cr = operatorObjectIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) is a custom resource, and operators create Services for theirs`;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
@@ -48,4 +52,28 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
 /** Whether a namespace is described by the manifests in scope: declared, or holding an object. */
 export function namespaceInScope(cluster: Cluster, namespace: string): boolean {
   return cluster.namespaces.has(namespace);
+}
+
+const unrendered = new WeakMap<Cluster, string | null>();
+
+/**
+ * The folder of a Helm chart in scope that has no render (no helm, an untrusted workspace, a missing dependency, an
+ * error): what its templates define is unknown (semantics §9.2). Renders enter as `<chart folder>#helm/…` files.
+ */
+function unrenderedChart(cluster: Cluster): string | undefined {
+  let found = unrendered.get(cluster);
+  if (found === undefined) {
+    found = null;
+    const files = cluster.files;
+    for (const f of files) {
+      if (!f.uri.endsWith('/Chart.yaml')) continue;
+      const root = f.uri.slice(0, f.uri.length - 'Chart.yaml'.length);
+      if (!files.some((g) => g.uri.startsWith(`${root}#helm/`))) {
+        found = decodeURIComponent(root.slice(root.lastIndexOf('/', root.length - 2) + 1, -1));
+        break;
+      }
+    }
+    unrendered.set(cluster, found);
+  }
+  return found ?? undefined;
 }
