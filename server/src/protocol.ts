@@ -9,6 +9,8 @@ export const statusNotification = 'kubeNetlens/status';
 export interface TraceParams {
   readonly namespace: string;
   readonly name: string;
+  /** The file of the definition to trace, when variants of the workspace define the Service differently. */
+  readonly uri?: string;
 }
 
 /** A place in a file: an URI and UTF-16 offsets; the client turns it into a range with its own document. */
@@ -93,6 +95,8 @@ export interface TraceGraph {
   /** True when no request can reach a pod (every path has a broken edge). */
   readonly broken: boolean;
   readonly packetPath?: PacketPath;
+  /** The variant of the workspace this trace speaks about, when variants sit side by side (ARCHITECTURE.md, apply scopes). */
+  readonly variant?: string;
 }
 
 export interface ServiceSummary {
@@ -105,6 +109,8 @@ export interface ServiceSummary {
   readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
   /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
   readonly release?: string;
+  /** The variant of the workspace whose definition this is, when variants define the Service differently. */
+  readonly variant?: string;
 }
 
 export interface StatusParams {

@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeTexts, type SourceText } from '../../server/src/features/analyzeTexts';
+import { listServices } from '../../server/src/features/serviceList';
+import { traceResultFor } from '../../server/src/features/traceResult';
 import { parseFixture } from '../helpers/fixture';
 
 const svc = (name: string, port: number) => `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: shop}\nspec:\n  selector: {app: ${name}}\n  ports: [{name: http, port: ${port}}]\n`;
@@ -25,6 +27,14 @@ describe('apply scopes', () => {
     const web = aws.analysis.cluster.service('shop', 'web')!;
     assert.equal(web.uri, 'file:///repo/deploy/aws/web.yaml');
     assert.deepEqual(a.endpointsOf(web).groups.map((g) => [g.workload.uri.replace('file:///repo/', ''), g.replicas]), [['deploy/aws/web.yaml', 3]]);
+  });
+
+  it('traces the definition of the variant asked for, and says which variant it is; the Service list tells them apart', () => {
+    const a = analyze({ 'deploy/aws/web.yaml': svc('web', 80) + '---\n' + deploy('web', 3), 'deploy/gcp/web.yaml': svc('web', 8080) + '---\n' + deploy('web', 1) });
+    const gcp = traceResultFor(a, { namespace: 'shop', name: 'web', uri: 'file:///repo/deploy/gcp/web.yaml' })!;
+    assert.equal(gcp.graph.variant, 'gcp');
+    assert.equal(gcp.graph.service.source?.uri, 'file:///repo/deploy/gcp/web.yaml');
+    assert.deepEqual(listServices(a).map((s) => `${s.name} ${s.variant}`).sort(), ['web aws', 'web gcp']);
   });
 
   it('lists each DNS record once, from the definition in its own scope', () => {

@@ -36,7 +36,7 @@ export function serviceHover(analysis: Analysis, service: Service): string {
   const outside = externalAccess(analysis, service);
   if (outside.length) out.push('', '**From outside the cluster**', ...outside);
 
-  out.push('', traceLink(service.namespace, service.name));
+  out.push('', traceLink(service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
   return out.join('\n');
 }
 

@@ -27,8 +27,8 @@ export function cell(s: string): string {
 }
 
 /** `[Trace this Service](command:kubeNetlens.traceService?…)`: the one command link hovers contain. */
-export function traceLink(namespace: string, name: string): string {
-  const args = encodeURIComponent(JSON.stringify([{ namespace, name }]));
+export function traceLink(namespace: string, name: string, uri?: string): string {
+  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }]));
   return `[Trace this Service](command:kubeNetlens.traceService?${args} "Open the trace view for this Service")`;
 }
 

@@ -19,14 +19,20 @@ export function listServices(analysis: Analysis): ServiceSummary[] {
   };
   const routes = routesByService(analysis);
   return analysis.cluster.services
-    .map((s) => ({
-      ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
-      namespace: s.namespace,
-      name: s.name,
-      type: s.headless ? 'Headless' : s.type,
-      endpoints: s.type === 'ExternalName' ? undefined : endpointCount(analysis.endpointsOf(s)),
-      source: sourceSpan(s.uri, s.nameSpan, linesOf(s.uri)),
-    }))
+    // semantics §9.4: a Service the API server rejects never exists, so there is nothing to trace.
+    .filter((s) => analysis.cluster.rejected('Service', s.namespace, s.name) !== s)
+    .map((s) => {
+      const variant = analysis.scopeOf(s.uri).label;
+      return {
+        namespace: s.namespace,
+        name: s.name,
+        type: s.headless ? 'Headless' : s.type,
+        endpoints: s.type === 'ExternalName' ? undefined : endpointCount(analysis.endpointsOf(s)),
+        source: sourceSpan(s.uri, s.nameSpan, linesOf(s.uri)),
+        ...(variant ? { variant } : {}),
+        ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
+      };
+    })
     .sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1));
 }
 
