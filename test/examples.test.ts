@@ -52,6 +52,7 @@ describe('examples/', () => {
       ['config.yaml', 'http://payments.shop.svc.cluster.local:8080', 'http://api.shop.svc.cluster.local:8080/payments'],
       ['debug.yaml', '  subdomain: debug\n', ''],
       ['node-agent.yaml', 'hostNetwork: true\n', 'hostNetwork: true\n      dnsPolicy: ClusterFirstWithHostNet\n'],
+      ['gateway.yaml', 'sectionName: htps', 'sectionName: https'],
     ];
     assert.equal(fixes.length, expected.length);
     const dir = join(mkdtempSync(join(tmpdir(), 'kube-netlens-examples-')), 'examples');

@@ -41,6 +41,15 @@ describe('traces of the demo workspace', () => {
     assert.ok(g.nodes.some((n) => n.kind === 'kube-proxy'));
   });
 
+  it('api: reached through the Gateway listener and the HTTPRoute rule too, beside the Ingress', () => {
+    const g = trace('api');
+    assert.deepEqual(g.nodes.filter((n) => n.kind === 'gateway-listener').map((n) => n.label), ['shop-gateway · http 80/HTTP shop.example.com']);
+    const rule = g.nodes.find((n) => n.kind === 'route-rule');
+    assert.equal(rule?.label, 'HTTPRoute shop · rule 1');
+    assert.equal(rule?.status, 'ok');
+    assert.ok(g.edges.some((e) => e.from === 'gateway:backend:HTTPRoute/shop/shop/0/0' && e.to === 'service' && e.status === 'ok'));
+  });
+
   it('postgres: headless, no kube-proxy hop, the serviceName typo on the StatefulSet', () => {
     const g = trace('postgres');
     assert.ok(!g.nodes.some((n) => n.kind === 'kube-proxy'), 'kube-proxy skips headless Services');

@@ -1,5 +1,6 @@
 // The quick pick of Services to trace: grouped by namespace, each showing its type, how many endpoints it has, and,
-// when it is not the only Service of that name, where it comes from.
+// when it is not the only Service of that name, where it comes from; then the Gateway routes, each leading to the
+// trace of a Service it sends traffic to (the trace starts at the listener).
 import type { ServiceSummary } from '../../server/src/protocol';
 
 export type ServicePick =
@@ -27,6 +28,12 @@ export function servicePicks(services: readonly ServiceSummary[], options: PickO
     const current = options.current !== undefined && sameService(s, options.current);
     const parts = [`${s.type}${endpointsNote(s)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
     picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
+  }
+  const routed = sorted.flatMap((s) => (s.routes ?? []).map((r) => ({ r, s })));
+  if (routed.length) picks.push({ separator: 'Gateway routes' });
+  for (const { r, s } of routed) {
+    const via = r.listeners.length ? `via ${r.listeners.join(', ')}` : 'accepted by no Gateway';
+    picks.push({ label: `${r.kind} ${r.namespace}/${r.name} → ${s.name}`, description: via, service: s, current: false });
   }
   return picks;
 }

@@ -6,11 +6,12 @@ import { columnOrder, columnTitle } from './vocabulary';
 
 export function showListView(container: HTMLElement, graph: TraceGraph, reveal: (node: TraceNode) => void): void {
   clear(container);
+  let shown = 0;
   for (const column of columnOrder) {
     const nodes = graph.nodes.filter((n) => n.column === column);
     if (!nodes.length) continue;
     const section = htmlEl('section', { class: 'list-column', 'data-column': column }, container);
-    htmlEl('h2', {}, section, `${columnOrder.indexOf(column) + 1}. ${columnTitle[column]}`);
+    htmlEl('h2', {}, section, `${++shown}. ${columnTitle[column]}`);
     const ol = htmlEl('ol', {}, section);
     for (const node of nodes) {
       const li = htmlEl('li', { class: `list-node status-${node.status}`, 'data-node-id': node.id }, ol);

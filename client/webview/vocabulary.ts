@@ -1,10 +1,15 @@
 // The words and markers the trace view uses for columns, node kinds, statuses and packet-path zones.
 import type { PacketHopZone, TraceColumn, TraceNodeKind, TraceStatus } from '../../server/src/protocol';
 
-/** Left to right: who calls, the Service, kube-proxy, the pods behind it, the port they receive on, the policies guarding them. */
-export const columnOrder: readonly TraceColumn[] = ['entry', 'service', 'proxy', 'endpoints', 'port', 'policy'];
+/**
+ * Left to right: the Gateway listeners and route rules a request passes first, who calls, the Service, kube-proxy,
+ * the pods behind it, the port they receive on, the policies guarding them.
+ */
+export const columnOrder: readonly TraceColumn[] = ['listener', 'route', 'entry', 'service', 'proxy', 'endpoints', 'port', 'policy'];
 
 export const columnTitle: Readonly<Record<TraceColumn, string>> = {
+  listener: 'Gateway listener',
+  route: 'Route rule',
   entry: 'How clients reach it',
   service: 'Service',
   proxy: 'kube-proxy',
@@ -14,6 +19,9 @@ export const columnTitle: Readonly<Record<TraceColumn, string>> = {
 };
 
 export const kindCaption: Readonly<Record<TraceNodeKind, string>> = {
+  'gateway-listener': 'Gateway listener',
+  'route-rule': 'Route rule',
+  'backend-ref': 'Route backend',
   dns: 'DNS name',
   nodeport: 'NodePort',
   loadbalancer: 'LoadBalancer',

@@ -34,13 +34,14 @@ export interface TraceFinding {
 }
 
 /**
- * The columns of the Service path, left to right. `entry`: who can call it (DNS names, NodePort, LoadBalancer,
- * Ingress rules); `service`: the Service hop; `proxy`: kube-proxy; `endpoints`: endpoint groups per workload;
+ * The columns of the Service path, left to right. `listener`: Gateway listeners that accept a route to it; `route`:
+ * the route rules; `entry`: who can call it (DNS names, NodePort, LoadBalancer, Ingress rules, route backendRefs); `service`: the Service hop; `proxy`: kube-proxy; `endpoints`: endpoint groups per workload;
  * `port`: the container port each Service port lands on; `policy`: NetworkPolicies selecting the pods.
  */
-export type TraceColumn = 'entry' | 'service' | 'proxy' | 'endpoints' | 'port' | 'policy';
+export type TraceColumn = 'listener' | 'route' | 'entry' | 'service' | 'proxy' | 'endpoints' | 'port' | 'policy';
 
 export type TraceNodeKind =
+  | 'gateway-listener' | 'route-rule' | 'backend-ref'
   | 'dns' | 'nodeport' | 'loadbalancer' | 'ingress' | 'external-ip'
   | 'service' | 'external-name'
   | 'kube-proxy'
@@ -113,6 +114,8 @@ export interface ServiceSummary {
    * The picker shows it to tell apart Services that share a namespace and name; without it the picker shows the folder.
    */
   readonly unit?: string;
+  /** Gateway API routes with a backendRef to this Service, and the `gateway/listener`s that accept each. */
+  readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
   /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
   readonly release?: string;
 }

@@ -1,6 +1,6 @@
 // The one place tests run the bundled `kube-netlens`. `npm run build` runs at most once per change of the sources:
-// under a cross-process lock, the fresh dist/cli.js is copied to a shared place, and test processes spawn that copy
-// (other test files rebuild dist/ concurrently, and a half-written bundle must never run).
+// under a cross-process lock, the fresh dist/cli.js is copied to a place shared by this checkout's test processes, and
+// they spawn that copy (other test files rebuild dist/ concurrently, and a half-written bundle must never run).
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

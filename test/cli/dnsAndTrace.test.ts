@@ -130,6 +130,16 @@ describe('kube-netlens trace', () => {
     assert.ok(text.stdout.trim().split('\n').length > 2);
   });
 
+  it('starts the path of a Service behind a Gateway at the listener and the route rule (gateway semantics §G9)', () => {
+    const text = runCli(['trace', 'shop/api', 'examples']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /\nThrough Gateways:\n {2}shop-gateway · http 80\/HTTP shop\.example\.com\n/);
+    assert.match(text.stdout, /--> \[shop\.example\.com\] HTTPRoute shop · rule 1\n/);
+    assert.match(text.stdout, /--> \[weight 1\] shop → port 8080 \(100%\)\n/);
+    const mermaid = runCli(['trace', 'shop/api', '--format', 'mermaid', 'examples']);
+    assert.match(mermaid.stdout, /subgraph listener\["Gateway listeners"\]/);
+  });
+
   it('rejects an unknown Service with the close names', () => {
     const typo = runCli(['trace', 'shop/apii'], { cwd: shop });
     assert.equal(typo.status, 2);

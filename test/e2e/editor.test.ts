@@ -1,10 +1,11 @@
 // What a person sees after installing the VSIX, in a real VS Code (code-server) on a copy of examples/:
-// diagnostics, hovers, a quick fix, cross-file updates, the trace view, and a language server that survives a crash.
+// diagnostics, hovers, a quick fix, cross-file updates, the trace view (from a Service and from a Gateway listener), and a
+// language server that survives a crash.
 // One editor serves every scenario, in order; scenarios that edit files come after the ones that only look.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import {
   goTo,
   hoverAtCursor,
@@ -106,6 +107,17 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     assert.match(hover, /\b3\b/, 'the hover counts the three api replicas');
   });
 
+  scenario('a route finding: the sectionName typo is squiggled, and hovering the parentRef says which listener refuses it', '02-route-finding', async (page) => {
+    await openFile(page, 'gateway.yaml');
+    const at = positionOf('gateway.yaml', /^kind: HTTPRoute/, /sectionName: htps/);
+    await goTo(page, at.line, at.column - 3);
+    await squiggles(page, 'warning').first().waitFor();
+    const hover = await hoverAtCursor(page, 'NoMatchingParent');
+    assert.match(hover, /shop-gateway/, 'the hover names the Gateway');
+    assert.match(hover, /https/, 'the hover lists the listeners, the near miss among them');
+    await problemsShowing(page, 'gateway-listener-not-found', { present: ['gateway.yaml', 'htps', `[Ln ${at.line}, Col`] });
+  });
+
   scenario('the quick fix on the serviceName typo edits the file and the squiggle goes away', '03-quick-fix', async (page) => {
     await openFile(page, 'database.yaml');
     const at = positionOf('database.yaml', /^kind: StatefulSet/, /^ {2}serviceName: /);
@@ -167,6 +179,22 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     if (await fit.count()) await fit.click();
   });
 
+  scenario('the trace of a Service behind the Gateway starts at the listener and the route rule', '05-trace-gateway', async (page) => {
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
+    await runCommand(page, 'Kubernetes: Trace Service');
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'api' }).first().waitFor();
+    await input.fill('api');
+    await pickWithKeyboard(page, page.locator('.quick-input-list .monaco-list-row'), 'api');
+    // Rule 1 of the HTTPRoute (/api) sends to api: only the api trace has it (the frontend one shows rule 2).
+    const frame = await webviewWith(page, '[data-node-id="gateway:rule:HTTPRoute/shop/shop/0"]');
+    await frame.waitForSelector('[data-node-id="gateway:listener:shop/shop-gateway/http"]', { state: 'attached' });
+    await frame.waitForSelector('[data-node-id="gateway:backend:HTTPRoute/shop/shop/0/0"]', { state: 'attached' });
+    const fit = frame.getByRole('button', { name: 'Fit' });
+    if (await fit.count()) await fit.click();
+  });
+
   scenario('a Helm chart is rendered with helm and its selector typo is a finding on the template line', '07-helm-template-line', async (page) => {
     await problemsShowing(page, 'service-selector-no-match', { present: ['service.yaml', '[Ln 9, Col 10]', 'in release shop, values.yaml'] });
     await openFile(page, 'service.yaml');
@@ -195,6 +223,19 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     }
   });
 });
+
+/** The webview frame that holds an element matching `selector`, waiting on frame navigations for it to appear. */
+async function webviewWith(page: Page, selector: string): Promise<Frame> {
+  const deadline = Date.now() + patience;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (!frame.url().includes('webview')) continue;
+      if (await frame.evaluate((sel) => document.querySelector(sel) !== null, selector).catch(() => false)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview showed ${selector} within ${patience} ms`);
+    await page.waitForEvent('framenavigated', { timeout: 1000 }).catch(() => undefined);
+  }
+}
 
 /** Waits (on the process table, checked every 200 ms) until a language server other than `old` runs. */
 async function waitForNewServer(old: readonly number[]): Promise<number> {

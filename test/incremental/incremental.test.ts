@@ -1,6 +1,6 @@
 // Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
 // workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, Endpoints and EndpointSlices,
-// namespaces, pods with hostname and subdomain, custom resources, rejected objects, per-pod selectors, files in
+// namespaces, Gateways, HTTPRoutes, ReferenceGrants and Secrets, pods with hostname and subdomain, custom resources, rejected objects, per-pod selectors, files in
 // sibling folders that become variants, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
 // over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
 
@@ -59,6 +59,23 @@ const others = fc.oneof(
   fc.record({ ns, name, port: fc.constantFrom(80, 8080) }).map((i) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing, namespace: ${i.ns}}\nspec:\n  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: ${i.name}, port: {number: ${i.port}}}}}]}}]`),
   fc.record({ ns, name }).map((e) => `apiVersion: v1\nkind: Endpoints\nmetadata: {name: ${e.name}, namespace: ${e.ns}}\nsubsets: [{addresses: [{ip: 10.0.0.1, hostname: h}], ports: [{port: 80}]}]`),
   fc.record({ ns, name }).map((e) => `apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: ${e.name}-s, namespace: ${e.ns}, labels: {kubernetes.io/service-name: ${e.name}}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.0.2], hostname: h}]\nports: [{port: 5432}]`),
+  fc.record({ ns, from: fc.constantFrom('Same', 'All', 'Selector'), team: fc.constantFrom(...namespaces), host: fc.constantFrom('', '"*.example.com"') }).map((g) => [
+    'apiVersion: gateway.networking.k8s.io/v1', 'kind: Gateway', `metadata: {name: gw, namespace: ${g.ns}}`, 'spec:', '  gatewayClassName: example', '  listeners:',
+    `    - {name: http, port: 80, protocol: HTTP${g.host ? `, hostname: ${g.host}` : ''}, allowedRoutes: {namespaces: {from: ${g.from}${g.from === 'Selector' ? `, selector: {matchLabels: {team: ${g.team}}}` : ''}}}}`,
+    '    - {name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: cert}]}}',
+  ].join('\n')),
+  fc.record({ ns, gwNs: fc.constantFrom(...namespaces, ''), section: fc.constantFrom('', 'http', 'htp'), host: fc.constantFrom('', 'a.example.com', 'example.com'), name, backendNs: fc.constantFrom(...namespaces, ''), port: fc.constantFrom(80, 8080, 0) }).map((r) => [
+    'apiVersion: gateway.networking.k8s.io/v1', 'kind: HTTPRoute', `metadata: {name: route, namespace: ${r.ns}}`, 'spec:',
+    `  parentRefs: [{name: gw${r.gwNs ? `, namespace: ${r.gwNs}` : ''}${r.section ? `, sectionName: ${r.section}` : ''}}]`,
+    ...(r.host ? [`  hostnames: [${r.host}]`] : []),
+    `  rules: [{backendRefs: [{name: ${r.name}${r.backendNs ? `, namespace: ${r.backendNs}` : ''}${r.port ? `, port: ${r.port}` : ''}}]}]`,
+  ].join('\n')),
+  fc.record({ ns, fromNs: ns, name: fc.constantFrom(...names, '') }).map((g) => [
+    'apiVersion: gateway.networking.k8s.io/v1beta1', 'kind: ReferenceGrant', `metadata: {name: grant, namespace: ${g.ns}}`, 'spec:',
+    `  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: ${g.fromNs}}]`,
+    `  to: [{group: "", kind: Service${g.name ? `, name: ${g.name}` : ''}}]`,
+  ].join('\n')),
+  fc.record({ ns, name: fc.constantFrom('cert', 'crt') }).map((x) => `apiVersion: v1\nkind: Secret\nmetadata: {name: ${x.name}, namespace: ${x.ns}}\ntype: kubernetes.io/tls`),
   fc.constant('not: [valid'),
 );
 

@@ -137,6 +137,19 @@ describe('trace Service quick pick: the Service at the cursor, and same-named Se
   });
 });
 
+describe('trace Service quick pick: Gateway routes', () => {
+  it('offers each route as a starting point that traces its backend Service', () => {
+    const api = { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 3, routes: [{ kind: 'HTTPRoute', namespace: 'shop', name: 'shop', listeners: ['shop-gateway/http'] }] };
+    const picks = servicePicks([api, { namespace: 'shop', name: 'db', type: 'ClusterIP', endpoints: 1, routes: [{ kind: 'TCPRoute', namespace: 'ops', name: 'db', listeners: [] }] }]);
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), [
+      '--shop', 'api: ClusterIP · 3 endpoints', 'db: ClusterIP · 1 endpoint',
+      '--Gateway routes', 'HTTPRoute shop/shop → api: via shop-gateway/http', 'TCPRoute ops/db → db: accepted by no Gateway',
+    ]);
+    const first = picks.find((p) => 'label' in p && p.label.startsWith('HTTPRoute'));
+    assert.ok(first && 'service' in first && first.service === api);
+  });
+});
+
 describe('trace fixtures', () => {
   const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 

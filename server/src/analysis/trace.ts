@@ -1,6 +1,7 @@
 // The path of one Service as plain data: who can call it, the Service and kube-proxy hops, the pods behind it
 // (one node per workload, not per pod), the container ports each Service port lands on, and the NetworkPolicies in the way.
 
+import { routeKinds } from '../model/gatewayApi';
 import { lineIndexesOf } from '../model/lineIndex';
 import type { Endpoints, EndpointSlice, NetworkPolicy, Resource, Service } from '../model/resources';
 import type { Span } from '../model/span';
@@ -9,6 +10,7 @@ import type { Analysis, HopFinding } from './analysis';
 import { serviceFqdn, zoneOf } from './dnsRecords';
 import type { EndpointGroup, PortTarget, ServiceEndpoints } from './endpoints';
 import { isIP } from './ip';
+import { gatewayEntries } from './gatewayTrace';
 import { type PacketStop, packetPathFor } from './packetPath';
 
 /** Codes whose finding on a Service belongs on the "no endpoints" (or Service) hop. */
@@ -94,6 +96,8 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
     node({ id, kind: 'ingress', column: 'entry', label: r.isDefault ? `${r.ingress.name} (default backend)` : `${r.host ?? '*'}${r.path}`, detail, status: r.problem ? 'error' : 'ok', source: source(r.ingress.uri, r.backendSpan) });
     edge(id, 'service', r.problem ? 'broken' : 'ok', r.servicePort ? String(r.servicePort.port) : undefined);
   }
+
+  const gatewayHops = gatewayEntries(cluster, service, { node, edge, source });
 
   // The Service hop.
   const ports = service.ports.map((p) => `${p.port}/${p.protocol}${p.name ? ` "${p.name}"` : ''} → targetPort ${p.targetPort ?? p.port}`);
@@ -200,6 +204,13 @@ export function buildTrace(analysis: Analysis, service: Service, findings: reado
         if (targets.length) for (const id of targets) attach(id, f);
         else attach('service', f);
       } else attach('service', f);
+      continue;
+    }
+    if ((routeKinds as readonly string[]).includes(r.kind)) {
+      // On the backendRef the finding is about, else on the rule it falls in.
+      const mine = gatewayHops.places.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && within(f.span, x.span));
+      const inner = mine.sort((a, b) => a.span.end - a.span.start - (b.span.end - b.span.start))[0];
+      if (inner) attach(inner.id, f);
       continue;
     }
     if (r.namespace !== service.namespace) continue;

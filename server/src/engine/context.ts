@@ -17,6 +17,8 @@
 //   `res:<scope>\u0001<namespace>/<name>`  what a name written in that namespace of that scope resolves to (itself recomputed when what it read
 //                     changed, and counted as changed only when the answer differs);
 //   `charts`          which Helm charts are in scope and which of them have renders (semantics §9.2);
+//   `gws:<namespace>` / `grants:<namespace>` / `secrets:<namespace>`  the Gateways / ReferenceGrants / Secrets in it
+//                     (gateway semantics §G3, §G6);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -26,6 +28,7 @@ import { unknownPods, unknownService } from '../analysis/unknowns';
 import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
+import { gatewayObjectsOf } from '../model/gatewayApi';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service } from '../model/resources';
 import type { Lookup, RuleContext } from '../rules/rule';
@@ -51,6 +54,10 @@ export function keysOf(r: Resource, into: Set<string>): void {
     for (const p of (r as Service).ports) if (p.nodePort) into.add(`nodeport:${p.nodePort}`);
   }
   if (r.kind === 'EndpointSlice') into.add(sliceKey(r.namespace, (r as EndpointSlice).serviceName ?? ''));
+  // Every object of these kinds, Gateway API or not: a change of apiVersion touches the key either way.
+  if (r.kind === 'Gateway') into.add(`gws:${r.namespace}`);
+  else if (r.kind === 'ReferenceGrant') into.add(`grants:${r.namespace}`);
+  else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
 }
 
 function sliceKey(namespace: string, service: string): string {
@@ -228,6 +235,18 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     namespaces() {
       record('nsset');
       return a().cluster.namespaces;
+    },
+    gatewaysIn(namespace) {
+      record(`gws:${namespace}`);
+      return gatewayObjectsOf(a().cluster.objectsIn(namespace)?.resources).gateways;
+    },
+    referenceGrantsIn(namespace) {
+      record(`grants:${namespace}`);
+      return gatewayObjectsOf(a().cluster.objectsIn(namespace)?.resources).referenceGrants;
+    },
+    secretsIn(namespace) {
+      record(`secrets:${namespace}`);
+      return gatewayObjectsOf(a().cluster.objectsIn(namespace)?.resources).secrets as readonly Resource[];
     },
     fileText(uri) {
       record(`file:${uri}`);

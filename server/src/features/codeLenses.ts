@@ -1,11 +1,15 @@
-// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace) and each StatefulSet (its pod names),
-// and at the top of a root kustomization what its build makes.
+// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace), each StatefulSet (its pod names),
+// each Gateway (routes per listener) and each route (the parents that accept it, its backends), and at the top of a
+// root kustomization what its build makes.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
+import { attachToGateway, backendVerdict, parentTarget, clusterLookup } from '../analysis/gatewayRoutes';
+import { isGateway, isRoute, type Gateway, type GatewayRoute } from '../model/gatewayApi';
 import { isService, isWorkload, type Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import type { TraceParams } from '../protocol';
+import { attachedRoutes } from './hoverGateway';
 
 export interface Lens {
   readonly span: Span;
@@ -31,6 +35,21 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
     if (isService(r)) {
       out.push({ span, title: serviceSummary(analysis, r) });
       out.push({ span, title: 'Trace', trace: { namespace: r.namespace, name: r.name } });
+    } else if (isGateway(r)) {
+      out.push({ span, title: gatewaySummary(analysis, r) });
+    } else if (isRoute(r)) {
+      out.push({ span, title: routeSummary(analysis, r) });
+      // Gateway semantics §G9: the trace of a backend Service starts at the listeners that accept this route.
+      const traced = new Set<string>();
+      for (const rule of r.rules) {
+        for (const b of rule.backendRefs) {
+          const svc = backendVerdict(clusterLookup(analysis.cluster), r, b).service;
+          const key = svc ? `${svc.namespace}/${svc.name}` : '';
+          if (!svc || traced.has(key) || traced.size >= 3) continue;
+          traced.add(key);
+          out.push({ span, title: `Trace ${svc.name}`, trace: { namespace: svc.namespace, name: svc.name } });
+        }
+      }
     } else if (isWorkload(r) && r.kind === 'StatefulSet' && r.serviceName) {
       const n = r.replicas ?? 1;
       if (n <= 0) continue;
@@ -54,6 +73,39 @@ function statefulPodNames(analysis: Analysis, sts: Workload, pods: string): stri
   if (!svc) return `no per-pod DNS names: no Service "${name}"`;
   if (perPod.length) return `${pods}.${name} (CoreDNS only: Service "${name}" is not headless)`;
   return `no per-pod DNS names: Service "${name}" does not select these pods`;
+}
+
+/** Gateway semantics §G3: how many routes each listener accepts. */
+function gatewaySummary(analysis: Analysis, g: Gateway): string {
+  if (!g.listeners.length) return 'no listeners';
+  return g.listeners.slice(0, 4).map((l) => {
+    const n = attachedRoutes(analysis, g, l).length;
+    return `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}: ${n} ${n === 1 ? 'route' : 'routes'}`;
+  }).join(' · ') + (g.listeners.length > 4 ? ` · +${g.listeners.length - 4} more` : '');
+}
+
+/** Gateway semantics §G2, §G7: which parents accept the route, and how many of its backends are valid. */
+function routeSummary(analysis: Analysis, route: GatewayRoute): string {
+  const parts: string[] = [];
+  for (const ref of route.parentRefs.slice(0, 3)) {
+    const t = parentTarget(clusterLookup(analysis.cluster), route, ref);
+    const name = `${ref.name ?? '?'}${ref.sectionName ? `/${ref.sectionName}` : ''}`;
+    if (t.kind === 'gateway') {
+      const a = attachToGateway(clusterLookup(analysis.cluster), route, ref, t.gateway);
+      parts.push(a.outcome === 'attached' ? `accepted by ${name}` : a.outcome === 'unknown' ? `${name}: acceptance unknown` : `not accepted by ${name}`);
+    } else if (t.kind === 'service') parts.push(`mesh route for Service ${t.service.name}`);
+    else if (t.kind === 'missing') parts.push(`no parent ${name}`);
+  }
+  let total = 0;
+  let invalid = 0;
+  for (const rule of route.rules) {
+    for (const b of rule.backendRefs) {
+      total++;
+      if (backendVerdict(clusterLookup(analysis.cluster), route, b).status === 'invalid') invalid++;
+    }
+  }
+  parts.push(`${total} ${total === 1 ? 'backend' : 'backends'}${invalid ? ` (${invalid} invalid)` : ''}`);
+  return parts.join(' · ');
 }
 
 function serviceSummary(analysis: Analysis, s: Parameters<Analysis['endpointsOf']>[0]): string {

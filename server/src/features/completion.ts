@@ -1,8 +1,10 @@
 // completionAt: names that exist in the manifests, where a name is expected: StatefulSet serviceName, Ingress
-// backend Services and ports, Service selector keys and values, and targetPort names the selected containers declare.
+// backend Services and ports, Service selector keys and values, targetPort names the selected containers declare, and
+// for Gateway API routes the backendRef Services and ports and the parentRef Gateways and listener names.
 // It reads the text line by line (indentation gives the parent keys), because the YAML is often incomplete mid-edit.
 
 import type { Analysis } from '../analysis/analysis';
+import { gatewayObjectsOf, isGateway, routeKinds } from '../model/gatewayApi';
 import { isService, type Resource, type Service } from '../model/resources';
 import type { Span } from '../model/span';
 import { resourceAt } from './cursor';
@@ -52,6 +54,21 @@ export function completionAt(workspace: Analysis, uri: string, text: string, off
         const value = key === 'name' ? p.name : p.port === undefined ? undefined : String(p.port);
         return value === undefined ? [] : [{ label: value, detail: `port ${p.port ?? '?'}/${p.protocol} of Service ${svc.name}`, sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }];
       });
+    }
+  }
+  if (kind && (routeKinds as readonly string[]).includes(kind)) {
+    const ns = siblingValue(ctx, 'namespace') ?? namespace;
+    if (last === 'backendRefs' && key === 'name') return serviceItems(analysis, ns, ctx.prefixSpan, false);
+    if (last === 'backendRefs' && key === 'port') {
+      const svc = analysis.cluster.service(ns, siblingValue(ctx, 'name') ?? '');
+      return (svc?.ports ?? []).flatMap((p, i): Completion[] => (p.port === undefined ? [] : [{ label: String(p.port), detail: `Service port ${p.port}/${p.protocol}${p.name ? ` (${p.name})` : ''} of ${svc!.name} → targetPort ${p.targetPort ?? p.port}`, sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }]));
+    }
+    if (last === 'parentRefs' && key === 'name') {
+      return gatewayObjectsOf(analysis.cluster.objectsIn(ns)?.resources).gateways.map((g) => ({ label: g.name, detail: `Gateway in ${ns}${g.gatewayClassName ? ` (class ${g.gatewayClassName})` : ''}`, sortText: g.name, span: ctx.prefixSpan, kind: 'service' as const }));
+    }
+    if (last === 'parentRefs' && key === 'sectionName') {
+      const gateway = analysis.cluster.get('Gateway', ns, siblingValue(ctx, 'name') ?? '').find(isGateway);
+      return (gateway?.listeners ?? []).flatMap((l, i): Completion[] => (l.name === undefined ? [] : [{ label: l.name, detail: `listener ${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` ${l.hostname}` : ''} of Gateway ${gateway!.name}`, sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }]));
     }
   }
   if (kind === 'Service') {
@@ -159,6 +176,35 @@ function backendServiceName(ctx: LineContext): string | undefined {
     if (m && indent === childIndent) return m[1];
   }
   return undefined;
+}
+
+/**
+ * The value of `key` in the same sequence item as the cursor's line (`- name: web` above `port: |`), read from the
+ * text so it works mid-edit.
+ */
+function siblingValue(ctx: LineContext, key: string): string | undefined {
+  const column = (line: string) => {
+    const m = /^(\s*)(- )?/.exec(line)!;
+    return { col: m[1].length + (m[2] ? 2 : 0), item: !!m[2] };
+  };
+  const here = column(ctx.lines[ctx.lineNo]);
+  const pattern = new RegExp(`^\\s*(?:- )?${key}:\\s*["']?([^"'\\s#,}]+)`);
+  const scan = (from: number, step: number): string | undefined => {
+    for (let i = from; i >= 0 && i < ctx.lines.length; i += step) {
+      const line = ctx.lines[i];
+      if (!line.trim() || line.trimStart().startsWith('#')) continue;
+      const c = column(line);
+      if (c.col < here.col) return undefined;
+      if (c.col > here.col) continue;
+      if (step > 0 && c.item) return undefined;
+      const v = i === ctx.lineNo ? undefined : pattern.exec(line)?.[1];
+      if (v) return v;
+      if (step < 0 && c.item) return undefined;
+    }
+    return undefined;
+  };
+  if (here.item) return scan(ctx.lineNo + 1, 1);
+  return scan(ctx.lineNo - 1, -1) ?? scan(ctx.lineNo + 1, 1);
 }
 
 /** kind and namespace of the YAML document around the cursor, read from its text (it may not parse yet). */

@@ -1,8 +1,11 @@
 // definitionAt: from a reference to what it names: selector → selected pod labels, a Service port's targetPort or
-// name → the container ports it resolves to, serviceName/subdomain → Service,
-// Ingress backend → Service port, a host name in free text → the Service it resolves to.
+// name → the container ports it resolves to, serviceName/subdomain → Service, Ingress backend → Service port, a host
+// name in free text → the Service it resolves to; a route's parentRef → Gateway or listener, backendRef → Service
+// port, a listener's certificateRef → Secret.
 
 import type { Analysis } from '../analysis/analysis';
+import { backendVerdict, parentTarget, clusterLookup } from '../analysis/gatewayRoutes';
+import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
 import { isService, isWorkload, type Ingress, type Service } from '../model/resources';
 import { spanContains, type Location } from '../model/span';
 import { keysOf, placeAt } from './cursor';
@@ -48,9 +51,37 @@ export function definitionAt(workspace: Analysis, uri: string, offset: number): 
     }
     return serviceLocation(svc);
   }
+  if (isRoute(r)) return routeDefinition(analysis, r, offset);
+  if (isGateway(r)) {
+    const ref = r.listeners.flatMap((l) => l.tls?.certificateRefs ?? []).find((c) => spanContains(c.span, offset));
+    if (!ref?.name || ref.kind !== 'Secret') return [];
+    return analysis.cluster.get('Secret', ref.namespace ?? r.namespace, ref.name).map((s) => ({ uri: s.uri, span: s.nameSpan }));
+  }
   const source = analysis.cluster.files.find((f) => f.uri === uri)?.text;
   if (source === undefined) return [];
   return serviceLocation(nameAt(analysis, r, source, offset)?.resolution.service);
+}
+
+/** parentRef → the Gateway (its listener when on sectionName) or Service; backendRef → the Service (its port when on port). */
+function routeDefinition(analysis: Analysis, route: GatewayRoute, offset: number): Location[] {
+  const parent = route.parentRefs.find((p) => spanContains(p.span, offset));
+  if (parent) {
+    const t = parentTarget(clusterLookup(analysis.cluster), route, parent);
+    if (t.kind === 'gateway') {
+      const l = parent.sectionNameSpan && spanContains(parent.sectionNameSpan, offset) ? t.gateway.listeners.find((x) => x.name === parent.sectionName) : undefined;
+      return [{ uri: t.gateway.uri, span: l ? l.span : t.gateway.nameSpan }];
+    }
+    return t.kind === 'service' ? serviceLocation(t.service) : [];
+  }
+  for (const rule of route.rules) {
+    const b = rule.backendRefs.find((x) => spanContains(x.span, offset));
+    if (!b) continue;
+    const v = backendVerdict(clusterLookup(analysis.cluster), route, b);
+    if (!v.service) return [];
+    if (v.servicePort && b.portSpan && spanContains(b.portSpan, offset)) return [{ uri: v.service.uri, span: v.servicePort.span }];
+    return serviceLocation(v.service);
+  }
+  return [];
 }
 
 function serviceLocation(s: Service | undefined): Location[] {

@@ -1,6 +1,7 @@
 // hoverAt: what the thing under the cursor is and what it does to traffic, as Markdown headed by its name.
 
 import type { Analysis } from '../analysis/analysis';
+import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
 import { code, joined, md, text, type Md } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { fileNamed } from '../model/cluster';
@@ -8,6 +9,7 @@ import { sourceOf, type SourceMapping } from '../model/rendered';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, servicePortHover, sessionAffinityHover } from './hoverFields';
+import { backendRefHover, gatewayHover, listenerHover, parentRefHover, routeHostnameHover } from './hoverGateway';
 import { nameHover } from './hoverName';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
@@ -95,6 +97,24 @@ function hoverOn(analysis: Analysis, place: CursorPlace, offset: number): Hover 
   if (isWorkload(r)) return workloadHover(analysis, r, place, offset, diagnosed);
   if (r.kind === 'Ingress') return ingressHover(analysis, r as Ingress, offset, diagnosed);
   if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset, diagnosed);
+  if (isRoute(r)) return routeHover(analysis, r, offset);
+  if (isGateway(r)) {
+    if (spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset)) return { markdown: gatewayHover(analysis, r), span: spanContains(r.nameSpan, offset) ? r.nameSpan : r.kindSpan };
+    const l = r.listeners.find((x) => spanContains(x.span, offset));
+    return l ? { markdown: listenerHover(analysis, r, l), span: l.nameSpan && spanContains(l.nameSpan, offset) ? l.nameSpan : l.span } : undefined;
+  }
+  return undefined;
+}
+
+function routeHover(analysis: Analysis, route: GatewayRoute, offset: number): Hover | undefined {
+  const host = route.hostnames.find((h) => spanContains(h.span, offset));
+  if (host) return { markdown: routeHostnameHover(analysis, route, host.value), span: host.span };
+  const parent = route.parentRefs.find((p) => spanContains(p.span, offset));
+  if (parent) return { markdown: parentRefHover(analysis, route, parent), span: parent.span };
+  for (const rule of route.rules) {
+    const b = rule.backendRefs.find((x) => spanContains(x.span, offset));
+    if (b) return { markdown: backendRefHover(analysis, route, rule, b), span: b.span };
+  }
   return undefined;
 }
 

@@ -1,7 +1,10 @@
 // referencesAt: pod template labels → the Services, NetworkPolicies and workload selectors that select them;
-// a Service → everything that names it (StatefulSets, pod subdomains, Ingress backends, host names in text, Endpoints).
+// a Service → everything that names it (StatefulSets, pod subdomains, Ingress backends, route backendRefs and parentRefs,
+// host names in text, Endpoints); a Gateway → the parentRefs of the routes that name it.
 
 import type { Analysis } from '../analysis/analysis';
+import { backendVerdict, clusterLookup, parentTarget } from '../analysis/gatewayRoutes';
+import { isGateway, isRoute, type Gateway } from '../model/gatewayApi';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { selectsPods } from '../model/podLabels';
 import { selectorMatches } from '../model/selector';
@@ -20,6 +23,7 @@ export function referencesAt(workspace: Analysis, uri: string, offset: number, i
     const onService = spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset) || keys.length <= 1;
     return onService ? serviceReferences(analysis, r, includeDeclaration) : [];
   }
+  if (isGateway(r) && (spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset))) return gatewayReferences(analysis, r, includeDeclaration);
   if (isWorkload(r)) {
     const labels = r.template.labelsSpan;
     if (labels && spanContains(labels, offset)) return labelReferences(analysis, r, includeDeclaration);
@@ -54,6 +58,32 @@ export function serviceReferences(analysis: Analysis, s: Service, includeDeclara
     }
   }
   for (const m of analysis.endpointsOf(s).manual) out.push({ uri: m.resource.uri, span: m.resource.nameSpan });
+  // Gateway API backendRefs and Service parentRefs that resolve to it (gateway semantics §G5, §G8).
+  const lookup = clusterLookup(analysis.cluster);
+  for (const route of analysis.cluster.resources) {
+    if (!isRoute(route)) continue;
+    for (const ref of route.parentRefs) {
+      const t = parentTarget(lookup, route, ref);
+      if (t.kind === 'service' && t.service === s && ref.nameSpan) out.push({ uri: route.uri, span: ref.nameSpan });
+    }
+    for (const rule of route.rules) {
+      for (const b of rule.backendRefs) if (b.nameSpan && backendVerdict(lookup, route, b).service === s) out.push({ uri: route.uri, span: b.nameSpan });
+    }
+  }
+  return out;
+}
+
+/** A Gateway → the parentRefs of the routes that name it (gateway semantics §G2). */
+function gatewayReferences(analysis: Analysis, g: Gateway, includeDeclaration: boolean): Location[] {
+  const out: Location[] = includeDeclaration ? [{ uri: g.uri, span: g.nameSpan }] : [];
+  const lookup = clusterLookup(analysis.cluster);
+  for (const route of analysis.cluster.resources) {
+    if (!isRoute(route)) continue;
+    for (const ref of route.parentRefs) {
+      const t = parentTarget(lookup, route, ref);
+      if (t.kind === 'gateway' && t.gateway === g && ref.nameSpan) out.push({ uri: route.uri, span: ref.nameSpan });
+    }
+  }
   return out;
 }
 

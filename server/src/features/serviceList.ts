@@ -1,13 +1,17 @@
-// listServices: every Service with its type and endpoint count, for pickers and the trace view.
+// listServices: every Service with its type, endpoint count and the Gateway routes that reach it, for pickers and the trace view.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
+import { acceptingListeners, backendVerdict, clusterLookup } from '../analysis/gatewayRoutes';
+import { isRoute } from '../model/gatewayApi';
+import type { Service } from '../model/resources';
 import { lineIndexesOf } from '../model/lineIndex';
 import type { ServiceSummary } from '../protocol';
 import { sourceSpan } from './sourceSpan';
 
 export function listServices(analysis: Analysis): ServiceSummary[] {
   const linesOf = lineIndexesOf(analysis.cluster.files);
+  const routes = routesByService(analysis);
   return analysis.cluster.services
     // semantics §9.4: a Service the API server rejects never exists, so there is nothing to trace.
     .filter((s) => analysis.cluster.rejected('Service', s.namespace, s.name) !== s)
@@ -20,7 +24,29 @@ export function listServices(analysis: Analysis): ServiceSummary[] {
         endpoints: s.type === 'ExternalName' ? undefined : endpointCount(analysis.endpointsOf(s)),
         source: sourceSpan(s.uri, s.nameSpan, linesOf(s.uri)),
         ...(variant ? { unit: `variant ${variant}` } : {}),
+        ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
       };
     })
     .sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1));
+}
+
+/** Gateway semantics §G9: the routes whose backendRefs name each Service, with the listeners that accept them. */
+function routesByService(analysis: Analysis): Map<Service, NonNullable<ServiceSummary['routes']>[number][]> {
+  const out = new Map<Service, NonNullable<ServiceSummary['routes']>[number][]>();
+  for (const r of analysis.cluster.resources) {
+    if (!isRoute(r)) continue;
+    let listeners: string[] | undefined;
+    for (const rule of r.rules) {
+      for (const b of rule.backendRefs) {
+        const svc = backendVerdict(clusterLookup(analysis.cluster), r, b).service;
+        if (!svc) continue;
+        const l = out.get(svc) ?? [];
+        if (l.some((x) => x.kind === r.kind && x.namespace === r.namespace && x.name === r.name)) continue;
+        listeners ??= acceptingListeners(clusterLookup(analysis.cluster), r).map((a) => `${a.gateway.name}/${a.listener.name ?? a.listener.index}`);
+        l.push({ kind: r.kind, namespace: r.namespace, name: r.name, listeners });
+        out.set(svc, l);
+      }
+    }
+  }
+  return out;
 }

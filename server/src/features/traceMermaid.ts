@@ -4,6 +4,8 @@
 import type { TraceGraph, TraceNode } from '../protocol';
 
 const columns: readonly { readonly id: TraceNode['column']; readonly title: string }[] = [
+  { id: 'listener', title: 'Gateway listeners' },
+  { id: 'route', title: 'Route rules' },
   { id: 'entry', title: 'Callers' },
   { id: 'service', title: 'Service' },
   { id: 'proxy', title: 'kube-proxy' },

@@ -11,10 +11,30 @@ export function traceToText(graph: TraceGraph): string {
   const out: string[] = [`Service ${graph.service.namespace}/${graph.service.name}${graph.broken ? ': no request can reach a pod' : ''}`];
   const outgoing = new Map<string, TraceEdge[]>();
   for (const e of graph.edges) outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), e]);
-  const entries = graph.nodes.filter((n) => n.column === 'entry');
+  const entries = graph.nodes.filter((n) => n.column === 'entry' && n.kind !== 'backend-ref');
   if (entries.length) {
     out.push('', 'Callers:');
     for (const n of entries) writeNode(out, n, '  ');
+  }
+  // Gateway semantics §G9: listener → route rule → backendRef, then the Service path below.
+  const heads = graph.nodes.filter((n) => n.column === 'listener' || (n.column === 'route' && !graph.edges.some((e) => e.to === n.id)));
+  if (heads.length) {
+    out.push('', 'Through Gateways:');
+    const shown = new Set<string>();
+    const walkEntry = (n: TraceNode, indent: string, via?: TraceEdge) => {
+      if (shown.has(n.id)) {
+        out.push(`${indent}${arrowOf(via)}${n.label} (as above)`);
+        return;
+      }
+      shown.add(n.id);
+      writeNode(out, n, indent, via);
+      if (n.kind === 'backend-ref') return;
+      for (const e of outgoing.get(n.id) ?? []) {
+        const next = byId.get(e.to);
+        if (next) walkEntry(next, `${indent}  `, e);
+      }
+    };
+    for (const n of heads) walkEntry(n, '  ');
   }
   const start = byId.get('service');
   if (start) {
@@ -41,8 +61,11 @@ export function traceToText(graph: TraceGraph): string {
 }
 
 function writeNode(out: string[], n: TraceNode, indent: string, via?: TraceEdge): void {
-  const arrow = via ? `${via.status === 'broken' ? '-x->' : via.status === 'conditional' ? '-?->' : '-->'}${via.label ? ` [${via.label}]` : ''} ` : '';
-  out.push(`${indent}${arrow}${kindWord[n.kind] ?? ''}${n.label}${statusMark[n.status]}`);
+  out.push(`${indent}${arrowOf(via)}${kindWord[n.kind] ?? ''}${n.label}${statusMark[n.status]}`);
   for (const d of n.detail) out.push(`${indent}    ${d}`);
   for (const f of n.findings) out.push(`${indent}    ${f.severity} ${f.code}: ${f.message}`);
+}
+
+function arrowOf(via: TraceEdge | undefined): string {
+  return via ? `${via.status === 'broken' ? '-x->' : via.status === 'conditional' ? '-?->' : '-->'}${via.label ? ` [${via.label}]` : ''} ` : '';
 }

@@ -4,6 +4,7 @@
 import type { Span } from './span';
 import type { ParseProblem } from './parseManifest';
 import type { LabelSelector, SelectorOperator, SelectorRequirement } from './selector';
+import { isGatewayApiVersion, readGatewayApi, type GatewayApiResource } from './gatewayApi';
 import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, type YNode } from './yamlTree';
 
 export type Protocol = 'TCP' | 'UDP' | 'SCTP';
@@ -264,7 +265,7 @@ export interface OtherResource extends ResourceBase {
   readonly kind: string;
 }
 
-export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | OtherResource;
+export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | OtherResource;
 
 export function isService(r: ResourceBase): r is Service {
   return r.kind === 'Service';
@@ -389,6 +390,7 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
 }
 
 function readKind(base: ResourceBase, root: YMap): Resource {
+  if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
   switch (base.kind) {
     case 'Service':
       return readService(base, root);

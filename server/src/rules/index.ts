@@ -29,6 +29,18 @@ import { statefulsetServiceMissing } from './statefulsetServiceMissing';
 import { statefulsetServiceNotHeadless } from './statefulsetServiceNotHeadless';
 import { statefulsetServiceNotSelecting } from './statefulsetServiceNotSelecting';
 // --- end service, StatefulSet, Ingress and DNS rules: imports
+// --- Gateway API rules: imports
+import { gatewayHostnameMismatch } from './gatewayHostnameMismatch';
+import { gatewayListenerNotFound } from './gatewayListenerNotFound';
+import { gatewayParentMissing } from './gatewayParentMissing';
+import { gatewayRouteNotAllowed } from './gatewayRouteNotAllowed';
+import { gatewayTlsConfig } from './gatewayTlsConfig';
+import { routeAllBackendsInvalid } from './routeAllBackendsInvalid';
+import { routeBackendExternalname } from './routeBackendExternalname';
+import { routeBackendMissing } from './routeBackendMissing';
+import { routeBackendPort } from './routeBackendPort';
+import { routeBackendRefgrant } from './routeBackendRefgrant';
+// --- end Gateway API rules: imports
 
 export const rules: readonly Rule[] = [
   duplicateResource,
@@ -59,6 +71,18 @@ export const rules: readonly Rule[] = [
   ingressBackendMissing,
   dnsNameUnresolved,
   // --- end service, StatefulSet, Ingress and DNS rules
+  // --- Gateway API rules
+  gatewayParentMissing,
+  gatewayListenerNotFound,
+  gatewayRouteNotAllowed,
+  gatewayHostnameMismatch,
+  routeBackendMissing,
+  routeBackendPort,
+  routeBackendRefgrant,
+  routeBackendExternalname,
+  routeAllBackendsInvalid,
+  gatewayTlsConfig,
+  // --- end Gateway API rules
 ];
 
 export function ruleByCode(code: string): Rule | undefined {

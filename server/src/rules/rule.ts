@@ -4,6 +4,7 @@ import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analy
 import type { ServiceEndpoints } from '../analysis/endpoints';
 import type { NamespaceObjects } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
+import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
 import type { EndpointSlice, Endpoints, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
@@ -61,6 +62,12 @@ export interface Lookup {
   namespaceDeclaration(namespace: string): Resource | undefined;
   /** Every namespace in scope, in order of first appearance. */
   namespaces(): Iterable<string>;
+  /** The Gateway API Gateways of a namespace (gateway semantics §G1; other groups' Gateways are not among them). */
+  gatewaysIn(namespace: string): readonly Gateway[];
+  /** The ReferenceGrants of a namespace: the grants for references into it (gateway semantics §G6). */
+  referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
+  /** The Secrets a namespace's manifests define. */
+  secretsIn(namespace: string): readonly Resource[];
   /** The text of a file, for fixes that compute offsets and indentation. */
   fileText(uri: string): string | undefined;
   /**

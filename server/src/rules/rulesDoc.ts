@@ -10,7 +10,7 @@ export function renderRulesDoc(rules: readonly Rule[]): string {
     '',
     'Kubernetes Network Lens reads the Kubernetes manifests in your workspace and reports networking mistakes that the API server accepts but the cluster will not route the way you expect. Each finding carries one of the codes below. Change a rule\'s severity, or turn it off, with the `kubeNetlens.rules` setting in the editor (for example `"kubeNetlens.rules": {"service-port-not-exposed": "off"}`).',
     '',
-    'References such as *semantics §1.1* point to the sections of the network semantics reference that the analysis follows.',
+    'References such as *semantics §1.1* point to the sections of the network semantics reference that the analysis follows; *gateway semantics §G2* points to [the Gateway API semantics](gateway-semantics.md).',
     '',
     '**What is applied together.** A repository often holds variants of one install side by side (per provider, HA and non-HA, a bundle next to its sources, dev and prod). Two folders or files that define the same object differently are variants: each is analysed with the files above and beside it, never with the other (ARCHITECTURE.md, "Apply scopes"). Kustomizations, the patches they list and Helm chart templates are inputs to a build, not objects, and are not read as manifests.',
     '',

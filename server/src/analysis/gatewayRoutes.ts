@@ -1,0 +1,336 @@
+// Gateway API over a cluster: which Gateway or Service a parentRef names and which of its listeners admit the route,
+// what a backendRef resolves to, and which ReferenceGrant allows a cross-namespace reference (gateway semantics §G2–§G8).
+// Every lookup goes through a GatewayLookup (a rule's lookup, or the cluster's indexes); "unknown" is an answer
+// (precision over recall).
+
+import type { Cluster } from '../model/cluster';
+import {
+  gatewayGroup, gatewayObjectsOf, isGateway, type Gateway, type GatewayListener, type GatewayRoute,
+  type ParentRef, type ReferenceGrant, type RouteBackendRef, type RouteKind, type RouteRule,
+} from '../model/gatewayApi';
+import type { Resource, Service, ServicePort } from '../model/resources';
+import type { LabelSelector } from '../model/selector';
+import { hasPlaceholder } from '../model/placeholder';
+import { unknownService } from './unknowns';
+
+export type Tri = boolean | 'unknown';
+
+/** What the Gateway API semantics look up; rules pass their lookup (rules/rule.ts), features `clusterLookup`. */
+export interface GatewayLookup {
+  get(kind: string, namespace: string, name: string): readonly Resource[];
+  service(namespace: string, name: string): Service | undefined;
+  namespaceExists(namespace: string): boolean;
+  namespaceDeclaration(namespace: string): Resource | undefined;
+  referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
+  /** Why a Service of this name may exist though no manifest defines it (an operator's, semantics §9.2), or undefined. */
+  serviceUnknown(namespace: string, name: string): string | undefined;
+}
+
+/** The cluster's own indexes as a GatewayLookup (for hovers, lenses and the trace, which see the whole snapshot). */
+export function clusterLookup(cluster: Cluster): GatewayLookup {
+  let found = lookups.get(cluster);
+  if (found) return found;
+  found = {
+    get: (kind, namespace, name) => cluster.get(kind, namespace, name),
+    service: (namespace, name) => cluster.service(namespace, name),
+    namespaceExists: (namespace) => cluster.namespaces.has(namespace),
+    namespaceDeclaration: (namespace) => cluster.declaredNamespaces.get(namespace),
+    referenceGrantsIn: (namespace) => gatewayObjectsOf(cluster.objectsIn(namespace)?.resources).referenceGrants,
+    serviceUnknown: (namespace, name) => unknownService(cluster, namespace, name),
+  };
+  lookups.set(cluster, found);
+  return found;
+}
+
+const lookups = new WeakMap<Cluster, GatewayLookup>();
+
+/** What a parentRef names (gateway semantics §G2, §G8). */
+export type ParentTarget =
+  | { readonly kind: 'gateway'; readonly namespace: string; readonly gateway: Gateway }
+  | { readonly kind: 'service'; readonly namespace: string; readonly service: Service }
+  /** Nothing of that kind and name in a namespace the manifests populate. */
+  | { readonly kind: 'missing'; readonly namespace: string; readonly targetKind: 'Gateway' | 'Service' }
+  /** Another kind, or a namespace no manifest populates. */
+  | { readonly kind: 'unknown'; readonly namespace: string };
+
+export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef): ParentTarget {
+  const namespace = ref.namespace ?? route.namespace;
+  // A name a tool fills in later (`${GATEWAY}`) says nothing yet.
+  if (ref.name === undefined || hasPlaceholder(ref.name) || hasPlaceholder(namespace)) return { kind: 'unknown', namespace };
+  if (ref.group === gatewayGroup && ref.kind === 'Gateway') {
+    const gateway = lookup.get('Gateway', namespace, ref.name).find(isGateway);
+    if (gateway) return { kind: 'gateway', namespace, gateway };
+    return namespaceKnown(lookup, namespace) ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
+  }
+  if (ref.group === '' && ref.kind === 'Service') {
+    const service = lookup.service(namespace, ref.name);
+    if (service) return { kind: 'service', namespace, service };
+    const known = namespaceKnown(lookup, namespace) && !lookup.serviceUnknown(namespace, ref.name);
+    return known ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
+  }
+  return { kind: 'unknown', namespace };
+}
+
+/** Whether the manifests say what a namespace holds: some object is in it, or a Namespace manifest declares it (semantics §9.3). */
+export function namespaceKnown(lookup: GatewayLookup, namespace: string): boolean {
+  return lookup.namespaceExists(namespace);
+}
+
+/** The route kinds a listener protocol implies (GW `AllowedRoutes.Kinds`); undefined for an implementation-specific protocol. */
+export function protocolKinds(protocol: string | undefined): readonly RouteKind[] | undefined {
+  switch (protocol?.toUpperCase()) {
+    case 'HTTP':
+    case 'HTTPS':
+      return ['HTTPRoute', 'GRPCRoute'];
+    case 'TLS':
+      return ['TLSRoute'];
+    case 'TCP':
+      return ['TCPRoute'];
+    case 'UDP':
+      return ['UDPRoute'];
+    default:
+      return undefined;
+  }
+}
+
+/** The kinds a listener admits, as written or implied; undefined when the protocol decides and is not a core one. */
+export function listenerKinds(listener: GatewayListener): readonly string[] | undefined {
+  if (listener.kinds.length) return listener.kinds.filter((k) => k.group === gatewayGroup).map((k) => k.kind);
+  return protocolKinds(listener.protocol);
+}
+
+export function admitsKind(listener: GatewayListener, kind: RouteKind): Tri {
+  const kinds = listenerKinds(listener);
+  if (!kinds) return 'unknown';
+  return kinds.includes(kind);
+}
+
+/** Whether a listener of a Gateway in `gatewayNamespace` admits routes of `routeNamespace` (gateway semantics §G3). */
+export function admitsNamespace(lookup: GatewayLookup, listener: GatewayListener, gatewayNamespace: string, routeNamespace: string): Tri {
+  switch (listener.from) {
+    case 'Same':
+      return routeNamespace === gatewayNamespace;
+    case 'All':
+      return true;
+    case 'Selector': {
+      if (!listener.namespaceSelector) return false;
+      const declared = lookup.namespaceDeclaration(routeNamespace);
+      return selectorOnNamespace(listener.namespaceSelector, routeNamespace, declared?.labels);
+    }
+    default:
+      return 'unknown';
+  }
+}
+
+const nameLabel = 'kubernetes.io/metadata.name';
+
+/**
+ * A label selector over a namespace's labels. Without a Namespace manifest only `kubernetes.io/metadata.name` is
+ * known (semantics §9.3): a term on any other label is unknown, unless a known term already fails.
+ */
+export function selectorOnNamespace(selector: LabelSelector, namespace: string, declaredLabels: ReadonlyMap<string, string> | undefined): Tri {
+  const labels = new Map(declaredLabels ?? []);
+  labels.set(nameLabel, namespace);
+  const known = (key: string) => declaredLabels !== undefined || key === nameLabel;
+  let unknown = false;
+  for (const [k, v] of selector.matchLabels) {
+    if (!known(k)) unknown = true;
+    else if (labels.get(k) !== v) return false;
+  }
+  for (const r of selector.matchExpressions) {
+    if (!known(r.key)) {
+      unknown = true;
+      continue;
+    }
+    const has = labels.has(r.key);
+    const value = labels.get(r.key);
+    const ok =
+      r.operator === 'In' ? has && r.values.includes(value!)
+        : r.operator === 'NotIn' ? !(has && r.values.includes(value!))
+          : r.operator === 'Exists' ? has
+            : !has;
+    if (!ok) return false;
+  }
+  return unknown ? 'unknown' : true;
+}
+
+/** Whether two hostnames (either may be a `*.` wildcard) can match one request (gateway semantics §G4). */
+export function hostnamesIntersect(a: string, b: string): boolean {
+  if (a === b) return true;
+  const wa = a.startsWith('*.');
+  const wb = b.startsWith('*.');
+  if (wa && wb) return a.slice(1).endsWith(b.slice(1)) || b.slice(1).endsWith(a.slice(1));
+  if (wa) return b.endsWith(a.slice(1)) && b.length > a.length - 1;
+  if (wb) return a.endsWith(b.slice(1)) && a.length > b.length - 1;
+  return false;
+}
+
+/** Whether a route's hostnames meet a listener's (a side that sets none matches all). */
+export function hostnamesMeet(listener: GatewayListener, route: GatewayRoute): boolean {
+  if (!listener.hostname || !route.hostnames.length) return true;
+  if (hasPlaceholder(listener.hostname) || route.hostnames.some((h) => hasPlaceholder(h.value))) return true;
+  const p = listener.protocol?.toUpperCase();
+  if (p === 'TCP' || p === 'UDP') return true;
+  return route.hostnames.some((h) => hostnamesIntersect(listener.hostname!, h.value));
+}
+
+/** One listener's answer to a route. */
+export interface ListenerVerdict {
+  readonly listener: GatewayListener;
+  readonly kind: Tri;
+  readonly namespace: Tri;
+  readonly hostname: boolean;
+}
+
+export type AttachOutcome = 'attached' | 'no-listener' | 'not-allowed' | 'hostname' | 'unknown';
+
+export interface Attachment {
+  /** The listeners `sectionName` and `port` select (every listener when neither is set). */
+  readonly selected: readonly ListenerVerdict[];
+  readonly outcome: AttachOutcome;
+}
+
+/** How a route's parentRef attaches to a Gateway (gateway semantics §G2–§G4). */
+export function attachToGateway(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
+  if (ref.sectionName !== undefined && hasPlaceholder(ref.sectionName)) return { selected: [], outcome: 'unknown' };
+  const selected = gateway.listeners
+    .filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port))
+    .map((listener): ListenerVerdict => ({
+      listener,
+      kind: admitsKind(listener, route.kind),
+      namespace: admitsNamespace(lookup, listener, gateway.namespace, route.namespace),
+      hostname: hostnamesMeet(listener, route),
+    }));
+  if (!selected.length) return { selected, outcome: 'no-listener' };
+  if (selected.some((v) => v.kind === true && v.namespace === true && v.hostname)) return { selected, outcome: 'attached' };
+  if (selected.some((v) => v.kind !== false && v.namespace !== false && (v.kind === 'unknown' || v.namespace === 'unknown'))) return { selected, outcome: 'unknown' };
+  if (selected.some((v) => v.kind === true && v.namespace === true)) return { selected, outcome: 'hostname' };
+  return { selected, outcome: 'not-allowed' };
+}
+
+/** The listeners, over all of a route's parentRefs, that accept it (gateway semantics §G2–§G4). */
+export function acceptingListeners(lookup: GatewayLookup, route: GatewayRoute): { gateway: Gateway; listener: GatewayListener }[] {
+  const out: { gateway: Gateway; listener: GatewayListener }[] = [];
+  for (const ref of route.parentRefs) {
+    const t = parentTarget(lookup, route, ref);
+    if (t.kind !== 'gateway') continue;
+    for (const v of attachToGateway(lookup, route, ref, t.gateway).selected) {
+      if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway: t.gateway, listener: v.listener });
+    }
+  }
+  return out;
+}
+
+/** Whether a parentRef's `sectionName`/`port` name a port of a Service parent (gateway semantics §G8). */
+export function servicePortOfParent(service: Service, ref: ParentRef): ServicePort | undefined {
+  return service.ports.find((p) => (ref.sectionName === undefined || p.name === ref.sectionName) && (ref.port === undefined || p.port === ref.port));
+}
+
+/** Why a cross-namespace reference is or is not allowed (gateway semantics §G6). */
+export interface GrantAnswer {
+  readonly allowed: Tri;
+  readonly grant?: ReferenceGrant;
+}
+
+/**
+ * Whether a ReferenceGrant in `toNamespace` lets an object {from group, kind, namespace} refer to {to group, kind,
+ * name}. Unknown when no manifest populates that namespace.
+ */
+export function grantFor(lookup: GatewayLookup, from: { group: string; kind: string; namespace: string }, to: { group: string; kind: string; namespace: string; name: string }): GrantAnswer {
+  if (from.namespace === to.namespace) return { allowed: true };
+  if (!lookup.namespaceExists(to.namespace)) return { allowed: 'unknown' };
+  for (const r of lookup.referenceGrantsIn(to.namespace)) {
+    const fromOk = r.from.some((f) => f.group === from.group && f.kind === from.kind && f.namespace === from.namespace);
+    const toOk = r.to.some((t) => t.group === to.group && t.kind === to.kind && (t.name === undefined || t.name === to.name));
+    if (fromOk && toOk) return { allowed: true, grant: r };
+  }
+  return { allowed: false };
+}
+
+export type BackendProblem = 'missing' | 'port-missing' | 'port-unknown' | 'refgrant' | 'externalname';
+
+/** What a backendRef resolves to (gateway semantics §G5–§G7). */
+export interface BackendVerdict {
+  readonly status: 'valid' | 'invalid' | 'unknown';
+  readonly namespace: string;
+  readonly service?: Service;
+  readonly servicePort?: ServicePort;
+  /** Every reason it is invalid, in the order a controller checks them. */
+  readonly problems: readonly BackendProblem[];
+}
+
+/**
+ * The Service backendRefs without a port: the CRD's validation (`BackendObjectReference`, "Must have port for Service
+ * reference") makes the API server reject the whole route, which then does not exist (semantics §9.4).
+ */
+export function portlessServiceRefs(route: GatewayRoute): RouteBackendRef[] {
+  return route.rules.flatMap((r) => r.backendRefs.filter((b) => b.group === '' && b.kind === 'Service' && b.port === undefined));
+}
+
+export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: RouteBackendRef): BackendVerdict {
+  const namespace = ref.namespace ?? route.namespace;
+  if (ref.group !== '' || ref.kind !== 'Service' || ref.name === undefined) return { status: 'unknown', namespace, problems: [] };
+  if (hasPlaceholder(ref.name) || hasPlaceholder(namespace)) return { status: 'unknown', namespace, problems: [] };
+  const problems: BackendProblem[] = [];
+  if (ref.port === undefined) problems.push('port-missing');
+  let unknown = false;
+  if (namespace !== route.namespace) {
+    const grant = grantFor(lookup, { group: gatewayGroup, kind: route.kind, namespace: route.namespace }, { group: '', kind: 'Service', namespace, name: ref.name });
+    if (grant.allowed === 'unknown') unknown = true;
+    else if (!grant.allowed) problems.push('refgrant');
+  }
+  const service = lookup.service(namespace, ref.name);
+  if (!service) {
+    // A namespace no manifest describes, or a Service an operator may create there: unknown (semantics §9.2, §9.3).
+    if (!namespaceKnown(lookup, namespace) || lookup.serviceUnknown(namespace, ref.name)) return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
+    problems.push('missing');
+    return { status: 'invalid', namespace, problems };
+  }
+  if (service.type === 'ExternalName') problems.push('externalname');
+  let servicePort: ServicePort | undefined;
+  if (ref.port !== undefined) {
+    servicePort = service.ports.find((p) => p.port === ref.port);
+    // An ExternalName Service may declare no ports at all; its port is then not the question.
+    if (!servicePort && !(service.type === 'ExternalName' && !service.ports.length)) problems.push('port-unknown');
+  }
+  const status = problems.length ? 'invalid' : unknown ? 'unknown' : 'valid';
+  return { status, namespace, service, servicePort, problems };
+}
+
+/** The reasons a backend is invalid, in words. */
+const problemWords: Record<BackendProblem, string> = {
+  missing: 'no such Service',
+  'port-missing': 'no port',
+  'port-unknown': 'not a port of the Service',
+  refgrant: 'no ReferenceGrant',
+  externalname: 'an ExternalName Service',
+};
+
+export function problemsText(problems: readonly BackendProblem[]): string {
+  return problems.map((p) => problemWords[p]).join(', ');
+}
+
+/** Each backend's share of a rule's requests (weight / sum of weights; SHARED `BackendRef.Weight`). */
+export function backendShares(rule: RouteRule): readonly number[] {
+  const total = rule.backendRefs.reduce((s, b) => s + Math.max(0, b.weight), 0);
+  return rule.backendRefs.map((b) => (total > 0 ? Math.max(0, b.weight) / total : 0));
+}
+
+/** What a client sees for traffic sent to an invalid backend (gateway semantics §G7): what the traffic is, and what happens to it. */
+export function failureOf(kind: RouteKind): { readonly traffic: string; readonly fate: string } {
+  switch (kind) {
+    case 'HTTPRoute':
+      return { traffic: 'requests', fate: 'get HTTP 500' };
+    case 'GRPCRoute':
+      return { traffic: 'calls', fate: 'get gRPC status UNAVAILABLE' };
+    case 'UDPRoute':
+      return { traffic: 'datagrams', fate: 'are dropped' };
+    default:
+      return { traffic: 'connections', fate: 'are refused' };
+  }
+}
+
+export function percent(share: number): string {
+  const p = share * 100;
+  return `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
+}

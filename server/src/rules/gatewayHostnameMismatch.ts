@@ -1,0 +1,61 @@
+// gateway-hostname-mismatch: the route and every listener that admits it set hostnames, and none intersect.
+
+import { attachToGateway, parentTarget } from '../analysis/gatewayRoutes';
+import { listenerLabel, routeLabel, routeSubjects } from './gatewaySubjects';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const gatewayHostnameMismatch: Rule = {
+  code: 'gateway-hostname-mismatch',
+  defaultSeverity: 'warning',
+  title: "The route's hostnames match no hostname of the listeners that admit it",
+  description: `When a listener sets \`hostname\` and an HTTPRoute, GRPCRoute or TLSRoute sets \`hostnames\`, they must intersect for the route to be accepted on that listener. \`*.example.com\` matches one or more labels in front of \`example.com\` (\`a.example.com\`, \`a.b.example.com\`) but not \`example.com\` itself (*gateway semantics §G4*, \`Listener.Hostname\`). If no admitting listener intersects, the route is not accepted (reason \`NoMatchingListenerHostname\`) and its requests get 404 from the Gateway.`,
+  examples: {
+    bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  parentRefs: [{name: edge}]
+  hostnames: [example.com]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}]`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  parentRefs: [{name: edge}]
+  hostnames: [shop.example.com]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
+      for (const ref of route.parentRefs) {
+        const target = parentTarget(lookup, route, ref);
+        if (target.kind !== 'gateway') continue;
+        const gateway = target.gateway;
+        const attachment = attachToGateway(lookup, route, ref, gateway);
+        if (attachment.outcome !== 'hostname') continue;
+        const admitting = attachment.selected.filter((v) => v.kind === true && v.namespace === true);
+        const hosts = route.hostnames.map((h) => h.value).join(', ');
+        yield {
+          uri: route.uri,
+          span: route.hostnamesSpan ?? ref.nameSpan ?? ref.span,
+          message: `${routeLabel(route)} serves ${hosts}, but no listener of Gateway "${gateway.name}" that admits it has an intersecting hostname (${admitting.map((v) => listenerLabel(v.listener)).join(', ')}), so the route is not accepted (reason NoMatchingListenerHostname) and requests for these hosts get 404. A "*." wildcard matches one or more labels, never the bare domain.`,
+          resource: refOf(route),
+          related: admitting.map((v) => ({ uri: gateway.uri, span: v.listener.hostnameSpan ?? v.listener.span, message: `Hostname of ${listenerLabel(v.listener)}` })),
+        };
+      }
+    }
+  },
+};

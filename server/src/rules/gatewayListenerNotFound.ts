@@ -1,0 +1,82 @@
+// gateway-listener-not-found: a parentRef's sectionName or port selects no listener of its Gateway (no port of its Service).
+
+import { attachToGateway, parentTarget, servicePortOfParent } from '../analysis/gatewayRoutes';
+import type { Fix, FindingDraft } from './finding';
+import { closestName } from './closestName';
+import { listenerLabel, listOf, routeLabel, routeSubjects } from './gatewaySubjects';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const gatewayListenerNotFound: Rule = {
+  code: 'gateway-listener-not-found',
+  defaultSeverity: 'warning',
+  title: 'A parentRef names a listener (or port) its parent does not have',
+  description: `A parentRef's \`sectionName\` names one listener of the Gateway (for a Service parent, one port name), and its \`port\` selects the listeners on that port; when both are set, a listener must match both (*gateway semantics §G2*, \`ParentReference\`). When nothing matches, the route is not accepted for that parent (reason \`NoMatchingParent\`) and serves no traffic through it.`,
+  examples: {
+    bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  parentRefs: [{name: edge, sectionName: htps}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop}
+spec:
+  parentRefs: [{name: edge, sectionName: http}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
+      for (const ref of route.parentRefs) {
+        if (ref.sectionName === undefined && ref.port === undefined) continue;
+        const target = parentTarget(lookup, route, ref);
+        const span = ref.sectionNameSpan ?? ref.portSpan ?? ref.span;
+        const wanted = [ref.sectionName !== undefined ? `sectionName "${ref.sectionName}"` : undefined, ref.port !== undefined ? `port ${ref.port}` : undefined].filter((x): x is string => !!x).join(' and ');
+        if (target.kind === 'gateway') {
+          const gateway = target.gateway;
+          if (attachToGateway(lookup, route, ref, gateway).outcome !== 'no-listener') continue;
+          const names = gateway.listeners.map((l) => l.name).filter((n): n is string => n !== undefined);
+          const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
+          const has = gateway.listeners.length ? listOf(gateway.listeners.map(listenerLabel)) : 'none';
+          const fixes: Fix[] = guess && ref.sectionNameSpan ? [{ title: `Attach to listener "${guess.name}"`, edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [];
+          const finding: FindingDraft = {
+            uri: route.uri,
+            span,
+            message: `${routeLabel(route)} attaches to Gateway "${gateway.name}" with ${wanted}, but no listener of that Gateway matches (its listeners: ${has}), so the route is not attached through this parentRef (reason NoMatchingParent) and gets no traffic from it.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+            resource: refOf(route),
+            related: [{ uri: gateway.uri, span: gateway.listenersSpan ?? gateway.nameSpan, message: `The listeners of Gateway "${gateway.name}"` }],
+            fixes,
+          };
+          yield finding;
+        } else if (target.kind === 'service') {
+          const service = target.service;
+          if (servicePortOfParent(service, ref)) continue;
+          const names = service.ports.map((p) => p.name).filter((n): n is string => n !== undefined);
+          const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
+          const has = service.ports.length ? service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : 'none';
+          yield {
+            uri: route.uri,
+            span,
+            message: `${routeLabel(route)} attaches to Service "${service.name}" with ${wanted}, but that Service has no such port (its ports: ${has}); for a Service parent sectionName is a port name. The mesh does not apply the route.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+            resource: refOf(route),
+            related: [{ uri: service.uri, span: service.portsSpan ?? service.nameSpan, message: `The ports of Service "${service.name}"` }],
+            fixes: guess && ref.sectionNameSpan ? [{ title: `Use port "${guess.name}"`, edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          };
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,68 @@
+// gateway-parent-missing: a route's parentRef names no Gateway (or Service) in the namespace it resolves to.
+
+import { parentTarget } from '../analysis/gatewayRoutes';
+import type { FindingDraft } from './finding';
+import { closestName } from './closestName';
+import { routeLabel, routeSubjects } from './gatewaySubjects';
+import { refOf } from './refOf';
+import type { Rule } from './rule';
+
+export const gatewayParentMissing: Rule = {
+  code: 'gateway-parent-missing',
+  defaultSeverity: 'warning',
+  title: 'A route names a parent Gateway or Service that does not exist',
+  description: `Each \`parentRefs\` entry of an HTTPRoute, GRPCRoute, TLSRoute, TCPRoute or UDPRoute names the Gateway (or, for a mesh, the Service) the route wants to attach to. Unset fields default to group \`gateway.networking.k8s.io\`, kind \`Gateway\` and the route's own namespace (*gateway semantics §G2*). When no such object exists, no controller accepts the route for that parent and none of its rules serve traffic there. A namespace that no manifest declares or populates is not judged: its objects are unknown.`,
+  examples: {
+    bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: edge}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge-gw, namespace: shop}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: edge-gw}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge-gw, namespace: shop}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const route of routeSubjects(subjects)) {
+      for (const ref of route.parentRefs) {
+        const target = parentTarget(lookup, route, ref);
+        if (target.kind !== 'missing' || !ref.nameSpan) continue;
+        const name = ref.name!;
+        const candidates = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
+        const guess = closestName(name, candidates.map((c) => c.name));
+        const closest = guess ? candidates.find((c) => c.name === guess.name) : undefined;
+        const parts = [
+          `${routeLabel(route)} names ${target.targetKind} "${name}" as its parent, but namespace "${target.namespace}" has no ${target.targetKind} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.`,
+        ];
+        if (guess) parts.push(`Did you mean "${guess.name}"?`);
+        const finding: FindingDraft = {
+          uri: route.uri,
+          span: ref.nameSpan,
+          message: parts.join(' '),
+          resource: refOf(route),
+          related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `${target.targetKind} "${closest.name}" has the closest name` }] : [],
+          fixes: guess ? [{ title: `Change the parent to "${guess.name}"`, edits: [{ uri: route.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+        };
+        yield finding;
+      }
+    }
+  },
+};

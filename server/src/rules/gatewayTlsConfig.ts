@@ -1,0 +1,107 @@
+// gateway-tls-config: listener TLS missing where required or set where invalid, missing certificate Secrets, duplicate listener names.
+
+import { namespaceKnown } from '../analysis/gatewayRoutes';
+import type { Gateway, GatewayListener, ObjectRefField } from '../model/gatewayApi';
+import { hasPlaceholder } from '../model/placeholder';
+import { closestName } from './closestName';
+import type { FindingDraft } from './finding';
+import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
+import type { Lookup, Rule } from './rule';
+import { refOf } from './refOf';
+
+export const gatewayTlsConfig: Rule = {
+  code: 'gateway-tls-config',
+  defaultSeverity: 'warning',
+  title: 'A Gateway listener with inconsistent TLS, a missing certificate Secret, or a duplicate name',
+  description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only where the namespace keeps its Secrets in manifests and the Gateway has no \`cert-manager.io/\` annotation, since Secrets are otherwise commonly made outside the repository. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
+  examples: {
+    bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+spec:
+  gatewayClassName: example
+  listeners:
+    - {name: web, port: 443, protocol: HTTPS}
+    - {name: web, port: 80, protocol: HTTP}`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge}
+spec:
+  gatewayClassName: example
+  listeners:
+    - name: https
+      port: 443
+      protocol: HTTPS
+      tls: {certificateRefs: [{name: edge-cert}]}
+    - {name: http, port: 80, protocol: HTTP}`,
+  },
+  *check({ subjects, lookup }) {
+    for (const gateway of gatewaySubjects(subjects)) {
+      const seen = new Map<string, GatewayListener>();
+      for (const l of gateway.listeners) {
+        if (l.name !== undefined) {
+          const first = seen.get(l.name);
+          if (first && l.nameSpan) {
+            yield {
+              uri: gateway.uri,
+              span: l.nameSpan,
+              message: `Gateway "${gateway.name}" has two listeners named "${l.name}"; listener names must be unique, so the API server rejects the Gateway and no route attaches to it.`,
+              resource: refOf(gateway),
+              related: [{ uri: gateway.uri, span: first.nameSpan ?? first.span, message: `The first listener named "${l.name}"` }],
+            };
+          } else if (!first) seen.set(l.name, l);
+        }
+        yield* checkTls(lookup, gateway, l);
+      }
+    }
+  },
+};
+
+function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener): Generator<FindingDraft> {
+  const protocol = l.protocol?.toUpperCase();
+  const base = { uri: gateway.uri, resource: refOf(gateway) };
+  if ((protocol === 'HTTP' || protocol === 'TCP' || protocol === 'UDP') && l.tls) {
+    yield { ...base, span: l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" sets tls, which is invalid for protocol ${l.protocol}: the API server rejects the Gateway. Use protocol HTTPS (or TLS) to terminate TLS, or remove tls.` };
+    return;
+  }
+  if (protocol !== 'HTTPS' && protocol !== 'TLS') return;
+  if (!l.tls) {
+    yield { ...base, span: l.protocolSpan ?? l.span, message: `${listenerLabel(l)} of Gateway "${gateway.name}" has protocol ${l.protocol} but no tls: ${protocol === 'TLS' ? 'a TLS listener needs tls.mode (Terminate or Passthrough), so the API server rejects the Gateway' : 'the listener has no certificate to serve, so the controller marks it invalid and no route attaches to it'}.` };
+    return;
+  }
+  if (protocol === 'HTTPS' && l.tls.mode !== 'Terminate') {
+    yield { ...base, span: l.tls.modeSpan ?? l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" sets tls.mode ${l.tls.mode}, but an HTTPS listener only terminates TLS: the API server rejects the Gateway. Use protocol TLS with a TLSRoute for passthrough.` };
+    return;
+  }
+  if (protocol === 'TLS' && !l.tls.modeSpan) {
+    yield { ...base, span: l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" has protocol TLS without tls.mode; a TLS listener must set mode Terminate or Passthrough, so the API server rejects the Gateway.` };
+    return;
+  }
+  if (l.tls.mode === 'Terminate' && !l.tls.certificateRefs.length && !l.tls.optionsWritten) {
+    yield { ...base, span: l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" terminates TLS but names no certificateRefs, so it has no certificate to serve and the API server rejects the Gateway.` };
+    return;
+  }
+  if (l.tls.mode !== 'Terminate') return;
+  for (const ref of l.tls.certificateRefs) {
+    const finding = missingSecret(lookup, gateway, l, ref);
+    if (finding) yield finding;
+  }
+}
+
+function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref: ObjectRefField): FindingDraft | undefined {
+  if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || !ref.nameSpan || hasPlaceholder(ref.name)) return undefined;
+  for (const key of gateway.annotations.keys()) if (key.startsWith('cert-manager.io/')) return undefined;
+  const ns = ref.namespace ?? gateway.namespace;
+  if (lookup.get('Secret', ns, ref.name).length) return undefined;
+  if (!namespaceKnown(lookup, ns)) return undefined;
+  const secrets = lookup.secretsIn(ns);
+  if (!secrets.length) return undefined;
+  const guess = closestName(ref.name, secrets.map((s) => s.name));
+  return {
+    uri: gateway.uri,
+    span: ref.nameSpan,
+    message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses certificate Secret "${ref.name}", which does not exist in namespace "${ns}" (its Secrets are kept in manifests), so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+    resource: refOf(gateway),
+    fixes: guess ? [{ title: `Use Secret "${guess.name}"`, edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+  };
+}

@@ -1,0 +1,109 @@
+// route-backend-refgrant: a cross-namespace backendRef (or a Gateway's certificateRef) that no ReferenceGrant allows.
+
+import { grantFor } from '../analysis/gatewayRoutes';
+import { gatewayGroup } from '../model/gatewayApi';
+import { hasPlaceholder } from '../model/placeholder';
+import type { Span } from '../model/span';
+import type { Fix, FindingDraft } from './finding';
+import { lineEndOf } from './insertMapEntry';
+import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
+import type { Lookup, Rule } from './rule';
+import { refOf } from './refOf';
+import { backendLabel, backendSubjects, consequence } from './routeBackends';
+
+export const routeBackendRefgrant: Rule = {
+  code: 'route-backend-refgrant',
+  defaultSeverity: 'warning',
+  title: 'A cross-namespace backendRef or certificateRef has no ReferenceGrant',
+  description: `A route may send traffic to a Service in another namespace, and a Gateway listener may use a certificate Secret of another namespace, only when a ReferenceGrant **in the target namespace** allows it: one of its \`from\` items must equal {group \`gateway.networking.k8s.io\`, the referring kind, the referring namespace} and one of its \`to\` items {group \`""\`, kind \`Service\` or \`Secret\`, the name or no name} (*gateway semantics §G6*). Without one the reference is refused (ResolvedRefs: False, reason RefNotPermitted): the backend's requests get HTTP 500, the listener has no certificate. A target namespace that no manifest populates is not judged. The quick fix adds the ReferenceGrant.`,
+  examples: {
+    bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  rules: [{backendRefs: [{name: api, namespace: backend, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: backend}
+spec: {ports: [{port: 80}]}`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  rules: [{backendRefs: [{name: api, namespace: backend, port: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, namespace: backend}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: shop-routes, namespace: backend}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]
+  to: [{group: "", kind: Service, name: api}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const b of backendSubjects(subjects, lookup)) {
+      if (!b.verdict.problems.includes('refgrant')) continue;
+      const ns = b.verdict.namespace;
+      const fix = grantFix(lookup, b.route.uri, b.route.kind, b.route.namespace, ns, 'Service', b.ref.name!);
+      yield {
+        uri: b.route.uri,
+        span: b.ref.namespaceSpan ?? b.ref.span,
+        message: `${backendLabel(b)} in namespace "${b.route.namespace}" sends traffic to Service "${b.ref.name}" in namespace "${ns}", but no ReferenceGrant in "${ns}" allows ${b.route.kind}s from "${b.route.namespace}" to reach it, so the reference is refused (reason RefNotPermitted) and ${consequence(b)}.`,
+        resource: refOf(b.route),
+        fixes: fix ? [fix] : [],
+      };
+    }
+    for (const gateway of gatewaySubjects(subjects)) {
+      for (const l of gateway.listeners) {
+        for (const ref of l.tls?.certificateRefs ?? []) {
+          if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || ref.namespace === undefined || ref.namespace === gateway.namespace) continue;
+          if (hasPlaceholder(ref.name) || hasPlaceholder(ref.namespace)) continue;
+          const grant = grantFor(lookup, { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace }, { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name });
+          if (grant.allowed !== false) continue;
+          const fix = grantFix(lookup, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name);
+          const finding: FindingDraft = {
+            uri: gateway.uri,
+            span: (ref.namespaceSpan ?? ref.span) as Span,
+            message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses Secret "${ref.name}" in namespace "${ref.namespace}", but no ReferenceGrant in "${ref.namespace}" allows Gateways from "${gateway.namespace}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.`,
+            resource: refOf(gateway),
+            fixes: fix ? [fix] : [],
+          };
+          yield finding;
+        }
+      }
+    }
+  },
+};
+
+/** Appends a ReferenceGrant in the target namespace to the referring object's file. */
+function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string): Fix | undefined {
+  const text = lookup.fileText(uri);
+  if (text === undefined) return undefined;
+  const eol = lineEndOf(text);
+  const lead = text.length && !text.endsWith('\n') ? eol : '';
+  const name = `${fromNamespace}-${fromKind.toLowerCase()}s`.slice(0, 63).replace(/-+$/, '');
+  const doc = [
+    '---',
+    'apiVersion: gateway.networking.k8s.io/v1beta1',
+    'kind: ReferenceGrant',
+    'metadata:',
+    `  name: ${name}`,
+    `  namespace: ${toNamespace}`,
+    'spec:',
+    '  from:',
+    '    - group: gateway.networking.k8s.io',
+    `      kind: ${fromKind}`,
+    `      namespace: ${fromNamespace}`,
+    '  to:',
+    '    - group: ""',
+    `      kind: ${toKind}`,
+    `      name: ${toName}`,
+    '',
+  ].join(eol);
+  return { title: `Add a ReferenceGrant in namespace "${toNamespace}" for ${toKind} "${toName}"`, edits: [{ uri, span: { start: text.length, end: text.length }, newText: lead + doc }] };
+}
