@@ -11,9 +11,24 @@ export const gatewayParentMissing: Rule = {
   code: 'gateway-parent-missing',
   defaultSeverity: 'warning',
   title: 'A route names a parent Gateway or Service that does not exist',
-  description: `Each \`parentRefs\` entry of an HTTPRoute, GRPCRoute, TLSRoute, TCPRoute or UDPRoute names the Gateway (or, for a mesh, the Service) the route wants to attach to. Unset fields default to group \`gateway.networking.k8s.io\`, kind \`Gateway\` and the route's own namespace (*gateway semantics §G2*). When no such object exists, no controller accepts the route for that parent and none of its rules serve traffic there. A namespace that no manifest declares or populates is not judged: its objects are unknown.`,
+  description: `Each \`parentRefs\` entry of an HTTPRoute, GRPCRoute, TLSRoute, TCPRoute or UDPRoute names the Gateway (or, for a mesh, the Service) the route wants to attach to. Unset fields default to group \`gateway.networking.k8s.io\`, kind \`Gateway\` and the route's own namespace (*gateway semantics §G2*). When no such object exists, no controller accepts the route for that parent and none of its rules serve traffic there. A namespace that no manifest declares or populates is not judged: its objects are unknown.
+
+Stays quiet when no Gateway in scope comes near the name (network-semantics §9): Gateways are often owned by the platform team and kept in another repository, so a parent the manifests do not show is unknown; a near miss of a Gateway that is there is reported as a typo.`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: shop}
+spec:
+  parentRefs: [{name: egde}]
+  rules: [{backendRefs: [{name: web, port: 80}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: shop}
+spec:
+  gatewayClassName: example
+  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+    good: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: shop, namespace: shop}
 spec:
@@ -22,20 +37,7 @@ spec:
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
-metadata: {name: edge-gw, namespace: shop}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
-    good: `apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: shop, namespace: shop}
-spec:
-  parentRefs: [{name: edge-gw}]
-  rules: [{backendRefs: [{name: web, port: 80}]}]
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge-gw, namespace: shop}
+metadata: {name: edge, namespace: shop}
 spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
@@ -48,6 +50,9 @@ spec:
         const name = ref.name!;
         const candidates = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
         const guess = closestName(name, candidates.map((c) => c.name));
+        // Gateways are often owned by the platform team and live in another repository: a parent no manifest in
+        // scope comes near is unknown, not missing (semantics §9.2). A typo of a Gateway that is there is reported.
+        if (target.targetKind === 'Gateway' && !guess) continue;
         const closest = guess ? candidates.find((c) => c.name === guess.name) : undefined;
         const parts = [
           `${routeLabel(route)} names ${target.targetKind} "${name}" as its parent, but namespace "${target.namespace}" has no ${target.targetKind} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.`,

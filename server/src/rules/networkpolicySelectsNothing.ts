@@ -2,7 +2,7 @@
 
 import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
-import { isNearMiss } from './closestName';
+import { editDistance, isNearMiss } from './closestName';
 import { refOf } from './refOf';
 import type { Rule } from './rule';
 
@@ -88,7 +88,7 @@ export function nearMiss(workloads: readonly Workload[], s: LabelSelector): { re
     if (unmatched.length !== 1 || !selectorMatches({ ...s, matchLabels: new Map([...s.matchLabels].filter(([k]) => k !== wrong)) }, labels)) continue;
     // With a single label, any workload is "within one label": only a typo of its value is evidence.
     const has = labels.get(wrong!);
-    if (s.matchLabels.size + s.matchExpressions.length < 2 && (has === undefined || !isNearMiss(s.matchLabels.get(wrong!)!, has))) continue;
+    if (s.matchLabels.size + s.matchExpressions.length < 2 && (has === undefined || !isNearMiss(s.matchLabels.get(wrong!)!, has) || editDistance(s.matchLabels.get(wrong!)!, has) > 2)) continue;
     return { workload: w, key: wrong!, has: labels.get(wrong!) };
   }
   return undefined;
