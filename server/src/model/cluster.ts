@@ -7,7 +7,7 @@ import {
   type Resource, type Service, type Workload,
 } from './resources';
 import { isControllerLabel, selectsPods } from './podLabels';
-import { selectorMatches, type LabelSelector } from './selector';
+import { equalityMatches, selectorMatches, type LabelSelector } from './selector';
 
 export interface Cluster {
   readonly files: readonly ManifestFile[];
@@ -129,12 +129,18 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster,
     // Start from the rarest pair a template writes, then check every pair on each candidate, controller labels
     // included (model/podLabels.ts).
     let best: readonly Workload[] | undefined;
+    let controllerLabels = false;
     for (const [k, v] of selector) {
-      if (isControllerLabel(k)) continue;
+      if (isControllerLabel(k)) {
+        controllerLabels = true;
+        continue;
+      }
       const c = partition.labelIndex.get(`${k}=${v}`);
       if (!c) return none;
       if (!best || c.length < best.length) best = c;
     }
+    // Without controller labels the template labels decide alone (the common case, kept cheap).
+    if (!controllerLabels) return selector.size === 1 ? best! : best!.filter((w) => equalityMatches(selector, w.template.labels));
     return (best ?? partition.workloads).filter((w) => selectsPods(w, selector));
   };
   const get = (kind: string, namespace: string, name: string): readonly Resource[] => partitions.get(namespace)?.byKey.get(`${kind}\u0000${name}`) ?? none;
