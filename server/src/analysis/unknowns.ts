@@ -49,11 +49,6 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   return undefined;
 }
 
-/** Whether a namespace is described by the manifests in scope: declared, or holding an object. */
-export function namespaceInScope(cluster: Cluster, namespace: string): boolean {
-  return cluster.namespaces.has(namespace);
-}
-
 const unrendered = new WeakMap<Cluster, string | null>();
 
 /**

@@ -66,15 +66,10 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
 }
 
 /**
- * The relative paths a kustomization names as patches or configuration files (not `resources`, which are objects):
- * `patches[].path`, `patchesStrategicMerge[]` (unless inline), `patchesJson6902[].path`, `replacements[].path`,
- * `configurations[]`, `transformers[]`, `generators[]`, `validators[]`, `crds[]`, `openapi.path`.
+ * A kustomization's build inputs, as written: `patches[].path`, `patchesStrategicMerge[]` (unless inline),
+ * `patchesJson6902[].path`, `replacements[].path`, `configurations[]`, `transformers[]`, `generators[]`,
+ * `validators[]`, `crds[]`, `openapi.path`; and its `resources` entries (objects, not inputs).
  */
-export function kustomizeInputs(text: string): string[] {
-  return readKustomization(text).inputs;
-}
-
-/** A kustomization's build inputs (patches, configurations) and its `resources` entries, as written. */
 function readKustomization(text: string): { readonly inputs: string[]; readonly resources: string[] } {
   let doc: unknown;
   try {
@@ -109,7 +104,7 @@ function folderOf(uri: string): string {
 }
 
 /** A relative path against a folder URI (ending in `/`), with `.` and `..` segments folded. */
-export function resolvePath(folder: string, relative: string): string {
+function resolvePath(folder: string, relative: string): string {
   // `file:///a/b/` keeps `file://` and `/`; a plain path keeps its leading `/` if it has one.
   const authority = folder.indexOf('//');
   const head = authority >= 0 ? folder.slice(0, Math.max(folder.indexOf('/', authority + 2), authority + 2)) : '';

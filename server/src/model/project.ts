@@ -120,7 +120,7 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
 }
 
 /** The two parts where two file URIs part: the sub-folders (ending in `/`) of their deepest common folder, or the files. */
-export function partsWhereApart(a: string, b: string): [string, string] {
+function partsWhereApart(a: string, b: string): [string, string] {
   let common = 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n && a[i] === b[i]; i++) if (a[i] === '/') common = i + 1;
