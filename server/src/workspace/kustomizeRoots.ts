@@ -2,7 +2,7 @@
 // its path relative to the workspace folder that holds it (`overlays/*`), or that path with its kustomization file
 // (`overlays/*/kustomization.yaml`). Patterns go through the linear-time glob automaton (workspace/glob.ts).
 
-import { relative, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileGlobs } from './glob';
 
@@ -24,7 +24,8 @@ export function rootMatcher(patterns: readonly string[], folders: readonly strin
   function matches(dirUri: string): boolean {
     let path: string;
     try {
-      path = fileURLToPath(dirUri);
+      // file URIs in the language server, paths as the command line shows them
+      path = dirUri.startsWith('file:') ? fileURLToPath(dirUri) : resolve(dirUri);
     } catch {
       return false;
     }
