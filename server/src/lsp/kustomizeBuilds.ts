@@ -4,8 +4,9 @@
 
 import { diskReader } from '../workspace/diskReader';
 import { buildWithKustomize, kustomizeForSettings } from '../workspace/kustomizeBinary';
-import type { RenderedUnit } from '../model/rendered';
-import type { Workspace } from '../workspace/workspace';
+import type { Snapshot, Workspace } from '../workspace/workspace';
+
+type RenderedUnit = Snapshot['kustomizeUnits'][number];
 
 const parallelBuilds = 2;
 
