@@ -114,6 +114,19 @@ describe('kubeNetlens.kustomize.roots', () => {
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--kustomize-root .* is not a usable pattern/);
   });
+
+  it('a --kustomize path that is not an executable is a usage error, as --helm is', () => {
+    const notExecutable = join(dir, 'base', 'web.yaml');
+    for (const command of ['check', 'dns', 'trace']) {
+      for (const path of [join(dir, 'no-such-kustomize'), notExecutable, join(dir, 'base')]) {
+        const args = command === 'trace' ? ['trace', 'prod/prod-web', '--kustomize', path, dir] : [command, '--kustomize', path, dir];
+        const run = runCli(args);
+        assert.equal(run.status, 2, `${command} --kustomize ${path}: ${run.stderr}`);
+        assert.equal(run.stdout, '');
+        assert.match(run.stderr, /--kustomize .* is not an executable file/);
+      }
+    }
+  });
 });
 
 describe('the real Kustomize for what is not evaluated natively', () => {
