@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { findKubectl } from '../test/helpers/kubectlKustomize';
 import { startSession, type PublishParams, type Received, type StatusParams } from './lspSession';
 
 const root = join(__dirname, '..');
@@ -73,9 +74,10 @@ function app(dir: string, i: number): void {
 
 function findKustomize(): { cmd: string; args: (dir: string) => string[]; name: string } {
   if (spawnSync('kustomize', ['version'], { encoding: 'utf8' }).status === 0) return { cmd: 'kustomize', args: (d) => ['build', d], name: 'kustomize build' };
-  const k = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
-  if (k.status === 0) return { cmd: 'kubectl', args: (d) => ['kustomize', d], name: `kubectl kustomize (${/Kustomize Version: (\S+)/.exec(k.stdout)?.[1] ?? '?'})` };
-  throw new Error('neither kustomize nor kubectl is on PATH');
+  // kubectl on PATH when it bundles Kustomize v5, else the one scripts/setup-kubectl.mjs unpacked (as the tests do)
+  const k = findKubectl();
+  if (k.path) return { cmd: k.path, args: (d) => ['kustomize', d], name: `kubectl kustomize (${k.kustomizeVersion})` };
+  throw new Error(`neither kustomize nor a kubectl with Kustomize v5 is there: ${k.why}`);
 }
 
 function percentile(xs: readonly number[], p: number): number {
