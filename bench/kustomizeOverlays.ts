@@ -4,7 +4,8 @@
 // the language server's cold analysis of the workspace (start to every file's diagnostics), and edit→diagnostics
 // latency for edits in a base that its 3 overlays include (the pod label its Services select: findings move in and
 // out of all three builds).
-// Usage: node --import tsx bench/kustomizeOverlays.ts [--bases N] [--edits N] [--json FILE]   (needs `npm run build`)
+// Usage: node --import tsx bench/kustomizeOverlays.ts [--bases N] [--edits N] [--json FILE] [--cpu-prof DIR]
+// (needs `npm run build`; --cpu-prof writes the language server's V8 CPU profile into DIR)
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -85,7 +86,7 @@ function percentile(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-export async function measureKustomize(bases = 20, edits = 60): Promise<KustomizeFigures> {
+export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: string): Promise<KustomizeFigures> {
   if (!existsSync(serverJs)) throw new Error(`${serverJs} is missing: run npm run build`);
   const work = join(root, 'bench', 'work', `kustomize-${bases}`);
   rmSync(work, { recursive: true, force: true });
@@ -102,7 +103,7 @@ export async function measureKustomize(bases = 20, edits = 60): Promise<Kustomiz
       if (r.status !== 0) throw new Error(r.stderr);
     }
 
-  const s = startSession(serverJs);
+  const s = startSession(serverJs, { cpuProfileDir });
   try {
     await s.quiet(200);
     const from = s.received.length;
@@ -176,7 +177,7 @@ if (require.main === module) {
     const i = process.argv.indexOf(flag);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  measureKustomize(Number(arg('--bases') ?? 20), Number(arg('--edits') ?? 60))
+  measureKustomize(Number(arg('--bases') ?? 20), Number(arg('--edits') ?? 60), arg('--cpu-prof'))
     .then((f) => {
       console.log(formatKustomize(f));
       const out = arg('--json');

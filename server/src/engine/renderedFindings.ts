@@ -16,7 +16,7 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
   for (const f of files) if (f.rendered) rendered.set(f.uri, f.rendered);
   if (!rendered.size || !findings.some((f) => rendered.has(f.uri))) return [...findings];
   const out: Finding[] = [];
-  const merged = new Map<string, { finding: Finding; units: string[]; related: RelatedInfo[] }>();
+  const merged = new Map<string, { finding: Finding; units: string[]; related: RelatedInfo[]; inputs: Finding[]; sources: (RenderedSource | undefined)[] }>();
   for (const f of findings) {
     const unit = rendered.get(f.uri);
     if (!unit) {
@@ -24,29 +24,53 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
       continue;
     }
     const at = place(unit, f.span);
+    const group = merged.get(`${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`);
+    if (group) {
+      // what the merged finding reads of this one: the finding and its build
+      group.inputs.push(f);
+      group.sources.push(unit);
+      if (!group.units.includes(unit.label)) {
+        group.units.push(unit.label);
+        group.related.push(perUnitOf(unit, f, at));
+      }
+      continue;
+    }
     const related = (f.related ?? []).map((r) => {
       const u = rendered.get(r.uri);
       if (!u) return r;
       const p = place(u, r.span);
       return { uri: p.uri, span: p.span, message: r.message };
     });
-    const via = at.via ? ` (written by ${at.via} in ${unit.label})` : '';
-    const perUnit: RelatedInfo = { uri: unit.definedBy, span: atStart, message: `In the build of ${unit.label}: ${f.message}${via}` };
-    const key = `${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`;
-    const seen = merged.get(key);
-    if (seen) {
-      if (!seen.units.includes(unit.label)) {
-        seen.units.push(unit.label);
-        seen.related.push(perUnit);
-      }
+    const finding: Finding = { uri: at.uri, span: at.span, code: f.code, severity: f.severity, message: f.message, resource: f.resource, tags: f.tags };
+    // the first finding's related places are read through their builds too
+    const sources = [unit, ...(f.related ?? []).map((r) => rendered.get(r.uri))];
+    merged.set(`${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`, { finding, units: [unit.label], related: [...related, perUnitOf(unit, f, at)], inputs: [f], sources });
+  }
+  for (const { finding, units, related, inputs, sources } of merged.values()) {
+    // The same findings over the same builds give the same object: unchanged findings stay the very same objects
+    // from one evaluation to the next (what the server compares before converting and sending them).
+    const kept = mergedOf.get(inputs[0]);
+    if (kept && sameList(kept.inputs, inputs) && sameList(kept.sources, sources)) {
+      out.push(kept.finding);
       continue;
     }
-    const finding: Finding = { uri: at.uri, span: at.span, code: f.code, severity: f.severity, message: f.message, resource: f.resource, tags: f.tags };
-    merged.set(key, { finding, units: [unit.label], related: [...related, perUnit] });
+    const made: Finding = { ...finding, message: `${finding.message} (in ${units.length === 1 ? 'the build of ' : 'the builds of '}${units.join(', ')})`, related };
+    mergedOf.set(inputs[0], { inputs, sources, finding: made });
+    out.push(made);
   }
-  for (const { finding, units, related } of merged.values())
-    out.push({ ...finding, message: `${finding.message} (in ${units.length === 1 ? 'the build of ' : 'the builds of '}${units.join(', ')})`, related });
   return order(out);
+}
+
+/** A merged finding by the first finding it merges, with what it was made from (memoization keyed by immutable inputs). */
+const mergedOf = new WeakMap<Finding, { readonly inputs: readonly Finding[]; readonly sources: readonly (RenderedSource | undefined)[]; readonly finding: Finding }>();
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function perUnitOf(unit: RenderedSource, f: Finding, at: { via?: string }): RelatedInfo {
+  const via = at.via ? ` (written by ${at.via} in ${unit.label})` : '';
+  return { uri: unit.definedBy, span: atStart, message: `In the build of ${unit.label}: ${f.message}${via}` };
 }
 
 function place(unit: RenderedSource, span: Span): { uri: string; span: Span; via?: string } {

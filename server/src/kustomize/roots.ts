@@ -3,7 +3,7 @@
 // project model must not analyse as objects of their own).
 
 import type { RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
+import { kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { get, str, type KNode } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
@@ -36,7 +36,7 @@ function entries(node: KNode | undefined): string[] {
 
 /**
  * `workspaceUris`: every file of the workspace. `base` (optional) is the workspace folder, for labels. `reuse` may
- * hand back a root's unit from an earlier render whose inputs did not change.
+ * hand back a root's unit from an earlier render whose inputs did not change. `parsed` and `builds` are shared by the renders.
  */
 export function discoverKustomizations(
   workspaceUris: readonly string[],
@@ -44,6 +44,7 @@ export function discoverKustomizations(
   base?: string,
   reuse?: (dir: string) => RenderedUnit | undefined,
   parsed?: ParseCache,
+  builds?: BuildCache,
 ): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => kustNames.has(basenameUri(u))).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
@@ -67,7 +68,7 @@ export function discoverKustomizations(
   const roots: KustomizeRoot[] = [];
   for (const dir of folders) {
     if (included.has(dir) || components.has(dir)) continue;
-    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed });
+    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
   return { folders, components: [...components].sort(), roots, patchFiles };
