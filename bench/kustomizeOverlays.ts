@@ -33,6 +33,11 @@ export interface KustomizeFigures {
   readonly editP50Ms: number;
   readonly editP95Ms: number;
   readonly editMaxMs: number;
+  /**
+   * The server's CPU time (all threads, the garbage collector's included) per edit, averaged over the edits: what an
+   * edit costs whatever else the machine runs (wall-clock latency on a loaded machine waits for a core as well).
+   */
+  readonly editCpuMs: number;
   /** Files with findings after the cold analysis, and findings. */
   readonly filesWithDiagnostics: number;
   readonly loadAverage: number;
@@ -126,6 +131,7 @@ export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: s
     await s.quiet(50);
     const [a, b] = ['        app: app01\n', '        app: app01-canary\n'];
     const times: number[] = [];
+    const cpuBefore = s.cpuMs();
     for (let i = 0; i < edits; i++) {
       const [x, y] = i % 2 === 0 ? [a, b] : [b, a];
       if (text.split(x).length !== 2) throw new Error(`edit ${i}: "${x.trim()}" is not in ${file} exactly once`);
@@ -140,6 +146,7 @@ export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: s
       if (!publishes.length) throw new Error(`edit ${i} changed no diagnostics: the overlays' findings did not follow the base`);
       times.push((publishes.length ? publishes[publishes.length - 1].at : end.at) - t);
     }
+    const editCpuMs = (s.cpuMs() - cpuBefore) / times.length;
     return {
       bases,
       overlays: bases * overlays.length,
@@ -151,6 +158,7 @@ export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: s
       editP50Ms: percentile(times, 50),
       editP95Ms: percentile(times, 95),
       editMaxMs: Math.max(...times),
+      editCpuMs,
       filesWithDiagnostics,
       loadAverage: Math.round(loadavg()[0] * 100) / 100,
     };
@@ -169,6 +177,7 @@ export function formatKustomize(f: KustomizeFigures): string {
     `| real Kustomize, ${f.overlays} builds one after another | ${ms(f.kustomizeMs)} | |`,
     `| cold analysis in the language server (all ${f.overlays} builds, every finding published) | ${ms(f.coldAnalysisMs)} (${f.coldOverKustomize.toFixed(2)}× Kustomize) | ≤ 0.2× ${f.coldOverKustomize <= 0.2 ? 'met' : 'NOT met'} |`,
     `| edit in a base 3 overlays include → diagnostics, p50 / p95 / max (${f.edits} edits) | ${ms(f.editP50Ms)} / ${ms(f.editP95Ms)} / ${ms(f.editMaxMs)} | p95 ≤ 50 ms ${f.editP95Ms <= 50 ? 'met' : 'NOT met'} |`,
+    `| the language server's CPU time per edit (all threads, the garbage collector's included; mean over the edits) | ${f.editCpuMs.toFixed(1)} ms | |`,
   ].join('\n');
 }
 

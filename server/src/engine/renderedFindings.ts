@@ -23,7 +23,7 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
       out.push(f);
       continue;
     }
-    const at = place(unit, f.span);
+    const at = placeIn(unit, f);
     const group = merged.get(`${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`);
     if (group) {
       // what the merged finding reads of this one: the finding and its build
@@ -71,6 +71,17 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 function perUnitOf(unit: RenderedSource, f: Finding, at: { via?: string }): RelatedInfo {
   const via = at.via ? ` (written by ${at.via} in ${unit.label})` : '';
   return { uri: unit.definedBy, span: atStart, message: `In the build of ${unit.label}: ${f.message}${via}` };
+}
+
+/** Where a finding on a build lands, once per finding and build (both immutable). */
+const placed = new WeakMap<Finding, { readonly unit: RenderedSource; readonly at: { uri: string; span: Span; via?: string } }>();
+
+function placeIn(unit: RenderedSource, f: Finding): { uri: string; span: Span; via?: string } {
+  const hit = placed.get(f);
+  if (hit?.unit === unit) return hit.at;
+  const at = place(unit, f.span);
+  placed.set(f, { unit, at });
+  return at;
 }
 
 function place(unit: RenderedSource, span: Span): { uri: string; span: Span; via?: string } {

@@ -6,7 +6,7 @@
 
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
+import { inlineKey, kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
 import { discoverKustomizations, type KustomizeRoot } from './roots';
 import { get, str } from './tree';
@@ -96,7 +96,11 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const previous = memo && memo.uris === sig ? memo.roots : undefined;
   const parsed: ParseCache = memo?.parsed ?? new Map();
   const listed = new Set(uris);
-  for (const uri of parsed.keys()) if (!listed.has(uri)) parsed.delete(uri);
+  for (const key of parsed.keys()) {
+    // inline patches are kept under their kustomization's URI
+    const i = key.indexOf(inlineKey);
+    if (!listed.has(i < 0 ? key : key.slice(0, i))) parsed.delete(key);
+  }
   // kept builds are checked against what they read; a change of the file list starts afresh (folders went away)
   const builds: BuildCache = memo && memo.uris === sig ? memo.builds : new Map();
   const base = commonFolder(uris);

@@ -608,25 +608,36 @@ interface LoadedPatch {
 
 /** A patch's documents, from a file or inline; inline text is mapped back into the kustomization. */
 function loadPatchText(ctx: Ctx, k: Kust, value: string, node: KNode, isPath: boolean, at: Src): LoadedPatch {
+  const content = (parsed: ParseResult) => parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null));
   if (isPath) {
     const uri = resolveUri(k.dir, value);
     const text = ctx.fsys.read(uri);
     ctx.inputs.add(uri);
     if (text === undefined) throw unreadable(ctx, uri, at, `cannot read the patch file '${value}'`);
-    const parsed = parseYaml(text, uri);
+    const parsed = parseCached(ctx, text, uri);
     if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the patch: ${parsed.error.message}`);
-    return { docs: parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null)), src: { uri, span: { start: 0, end: text.length } } };
+    return { docs: content(parsed), src: { uri, span: { start: 0, end: text.length } } };
   }
-  const parsed = parseYaml(value, k.uri);
-  const remap = inlineMapper(k.text, node, value);
-  if (parsed.error) {
-    const s = remap(parsed.error.span);
-    throw new Stop(k.uri, s, `YAML error in the inline patch: ${parsed.error.message}`);
+  // An inline patch is parsed once per kustomization text (kept in the parse cache under the kustomization's URI)
+  // with its spans mapped into the kustomization; each use gets a copy.
+  const key = `${k.uri}${inlineKey}${node.src?.span.start ?? 0}`;
+  const whole = `${k.text}\u0000${value}`;
+  let kept = ctx.parsed?.get(key);
+  if (!kept || kept.text !== whole) {
+    const parsed = parseYaml(value, k.uri);
+    const remap = inlineMapper(k.text, node, value);
+    const result: ParseResult = parsed.error ? { docs: [], error: { message: parsed.error.message, span: remap(parsed.error.span) } } : parsed;
+    for (const d of result.docs) if (d.node) remapSpans(d.node, remap);
+    kept = { text: whole, result };
+    ctx.parsed?.set(key, kept);
   }
-  const docs = parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null));
-  for (const d of docs) remapSpans(d, remap);
-  return { docs, src: at };
+  const { error } = kept.result;
+  if (error) throw new Stop(k.uri, error.span, `YAML error in the inline patch: ${error.message}`);
+  return { docs: content(kept.result).map(clone), src: at };
 }
+
+/** Separates a kustomization's URI from the place of an inline patch in parse-cache keys. */
+export const inlineKey = '\u0000inline@';
 
 function remapSpans(n: KNode, f: (s: Span) => Span): void {
   if (n.src) n.src = { ...n.src, span: f(n.src.span) };

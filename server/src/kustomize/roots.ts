@@ -4,7 +4,7 @@
 
 import type { RenderedUnit } from '../model/rendered';
 import { kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
-import { get, str, type KNode } from './tree';
+import { get, str, type KNode, type ParseResult } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 export interface KustomizeRoot {
@@ -54,16 +54,11 @@ export function discoverKustomizations(
   for (const file of files) {
     const text = fsys.read(file);
     if (text === undefined) continue;
-    const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
-    if (!node || node.t !== 'm') continue;
-    const dir = dirnameUri(file);
-    if (str(get(node, 'kind')) === 'Component') components.add(dir);
-    for (const ref of [...entries(get(node, 'resources')), ...entries(get(node, 'bases')), ...entries(get(node, 'components'))]) included.add(resolveUri(dir, ref));
-    const patches = get(node, 'patches');
-    if (patches?.t === 'q') for (const p of patches.items) addPath(patchFiles, dir, str(get(p, 'path')));
-    for (const p of entries(get(node, 'patchesStrategicMerge'))) if (!p.includes('\n')) addPath(patchFiles, dir, p);
-    const j = get(node, 'patchesJson6902');
-    if (j?.t === 'q') for (const p of j.items) addPath(patchFiles, dir, str(get(p, 'path')));
+    const refs = refsOf(parseShared(parsed, text, file), file);
+    if (!refs) continue;
+    if (refs.component) components.add(dirnameUri(file));
+    for (const u of refs.included) included.add(u);
+    for (const u of refs.patches) patchFiles.add(u);
   }
   const roots: KustomizeRoot[] = [];
   for (const dir of folders) {
@@ -74,6 +69,37 @@ export function discoverKustomizations(
   return { folders, components: [...components].sort(), roots, patchFiles };
 }
 
-function addPath(into: Set<string>, dir: string, ref: string | undefined): void {
-  if (ref) into.add(resolveUri(dir, ref));
+interface Refs {
+  readonly component: boolean;
+  /** What the kustomization includes (resources, bases, components) and the patch files it lists, as URIs. */
+  readonly included: readonly string[];
+  readonly patches: readonly string[];
+}
+
+/** A kustomization's references, once per parse (a parse is kept while its text is unchanged). */
+const refsMemo = new WeakMap<ParseResult, { readonly file: string; readonly refs: Refs | undefined }>();
+
+function refsOf(result: ParseResult, file: string): Refs | undefined {
+  const hit = refsMemo.get(result);
+  if (hit?.file === file) return hit.refs;
+  const refs = readRefs(result, file);
+  refsMemo.set(result, { file, refs });
+  return refs;
+}
+
+function readRefs(result: ParseResult, file: string): Refs | undefined {
+  const node = result.docs.find((d) => d.node)?.node;
+  if (!node || node.t !== 'm') return undefined;
+  const dir = dirnameUri(file);
+  const included = [...entries(get(node, 'resources')), ...entries(get(node, 'bases')), ...entries(get(node, 'components'))].map((ref) => resolveUri(dir, ref));
+  const patches: string[] = [];
+  const add = (ref: string | undefined) => {
+    if (ref) patches.push(resolveUri(dir, ref));
+  };
+  const list = get(node, 'patches');
+  if (list?.t === 'q') for (const p of list.items) add(str(get(p, 'path')));
+  for (const p of entries(get(node, 'patchesStrategicMerge'))) if (!p.includes('\n')) add(p);
+  const j = get(node, 'patchesJson6902');
+  if (j?.t === 'q') for (const p of j.items) add(str(get(p, 'path')));
+  return { component: str(get(node, 'kind')) === 'Component', included, patches };
 }
