@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
 import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
+import { chartClusterDependences } from '../model/helmLookups';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
@@ -185,7 +186,9 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
   }
   if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
-  return { ...base, rendered: mapped.rendered, problems: [] };
+  // what `lookup` and `.Capabilities` would have answered in a cluster is unknown (semantics §9.2)
+  const dependences = chartClusterDependences(chart.files, textOf);
+  return { ...base, rendered: mapped.rendered, problems: [], ...(dependences.length ? { clusterDependences: dependences } : {}) };
 }
 
 /** helm's error → a problem on the template line it names (`<chart>/templates/x.yaml:12:3`), else on Chart.yaml. */
