@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -110,6 +110,40 @@ describe('Helm charts rendered with the real helm', () => {
     // Without helm the chart that defines store-web is not rendered, so the backend is unknown, not missing
     // (semantics §9.2): findings that a chart not rendered could answer stay quiet.
     assert.ok(!check([work]).diagnostics.some((d) => d.code === 'ingress-backend-missing' || d.code === 'service-selector-no-match'));
+  });
+
+  it('a Service the chart looks up in the cluster is unknown, not missing (helm template answers lookup with nothing)', () => {
+    // the chart also looks up its session Secret; the Ingress backend comes from `lookup "v1" "Service" …`
+    assert.deepEqual(check(['--helm', helm, join(charts, 'lookup')]).diagnostics, []);
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    // looking up a ConfigMap, or a Service of another name, says nothing of platform-api: the finding stays
+    for (const [i, lookup] of ['lookup "v1" "ConfigMap" .Release.Namespace .Values.apiService', 'lookup "v1" "Service" .Release.Namespace "platform-auth"'].entries()) {
+      const chart = join(work, `portal${i}`);
+      cpSync(join(repoRoot, charts, 'lookup'), chart, { recursive: true });
+      const ingress = join(chart, 'templates', 'ingress.yaml');
+      writeFileSync(ingress, readFileSync(ingress, 'utf8').replace('lookup "v1" "Service" .Release.Namespace .Values.apiService', lookup));
+      const { diagnostics } = check(['--helm', helm, chart]);
+      assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['ingress-backend-missing', ingress, '15:23']], lookup);
+      assert.match(diagnostics[0].message, /Service "platform-api", which does not exist in namespace "default"/);
+    }
+  });
+
+  it('pods of a Deployment written only when .Capabilities has an API are unknown; a guard around objects that make no pods changes nothing', () => {
+    assert.deepEqual(check(['--helm', helm, join(charts, 'capabilities')]).diagnostics, []);
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'capabilities'), join(work, 'metrics'), { recursive: true });
+    // plain manifests beside the chart are in its scope: a Service there selecting the exporter is judged alike
+    writeFileSync(join(work, 'alerts.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: alerts\nspec:\n  selector:\n    app: metrics-exporter\n  ports:\n    - port: 9100\n');
+    // without the guarded exporter only the guarded PodDisruptionBudget is left: the selectors' near misses are findings
+    rmSync(join(work, 'metrics', 'templates', 'exporter.yaml'));
+    const { diagnostics } = check(['--helm', helm, work]);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
+      ['service-selector-no-match', join(work, 'alerts.yaml'), '7:10'],
+      ['service-selector-no-match', join(work, 'metrics', 'templates', 'service.yaml'), '9:10'],
+    ]);
+    assert.match(diagnostics[1].message, /The selector app: metrics-exporter matches no pod template/);
+    cpSync(join(repoRoot, charts, 'capabilities', 'templates', 'exporter.yaml'), join(work, 'metrics', 'templates', 'exporter.yaml'));
+    assert.deepEqual(check(['--helm', helm, work]).diagnostics, []);
   });
 
   it('does not render a chart whose dependency is missing: one information finding on Chart.yaml', () => {

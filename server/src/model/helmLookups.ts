@@ -153,26 +153,32 @@ function scanObjects(text: string, from: number, to: number, found: (kind: strin
   }
 }
 
-/** The literal `apiVersion:` of the document a `kind:` line at `at` belongs to (the nearest one before it within the document). */
-function apiVersionNear(text: string, at: number): string | undefined {
-  const docStart = Math.max(text.lastIndexOf('\n---', at), 0);
-  const before = text.slice(docStart, at);
-  const after = text.slice(at, nextDocument(text, at));
-  const m = /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+)["']?[ \t]*$/m.exec(before) ?? /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+)["']?[ \t]*$/m.exec(after);
-  return m?.[1];
-}
+/** How far around a `kind:` line its `apiVersion:` is looked for (the work per object stays bounded). */
+const apiVersionWindow = 4096;
 
-function nextDocument(text: string, at: number): number {
-  const i = text.indexOf('\n---', at);
-  return i < 0 ? text.length : i;
+/** The literal `apiVersion:` of the document a `kind:` line at `at` belongs to (the nearest one within the document). */
+function apiVersionNear(text: string, at: number): string | undefined {
+  const window = text.slice(Math.max(0, at - apiVersionWindow), at);
+  const separator = window.lastIndexOf('\n---');
+  const before = separator < 0 ? window : window.slice(separator);
+  const ahead = text.slice(at, at + apiVersionWindow);
+  const next = ahead.indexOf('\n---');
+  const after = next < 0 ? ahead : ahead.slice(0, next);
+  const line = /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+)["']?[ \t]*$/gm;
+  let found: string | undefined;
+  for (let m = line.exec(before); m; m = line.exec(before)) found = m[1];
+  if (found) return found;
+  line.lastIndex = 0;
+  return line.exec(after)?.[1];
 }
 
 function atLineStart(text: string, at: number): boolean {
-  for (let i = at - 1; i >= 0; i--) {
+  const stop = Math.max(0, at - 256);
+  for (let i = at - 1; i >= stop; i--) {
     if (text[i] === '\n') return true;
     if (text[i] !== ' ' && text[i] !== '\t') return false;
   }
-  return true;
+  return stop === 0;
 }
 
 function shorten(s: string): string {
