@@ -2,10 +2,11 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clusterDependences } from '../../server/src/model/helmLookups';
+import { chartClusterDependences, clusterDependences } from '../../server/src/model/helmLookups';
 
 const uri = 'file:///w/web/templates/t.yaml';
 const brief = (text: string) => clusterDependences(uri, text).map((d) => [d.how, d.kind, d.name ?? null, d.apiVersion ?? null, d.text]);
+const namespaces = (text: string) => clusterDependences(uri, text).map((d) => d.namespace ?? null);
 
 describe('cluster dependences of a template', () => {
   it('a template that asks the cluster nothing has none', () => {
@@ -77,6 +78,40 @@ describe('cluster dependences of a template', () => {
   it('a nested block inside a guard is guarded; a guard closes at its end; comments are not actions', () => {
     const text = '{{/* lookup "v1" "Service" */}}\n{{- if .Capabilities.KubeVersion }}\n{{- if .Values.a }}\nkind: Deployment\n{{- end }}\n{{- end }}\nkind: Service\n';
     assert.deepEqual(brief(text), [['guard', 'Deployment', null, null, 'if .Capabilities.KubeVersion']]);
+  });
+
+  it('the namespace: literal, the release\'s (for .Release.Namespace, and for guarded objects that name none), or unknown when computed', () => {
+    const text = [
+      '{{- $a := lookup "v1" "Service" .Release.Namespace "a" }}',
+      '{{- $b := lookup "v1" "Service" "infra" "b" }}',
+      '{{- $c := lookup "v1" "Service" .Values.ns "c" }}',
+      '{{- $d := lookup "v1" "Service" "" "" }}',
+      '{{- if $a }}',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: x',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  namespace: monitoring',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  namespace: {{ .Release.Namespace }}',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  namespace: {{ .Values.other }}',
+      '{{- end }}',
+      '',
+    ].join('\n');
+    assert.deepEqual(namespaces(text), ['{release}', 'infra', null, null, '{release}', 'monitoring', '{release}', null]);
+    const resolved = chartClusterDependences([uri, 'file:///w/web/values.yaml'], (u) => (u === uri ? text : 'lookup: "v1"'), 'shop');
+    assert.deepEqual(resolved.map((d) => d.namespace ?? null), ['shop', 'infra', null, null, 'shop', 'monitoring', 'shop', null]);
   });
 
   it('unbalanced or hostile text gives an answer, not an exception, in linear time', () => {

@@ -31,7 +31,7 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
   const cr = operatorObjectIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, which an operator may turn into such pods`;
-  const fromCluster = clusterPods(cluster);
+  const fromCluster = clusterPods(cluster, namespace);
   if (fromCluster) return fromCluster;
   for (const key of keys) {
     if (isGeneratedLabel(key)) return `the controller generates the value of the "${key}" label, so no manifest can know it`;
@@ -47,7 +47,7 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and it may define it`;
   const cr = operatorObjectIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) is a custom resource, and operators create Services for theirs`;
-  const fromCluster = clusterService(cluster, name);
+  const fromCluster = clusterService(cluster, namespace, name);
   if (fromCluster) return fromCluster;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
   if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
@@ -80,7 +80,8 @@ function unrenderedChart(cluster: Cluster): string | undefined {
 
 // Helm renders made without a cluster (model/helmLookups.ts): `lookup` answered nothing and `.Capabilities` held
 // defaults, so what a template looks up, and what it writes only when the cluster says so, may exist although the
-// render lacks it (semantics §9.2). Every render in the cluster's scope counts, whatever its namespace.
+// render lacks it (semantics §9.2): in the namespace the template names (the release's for `.Release.Namespace`), or
+// in any when it computes one.
 
 const dependencesOf = new WeakMap<Cluster, readonly { readonly chart: string; readonly d: ClusterDependence }[]>();
 
@@ -94,8 +95,9 @@ function dependences(cluster: Cluster): readonly { readonly chart: string; reado
 }
 
 /** Why pods may exist that a render lacks: a template looks up a workload, or writes one only when the cluster says so. */
-function clusterPods(cluster: Cluster): string | undefined {
+function clusterPods(cluster: Cluster, namespace: string): string | undefined {
   for (const { chart, d } of dependences(cluster)) {
+    if (d.namespace !== undefined && d.namespace !== namespace) continue;
     // a custom resource written only when its API is installed: an operator may turn it into pods (semantics §9.2)
     const operated = d.how === 'guard' && d.apiVersion !== undefined && !isBuiltInApiVersion(d.apiVersion);
     if (d.kind === '*' || podMakingKinds.has(d.kind) || operated) return explain(chart, d, 'such pods may exist');
@@ -104,8 +106,9 @@ function clusterPods(cluster: Cluster): string | undefined {
 }
 
 /** Why a Service named `name` may exist that a render lacks: a template looks it up, or writes one only when the cluster says so. */
-function clusterService(cluster: Cluster, name: string): string | undefined {
+function clusterService(cluster: Cluster, namespace: string, name: string): string | undefined {
   for (const { chart, d } of dependences(cluster)) {
+    if (d.namespace !== undefined && d.namespace !== namespace) continue;
     if (d.kind !== '*' && d.kind !== 'Service') continue;
     // a lookup of another name, written out, says nothing of this one (`""` lists them all)
     if (d.how === 'lookup' && d.name && d.name !== name) continue;

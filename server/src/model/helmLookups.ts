@@ -21,6 +21,11 @@ export interface ClusterDependence {
   readonly apiVersion?: string;
   /** The name a `lookup` asks for, when literal (`""` lists every object of the kind). */
   readonly name?: string;
+  /**
+   * The namespace it is about: a literal one, `.Release.Namespace` (as `{release}` from clusterDependences, the
+   * release's namespace from chartClusterDependences), or undefined when the template computes it.
+   */
+  readonly namespace?: string;
   /** The template file. */
   readonly uri: string;
   /** The `lookup` call, or the condition of the block that guards the object. */
@@ -46,7 +51,7 @@ export function clusterDependences(uri: string, text: string): ClusterDependence
   const scanText = (from: number, to: number) => {
     const guard = innermostGuard(stack);
     if (!guard || stack.some((b) => b.define)) return;
-    scanObjects(text, from, to, (kind, apiVersion) => out.push({ how: 'guard', kind, apiVersion, uri, span: guard.span, text: guard.text }));
+    scanObjects(text, from, to, (kind, apiVersion, namespace) => out.push({ how: 'guard', kind, apiVersion, namespace, uri, span: guard.span, text: guard.text }));
   };
   for (let m = re.exec(text); m; m = re.exec(text)) {
     scanText(last, m.index);
@@ -56,7 +61,7 @@ export function clusterDependences(uri: string, text: string): ClusterDependence
     const bodyStart = m.index + m[0].indexOf(body);
     const span = { start: bodyStart, end: bodyStart + body.length };
     for (const call of lookupCalls(body)) {
-      out.push({ how: 'lookup', kind: call.kind, name: call.name, uri, span: { start: bodyStart + call.start, end: bodyStart + call.end }, text: shorten(body.slice(call.start, call.end)) });
+      out.push({ how: 'lookup', kind: call.kind, name: call.name, namespace: call.namespace, uri, span: { start: bodyStart + call.start, end: bodyStart + call.end }, text: shorten(body.slice(call.start, call.end)) });
     }
     const assigned = /^(\$[A-Za-z0-9_]+)\s*:?=\s*([\s\S]*)$/.exec(body);
     if (assigned && asksCluster(assigned[2], tainted)) tainted.add(assigned[1]);
@@ -98,8 +103,8 @@ function asksCluster(expression: string, tainted: ReadonlySet<string>): boolean 
 }
 
 /** The `lookup apiVersion kind namespace name` calls of an action, with their literal kind and name. */
-function lookupCalls(body: string): { kind: string; name?: string; start: number; end: number }[] {
-  const out: { kind: string; name?: string; start: number; end: number }[] = [];
+function lookupCalls(body: string): { kind: string; name?: string; namespace?: string; start: number; end: number }[] {
+  const out: { kind: string; name?: string; namespace?: string; start: number; end: number }[] = [];
   const re = /(^|[\s(|])lookup\s+/g;
   for (let m = re.exec(body); m; m = re.exec(body)) {
     const start = m.index + m[1].length;
@@ -114,7 +119,7 @@ function lookupCalls(body: string): { kind: string; name?: string; start: number
     }
     const literal = (s: string | undefined) => (s && /^"[^"\\]*"$/.test(s) ? s.slice(1, -1) : undefined);
     const kind = literal(args[1]);
-    out.push({ kind: kind || '*', name: literal(args[3]), start, end: Math.min(at, body.length) });
+    out.push({ kind: kind || '*', name: literal(args[3]), namespace: namespaceOf(args[2]), start, end: Math.min(at, body.length) });
     re.lastIndex = Math.max(re.lastIndex, at);
   }
   return out;
@@ -142,34 +147,63 @@ function argumentAt(s: string, at: number): string | undefined {
 }
 
 /** The objects written in the literal text between two actions: each top-level `kind:` line, with its `apiVersion:`. */
-function scanObjects(text: string, from: number, to: number, found: (kind: string, apiVersion: string | undefined) => void): void {
+function scanObjects(text: string, from: number, to: number, found: (kind: string, apiVersion: string | undefined, namespace: string | undefined) => void): void {
   const part = text.slice(from, to);
   const kinds = /^kind:[ \t]*(.*)$/gm;
   for (let m = kinds.exec(part); m; m = kinds.exec(part)) {
     const value = m[1].replace(/\s+#.*$/, '').trim().replace(/^["']|["']$/g, '');
     // `kind: {{ … }}`: the action follows on this line, outside this piece of text
     const kind = !value || value.includes('{') ? '*' : value;
-    found(kind, apiVersionNear(text, from + m.index));
+    const doc = documentAround(text, from + m.index);
+    found(kind, lastMatch(apiVersionLine, doc.before) ?? firstMatch(apiVersionLine, doc.after), objectNamespace(doc));
   }
 }
 
 /** How far around a `kind:` line its `apiVersion:` is looked for (the work per object stays bounded). */
 const apiVersionWindow = 4096;
 
-/** The literal `apiVersion:` of the document a `kind:` line at `at` belongs to (the nearest one within the document). */
-function apiVersionNear(text: string, at: number): string | undefined {
+/** The text of the document around a `kind:` line at `at`, before and after it, within a bounded window. */
+function documentAround(text: string, at: number): { before: string; after: string } {
   const window = text.slice(Math.max(0, at - apiVersionWindow), at);
   const separator = window.lastIndexOf('\n---');
-  const before = separator < 0 ? window : window.slice(separator);
   const ahead = text.slice(at, at + apiVersionWindow);
   const next = ahead.indexOf('\n---');
-  const after = next < 0 ? ahead : ahead.slice(0, next);
-  const line = /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+)["']?[ \t]*$/gm;
+  return { before: separator < 0 ? window : window.slice(separator), after: next < 0 ? ahead : ahead.slice(0, next) };
+}
+
+const apiVersionLine = /^apiVersion:[ \t]*["']?([A-Za-z0-9./-]+)["']?[ \t]*$/gm;
+/** `metadata.namespace` as templates write it: two spaces in. */
+const namespaceLine = /^ {2}namespace:[ \t]*(.*?)[ \t]*$/gm;
+
+function lastMatch(re: RegExp, s: string): string | undefined {
+  re.lastIndex = 0;
   let found: string | undefined;
-  for (let m = line.exec(before); m; m = line.exec(before)) found = m[1];
-  if (found) return found;
-  line.lastIndex = 0;
-  return line.exec(after)?.[1];
+  for (let m = re.exec(s); m; m = re.exec(s)) found = m[1];
+  return found;
+}
+
+function firstMatch(re: RegExp, s: string): string | undefined {
+  re.lastIndex = 0;
+  return re.exec(s)?.[1];
+}
+
+/** A guarded object's namespace: the release's unless its metadata names another (undefined when computed). */
+function objectNamespace(doc: { before: string; after: string }): string | undefined {
+  const written = firstMatch(namespaceLine, doc.after) ?? lastMatch(namespaceLine, doc.before);
+  return written === undefined ? releaseNamespace : namespaceOf(written);
+}
+
+/** `{release}`: the namespace the release is installed in, filled in by chartClusterDependences. */
+const releaseNamespace = '{release}';
+
+/** A namespace as a template writes it: literal, the release's, or undefined when computed. */
+function namespaceOf(expression: string | undefined): string | undefined {
+  if (expression === undefined) return undefined;
+  const e = expression.trim().replace(/^\(\s*|\s*\)$/g, '');
+  if (/^\{\{-?\s*\$?\.Release\.Namespace\s*(\|\s*quote\s*)?-?\}\}$/.test(e) || /^\$?\.Release\.Namespace$/.test(e)) return releaseNamespace;
+  const literal = /^"([a-z0-9-]*)"$|^'([a-z0-9-]*)'$|^([a-z0-9-]+)$/.exec(e);
+  // `""` in a lookup asks every namespace
+  return literal && (literal[1] ?? literal[2] ?? literal[3]) ? (literal[1] ?? literal[2] ?? literal[3]) : undefined;
 }
 
 function atLineStart(text: string, at: number): boolean {
@@ -189,13 +223,17 @@ function shorten(s: string): string {
 /** Kinds whose objects make pods (semantics §1.1): a looked-up or guarded one means pods the render may lack. */
 export const podMakingKinds: ReadonlySet<string> = new Set(['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'ReplicationController']);
 
-/** Every dependence on the cluster in a chart's templates (its subcharts' included), in file order. */
-export function chartClusterDependences(files: readonly string[], textOf: (uri: string) => string | undefined): ClusterDependence[] {
+/**
+ * Every dependence on the cluster in a chart's templates (its subcharts' included), in file order, with
+ * `.Release.Namespace` as the namespace of the release being rendered.
+ */
+export function chartClusterDependences(files: readonly string[], textOf: (uri: string) => string | undefined, namespace: string): ClusterDependence[] {
   const out: ClusterDependence[] = [];
   for (const uri of files) {
     if (!uri.includes('/templates/')) continue;
     const text = textOf(uri);
-    if (text !== undefined) out.push(...clusterDependences(uri, text));
+    if (text === undefined) continue;
+    for (const d of clusterDependences(uri, text)) out.push(d.namespace === releaseNamespace ? { ...d, namespace } : d);
   }
   return out;
 }

@@ -187,7 +187,7 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
   if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
   // what `lookup` and `.Capabilities` would have answered in a cluster is unknown (semantics §9.2)
-  const dependences = chartClusterDependences(chart.files, textOf);
+  const dependences = chartClusterDependences(chart.files, textOf, valueSet.namespace);
   return { ...base, rendered: mapped.rendered, problems: [], ...(dependences.length ? { clusterDependences: dependences } : {}) };
 }
 
