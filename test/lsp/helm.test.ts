@@ -130,3 +130,47 @@ describe('language server with Helm charts', () => {
     assert.equal(trusted.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length ?? 0, 0);
   });
 });
+
+describe('language server with a chart that looks up a Service in the cluster', () => {
+  let dir: string;
+  let client: TestClient | undefined;
+  const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
+
+  before(() => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-lookup-'));
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'lookup'), join(dir, 'portal'), { recursive: true });
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
+  });
+
+  after(() => {
+    if (client?.process.exitCode === null) client.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the looked-up Service is unknown, not missing; other charts are checked as before; a lookup of another kind lets the finding come', async () => {
+    client = startServer(join(root, 'dist', 'server.js'));
+    const c = client;
+    c.settings = { helm: { path: helm } };
+    await c.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      capabilities: { workspace: { configuration: true } },
+      initializationOptions: { workspaceTrusted: true },
+    });
+    await c.connection.sendNotification('initialized', {});
+    await c.waitFor('both charts rendered', () => c.notifications.some((n) => (n.params as { chartsRendered?: number } | undefined)?.chartsRendered === 2), 30_000);
+    await c.waitFor('the typo in the other chart', () => c.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 1, 30_000);
+    assert.equal(c.diagnostics.get(uri('portal/templates/ingress.yaml'))?.diagnostics.length ?? 0, 0);
+    const path = join(dir, 'portal', 'templates', 'ingress.yaml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('lookup "v1" "Service"', 'lookup "v1" "ConfigMap"'));
+    await c.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('portal/templates/ingress.yaml'), type: 2 }] });
+    const found = await c.waitFor('the missing backend', () => {
+      const p = c.diagnostics.get(uri('portal/templates/ingress.yaml'));
+      return p?.diagnostics.length ? p : undefined;
+    }, 30_000);
+    assert.deepEqual(found.diagnostics.map((d) => [d.code, d.range.start.line]), [['ingress-backend-missing', 14]]);
+  });
+});
