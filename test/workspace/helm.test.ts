@@ -78,7 +78,7 @@ describe('rendering charts for the language server', () => {
     const texts = filesUnder(dir);
     const { charts } = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default' });
     const run = { helm, timeoutMs: 2000, pathOf: (u: string) => fileURLToPath(u) };
-    const brief = (units: RenderedUnit[]) => units.map((u) => [u.label, u.problems.map((p) => p.code).join(), u.rendered?.text.length ?? 0]);
+    const brief = (units: RenderedUnit[]) => units.map((u): [string, string, number] => [u.label, u.problems.map((p) => p.code).join(), u.rendered?.text.length ?? 0]);
     const started = Date.now();
     const parallel = renderChartsSync(charts, charts, run, (u) => texts.get(u), 2);
     assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
