@@ -165,6 +165,16 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(diagnostics[0].message, /queue\.url is required/);
   });
 
+  it("shows helm's error that names no template on Chart.yaml, with its first lines", () => {
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'quiet'), join(work, 'store'), { recursive: true });
+    writeFileSync(join(work, 'store', 'values.yaml'), 'replicas: [2\nimage: registry.example/shop:1.4\n');
+    const { diagnostics } = check(['--helm', helm, join(work, 'store')]);
+    const failed = diagnostics.filter((d) => d.code === 'helm-failed');
+    assert.deepEqual(failed.map((d) => [d.severity, d.file, at(d)]), [['error', join(work, 'store', 'Chart.yaml'), '2:1']]);
+    assert.match(failed[0].message, /^helm template failed for chart store, values\.yaml:\nError: cannot load values\.yaml: error converting YAML to JSON/);
+  });
+
   it('without helm: templates skipped and counted, one information finding per Chart.yaml, nothing else on chart files', () => {
     const all = ['failing', 'missingdep', 'quiet', 'typo', 'umbrella', 'valuesets'];
     const { diagnostics } = check(all.map((c) => join(charts, c)));
