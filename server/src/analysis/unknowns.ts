@@ -5,7 +5,7 @@
 import type { Cluster } from '../model/cluster';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
-import { isBuiltInApiVersion, type Resource } from '../model/resources';
+import { isBuiltInApiVersion, type Resource, type Workload } from '../model/resources';
 
 /** A custom resource in the namespace: an operator may turn it into pods and Services with labels of its choosing (semantics §9.2). */
 export function operatorObjectIn(cluster: Cluster, namespace: string): Resource | undefined {
@@ -71,4 +71,15 @@ function unrenderedChart(cluster: Cluster): string | undefined {
     unrendered.set(cluster, found);
   }
   return found ?? undefined;
+}
+
+/**
+ * A controller written as a fragment: no selector and no pod template labels, so it names no pods at all. Created new
+ * it is rejected (apps/v1 requires a selector that matches the template labels, semantics §6.4), so whoever writes it
+ * means it to be merged into an object that already exists: `kubectl apply` of an overlay onto a live install (scaling
+ * a StatefulSet to zero, say), or a patch a script applies. What the merged object holds is unknown; rules about its
+ * selector, labels and serviceName stay quiet.
+ */
+export function isWorkloadFragment(w: Workload): boolean {
+  return w.kind !== 'Pod' && w.kind !== 'Job' && w.kind !== 'CronJob' && w.selector === undefined && w.selectorSpan === undefined && w.template.labels.size === 0;
 }

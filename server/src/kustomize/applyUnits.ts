@@ -7,7 +7,7 @@
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
 import { kustomizationFileNames, parseShared, type FileReader, type ParseCache } from './render';
-import { discoverKustomizations } from './roots';
+import { discoverKustomizations, type KustomizeLayout } from './roots';
 import { get, str } from './tree';
 import { basenameUri, dirnameUri, resolveUri } from './uriPath';
 
@@ -94,7 +94,11 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
     roots.set(root.dir, { unit, texts, file });
-    for (const p of unit.problems) {
+    const unknown = unit.rendered ? [] : unknownInputs(layout, root.dir, listed);
+    for (const u of unknown) consumedUris.add(u);
+    const why = unknown.length ? ' The files it reads are not checked on their own: what they become in the build is unknown.' : '';
+    for (const p0 of unit.problems) {
+      const p = why && p0.severity !== 'warning' ? { ...p0, message: p0.message + why } : p0;
       const list = problems.get(p.uri) ?? [];
       // One place, one problem: the same cause met in several builds names each build in one message.
       const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
@@ -153,6 +157,17 @@ function onlyListsFiles(reader: FileReader, dir: string, file: string, parsed: P
     }
   }
   return str(get(node, 'kind')) !== 'Component';
+}
+
+/**
+ * The files of a root that does not render (not evaluated here, or a build kustomize would refuse): the objects they
+ * become are unknown (semantics §9.5: a build's inputs are not objects; only its output is, and there is none), so
+ * they are not analysed as plain manifests either. Only files inside kustomization folders: a folder with a
+ * kustomization is applied with `-k`, while a plain file elsewhere may also be applied on its own with `-f`.
+ */
+function unknownInputs(layout: KustomizeLayout, dir: string, listed: ReadonlySet<string>): string[] {
+  const folders = new Set(layout.folders);
+  return layout.readsOf(dir).filter((u) => listed.has(u) && !kustNames.has(basenameUri(u)) && folders.has(dirnameUri(u)));
 }
 
 function commonFolder(uris: readonly string[]): string | undefined {

@@ -11,6 +11,7 @@ import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
 import { treeOf } from '../model/trees';
 import { namesOf } from '../analysis/closestName';
+import { isWorkloadFragment } from '../analysis/unknowns';
 
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
@@ -64,6 +65,8 @@ spec:
       if (service) continue;
       const text = lookup.fileText(sts.uri);
       if (!sts.serviceName) {
+        // A fragment merged into a live StatefulSet keeps the live serviceName (which cannot change anyway).
+        if (isWorkloadFragment(sts)) continue;
         yield {
           uri: sts.uri,
           span: sts.serviceNameSpan ?? sts.nameSpan,

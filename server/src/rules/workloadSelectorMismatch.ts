@@ -1,5 +1,6 @@
 // workload-selector-mismatch: a controller whose spec.selector is missing, empty, or does not match its own pod template labels.
 
+import { isWorkloadFragment } from '../analysis/unknowns';
 import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
@@ -54,6 +55,8 @@ spec:
   *check({ subjects }) {
     for (const w of subjects.workloads) {
       if (w.kind === 'Pod' || w.kind === 'CronJob') continue;
+      // No selector and no pod labels: a fragment merged into a live object, whose selector is unknown.
+      if (isWorkloadFragment(w)) continue;
       const finding = checkWorkload(w);
       if (finding) yield finding;
     }
