@@ -38,6 +38,20 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
   return undefined;
 }
 
+/**
+ * Why a Gateway may exist in `namespace` though no manifest in scope defines it, or undefined: an unrendered chart's
+ * templates may define it, and operators make Gateways from their custom resources (a mesh's ingress gateway, a
+ * platform's edge object), under names of their choosing (semantics §9.2). Gateway API objects themselves
+ * (gateway.networking.k8s.io) are built in and do not count as such custom resources.
+ */
+export function unknownGateway(cluster: Cluster, namespace: string): string | undefined {
+  const chart = unrenderedChart(cluster);
+  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define it`;
+  const cr = operatorObjectIn(cluster, namespace);
+  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, and operators create Gateways for theirs`;
+  return undefined;
+}
+
 /** Why a Service named `name` may exist in `namespace` though no manifest in scope defines it there, or undefined. */
 export function unknownService(cluster: Cluster, namespace: string, name: string): string | undefined {
   const chart = unrenderedChart(cluster);
