@@ -17,7 +17,10 @@ export const workloadSelectorMismatch: Rule = {
   description: `Deployments, ReplicaSets, StatefulSets and DaemonSets must have a non-empty \`spec.selector\`, and it must match
 \`spec.template.metadata.labels\`: the controller finds its pods by that selector. The API server rejects the object otherwise
 (\`selector\` does not match template \`labels\`, network-semantics §6.4). ReplicationControllers and Jobs may omit the selector
-(it defaults to the template labels), but one that is written must match too.`,
+(it defaults to the template labels), but one that is written must match too.
+Stays quiet for a fragment, a controller with no selector and no pod labels at all (network-semantics §9): created new it
+would be rejected, so it is written to be merged by \`kubectl apply\` into an object already in the cluster (an overlay
+that scales a live StatefulSet to zero), whose selector the manifests do not show.`,
   examples: {
     bad: `apiVersion: apps/v1
 kind: Deployment
