@@ -94,7 +94,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
     roots.set(root.dir, { unit, texts, file });
-    const unknown = unit.rendered ? [] : unknownInputs(layout, root.dir, listed);
+    const unknown = unit.rendered ? [] : unknownInputs(layout, root.dir, listed, (k) => listsOnly(reader, k, parsed));
     for (const u of unknown) consumedUris.add(u);
     const why = unknown.length ? ' The files it reads are not checked on their own: what they become in the build is unknown.' : '';
     for (const p0 of unit.problems) {
@@ -165,9 +165,21 @@ function onlyListsFiles(reader: FileReader, dir: string, file: string, parsed: P
  * they are not analysed as plain manifests either. Only files inside kustomization folders: a folder with a
  * kustomization is applied with `-k`, while a plain file elsewhere may also be applied on its own with `-f`.
  */
-function unknownInputs(layout: KustomizeLayout, dir: string, listed: ReadonlySet<string>): string[] {
+function unknownInputs(layout: KustomizeLayout, dir: string, listed: ReadonlySet<string>, listsOnlyFile: (kustomization: string) => boolean): string[] {
+  const reads = layout.readsOf(dir);
+  // Kustomizations that only list files build exactly those files' objects, so the files are known as written.
+  if (reads.filter((u) => kustNames.has(basenameUri(u))).every(listsOnlyFile)) return [];
   const folders = new Set(layout.folders);
-  return layout.readsOf(dir).filter((u) => listed.has(u) && !kustNames.has(basenameUri(u)) && folders.has(dirnameUri(u)));
+  return reads.filter((u) => listed.has(u) && !kustNames.has(basenameUri(u)) && folders.has(dirnameUri(u)));
+}
+
+/** Whether a kustomization only lists resources (no patches, generators, transformers or settings). */
+function listsOnly(reader: FileReader, file: string, parsed: ParseCache): boolean {
+  const text = reader.read(file);
+  if (text === undefined) return false;
+  const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
+  if (!node || node.t !== 'm') return false;
+  return str(get(node, 'kind')) !== 'Component' && node.e.every((e) => e.k === 'apiVersion' || e.k === 'kind' || e.k === 'metadata' || e.k === 'resources');
 }
 
 function commonFolder(uris: readonly string[]): string | undefined {
