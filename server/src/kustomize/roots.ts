@@ -91,7 +91,8 @@ function refsOf(node: KNode, dir: string, exists: (uri: string) => boolean): Kus
       if (ref && isLocal(ref) && !exists(resolveUri(dir, ref))) missing.push({ ref, span: item.t === 's' ? item.src?.span : undefined });
     }
   }
-  const builds = includes.length > 0 || generatorKeys.some((k) => get(node, k) !== undefined);
+  // Remote resources count: the build fetches them (and is reported as not rendered here).
+  const builds = resources.length > 0 || includes.length > 0 || generatorKeys.some((k) => get(node, k) !== undefined);
   return { includes, patches, builds, isComponent: str(get(node, 'kind')) === 'Component', missing };
 }
 
