@@ -15,6 +15,8 @@ export interface KustomizeRoot {
   /** Every workspace file its build reads (kustomizations, resources, patches, generator inputs). */
   readonly reads: readonly string[];
   readonly unit: RenderedUnit;
+  /** A root whose inputs another tool writes first (`rootDecision`): neither built natively nor by the real Kustomize. */
+  readonly builtElsewhere?: boolean;
 }
 
 export interface KustomizeLayout {
@@ -152,7 +154,7 @@ export function discoverKustomizations(
       if (decision !== 'root') {
         const file = fileOf.get(dir)!;
         const unit: RenderedUnit = { kind: 'kustomize', id: `kustomize:${file}`, label: base ? relativeUri(base, dir) : dir, definedBy: file, inputs: [file], problems: [decision] };
-        roots.push({ dir, file, reads: unit.inputs, unit });
+        roots.push({ dir, file, reads: unit.inputs, unit, builtElsewhere: true });
         continue;
       }
     }
