@@ -151,7 +151,7 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
     return undefined;
   }
   if (file) {
-    const inFile = services.filter((s) => s.source?.uri === file.toString());
+    const inFile = services.filter((s) => placeIn(s, file.toString()));
     const atCursor = serviceAtCursor(inFile, file);
     if (atCursor) return atCursor;
     if (inFile.length) services = inFile;
@@ -162,10 +162,11 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   }
   // From the command palette: the Service under the cursor of the active YAML editor is the one the picker starts on.
   const active = vscode.window.activeTextEditor?.document.uri;
-  const current = active ? serviceAtCursor(services.filter((s) => s.source?.uri === active.toString()), active) : undefined;
+  const current = active ? serviceAtCursor(services.filter((s) => placeIn(s, active.toString())), active) : undefined;
   const folderOf = (s: ServiceSummary) => {
-    if (!s.source) return undefined;
-    const folder = vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(s.source.uri, true), '..'), true);
+    const at = s.definedAt ?? s.source;
+    if (!at) return undefined;
+    const folder = vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(at.uri, true), '..'), true);
     return folder.replace(/\/$/, '') || undefined;
   };
   type Item = vscode.QuickPickItem & { service?: ServiceSummary };
@@ -191,14 +192,25 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   return service.unit && service.source ? { namespace: service.namespace, name: service.name, uri: service.source.uri } : { namespace: service.namespace, name: service.name };
 }
 
-/** The one Service of a file, or the last one starting before the cursor when the file is in the active editor. */
+/**
+ * The one Service of a file, or the last one starting before the cursor when the file is in the active editor. A
+ * Service of a Kustomize base is in the picker once per build: the cursor there starts on the first build's.
+ */
 function serviceAtCursor(inFile: readonly ServiceSummary[], file: vscode.Uri): ServiceSummary | undefined {
-  if (inFile.length === 1) return inFile[0];
+  const uri = file.toString();
+  if (inFile.length === 1 || new Set(inFile.map((s) => placeIn(s, uri)!.start)).size === 1) return inFile[0];
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.toString() !== file.toString()) return undefined;
+  if (!editor || editor.document.uri.toString() !== uri) return undefined;
   const offset = editor.document.offsetAt(editor.selection.active);
-  const before = inFile.filter((s) => s.source && s.source.start <= offset);
-  return before.sort((a, b) => b.source!.start - a.source!.start)[0];
+  const before = inFile.filter((s) => placeIn(s, uri)!.start <= offset);
+  return before.sort((a, b) => placeIn(b, uri)!.start - placeIn(a, uri)!.start)[0];
+}
+
+/** Where a Service is written in the file `uri`: its own place, or (a Service of a build) its definition's. */
+function placeIn(s: ServiceSummary, uri: string): { readonly start: number } | undefined {
+  if (s.source?.uri === uri) return s.source;
+  if (s.definedAt?.uri === uri) return s.definedAt;
+  return undefined;
 }
 
 async function reveal(source: SourceSpan, panel: vscode.WebviewPanel): Promise<void> {
