@@ -78,7 +78,8 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
     width: cards.get(n.id)!.width,
     height: cards.get(n.id)!.height,
     // Partitions pin each node to its column: entry → service → proxy → endpoints → port → policy.
-    layoutOptions: { 'elk.partitioning.partition': String(partition.get(n.id)) },
+    // Left-aligned within their column, so a column of boxes of different widths reads as one column.
+    layoutOptions: { 'elk.partitioning.partition': String(partition.get(n.id)), ...(direction === 'RIGHT' ? { 'elk.alignment': 'LEFT' } : {}) },
   }));
   // Top to bottom, edges stay unlabelled: a label widens its row, and the boxes at both ends already say it
   // (the port box reads `80 → http → 8080`); the edge's tooltip and the detail pane keep the text.
