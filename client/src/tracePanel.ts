@@ -29,7 +29,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
     const trace: OpenTrace = { target, panel, result: undefined, seq: 0, disposed: false };
     const key = keyOf(target);
     open.set(key, trace);
-    panel.title = `Trace: ${key}`;
+    panel.title = `Trace: ${titleOf(target)}`;
     panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
     panel.webview.html = renderTraceHtml({
       cspSource: panel.webview.cspSource,
@@ -57,10 +57,10 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       if (trace.disposed || seq !== trace.seq) return;
       trace.result = result ?? undefined;
       if (result) post(trace, { type: 'trace', result });
-      else post(trace, { type: 'error', message: `The Service ${keyOf(trace.target)} is no longer in the workspace (renamed, deleted, or its file excluded).` });
+      else post(trace, { type: 'error', message: `The Service ${titleOf(trace.target)} is no longer in the workspace (renamed, deleted, or its file excluded).` });
     } catch (e) {
       if (trace.disposed || seq !== trace.seq || !client.isRunning()) return;
-      post(trace, { type: 'error', message: `The trace of ${keyOf(trace.target)} failed: ${e instanceof Error ? e.message : String(e)}` });
+      post(trace, { type: 'error', message: `The trace of ${titleOf(trace.target)} failed: ${e instanceof Error ? e.message : String(e)}` });
     }
   };
 
@@ -80,7 +80,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       case 'copyMermaid':
         if (!trace.result) return;
         await vscode.env.clipboard.writeText(trace.result.mermaid);
-        void vscode.window.showInformationMessage(`Copied the trace of ${keyOf(trace.target)} as a Mermaid diagram.`);
+        void vscode.window.showInformationMessage(`Copied the trace of ${titleOf(trace.target)} as a Mermaid diagram.`);
         return;
       case 'saveSvg':
         return saveSvg(trace.target, intent.svg);
@@ -103,7 +103,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       void refresh(existing);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${keyOf(target)}`, { viewColumn: columnForNewTrace(), preserveFocus: false }, {
+    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${titleOf(target)}`, { viewColumn: columnForNewTrace(), preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [webviewRoot],
     });
@@ -131,6 +131,15 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
     }),
     { dispose: () => open.clear() },
   );
+}
+
+/** What a person reads: `shop/web`, or for one of several same-named Services, with the folder of its unit: `shop/web (overlays/prod)`. */
+function titleOf(target: TraceParams): string {
+  const key = `${target.namespace}/${target.name}`;
+  if (!target.uri) return key;
+  // A build's rendered file is `…/kustomization.yaml#rendered`: its folder is the build root.
+  const file = vscode.Uri.parse(target.uri, true).with({ fragment: '' });
+  return `${key} (${vscode.workspace.asRelativePath(vscode.Uri.joinPath(file, '..'), false)})`;
 }
 
 function keyOf(target: TraceParams): string {
@@ -238,12 +247,12 @@ async function saveSvg(target: TraceParams, svg: string): Promise<void> {
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: { 'SVG image': ['svg'] },
     saveLabel: 'Save trace',
-    title: `Save the trace of ${keyOf(target)} as SVG`,
+    title: `Save the trace of ${titleOf(target)} as SVG`,
   });
   if (!uri) return;
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(svg));
-    void vscode.window.showInformationMessage(`Saved the trace of ${keyOf(target)} to ${vscode.workspace.asRelativePath(uri)}.`);
+    void vscode.window.showInformationMessage(`Saved the trace of ${titleOf(target)} to ${vscode.workspace.asRelativePath(uri)}.`);
   } catch (e) {
     void vscode.window.showErrorMessage(`Could not save the SVG: ${e instanceof Error ? e.message : String(e)}`);
   }

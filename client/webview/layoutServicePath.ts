@@ -96,6 +96,9 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
       'elk.algorithm': 'layered',
       'elk.direction': direction,
       'elk.partitioning.activate': 'true',
+      // A band can hold boxes whose edges all lead to another band: laid out as components of their own, they would
+      // escape their column.
+      'elk.separateConnectedComponents': 'false',
       'elk.edgeRouting': 'ORTHOGONAL',
       'elk.layered.spacing.nodeNodeBetweenLayers': '50',
       'elk.spacing.nodeNode': '22',
