@@ -30,6 +30,7 @@ import { createWorkspace, type Snapshot, type Span } from '../workspace/workspac
 import { toDiagnostic, toRange, toSpan, type Finding } from './convert';
 import { guarded, logged } from './guard';
 import { createChartRenderer } from './charts';
+import { createKustomizeBuilder } from './kustomizeBuilds';
 import { indexFolders } from './indexFolders';
 
 /**
@@ -66,9 +67,11 @@ export function startServer(connection: Connection): void {
   const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
   const charts = createChartRenderer(workspace, () => schedule(), (message) => connection.console.info(message));
+  const kustomize = createKustomizeBuilder(workspace, () => schedule(), (message) => connection.console.info(message));
   /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
   const settingsFrom = (raw: unknown): Settings => {
-    const s = readSettings(raw, trusted);
+    const read = readSettings(raw, trusted);
+    const s = read.kustomize.roots.length ? { ...read, kustomize: { ...read.kustomize, folders } } : read;
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
   };
 
@@ -172,6 +175,7 @@ export function startServer(connection: Connection): void {
     indexing = false;
     publish();
     charts.renderAll();
+    kustomize.buildAll();
     // Once every file's diagnostics are out, what the first edit needs is built while the server is idle.
     setImmediate(logged(connection, 'prepare', () => prepareIncremental(workspace.snapshot().analysis)));
   };
@@ -184,6 +188,7 @@ export function startServer(connection: Connection): void {
     else if (!indexing) {
       schedule();
       charts.renderAll();
+      kustomize.buildAll();
     }
   };
 
@@ -269,6 +274,7 @@ export function startServer(connection: Connection): void {
       else {
         schedule();
         charts.renderAll();
+        kustomize.buildAll();
       }
     }
   }));
@@ -329,7 +335,10 @@ export function startServer(connection: Connection): void {
     params.changes.forEach((c, i) => pendingEvents.set(uris[i], c.type));
     await applyEvents();
     // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
-    if (!indexing) charts.filesChanged(uris);
+    if (!indexing) {
+      charts.filesChanged(uris);
+      kustomize.filesChanged(uris);
+    }
   }));
 
   // A large open document is parsed in slices before its text enters the workspace (a megabyte takes the YAML
