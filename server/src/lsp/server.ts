@@ -17,7 +17,8 @@ import { definitionAt } from '../features/definition';
 import { diagnosticsFor, prepareIncremental } from '../features/diagnostics';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
-import { listServices } from '../features/serviceList';
+import { kustomizeBuilds, listServices } from '../features/serviceList';
+import { mapTraceSources } from '../features/renderedFindings';
 import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
 import { pauser } from '../workspace/discoverFiles';
 import { compileGlobs, type PathMatcher } from '../workspace/glob';
@@ -486,11 +487,12 @@ export function startServer(connection: Connection): void {
   connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => {
     const snap = workspace.snapshot();
     const result = traceResultFor(snap.analysis, p);
-    return result ? charts.trace(snap, result) : null;
+    // The boxes of a Kustomize build's trace open the base and patch lines their objects come from.
+    return result ? charts.trace(snap, mapTraceSources(result, kustomizeBuilds(snap.analysis), (u) => snap.lines(u))) : null;
   }));
   connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => {
     const snap = workspace.snapshot();
-    return charts.services(snap, listServices(snap.analysis));
+    return charts.services(snap, listServices(snap.analysis, (u) => snap.lines(u)));
   }));
   connection.onRequest(serviceDetailsRequest, guarded(connection, 'serviceDetails', (p: TraceParams) => serviceDetailsFor(workspace.snapshot().analysis, p) ?? null));
 
