@@ -16,7 +16,9 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
   for (const f of files) if (f.rendered) rendered.set(f.uri, f.rendered);
   if (!rendered.size || !findings.some((f) => rendered.has(f.uri))) return [...findings];
   const out: Finding[] = [];
-  const merged = new Map<string, { finding: Finding; units: string[]; related: RelatedInfo[]; inputs: Finding[]; sources: (RenderedSource | undefined)[] }>();
+  // The findings that land on one place with one code, with what the merged finding reads: each finding, its build,
+  // and the builds of the first one's related places.
+  const groups = new Map<string, { inputs: Finding[]; units: RenderedSource[]; sources: (RenderedSource | undefined)[] }>();
   for (const f of findings) {
     const unit = rendered.get(f.uri);
     if (!unit) {
@@ -24,29 +26,17 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
       continue;
     }
     const at = placeIn(unit, f);
-    const group = merged.get(`${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`);
+    const key = `${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`;
+    const group = groups.get(key);
     if (group) {
-      // what the merged finding reads of this one: the finding and its build
       group.inputs.push(f);
+      group.units.push(unit);
       group.sources.push(unit);
-      if (!group.units.includes(unit.label)) {
-        group.units.push(unit.label);
-        group.related.push(perUnitOf(unit, f, at));
-      }
-      continue;
+    } else {
+      groups.set(key, { inputs: [f], units: [unit], sources: [unit, ...(f.related ?? []).map((r) => rendered.get(r.uri))] });
     }
-    const related = (f.related ?? []).map((r) => {
-      const u = rendered.get(r.uri);
-      if (!u) return r;
-      const p = place(u, r.span);
-      return { uri: p.uri, span: p.span, message: r.message };
-    });
-    const finding: Finding = { uri: at.uri, span: at.span, code: f.code, severity: f.severity, message: f.message, resource: f.resource, tags: f.tags };
-    // the first finding's related places are read through their builds too
-    const sources = [unit, ...(f.related ?? []).map((r) => rendered.get(r.uri))];
-    merged.set(`${at.uri}\u0000${at.span.start}\u0000${at.span.end}\u0000${f.code}`, { finding, units: [unit.label], related: [...related, perUnitOf(unit, f, at)], inputs: [f], sources });
   }
-  for (const { finding, units, related, inputs, sources } of merged.values()) {
+  for (const { inputs, units, sources } of groups.values()) {
     // The same findings over the same builds give the same object: unchanged findings stay the very same objects
     // from one evaluation to the next (what the server compares before converting and sending them).
     const kept = mergedOf.get(inputs[0]);
@@ -54,11 +44,32 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
       out.push(kept.finding);
       continue;
     }
-    const made: Finding = { ...finding, message: `${finding.message} (in ${units.length === 1 ? 'the build of ' : 'the builds of '}${units.join(', ')})`, related };
+    const made = merge(inputs, units, rendered);
     mergedOf.set(inputs[0], { inputs, sources, finding: made });
     out.push(made);
   }
   return order(out);
+}
+
+/** One finding for the findings of several builds at one source place: the first one's, naming every build. */
+function merge(inputs: readonly Finding[], units: readonly RenderedSource[], rendered: ReadonlyMap<string, RenderedSource>): Finding {
+  const f = inputs[0];
+  const at = placeIn(units[0], f);
+  const related: RelatedInfo[] = (f.related ?? []).map((r) => {
+    const u = rendered.get(r.uri);
+    if (!u) return r;
+    const p = place(u, r.span);
+    return { uri: p.uri, span: p.span, message: r.message };
+  });
+  const labels: string[] = [];
+  inputs.forEach((g, i) => {
+    const unit = units[i];
+    if (labels.includes(unit.label)) return;
+    labels.push(unit.label);
+    related.push(perUnitOf(unit, g, placeIn(unit, g)));
+  });
+  const message = `${f.message} (in ${labels.length === 1 ? 'the build of ' : 'the builds of '}${labels.join(', ')})`;
+  return { uri: at.uri, span: at.span, code: f.code, severity: f.severity, message, resource: f.resource, tags: f.tags, related };
 }
 
 /** A merged finding by the first finding it merges, with what it was made from (memoization keyed by immutable inputs). */

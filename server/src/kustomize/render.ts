@@ -1248,10 +1248,12 @@ function selectReferral(referrer: Res, oldName: string, candidates: readonly Res
 type NameRefTarget = { group?: string; version?: string; kind: string };
 
 function fixNameReferences(ra: readonly Res[]): void {
+  // names are rewritten here, never apiVersion or kind: each object's type is read once
+  const gvks = new Map(ra.map((r) => [r, gvkOf(r.node)]));
   for (const ref of nameReferences) {
-    const candidates = ra.filter((r) => r.prevIds.length > 0 || gvkSelected(gvkOf(r.node), ref.referral));
+    const candidates = ra.filter((r) => r.prevIds.length > 0 || gvkSelected(gvks.get(r)!, ref.referral));
     for (const referrer of ra) {
-      const gvk = gvkOf(referrer.node);
+      const gvk = gvks.get(referrer)!;
       for (const spec of ref.fields) {
         if (!gvkSelected(gvk, spec)) continue;
         let roleRef: Gvk | undefined;
