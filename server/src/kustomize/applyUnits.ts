@@ -116,7 +116,8 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
-    if (unit.rendered && onlyListsFiles(reader, root.dir, root.file, parsed)) {
+    // what it lists are inputs of its build: a reused build lists the same files
+    if (unit.rendered && (reused ? !reused.file : onlyListsFiles(reader, root.dir, root.file, parsed))) {
       roots.set(root.dir, { unit, native, texts });
       continue;
     }
