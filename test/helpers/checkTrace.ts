@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../server/src/analysis/analysis';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
+import { traceGraph } from '../../server/src/features/traceGraph';
 import { traceToText } from '../../server/src/features/traceText';
 import type { TraceGraph } from '../../server/src/protocol';
 import { runRules } from '../../server/src/engine/evaluate';
@@ -11,7 +12,7 @@ import { checkGolden } from './checkGolden';
 export function traceOf(analysis: Analysis, namespace: string, name: string): TraceGraph {
   const svc = analysis.cluster.service(namespace, name);
   if (!svc) throw new Error(`no Service ${namespace}/${name}`);
-  const graph = analysis.trace(svc, runRules(analysis));
+  const graph = traceGraph(analysis, svc, runRules(analysis));
   checkInvariants(graph);
   return graph;
 }

@@ -6,6 +6,7 @@ import type { Service } from '../model/resources';
 import type { TraceParams, TraceResult } from '../protocol';
 import { findingsInUnits } from './diagnostics';
 import { serviceDetails } from './hoverService';
+import { traceGraph } from './traceGraph';
 import { traceToMermaid } from './traceMermaid';
 import { traceToText } from './traceText';
 
@@ -20,7 +21,7 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
   if (!service) return undefined;
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(service.uri).label;
-  const traced = analysis.trace(service, findingsInUnits(analysis));
+  const traced = traceGraph(analysis, service, findingsInUnits(analysis));
   const graph = variant ? { ...traced, variant } : traced;
   return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
 }
