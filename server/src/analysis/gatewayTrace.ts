@@ -41,6 +41,18 @@ export function routesTo(cluster: Cluster, service: Service): RoutePath[] {
   return out;
 }
 
+/** The routes accepted by a listener of this Gateway (§G3), with all their rules and only this Gateway's listeners. */
+export function routesFrom(cluster: Cluster, gateway: Gateway): RoutePath[] {
+  const out: RoutePath[] = [];
+  for (const route of cluster.resources) {
+    if (!isRoute(route) || !route.parentRefs.length) continue;
+    const path = routePath(cluster, route);
+    const listeners = path?.listeners.filter((l) => l.gateway === gateway);
+    if (path && listeners?.length) out.push({ ...path, listeners });
+  }
+  return out;
+}
+
 /**
  * One route's path: its listeners and mesh parents, and the rules with a backend `keep` keeps (every rule when it is
  * not given); undefined when no rule is left.

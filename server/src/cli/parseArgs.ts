@@ -31,7 +31,8 @@ export interface DnsRequest extends AnalysisOptions, HelmOptions {
 export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'trace';
   readonly format: 'text' | 'json' | 'mermaid';
-  readonly target: { readonly namespace: string; readonly name: string };
+  /** `kind` when the target was written `gateway/NAMESPACE/NAME` or `service/NAMESPACE/NAME`. */
+  readonly target: { readonly kind?: 'Service' | 'Gateway'; readonly namespace: string; readonly name: string };
 }
 
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
@@ -159,10 +160,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
   }
   const [target, ...paths] = positionals;
-  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');
-  const m = /^([^/]+)\/([^/]+)$/.exec(target);
-  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api)`);
-  return { command, ...common, ...helm, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway, as gateway/NAMESPACE/NAME');
+  const m = /^(?:(service|gateway)\/)?([^/]+)\/([^/]+)$/i.exec(target);
+  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or gateway/NAMESPACE/NAME`);
+  const kind = m[1] === undefined ? undefined : m[1].toLowerCase() === 'gateway' ? 'Gateway' : 'Service';
+  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {

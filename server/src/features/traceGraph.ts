@@ -5,9 +5,11 @@
 
 import type { Analysis } from '../analysis/analysis';
 import type { EndpointGroup, PortTarget } from '../analysis/endpoints';
-import { failureOf, listenerKinds, percent, problemsText } from '../analysis/gatewayRoutes';
-import type { RoutePath } from '../analysis/gatewayTrace';
+import { endpointCount } from '../analysis/endpoints';
+import { failureOf, listenerKinds, percent, problemsText, type BackendVerdict } from '../analysis/gatewayRoutes';
+import { routesFrom, type RoutePath } from '../analysis/gatewayTrace';
 import { isIP } from '../analysis/ip';
+import { unknownPods } from '../analysis/unknowns';
 import type { ServicePath } from '../analysis/servicePath';
 import type { Severity } from '../model/config';
 import { routeKinds, type Gateway, type GatewayListener, type GatewayRoute } from '../model/gatewayApi';
@@ -266,7 +268,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
 }
 
 /** A node drawn for a route's rule or backendRef, to put the route's findings on. */
-export interface RoutePlace {
+interface RoutePlace {
   readonly id: string;
   readonly route: GatewayRoute;
   readonly span: Span;
@@ -275,11 +277,11 @@ export interface RoutePlace {
 /**
  * The Gateway entry (gateway semantics §G9): each listener that accepts a route, the route rule (matches, filters,
  * how much of it fails), and each backendRef `target` gives a node to lead to (its port, weight, and what its share
- * of the rule's traffic gets when it is invalid, §G7).
+ * of the rule's traffic gets when it is invalid, §G7): the id of the node to lead to, '' for a node leading nowhere,
+ * undefined for none. Listeners in `listenerIds` are drawn already.
  */
-export function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verdict: RoutePath['rules'][number]['backends'][number]['verdict']) => string | undefined): RoutePlace[] {
+function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verdict: BackendVerdict) => string | undefined, listenerIds = new Set<string>()): RoutePlace[] {
   const places: RoutePlace[] = [];
-  const listenerIds = new Set<string>();
   for (const { route, listeners, meshParents, attached, rejected, rules } of routes) {
     for (const { rule, backends, invalidShare, allInvalid } of rules) {
       const { traffic, fate } = failureOf(route.kind);
@@ -320,12 +322,79 @@ export function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target
   return places;
 }
 
-export function listenerId(gateway: Gateway, listener: GatewayListener): string {
+function listenerId(gateway: Gateway, listener: GatewayListener): string {
   return `gateway:listener:${gateway.namespace}/${gateway.name}/${listener.name ?? listener.index}`;
 }
 
-export function drawListener(b: GraphBuilder, gateway: Gateway, listener: GatewayListener, status: TraceStatus = 'ok', more: readonly string[] = []): void {
+function drawListener(b: GraphBuilder, gateway: Gateway, listener: GatewayListener, status: TraceStatus = 'ok', more: readonly string[] = []): void {
   b.node({ id: listenerId(gateway, listener), kind: 'gateway-listener', column: 'listener', label: `${gateway.name} · ${listener.name ?? '?'} ${listener.port ?? '?'}/${listener.protocol ?? '?'}${listener.hostname ? ` ${listener.hostname}` : ''}`, detail: [...listenerDetail(gateway, listener), ...more], status, source: b.source(gateway.uri, listener.span) });
+}
+
+/**
+ * The trace graph of one Gateway (gateway semantics §G9): each listener, the routes attached to it, their rules and
+ * backendRefs, and the Services these lead to, with the snapshot's findings on the hops they break.
+ */
+export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, findings: readonly HopFinding[]): TraceGraph {
+  const analysis = workspace.scopeOf(gateway.uri).analysis;
+  const b = graphBuilder(analysis);
+  const routes = routesFrom(analysis.cluster, gateway);
+  const listenerIds = new Set<string>();
+  for (const listener of gateway.listeners) {
+    const n = routes.filter((r) => r.listeners.some((l) => l.listener === listener)).length;
+    drawListener(b, gateway, listener, 'ok', [n ? `Accepts ${n} ${n === 1 ? 'route' : 'routes'} of the workspace.` : 'No route in the workspace is attached to this listener.']);
+    listenerIds.add(listenerId(gateway, listener));
+  }
+  const services: Service[] = [];
+  const serviceId = (s: Service) => `service:${s.namespace}/${s.name}`;
+  const places = drawRoutes(b, routes, (v) => {
+    if (!v.service) return '';
+    if (!services.includes(v.service)) services.push(v.service);
+    return serviceId(v.service);
+  }, listenerIds);
+  let reachable = false;
+  for (const s of services) {
+    const path = analysis.servicePath(s);
+    const valid = routes.some((r) => r.rules.some((rule) => rule.backends.some((x) => x.verdict.service === s && x.verdict.status !== 'invalid')));
+    const ports = s.ports.map((p) => `${p.port}/${p.protocol}${p.name ? ` "${p.name}"` : ''} → targetPort ${p.targetPort ?? p.port}`);
+    const n = endpointCount(path.endpoints);
+    // semantics §9.2: pods the manifests cannot show (an operator's, a generated label) leave the answer open.
+    const unknown = !path.reachable && path.noEndpoints && s.selector ? unknownPods(analysis.cluster, s.namespace, s.selector.keys()) : undefined;
+    const backs = path.external ? `ExternalName → ${path.external.target ?? '(none)'}: Gateway implementations should not forward to it.`
+      : path.reachable ? n === undefined ? 'One endpoint per node.' : `${n} ${n === 1 ? 'endpoint' : 'endpoints'}.`
+        : unknown ? `No pod in the manifests backs it, but ${unknown}.`
+          : 'No request through it reaches a pod (trace the Service for why): HTTP requests routed here get 503, connections fail.';
+    const kind = path.external ? 'external-name' : 'service';
+    const status: TraceStatus = path.external ? 'error' : path.reachable ? 'ok' : unknown ? 'conditional' : 'error';
+    if (valid && (path.reachable || unknown) && !path.external) reachable = true;
+    b.node({ id: serviceId(s), kind, column: 'service', label: s.name, detail: [path.external ? 'ExternalName Service' : s.headless ? 'Headless Service' : `${s.type} ${clusterIpOf(s) ?? '(cluster IP allocated on creation)'}`, ...ports, backs], status, source: b.source(s.uri, s.nameSpan) });
+  }
+
+  for (const f of findings) {
+    const r = f.resource;
+    if (!r) continue;
+    if (r.kind === 'Gateway' && r.namespace === gateway.namespace && r.name === gateway.name) {
+      // On the listener the finding falls in; a finding on the Gateway as a whole concerns each listener.
+      const inside = gateway.listeners.filter((l) => within(f.span, l.span));
+      for (const l of inside.length ? inside : gateway.listeners) b.attach(listenerId(gateway, l), f);
+      continue;
+    }
+    if ((routeKinds as readonly string[]).includes(r.kind)) {
+      const mine = places.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && within(f.span, x.span));
+      const inner = mine.sort((a, c) => a.span.end - a.span.start - (c.span.end - c.span.start))[0];
+      if (inner) b.attach(inner.id, f);
+      continue;
+    }
+    const s = r.kind === 'Service' ? services.find((x) => x.namespace === r.namespace && x.name === r.name) : undefined;
+    if (s) b.attach(serviceId(s), f);
+  }
+  const at = b.source(gateway.uri, gateway.nameSpan);
+  return {
+    service: { kind: gateway.kind, namespace: gateway.namespace, name: gateway.name, ...(at ? { source: at } : {}) },
+    nodes: b.finish(),
+    edges: b.edges,
+    // With no route in the workspace, routes may be attached from elsewhere: nothing says requests fail.
+    broken: routes.length > 0 && !reachable,
+  };
 }
 
 function listenerDetail(gateway: Gateway, l: GatewayListener): string[] {
