@@ -31,7 +31,7 @@ export interface HopFinding {
 }
 
 /** Collects nodes and edges, places in files as the graph carries them, and findings per node. */
-export interface GraphBuilder {
+interface GraphBuilder {
   readonly nodes: TraceNode[];
   readonly edges: TraceEdge[];
   node(n: Omit<TraceNode, 'findings'>): void;
@@ -42,7 +42,7 @@ export interface GraphBuilder {
   finish(): TraceNode[];
 }
 
-export function graphBuilder(analysis: Analysis): GraphBuilder {
+function graphBuilder(analysis: Analysis): GraphBuilder {
   const { cluster } = analysis;
   const nodes: TraceNode[] = [];
   const edges: TraceEdge[] = [];
@@ -216,10 +216,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       continue;
     }
     if ((routeKinds as readonly string[]).includes(r.kind)) {
-      // On the backendRef the finding is about, else on the rule it falls in.
-      const mine = routePlaces.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && within(f.span, x.span));
-      const inner = mine.sort((a, c) => a.span.end - a.span.start - (c.span.end - c.span.start))[0];
-      if (inner) b.attach(inner.id, f);
+      attachToRoute(b, routePlaces, f, r);
       continue;
     }
     if (r.namespace !== service.namespace) continue;
@@ -322,6 +319,13 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
   return places;
 }
 
+/** A finding on a route goes on the backendRef it is about, else on the rule it falls in. */
+function attachToRoute(b: GraphBuilder, places: readonly RoutePlace[], f: HopFinding, r: NonNullable<HopFinding['resource']>): void {
+  const mine = places.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && within(f.span, x.span));
+  const inner = mine.sort((a, c) => a.span.end - a.span.start - (c.span.end - c.span.start))[0];
+  if (inner) b.attach(inner.id, f);
+}
+
 function listenerId(gateway: Gateway, listener: GatewayListener): string {
   return `gateway:listener:${gateway.namespace}/${gateway.name}/${listener.name ?? listener.index}`;
 }
@@ -379,9 +383,7 @@ export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, finding
       continue;
     }
     if ((routeKinds as readonly string[]).includes(r.kind)) {
-      const mine = places.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && within(f.span, x.span));
-      const inner = mine.sort((a, c) => a.span.end - a.span.start - (c.span.end - c.span.start))[0];
-      if (inner) b.attach(inner.id, f);
+      attachToRoute(b, places, f, r);
       continue;
     }
     const s = r.kind === 'Service' ? services.find((x) => x.namespace === r.namespace && x.name === r.name) : undefined;
