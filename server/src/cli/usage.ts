@@ -28,6 +28,11 @@ Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 us
 
 const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
+  --kustomize-root GLOB only the kustomizations GLOB names (relative to each folder PATH, e.g.
+                        'overlays/*') are Kustomize roots (repeat for several patterns)
+  --kustomize PATH      the kustomize or kubectl executable that builds the roots using what is not
+                        evaluated natively (replacements, openapi, ...; default: kustomize, else
+                        kubectl, on PATH); never with plugins, exec functions, Helm or the network
 `;
 
 const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
