@@ -39,10 +39,13 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
   }
   const gateways = all.filter((s) => s.kind === 'Gateway');
   if (gateways.length) picks.push({ separator: 'Gateways' });
+  const gatewayCount = new Map<string, number>();
+  for (const g of gateways) gatewayCount.set(keyOf(g), (gatewayCount.get(keyOf(g)) ?? 0) + 1);
   for (const g of gateways) {
     const listeners = (g.listeners ?? []).map((l) => `${l.name}: ${l.routes} ${l.routes === 1 ? 'route' : 'routes'}`).join(' · ');
     const current = options.current !== undefined && sameService(g, options.current);
-    picks.push({ label: `Gateway ${g.namespace}/${g.name}`, description: [listeners || 'no listeners', g.unit, current ? 'at the cursor' : undefined].filter(Boolean).join(' · '), service: g, current });
+    const where = whereNote(g, (gatewayCount.get(keyOf(g)) ?? 0) > 1, options.folderOf);
+    picks.push({ label: `Gateway ${g.namespace}/${g.name}`, description: [listeners || 'no listeners', where, current ? 'at the cursor' : undefined].filter(Boolean).join(' · '), service: g, current });
   }
   return picks;
 }

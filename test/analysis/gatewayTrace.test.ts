@@ -100,6 +100,21 @@ describe('trace from a Gateway', () => {
     assert.match(text, /\n {6}--> \[weight 3\] store → port 80 \(75%\)\n(?: {10}.*\n)+ {8}--> \[80\] Service store\n/);
   });
 
+  it('traces either copy of a Gateway two files define alike with the routes that name it', () => {
+    const gateway = 'apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: edge, namespace: web}\nspec:\n  gatewayClassName: example\n  listeners: [{name: http, port: 80, protocol: HTTP}]\n';
+    const a = analyzeTexts([
+      { uri: 'file:///a/gateway.yaml', text: gateway },
+      { uri: 'file:///b/gateway.yaml', text: gateway },
+      { uri: 'file:///b/route.yaml', text: 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: site, namespace: web}\nspec:\n  parentRefs: [{name: edge}]\n  rules: [{backendRefs: [{name: site, port: 80}]}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: site, namespace: web}\nspec: {selector: {app: site}, ports: [{port: 80}]}\n' },
+    ]);
+    const listed = listServices(a).filter((s) => s.kind === 'Gateway');
+    assert.deepEqual(listed.map((g) => [g.source?.uri, g.listeners]), [['file:///a/gateway.yaml', [{ name: 'http 80/HTTP', routes: 1 }]], ['file:///b/gateway.yaml', [{ name: 'http 80/HTTP', routes: 1 }]]]);
+    for (const g of listed) {
+      const graph = traceResultFor(a, { kind: 'Gateway', namespace: g.namespace, name: g.name, uri: g.source?.uri })!.graph;
+      assert.ok(graph.edges.some((e) => e.from === 'gateway:listener:web/edge/http' && e.to === 'gateway:rule:HTTPRoute/web/site/0'), g.source?.uri);
+    }
+  });
+
   it('is offered as a starting point, with its listeners and the routes each accepts', () => {
     const gateways = listServices(start()).filter((s) => s.kind === 'Gateway');
     assert.deepEqual(gateways.map((s) => [s.name, s.type, s.listeners]), [

@@ -163,6 +163,14 @@ describe('trace Service quick pick: Gateways', () => {
     assert.ok(pick && 'service' in pick && pick.service === edge);
   });
 
+  it('tells apart same-named Gateways by their folder', () => {
+    const at = (uri: string) => ({ uri, start: 0, end: 4, line: 0, character: 0 });
+    const one = { kind: 'Gateway' as const, namespace: 'web', name: 'edge', type: 'Gateway', listeners: [], source: at('file:///w/a/gateway.yaml') };
+    const two = { ...one, source: at('file:///w/b/gateway.yaml') };
+    const picks = servicePicks([one, two], { folderOf: (s) => s.source?.uri.split('/')[4] });
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), ['--Gateways', 'Gateway web/edge: no listeners · a', 'Gateway web/edge: no listeners · b']);
+  });
+
   it('reads a Gateway as a trace target from a command argument', () => {
     assert.deepEqual(readTraceTarget({ kind: 'Gateway', namespace: 'shop', name: 'shop-gateway' }), { kind: 'Gateway', namespace: 'shop', name: 'shop-gateway' });
     assert.deepEqual(readTraceTarget({ kind: 'Deployment', namespace: 'shop', name: 'api' }), { namespace: 'shop', name: 'api' });

@@ -41,16 +41,24 @@ export function routesTo(cluster: Cluster, service: Service): RoutePath[] {
   return out;
 }
 
-/** The routes accepted by a listener of this Gateway (§G3), with all their rules and only this Gateway's listeners. */
+/**
+ * The routes accepted by a listener of this Gateway (§G3), with all their rules and only this Gateway's listeners
+ * (a parentRef names a Gateway, so a second copy of one is the same Gateway).
+ */
 export function routesFrom(cluster: Cluster, gateway: Gateway): RoutePath[] {
   const out: RoutePath[] = [];
   for (const route of cluster.resources) {
     if (!isRoute(route) || !route.parentRefs.length) continue;
     const path = routePath(cluster, route);
-    const listeners = path?.listeners.filter((l) => l.gateway === gateway);
+    const listeners = path?.listeners.filter((l) => l.gateway.namespace === gateway.namespace && l.gateway.name === gateway.name);
     if (path && listeners?.length) out.push({ ...path, listeners });
   }
   return out;
+}
+
+/** Whether a route path reaches the Gateway through this listener (matched by name, as parentRefs name it). */
+export function throughListener(path: RoutePath, listener: GatewayListener): boolean {
+  return path.listeners.some((l) => (l.listener.name ?? l.listener.index) === (listener.name ?? listener.index));
 }
 
 /**

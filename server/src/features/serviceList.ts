@@ -4,7 +4,7 @@
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
 import { acceptingListeners, backendVerdict, clusterLookup } from '../analysis/gatewayRoutes';
-import { routesFrom } from '../analysis/gatewayTrace';
+import { routesFrom, throughListener } from '../analysis/gatewayTrace';
 import { isGateway, isRoute } from '../model/gatewayApi';
 import type { Service } from '../model/resources';
 import { lineIndexesOf } from '../model/lineIndex';
@@ -51,7 +51,7 @@ function listGateways(analysis: Analysis, linesOf: ReturnType<typeof lineIndexes
       type: 'Gateway',
       source: sourceSpan(g.uri, g.nameSpan, linesOf(g.uri)),
       ...(scoped.label ? { unit: `variant ${scoped.label}` } : {}),
-      listeners: g.listeners.map((l) => ({ name: `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}`, routes: routes.filter((r) => r.listeners.some((x) => x.listener === l)).length })),
+      listeners: g.listeners.map((l) => ({ name: `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}`, routes: routes.filter((r) => throughListener(r, l)).length })),
     });
   }
   return out.sort(byName);

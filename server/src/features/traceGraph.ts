@@ -7,7 +7,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { EndpointGroup, PortTarget } from '../analysis/endpoints';
 import { endpointCount } from '../analysis/endpoints';
 import { failureOf, listenerKinds, percent, problemsText, type BackendVerdict } from '../analysis/gatewayRoutes';
-import { routesFrom, type RoutePath } from '../analysis/gatewayTrace';
+import { routesFrom, throughListener, type RoutePath } from '../analysis/gatewayTrace';
 import { isIP } from '../analysis/ip';
 import { unknownPods } from '../analysis/unknowns';
 import type { ServicePath } from '../analysis/servicePath';
@@ -344,7 +344,7 @@ export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, finding
   const routes = routesFrom(analysis.cluster, gateway);
   const listenerIds = new Set<string>();
   for (const listener of gateway.listeners) {
-    const n = routes.filter((r) => r.listeners.some((l) => l.listener === listener)).length;
+    const n = routes.filter((r) => throughListener(r, listener)).length;
     drawListener(b, gateway, listener, 'ok', [n ? `Accepts ${n} ${n === 1 ? 'route' : 'routes'} of the workspace.` : 'No route in the workspace is attached to this listener.']);
     listenerIds.add(listenerId(gateway, listener));
   }
