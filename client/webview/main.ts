@@ -7,7 +7,7 @@ import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
 import { directionOf, neighbourOf } from './keyboardNavigation';
-import { type ServicePathLayout, bandsFor, layoutBands, layoutServicePath, warmUpLayout } from './layoutServicePath';
+import { type ServicePathLayout, layoutBands, layoutServicePath, planBands, warmUpLayout } from './layoutServicePath';
 import { showListView } from './listView';
 import { useFontFamily } from './measureText';
 import { showNodeDetail } from './nodeDetail';
@@ -51,18 +51,20 @@ async function showTrace(raw: unknown): Promise<void> {
     return;
   }
   useFontFamily(getComputedStyle(document.body).fontFamily);
-  const layout = await chooseLayout(next);
-  const laidOut = performance.now();
-  // A newer trace arrived while this one was being laid out: drawing this one would show stale data.
-  if (token !== pending) return;
-  result = next;
   const { namespace, name, kind } = next.graph.service;
   const title = `${namespace}/${name}`;
-  host.remember({ namespace, name });
+  // The title and the banner first: they take room above the canvas, and the layout is chosen for what is left.
   // With variants side by side, the title names the one this trace speaks about (text only, never markup).
   ui.title.textContent = displayText(`${kind || 'Service'} ${title}${next.graph.variant ? ` (variant ${next.graph.variant})` : ''}`, 300);
   document.title = `Trace: ${displayText(title, 200)}`;
   showBanner(next);
+  const layout = await chooseLayout(next);
+  const laidOut = performance.now();
+  // A newer trace arrived while this one was being laid out: drawing this one would show stale data (the newer
+  // one sets its own title and banner).
+  if (token !== pending) return;
+  result = next;
+  host.remember({ namespace, name });
 
   const previous = drawing;
   if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
@@ -118,15 +120,17 @@ async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
   const across = await layoutServicePath(trace.graph, 'RIGHT');
   if (fitScale(across) >= readableScale) return across;
   const tried = [across];
-  // Full boxes first; boxes without their line of detail when nothing else shows the whole path.
-  for (const compact of [false, true]) {
+  // Full boxes first; boxes without their line of detail, then as wide as their text with findings on one line,
+  // only when nothing else shows the whole path.
+  for (const density of ['full', 'compact', 'tight'] as const) {
     const candidates: ServicePathLayout[] = [];
-    for (const count of [2, 3, 4]) {
-      const bands = bandsFor(trace.graph, count, w, h, compact);
-      if (bands) candidates.push(await layoutBands(trace.graph, bands, compact));
-    }
+    // The best few cuts into bands by the estimate (ELK places each; the estimate cannot see its edge routing). Cuts
+    // the estimate puts well below a readable zoom are not laid out, but for the best one (if nothing fits at all).
+    const plans = planBands(trace.graph, w, h, density, readableScale);
+    const likely = plans.filter((p) => p.scale >= readableScale * 0.95).slice(0, 3);
+    for (const plan of likely.length ? likely : plans.slice(0, 1)) candidates.push(await layoutBands(trace.graph, plan));
     // Rows wrap to the width the panel shows at a readable zoom (less the layout's own padding).
-    candidates.push(await layoutServicePath(trace.graph, 'DOWN', { wrapWidth: Math.max(200, w / readableScale - 40), compact }));
+    if (density !== 'tight') candidates.push(await layoutServicePath(trace.graph, 'DOWN', { wrapWidth: Math.max(200, w / readableScale - 40), density }));
     const fitting = candidates.filter((l) => fitScale(l) >= readableScale);
     // The largest view; a tie goes to the simpler drawing (tried first).
     if (fitting.length) return fitting.reduce((best, l) => (fitScale(l) > fitScale(best) + 0.02 ? l : best));
