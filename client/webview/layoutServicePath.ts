@@ -271,41 +271,47 @@ export function planBands(graph: TraceGraph, w: number, h: number, density: Card
   };
   const between = bandGap - (16 - bandBottomPadding);
   const plans = new Map<string, BandPlan>();
-  for (const scale of [1, 0.95, 0.9, minScale]) {
-    const maxWidth = w / scale;
-    const bandAt = new Map<string, Band>();
-    const bandOf = (a: number, z: number) => {
-      const key = `${a}-${z}`;
-      if (!bandAt.has(key)) bandAt.set(key, band(a, z, maxWidth));
-      return bandAt.get(key)!;
-    };
-    // cost[i]: the least height of boxes [0, i) cut into bands that fit (Infinity when none does); from[i]: the last cut.
-    const cost: number[] = [0];
-    const from: number[] = [0];
-    for (let i = 1; i <= n; i++) {
-      cost[i] = Infinity;
-      for (let j = 0; j < i; j++) {
-        if (!Number.isFinite(cost[j])) continue;
-        const b = bandOf(j, i);
-        if (b.width > maxWidth) continue;
-        const split = j > 0 && boxes[j].node.column === boxes[j - 1].node.column ? splitCost : 0;
-        const c = cost[j] + b.height + (j ? between : 0) + split;
-        if (c < cost[i]) {
-          cost[i] = c;
-          from[i] = j;
+  // Cuts only between columns first; a column that goes on in the next band only when those cannot be read.
+  for (const splits of [false, true]) {
+    if (splits && [...plans.values()].some((p) => p.scale >= minScale)) break;
+    for (const scale of [1, 0.95, 0.9, minScale]) {
+      const maxWidth = w / scale;
+      const bandAt = new Map<string, Band>();
+      const bandOf = (a: number, z: number) => {
+        const key = `${a}-${z}`;
+        if (!bandAt.has(key)) bandAt.set(key, band(a, z, maxWidth));
+        return bandAt.get(key)!;
+      };
+      // cost[i]: the least height of boxes [0, i) cut into bands that fit (Infinity when none does); from[i]: the last cut.
+      const cost: number[] = [0];
+      const from: number[] = [0];
+      for (let i = 1; i <= n; i++) {
+        cost[i] = Infinity;
+        for (let j = 0; j < i; j++) {
+          if (!Number.isFinite(cost[j])) continue;
+          const b = bandOf(j, i);
+          if (b.width > maxWidth) continue;
+          const splitsColumn = j > 0 && boxes[j].node.column === boxes[j - 1].node.column;
+          if (splitsColumn && !splits) continue;
+          const split = splitsColumn ? splitCost : 0;
+          const c = cost[j] + b.height + (j ? between : 0) + split;
+          if (c < cost[i]) {
+            cost[i] = c;
+            from[i] = j;
+          }
         }
       }
+      if (!Number.isFinite(cost[n])) continue;
+      const cuts: [number, number][] = [];
+      for (let i = n; i > 0; i = from[i]) cuts.unshift([from[i], i]);
+      const parts = cuts.map(([a, z]) => bandOf(a, z));
+      const width = Math.max(...parts.map((p) => p.width));
+      const height = parts.reduce((sum, p) => sum + p.height, 0) + between * (parts.length - 1);
+      const bands = cuts.map(([a, z]) => boxes.slice(a, z).map((b) => b.node.id));
+      const grid = parts.map((p) => p.grid.filter(([, k]) => k > 1));
+      const key = JSON.stringify([bands, grid]);
+      if (!plans.has(key)) plans.set(key, { bands, grid, density, titles, scale: Math.min(1, w / width, h / height) });
     }
-    if (!Number.isFinite(cost[n])) continue;
-    const cuts: [number, number][] = [];
-    for (let i = n; i > 0; i = from[i]) cuts.unshift([from[i], i]);
-    const parts = cuts.map(([a, z]) => bandOf(a, z));
-    const width = Math.max(...parts.map((p) => p.width));
-    const height = parts.reduce((sum, p) => sum + p.height, 0) + between * (parts.length - 1);
-    const bands = cuts.map(([a, z]) => boxes.slice(a, z).map((b) => b.node.id));
-    const grid = parts.map((p) => p.grid.filter(([, k]) => k > 1));
-    const key = JSON.stringify([bands, grid]);
-    if (!plans.has(key)) plans.set(key, { bands, grid, density, titles, scale: Math.min(1, w / width, h / height) });
   }
   return [...plans.values()].sort((a, b) => b.scale - a.scale);
 }

@@ -58,6 +58,7 @@ async function showTrace(raw: unknown): Promise<void> {
   ui.title.textContent = displayText(`${kind || 'Service'} ${title}${next.graph.variant ? ` (variant ${next.graph.variant})` : ''}`, 300);
   document.title = `Trace: ${displayText(title, 200)}`;
   showBanner(next);
+  const laidFor = canvasSize();
   const layout = await chooseLayout(next);
   const laidOut = performance.now();
   // A newer trace arrived while this one was being laid out: drawing this one would show stale data (the newer
@@ -71,6 +72,9 @@ async function showTrace(raw: unknown): Promise<void> {
   // Opening a trace with a problem shows that problem's full explanation straight away.
   if (!selectedId && previous?.key !== title) selectedId = brokenNode(next)?.id;
   draw(layout, title, previous?.key === title ? previous.panZoom.view() : undefined);
+  // The panel changed size while the layout was being chosen (its resize was handled for the previous trace, or
+  // not yet): choose again for the size it has now.
+  if (!sameSize(laidFor, canvasSize())) onResize();
   showListView(ui.list, next.graph, openNode);
   showPacketPath();
   renders++;
@@ -146,6 +150,10 @@ function markViewSize(): void {
   document.body.setAttribute('data-view-size', `${ui.canvas.clientWidth}x${ui.canvas.clientHeight}`);
 }
 
+function sameSize(a: { w: number; h: number }, b: { w: number; h: number }): boolean {
+  return a.w === b.w && a.h === b.h;
+}
+
 function canvasSize(): { w: number; h: number } {
   return { w: ui.canvas.clientWidth || window.innerWidth, h: ui.canvas.clientHeight || window.innerHeight / 2 };
 }
@@ -186,14 +194,19 @@ let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 /** Set when the person showed or hid the details: the resize that follows keeps the view they chose. */
 let ownResize = false;
 /** A panel resized (split, maximized, window resized) gets the layout and first view that suit its new size. */
+/** Counts the resizes handled: a layout chosen for a size the panel has since left is dropped for the newer one. */
+let resizes = 0;
 function onResize(): void {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     void (async () => {
       if (!result || !drawing) return;
       const shown = result;
+      const mine = ++resizes;
+      const laidFor = canvasSize();
       const layout = await chooseLayout(shown);
-      if (shown !== result || !drawing) return;
+      // Another resize came while this one was being laid out: the newer one draws (its timer is already set).
+      if (mine !== resizes || shown !== result || !drawing || !sameSize(laidFor, canvasSize())) return;
       const old = drawing.layout;
       if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
       else drawing.panZoom.resized(focusBox(), ownResize);

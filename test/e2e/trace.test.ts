@@ -66,6 +66,24 @@ async function webviewBox(page: Page): Promise<{ x: number; y: number; width: nu
   return shown[0];
 }
 
+/**
+ * Resizes the window and waits until the trace webview's frame has taken its new size: until then the view is
+ * still laid out, and settled, for the old one.
+ */
+async function resizeWindow(page: Page, frame: Frame, size: { width: number; height: number }): Promise<void> {
+  const before = await webviewBox(page);
+  await page.setViewportSize(size);
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const box = await webviewBox(page);
+    const inner = await frame.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+    const moved = Math.abs(box.width - before.width) > 1 || Math.abs(box.height - before.height) > 1;
+    if (moved && Math.abs(inner.width - box.width) <= 1 && Math.abs(inner.height - box.height) <= 1) return;
+    assert.ok(Date.now() < deadline, `the trace webview takes the new window size ${JSON.stringify(size)} (frame ${JSON.stringify(inner)}, box ${JSON.stringify(box)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Waits until the webview has been laid out for its current size (it redraws after a resize settles). */
 async function settled(frame: Frame): Promise<void> {
   await frame.waitForFunction(() => {
@@ -197,8 +215,8 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
   });
 
   scenario('side by side on a 1920×1080 window: healthy and broken', 'trace-1920-side', async (page) => {
-    await page.setViewportSize({ width: 1920, height: 1080 });
     let frame = await traceFrame(page, 'shop/api');
+    await resizeWindow(page, frame, { width: 1920, height: 1080 });
     await settled(frame);
     assertReadable(await measure(frame), 'healthy side-by-side at 1920×1080', false);
     await editor.screenshot('trace-1920-side-healthy', { doc: true });
@@ -218,7 +236,7 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     assert.ok(box.width > 1400, `the trace has the editor area (${box.width} px)`);
     assertReadable(await measure(frame), 'broken maximized at 1920×1080', true);
     await editor.screenshot('trace-1920-maximized-broken', { doc: true });
-    await page.setViewportSize({ width: 1366, height: 768 });
+    await resizeWindow(page, frame, { width: 1366, height: 768 });
     await settled(frame);
     assertReadable(await measure(frame), 'broken maximized at 1366×768', true);
     await editor.screenshot('trace-1366-maximized-broken', { doc: true });
@@ -227,7 +245,7 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     await settled(frame);
     assertReadable(await measure(frame), 'healthy maximized at 1366×768', false);
     await editor.screenshot('trace-1366-maximized-healthy', { doc: true });
-    await page.setViewportSize({ width: 1920, height: 1080 });
+    await resizeWindow(page, frame, { width: 1920, height: 1080 });
     await settled(frame);
     assertReadable(await measure(frame), 'healthy maximized at 1920×1080', false);
     await editor.screenshot('trace-1920-maximized-healthy', { doc: true });
