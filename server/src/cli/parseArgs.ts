@@ -34,10 +34,15 @@ export interface DnsRequest extends AnalysisOptions, HelmOptions {
   readonly all: boolean;
 }
 
+/** The kinds `kube-netlens trace` starts from. */
+const traceKinds = ['Service', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'] as const;
+type TraceKind = (typeof traceKinds)[number];
+
 export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'trace';
   readonly format: 'text' | 'json' | 'mermaid';
-  readonly target: { readonly namespace: string; readonly name: string };
+  /** `kind` when the target was written `KIND/NAMESPACE/NAME` (`gateway/shop/edge`, `httproute/shop/site`). */
+  readonly target: { readonly kind?: TraceKind; readonly namespace: string; readonly name: string };
 }
 
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
@@ -170,10 +175,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
   }
   const [target, ...paths] = positionals;
-  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');
-  const m = /^([^/]+)\/([^/]+)$/.exec(target);
-  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api)`);
-  return { command, ...common, ...helm, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge)');
+  const m = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/.exec(target);
+  const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase());
+  if (!m || (m[1] !== undefined && !kind)) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of ${traceKinds.join(', ')}`);
+  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {
