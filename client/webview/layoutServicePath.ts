@@ -2,7 +2,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import type { TraceColumn, TraceEdge, TraceGraph, TraceNode } from '../../server/src/protocol';
-import { type NodeCard, nodeCard } from './nodeCard';
+import { type CardDensity, type NodeCard, nodeCard } from './nodeCard';
 import { displayText } from './displayText';
 import { type Font, fitWidth, textWidth } from './measureText';
 import { columnOrder } from './vocabulary';
@@ -35,6 +35,10 @@ export interface ServicePathLayout {
    * screen) gets the columns in two or three bands stacked top to bottom, each band left to right.
    */
   readonly bandTop: ReadonlyMap<TraceColumn, number>;
+  /** False in the tightest layouts: each box's caption already names its kind, so the column titles are left out. */
+  readonly titles: boolean;
+  /** In bands: where each column's title starts (a column that goes on in the next band has it over its first part). */
+  readonly titleX?: ReadonlyMap<TraceColumn, number>;
   readonly nodes: readonly PlacedNode[];
   readonly edges: readonly PlacedEdge[];
   readonly width: number;
@@ -60,8 +64,20 @@ export interface LayoutOptions {
   readonly wrapWidth?: number;
   /** Across: the edges' labels between the columns (default true). */
   readonly edgeLabels?: boolean;
-  /** Boxes without their one line of detail (the detail pane and the tooltip keep it): for a panel too small otherwise. */
-  readonly compact?: boolean;
+  /** How much each box shows (see `CardDensity`): less, for a panel too small otherwise. */
+  readonly density?: CardDensity;
+  /**
+   * Across only: a column whose boxes are laid out as a grid of this many sub-columns (box i in sub-column i mod n),
+   * so a column of many entries takes the width of a narrow panel rather than its height.
+   */
+  readonly grid?: ReadonlyMap<TraceColumn, number>;
+  /** Room above the drawing for the column titles (default true). */
+  readonly titles?: boolean;
+}
+
+/** The gaps ELK keeps, in drawing units: between columns (layers), and between boxes of one column. */
+function spacing(density: CardDensity): { layer: number; node: number } {
+  return density === 'tight' ? { layer: 30, node: 14 } : { layer: 50, node: 22 };
 }
 
 /**
@@ -69,10 +85,11 @@ export interface LayoutOptions {
  * (the entry points of a Service with a node port and Ingress rules) continues on further rows.
  */
 export async function layoutServicePath(graph: TraceGraph, direction: LayoutDirection = 'RIGHT', options: LayoutOptions = {}): Promise<ServicePathLayout> {
-  const { wrapWidth = Infinity, edgeLabels = true, compact = false } = options;
-  const cards = new Map(graph.nodes.map((n) => [n.id, nodeCard(n, compact)] as const));
+  const { wrapWidth = Infinity, edgeLabels = true, density = 'full', grid, titles = true } = options;
+  const gaps = spacing(density);
+  const cards = new Map(graph.nodes.map((n) => [n.id, nodeCard(n, density)] as const));
   const elkIds = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`] as const));
-  const partition = partitions(graph, cards, direction === 'DOWN' ? wrapWidth : Infinity);
+  const partition = partitions(graph, cards, direction === 'DOWN' ? wrapWidth : Infinity, direction === 'RIGHT' ? grid : undefined);
   const children: ElkNode[] = graph.nodes.map((n) => ({
     id: elkIds.get(n.id)!,
     width: cards.get(n.id)!.width,
@@ -100,8 +117,8 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
       // escape their column.
       'elk.separateConnectedComponents': 'false',
       'elk.edgeRouting': 'ORTHOGONAL',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '50',
-      'elk.spacing.nodeNode': '22',
+      'elk.layered.spacing.nodeNodeBetweenLayers': String(gaps.layer),
+      'elk.spacing.nodeNode': String(gaps.node),
       'elk.spacing.edgeNode': '16',
       'elk.spacing.edgeEdge': '8',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
@@ -109,13 +126,13 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
       'elk.edgeLabels.placement': 'CENTER',
       // Across rows, the gap between layers also holds each row's title.
       ...(direction === 'DOWN' ? { 'elk.layered.spacing.nodeNodeBetweenLayers': '40', 'elk.spacing.nodeNode': '16', 'elk.spacing.edgeLabel': '2', 'elk.layered.nodePlacement.strategy': 'SIMPLE' } : {}),
-      'elk.padding': `[top=${headerHeight + 12},left=16,bottom=16,right=16]`,
+      'elk.padding': `[top=${bandTopPadding(titles)},left=16,bottom=16,right=16]`,
     },
     children,
     edges,
   };
   // Live updates mostly change text, not shape: the same geometry gets the same placement without asking ELK again.
-  const key = JSON.stringify([direction, compact, graph.nodes.length, children.map((c) => [c.width, c.height, c.layoutOptions]), edges.map((e) => [e.sources, e.targets, e.labels])]);
+  const key = JSON.stringify([direction, density, titles, graph.nodes.length, children.map((c) => [c.width, c.height, c.layoutOptions]), edges.map((e) => [e.sources, e.targets, e.labels])]);
   const root: ElkNode = placements.get(key) ?? await elk.layout(graphIn);
   placements.delete(key);
   placements.set(key, root);
@@ -134,17 +151,26 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
     const label = labels[i] && l ? { text: labels[i]!, x: l.x ?? 0, y: l.y ?? 0, width: l.width ?? 0, height: l.height ?? 0 } : undefined;
     return { edge: e, points, label };
   });
-  return { direction, bandTop: new Map(), nodes, edges: placedEdges, width: Math.ceil(root.width ?? 0), height: Math.ceil(root.height ?? 0) };
+  return { direction, bandTop: new Map(), titles, nodes, edges: placedEdges, width: Math.ceil(root.width ?? 0), height: Math.ceil(root.height ?? 0) };
 }
 
-/** One partition per column, or, when a row would be wider than `wrapWidth`, several consecutive ones per column. */
-function partitions(graph: TraceGraph, cards: ReadonlyMap<string, NodeCard>, wrapWidth: number): Map<string, number> {
+/**
+ * One partition per column, or several consecutive ones per column: when a row would be wider than `wrapWidth`
+ * (top to bottom), or as many as `grid` says for the column (across).
+ */
+function partitions(graph: TraceGraph, cards: ReadonlyMap<string, NodeCard>, wrapWidth: number, grid?: ReadonlyMap<TraceColumn, number>): Map<string, number> {
   const out = new Map<string, number>();
   const gap = 16;
   let next = 0;
   for (const column of columnOrder) {
     const nodes = graph.nodes.filter((n) => n.column === column);
     if (!nodes.length) continue;
+    const across = Math.min(nodes.length, grid?.get(column) ?? 1);
+    if (across > 1) {
+      nodes.forEach((n, i) => out.set(n.id, next + (i % across)));
+      next += across;
+      continue;
+    }
     let used = 0;
     for (const n of nodes) {
       const w = cards.get(n.id)!.width;
@@ -164,73 +190,165 @@ function partitions(graph: TraceGraph, cards: ReadonlyMap<string, NodeCard>, wra
 const bandGap = 16;
 /** Of the bottom padding every ELK layout has (16), what a band keeps above the gap to the next. */
 const bandBottomPadding = 8;
-const columnGap = 50;
+/** Right of a band's last column: room for the edges that leave it for a later band. */
+const edgeRoom = 24;
 
 /** The columns (in drawing order) that hold nodes. */
 export function drawnColumns(graph: TraceGraph): TraceColumn[] {
   return columnOrder.filter((c) => graph.nodes.some((n) => n.column === c));
 }
 
+/** How the path is cut into bands stacked top to bottom, which columns are grids, and what each box shows. */
+export interface BandPlan {
+  /**
+   * The node ids of each band, in drawing order: consecutive columns, and a column with more boxes than fit may go
+   * on in the next band (its boxes stay in order).
+   */
+  readonly bands: readonly (readonly string[])[];
+  /** Per band: the column laid out as a grid, and its number of sub-columns (a band of one column only). */
+  readonly grid: readonly (readonly [TraceColumn, number][])[];
+  readonly density: CardDensity;
+  readonly titles: boolean;
+  /** The zoom at which the drawing would fit the canvas, estimated from the boxes' sizes alone (ELK then places them). */
+  readonly scale: number;
+}
+
+/** The most sub-columns a column's grid is given. */
+const maxGrid = 4;
+/** A column that goes on in the next band reads less easily: the plan counts it as this much more height. */
+const splitCost = 40;
+
 /**
- * The columns cut into `bands` consecutive groups so that, stacked top to bottom, they fit a `w`×`h` canvas at the
- * largest zoom, estimated from the boxes' sizes alone (ELK then places each band). Undefined when there are fewer columns.
+ * Cuts of the path into bands that show it largest in a `w`×`h` canvas, estimated from the boxes' sizes alone; best
+ * first. For each width the drawing may take (down to the one that still fits at `minScale`, the readable zoom), the
+ * boxes in drawing order are cut into consecutive bands of the least total height whose every band fits that width
+ * (dynamic programming over the cut points). A band of one column can be a grid of up to 4 sub-columns, the one of
+ * least height that fits (only alone: ELK would route the edges to and from a grid's inner sub-columns through the
+ * others). Titles are left out with `tight` boxes (each box's caption names its kind).
  */
-export function bandsFor(graph: TraceGraph, bands: number, w: number, h: number, compact = false): TraceColumn[][] | undefined {
-  const columns = drawnColumns(graph).map((column) => {
-    const cards = graph.nodes.filter((n) => n.column === column).map((n) => nodeCard(n, compact));
-    return {
-      column,
-      width: Math.max(...cards.map((c) => c.width)),
-      height: cards.reduce((sum, c) => sum + c.height, 0) + 22 * (cards.length - 1),
-    };
-  });
-  if (columns.length < bands) return undefined;
-  let best: { cuts: number[]; scale: number } | undefined;
-  const consider = (cuts: number[]) => {
-    const starts = [0, ...cuts];
-    const ends = [...cuts, columns.length];
+export function planBands(graph: TraceGraph, w: number, h: number, density: CardDensity, minScale: number): BandPlan[] {
+  const titles = density !== 'tight';
+  const gaps = spacing(density);
+  const boxes = columnOrder.flatMap((column) => graph.nodes.filter((n) => n.column === column)).map((node) => ({ node, card: nodeCard(node, density) }));
+  const n = boxes.length;
+  if (!n) return [];
+  const top = bandTopPadding(titles);
+  /** Boxes [from, to) of one column as a grid of `k` sub-columns: its width and height. */
+  const gridSize = (from: number, to: number, k: number) => {
     let width = 0;
     let height = 0;
-    starts.forEach((from, i) => {
-      const band = columns.slice(from, ends[i]);
-      width = Math.max(width, band.reduce((sum, c) => sum + c.width, 0) + columnGap * (band.length - 1) + 32);
-      height += Math.max(...band.map((c) => c.height)) + headerHeight + 12 + (i ? bandGap + bandBottomPadding : 16);
-    });
-    const scale = Math.min(w / width, h / height);
-    if (!best || scale > best.scale) best = { cuts, scale };
+    for (let j = 0; j < k; j++) {
+      const sub = boxes.slice(from, to).filter((_, i) => i % k === j).map((b) => b.card);
+      width += Math.max(...sub.map((c) => c.width)) + (j ? gaps.layer : 0);
+      height = Math.max(height, sub.reduce((sum, c) => sum + c.height, 0) + gaps.node * (sub.length - 1));
+    }
+    return { width, height };
   };
-  const choose = (from: number, left: number, cuts: number[]) => {
-    if (left === 0) return consider(cuts);
-    for (let c = from; c <= columns.length - left; c++) choose(c + 1, left - 1, [...cuts, c]);
+  type Band = { width: number; height: number; grid: [TraceColumn, number][] };
+  /** Boxes [from, to) as one band: the grids of least height whose width fits `maxWidth`, else the narrowest. */
+  const band = (from: number, to: number, maxWidth: number): Band => {
+    const groups: [number, number][] = [];
+    for (let i = from; i < to; i++) {
+      if (i > from && boxes[i].node.column === boxes[i - 1].node.column) groups[groups.length - 1][1] = i + 1;
+      else groups.push([i, i + 1]);
+    }
+    let best: Band | undefined;
+    const fits = (b: Band) => b.width <= maxWidth;
+    const pick = (g: number, chosen: number[], width: number, height: number) => {
+      if (g === groups.length) {
+        const b = { width: width + 16 + edgeRoom + gaps.layer * (groups.length - 1), height: height + top + 16, grid: chosen.map((k, i) => [boxes[groups[i][0]].node.column, k] as [TraceColumn, number]) };
+        if (!best || (fits(b) !== fits(best) ? fits(b) : fits(b) ? b.height < best.height : b.width < best.width)) best = b;
+        return;
+      }
+      const [a, z] = groups[g];
+      for (let k = 1; k <= (groups.length === 1 ? Math.min(z - a, maxGrid) : 1); k++) {
+        const size = gridSize(a, z, k);
+        pick(g + 1, [...chosen, k], width + size.width, Math.max(height, size.height));
+      }
+    };
+    pick(0, [], 0, 0);
+    return best!;
   };
-  choose(1, bands - 1, []);
-  const starts = [0, ...best!.cuts];
-  const ends = [...best!.cuts, columns.length];
-  return starts.map((from, i) => columns.slice(from, ends[i]).map((c) => c.column));
+  const between = bandGap - (16 - bandBottomPadding);
+  const plans = new Map<string, BandPlan>();
+  // Cuts only between columns first; a column that goes on in the next band only when those cannot be read.
+  for (const splits of [false, true]) {
+    if (splits && [...plans.values()].some((p) => p.scale >= minScale)) break;
+    for (const scale of [1, 0.95, 0.9, minScale]) {
+      const maxWidth = w / scale;
+      const bandAt = new Map<string, Band>();
+      const bandOf = (a: number, z: number) => {
+        const key = `${a}-${z}`;
+        if (!bandAt.has(key)) bandAt.set(key, band(a, z, maxWidth));
+        return bandAt.get(key)!;
+      };
+      // cost[i]: the least height of boxes [0, i) cut into bands that fit (Infinity when none does); from[i]: the last cut.
+      const cost: number[] = [0];
+      const from: number[] = [0];
+      for (let i = 1; i <= n; i++) {
+        cost[i] = Infinity;
+        for (let j = 0; j < i; j++) {
+          if (!Number.isFinite(cost[j])) continue;
+          const b = bandOf(j, i);
+          if (b.width > maxWidth) continue;
+          const splitsColumn = j > 0 && boxes[j].node.column === boxes[j - 1].node.column;
+          if (splitsColumn && !splits) continue;
+          const split = splitsColumn ? splitCost : 0;
+          const c = cost[j] + b.height + (j ? between : 0) + split;
+          if (c < cost[i]) {
+            cost[i] = c;
+            from[i] = j;
+          }
+        }
+      }
+      if (!Number.isFinite(cost[n])) continue;
+      const cuts: [number, number][] = [];
+      for (let i = n; i > 0; i = from[i]) cuts.unshift([from[i], i]);
+      const parts = cuts.map(([a, z]) => bandOf(a, z));
+      const width = Math.max(...parts.map((p) => p.width));
+      const height = parts.reduce((sum, p) => sum + p.height, 0) + between * (parts.length - 1);
+      const bands = cuts.map(([a, z]) => boxes.slice(a, z).map((b) => b.node.id));
+      const grid = parts.map((p) => p.grid.filter(([, k]) => k > 1));
+      const key = JSON.stringify([bands, grid]);
+      if (!plans.has(key)) plans.set(key, { bands, grid, density, titles, scale: Math.min(1, w / width, h / height) });
+    }
+  }
+  return [...plans.values()].sort((a, b) => b.scale - a.scale);
+}
+
+/** Room above a band's boxes: for the column titles, or a little without them. */
+function bandTopPadding(titles: boolean): number {
+  return titles ? headerHeight + 12 : 8;
 }
 
 /**
  * The path left to right in bands stacked top to bottom: each band is laid out by ELK on its own (without edge
  * labels: the boxes at both ends say it, the tooltip and detail pane keep the text); an edge from one band to a later
- * one leaves its box to the right, runs down the gap after the box's column and along the gap between the bands, and
- * enters its target from the left.
+ * one leaves its box to the right, runs down the gap after the box's (sub-)column and along the gap below its band,
+ * then down the gap before its target (the left margin, for a band's first column) and enters it from the left.
  */
-export async function layoutBands(graph: TraceGraph, bands: readonly (readonly TraceColumn[])[], compact = false): Promise<ServicePathLayout> {
+export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale'>): Promise<ServicePathLayout> {
+  const { bands, grid, density, titles } = plan;
   const bandOf = new Map<string, number>();
-  for (const n of graph.nodes) bandOf.set(n.id, bands.findIndex((b) => b.includes(n.column)));
+  bands.forEach((ids, b) => ids.forEach((id) => bandOf.set(id, b)));
   const nodes: PlacedNode[] = [];
   const placedEdges = new Map<TraceEdge, PlacedEdge>();
   const bandTop = new Map<TraceColumn, number>();
+  const titleX = new Map<TraceColumn, number>();
   const bandBottom: number[] = [];
   let top = 0;
   let width = 0;
   for (let b = 0; b < bands.length; b++) {
-    const ids = new Set(graph.nodes.filter((n) => bandOf.get(n.id) === b).map((n) => n.id));
+    const ids = new Set(bands[b]);
     const sub: TraceGraph = { ...graph, nodes: graph.nodes.filter((n) => ids.has(n.id)), edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) };
-    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, compact });
+    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles });
     for (const p of laid.nodes) nodes.push({ ...p, y: p.y + top });
     for (const e of laid.edges) placedEdges.set(e.edge, { ...e, points: e.points.map((pt) => ({ x: pt.x, y: pt.y + top })) });
-    for (const c of bands[b]) bandTop.set(c, top);
+    // A column that goes on in the next band has its title in the first.
+    for (const p of laid.nodes) {
+      if (bandTop.get(p.node.column) === undefined) bandTop.set(p.node.column, top);
+      if (bandTop.get(p.node.column) === top) titleX.set(p.node.column, Math.min(titleX.get(p.node.column) ?? Infinity, p.x));
+    }
     width = Math.max(width, laid.width);
     top += laid.height - (b < bands.length - 1 ? 16 - bandBottomPadding : 0);
     bandBottom.push(top);
@@ -238,9 +356,11 @@ export async function layoutBands(graph: TraceGraph, bands: readonly (readonly T
   }
   const height = top - bandGap;
   const byId = new Map(nodes.map((p) => [p.node.id, p] as const));
-  // The right edge of each column, so an edge leaving a column runs down the gap after it, clear of every box.
-  const columnRight = new Map<TraceColumn, number>();
-  for (const p of nodes) columnRight.set(p.node.column, Math.max(columnRight.get(p.node.column) ?? 0, p.x + p.card.width));
+  // The right edge of the (sub-)column a box stands in, so an edge leaving it runs down the gap after it, clear of
+  // every box (a column laid out as a grid has a gap after each of its sub-columns).
+  const laneRight = (from: PlacedNode) => Math.max(...nodes
+    .filter((p) => p.node.column === from.node.column && bandOf.get(p.node.id) === bandOf.get(from.node.id) && p.x < from.x + from.card.width && from.x < p.x + p.card.width)
+    .map((p) => p.x + p.card.width));
   const crossing = graph.edges.filter((e) => !placedEdges.has(e));
   crossing.forEach((e, i) => {
     const from = byId.get(e.from);
@@ -248,7 +368,7 @@ export async function layoutBands(graph: TraceGraph, bands: readonly (readonly T
     if (!from || !to) return;
     const y1 = from.y + from.card.height / 2;
     const yt = to.y + to.card.height / 2;
-    const xc = (columnRight.get(from.node.column) ?? from.x + from.card.width) + 14 + 4 * (i % 3);
+    const xc = laneRight(from) + 12 + 3 * (i % 3);
     const b = bandOf.get(e.from)!;
     const yg = bandBottom[b] + bandGap / 2 - 4 + 4 * (i % 3);
     const xl = Math.max(4, to.x - 10 - 2 * (i % 3));
@@ -257,6 +377,6 @@ export async function layoutBands(graph: TraceGraph, bands: readonly (readonly T
   });
   const edges = graph.edges.map((e) => placedEdges.get(e) ?? { edge: e, points: [] });
   // An edge leaving the last column of the widest band runs right of it: the drawing includes it.
-  for (const e of edges) for (const pt of e.points) width = Math.max(width, pt.x + 8);
-  return { direction: 'RIGHT', bandTop, nodes, edges, width: Math.ceil(width), height: Math.ceil(height) };
+  for (const e of edges) for (const pt of e.points) width = Math.max(width, pt.x + 6);
+  return { direction: 'RIGHT', bandTop, titles, titleX, nodes, edges, width: Math.ceil(width), height: Math.ceil(height) };
 }

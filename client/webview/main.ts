@@ -7,7 +7,7 @@ import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
 import { directionOf, neighbourOf } from './keyboardNavigation';
-import { type ServicePathLayout, bandsFor, layoutBands, layoutServicePath, warmUpLayout } from './layoutServicePath';
+import { type ServicePathLayout, layoutBands, layoutServicePath, planBands, warmUpLayout } from './layoutServicePath';
 import { showListView } from './listView';
 import { useFontFamily } from './measureText';
 import { showNodeDetail } from './nodeDetail';
@@ -51,24 +51,30 @@ async function showTrace(raw: unknown): Promise<void> {
     return;
   }
   useFontFamily(getComputedStyle(document.body).fontFamily);
-  const layout = await chooseLayout(next);
-  const laidOut = performance.now();
-  // A newer trace arrived while this one was being laid out: drawing this one would show stale data.
-  if (token !== pending) return;
-  result = next;
   const { namespace, name, kind } = next.graph.service;
   const title = `${namespace}/${name}`;
-  host.remember({ namespace, name });
+  // The title and the banner first: they take room above the canvas, and the layout is chosen for what is left.
   // With variants side by side, the title names the one this trace speaks about (text only, never markup).
   ui.title.textContent = displayText(`${kind || 'Service'} ${title}${next.graph.variant ? ` (variant ${next.graph.variant})` : ''}`, 300);
   document.title = `Trace: ${displayText(title, 200)}`;
   showBanner(next);
+  const laidFor = canvasSize();
+  const layout = await chooseLayout(next);
+  const laidOut = performance.now();
+  // A newer trace arrived while this one was being laid out: drawing this one would show stale data (the newer
+  // one sets its own title and banner).
+  if (token !== pending) return;
+  result = next;
+  host.remember({ namespace, name });
 
   const previous = drawing;
   if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
   // Opening a trace with a problem shows that problem's full explanation straight away.
   if (!selectedId && previous?.key !== title) selectedId = brokenNode(next)?.id;
   draw(layout, title, previous?.key === title ? previous.panZoom.view() : undefined);
+  // The panel changed size while the layout was being chosen (its resize was handled for the previous trace, or
+  // not yet): choose again for the size it has now.
+  if (!sameSize(laidFor, canvasSize())) onResize();
   showListView(ui.list, next.graph, openNode);
   showPacketPath();
   renders++;
@@ -118,15 +124,17 @@ async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
   const across = await layoutServicePath(trace.graph, 'RIGHT');
   if (fitScale(across) >= readableScale) return across;
   const tried = [across];
-  // Full boxes first; boxes without their line of detail when nothing else shows the whole path.
-  for (const compact of [false, true]) {
+  // Full boxes first; boxes without their line of detail, then as wide as their text with findings on one line,
+  // only when nothing else shows the whole path.
+  for (const density of ['full', 'compact', 'tight'] as const) {
     const candidates: ServicePathLayout[] = [];
-    for (const count of [2, 3, 4]) {
-      const bands = bandsFor(trace.graph, count, w, h, compact);
-      if (bands) candidates.push(await layoutBands(trace.graph, bands, compact));
-    }
+    // The best few cuts into bands by the estimate (ELK places each; the estimate cannot see its edge routing). Cuts
+    // the estimate puts well below a readable zoom are not laid out, but for the best one (if nothing fits at all).
+    const plans = planBands(trace.graph, w, h, density, readableScale);
+    const likely = plans.filter((p) => p.scale >= readableScale * 0.95).slice(0, 3);
+    for (const plan of likely.length ? likely : plans.slice(0, 1)) candidates.push(await layoutBands(trace.graph, plan));
     // Rows wrap to the width the panel shows at a readable zoom (less the layout's own padding).
-    candidates.push(await layoutServicePath(trace.graph, 'DOWN', { wrapWidth: Math.max(200, w / readableScale - 40), compact }));
+    if (density !== 'tight') candidates.push(await layoutServicePath(trace.graph, 'DOWN', { wrapWidth: Math.max(200, w / readableScale - 40), density }));
     const fitting = candidates.filter((l) => fitScale(l) >= readableScale);
     // The largest view; a tie goes to the simpler drawing (tried first).
     if (fitting.length) return fitting.reduce((best, l) => (fitScale(l) > fitScale(best) + 0.02 ? l : best));
@@ -140,6 +148,10 @@ async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
 /** The canvas size the drawing was last fitted to: tests wait for it to match the panel after a resize. */
 function markViewSize(): void {
   document.body.setAttribute('data-view-size', `${ui.canvas.clientWidth}x${ui.canvas.clientHeight}`);
+}
+
+function sameSize(a: { w: number; h: number }, b: { w: number; h: number }): boolean {
+  return a.w === b.w && a.h === b.h;
 }
 
 function canvasSize(): { w: number; h: number } {
@@ -182,14 +194,19 @@ let resizeTimer: ReturnType<typeof setTimeout> | undefined;
 /** Set when the person showed or hid the details: the resize that follows keeps the view they chose. */
 let ownResize = false;
 /** A panel resized (split, maximized, window resized) gets the layout and first view that suit its new size. */
+/** Counts the resizes handled: a layout chosen for a size the panel has since left is dropped for the newer one. */
+let resizes = 0;
 function onResize(): void {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     void (async () => {
       if (!result || !drawing) return;
       const shown = result;
+      const mine = ++resizes;
+      const laidFor = canvasSize();
       const layout = await chooseLayout(shown);
-      if (shown !== result || !drawing) return;
+      // Another resize came while this one was being laid out: the newer one draws (its timer is already set).
+      if (mine !== resizes || shown !== result || !drawing || !sameSize(laidFor, canvasSize())) return;
       const old = drawing.layout;
       if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
       else drawing.panZoom.resized(focusBox(), ownResize);
@@ -253,7 +270,12 @@ function showPacketPath(): void {
   packetSvg = undefined;
   const path = result?.graph.packetPath;
   if (!path) {
-    htmlEl('p', { class: 'hint' }, ui.packet, 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).');
+    const kind = result?.graph.service.kind;
+    // A Gateway's or a route's trace ends at the Services it leads to; the packet path is drawn per Service.
+    const why = kind && kind !== 'Service' && kind !== 'ExternalName'
+      ? `A ${kind} hands requests to Services; the packet path from a client pod to a pod is drawn in the trace of each of those Services.`
+      : 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).';
+    htmlEl('p', { class: 'hint' }, ui.packet, why);
     return;
   }
   htmlEl('p', { class: 'packet-intro' }, ui.packet, displayText(`A request from a client pod to one endpoint, with the ${path.cni || 'generic'} network plugin.`, 400));

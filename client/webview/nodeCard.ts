@@ -21,14 +21,23 @@ export interface NodeCard {
 
 export const cardPadding = 10;
 const minWidth = 140;
+/** Tight boxes are as wide as their text, down to this. */
+const tightMinWidth = 80;
 const maxTextWidth = 210;
 /** The smallest text of the drawing: at the view's lowest default zoom (0.85) it is still over 10 px on screen. */
 const small: Font = { size: 12, weight: 'normal' };
 const body: Font = { size: 12, weight: 'normal' };
 const strong: Font = { size: 14, weight: 'bold' };
 
-/** `compact`: without the line of detail, for a panel that cannot show the whole path otherwise. */
-export function nodeCard(node: TraceNode, compact = false): NodeCard {
+/**
+ * How much a box shows: `full`, one line of detail; `compact`, without it (the detail pane and the tooltip keep it),
+ * for a panel that cannot show the whole path otherwise; `tight`, also as wide as its text and with each finding on
+ * one line, for the smallest panels.
+ */
+export type CardDensity = 'full' | 'compact' | 'tight';
+
+export function nodeCard(node: TraceNode, density: CardDensity = 'full'): NodeCard {
+  const compact = density !== 'full';
   const lines: CardLine[] = [];
   const add = (role: CardLineRole, text: string, font: Font, height: number) => lines.push({ role, text, font, height });
   add('caption', `${statusMarker[node.status].symbol} ${kindCaption[node.kind]}`, small, 16);
@@ -42,10 +51,10 @@ export function nodeCard(node: TraceNode, compact = false): NodeCard {
   for (const f of node.findings.slice(0, 2)) {
     const role = f.severity === 'error' ? 'finding-error' : 'finding-warning';
     const mark = f.severity === 'error' ? '✖' : '⚠';
-    wrapText(`${mark} ${displayText(f.message, 400)}`, maxTextWidth, body, 3).forEach((t) => add(role, t, body, 16));
+    wrapText(`${mark} ${displayText(f.message, 400)}`, maxTextWidth, body, density === 'tight' ? 1 : 3).forEach((t) => add(role, t, body, 16));
   }
   if (node.findings.length > 2) add('more', `+${node.findings.length - 2} more findings`, small, 15);
-  const width = Math.max(minWidth, ...lines.map((l) => textWidth(l.text, l.font))) + 2 * cardPadding;
+  const width = Math.max(density === 'tight' ? tightMinWidth : minWidth, ...lines.map((l) => textWidth(l.text, l.font))) + 2 * cardPadding;
   const height = lines.reduce((h, l) => h + l.height, 0) + 2 * cardPadding - 4;
   return { lines, width: Math.ceil(width), height: Math.ceil(height) };
 }

@@ -161,9 +161,6 @@ describe('trace webview: Service path', () => {
 describe('trace webview: readable where it opens', () => {
   // Side panels of 450 px and more, the two side-by-side sizes people use, and maximized editors.
   const sizes = [[450, 600], [683, 680], [960, 990], [1366, 700], [1920, 990]] as const;
-  // FIXME: a narrow panel that is also short cannot hold these long paths at 10 px text (twelve boxes in 450×600,
-  // or the demo's api in 683×680): they keep the width, the broken hop and the text size, and pan down.
-  const tooLong = new Set(['nodeport-ingress 450×600', 'examples-api 450×600', 'examples-frontend 450×600', 'examples-api 683×680']);
   for (const [width, height] of sizes) {
     it(`at ${width}×${height}: the whole path in view, text at 10 px or more, the broken hop in view, nothing collapsed`, async () => {
       for (const name of ['no-endpoints', 'healthy-deployment', 'nodeport-ingress', 'examples-api', 'examples-frontend']) {
@@ -179,8 +176,9 @@ describe('trace webview: readable where it opens', () => {
           if (name === 'no-endpoints') {
             assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `${where}: the broken hop is on screen: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
           }
-          const whole = m.drawing !== null && inside(m.drawing, m.canvas);
-          assert.equal(whole, !tooLong.has(`${name} ${width}×${height}`), `${where}: the whole path is in view: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
+          // The longest paths (the demo's api: twelve boxes) in the smallest panel (450×600) too: in bands that fill
+          // the width, a column of entries as a grid, boxes as wide as their text.
+          assert.ok(m.drawing && inside(m.drawing, m.canvas), `${where}: the whole path is in view: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
           await v.page.screenshot({ path: join(resultsDir, `readable-${name}-${width}x${height}.png`) });
           await v.page.getByRole('tab', { name: 'Packet path' }).click();
           const packet = await v.page.locator('.packet-svg').evaluate((e) => ({ right: e.getBoundingClientRect().right, page: document.documentElement.clientWidth }));
