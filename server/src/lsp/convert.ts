@@ -1,12 +1,22 @@
-// Offsets ↔ LSP positions, and findings → LSP diagnostics (code, link to the rule's docs, related places, tags).
+// Offsets ↔ LSP positions, and what the features answer → LSP types: findings → diagnostics (code, link to the rule's
+// docs, related places, tags), quick fixes → code actions, lenses → code lenses, completions → completion items,
+// hovers and places → hovers and locations. The only module that turns a feature's offsets into LSP ranges.
 
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic, type Range } from 'vscode-languageserver/node';
+import {
+  CodeActionKind, CompletionItemKind, DiagnosticSeverity, DiagnosticTag, type CodeAction, type CodeLens, type CompletionItem,
+  type Diagnostic, type Hover, type Location, type Range,
+} from 'vscode-languageserver/node';
+import type { QuickFix } from '../features/codeActions';
+import type { Lens } from '../features/codeLenses';
+import type { Completion } from '../features/completion';
 import type { diagnosticsFor } from '../features/diagnostics';
 import type { LineIndex, Span } from '../workspace/workspace';
+import { rulesDocLinks } from './rulesDocLinks';
 
 export type Finding = ReturnType<typeof diagnosticsFor>[number];
 
-import { rulesDocLinks } from './rulesDocLinks';
+/** A span in a file → its LSP range; undefined when the file's text is not known. */
+export type RangeOf = (uri: string, span: Span) => Range | undefined;
 
 /** The rules doc shipped with the extension, read once: a code without a section gets no link rather than a dead one. */
 const docLinks = rulesDocLinks(__dirname);
@@ -26,7 +36,7 @@ const severities: Record<Finding['severity'], DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-export function toDiagnostic(f: Finding, rangeOf: (uri: string, span: Span) => Range | undefined): Diagnostic {
+export function toDiagnostic(f: Finding, rangeOf: RangeOf): Diagnostic {
   const d: Diagnostic = {
     range: rangeOf(f.uri, f.span) ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: severities[f.severity],
@@ -44,4 +54,52 @@ export function toDiagnostic(f: Finding, rangeOf: (uri: string, span: Span) => R
   const tags = (f.tags ?? []).map((t) => (t === 'unnecessary' ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated));
   if (tags.length) d.tags = tags;
   return d;
+}
+
+/**
+ * A quick fix → a code action carrying its edits and the diagnostic it resolves. `editorUri` names a file as the
+ * editor opened it; an edit in a file whose text is not known falls back to `requested` (the range asked about).
+ */
+export function toCodeAction(q: QuickFix, rangeOf: RangeOf, editorUri: (uri: string) => string, requested: Range): CodeAction {
+  const changes: Record<string, { range: Range; newText: string }[]> = {};
+  for (const e of q.fix.edits) (changes[editorUri(e.uri)] ??= []).push({ range: rangeOf(e.uri, e.span) ?? requested, newText: e.newText });
+  return { title: q.fix.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(q.finding, rangeOf)], isPreferred: q.fix.isPreferred, edit: { changes } };
+}
+
+/** The client command a Trace lens runs (client/src registers it). */
+const traceCommand = 'kubeNetlens.traceService';
+
+export function toCodeLens(l: Lens, index: LineIndex): CodeLens {
+  return {
+    range: toRange(index, l.span),
+    command: l.trace ? { title: l.title, command: traceCommand, arguments: [l.trace] } : { title: l.title, command: '' },
+  };
+}
+
+const completionKinds: Record<Completion['kind'], CompletionItemKind> = {
+  service: CompletionItemKind.Module,
+  port: CompletionItemKind.Value,
+  label: CompletionItemKind.Property,
+};
+
+export function toCompletionItem(c: Completion, index: LineIndex): CompletionItem {
+  return {
+    label: c.label,
+    detail: c.detail,
+    sortText: c.sortText,
+    kind: completionKinds[c.kind],
+    textEdit: { range: toRange(index, c.span), newText: c.label },
+  };
+}
+
+export function toHover(h: { readonly markdown: string; readonly span: Span }, index: LineIndex): Hover {
+  return { contents: { kind: 'markdown', value: h.markdown }, range: toRange(index, h.span) };
+}
+
+/** A place → an LSP location; none when its file's text is not known. */
+export function toLocations(places: readonly { readonly uri: string; readonly span: Span }[], rangeOf: RangeOf): Location[] {
+  return places.flatMap((p) => {
+    const range = rangeOf(p.uri, p.span);
+    return range ? [{ uri: p.uri, range }] : [];
+  });
 }
