@@ -306,7 +306,7 @@ function commit(analysis: Analysis, state: State, units: ReadonlyMap<string, Uni
 }
 
 /** Rules run over at most about this many objects between two steps of an evaluation (a few milliseconds). */
-const sliceObjects = 256;
+const sliceObjects = 64;
 
 const slices = new WeakMap<NamespaceObjects, readonly NamespaceObjects[]>();
 

@@ -67,17 +67,22 @@ export function startServer(connection: Connection): void {
   connection.onHover(guarded(connection, 'hover', (p) => {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return null;
-    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset);
+    // what the editor shows decides what the hover leaves to the diagnostic; the rules are not run for a hover
+    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset, publisher.shown(a.snap, a.uri));
     return h ? toHover(h, a.index) : null;
   }));
 
-  connection.onCodeAction(guarded(connection, 'code actions', (p) => {
+  // Code actions wait for the publishing pass to evaluate their snapshot (in slices) rather than evaluate it here;
+  // when a newer snapshot was evaluated instead, the text they were asked about is gone, and the answer is none.
+  connection.onCodeAction(guarded(connection, 'code actions', async (p) => {
     const snap = workspace.snapshot();
     const uri = canonicalUri(p.textDocument.uri);
     const index = snap.lines(uri);
     if (!index) return [];
+    const findings = await publisher.findingsOf(snap);
+    if (!findings) return [];
     const range = rangeIn(snap);
-    return codeActionsAt(publisher.findingsOf(snap), uri, toSpan(index, p.range)).map((q) => toCodeAction(q, range, open.editorUri, p.range));
+    return codeActionsAt(findings, uri, toSpan(index, p.range)).map((q) => toCodeAction(q, range, open.editorUri, p.range));
   }));
 
   connection.onCodeLens(guarded(connection, 'code lenses', (p) => {

@@ -3,12 +3,12 @@
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
 import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
-import { fastParse } from './fastYaml';
+import { fastParse, fastParseSteps } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { RenderedSource } from './rendered';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
-import { readResources, type Resource } from './resources';
+import { readResourcesSteps, type Resource } from './resources';
 
 export type SkipReason = 'template' | 'build-input' | 'too-deep' | 'too-large' | 'binary';
 
@@ -80,9 +80,6 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   }
 }
 
-/** Texts longer than this skip the fast parser when parsing in slices: it runs in one piece (about 30 ms per 100 KB). */
-export const maxUnslicedBytes = 128 * 1024;
-
 /**
  * `parseManifest` in slices: between two steps (a few thousand lexemes, one document) it calls `pause`, and awaits
  * what it returns, if anything, so a caller can let other work run (the server answers hovers while a large open
@@ -106,7 +103,7 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
-  const fast = options.fastPath === false || (sliced && text.length > maxUnslicedBytes) ? undefined : fastParse(text);
+  const fast = options.fastPath === false ? undefined : sliced ? yield* fastParseSteps(text) : fastParse(text);
   // Trees the fast parser made are not kept: it reads them again on demand (model/trees.ts).
   if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
@@ -178,7 +175,7 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
   for (const [index, tree] of trees.entries()) {
     // A document with a syntax error is not what its author wrote: its syntax error is its only finding.
     if (tree.errors.length) continue;
-    const found = readResources({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
+    const found = yield* readResourcesSteps({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
     if (found.isManifest) {
       manifestDocuments++;
       for (const d of converted[index].duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d, text));

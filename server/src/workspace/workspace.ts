@@ -63,6 +63,8 @@ export interface ChartRender {
 
 export interface Workspace {
   readonly settings: Settings;
+  /** The generation the next snapshot has (it increases with every change): whether a snapshot is still the newest, without building one. */
+  readonly generation: number;
   /** Applies new settings; returns true when the file-discovery options changed (the caller re-indexes). */
   setSettings(settings: Settings): boolean;
   setDiskText(uri: string, text: string): void;
@@ -251,6 +253,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     get settings() {
       return settings;
     },
+    get generation() {
+      return generation;
+    },
     setSettings(next) {
       const filesChanged = JSON.stringify(next.files) !== JSON.stringify(settings.files);
       // The default namespace is read while parsing, so every memoized parse is stale.
@@ -279,6 +284,14 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       if (memo && memo.text === text && parsedRoles.get(uri) === role) return;
       const namespace = settings.analysis.defaultNamespace;
       const file = await parseManifestAsync(uri, text, { defaultNamespace: namespace }, pause);
+      // What the API server would reject is worked out now too, in slices (memoized per object): building the
+      // cluster from this file then costs no validation.
+      const rejects = rejectorFor(settings.analysis);
+      for (const r of file.resources) {
+        rejects(r);
+        const p = pause();
+        if (p) await p;
+      }
       // Settings or roles that changed meanwhile make this parse stale; parse() will do it again.
       if (settings.analysis.defaultNamespace !== namespace || roles.get(uri) !== role || parses.get(uri) !== memo) return;
       parses.set(uri, file);
