@@ -3,6 +3,7 @@
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
 import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { composeInPieces, composerOptions } from './composeInPieces';
 import { fastParse, fastParseSteps } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { RenderedSource } from './rendered';
@@ -95,6 +96,17 @@ export async function parseManifestAsync(uri: string, text: string, options: Par
   }
 }
 
+/** Runs steps to the end. */
+function completed<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Documents larger than this are composed in pieces when parsing in slices (model/composeInPieces.ts). */
+const piecesFromBytes = 64 * 1024;
+
 /** The work of parseManifest, yielding between small steps. */
 function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: boolean): Generator<void, ManifestFile> {
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
@@ -119,13 +131,22 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
     for (const token of parser.end()) tokens.push(token);
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
     yield;
-    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false });
+    const composer = new Composer(composerOptions);
     docs = [];
-    for (const token of tokens) {
-      for (const doc of composer.next(token)) docs.push(doc);
+    // A large document (a List of thousands) is composed in pieces when slicing; directives would need the stream.
+    const inPieces = sliced && !tokens.some((t) => t.type === 'directive');
+    let split = false;
+    for (const [i, token] of tokens.entries()) {
+      const size = (i + 1 < tokens.length ? tokens[i + 1].offset : text.length) - token.offset;
+      const whole = inPieces && token.type === 'document' && size > piecesFromBytes ? yield* composeInPieces(token) : undefined;
+      if (whole) {
+        docs.push(whole);
+        split = true;
+      } else for (const doc of composer.next(token)) docs.push(doc);
       yield;
     }
     for (const doc of composer.end()) docs.push(doc);
+    if (split) docs.sort((a, b) => a.range[0] - b.range[0]);
     // Go/Helm template syntax (`{{- if … }}`, `name: {{ .Values.x }}`) breaks YAML: such a file is a template, passed
     // over whole. A file whose `{{ }}` sit inside string values (dashboards, alert annotations) is YAML, and read.
     if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
@@ -142,7 +163,7 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   }
   const problems: ParseProblem[] = [];
   const trees = docs.map((doc) => ({ errors: doc.errors, span: { start: doc.range[0], end: doc.range[2] }, root: undefined, doc }));
-  return yield* fromTrees(uri, text, trees, options, problems, true);
+  return yield* fromTrees(uri, text, trees, options, problems, true, sliced);
 }
 
 interface DocumentTree {
@@ -154,7 +175,7 @@ interface DocumentTree {
 }
 
 /** The resources and problems of a file's documents, whichever path produced their trees. */
-function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): Generator<void, ManifestFile> {
+function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean, sliced = false): Generator<void, ManifestFile> {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
   const budget: TreeBudget = { extra: 0 };
@@ -166,7 +187,7 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    converted.push(tree.doc ? toTree(tree.doc, text, problems, budget) : { root: tree.root, duplicates: [] });
+    converted.push(tree.doc ? yield* toTree(tree.doc, text, problems, budget, sliced) : { root: tree.root, duplicates: [] });
     if (tree.doc) yield;
   }
   const roots = converted.map((c) => c.root);
@@ -358,7 +379,7 @@ interface ConvertedDocument {
   readonly duplicates: readonly DuplicateKey[];
 }
 
-function toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], budget: TreeBudget = { extra: 0 }): ConvertedDocument {
+function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], budget: TreeBudget, sliced: boolean): Generator<void, ConvertedDocument> {
   const converting = new Set<YamlNode>();
   const done = new Map<YamlNode, YNode>();
   /** Expanded size (nodes, counting every alias as a copy) of each converted node, saturating at the budget. */
@@ -442,7 +463,30 @@ function toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], bu
     return out;
   };
   if (doc.contents === null || doc.contents === undefined) return { root: undefined, duplicates };
-  const root = convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+  const top = doc.contents;
+  // In slices, the items of a long sequence under the root mapping (a List's `items`) are converted first, one step
+  // per 64 items, with the entries before it, in text order and with the same fallbacks as below (converted nodes are
+  // kept, so the conversion of the whole reuses them). Only when neither holds an anchor: no alias can then refer to
+  // a node still being converted.
+  if (sliced && isMap(top) && !top.anchor) {
+    const span = rangeOf(top) ?? { start: doc.range[0], end: doc.range[1] };
+    for (const pair of top.items) {
+      if (!isPair(pair) || !isScalar(pair.key) || pair.key.value === null || typeof pair.key.value === 'object') continue;
+      const keySpan = rangeOf(pair.key) ?? span;
+      const seq = pair.value;
+      if (!isSeq(seq) || seq.anchor || seq.items.length < 64 || !rangeOf(seq)) {
+        convert(seq, { start: keySpan.end, end: keySpan.end });
+        continue;
+      }
+      const seqSpan = rangeOf(seq)!;
+      for (let i = 0; i < seq.items.length; i++) {
+        convert(seq.items[i], seqSpan);
+        if (i % 64 === 63) yield;
+      }
+      break;
+    }
+  }
+  const root = convert(top, { start: doc.range[0], end: doc.range[1] });
   if (refused) {
     const start = Math.min(doc.range[0], text.length);
     problems.push({ span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) }, code: 'yaml-syntax', severity: 'error',
@@ -533,6 +577,6 @@ export function libraryDocuments(text: string): { readonly documents: readonly {
   const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   const problems: ParseProblem[] = [];
   const budget: TreeBudget = { extra: 0 };
-  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, text, problems, budget).root }));
+  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: completed(toTree(doc, text, problems, budget, false)).root }));
   return { documents, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
 }
