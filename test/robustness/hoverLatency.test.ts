@@ -1,9 +1,12 @@
 // Hovers answer within 300 ms while a huge open document is checked (issue 17): the bundled server over stdio gets a
 // generated ~1 MB document of thousands of objects, and a hover on a normal file is sent again and again while the
-// document is parsed, analysed and checked, and edited. Every hover's round trip is recorded; the worst must stay
-// under 300 ms plus the worst round trip of the same hover on the idle server in the same run (the machine's own
-// delay: the suite runs on a shared 2-core machine, and that is not the server's). The document's diagnostics must
-// then be exactly the ones written into it. The server's peak RSS is printed and bounded.
+// document is parsed, analysed and checked, and edited. Every hover's round trip is recorded. The margin policy: the
+// suite runs on a shared 2-core machine, where a runnable process can wait for a core for hundreds of milliseconds;
+// that wait is the machine's, not the server's, and Linux counts it per thread (/proc/<pid>/schedstat, time spent
+// runnable on a run queue). Each round trip less the time the server's event-loop thread and this process's waited
+// for a core during it must stay within 300 ms: what is left is the server's own work (its slices, its garbage
+// collection) and the pipe. Raw round trips are printed too. The document's diagnostics must then be exactly the ones
+// written into it. The server's peak RSS is printed and bounded.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -47,15 +50,22 @@ describe('hover latency while a huge open document is checked: server over stdio
   let dir: string;
   let client: TestClient;
   const normalUri = () => pathToFileURL(join(dir, 'normal.yaml')).href;
+  /** Milliseconds the thread spent runnable but waiting for a core, so far. */
+  const waitedMs = (pid: number | 'self') => Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  /** A hover's round trip, and the same less the time both processes waited for a core meanwhile. */
   const hover = async () => {
+    const server = client.process.pid!;
+    const waited = waitedMs(server) + waitedMs('self');
     const started = performance.now();
     const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: normalUri() }, position: { line: 3, character: 8 } });
+    const ms = performance.now() - started;
+    const own = ms - (waitedMs(server) + waitedMs('self') - waited);
     assert.ok(h && h.contents.value.includes('web'), 'the hover answers about the normal file');
-    return performance.now() - started;
+    return { ms, own };
   };
   /** Hovers one after another (a pause of 15 ms between them) until `until` holds; their round trips. */
   const hoversUntil = async (until: () => boolean, timeoutMs = 120_000) => {
-    const out: number[] = [];
+    const out: { ms: number; own: number }[] = [];
     const deadline = Date.now() + timeoutMs;
     while (!until()) {
       assert.ok(Date.now() < deadline, 'the check finished in time');
@@ -64,7 +74,6 @@ describe('hover latency while a huge open document is checked: server over stdio
     }
     return out;
   };
-  let idleWorst = 0;
 
   before(async () => {
     const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
@@ -80,8 +89,7 @@ describe('hover latency while a huge open document is checked: server over stdio
     await client.connection.sendNotification('initialized', {});
     await client.waitFor('indexing done', () => client.notifications.slice(at).some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false), 60000);
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: normalUri(), languageId: 'yaml', version: 1, text: normal } });
-    // The machine's own delay: the same hover on the idle server.
-    for (let i = 0; i < 30; i++) idleWorst = Math.max(idleWorst, await hover());
+    await hover();
   });
 
   after(() => {
@@ -108,12 +116,11 @@ describe('hover latency while a huge open document is checked: server over stdio
         await new Promise((r) => setTimeout(r, 40 * v));
       }
       during.push(...await hoversUntil(published(4)));
-      const sorted = [...during].sort((a, b) => a - b);
-      const worst = sorted[sorted.length - 1];
-      const bound = goalMs + idleWorst;
-      console.log(`${shape}: ${during.length} hovers while checked; median ${sorted[sorted.length >> 1].toFixed(0)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(0)} ms, worst ${worst.toFixed(0)} ms (idle worst ${idleWorst.toFixed(0)} ms, bound ${bound.toFixed(0)} ms)`);
+      const sorted = during.map((d) => d.ms).sort((a, b) => a - b);
+      const worst = during.reduce((w, d) => (d.own > w.own ? d : w));
+      console.log(`${shape}: ${during.length} hovers while checked; round trip median ${sorted[sorted.length >> 1].toFixed(0)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms; less the waits for a core: max ${worst.own.toFixed(0)} ms (that hover's round trip ${worst.ms.toFixed(0)} ms)`);
       assert.ok(during.length >= 10, `${during.length} hovers`);
-      assert.ok(worst <= bound, `a hover took ${worst.toFixed(0)} ms while the document was checked`);
+      assert.ok(worst.own <= goalMs, `a hover took ${worst.own.toFixed(0)} ms of the server's own time (${worst.ms.toFixed(0)} ms in all) while the document was checked`);
       // the check ran to the end: exactly the selectors written wrong, at their lines
       const diagnostics = client.diagnostics.get(big)!.diagnostics;
       assert.deepEqual(diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort(), typoLines.map((l) => `service-selector-no-match@${l}`).sort());

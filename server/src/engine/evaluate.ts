@@ -235,7 +235,7 @@ function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis }
   if (!basis) {
     for (const scope of analysis.scopes()) for (const file of scope.members) for (const ns of namespacesOf(file)) yield* run(ns, file);
   } else {
-    const { changed, files } = changedKeys(basis.before, analysis);
+    const { changed, files } = yield* changedKeys(basis.before, analysis);
     yield;
     revalidate(analysis.scopes(), state, changed, resolutions);
     yield;
@@ -387,23 +387,27 @@ function collect(rule: Rule, context: RuleContext, severity: Finding['severity']
  * Dependency keys touched between two snapshots: those of every object in a file that changed, appeared or went
  * away, and those files' `file:` keys; with the URIs of those files.
  */
-function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>; files: Set<string> } {
+function* changedKeys(before: Analysis, after: Analysis): Generator<void, { changed: Set<string>; files: Set<string> }> {
   const keys = new Set<string>();
   const files = new Set<string>();
-  const touch = (f: ManifestFile) => {
+  /** A step per `sliceObjects` objects of the files that changed. */
+  const touch = function* (f: ManifestFile): Generator<void, void> {
     files.add(f.uri);
     keys.add(`file:${f.uri}`);
     // A chart or a render coming or going changes what is unknown (analysis/unknowns.ts).
     if (f.uri.includes('#helm/') || f.uri.endsWith('/Chart.yaml')) keys.add('charts');
-    for (const r of f.resources) keysOf(r, keys);
+    for (let i = 0; i < f.resources.length; i++) {
+      keysOf(f.resources[i], keys);
+      if (i % sliceObjects === sliceObjects - 1) yield;
+    }
   };
   const a = before.cluster.files;
   const b = after.cluster.files;
   if (a.length === b.length && a.every((f, i) => f.uri === b[i].uri)) {
     for (let i = 0; i < a.length; i++) {
       if (a[i] === b[i]) continue;
-      touch(a[i]);
-      touch(b[i]);
+      yield* touch(a[i]);
+      yield* touch(b[i]);
     }
   } else {
     const old = new Map<string, ManifestFile>(a.map((f) => [f.uri, f]));
@@ -411,10 +415,10 @@ function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>;
       const o = old.get(f.uri);
       old.delete(f.uri);
       if (o === f) continue;
-      touch(f);
-      if (o) touch(o);
+      yield* touch(f);
+      if (o) yield* touch(o);
     }
-    for (const o of old.values()) touch(o);
+    for (const o of old.values()) yield* touch(o);
   }
   // Which namespaces exist is a question each scope answers for itself (its cluster holds the files it sees).
   const scopesBefore = new Map(before.scopes().map((s) => [s.id, s.analysis.cluster.namespaces]));

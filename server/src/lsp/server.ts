@@ -57,7 +57,7 @@ export function startServer(connection: Connection): void {
   const at = (raw: string, position: { line: number; character: number }) => {
     const uri = canonicalUri(raw);
     if (sync.parsing(uri)) return undefined;
-    const snap = workspace.snapshot();
+    const snap = workspace.snapshotFor(uri);
     const text = snap.text(uri);
     if (text === undefined) return undefined;
     const index = snap.lines(uri)!;

@@ -126,10 +126,10 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
     let lexemes = 0;
     for (const lexeme of new Lexer().lex(text)) {
       for (const token of parser.next(lexeme)) tokens.push(token);
-      if (++lexemes % 4096 === 0) yield;
+      if (++lexemes % 2048 === 0) yield;
     }
     for (const token of parser.end()) tokens.push(token);
-    if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
+    if ((yield* syntaxDepthSteps(tokens)) > maxNestingDepth) return tooDeep(base, text);
     yield;
     const composer = new Composer(composerOptions);
     docs = [];
@@ -272,9 +272,16 @@ function fingerprint(text: string): string {
  * deeper than the call stack allows). Keys count too: an explicit `? ` key or a flow key can hold a collection.
  */
 export function syntaxDepth(tokens: readonly CST.Token[]): number {
+  return completed(syntaxDepthSteps(tokens));
+}
+
+/** `syntaxDepth` in steps of 4,096 tokens. */
+function* syntaxDepthSteps(tokens: readonly CST.Token[]): Generator<void, number> {
   let max = 0;
+  let n = 0;
   const stack: [CST.Token | undefined, number][] = tokens.map((t) => [t, 0]);
   while (stack.length) {
+    if (++n % 4096 === 0) yield;
     const [token, depth] = stack.pop()!;
     if (!token) continue;
     if (depth > max) max = depth;

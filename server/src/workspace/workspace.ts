@@ -4,7 +4,7 @@
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { rejectorFor } from '../analysis/validation/rejection';
-import { buildCluster } from '../model/cluster';
+import { buildCluster, fileObjectsIn } from '../model/cluster';
 import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
 import type { RenderedUnit } from '../model/rendered';
 import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
@@ -90,7 +90,16 @@ export interface Workspace {
    */
   setChartRenders(root: string, renders: readonly { readonly chart: Chart; readonly valueSet: ValueSet; readonly unit: RenderedUnit }[]): void;
   snapshot(): Snapshot;
+  /**
+   * The snapshot to answer a request about one file with. While a large text (`heavyBytes` or more) of another file
+   * changed since the last snapshot was built, that one, when it holds the same text of this file: the publishing
+   * pass builds the next one, and a request never waits for it. Otherwise `snapshot()`.
+   */
+  snapshotFor(uri: string): Snapshot;
 }
+
+/** Texts at least this large make building the next snapshot the publishing pass's work (`snapshotFor`). */
+export const heavyBytes = 64 * 1024;
 
 interface Overlay {
   readonly text: string;
@@ -114,6 +123,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const lineIndexes = lineIndexMemo();
   let generation = 0;
   let current: Snapshot | undefined;
+  /** The last snapshot built, and whether a large text changed since. */
+  let last: Snapshot | undefined;
+  let heavy = false;
   /**
    * The files of the last build, in URI order, with each URI's place. While no URI comes or goes, the next build
    * copies this list and re-reads only the URIs in `dirty` (an edit costs the files it touched, not a pass over all).
@@ -132,6 +144,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const changed = (uri?: string) => {
     generation++;
     current = undefined;
+    if (uri !== undefined && (textOf(uri)?.length ?? 0) >= heavyBytes) heavy = true;
     if (uri === undefined) layout = undefined;
     else if (!layout?.place.has(uri)) layout = undefined;
     else dirty.add(uri);
@@ -284,9 +297,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       if (memo && memo.text === text && parsedRoles.get(uri) === role) return;
       const namespace = settings.analysis.defaultNamespace;
       const file = await parseManifestAsync(uri, text, { defaultNamespace: namespace }, pause);
-      // What the API server would reject is worked out now too, in slices (memoized per object): building the
-      // cluster from this file then costs no validation.
+      // What the API server would reject is worked out now too, in slices (memoized per object), and the file's
+      // share of the cluster (memoized per file): building the cluster from this file then costs neither.
       const rejects = rejectorFor(settings.analysis);
+      if (file.resources.length) fileObjectsIn(file, file.resources[0].namespace);
       for (const r of file.resources) {
         rejects(r);
         const p = pause();
@@ -349,8 +363,15 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),
     snapshot() {
-      if (!current) current = build();
+      if (!current) {
+        current = last = build();
+        heavy = false;
+      }
       return current;
+    },
+    snapshotFor(uri) {
+      if (!current && heavy && last && last.text(uri) === textOf(uri)) return last;
+      return this.snapshot();
     },
   };
 }
