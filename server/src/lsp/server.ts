@@ -112,8 +112,16 @@ export function startServer(connection: Connection): void {
     return completionAt(a.snap.analysis, a.uri, a.text, a.offset).map((c) => toCompletionItem(c, a.index));
   }));
 
-  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => {
-    const snap = workspace.snapshot();
+  /** The newest snapshot once the publishing pass has evaluated it (in slices), for what draws findings (the trace). */
+  const evaluatedSnapshot = async () => {
+    for (;;) {
+      const snap = workspace.snapshot();
+      if (await publisher.findingsOf(snap)) return snap;
+    }
+  };
+
+  connection.onRequest(traceRequest, guarded(connection, 'trace', async (p: TraceParams) => {
+    const snap = await evaluatedSnapshot();
     const result = traceResultFor(snap.analysis, p);
     return result ? charts.trace(snap, result) : null;
   }));
