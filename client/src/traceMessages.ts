@@ -36,11 +36,15 @@ export function readTraceIntent(message: unknown, graph: TraceGraph | undefined)
   }
 }
 
-/** The Service a command argument names, if it names one: `{namespace, name}` from a code lens, hover link or caller. */
-export function readTraceTarget(arg: unknown): { readonly namespace: string; readonly name: string; readonly uri?: string } | undefined {
+/**
+ * The Service (or Gateway, `kind: 'Gateway'`) a command argument names, if it names one: `{namespace, name}` from a
+ * code lens, hover link or caller.
+ */
+export function readTraceTarget(arg: unknown): { readonly kind?: 'Gateway'; readonly namespace: string; readonly name: string; readonly uri?: string } | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
   if (typeof a.namespace !== 'string' || typeof a.name !== 'string' || !a.name) return undefined;
+  const kind = a.kind === 'Gateway' ? { kind: 'Gateway' as const } : {};
   // The file of the definition, when variants of the workspace define the Service differently.
-  return typeof a.uri === 'string' && a.uri ? { namespace: a.namespace, name: a.name, uri: a.uri } : { namespace: a.namespace, name: a.name };
+  return typeof a.uri === 'string' && a.uri ? { ...kind, namespace: a.namespace, name: a.name, uri: a.uri } : { ...kind, namespace: a.namespace, name: a.name };
 }

@@ -134,7 +134,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
 }
 
 function keyOf(target: TraceParams): string {
-  return `${target.namespace}/${target.name}${target.uri ? `@${target.uri}` : ''}`;
+  return `${target.kind === 'Gateway' ? 'Gateway ' : ''}${target.namespace}/${target.name}${target.uri ? `@${target.uri}` : ''}`;
 }
 
 function post(trace: OpenTrace, message: { type: 'trace'; result: TraceResult } | { type: 'error'; message: string } | { type: 'loading' }): void {
@@ -188,7 +188,8 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   const service = chosen?.service;
   if (!service) return undefined;
   // Same-named Services of variants are told apart by their file.
-  return service.unit && service.source ? { namespace: service.namespace, name: service.name, uri: service.source.uri } : { namespace: service.namespace, name: service.name };
+  const kind = service.kind === 'Gateway' ? { kind: service.kind } : {};
+  return service.unit && service.source ? { ...kind, namespace: service.namespace, name: service.name, uri: service.source.uri } : { ...kind, namespace: service.namespace, name: service.name };
 }
 
 /** The one Service of a file, or the last one starting before the cursor when the file is in the active editor. */

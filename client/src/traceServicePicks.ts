@@ -1,6 +1,7 @@
 // The quick pick of Services to trace: grouped by namespace, each showing its type, how many endpoints it has, and,
 // when it is not the only Service of that name, where it comes from; then the Gateway routes, each leading to the
-// trace of a Service it sends traffic to (the trace starts at the listener).
+// trace of a Service it sends traffic to (the trace starts at the listener); then the Gateways, each traced from its
+// listeners.
 import type { ServiceSummary } from '../../server/src/protocol';
 
 export type ServicePick =
@@ -14,7 +15,8 @@ export interface PickOptions {
   readonly current?: ServiceSummary;
 }
 
-export function servicePicks(services: readonly ServiceSummary[], options: PickOptions = {}): ServicePick[] {
+export function servicePicks(all: readonly ServiceSummary[], options: PickOptions = {}): ServicePick[] {
+  const services = all.filter((s) => s.kind !== 'Gateway');
   const sorted = [...services].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   const count = new Map<string, number>();
   for (const s of sorted) count.set(keyOf(s), (count.get(keyOf(s)) ?? 0) + 1);
@@ -34,6 +36,16 @@ export function servicePicks(services: readonly ServiceSummary[], options: PickO
   for (const { r, s } of routed) {
     const via = r.listeners.length ? `via ${r.listeners.join(', ')}` : 'accepted by no Gateway';
     picks.push({ label: `${r.kind} ${r.namespace}/${r.name} → ${s.name}`, description: via, service: s, current: false });
+  }
+  const gateways = all.filter((s) => s.kind === 'Gateway');
+  if (gateways.length) picks.push({ separator: 'Gateways' });
+  const gatewayCount = new Map<string, number>();
+  for (const g of gateways) gatewayCount.set(keyOf(g), (gatewayCount.get(keyOf(g)) ?? 0) + 1);
+  for (const g of gateways) {
+    const listeners = (g.listeners ?? []).map((l) => `${l.name}: ${l.routes} ${l.routes === 1 ? 'route' : 'routes'}`).join(' · ');
+    const current = options.current !== undefined && sameService(g, options.current);
+    const where = whereNote(g, (gatewayCount.get(keyOf(g)) ?? 0) > 1, options.folderOf);
+    picks.push({ label: `Gateway ${g.namespace}/${g.name}`, description: [listeners || 'no listeners', where, current ? 'at the cursor' : undefined].filter(Boolean).join(' · '), service: g, current });
   }
   return picks;
 }

@@ -9,6 +9,8 @@ export const analysisChangedNotification = 'kubeNetlens/analysisChanged';
 export const statusNotification = 'kubeNetlens/status';
 
 export interface TraceParams {
+  /** What to trace: a Service (the default) or a Gateway (its listeners, the routes attached, their backends). */
+  readonly kind?: 'Service' | 'Gateway';
   readonly namespace: string;
   readonly name: string;
   /** The file of the definition to trace, when variants of the workspace define the Service differently. */
@@ -103,9 +105,13 @@ export interface TraceGraph {
   readonly variant?: string;
 }
 
+/** A starting point of a trace: a Service, or a Gateway (`kind: 'Gateway'`). */
 export interface ServiceSummary {
+  /** Set for a Gateway; a Service otherwise. */
+  readonly kind?: 'Gateway';
   readonly namespace: string;
   readonly name: string;
+  /** The Service type (`ClusterIP`, `Headless`…), or `Gateway`. */
   readonly type: string;
   readonly endpoints?: number;
   readonly source?: SourceSpan;
@@ -118,6 +124,8 @@ export interface ServiceSummary {
   readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
   /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
   readonly release?: string;
+  /** For a Gateway: each listener (`http 80/HTTP`) and how many routes it accepts. */
+  readonly listeners?: readonly { readonly name: string; readonly routes: number }[];
 }
 
 export interface StatusParams {

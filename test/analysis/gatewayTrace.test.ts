@@ -1,5 +1,5 @@
 // The Gateway entry hop of a trace: listener → route rule → backendRef before the Service, with an invalid
-// backend's failure on its rule, beside the Ingress that reaches the same Service.
+// backend's failure on its rule, beside the Ingress that reaches the same Service; and a Gateway as the start of a trace.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -7,7 +7,9 @@ import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceToText } from '../../server/src/features/traceText';
 import { analysisOf } from '../helpers/checkDns';
-import { checkTraceGolden, traceOf } from '../helpers/checkTrace';
+import { checkTraceGolden, gatewayTraceOf, traceOf } from '../helpers/checkTrace';
+import { listServices } from '../../server/src/features/serviceList';
+import { traceResultFor } from '../../server/src/features/traceResult';
 
 const trace = join(__dirname, '..', 'fixtures', 'analysis', 'trace');
 
@@ -49,5 +51,79 @@ describe('trace through a Gateway', () => {
     assert.match(text, /Through Gateways:\n {2}edge · http 80\/HTTP \*\.example\.com\n/);
     assert.match(text, /--> \[shop\.example\.com\] HTTPRoute shop · rule 1 \[warning\]/);
     assert.match(text, /-x-> \[weight 10\] shop → port 8080 \(10%\) \[error\]/);
+  });
+});
+
+describe('trace from a Gateway', () => {
+  const start = () => analysisOf(join(trace, 'gatewayStart.yaml'));
+
+  it('golden graphs', () => {
+    checkTraceGolden(start(), ['gateway/edge/front', 'gateway/edge/dead', 'gateway/edge/lonely'], join(trace, 'gatewayStart.golden.json'));
+  });
+
+  it('draws every listener, the routes each accepts, their backendRefs and the Services they lead to', () => {
+    const g = gatewayTraceOf(start(), 'edge', 'front');
+    assert.deepEqual(g.service, { kind: 'Gateway', namespace: 'edge', name: 'front', source: g.service.source });
+    assert.deepEqual(g.nodes.filter((n) => n.kind === 'gateway-listener').map((n) => n.label), ['front · web 80/HTTP', 'front · secure 443/HTTPS', 'front · db 5432/TCP']);
+    const secure = g.nodes.find((n) => n.id === 'gateway:listener:edge/front/secure')!;
+    assert.ok(secure.detail.includes('No route in the workspace is attached to this listener.'));
+    assert.ok(secure.findings.some((f) => f.code === 'gateway-tls-config'), 'the HTTPS listener without tls carries its finding');
+    assert.ok(!g.nodes.find((n) => n.id === 'gateway:listener:edge/front/web')!.findings.length, 'the finding is on its own listener only');
+    assert.ok(g.edges.some((e) => e.from === 'gateway:listener:edge/front/web' && e.to === 'gateway:rule:HTTPRoute/edge/store/0'));
+    assert.ok(g.edges.some((e) => e.from === 'gateway:listener:edge/front/db' && e.to === 'gateway:rule:TCPRoute/edge/pg/0'));
+    assert.ok(!g.edges.some((e) => e.from === 'gateway:listener:edge/front/web' && e.to === 'gateway:rule:TCPRoute/edge/pg/0'), 'each route only under the listener that accepts it');
+    // A backendRef to no Service leads nowhere; one to a Service leads to that Service's node.
+    const missing = g.nodes.find((n) => n.id === 'gateway:backend:HTTPRoute/edge/store/0/1')!;
+    assert.equal(missing.status, 'error');
+    assert.ok(missing.findings.some((f) => f.code === 'route-backend-missing'));
+    assert.ok(!g.edges.some((e) => e.from === missing.id));
+    assert.ok(g.edges.some((e) => e.from === 'gateway:backend:HTTPRoute/edge/store/0/0' && e.to === 'service:edge/store' && e.status === 'ok'));
+    assert.equal(g.nodes.find((n) => n.id === 'service:edge/store')?.status, 'ok');
+    const pg = g.nodes.find((n) => n.id === 'service:edge/pg')!;
+    assert.equal(pg.status, 'error');
+    assert.ok(pg.detail.some((d) => /HTTP requests routed here get 503/.test(d)));
+    assert.ok(pg.findings.some((f) => f.code === 'service-selector-no-match'), 'the Service hop carries the Service\'s findings');
+    assert.equal(g.broken, false, 'the store Service is reached');
+    assert.equal(g.packetPath, undefined);
+  });
+
+  it('is broken when no backend of its routes is valid, and says nothing fails when no route is in the workspace', () => {
+    assert.equal(gatewayTraceOf(start(), 'edge', 'dead').broken, true);
+    const lonely = gatewayTraceOf(start(), 'edge', 'lonely');
+    assert.equal(lonely.broken, false);
+    assert.deepEqual(lonely.nodes.map((n) => n.id), ['gateway:listener:edge/lonely/http']);
+  });
+
+  it('prints listeners → route rules → backendRefs → Services as text', () => {
+    const text = traceToText(gatewayTraceOf(start(), 'edge', 'front'));
+    assert.match(text, /^Gateway edge\/front\n\nListeners:\n {2}front · web 80\/HTTP\n/);
+    assert.match(text, /\n {6}--> \[weight 3\] store → port 80 \(75%\)\n(?: {10}.*\n)+ {8}--> \[80\] Service store\n/);
+  });
+
+  it('traces either copy of a Gateway two files define alike with the routes that name it', () => {
+    const gateway = 'apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: edge, namespace: web}\nspec:\n  gatewayClassName: example\n  listeners: [{name: http, port: 80, protocol: HTTP}]\n';
+    const a = analyzeTexts([
+      { uri: 'file:///a/gateway.yaml', text: gateway },
+      { uri: 'file:///b/gateway.yaml', text: gateway },
+      { uri: 'file:///b/route.yaml', text: 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: site, namespace: web}\nspec:\n  parentRefs: [{name: edge}]\n  rules: [{backendRefs: [{name: site, port: 80}]}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: site, namespace: web}\nspec: {selector: {app: site}, ports: [{port: 80}]}\n' },
+    ]);
+    const listed = listServices(a).filter((s) => s.kind === 'Gateway');
+    assert.deepEqual(listed.map((g) => [g.source?.uri, g.listeners]), [['file:///a/gateway.yaml', [{ name: 'http 80/HTTP', routes: 1 }]], ['file:///b/gateway.yaml', [{ name: 'http 80/HTTP', routes: 1 }]]]);
+    for (const g of listed) {
+      const graph = traceResultFor(a, { kind: 'Gateway', namespace: g.namespace, name: g.name, uri: g.source?.uri })!.graph;
+      assert.ok(graph.edges.some((e) => e.from === 'gateway:listener:web/edge/http' && e.to === 'gateway:rule:HTTPRoute/web/site/0'), g.source?.uri);
+    }
+  });
+
+  it('is offered as a starting point, with its listeners and the routes each accepts', () => {
+    const gateways = listServices(start()).filter((s) => s.kind === 'Gateway');
+    assert.deepEqual(gateways.map((s) => [s.name, s.type, s.listeners]), [
+      ['dead', 'Gateway', [{ name: 'http 8080/HTTP', routes: 1 }]],
+      ['front', 'Gateway', [{ name: 'web 80/HTTP', routes: 1 }, { name: 'secure 443/HTTPS', routes: 0 }, { name: 'db 5432/TCP', routes: 1 }]],
+      ['lonely', 'Gateway', [{ name: 'http 80/HTTP', routes: 0 }]],
+    ]);
+    const result = traceResultFor(start(), { kind: 'Gateway', namespace: 'edge', name: 'front' });
+    assert.equal(result?.graph.service.kind, 'Gateway');
+    assert.equal(traceResultFor(start(), { kind: 'Gateway', namespace: 'edge', name: 'store' }), undefined, 'a Service is not a Gateway');
   });
 });

@@ -4,10 +4,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
+import { traceGraph } from '../../server/src/features/traceGraph';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
 import { analysisOf } from '../helpers/checkDns';
 import { checkTraceGolden, traceOf } from '../helpers/checkTrace';
 import type { Service } from '../../server/src/model/resources';
+import type { TraceNodeKind } from '../../server/src/protocol';
+import { runRules } from '../../server/src/engine/evaluate';
+import { rules } from '../../server/src/rules/index';
+import type { TraceHop } from '../../server/src/rules/rule';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'analysis');
 const trace = join(fixtures, 'trace');
@@ -43,6 +48,25 @@ describe('trace graphs', () => {
     assert.equal(api.broken, false);
   });
 
+  it("puts the findings of each rule with a traceHop on that hop, for the rule's own bad example", () => {
+    const kinds: Record<TraceHop, TraceNodeKind> = { endpoints: 'no-endpoints', 'resolved-port': 'container-port', 'unresolved-port': 'container-port' };
+    const withHop = rules.filter((r) => r.traceHop);
+    assert.ok(withHop.length >= 5, 'the Service rules name their hops');
+    for (const rule of withHop) {
+      const a = analyzeTexts([{ uri: 'file:///bad.yaml', text: rule.examples.bad }]);
+      const found = runRules(a, [rule]).filter((f) => f.resource?.kind === 'Service');
+      assert.ok(found.length, `${rule.code}: its bad example fires on a Service`);
+      for (const f of found) {
+        const graph = traceOf(a, f.resource!.namespace, f.resource!.name);
+        const on = graph.nodes.filter((n) => n.findings.some((x) => x.code === rule.code && x.message === f.message));
+        assert.ok(on.length, `${rule.code}: the finding is on the trace`);
+        for (const n of on) assert.equal(n.kind, kinds[rule.traceHop!], `${rule.code} on ${n.id}`);
+        const expected = rule.traceHop === 'unresolved-port' ? 'error' : undefined;
+        if (expected) for (const n of on) assert.equal(n.status, expected, `${rule.code} on a port that does not resolve`);
+      }
+    }
+  });
+
   it('stays small: one node per workload for 200 pods in 20 workloads', () => {
     const docs = ['apiVersion: v1\nkind: Service\nmetadata: {name: big}\nspec:\n  selector: {app: big}\n  ports: [{name: http, port: 80, targetPort: http}]'];
     for (let i = 0; i < 20; i++) {
@@ -68,7 +92,7 @@ describe('trace graphs', () => {
     const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  type: ExternalName\n  externalName: "a\\"b]|c<d>(e)#f&g"\n' }]);
     // That externalName is no DNS name, so the API server rejects the Service; its trace must still draw safely.
     const svc = a.cluster.rejected('Service', 'default', 'odd') as Service;
-    const graph = a.trace(svc);
+    const graph = traceGraph(a, svc, []);
     assert.equal(graph.nodes.find((n) => n.id === 'service')?.label, 'odd', 'the box names the Service');
     const mermaid = traceToMermaid(graph);
     for (const line of mermaid.split('\n').filter((l) => /^\s+n\d+[[({]/.test(l))) {

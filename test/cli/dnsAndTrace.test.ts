@@ -140,6 +140,25 @@ describe('kube-netlens trace', () => {
     assert.match(mermaid.stdout, /subgraph listener\["Gateway listeners"\]/);
   });
 
+  it('traces a Gateway from its listeners, named gateway/NAMESPACE/NAME or, when no Service has the name, NAMESPACE/NAME', () => {
+    const text = runCli(['trace', 'gateway/shop/shop-gateway', 'examples']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^Gateway shop\/shop-gateway\n\nListeners:\n {2}shop-gateway · http 80\/HTTP shop\.example\.com\n/);
+    assert.match(text.stdout, /\n {6}--> \[weight 1\] shop → port 8080 \(100%\)\n(?: {10}.*\n)+ {8}--> \[8080\] Service api/);
+    const json = runCli(['trace', 'shop/shop-gateway', '--format', 'json', 'examples']);
+    assert.equal(json.status, 0, json.stderr);
+    const graph = JSON.parse(json.stdout);
+    assert.deepEqual([graph.service.kind, graph.service.name], ['Gateway', 'shop-gateway']);
+    assert.ok(graph.nodes.some((n: { kind: string }) => n.kind === 'gateway-listener'));
+    const mermaid = runCli(['trace', 'Gateway/shop/shop-gateway', '--format', 'mermaid', 'examples']);
+    assert.match(mermaid.stdout, /subgraph listener\["Gateway listeners"\]/);
+    const typo = runCli(['trace', 'gateway/shop/shop-gatewy', 'examples']);
+    assert.equal(typo.status, 2);
+    assert.equal(typo.stderr, 'kube-netlens: no Gateway shop/shop-gatewy in the given files; did you mean shop/shop-gateway?\n');
+    const service = runCli(['trace', 'service/shop/api', 'examples']);
+    assert.match(service.stdout, /^Service shop\/api\n/);
+  });
+
   it('rejects an unknown Service with the close names', () => {
     const typo = runCli(['trace', 'shop/apii'], { cwd: shop });
     assert.equal(typo.status, 2);

@@ -118,7 +118,8 @@ describe('Gateway API code lenses', () => {
   it('a Gateway counts the routes of each listener; a route names the parents that accept it and its invalid backends', () => {
     const c = at('route.yaml', 'kind', 0);
     const titles = (uri: string) => codeLensesFor(c.analysis, uri).map((l) => l.title);
-    assert.deepEqual(titles('file:///fixture/gateway.yaml'), ['http 80/HTTP: 1 route · https 443/HTTPS: 0 routes']);
+    assert.deepEqual(titles('file:///fixture/gateway.yaml'), ['http 80/HTTP: 1 route · https 443/HTTPS: 0 routes', 'Trace']);
+    assert.deepEqual(codeLensesFor(c.analysis, 'file:///fixture/gateway.yaml')[1].trace, { kind: 'Gateway', namespace: 'infra', name: 'edge' });
     assert.deepEqual(titles(c.uri), ['accepted by edge/http · 2 backends (1 invalid)', 'Trace web']);
     assert.deepEqual(codeLensesFor(c.analysis, c.uri)[1].trace, { namespace: 'shop', name: 'web' });
   });

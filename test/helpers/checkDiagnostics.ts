@@ -6,7 +6,7 @@ import { diagnosticsFor } from '../../server/src/features/diagnostics';
 import type { AnalysisConfig } from '../../server/src/model/config';
 import { lineIndex, lineIndexesOf, type LineIndex } from '../../server/src/model/lineIndex';
 import type { Finding } from '../../server/src/rules/finding';
-import type { Fixture } from './fixture';
+import type { Expectation, Fixture } from './fixture';
 
 export function findingsOf(fixture: Fixture, config?: Partial<AnalysisConfig>): readonly Finding[] {
   return diagnosticsFor(analyzeTexts(fixture.sources, config));
@@ -23,7 +23,8 @@ export function caretCount(text: string, span: { readonly start: number; readonl
 }
 
 /**
- * Asserts that the findings are exactly the annotated ones: start, span length on the first line, severity and code,
+ * Asserts that the findings are exactly the annotated ones: start, span length on the first line (and the end of a span
+ * over several lines), severity and code,
  * and that each annotation's message part occurs in its finding's message (grammar: test/helpers/fixture.ts).
  */
 export function checkDiagnostics(fixture: Fixture, config?: Partial<AnalysisConfig>): readonly Finding[] {
@@ -33,14 +34,16 @@ export function checkDiagnostics(fixture: Fixture, config?: Partial<AnalysisConf
   assert.deepEqual(JSON.parse(JSON.stringify(slow)), JSON.parse(JSON.stringify(findings)), 'the yaml-library parse path gives other findings');
   const texts = new Map(fixture.sources.map((s) => [s.uri, s.text]));
   const linesOf = lineIndexesOf(fixture.sources);
-  const describe = (uri: string, line: number, ch: number, length: number, severity: string, code: string) =>
-    `${uri.split('/').pop()}:${line + 1}:${ch + 1} ${'^'.repeat(length)} ${severity} ${code}`;
+  const describe = (uri: string, line: number, ch: number, length: number, end: Expectation['end'], severity: string, code: string) =>
+    `${uri.split('/').pop()}:${line + 1}:${ch + 1} ${'^'.repeat(length)}${end ? `+${end.lines}:${end.character + 1}` : ''} ${severity} ${code}`;
   const actual = findings.map((f) => {
     const lines = linesOf(f.uri);
     const p = lines.positionAt(f.span.start);
-    return describe(f.uri, p.line, p.character, caretCount(texts.get(f.uri) ?? '', f.span, lines), f.severity, f.code);
+    const e = lines.positionAt(f.span.end);
+    const end = e.line > p.line ? { lines: e.line - p.line, character: e.character } : undefined;
+    return describe(f.uri, p.line, p.character, caretCount(texts.get(f.uri) ?? '', f.span, lines), end, f.severity, f.code);
   });
-  const expected = fixture.expectations.map((e) => describe(e.uri, e.line, e.character, e.length, e.severity, e.code));
+  const expected = fixture.expectations.map((e) => describe(e.uri, e.line, e.character, e.length, e.end, e.severity, e.code));
   const messages = findings.map((f, i) => `  ${actual[i]}: ${f.message}`).join('\n');
   assert.deepEqual([...actual].sort(), [...expected].sort(), `findings differ from the annotations\n${messages}`);
   // Each annotation with a message part claims one finding at its place whose message contains the part.

@@ -1,8 +1,10 @@
-// The one place tests call trace, traceToText and traceToMermaid: goldens plus the graph's structural invariants.
+// The one place tests draw trace graphs (of Services and Gateways), traceToText and traceToMermaid: goldens plus the graph's structural invariants.
 
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../server/src/analysis/analysis';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
+import { gatewayTraceGraph, traceGraph } from '../../server/src/features/traceGraph';
+import { isGateway } from '../../server/src/model/gatewayApi';
 import { traceToText } from '../../server/src/features/traceText';
 import type { TraceGraph } from '../../server/src/protocol';
 import { runRules } from '../../server/src/engine/evaluate';
@@ -11,7 +13,15 @@ import { checkGolden } from './checkGolden';
 export function traceOf(analysis: Analysis, namespace: string, name: string): TraceGraph {
   const svc = analysis.cluster.service(namespace, name);
   if (!svc) throw new Error(`no Service ${namespace}/${name}`);
-  const graph = analysis.trace(svc, runRules(analysis));
+  const graph = traceGraph(analysis, svc, runRules(analysis));
+  checkInvariants(graph);
+  return graph;
+}
+
+export function gatewayTraceOf(analysis: Analysis, namespace: string, name: string): TraceGraph {
+  const gateway = analysis.cluster.get('Gateway', namespace, name).find(isGateway);
+  if (!gateway) throw new Error(`no Gateway ${namespace}/${name}`);
+  const graph = gatewayTraceGraph(analysis, gateway, runRules(analysis));
   checkInvariants(graph);
   return graph;
 }
@@ -29,12 +39,12 @@ export function checkInvariants(graph: TraceGraph): void {
   for (const e of graph.edges) assert.ok(ids.has(e.from) && ids.has(e.to), `edge ${e.from} → ${e.to} points outside the graph`);
 }
 
-/** The graph, its text and its Mermaid rendering against `<golden>`. */
+/** The graph, its text and its Mermaid rendering against `<golden>`; `gateway/NAMESPACE/NAME` traces a Gateway. */
 export function checkTraceGolden(analysis: Analysis, services: readonly string[], goldenPath: string): void {
   const out: Record<string, unknown> = {};
   for (const ref of services) {
-    const [ns, name] = ref.split('/');
-    const graph = traceOf(analysis, ns, name);
+    const parts = ref.split('/');
+    const graph = parts[0] === 'gateway' ? gatewayTraceOf(analysis, parts[1], parts[2]) : traceOf(analysis, parts[0], parts[1]);
     out[ref] = { graph, text: traceToText(graph).split('\n'), mermaid: traceToMermaid(graph).split('\n') };
   }
   checkGolden(goldenPath, out);

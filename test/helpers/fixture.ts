@@ -3,10 +3,12 @@
 //
 // Annotation grammar (one comment line each, under the line the finding is on):
 //
-//   #   ^^^^ <severity> <code>[: <message part>]
+//   #   ^^^^[+<lines>:<column>] <severity> <code>[: <message part>]
 //
 // - the first caret stands at the finding's start column, and the carets cover its whole span on that line: their count
-//   is the span's length; a span over several lines is covered to the end of its first line; an empty span gets one caret;
+//   is the span's length; an empty span gets one caret; a span over several lines is covered to the end of its first
+//   line, and `+<lines>:<column>` right after the carets says where it ends: that many lines further down, before that
+//   (1-based) column, as an editor shows the end of a selection (`^^^^^+2:9`);
 // - <severity> is error, warning, information or hint; <code> is the rule code;
 // - an optional message part after a colon must occur in the finding's message (write a stable part, not all of it):
 //   `#   ^^^^^^^^^ warning service-selector-no-match: matches no pod template`.
@@ -22,6 +24,8 @@ export interface Expectation {
   readonly character: number;
   /** How many carets: the span's length on its first line. */
   readonly length: number;
+  /** For a span over several lines: how many lines further down it ends, and its end column there (0-based). */
+  readonly end?: { readonly lines: number; readonly character: number };
   readonly severity: string;
   readonly code: string;
   /** Text the finding's message must contain. */
@@ -33,7 +37,7 @@ export interface Fixture {
   readonly expectations: Expectation[];
 }
 
-const annotation = /^(\s*)#(\s*)(\^+)\s+(error|warning|information|hint)\s+([a-z][a-z0-9-]*)(?:\s*:\s*(\S.*?))?\s*$/;
+const annotation = /^(\s*)#(\s*)(\^+)(?:\+(\d+):(\d+))?\s+(error|warning|information|hint)\s+([a-z][a-z0-9-]*)(?:\s*:\s*(\S.*?))?\s*$/;
 
 export function loadFixture(path: string, baseUri = 'file:///fixture/'): Fixture {
   return parseFixture(readFileSync(path, 'utf8'), baseUri, path.split('/').pop()!);
@@ -63,7 +67,8 @@ export function parseFixture(content: string, baseUri = 'file:///fixture/', defa
         target = i;
         return;
       }
-      expectations.push({ uri, line: target, character: m[1].length + 1 + m[2].length, length: m[3].length, severity: m[4], code: m[5], ...(m[6] ? { message: m[6] } : {}) });
+      const end = m[4] !== undefined ? { end: { lines: Number(m[4]), character: Number(m[5]) - 1 } } : {};
+      expectations.push({ uri, line: target, character: m[1].length + 1 + m[2].length, length: m[3].length, ...end, severity: m[6], code: m[7], ...(m[8] ? { message: m[8] } : {}) });
     });
     sources.push({ uri, text: part.lines.join('\n') });
   }

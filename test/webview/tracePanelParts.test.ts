@@ -150,6 +150,33 @@ describe('trace Service quick pick: Gateway routes', () => {
   });
 });
 
+describe('trace Service quick pick: Gateways', () => {
+  it('offers each Gateway as a starting point, apart from the Services, with its listeners', () => {
+    const edge = { kind: 'Gateway' as const, namespace: 'shop', name: 'shop-gateway', type: 'Gateway', listeners: [{ name: 'http 80/HTTP', routes: 1 }, { name: 'https 443/HTTPS', routes: 0 }] };
+    const api = { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 3 };
+    const picks = servicePicks([edge, api, { kind: 'Gateway', namespace: 'ops', name: 'bare', type: 'Gateway', listeners: [] }]);
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), [
+      '--shop', 'api: ClusterIP · 3 endpoints',
+      '--Gateways', 'Gateway shop/shop-gateway: http 80/HTTP: 1 route · https 443/HTTPS: 0 routes', 'Gateway ops/bare: no listeners',
+    ]);
+    const pick = picks.find((p) => 'label' in p && p.label === 'Gateway shop/shop-gateway');
+    assert.ok(pick && 'service' in pick && pick.service === edge);
+  });
+
+  it('tells apart same-named Gateways by their folder', () => {
+    const at = (uri: string) => ({ uri, start: 0, end: 4, line: 0, character: 0 });
+    const one = { kind: 'Gateway' as const, namespace: 'web', name: 'edge', type: 'Gateway', listeners: [], source: at('file:///w/a/gateway.yaml') };
+    const two = { ...one, source: at('file:///w/b/gateway.yaml') };
+    const picks = servicePicks([one, two], { folderOf: (s) => s.source?.uri.split('/')[4] });
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), ['--Gateways', 'Gateway web/edge: no listeners · a', 'Gateway web/edge: no listeners · b']);
+  });
+
+  it('reads a Gateway as a trace target from a command argument', () => {
+    assert.deepEqual(readTraceTarget({ kind: 'Gateway', namespace: 'shop', name: 'shop-gateway' }), { kind: 'Gateway', namespace: 'shop', name: 'shop-gateway' });
+    assert.deepEqual(readTraceTarget({ kind: 'Deployment', namespace: 'shop', name: 'api' }), { namespace: 'shop', name: 'api' });
+  });
+});
+
 describe('trace fixtures', () => {
   const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 

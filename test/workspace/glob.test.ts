@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkGlob, compileGlobs, globMatcher, maxAlternatives, maxPatternLength } from '../../server/src/workspace/glob';
+import { automatonOf, checkGlob, compileGlobs, compileOne, globMatcher, matcherOf, maxAlternatives, maxPatternLength } from '../../server/src/workspace/glob';
 
 /** A straightforward translation to a regular expression: the definition, usable on small inputs only. */
 function reference(glob: string): RegExp {
@@ -41,6 +41,17 @@ describe('glob matcher', () => {
     fc.assert(fc.property(pattern, path, (p, s) => {
       assert.equal(globMatcher([p])(s), reference(p).test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
     }), { seed: 20261201, numRuns: 5000 });
+  });
+
+  it('answers the common shapes by string comparison exactly as the automaton does', () => {
+    const lit = fc.stringMatching(/^[ab/.]{0,5}$/);
+    const shape = fc.tuple(fc.constantFrom('**/*', '**/', '', 'a/**/'), lit, fc.constantFrom('', '/**', '/*')).map(([head, l, tail]) => head + l + tail);
+    const path = fc.stringMatching(/^[ab/.]{0,10}$/);
+    fc.assert(fc.property(shape, path, (p, s) => {
+      const programs = compileOne(p);
+      if (typeof programs === 'string') return;
+      for (const prog of programs) assert.equal(matcherOf(prog)(s), automatonOf(prog)(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
+    }), { seed: 20261202, numRuns: 20000 });
   });
 
   it('reads the usual patterns as VS Code does', () => {

@@ -55,6 +55,23 @@ describe('readBounded', () => {
     assert.equal(readBounded(join(dir, 'ws', 'nothing.yaml'), limits).ok, false);
   });
 
+  it('resolves linked folders too, with the folder cache of one pass as without it', () => {
+    mkdirSync(join(outside, 'sub'), { recursive: true });
+    writeFileSync(join(outside, 'sub', 'b.yaml'), 'kind: Secret\n');
+    symlinkSync(join(outside, 'sub'), join(dir, 'ws', 'linked'));
+    mkdirSync(join(dir, 'ws', 'real'));
+    writeFileSync(join(dir, 'ws', 'real', 'c.yaml'), 'kind: ConfigMap\n');
+    symlinkSync(join(dir, 'ws', 'real'), join(dir, 'ws', 'inner'));
+    for (const realFolders of [undefined, new Map<string, string>()]) {
+      for (let pass = 0; pass < 2; pass++) {
+        const out = readBounded(join(dir, 'ws', 'linked', 'b.yaml'), { ...limits, realFolders });
+        assert.equal(out.ok ? 'read' : out.refusal, 'outside-roots', 'a file in a folder linked out of the roots');
+        const inner = readBounded(join(dir, 'ws', 'inner', 'c.yaml'), { ...limits, realFolders });
+        assert.deepEqual(inner.ok && inner.realPath, join(dir, 'ws', 'real', 'c.yaml'), 'a file in a folder linked inside');
+      }
+    }
+  });
+
   it('reads a regular file whose size the system does not report, still within the cap', () => {
     const status = readBounded('/proc/self/status', { maxBytes: 64 * 1024 });
     assert.ok(status.ok && status.text.includes('VmHWM'), 'the whole file, though stat says 0 bytes');

@@ -1,20 +1,19 @@
 // One snapshot's analysis: the cluster plus lazily computed, memoized semantics over it.
 // Everything here is a pure function of (files, config); callers share one Analysis per snapshot.
 
-import type { AnalysisConfig, Severity } from '../model/config';
+import type { AnalysisConfig } from '../model/config';
 import { buildCluster, rejectionRuleOf, type Cluster } from '../model/cluster';
 import type { ManifestFile } from '../model/parseManifest';
 import { planScopes, type ScopePlan } from '../model/project';
 import type { Location, Span } from '../model/span';
 import { isService, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
-import type { TraceGraph } from '../protocol';
 import { predictDnsRecords, predictNamespaceRecords, predictServiceRecords, type DnsIndex, type OwnedRecord } from './dnsRecords';
 import { resolveEndpoints, type PortTarget, type ServiceEndpoints } from './endpoints';
 import { resolveIngressRoutes } from './ingressRoutes';
 import { ingressVerdict, policiesSelectingWorkload } from './networkPolicy';
 import { resolveName } from './resolveName';
 import { serviceEnvFor } from './serviceEnv';
-import { buildTrace } from './trace';
+import { servicePath, type ServicePath } from './servicePath';
 
 export type DnsRecordType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'PTR';
 /** semantics §8: `always`; `while-ready` (≥1 ready endpoint); `coredns-only` (S5); `config-dependent` (needs a Corefile option). */
@@ -88,15 +87,6 @@ export interface PolicyVerdict {
   readonly allowedBy: readonly NetworkPolicy[];
 }
 
-/** A finding as the trace needs it (structurally a rules `Finding`, which this layer may not import). */
-export interface HopFinding {
-  readonly code: string;
-  readonly severity: Severity;
-  readonly message: string;
-  readonly span: Span;
-  readonly resource?: { readonly kind: string; readonly namespace: string; readonly name: string };
-}
-
 /** One scope of the workspace (model/project.ts) with the analysis its lookups answer from. */
 export interface ScopeAnalysis {
   /** '' for the whole workspace. */
@@ -134,11 +124,8 @@ export interface Analysis {
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
   /** Whether ingress from a peer (pod labels + namespace) on a port/protocol reaches the workload's pods. */
   ingressAllowed(workload: Workload, peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string }, port: number, protocol?: string): PolicyVerdict;
-  /**
-   * The Service path and packet path of one Service, as plain data. Pass the snapshot's findings (rules run in a
-   * later layer) to have each one attached to the hop it breaks.
-   */
-  trace(service: Service, findings?: readonly HopFinding[]): TraceGraph;
+  /** The path of one Service as semantic data (servicePath.ts); features/traceGraph.ts draws it. */
+  servicePath(service: Service): ServicePath;
 }
 
 /**
@@ -209,7 +196,7 @@ function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: S
     })),
     policiesSelecting: (workload) => scopeOf(workload.uri).analysis.policiesSelecting(workload),
     ingressAllowed: (workload, peer, port, protocol) => scopeOf(workload.uri).analysis.ingressAllowed(workload, peer, port, protocol),
-    trace: (service, findings) => scopeOf(service.uri).analysis.trace(service, findings),
+    servicePath: (service) => scopeOf(service.uri).analysis.servicePath(service),
   };
   scopeClusters.set(analysis, clusters);
   return analysis;
@@ -268,7 +255,7 @@ function createScopeAnalysis(cluster: Cluster, config: AnalysisConfig, scope: Sc
   let routes: readonly IngressRoute[] | undefined;
   const resolutions = new Map<string, NameResolution>();
   const envs = new Map<string, readonly ServiceEnvVar[]>();
-  const traces = new Map<Service, TraceGraph>();
+  const paths = new Map<Service, ServicePath>();
   let self: ScopeAnalysis | undefined = scope;
   const own = (): ScopeAnalysis => (self ??= { id: '', members: cluster.files, analysis });
   const analysis: Analysis = {
@@ -301,10 +288,9 @@ function createScopeAnalysis(cluster: Cluster, config: AnalysisConfig, scope: Sc
       return r;
     },
     ingressAllowed: (workload, peer, port, protocol) => ingressVerdict(cluster, workload, peer, port, protocol),
-    trace(service, findings) {
-      if (findings) return buildTrace(analysis, service, findings);
-      let r = traces.get(service);
-      if (!r) traces.set(service, (r = buildTrace(analysis, service, [])));
+    servicePath(service) {
+      let r = paths.get(service);
+      if (!r) paths.set(service, (r = servicePath(analysis, service)));
       return r;
     },
   };

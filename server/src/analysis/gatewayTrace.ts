@@ -1,86 +1,85 @@
-// The Gateway entry of a Service's trace (gateway semantics §G9): each listener that accepts a route, the route rule
-// (matches, filters, how much of it fails), and the backendRef that names this Service (port, weight), before the
-// Service hop. An invalid backend shows what its share of the rule's traffic gets (§G7).
+// The Gateway entry of a Service's path (gateway semantics §G9), as data: each route with a backendRef to the
+// Service, the listeners that accept it (or the Service parents it is a mesh route on), and per rule the verdict and
+// traffic share of every backendRef (§G7). Drawn by features/traceGraph.ts.
 
 import type { Cluster } from '../model/cluster';
-import { isRoute, type Gateway, type GatewayListener, type GatewayRoute } from '../model/gatewayApi';
+import { isRoute, type Gateway, type GatewayListener, type GatewayRoute, type RouteBackendRef, type RouteRule } from '../model/gatewayApi';
 import type { Service } from '../model/resources';
-import type { Span } from '../model/span';
-import type { SourceSpan, TraceEdge, TraceNode } from '../protocol';
-import { acceptingListeners, clusterLookup, parentTarget, portlessServiceRefs, backendShares, backendVerdict, failureOf, listenerKinds, percent, problemsText } from './gatewayRoutes';
+import { acceptingListeners, backendShares, backendVerdict, clusterLookup, parentTarget, portlessServiceRefs, type BackendVerdict } from './gatewayRoutes';
 
-export interface GatewayHops {
-  /** Nodes made for a route's rule or backendRef, to put the route's findings on. */
-  readonly places: readonly { readonly id: string; readonly route: GatewayRoute; readonly span: Span }[];
+export interface RoutePath {
+  readonly route: GatewayRoute;
+  /** The listeners that accept the route (§G3). */
+  readonly listeners: readonly { readonly gateway: Gateway; readonly listener: GatewayListener }[];
+  /** Service parents (§G8): the route is a mesh route on that Service's traffic; producer when in the same namespace. */
+  readonly meshParents: readonly { readonly service: Service; readonly namespace: string; readonly producer: boolean }[];
+  /** Accepted by a listener, or a mesh route. */
+  readonly attached: boolean;
+  /** A Service backendRef without a port: the API server rejects the route. */
+  readonly rejected: boolean;
+  readonly rules: readonly RuleBackends[];
 }
 
-interface Sink {
-  node(n: Omit<TraceNode, 'findings'>): void;
-  edge(from: string, to: string, status: TraceEdge['status'], label?: string): void;
-  source(uri: string, span: Span | undefined): SourceSpan | undefined;
+export interface RuleBackends {
+  readonly rule: RouteRule;
+  /** Every backendRef of the rule, in order, with its verdict and its share of the rule's traffic. */
+  readonly backends: readonly { readonly ref: RouteBackendRef; readonly verdict: BackendVerdict; readonly share: number }[];
+  /** The share of the rule's traffic that goes to invalid backends. */
+  readonly invalidShare: number;
+  /** Every backend invalid and no filters: all matching requests fail (§G7). */
+  readonly allInvalid: boolean;
 }
 
-export function gatewayEntries(cluster: Cluster, service: Service, sink: Sink): GatewayHops {
-  const places: { id: string; route: GatewayRoute; span: Span }[] = [];
-  const listenerIds = new Set<string>();
+/** The routes with a backendRef to this Service, and of each only the rules that have one. */
+export function routesTo(cluster: Cluster, service: Service): RoutePath[] {
+  const out: RoutePath[] = [];
   for (const route of cluster.resources) {
     if (!isRoute(route)) continue;
-    const rules = route.rules.filter((rule) => rule.backendRefs.some((b) => backendVerdict(clusterLookup(cluster), route, b).service === service));
-    if (!rules.length) continue;
-    const lookup = clusterLookup(cluster);
-    const listeners = acceptingListeners(lookup, route);
-    // Gateway semantics §G8: a Service parent makes this a mesh route on that Service's traffic.
-    const meshParents = route.parentRefs.flatMap((ref) => {
-      const t = parentTarget(lookup, route, ref);
-      return t.kind === 'service' ? [`${t.namespace === route.namespace ? 'producer' : 'consumer'} route on Service ${t.namespace}/${t.service.name}`] : [];
-    });
-    const attached = listeners.length > 0 || meshParents.length > 0;
-    for (const rule of rules) {
-      const verdicts = rule.backendRefs.map((b) => backendVerdict(clusterLookup(cluster), route, b));
-      const shares = backendShares(rule);
-      const { traffic, fate } = failureOf(route.kind);
-      const invalidShare = verdicts.reduce((s, v, i) => s + (v.status === 'invalid' ? shares[i] : 0), 0);
-      const allInvalid = verdicts.every((v) => v.status === 'invalid') && !rule.filters.length;
-      const ruleId = `gateway:rule:${route.kind}/${route.namespace}/${route.name}/${rule.index}`;
-      const detail = [
-        rule.matches.length ? `Matches ${rule.matches.join('; ')}.` : 'Matches every request of the route.',
-        ...(route.hostnames.length ? [`Hostnames ${route.hostnames.map((h) => h.value).join(', ')}.`] : []),
-        ...(rule.filters.length ? [`Filters: ${rule.filters.join(', ')}.`] : []),
-        allInvalid ? `Every backend is invalid: all ${traffic} it matches ${fate}.` : invalidShare > 0 ? `${percent(invalidShare)} of its ${traffic} go to invalid backends and ${fate}.` : `Sends its ${traffic} to ${rule.backendRefs.length} ${rule.backendRefs.length === 1 ? 'backend' : 'backends'} by weight.`,
-        ...meshParents.map((m) => `Mesh ${m}: calls to it that match this rule are sent here.`),
-        ...(attached ? [] : ['No Gateway in the workspace accepts this route.']),
-        ...(portlessServiceRefs(route).length ? ['The API server rejects this route: a Service backendRef has no port ("Must have port for Service reference").'] : []),
-      ];
-      sink.node({ id: ruleId, kind: 'route-rule', column: 'route', label: `${route.kind} ${route.name} · rule ${rule.index + 1}`, detail, status: allInvalid ? 'error' : invalidShare > 0 || !attached ? 'warning' : 'ok', source: sink.source(route.uri, rule.span) });
-      places.push({ id: ruleId, route, span: rule.span });
-      for (const { gateway, listener } of listeners) {
-        const lid = `gateway:listener:${gateway.namespace}/${gateway.name}/${listener.name ?? listener.index}`;
-        if (!listenerIds.has(lid)) {
-          listenerIds.add(lid);
-          sink.node({ id: lid, kind: 'gateway-listener', column: 'listener', label: `${gateway.name} · ${listener.name ?? '?'} ${listener.port ?? '?'}/${listener.protocol ?? '?'}${listener.hostname ? ` ${listener.hostname}` : ''}`, detail: listenerDetail(gateway, listener), status: 'ok', source: sink.source(gateway.uri, listener.span) });
-        }
-        sink.edge(lid, ruleId, 'ok', route.hostnames.length ? route.hostnames.map((h) => h.value).join(', ') : undefined);
-      }
-      rule.backendRefs.forEach((b, i) => {
-        const v = verdicts[i];
-        if (v.service !== service) return;
-        const id = `gateway:backend:${route.kind}/${route.namespace}/${route.name}/${rule.index}/${b.index}`;
-        const share = percent(shares[i]);
-        const detail = [`${route.kind} ${route.name} sends ${share} of rule ${rule.index + 1}'s ${traffic} (weight ${b.weight}) to Service port ${b.port ?? '(none)'}.`];
-        if (v.status === 'invalid') detail.push(`Invalid (${problemsText(v.problems)}): these ${traffic} ${fate}.`);
-        sink.node({ id, kind: 'backend-ref', column: 'entry', label: `${route.name} → port ${b.port ?? '?'} (${share})`, detail, status: v.status === 'invalid' ? 'error' : 'ok', source: sink.source(route.uri, b.span) });
-        places.push({ id, route, span: b.span });
-        sink.edge(ruleId, id, v.status === 'invalid' ? 'broken' : 'ok', `weight ${b.weight}`);
-        sink.edge(id, 'service', v.status === 'invalid' ? 'broken' : 'ok', b.port !== undefined ? String(b.port) : undefined);
-      });
-    }
+    const path = routePath(cluster, route, (b) => b.verdict.service === service);
+    if (path) out.push(path);
   }
-  return { places };
+  return out;
 }
 
-function listenerDetail(gateway: Gateway, l: GatewayListener): string[] {
-  return [
-    `Gateway ${gateway.namespace}/${gateway.name}${gateway.gatewayClassName ? ` (class ${gateway.gatewayClassName})` : ''} listens on ${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` for ${l.hostname}` : ' for every hostname'}.`,
-    `Admits ${(listenerKinds(l) ?? ['implementation-specific kinds']).join(', ')} from ${l.from === 'All' ? 'every namespace' : l.from === 'Selector' ? 'selected namespaces' : `namespace ${gateway.namespace}`}.`,
-  ];
+/**
+ * The routes accepted by a listener of this Gateway (§G3), with all their rules and only this Gateway's listeners
+ * (a parentRef names a Gateway, so a second copy of one is the same Gateway).
+ */
+export function routesFrom(cluster: Cluster, gateway: Gateway): RoutePath[] {
+  const out: RoutePath[] = [];
+  for (const route of cluster.resources) {
+    if (!isRoute(route) || !route.parentRefs.length) continue;
+    const path = routePath(cluster, route);
+    const listeners = path?.listeners.filter((l) => l.gateway.namespace === gateway.namespace && l.gateway.name === gateway.name);
+    if (path && listeners?.length) out.push({ ...path, listeners });
+  }
+  return out;
+}
+
+/** Whether a route path reaches the Gateway through this listener (matched by name, as parentRefs name it). */
+export function throughListener(path: RoutePath, listener: GatewayListener): boolean {
+  return path.listeners.some((l) => (l.listener.name ?? l.listener.index) === (listener.name ?? listener.index));
+}
+
+/**
+ * One route's path: its listeners and mesh parents, and the rules with a backend `keep` keeps (every rule when it is
+ * not given); undefined when no rule is left.
+ */
+function routePath(cluster: Cluster, route: GatewayRoute, keep?: (b: RuleBackends['backends'][number]) => boolean): RoutePath | undefined {
+  const lookup = clusterLookup(cluster);
+  const rules: RuleBackends[] = [];
+  for (const rule of route.rules) {
+    const shares = backendShares(rule);
+    const backends = rule.backendRefs.map((ref, i) => ({ ref, verdict: backendVerdict(lookup, route, ref), share: shares[i] }));
+    if (keep && !backends.some(keep)) continue;
+    const invalidShare = backends.reduce((s, b) => s + (b.verdict.status === 'invalid' ? b.share : 0), 0);
+    rules.push({ rule, backends, invalidShare, allInvalid: backends.every((b) => b.verdict.status === 'invalid') && !rule.filters.length });
+  }
+  if (!rules.length) return undefined;
+  const listeners = acceptingListeners(lookup, route);
+  const meshParents = route.parentRefs.flatMap((ref) => {
+    const t = parentTarget(lookup, route, ref);
+    return t.kind === 'service' ? [{ service: t.service, namespace: t.namespace, producer: t.namespace === route.namespace }] : [];
+  });
+  return { route, listeners, meshParents, attached: listeners.length > 0 || meshParents.length > 0, rejected: portlessServiceRefs(route).length > 0, rules };
 }

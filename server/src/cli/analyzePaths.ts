@@ -9,6 +9,11 @@ import { collectFiles, isCollectError, type CollectError } from './collectFiles'
 import type { Analysis } from './featureTypes';
 import { chartsIn, type ChartsFound } from './helmCharts';
 import type { AnalysisOptions, HelmOptions } from './parseArgs';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defaultKustomizeTimeoutMs, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
+import { rootMatcher } from '../workspace/kustomizeRoots';
+import type { KustomizeOptions } from '../kustomize/applyUnits';
 
 export interface AnalyzedPaths {
   readonly analysis: Analysis;
@@ -34,6 +39,17 @@ export interface FileCounts {
   readonly notRendered?: number;
 }
 
+/**
+ * The roots `--kustomize-root` names (relative to each folder PATH, else the current folder), and the real Kustomize
+ * for what is not evaluated natively (`--kustomize PATH`, else kustomize or kubectl on PATH).
+ */
+function kustomizeOptions(options: AnalysisOptions, reader: FileReader): KustomizeOptions {
+  const folders = options.paths.map((p) => resolve(p)).filter((p) => existsSync(p) && statSync(p).isDirectory());
+  const isRoot = rootMatcher(options.kustomizeRoots ?? [], folders.length ? folders : [resolve('.')]);
+  const tool = kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true }, process.env);
+  return { isRoot, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
+}
+
 export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
   const collected = collectFiles(options.paths);
   if (isCollectError(collected)) return collected;
@@ -55,7 +71,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
   };
   const charts = chartsIn(collected.sources, options);
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
-  const analysis = analyzeTexts(manifests, config, { readOther });
+  const analysis = analyzeTexts(manifests, config, { readOther, kustomize: kustomizeOptions(options, readOther) });
   const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
   const known = new Set(collected.sources.map((s) => s.uri));
   return {

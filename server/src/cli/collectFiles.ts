@@ -30,6 +30,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
   const seenFiles = new Set<string>();
   const seenFolders = new Set<string>();
   let tooLarge = 0;
+  const realFolders = new Map<string, string>();
 
   const readOne = (display: string, stats: Stats, roots: readonly string[] | undefined): void => {
     if (seenFiles.has(identityOf(stats))) return;
@@ -39,7 +40,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
       notes.push(`skipped ${display}: ${(stats.size / maxFileBytes).toFixed(1)} MB is larger than the 1 MB limit`);
       return;
     }
-    const read = readBounded(display, { maxBytes: maxFileBytes, roots });
+    const read = readBounded(display, { maxBytes: maxFileBytes, roots, realFolders });
     if (read.ok) sources.push({ uri: display, text: read.text });
     else {
       if (read.refusal === 'too-large') tooLarge++;

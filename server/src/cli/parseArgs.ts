@@ -1,5 +1,7 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
+import { checkGlob } from '../workspace/glob';
+
 export type CommandName = 'check' | 'dns' | 'trace' | 'build';
 export type FailOn = 'error' | 'warning' | 'never';
 
@@ -7,6 +9,10 @@ export interface AnalysisOptions {
   readonly paths: readonly string[];
   readonly clusterDomain?: string;
   readonly namespace?: string;
+  /** `--kustomize-root GLOB` (repeatable): only these kustomizations are roots (relative to each folder PATH). */
+  readonly kustomizeRoots?: readonly string[];
+  /** `--kustomize PATH`: the kustomize or kubectl that builds what is not evaluated natively. */
+  readonly kustomize?: string;
 }
 
 /** How charts are rendered: `--helm PATH`, `--helm-values FILE` (repeatable), `--helm-namespace NS`. */
@@ -31,7 +37,8 @@ export interface DnsRequest extends AnalysisOptions, HelmOptions {
 export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'trace';
   readonly format: 'text' | 'json' | 'mermaid';
-  readonly target: { readonly namespace: string; readonly name: string };
+  /** `kind` when the target was written `gateway/NAMESPACE/NAME` or `service/NAMESPACE/NAME`. */
+  readonly target: { readonly kind?: 'Service' | 'Gateway'; readonly namespace: string; readonly name: string };
 }
 
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
@@ -64,6 +71,8 @@ interface FlagSpec {
 const commonFlags: Record<string, FlagSpec> = {
   '--cluster-domain': { values: [] },
   '--namespace': { values: [] },
+  '--kustomize-root': { values: [], repeatable: true },
+  '--kustomize': { values: [] },
 };
 
 const helmFlags: Record<string, FlagSpec> = {
@@ -151,7 +160,10 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     clusterDomain = clusterDomain.replace(/\.$/, '');
     if (!dnsSubdomain.test(clusterDomain)) return usage(`--cluster-domain '${values.get('--cluster-domain')}' is not a valid DNS domain`);
   }
-  const common = { clusterDomain, namespace };
+  const kustomizeRoots = lists.get('--kustomize-root');
+  const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
+  if (bad) return usage(`--kustomize-root '${bad[0]}' is not a usable pattern (${bad[1]})`);
+  const common = { clusterDomain, namespace, ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
   if (command === 'check') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
   }
@@ -159,10 +171,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
   }
   const [target, ...paths] = positionals;
-  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api)');
-  const m = /^([^/]+)\/([^/]+)$/.exec(target);
-  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api)`);
-  return { command, ...common, ...helm, target: { namespace: m[1], name: m[2] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway, as gateway/NAMESPACE/NAME');
+  const m = /^(?:(service|gateway)\/)?([^/]+)\/([^/]+)$/i.exec(target);
+  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or gateway/NAMESPACE/NAME`);
+  const kind = m[1] === undefined ? undefined : m[1].toLowerCase() === 'gateway' ? 'Gateway' : 'Service';
+  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {

@@ -1,9 +1,11 @@
-// `kube-netlens trace NAMESPACE/SERVICE`: how a request reaches the Service's pods, as a tree, JSON or Mermaid.
+// `kube-netlens trace NAMESPACE/SERVICE`: how a request reaches the Service's pods, as a tree, JSON or Mermaid; and
+// `kube-netlens trace gateway/NAMESPACE/NAME`: from a Gateway's listeners through its routes to their Services.
 
 import { mapTraceSources } from '../features/renderedFindings';
 import { traceResultFor } from '../features/traceResult';
 import { lineIndexesOf } from '../model/lineIndex';
-import type { Service } from '../model/resources';
+import { isGateway } from '../model/gatewayApi';
+import type { Resource } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
 import { closeNames } from '../features/closeNames';
 import { isCollectError } from './collectFiles';
@@ -18,11 +20,18 @@ export function traceCommand(request: TraceRequest, terminal: Terminal): Command
   if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
-  const { namespace, name } = request.target;
+  const { kind, namespace, name } = request.target;
   // Services of Helm charts count too, with their places on template lines
   const charts = analyzeWithCharts(loaded, request, terminal.env);
-  const found = traceResultFor(charts.analysis, { namespace, name });
-  if (!found) return failure(unknownServiceMessage(namespace, name, charts.analysis.cluster.services), loaded.notes);
+  // NAMESPACE/NAME is a Service, or a Gateway when no Service has that name.
+  const found = traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name })
+    ?? (kind ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }));
+  if (!found) {
+    const message = kind === 'Gateway'
+      ? unknownMessage('Gateway', namespace, name, charts.analysis.cluster.resources.filter(isGateway))
+      : unknownMessage('Service', namespace, name, charts.analysis.cluster.services);
+    return failure(message, loaded.notes);
+  }
   const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
   const renders = new Map(charts.units.map((u) => [u.renderedUri, u]));
   const linesOf = lineIndexesOf(loaded.sources);
@@ -34,17 +43,17 @@ export function traceCommand(request: TraceRequest, terminal: Terminal): Command
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
-function unknownServiceMessage(namespace: string, name: string, services: readonly Service[]): string {
+function unknownMessage(kind: 'Service' | 'Gateway', namespace: string, name: string, services: readonly Resource[]): string {
   const wanted = `${namespace}/${name}`;
-  if (!services.length) return `no Service ${wanted}: the given files define no Service at all`;
+  if (!services.length) return `no ${kind} ${wanted}: the given files define no ${kind} at all`;
   const all = [...new Set(services.map((s) => `${s.namespace}/${s.name}`))];
   // The same name in another namespace is the likeliest slip, then names a few keystrokes away.
   const sameName = all.filter((s) => s.endsWith(`/${name}`));
   const close = [...new Set([...sameName, ...closeNames(wanted, all)])].slice(0, 5);
-  if (close.length) return `no Service ${wanted} in the given files; did you mean ${close.join(', ')}?`;
+  if (close.length) return `no ${kind} ${wanted} in the given files; did you mean ${close.join(', ')}?`;
   const inNamespace = all.filter((s) => s.startsWith(`${namespace}/`)).slice(0, 5);
-  if (inNamespace.length) return `no Service ${wanted} in the given files; namespace ${namespace} has ${inNamespace.join(', ')}`;
-  return `no Service ${wanted} in the given files, and no Service in namespace ${namespace}`;
+  if (inNamespace.length) return `no ${kind} ${wanted} in the given files; namespace ${namespace} has ${inNamespace.join(', ')}`;
+  return `no ${kind} ${wanted} in the given files, and no ${kind} in namespace ${namespace}`;
 }
 
 function ensureNewline(s: string): string {

@@ -10,6 +10,7 @@ Usage:
   kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
+                                             (gateway/NAMESPACE/NAME: from a Gateway's listeners)
   kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
                                              \`kustomize build DIR\` would, without running it), or
                                              those the Helm chart in DIR renders to
@@ -27,6 +28,11 @@ Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 us
 
 const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
+  --kustomize-root GLOB only the kustomizations GLOB names (relative to each folder PATH, e.g.
+                        'overlays/*') are Kustomize roots (repeat for several patterns)
+  --kustomize PATH      the kustomize or kubectl executable that builds the roots using what is not
+                        evaluated natively (replacements, openapi, ...; default: kustomize, else
+                        kubectl, on PATH); never with plugins, exec functions, Helm or the network
 `;
 
 const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
@@ -58,10 +64,14 @@ Options:
 ${common}${helm}  -h, --help            this help
 `,
   trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
+       kube-netlens trace gateway/NAMESPACE/NAME [PATH...] [options]
 
 Shows the path a request takes to the Service's pods: the names and entry points that reach it,
 the Service and kube-proxy hops, the workloads behind it, the container ports, the NetworkPolicies
 in the way, and every finding that breaks a hop.
+
+From a Gateway: each listener, the routes it accepts, their rules and backendRefs, and the Services
+they lead to. NAMESPACE/NAME names a Gateway too when no Service has that name.
 
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)

@@ -5,7 +5,7 @@ import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster } from '../model/cluster';
 import { withDefaults, type AnalysisConfig } from '../model/config';
-import { kustomizeUnits } from '../kustomize/applyUnits';
+import { kustomizeUnits, type KustomizeOptions } from '../kustomize/applyUnits';
 import type { FileReader } from '../kustomize/render';
 import { parseFiles } from '../model/parseManifest';
 
@@ -20,10 +20,10 @@ export interface SourceText {
  * `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). `readOther` reads the files a Kustomize build needs that `sources` do not hold (env files, bases outside the
  * analysed paths); without it they count as missing.
  */
-export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean; readonly readOther?: FileReader } = {}): Analysis {
+export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean; readonly readOther?: FileReader; readonly kustomize?: KustomizeOptions } = {}): Analysis {
   const cfg = withDefaults(config);
   const parsed = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath });
   // Kustomize roots are apply units: their builds replace the files they read (kustomize/applyUnits.ts).
-  const files = kustomizeUnits(parsed, cfg.defaultNamespace, undefined, options.readOther).files;
+  const files = kustomizeUnits(parsed, cfg.defaultNamespace, undefined, options.readOther, options.kustomize).files;
   return createAnalysis(buildCluster(files, undefined, rejectorFor(cfg)), cfg);
 }

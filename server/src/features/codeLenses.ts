@@ -1,5 +1,5 @@
 // codeLensesFor: a line above each Service (endpoints, backing workloads, Trace), each StatefulSet (its pod names),
-// each Gateway (routes per listener) and each route (the parents that accept it, its backends), and at the top of a
+// each Gateway (routes per listener, Trace) and each route (the parents that accept it, its backends), and at the top of a
 // root kustomization what its build makes.
 
 import type { Analysis } from '../analysis/analysis';
@@ -37,6 +37,8 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
       out.push({ span, title: 'Trace', trace: { namespace: r.namespace, name: r.name } });
     } else if (isGateway(r)) {
       out.push({ span, title: gatewaySummary(analysis, r) });
+      // Gateway semantics §G9: the trace from its listeners through the routes they accept.
+      out.push({ span, title: 'Trace', trace: { kind: 'Gateway', namespace: r.namespace, name: r.name } });
     } else if (isRoute(r)) {
       out.push({ span, title: routeSummary(analysis, r) });
       // Gateway semantics §G9: the trace of a backend Service starts at the listeners that accept this route.

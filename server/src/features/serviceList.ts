@@ -1,9 +1,11 @@
-// listServices: every Service with its type, endpoint count and the Gateway routes that reach it, for pickers and the trace view.
+// listServices: the starting points of a trace, for pickers and the trace view: every Service with its type, endpoint
+// count and the Gateway routes that reach it, then every Gateway with its listeners.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
 import { acceptingListeners, backendVerdict, clusterLookup } from '../analysis/gatewayRoutes';
-import { isRoute } from '../model/gatewayApi';
+import { routesFrom, throughListener } from '../analysis/gatewayTrace';
+import { isGateway, isRoute } from '../model/gatewayApi';
 import type { Service } from '../model/resources';
 import { lineIndexesOf } from '../model/lineIndex';
 import type { ServiceSummary } from '../protocol';
@@ -12,7 +14,7 @@ import { sourceSpan } from './sourceSpan';
 export function listServices(analysis: Analysis): ServiceSummary[] {
   const linesOf = lineIndexesOf(analysis.cluster.files);
   const routes = routesByService(analysis);
-  return analysis.cluster.services
+  const services = analysis.cluster.services
     // semantics §9.4: a Service the API server rejects never exists, so there is nothing to trace.
     .filter((s) => analysis.cluster.rejected('Service', s.namespace, s.name) !== s)
     .map((s) => {
@@ -27,7 +29,32 @@ export function listServices(analysis: Analysis): ServiceSummary[] {
         ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
       };
     })
-    .sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1));
+    .sort(byName);
+  return [...services, ...listGateways(analysis, linesOf)];
+}
+
+function byName(a: ServiceSummary, b: ServiceSummary): number {
+  return a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1;
+}
+
+/** Gateway semantics §G9: every Gateway, with its listeners and how many routes each accepts, as a trace's start. */
+function listGateways(analysis: Analysis, linesOf: ReturnType<typeof lineIndexesOf>): ServiceSummary[] {
+  const out: ServiceSummary[] = [];
+  for (const g of analysis.cluster.resources) {
+    if (!isGateway(g) || analysis.cluster.rejected(g.kind, g.namespace, g.name) === g) continue;
+    const scoped = analysis.scopeOf(g.uri);
+    const routes = routesFrom(scoped.analysis.cluster, g);
+    out.push({
+      kind: 'Gateway',
+      namespace: g.namespace,
+      name: g.name,
+      type: 'Gateway',
+      source: sourceSpan(g.uri, g.nameSpan, linesOf(g.uri)),
+      ...(scoped.label ? { unit: `variant ${scoped.label}` } : {}),
+      listeners: g.listeners.map((l) => ({ name: `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}`, routes: routes.filter((r) => throughListener(r, l)).length })),
+    });
+  }
+  return out.sort(byName);
 }
 
 /** Gateway semantics §G9: the routes whose backendRefs name each Service, with the listeners that accept them. */

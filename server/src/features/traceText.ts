@@ -8,7 +8,9 @@ const kindWord: Partial<Record<TraceNode['kind'], string>> = { service: 'Service
 
 export function traceToText(graph: TraceGraph): string {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  const out: string[] = [`Service ${graph.service.namespace}/${graph.service.name}${graph.broken ? ': no request can reach a pod' : ''}`];
+  const out: string[] = [`${graph.service.kind} ${graph.service.namespace}/${graph.service.name}${graph.broken ? ': no request can reach a pod' : ''}`];
+  // A Service's graph has its own path below; a Gateway's goes from each backendRef on to the Service it names.
+  const start = byId.get('service');
   const outgoing = new Map<string, TraceEdge[]>();
   for (const e of graph.edges) outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), e]);
   const entries = graph.nodes.filter((n) => n.column === 'entry' && n.kind !== 'backend-ref');
@@ -19,7 +21,7 @@ export function traceToText(graph: TraceGraph): string {
   // Gateway semantics §G9: listener → route rule → backendRef, then the Service path below.
   const heads = graph.nodes.filter((n) => n.column === 'listener' || (n.column === 'route' && !graph.edges.some((e) => e.to === n.id)));
   if (heads.length) {
-    out.push('', 'Through Gateways:');
+    out.push('', start ? 'Through Gateways:' : 'Listeners:');
     const shown = new Set<string>();
     const walkEntry = (n: TraceNode, indent: string, via?: TraceEdge) => {
       if (shown.has(n.id)) {
@@ -28,7 +30,7 @@ export function traceToText(graph: TraceGraph): string {
       }
       shown.add(n.id);
       writeNode(out, n, indent, via);
-      if (n.kind === 'backend-ref') return;
+      if (n.kind === 'backend-ref' && start) return;
       for (const e of outgoing.get(n.id) ?? []) {
         const next = byId.get(e.to);
         if (next) walkEntry(next, `${indent}  `, e);
@@ -36,7 +38,6 @@ export function traceToText(graph: TraceGraph): string {
     };
     for (const n of heads) walkEntry(n, '  ');
   }
-  const start = byId.get('service');
   if (start) {
     out.push('', 'Path:');
     const seen = new Set<string>();

@@ -6,14 +6,16 @@
 
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, parseShared, type FileReader, type ParseCache } from './render';
-import { discoverKustomizations } from './roots';
+import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
+import { wantsRealKustomize } from './external';
+import { discoverKustomizations, type KustomizeRoot } from './roots';
 import { get, str } from './tree';
-import { basenameUri, dirnameUri, resolveUri } from './uriPath';
+import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 export interface KustomizeMemo {
   readonly uris: string;
-  readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
+  /** `native`: the native render (what is reused while its inputs keep their texts); `unit`: what was analysed. */
+  readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly native?: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
   readonly consumed: ReadonlyMap<string, ManifestFile>;
   /** Parsed kustomizations and resource files, by URI and text. */
   readonly parsed: ParseCache;
@@ -24,6 +26,20 @@ export interface KustomizeUnits {
   readonly files: readonly ManifestFile[];
   readonly units: readonly RenderedUnit[];
   readonly memo?: KustomizeMemo;
+}
+
+/** What the settings and the real Kustomize add to the native roots. */
+export interface KustomizeOptions {
+  /**
+   * `kubeNetlens.kustomize.roots`: when set, only the kustomization folders it accepts are roots (included ones as
+   * well); components never are.
+   */
+  readonly isRoot?: (dir: string) => boolean;
+  /**
+   * A root the native renderer does not evaluate (`replacements`, `openapi`…): its build by the real Kustomize, or
+   * undefined (the native note stays). Called with the native attempt.
+   */
+  readonly external?: (native: RenderedUnit) => RenderedUnit | undefined;
 }
 
 const kustNames: ReadonlySet<string> = new Set(kustomizationFileNames);
@@ -64,7 +80,7 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
  * `files`: the workspace's files as parsed today (in URI order). `defaultNamespace` is used to parse rendered text.
  * Returns the files unchanged when the workspace holds no kustomization.
  */
-export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader): KustomizeUnits {
+export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
   if (!files.some((f) => kustNames.has(basenameUri(f.uri)))) return { files, units: [] };
   const uris = files.map((f) => f.uri);
   const sig = uris.join('\n');
@@ -73,18 +89,21 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const parsed: ParseCache = memo?.parsed ?? new Map();
   const listed = new Set(uris);
   for (const uri of parsed.keys()) if (!listed.has(uri)) parsed.delete(uri);
-  const layout = discoverKustomizations(uris, reader, commonFolder(uris), previous && reuseOf(reader, previous), parsed);
-  const roots = new Map<string, { unit: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
+  const base = commonFolder(uris);
+  const reuse = previous && reuseOf(reader, previous);
+  const layout = discoverKustomizations(uris, reader, base, reuse, parsed);
+  const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  for (const root of layout.roots) {
-    const unit = root.unit;
+  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed }))) {
+    const native = root.unit;
+    const unit = (wantsRealKustomize(native) && options.external?.(native)) || native;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
-    const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map(unit.inputs.map((u) => [u, reader.read(u)]));
+    const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
     if (unit.rendered && onlyListsFiles(reader, root.dir, root.file, parsed)) {
-      roots.set(root.dir, { unit, texts });
+      roots.set(root.dir, { unit, native, texts });
       continue;
     }
     let file = reused?.file;
@@ -93,7 +112,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       extra.push(file);
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
-    roots.set(root.dir, { unit, texts, file });
+    roots.set(root.dir, { unit, native, texts, file });
     for (const p of unit.problems) {
       const list = problems.get(p.uri) ?? [];
       // One place, one problem: the same cause met in several builds names each build in one message.
@@ -131,8 +150,26 @@ function reuseOf(reader: FileReader, previous: KustomizeMemo['roots']): (dir: st
     const old = previous.get(dir);
     if (!old) return undefined;
     for (const [u, t] of old.texts) if (reader.read(u) !== t) return undefined;
-    return old.unit;
+    return old.native ?? old.unit;
   };
+}
+
+/**
+ * The roots as the settings name them: without `isRoot`, the native ones; with it, every kustomization folder it
+ * accepts (rendered here when the native decision did not make it a root), components excepted.
+ */
+function chosenRoots(natural: readonly KustomizeRoot[], folders: readonly string[], components: readonly string[], isRoot: ((dir: string) => boolean) | undefined, render: (dir: string) => RenderedUnit): readonly KustomizeRoot[] {
+  if (!isRoot) return natural;
+  const byDir = new Map(natural.map((r) => [r.dir, r]));
+  const skip = new Set(components);
+  return folders
+    .filter((dir) => !skip.has(dir) && isRoot(dir))
+    .map((dir) => {
+      const known = byDir.get(dir);
+      if (known) return known;
+      const unit = render(dir);
+      return { dir, file: unit.definedBy, reads: unit.inputs, unit };
+    });
 }
 
 /**

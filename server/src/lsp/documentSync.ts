@@ -19,6 +19,7 @@ import { canonicalUri } from '../workspace/uri';
 import { readSettings, type FileOptions, type Settings } from '../workspace/settings';
 import type { Workspace } from '../workspace/workspace';
 import type { ChartRenderer } from './charts';
+import type { KustomizeBuilder } from './kustomizeBuilds';
 import { logged } from './guard';
 import { indexFolders } from './indexFolders';
 import type { Publisher } from './publish';
@@ -65,7 +66,13 @@ export interface DocumentSync {
   parsing(uri: string): boolean;
 }
 
-export function createDocumentSync(connection: Connection, workspace: Workspace, open: OpenDocumentTable, charts: ChartRenderer, publisher: Publisher): DocumentSync {
+/** What renders apply units outside the workspace's own texts: Helm charts, and the real Kustomize's builds. */
+export interface Renderers {
+  readonly charts: ChartRenderer;
+  readonly kustomize: KustomizeBuilder;
+}
+
+export function createDocumentSync(connection: Connection, workspace: Workspace, open: OpenDocumentTable, { charts, kustomize }: Renderers, publisher: Publisher): DocumentSync {
   let folders: string[] = [];
   let canConfigure = false;
   let canRegisterWatcher = false;
@@ -76,7 +83,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
   let indexRun = 0;
   /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
   const settingsFrom = (raw: unknown): Settings => {
-    const s = readSettings(raw, trusted);
+    const read = readSettings(raw, trusted);
+    const s = read.kustomize.roots.length ? { ...read, kustomize: { ...read.kustomize, folders } } : read;
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
   };
   const schedule = () => publisher.schedule();
@@ -101,6 +109,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
     // Every file's diagnostics are published; what the first edit needs is built after them, while the server is idle.
     publisher.indexed();
     charts.renderAll();
+    kustomize.buildAll();
   };
 
   const pullSettings = async () => {
@@ -111,6 +120,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
     else if (!publisher.indexing) {
       schedule();
       charts.renderAll();
+      kustomize.buildAll();
     }
   };
 
@@ -277,6 +287,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
         else {
           schedule();
           charts.renderAll();
+          kustomize.buildAll();
         }
       }
     },
@@ -286,7 +297,10 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       params.changes.forEach((c, i) => pendingEvents.set(uris[i], c.type));
       await applyEvents();
       // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
-      if (!publisher.indexing) charts.filesChanged(uris);
+      if (!publisher.indexing) {
+        charts.filesChanged(uris);
+        kustomize.filesChanged(uris);
+      }
     },
 
     didOpen(e) {

@@ -23,13 +23,14 @@ export async function indexFolders(folders: readonly string[], options: FileOpti
   const roots = realRoots(folders);
   const maxBytes = options.maxSizeKB * 1024;
   const texts = new Map<string, string>();
+  const realFolders = new Map<string, string>();
   const pause = pauser();
   let done = 0;
   for (const f of files) {
     await pause();
     if (isCancelled()) return undefined;
     // Only regular files inside the folders, within the size limit (a file deleted since it was listed is not there).
-    const read = readBounded(f.path, { maxBytes, roots });
+    const read = readBounded(f.path, { maxBytes, roots, realFolders });
     if (read.ok) {
       const uri = fileUri(f.path);
       texts.set(uri, read.text);

@@ -20,6 +20,7 @@ import { createChartRenderer } from './charts';
 import { toCodeAction, toCodeLens, toCompletionItem, toHover, toLocations, toSpan } from './convert';
 import { createDocumentSync, createOpenDocuments } from './documentSync';
 import { guarded, logged } from './guard';
+import { createKustomizeBuilder } from './kustomizeBuilds';
 import { createPublisher, rangeIn } from './publish';
 
 export function startServer(connection: Connection): void {
@@ -27,8 +28,9 @@ export function startServer(connection: Connection): void {
   const open = createOpenDocuments(documents);
   const workspace = createWorkspace();
   const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
+  const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
   const publisher = createPublisher(connection, workspace, open, charts);
-  const sync = createDocumentSync(connection, workspace, open, charts, publisher);
+  const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher);
 
   connection.onInitialize((params): InitializeResult => {
     sync.initialize(params);

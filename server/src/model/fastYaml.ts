@@ -356,14 +356,16 @@ function scalarNode(start: number, end: number, value: YScalar['value'], quoted:
  * left to the slow path; 'crlf' when the text has CRLF line breaks (mixed with LF ones or not).
  */
 function oddCharacters(text: string): 'bail' | 'crlf' | 'none' {
-  let crlf = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 13 && text.charCodeAt(i + 1) === 10) crlf = true;
-    else if (c < 0x7f ? c < 32 && c !== 10 : c <= 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || (c >= 0xd800 && c <= 0xdfff)) return 'bail';
-  }
-  return crlf ? 'crlf' : 'none';
+  // Regular expressions over one character class scan far faster than a loop of charCodeAt in V8.
+  if (oddCharacter.test(text)) return 'bail';
+  if (!text.includes('\r')) return 'none';
+  return loneCarriageReturn.test(text) ? 'bail' : 'crlf';
 }
+
+/** Every character the fast path leaves to the library, except CR (allowed before LF). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
+const oddCharacter = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u00a0\u2028\u2029\ufeff\ud800-\udfff]/;
+const loneCarriageReturn = /\r(?!\n)/;
 
 function isKeyChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45;

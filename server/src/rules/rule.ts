@@ -19,9 +19,21 @@ export interface Rule {
   readonly description: string;
   /** A manifest that fires the rule and one that does not, for the docs. */
   readonly examples: { readonly bad: string; readonly good: string };
+  /**
+   * Optional: the hop of a Service's trace that this rule's findings on the traced Service break
+   * (features/traceGraph.ts). Without it they go on the Service hop; findings on other objects go on those objects' hops.
+   */
+  readonly traceHop?: TraceHop;
   /** Checks the subjects and reports on them only; everything else comes from `ctx.lookup`. */
   check(ctx: RuleContext): Iterable<FindingDraft>;
 }
+
+/**
+ * `endpoints`: the "no endpoints" hop, when nothing backs the Service. `resolved-port` / `unresolved-port`: the
+ * container-port hops of the Service port the finding is on, in the pods where that port resolves to a container port,
+ * or where it does not.
+ */
+export type TraceHop = 'endpoints' | 'resolved-port' | 'unresolved-port';
 
 /**
  * What a rule sees. A check runs for a few subjects at a time (one file's objects in one namespace), and may run

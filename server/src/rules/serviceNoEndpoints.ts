@@ -6,6 +6,7 @@ import type { Rule } from './rule';
 export const serviceNoEndpoints: Rule = {
   code: 'service-no-endpoints',
   defaultSeverity: 'warning',
+  traceHop: 'endpoints',
   title: 'Service without a selector has no Endpoints or EndpointSlice',
   description: `A Service without a selector gets no endpoints from Kubernetes (semantics §1.1): its backends must be written by hand, as an \`Endpoints\` object with the Service's name or an \`EndpointSlice\` labelled \`kubernetes.io/service-name: <service>\`, in the same namespace (semantics §1.2). Without one, connections to the Service fail and a headless Service's name does not resolve.
 

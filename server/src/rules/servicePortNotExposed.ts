@@ -9,6 +9,7 @@ const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 export const servicePortNotExposed: Rule = {
   code: 'service-port-not-exposed',
   defaultSeverity: 'information',
+  traceHop: 'resolved-port',
   title: 'Numeric targetPort is not declared by the selected containers',
   description: `A numeric \`targetPort\` (or the Service \`port\` itself, when targetPort is omitted) is used as is for every selected pod: Kubernetes never compares it with the declared \`containerPort\`s (semantics §5.2). So this may well work, if the process listens on that port anyway. But an undeclared port is often a sign that the Service points at the wrong number, and declaring it documents the port and lets the Service refer to it by name.
 

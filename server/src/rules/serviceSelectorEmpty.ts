@@ -6,6 +6,7 @@ import type { Rule } from './rule';
 export const serviceSelectorEmpty: Rule = {
   code: 'service-selector-empty',
   defaultSeverity: 'warning',
+  traceHop: 'endpoints',
   title: 'Service has an empty selector ({}), which selects no pods',
   description: `An empty \`selector: {}\` looks like "select every pod", but after the API round trip it cannot be told apart from no selector at all (semantics §1.1). The EndpointSlice controller then creates **no** endpoints for the Service: only a manually written Endpoints object or EndpointSlice can give it backends (semantics §1.2). Either list the pod labels to select, or remove the empty selector if the endpoints are managed by hand.`,
   examples: {

@@ -16,6 +16,7 @@ const maxListed = 3;
 export const serviceSelectorNoMatch: Rule = {
   code: 'service-selector-no-match',
   defaultSeverity: 'warning',
+  traceHop: 'endpoints',
   title: 'Service selector matches no pods in its namespace',
   description: `A Service sends traffic to the pods whose labels contain **every** key/value pair of its \`selector\`, and only to pods in the Service's own namespace (semantics §1.1). When no pod template in that namespace carries all of them, the Service gets no endpoints: connections to its cluster IP fail and a headless Service's name does not resolve. Kubernetes does not check this when you apply the Service.
 

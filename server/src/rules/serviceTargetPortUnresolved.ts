@@ -14,6 +14,7 @@ const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 export const serviceTargetPortUnresolved: Rule = {
   code: 'service-target-port-unresolved',
   defaultSeverity: 'warning',
+  traceHop: 'unresolved-port',
   title: 'Named targetPort is not declared by the selected pods',
   description: `A named \`targetPort\` (for example \`targetPort: http\`) is looked up in **each** selected pod: the first container port with that name **and** the Service port's protocol, in container order, then sidecar init containers (semantics §5.3). A pod that has no such port gets no endpoint for that Service port, silently: the pod stays behind the Service's other ports, but traffic to this port never reaches it. A port with the right name but another protocol (\`dns\` declared as UDP, Service port TCP) does not count.
 

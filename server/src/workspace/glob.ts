@@ -24,14 +24,53 @@ export interface CompiledGlobs {
 
 /** Every valid pattern, as one matcher; invalid ones match nothing and are listed with the reason. */
 export function compileGlobs(patterns: readonly string[]): CompiledGlobs {
-  const programs: Program[] = [];
+  const matchers: PathMatcher[] = [];
   const invalid: InvalidPattern[] = [];
   for (const p of patterns) {
     const compiled = compileOne(p);
     if (typeof compiled === 'string') invalid.push({ pattern: p, reason: compiled });
-    else programs.push(...compiled);
+    else for (const prog of compiled) matchers.push(matcherOf(prog));
   }
-  return { match: (path) => programs.some((prog) => run(prog, path)), invalid };
+  return { match: (path) => matchers.some((m) => m(path)), invalid };
+}
+
+/**
+ * The matcher of one program. The shapes nearly every setting uses (`**` + `/*.yaml`, `**` + `/node_modules/**`, a
+ * plain path) are answered by one string comparison, exactly as the automaton would answer them (a test runs both
+ * over generated patterns and paths); every other shape runs the automaton.
+ */
+export function matcherOf(prog: Program): PathMatcher {
+  const lit = (from: number, to: number): string | undefined => {
+    let s = '';
+    for (let i = from; i < to; i++) {
+      const st = prog[i];
+      if (st.t !== 'char') return undefined;
+      s += String.fromCharCode(st.c);
+    }
+    return s;
+  };
+  const n = prog.length;
+  const first = prog[0]?.t;
+  const last = prog[n - 1]?.t;
+  // a literal path
+  const whole = lit(0, n);
+  if (whole !== undefined) return (path) => path === whole;
+  if (first === 'folders') {
+    // `**` + `/*suffix`: the last path segment ends with a suffix that holds no slash
+    if (prog[1]?.t === 'star') {
+      const suffix = lit(2, n);
+      if (suffix !== undefined && !suffix.includes('/')) return (path) => path.endsWith(suffix);
+    }
+    // `**` + `/some/folders/**`: those folders at any depth, anything below
+    if (last === 'rest') {
+      const mid = lit(1, n - 1);
+      if (mid) return (path) => path.startsWith(mid) || path.includes(`/${mid}`);
+    }
+    // `**` + `/some/file`: that path at any depth
+    const tail = lit(1, n);
+    if (tail) return (path) => path === tail || path.endsWith(`/${tail}`);
+  }
+  return automatonOf(prog);
 }
 
 export function globMatcher(patterns: readonly string[]): PathMatcher {
@@ -49,9 +88,9 @@ export function checkGlob(pattern: string): string | undefined {
  * than `/`), `**` + `/` (zero or more whole folders) or a final `**` (anything).
  */
 type Step = { readonly t: 'char'; readonly c: number } | { readonly t: 'one' } | { readonly t: 'star' } | { readonly t: 'folders' } | { readonly t: 'rest' };
-type Program = readonly Step[];
+export type Program = readonly Step[];
 
-function compileOne(glob: string): Program[] | string {
+export function compileOne(glob: string): Program[] | string {
   if (glob.length > maxPatternLength) return `longer than ${maxPatternLength} characters`;
   let g = glob.trim().replace(/\\/g, '/');
   if (!g) return 'empty';
@@ -125,10 +164,19 @@ function toProgram(g: string): Program {
  * name was read): every character moves each state at most two ways, so no input can make it backtrack.
  * State 2·p is "at step p"; state 2·p+1 is "inside the folders of the `**` + `/` at step p".
  */
-function run(prog: Program, path: string): boolean {
+export function automatonOf(prog: Program): PathMatcher {
   const n = prog.length;
-  let cur = new Uint8Array(2 * n + 2);
-  let next = new Uint8Array(2 * n + 2);
+  // allocated once per program: a match runs to its end without yielding, so two calls never share them
+  const setA = new Uint8Array(2 * n + 2);
+  const setB = new Uint8Array(2 * n + 2);
+  return (path) => run(prog, path, setA, setB);
+}
+
+function run(prog: Program, path: string, setA: Uint8Array, setB: Uint8Array): boolean {
+  const n = prog.length;
+  let cur = setA;
+  let next = setB;
+  cur.fill(0);
   const add = (set: Uint8Array, p: number): void => {
     // epsilon moves: `*`, `**/` and a final `**` may match nothing
     while (p < n && !set[2 * p]) {

@@ -7,8 +7,8 @@
 // O_NONBLOCK and O_NOFOLLOW (so a swap between the check and the open cannot lead elsewhere), checked again on the
 // open descriptor, and read into a buffer sized from the cap, never from what the file claims.
 
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { sep } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, sep } from 'node:path';
 
 export type ReadRefusal = 'missing' | 'not-regular' | 'outside-roots' | 'too-large' | 'unreadable';
 
@@ -20,25 +20,35 @@ export interface ReadLimits {
   readonly maxBytes: number;
   /** Real paths (links resolved) a file must lie in; undefined allows any place (a path the user named). */
   readonly roots?: readonly string[];
+  /**
+   * Real paths of the folders resolved so far, for one pass over many files (indexing a workspace): a file that is not
+   * itself a link then costs one `lstat` instead of resolving every folder above it again. Reuse it only within one
+   * pass: a folder replaced by a link later is seen by the next pass.
+   */
+  readonly realFolders?: Map<string, string>;
 }
 
 export function readBounded(path: string, limits: ReadLimits): BoundedRead {
   let real: string;
+  let before: Stats;
   try {
-    real = realpathSync.native(path);
+    // The path itself first: a regular file that is not a link lies where its folder really is.
+    const own = lstatSync(path);
+    if (own.isSymbolicLink()) {
+      real = realpathSync.native(path);
+      before = statSync(real);
+    } else {
+      real = realFolder(dirname(path), limits.realFolders) + sep + basename(path);
+      before = own;
+    }
   } catch (err) {
     return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', `cannot resolve ${path}: ${reasonOf(err)}`);
   }
   if (limits.roots && !limits.roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
     return refuse('outside-roots', `${path} leads outside the workspace (to ${real}); it is not read`);
   }
-  try {
-    const before = statSync(real);
-    if (!before.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(before)}); it is not read`);
-    if (before.size > limits.maxBytes) return refuse('too-large', tooLarge(path, before.size, limits.maxBytes));
-  } catch (err) {
-    return refuse('unreadable', `cannot read ${path}: ${reasonOf(err)}`);
-  }
+  if (!before.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(before)}); it is not read`);
+  if (before.size > limits.maxBytes) return refuse('too-large', tooLarge(path, before.size, limits.maxBytes));
   let fd: number;
   try {
     fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
@@ -71,6 +81,14 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
   } finally {
     closeSync(fd);
   }
+}
+
+function realFolder(folder: string, cache: Map<string, string> | undefined): string {
+  const known = cache?.get(folder);
+  if (known !== undefined) return known;
+  const real = realpathSync.native(folder);
+  cache?.set(folder, real);
+  return real;
 }
 
 /** The roots as real paths (links resolved), for `ReadLimits.roots`; roots that do not exist are left out. */

@@ -5,6 +5,7 @@ import { cnis, defaultConfig, podsModes, proxyModes, ruleLevels, type AnalysisCo
 import { checkGlob } from './glob';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
+import { defaultKustomizeTimeoutMs } from './kustomizeBinary';
 
 export interface FileOptions {
   readonly include: readonly string[];
@@ -25,12 +26,29 @@ export interface HelmSettings {
   readonly allowed: boolean;
 }
 
+/** How Kustomize builds are found and rendered (`kubeNetlens.kustomize.*`). */
+export interface KustomizeSettings {
+  /**
+   * Globs naming the root kustomizations, relative to a workspace folder (matched against the folder of the
+   * kustomization and against its file); empty: every kustomization no other one includes is a root.
+   */
+  readonly roots: readonly string[];
+  /** The workspace folders the roots are relative to (file system paths; the server sets them). */
+  readonly folders: readonly string[];
+  /** The kustomize or kubectl executable; undefined: `kustomize`, else `kubectl`, on PATH. */
+  readonly path?: string;
+  readonly timeoutMs: number;
+  /** Whether the real Kustomize may run: false in an untrusted workspace, from the client's trust, never a setting. */
+  readonly allowed: boolean;
+}
+
 export interface Settings {
   readonly analysis: AnalysisConfig;
   readonly files: FileOptions;
   /** Values that were refused, one sentence each, for the user (an invalid glob pattern, say). */
   readonly warnings?: readonly string[];
   readonly helm: HelmSettings;
+  readonly kustomize: KustomizeSettings;
 }
 
 /** `maxSizeKB` is clamped to this (64 MB): a file is read whole into memory, and a setting must not lift that bound. */
@@ -44,7 +62,9 @@ export const defaultFileOptions: FileOptions = {
 
 export const defaultHelmSettings: HelmSettings = { timeoutMs: defaultHelmTimeoutMs, releases: [], allowed: false };
 
-export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings };
+export const defaultKustomizeSettings: KustomizeSettings = { roots: [], folders: [], timeoutMs: defaultKustomizeTimeoutMs, allowed: false };
+
+export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings, kustomize: defaultKustomizeSettings };
 
 /** `trusted`: the client's workspace trust; without it helm never runs and the helm settings are not read. */
 export function readSettings(raw: unknown, trusted = false): Settings {
@@ -59,14 +79,16 @@ export function readSettings(raw: unknown, trusted = false): Settings {
     }
   }
   const warnings: string[] = [];
+  const validGlobs = (list: readonly string[], setting: string) =>
+    list.filter((p) => {
+      const reason = checkGlob(p);
+      if (reason) warnings.push(`${setting}: the pattern ${JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p)} is ignored (${reason}).`);
+      return !reason;
+    });
   const globs = (key: 'include' | 'exclude', fallback: readonly string[]): readonly string[] => {
     const list = stringList(files[key]);
     if (!list) return fallback;
-    const valid = list.filter((p) => {
-      const reason = checkGlob(p);
-      if (reason) warnings.push(`kubeNetlens.files.${key}: the pattern ${JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p)} is ignored (${reason}).`);
-      return !reason;
-    });
+    const valid = validGlobs(list, `kubeNetlens.files.${key}`);
     // An include list with no usable pattern left would analyse nothing: the default applies instead.
     return key === 'include' && !valid.length ? fallback : valid;
   };
@@ -89,6 +111,7 @@ export function readSettings(raw: unknown, trusted = false): Settings {
       maxSizeKB: typeof files.maxSizeKB === 'number' && files.maxSizeKB > 0 ? Math.min(files.maxSizeKB, maxSizeKBLimit) : defaultFileOptions.maxSizeKB,
     },
     helm: trusted ? readHelm(isObject(s.helm) ? s.helm : {}) : defaultHelmSettings,
+    kustomize: readKustomize(isObject(s.kustomize) ? s.kustomize : {}, trusted, validGlobs),
   };
   return warnings.length ? { ...settings, warnings } : settings;
 }
@@ -117,6 +140,20 @@ function readHelm(h: Record<string, unknown>): HelmSettings {
     path: nonEmpty(h.path),
     timeoutMs: typeof seconds === 'number' && seconds > 0 && seconds <= 600 ? Math.round(seconds * 1000) : defaultHelmTimeoutMs,
     releases,
+    allowed: true,
+  };
+}
+
+/** The roots are read in any workspace (they only choose what is analysed); the executable only in a trusted one. */
+function readKustomize(k: Record<string, unknown>, trusted: boolean, validGlobs: (list: readonly string[], setting: string) => readonly string[]): KustomizeSettings {
+  const roots = validGlobs((stringList(k.roots) ?? []).filter((p) => p.trim()), 'kubeNetlens.kustomize.roots');
+  if (!trusted) return { ...defaultKustomizeSettings, roots };
+  const seconds = k.timeoutSeconds;
+  return {
+    roots,
+    folders: [],
+    path: nonEmpty(k.path),
+    timeoutMs: typeof seconds === 'number' && seconds > 0 && seconds <= 600 ? Math.round(seconds * 1000) : defaultKustomizeTimeoutMs,
     allowed: true,
   };
 }

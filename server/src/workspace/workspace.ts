@@ -12,6 +12,7 @@ import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
 import { diskReader } from './diskReader';
+import { rootMatcher } from './kustomizeRoots';
 import { defaultSettings, type Settings } from './settings';
 
 export type { LineIndex } from '../model/lineIndex';
@@ -52,6 +53,10 @@ export interface Snapshot {
   readonly renders: ReadonlyMap<string, ChartRender>;
   /** The latest renders of each chart (rendered or not), by chart root. */
   readonly chartUnits: ReadonlyMap<string, readonly RenderedUnit[]>;
+  /** Every Kustomize root's unit as analysed (native, or built by the real Kustomize). */
+  readonly kustomizeUnits: readonly RenderedUnit[];
+  /** The native attempts of the roots it does not evaluate (what the real Kustomize may build). */
+  readonly kustomizeWanted: readonly RenderedUnit[];
 }
 
 /** One rendered value set of a chart, as the analysis reads it. */
@@ -89,6 +94,11 @@ export interface Workspace {
    * of charts that are no longer in the workspace are dropped by the next full list.
    */
   setChartRenders(root: string, renders: readonly { readonly chart: Chart; readonly valueSet: ValueSet; readonly unit: RenderedUnit }[]): void;
+  /**
+   * Replaces the builds by the real Kustomize, by root kustomization file: each stands in for the native attempt of
+   * that root while the native renderer still does not evaluate it.
+   */
+  setKustomizeBuilds(builds: ReadonlyMap<string, RenderedUnit>): void;
   snapshot(): Snapshot;
   /**
    * The snapshot to answer a request about one file with. While a large text (`heavyBytes` or more) of another file
@@ -135,6 +145,12 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
   let kustomizeMemo: KustomizeMemo | undefined;
+  let kustomizeBuilds: ReadonlyMap<string, RenderedUnit> = new Map();
+  let rootsMemo: { readonly of: Settings['kustomize']; readonly isRoot?: (dir: string) => boolean } | undefined;
+  const isRootOf = (k: Settings['kustomize']) => {
+    if (rootsMemo?.of !== k) rootsMemo = { of: k, isRoot: rootMatcher(k.roots, k.folders) };
+    return rootsMemo.isRoot;
+  };
   /** The charts as of the last full list; recomputed when URIs come or go, or a chart's own files change. */
   let charts: ChartDiscovery = { charts: [], templates: new Set() };
   /** Rendered releases by their render URI, and every chart's latest units by chart root. */
@@ -194,7 +210,14 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     }
     // Kustomize roots become apply units (kustomize/applyUnits.ts); a root whose inputs did not change is not
     // rendered again. Files a build reads that the workspace does not list (env files) are read from disk.
-    const units = kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader);
+    const wanted: RenderedUnit[] = [];
+    const units = kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader, {
+      isRoot: isRootOf(settings.kustomize),
+      external: (native) => {
+        wanted.push(native);
+        return kustomizeBuilds.get(native.definedBy);
+      },
+    });
     kustomizeMemo = units.memo;
     if (units.files !== files) files = [...units.files];
     const place = units.files === layout.files ? layout.place : new Map(files.map((f, i) => [f.uri, i]));
@@ -233,6 +256,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       charts,
       renders: rendersNow,
       chartUnits: unitsNow,
+      kustomizeUnits: units.units,
+      kustomizeWanted: wanted,
     };
   };
 
@@ -359,6 +384,11 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
           current = undefined;
         }
       }
+    },
+    setKustomizeBuilds(builds) {
+      kustomizeBuilds = builds;
+      generation++;
+      current = undefined;
     },
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),

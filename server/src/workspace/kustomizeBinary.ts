@@ -1,0 +1,155 @@
+// Building a Kustomize root with the user's Kustomize, for what the native renderer does not evaluate: `kustomize
+// build` or `kubectl kustomize` on a wrapper kustomization in a temporary folder that lists the root and asks for
+// origin annotations (kustomize/external.ts maps the objects back through them). The user's files are never written.
+// Never `--enable-exec`, `--enable-alpha-plugins` or `--enable-helm`, never `--load-restrictor` (the default holds
+// each of the user's kustomizations to its own folder); a root that reaches a remote resource or a Helm chart is not
+// handed over at all, and the process gets a proxy that answers nothing, so no fetch can happen; a build is killed
+// after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
+
+import { execFile, spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, delimiter, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unitFromKustomizeExit, whyNotForBinary, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
+import type { FileReader, ParseCache } from '../kustomize/render';
+import type { RenderedUnit } from '../model/rendered';
+import type { KustomizeSettings } from './settings';
+import { canonicalUri, fileUri } from './uri';
+
+export const defaultKustomizeTimeoutMs = 10_000;
+const maxOutputBytes = 64 * 1024 * 1024;
+
+export interface KustomizeTool {
+  readonly path: string;
+  /** `kubectl kustomize DIR` rather than `kustomize build DIR`. */
+  readonly kubectl: boolean;
+  readonly timeoutMs: number;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, process.platform === 'win32' ? `${name}.exe` : name);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The Kustomize the server may run: none in an untrusted workspace, else `kubeNetlens.kustomize.path` (kubectl when
+ * its name says so), else `kustomize`, else `kubectl`, on PATH.
+ */
+export function kustomizeForSettings(settings: KustomizeSettings, env: Readonly<Record<string, string | undefined>>): KustomizeTool | undefined {
+  if (!settings.allowed) return undefined;
+  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs: settings.timeoutMs } : undefined;
+  const kustomize = onPath('kustomize', env);
+  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs: settings.timeoutMs };
+  const kubectl = onPath('kubectl', env);
+  return kubectl ? { path: kubectl, kubectl: true, timeoutMs: settings.timeoutMs } : undefined;
+}
+
+/** The environment of a build: the user's, with every proxy pointed at a closed port on this machine and git held to local files. */
+function buildEnv(): NodeJS.ProcessEnv {
+  const dead = 'http://127.0.0.1:9';
+  return { ...process.env, HTTP_PROXY: dead, HTTPS_PROXY: dead, http_proxy: dead, https_proxy: dead, NO_PROXY: '', no_proxy: '', GIT_ALLOW_PROTOCOL: 'file', GIT_TERMINAL_PROMPT: '0' };
+}
+
+function toolName(tool: KustomizeTool): string {
+  return tool.kubectl ? 'kubectl kustomize' : 'kustomize build';
+}
+
+/** The root as the mapping needs it, from the native attempt that stopped. */
+export function externalRootOf(native: RenderedUnit): ExternalRoot {
+  const stop = native.problems.find((p) => p.code === 'kustomize-not-rendered') ?? native.problems[0];
+  return { id: native.id, label: native.label, definedBy: native.definedBy, nativeInputs: native.inputs, at: stop ? { uri: stop.uri, span: stop.span } : { uri: native.definedBy, span: { start: 0, end: 0 } } };
+}
+
+interface Prepared {
+  readonly dir: string;
+  readonly args: string[];
+  readonly originUri: (path: string) => string | undefined;
+}
+
+/**
+ * Writes the wrapper kustomization into a new temporary folder. `rootDir` is spelled as the caller's files are: a
+ * file URI (the language server) or a path as the command line shows it; origins come back in the same spelling.
+ */
+function prepare(tool: KustomizeTool, rootDir: string): Prepared {
+  // the real path: kustomize resolves the relative path from the folder as the kernel sees it
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'kube-netlens-kustomize-')));
+  const isUri = rootDir.startsWith('file:');
+  const rootPath = isUri ? fileURLToPath(rootDir) : resolve(rootDir);
+  const rel = relative(dir, rootPath).split(sep).join('/');
+  writeFileSync(join(dir, 'kustomization.yaml'), wrapperKustomization(rel));
+  const originUri = (path: string) => {
+    const abs = resolve(dir, path);
+    if (isUri) return canonicalUri(fileUri(abs));
+    return rootDir.startsWith('/') ? abs : relative(process.cwd(), abs).split(sep).join('/');
+  };
+  return { dir, args: tool.kubectl ? ['kustomize', dir] : ['build', dir], originUri };
+}
+
+function exitOfSync(tool: KustomizeTool, args: readonly string[]): KustomizeExit {
+  const r = spawnSync(tool.path, args, { encoding: 'utf8', timeout: tool.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: buildEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' || (r.signal === 'SIGKILL' && r.status === null);
+  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut, spawnError: r.error && !timedOut ? r.error.message : undefined };
+}
+
+function exitOf(tool: KustomizeTool, args: readonly string[]): Promise<KustomizeExit> {
+  return new Promise((done) => {
+    execFile(tool.path, args, { encoding: 'utf8', timeout: tool.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: buildEnv() }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+      const timedOut = !!e?.killed;
+      const spawnError = e && typeof e.code === 'string' && !timedOut ? e.message : undefined;
+      done({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr, timedOut, spawnError });
+    });
+  });
+}
+
+/**
+ * The native attempt's unit again, with its note saying why the real Kustomize was not run (a remote resource, a
+ * Helm chart); undefined when it may run.
+ */
+export function refusedUnit(native: RenderedUnit, fsys: FileReader, parsed?: ParseCache): RenderedUnit | undefined {
+  const refused = whyNotForBinary(fsys, native.definedBy.slice(0, native.definedBy.lastIndexOf('/')), parsed);
+  if (!refused) return undefined;
+  const problems = native.problems.map((p) => (p.code === 'kustomize-not-rendered' ? { ...p, message: `${p.message.replace(/\.$/, '')}; it is not built with Kustomize either: ${refused.why}.` } : p));
+  return { ...native, problems };
+}
+
+/** Builds one root synchronously (the command line). */
+export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit, fsys: FileReader, parsed?: ParseCache): RenderedUnit {
+  const refused = refusedUnit(native, fsys, parsed);
+  if (refused) return refused;
+  const root = externalRootOf(native);
+  const p = prepare(tool, root.definedBy.slice(0, root.definedBy.lastIndexOf('/')));
+  try {
+    return unitFromKustomizeExit(root, exitOfSync(tool, p.args), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+  } finally {
+    rmSync(p.dir, { recursive: true, force: true });
+  }
+}
+
+/** Builds one root without blocking (the language server). Reads the saved files. */
+export async function buildWithKustomize(tool: KustomizeTool, native: RenderedUnit, fsys: FileReader, parsed?: ParseCache): Promise<RenderedUnit> {
+  const refused = refusedUnit(native, fsys, parsed);
+  if (refused) return refused;
+  const root = externalRootOf(native);
+  const p = prepare(tool, root.definedBy.slice(0, root.definedBy.lastIndexOf('/')));
+  try {
+    return unitFromKustomizeExit(root, await exitOf(tool, p.args), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+  } finally {
+    rmSync(p.dir, { recursive: true, force: true });
+  }
+}
