@@ -3,6 +3,7 @@
 
 import type { Machine } from './machine';
 import type { AreaEntry, ProfileEntry } from './cpuProfile';
+import { formatHelmBench, type HelmBenchResult } from './helmCharts';
 import type { EditFigures, HoverFigures } from './measureServer';
 
 export interface PeerFigures {
@@ -55,6 +56,8 @@ export interface Results {
   readonly sizes: readonly SizeResult[];
   readonly targets: readonly TargetRow[];
   readonly profile?: { readonly size: number; readonly coldIndexMs: number; readonly top: readonly ProfileEntry[]; readonly areas: readonly AreaEntry[] };
+  /** Helm charts: cold check next to helm's own render time (bench/helmCharts.ts). */
+  readonly helm?: HelmBenchResult;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(1)) + ' ms' : '–');
@@ -120,5 +123,6 @@ export function formatResults(r: Results): string {
     lines.push('', 'Self time by area:', '', '| self | % | area |', '|---:|---:|---|');
     for (const a of r.profile.areas) lines.push(`| ${ms(a.selfMs)} | ${a.selfPercent.toFixed(1)} | ${a.area} |`);
   }
+  if (r.helm) lines.push('', formatHelmBench(r.helm).trimEnd());
   return lines.join('\n') + '\n';
 }

@@ -14,6 +14,7 @@ import { describeMachine } from './machine';
 import { bestProcessRun } from './measureProcess';
 import { measureServer, profileColdIndex } from './measureServer';
 import { parseFloor } from './parseFloor';
+import { measureHelmCharts } from './helmCharts';
 import { formatResults, judgeTargets, type PeerFigures, type Results, type SizeResult } from './report';
 import { formatKustomize, measureKustomize } from './kustomizeOverlays';
 
@@ -28,6 +29,7 @@ const usage = `npm run bench -- [options]
   --edits N  --hovers N      incremental edits and hovers per workspace (default 200 each)
   --profile SIZE|none        CPU profile of the cold index at SIZE (default 10000 when measured)
   --peer-limit-s S           time limit of the peer's run (default 600)
+  --helm-charts N|none       a workspace of N Helm charts: cold check next to helm's own render time (default 20)
   --out FILE                 results file (default bench/results.json)
   --no-build                 do not run npm run build first
   --dry-run                  only generate the workspaces into bench/work/ and print their sizes
@@ -47,6 +49,7 @@ interface Options {
   readonly peerLimitMs: number;
   readonly out: string;
   readonly build: boolean;
+  readonly helmCharts: number | undefined;
 }
 
 const root = resolve(__dirname, '..');
@@ -86,6 +89,7 @@ function readOptions(argv: readonly string[]): Options {
     peerLimitMs: Number(value('--peer-limit-s') ?? 600) * 1000,
     out: resolve(value('--out') ?? join(benchDir, 'results.json')),
     build: !argv.includes('--no-build'),
+    helmCharts: value('--helm-charts') === 'none' ? undefined : Number(value('--helm-charts') ?? 20),
   };
 }
 
@@ -212,6 +216,7 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const w of workspacesOf(o)) sizes.push(await measureSize(w.size, o, w));
   const profile = o.profileSize ? await profileSize(o.profileSize) : undefined;
+  const helm = o.helmCharts ? await measureHelmCharts(o.helmCharts) : undefined;
   const results: Results = {
     machine,
     quick: o.quick,
@@ -220,6 +225,7 @@ async function main(): Promise<void> {
     sizes,
     targets: judgeTargets(sizes),
     profile,
+    ...(helm ? { helm } : {}),
   };
   writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   // Kustomize (bench/kustomizeOverlays.ts): 20 bases, 60 overlays, next to real Kustomize's own render time.

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -112,6 +112,45 @@ describe('Helm charts rendered with the real helm', () => {
     assert.ok(!check([work]).diagnostics.some((d) => d.code === 'ingress-backend-missing' || d.code === 'service-selector-no-match'));
   });
 
+  it('a Service the chart looks up in the cluster is unknown, not missing (helm template answers lookup with nothing)', () => {
+    // the chart also looks up its session Secret; the Ingress backend comes from `lookup "v1" "Service" …`
+    assert.deepEqual(check(['--helm', helm, join(charts, 'lookup')]).diagnostics, []);
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    // the lookup asks the release's namespace: an Ingress in another namespace that names the Service is still reported
+    mkdirSync(join(work, 'edge'));
+    cpSync(join(repoRoot, charts, 'lookup'), join(work, 'edge', 'portal'), { recursive: true });
+    writeFileSync(join(work, 'edge', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: edge\n  namespace: edge\nspec:\n  defaultBackend:\n    service:\n      name: platform-api\n      port:\n        number: 80\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: edge\n  namespace: edge\n');
+    assert.deepEqual(check(['--helm', helm, join(work, 'edge')]).diagnostics.map((d) => [d.code, d.file]), [['ingress-backend-missing', join(work, 'edge', 'ingress.yaml')]]);
+    // looking up a ConfigMap, or a Service of another name, says nothing of platform-api: the finding stays
+    for (const [i, lookup] of ['lookup "v1" "ConfigMap" .Release.Namespace .Values.apiService', 'lookup "v1" "Service" .Release.Namespace "platform-auth"'].entries()) {
+      const chart = join(work, `portal${i}`);
+      cpSync(join(repoRoot, charts, 'lookup'), chart, { recursive: true });
+      const ingress = join(chart, 'templates', 'ingress.yaml');
+      writeFileSync(ingress, readFileSync(ingress, 'utf8').replace('lookup "v1" "Service" .Release.Namespace .Values.apiService', lookup));
+      const { diagnostics } = check(['--helm', helm, chart]);
+      assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['ingress-backend-missing', ingress, '15:23']], lookup);
+      assert.match(diagnostics[0].message, /Service "platform-api", which does not exist in namespace "default"/);
+    }
+  });
+
+  it('pods of a Deployment written only when .Capabilities has an API are unknown; a guard around objects that make no pods changes nothing', () => {
+    assert.deepEqual(check(['--helm', helm, join(charts, 'capabilities')]).diagnostics, []);
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'capabilities'), join(work, 'metrics'), { recursive: true });
+    // plain manifests beside the chart are in its scope: a Service there selecting the exporter is judged alike
+    writeFileSync(join(work, 'alerts.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: alerts\nspec:\n  selector:\n    app: metrics-exporter\n  ports:\n    - port: 9100\n');
+    // without the guarded exporter only the guarded PodDisruptionBudget is left: the selectors' near misses are findings
+    rmSync(join(work, 'metrics', 'templates', 'exporter.yaml'));
+    const { diagnostics } = check(['--helm', helm, work]);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
+      ['service-selector-no-match', join(work, 'alerts.yaml'), '7:10'],
+      ['service-selector-no-match', join(work, 'metrics', 'templates', 'service.yaml'), '9:10'],
+    ]);
+    assert.match(diagnostics[1].message, /The selector app: metrics-exporter matches no pod template/);
+    cpSync(join(repoRoot, charts, 'capabilities', 'templates', 'exporter.yaml'), join(work, 'metrics', 'templates', 'exporter.yaml'));
+    assert.deepEqual(check(['--helm', helm, work]).diagnostics, []);
+  });
+
   it('does not render a chart whose dependency is missing: one information finding on Chart.yaml', () => {
     const { diagnostics, status } = check(['--helm', helm, join(charts, 'missingdep')]);
     assert.equal(status, 0);
@@ -124,6 +163,16 @@ describe('Helm charts rendered with the real helm', () => {
     assert.equal(status, 1);
     assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [['helm-failed', 'error', join(charts, 'failing', 'templates', 'deployment.yaml'), '18:25']]);
     assert.match(diagnostics[0].message, /queue\.url is required/);
+  });
+
+  it("shows helm's error that names no template on Chart.yaml, with its first lines", () => {
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'quiet'), join(work, 'store'), { recursive: true });
+    writeFileSync(join(work, 'store', 'values.yaml'), 'replicas: [2\nimage: registry.example/shop:1.4\n');
+    const { diagnostics } = check(['--helm', helm, join(work, 'store')]);
+    const failed = diagnostics.filter((d) => d.code === 'helm-failed');
+    assert.deepEqual(failed.map((d) => [d.severity, d.file, at(d)]), [['error', join(work, 'store', 'Chart.yaml'), '2:1']]);
+    assert.match(failed[0].message, /^helm template failed for chart store, values\.yaml:\nError: cannot load values\.yaml: error converting YAML to JSON/);
   });
 
   it('without helm: templates skipped and counted, one information finding per Chart.yaml, nothing else on chart files', () => {

@@ -197,6 +197,8 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
 
   scenario('a Helm chart is rendered with helm and its selector typo is a finding on the template line', '07-helm-template-line', async (page) => {
     await problemsShowing(page, 'service-selector-no-match', { present: ['service.yaml', '[Ln 9, Col 10]', 'in release shop, values.yaml'] });
+    // the status bar counts the chart as rendered
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.statusbar-item'), (e) => e.textContent ?? '').some((t) => t.includes('1/1 chart rendered')), undefined, { timeout: patience });
     await openFile(page, 'service.yaml');
     await goTo(page, 9, 12);
     await squiggles(page, 'warning').first().waitFor();

@@ -130,3 +130,110 @@ describe('language server with Helm charts', () => {
     assert.equal(trusted.diagnostics.get(uri('shop/Chart.yaml'))?.diagnostics.length ?? 0, 0);
   });
 });
+
+describe('language server with a chart that looks up a Service in the cluster', () => {
+  let dir: string;
+  let client: TestClient | undefined;
+  const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
+
+  before(() => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-lookup-'));
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'lookup'), join(dir, 'portal'), { recursive: true });
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
+  });
+
+  after(() => {
+    if (client?.process.exitCode === null) client.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the looked-up Service is unknown, not missing; other charts are checked as before; a lookup of another kind lets the finding come', async () => {
+    client = startServer(join(root, 'dist', 'server.js'));
+    const c = client;
+    c.settings = { helm: { path: helm } };
+    await c.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      capabilities: { workspace: { configuration: true } },
+      initializationOptions: { workspaceTrusted: true },
+    });
+    await c.connection.sendNotification('initialized', {});
+    await c.waitFor('both charts rendered', () => c.notifications.some((n) => (n.params as { chartsRendered?: number } | undefined)?.chartsRendered === 2), 30_000);
+    await c.waitFor('the typo in the other chart', () => c.diagnostics.get(uri('shop/templates/service.yaml'))?.diagnostics.length === 1, 30_000);
+    assert.equal(c.diagnostics.get(uri('portal/templates/ingress.yaml'))?.diagnostics.length ?? 0, 0);
+    const path = join(dir, 'portal', 'templates', 'ingress.yaml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('lookup "v1" "Service"', 'lookup "v1" "ConfigMap"'));
+    await c.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('portal/templates/ingress.yaml'), type: 2 }] });
+    const found = await c.waitFor('the missing backend', () => {
+      const p = c.diagnostics.get(uri('portal/templates/ingress.yaml'));
+      return p?.diagnostics.length ? p : undefined;
+    }, 30_000);
+    assert.deepEqual(found.diagnostics.map((d) => [d.code, d.range.start.line]), [['ingress-backend-missing', 14]]);
+  });
+});
+
+describe('language server with a chart of several value sets', () => {
+  let dir: string;
+  let client: TestClient | undefined;
+  const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
+
+  before(() => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+    dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-sets-'));
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'valuesets'), join(dir, 'api'), { recursive: true });
+  });
+
+  after(() => {
+    if (client?.process.exitCode === null) client.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hovers show what each value set rendered, one finding names every value set that has it, the picker names the releases', async () => {
+    client = startServer(join(root, 'dist', 'server.js'));
+    const c = client;
+    c.settings = { helm: { path: helm } };
+    await c.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      capabilities: { workspace: { configuration: true } },
+      initializationOptions: { workspaceTrusted: true },
+    });
+    await c.connection.sendNotification('initialized', {});
+    const published = await c.waitFor('services.yaml diagnostics', () => {
+      const p = c.diagnostics.get(uri('api/templates/services.yaml'));
+      return p && p.diagnostics.length === 2 ? p : undefined;
+    }, 30_000);
+    const diagnostics = [...published.diagnostics].sort((a, b) => a.range.start.line - b.range.start.line);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['service-selector-no-match', 6], ['service-target-port-unresolved', 20]]);
+    assert.match(diagnostics[1].message, /\nin release api, value sets values\.yaml, ci\/prod-values\.yaml and ci\/staging-values\.yaml: rendered `metrics`$/);
+    assert.match(diagnostics[0].message, /\nin release api, values ci\/prod-values\.yaml: rendered `apii`$/);
+    // the selector renders differently in prod, and each value set has its own replica count: a section per value set
+    const hover = async (line: number, character: number) =>
+      (await c.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: uri('api/templates/services.yaml') }, position: { line, character } }))?.contents.value ?? '';
+    const selector = await hover(6, 10);
+    const titles = selector.split('\n').filter((l) => l.startsWith('**Rendered in'));
+    assert.deepEqual(titles, [
+      '**Rendered in release api, values\\.yaml**',
+      '**Rendered in release api, values ci/prod\\-values\\.yaml**',
+      '**Rendered in release api, values ci/staging\\-values\\.yaml**',
+    ]);
+    const sections = selector.split('**Rendered in ').slice(1);
+    assert.match(sections[0], /`app=api`[\s\S]*Deployment `api` ×2/);
+    assert.match(sections[1], /`app=apii`[\s\S]*No pod template in `default` matches the whole selector/);
+    assert.match(sections[2], /`app=api`[\s\S]*Deployment `api` ×1/);
+    // the Service: its endpoints in each value set, the variant named by its values file, not by the render's place
+    const name = (await hover(3, 9)).split('**Rendered in ').slice(1);
+    assert.equal(name.length, 3);
+    assert.match(name[0], /^release api, values\\.yaml\*\*\n\n\*\*Service\*\* `api` in namespace `default` \(variant values\\.yaml\)[\s\S]*Deployment `api` ×2/);
+    assert.match(name[1], /\(variant ci\/prod\\-values\\.yaml\)[\s\S]*No endpoints/);
+    assert.ok(name.every((section) => !section.includes('#helm') && /api\.default\.svc\.cluster\.local/.test(section)));
+    const services = await c.connection.sendRequest<{ name: string; release?: string; source?: { uri: string } }[]>('kubeNetlens/listServices', {});
+    const api = services.filter((s) => s.name === 'api');
+    assert.deepEqual(api.map((s) => [s.source?.uri, s.release]), [[uri('api/templates/services.yaml'), 'release api, value sets ci/prod-values.yaml, ci/staging-values.yaml and values.yaml']]);
+  });
+});

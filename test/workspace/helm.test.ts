@@ -2,14 +2,15 @@
 // timeout that stops a render, and the rule that helm never runs in an untrusted workspace. Real, pinned helm.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { discoverCharts } from '../../server/src/model/helmCharts';
 import { sourceOf } from '../../server/src/model/rendered';
-import { helmForSettings, releasesIn, renderChart } from '../../server/src/workspace/helm';
+import type { RenderedUnit } from '../../server/src/model/rendered';
+import { helmForSettings, releasesIn, renderChart, renderChartsSync } from '../../server/src/workspace/helm';
 import { createWorkspace } from '../../server/src/workspace/workspace';
 import { readSettings } from '../../server/src/workspace/settings';
 
@@ -66,6 +67,32 @@ describe('rendering charts for the language server', () => {
     assert.equal(unit.rendered, undefined);
     assert.deepEqual(unit.problems.map((p) => [p.code, p.uri]), [['helm-failed', charts[0].chartYaml]]);
     assert.match(unit.problems[0].message, /did not finish within 300 ms for chart slow, values\.yaml and was stopped/);
+  });
+
+  it('the CLI renders several charts at a time, each with its own timeout and error, in the order of the charts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-batch-'));
+    mkdirSync(join(dir, 'slow', 'templates'), { recursive: true });
+    writeFileSync(join(dir, 'slow', 'Chart.yaml'), 'apiVersion: v2\nname: slow\nversion: 0.1.0\n');
+    writeFileSync(join(dir, 'slow', 'templates', 'cm.yaml'), '{{- range until 10000 }}{{- range until 10000 }}{{- end }}{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\n');
+    for (const name of ['valuesets', 'failing']) cpSync(join(repoRoot, 'test', 'fixtures', 'helm', name), join(dir, name), { recursive: true });
+    const texts = filesUnder(dir);
+    const { charts } = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default' });
+    const run = { helm, timeoutMs: 2000, pathOf: (u: string) => fileURLToPath(u) };
+    const brief = (units: RenderedUnit[]) => units.map((u): [string, string, number] => [u.label, u.problems.map((p) => p.code).join(), u.rendered?.text.length ?? 0]);
+    const started = Date.now();
+    const parallel = renderChartsSync(charts, charts, run, (u) => texts.get(u), 2);
+    assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
+    assert.deepEqual(brief(parallel).map(([label, codes, length]) => [label, codes, length > 0]), [
+      ['chart worker, values.yaml', 'helm-failed', false],
+      ['chart slow, values.yaml', 'helm-failed', false],
+      ['chart api, values.yaml', '', true],
+      ['chart api, values ci/prod-values.yaml', '', true],
+      ['chart api, values ci/staging-values.yaml', '', true],
+    ]);
+    assert.match(parallel[1].problems[0].message, /did not finish within 2 s/);
+    assert.match(parallel[0].problems[0].message, /queue\.url is required/);
+    // the same units as one render after another
+    assert.deepEqual(brief(renderChartsSync(charts, charts, run, (u) => texts.get(u), 1)), brief(parallel));
   });
 
   it('renders enter the workspace as files of their own, in the release namespace, and go with their chart', async () => {

@@ -3,6 +3,7 @@
 // namespace (applied wherever `kubectl -n` says). A lookup that lands here answers "unknown", and rules stay quiet.
 
 import type { Cluster } from '../model/cluster';
+import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
 import { isBuiltInApiVersion, type Resource } from '../model/resources';
@@ -30,6 +31,8 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
   const cr = operatorObjectIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, which an operator may turn into such pods`;
+  const fromCluster = clusterPods(cluster, namespace);
+  if (fromCluster) return fromCluster;
   for (const key of keys) {
     if (isGeneratedLabel(key)) return `the controller generates the value of the "${key}" label, so no manifest can know it`;
   }
@@ -44,6 +47,8 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and it may define it`;
   const cr = operatorObjectIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) is a custom resource, and operators create Services for theirs`;
+  const fromCluster = clusterService(cluster, namespace, name);
+  if (fromCluster) return fromCluster;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
   if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
   return undefined;
@@ -71,4 +76,57 @@ function unrenderedChart(cluster: Cluster): string | undefined {
     unrendered.set(cluster, found);
   }
   return found ?? undefined;
+}
+
+// Helm renders made without a cluster (model/helmLookups.ts): `lookup` answered nothing and `.Capabilities` held
+// defaults, so what a template looks up, and what it writes only when the cluster says so, may exist although the
+// render lacks it (semantics §9.2): in the namespace the template names (the release's for `.Release.Namespace`), or
+// in any when it computes one.
+
+const dependencesOf = new WeakMap<Cluster, readonly { readonly chart: string; readonly d: ClusterDependence }[]>();
+
+function dependences(cluster: Cluster): readonly { readonly chart: string; readonly d: ClusterDependence }[] {
+  let found = dependencesOf.get(cluster);
+  if (!found) {
+    found = cluster.files.flatMap((f) => (f.clusterDependences ?? []).map((d) => ({ chart: chartFolderOf(f.uri), d })));
+    dependencesOf.set(cluster, found);
+  }
+  return found;
+}
+
+/** Why pods may exist that a render lacks: a template looks up a workload, or writes one only when the cluster says so. */
+function clusterPods(cluster: Cluster, namespace: string): string | undefined {
+  for (const { chart, d } of dependences(cluster)) {
+    if (d.namespace !== undefined && d.namespace !== namespace) continue;
+    // a custom resource written only when its API is installed: an operator may turn it into pods (semantics §9.2)
+    const operated = d.how === 'guard' && d.apiVersion !== undefined && !isBuiltInApiVersion(d.apiVersion);
+    if (d.kind === '*' || podMakingKinds.has(d.kind) || operated) return explain(chart, d, 'such pods may exist');
+  }
+  return undefined;
+}
+
+/** Why a Service named `name` may exist that a render lacks: a template looks it up, or writes one only when the cluster says so. */
+function clusterService(cluster: Cluster, namespace: string, name: string): string | undefined {
+  for (const { chart, d } of dependences(cluster)) {
+    if (d.namespace !== undefined && d.namespace !== namespace) continue;
+    if (d.kind !== '*' && d.kind !== 'Service') continue;
+    // a lookup of another name, written out, says nothing of this one (`""` lists them all)
+    if (d.how === 'lookup' && d.name && d.name !== name) continue;
+    return explain(chart, d, 'the Service may exist');
+  }
+  return undefined;
+}
+
+function explain(chart: string, d: ClusterDependence, so: string): string {
+  const template = d.uri.slice(d.uri.lastIndexOf('/templates/') + 1);
+  const what = d.kind === '*' ? 'objects' : `a ${d.kind}`;
+  return d.how === 'lookup'
+    ? `the chart in folder "${chart}" looks up ${what} in the cluster (\`${d.text}\` in ${template}), which helm template answers with nothing, so ${so}`
+    : `the chart in folder "${chart}" writes ${what} only when the cluster answers \`${d.text}\` (in ${template}), which helm template cannot know, so ${so}`;
+}
+
+/** `…/charts/web/#helm/values.yaml` → `web`. */
+function chartFolderOf(renderUri: string): string {
+  const root = renderUri.slice(0, Math.max(renderUri.indexOf('/#helm/'), 0));
+  return decodeURIComponent(root.slice(root.lastIndexOf('/') + 1));
 }

@@ -2,11 +2,12 @@
 // subcharts next to them), rendered with helm when it is there (`--helm PATH`, else `helm` on PATH).
 
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
 import { basename, dirname, discoverCharts, type Chart, type ChartDiscovery } from '../model/helmCharts';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
-import { defaultHelmTimeoutMs, findHelm, helmMissingProblem, renderChartSync } from '../workspace/helm';
+import { defaultHelmTimeoutMs, findHelm, helmMissingProblem, renderChartsSync } from '../workspace/helm';
 import type { HelmOptions } from './parseArgs';
 
 export interface ChartsFound {
@@ -57,6 +58,7 @@ export function renderCharts(found: ChartsFound, sources: readonly SourceText[],
   if (!helm) return { units: [], problems: found.topLevel.map(helmMissingProblem) };
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const run = { helm, timeoutMs: defaultHelmTimeoutMs, pathOf: (uri: string) => uri };
-  const units = found.topLevel.flatMap((c) => renderChartSync(c, found.discovery.charts, run, (u) => texts.get(u)));
+  // helm is CPU-bound: as many renders at once as there are cores, at most four
+  const units = renderChartsSync(found.topLevel, found.discovery.charts, run, (u) => texts.get(u), Math.min(4, availableParallelism()));
   return { helm, units, problems: [] };
 }

@@ -7,6 +7,7 @@ import { buildCluster } from '../model/cluster';
 import { withDefaults, type AnalysisConfig } from '../model/config';
 import { kustomizeUnits, type KustomizeOptions } from '../kustomize/applyUnits';
 import type { FileReader } from '../kustomize/render';
+import type { ClusterDependence } from '../model/helmLookups';
 import { parseFiles } from '../model/parseManifest';
 
 export interface SourceText {
@@ -14,6 +15,8 @@ export interface SourceText {
   readonly text: string;
   /** Namespace of this text's objects that set none (a Helm release's namespace); the config's otherwise. */
   readonly defaultNamespace?: string;
+  /** A Helm render's dependences on the cluster (model/helmLookups.ts). */
+  readonly clusterDependences?: readonly ClusterDependence[];
 }
 
 /**

@@ -84,7 +84,7 @@ export function mapRenderedFindings(units: readonly RenderedFindings[]): Finding
 }
 
 /** `release api, values.yaml` + `release api, values ci/prod-values.yaml` → `release api, value sets values.yaml and ci/prod-values.yaml`. */
-function joinContexts(contexts: readonly string[]): string {
+export function joinContexts(contexts: readonly string[]): string {
   if (contexts.length === 1) return contexts[0];
   const parts = contexts.map((c) => /^release ([^,]+), (?:values )?(.+)$/.exec(c));
   const release = parts[0]?.[1];

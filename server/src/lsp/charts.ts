@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { renderedHoverAt } from '../features/hoverRendered';
-import { findingsOfProblems, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
+import { findingsOfProblems, joinContexts, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
 import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
 import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
@@ -161,6 +161,8 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       if (!snap.renders.size) return [...list];
       const seen = new Map<string, number>();
       const out: ServiceSummary[] = [];
+      /** The value sets each listed Service is rendered in. */
+      const contexts = new Map<number, string[]>();
       for (const s of list) {
         const render = s.source && snap.renders.get(s.source.uri);
         const source = s.source && mapSourceSpan(s.source, sourcesOf(snap), (u) => snap.lines(u));
@@ -168,12 +170,15 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
         const at = seen.get(key);
         if (at !== undefined) {
           // the same Service from another value set: named beside the first
-          if (render) out[at] = { ...out[at], release: [out[at].release, contextOf(render.valueSet)].filter(Boolean).join('; ') };
+          if (render) contexts.get(at)?.push(contextOf(render.valueSet));
           continue;
         }
         seen.set(key, out.length);
-        out.push(render ? { ...s, source, release: contextOf(render.valueSet) } : s);
+        if (render) contexts.set(out.length, [contextOf(render.valueSet)]);
+        out.push(render ? { ...s, source } : s);
       }
+      // `release api, value sets values.yaml and ci/prod-values.yaml`
+      for (const [i, c] of contexts) out[i] = { ...out[i], release: joinContexts(c) };
       return out;
     },
     trace(snap, result) {

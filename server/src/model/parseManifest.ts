@@ -6,6 +6,7 @@ import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type 
 import { composeInPieces, composerOptions } from './composeInPieces';
 import { fastParse, fastParseSteps } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
+import type { ClusterDependence } from './helmLookups';
 import type { RenderedSource } from './rendered';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
@@ -41,6 +42,8 @@ export interface ManifestFile {
   readonly manifestDocuments: number;
   /** Set on the file that holds a rendered apply unit's objects (a Kustomize root's build). */
   readonly rendered?: RenderedSource;
+  /** Set on a Helm render whose templates ask the cluster (`lookup`, `.Capabilities`): what it may lack (analysis/unknowns.ts). */
+  readonly clusterDependences?: readonly ClusterDependence[];
 }
 
 export interface ParseOptions {
@@ -63,13 +66,15 @@ export function buildInputFile(uri: string, text: string, role: FileRole): Manif
 }
 
 /** Each file parsed as its role says: build inputs hold no objects (semantics §9.5). */
-export function parseFiles(sources: readonly { readonly uri: string; readonly text: string; readonly defaultNamespace?: string }[], options: ParseOptions): ManifestFile[] {
+export function parseFiles(sources: readonly { readonly uri: string; readonly text: string; readonly defaultNamespace?: string; readonly clusterDependences?: readonly ClusterDependence[] }[], options: ParseOptions): ManifestFile[] {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
   return sources.map((s) => {
     const role = roles.get(s.uri);
     // a text may name its own default namespace (a Helm release's objects are in the release namespace)
-    return role ? buildInputFile(s.uri, s.text, role) : parseManifest(s.uri, s.text, s.defaultNamespace ? { ...options, defaultNamespace: s.defaultNamespace } : options);
+    if (role) return buildInputFile(s.uri, s.text, role);
+    const file = parseManifest(s.uri, s.text, s.defaultNamespace ? { ...options, defaultNamespace: s.defaultNamespace } : options);
+    return s.clusterDependences?.length ? { ...file, clusterDependences: s.clusterDependences } : file;
   });
 }
 

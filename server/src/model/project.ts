@@ -110,7 +110,8 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
   for (const [id, g] of groups) {
     const visible = files.filter((f) => compatible(g.parts, fileKeys.get(f.uri)!));
     const last = g.parts[g.parts.length - 1];
-    const label = last === undefined ? undefined : decodeLabel(last.slice(root.length).replace(/\/$/, '')) || last;
+    // a Helm render (`<chart>/#helm/<value set>`, model/helmCharts.ts renderUri) is named by its value set
+    const label = last === undefined ? undefined : decodeLabel(last.slice(root.length).replace(/\/$/, '').replace(/(^|\/)#helm\/([^/]*)$/, (_, slash: string, id: string) => `${slash}${decodeLabel(id)}`)) || last;
     const scope: Scope = { id, label, members: g.members, visible };
     scopes.push(scope);
     for (const f of g.members) byUri.set(f.uri, scope);

@@ -2,6 +2,7 @@
 // map. The analysis reads the rendered text like any manifest; a finding on it is mapped back to the source line that
 // caused it (architecture: "results enter the model as texts plus source maps").
 
+import type { ClusterDependence } from './helmLookups';
 import type { Span } from './span';
 
 /** One piece of rendered text and where it came from. */
@@ -45,6 +46,8 @@ export interface RenderedUnit {
   /** Undefined when rendering failed or was not possible (then `problems` says why). */
   readonly rendered?: RenderedText;
   readonly problems: readonly RenderProblem[];
+  /** What the templates of a Helm render take from the cluster (`lookup`, `.Capabilities`), which the render lacks. */
+  readonly clusterDependences?: readonly ClusterDependence[];
 }
 
 /** What a manifest file made from a rendered unit's text knows of it (`ManifestFile.rendered`). */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
 import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
+import { chartClusterDependences } from '../model/helmLookups';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
@@ -93,6 +94,61 @@ export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
     timedOut,
     spawnError: r.error && !timedOut ? r.error.message : undefined,
   };
+}
+
+/**
+ * The script of the child process runHelmBatchSync starts: reads {helm, args[], …} on stdin, runs the renders
+ * `parallel` at a time as runHelm does, prints their exits as JSON.
+ */
+const batchScript = `
+const { execFile } = require('node:child_process');
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => { input += d; });
+process.stdin.on('end', () => {
+  const { helm, timeoutMs, maxBuffer, parallel, batch } = JSON.parse(input);
+  const out = new Array(batch.length);
+  let next = 0;
+  let done = 0;
+  const start = () => {
+    if (next >= batch.length) return;
+    const i = next++;
+    execFile(helm, batch[i], { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer }, (err, stdout, stderr) => {
+      const timedOut = !!(err && err.killed);
+      out[i] = { status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr, timedOut, spawnError: err && typeof err.code === 'string' && !timedOut ? err.message : undefined };
+      if (++done === batch.length) process.stdout.write(JSON.stringify(out));
+      else start();
+    });
+  };
+  for (let k = 0; k < Math.min(parallel, batch.length); k++) start();
+});
+`;
+
+/**
+ * Runs several renders synchronously (the CLI), `parallel` at a time: helm is started by a child node process that
+ * waits for them, since a synchronous caller cannot wait for two processes at once. Each render keeps its own
+ * timeout; the child gets as long as the renders could take one after another, and one by one is the fallback.
+ */
+export function runHelmBatchSync(run: HelmRun, batch: readonly (readonly string[])[], parallel: number): HelmExit[] {
+  if (batch.length < 2 || parallel < 2) return batch.map((args) => runHelmSync(run, args));
+  const r = spawnSync(process.execPath, ['-e', batchScript], {
+    input: JSON.stringify({ helm: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, parallel, batch }),
+    encoding: 'utf8',
+    timeout: run.timeoutMs * batch.length + 10_000,
+    killSignal: 'SIGKILL',
+    maxBuffer: maxOutputBytes * 2,
+    env: helmEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  if (r.status === 0 && r.stdout) {
+    try {
+      const exits = JSON.parse(r.stdout) as HelmExit[];
+      if (Array.isArray(exits) && exits.length === batch.length) return exits.map((e) => ({ ...e, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
+    } catch {
+      // the child's output did not arrive whole: render one by one
+    }
+  }
+  return batch.map((args) => runHelmSync(run, args));
 }
 
 /** Runs one render without blocking (the language server). */
@@ -185,7 +241,9 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
   }
   if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
-  return { ...base, rendered: mapped.rendered, problems: [] };
+  // what `lookup` and `.Capabilities` would have answered in a cluster is unknown (semantics §9.2)
+  const dependences = chartClusterDependences(chart.files, textOf, valueSet.namespace);
+  return { ...base, rendered: mapped.rendered, problems: [], ...(dependences.length ? { clusterDependences: dependences } : {}) };
 }
 
 /** helm's error → a problem on the template line it names (`<chart>/templates/x.yaml:12:3`), else on Chart.yaml. */
@@ -240,12 +298,17 @@ export function planRenders(chart: Chart, charts: readonly Chart[]): RenderPlan[
   return chart.valueSets.map((valueSet) => ({ chart, valueSet, blocked }));
 }
 
-/** Renders every value set of a chart synchronously (the CLI). A missing dependency gives one problem, no render. */
-export function renderChartSync(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): RenderedUnit[] {
-  return planRenders(chart, charts).map((plan, i) => {
+/** Renders every value set of several charts synchronously (the CLI), `parallel` renders at a time. */
+export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number): RenderedUnit[] {
+  const plans = charts.flatMap((chart) => planRenders(chart, all).map((plan, i) => ({ plan, first: i === 0 })));
+  const toRun = plans.filter((p) => !p.plan.blocked.length);
+  const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel);
+  const exitOf = new Map(toRun.map((p, i) => [p, exits[i]]));
+  return plans.map((p) => {
+    const { chart, valueSet, blocked } = p.plan;
     // the missing-dependency note is given once, with the first value set
-    if (plan.blocked.length) return { ...unitBase(chart, plan.valueSet), problems: i === 0 ? plan.blocked : [] };
-    return unitFromExit(chart, charts, plan.valueSet, runHelmSync(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs);
+    if (blocked.length) return { ...unitBase(chart, valueSet), problems: p.first ? blocked : [] };
+    return unitFromExit(chart, all, valueSet, exitOf.get(p)!, textOf, run.timeoutMs);
   });
 }
 

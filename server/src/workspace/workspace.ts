@@ -173,14 +173,14 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const parse = (uri: string, text: string): ManifestFile => {
     const memo = parses.get(uri);
     const role = roles.get(uri);
-    if (memo && memo.text === text && parsedRoles.get(uri) === role) return memo;
     // objects of a Helm release that name no namespace are in the release namespace
     const render = renders.get(uri);
+    if (memo && memo.text === text && parsedRoles.get(uri) === role && memo.clusterDependences === render?.unit.clusterDependences) return memo;
     // The size limit holds for open documents too: a 45 MB document is not parsed (it counts as skipped for size in
     // the status bar), whatever the editor sends. A chart's render is the product's own output, not a file.
     const file = !render && text.length > settings.files.maxSizeKB * 1024
       ? { uri, text, resources: [], problems: [], skipped: 'too-large' as const, manifestDocuments: 0 }
-      : role ? buildInputFile(uri, text, role) : parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace });
+      : role ? buildInputFile(uri, text, role) : withDependences(parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace }), render?.unit.clusterDependences);
     parses.set(uri, file);
     parsedRoles.set(uri, role);
     return file;
@@ -404,4 +404,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       return this.snapshot();
     },
   };
+}
+
+/** A render's file with what its templates ask the cluster (analysis/unknowns.ts reads it). */
+function withDependences(file: ManifestFile, dependences: RenderedUnit['clusterDependences']): ManifestFile {
+  return dependences?.length ? { ...file, clusterDependences: dependences } : file;
 }
