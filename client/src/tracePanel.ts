@@ -29,7 +29,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
     const trace: OpenTrace = { target, panel, result: undefined, seq: 0, disposed: false };
     const key = keyOf(target);
     open.set(key, trace);
-    panel.title = `Trace: ${key}`;
+    panel.title = `Trace: ${titleOf(target)}`;
     panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
     panel.webview.html = renderTraceHtml({
       cspSource: panel.webview.cspSource,
@@ -57,10 +57,10 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       if (trace.disposed || seq !== trace.seq) return;
       trace.result = result ?? undefined;
       if (result) post(trace, { type: 'trace', result });
-      else post(trace, { type: 'error', message: `The Service ${keyOf(trace.target)} is no longer in the workspace (renamed, deleted, or its file excluded).` });
+      else post(trace, { type: 'error', message: `The Service ${titleOf(trace.target)} is no longer in the workspace (renamed, deleted, or its file excluded).` });
     } catch (e) {
       if (trace.disposed || seq !== trace.seq || !client.isRunning()) return;
-      post(trace, { type: 'error', message: `The trace of ${keyOf(trace.target)} failed: ${e instanceof Error ? e.message : String(e)}` });
+      post(trace, { type: 'error', message: `The trace of ${titleOf(trace.target)} failed: ${e instanceof Error ? e.message : String(e)}` });
     }
   };
 
@@ -80,7 +80,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       case 'copyMermaid':
         if (!trace.result) return;
         await vscode.env.clipboard.writeText(trace.result.mermaid);
-        void vscode.window.showInformationMessage(`Copied the trace of ${keyOf(trace.target)} as a Mermaid diagram.`);
+        void vscode.window.showInformationMessage(`Copied the trace of ${titleOf(trace.target)} as a Mermaid diagram.`);
         return;
       case 'saveSvg':
         return saveSvg(trace.target, intent.svg);
@@ -103,7 +103,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       void refresh(existing);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${keyOf(target)}`, { viewColumn: columnForNewTrace(), preserveFocus: false }, {
+    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${titleOf(target)}`, { viewColumn: columnForNewTrace(), preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [webviewRoot],
     });
@@ -133,6 +133,15 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
   );
 }
 
+/** What a person reads: `shop/web`, or for one of several same-named Services, with the folder of its unit: `shop/web (overlays/prod)`. */
+function titleOf(target: TraceParams): string {
+  const key = `${target.namespace}/${target.name}`;
+  if (!target.uri) return key;
+  // A build's rendered file is `…/kustomization.yaml#rendered`: its folder is the build root.
+  const file = vscode.Uri.parse(target.uri, true).with({ fragment: '' });
+  return `${key} (${vscode.workspace.asRelativePath(vscode.Uri.joinPath(file, '..'), false)})`;
+}
+
 function keyOf(target: TraceParams): string {
   return `${target.kind === 'Gateway' ? 'Gateway ' : ''}${target.namespace}/${target.name}${target.uri ? `@${target.uri}` : ''}`;
 }
@@ -151,7 +160,7 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
     return undefined;
   }
   if (file) {
-    const inFile = services.filter((s) => s.source?.uri === file.toString());
+    const inFile = services.filter((s) => placeIn(s, file.toString()));
     const atCursor = serviceAtCursor(inFile, file);
     if (atCursor) return atCursor;
     if (inFile.length) services = inFile;
@@ -162,10 +171,11 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   }
   // From the command palette: the Service under the cursor of the active YAML editor is the one the picker starts on.
   const active = vscode.window.activeTextEditor?.document.uri;
-  const current = active ? serviceAtCursor(services.filter((s) => s.source?.uri === active.toString()), active) : undefined;
+  const current = active ? serviceAtCursor(services.filter((s) => placeIn(s, active.toString())), active) : undefined;
   const folderOf = (s: ServiceSummary) => {
-    if (!s.source) return undefined;
-    const folder = vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(s.source.uri, true), '..'), true);
+    const at = s.definedAt ?? s.source;
+    if (!at) return undefined;
+    const folder = vscode.workspace.asRelativePath(vscode.Uri.joinPath(vscode.Uri.parse(at.uri, true), '..'), true);
     return folder.replace(/\/$/, '') || undefined;
   };
   type Item = vscode.QuickPickItem & { service?: ServiceSummary };
@@ -192,14 +202,25 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   return service.unit && service.source ? { ...kind, namespace: service.namespace, name: service.name, uri: service.source.uri } : { ...kind, namespace: service.namespace, name: service.name };
 }
 
-/** The one Service of a file, or the last one starting before the cursor when the file is in the active editor. */
+/**
+ * The one Service of a file, or the last one starting before the cursor when the file is in the active editor. A
+ * Service of a Kustomize base is in the picker once per build: the cursor there starts on the first build's.
+ */
 function serviceAtCursor(inFile: readonly ServiceSummary[], file: vscode.Uri): ServiceSummary | undefined {
-  if (inFile.length === 1) return inFile[0];
+  const uri = file.toString();
+  if (inFile.length === 1 || new Set(inFile.map((s) => placeIn(s, uri)!.start)).size === 1) return inFile[0];
   const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.toString() !== file.toString()) return undefined;
+  if (!editor || editor.document.uri.toString() !== uri) return undefined;
   const offset = editor.document.offsetAt(editor.selection.active);
-  const before = inFile.filter((s) => s.source && s.source.start <= offset);
-  return before.sort((a, b) => b.source!.start - a.source!.start)[0];
+  const before = inFile.filter((s) => placeIn(s, uri)!.start <= offset);
+  return before.sort((a, b) => placeIn(b, uri)!.start - placeIn(a, uri)!.start)[0];
+}
+
+/** Where a Service is written in the file `uri`: its own place, or (a Service of a build) its definition's. */
+function placeIn(s: ServiceSummary, uri: string): { readonly start: number } | undefined {
+  if (s.source?.uri === uri) return s.source;
+  if (s.definedAt?.uri === uri) return s.definedAt;
+  return undefined;
 }
 
 async function reveal(source: SourceSpan, panel: vscode.WebviewPanel): Promise<void> {
@@ -227,12 +248,12 @@ async function saveSvg(target: TraceParams, svg: string): Promise<void> {
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: { 'SVG image': ['svg'] },
     saveLabel: 'Save trace',
-    title: `Save the trace of ${keyOf(target)} as SVG`,
+    title: `Save the trace of ${titleOf(target)} as SVG`,
   });
   if (!uri) return;
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(svg));
-    void vscode.window.showInformationMessage(`Saved the trace of ${keyOf(target)} to ${vscode.workspace.asRelativePath(uri)}.`);
+    void vscode.window.showInformationMessage(`Saved the trace of ${titleOf(target)} to ${vscode.workspace.asRelativePath(uri)}.`);
   } catch (e) {
     void vscode.window.showErrorMessage(`Could not save the SVG: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -27,6 +27,7 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
       namespace = s.namespace;
       picks.push({ separator: s.namespace });
     }
+    // A Service of a Kustomize base is listed once per build root: each is "at the cursor" in the base.
     const current = options.current !== undefined && sameService(s, options.current);
     const parts = [`${s.type}${endpointsNote(s)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
     picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
@@ -58,7 +59,9 @@ function whereNote(s: ServiceSummary, ambiguous: boolean, folderOf: PickOptions[
 }
 
 function sameService(a: ServiceSummary, b: ServiceSummary): boolean {
-  return a.namespace === b.namespace && a.name === b.name && a.source?.uri === b.source?.uri && a.source?.start === b.source?.start;
+  if (a.namespace !== b.namespace || a.name !== b.name) return false;
+  if (a.definedAt && b.definedAt) return a.definedAt.uri === b.definedAt.uri && a.definedAt.start === b.definedAt.start;
+  return a.source?.uri === b.source?.uri && a.source?.start === b.source?.start;
 }
 
 function keyOf(s: ServiceSummary): string {

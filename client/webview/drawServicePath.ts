@@ -106,14 +106,14 @@ function drawNode(node: TraceNode, card: ServicePathLayout['nodes'][number]['car
   return g;
 }
 
-/** Across: each column's title above it. Down: each row's title just above its first box. */
+/** Across: each column's title above it (above its band's top, in bands). Down: each row's title just above its first box. */
 function drawColumnTitles(layout: ServicePathLayout, parent: SVGGElement): void {
   const group = svgEl('g', { class: 'column-titles', 'aria-hidden': 'true' }, parent);
   for (const column of columnOrder) {
     const placed = layout.nodes.filter((p) => p.node.column === column);
     if (!placed.length) continue;
     const x = Math.min(...placed.map((p) => p.x));
-    const y = layout.direction === 'DOWN' ? Math.min(...placed.map((p) => p.y)) - 8 : headerHeight;
+    const y = layout.direction === 'DOWN' ? Math.min(...placed.map((p) => p.y)) - 8 : (layout.bandTop.get(column) ?? 0) + headerHeight;
     svgEl('text', { class: 'column-title', x, y }, group, columnTitle[column]);
   }
 }

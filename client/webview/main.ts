@@ -7,7 +7,7 @@ import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
 import { directionOf, neighbourOf } from './keyboardNavigation';
-import { type ServicePathLayout, layoutServicePath, warmUpLayout } from './layoutServicePath';
+import { type ServicePathLayout, bandsFor, layoutBands, layoutServicePath, warmUpLayout } from './layoutServicePath';
 import { showListView } from './listView';
 import { useFontFamily } from './measureText';
 import { showNodeDetail } from './nodeDetail';
@@ -107,22 +107,34 @@ function focusBox(): Box | undefined {
 }
 
 /**
- * Columns left to right when they fit the panel at a readable zoom, otherwise as rows top to bottom: a side panel
- * then shows the whole path across its width with the text at 10 px or more, and the broken hop in view.
+ * The layout that shows the whole path at a readable zoom (text at 10 px or more): columns left to right when they
+ * fit; else the columns in two or three bands stacked top to bottom (a wide, short panel: a maximized editor on a
+ * 1366×768 screen), or the columns as rows top to bottom (a narrow side panel), whichever shows it larger. When
+ * none fits whole: one whose width fits, with the least panning.
  */
 async function chooseLayout(trace: TraceResult): Promise<ServicePathLayout> {
   const { w, h } = canvasSize();
+  const fitScale = (l: ServicePathLayout) => Math.min(1, w / Math.max(1, l.width), h / Math.max(1, l.height));
   const across = await layoutServicePath(trace.graph, 'RIGHT');
-  const fits = (l: ServicePathLayout) => Math.min(w / Math.max(1, l.width), h / Math.max(1, l.height)) >= readableScale;
-  if (fits(across)) return across;
-  // Rows wrap to the width the panel shows at a readable zoom (less the layout's own padding).
-  const down = await layoutServicePath(trace.graph, 'DOWN', Math.max(200, w / readableScale - 40));
-  if (fits(down)) return down;
+  if (fitScale(across) >= readableScale) return across;
+  const tried = [across];
+  // Full boxes first; boxes without their line of detail when nothing else shows the whole path.
+  for (const compact of [false, true]) {
+    const candidates: ServicePathLayout[] = [];
+    for (const count of [2, 3, 4]) {
+      const bands = bandsFor(trace.graph, count, w, h, compact);
+      if (bands) candidates.push(await layoutBands(trace.graph, bands, compact));
+    }
+    // Rows wrap to the width the panel shows at a readable zoom (less the layout's own padding).
+    candidates.push(await layoutServicePath(trace.graph, 'DOWN', { wrapWidth: Math.max(200, w / readableScale - 40), compact }));
+    const fitting = candidates.filter((l) => fitScale(l) >= readableScale);
+    // The largest view; a tie goes to the simpler drawing (tried first).
+    if (fitting.length) return fitting.reduce((best, l) => (fitScale(l) > fitScale(best) + 0.02 ? l : best));
+    tried.push(...candidates);
+  }
   const widthFits = (l: ServicePathLayout) => w / Math.max(1, l.width) >= readableScale;
-  if (widthFits(across) !== widthFits(down)) return widthFits(across) ? across : down;
-  // Neither fits whole: the one that needs the less panning.
-  const area = (l: ServicePathLayout) => Math.max(1, l.width / w) * Math.max(1, l.height / h);
-  return area(down) < area(across) ? down : across;
+  const area = (l: ServicePathLayout) => Math.max(1, (l.width * readableScale) / w) * Math.max(1, (l.height * readableScale) / h);
+  return tried.reduce((best, l) => (widthFits(l) !== widthFits(best) ? (widthFits(l) ? l : best) : area(l) < area(best) ? l : best));
 }
 
 /** The canvas size the drawing was last fitted to: tests wait for it to match the panel after a resize. */
@@ -149,8 +161,10 @@ function showBanner(trace: TraceResult): void {
     return;
   }
   const at = brokenNode(trace);
-  const where = at ? ` It stops at ${kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`}.` : '';
-  setBanner('alert', displayText(`✖ No request can reach a pod of this Service.${where}`, 400));
+  // "It stops at No endpoints" is no sentence: a Service without endpoints says so.
+  const where = !at ? ' the path is broken.' : at.kind === 'no-endpoints' ? ' no endpoints.'
+    : ` it stops at ${kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`}.`;
+  setBanner('alert', displayText(`✖ No request can reach a pod:${where}`, 400));
   if (at) {
     const show = htmlEl('button', { type: 'button', class: 'show-broken' }, ui.banner, 'Show');
     show.addEventListener('click', () => {
@@ -260,9 +274,9 @@ function showPacketPath(): void {
   htmlEl('div', { class: 'packet-drawing' }, ui.packet).appendChild(packetSvg);
 }
 
-/** Below the drawing (narrow panels), the details start hidden when the panel is short, so the drawing keeps its room. */
-function narrowAndShort(): boolean {
-  return window.innerWidth <= 1100 && window.innerHeight < 900;
+/** Below the drawing (narrow panels), the details start hidden, so the drawing keeps its room; a click shows them. */
+function narrow(): boolean {
+  return window.innerWidth <= 1100;
 }
 
 function toggleDetail(collapsed = !ui.detail.classList.contains('collapsed')): void {
@@ -331,9 +345,7 @@ function buildShell() {
   const canvas = htmlEl('div', { class: 'canvas', tabindex: 0, 'aria-label': 'Drawing of the Service path. Click a box to select it; double-click or Enter opens its YAML. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.' }, pathPanel);
   const list = htmlEl('div', { class: 'list-view', 'aria-label': 'The Service path as a list' }, pathPanel);
   list.hidden = true;
-  const detail = htmlEl('aside', { class: 'detail', 'aria-label': 'Details of the selected box' }, pathPanel);
-  const detailBar = htmlEl('div', { class: 'detail-bar' }, detail);
-  const detailToggle = htmlEl('button', { type: 'button', class: 'detail-toggle', 'aria-expanded': 'true' }, detailBar, 'Hide details');
+  const detail = htmlEl('aside', { class: 'detail', id: 'detail', 'aria-label': 'Details of the selected box' }, pathPanel);
   const detailBody = htmlEl('div', { class: 'detail-body', 'aria-live': 'polite' }, detail);
   const packetPanel = htmlEl('section', { class: 'panel packet-panel', id: 'panel-packet', role: 'tabpanel', 'aria-labelledby': 'tab-packet' }, body);
   packetPanel.hidden = true;
@@ -343,7 +355,9 @@ function buildShell() {
   for (const status of ['ok', 'conditional', 'warning', 'error'] as const) {
     htmlEl('span', { class: `legend-item status-${status}` }, legend, `${statusMarker[status].symbol} ${statusMarker[status].word}`);
   }
-  htmlEl('span', { class: 'legend-item legend-broken' }, legend, '╌╌▶ dashed red: traffic blocked');
+  htmlEl('span', { class: 'legend-item legend-broken' }, legend, '╌╌▶ traffic blocked');
+  // Below the drawing (narrow panels) the details can be hidden; the toggle sits in the legend so it costs no row of its own.
+  const detailToggle = htmlEl('button', { type: 'button', class: 'detail-toggle', 'aria-expanded': 'true', 'aria-controls': 'detail' }, legend, 'Hide details');
   htmlEl('span', { class: 'legend-hint' }, legend, 'Click: details · double-click or Enter: open YAML');
 
   pathTab.addEventListener('click', () => switchTab('path'));
@@ -363,7 +377,7 @@ function buildShell() {
     if (drawing && handlePanZoomKey(drawing.panZoom, ev)) ev.preventDefault();
   });
   detailToggle.addEventListener('click', () => toggleDetail());
-  if (narrowAndShort()) {
+  if (narrow()) {
     detail.classList.add('collapsed');
     detailToggle.textContent = 'Show details';
     detailToggle.setAttribute('aria-expanded', 'false');

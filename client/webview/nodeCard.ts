@@ -27,7 +27,8 @@ const small: Font = { size: 12, weight: 'normal' };
 const body: Font = { size: 12, weight: 'normal' };
 const strong: Font = { size: 14, weight: 'bold' };
 
-export function nodeCard(node: TraceNode): NodeCard {
+/** `compact`: without the line of detail, for a panel that cannot show the whole path otherwise. */
+export function nodeCard(node: TraceNode, compact = false): NodeCard {
   const lines: CardLine[] = [];
   const add = (role: CardLineRole, text: string, font: Font, height: number) => lines.push({ role, text, font, height });
   add('caption', `${statusMarker[node.status].symbol} ${kindCaption[node.kind]}`, small, 16);
@@ -36,7 +37,7 @@ export function nodeCard(node: TraceNode): NodeCard {
   const pods = podsLine(node);
   if (pods) add('pods', fitWidth(pods, maxTextWidth, body), body, 17);
   // One fact on the box; the rest is in the detail pane, a click away (its tooltip lists them too).
-  for (const d of node.detail.slice(0, 1)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 16);
+  for (const d of node.detail.slice(0, compact ? 0 : 1)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 16);
   // Findings are what the person came for: their text is on the box, not only in a tooltip.
   for (const f of node.findings.slice(0, 2)) {
     const role = f.severity === 'error' ? 'finding-error' : 'finding-warning';

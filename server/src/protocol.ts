@@ -120,6 +120,11 @@ export interface ServiceSummary {
    * The picker shows it to tell apart Services that share a namespace and name; without it the picker shows the folder.
    */
   readonly unit?: string;
+  /**
+   * For a Service of a rendered unit (a Kustomize build): where its definition is written (the base's line), while
+   * `source` is its place in the build, which a trace request names to follow that build's objects.
+   */
+  readonly definedAt?: SourceSpan;
   /** Gateway API routes with a backendRef to this Service, and the `gateway/listener`s that accept each. */
   readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
   /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */

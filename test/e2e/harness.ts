@@ -1,7 +1,7 @@
 // The real-editor harness: the packaged extension installed into code-server, driven by Debian's Chromium.
 // One editor per test file: `openEditor()` in `before`, `editor.close()` in `after`. Waits are on page state only.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
@@ -16,6 +16,12 @@ import {
 } from '../../scripts/codeServer.mjs';
 
 export const screenshotDir = join(root, 'test-results', 'e2e');
+/**
+ * `npm run screenshots` (KUBE_NETLENS_SCREENSHOTS=1) also writes the screenshots that document the product to
+ * docs/screenshots/, which the repository keeps; an ordinary test run leaves that folder alone.
+ */
+export const documenting = process.env.KUBE_NETLENS_SCREENSHOTS === '1';
+export const docsScreenshotDir = join(root, 'docs', 'screenshots');
 const chromiumPath = process.env.KUBE_NETLENS_CHROMIUM ?? '/usr/bin/chromium';
 /** Long enough for a cold extension host on a slow CI machine; every wait ends as soon as the page is ready. */
 export const patience = Number(process.env.KUBE_NETLENS_E2E_TIMEOUT_MS ?? 60_000);
@@ -39,8 +45,11 @@ export interface Editor {
   /** The copy of examples/ (plus the Helm chart charts/shop) the editor has open; tests may change it. */
   readonly workspace: string;
   readonly codeServer: RunningCodeServer;
-  /** Saves a full-page screenshot as test-results/e2e/<name>.png. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves a full-page screenshot (or the `clip` of it) as test-results/e2e/<name>.png; with `doc`, and when
+   * documenting, also as docs/screenshots/<name>.png.
+   */
+  screenshot(name: string, options?: { readonly doc?: boolean; readonly clip?: { x: number; y: number; width: number; height: number } }): Promise<string>;
   /** Closes the browser and stops code-server; resolves to the extension's errors in the extension-host log. */
   close(): Promise<{ readonly extensionHostErrors: readonly string[] }>;
 }
@@ -50,7 +59,7 @@ export interface Editor {
  * starts code-server on a free loopback port and opens the workbench in Chromium.
  * KUBE_NETLENS_VSIX=path uses that VSIX instead of packaging.
  */
-export async function openEditor(): Promise<Editor> {
+export async function openEditor(options: { readonly extraFolders?: Readonly<Record<string, string>> } = {}): Promise<Editor> {
   ensureCodeServer({ quiet: true });
   const vsix = process.env.KUBE_NETLENS_VSIX ?? (await ensureVsix());
   const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-e2e-'));
@@ -58,6 +67,8 @@ export async function openEditor(): Promise<Editor> {
   cpSync(join(root, 'examples'), workspace, { recursive: true });
   // a Helm chart beside the plain manifests, with a selector typo in a template
   cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(workspace, 'charts', 'shop'), { recursive: true });
+  // More folders a test file asks for: workspace-relative target → project-relative source.
+  for (const [to, from] of Object.entries(options.extraFolders ?? {})) cpSync(join(root, from), join(workspace, to), { recursive: true });
   const profile = prepareProfile(join(dir, 'profile'), vsix, testSettings);
   // An empty home: after the run it must still be empty (code-server's config, logs and state stay in the profile).
   const home = join(dir, 'home');
@@ -83,10 +94,14 @@ export async function openEditor(): Promise<Editor> {
       page,
       workspace,
       codeServer,
-      screenshot: async (name) => {
+      screenshot: async (name, shot = {}) => {
         mkdirSync(screenshotDir, { recursive: true });
         const path = join(screenshotDir, `${name}.png`);
-        await page.screenshot({ path });
+        const image = await page.screenshot({ path, ...(shot.clip ? { clip: shot.clip } : {}) });
+        if (shot.doc && documenting) {
+          mkdirSync(docsScreenshotDir, { recursive: true });
+          writeFileSync(join(docsScreenshotDir, `${name}.png`), image);
+        }
         return path;
       },
       close: async () => {

@@ -1,6 +1,7 @@
 // The trace view and the Service hover as a person meets them in a real VS Code (code-server), at the sizes people
 // use: a side-by-side panel on a 1366×768 and on a 1920×1080 window, and a maximized editor. Every claim is measured
-// in the page (the webview's own layout), and each size leaves a screenshot under test-results/e2e/.
+// in the page (the webview's own layout), and each size leaves a screenshot under test-results/e2e/. `npm run
+// screenshots` also writes the ones that document the product to docs/screenshots/ (see docs/screenshots/README.md).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +10,7 @@ import { type TraceMeasure, inside, measureScript, overlapArea } from '../helper
 import {
   goTo,
   hoverAtCursor,
+  pickWithKeyboard,
   openEditor,
   openFile,
   patience,
@@ -80,12 +82,16 @@ async function settled(frame: Frame): Promise<void> {
   }, undefined, { polling: 300 });
 }
 
-/** The checks the issue asks of every size: text at 10 px or more, the broken hop inside the visible canvas, nothing cut off. */
-function assertReadable(m: TraceMeasure, where: string, broken: boolean): void {
+/**
+ * The checks of every size: text at 10 px or more, the whole path inside the visible canvas (so the broken hop too),
+ * nothing cut off. `whole: false` where the path cannot fit (FIXME, said at the call): it must still fit across.
+ */
+function assertReadable(m: TraceMeasure, where: string, broken: boolean, whole = true): void {
   assert.ok(m.minTextPx >= 10, `${where}: the smallest text of the drawing is ${m.minTextPx.toFixed(2)} px`);
   assert.ok(m.canvas.bottom - m.canvas.top >= 200 && m.canvas.right - m.canvas.left >= 200, `${where}: the canvas keeps its room ${JSON.stringify(m.canvas)}`);
   assert.ok(!m.overflowsSideways, `${where}: nothing is wider than the panel`);
   assert.ok(m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1, `${where}: the path fits across the panel (${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)})`);
+  assert.equal(m.drawing !== null && inside(m.drawing, m.canvas), whole, `${where}: the whole path is ${whole ? '' : 'not '}in view (${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)})`);
   if (broken) assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `${where}: the broken hop ${JSON.stringify(m.focusNode)} is inside the visible canvas ${JSON.stringify(m.canvas)}`);
 }
 
@@ -109,7 +115,8 @@ async function traceService(page: Page, name: string): Promise<void> {
 
 describe('the trace view and the Service hover at the sizes people use (code-server)', { timeout: 14 * patience }, () => {
   before(async () => {
-    editor = await openEditor();
+    // Two Kustomize overlays of one base: the picker lists its Service once per build root.
+    editor = await openEditor({ extraFolders: { builds: 'test/fixtures/lsp/kustomize-builds' } });
     await editor.page.setViewportSize({ width: 1366, height: 768 });
   }, { timeout: 5 * patience });
 
@@ -134,13 +141,13 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     assert.ok(box.x > 300, `the trace opened beside the YAML, not over it (x=${box.x})`);
     const m = await measure(frame);
     assertReadable(m, `side-by-side at 1366×768 (${Math.round(box.width)} px panel)`, true);
-    await editor.screenshot('trace-1366-side-broken');
+    await editor.screenshot('trace-1366-side-broken', { doc: true });
     await frame.getByRole('tab', { name: 'Packet path' }).click();
     const packet = await frame.locator('.packet').innerText();
     assert.match(packet, /no endpoint to DNAT to/, 'the packet path stops where the Service path does');
     assert.match(packet, /connection refused/);
     assert.doesNotMatch(packet, /eth0 \(target pod\)|container port/, 'no delivery to a pod is drawn');
-    await editor.screenshot('trace-1366-side-broken-packet');
+    await editor.screenshot('trace-1366-side-broken-packet', { doc: true });
     await frame.getByRole('tab', { name: 'Service path' }).click();
   });
 
@@ -174,7 +181,7 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     await page.locator('.tab', { hasText: 'ingress.yaml' }).waitFor();
     const after = await webviewBox(page);
     assert.ok(after.width >= before.width * 0.9, `opening the YAML keeps the trace's width (${before.width} → ${after.width})`);
-    await editor.screenshot('trace-1366-yaml-opened');
+    await editor.screenshot('trace-1366-yaml-opened', { doc: true });
   });
 
   scenario('a second trace opens in the trace group as a tab; healthy Service readable at 1366×768', 'trace-1366-healthy', async (page) => {
@@ -184,8 +191,10 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     await settled(frame);
     assert.equal(await page.locator('.editor-group-container').count(), groups, 'no new editor group for the second trace');
     assert.ok((await editorTabs(page)).some((t) => t.includes('Trace: shop/frontend')), 'the first trace is a tab of the same group');
-    assertReadable(await measure(frame), 'healthy side-by-side at 1366×768', false);
-    await editor.screenshot('trace-1366-side-healthy');
+    // FIXME: the demo's api path (twelve boxes: Gateway, Ingress, two ports, a policy) is longer than a 508×550 px
+    // canvas can hold at 10 px text; it keeps the width and the text size, and pans down.
+    assertReadable(await measure(frame), 'healthy side-by-side at 1366×768', false, false);
+    await editor.screenshot('trace-1366-side-healthy', { doc: true });
   });
 
   scenario('side by side on a 1920×1080 window: healthy and broken', 'trace-1920-side', async (page) => {
@@ -193,12 +202,12 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     let frame = await traceFrame(page, 'shop/api');
     await settled(frame);
     assertReadable(await measure(frame), 'healthy side-by-side at 1920×1080', false);
-    await editor.screenshot('trace-1920-side-healthy');
+    await editor.screenshot('trace-1920-side-healthy', { doc: true });
     await page.locator('.tab', { hasText: 'Trace: shop/frontend' }).click();
     frame = await traceFrame(page, 'shop/frontend');
     await settled(frame);
     assertReadable(await measure(frame), 'broken side-by-side at 1920×1080', true);
-    await editor.screenshot('trace-1920-side-broken');
+    await editor.screenshot('trace-1920-side-broken', { doc: true });
   });
 
   scenario('maximized on 1920×1080 and on 1366×768: healthy and broken', 'trace-maximized', async (page) => {
@@ -209,20 +218,20 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     const box = await webviewBox(page);
     assert.ok(box.width > 1400, `the trace has the editor area (${box.width} px)`);
     assertReadable(await measure(frame), 'broken maximized at 1920×1080', true);
-    await editor.screenshot('trace-1920-maximized-broken');
+    await editor.screenshot('trace-1920-maximized-broken', { doc: true });
     await page.setViewportSize({ width: 1366, height: 768 });
     await settled(frame);
     assertReadable(await measure(frame), 'broken maximized at 1366×768', true);
-    await editor.screenshot('trace-1366-maximized-broken');
+    await editor.screenshot('trace-1366-maximized-broken', { doc: true });
     await page.locator('.tab', { hasText: 'Trace: shop/api' }).click();
     frame = await traceFrame(page, 'shop/api');
     await settled(frame);
     assertReadable(await measure(frame), 'healthy maximized at 1366×768', false);
-    await editor.screenshot('trace-1366-maximized-healthy');
+    await editor.screenshot('trace-1366-maximized-healthy', { doc: true });
     await page.setViewportSize({ width: 1920, height: 1080 });
     await settled(frame);
     assertReadable(await measure(frame), 'healthy maximized at 1920×1080', false);
-    await editor.screenshot('trace-1920-maximized-healthy');
+    await editor.screenshot('trace-1920-maximized-healthy', { doc: true });
     await focusWorkbench(page);
     await runCommand(page, 'View: Toggle Maximize Editor Group');
   });
@@ -244,12 +253,59 @@ describe('the trace view and the Service hover at the sizes people use (code-ser
     assert.doesNotMatch(text, /_tcp|in-addr\.arpa|API_SERVICE_HOST/, 'SRV, PTR and environment variables wait behind "more"');
     // The hover fades in: the screenshot waits until it is fully drawn.
     await page.waitForFunction(() => Array.from(document.querySelectorAll('.monaco-hover')).some((e) => (e as HTMLElement).offsetParent !== null && getComputedStyle(e).opacity === '1'));
-    await editor.screenshot('hover-service-api');
+    await editor.screenshot('hover-service-api', { doc: true });
     await page.locator('.monaco-hover-content a', { hasText: 'All DNS records' }).click();
     const { text: details } = await webviewText(page, '_http._tcp.api.shop.svc.cluster.local');
     assert.match(details, /API_SERVICE_HOST/, 'the second level lists the environment variables');
     await page.keyboard.press('Escape');
     await page.locator('.monaco-hover-content').first().waitFor({ state: 'hidden' }).catch(() => undefined);
-    await editor.screenshot('hover-service-details');
+    await editor.screenshot('hover-service-details', { doc: true });
+  });
+  scenario('targetPort: the hover says which container port each workload resolves it to, and the quick fix offers the near-miss name', 'target-port', async (page) => {
+    await focusWorkbench(page);
+    await runCommand(page, 'View: Close All Editors');
+    await openFile(page, 'api.yaml');
+    const at = positionOf('api.yaml', /^ {4}- name: metrics$/, /targetPort: /);
+    await goTo(page, at.line, at.column);
+    const text = await hoverAtCursor(page, /http-metrics/);
+    assert.match(text, /Deployment/, 'the hover names the selected workload');
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('.monaco-hover')).some((e) => (e as HTMLElement).offsetParent !== null && getComputedStyle(e).opacity === '1'));
+    await editor.screenshot('hover-target-port', { doc: true });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+.');
+    const rows = page.locator('.action-widget .monaco-list-row');
+    await rows.filter({ hasText: 'Change targetPort to "metrics"' }).waitFor();
+    await editor.screenshot('quick-fix-target-port', { doc: true });
+    await pickWithKeyboard(page, rows, 'Change targetPort to "metrics"');
+    await page.waitForFunction(() => ((document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null)?.innerText ?? '').replace(/\u00a0/g, ' ').includes('targetPort: metrics'));
+  });
+
+  scenario('a pod subdomain without its Service: the quick fix offers to create the headless Service', 'quick-fix-subdomain', async (page) => {
+    await openFile(page, 'debug.yaml');
+    const at = positionOf('debug.yaml', /^kind: Pod/, /^ {2}subdomain: /);
+    await goTo(page, at.line, at.column);
+    await page.keyboard.press('Control+.');
+    await page.locator('.action-widget .monaco-list-row', { hasText: 'Create headless Service "debug"' }).waitFor();
+    await editor.screenshot('quick-fix-subdomain', { doc: true });
+    await page.keyboard.press('Escape');
+  });
+
+  scenario('the picker lists a Service of a Kustomize base once per build root; the trace follows that build; the list view', 'picker-builds', async (page) => {
+    await runCommand(page, 'Kubernetes: Trace Service');
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'api' }).first().waitFor();
+    await input.fill('web');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: /build \S*overlays\/prod/ }).waitFor();
+    await rows.filter({ hasText: /build \S*overlays\/staging/ }).waitFor();
+    await editor.screenshot('picker-same-name-builds', { doc: true });
+    await pickWithKeyboard(page, rows, /build \S*overlays\/prod/);
+    // prod patches the Deployment to four replicas; staging keeps one.
+    const { frame } = await webviewText(page, 'Deployment web ×4');
+    await frame.getByRole('button', { name: 'List view' }).click();
+    const list = await frame.locator('.list-view').innerText();
+    assert.match(list, /Deployment web ×4/);
+    assert.doesNotMatch(list, /red markers|No request can reach a pod/, 'the list does not repeat the banner');
+    await editor.screenshot('trace-list-view', { doc: true });
   });
 });

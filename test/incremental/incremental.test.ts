@@ -1,7 +1,7 @@
 // Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
 // workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, Endpoints and EndpointSlices,
 // namespaces, Gateways, HTTPRoutes, ReferenceGrants and Secrets, pods with hostname and subdomain, custom resources, rejected objects, per-pod selectors, files in
-// sibling folders that become variants, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
+// sibling folders that become variants (by differing definitions or by controllers claiming each other's pods), workload fragments, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
 // over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
 // Evaluations run in steps (as the server runs them) may be left half-way when an edit arrives, resumed later or
 // never: every one that finishes equals a from-scratch evaluation of its own snapshot.
@@ -33,10 +33,12 @@ const service = fc.record({ name: fc.constantFrom(...names, '1db'), ns, app, hea
   `  ports: [{name: p, port: ${s.port}, targetPort: ${s.target}${s.nodePort ? `, nodePort: ${s.nodePort}` : ''}}]`,
 ].join('\n'));
 
-const workload = fc.record({ kind: fc.constantFrom('Deployment', 'StatefulSet'), name, ns, app, serviceName: fc.constantFrom('api', 'db', 'dbb', ''), portName: fc.constantFrom(...portNames), port: fc.constantFrom(80, 8080) }).map((w) => [
+// Two workloads with the same app label in different files claim each other's pods (their parts become variants);
+// one with a `tier` label too is claimed by the others but does not claim theirs (one app's components, one scope).
+const workload = fc.record({ kind: fc.constantFrom('Deployment', 'StatefulSet'), name, ns, app, tier: fc.constantFrom('', '', 'worker'), serviceName: fc.constantFrom('api', 'db', 'dbb', ''), portName: fc.constantFrom(...portNames), port: fc.constantFrom(80, 8080) }).map((w) => [
   'apiVersion: apps/v1', `kind: ${w.kind}`, `metadata: {name: ${w.name}, namespace: ${w.ns}}`, 'spec:',
   ...(w.kind === 'StatefulSet' && w.serviceName ? [`  serviceName: ${w.serviceName}`] : []),
-  `  selector: {matchLabels: {app: ${w.app}}}`, '  template:', `    metadata: {labels: {app: ${w.app}}}`,
+  `  selector: {matchLabels: {app: ${w.app}${w.tier ? `, tier: ${w.tier}` : ''}}}`, '  template:', `    metadata: {labels: {app: ${w.app}${w.tier ? `, tier: ${w.tier}` : ''}}}`,
   `    spec: {containers: [{name: c, image: c, ports: [{name: ${w.portName}, containerPort: ${w.port}}]}]}`,
 ].join('\n'));
 
@@ -54,6 +56,8 @@ const pod = fc.record({ ns, app, sub: fc.constantFrom('api', 'db', 'h') }).map((
 
 const others = fc.oneof(
   pod,
+  // A fragment merged into a live StatefulSet: no selector, no pod labels, no image.
+  fc.record({ ns, name }).map((f) => `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: ${f.name}, namespace: ${f.ns}}\nspec:\n  replicas: 0\n  template: {spec: {containers: [{name: c}]}}`),
   // A custom resource: an operator may make pods and Services from it (semantics §9.2).
   ns.map((n) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${n}}\nspec: {size: 1}`),
   ns.map((n) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${n}, labels: {team: ${n}}}`),

@@ -131,6 +131,19 @@ describe('trace Service quick pick: the Service at the cursor, and same-named Se
     ]);
   });
 
+  it('lists a Service of a Kustomize base once per build root, by its root, all of them at the cursor in the base', () => {
+    const base = at('file:///w/base/web.yaml', 40);
+    const builds = ['overlays/prod', 'overlays/staging'].map((root) => ({
+      namespace: 'shop', name: 'web', type: 'ClusterIP', endpoints: 2, unit: `build ${root}`, source: at(`file:///w/${root}/kustomization.yaml#rendered`, 40), definedAt: base,
+    }));
+    const picks = servicePicks(builds, { folderOf, current: builds[0] });
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}${p.current ? ' [start]' : ''}`)), [
+      '--shop',
+      'web: ClusterIP · 2 endpoints · build overlays/prod · at the cursor [start]',
+      'web: ClusterIP · 2 endpoints · build overlays/staging · at the cursor [start]',
+    ]);
+  });
+
   it('shows the unit the project model names instead of the folder', () => {
     const picks = servicePicks([{ ...services[2], unit: 'overlay prod' }], { folderOf });
     assert.deepEqual(picks.map((p) => ('separator' in p ? p.separator : p.description)), ['shop', 'ClusterIP · 2 endpoints · overlay prod']);
@@ -180,8 +193,8 @@ describe('trace Service quick pick: Gateways', () => {
 describe('trace fixtures', () => {
   const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 
-  it('cover the six required Services', () => {
-    assert.deepEqual(names.sort(), ['external-name', 'healthy-deployment', 'large-200-endpoints', 'no-endpoints', 'nodeport-ingress', 'statefulset-broken-servicename']);
+  it('cover the six required Services and the demo\'s two', () => {
+    assert.deepEqual(names.sort(), ['examples-api', 'examples-frontend', 'external-name', 'healthy-deployment', 'large-200-endpoints', 'no-endpoints', 'nodeport-ingress', 'statefulset-broken-servicename']);
   });
 
   for (const name of names) {

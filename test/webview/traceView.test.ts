@@ -48,10 +48,11 @@ describe('trace webview: Service path', () => {
       }
       const titles = await page.locator('.column-title').allTextContents();
       assert.deepEqual(titles, ['How clients reach it', 'Service', 'kube-proxy', 'Endpoints (pods)', 'Container port', 'NetworkPolicy']);
-      // Columns run in traffic order: left to right, or top to bottom when the panel is too narrow for them.
-      const axis = (await page.locator('.canvas').getAttribute('data-direction')) === 'DOWN' ? 'y' : 'x';
-      const xs = await page.locator('.column-title').evaluateAll((els, a) => els.map((e) => Number(e.getAttribute(a))), axis);
-      assert.deepEqual([...xs].sort((a, b) => a - b), xs);
+      // Columns run in traffic order, read as text is: left to right in each band, bands top to bottom (one band
+      // when they fit across; one row per column when the panel is too narrow for them).
+      const at = await page.locator('.column-title').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('y')), Number(e.getAttribute('x'))] as const));
+      const reading = [...at].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      assert.deepEqual(reading, at);
       assert.equal(await page.locator('.trace-svg .edge-broken').count(), 0);
       assert.equal(await page.locator('.banner-alert').count(), 0);
       assert.match(await page.locator(nodeSel('endpoints:Deployment/api')).textContent() ?? '', /3 pods · Ready only/);
@@ -160,9 +161,12 @@ describe('trace webview: Service path', () => {
 describe('trace webview: readable where it opens', () => {
   // Side panels of 450 px and more, the two side-by-side sizes people use, and maximized editors.
   const sizes = [[450, 600], [683, 680], [960, 990], [1366, 700], [1920, 990]] as const;
+  // FIXME: a narrow panel that is also short cannot hold these long paths at 10 px text (twelve boxes in 450×600,
+  // or the demo's api in 683×680): they keep the width, the broken hop and the text size, and pan down.
+  const tooLong = new Set(['nodeport-ingress 450×600', 'examples-api 450×600', 'examples-frontend 450×600', 'examples-api 683×680']);
   for (const [width, height] of sizes) {
-    it(`at ${width}×${height}: the whole path across, text at 10 px or more, the broken hop in view, nothing collapsed`, async () => {
-      for (const name of ['no-endpoints', 'healthy-deployment', 'nodeport-ingress']) {
+    it(`at ${width}×${height}: the whole path in view, text at 10 px or more, the broken hop in view, nothing collapsed`, async () => {
+      for (const name of ['no-endpoints', 'healthy-deployment', 'nodeport-ingress', 'examples-api', 'examples-frontend']) {
         const v = await openView(browser, 'dark', { width, height });
         try {
           await v.sendTrace(loadFixture(name));
@@ -175,6 +179,8 @@ describe('trace webview: readable where it opens', () => {
           if (name === 'no-endpoints') {
             assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `${where}: the broken hop is on screen: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
           }
+          const whole = m.drawing !== null && inside(m.drawing, m.canvas);
+          assert.equal(whole, !tooLong.has(`${name} ${width}×${height}`), `${where}: the whole path is in view: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
           await v.page.screenshot({ path: join(resultsDir, `readable-${name}-${width}x${height}.png`) });
           await v.page.getByRole('tab', { name: 'Packet path' }).click();
           const packet = await v.page.locator('.packet-svg').evaluate((e) => ({ right: e.getBoundingClientRect().right, page: document.documentElement.clientWidth }));
@@ -273,13 +279,13 @@ describe('trace webview: readable where it opens', () => {
     try {
       await v.sendTrace(loadFixture('no-endpoints'));
       const { page } = v;
-      const canvas = (await page.locator('.canvas').boundingBox())!;
-      const detail = (await page.locator('.detail').boundingBox())!;
-      assert.ok(detail.y >= canvas.y + canvas.height - 1, 'the detail pane is below the drawing');
       const toggle = page.locator('.detail-toggle');
       assert.equal(await toggle.textContent(), 'Show details', 'a short narrow panel starts with the details hidden');
       await page.locator(nodeSel('endpoints:none')).click();
       assert.equal(await toggle.textContent(), 'Hide details', 'clicking a box shows its details');
+      const canvas = (await page.locator('.canvas').boundingBox())!;
+      const detail = (await page.locator('.detail').boundingBox())!;
+      assert.ok(detail.y >= canvas.y + canvas.height - 1, 'the detail pane is below the drawing');
       assert.match(await page.locator('.detail-body').innerText(), /No endpoints/);
       await toggle.click();
       assert.equal(await page.locator('.detail-body').isVisible(), false);
@@ -375,7 +381,7 @@ describe('trace webview: interaction', () => {
       for (const n of fixture.graph.nodes) assert.ok(text.includes(n.label), `list shows ${n.label}`);
       // The banner above says the path is broken; the list does not say it again.
       assert.doesNotMatch(text, /No request can reach a pod|red markers/);
-      assert.match(await page.locator('.banner-alert').textContent() ?? '', /No request can reach a pod of this Service\. It stops at No endpoints\./);
+      assert.match(await page.locator('.banner-alert').textContent() ?? '', /No request can reach a pod: no endpoints\./);
       assert.match(text, /→ No endpoints: blocked/);
       assert.deepEqual(await page.locator('.list-view h2').allTextContents(), ['1. How clients reach it', '2. Service', '3. kube-proxy', '4. Endpoints (pods)']);
       await page.screenshot({ path: join(resultsDir, 'list-view-light.png') });

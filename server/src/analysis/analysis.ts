@@ -4,7 +4,7 @@
 import type { AnalysisConfig } from '../model/config';
 import { buildCluster, rejectionRuleOf, type Cluster } from '../model/cluster';
 import type { ManifestFile } from '../model/parseManifest';
-import { planScopes, type ScopePlan } from '../model/project';
+import { planScopes, podClaimClashes, type ScopePlan } from '../model/project';
 import type { Location, Span } from '../model/span';
 import { isService, type NetworkPolicy, type Resource, type Service, type Workload } from '../model/resources';
 import { predictDnsRecords, predictNamespaceRecords, predictServiceRecords, type DnsIndex, type OwnedRecord } from './dnsRecords';
@@ -152,7 +152,7 @@ const emptyMemo = (): NamespaceMemo => ({ endpoints: new Map(), records: new Map
  * analysis of an earlier snapshot, lends its scopes' clusters so an edit rebuilds only what it touched.
  */
 export function createAnalysis(cluster: Cluster, config: AnalysisConfig, previous?: Analysis): Analysis {
-  const plan = planScopes(cluster.files, cluster.copies());
+  const plan = planScopes(cluster.files, cluster.copies(), podClaimClashes(cluster));
   if (plan.scopes.length === 1) return createScopeAnalysis(cluster, config, undefined);
   return createProjectAnalysis(cluster, config, plan, previous);
 }

@@ -11,7 +11,7 @@ import {
 import type { Resource, Service, ServicePort } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import { hasPlaceholder } from '../model/placeholder';
-import { unknownService } from './unknowns';
+import { unknownGateway, unknownService } from './unknowns';
 
 export type Tri = boolean | 'unknown';
 
@@ -24,6 +24,8 @@ export interface GatewayLookup {
   referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
   /** Why a Service of this name may exist though no manifest defines it (an operator's, semantics §9.2), or undefined. */
   serviceUnknown(namespace: string, name: string): string | undefined;
+  /** Why a Gateway may exist in `namespace` though no manifest defines it (an unrendered chart's, an operator's), or undefined. */
+  gatewayUnknown(namespace: string): string | undefined;
 }
 
 /** The cluster's own indexes as a GatewayLookup (for hovers, lenses and the trace, which see the whole snapshot). */
@@ -37,6 +39,7 @@ export function clusterLookup(cluster: Cluster): GatewayLookup {
     namespaceDeclaration: (namespace) => cluster.declaredNamespaces.get(namespace),
     referenceGrantsIn: (namespace) => gatewayObjectsOf(cluster.objectsIn(namespace)?.resources).referenceGrants,
     serviceUnknown: (namespace, name) => unknownService(cluster, namespace, name),
+    gatewayUnknown: (namespace) => unknownGateway(cluster, namespace),
   };
   lookups.set(cluster, found);
   return found;
@@ -60,7 +63,8 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
   if (ref.group === gatewayGroup && ref.kind === 'Gateway') {
     const gateway = lookup.get('Gateway', namespace, ref.name).find(isGateway);
     if (gateway) return { kind: 'gateway', namespace, gateway };
-    return namespaceKnown(lookup, namespace) ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
+    const known = namespaceKnown(lookup, namespace) && !lookup.gatewayUnknown(namespace);
+    return known ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
   }
   if (ref.group === '' && ref.kind === 'Service') {
     const service = lookup.service(namespace, ref.name);

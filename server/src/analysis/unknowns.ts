@@ -6,7 +6,7 @@ import type { Cluster } from '../model/cluster';
 import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
-import { isBuiltInApiVersion, type Resource } from '../model/resources';
+import { isBuiltInApiVersion, type Resource, type Workload } from '../model/resources';
 
 /** A custom resource in the namespace: an operator may turn it into pods and Services with labels of its choosing (semantics §9.2). */
 export function operatorObjectIn(cluster: Cluster, namespace: string): Resource | undefined {
@@ -38,6 +38,20 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
   }
   const templated = cluster.workloadsIn(namespace).find((w) => [...w.template.labels.values()].some(hasPlaceholder));
   if (templated) return `${templated.kind} "${templated.name}" has pod labels that a tool fills in later (placeholders), so which pods carry which labels is unknown`;
+  return undefined;
+}
+
+/**
+ * Why a Gateway may exist in `namespace` though no manifest in scope defines it, or undefined: an unrendered chart's
+ * templates may define it, and operators make Gateways from their custom resources (a mesh's ingress gateway, a
+ * platform's edge object), under names of their choosing (semantics §9.2). Gateway API objects themselves
+ * (gateway.networking.k8s.io) are built in and do not count as such custom resources.
+ */
+export function unknownGateway(cluster: Cluster, namespace: string): string | undefined {
+  const chart = unrenderedChart(cluster);
+  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define it`;
+  const cr = operatorObjectIn(cluster, namespace);
+  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, and operators create Gateways for theirs`;
   return undefined;
 }
 
@@ -129,4 +143,15 @@ function explain(chart: string, d: ClusterDependence, so: string): string {
 function chartFolderOf(renderUri: string): string {
   const root = renderUri.slice(0, Math.max(renderUri.indexOf('/#helm/'), 0));
   return decodeURIComponent(root.slice(root.lastIndexOf('/') + 1));
+}
+
+/**
+ * A controller written as a fragment: no selector and no pod template labels, so it names no pods at all. Created new
+ * it is rejected (apps/v1 requires a selector that matches the template labels, semantics §6.4), so whoever writes it
+ * means it to be merged into an object that already exists: `kubectl apply` of an overlay onto a live install (scaling
+ * a StatefulSet to zero, say), or a patch a script applies. What the merged object holds is unknown; rules about its
+ * selector, labels and serviceName stay quiet.
+ */
+export function isWorkloadFragment(w: Workload): boolean {
+  return w.kind !== 'Pod' && w.kind !== 'Job' && w.kind !== 'CronJob' && w.selector === undefined && w.selectorSpan === undefined && w.template.labels.size === 0;
 }

@@ -24,7 +24,7 @@
 
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { resolveName } from '../analysis/resolveName';
-import { unknownPods, unknownService } from '../analysis/unknowns';
+import { unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
 import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
@@ -267,6 +267,11 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record('charts');
       record(`svc:${name.toLowerCase()}`);
       return unknownService(a().cluster, namespace, name);
+    },
+    gatewayUnknown(namespace) {
+      record(`ns:${namespace}`);
+      record('charts');
+      return unknownGateway(a().cluster, namespace);
     },
     // semantics §1.1, §1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.

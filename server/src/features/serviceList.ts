@@ -7,25 +7,36 @@ import { acceptingListeners, backendVerdict, clusterLookup } from '../analysis/g
 import { routesFrom, throughListener } from '../analysis/gatewayTrace';
 import { isGateway, isRoute } from '../model/gatewayApi';
 import type { Service } from '../model/resources';
-import { lineIndexesOf } from '../model/lineIndex';
+import { type LineIndex, lineIndexesOf } from '../model/lineIndex';
 import type { ServiceSummary } from '../protocol';
+import { type RenderSource, mapSourceSpan } from './renderedFindings';
 import { sourceSpan } from './sourceSpan';
 
-export function listServices(analysis: Analysis): ServiceSummary[] {
+/**
+ * `lines`: the line index of any workspace file (a Kustomize base is a build input, not a manifest of the cluster),
+ * to give a Service of a build the line of its definition.
+ */
+export function listServices(analysis: Analysis, lines?: (uri: string) => LineIndex | undefined): ServiceSummary[] {
   const linesOf = lineIndexesOf(analysis.cluster.files);
   const routes = routesByService(analysis);
+  const builds = kustomizeBuilds(analysis);
   const services = analysis.cluster.services
     // semantics §9.4: a Service the API server rejects never exists, so there is nothing to trace.
     .filter((s) => analysis.cluster.rejected('Service', s.namespace, s.name) !== s)
     .map((s) => {
       const variant = analysis.scopeOf(s.uri).label;
+      const source = sourceSpan(s.uri, s.nameSpan, linesOf(s.uri));
+      // A Service a Kustomize build renders appears once per build root, named by it; a trace of it follows that build.
+      const build = builds.get(s.uri);
+      const unit = build ? `build ${build.label}` : variant ? `variant ${variant}` : undefined;
       return {
         namespace: s.namespace,
         name: s.name,
         type: s.headless ? 'Headless' : s.type,
         endpoints: s.type === 'ExternalName' ? undefined : endpointCount(analysis.endpointsOf(s)),
-        source: sourceSpan(s.uri, s.nameSpan, linesOf(s.uri)),
-        ...(variant ? { unit: `variant ${variant}` } : {}),
+        source,
+        ...(unit ? { unit } : {}),
+        ...(build ? { definedAt: mapSourceSpan(source, builds, (u) => lines?.(u) ?? linesOf(u)) } : {}),
         ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
       };
     })
@@ -73,6 +84,17 @@ function routesByService(analysis: Analysis): Map<Service, NonNullable<ServiceSu
         l.push({ kind: r.kind, namespace: r.namespace, name: r.name, listeners });
         out.set(svc, l);
       }
+    }
+  }
+  return out;
+}
+
+/** The rendered file of each Kustomize build root (`ManifestFile.rendered` of a kustomization), by its URI. */
+export function kustomizeBuilds(analysis: Analysis): Map<string, RenderSource & { readonly label: string }> {
+  const out = new Map<string, RenderSource & { readonly label: string }>();
+  for (const f of analysis.cluster.files) {
+    if (f.rendered && /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(f.rendered.definedBy)) {
+      out.set(f.uri, { rendered: f.rendered.text, fallbackUri: f.rendered.definedBy, label: f.rendered.label });
     }
   }
   return out;

@@ -8,7 +8,7 @@ import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } f
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
 import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
-import { discoverKustomizations, type KustomizeRoot } from './roots';
+import { discoverKustomizations, type KustomizeLayout, type KustomizeRoot } from './roots';
 import { get, str } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
@@ -98,7 +98,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const extra: ManifestFile[] = [];
   for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed }))) {
     const native = root.unit;
-    const unit = (wantsRealKustomize(native) && options.external?.(native)) || native;
+    const unit = (wantsRealKustomize(native) && !root.builtElsewhere && options.external?.(native)) || native;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
@@ -113,7 +113,11 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
     roots.set(root.dir, { unit, native, texts, file });
-    for (const p of unit.problems) {
+    const unknown = unit.rendered ? [] : unknownInputs(layout, root.dir, listed, (k) => listsOnly(reader, k, parsed));
+    for (const u of unknown) consumedUris.add(u);
+    const why = unknown.length ? ' The files it reads are not checked on their own: what they become in the build is unknown.' : '';
+    for (const p0 of unit.problems) {
+      const p = why && p0.severity !== 'warning' ? { ...p0, message: p0.message + why } : p0;
       const list = problems.get(p.uri) ?? [];
       // One place, one problem: the same cause met in several builds names each build in one message.
       const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
@@ -190,6 +194,29 @@ function onlyListsFiles(reader: FileReader, dir: string, file: string, parsed: P
     }
   }
   return str(get(node, 'kind')) !== 'Component';
+}
+
+/**
+ * The files of a root that does not render (not evaluated here, or a build kustomize would refuse): the objects they
+ * become are unknown (semantics §9.5: a build's inputs are not objects; only its output is, and there is none), so
+ * they are not analysed as plain manifests either. Only files inside kustomization folders: a folder with a
+ * kustomization is applied with `-k`, while a plain file elsewhere may also be applied on its own with `-f`.
+ */
+function unknownInputs(layout: KustomizeLayout, dir: string, listed: ReadonlySet<string>, listsOnlyFile: (kustomization: string) => boolean): string[] {
+  const reads = layout.readsOf(dir);
+  // Kustomizations that only list files build exactly those files' objects, so the files are known as written.
+  if (reads.filter((u) => kustNames.has(basenameUri(u))).every(listsOnlyFile)) return [];
+  const folders = new Set(layout.folders);
+  return reads.filter((u) => listed.has(u) && !kustNames.has(basenameUri(u)) && folders.has(dirnameUri(u)));
+}
+
+/** Whether a kustomization only lists resources (no patches, generators, transformers or settings). */
+function listsOnly(reader: FileReader, file: string, parsed: ParseCache): boolean {
+  const text = reader.read(file);
+  if (text === undefined) return false;
+  const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
+  if (!node || node.t !== 'm') return false;
+  return str(get(node, 'kind')) !== 'Component' && node.e.every((e) => e.k === 'apiVersion' || e.k === 'kind' || e.k === 'metadata' || e.k === 'resources');
 }
 
 function commonFolder(uris: readonly string[]): string | undefined {

@@ -2,7 +2,7 @@
 // includes (the roots, each one apply unit), the files each root reads, and the files that are patches (which the
 // project model must not analyse as objects of their own).
 
-import type { RenderedUnit } from '../model/rendered';
+import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
 import { get, str, type KNode } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
@@ -15,6 +15,8 @@ export interface KustomizeRoot {
   /** Every workspace file its build reads (kustomizations, resources, patches, generator inputs). */
   readonly reads: readonly string[];
   readonly unit: RenderedUnit;
+  /** A root whose inputs another tool writes first (`rootDecision`): neither built natively nor by the real Kustomize. */
+  readonly builtElsewhere?: boolean;
 }
 
 export interface KustomizeLayout {
@@ -25,6 +27,79 @@ export interface KustomizeLayout {
   readonly roots: readonly KustomizeRoot[];
   /** Files listed as patches (patches, patchesStrategicMerge, patchesJson6902) by any kustomization or component. */
   readonly patchFiles: ReadonlySet<string>;
+  /**
+   * The workspace files a folder's build would read, found from the kustomizations' texts alone (resources, bases and
+   * components followed into their folders; patches): what a root that does not render leaves unknown.
+   */
+  readsOf(dir: string): readonly string[];
+}
+
+/** What one kustomization names, as written (paths resolved against its folder). */
+interface KustomizationRefs {
+  /** resources, bases and components: files or folders */
+  readonly includes: readonly string[];
+  /** patch files */
+  readonly patches: readonly string[];
+  /** Whether it builds anything of its own: resources, bases, components or generators. */
+  readonly builds: boolean;
+  readonly isComponent: boolean;
+  /** resources entries naming a file the workspace does not hold, with where they are written */
+  readonly missing: readonly { readonly ref: string; readonly span?: { readonly start: number; readonly end: number } }[];
+}
+
+/**
+ * Whether a kustomization folder is a standalone root, built on its own (`kubectl apply -k <dir>`), or only a part of
+ * bigger builds: kustomize itself builds any folder, so this is the project's reading of the layout.
+ * - A folder another kustomization includes (resources, bases, components) is a part of that build (a base).
+ * - A Component (kind: Component) is never built alone: kustomize refuses to.
+ * - A kustomization that builds nothing of its own (no resources, bases, components or generators: only patches,
+ *   transformers or settings) has nothing to patch when built alone; it is a fragment that some other tool completes.
+ * Returns why the folder is not built natively when it is a root that cannot be: a kustomization beside a Chart.yaml
+ * whose listed resources are missing reads the chart's rendered output, written there by a config-management plugin
+ * or a script before the build (Argo CD's kustomized-helm pattern), so the build is not done here.
+ */
+export function rootDecision(dir: string, refs: KustomizationRefs, included: ReadonlySet<string>, hasChart: boolean, file: string): 'part' | 'root' | RenderProblem {
+  if (included.has(dir) || refs.isComponent || !refs.builds) return 'part';
+  if (hasChart && refs.missing.length) {
+    const m = refs.missing[0];
+    return {
+      uri: file,
+      span: m.span ?? { start: 0, end: 0 },
+      severity: 'information',
+      code: 'kustomize-not-rendered',
+      message: `Not analysed as a Kustomize build: this folder is also a Helm chart, and '${m.ref}' is not in the workspace: it is the chart's rendered output, which a plugin or script writes before the build.`,
+    };
+  }
+  return 'root';
+}
+
+const generatorKeys = ['configMapGenerator', 'secretGenerator', 'generators', 'helmCharts', 'helmChartInflationGenerator'];
+
+function refsOf(node: KNode, dir: string, exists: (uri: string) => boolean): KustomizationRefs {
+  const resources = entries(get(node, 'resources'));
+  const includes = [...resources, ...entries(get(node, 'bases')), ...entries(get(node, 'components'))].filter(isLocal).map((r) => resolveUri(dir, r));
+  const patches: string[] = [];
+  const p = get(node, 'patches');
+  // A bare string in `patches` is a patch file too (kustomize refuses the form, but the author meant a patch).
+  if (p?.t === 'q') for (const item of p.items) addPath(patches, dir, item.t === 's' ? str(item) : str(get(item, 'path')));
+  for (const x of entries(get(node, 'patchesStrategicMerge'))) if (!x.includes('\n')) addPath(patches, dir, x);
+  const j = get(node, 'patchesJson6902');
+  if (j?.t === 'q') for (const x of j.items) addPath(patches, dir, str(get(x, 'path')));
+  const missing: { ref: string; span?: { start: number; end: number } }[] = [];
+  const rs = get(node, 'resources');
+  if (rs?.t === 'q') {
+    for (const item of rs.items) {
+      const ref = str(item);
+      if (ref && isLocal(ref) && !exists(resolveUri(dir, ref))) missing.push({ ref, span: item.t === 's' ? item.src?.span : undefined });
+    }
+  }
+  // Remote resources count: the build fetches them (and is reported as not rendered here).
+  const builds = resources.length > 0 || includes.length > 0 || generatorKeys.some((k) => get(node, k) !== undefined);
+  return { includes, patches, builds, isComponent: str(get(node, 'kind')) === 'Component', missing };
+}
+
+function isLocal(ref: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) && !/^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) && !ref.startsWith('git@');
 }
 
 const kustNames: ReadonlySet<string> = new Set(kustomizationFileNames);
@@ -47,32 +122,68 @@ export function discoverKustomizations(
 ): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => kustNames.has(basenameUri(u))).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
+  const uris = new Set(workspaceUris);
+  const folderSet = new Set(folders);
+  const exists = (uri: string) => uris.has(uri) || folderSet.has(uri) || fsys.read(uri) !== undefined || fsys.list(uri) !== undefined;
   const included = new Set<string>();
   const components = new Set<string>();
   const patchFiles = new Set<string>();
+  const refs = new Map<string, KustomizationRefs>();
+  const fileOf = new Map<string, string>();
   for (const file of files) {
     const text = fsys.read(file);
     if (text === undefined) continue;
     const node = parseShared(parsed, text, file).docs.find((d) => d.node)?.node;
     if (!node || node.t !== 'm') continue;
     const dir = dirnameUri(file);
-    if (str(get(node, 'kind')) === 'Component') components.add(dir);
-    for (const ref of [...entries(get(node, 'resources')), ...entries(get(node, 'bases')), ...entries(get(node, 'components'))]) included.add(resolveUri(dir, ref));
-    const patches = get(node, 'patches');
-    if (patches?.t === 'q') for (const p of patches.items) addPath(patchFiles, dir, str(get(p, 'path')));
-    for (const p of entries(get(node, 'patchesStrategicMerge'))) if (!p.includes('\n')) addPath(patchFiles, dir, p);
-    const j = get(node, 'patchesJson6902');
-    if (j?.t === 'q') for (const p of j.items) addPath(patchFiles, dir, str(get(p, 'path')));
+    const r = refsOf(node, dir, exists);
+    refs.set(dir, r);
+    fileOf.set(dir, file);
+    if (r.isComponent) components.add(dir);
+    for (const inc of r.includes) included.add(inc);
+    for (const pf of r.patches) patchFiles.add(pf);
   }
   const roots: KustomizeRoot[] = [];
   for (const dir of folders) {
-    if (included.has(dir) || components.has(dir)) continue;
+    const r = refs.get(dir);
+    if (!r) {
+      if (included.has(dir)) continue;
+    } else {
+      const decision = rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!);
+      if (decision === 'part') continue;
+      if (decision !== 'root') {
+        const file = fileOf.get(dir)!;
+        const unit: RenderedUnit = { kind: 'kustomize', id: `kustomize:${file}`, label: base ? relativeUri(base, dir) : dir, definedBy: file, inputs: [file], problems: [decision] };
+        roots.push({ dir, file, reads: unit.inputs, unit, builtElsewhere: true });
+        continue;
+      }
+    }
     const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
-  return { folders, components: [...components].sort(), roots, patchFiles };
+  const readsOf = (dir: string): string[] => {
+    const out = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (d: string) => {
+      if (seen.has(d)) return;
+      seen.add(d);
+      const r = refs.get(d);
+      if (!r) return;
+      out.add(fileOf.get(d)!);
+      for (const pf of r.patches) if (uris.has(pf)) out.add(pf);
+      for (const inc of r.includes) {
+        if (refs.has(inc)) walk(inc);
+        else if (uris.has(inc)) out.add(inc);
+      }
+    };
+    walk(dir);
+    return [...out].sort();
+  };
+  return { folders, components: [...components].sort(), roots, patchFiles, readsOf };
 }
 
-function addPath(into: Set<string>, dir: string, ref: string | undefined): void {
-  if (ref) into.add(resolveUri(dir, ref));
+function addPath(into: string[] | Set<string>, dir: string, ref: string | undefined): void {
+  if (!ref) return;
+  if (Array.isArray(into)) into.push(resolveUri(dir, ref));
+  else into.add(resolveUri(dir, ref));
 }

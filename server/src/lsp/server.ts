@@ -12,7 +12,8 @@ import { completionAt } from '../features/completion';
 import { definitionAt } from '../features/definition';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
-import { listServices } from '../features/serviceList';
+import { kustomizeBuilds, listServices } from '../features/serviceList';
+import { mapTraceSources } from '../features/renderedFindings';
 import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
 import { canonicalUri } from '../workspace/uri';
 import { createWorkspace } from '../workspace/workspace';
@@ -125,11 +126,12 @@ export function startServer(connection: Connection): void {
   connection.onRequest(traceRequest, guarded(connection, 'trace', async (p: TraceParams) => {
     const snap = await evaluatedSnapshot();
     const result = traceResultFor(snap.analysis, p);
-    return result ? charts.trace(snap, result) : null;
+    // The boxes of a Kustomize build's trace open the base and patch lines their objects come from.
+    return result ? charts.trace(snap, mapTraceSources(result, kustomizeBuilds(snap.analysis), (u) => snap.lines(u))) : null;
   }));
   connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => {
     const snap = workspace.snapshot();
-    return charts.services(snap, listServices(snap.analysis));
+    return charts.services(snap, listServices(snap.analysis, (u) => snap.lines(u)));
   }));
   connection.onRequest(serviceDetailsRequest, guarded(connection, 'serviceDetails', (p: TraceParams) => serviceDetailsFor(workspace.snapshot().analysis, p) ?? null));
 

@@ -84,7 +84,8 @@ function readKustomization(text: string): { readonly inputs: string[]; readonly 
     if (typeof v === 'string' && !v.includes('\n') && !/^\s*[{[]/.test(v)) out.push(v);
   };
   const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-  for (const p of list(k.patches)) if (p && typeof p === 'object') pathOf((p as Record<string, unknown>).path);
+  // A bare string in `patches` names a patch file too: kustomize refuses the form, but the file is a patch all the same.
+  for (const p of list(k.patches)) pathOf(p && typeof p === 'object' ? (p as Record<string, unknown>).path : p);
   for (const p of list(k.patchesStrategicMerge)) pathOf(p);
   for (const p of list(k.patchesJson6902)) if (p && typeof p === 'object') pathOf((p as Record<string, unknown>).path);
   for (const p of list(k.replacements)) if (p && typeof p === 'object') pathOf((p as Record<string, unknown>).path);

@@ -12,13 +12,21 @@
 //   folder, or the files themselves when both sit in it (`install.yaml` next to `install-ha.yaml`).
 // - A file sees every object except those in a variant of a part on its own path. Objects in files above or beside
 //   it that are no variants of its parts are applied with it (a shared `namespace.yaml`, the other services).
+// - Two parts are variants too when each defines a workload whose selector claims the other's pods (each selector
+//   matches the other's pod template labels): two controllers owning the same pods in one apply is what the
+//   Deployment documentation warns against ("overlapping selectors"), and it is how documentation examples that stand
+//   alone look side by side (`examples/https-nginx/` and `examples/volumes/` each running pods labelled `app: nginx`).
+//   A claim in one direction only (a broad selector over a narrower workload's pods) is not enough: that is one app's
+//   components, applied together.
 // - Files that see the same objects form one **scope**; every lookup of a rule or a hover answers within the scope of
 //   the file it starts from. With no variants in the workspace there is one scope, the whole workspace.
 // Kustomize builds and Helm releases are apply units of their own (model/rendered.ts): the file holding a unit's
 // rendered objects (`ManifestFile.rendered`) is one scope that sees nothing else.
 
+import type { Cluster, NamespaceObjects } from './cluster';
 import type { ManifestFile } from './parseManifest';
-import type { Resource } from './resources';
+import type { Resource, Workload } from './resources';
+import { selectorMatches, type LabelSelector } from './selector';
 
 export interface Scope {
   /** '' for the whole workspace; otherwise the variant parts on its files' paths. */
@@ -39,14 +47,18 @@ export interface ScopePlan {
 }
 
 /** The scopes of a workspace's files, given the objects defined in more than one file (`Cluster.copies`). */
-export function planScopes(allFiles: readonly ManifestFile[], allCopies: readonly (readonly Resource[])[]): ScopePlan {
+export function planScopes(
+  allFiles: readonly ManifestFile[],
+  allCopies: readonly (readonly Resource[])[],
+  allClashes: readonly (readonly Resource[])[] = [],
+): ScopePlan {
   // A rendered apply unit (a Kustomize root's build) is a cluster of its own: one scope that sees only itself.
   const rendered = allFiles.filter((f) => f.rendered);
-  if (!rendered.length) return planPlainScopes(allFiles, allCopies);
+  if (!rendered.length) return planPlainScopes(allFiles, allCopies, allClashes);
   const files = allFiles.filter((f) => !f.rendered);
   const renderedUris = new Set(rendered.map((f) => f.uri));
-  const copies = allCopies.map((defs) => defs.filter((d) => !renderedUris.has(d.uri))).filter((defs) => defs.length > 1);
-  const plain = planPlainScopes(files, copies);
+  const plainOnly = (groups: readonly (readonly Resource[])[]) => groups.map((defs) => defs.filter((d) => !renderedUris.has(d.uri))).filter((defs) => defs.length > 1);
+  const plain = planPlainScopes(files, plainOnly(allCopies), plainOnly(allClashes));
   const units: Scope[] = rendered.map((f) => ({ id: `unit:${f.rendered!.unitId}`, label: f.rendered!.label, members: [f], visible: [f] }));
   const byUri = new Map(units.map((s) => [s.members[0].uri, s]));
   const scopes = plain.scopes.length === 1 && !plain.scopes[0].members.length ? units : [...plain.scopes, ...units];
@@ -57,9 +69,16 @@ export function planScopes(allFiles: readonly ManifestFile[], allCopies: readonl
   };
 }
 
-function planPlainScopes(files: readonly ManifestFile[], copies: readonly (readonly Resource[])[]): ScopePlan {
+function planPlainScopes(files: readonly ManifestFile[], copies: readonly (readonly Resource[])[], clashes: readonly (readonly Resource[])[]): ScopePlan {
   const pairs = new Set<string>();
   const rivalParts = new Set<string>();
+  const rivals = (a: Resource, b: Resource) => {
+    const [pa, pb] = partsWhereApart(a.uri, b.uri);
+    pairs.add(`${pa}\u0000${pb}`);
+    pairs.add(`${pb}\u0000${pa}`);
+    rivalParts.add(pa);
+    rivalParts.add(pb);
+  };
   for (const defs of copies) {
     if (defs[0].kind === 'Namespace') continue;
     for (let i = 0; i < defs.length; i++) {
@@ -67,14 +86,11 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
         const a = defs[i];
         const b = defs[j];
         if (a.uri === b.uri || sameDefinition(a, b)) continue;
-        const [pa, pb] = partsWhereApart(a.uri, b.uri);
-        pairs.add(`${pa}\u0000${pb}`);
-        pairs.add(`${pb}\u0000${pa}`);
-        rivalParts.add(pa);
-        rivalParts.add(pb);
+        rivals(a, b);
       }
     }
   }
+  for (const [a, b] of clashes) if (a.uri !== b.uri) rivals(a, b);
   if (!pairs.size) {
     const whole: Scope = { id: '', members: files, visible: files };
     return { scopes: [whole], scopeOf: () => whole, signature: '' };
@@ -118,6 +134,48 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
   }
   const fallback = scopes.find((s) => s.id === '') ?? { id: '', members: [], visible: files };
   return { scopes, scopeOf: (uri) => byUri.get(uri) ?? fallback, signature: [...pairs].sort().join('\n') };
+}
+
+/**
+ * Pairs of workloads in different files that claim each other's pods: each one's selector matches the other's pod
+ * template labels, in one namespace (see the rule above). Controllers only (Pods have no selector; Jobs' selectors are
+ * generated). Kept per namespace's objects, which a later cluster reuses for the namespaces an edit did not touch.
+ */
+export function podClaimClashes(cluster: Cluster): readonly (readonly [Workload, Workload])[] {
+  const out: (readonly [Workload, Workload])[] = [];
+  for (const ns of cluster.namespacesWithObjects()) {
+    const objects = cluster.objectsIn(ns);
+    if (!objects) continue;
+    let found = clashMemo.get(objects);
+    if (!found) {
+      found = [];
+      for (const w of objects.workloads) {
+        const mine = claimedLabels(w);
+        if (!mine) continue;
+        for (const other of cluster.workloadsMatching(ns, mine.matchLabels)) {
+          // Each pair once (from the first of the two in URI order), between files, when the claim is mutual.
+          if (other === w || other.uri <= w.uri || !selectorMatches(mine, other.template.labels)) continue;
+          const theirs = claimedLabels(other);
+          if (theirs && selectorMatches(theirs, w.template.labels)) found.push([w, other]);
+        }
+      }
+      clashMemo.set(objects, found);
+    }
+    out.push(...found);
+  }
+  return out;
+}
+
+const clashMemo = new WeakMap<NamespaceObjects, (readonly [Workload, Workload])[]>();
+
+/**
+ * The selector by which a controller claims pods, with a match on at least one label; undefined for Pods and Jobs.
+ * A ReplicationController without one claims the pods of its template labels (the API server defaults it so).
+ */
+function claimedLabels(w: Workload): LabelSelector | undefined {
+  if (w.kind === 'Pod' || w.kind === 'Job' || w.kind === 'CronJob' || !w.template.labels.size) return undefined;
+  const s = w.selector ?? (w.kind === 'ReplicationController' ? { matchLabels: w.template.labels, matchExpressions: [], labelSpans: new Map(), span: w.span } : undefined);
+  return s && s.matchLabels.size ? s : undefined;
 }
 
 /** The two parts where two file URIs part: the sub-folders (ending in `/`) of their deepest common folder, or the files. */

@@ -13,7 +13,7 @@ export const gatewayParentMissing: Rule = {
   title: 'A route names a parent Gateway or Service that does not exist',
   description: `Each \`parentRefs\` entry of an HTTPRoute, GRPCRoute, TLSRoute, TCPRoute or UDPRoute names the Gateway (or, for a mesh, the Service) the route wants to attach to. Unset fields default to group \`gateway.networking.k8s.io\`, kind \`Gateway\` and the route's own namespace (*gateway semantics §G2*). When no such object exists, no controller accepts the route for that parent and none of its rules serve traffic there. A namespace that no manifest declares or populates is not judged: its objects are unknown.
 
-Stays quiet when no Gateway in scope comes near the name (network-semantics §9): Gateways are often owned by the platform team and kept in another repository, so a parent the manifests do not show is unknown; a near miss of a Gateway that is there is reported as a typo.`,
+Stays quiet when no Gateway in scope comes near the name (network-semantics §9): Gateways are often owned by the platform team and kept in another repository, so a parent the manifests do not show is unknown; a near miss of a Gateway that is there is reported as a typo, unless an unrendered Helm chart in scope or an operator's custom resource in the Gateway's namespace may make Gateways there (their names are unknown).`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute

@@ -95,6 +95,8 @@ export interface Lookup {
   rejected(kind: string, namespace: string, name: string): string | undefined;
   /** Why a Service of this name may exist in `namespace` although no manifest in scope defines it there (semantics §9.2, §9.3). */
   serviceUnknown(namespace: string, name: string): string | undefined;
+  /** Why a Gateway may exist in `namespace` although no manifest in scope defines it (semantics §9.2), or undefined. */
+  gatewayUnknown(namespace: string): string | undefined;
   endpointsOf(service: Service): ServiceEndpoints;
   /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
   dnsRecordsFor(resource: Resource): readonly DnsRecord[];

@@ -11,6 +11,7 @@ import { refOf } from './refOf';
 import type { Lookup, Rule } from './rule';
 import { treeOf } from '../model/trees';
 import { namesOf } from '../analysis/closestName';
+import { isWorkloadFragment } from '../analysis/unknowns';
 
 export const statefulsetServiceMissing: Rule = {
   code: 'statefulset-service-missing',
@@ -20,7 +21,7 @@ export const statefulsetServiceMissing: Rule = {
 
 \`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.
 
-Stays quiet when the Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace) or a Service written without a namespace; a close name is still reported. When the Service exists but the API server rejects it, the message says so: it never exists.`,
+Stays quiet when the Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace) or a Service written without a namespace; a close name is still reported. When the Service exists but the API server rejects it, the message says so: it never exists. A StatefulSet written as a fragment (no selector, no pod labels), which \`kubectl apply\` merges into the live StatefulSet, keeps the live serviceName: no finding about a missing one.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -64,6 +65,8 @@ spec:
       if (service) continue;
       const text = lookup.fileText(sts.uri);
       if (!sts.serviceName) {
+        // A fragment merged into a live StatefulSet keeps the live serviceName (which cannot change anyway).
+        if (isWorkloadFragment(sts)) continue;
         yield {
           uri: sts.uri,
           span: sts.serviceNameSpan ?? sts.nameSpan,

@@ -1,5 +1,6 @@
 // workload-selector-mismatch: a controller whose spec.selector is missing, empty, or does not match its own pod template labels.
 
+import { isWorkloadFragment } from '../analysis/unknowns';
 import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
@@ -16,7 +17,10 @@ export const workloadSelectorMismatch: Rule = {
   description: `Deployments, ReplicaSets, StatefulSets and DaemonSets must have a non-empty \`spec.selector\`, and it must match
 \`spec.template.metadata.labels\`: the controller finds its pods by that selector. The API server rejects the object otherwise
 (\`selector\` does not match template \`labels\`, network-semantics §6.4). ReplicationControllers and Jobs may omit the selector
-(it defaults to the template labels), but one that is written must match too.`,
+(it defaults to the template labels), but one that is written must match too.
+Stays quiet for a fragment, a controller with no selector and no pod labels at all (network-semantics §9): created new it
+would be rejected, so it is written to be merged by \`kubectl apply\` into an object already in the cluster (an overlay
+that scales a live StatefulSet to zero), whose selector the manifests do not show.`,
   examples: {
     bad: `apiVersion: apps/v1
 kind: Deployment
@@ -54,6 +58,8 @@ spec:
   *check({ subjects }) {
     for (const w of subjects.workloads) {
       if (w.kind === 'Pod' || w.kind === 'CronJob') continue;
+      // No selector and no pod labels: a fragment merged into a live object, whose selector is unknown.
+      if (isWorkloadFragment(w)) continue;
       const finding = checkWorkload(w);
       if (finding) yield finding;
     }
