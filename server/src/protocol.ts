@@ -9,8 +9,11 @@ export const analysisChangedNotification = 'kubeNetlens/analysisChanged';
 export const statusNotification = 'kubeNetlens/status';
 
 export interface TraceParams {
-  /** What to trace: a Service (the default) or a Gateway (its listeners, the routes attached, their backends). */
-  readonly kind?: 'Service' | 'Gateway';
+  /**
+   * What to trace: a Service (the default), a Gateway (its listeners, the routes attached, their backends) or a
+   * Gateway API route (the listeners that accept it, its rules, their backends).
+   */
+  readonly kind?: 'Service' | 'Gateway' | 'HTTPRoute' | 'GRPCRoute' | 'TLSRoute' | 'TCPRoute' | 'UDPRoute';
   readonly namespace: string;
   readonly name: string;
   /** The file of the definition to trace, when variants of the workspace define the Service differently. */

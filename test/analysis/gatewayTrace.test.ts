@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceToText } from '../../server/src/features/traceText';
 import { analysisOf } from '../helpers/checkDns';
-import { checkTraceGolden, gatewayTraceOf, traceOf } from '../helpers/checkTrace';
+import { checkTraceGolden, gatewayTraceOf, routeTraceOf, traceOf } from '../helpers/checkTrace';
 import { listServices } from '../../server/src/features/serviceList';
 import { traceResultFor } from '../../server/src/features/traceResult';
 
@@ -46,6 +46,15 @@ describe('trace through a Gateway', () => {
     assert.deepEqual(rule?.detail, ['Matches every request of the route.', 'Sends its requests to 1 backend by weight.', 'Mesh producer route on Service shop/web: calls to it that match this rule are sent here.']);
   });
 
+  it('puts no finding of a variant on the trace of another variant', () => {
+    const variant = (port: number) => `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: site, namespace: web}\nspec:\n  rules: [{backendRefs: [{name: site, port: ${port}}]}]\n---\napiVersion: v1\nkind: Service\nmetadata: {name: site, namespace: web}\nspec: {selector: {app: site}, ports: [{port: 80, targetPort: 8080}]}\n`;
+    const a = analyzeTexts([{ uri: 'file:///w/a/site.yaml', text: variant(8080) }, { uri: 'file:///w/b/site.yaml', text: variant(80) }]);
+    const graph = (uri: string) => traceResultFor(a, { namespace: 'web', name: 'site', uri })!.graph;
+    const codes = (uri: string) => graph(uri).nodes.flatMap((n) => n.findings.map((f) => f.code));
+    assert.ok(codes('file:///w/a/site.yaml').includes('route-backend-port'), 'variant a sends to the targetPort');
+    assert.ok(!codes('file:///w/b/site.yaml').includes('route-backend-port'), "variant b's route is right: a's finding is not on it");
+  });
+
   it('prints the same path as text', () => {
     const text = traceToText(traceOf(analysisOf(join(trace, 'gateway.yaml')), 'shop', 'web'));
     assert.match(text, /Through Gateways:\n {2}edge · http 80\/HTTP \*\.example\.com\n/);
@@ -58,7 +67,7 @@ describe('trace from a Gateway', () => {
   const start = () => analysisOf(join(trace, 'gatewayStart.yaml'));
 
   it('golden graphs', () => {
-    checkTraceGolden(start(), ['gateway/edge/front', 'gateway/edge/dead', 'gateway/edge/lonely'], join(trace, 'gatewayStart.golden.json'));
+    checkTraceGolden(start(), ['Gateway/edge/front', 'Gateway/edge/dead', 'Gateway/edge/lonely', 'HTTPRoute/edge/store', 'TCPRoute/edge/pg'], join(trace, 'gatewayStart.golden.json'));
   });
 
   it('draws every listener, the routes each accepts, their backendRefs and the Services they lead to', () => {
@@ -113,6 +122,16 @@ describe('trace from a Gateway', () => {
       const graph = traceResultFor(a, { kind: 'Gateway', namespace: g.namespace, name: g.name, uri: g.source?.uri })!.graph;
       assert.ok(graph.edges.some((e) => e.from === 'gateway:listener:web/edge/http' && e.to === 'gateway:rule:HTTPRoute/web/site/0'), g.source?.uri);
     }
+  });
+
+  it('traces a route from the listeners that accept it, through its rules and backendRefs to their Services', () => {
+    const g = routeTraceOf(start(), 'TCPRoute', 'edge', 'pg');
+    assert.deepEqual(g.service, { kind: 'TCPRoute', namespace: 'edge', name: 'pg', source: g.service.source });
+    assert.deepEqual(g.nodes.map((n) => n.id), ['gateway:rule:TCPRoute/edge/pg/0', 'gateway:listener:edge/front/db', 'gateway:backend:TCPRoute/edge/pg/0/0', 'service:edge/pg']);
+    assert.equal(g.broken, true, 'its one Service has no pods');
+    assert.match(traceToText(g), /^TCPRoute edge\/pg: no request can reach a pod\n\nThrough Gateways:\n {2}front · db 5432\/TCP\n/);
+    assert.equal(traceResultFor(start(), { kind: 'HTTPRoute', namespace: 'edge', name: 'store' })?.graph.service.kind, 'HTTPRoute');
+    assert.equal(traceResultFor(start(), { kind: 'TCPRoute', namespace: 'edge', name: 'store' }), undefined, 'an HTTPRoute is not a TCPRoute');
   });
 
   it('is offered as a starting point, with its listeners and the routes each accepts', () => {

@@ -159,6 +159,19 @@ describe('kube-netlens trace', () => {
     assert.match(service.stdout, /^Service shop\/api\n/);
   });
 
+  it('traces a route the same way, as KIND/NAMESPACE/NAME', () => {
+    const text = runCli(['trace', 'httproute/shop/shop', 'examples']);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /^HTTPRoute shop\/shop\n\nThrough Gateways:\n {2}shop-gateway · http 80\/HTTP shop\.example\.com\n/);
+    assert.match(text.stdout, /\n {8}--> \[80\] Service frontend \[error\]\n/);
+    const wrongKind = runCli(['trace', 'tcproute/shop/shop', 'examples']);
+    assert.equal(wrongKind.status, 2);
+    assert.equal(wrongKind.stderr, 'kube-netlens: no TCPRoute shop/shop: the given files define no TCPRoute at all\n');
+    const unknownKind = runCli(['trace', 'deployment/shop/api', 'examples']);
+    assert.equal(unknownKind.status, 2);
+    assert.match(unknownKind.stderr, /is not NAMESPACE\/SERVICE .* or KIND\/NAMESPACE\/NAME with KIND one of Service, Gateway, HTTPRoute/);
+  });
+
   it('rejects an unknown Service with the close names', () => {
     const typo = runCli(['trace', 'shop/apii'], { cwd: shop });
     assert.equal(typo.status, 2);

@@ -1,10 +1,10 @@
-// The one place tests draw trace graphs (of Services and Gateways), traceToText and traceToMermaid: goldens plus the graph's structural invariants.
+// The one place tests draw trace graphs (of Services, Gateways and routes), traceToText and traceToMermaid: goldens plus the graph's structural invariants.
 
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../server/src/analysis/analysis';
 import { traceToMermaid } from '../../server/src/features/traceMermaid';
-import { gatewayTraceGraph, traceGraph } from '../../server/src/features/traceGraph';
-import { isGateway } from '../../server/src/model/gatewayApi';
+import { gatewayTraceGraph, routeTraceGraph, traceGraph } from '../../server/src/features/traceGraph';
+import { isGateway, isRoute } from '../../server/src/model/gatewayApi';
 import { traceToText } from '../../server/src/features/traceText';
 import type { TraceGraph } from '../../server/src/protocol';
 import { runRules } from '../../server/src/engine/evaluate';
@@ -26,6 +26,14 @@ export function gatewayTraceOf(analysis: Analysis, namespace: string, name: stri
   return graph;
 }
 
+export function routeTraceOf(analysis: Analysis, kind: string, namespace: string, name: string): TraceGraph {
+  const route = analysis.cluster.get(kind, namespace, name).find(isRoute);
+  if (!route) throw new Error(`no ${kind} ${namespace}/${name}`);
+  const graph = routeTraceGraph(analysis, route, runRules(analysis));
+  checkInvariants(graph);
+  return graph;
+}
+
 /** Ids unique and stable strings, edges between existing nodes, sources with positions. */
 export function checkInvariants(graph: TraceGraph): void {
   const ids = new Set<string>();
@@ -39,12 +47,12 @@ export function checkInvariants(graph: TraceGraph): void {
   for (const e of graph.edges) assert.ok(ids.has(e.from) && ids.has(e.to), `edge ${e.from} → ${e.to} points outside the graph`);
 }
 
-/** The graph, its text and its Mermaid rendering against `<golden>`; `gateway/NAMESPACE/NAME` traces a Gateway. */
+/** The graph, its text and its Mermaid rendering against `<golden>`; `KIND/NAMESPACE/NAME` traces a Gateway or a route. */
 export function checkTraceGolden(analysis: Analysis, services: readonly string[], goldenPath: string): void {
   const out: Record<string, unknown> = {};
   for (const ref of services) {
     const parts = ref.split('/');
-    const graph = parts[0] === 'gateway' ? gatewayTraceOf(analysis, parts[1], parts[2]) : traceOf(analysis, parts[0], parts[1]);
+    const graph = parts.length === 2 ? traceOf(analysis, parts[0], parts[1]) : parts[0] === 'Gateway' ? gatewayTraceOf(analysis, parts[1], parts[2]) : routeTraceOf(analysis, parts[0], parts[1], parts[2]);
     out[ref] = { graph, text: traceToText(graph).split('\n'), mermaid: traceToMermaid(graph).split('\n') };
   }
   checkGolden(goldenPath, out);

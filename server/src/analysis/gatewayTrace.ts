@@ -65,7 +65,7 @@ export function throughListener(path: RoutePath, listener: GatewayListener): boo
  * One route's path: its listeners and mesh parents, and the rules with a backend `keep` keeps (every rule when it is
  * not given); undefined when no rule is left.
  */
-function routePath(cluster: Cluster, route: GatewayRoute, keep?: (b: RuleBackends['backends'][number]) => boolean): RoutePath | undefined {
+export function routePath(cluster: Cluster, route: GatewayRoute, keep?: (b: RuleBackends['backends'][number]) => boolean): RoutePath | undefined {
   const lookup = clusterLookup(cluster);
   const rules: RuleBackends[] = [];
   for (const rule of route.rules) {

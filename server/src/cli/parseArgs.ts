@@ -34,11 +34,15 @@ export interface DnsRequest extends AnalysisOptions, HelmOptions {
   readonly all: boolean;
 }
 
+/** The kinds `kube-netlens trace` starts from. */
+const traceKinds = ['Service', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'] as const;
+type TraceKind = (typeof traceKinds)[number];
+
 export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'trace';
   readonly format: 'text' | 'json' | 'mermaid';
-  /** `kind` when the target was written `gateway/NAMESPACE/NAME` or `service/NAMESPACE/NAME`. */
-  readonly target: { readonly kind?: 'Service' | 'Gateway'; readonly namespace: string; readonly name: string };
+  /** `kind` when the target was written `KIND/NAMESPACE/NAME` (`gateway/shop/edge`, `httproute/shop/site`). */
+  readonly target: { readonly kind?: TraceKind; readonly namespace: string; readonly name: string };
 }
 
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
@@ -171,10 +175,10 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
   }
   const [target, ...paths] = positionals;
-  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway, as gateway/NAMESPACE/NAME');
-  const m = /^(?:(service|gateway)\/)?([^/]+)\/([^/]+)$/i.exec(target);
-  if (!m) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or gateway/NAMESPACE/NAME`);
-  const kind = m[1] === undefined ? undefined : m[1].toLowerCase() === 'gateway' ? 'Gateway' : 'Service';
+  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge)');
+  const m = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/.exec(target);
+  const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase());
+  if (!m || (m[1] !== undefined && !kind)) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of ${traceKinds.join(', ')}`);
   return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 

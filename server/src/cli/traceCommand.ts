@@ -1,10 +1,11 @@
 // `kube-netlens trace NAMESPACE/SERVICE`: how a request reaches the Service's pods, as a tree, JSON or Mermaid; and
-// `kube-netlens trace gateway/NAMESPACE/NAME`: from a Gateway's listeners through its routes to their Services.
+// `kube-netlens trace gateway/NAMESPACE/NAME` (or httproute/…, tcproute/…): from a Gateway's listeners, or a route's,
+// through the routes to their Services.
 
 import { mapTraceSources } from '../features/renderedFindings';
 import { traceResultFor } from '../features/traceResult';
 import { lineIndexesOf } from '../model/lineIndex';
-import { isGateway } from '../model/gatewayApi';
+import { isGateway, isRoute } from '../model/gatewayApi';
 import type { Resource } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
 import { closeNames } from '../features/closeNames';
@@ -27,8 +28,8 @@ export function traceCommand(request: TraceRequest, terminal: Terminal): Command
   const found = traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name })
     ?? (kind ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }));
   if (!found) {
-    const message = kind === 'Gateway'
-      ? unknownMessage('Gateway', namespace, name, charts.analysis.cluster.resources.filter(isGateway))
+    const message = kind && kind !== 'Service'
+      ? unknownMessage(kind, namespace, name, charts.analysis.cluster.resources.filter((r) => r.kind === kind && (isGateway(r) || isRoute(r))))
       : unknownMessage('Service', namespace, name, charts.analysis.cluster.services);
     return failure(message, loaded.notes);
   }
@@ -43,7 +44,7 @@ export function traceCommand(request: TraceRequest, terminal: Terminal): Command
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
-function unknownMessage(kind: 'Service' | 'Gateway', namespace: string, name: string, services: readonly Resource[]): string {
+function unknownMessage(kind: string, namespace: string, name: string, services: readonly Resource[]): string {
   const wanted = `${namespace}/${name}`;
   if (!services.length) return `no ${kind} ${wanted}: the given files define no ${kind} at all`;
   const all = [...new Set(services.map((s) => `${s.namespace}/${s.name}`))];

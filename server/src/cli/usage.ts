@@ -10,7 +10,8 @@ Usage:
   kube-netlens dns [PATH...]                 list the cluster DNS names the manifests create
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
-                                             (gateway/NAMESPACE/NAME: from a Gateway's listeners)
+                                             (gateway/NAMESPACE/NAME, httproute/NAMESPACE/NAME…:
+                                             from a Gateway's or a route's listeners)
   kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
                                              \`kustomize build DIR\` would, without running it), or
                                              those the Helm chart in DIR renders to
@@ -64,14 +65,16 @@ Options:
 ${common}${helm}  -h, --help            this help
 `,
   trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
-       kube-netlens trace gateway/NAMESPACE/NAME [PATH...] [options]
+       kube-netlens trace KIND/NAMESPACE/NAME [PATH...] [options]
 
 Shows the path a request takes to the Service's pods: the names and entry points that reach it,
 the Service and kube-proxy hops, the workloads behind it, the container ports, the NetworkPolicies
 in the way, and every finding that breaks a hop.
 
-From a Gateway: each listener, the routes it accepts, their rules and backendRefs, and the Services
-they lead to. NAMESPACE/NAME names a Gateway too when no Service has that name.
+KIND is service, gateway, httproute, grpcroute, tlsroute, tcproute or udproute. From a Gateway: each
+listener, the routes it accepts, their rules and backendRefs, and the Services they lead to; from a
+route: the listeners that accept it, its rules and backendRefs, and their Services. NAMESPACE/NAME
+names a Gateway too when no Service has that name.
 
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)

@@ -7,7 +7,7 @@ import type { Analysis } from '../analysis/analysis';
 import type { EndpointGroup, PortTarget } from '../analysis/endpoints';
 import { endpointCount } from '../analysis/endpoints';
 import { failureOf, listenerKinds, percent, problemsText, type BackendVerdict } from '../analysis/gatewayRoutes';
-import { routesFrom, throughListener, type RoutePath } from '../analysis/gatewayTrace';
+import { routePath, routesFrom, throughListener, type RoutePath } from '../analysis/gatewayTrace';
 import { isIP } from '../analysis/ip';
 import { unknownPods } from '../analysis/unknowns';
 import type { ServicePath } from '../analysis/servicePath';
@@ -23,6 +23,7 @@ import { packetPathFor, type PacketStop } from './packetPath';
 
 /** A finding as the trace needs it (structurally a rules `Finding`). */
 export interface HopFinding {
+  readonly uri: string;
   readonly code: string;
   readonly severity: Severity;
   readonly message: string;
@@ -212,7 +213,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     const r = f.resource;
     if (!r) continue;
     if (r.kind === 'Service' && r.namespace === service.namespace && r.name === service.name) {
-      for (const id of serviceHops(ruleByCode(f.code)?.traceHop, f.span)) b.attach(id, f);
+      for (const id of serviceHops(ruleByCode(f.code)?.traceHop, f.uri, f.span)) b.attach(id, f);
       continue;
     }
     if ((routeKinds as readonly string[]).includes(r.kind)) {
@@ -230,7 +231,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       continue;
     }
     if (r.kind === 'Ingress') {
-      const route = ingressIds.find((x) => x.ingress.name === r.name && within(f.span, x.span));
+      const route = ingressIds.find((x) => x.ingress.name === r.name && x.ingress.uri === f.uri && within(f.span, x.span));
       if (route) b.attach(route.id, f);
       continue;
     }
@@ -241,11 +242,11 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
   }
 
   /** The nodes a finding on the traced Service goes on, by the hop its rule names (the Service hop by default). */
-  function serviceHops(hop: TraceHop | undefined, span: Span): string[] {
+  function serviceHops(hop: TraceHop | undefined, uri: string, span: Span): string[] {
     if (hop === 'endpoints') return [path.noEndpoints ? 'endpoints:none' : 'service'];
     if (hop === 'resolved-port' || hop === 'unresolved-port') {
       // The container ports that receive the Service port the finding is on, resolved there or not as the rule says.
-      const index = service.ports.find((p) => within(span, p.span))?.index;
+      const index = uri === service.uri ? service.ports.find((p) => within(span, p.span))?.index : undefined;
       const resolved = hop === 'resolved-port';
       const targets = [...portIds].filter(([, p]) => p.index === index && p.resolved === resolved).map(([id]) => id);
       if (targets.length) return targets;
@@ -321,7 +322,8 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
 
 /** A finding on a route goes on the backendRef it is about, else on the rule it falls in. */
 function attachToRoute(b: GraphBuilder, places: readonly RoutePlace[], f: HopFinding, r: NonNullable<HopFinding['resource']>): void {
-  const mine = places.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && within(f.span, x.span));
+  // Spans compare only within one file: a copy of the route elsewhere has its own offsets.
+  const mine = places.filter((x) => x.route.kind === r.kind && x.route.namespace === r.namespace && x.route.name === r.name && x.route.uri === f.uri && within(f.span, x.span));
   const inner = mine.sort((a, c) => a.span.end - a.span.start - (c.span.end - c.span.start))[0];
   if (inner) b.attach(inner.id, f);
 }
@@ -348,6 +350,34 @@ export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, finding
     drawListener(b, gateway, listener, 'ok', [n ? `Accepts ${n} ${n === 1 ? 'route' : 'routes'} of the workspace.` : 'No route in the workspace is attached to this listener.']);
     listenerIds.add(listenerId(gateway, listener));
   }
+  return routesGraph(analysis, b, gateway, routes, findings, listenerIds, (f) => {
+    const r = f.resource!;
+    if (r.kind !== 'Gateway' || r.namespace !== gateway.namespace || r.name !== gateway.name) return false;
+    // Another file's copy (a variant) has findings of its own.
+    if (f.uri !== gateway.uri) return true;
+    // On the listener the finding falls in; a finding on the Gateway as a whole concerns each listener.
+    const inside = gateway.listeners.filter((l) => within(f.span, l.span));
+    for (const l of inside.length ? inside : gateway.listeners) b.attach(listenerId(gateway, l), f);
+    return true;
+  });
+}
+
+/**
+ * The trace graph of one route (gateway semantics §G9): the listeners that accept it, its rules and backendRefs,
+ * and the Services these lead to.
+ */
+export function routeTraceGraph(workspace: Analysis, route: GatewayRoute, findings: readonly HopFinding[]): TraceGraph {
+  const analysis = workspace.scopeOf(route.uri).analysis;
+  const path = routePath(analysis.cluster, route);
+  return routesGraph(analysis, graphBuilder(analysis), route, path ? [path] : [], findings, new Set(), () => false);
+}
+
+/**
+ * Routes drawn from their listeners to the Services their backendRefs name, each Service one node that says whether
+ * its pods receive what is routed there, and the findings on routes and Services on their hops; `own` places the
+ * findings on the traced object itself (true when it did).
+ */
+function routesGraph(analysis: Analysis, b: GraphBuilder, subject: Gateway | GatewayRoute, routes: readonly RoutePath[], findings: readonly HopFinding[], listenerIds: Set<string>, own: (f: HopFinding) => boolean): TraceGraph {
   const services: Service[] = [];
   const serviceId = (s: Service) => `service:${s.namespace}/${s.name}`;
   const places = drawRoutes(b, routes, (v) => {
@@ -375,13 +405,7 @@ export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, finding
 
   for (const f of findings) {
     const r = f.resource;
-    if (!r) continue;
-    if (r.kind === 'Gateway' && r.namespace === gateway.namespace && r.name === gateway.name) {
-      // On the listener the finding falls in; a finding on the Gateway as a whole concerns each listener.
-      const inside = gateway.listeners.filter((l) => within(f.span, l.span));
-      for (const l of inside.length ? inside : gateway.listeners) b.attach(listenerId(gateway, l), f);
-      continue;
-    }
+    if (!r || own(f)) continue;
     if ((routeKinds as readonly string[]).includes(r.kind)) {
       attachToRoute(b, places, f, r);
       continue;
@@ -389,9 +413,9 @@ export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, finding
     const s = r.kind === 'Service' ? services.find((x) => x.namespace === r.namespace && x.name === r.name) : undefined;
     if (s) b.attach(serviceId(s), f);
   }
-  const at = b.source(gateway.uri, gateway.nameSpan);
+  const at = b.source(subject.uri, subject.nameSpan);
   return {
-    service: { kind: gateway.kind, namespace: gateway.namespace, name: gateway.name, ...(at ? { source: at } : {}) },
+    service: { kind: subject.kind, namespace: subject.namespace, name: subject.name, ...(at ? { source: at } : {}) },
     nodes: b.finish(),
     edges: b.edges,
     // With no route in the workspace, routes may be attached from elsewhere: nothing says requests fail.

@@ -1,13 +1,13 @@
-// The answer to a trace request (the graph of one Service or Gateway plus its Mermaid and plain-text renderings)
+// The answer to a trace request (the graph of one Service, Gateway or route plus its Mermaid and plain-text renderings)
 // and to a Service details request.
 
 import type { Analysis } from '../analysis/analysis';
-import { isGateway, type Gateway } from '../model/gatewayApi';
+import { isGateway, isRoute, type Gateway, type GatewayRoute } from '../model/gatewayApi';
 import type { Service } from '../model/resources';
 import type { TraceParams, TraceResult } from '../protocol';
 import { findingsInUnits } from './diagnostics';
 import { serviceDetails } from './hoverService';
-import { gatewayTraceGraph, traceGraph } from './traceGraph';
+import { gatewayTraceGraph, routeTraceGraph, traceGraph } from './traceGraph';
 import { traceToMermaid } from './traceMermaid';
 import { traceToText } from './traceText';
 
@@ -17,25 +17,26 @@ function serviceFor(analysis: Analysis, params: TraceParams): Service | undefine
   return defs.find((s) => s.uri === params.uri) ?? defs[0];
 }
 
-function gatewayFor(analysis: Analysis, params: TraceParams): Gateway | undefined {
-  const defs = analysis.cluster.get('Gateway', params.namespace, params.name).filter(isGateway);
+/** A Gateway or a route, by kind, namespace and name (the definition in the given file when there are several). */
+function gatewayObjectFor(analysis: Analysis, params: TraceParams): Gateway | GatewayRoute | undefined {
+  const defs = analysis.cluster.get(params.kind ?? '', params.namespace, params.name).filter((r): r is Gateway | GatewayRoute => isGateway(r) || isRoute(r));
   return defs.find((g) => g.uri === params.uri) ?? defs[0];
 }
 
 export function traceResultFor(analysis: Analysis, params: TraceParams): TraceResult | undefined {
-  const target = params.kind === 'Gateway' ? gatewayFor(analysis, params) : serviceFor(analysis, params);
+  const target = params.kind === undefined || params.kind === 'Service' ? serviceFor(analysis, params) : gatewayObjectFor(analysis, params);
   if (!target) return undefined;
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(target.uri).label;
   const findings = findingsInUnits(analysis);
-  const traced = isGateway(target) ? gatewayTraceGraph(analysis, target, findings) : traceGraph(analysis, target, findings);
+  const traced = isGateway(target) ? gatewayTraceGraph(analysis, target, findings) : isRoute(target) ? routeTraceGraph(analysis, target, findings) : traceGraph(analysis, target, findings);
   const graph = variant ? { ...traced, variant } : traced;
   return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
 }
 
 /** The Service hover's second level, for the details command. */
 export function serviceDetailsFor(analysis: Analysis, params: TraceParams): string | undefined {
-  if (params.kind === 'Gateway') return undefined;
+  if (params.kind !== undefined && params.kind !== 'Service') return undefined;
   const service = serviceFor(analysis, params);
   return service ? serviceDetails(analysis.scopeOf(service.uri).analysis, service) : undefined;
 }

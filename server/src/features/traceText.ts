@@ -21,7 +21,7 @@ export function traceToText(graph: TraceGraph): string {
   // Gateway semantics §G9: listener → route rule → backendRef, then the Service path below.
   const heads = graph.nodes.filter((n) => n.column === 'listener' || (n.column === 'route' && !graph.edges.some((e) => e.to === n.id)));
   if (heads.length) {
-    out.push('', start ? 'Through Gateways:' : 'Listeners:');
+    out.push('', graph.service.kind === 'Gateway' ? 'Listeners:' : 'Through Gateways:');
     const shown = new Set<string>();
     const walkEntry = (n: TraceNode, indent: string, via?: TraceEdge) => {
       if (shown.has(n.id)) {
