@@ -3,12 +3,14 @@
 // namespaces, Gateways, HTTPRoutes, ReferenceGrants and Secrets, pods with hostname and subdomain, custom resources, rejected objects, per-pod selectors, files in
 // sibling folders that become variants (by differing definitions or by controllers claiming each other's pods), workload fragments, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
 // over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
+// Evaluations run in steps (as the server runs them) may be left half-way when an edit arrives, resumed later or
+// never: every one that finishes equals a from-scratch evaluation of its own snapshot.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { analyzeTexts, type SourceText } from '../../server/src/features/analyzeTexts';
-import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
+import { diagnosticsFor, diagnosticsFromScratch, diagnosticsSteps } from '../../server/src/features/diagnostics';
 import type { Cluster } from '../../server/src/model/cluster';
 import type { Resource } from '../../server/src/model/resources';
 import type { Finding } from '../../server/src/rules/finding';
@@ -157,6 +159,86 @@ describe('incremental diagnostics', () => {
       assert.deepEqual(incremental, canonical(diagnosticsFromScratch(scratch)));
       assert.deepEqual(incremental, canonical(diagnosticsFor(analyzeTexts([...sources].reverse()))));
     }), { seed: 20261129, numRuns: 200 });
+  });
+
+  it('equal a from-scratch evaluation when edits arrive while evaluations in steps are under way', () => {
+    const action = fc.record({ edit, steps: fc.nat({ max: 6 }), then: fc.constantFrom('leave', 'leave', 'finish', 'sync', 'resume-older') });
+    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...uris), fileText), { maxLength: 6 }), fc.array(action, { minLength: 1, maxLength: 10 }), (initial, actions) => {
+      const ws = createWorkspace();
+      const disk = new Map<string, string>(initial);
+      const overlays = new Map<string, string>();
+      ws.replaceDisk(disk, []);
+      let snap = ws.snapshot();
+      diagnosticsFor(snap.analysis, snap.earlier);
+      /** Evaluations begun and not finished, with the analysis each is for. */
+      const underWay: { steps: Generator<void, readonly Finding[]>; analysis: typeof snap.analysis }[] = [];
+      const finish = (w: (typeof underWay)[number]) => {
+        let r = w.steps.next();
+        while (!r.done) r = w.steps.next();
+        assert.deepEqual(canonical(r.value), canonical(diagnosticsFromScratch(w.analysis)));
+      };
+      let version = 0;
+      for (const { edit: e, steps, then } of actions) {
+        if (e.kind === 'write' || e.kind === 'open') {
+          if (e.kind === 'open' || overlays.has(e.uri)) {
+            overlays.set(e.uri, e.text);
+            if (e.kind === 'open') ws.open(e.uri, e.text, ++version);
+            else ws.change(e.uri, e.text, ++version);
+          } else {
+            disk.set(e.uri, e.text);
+            ws.setDiskText(e.uri, e.text);
+          }
+        } else if (e.kind === 'delete') {
+          disk.delete(e.uri);
+          ws.deleteDiskText(e.uri);
+        } else {
+          overlays.delete(e.uri);
+          ws.close(e.uri);
+        }
+        snap = ws.snapshot();
+        const w = { steps: diagnosticsSteps(snap.analysis, snap.earlier), analysis: snap.analysis };
+        let done = false;
+        for (let i = 0; i < steps && !done; i++) done = !!w.steps.next().done;
+        if (done) continue;
+        if (then === 'finish') finish(w);
+        else if (then === 'sync') assert.deepEqual(canonical(diagnosticsFor(snap.analysis, snap.earlier)), canonical(diagnosticsFromScratch(snap.analysis)));
+        else if (then === 'resume-older' && underWay.length) finish(underWay.shift()!);
+        // left half-way: superseded by the next edit's evaluation, or resumed later
+        if (then !== 'finish') underWay.push(w);
+      }
+      const incremental = canonical(diagnosticsFor(snap.analysis, snap.earlier));
+      const sources: SourceText[] = [...new Map([...disk, ...overlays])].map(([uri, text]) => ({ uri, text }));
+      assert.deepEqual(incremental, canonical(diagnosticsFromScratch(analyzeTexts(sources))));
+      // the ones left behind still finish with their own snapshot's findings
+      for (const w of underWay) finish(w);
+    }), { seed: 20261201, numRuns: 150 });
+  });
+
+  it('a file of many objects is checked in pieces that together find what the whole file does', () => {
+    const ws = createWorkspace();
+    const docs: string[] = [];
+    for (let i = 0; i < 640; i++) {
+      // a few names twice, a few selectors matching nothing (but close to a label: a typo), across the pieces
+      const app = i % 97 === 0 ? `app-${i % 50}x` : `app-${i % 50}`;
+      docs.push(`apiVersion: v1\nkind: Service\nmetadata: {name: s${i < 630 ? i : i - 300}, namespace: shop}\nspec:\n  selector: {app: ${app}}\n  ports: [{port: 80, targetPort: http}]`);
+      if (i % 3 === 0) docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d${i}, namespace: shop}\nspec:\n  selector: {matchLabels: {app: app-${i % 50}}}\n  template:\n    metadata: {labels: {app: app-${i % 50}}}\n    spec: {containers: [{name: c, image: c, ports: [{name: http, containerPort: 8080}]}]}`);
+    }
+    ws.replaceDisk(new Map([['file:///w/many.yaml', docs.join('\n---\n') + '\n'], ['file:///w/db.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec: {selector: {app: app-1}, ports: [{port: 5432}]}\n']]), []);
+    const first = ws.snapshot();
+    const steps = diagnosticsSteps(first.analysis, first.earlier);
+    let n = 0;
+    let r = steps.next();
+    while (!r.done) {
+      n++;
+      r = steps.next();
+    }
+    assert.ok(n > 20, `${n} steps`);
+    const scratch = canonical(diagnosticsFromScratch(first.analysis));
+    assert.ok(scratch.some((f) => f.includes('duplicate-resource')) && scratch.some((f) => f.includes('service-selector-no-match')));
+    assert.deepEqual(canonical(r.value), scratch);
+    ws.setDiskText('file:///w/db.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: s5, namespace: shop}\nspec: {selector: {app: app-2}, ports: [{port: 5432}]}\n');
+    const second = ws.snapshot();
+    assert.deepEqual(canonical(diagnosticsFor(second.analysis, second.earlier)), canonical(diagnosticsFromScratch(second.analysis)));
   });
 
   it('re-runs only the checks whose inputs an edit touches', () => {

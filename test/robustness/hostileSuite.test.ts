@@ -185,8 +185,7 @@ describe('hostile inputs, second round: server over stdio', () => {
     await hoverWhile(() => client.diagnostics.get(big)?.version === 4);
     const worst = Math.max(...during);
     latencies.push({ what: `worst of ${during.length} hovers while a 900 KB document was parsed`, ms: worst });
-    // The parse is sliced; what remains is the rules' pass over its 8,000 objects, which runs in one piece
-    // (docs/robustness.md, still open).
+    // Parse and check both run in slices; the 300 ms bound, net of the machine's waits, is hoverLatency.test.ts's.
     assert.ok(worst < 10000, `a hover took ${worst} ms while the document was parsed`);
     assert.ok(client.diagnostics.get(big)!.diagnostics.some((d) => d.code === 'duplicate-resource'));
     await healthy('a large open document');

@@ -61,7 +61,11 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
   // A name a tool fills in later (`${GATEWAY}`) says nothing yet.
   if (ref.name === undefined || hasPlaceholder(ref.name) || hasPlaceholder(namespace)) return { kind: 'unknown', namespace };
   if (ref.group === gatewayGroup && ref.kind === 'Gateway') {
-    const gateway = lookup.get('Gateway', namespace, ref.name).find(isGateway);
+    const gateways = lookup.get('Gateway', namespace, ref.name).filter(isGateway);
+    // Variants this file is part of none of (install variants, examples side by side that each write the Gateway
+    // their own way) leave it several different definitions: which one the route meets is unknown.
+    if (gateways.length > 1 && gateways.some((g) => !sameDefinition(g, gateways[0]))) return { kind: 'unknown', namespace };
+    const gateway = gateways[0];
     if (gateway) return { kind: 'gateway', namespace, gateway };
     const known = namespaceKnown(lookup, namespace) && !lookup.gatewayUnknown(namespace);
     return known ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
@@ -73,6 +77,12 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
     return known ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
   }
   return { kind: 'unknown', namespace };
+}
+
+/** Whether two definitions of one object say the same, wherever they are written (positions and files aside). */
+function sameDefinition(a: object, b: object): boolean {
+  const bare = (x: object) => JSON.stringify(x, (key, value: unknown) => (key === 'uri' || key === 'span' || key.endsWith('Span') || key.endsWith('Spans') ? undefined : value instanceof Map ? [...value] : value));
+  return a === b || bare(a) === bare(b);
 }
 
 /** Whether the manifests say what a namespace holds: some object is in it, or a Namespace manifest declares it (semantics §9.3). */
@@ -106,7 +116,12 @@ export function listenerKinds(listener: GatewayListener): readonly string[] | un
 export function admitsKind(listener: GatewayListener, kind: RouteKind): Tri {
   const kinds = listenerKinds(listener);
   if (!kinds) return 'unknown';
-  return kinds.includes(kind);
+  if (kinds.includes(kind)) return true;
+  // A TLS listener that terminates hands the decrypted stream on as TCP: the core combinations name only TLSRoute
+  // (GW `Listeners`: "TLSRoute, Protocol: TLS, TLS Mode: Passthrough"), and when `allowedRoutes.kinds` is empty the
+  // implementation selects the kinds (GW `AllowedRoutes.Kinds`); several attach TCPRoutes there, so it is unknown.
+  if (!listener.kinds.length && listener.protocol?.toUpperCase() === 'TLS' && listener.tls?.mode === 'Terminate' && kind === 'TCPRoute') return 'unknown';
+  return false;
 }
 
 /** Whether a listener of a Gateway in `gatewayNamespace` admits routes of `routeNamespace` (gateway semantics §G3). */

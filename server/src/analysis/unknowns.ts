@@ -65,7 +65,19 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   if (fromCluster) return fromCluster;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
   if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
+  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return `no manifest here puts a Service or a workload in namespace "${namespace}", so its applications are deployed from elsewhere`;
   return undefined;
+}
+
+/**
+ * Whether the manifests in scope hold only routing for a namespace: no Service and no workload there (semantics §9.2).
+ * Routes and Ingresses are then written apart from the applications they route to (a documentation example, the
+ * routing folder of a platform repository), and whether a backend Service exists is unknown. A namespace with a
+ * workload but no Service is not routing only: its Service was forgotten.
+ */
+function routingOnly(cluster: Cluster, namespace: string): boolean {
+  const objects = cluster.objectsIn(namespace);
+  return !objects || (objects.services.length === 0 && objects.workloads.length === 0);
 }
 
 const unrendered = new WeakMap<Cluster, string | null>();

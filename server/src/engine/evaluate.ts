@@ -8,9 +8,10 @@ import { configuredSeverity, type AnalysisConfig, type Severity } from '../model
 import type { ManifestFile } from '../model/parseManifest';
 import { boundRelated, type Finding } from '../rules/finding';
 import { rules } from '../rules/index';
-import { fileNamed, fileObjectsIn, objectsOfFiles } from '../model/cluster';
+import { fileNamed, fileObjectsIn, objectsOfFiles, type NamespaceObjects } from '../model/cluster';
+import type { Resource } from '../model/resources';
 import { mapRenderedFindings } from './renderedFindings';
-import { keysOf, resolveKnown, sameResolution, unitContext, type KnownResolution, type ResolutionMemo } from './context';
+import { keysOf, resolveKnown, sameResolution, unitContext, type KnownResolution } from './context';
 import type { Rule, RuleContext } from '../rules/rule';
 
 /** Findings beyond this many in one file are folded into a single "N more" note. */
@@ -27,8 +28,8 @@ interface Unit {
  * What an evaluation keeps for the next one. Units are kept only when they found something or read something
  * besides their own file: a unit with neither is empty until its file changes, and then it runs anyway. The
  * dependency indexes map a key to the units and name resolutions that read it, so an edit finds what it affects
- * without visiting everything. The state is handed from one evaluation to the next and updated in place: the
- * evaluation it came from can no longer serve as a basis.
+ * without visiting everything. The state is handed from one evaluation to the next and updated in place when that
+ * evaluation commits (its last step): the evaluation it came from can no longer serve as a basis.
  */
 interface State {
   /** `<rule code>\u0000<namespace>\u0000<uri>` → unit */
@@ -60,16 +61,46 @@ const evaluations = new WeakMap<Analysis, Evaluation>();
  * as evaluating from scratch (test/incremental checks this after random edit sequences).
  */
 export function diagnosticsFor(analysis: Analysis, earlier: readonly Analysis[] = []): readonly Finding[] {
-  let found = evaluations.get(analysis);
-  if (!found) {
+  return completed(diagnosticsSteps(analysis, earlier));
+}
+
+/** The findings of a snapshot if its evaluation is done, without doing any of it. */
+export function evaluatedFindings(analysis: Analysis): readonly Finding[] | undefined {
+  return evaluations.get(analysis)?.findings;
+}
+
+/**
+ * `diagnosticsFor` in steps, for a caller that must keep answering other requests meanwhile: the generator yields
+ * after each rule over at most `sliceObjects` objects (one file's objects in one namespace, cut in pieces when there
+ * are more; a rule reports on its own subjects, so the pieces together find what the whole does). The engine holds
+ * no timer: the caller decides when to resume (the server's scheduler, lsp/). Nothing an evaluation keeps is changed
+ * before its last step, so a caller may abandon it half-way for a newer snapshot, and the basis stays whole for
+ * the next evaluation. An evaluation whose basis another one took over meanwhile starts again from the newer state.
+ */
+export function* diagnosticsSteps(analysis: Analysis, earlier: readonly Analysis[] = []): Generator<void, readonly Finding[]> {
+  for (;;) {
+    const done = evaluations.get(analysis);
+    if (done) return done.findings;
     // A change of variants moves files between scopes: then everything runs again.
     const basis = earlier.find((a) => a.config === analysis.config && a.variants === analysis.variants && evaluations.get(a)?.state);
     const from = basis && evaluations.get(basis)!;
-    found = evaluate(analysis, from && { state: from.state!, before: basis! });
+    const state = from?.state;
+    const result = yield* evaluate(analysis, from && { state: state!, before: basis! });
+    // Finished meanwhile by another caller (its result stands), or its basis taken over by another evaluation.
+    if (evaluations.has(analysis) || (from && from.state !== state)) continue;
+    const found = result.commit();
     if (from) from.state = undefined;
     evaluations.set(analysis, found);
+    return found.findings;
   }
-  return found.findings;
+}
+
+/** Runs steps to the end (the synchronous API of the CLI and tests). */
+function completed<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
 }
 
 /**
@@ -77,13 +108,26 @@ export function diagnosticsFor(analysis: Analysis, earlier: readonly Analysis[] 
  * built yet: the server calls it when idle after a first evaluation, so that the first edit does not pay for it.
  */
 export function prepareIncremental(analysis: Analysis): void {
-  const state = evaluations.get(analysis)?.state;
-  if (state) ensureIndexed(state);
+  completed(prepareSteps(analysis));
 }
 
-function ensureIndexed(state: State): void {
+/** `prepareIncremental` in steps (of about `sliceObjects` units); it stops early if a later evaluation takes the state over. */
+export function* prepareSteps(analysis: Analysis): Generator<void, void> {
+  const state = evaluations.get(analysis)?.state;
+  if (state) yield* indexSteps(state, () => evaluations.get(analysis)?.state === state);
+}
+
+/** Builds the dependency indexes in steps; `held` says whether the state is still worth indexing after a step. */
+function* indexSteps(state: State, held: () => boolean): Generator<void, void> {
   if (state.indexed) return;
-  for (const [id, unit] of state.units) index(state.unitsByDep, id, unit.deps);
+  let n = 0;
+  for (const [id, unit] of state.units) {
+    index(state.unitsByDep, id, unit.deps);
+    if (++n % sliceObjects) continue;
+    yield;
+    // Indexing only adds to sets, so an evaluation that indexed it all meanwhile leaves nothing to do.
+    if (state.indexed || !held()) return;
+  }
   for (const [key, known] of state.resolutions) index(state.resolutionsByDep, key, known.deps);
   state.indexed = true;
 }
@@ -142,73 +186,112 @@ function severityOf(config: AnalysisConfig, code: string, defaultSeverity: Sever
 
 const unitId = (code: string, ns: string, uri: string) => `${code}\u0000${ns}\u0000${uri}`;
 
-function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } | undefined): Evaluation {
+/** What an evaluation found, kept aside until `commit` makes it the state the next evaluation starts from. */
+interface Pending {
+  commit(): Evaluation;
+}
+
+function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis } | undefined): Generator<void, Pending> {
   const state: State = basis?.state ?? { units: new Map(), found: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map(), indexed: false };
-  if (basis) ensureIndexed(state);
+  if (basis && !state.indexed) yield* indexSteps(state, () => true);
   const enabled = enabledRules(analysis);
-  const ruleFindings: Finding[] = [];
-  const released = new Set<string>();
-  const drop = (id: string) => {
-    const unit = state.units.get(id);
-    if (!unit) return;
-    if (state.indexed) unindex(state.unitsByDep, id, unit.deps);
-    for (const k of unit.deps) if (k.startsWith('res:')) released.add(k.slice(4));
-    state.units.delete(id);
-    state.found.delete(id);
-  };
-  const ctx = unitContext(analysis.config, indexedResolutions(state));
+  /** Units run or dropped by this evaluation (undefined: dropped), and name resolutions made or made again. */
+  const units = new Map<string, Unit | undefined>();
+  const resolutions = new Map<string, KnownResolution>();
+  const ctx = unitContext(analysis.config, {
+    get: (key) => resolutions.get(key) ?? state.resolutions.get(key),
+    set: (key, known) => void resolutions.set(key, known),
+  });
   // A unit that finds nothing and reads nothing but its own file is not kept; its set and list serve the next one.
   let deps = new Set<string>();
   let findings: Finding[] = [];
+  /** Objects checked since the last step. */
+  let work = 0;
   /** Runs the enabled rules over a file's objects in one namespace; `only` limits them to one rule. */
-  const run = (ns: string, file: ManifestFile, only?: { rule: Rule; severity: Finding['severity'] }) => {
+  const run = function* (ns: string, file: ManifestFile, only?: { rule: Rule; severity: Finding['severity'] }): Generator<void, void> {
     const own = `file:${file.uri}`;
-    const subjects = fileObjectsIn(file, ns);
+    const pieces = slicesOf(fileObjectsIn(file, ns));
     const scope = analysis.scopeOf(file.uri);
     for (const { rule, severity } of only ? [only] : enabled) {
       deps.add(own);
-      ctx.bind(subjects, deps, scope);
-      collect(rule, ctx.context, severity, findings);
+      for (const subjects of pieces) {
+        ctx.bind(subjects, deps, scope);
+        collect(rule, ctx.context, severity, findings);
+        work += subjects.resources.length + 1;
+        if (work < sliceObjects) continue;
+        work = 0;
+        yield;
+      }
       if (!findings.length && deps.size === 1) {
         deps.clear();
         continue;
       }
-      const id = unitId(rule.code, ns, file.uri);
-      drop(id);
-      const unit = { findings, deps };
-      state.units.set(id, unit);
-      if (findings.length) state.found.set(id, unit);
-      if (state.indexed) index(state.unitsByDep, id, deps);
+      units.set(unitId(rule.code, ns, file.uri), { findings, deps });
       deps = new Set();
       findings = [];
     }
   };
 
   if (!basis) {
-    for (const scope of analysis.scopes()) for (const file of scope.members) for (const ns of namespacesOf(file)) run(ns, file);
+    for (const scope of analysis.scopes()) for (const file of scope.members) for (const ns of namespacesOf(file)) yield* run(ns, file);
   } else {
-    const { changed, files } = changedKeys(basis.before, analysis);
-    revalidate(analysis.scopes(), state, changed);
+    const { changed, files } = yield* changedKeys(basis.before, analysis);
+    yield;
+    revalidate(analysis.scopes(), state, changed, resolutions);
+    yield;
     // The units of files that changed, went away or came: the old ones are dropped, the new ones run.
-    for (const uri of files) for (const id of [...(state.unitsByDep.get(`file:${uri}`) ?? [])]) drop(id);
+    for (const uri of files) for (const id of state.unitsByDep.get(`file:${uri}`) ?? []) units.set(id, undefined);
     // Other units whose inputs changed, found through the index, plus those that read everything.
     const stale = new Set<string>();
     for (const k of changed) for (const id of state.unitsByDep.get(k) ?? []) stale.add(id);
     for (const id of state.unitsByDep.get('*') ?? []) stale.add(id);
     for (const uri of files) {
       const file = fileNamed(analysis.cluster.files, uri);
-      if (file) for (const ns of namespacesOf(file)) run(ns, file);
+      if (file) for (const ns of namespacesOf(file)) yield* run(ns, file);
     }
     const byCode = new Map(enabled.map((e) => [e.rule.code, e]));
     for (const id of stale) {
-      if (!state.units.has(id)) continue;
+      // A unit of a file that changed has just run over its new text.
+      if (units.has(id) || !state.units.has(id)) continue;
       const [code, ns, uri] = id.split('\u0000');
       const file = fileNamed(analysis.cluster.files, uri);
       const e = byCode.get(code);
-      drop(id);
-      if (file && e) run(ns, file, e);
+      units.set(id, undefined);
+      if (file && e) yield* run(ns, file, e);
     }
   }
+  return { commit: () => commit(analysis, state, units, resolutions) };
+}
+
+/** Makes what an evaluation found the state (in one piece: it only moves entries between maps) and assembles its findings. */
+function commit(analysis: Analysis, state: State, units: ReadonlyMap<string, Unit | undefined>, resolutions: ReadonlyMap<string, KnownResolution>): Evaluation {
+  const released = new Set<string>();
+  // An index begun in steps and left unfinished is begun again from the whole state.
+  if (!state.indexed) {
+    state.unitsByDep.clear();
+    state.resolutionsByDep.clear();
+  }
+  for (const [id, unit] of units) {
+    const old = state.units.get(id);
+    if (old) {
+      if (state.indexed) unindex(state.unitsByDep, id, old.deps);
+      for (const k of old.deps) if (k.startsWith('res:')) released.add(k.slice(4));
+      state.units.delete(id);
+      state.found.delete(id);
+    }
+    if (!unit) continue;
+    state.units.set(id, unit);
+    if (unit.findings.length) state.found.set(id, unit);
+    if (state.indexed) index(state.unitsByDep, id, unit.deps);
+  }
+  for (const [key, known] of resolutions) {
+    const old = state.resolutions.get(key);
+    state.resolutions.set(key, known);
+    if (!state.indexed) continue;
+    if (old) unindex(state.resolutionsByDep, key, old.deps);
+    index(state.resolutionsByDep, key, known.deps);
+  }
+  const ruleFindings: Finding[] = [];
   for (const unit of state.found.values()) for (const f of unit.findings) ruleFindings.push(f);
   // Name resolutions no unit reads any more are forgotten.
   for (const key of released) {
@@ -222,6 +305,34 @@ function evaluate(analysis: Analysis, basis: { state: State; before: Analysis } 
   return { findings: assemble(analysis, ordered), ruleFindings: ordered, state };
 }
 
+/** Rules run over at most about this many objects between two steps of an evaluation (a few milliseconds). */
+const sliceObjects = 64;
+
+const slices = new WeakMap<NamespaceObjects, readonly NamespaceObjects[]>();
+
+/** A file's objects in one namespace, in pieces of at most `sliceObjects` objects in file order (memoized per list). */
+function slicesOf(objects: NamespaceObjects): readonly NamespaceObjects[] {
+  if (objects.resources.length <= sliceObjects) return [objects];
+  let found = slices.get(objects);
+  if (found) return found;
+  const pieceOf = new Map<Resource, number>();
+  objects.resources.forEach((r, i) => pieceOf.set(r, Math.floor(i / sliceObjects)));
+  const n = Math.ceil(objects.resources.length / sliceObjects);
+  const pick = <T extends Resource>(list: readonly T[], i: number) => list.filter((r) => pieceOf.get(r) === i);
+  found = Array.from({ length: n }, (_, i): NamespaceObjects => ({
+    resources: objects.resources.slice(i * sliceObjects, (i + 1) * sliceObjects),
+    services: pick(objects.services, i),
+    workloads: pick(objects.workloads, i),
+    endpoints: pick(objects.endpoints, i),
+    endpointSlices: pick(objects.endpointSlices, i),
+    ingresses: pick(objects.ingresses, i),
+    networkPolicies: pick(objects.networkPolicies, i),
+    configMaps: pick(objects.configMaps, i),
+  }));
+  slices.set(objects, found);
+  return found;
+}
+
 /** The namespaces a file's objects are in, in order. */
 function namespacesOf(file: ManifestFile): string[] {
   const out: string[] = [];
@@ -229,29 +340,13 @@ function namespacesOf(file: ManifestFile): string[] {
   return out;
 }
 
-/** Name resolutions made while rules run are indexed by what they read as they are added. */
-function indexedResolutions(state: State): ResolutionMemo {
-  return {
-    get: (key) => state.resolutions.get(key),
-    set(key, known) {
-      const old = state.resolutions.get(key);
-      if (!state.indexed) {
-        state.resolutions.set(key, known);
-        return;
-      }
-      if (old) unindex(state.resolutionsByDep, key, old.deps);
-      state.resolutions.set(key, known);
-      index(state.resolutionsByDep, key, known.deps);
-    },
-  };
-}
-
 /**
  * Recomputes the kept name resolutions that read something that changed. The dependency key of a resolution
  * counts as changed only when its answer differs, so a check that reads a name in a namespace that was edited runs
- * again only when what the name resolves to is different. Returns the changed keys, those included.
+ * again only when what the name resolves to is different. The fresh resolutions go to `into` (the state is changed
+ * only when the evaluation commits). Returns the changed keys, those included.
  */
-function revalidate(scopes: readonly ScopeAnalysis[], state: State, changed: Set<string>): Set<string> {
+function revalidate(scopes: readonly ScopeAnalysis[], state: State, changed: Set<string>, into: Map<string, KnownResolution>): Set<string> {
   const byId = new Map(scopes.map((s) => [s.id, s]));
   const affected = new Set<string>();
   for (const k of changed) for (const key of state.resolutionsByDep.get(k) ?? []) affected.add(key);
@@ -261,9 +356,7 @@ function revalidate(scopes: readonly ScopeAnalysis[], state: State, changed: Set
     const scope = byId.get(key.slice(0, key.indexOf('\u0001')));
     if (!scope) continue;
     const fresh = resolveKnown(scope, key);
-    unindex(state.resolutionsByDep, key, old.deps);
-    state.resolutions.set(key, fresh);
-    index(state.resolutionsByDep, key, fresh.deps);
+    into.set(key, fresh);
     if (!sameResolution(old.resolution, fresh.resolution)) changed.add(`res:${key}`);
   }
   return changed;
@@ -294,23 +387,27 @@ function collect(rule: Rule, context: RuleContext, severity: Finding['severity']
  * Dependency keys touched between two snapshots: those of every object in a file that changed, appeared or went
  * away, and those files' `file:` keys; with the URIs of those files.
  */
-function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>; files: Set<string> } {
+function* changedKeys(before: Analysis, after: Analysis): Generator<void, { changed: Set<string>; files: Set<string> }> {
   const keys = new Set<string>();
   const files = new Set<string>();
-  const touch = (f: ManifestFile) => {
+  /** A step per `sliceObjects` objects of the files that changed. */
+  const touch = function* (f: ManifestFile): Generator<void, void> {
     files.add(f.uri);
     keys.add(`file:${f.uri}`);
     // A chart or a render coming or going changes what is unknown (analysis/unknowns.ts).
     if (f.uri.includes('#helm/') || f.uri.endsWith('/Chart.yaml')) keys.add('charts');
-    for (const r of f.resources) keysOf(r, keys);
+    for (let i = 0; i < f.resources.length; i++) {
+      keysOf(f.resources[i], keys);
+      if (i % sliceObjects === sliceObjects - 1) yield;
+    }
   };
   const a = before.cluster.files;
   const b = after.cluster.files;
   if (a.length === b.length && a.every((f, i) => f.uri === b[i].uri)) {
     for (let i = 0; i < a.length; i++) {
       if (a[i] === b[i]) continue;
-      touch(a[i]);
-      touch(b[i]);
+      yield* touch(a[i]);
+      yield* touch(b[i]);
     }
   } else {
     const old = new Map<string, ManifestFile>(a.map((f) => [f.uri, f]));
@@ -318,10 +415,10 @@ function changedKeys(before: Analysis, after: Analysis): { changed: Set<string>;
       const o = old.get(f.uri);
       old.delete(f.uri);
       if (o === f) continue;
-      touch(f);
-      if (o) touch(o);
+      yield* touch(f);
+      if (o) yield* touch(o);
     }
-    for (const o of old.values()) touch(o);
+    for (const o of old.values()) yield* touch(o);
   }
   // Which namespaces exist is a question each scope answers for itself (its cluster holds the files it sees).
   const scopesBefore = new Map(before.scopes().map((s) => [s.id, s.analysis.cluster.namespaces]));

@@ -15,6 +15,7 @@ import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
 import { nameAt } from './nameToken';
 import { diagnosticsFor } from './diagnostics';
+import type { Finding } from '../rules/finding';
 
 export interface Hover {
   readonly markdown: Md;
@@ -22,26 +23,30 @@ export interface Hover {
   readonly span: Span;
 }
 
-export function hoverAt(workspace: Analysis, uri: string, offset: number): Hover | undefined {
+/**
+ * `shown`: the findings the editor shows, when the caller knows them (the server, which must not evaluate the rules
+ * to answer a hover); without it they are those of the analysis.
+ */
+export function hoverAt(workspace: Analysis, uri: string, offset: number, shown?: readonly Finding[]): Hover | undefined {
   // Everything a hover says is said within the scope of its file (model/project.ts), and names that scope when the
   // workspace holds variants.
   const scope = workspace.scopeOf(uri);
-  const hover = hoverInScope(scope.analysis, uri, offset) ?? renderedHover(workspace, uri, offset);
+  const hover = hoverInScope(scope.analysis, uri, offset, shown) ?? renderedHover(workspace, uri, offset, shown);
   // A Service hover names its variant on its first line; the others say it at the end.
   if (!hover || !scope.label || hover.markdown.startsWith('**Service**')) return hover;
   return { ...hover, markdown: md`${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
 }
 
-function hoverInScope(analysis: Analysis, uri: string, offset: number): Hover | undefined {
+function hoverInScope(analysis: Analysis, uri: string, offset: number, shown: readonly Finding[] | undefined): Hover | undefined {
   const place = placeAt(analysis, uri, offset);
-  return place && hoverOn(analysis, place, offset);
+  return place && hoverOn(analysis, place, offset, shown);
 }
 
 /**
  * In a file a Kustomize build reads (a base), the hover of what the cursor is on in each build that includes it
  * (`prod-web.prod.svc.cluster.local` in overlays/prod, `dev-web.dev.svc.cluster.local` in overlays/dev).
  */
-function renderedHover(workspace: Analysis, uri: string, offset: number): Hover | undefined {
+function renderedHover(workspace: Analysis, uri: string, offset: number, shown: readonly Finding[] | undefined): Hover | undefined {
   const source = fileNamed(workspace.cluster.files, uri);
   if (!source || source.skipped !== 'build-input') return undefined;
   const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
@@ -70,7 +75,7 @@ function renderedHover(workspace: Analysis, uri: string, offset: number): Hover 
     let at: Span = inner.span;
     const ro = inner.rendered.start + Math.min(offset - inner.span.start, Math.max(0, inner.rendered.end - inner.rendered.start - 1));
     const place = placeAt(analysis, f.uri, ro);
-    const h = place && hoverOn(analysis, place, ro);
+    const h = place && hoverOn(analysis, place, ro, shown);
     if (h) {
       markdown = h.markdown;
       const back = sourceOf(f.rendered.text, h.span);
@@ -87,11 +92,11 @@ function renderedHover(workspace: Analysis, uri: string, offset: number): Hover 
   return parts.length && span ? { markdown: joined(parts, '\n\n---\n\n'), span } : undefined;
 }
 
-function hoverOn(analysis: Analysis, place: CursorPlace, offset: number): Hover | undefined {
+function hoverOn(analysis: Analysis, place: CursorPlace, offset: number, shown: readonly Finding[] | undefined): Hover | undefined {
   // The editor shows a diagnostic's message above the hover at the same place: the hover then states the facts and
   // leaves saying what is wrong (and the near misses) to the diagnostic, instead of repeating it.
   const uri = place.resource.uri;
-  const diagnosed = diagnosticsFor(analysis).some((f) => f.uri === uri && f.span.start <= offset && offset <= f.span.end);
+  const diagnosed = (shown ?? diagnosticsFor(analysis)).some((f) => f.uri === uri && f.span.start <= offset && offset <= f.span.end);
   const r = place.resource;
   if (isService(r)) return serviceFieldHover(analysis, r, place, offset, diagnosed);
   if (isWorkload(r)) return workloadHover(analysis, r, place, offset, diagnosed);

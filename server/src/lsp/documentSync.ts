@@ -11,7 +11,6 @@ import {
   type TextDocuments, type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { prepareIncremental } from '../features/diagnostics';
 import { pauser } from '../workspace/discoverFiles';
 import { compileGlobs, type PathMatcher } from '../workspace/glob';
 import { releasesIn } from '../workspace/helm';
@@ -107,11 +106,10 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       progress.done();
     }
     if (run !== indexRun) return;
+    // Every file's diagnostics are published; what the first edit needs is built after them, while the server is idle.
     publisher.indexed();
     charts.renderAll();
     kustomize.buildAll();
-    // Once every file's diagnostics are out, what the first edit needs is built while the server is idle.
-    setImmediate(logged(connection, 'prepare', () => prepareIncremental(workspace.snapshot().analysis)));
   };
 
   const pullSettings = async () => {

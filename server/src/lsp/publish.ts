@@ -3,11 +3,12 @@
 
 import type { Connection } from 'vscode-languageserver/node';
 import { analysisChangedNotification, statusNotification, type StatusParams } from '../protocol';
-import { diagnosticsFor } from '../features/diagnostics';
+import { diagnosticsSteps, evaluatedFindings, prepareSteps } from '../features/diagnostics';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { ChartRenderer } from './charts';
 import { toDiagnostic, toRange, type Finding, type RangeOf } from './convert';
 import type { OpenDocuments } from './documentSync';
+import { inSlices } from './slices';
 
 /**
  * Edits are batched before the workspace is re-analysed. A cheap (incremental) pass runs on the next turn of the
@@ -17,6 +18,12 @@ import type { OpenDocuments } from './documentSync';
 const maxDebounceMs = 75;
 /** Passes faster than this are run without waiting. */
 const cheapPassMs = 150;
+/**
+ * A pass evaluates the rules in slices (lsp/slices.ts) and is abandoned when a newer snapshot arrives; after this
+ * many abandoned in a row, a pass finishes (still in slices), so that edits arriving faster than a pass runs cannot
+ * hold diagnostics back for ever.
+ */
+const maxAbandoned = 2;
 
 export interface Publisher {
   /** Whether the workspace folders are being indexed (nothing is published meanwhile). */
@@ -27,8 +34,17 @@ export interface Publisher {
   indexed(): void;
   /** Analyse and publish after the current burst of changes. */
   schedule(): void;
-  /** The snapshot's findings, on template lines for Helm renders, with the charts' notes (memoized per generation). */
-  findingsOf(snap: Snapshot): readonly Finding[];
+  /**
+   * The snapshot's findings, on template lines for Helm renders, with the charts' notes, once a pass has evaluated
+   * them (never evaluated here: the rules run in the publishing pass, in slices). Undefined when a newer snapshot was
+   * evaluated instead.
+   */
+  findingsOf(snap: Snapshot): Promise<readonly Finding[] | undefined>;
+  /**
+   * The findings the editor shows for one file with this text: the snapshot's own if evaluated, else those last
+   * published while the file had the same text, else none. Costs no evaluation (hovers use it).
+   */
+  shown(snap: Snapshot, uri: string): readonly Finding[];
 }
 
 /** LSP ranges of spans in the snapshot's files. */
@@ -48,22 +64,57 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
   /** The document version last published for each open document. */
   const publishedVersions = new Map<string, number>();
   let findingsMemo: { generation: number; findings: readonly Finding[] } | undefined;
+  /** Requests waiting for the findings of a generation. */
+  let waiting: { readonly generation: number; readonly resolve: (findings: readonly Finding[] | undefined) => void }[] = [];
+  let passing = false;
+  let again = false;
+  let abandoned = 0;
 
-  const findingsOf = (snap: Snapshot): readonly Finding[] => {
-    if (findingsMemo?.generation !== snap.generation) {
-      // findings on rendered Helm releases go to their template lines; charts add their notes
-      findingsMemo = { generation: snap.generation, findings: charts.findings(snap, diagnosticsFor(snap.analysis, snap.earlier)) };
-    }
+  /** The snapshot's findings if its evaluation is done (mapped once per generation). */
+  const ready = (snap: Snapshot): readonly Finding[] | undefined => {
+    if (findingsMemo?.generation === snap.generation) return findingsMemo.findings;
+    const evaluated = evaluatedFindings(snap.analysis);
+    if (!evaluated) return undefined;
+    // findings on rendered Helm releases go to their template lines; charts add their notes
+    findingsMemo = { generation: snap.generation, findings: charts.findings(snap, evaluated) };
     return findingsMemo.findings;
   };
 
-  const publish = () => {
+  /** Passes run one at a time; changes during one are picked up by the next (or abandon it, see `maxAbandoned`). */
+  const publish = async () => {
     timer = undefined;
     if (indexing) return;
+    if (passing) {
+      again = true;
+      return;
+    }
+    passing = true;
+    try {
+      do {
+        again = false;
+        await pass();
+      } while (again && !indexing);
+    } finally {
+      passing = false;
+    }
+  };
+
+  const pass = async () => {
     const started = Date.now();
     const snap = workspace.snapshot();
     const built = Date.now();
-    const findings = findingsOf(snap);
+    let findings = ready(snap);
+    if (!findings) {
+      const done = await inSlices(diagnosticsSteps(snap.analysis, snap.earlier), () => indexing || (abandoned < maxAbandoned && workspace.generation !== snap.generation));
+      if (!done) {
+        if (!indexing) abandoned++;
+        again = true;
+        return;
+      }
+      abandoned = 0;
+      findings = ready(snap)!;
+    }
+    if (indexing) return;
     const checked = Date.now();
     const byUri = new Map<string, Finding[]>();
     for (const f of findings) {
@@ -100,9 +151,22 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
       else published.delete(uri);
     }
     lastPassMs = Date.now() - started;
-    if (Date.now() - started > 250) connection.console.info(`Analysis took ${Date.now() - started} ms (snapshot ${built - started} ms, rules ${checked - built} ms, publishing ${Date.now() - checked} ms)`);
+    if (Date.now() - started > 250) connection.console.info(`Analysis took ${Date.now() - started} ms (snapshot ${built - started} ms, rules ${checked - built} ms in slices, publishing ${Date.now() - checked} ms)`);
     void connection.sendNotification(analysisChangedNotification, { generation: snap.generation });
     sendStatus(snap, findings.length);
+    const answered = waiting;
+    waiting = [];
+    for (const w of answered) {
+      if (w.generation === snap.generation) w.resolve(findings);
+      else if (w.generation < snap.generation) w.resolve(undefined);
+      else waiting.push(w);
+    }
+    // What the next edit needs (the dependency indexes) is built while the server is idle, in slices too.
+    if (!again) await inSlices(prepareSteps(snap.analysis), () => again || indexing);
+  };
+
+  const run = () => {
+    publish().catch((err: unknown) => connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   };
 
   const sendStatus = (snap: Snapshot, problems: number) => {
@@ -122,19 +186,26 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     },
     indexed() {
       indexing = false;
-      publish();
+      run();
     },
     schedule() {
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        try {
-          publish();
-        } catch (err) {
-          connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        }
-      }, lastPassMs < cheapPassMs ? 0 : Math.min(maxDebounceMs, lastPassMs));
+      timer = setTimeout(run, lastPassMs < cheapPassMs ? 0 : Math.min(maxDebounceMs, lastPassMs));
     },
-    findingsOf,
+    findingsOf(snap) {
+      const found = ready(snap);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => {
+        waiting.push({ generation: snap.generation, resolve });
+        if (!passing && !timer) run();
+      });
+    },
+    shown(snap, uri) {
+      const found = ready(snap);
+      if (found) return found.filter((f) => f.uri === uri);
+      const last = published.get(uri);
+      return last && last.text === snap.text(uri) ? last.findings : [];
+    },
   };
 }
 

@@ -60,7 +60,7 @@ export function startServer(connection: Connection): void {
   const at = (raw: string, position: { line: number; character: number }) => {
     const uri = canonicalUri(raw);
     if (sync.parsing(uri)) return undefined;
-    const snap = workspace.snapshot();
+    const snap = workspace.snapshotFor(uri);
     const text = snap.text(uri);
     if (text === undefined) return undefined;
     const index = snap.lines(uri)!;
@@ -70,17 +70,22 @@ export function startServer(connection: Connection): void {
   connection.onHover(guarded(connection, 'hover', (p) => {
     const a = at(p.textDocument.uri, p.position);
     if (!a) return null;
-    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset);
+    // what the editor shows decides what the hover leaves to the diagnostic; the rules are not run for a hover
+    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset, publisher.shown(a.snap, a.uri));
     return h ? toHover(h, a.index) : null;
   }));
 
-  connection.onCodeAction(guarded(connection, 'code actions', (p) => {
+  // Code actions wait for the publishing pass to evaluate their snapshot (in slices) rather than evaluate it here;
+  // when a newer snapshot was evaluated instead, the text they were asked about is gone, and the answer is none.
+  connection.onCodeAction(guarded(connection, 'code actions', async (p) => {
     const snap = workspace.snapshot();
     const uri = canonicalUri(p.textDocument.uri);
     const index = snap.lines(uri);
     if (!index) return [];
+    const findings = await publisher.findingsOf(snap);
+    if (!findings) return [];
     const range = rangeIn(snap);
-    return codeActionsAt(publisher.findingsOf(snap), uri, toSpan(index, p.range)).map((q) => toCodeAction(q, range, open.editorUri, p.range));
+    return codeActionsAt(findings, uri, toSpan(index, p.range)).map((q) => toCodeAction(q, range, open.editorUri, p.range));
   }));
 
   connection.onCodeLens(guarded(connection, 'code lenses', (p) => {
@@ -110,8 +115,16 @@ export function startServer(connection: Connection): void {
     return completionAt(a.snap.analysis, a.uri, a.text, a.offset).map((c) => toCompletionItem(c, a.index));
   }));
 
-  connection.onRequest(traceRequest, guarded(connection, 'trace', (p: TraceParams) => {
-    const snap = workspace.snapshot();
+  /** The newest snapshot once the publishing pass has evaluated it (in slices), for what draws findings (the trace). */
+  const evaluatedSnapshot = async () => {
+    for (;;) {
+      const snap = workspace.snapshot();
+      if (await publisher.findingsOf(snap)) return snap;
+    }
+  };
+
+  connection.onRequest(traceRequest, guarded(connection, 'trace', async (p: TraceParams) => {
+    const snap = await evaluatedSnapshot();
     const result = traceResultFor(snap.analysis, p);
     // The boxes of a Kustomize build's trace open the base and patch lines their objects come from.
     return result ? charts.trace(snap, mapTraceSources(result, kustomizeBuilds(snap.analysis), (u) => snap.lines(u))) : null;

@@ -69,7 +69,25 @@ interface Slot {
 const bail = undefined;
 
 export function fastParse(text: string): FastDocument[] | undefined {
+  const steps = fastParseSteps(text);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Lines read between two steps of `fastParseSteps` (a few milliseconds). */
+const linesPerStep = 2048;
+
+/**
+ * `fastParse` in steps of `linesPerStep` lines, for a caller that parses a large text in slices
+ * (parseManifest.ts `parseManifestAsync`). Other parses may run between two steps.
+ */
+export function* fastParseSteps(text: string): Generator<void, FastDocument[] | undefined> {
   duplicateKey = false;
+  /** Whether this parse met a repeated key before a step (the flag is shared with parses run between steps). */
+  let repeated = false;
+  let lines = 0;
   const odd = oddCharacters(text);
   if (odd === 'bail') return bail;
   const crlf = odd === 'crlf';
@@ -133,6 +151,11 @@ export function fastParse(text: string): FastDocument[] | undefined {
 
   let ls = 0;
   while (ls < n) {
+    if (++lines % linesPerStep === 0) {
+      repeated ||= duplicateKey;
+      yield;
+      duplicateKey = false;
+    }
     const nl = text.indexOf('\n', ls);
     const next = nl < 0 ? n : nl + 1;
     // the line's content ends before its line break (`\n` or `\r\n`)
@@ -291,7 +314,7 @@ export function fastParse(text: string): FastDocument[] | undefined {
   }
   if (!finishDocument(n)) return bail;
   // A key written twice in one mapping is reported by the slow path (parseManifest.ts), which decides which one wins.
-  if (duplicateKey) return bail;
+  if (duplicateKey || repeated) return bail;
   return docs;
 }
 

@@ -3,13 +3,14 @@
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
 import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
-import { fastParse } from './fastYaml';
+import { composeInPieces, composerOptions } from './composeInPieces';
+import { fastParse, fastParseSteps } from './fastYaml';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { ClusterDependence } from './helmLookups';
 import type { RenderedSource } from './rendered';
 import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
-import { readResources, type Resource } from './resources';
+import { readResourcesSteps, type Resource } from './resources';
 
 export type SkipReason = 'template' | 'build-input' | 'too-deep' | 'too-large' | 'binary';
 
@@ -85,9 +86,6 @@ export function parseManifest(uri: string, text: string, options: ParseOptions):
   }
 }
 
-/** Texts longer than this skip the fast parser when parsing in slices: it runs in one piece (about 30 ms per 100 KB). */
-export const maxUnslicedBytes = 128 * 1024;
-
 /**
  * `parseManifest` in slices: between two steps (a few thousand lexemes, one document) it calls `pause`, and awaits
  * what it returns, if anything, so a caller can let other work run (the server answers hovers while a large open
@@ -103,6 +101,17 @@ export async function parseManifestAsync(uri: string, text: string, options: Par
   }
 }
 
+/** Runs steps to the end. */
+function completed<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Documents larger than this are composed in pieces when parsing in slices (model/composeInPieces.ts). */
+const piecesFromBytes = 64 * 1024;
+
 /** The work of parseManifest, yielding between small steps. */
 function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: boolean): Generator<void, ManifestFile> {
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
@@ -111,7 +120,7 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
-  const fast = options.fastPath === false || (sliced && text.length > maxUnslicedBytes) ? undefined : fastParse(text);
+  const fast = options.fastPath === false ? undefined : sliced ? yield* fastParseSteps(text) : fastParse(text);
   // Trees the fast parser made are not kept: it reads them again on demand (model/trees.ts).
   if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
@@ -122,18 +131,27 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
     let lexemes = 0;
     for (const lexeme of new Lexer().lex(text)) {
       for (const token of parser.next(lexeme)) tokens.push(token);
-      if (++lexemes % 4096 === 0) yield;
+      if (++lexemes % 2048 === 0) yield;
     }
     for (const token of parser.end()) tokens.push(token);
-    if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep(base, text);
+    if ((yield* syntaxDepthSteps(tokens)) > maxNestingDepth) return tooDeep(base, text);
     yield;
-    const composer = new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false });
+    const composer = new Composer(composerOptions);
     docs = [];
-    for (const token of tokens) {
-      for (const doc of composer.next(token)) docs.push(doc);
+    // A large document (a List of thousands) is composed in pieces when slicing; directives would need the stream.
+    const inPieces = sliced && !tokens.some((t) => t.type === 'directive');
+    let split = false;
+    for (const [i, token] of tokens.entries()) {
+      const size = (i + 1 < tokens.length ? tokens[i + 1].offset : text.length) - token.offset;
+      const whole = inPieces && token.type === 'document' && size > piecesFromBytes ? yield* composeInPieces(token) : undefined;
+      if (whole) {
+        docs.push(whole);
+        split = true;
+      } else for (const doc of composer.next(token)) docs.push(doc);
       yield;
     }
     for (const doc of composer.end()) docs.push(doc);
+    if (split) docs.sort((a, b) => a.range[0] - b.range[0]);
     // Go/Helm template syntax (`{{- if … }}`, `name: {{ .Values.x }}`) breaks YAML: such a file is a template, passed
     // over whole. A file whose `{{ }}` sit inside string values (dashboards, alert annotations) is YAML, and read.
     if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
@@ -150,7 +168,7 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   }
   const problems: ParseProblem[] = [];
   const trees = docs.map((doc) => ({ errors: doc.errors, span: { start: doc.range[0], end: doc.range[2] }, root: undefined, doc }));
-  return yield* fromTrees(uri, text, trees, options, problems, true);
+  return yield* fromTrees(uri, text, trees, options, problems, true, sliced);
 }
 
 interface DocumentTree {
@@ -162,7 +180,7 @@ interface DocumentTree {
 }
 
 /** The resources and problems of a file's documents, whichever path produced their trees. */
-function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean): Generator<void, ManifestFile> {
+function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean, sliced = false): Generator<void, ManifestFile> {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
   const budget: TreeBudget = { extra: 0 };
@@ -174,7 +192,7 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
       const start = Math.min(e.pos[0], text.length);
       problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
     }
-    converted.push(tree.doc ? toTree(tree.doc, text, problems, budget) : { root: tree.root, duplicates: [] });
+    converted.push(tree.doc ? yield* toTree(tree.doc, text, problems, budget, sliced) : { root: tree.root, duplicates: [] });
     if (tree.doc) yield;
   }
   const roots = converted.map((c) => c.root);
@@ -183,7 +201,7 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
   for (const [index, tree] of trees.entries()) {
     // A document with a syntax error is not what its author wrote: its syntax error is its only finding.
     if (tree.errors.length) continue;
-    const found = readResources({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
+    const found = yield* readResourcesSteps({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
     if (found.isManifest) {
       manifestDocuments++;
       for (const d of converted[index].duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d, text));
@@ -259,9 +277,16 @@ function fingerprint(text: string): string {
  * deeper than the call stack allows). Keys count too: an explicit `? ` key or a flow key can hold a collection.
  */
 export function syntaxDepth(tokens: readonly CST.Token[]): number {
+  return completed(syntaxDepthSteps(tokens));
+}
+
+/** `syntaxDepth` in steps of 4,096 tokens. */
+function* syntaxDepthSteps(tokens: readonly CST.Token[]): Generator<void, number> {
   let max = 0;
+  let n = 0;
   const stack: [CST.Token | undefined, number][] = tokens.map((t) => [t, 0]);
   while (stack.length) {
+    if (++n % 4096 === 0) yield;
     const [token, depth] = stack.pop()!;
     if (!token) continue;
     if (depth > max) max = depth;
@@ -366,7 +391,7 @@ interface ConvertedDocument {
   readonly duplicates: readonly DuplicateKey[];
 }
 
-function toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], budget: TreeBudget = { extra: 0 }): ConvertedDocument {
+function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], budget: TreeBudget, sliced: boolean): Generator<void, ConvertedDocument> {
   const converting = new Set<YamlNode>();
   const done = new Map<YamlNode, YNode>();
   /** Expanded size (nodes, counting every alias as a copy) of each converted node, saturating at the budget. */
@@ -450,7 +475,30 @@ function toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], bu
     return out;
   };
   if (doc.contents === null || doc.contents === undefined) return { root: undefined, duplicates };
-  const root = convert(doc.contents, { start: doc.range[0], end: doc.range[1] });
+  const top = doc.contents;
+  // In slices, the items of a long sequence under the root mapping (a List's `items`) are converted first, one step
+  // per 64 items, with the entries before it, in text order and with the same fallbacks as below (converted nodes are
+  // kept, so the conversion of the whole reuses them). Only when neither holds an anchor: no alias can then refer to
+  // a node still being converted.
+  if (sliced && isMap(top) && !top.anchor) {
+    const span = rangeOf(top) ?? { start: doc.range[0], end: doc.range[1] };
+    for (const pair of top.items) {
+      if (!isPair(pair) || !isScalar(pair.key) || pair.key.value === null || typeof pair.key.value === 'object') continue;
+      const keySpan = rangeOf(pair.key) ?? span;
+      const seq = pair.value;
+      if (!isSeq(seq) || seq.anchor || seq.items.length < 64 || !rangeOf(seq)) {
+        convert(seq, { start: keySpan.end, end: keySpan.end });
+        continue;
+      }
+      const seqSpan = rangeOf(seq)!;
+      for (let i = 0; i < seq.items.length; i++) {
+        convert(seq.items[i], seqSpan);
+        if (i % 64 === 63) yield;
+      }
+      break;
+    }
+  }
+  const root = convert(top, { start: doc.range[0], end: doc.range[1] });
   if (refused) {
     const start = Math.min(doc.range[0], text.length);
     problems.push({ span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) }, code: 'yaml-syntax', severity: 'error',
@@ -541,6 +589,6 @@ export function libraryDocuments(text: string): { readonly documents: readonly {
   const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   const problems: ParseProblem[] = [];
   const budget: TreeBudget = { extra: 0 };
-  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: toTree(doc, text, problems, budget).root }));
+  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: completed(toTree(doc, text, problems, budget, false)).root }));
   return { documents, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
 }

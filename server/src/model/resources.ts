@@ -301,6 +301,15 @@ export const maxListDepth = 8;
  * work is at most one step per distinct node, whatever the aliases.
  */
 export function readResources(doc: DocumentInput, defaultNamespace: string): ReadResult {
+  const steps = readResourcesSteps(doc, defaultNamespace);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** `readResources` in steps of 64 objects (one document can be a List of thousands, parsed in slices). */
+export function* readResourcesSteps(doc: DocumentInput, defaultNamespace: string): Generator<void, ReadResult> {
   if (!kindOf(doc.root)) return { isManifest: false, resources: [], problems: [] };
   const resources: Resource[] = [];
   const problems: ParseProblem[] = [];
@@ -327,6 +336,7 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
     }
     const base = readBase({ ...doc, root: node, span: node.span, listPath: path.length ? path : undefined }, node, kind, defaultNamespace, problems);
     if (base) resources.push(readKind(base, node));
+    if (seen.size % 64 === 0) yield;
   }
   return { isManifest: true, resources, problems };
 }

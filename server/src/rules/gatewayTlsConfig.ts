@@ -13,7 +13,7 @@ export const gatewayTlsConfig: Rule = {
   code: 'gateway-tls-config',
   defaultSeverity: 'warning',
   title: 'A Gateway listener with inconsistent TLS, a missing certificate Secret, or a duplicate name',
-  description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only where the namespace keeps its Secrets in manifests and the Gateway has no \`cert-manager.io/\` annotation, since Secrets are otherwise commonly made outside the repository. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
+  description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only when a Secret of a close name is written in that namespace (a typo) and the Gateway has no \`cert-manager.io/\` annotation: certificate Secrets are the ones most often made outside the manifests (\`kubectl create secret tls\`, a certificate controller), so a name with no near miss is unknown. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -96,12 +96,16 @@ function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref
   if (!namespaceKnown(lookup, ns)) return undefined;
   const secrets = lookup.secretsIn(ns);
   if (!secrets.length) return undefined;
+  // Certificate Secrets are the ones most often made outside the manifests (`kubectl create secret tls`, a
+  // certificate controller, a secrets manager), even where other Secrets are written: only a close name is evidence
+  // of a typo (semantics §9.2, precision over recall).
   const guess = closestName(ref.name, secrets.map((s) => s.name));
+  if (!guess) return undefined;
   return {
     uri: gateway.uri,
     span: ref.nameSpan,
-    message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses certificate Secret "${ref.name}", which does not exist in namespace "${ns}" (its Secrets are kept in manifests), so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+    message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses certificate Secret "${ref.name}", which does not exist in namespace "${ns}", so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS. Did you mean "${guess.name}"?`,
     resource: refOf(gateway),
-    fixes: guess ? [{ title: `Use Secret "${guess.name}"`, edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+    fixes: [{ title: `Use Secret "${guess.name}"`, edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
   };
 }

@@ -4,7 +4,7 @@
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
 import { rejectorFor } from '../analysis/validation/rejection';
-import { buildCluster } from '../model/cluster';
+import { buildCluster, fileObjectsIn } from '../model/cluster';
 import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
 import type { RenderedUnit } from '../model/rendered';
 import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
@@ -68,6 +68,8 @@ export interface ChartRender {
 
 export interface Workspace {
   readonly settings: Settings;
+  /** The generation the next snapshot has (it increases with every change): whether a snapshot is still the newest, without building one. */
+  readonly generation: number;
   /** Applies new settings; returns true when the file-discovery options changed (the caller re-indexes). */
   setSettings(settings: Settings): boolean;
   setDiskText(uri: string, text: string): void;
@@ -98,7 +100,16 @@ export interface Workspace {
    */
   setKustomizeBuilds(builds: ReadonlyMap<string, RenderedUnit>): void;
   snapshot(): Snapshot;
+  /**
+   * The snapshot to answer a request about one file with. While a large text (`heavyBytes` or more) of another file
+   * changed since the last snapshot was built, that one, when it holds the same text of this file: the publishing
+   * pass builds the next one, and a request never waits for it. Otherwise `snapshot()`.
+   */
+  snapshotFor(uri: string): Snapshot;
 }
+
+/** Texts at least this large make building the next snapshot the publishing pass's work (`snapshotFor`). */
+export const heavyBytes = 64 * 1024;
 
 interface Overlay {
   readonly text: string;
@@ -122,6 +133,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const lineIndexes = lineIndexMemo();
   let generation = 0;
   let current: Snapshot | undefined;
+  /** The last snapshot built, and whether a large text changed since. */
+  let last: Snapshot | undefined;
+  let heavy = false;
   /**
    * The files of the last build, in URI order, with each URI's place. While no URI comes or goes, the next build
    * copies this list and re-reads only the URIs in `dirty` (an edit costs the files it touched, not a pass over all).
@@ -146,6 +160,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   const changed = (uri?: string) => {
     generation++;
     current = undefined;
+    if (uri !== undefined && (textOf(uri)?.length ?? 0) >= heavyBytes) heavy = true;
     if (uri === undefined) layout = undefined;
     else if (!layout?.place.has(uri)) layout = undefined;
     else dirty.add(uri);
@@ -276,6 +291,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     get settings() {
       return settings;
     },
+    get generation() {
+      return generation;
+    },
     setSettings(next) {
       const filesChanged = JSON.stringify(next.files) !== JSON.stringify(settings.files);
       // The default namespace is read while parsing, so every memoized parse is stale.
@@ -304,6 +322,15 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       if (memo && memo.text === text && parsedRoles.get(uri) === role) return;
       const namespace = settings.analysis.defaultNamespace;
       const file = await parseManifestAsync(uri, text, { defaultNamespace: namespace }, pause);
+      // What the API server would reject is worked out now too, in slices (memoized per object), and the file's
+      // share of the cluster (memoized per file): building the cluster from this file then costs neither.
+      const rejects = rejectorFor(settings.analysis);
+      if (file.resources.length) fileObjectsIn(file, file.resources[0].namespace);
+      for (const r of file.resources) {
+        rejects(r);
+        const p = pause();
+        if (p) await p;
+      }
       // Settings or roles that changed meanwhile make this parse stale; parse() will do it again.
       if (settings.analysis.defaultNamespace !== namespace || roles.get(uri) !== role || parses.get(uri) !== memo) return;
       parses.set(uri, file);
@@ -366,8 +393,15 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     isOpen: (uri) => overlays.has(uri),
     uris: () => [...new Set([...disk.keys(), ...overlays.keys()])].sort(),
     snapshot() {
-      if (!current) current = build();
+      if (!current) {
+        current = last = build();
+        heavy = false;
+      }
       return current;
+    },
+    snapshotFor(uri) {
+      if (!current && heavy && last && last.text(uri) === textOf(uri)) return last;
+      return this.snapshot();
     },
   };
 }
