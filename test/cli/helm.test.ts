@@ -116,10 +116,11 @@ describe('Helm charts rendered with the real helm', () => {
     // the chart also looks up its session Secret; the Ingress backend comes from `lookup "v1" "Service" …`
     assert.deepEqual(check(['--helm', helm, join(charts, 'lookup')]).diagnostics, []);
     const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
-    // the lookup asks the release's namespace: an Ingress in another namespace that names the Service is still reported
+    // the lookup asks the release's namespace: an Ingress in another namespace (which runs a workload, so it is not
+    // routing only) that names the Service is still reported
     mkdirSync(join(work, 'edge'));
     cpSync(join(repoRoot, charts, 'lookup'), join(work, 'edge', 'portal'), { recursive: true });
-    writeFileSync(join(work, 'edge', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: edge\n  namespace: edge\nspec:\n  defaultBackend:\n    service:\n      name: platform-api\n      port:\n        number: 80\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: edge\n  namespace: edge\n');
+    writeFileSync(join(work, 'edge', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: edge\n  namespace: edge\nspec:\n  defaultBackend:\n    service:\n      name: platform-api\n      port:\n        number: 80\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: edge-proxy\n  namespace: edge\nspec:\n  selector: {matchLabels: {app: edge-proxy}}\n  template:\n    metadata: {labels: {app: edge-proxy}}\n    spec: {containers: [{name: proxy, image: proxy}]}\n');
     assert.deepEqual(check(['--helm', helm, join(work, 'edge')]).diagnostics.map((d) => [d.code, d.file]), [['ingress-backend-missing', join(work, 'edge', 'ingress.yaml')]]);
     // looking up a ConfigMap, or a Service of another name, says nothing of platform-api: the finding stays
     for (const [i, lookup] of ['lookup "v1" "ConfigMap" .Release.Namespace .Values.apiService', 'lookup "v1" "Service" .Release.Namespace "platform-auth"'].entries()) {
