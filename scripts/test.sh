@@ -71,6 +71,9 @@ node scripts/build.mjs
 step "pinned helm for the chart tests (scripts/setup-helm.mjs)"
 node scripts/setup-helm.mjs
 
+step "kubectl with Kustomize v5 for the Kustomize tests (scripts/setup-kubectl.mjs; PATH's kubectl is used when its Kustomize is v5)"
+node scripts/setup-kubectl.mjs
+
 step "unit, fixture and LSP tests"
 node scripts/test.mjs </dev/null
 

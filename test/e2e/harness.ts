@@ -42,7 +42,7 @@ const testSettings = {
 
 export interface Editor {
   readonly page: Page;
-  /** The copy of examples/ (plus the Helm chart charts/shop) the editor has open; tests may change it. */
+  /** The copy of examples/ (plus the Helm chart charts/shop), or of `workspaceFrom`, the editor has open; tests may change it. */
   readonly workspace: string;
   readonly codeServer: RunningCodeServer;
   /**
@@ -55,18 +55,23 @@ export interface Editor {
 }
 
 /**
- * Packages (or reuses a fresh) VSIX, installs it into a new profile, copies examples/ to a temporary workspace,
+ * Packages (or reuses a fresh) VSIX, installs it into a new profile, copies examples/ (or `workspaceFrom`) to a temporary workspace,
  * starts code-server on a free loopback port and opens the workbench in Chromium.
  * KUBE_NETLENS_VSIX=path uses that VSIX instead of packaging.
  */
-export async function openEditor(options: { readonly extraFolders?: Readonly<Record<string, string>> } = {}): Promise<Editor> {
+export async function openEditor(options: { readonly extraFolders?: Readonly<Record<string, string>>; readonly workspaceFrom?: string } = {}): Promise<Editor> {
   ensureCodeServer({ quiet: true });
   const vsix = process.env.KUBE_NETLENS_VSIX ?? (await ensureVsix());
   const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-e2e-'));
   const workspace = join(dir, 'workspace');
-  cpSync(join(root, 'examples'), workspace, { recursive: true });
-  // a Helm chart beside the plain manifests, with a selector typo in a template
-  cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(workspace, 'charts', 'shop'), { recursive: true });
+  if (options.workspaceFrom) {
+    // a scenario's own workspace (so the counts over examples/ stay those of examples/)
+    cpSync(options.workspaceFrom, workspace, { recursive: true });
+  } else {
+    cpSync(join(root, 'examples'), workspace, { recursive: true });
+    // a Helm chart beside the plain manifests, with a selector typo in a template
+    cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(workspace, 'charts', 'shop'), { recursive: true });
+  }
   // More folders a test file asks for: workspace-relative target → project-relative source.
   for (const [to, from] of Object.entries(options.extraFolders ?? {})) cpSync(join(root, from), join(workspace, to), { recursive: true });
   const profile = prepareProfile(join(dir, 'profile'), vsix, testSettings);

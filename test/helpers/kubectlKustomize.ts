@@ -2,21 +2,67 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
 import { renderKustomization } from '../../server/src/kustomize/render';
 
 export interface KubectlInfo {
   readonly path?: string;
+  readonly kustomizeVersion?: string;
   readonly why?: string;
 }
 
-/** kubectl on PATH with its Kustomize version, or why not. */
+/** The kubectl that scripts/setup-kubectl.mjs unpacks from the pinned npm package (run by ./scripts/test.sh). */
+export const unpackedKubectl = resolve(__dirname, '..', '..', '.tools', 'kubectl', 'kubectl');
+
+/** The Kustomize version a kubectl bundles (`v5.5.0`), or why it does not run. */
+function kustomizeVersionOf(kubectl: string): { version?: string; why?: string } {
+  const r = spawnSync(kubectl, ['version', '--client'], { encoding: 'utf8', timeout: 10_000 });
+  if (r.error || r.status !== 0) return { why: r.error?.message ?? (r.stderr.trim() || `exit ${r.status}`) };
+  const version = /Kustomize Version: (\S+)/.exec(r.stdout)?.[1];
+  return version ? { version } : { why: 'it names no Kustomize version' };
+}
+
+/** The first executable `kubectl` in PATH's folders. */
+function kubectlOnPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = resolve(dir, 'kubectl');
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+let found: KubectlInfo | undefined;
+
+/**
+ * The kubectl every Kustomize test runs: the one on PATH when it bundles Kustomize v5, else the one unpacked into
+ * .tools/kubectl (scripts/setup-kubectl.mjs), else why neither can serve. The path is absolute.
+ */
 export function findKubectl(): KubectlInfo {
-  const r = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) return { why: `kubectl is not on PATH (${r.error?.message ?? r.stderr.trim()})` };
-  return { path: 'kubectl' };
+  if (found) return found;
+  const pathKubectl = kubectlOnPath();
+  const onPath = pathKubectl ? kustomizeVersionOf(pathKubectl) : { why: 'no executable kubectl in its folders' };
+  if (pathKubectl && onPath.version?.startsWith('v5.')) return (found = { path: pathKubectl, kustomizeVersion: onPath.version });
+  const unpacked = kustomizeVersionOf(unpackedKubectl);
+  if (unpacked.version?.startsWith('v5.')) return (found = { path: unpackedKubectl, kustomizeVersion: unpacked.version });
+  const pathSays = onPath.version ? `kubectl on PATH bundles Kustomize ${onPath.version}, not v5` : `kubectl is not on PATH (${onPath.why})`;
+  const unpackedSays = unpacked.version ? `bundles Kustomize ${unpacked.version}` : `does not run (${unpacked.why}); node scripts/setup-kubectl.mjs unpacks it`;
+  return (found = { why: `${pathSays}, and ${unpackedKubectl} ${unpackedSays}` });
+}
+
+/** The kubectl of findKubectl(), or an error saying why there is none. */
+export function kubectlPath(): string {
+  const k = findKubectl();
+  if (!k.path) throw new Error(`real Kustomize is needed: ${k.why}`);
+  return k.path;
 }
 
 export interface BuildOutcome {
@@ -41,7 +87,7 @@ export async function kubectlBuildAll(dirs: readonly string[], parallel = 3): Pr
 
 function kubectlBuild(dir: string): Promise<BuildOutcome> {
   return new Promise((done) => {
-    const p = spawn('kubectl', ['kustomize', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(kubectlPath(), ['kustomize', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));

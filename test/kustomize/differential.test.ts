@@ -63,7 +63,7 @@ function firstLine(text: string | undefined): string {
 function requireKubectl(): void {
   const k = findKubectl();
   // Never passes silently: without kubectl this test cannot compare anything, so it fails and says why.
-  assert.ok(k.path, `the differential test needs real Kustomize: ${k.why}. Install kubectl (it bundles Kustomize v5) and put it on PATH${process.env.CI === 'true' ? ' (CI=true: kubectl is expected on this machine)' : ''}.`);
+  assert.ok(k.path, `the differential test needs real Kustomize: ${k.why}. ./scripts/test.sh unpacks the pinned kubectl (node scripts/setup-kubectl.mjs).`);
 }
 
 describe('native Kustomize rendering equals kubectl kustomize', () => {

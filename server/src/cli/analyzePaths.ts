@@ -51,6 +51,10 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader): Kustomi
 }
 
 export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
+  // a usage error, as for --helm: a named Kustomize that cannot run is not silently replaced by the one on PATH
+  if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true }, {})) {
+    return { error: `--kustomize ${options.kustomize} is not an executable file` };
+  }
   const collected = collectFiles(options.paths);
   if (isCollectError(collected)) return collected;
   const config: Partial<AnalysisConfig> = {

@@ -6,7 +6,7 @@
 
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
-import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
+import { inlineKey, kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
 import { discoverKustomizations, type KustomizeLayout, type KustomizeRoot } from './roots';
 import { get, str } from './tree';
@@ -17,8 +17,16 @@ export interface KustomizeMemo {
   /** `native`: the native render (what is reused while its inputs keep their texts); `unit`: what was analysed. */
   readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly native?: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
   readonly consumed: ReadonlyMap<string, ManifestFile>;
+  /**
+   * Files with the builds' problems added, by URI: the file they were added to, the problems (as one string) and the
+   * result. While both stay the same, the result is the same object, so an edit elsewhere leaves the file unchanged
+   * for the analysis (its rules are not run again, its findings stay the same objects).
+   */
+  readonly withProblems: ReadonlyMap<string, { readonly from: ManifestFile; readonly key: string; readonly file: ManifestFile }>;
   /** Parsed kustomizations and resource files, by URI and text. */
   readonly parsed: ParseCache;
+  /** Builds of included kustomizations (bases), kept while what they read is unchanged. */
+  readonly builds: BuildCache;
 }
 
 export interface KustomizeUnits {
@@ -88,21 +96,28 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const previous = memo && memo.uris === sig ? memo.roots : undefined;
   const parsed: ParseCache = memo?.parsed ?? new Map();
   const listed = new Set(uris);
-  for (const uri of parsed.keys()) if (!listed.has(uri)) parsed.delete(uri);
+  for (const key of parsed.keys()) {
+    // inline patches are kept under their kustomization's URI
+    const i = key.indexOf(inlineKey);
+    if (!listed.has(i < 0 ? key : key.slice(0, i))) parsed.delete(key);
+  }
+  // kept builds are checked against what they read; a change of the file list starts afresh (folders went away)
+  const builds: BuildCache = memo && memo.uris === sig ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(uris, reader, base, reuse, parsed);
+  const layout = discoverKustomizations(uris, reader, base, reuse, parsed, builds);
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed }))) {
+  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds }))) {
     const native = root.unit;
     const unit = (wantsRealKustomize(native) && !root.builtElsewhere && options.external?.(native)) || native;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
-    if (unit.rendered && onlyListsFiles(reader, root.dir, root.file, parsed)) {
+    // what it lists are inputs of its build: a reused build lists the same files
+    if (unit.rendered && (reused ? !reused.file : onlyListsFiles(reader, root.dir, root.file, parsed))) {
       roots.set(root.dir, { unit, native, texts });
       continue;
     }
@@ -126,10 +141,11 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       problems.set(p.uri, list);
     }
   }
-  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>): KustomizeMemo => ({ uris: sig, roots, consumed, parsed });
+  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, roots, consumed, withProblems, parsed, builds });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
   if (!extra.length && !problems.size) return { files, units: [...roots.values()].map((r) => r.unit), memo: memoOut(new Map()) };
   const consumed = new Map<string, ManifestFile>();
+  const withProblems = new Map<string, { readonly from: ManifestFile; readonly key: string; readonly file: ManifestFile }>();
   const out: ManifestFile[] = [];
   for (const f of files) {
     let g = f;
@@ -140,12 +156,19 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       consumed.set(f.uri, g);
     }
     const ps = problems.get(f.uri);
-    if (ps) g = { ...g, problems: [...g.problems, ...ps.map((p) => ({ ...p, span: { start: clamp(p.span.start), end: clamp(Math.max(p.span.start, p.span.end)) } }))] };
+    if (ps) {
+      const added = ps.map((p) => ({ ...p, span: { start: clamp(p.span.start), end: clamp(Math.max(p.span.start, p.span.end)) } }));
+      const key = JSON.stringify(added);
+      const kept = memo?.withProblems.get(f.uri);
+      const from = g;
+      g = kept && kept.from === from && kept.key === key ? kept.file : { ...from, problems: [...from.problems, ...added] };
+      withProblems.set(f.uri, { from, key, file: g });
+    }
     out.push(g);
   }
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed) };
+  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed, withProblems) };
 }
 
 /** A root whose inputs all have the texts of its last render is not rendered again: its unit is handed back. */

@@ -26,7 +26,7 @@ import {
 import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
-import { clone, entry, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src } from './tree';
+import { clone, entry, get, map, parseYaml, scalar, set, str, type KEntry, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
@@ -82,6 +82,22 @@ interface Ctx {
   readonly fsys: FileReader;
   readonly inputs: Set<string>;
   readonly parsed?: ParseCache;
+  readonly builds?: BuildCache;
+}
+
+/**
+ * Builds of included kustomizations (a base), by folder URI, shared by the renders of the roots that include them
+ * (a base three overlays include is built once, not three times) and kept while every file and folder the build
+ * looked at reads the same. What is kept is never changed: each use transforms a copy.
+ */
+export type BuildCache = Map<string, KeptBuild>;
+
+interface KeptBuild {
+  /** Every read and listing the build made, with its answer (a listing as its names joined). */
+  readonly reads: ReadonlyMap<string, string | undefined>;
+  readonly lists: ReadonlyMap<string, string | undefined>;
+  readonly inputs: readonly string[];
+  readonly objects: readonly Res[];
 }
 
 /**
@@ -322,8 +338,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       }
       if (ctx.fsys.list(uri) !== undefined) {
         if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, `cycle: ${entry.value} includes this kustomization again`);
-        const sub = loadKustomization(ctx, uri, entry.src);
-        appendAll(ra, accumulate(ctx, sub, [], [...stack, uri], false), entry.src);
+        appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
         continue;
       }
       throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
@@ -338,6 +353,66 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     ra = accumulate(ctx, sub, ra, [...stack, uri], true);
   }
   return runTransformers(ctx, k, ra);
+}
+
+/** An included kustomization's objects: kept from an earlier build while what it read is unchanged, else built. */
+function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[]): Res[] {
+  const cache = ctx.builds;
+  if (!cache) return accumulate(ctx, loadKustomization(ctx, uri, at), [], [...stack, uri], false);
+  const kept = cache.get(uri);
+  if (kept && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
+    for (const u of kept.inputs) ctx.inputs.add(u);
+    return copyObjects(kept.objects);
+  }
+  // the build reads through a recording reader, so what it looked at can be checked the next time
+  const reads = new Map<string, string | undefined>();
+  const lists = new Map<string, string | undefined>();
+  const fsys: FileReader = {
+    read: (u) => {
+      const t = ctx.fsys.read(u);
+      reads.set(u, t);
+      return t;
+    },
+    list: (d) => {
+      const l = ctx.fsys.list(d);
+      lists.set(d, l?.join('\u0000'));
+      return l;
+    },
+  };
+  const sub: Ctx = { ...ctx, fsys, inputs: new Set() };
+  try {
+    const objects = accumulate(sub, loadKustomization(sub, uri, at), [], [...stack, uri], false);
+    cache.set(uri, { reads, lists, inputs: [...sub.inputs], objects: copyObjects(objects) });
+    return objects;
+  } finally {
+    // what a failed build read counts too (the root is rendered again when one of those files changes)
+    for (const u of sub.inputs) ctx.inputs.add(u);
+  }
+}
+
+function stillReads(fsys: FileReader, kept: KeptBuild): boolean {
+  for (const [u, t] of kept.reads) if (fsys.read(u) !== t) return false;
+  for (const [d, l] of kept.lists) if (fsys.list(d)?.join('\u0000') !== l) return false;
+  return true;
+}
+
+/**
+ * Copies the transformers may change (trees, ids and name affixes are copied; sources are never changed). A value
+ * node the label transformers put into several fields stays one node in the copy (setShared): a later overwrite must
+ * show in all of them, as it does in the original.
+ */
+function copyObjects(objects: readonly Res[]): Res[] {
+  const seen = new Map<KNode, KNode>();
+  const copy = <T extends KNode>(n: T): T => {
+    const known = seen.get(n);
+    if (known) return known as T;
+    const c = (n.t === 's' ? { ...n } : n.t === 'q' ? { t: 'q', items: [] as KNode[], src: n.src } : { t: 'm', e: [] as KEntry[], src: n.src }) as T;
+    seen.set(n, c);
+    if (n.t === 'q') (c as KSeq).items = n.items.map(copy);
+    else if (n.t === 'm') (c as KMap).e = n.e.map((e) => ({ k: e.k, ks: e.ks, v: copy(e.v) }));
+    return c;
+  };
+  return objects.map((r) => ({ ...r, node: copy(r.node), prevIds: [...r.prevIds], prefixes: [...r.prefixes], suffixes: [...r.suffixes] }));
 }
 
 // ---- generators --------------------------------------------------------------------------------------------------
@@ -533,25 +608,36 @@ interface LoadedPatch {
 
 /** A patch's documents, from a file or inline; inline text is mapped back into the kustomization. */
 function loadPatchText(ctx: Ctx, k: Kust, value: string, node: KNode, isPath: boolean, at: Src): LoadedPatch {
+  const content = (parsed: ParseResult) => parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null));
   if (isPath) {
     const uri = resolveUri(k.dir, value);
     const text = ctx.fsys.read(uri);
     ctx.inputs.add(uri);
     if (text === undefined) throw unreadable(ctx, uri, at, `cannot read the patch file '${value}'`);
-    const parsed = parseYaml(text, uri);
+    const parsed = parseCached(ctx, text, uri);
     if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the patch: ${parsed.error.message}`);
-    return { docs: parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null)), src: { uri, span: { start: 0, end: text.length } } };
+    return { docs: content(parsed), src: { uri, span: { start: 0, end: text.length } } };
   }
-  const parsed = parseYaml(value, k.uri);
-  const remap = inlineMapper(k.text, node, value);
-  if (parsed.error) {
-    const s = remap(parsed.error.span);
-    throw new Stop(k.uri, s, `YAML error in the inline patch: ${parsed.error.message}`);
+  // An inline patch is parsed once per kustomization text (kept in the parse cache under the kustomization's URI)
+  // with its spans mapped into the kustomization; each use gets a copy.
+  const key = `${k.uri}${inlineKey}${node.src?.span.start ?? 0}`;
+  const whole = `${k.text}\u0000${value}`;
+  let kept = ctx.parsed?.get(key);
+  if (!kept || kept.text !== whole) {
+    const parsed = parseYaml(value, k.uri);
+    const remap = inlineMapper(k.text, node, value);
+    const result: ParseResult = parsed.error ? { docs: [], error: { message: parsed.error.message, span: remap(parsed.error.span) } } : parsed;
+    for (const d of result.docs) if (d.node) remapSpans(d.node, remap);
+    kept = { text: whole, result };
+    ctx.parsed?.set(key, kept);
   }
-  const docs = parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null));
-  for (const d of docs) remapSpans(d, remap);
-  return { docs, src: at };
+  const { error } = kept.result;
+  if (error) throw new Stop(k.uri, error.span, `YAML error in the inline patch: ${error.message}`);
+  return { docs: content(kept.result).map(clone), src: at };
 }
+
+/** Separates a kustomization's URI from the place of an inline patch in parse-cache keys. */
+export const inlineKey = '\u0000inline@';
 
 function remapSpans(n: KNode, f: (s: Span) => Span): void {
   if (n.src) n.src = { ...n.src, span: f(n.src.span) };
@@ -1162,10 +1248,12 @@ function selectReferral(referrer: Res, oldName: string, candidates: readonly Res
 type NameRefTarget = { group?: string; version?: string; kind: string };
 
 function fixNameReferences(ra: readonly Res[]): void {
+  // names are rewritten here, never apiVersion or kind: each object's type is read once
+  const gvks = new Map(ra.map((r) => [r, gvkOf(r.node)]));
   for (const ref of nameReferences) {
-    const candidates = ra.filter((r) => r.prevIds.length > 0 || gvkSelected(gvkOf(r.node), ref.referral));
+    const candidates = ra.filter((r) => r.prevIds.length > 0 || gvkSelected(gvks.get(r)!, ref.referral));
     for (const referrer of ra) {
-      const gvk = gvkOf(referrer.node);
+      const gvk = gvks.get(referrer)!;
       for (const spec of ref.fields) {
         if (!gvkSelected(gvk, spec)) continue;
         let roleRef: Gvk | undefined;
@@ -1259,12 +1347,14 @@ export interface RenderOptions {
   readonly label?: string;
   /** Shared with other renders of the same files (kustomize/applyUnits.ts keeps one per workspace). */
   readonly parsed?: ParseCache;
+  /** Builds of included kustomizations, shared likewise. */
+  readonly builds?: BuildCache;
 }
 
 /** Renders the kustomization in `dirUri`. Never throws on user input: problems come back as values. */
 export function renderKustomization(fsys: FileReader, dirUri: string, options: RenderOptions = {}): RenderedUnit {
   const dir = dirUri.replace(/\/+$/, '');
-  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed };
+  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed, builds: options.builds };
   const definedBy = kustomizationFileOf(fsys, dir) ?? resolveUri(dir, 'kustomization.yaml');
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {

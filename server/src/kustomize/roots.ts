@@ -3,7 +3,7 @@
 // project model must not analyse as objects of their own).
 
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
-import { kustomizationFileNames, parseShared, renderKustomization, type FileReader, type ParseCache } from './render';
+import { kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { get, str, type KNode } from './tree';
 import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
@@ -75,7 +75,23 @@ export function rootDecision(dir: string, refs: KustomizationRefs, included: Rea
 
 const generatorKeys = ['configMapGenerator', 'secretGenerator', 'generators', 'helmCharts', 'helmChartInflationGenerator'];
 
+/**
+ * A kustomization's references, read once per parsed tree (kept while its text is unchanged) and folder; only which
+ * listed resources exist is asked again each time.
+ */
+const refsMemo = new WeakMap<KNode, { readonly dir: string; readonly refs: KustomizationRefs; readonly probes: readonly { readonly uri: string; readonly ref: string; readonly span?: { readonly start: number; readonly end: number } }[] }>();
+
 function refsOf(node: KNode, dir: string, exists: (uri: string) => boolean): KustomizationRefs {
+  let kept = refsMemo.get(node);
+  if (kept?.dir !== dir) {
+    kept = readRefs(node, dir);
+    refsMemo.set(node, kept);
+  }
+  const missing = kept.probes.filter((p) => !exists(p.uri)).map((p) => ({ ref: p.ref, span: p.span }));
+  return missing.length ? { ...kept.refs, missing } : kept.refs;
+}
+
+function readRefs(node: KNode, dir: string): { dir: string; refs: KustomizationRefs; probes: { uri: string; ref: string; span?: { start: number; end: number } }[] } {
   const resources = entries(get(node, 'resources'));
   const includes = [...resources, ...entries(get(node, 'bases')), ...entries(get(node, 'components'))].filter(isLocal).map((r) => resolveUri(dir, r));
   const patches: string[] = [];
@@ -85,17 +101,18 @@ function refsOf(node: KNode, dir: string, exists: (uri: string) => boolean): Kus
   for (const x of entries(get(node, 'patchesStrategicMerge'))) if (!x.includes('\n')) addPath(patches, dir, x);
   const j = get(node, 'patchesJson6902');
   if (j?.t === 'q') for (const x of j.items) addPath(patches, dir, str(get(x, 'path')));
-  const missing: { ref: string; span?: { start: number; end: number } }[] = [];
+  // the local resources, whose presence is asked on every call
+  const probes: { uri: string; ref: string; span?: { start: number; end: number } }[] = [];
   const rs = get(node, 'resources');
   if (rs?.t === 'q') {
     for (const item of rs.items) {
       const ref = str(item);
-      if (ref && isLocal(ref) && !exists(resolveUri(dir, ref))) missing.push({ ref, span: item.t === 's' ? item.src?.span : undefined });
+      if (ref && isLocal(ref)) probes.push({ uri: resolveUri(dir, ref), ref, span: item.t === 's' ? item.src?.span : undefined });
     }
   }
   // Remote resources count: the build fetches them (and is reported as not rendered here).
   const builds = resources.length > 0 || includes.length > 0 || generatorKeys.some((k) => get(node, k) !== undefined);
-  return { includes, patches, builds, isComponent: str(get(node, 'kind')) === 'Component', missing };
+  return { dir, refs: { includes, patches, builds, isComponent: str(get(node, 'kind')) === 'Component', missing: [] }, probes };
 }
 
 function isLocal(ref: string): boolean {
@@ -111,7 +128,7 @@ function entries(node: KNode | undefined): string[] {
 
 /**
  * `workspaceUris`: every file of the workspace. `base` (optional) is the workspace folder, for labels. `reuse` may
- * hand back a root's unit from an earlier render whose inputs did not change.
+ * hand back a root's unit from an earlier render whose inputs did not change. `parsed` and `builds` are shared by the renders.
  */
 export function discoverKustomizations(
   workspaceUris: readonly string[],
@@ -119,6 +136,7 @@ export function discoverKustomizations(
   base?: string,
   reuse?: (dir: string) => RenderedUnit | undefined,
   parsed?: ParseCache,
+  builds?: BuildCache,
 ): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => kustNames.has(basenameUri(u))).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
@@ -158,7 +176,7 @@ export function discoverKustomizations(
         continue;
       }
     }
-    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed });
+    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
   const readsOf = (dir: string): string[] => {

@@ -1,0 +1,111 @@
+// What an edit in a Kustomize base costs: the base's build is shared by the overlays that include it (built once, not
+// once per overlay) and kept while what it read is unchanged; a file or finding the edit does not reach stays the very
+// same object, so the rules do not run again over it and the server does not convert or send it again.
+// Each kept result must equal a fresh render or analysis.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
+import { analyzeTexts } from '../../server/src/features/analyzeTexts';
+import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
+import { readerOf } from '../../server/src/kustomize/applyUnits';
+import { renderKustomization, type BuildCache, type FileReader, type ParseCache } from '../../server/src/kustomize/render';
+import { createWorkspace } from '../../server/src/workspace/workspace';
+import { writeRandomCase } from '../helpers/randomOverlays';
+
+const temp = mkdtempSync(join(tmpdir(), 'kube-netlens-build-cache-'));
+after(() => rmSync(temp, { recursive: true, force: true }));
+
+/** A render's observable result: the text with its source map, the problems, the files read. */
+function outcome(fsys: FileReader, dir: string, caches?: { parsed: ParseCache; builds: BuildCache }) {
+  const u = renderKustomization(fsys, dir, { label: 'x', ...caches });
+  return { rendered: u.rendered, problems: u.problems, inputs: u.inputs };
+}
+
+const deployment = (app: string, label: string) =>
+  [
+    'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', '    matchLabels:', `      app: ${label}`,
+    '  template:', '    metadata:', '      labels:', `        app: ${label}`, '    spec:', '      containers:', '        - name: app', '          image: registry.example/app:1',
+    '          env:', '            - name: PEER', `              value: http://${app}.default.svc.cluster.local`, '',
+  ].join('\n');
+const service = (app: string) => ['apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', `    app: ${app}`, '  ports:', '    - port: 80', ''].join('\n');
+
+/** Two apps, each a base and three overlays (namespace, prefix, labels), as workspace files. */
+function twoApps(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const app of ['shop', 'blog']) {
+    files.set(`file:///w/${app}/base/kustomization.yaml`, 'resources:\n  - deployment.yaml\n  - service.yaml\nlabels:\n  - pairs: { part-of: ' + app + ' }\n');
+    files.set(`file:///w/${app}/base/deployment.yaml`, deployment(app, app));
+    files.set(`file:///w/${app}/base/service.yaml`, service(app));
+    for (const o of ['dev', 'staging', 'prod'])
+      files.set(`file:///w/${app}/overlays/${o}/kustomization.yaml`, `namespace: ${app}-${o}\nnamePrefix: ${o}-\nresources:\n  - ../../base\nlabels:\n  - pairs: { env: ${o} }\n`);
+  }
+  return files;
+}
+
+describe('an included kustomization is built once for the overlays that include it', () => {
+  it('renders every random layout as it renders alone, with the builds shared across its roots', () => {
+    const fsys = nodeFileReader();
+    let shared = 0;
+    for (let seed = 1; seed <= 120; seed++) {
+      const dirs = writeRandomCase(join(temp, `case${seed}`), seed).map((d) => pathToFileURL(d).href);
+      const caches = { parsed: new Map(), builds: new Map() } as { parsed: ParseCache; builds: BuildCache };
+      // twice over: the second round uses only kept builds
+      for (const dir of [...dirs, ...dirs]) assert.deepEqual(outcome(fsys, dir, caches), outcome(fsys, dir), `case ${seed}: ${dir}`);
+      shared += caches.builds.size;
+    }
+    assert.ok(shared >= 120, `bases were kept and reused (${shared} kept builds)`);
+  });
+
+  it('a kept build follows edits of what it read: a base file, its kustomization, a file added to its folder', () => {
+    const files = twoApps();
+    const caches = { parsed: new Map(), builds: new Map() } as { parsed: ParseCache; builds: BuildCache };
+    const overlays = ['dev', 'staging', 'prod'].map((o) => `file:///w/shop/overlays/${o}`);
+    const check = (what: string) => {
+      const fsys = readerOf([...files].map(([uri, text]) => ({ uri, text })));
+      for (const dir of overlays) assert.deepEqual(outcome(fsys, dir, caches), outcome(fsys, dir), `${what}: ${dir}`);
+    };
+    check('first');
+    files.set('file:///w/shop/base/deployment.yaml', deployment('shop', 'shop-canary'));
+    check('a base file edited');
+    files.set('file:///w/shop/base/kustomization.yaml', 'namePrefix: b-\nresources:\n  - deployment.yaml\n  - service.yaml\n  - extra.yaml\n');
+    check('the kustomization lists a file that is not there (the build fails)');
+    files.set('file:///w/shop/base/extra.yaml', service('extra'));
+    check('the file is added');
+    files.set('file:///w/shop/base/Kustomization', 'resources: []\n');
+    check('a second kustomization file in the folder (the build fails)');
+    files.delete('file:///w/shop/base/Kustomization');
+    files.set('file:///w/shop/base/kustomization.yaml', 'resources:\n  - ../../shop/overlays/dev\n');
+    check('the base includes an overlay that includes it (a cycle)');
+  });
+});
+
+describe('an edit in a base leaves what it does not reach unchanged', () => {
+  it('files of other roots and their findings stay the same objects, and the findings equal a fresh analysis', () => {
+    const files = twoApps();
+    const ws = createWorkspace();
+    ws.replaceDisk(files, []);
+    const first = ws.snapshot();
+    const before = diagnosticsFor(first.analysis);
+    assert.ok(before.some((f) => f.code === 'kustomize-name-not-rewritten' && f.uri.includes('/blog/')), 'the fixture has a finding in blog');
+    const uri = 'file:///w/shop/base/deployment.yaml';
+    ws.open(uri, deployment('shop', 'shop-canary'), 1);
+    const second = ws.snapshot();
+    const after = diagnosticsFor(second.analysis, second.earlier);
+    const byUri = new Map(first.analysis.cluster.files.map((f) => [f.uri, f]));
+    const changed = second.analysis.cluster.files.filter((f) => byUri.get(f.uri) !== f).map((f) => f.uri.slice('file:///w/'.length));
+    assert.deepEqual(changed.sort(), ['shop/base/deployment.yaml', 'shop/overlays/dev/kustomization.yaml#rendered', 'shop/overlays/prod/kustomization.yaml#rendered', 'shop/overlays/staging/kustomization.yaml#rendered'].sort());
+    const blogBefore = before.filter((f) => f.uri.includes('/blog/'));
+    const blogAfter = after.filter((f) => f.uri.includes('/blog/'));
+    assert.ok(blogBefore.length > 0);
+    assert.equal(blogAfter.length, blogBefore.length);
+    assert.ok(blogAfter.every((f, i) => f === blogBefore[i]), "blog's findings are the same objects");
+    assert.ok(after.some((f) => f.code === 'service-selector-no-match' && f.uri === 'file:///w/shop/base/service.yaml'), 'the edit is seen');
+    const edited = new Map(files).set(uri, deployment('shop', 'shop-canary'));
+    assert.deepEqual(after, diagnosticsFromScratch(analyzeTexts([...edited].map(([u, text]) => ({ uri: u, text })))));
+  });
+});
