@@ -198,7 +198,7 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   const service = chosen?.service;
   if (!service) return undefined;
   // Same-named Services of variants are told apart by their file.
-  const kind = service.kind === 'Gateway' ? { kind: service.kind } : {};
+  const kind = service.kind ? { kind: service.kind } : {};
   return service.unit && service.source ? { ...kind, namespace: service.namespace, name: service.name, uri: service.source.uri } : { ...kind, namespace: service.namespace, name: service.name };
 }
 

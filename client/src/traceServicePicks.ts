@@ -1,8 +1,9 @@
 // The quick pick of Services to trace: grouped by namespace, each showing its type, how many endpoints it has, and,
-// when it is not the only Service of that name, where it comes from; then the Gateway routes, each leading to the
-// trace of a Service it sends traffic to (the trace starts at the listener); then the Gateways, each traced from its
-// listeners.
+// when it is not the only Service of that name, where it comes from; then the Gateway routes, each traced from the
+// listeners that accept it through its rules to its backends; then the Gateways, each traced from its listeners.
 import type { ServiceSummary } from '../../server/src/protocol';
+
+type RouteKind = Exclude<ServiceSummary['kind'], 'Gateway' | undefined>;
 
 export type ServicePick =
   | { readonly separator: string }
@@ -32,11 +33,21 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
     const parts = [`${s.type}${endpointsNote(s)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
     picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
   }
-  const routed = sorted.flatMap((s) => (s.routes ?? []).map((r) => ({ r, s })));
-  if (routed.length) picks.push({ separator: 'Gateway routes' });
-  for (const { r, s } of routed) {
+  // Each route once, traced from the listeners that accept it through its rules to every Service it sends to.
+  const routes = new Map<string, { readonly r: NonNullable<ServiceSummary['routes']>[number]; readonly to: string[] }>();
+  for (const s of sorted) {
+    for (const r of s.routes ?? []) {
+      const key = `${r.kind}/${r.namespace}/${r.name}`;
+      const entry = routes.get(key) ?? { r, to: [] };
+      if (!entry.to.includes(s.name)) entry.to.push(s.name);
+      routes.set(key, entry);
+    }
+  }
+  if (routes.size) picks.push({ separator: 'Gateway routes' });
+  for (const { r, to } of routes.values()) {
     const via = r.listeners.length ? `via ${r.listeners.join(', ')}` : 'accepted by no Gateway';
-    picks.push({ label: `${r.kind} ${r.namespace}/${r.name} → ${s.name}`, description: via, service: s, current: false });
+    const route: ServiceSummary = { kind: r.kind as RouteKind, namespace: r.namespace, name: r.name, type: r.kind };
+    picks.push({ label: `${r.kind} ${r.namespace}/${r.name} → ${to.join(', ')}`, description: via, service: route, current: false });
   }
   const gateways = all.filter((s) => s.kind === 'Gateway');
   if (gateways.length) picks.push({ separator: 'Gateways' });

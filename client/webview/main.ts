@@ -273,7 +273,7 @@ function showPacketPath(): void {
     const kind = result?.graph.service.kind;
     // A Gateway's or a route's trace ends at the Services it leads to; the packet path is drawn per Service.
     const why = kind && kind !== 'Service' && kind !== 'ExternalName'
-      ? `A ${kind} hands requests to Services; the packet path from a client pod to a pod is drawn in the trace of each of those Services.`
+      ? `This ${kind} hands requests to Services; the packet path from a client pod to a pod is drawn in the trace of each of those Services.`
       : 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).';
     htmlEl('p', { class: 'hint' }, ui.packet, why);
     return;

@@ -108,10 +108,10 @@ export interface TraceGraph {
   readonly variant?: string;
 }
 
-/** A starting point of a trace: a Service, or a Gateway (`kind: 'Gateway'`). */
+/** A starting point of a trace: a Service, a Gateway (`kind: 'Gateway'`) or a Gateway API route (its kind). */
 export interface ServiceSummary {
-  /** Set for a Gateway; a Service otherwise. */
-  readonly kind?: 'Gateway';
+  /** Set for a Gateway or a route; a Service otherwise. */
+  readonly kind?: Exclude<TraceParams['kind'], 'Service'>;
   readonly namespace: string;
   readonly name: string;
   /** The Service type (`ClusterIP`, `Headless`…), or `Gateway`. */

@@ -38,7 +38,7 @@ describe('trace webview: Gateway', () => {
       assert.equal(await page.locator('.banner-alert').count(), 0, 'not broken: the store Service is reached');
       await page.screenshot({ path: join(resultsDir, 'gateway-trace.png') });
       await page.getByRole('tab', { name: 'Packet path' }).click();
-      assert.match(await page.locator('.hint').first().textContent() ?? '', /A Gateway hands requests to Services; the packet path .* is drawn in the trace of each of those Services/, 'the packet tab says where the packet path is, not that the Gateway is an ExternalName Service');
+      assert.match(await page.locator('.hint').first().textContent() ?? '', /This Gateway hands requests to Services; the packet path .* is drawn in the trace of each of those Services/, 'the packet tab says where the packet path is, not that the Gateway is an ExternalName Service');
     } finally {
       await v.close();
     }

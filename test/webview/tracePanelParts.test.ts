@@ -151,15 +151,17 @@ describe('trace Service quick pick: the Service at the cursor, and same-named Se
 });
 
 describe('trace Service quick pick: Gateway routes', () => {
-  it('offers each route as a starting point that traces its backend Service', () => {
-    const api = { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 3, routes: [{ kind: 'HTTPRoute', namespace: 'shop', name: 'shop', listeners: ['shop-gateway/http'] }] };
-    const picks = servicePicks([api, { namespace: 'shop', name: 'db', type: 'ClusterIP', endpoints: 1, routes: [{ kind: 'TCPRoute', namespace: 'ops', name: 'db', listeners: [] }] }]);
+  it('offers each route once as a starting point of its own, naming the Services it sends to', () => {
+    const shopRoute = { kind: 'HTTPRoute', namespace: 'shop', name: 'shop', listeners: ['shop-gateway/http'] };
+    const api = { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 3, routes: [shopRoute] };
+    const web = { namespace: 'shop', name: 'web', type: 'ClusterIP', endpoints: 2, routes: [shopRoute] };
+    const picks = servicePicks([api, web, { namespace: 'shop', name: 'db', type: 'ClusterIP', endpoints: 1, routes: [{ kind: 'TCPRoute', namespace: 'ops', name: 'db', listeners: [] }] }]);
     assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), [
-      '--shop', 'api: ClusterIP · 3 endpoints', 'db: ClusterIP · 1 endpoint',
-      '--Gateway routes', 'HTTPRoute shop/shop → api: via shop-gateway/http', 'TCPRoute ops/db → db: accepted by no Gateway',
+      '--shop', 'api: ClusterIP · 3 endpoints', 'db: ClusterIP · 1 endpoint', 'web: ClusterIP · 2 endpoints',
+      '--Gateway routes', 'HTTPRoute shop/shop → api, web: via shop-gateway/http', 'TCPRoute ops/db → db: accepted by no Gateway',
     ]);
     const first = picks.find((p) => 'label' in p && p.label.startsWith('HTTPRoute'));
-    assert.ok(first && 'service' in first && first.service === api);
+    assert.deepEqual(first && 'service' in first && first.service, { kind: 'HTTPRoute', namespace: 'shop', name: 'shop', type: 'HTTPRoute' }, 'the pick traces the route itself');
   });
 });
 
