@@ -5,9 +5,9 @@
 // workspace).
 
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
 import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
 import { chartClusterDependences } from '../model/helmLookups';
@@ -15,6 +15,7 @@ import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
 import type { HelmSettings } from './settings';
+import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
 
 export const defaultHelmTimeoutMs = 10_000;
@@ -43,22 +44,7 @@ export interface HelmExit {
 /** The helm executable: an explicit path (which must be executable), else `helm` on PATH; undefined when neither. */
 export function findHelm(explicit: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (explicit) return isExecutable(explicit) ? explicit : undefined;
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, process.platform === 'win32' ? 'helm.exe' : 'helm');
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(p: string): boolean {
-  try {
-    if (!statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return onPath('helm', env);
 }
 
 /**

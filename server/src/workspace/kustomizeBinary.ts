@@ -7,14 +7,15 @@
 // after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
 
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unitFromKustomizeExit, whyNotForBinary, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
 import type { RenderedUnit } from '../model/rendered';
 import type { KustomizeSettings } from './settings';
+import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
 
 export const defaultKustomizeTimeoutMs = 10_000;
@@ -27,24 +28,6 @@ export interface KustomizeTool {
   readonly timeoutMs: number;
 }
 
-function isExecutable(p: string): boolean {
-  try {
-    if (!statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(name: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, process.platform === 'win32' ? `${name}.exe` : name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /**
  * The Kustomize the server may run: none in an untrusted workspace, else `kubeNetlens.kustomize.path` (kubectl when
