@@ -25,8 +25,10 @@ export interface SourceText {
  */
 export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean; readonly readOther?: FileReader; readonly kustomize?: KustomizeOptions } = {}): Analysis {
   const cfg = withDefaults(config);
-  const parsed = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath });
+  // Each object is validated as soon as its file is read, while its trees are at hand (the cluster then asks again, memoized).
+  const rejects = rejectorFor(cfg);
+  const parsed = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath }, rejects);
   // Kustomize roots are apply units: their builds replace the files they read (kustomize/applyUnits.ts).
   const files = kustomizeUnits(parsed, cfg.defaultNamespace, undefined, options.readOther, options.kustomize).files;
-  return createAnalysis(buildCluster(files, undefined, rejectorFor(cfg)), cfg);
+  return createAnalysis(buildCluster(files, undefined, rejects), cfg);
 }

@@ -5,6 +5,7 @@
 import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { composeInPieces, composerOptions } from './composeInPieces';
 import { fastParse, fastParseSteps } from './fastYaml';
+import { rememberTrees } from './treeCache';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { ClusterDependence } from './helmLookups';
 import type { RenderedSource } from './rendered';
@@ -66,7 +67,11 @@ export function buildInputFile(uri: string, text: string, role: FileRole): Manif
 }
 
 /** Each file parsed as its role says: build inputs hold no objects (semantics §9.5). */
-export function parseFiles(sources: readonly { readonly uri: string; readonly text: string; readonly defaultNamespace?: string; readonly clusterDependences?: readonly ClusterDependence[] }[], options: ParseOptions): ManifestFile[] {
+/**
+ * `afterEach` sees each object as soon as its file is read, while the file's trees are still cached (model/
+ * treeCache.ts): work that reads the trees again (API-server validation) then costs no second parse.
+ */
+export function parseFiles(sources: readonly { readonly uri: string; readonly text: string; readonly defaultNamespace?: string; readonly clusterDependences?: readonly ClusterDependence[] }[], options: ParseOptions, afterEach?: (r: Resource) => void): ManifestFile[] {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
   return sources.map((s) => {
@@ -74,6 +79,7 @@ export function parseFiles(sources: readonly { readonly uri: string; readonly te
     // a text may name its own default namespace (a Helm release's objects are in the release namespace)
     if (role) return buildInputFile(s.uri, s.text, role);
     const file = parseManifest(s.uri, s.text, s.defaultNamespace ? { ...options, defaultNamespace: s.defaultNamespace } : options);
+    if (afterEach) for (const r of file.resources) afterEach(r);
     return s.clusterDependences?.length ? { ...file, clusterDependences: s.clusterDependences } : file;
   });
 }
@@ -121,7 +127,9 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
   const fast = options.fastPath === false ? undefined : sliced ? yield* fastParseSteps(text) : fastParse(text);
-  // Trees the fast parser made are not kept: it reads them again on demand (model/trees.ts).
+  // Trees the fast parser made are not kept with the objects: it reads them again on demand (model/trees.ts). They
+  // are left in the small cache of recent texts, for what reads this file's objects right after (their validation).
+  if (fast) rememberTrees(text, fast.map((d) => d.root));
   if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {

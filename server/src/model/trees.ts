@@ -1,15 +1,14 @@
 // The YAML tree of a resource's document. Trees of files the fast parser reads are not kept with the resources
 // (they are most of a workspace's memory, and garbage collection of long-lived trees is most of the cost of
 // indexing); they are read again from the file's text on demand, a few microseconds per file. The last few files
-// read stay cached, so a rule or a hover reading several objects of one file parses it once.
+// read stay cached (model/treeCache.ts, where the parser also leaves the trees of the text it just read), so a rule
+// or a hover reading several objects of one file parses it once.
 
 import { fastParse } from './fastYaml';
 import { libraryDocuments } from './parseManifest';
 import type { Resource } from './resources';
+import { cachedTrees, rememberTrees } from './treeCache';
 import { at, isMap, items, type YMap, type YNode } from './yamlTree';
-
-const cacheSize = 16;
-const recent = new Map<string, readonly (YNode | undefined)[]>();
 
 export function treeOf(r: Resource): YMap {
   const source = r.source;
@@ -22,15 +21,10 @@ export function treeOf(r: Resource): YMap {
 }
 
 function documentsOf(text: string): readonly (YNode | undefined)[] {
-  const hit = recent.get(text);
-  if (hit) {
-    recent.delete(text);
-    recent.set(text, hit);
-    return hit;
-  }
+  const hit = cachedTrees(text);
+  if (hit) return hit;
   // Only texts the fast parser accepted drop their trees; the library is the fallback should that ever differ.
   const docs = fastParse(text)?.map((d) => d.root) ?? libraryDocuments(text).documents.map((d) => d.root);
-  recent.set(text, docs);
-  if (recent.size > cacheSize) recent.delete(recent.keys().next().value as string);
+  rememberTrees(text, docs);
   return docs;
 }

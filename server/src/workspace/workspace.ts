@@ -181,6 +181,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const file = !render && text.length > settings.files.maxSizeKB * 1024
       ? { uri, text, resources: [], problems: [], skipped: 'too-large' as const, manifestDocuments: 0 }
       : role ? buildInputFile(uri, text, role) : withDependences(parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace }), render?.unit.clusterDependences);
+    // What the API server would reject is worked out now, while the file's trees are cached (model/treeCache.ts):
+    // building the cluster asks again, memoized per object, without parsing the file a second time.
+    const rejects = rejectorFor(settings.analysis);
+    for (const r of file.resources) rejects(r);
     parses.set(uri, file);
     parsedRoles.set(uri, role);
     return file;
