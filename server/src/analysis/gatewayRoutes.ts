@@ -79,9 +79,9 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
   return { kind: 'unknown', namespace };
 }
 
-/** Whether two definitions of one object say the same, wherever they are written (positions and files aside). */
-function sameDefinition(a: object, b: object): boolean {
-  const bare = (x: object) => JSON.stringify(x, (key, value: unknown) => (key === 'uri' || key === 'span' || key.endsWith('Span') || key.endsWith('Spans') ? undefined : value instanceof Map ? [...value] : value));
+/** Whether two definitions of a Gateway say the same of what routes attach to (class and listeners), wherever written. */
+function sameDefinition(a: Gateway, b: Gateway): boolean {
+  const bare = (g: Gateway) => JSON.stringify([g.gatewayClassName, g.listeners], (key, value: unknown) => (key === 'span' || key.endsWith('Span') || key.endsWith('Spans') ? undefined : value instanceof Map ? [...value] : value));
   return a === b || bare(a) === bare(b);
 }
 
