@@ -65,7 +65,7 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   if (fromCluster) return fromCluster;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
   if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
-  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return `no manifest here puts a Service or a workload in namespace "${namespace}", so its applications are deployed from elsewhere`;
+  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return `the manifests hold no Service and no workload in namespace "${namespace}", only routing, so its applications are deployed from elsewhere`;
   return undefined;
 }
 
