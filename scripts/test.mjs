@@ -1,5 +1,9 @@
 // Runs the test files under test/ with Node's built-in runner (TypeScript through tsx).
 // Usage: node scripts/test.mjs [substring...]  — only files whose path contains one of the substrings.
+//
+// Bounded by construction: one test file at a time on every machine (the runner's default follows the core count the
+// kernel reports, which a CI machine may report as many more than it has), each test fails after `testTimeoutMs`
+// (hooks included; the failure names the test), and the whole run is stopped after `runTimeoutMs`.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -23,5 +27,12 @@ if (!files.length) {
   console.error('no test files matched');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const testTimeoutMs = 5 * 60_000;
+const runTimeoutMs = 25 * 60_000;
+const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${testTimeoutMs}`, ...files];
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', timeout: runTimeoutMs, killSignal: 'SIGKILL' });
+if (r.error && r.error.code === 'ETIMEDOUT') {
+  console.error(`\nThe tests did not finish within ${runTimeoutMs / 60_000} minutes and were stopped; files run in the order of their paths, and the one after the last results shown above was still running.`);
+  process.exit(1);
+}
 process.exit(r.status ?? 1);

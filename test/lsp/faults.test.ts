@@ -2,7 +2,6 @@
 // renaming files converges to what a fresh index of the final files reports.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,11 +50,9 @@ describe('server under edits and file churn', () => {
   const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
 
   before(() => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-faults-'));
     cpSync(join(root, 'examples'), dir, { recursive: true });
-    a = startServer(join(root, 'dist', 'server.js'));
+    a = startServer();
   });
 
   after(() => {
@@ -97,7 +94,7 @@ describe('server under edits and file churn', () => {
     await a.waitFor('the renamed file analysed', () => a.diagnostics.get(uri('db/database.yaml'))?.diagnostics.length, 30000);
     await quiet(a);
 
-    const b = startServer(join(root, 'dist', 'server.js'));
+    const b = startServer();
     try {
       await initialized(b, dir);
       await quiet(b);

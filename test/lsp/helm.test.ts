@@ -2,7 +2,6 @@
 // Chart.yaml says why it is not rendered: an untrusted workspace, or no helm; nothing once helm is configured.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +18,6 @@ describe('language server with Helm charts', () => {
   const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
 
   before(() => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-'));
     cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
     // A template without `{{`: read as a manifest, its Service would select nothing (a near miss of the chart's pods).
@@ -33,7 +30,7 @@ describe('language server with Helm charts', () => {
   });
 
   const start = async (trusted: boolean | undefined, settings: Record<string, unknown> = {}): Promise<TestClient> => {
-    const client = startServer(join(root, 'dist', 'server.js'));
+    const client = startServer();
     client.settings = settings;
     clients.push(client);
     await client.connection.sendRequest('initialize', {
@@ -137,8 +134,6 @@ describe('language server with a chart that looks up a Service in the cluster', 
   const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
 
   before(() => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-lookup-'));
     cpSync(join(root, 'test', 'fixtures', 'helm', 'lookup'), join(dir, 'portal'), { recursive: true });
     cpSync(join(root, 'test', 'fixtures', 'helm', 'typo'), join(dir, 'shop'), { recursive: true });
@@ -150,7 +145,7 @@ describe('language server with a chart that looks up a Service in the cluster', 
   });
 
   it('the looked-up Service is unknown, not missing; other charts are checked as before; a lookup of another kind lets the finding come', async () => {
-    client = startServer(join(root, 'dist', 'server.js'));
+    client = startServer();
     const c = client;
     c.settings = { helm: { path: helm } };
     await c.connection.sendRequest('initialize', {
@@ -181,8 +176,6 @@ describe('language server with a chart of several value sets', () => {
   const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
 
   before(() => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-helm-sets-'));
     cpSync(join(root, 'test', 'fixtures', 'helm', 'valuesets'), join(dir, 'api'), { recursive: true });
   });
@@ -193,7 +186,7 @@ describe('language server with a chart of several value sets', () => {
   });
 
   it('hovers show what each value set rendered, one finding names every value set that has it, the picker names the releases', async () => {
-    client = startServer(join(root, 'dist', 'server.js'));
+    client = startServer();
     const c = client;
     c.settings = { helm: { path: helm } };
     await c.connection.sendRequest('initialize', {

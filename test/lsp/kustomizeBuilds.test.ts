@@ -2,22 +2,18 @@
 // per overlay that builds it, named by its build root, and its trace follows that build's rendered objects.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceSummary, TraceResult } from '../../server/src/protocol';
 import { startServer, type TestClient } from './lspClient';
 
-const root = join(__dirname, '..', '..');
 const workspace = join(__dirname, '..', 'fixtures', 'lsp', 'kustomize-builds');
 
 describe('language server: Services of Kustomize builds', () => {
   let client: TestClient;
   before(async () => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-    client = startServer(join(root, 'dist', 'server.js'));
+    client = startServer();
     const folder = pathToFileURL(workspace).href;
     await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folder, workspaceFolders: [{ uri: folder, name: 'ws' }], capabilities: {} });
     await client.connection.sendNotification('initialized', {});

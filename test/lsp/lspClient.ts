@@ -1,8 +1,11 @@
-// A minimal LSP client for tests: spawns dist/server.js over stdio, speaks JSON-RPC, records what the server sends
-// (diagnostics, progress, status) and keeps every stdout byte so a test can check that only LSP frames were written.
+// A minimal LSP client for tests: spawns the bundled server (test/helpers/bundle.ts) over stdio, speaks JSON-RPC,
+// records what the server sends (diagnostics, progress, status) and keeps every stdout byte so a test can check that
+// only LSP frames were written. A request the server does not answer within `requestTimeoutMs`, or at all because it
+// exited, fails with what the server last wrote to stderr and its log: a test never waits for ever.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { builtBundle } from '../helpers/bundle';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 export interface PublishedDiagnostics {
@@ -27,7 +30,10 @@ export interface TestClient {
   exited: Promise<number | null>;
 }
 
-export function startServer(serverPath: string): TestClient {
+/** How long a request may go unanswered (a slow answer under load is seconds; a hang is this). */
+export const requestTimeoutMs = 60_000;
+
+export function startServer(serverPath: string = builtBundle().server): TestClient {
   const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: string[] = [];
@@ -88,7 +94,55 @@ export function startServer(serverPath: string): TestClient {
     poke();
   });
   connection.listen();
+  boundRequests(client);
   return client;
+}
+
+/** What the server last said, for the message of a request that failed. */
+function lastWords(client: TestClient): string {
+  const log = client.notifications
+    .filter((n) => n.method === 'window/logMessage')
+    .slice(-8)
+    .map((n) => (n.params as { message?: string }).message ?? '');
+  const stderr = client.stderr.join('').slice(-2000);
+  return `server log (last lines): ${log.length ? log.join(' | ') : 'none'}; stderr: ${stderr.trim() || 'none'}`;
+}
+
+/** Every request gets a timeout, and fails at once when the server exits. */
+function boundRequests(client: TestClient): void {
+  const connection = client.connection as { sendRequest: (...args: unknown[]) => Promise<unknown> };
+  const send = connection.sendRequest.bind(connection);
+  let exitedWith: string | undefined;
+  const exits = new Set<(why: string) => void>();
+  client.process.on('exit', (code, signal) => {
+    exitedWith = `the server exited (${signal ?? `code ${code}`})`;
+    for (const fail of exits) fail(exitedWith);
+  });
+  connection.sendRequest = (...args: unknown[]) => {
+    const method = typeof args[0] === 'string' ? args[0] : ((args[0] as { method?: string }).method ?? 'request');
+    if (exitedWith) return Promise.reject(new Error(`${method}: ${exitedWith}; ${lastWords(client)}`));
+    return new Promise((resolve, reject) => {
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        exits.delete(fail);
+        reject(new Error(`${method}: ${why}; ${lastWords(client)}`));
+      };
+      const timer = setTimeout(() => fail(`no answer within ${requestTimeoutMs / 1000} s`), requestTimeoutMs);
+      exits.add(fail);
+      send(...args).then(
+        (v) => {
+          clearTimeout(timer);
+          exits.delete(fail);
+          resolve(v);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          exits.delete(fail);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+  };
 }
 
 /** Splits captured stdout into LSP frames; throws on anything that is not `Content-Length` + JSON-RPC. */

@@ -2,7 +2,6 @@
 // files, follow edits across files, hover, quick-fix, navigate, complete, apply settings, trace, and exit cleanly.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { parseFrames, startServer, type TestClient } from './lspClient';
 
-const root = join(__dirname, '..', '..');
 const fixture = join(__dirname, '..', 'fixtures', 'lsp', 'workspace');
 
 interface Pos { line: number; character: number }
@@ -49,11 +47,9 @@ describe('language server over stdio', () => {
   };
 
   before(() => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-'));
     cpSync(fixture, dir, { recursive: true });
-    client = startServer(join(root, 'dist', 'server.js'));
+    client = startServer();
   });
 
   after(() => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import MarkdownIt from 'markdown-it';
-import { buildCli, repoRoot } from '../cli/builtCli';
+import { buildCli } from '../cli/builtCli';
 import { parseFrames, startServer, type TestClient } from '../lsp/lspClient';
 import { aliasGraph, aliasStyles, duplicateKeys, hostileGlobs, longNames, manyCopies, nearIdenticalNames } from './hostileShapes';
 
@@ -68,12 +68,10 @@ describe('hostile inputs, second round: server over stdio', () => {
   const indexed = (after: number) => client.waitFor('indexing done', () => client.notifications.slice(after).some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false), 60000);
 
   before(async () => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-hostile2-'));
     writeFileSync(join(dir, 'normal.yaml'), normal('web'));
     mkdirSync(join(dir, 'hostile'));
-    client = startServer(join(repoRoot, 'dist', 'server.js'));
+    client = startServer();
     pid = client.process.pid!;
     // window.showWarningMessage is a request; the answer is "dismissed"
     client.connection.onRequest('window/showMessageRequest', (params: unknown) => {

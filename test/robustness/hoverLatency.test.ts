@@ -9,13 +9,11 @@
 // written into it. The server's peak RSS is printed and bounded.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { repoRoot } from '../cli/builtCli';
 import { startServer, type TestClient } from '../lsp/lspClient';
 
 const normal = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: http}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n';
@@ -76,11 +74,9 @@ describe('hover latency while a huge open document is checked: server over stdio
   };
 
   before(async () => {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
     dir = mkdtempSync(join(tmpdir(), 'netlens-latency-'));
     writeFileSync(join(dir, 'normal.yaml'), normal);
-    client = startServer(join(repoRoot, 'dist', 'server.js'));
+    client = startServer();
     await client.connection.sendRequest('initialize', {
       processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
       capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true, workspaceFolders: true } },

@@ -69,6 +69,10 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
   let passing = false;
   let again = false;
   let abandoned = 0;
+  /** The generation whose pass failed (a bug, logged): requests for it are answered at once, without findings. */
+  let failed = -1;
+  /** The generation of the snapshot the running (or last) pass evaluates. */
+  let passGeneration = -1;
 
   /** The snapshot's findings if its evaluation is done (mapped once per generation). */
   const ready = (snap: Snapshot): readonly Finding[] | undefined => {
@@ -102,6 +106,7 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
   const pass = async () => {
     const started = Date.now();
     const snap = workspace.snapshot();
+    passGeneration = snap.generation;
     const built = Date.now();
     let findings = ready(snap);
     if (!findings) {
@@ -161,12 +166,21 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
       else if (w.generation < snap.generation) w.resolve(undefined);
       else waiting.push(w);
     }
+    // a request waits for a newer snapshot than this one: it is the next pass's, whether or not a change scheduled one
+    if (waiting.length) again = true;
     // What the next edit needs (the dependency indexes) is built while the server is idle, in slices too.
     if (!again) await inSlices(prepareSteps(snap.analysis), () => again || indexing);
   };
 
   const run = () => {
-    publish().catch((err: unknown) => connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+    publish().catch((err: unknown) => {
+      connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      // Whoever waits for findings is answered "none" rather than never: a request must not hang on a failed pass.
+      failed = workspace.generation;
+      const answered = waiting;
+      waiting = [];
+      for (const w of answered) w.resolve(undefined);
+    });
   };
 
   const sendStatus = (snap: Snapshot, problems: number) => {
@@ -195,9 +209,13 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     findingsOf(snap) {
       const found = ready(snap);
       if (found) return Promise.resolve(found);
+      if (snap.generation <= failed) return Promise.resolve(undefined);
       return new Promise((resolve) => {
         waiting.push({ generation: snap.generation, resolve });
+        // A waiter is a change: with no pass running, one starts; with one running on an older snapshot (or
+        // finishing, past its answers), another follows it, whether or not anything scheduled one.
         if (!passing && !timer) run();
+        else if (passing && snap.generation !== passGeneration) again = true;
       });
     },
     shown(snap, uri) {

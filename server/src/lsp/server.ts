@@ -115,11 +115,15 @@ export function startServer(connection: Connection): void {
     return completionAt(a.snap.analysis, a.uri, a.text, a.offset).map((c) => toCompletionItem(c, a.index));
   }));
 
-  /** The newest snapshot once the publishing pass has evaluated it (in slices), for what draws findings (the trace). */
+  /**
+   * The newest snapshot once the publishing pass has evaluated it (in slices), for what draws findings (the trace).
+   * A newer snapshot evaluated meanwhile is waited for in turn; when the pass could not evaluate the newest one (a
+   * logged failure), the trace is drawn from it as it is rather than never.
+   */
   const evaluatedSnapshot = async () => {
     for (;;) {
       const snap = workspace.snapshot();
-      if (await publisher.findingsOf(snap)) return snap;
+      if ((await publisher.findingsOf(snap)) || workspace.generation === snap.generation) return snap;
     }
   };
 
