@@ -51,13 +51,13 @@ if node -e '
 ' 2>/dev/null; then
   echo "node_modules is up to date"
 else
-  timeout --kill-after=30 1200 npm ci --no-audit --no-fund --loglevel=error </dev/null
+  timeout --kill-after=30 900 npm ci --no-audit --no-fund --loglevel=error </dev/null
 fi
 
 if [ "$e2e" -eq 1 ]; then
   step "real-editor prerequisites: Debian packages, code-server (scripts/setup-code-server.sh)"
   # bounded: an install that stalls on the network fails here instead of holding CI to its limit
-  timeout --kill-after=30 1200 ./scripts/setup-code-server.sh </dev/null
+  timeout --kill-after=30 900 ./scripts/setup-code-server.sh </dev/null
 fi
 
 step "type-check (tsc --noEmit)"

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
 import { discoverKustomizations } from '../../server/src/kustomize/roots';
 import { findKubectl, firstDifference, kubectlBuildAll, nativeBuild } from '../helpers/kubectlKustomize';
@@ -30,7 +30,7 @@ function allFiles(dir: string, out: string[] = []): string[] {
 function buildableUnder(dir: string): string[] {
   const uris = allFiles(dir).map((f) => pathToFileURL(f).href);
   const layout = discoverKustomizations(uris, nodeFileReader());
-  return layout.folders.filter((f) => !layout.components.includes(f)).map((f) => new URL(f).pathname);
+  return layout.folders.filter((f) => !layout.components.includes(f)).map((f) => fileURLToPath(f));
 }
 
 interface Comparison {

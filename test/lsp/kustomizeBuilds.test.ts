@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceSummary, TraceResult } from '../../server/src/protocol';
+import { canonicalUri } from '../../server/src/workspace/uri';
 import { startServer, type TestClient } from './lspClient';
 
 const workspace = join(__dirname, '..', 'fixtures', 'lsp', 'kustomize-builds');
@@ -29,7 +30,8 @@ describe('language server: Services of Kustomize builds', () => {
       services = await client.connection.sendRequest<ServiceSummary[]>('kubeNetlens/listServices');
       if (services.length < 2) await new Promise((r) => setTimeout(r, 100));
     }
-    const base = pathToFileURL(join(workspace, 'base', 'web.yaml')).href;
+    // the server speaks of files in the editor's canonical spelling (a `+` or `@` in the checkout's path is escaped)
+    const base = canonicalUri(pathToFileURL(join(workspace, 'base', 'web.yaml')).href);
     assert.deepEqual(services.map((s) => `${s.namespace}/${s.name} ${s.unit}`).sort(), ['shop/web build overlays/prod', 'shop/web build overlays/staging']);
     for (const s of services) {
       assert.equal(s.definedAt?.uri, base, 'the picker knows the line the Service is written on');
