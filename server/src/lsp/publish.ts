@@ -176,7 +176,7 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     publish().catch((err: unknown) => {
       connection.console.error(`analysis failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       // Whoever waits for findings is answered "none" rather than never: a request must not hang on a failed pass.
-      failed = workspace.generation;
+      failed = passGeneration;
       const answered = waiting;
       waiting = [];
       for (const w of answered) w.resolve(undefined);
