@@ -5,7 +5,7 @@
 import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { composeInPieces, composerOptions } from './composeInPieces';
 import { fastParse, fastParseSteps } from './fastYaml';
-import { rememberTrees } from './treeCache';
+import { leaveParsedTrees } from './treeCache';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { ClusterDependence } from './helmLookups';
 import type { RenderedSource } from './rendered';
@@ -129,7 +129,7 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   const fast = options.fastPath === false ? undefined : sliced ? yield* fastParseSteps(text) : fastParse(text);
   // Trees the fast parser made are not kept with the objects: it reads them again on demand (model/trees.ts). They
   // are left in the small cache of recent texts, for what reads this file's objects right after (their validation).
-  if (fast) rememberTrees(text, fast.map((d) => d.root));
+  if (fast) leaveParsedTrees(text, fast.map((d) => d.root));
   if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {
