@@ -51,6 +51,8 @@ export const maxCandidates = 1000;
  * diagonals of the table is computed (a cell farther from the diagonal costs more than `max` edits), and the search
  * gives up once two rows in a row exceed `max`: O(max · length) time, whatever the candidates.
  */
+let rowBuffers: Int32Array[] = [0, 1, 2].map(() => new Int32Array(maxComparedLength + 2));
+
 export function editDistanceWithin(a: string, b: string, max: number): number {
   if (a === b) return 0;
   const n = a.length;
@@ -59,10 +61,13 @@ export function editDistanceWithin(a: string, b: string, max: number): number {
   if (!n || !m) return Math.max(n, m);
   const big = max + 1;
   // Three rows of the table: two back (for swaps), the previous one, and the one being filled. Cells outside the
-  // band read as `big`; only the band and its two neighbours are ever written.
-  let before = new Int32Array(m + 2).fill(big);
-  let prev = new Int32Array(m + 2).fill(big);
-  let cur = new Int32Array(m + 2).fill(big);
+  // band read as `big`; only the band and its two neighbours are ever written. The rows are reused from one call to
+  // the next (a suggestion search measures up to `maxCandidates` names, after every edit): nothing is allocated.
+  if (rowBuffers[0].length < m + 2) rowBuffers = rowBuffers.map(() => new Int32Array(Math.max(m + 2, rowBuffers[0].length * 2)));
+  let [before, prev, cur] = rowBuffers;
+  before.fill(big, 0, m + 2);
+  prev.fill(big, 0, m + 2);
+  cur.fill(big, 0, m + 2);
   for (let j = 0; j <= Math.min(m, max); j++) prev[j] = j;
   let prevMin = 0;
   for (let i = 1; i <= n; i++) {

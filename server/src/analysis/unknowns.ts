@@ -114,7 +114,10 @@ const dependencesOf = new WeakMap<Cluster, readonly { readonly chart: string; re
 function dependences(cluster: Cluster): readonly { readonly chart: string; readonly d: ClusterDependence }[] {
   let found = dependencesOf.get(cluster);
   if (!found) {
-    found = cluster.files.flatMap((f) => (f.clusterDependences ?? []).map((d) => ({ chart: chartFolderOf(f.uri), d })));
+    // a pass over every file at every snapshot: nothing is allocated for the files that have none
+    const list: { readonly chart: string; readonly d: ClusterDependence }[] = [];
+    for (const f of cluster.files) if (f.clusterDependences?.length) for (const d of f.clusterDependences) list.push({ chart: chartFolderOf(f.uri), d });
+    found = list;
     dependencesOf.set(cluster, found);
   }
   return found;

@@ -6,7 +6,7 @@
 
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
-import { inlineKey, kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
+import { inlineKey, isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
 import { discoverKustomizations, type KustomizeLayout, type KustomizeRoot } from './roots';
 import { get, str } from './tree';
@@ -50,7 +50,6 @@ export interface KustomizeOptions {
   readonly external?: (native: RenderedUnit) => RenderedUnit | undefined;
 }
 
-const kustNames: ReadonlySet<string> = new Set(kustomizationFileNames);
 
 /**
  * A reader over the workspace's files: folders are the URIs' parents. `other` answers for files the workspace does
@@ -89,7 +88,7 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
  * Returns the files unchanged when the workspace holds no kustomization.
  */
 export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
-  if (!files.some((f) => kustNames.has(basenameUri(f.uri)))) return { files, units: [] };
+  if (!files.some((f) => isKustomizationUri(f.uri))) return { files, units: [] };
   const uris = files.map((f) => f.uri);
   const sig = uris.join('\n');
   const reader = readerOf(files, other);
@@ -228,9 +227,9 @@ function onlyListsFiles(reader: FileReader, dir: string, file: string, parsed: P
 function unknownInputs(layout: KustomizeLayout, dir: string, listed: ReadonlySet<string>, listsOnlyFile: (kustomization: string) => boolean): string[] {
   const reads = layout.readsOf(dir);
   // Kustomizations that only list files build exactly those files' objects, so the files are known as written.
-  if (reads.filter((u) => kustNames.has(basenameUri(u))).every(listsOnlyFile)) return [];
+  if (reads.filter((u) => isKustomizationUri(u)).every(listsOnlyFile)) return [];
   const folders = new Set(layout.folders);
-  return reads.filter((u) => listed.has(u) && !kustNames.has(basenameUri(u)) && folders.has(dirnameUri(u)));
+  return reads.filter((u) => listed.has(u) && !isKustomizationUri(u) && folders.has(dirnameUri(u)));
 }
 
 /** Whether a kustomization only lists resources (no patches, generators, transformers or settings). */

@@ -39,6 +39,14 @@ export interface FileReader {
 
 export const kustomizationFileNames = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
+/** Whether a URI or path names a kustomization file (asked of every file at every snapshot: no allocation). */
+export function isKustomizationUri(uri: string): boolean {
+  for (const n of kustomizationFileNames) {
+    if (uri.endsWith(n) && (uri.length === n.length || uri.charCodeAt(uri.length - n.length - 1) === 47)) return true;
+  }
+  return false;
+}
+
 const maxDepth = 40;
 
 /** The kustomization file of a folder, if it has one. */

@@ -3,9 +3,9 @@
 // project model must not analyse as objects of their own).
 
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
-import { kustomizationFileNames, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
+import { isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { get, str, type KNode } from './tree';
-import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
+import { dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 export interface KustomizeRoot {
   /** The folder of the root kustomization. */
@@ -119,7 +119,6 @@ function isLocal(ref: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) && !/^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) && !ref.startsWith('git@');
 }
 
-const kustNames: ReadonlySet<string> = new Set(kustomizationFileNames);
 
 function entries(node: KNode | undefined): string[] {
   if (!node || node.t !== 'q') return [];
@@ -138,7 +137,7 @@ export function discoverKustomizations(
   parsed?: ParseCache,
   builds?: BuildCache,
 ): KustomizeLayout {
-  const files = [...workspaceUris].filter((u) => kustNames.has(basenameUri(u))).sort();
+  const files = [...workspaceUris].filter((u) => isKustomizationUri(u)).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
   const uris = new Set(workspaceUris);
   const folderSet = new Set(folders);

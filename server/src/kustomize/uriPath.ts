@@ -40,6 +40,10 @@ export function dirnameUri(uri: string): string {
 }
 
 export function basenameUri(uri: string): string {
+  // The common case without a regular expression (every file of a workspace is asked at every snapshot): a last
+  // `/` that is not part of the authority's `//` nor the URI's end.
+  const last = uri.lastIndexOf('/');
+  if (last > 0 && last < uri.length - 1 && uri.charCodeAt(last - 1) !== 47) return uri.slice(last + 1);
   const path = split(uri)[1].replace(/\/+$/, '');
   return path.slice(path.lastIndexOf('/') + 1);
 }
