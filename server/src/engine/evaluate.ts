@@ -275,13 +275,19 @@ function commit(analysis: Analysis, state: State, units: ReadonlyMap<string, Uni
     const old = state.units.get(id);
     if (old) {
       if (state.indexed) unindex(state.unitsByDep, id, old.deps);
-      for (const k of old.deps) if (k.startsWith('res:')) released.add(k.slice(4));
-      state.units.delete(id);
-      state.found.delete(id);
+      // the dependency keys themselves (`res:<resolution key>`), not new strings made from them
+      for (const k of old.deps) if (k.startsWith('res:')) released.add(k);
     }
-    if (!unit) continue;
+    if (!unit) {
+      if (old) {
+        state.units.delete(id);
+        state.found.delete(id);
+      }
+      continue;
+    }
     state.units.set(id, unit);
     if (unit.findings.length) state.found.set(id, unit);
+    else if (old) state.found.delete(id);
     if (state.indexed) index(state.unitsByDep, id, unit.deps);
   }
   for (const [key, known] of resolutions) {
@@ -294,8 +300,9 @@ function commit(analysis: Analysis, state: State, units: ReadonlyMap<string, Uni
   const ruleFindings: Finding[] = [];
   for (const unit of state.found.values()) for (const f of unit.findings) ruleFindings.push(f);
   // Name resolutions no unit reads any more are forgotten.
-  for (const key of released) {
-    if (state.unitsByDep.get(`res:${key}`)?.size) continue;
+  for (const dep of released) {
+    if (state.unitsByDep.get(dep)?.size) continue;
+    const key = dep.slice(4);
     const known = state.resolutions.get(key);
     if (!known) continue;
     unindex(state.resolutionsByDep, key, known.deps);

@@ -11,6 +11,7 @@ import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
+import { isKustomizationUri } from '../kustomize/render';
 import { diskReader } from './diskReader';
 import { rootMatcher } from './kustomizeRoots';
 import { defaultSettings, type Settings } from './settings';
@@ -140,7 +141,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
    * The files of the last build, in URI order, with each URI's place. While no URI comes or goes, the next build
    * copies this list and re-reads only the URIs in `dirty` (an edit costs the files it touched, not a pass over all).
    */
-  let layout: { readonly files: readonly ManifestFile[]; readonly place: ReadonlyMap<string, number> } | undefined;
+  /** The files in order and where each is; whether any is a kustomization (worked out when the file list changes). */
+  let layout: { readonly files: readonly ManifestFile[]; readonly place: ReadonlyMap<string, number>; readonly kustomizations: boolean } | undefined;
   const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
@@ -208,14 +210,15 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     dirty.clear();
     if (!files || !layout) {
       files = fullList();
-      layout = { files, place: new Map(files.map((f, i) => [f.uri, i])) };
+      layout = { files, place: new Map(files.map((f, i) => [f.uri, i])), kustomizations: files.some((f) => isKustomizationUri(f.uri)) };
     } else {
-      layout = { files, place: layout.place };
+      layout = { files, place: layout.place, kustomizations: layout.kustomizations };
     }
     // Kustomize roots become apply units (kustomize/applyUnits.ts); a root whose inputs did not change is not
     // rendered again. Files a build reads that the workspace does not list (env files) are read from disk.
     const wanted: RenderedUnit[] = [];
-    const units = kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader, {
+    // an edit of a workspace without kustomizations does not ask every file again
+    const units = !layout.kustomizations ? { files, units: [], memo: undefined } : kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader, {
       isRoot: isRootOf(settings.kustomize),
       external: (native) => {
         wanted.push(native);
