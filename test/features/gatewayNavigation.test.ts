@@ -2,7 +2,10 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
+import { hoverAt } from '../../server/src/features/hover';
 import { codeLensesFor } from '../../server/src/features/codeLenses';
 import { completionAt } from '../../server/src/features/completion';
 import { definitionAt } from '../../server/src/features/definition';
@@ -122,5 +125,25 @@ describe('Gateway API code lenses', () => {
     assert.deepEqual(codeLensesFor(c.analysis, 'file:///fixture/gateway.yaml')[1].trace, { kind: 'Gateway', namespace: 'infra', name: 'edge' });
     assert.deepEqual(titles(c.uri), ['accepted by edge/http · 2 backends (1 invalid)', 'Trace web']);
     assert.deepEqual(codeLensesFor(c.analysis, c.uri)[1].trace, { namespace: 'shop', name: 'web' });
+  });
+});
+
+describe('a Gateway written only in a folder below the route', () => {
+  // another example's TLS-only Gateway of the same name, in a subfolder: the route is not known to be applied with it
+  const fixture = readFileSync(join(__dirname, '..', 'fixtures', 'rules', 'gateway-route-not-allowed', 'quiet-gateway-in-subfolder.yaml'), 'utf8');
+  const sources = parseFixture(fixture).sources;
+  const route = sources.find((s) => s.uri.endsWith('examples/http-route.yaml'))!;
+  const offset = route.text.indexOf('example-gateway') + 3;
+  const analysis = analyzeTexts(sources);
+
+  it('is still where go to definition leads', () => {
+    assert.deepEqual(definitionAt(analysis, route.uri, offset).map((d) => d.uri), [sources.find((s) => s.uri.endsWith('tls-passthrough/gateway.yaml'))!.uri]);
+  });
+  it('leaves the route\'s acceptance unknown in the hover and the lens, not refused', () => {
+    const hover = hoverAt(analysis, route.uri, offset);
+    assert.match(hover?.markdown ?? '', /written only in a folder below the route's, which is not applied with it: whether the route meets this Gateway is unknown/);
+    const lens = codeLensesFor(analysis, route.uri).map((l) => l.title).join(' | ');
+    assert.match(lens, /example-gateway: acceptance unknown/);
+    assert.doesNotMatch(lens, /not accepted/);
   });
 });

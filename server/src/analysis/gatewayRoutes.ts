@@ -49,7 +49,17 @@ const lookups = new WeakMap<Cluster, GatewayLookup>();
 
 /** What a parentRef names (gateway semantics §G2, §G8). */
 export type ParentTarget =
-  | { readonly kind: 'gateway'; readonly namespace: string; readonly gateway: Gateway }
+  | {
+      readonly kind: 'gateway';
+      readonly namespace: string;
+      readonly gateway: Gateway;
+      /**
+       * Every definition of the Gateway is in a folder below the route's (another example's Gateway of that name,
+       * in a documentation folder): a folder applied as a whole does not reach into its subfolders, so the route is
+       * not known to be applied with it, and a refusal is not judged (attachToGateway).
+       */
+      readonly onlyBelow: boolean;
+    }
   | { readonly kind: 'service'; readonly namespace: string; readonly service: Service }
   /** Nothing of that kind and name in a namespace the manifests populate. */
   | { readonly kind: 'missing'; readonly namespace: string; readonly targetKind: 'Gateway' | 'Service' }
@@ -66,7 +76,7 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
     // their own way) leave it several different definitions: which one the route meets is unknown.
     if (gateways.length > 1 && gateways.some((g) => !sameDefinition(g, gateways[0]))) return { kind: 'unknown', namespace };
     const gateway = gateways[0];
-    if (gateway) return { kind: 'gateway', namespace, gateway };
+    if (gateway) return { kind: 'gateway', namespace, gateway, onlyBelow: gateways.every((g) => inFolderBelow(g.uri, route.uri)) };
     const known = namespaceKnown(lookup, namespace) && !lookup.gatewayUnknown(namespace);
     return known ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
   }
@@ -77,6 +87,12 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
     return known ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
   }
   return { kind: 'unknown', namespace };
+}
+
+/** Whether the file `uri` is in a folder strictly below the folder of the file `of` (a rendered build is one file). */
+function inFolderBelow(uri: string, of: string): boolean {
+  const folder = of.slice(0, of.lastIndexOf('/') + 1);
+  return uri.startsWith(folder) && uri.indexOf('/', folder.length) >= 0;
 }
 
 /** Whether two definitions of a Gateway say the same of what routes attach to (class and listeners), wherever written. */
@@ -207,10 +223,17 @@ export interface Attachment {
   /** The listeners `sectionName` and `port` select (every listener when neither is set). */
   readonly selected: readonly ListenerVerdict[];
   readonly outcome: AttachOutcome;
+  /** The listeners would refuse the route, but the Gateway is written only in folders below the route's: unknown. */
+  readonly onlyBelow?: true;
 }
 
-/** How a route's parentRef attaches to a Gateway (gateway semantics §G2–§G4). */
-export function attachToGateway(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
+/** How a route's parentRef attaches to the Gateway it names (gateway semantics §G2–§G4). */
+export function attachToGateway(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, target: Extract<ParentTarget, { kind: 'gateway' }>): Attachment {
+  const a = attachToListeners(lookup, route, ref, target.gateway);
+  return target.onlyBelow && (a.outcome === 'no-listener' || a.outcome === 'not-allowed' || a.outcome === 'hostname') ? { selected: a.selected, outcome: 'unknown', onlyBelow: true } : a;
+}
+
+function attachToListeners(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
   if (ref.sectionName !== undefined && hasPlaceholder(ref.sectionName)) return { selected: [], outcome: 'unknown' };
   const selected = gateway.listeners
     .filter((l) => (ref.sectionName === undefined || l.name === ref.sectionName) && (ref.port === undefined || l.port === ref.port))
@@ -233,7 +256,7 @@ export function acceptingListeners(lookup: GatewayLookup, route: GatewayRoute): 
   for (const ref of route.parentRefs) {
     const t = parentTarget(lookup, route, ref);
     if (t.kind !== 'gateway') continue;
-    for (const v of attachToGateway(lookup, route, ref, t.gateway).selected) {
+    for (const v of attachToGateway(lookup, route, ref, t).selected) {
       if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway: t.gateway, listener: v.listener });
     }
   }

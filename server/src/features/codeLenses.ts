@@ -93,7 +93,7 @@ function routeSummary(analysis: Analysis, route: GatewayRoute): string {
     const t = parentTarget(clusterLookup(analysis.cluster), route, ref);
     const name = `${ref.name ?? '?'}${ref.sectionName ? `/${ref.sectionName}` : ''}`;
     if (t.kind === 'gateway') {
-      const a = attachToGateway(clusterLookup(analysis.cluster), route, ref, t.gateway);
+      const a = attachToGateway(clusterLookup(analysis.cluster), route, ref, t);
       parts.push(a.outcome === 'attached' ? `accepted by ${name}` : a.outcome === 'unknown' ? `${name}: acceptance unknown` : `not accepted by ${name}`);
     } else if (t.kind === 'service') parts.push(`mesh route for Service ${t.service.name}`);
     else if (t.kind === 'missing') parts.push(`no parent ${name}`);

@@ -33,8 +33,8 @@ export function parentRefHover(analysis: Analysis, route: GatewayRoute, ref: Par
     }
     case 'gateway': {
       const gateway = target.gateway;
-      const a = attachToGateway(clusterLookup(cluster), route, ref, gateway);
-      out.push(md`Gateway ${code(gateway.name)}${gateway.gatewayClassName ? md` (class ${code(gateway.gatewayClassName)})` : md``}: ${outcomeText[a.outcome]}`);
+      const a = attachToGateway(clusterLookup(cluster), route, ref, target);
+      out.push(md`Gateway ${code(gateway.name)}${gateway.gatewayClassName ? md` (class ${code(gateway.gatewayClassName)})` : md``}: ${a.onlyBelow ? md`its listeners would not accept the route, but it is written only in a folder below the route's, which is not applied with it: whether the route meets this Gateway is unknown.` : outcomeText[a.outcome]}`);
       if (!a.selected.length) out.push(md``, md`Its listeners: ${gateway.listeners.length ? joined(gateway.listeners.map((l) => code(listenerName(l))), ', ') : md`none`}.`);
       if (a.selected.length) {
         out.push(md``, md`| listener | accepts? | why |`, md`|---|---|---|`);
@@ -133,7 +133,7 @@ export function attachedRoutes(analysis: Analysis, gateway: Gateway, listener: G
     for (const ref of r.parentRefs) {
       const t = parentTarget(clusterLookup(analysis.cluster), r, ref);
       if (t.kind !== 'gateway' || t.gateway !== gateway) continue;
-      const a = attachToGateway(clusterLookup(analysis.cluster), r, ref, gateway);
+      const a = attachToGateway(clusterLookup(analysis.cluster), r, ref, t);
       if (a.selected.some((v) => v.listener === listener && v.kind === true && v.namespace === true && v.hostname)) {
         out.push(r);
         break;

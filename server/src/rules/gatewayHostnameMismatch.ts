@@ -9,7 +9,7 @@ export const gatewayHostnameMismatch: Rule = {
   code: 'gateway-hostname-mismatch',
   defaultSeverity: 'warning',
   title: "The route's hostnames match no hostname of the listeners that admit it",
-  description: `When a listener sets \`hostname\` and an HTTPRoute, GRPCRoute or TLSRoute sets \`hostnames\`, they must intersect for the route to be accepted on that listener. \`*.example.com\` matches one or more labels in front of \`example.com\` (\`a.example.com\`, \`a.b.example.com\`) but not \`example.com\` itself (*gateway semantics §G4*, \`Listener.Hostname\`). If no admitting listener intersects, the route is not accepted (reason \`NoMatchingListenerHostname\`) and its requests get 404 from the Gateway.`,
+  description: `When a listener sets \`hostname\` and an HTTPRoute, GRPCRoute or TLSRoute sets \`hostnames\`, they must intersect for the route to be accepted on that listener. \`*.example.com\` matches one or more labels in front of \`example.com\` (\`a.example.com\`, \`a.b.example.com\`) but not \`example.com\` itself (*gateway semantics §G4*, \`Listener.Hostname\`). If no admitting listener intersects, the route is not accepted (reason \`NoMatchingListenerHostname\`) and its requests get 404 from the Gateway. A Gateway written only in folders below the route's (another example's, in a documentation folder) is not known to be applied with the route, so the rule stays quiet there (*gateway semantics §G2*).`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -44,7 +44,7 @@ spec:
         const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'gateway') continue;
         const gateway = target.gateway;
-        const attachment = attachToGateway(lookup, route, ref, gateway);
+        const attachment = attachToGateway(lookup, route, ref, target);
         if (attachment.outcome !== 'hostname') continue;
         const admitting = attachment.selected.filter((v) => v.kind === true && v.namespace === true);
         const hosts = route.hostnames.map((h) => h.value).join(', ');

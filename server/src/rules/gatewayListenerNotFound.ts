@@ -11,7 +11,7 @@ export const gatewayListenerNotFound: Rule = {
   code: 'gateway-listener-not-found',
   defaultSeverity: 'warning',
   title: 'A parentRef names a listener (or port) its parent does not have',
-  description: `A parentRef's \`sectionName\` names one listener of the Gateway (for a Service parent, one port name), and its \`port\` selects the listeners on that port; when both are set, a listener must match both (*gateway semantics §G2*, \`ParentReference\`). When nothing matches, the route is not accepted for that parent (reason \`NoMatchingParent\`) and serves no traffic through it.`,
+  description: `A parentRef's \`sectionName\` names one listener of the Gateway (for a Service parent, one port name), and its \`port\` selects the listeners on that port; when both are set, a listener must match both (*gateway semantics §G2*, \`ParentReference\`). When nothing matches, the route is not accepted for that parent (reason \`NoMatchingParent\`) and serves no traffic through it. A Gateway written only in folders below the route's (another example's, in a documentation folder) is not known to be applied with the route, so the rule stays quiet there (*gateway semantics §G2*).`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -47,7 +47,7 @@ spec:
         const wanted = [ref.sectionName !== undefined ? `sectionName "${ref.sectionName}"` : undefined, ref.port !== undefined ? `port ${ref.port}` : undefined].filter((x): x is string => !!x).join(' and ');
         if (target.kind === 'gateway') {
           const gateway = target.gateway;
-          if (attachToGateway(lookup, route, ref, gateway).outcome !== 'no-listener') continue;
+          if (attachToGateway(lookup, route, ref, target).outcome !== 'no-listener') continue;
           const names = gateway.listeners.map((l) => l.name).filter((n): n is string => n !== undefined);
           const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
           const has = gateway.listeners.length ? listOf(gateway.listeners.map(listenerLabel)) : 'none';

@@ -11,7 +11,7 @@ export const gatewayRouteNotAllowed: Rule = {
   code: 'gateway-route-not-allowed',
   defaultSeverity: 'warning',
   title: "No listener of the parent Gateway admits the route's namespace or kind",
-  description: `A Gateway listener admits routes through \`allowedRoutes\`: \`namespaces.from\` is \`Same\` by default (only routes in the Gateway's namespace), \`All\`, or \`Selector\` (namespaces whose labels match; every namespace carries \`kubernetes.io/metadata.name\`), and \`kinds\` is either written or implied by the protocol (HTTP/HTTPS: HTTPRoute and GRPCRoute; TLS: TLSRoute; TCP: TCPRoute; UDP: UDPRoute) (*gateway semantics §G3*). If no selected listener admits the route, it is not accepted (reason \`NotAllowedByListeners\`). ReferenceGrant does not apply here. When the labels of a namespace without a Namespace manifest would decide, or the protocol is implementation-specific, the rule stays quiet.`,
+  description: `A Gateway listener admits routes through \`allowedRoutes\`: \`namespaces.from\` is \`Same\` by default (only routes in the Gateway's namespace), \`All\`, or \`Selector\` (namespaces whose labels match; every namespace carries \`kubernetes.io/metadata.name\`), and \`kinds\` is either written or implied by the protocol (HTTP/HTTPS: HTTPRoute and GRPCRoute; TLS: TLSRoute; TCP: TCPRoute; UDP: UDPRoute) (*gateway semantics §G3*). If no selected listener admits the route, it is not accepted (reason \`NotAllowedByListeners\`). ReferenceGrant does not apply here. When the labels of a namespace without a Namespace manifest would decide, or the protocol is implementation-specific, the rule stays quiet. A Gateway written only in folders below the route's (another example's, in a documentation folder) is not known to be applied with the route, so the rule stays quiet there (*gateway semantics §G2*).`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
@@ -48,7 +48,7 @@ spec:
         const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'gateway') continue;
         const gateway = target.gateway;
-        const attachment = attachToGateway(lookup, route, ref, gateway);
+        const attachment = attachToGateway(lookup, route, ref, target);
         if (attachment.outcome !== 'not-allowed') continue;
         const why = attachment.selected.map((v) => `${listenerLabel(v.listener)} ${refusal(v, route, gateway.namespace)}`);
         yield {
