@@ -62,6 +62,8 @@ const others = fc.oneof(
   ns.map((n) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${n}}\nspec: {size: 1}`),
   ns.map((n) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${n}, labels: {team: ${n}}}`),
   fc.record({ ns, app }).map((p) => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np, namespace: ${p.ns}}\nspec:\n  podSelector: {matchLabels: {app: ${p.app}}}\n  policyTypes: [Ingress]`),
+  // Peers selecting pods here or in namespaces chosen by label: whether any workload is selected is kept as an answer.
+  fc.record({ ns, app, peer: app, team: fc.constantFrom('', ...namespaces) }).map((p) => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np-peers, namespace: ${p.ns}}\nspec:\n  podSelector: {matchLabels: {app: ${p.app}}}\n  ingress:\n    - from:\n        - podSelector: {matchLabels: {app: ${p.peer}}}${p.team ? `\n          namespaceSelector: {matchLabels: {team: ${p.team}}}` : ''}`),
   fc.record({ ns, name, port: fc.constantFrom(80, 8080) }).map((i) => `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing, namespace: ${i.ns}}\nspec:\n  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: ${i.name}, port: {number: ${i.port}}}}}]}}]`),
   fc.record({ ns, name }).map((e) => `apiVersion: v1\nkind: Endpoints\nmetadata: {name: ${e.name}, namespace: ${e.ns}}\nsubsets: [{addresses: [{ip: 10.0.0.1, hostname: h}], ports: [{port: 80}]}]`),
   fc.record({ ns, name }).map((e) => `apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata: {name: ${e.name}-s, namespace: ${e.ns}, labels: {kubernetes.io/service-name: ${e.name}}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.0.2], hostname: h}]\nports: [{port: 5432}]`),

@@ -16,6 +16,8 @@
 //   `slice:<namespace>/<service>`  the EndpointSlices in that namespace labelled for that Service (semantics §1.2);
 //   `res:<scope>\u0001<namespace>/<name>`  what a name written in that namespace of that scope resolves to (itself recomputed when what it read
 //                     changed, and counted as changed only when the answer differs);
+//   `res:<scope>\u0001\u0002<namespace>\u0002<selector>`  whether that selector selects any workload in that namespace
+//                     (the same way: a policy peer that selects pods runs again only when it stops selecting any);
 //   `charts`          which Helm charts are in scope and which of them have renders (semantics §9.2);
 //   `gws:<namespace>` / `grants:<namespace>` / `secrets:<namespace>`  the Gateways / ReferenceGrants / Secrets in it
 //                     (gateway semantics §G3, §G6);
@@ -31,6 +33,7 @@ import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service } from '../model/resources';
+import type { LabelSelector, SelectorRequirement } from '../model/selector';
 import type { Lookup, RuleContext } from '../rules/rule';
 
 /** The dependency keys an object's presence and content feed (see the module comment). */
@@ -79,9 +82,12 @@ function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): 
   return selector.size ? `wls:${namespace}` : undefined;
 }
 
-/** A name resolution with the inputs it read, kept from one snapshot to the next. */
+/**
+ * A name resolution, or whether a selector selects any workload, with the inputs it read, kept from one snapshot to
+ * the next: a unit that asked depends on the answer (`res:<key>`), which changes only when the answer differs.
+ */
 export interface KnownResolution {
-  readonly resolution: NameResolution;
+  readonly resolution: NameResolution | boolean;
   readonly deps: ReadonlySet<string>;
 }
 
@@ -100,9 +106,24 @@ export function resolutionKey(scope: string, name: string, fromNamespace: string
  * Resolves a name afresh through a view of the cluster that notes every lookup, so the resolution depends only on
  * the objects it actually consulted: an edit elsewhere in the namespaces it names leaves it standing.
  */
+/** The memo key of "does this selector select any workload in this namespace" in a scope (see `KnownResolution`). */
+export function selectionKey(scope: string, namespace: string, selector: LabelSelector): string {
+  const expressions = selector.matchExpressions.map((e) => [e.key, e.operator, e.values]);
+  return `${scope}\u0001\u0002${namespace}\u0002${JSON.stringify([[...selector.matchLabels], expressions])}`;
+}
+
 export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution {
   const analysis = scope.analysis;
   const from = key.indexOf('\u0001') + 1;
+  if (key.charCodeAt(from) === 2) {
+    const cut = key.indexOf('\u0002', from + 1);
+    const [labels, expressions] = JSON.parse(key.slice(cut + 1)) as [[string, string][], [string, SelectorRequirement['operator'], string[]][]];
+    const selector: LabelSelector = { matchLabels: new Map(labels), matchExpressions: expressions.map(([k, operator, values]): SelectorRequirement => ({ key: k, operator, values, span: { start: 0, end: 0 } })), labelSpans: new Map(), span: { start: 0, end: 0 } };
+    const deps = new Set<string>();
+    const recorder = recorderFor(analysis);
+    recorder.deps = deps;
+    return { resolution: recorder.context.cluster.workloadsSelectedBy(key.slice(from + 1, cut), selector).length > 0, deps };
+  }
   const cut = key.indexOf('/', from);
   const fromNamespace = key.slice(from, cut);
   const name = key.slice(cut + 1);
@@ -158,8 +179,9 @@ function endpointDeps(service: Service, deps: Set<string>): void {
 }
 
 /** Whether two resolutions of one name tell a rule the same thing (the Service as the very same object). */
-export function sameResolution(a: NameResolution, b: NameResolution): boolean {
+export function sameResolution(a: NameResolution | boolean, b: NameResolution | boolean): boolean {
   if (a === b) return true;
+  if (typeof a === 'boolean' || typeof b === 'boolean') return false;
   if (a.service !== b.service) return false;
   return JSON.stringify({ ...a, service: undefined }) === JSON.stringify({ ...b, service: undefined });
 }
@@ -182,6 +204,18 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
   let scope: ScopeAnalysis | undefined;
   const a = () => scope!.analysis;
   const record = (key: string) => deps.add(key);
+  /** A kept answer (`KnownResolution`): the unit depends on the answer, not on what was read to make it. */
+  const known = (key: string): NameResolution | boolean => {
+    if (!resolutions) {
+      const fresh = resolveKnown(scope!, key);
+      for (const k of fresh.deps) deps.add(k);
+      return fresh.resolution;
+    }
+    let found = resolutions.get(key);
+    if (!found) resolutions.set(key, (found = resolveKnown(scope!, key)));
+    deps.add(`res:${key}`);
+    return found.resolution;
+  };
   const lookup: Lookup = {
     get(kind, namespace, name) {
       record(objectKey(kind, namespace, name));
@@ -286,16 +320,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       return a().dnsRecordsFor(resource);
     },
     resolveName(name, fromNamespace) {
-      const key = resolutionKey(scope!.id, name, fromNamespace);
-      if (!resolutions) {
-        const fresh = resolveKnown(scope!, key);
-        for (const k of fresh.deps) deps.add(k);
-        return fresh.resolution;
-      }
-      let known = resolutions.get(key);
-      if (!known) resolutions.set(key, (known = resolveKnown(scope!, key)));
-      deps.add(`res:${key}`);
-      return known.resolution;
+      return known(resolutionKey(scope!.id, name, fromNamespace)) as NameResolution;
+    },
+    anyWorkloadSelectedBy(namespace, selector) {
+      return known(selectionKey(scope!.id, namespace, selector)) as boolean;
     },
     // semantics §4: the variables come from the Services of the pod's namespace and the master Service in `default`.
     serviceEnv(namespace, enableServiceLinks) {

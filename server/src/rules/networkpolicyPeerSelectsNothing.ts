@@ -88,10 +88,10 @@ function checkPeer(lookup: Lookup, policyNamespace: string, peer: PolicyPeer): P
   if (!pods || selectorIsEmpty(pods)) return undefined;
   const namespaces = peerNamespaces(lookup, policyNamespace, peer.namespaceSelector);
   if (!namespaces) return undefined;
-  for (const ns of namespaces) {
-    if (lookup.workloadsSelectedBy(ns, pods).length) return undefined;
-    if (lookup.podsUnknown(ns, selectorKeys(pods))) return undefined;
-  }
+  // Whether any namespace has such pods first, then whether any may have pods the manifests do not show: a peer
+  // that selects pods somewhere then depends on those pods only, not on everything in the namespaces before it.
+  for (const ns of namespaces) if (lookup.anyWorkloadSelectedBy(ns, pods)) return undefined;
+  for (const ns of namespaces) if (lookup.podsUnknown(ns, selectorKeys(pods))) return undefined;
   for (const ns of namespaces) {
     const near = nearMiss(lookup.workloadsIn(ns), pods);
     if (!near) continue;

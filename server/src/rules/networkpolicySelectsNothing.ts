@@ -53,7 +53,7 @@ spec:
   *check({ subjects, lookup }) {
     for (const np of subjects.networkPolicies) {
       if (selectorIsEmpty(np.podSelector)) continue;
-      if (lookup.workloadsSelectedBy(np.namespace, np.podSelector).length) continue;
+      if (lookup.anyWorkloadSelectedBy(np.namespace, np.podSelector)) continue;
       // Pods an operator makes, or labels a controller generates, are unknown here (semantics §9.2).
       if (lookup.podsUnknown(np.namespace, selectorKeys(np.podSelector))) continue;
       const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== np.namespace && lookup.workloadsSelectedBy(ns, np.podSelector).some((w) => w.namespaceExplicit));

@@ -62,6 +62,11 @@ export interface Lookup {
   workloadsMatching(namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[];
   /** Workloads in `namespace` whose pod template labels satisfy a full label selector. */
   workloadsSelectedBy(namespace: string, selector: LabelSelector): readonly Workload[];
+  /**
+   * Whether any workload in `namespace` satisfies the selector. Kept as an answer: a rule that only needs this runs
+   * again after an edit only when the answer changes, not whenever a workload with one of the labels does.
+   */
+  anyWorkloadSelectedBy(namespace: string, selector: LabelSelector): boolean;
   /** NodePort and LoadBalancer Services of any namespace claiming this node port (semantics §5.6). */
   servicesClaimingNodePort(nodePort: number): readonly Service[];
   /** The manual Endpoints objects named like a Service (semantics §1.2). */
