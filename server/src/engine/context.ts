@@ -102,16 +102,16 @@ export function resolutionKey(scope: string, name: string, fromNamespace: string
   return `${scope}\u0001${fromNamespace}/${name}`;
 }
 
-/**
- * Resolves a name afresh through a view of the cluster that notes every lookup, so the resolution depends only on
- * the objects it actually consulted: an edit elsewhere in the namespaces it names leaves it standing.
- */
 /** The memo key of "does this selector select any workload in this namespace" in a scope (see `KnownResolution`). */
 export function selectionKey(scope: string, namespace: string, selector: LabelSelector): string {
   const expressions = selector.matchExpressions.map((e) => [e.key, e.operator, e.values]);
   return `${scope}\u0001\u0002${namespace}\u0002${JSON.stringify([[...selector.matchLabels], expressions])}`;
 }
 
+/**
+ * Resolves a name (or a selection, `selectionKey`) afresh through a view of the cluster that notes every lookup, so the resolution depends only on
+ * the objects it actually consulted: an edit elsewhere in the namespaces it names leaves it standing.
+ */
 export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution {
   const analysis = scope.analysis;
   const from = key.indexOf('\u0001') + 1;

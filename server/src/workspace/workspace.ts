@@ -140,8 +140,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   /**
    * The files of the last build, in URI order, with each URI's place. While no URI comes or goes, the next build
    * copies this list and re-reads only the URIs in `dirty` (an edit costs the files it touched, not a pass over all).
+   * Whether any file is a kustomization is worked out with the list, so an edit does not ask every file again.
    */
-  /** The files in order and where each is; whether any is a kustomization (worked out when the file list changes). */
   let layout: { readonly files: readonly ManifestFile[]; readonly place: ReadonlyMap<string, number>; readonly kustomizations: boolean } | undefined;
   const dirty = new Set<string>();
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
