@@ -3,7 +3,7 @@
 //
 // Bounded by construction: one test file at a time on every machine (the runner's default follows the core count the
 // kernel reports, which a CI machine may report as many more than it has), each test fails after `testTimeoutMs`
-// (hooks included; the failure names the test), and the whole run is stopped after `runTimeoutMs`.
+// (the failure names the test), and the whole run is stopped after `runTimeoutMs`.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';

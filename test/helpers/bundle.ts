@@ -1,12 +1,12 @@
 // The one place tests get the bundled `kube-netlens` CLI and language server. The bundle is built at most once per
 // change of the sources, under a cross-process lock, and copied into a folder of its own that is never written again
-// (named by the build's start): test processes spawn that copy. Test files run concurrently on machines with more
-// cores, and each used to rebuild dist/ itself; a server or CLI started while another process rewrote dist/ could
-// load a half-written bundle. With one immutable copy per build that cannot happen.
+// (named by the build's start): test processes spawn that copy. Test files may run side by side (`node --test` run
+// by hand uses every core), and each used to rebuild dist/ itself; a server or CLI started while another process
+// rewrote dist/ could load a half-written bundle. With one immutable copy per build that cannot happen.
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -56,10 +56,8 @@ export function builtBundle(): Bundle {
         mkdirSync(join(partial, rel, '..'), { recursive: true });
         copyFileSync(from, join(partial, rel));
       }
-      renameSync(partial, join(shared, String(started)));
       // older copies may still be in use by running servers of other test files: they are left to the temp folder
-      const stamp = new Date(started);
-      utimesSync(join(shared, String(started)), stamp, stamp);
+      renameSync(partial, join(shared, String(started)));
     }
     const dir = join(shared, String(started));
     return (bundle = { dir, cli: join(dir, 'dist', 'cli.js'), server: join(dir, 'dist', 'server.js') });

@@ -2,40 +2,20 @@
 // answered, whatever the timing of changes against passes. In process, with a connection that records what is sent.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Connection } from 'vscode-languageserver/node';
 import { createChartRenderer } from '../../server/src/lsp/charts';
 import { createPublisher } from '../../server/src/lsp/publish';
 import type { OpenDocuments } from '../../server/src/lsp/documentSync';
 import { createWorkspace, type Workspace } from '../../server/src/workspace/workspace';
+import { parseFixture } from '../helpers/fixture';
 
-const service = `apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector:
-    app: webb
-  ports:
-    - port: 80
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-        - name: web
-          image: nginx
-`;
+/** The files of a fixture whose Service selector has a typo (service-selector-no-match fires on it). */
+const files = new Map(
+  parseFixture(readFileSync(join(__dirname, '..', 'fixtures', 'rules', 'service-selector-no-match', 'fires-typo.yaml'), 'utf8'), 'file:///ws/').sources.map((f) => [f.uri, f.text]),
+);
 
 function fakeConnection(errors: string[]): Connection {
   return {
@@ -57,7 +37,7 @@ function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
 function setUp(): { workspace: Workspace; publisher: ReturnType<typeof createPublisher>; errors: string[] } {
   const errors: string[] = [];
   const workspace = createWorkspace();
-  workspace.replaceDisk(new Map([['file:///ws/web.yaml', service]]), []);
+  workspace.replaceDisk(files, []);
   const charts = createChartRenderer(workspace, () => undefined, () => undefined);
   const publisher = createPublisher(fakeConnection(errors), workspace, noOpen, charts);
   return { workspace, publisher, errors };
@@ -81,7 +61,7 @@ describe('requests waiting for the findings of a pass', () => {
   it('are answered when the pass fails, and the failure is logged', async () => {
     const errors: string[] = [];
     const workspace = createWorkspace();
-    workspace.replaceDisk(new Map([['file:///ws/web.yaml', service]]), []);
+    workspace.replaceDisk(files, []);
     const charts = createChartRenderer(workspace, () => undefined, () => undefined);
     const failing = { ...fakeConnection(errors), sendDiagnostics: () => { throw new Error('planted failure'); } } as unknown as Connection;
     const publisher = createPublisher(failing, workspace, noOpen, charts);
