@@ -1,10 +1,14 @@
 // A minimal LSP client for tests: spawns the bundled server (test/helpers/bundle.ts) over stdio, speaks JSON-RPC,
 // records what the server sends (diagnostics, progress, status) and keeps every stdout byte so a test can check that
 // only LSP frames were written. A request the server does not answer within `requestTimeoutMs`, or at all because it
-// exited, fails with what the server last wrote to stderr and its log: a test never waits for ever.
+// exited, fails with what the server last wrote to stderr and its log: a test never waits for ever. Every server a
+// test file started is stopped after its last test (`stopServers`), whatever the file's own hooks did, so no server
+// can keep a test file's process alive.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
+import { after } from 'node:test';
 import { builtBundle } from '../helpers/bundle';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
@@ -35,6 +39,7 @@ export const requestTimeoutMs = 60_000;
 
 export function startServer(serverPath: string = builtBundle().server): TestClient {
   const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  started.add(child);
   const stdout: Buffer[] = [];
   const stderr: string[] = [];
   const tee = new PassThrough();
@@ -97,6 +102,65 @@ export function startServer(serverPath: string = builtBundle().server): TestClie
   boundRequests(client);
   return client;
 }
+
+/** Every server this test file started. */
+const started = new Set<ChildProcess>();
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** Resolves true once `child` has exited, false after `ms`. */
+function exitWithin(child: ChildProcess, ms: number): Promise<boolean> {
+  if (!running(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** What /proc says of a process that would not stop: its state and the processes it started. */
+function describeProcess(pid: number | undefined): string {
+  if (pid === undefined) return 'no pid';
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const state = /^State:\s*(.*)$/m.exec(read(`/proc/${pid}/status`))?.[1] ?? 'unknown';
+  const children = read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean);
+  const named = children.map((c) => `${c} (${read(`/proc/${c}/cmdline`).split('\0').slice(0, 3).join(' ') || 'gone'})`);
+  return `pid ${pid}, state ${state}, children: ${named.join(', ') || 'none'}`;
+}
+
+/**
+ * Stops every server the file started that still runs: SIGTERM, then SIGKILL after 5 s (said on stderr, with the
+ * process's state, since a server that outlives SIGTERM is a bug worth seeing), and lets go of its pipes.
+ */
+export async function stopServers(): Promise<void> {
+  for (const child of started) {
+    if (running(child)) {
+      child.kill('SIGTERM');
+      if (!(await exitWithin(child, 5000))) {
+        process.stderr.write(`a language server did not exit within 5 s of SIGTERM: ${describeProcess(child.pid)}; killing it\n`);
+        child.kill('SIGKILL');
+        await exitWithin(child, 5000);
+      }
+    }
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+    child.unref();
+  }
+  started.clear();
+  // Anything else a test left running would hold the file's process (the runner ends it anyway): say so, once a
+  // process that has just exited has had the time to be reaped.
+  const children = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap').length;
+  for (let waited = 0; children() && waited < 2000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (children()) process.stderr.write(`after its tests this file still runs ${children()} child process(es): ${describeProcess(process.pid)}\n`);
+}
+
+after(stopServers);
 
 /** What the server last said, for the message of a request that failed. */
 function lastWords(client: TestClient): string {
