@@ -45,8 +45,23 @@ export function entry(n: YNode | undefined, key: string): YEntry | undefined {
   return isMap(n) ? n.entries.get(key) : undefined;
 }
 
-/** The value at a path of mapping keys, e.g. `at(doc, 'spec', 'template', 'spec')`. */
-export function at(n: YNode | undefined, ...path: string[]): YNode | undefined {
+/**
+ * The value at a path of up to four mapping keys, e.g. `at(doc, 'spec', 'template', 'spec')` (fixed parameters, not
+ * a rest list: every object is read through here, and a list per call costs more than the lookups); `atPath` for a
+ * path held in an array.
+ */
+export function at(n: YNode | undefined, k1: string, k2?: string, k3?: string, k4?: string): YNode | undefined {
+  let cur = entry(n, k1)?.value;
+  if (k2 === undefined || !cur) return cur;
+  cur = entry(cur, k2)?.value;
+  if (k3 === undefined || !cur) return cur;
+  cur = entry(cur, k3)?.value;
+  if (k4 === undefined || !cur) return cur;
+  return entry(cur, k4)?.value;
+}
+
+/** The value at a path of mapping keys held in an array. */
+export function atPath(n: YNode | undefined, path: readonly string[]): YNode | undefined {
   let cur = n;
   for (const key of path) {
     cur = entry(cur, key)?.value;

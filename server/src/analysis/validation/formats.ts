@@ -14,32 +14,52 @@ const dns1035Text = "a DNS-1035 label must consist of lower case alphanumeric ch
 
 const tooLong = (n: number) => `must be no more than ${n} characters`;
 
+const none: readonly string[] = Object.freeze([]);
+/** Distinct strings a format remembers as valid; past this it starts again. */
+const rememberedPerFormat = 4096;
+
+/**
+ * The format's check, answering at once for a string it already found valid: a workspace repeats its names, label
+ * keys and values thousands of times, and every object is validated as it is read.
+ */
+function rememberingValid(check: (v: string) => string[]): (v: string) => readonly string[] {
+  const valid = new Set<string>();
+  return (v) => {
+    if (valid.has(v)) return none;
+    const errors = check(v);
+    if (errors.length) return errors;
+    if (valid.size >= rememberedPerFormat) valid.clear();
+    valid.add(v);
+    return none;
+  };
+}
+
 /** DNS-1123 label: ≤63, lower-case alphanumerics and '-' (semantics §6). */
-export function dns1123LabelErrors(v: string): string[] {
+export const dns1123LabelErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 63) out.push(tooLong(63));
   if (!dns1123LabelRe.test(v)) out.push(dns1123SubdomainRe.test(v) && v.length <= 253 ? 'must not contain dots' : labelText);
   return out;
-}
+});
 
 /** DNS-1123 subdomain: ≤253, dot-separated labels (semantics §6). */
-export function dns1123SubdomainErrors(v: string): string[] {
+export const dns1123SubdomainErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 253) out.push(tooLong(253));
   if (!dns1123SubdomainRe.test(v)) out.push(subdomainText);
   return out;
-}
+});
 
 /** DNS-1035 label: a DNS-1123 label that starts with a letter; Service names use it (semantics §6.1). */
-export function dns1035LabelErrors(v: string): string[] {
+export const dns1035LabelErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 63) out.push(tooLong(63));
   if (!dns1035LabelRe.test(v)) out.push(dns1035Text);
   return out;
-}
+});
 
 /** IANA_SVC_NAME, the form of container port names and named targetPorts (semantics §6). */
-export function portNameErrors(v: string): string[] {
+export const portNameErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length < 1 || v.length > 15) out.push('must be no more than 15 characters');
   if (!/^[-a-z0-9]+$/.test(v)) out.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
@@ -47,22 +67,22 @@ export function portNameErrors(v: string): string[] {
   if (!/[a-z]/.test(v)) out.push('must contain at least one letter (a-z)');
   if (v.startsWith('-') || v.endsWith('-')) out.push('must not begin or end with a hyphen');
   return out;
-}
+});
 
 export function portNumberErrors(n: number): string[] {
   return n >= 1 && n <= 65535 ? [] : ['must be between 1 and 65535, inclusive'];
 }
 
 /** A label value: empty, or ≤63 alphanumerics with '-', '_' and '.' inside. */
-export function labelValueErrors(v: string): string[] {
+export const labelValueErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 63) out.push(tooLong(63));
   if (!labelValueRe.test(v)) out.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
   return out;
-}
+});
 
 /** A qualified name (label keys, appProtocol): an optional DNS-subdomain prefix and '/', then a name of ≤63 characters. */
-export function qualifiedNameErrors(v: string): string[] {
+export const qualifiedNameErrors = rememberingValid((v: string): string[] => {
   const parts = v.split('/');
   let name = v;
   const out: string[] = [];
@@ -79,7 +99,7 @@ export function qualifiedNameErrors(v: string): string[] {
     if (!qualifiedNameRe.test(name)) out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
   }
   return out;
-}
+});
 
 /** Addresses an endpoint or external IP may not use: unspecified, loopback, link-local (semantics §6.2 `ValidateNonSpecialIP`). */
 export function specialIPReason(v: string): string | undefined {

@@ -7,7 +7,7 @@ import { invalid, readMap, readString, readStringMap, type ValidationContext } f
 import { treeOf } from '../../model/trees';
 
 /** Name formats by kind: Services are DNS-1035 labels (semantics §6.1), StatefulSets and Namespaces DNS-1123 labels (§6.4), the rest subdomains. */
-const nameFormat: Readonly<Record<string, { check: (v: string) => string[]; why: string }>> = {
+const nameFormat: Readonly<Record<string, { check: (v: string) => readonly string[]; why: string }>> = {
   Service: { check: dns1035LabelErrors, why: 'a Service name becomes a DNS label and an environment variable prefix, so it must start with a letter' },
   StatefulSet: { check: dns1123LabelErrors, why: 'StatefulSet pods are named <name>-<ordinal> and use it as their hostname, which must be a single DNS label' },
   Namespace: { check: dns1123LabelErrors, why: 'a namespace is one label of every DNS name in it' },

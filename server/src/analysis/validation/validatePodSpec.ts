@@ -1,7 +1,7 @@
 // Pod spec fields that matter for networking and DNS, validated as the API server does (semantics §6.3), for Pods and every pod template.
 
 import type { Workload } from '../../model/resources';
-import { at, items, type YMap } from '../../model/yamlTree';
+import { at, atPath, items, type YMap } from '../../model/yamlTree';
 import { isIP } from '../ip';
 import { dns1123LabelErrors, dns1123SubdomainErrors, portNameErrors, portNumberErrors } from './formats';
 import { protocols } from './validateService';
@@ -23,7 +23,7 @@ export function podSpecPath(kind: string): string[] {
 export function validatePodSpec(ctx: ValidationContext, w: Workload): void {
   const segments = podSpecPath(w.kind);
   const prefix = segments.join('.');
-  const spec = readMap(ctx, at(treeOf(w), ...segments), prefix);
+  const spec = readMap(ctx, atPath(treeOf(w), segments), prefix);
   if (!spec) return;
   for (const field of ['hostname', 'subdomain'] as const) {
     const n = at(spec, field);
