@@ -28,7 +28,7 @@ import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analys
 import { resolveName } from '../analysis/resolveName';
 import { unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
 import { rejectionReason } from '../analysis/validation/rejection';
-import { fileNamed, type Cluster, type NamespaceObjects } from '../model/cluster';
+import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
 import { isControllerLabel } from '../model/podLabels';
@@ -361,7 +361,7 @@ export function slicesOf(cluster: Cluster, namespace: string, service: string): 
   return all.filter((s) => s.serviceName === service);
 }
 
-const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads: [], endpoints: [], endpointSlices: [], ingresses: [], networkPolicies: [], configMaps: [] };
+const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads: [], endpoints: [], endpointSlices: [], ingresses: [], networkPolicies: [], configMaps: [], routes: [], gateways: [] };
 
 /**
  * The cluster with every lookup recorded, for name resolution (analysis/resolveName.ts reads a Cluster): reading a
@@ -388,6 +388,8 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
     get ingresses() { return listed('ingresses'); },
     get networkPolicies() { return listed('networkPolicies'); },
     get configMaps() { return listed('configMaps'); },
+    get routes() { return listed('routes'); },
+    get gateways() { return listed('gateways'); },
     get(kind, namespace, name) {
       record(objectKey(kind, namespace, name));
       return c.get(kind, namespace, name);
@@ -441,7 +443,7 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
   };
 }
 
-type ResourceLists = Pick<Cluster, 'resources' | 'services' | 'workloads' | 'endpoints' | 'endpointSlices' | 'ingresses' | 'networkPolicies' | 'configMaps'>;
+type ResourceLists = Pick<Cluster, ObjectList>;
 
 function recordedSet(set: ReadonlySet<string>, record: (key: string) => void): ReadonlySet<string> {
   return {

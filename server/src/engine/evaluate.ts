@@ -215,6 +215,8 @@ function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis }
     for (const { rule, severity } of only ? [only] : enabled) {
       deps.add(own);
       for (const subjects of pieces) {
+        // nothing of what the rule examines: it would read nothing and find nothing
+        if (!hasSubjects(rule, subjects)) continue;
         ctx.bind(subjects, deps, scope);
         collect(rule, ctx.context, severity, findings);
         work += subjects.resources.length + 1;
@@ -335,6 +337,8 @@ function slicesOf(objects: NamespaceObjects): readonly NamespaceObjects[] {
     ingresses: pick(objects.ingresses, i),
     networkPolicies: pick(objects.networkPolicies, i),
     configMaps: pick(objects.configMaps, i),
+    routes: pick(objects.routes, i),
+    gateways: pick(objects.gateways, i),
   }));
   slices.set(objects, found);
   return found;
@@ -384,6 +388,12 @@ function unindex(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<
     set.delete(id);
     if (!set.size) byDep.delete(k);
   }
+}
+
+/** Whether the subjects hold an object of a list the rule examines (`Rule.subjects`). */
+function hasSubjects(rule: Rule, subjects: NamespaceObjects): boolean {
+  for (const list of rule.subjects) if (subjects[list].length) return true;
+  return false;
 }
 
 function collect(rule: Rule, context: RuleContext, severity: Finding['severity'], out: Finding[]): void {

@@ -1,6 +1,7 @@
 // All parsed files → one Cluster: resources indexed by (kind, namespace, name) and pod templates indexed by label,
 // so selector matching looks up candidates instead of scanning every workload.
 
+import { isGateway, isRoute, type Gateway, type GatewayRoute } from './gatewayApi';
 import type { ManifestFile } from './parseManifest';
 import {
   isService, isWorkload, type ConfigMap, type EndpointSlice, type Endpoints, type Ingress, type NetworkPolicy,
@@ -19,6 +20,8 @@ export interface Cluster {
   readonly ingresses: readonly Ingress[];
   readonly networkPolicies: readonly NetworkPolicy[];
   readonly configMaps: readonly ConfigMap[];
+  readonly routes: readonly GatewayRoute[];
+  readonly gateways: readonly Gateway[];
   /** Namespaces that appear anywhere (declared or used by an object). */
   readonly namespaces: ReadonlySet<string>;
   /** Namespaces declared with `kind: Namespace`, with their labels. */
@@ -56,7 +59,13 @@ export interface NamespaceObjects {
   readonly ingresses: readonly Ingress[];
   readonly networkPolicies: readonly NetworkPolicy[];
   readonly configMaps: readonly ConfigMap[];
+  /** Gateway API routes (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute) and Gateways (gateway semantics §G1). */
+  readonly routes: readonly GatewayRoute[];
+  readonly gateways: readonly Gateway[];
 }
+
+/** The name of one of the lists `NamespaceObjects` splits objects into. */
+export type ObjectList = keyof NamespaceObjects;
 
 export function resourceKey(kind: string, namespace: string, name: string): string {
   return `${kind}\u0000${namespace}\u0000${name}`;
@@ -170,6 +179,12 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster,
     },
     get configMaps() {
       return all().configMaps;
+    },
+    get routes() {
+      return all().routes;
+    },
+    get gateways() {
+      return all().gateways;
     },
     namespaces,
     declaredNamespaces,
@@ -343,7 +358,7 @@ function touchedNamespaces(before: readonly ManifestFile[], after: readonly Mani
 }
 
 function emptyLists() {
-  return { resources: [] as Resource[], services: [] as Service[], workloads: [] as Workload[], endpoints: [] as Endpoints[], endpointSlices: [] as EndpointSlice[], ingresses: [] as Ingress[], networkPolicies: [] as NetworkPolicy[], configMaps: [] as ConfigMap[] };
+  return { resources: [] as Resource[], services: [] as Service[], workloads: [] as Workload[], endpoints: [] as Endpoints[], endpointSlices: [] as EndpointSlice[], ingresses: [] as Ingress[], networkPolicies: [] as NetworkPolicy[], configMaps: [] as ConfigMap[], routes: [] as GatewayRoute[], gateways: [] as Gateway[] };
 }
 
 function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
@@ -356,6 +371,8 @@ function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
   else if (r.kind === 'Ingress') l.ingresses.push(r as Ingress);
   else if (r.kind === 'NetworkPolicy') l.networkPolicies.push(r as NetworkPolicy);
   else if (r.kind === 'ConfigMap') l.configMaps.push(r as ConfigMap);
+  else if (isRoute(r)) l.routes.push(r);
+  else if (isGateway(r)) l.gateways.push(r);
 }
 
 /** The objects of several files, split by list, in file order. */
@@ -376,7 +393,7 @@ function concatLists(files: readonly ManifestFile[]): NamespaceObjects {
   return l;
 }
 
-const listNames = ['resources', 'services', 'workloads', 'endpoints', 'endpointSlices', 'ingresses', 'networkPolicies', 'configMaps'] as const;
+const listNames = ['resources', 'services', 'workloads', 'endpoints', 'endpointSlices', 'ingresses', 'networkPolicies', 'configMaps', 'routes', 'gateways'] as const satisfies readonly ObjectList[];
 
 function inClusterOrder(a: Resource, b: Resource): number {
   return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start;

@@ -1,12 +1,13 @@
 // api-validation: objects the API server would reject on apply, with the field path and the reason in its own wording (semantics §6).
 
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { violationsOf } from '../analysis/validation/rejection';
 import { messageOf } from '../analysis/validation/violation';
 
-export const apiValidation: Rule = {
+export const apiValidation = defineRule({
   code: 'api-validation',
+  subjects: ['resources'],
   defaultSeverity: 'error',
   title: 'The API server would reject this object',
   description: `The manifest breaks a rule the Kubernetes API server enforces, so \`kubectl apply\` fails and nothing in the object takes effect.
@@ -77,4 +78,4 @@ spec:
       }
     }
   },
-};
+});

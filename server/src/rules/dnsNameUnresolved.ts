@@ -7,10 +7,11 @@ import type { ResourceBase, TextValue } from '../model/resources';
 import type { Span } from '../model/span';
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 
-export const dnsNameUnresolved: Rule = {
+export const dnsNameUnresolved = defineRule({
   code: 'dns-name-unresolved',
+  subjects: ['workloads', 'configMaps'],
   defaultSeverity: 'warning',
   title: 'A cluster DNS name that nothing answers, or a port its Service lacks',
   description:
@@ -57,7 +58,7 @@ data:
       for (const v of cm.data) if (namesIn(v, zone).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, lookup.fileText(cm.uri));
     }
   },
-};
+});
 
 /** The names in each value, kept with the value: a file that did not change keeps its value objects across edits. */
 const namesOfValue = new WeakMap<TextValue, { readonly zone: string; readonly names: readonly WrittenName[] }>();

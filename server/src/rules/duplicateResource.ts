@@ -2,10 +2,11 @@
 
 import { firstRelated, maxRelated } from './finding';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const duplicateResource: Rule = {
+export const duplicateResource = defineRule({
   code: 'duplicate-resource',
+  subjects: ['resources'],
   defaultSeverity: 'error',
   title: 'The same object is defined more than once',
   description:
@@ -54,4 +55,4 @@ spec: {selector: {app: api}, ports: [{port: 80}]}`,
       };
     }
   },
-};
+});

@@ -2,13 +2,14 @@
 
 import { at, entry } from '../model/yamlTree';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { treeOf } from '../model/trees';
 
 const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 
-export const endpointsNotMirrored: Rule = {
+export const endpointsNotMirrored = defineRule({
   code: 'endpoints-not-mirrored',
+  subjects: ['endpoints'],
   defaultSeverity: 'warning',
   title: 'Manual Endpoints that are not mirrored to EndpointSlices',
   description: `CoreDNS and kube-proxy read EndpointSlices, not Endpoints. Hand-written \`Endpoints\` are copied into EndpointSlices only
@@ -70,4 +71,4 @@ subsets:
       }
     }
   },
-};
+});

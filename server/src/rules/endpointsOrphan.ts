@@ -5,14 +5,15 @@ import type { Span } from '../model/span';
 import { at, entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 import { treeOf } from '../model/trees';
 
 const serviceNameLabel = 'kubernetes.io/service-name';
 const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
 
-export const endpointsOrphan: Rule = {
+export const endpointsOrphan = defineRule({
   code: 'endpoints-orphan',
+  subjects: ['endpoints', 'endpointSlices'],
   defaultSeverity: 'warning',
   title: 'Endpoints or an EndpointSlice that belong to no Service',
   description: `Manual endpoints are only used through a Service: an \`Endpoints\` object must have exactly the name of a Service in
@@ -72,7 +73,7 @@ subsets:
       };
     }
   },
-};
+});
 
 function suggestion(lookup: Lookup, namespace: string, name: string): string {
   const close = closestServiceName(lookup, namespace, name);

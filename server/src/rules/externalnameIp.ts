@@ -2,10 +2,11 @@
 
 import { isIPv4 } from '../analysis/ip';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const externalnameIp: Rule = {
+export const externalnameIp = defineRule({
   code: 'externalname-ip',
+  subjects: ['services'],
   defaultSeverity: 'warning',
   title: 'An ExternalName Service points at an IP address',
   description: `An ExternalName Service is a DNS alias (CNAME), and a CNAME can only point at a name. The API server accepts an IPv4
@@ -34,4 +35,4 @@ spec: {type: ExternalName, externalName: billing-db.corp.example.com}`,
       };
     }
   },
-};
+});

@@ -1,12 +1,13 @@
 // gateway-hostname-mismatch: the route and every listener that admits it set hostnames, and none intersect.
 
 import { attachToGateway, parentTarget } from '../analysis/gatewayRoutes';
-import { listenerLabel, routeLabel, routeSubjects } from './gatewaySubjects';
+import { listenerLabel, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const gatewayHostnameMismatch: Rule = {
+export const gatewayHostnameMismatch = defineRule({
   code: 'gateway-hostname-mismatch',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: "The route's hostnames match no hostname of the listeners that admit it",
   description: `When a listener sets \`hostname\` and an HTTPRoute, GRPCRoute or TLSRoute sets \`hostnames\`, they must intersect for the route to be accepted on that listener. \`*.example.com\` matches one or more labels in front of \`example.com\` (\`a.example.com\`, \`a.b.example.com\`) but not \`example.com\` itself (*gateway semantics §G4*, \`Listener.Hostname\`). If no admitting listener intersects, the route is not accepted (reason \`NoMatchingListenerHostname\`) and its requests get 404 from the Gateway. A Gateway written only in folders below the route's (another example's, in a documentation folder) is not known to be applied with the route, so the rule stays quiet there (*gateway semantics §G2*).`,
@@ -39,7 +40,7 @@ spec:
   listeners: [{name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}]`,
   },
   *check({ subjects, lookup }) {
-    for (const route of routeSubjects(subjects)) {
+    for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'gateway') continue;
@@ -58,4 +59,4 @@ spec:
       }
     }
   },
-};
+});

@@ -3,12 +3,13 @@
 import { attachToGateway, parentTarget, servicePortOfParent } from '../analysis/gatewayRoutes';
 import type { Fix, FindingDraft } from './finding';
 import { closestName } from './closestName';
-import { listenerLabel, listOf, routeLabel, routeSubjects } from './gatewaySubjects';
+import { listenerLabel, listOf, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const gatewayListenerNotFound: Rule = {
+export const gatewayListenerNotFound = defineRule({
   code: 'gateway-listener-not-found',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: 'A parentRef names a listener (or port) its parent does not have',
   description: `A parentRef's \`sectionName\` names one listener of the Gateway (for a Service parent, one port name), and its \`port\` selects the listeners on that port; when both are set, a listener must match both (*gateway semantics §G2*, \`ParentReference\`). When nothing matches, the route is not accepted for that parent (reason \`NoMatchingParent\`) and serves no traffic through it. A Gateway written only in folders below the route's (another example's, in a documentation folder) is not known to be applied with the route, so the rule stays quiet there (*gateway semantics §G2*).`,
@@ -39,7 +40,7 @@ spec:
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
   },
   *check({ subjects, lookup }) {
-    for (const route of routeSubjects(subjects)) {
+    for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         if (ref.sectionName === undefined && ref.port === undefined) continue;
         const target = parentTarget(lookup, route, ref);
@@ -79,4 +80,4 @@ spec:
       }
     }
   },
-};
+});

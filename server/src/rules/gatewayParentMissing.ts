@@ -3,12 +3,13 @@
 import { parentTarget } from '../analysis/gatewayRoutes';
 import type { FindingDraft } from './finding';
 import { closestName } from './closestName';
-import { routeLabel, routeSubjects } from './gatewaySubjects';
+import { routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const gatewayParentMissing: Rule = {
+export const gatewayParentMissing = defineRule({
   code: 'gateway-parent-missing',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: 'A route names a parent Gateway or Service that does not exist',
   description: `Each \`parentRefs\` entry of an HTTPRoute, GRPCRoute, TLSRoute, TCPRoute or UDPRoute names the Gateway (or, for a mesh, the Service) the route wants to attach to. Unset fields default to group \`gateway.networking.k8s.io\`, kind \`Gateway\` and the route's own namespace (*gateway semantics §G2*). When no such object exists, no controller accepts the route for that parent and none of its rules serve traffic there. A namespace that no manifest declares or populates is not judged: its objects are unknown.
@@ -43,7 +44,7 @@ spec:
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
   },
   *check({ subjects, lookup }) {
-    for (const route of routeSubjects(subjects)) {
+    for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'missing' || !ref.nameSpan) continue;
@@ -70,4 +71,4 @@ spec:
       }
     }
   },
-};
+});

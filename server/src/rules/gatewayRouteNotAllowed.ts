@@ -3,12 +3,13 @@
 import { attachToGateway, listenerKinds, parentTarget, type ListenerVerdict } from '../analysis/gatewayRoutes';
 import type { GatewayRoute } from '../model/gatewayApi';
 import { formatSelector } from '../model/selector';
-import { listenerLabel, routeLabel, routeSubjects } from './gatewaySubjects';
+import { listenerLabel, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const gatewayRouteNotAllowed: Rule = {
+export const gatewayRouteNotAllowed = defineRule({
   code: 'gateway-route-not-allowed',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: "No listener of the parent Gateway admits the route's namespace or kind",
   description: `A Gateway listener admits routes through \`allowedRoutes\`: \`namespaces.from\` is \`Same\` by default (only routes in the Gateway's namespace), \`All\`, or \`Selector\` (namespaces whose labels match; every namespace carries \`kubernetes.io/metadata.name\`), and \`kinds\` is either written or implied by the protocol (HTTP/HTTPS: HTTPRoute and GRPCRoute; TLS: TLSRoute; TCP: TCPRoute; UDP: UDPRoute) (*gateway semantics §G3*). If no selected listener admits the route, it is not accepted (reason \`NotAllowedByListeners\`). ReferenceGrant does not apply here. When the labels of a namespace without a Namespace manifest would decide, or the protocol is implementation-specific, the rule stays quiet. A Gateway written only in folders below the route's (another example's, in a documentation folder) is not known to be applied with the route, so the rule stays quiet there (*gateway semantics §G2*).`,
@@ -43,7 +44,7 @@ spec:
       allowedRoutes: {namespaces: {from: All}}`,
   },
   *check({ subjects, lookup }) {
-    for (const route of routeSubjects(subjects)) {
+    for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         const target = parentTarget(lookup, route, ref);
         if (target.kind !== 'gateway') continue;
@@ -65,7 +66,7 @@ spec:
       }
     }
   },
-};
+});
 
 function refusal(v: ListenerVerdict, route: GatewayRoute, gatewayNamespace: string): string {
   const l = v.listener;

@@ -5,12 +5,13 @@ import type { Gateway, GatewayListener, ObjectRefField } from '../model/gatewayA
 import { hasPlaceholder } from '../model/placeholder';
 import { closestName } from './closestName';
 import type { FindingDraft } from './finding';
-import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
-import type { Lookup, Rule } from './rule';
+import { listenerLabel } from './gatewayWording';
+import { defineRule, type Lookup } from './rule';
 import { refOf } from './refOf';
 
-export const gatewayTlsConfig: Rule = {
+export const gatewayTlsConfig = defineRule({
   code: 'gateway-tls-config',
+  subjects: ['gateways'],
   defaultSeverity: 'warning',
   title: 'A Gateway listener with inconsistent TLS, a missing certificate Secret, or a duplicate name',
   description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only when a Secret of a close name is written in that namespace (a typo) and the Gateway has no \`cert-manager.io/\` annotation: certificate Secrets are the ones most often made outside the manifests (\`kubectl create secret tls\`, a certificate controller), so a name with no near miss is unknown. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
@@ -36,7 +37,7 @@ spec:
     - {name: http, port: 80, protocol: HTTP}`,
   },
   *check({ subjects, lookup }) {
-    for (const gateway of gatewaySubjects(subjects)) {
+    for (const gateway of subjects.gateways) {
       const seen = new Map<string, GatewayListener>();
       for (const l of gateway.listeners) {
         if (l.name !== undefined) {
@@ -55,7 +56,7 @@ spec:
       }
     }
   },
-};
+});
 
 function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener): Generator<FindingDraft> {
   const protocol = l.protocol?.toUpperCase();

@@ -4,10 +4,11 @@ import { entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { insertAfter, replaceSpan } from './fixes/fieldEdits';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const hostnetworkDnsPolicy: Rule = {
+export const hostnetworkDnsPolicy = defineRule({
   code: 'hostnetwork-dns-policy',
+  subjects: ['workloads'],
   defaultSeverity: 'warning',
   title: 'A hostNetwork pod with the default dnsPolicy cannot resolve cluster names',
   description: `With \`hostNetwork: true\`, the default \`dnsPolicy: ClusterFirst\` silently falls back to \`Default\`: the pod uses the
@@ -57,4 +58,4 @@ spec:
       };
     }
   },
-};
+});

@@ -6,13 +6,14 @@ import { at, entry, type YEntry } from '../model/yamlTree';
 import type { FindingDraft, Fix } from './finding';
 import { removeEntry } from './fixes/fieldEdits';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { treeOf } from '../model/trees';
 
 const tolerateUnready = 'service.alpha.kubernetes.io/tolerate-unready-endpoints';
 
-export const ineffectiveField: Rule = {
+export const ineffectiveField = defineRule({
   code: 'ineffective-field',
+  subjects: ['services'],
   defaultSeverity: 'information',
   title: 'A field that has no effect',
   description: `The API server accepts these fields, but nothing reads them, so they suggest a behaviour the cluster will not have:
@@ -67,7 +68,7 @@ spec:
   *check({ subjects, lookup }) {
     for (const svc of subjects.services) yield* checkService(svc, lookup.fileText(svc.uri) ?? '');
   },
-};
+});
 
 function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
   const spec = at(treeOf(svc), 'spec');

@@ -4,14 +4,15 @@ import type { Ingress, IngressBackend, Service } from '../model/resources';
 import { closestName } from './closestName';
 import type { Fix, FindingDraft } from './finding';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 import { namesOf } from '../analysis/closestName';
 
 /** Ports offered as fixes when none stands out. */
 const maxOffered = 5;
 
-export const ingressBackendMissing: Rule = {
+export const ingressBackendMissing = defineRule({
   code: 'ingress-backend-missing',
+  subjects: ['ingresses'],
   defaultSeverity: 'warning',
   title: 'Ingress backend names a missing Service or port',
   description: `An Ingress routes each host/path (and its \`defaultBackend\`) to a Service **in the Ingress's own namespace**, on a Service port given by number or by name. The port is the Service's \`port\`, not the container's \`targetPort\`. If the Service or the port does not exist, the ingress controller has nowhere to send the request and answers with an error (typically 503 or 404) for that path. Kubernetes accepts the Ingress anyway. Stays quiet when a missing Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace), or a Service written without a namespace, which lands wherever it is applied; nor where the manifests hold routing only for the namespace (no Service and no workload there: the applications are deployed from elsewhere); a close name is still reported as a typo. Both the \`networking.k8s.io/v1\` form (\`service.name\`, \`service.port.number|name\`) and the older \`serviceName\`/\`servicePort\` form are checked.`,
@@ -85,7 +86,7 @@ spec:
       }
     }
   },
-};
+});
 
 function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend, where: string): FindingDraft | undefined {
   const name = backend.serviceName!;

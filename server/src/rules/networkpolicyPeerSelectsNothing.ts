@@ -5,10 +5,11 @@ import type { PolicyPeer, PolicyRule } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
 import { nearMiss, selectorKeys } from './networkpolicySelectsNothing';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 
-export const networkpolicyPeerSelectsNothing: Rule = {
+export const networkpolicyPeerSelectsNothing = defineRule({
   code: 'networkpolicy-peer-selects-nothing',
+  subjects: ['networkPolicies'],
   defaultSeverity: 'warning',
   title: 'A NetworkPolicy allows traffic from or to pods that do not exist',
   description: `A NetworkPolicy rule allows traffic only from (\`ingress[].from\`) or to (\`egress[].to\`) the peers it lists. A peer's
@@ -72,7 +73,7 @@ spec:
       }
     }
   },
-};
+});
 
 interface PeerProblem {
   /** The selector pair at fault. */

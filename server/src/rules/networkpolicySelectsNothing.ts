@@ -4,10 +4,11 @@ import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
 import { editDistance, isNearMiss } from './closestName';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const networkpolicySelectsNothing: Rule = {
+export const networkpolicySelectsNothing = defineRule({
   code: 'networkpolicy-selects-nothing',
+  subjects: ['networkPolicies'],
   defaultSeverity: 'information',
   title: 'A NetworkPolicy that applies to no pods',
   description: `A NetworkPolicy only isolates the pods its \`spec.podSelector\` selects, and only in its own namespace. When the selector
@@ -72,7 +73,7 @@ spec:
       };
     }
   },
-};
+});
 
 /** The label keys a selector reads. */
 export function selectorKeys(s: LabelSelector): string[] {

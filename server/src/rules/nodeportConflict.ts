@@ -3,10 +3,11 @@
 import type { Service, ServicePort } from '../model/resources';
 import { claimedNodePorts } from '../model/cluster';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const nodeportConflict: Rule = {
+export const nodeportConflict = defineRule({
   code: 'nodeport-conflict',
+  subjects: ['services'],
   defaultSeverity: 'error',
   title: 'Two Services claim the same nodePort',
   description: `A node port opens the same number on every node, for the whole cluster. The allocator hands each number to one Service only,
@@ -77,4 +78,4 @@ spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`
       }
     }
   },
-};
+});

@@ -5,7 +5,7 @@ import { firstPodName, selectsTemplate, statefulSetsWithService } from './govern
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
 import type { Workload } from '../model/resources';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { treeOf } from '../model/trees';
 
 /** Whether the StatefulSet's containers name a member pod or the governing Service in their env, command or args. */
@@ -18,8 +18,9 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export const peerDiscoveryNotReady: Rule = {
+export const peerDiscoveryNotReady = defineRule({
   code: 'peer-discovery-not-ready',
+  subjects: ['workloads'],
   defaultSeverity: 'hint',
   title: 'StatefulSet members cannot resolve each other until they are Ready',
   description: `A pod that is not Ready is marked not ready in the governing Service's EndpointSlices, and CoreDNS leaves not-ready endpoints out of its answers (semantics §2.4). So while a StatefulSet's pods are starting, \`web-0.nginx…\` does not resolve. If a member only becomes Ready after it has found its peers (clustered databases, queues, consensus systems), the cluster never forms: each pod waits for names that appear only once it is Ready. With the default \`podManagementPolicy: OrderedReady\`, pod 1 is not even created before pod 0 is Ready.
@@ -96,4 +97,4 @@ spec:
       };
     }
   },
-};
+});

@@ -5,10 +5,11 @@ import type { Service, Workload } from '../model/resources';
 import type { Fix, RelatedInfo } from './finding';
 import { createHeadlessService } from './fixes/createHeadlessService';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 
-export const podSubdomainUnresolved: Rule = {
+export const podSubdomainUnresolved = defineRule({
   code: 'pod-subdomain-unresolved',
+  subjects: ['workloads'],
   defaultSeverity: 'warning',
   title: "A pod's subdomain has no headless Service that selects it",
   description: `A pod with \`hostname: h\` and \`subdomain: s\` gets the DNS name \`h.s.<namespace>.svc.<zone>\` only when a Service named
@@ -57,7 +58,7 @@ spec:
       };
     }
   },
-};
+});
 
 interface Problem {
   readonly reason: string;

@@ -2,12 +2,13 @@
 
 import { failureOf, portlessServiceRefs } from '../analysis/gatewayRoutes';
 import type { RouteRule } from '../model/gatewayApi';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { refOf } from './refOf';
 import { backendSubjects, problemsText, type BackendSubject } from './routeBackends';
 
-export const routeAllBackendsInvalid: Rule = {
+export const routeAllBackendsInvalid = defineRule({
   code: 'route-all-backends-invalid',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: 'Every backend of a route rule is invalid: all its requests fail',
   description: `"If *all* entries in BackendRefs are invalid, and there are also no filters specified in this route rule, *all* traffic which matches this rule MUST receive a 500 status code" (\`HTTPRouteRule.BackendRefs\`; GRPCRoute answers UNAVAILABLE; TCP, TLS and UDP routes refuse the connections), *gateway semantics §G7*. A backend is invalid when its Service is missing, lacks the port, is an ExternalName Service, or lies in another namespace without a ReferenceGrant; each reason has its own finding. Backends whose validity the manifests cannot tell (other kinds, namespaces no manifest populates) keep the rule quiet.`,
@@ -59,4 +60,4 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
       };
     }
   },
-};
+});

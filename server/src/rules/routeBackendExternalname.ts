@@ -1,12 +1,13 @@
 // route-backend-externalname: a route backendRef resolves to an ExternalName Service, which implementations should not support.
 
 import { failureOf } from '../analysis/gatewayRoutes';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects } from './routeBackends';
 
-export const routeBackendExternalname: Rule = {
+export const routeBackendExternalname = defineRule({
   code: 'route-backend-externalname',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: 'A route backendRef names an ExternalName Service',
   description: `"Implementations SHOULD NOT support ExternalName Services" (\`BackendObjectReference.Kind\`, CVE-2021-25740; *gateway semantics §G5*): most Gateway controllers mark such a backend invalid (ResolvedRefs: False) and answer its requests with HTTP 500, and those that forward do so in implementation-specific ways. Route to a Service with endpoints, or use the controller's own external-backend resource.`,
@@ -46,4 +47,4 @@ spec: {selector: {app: docs}, ports: [{port: 443}]}`,
       };
     }
   },
-};
+});

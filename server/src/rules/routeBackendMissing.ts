@@ -1,12 +1,13 @@
 // route-backend-missing: a route's Service backendRef names no Service in the namespace it resolves to.
 
 import { closestName } from './closestName';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects, consequence } from './routeBackends';
 
-export const routeBackendMissing: Rule = {
+export const routeBackendMissing = defineRule({
   code: 'route-backend-missing',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: 'A route backendRef names a Service that does not exist',
   description: `A \`backendRefs\` entry defaults to group \`""\`, kind \`Service\` and the route's namespace (*gateway semantics §G5*, \`BackendObjectReference\`). When that Service does not exist, the backend is invalid: the requests it would get receive HTTP 500 (gRPC UNAVAILABLE; refused connections for TCP, TLS and UDP routes), *gateway semantics §G7*. A namespace that no manifest populates is not judged, nor a Service an operator may create (a custom resource in its namespace, semantics §9.2), nor a namespace where the manifests hold routing only (no Service and no workload there: the applications are deployed from elsewhere, as in documentation examples and routing repositories).`,
@@ -52,4 +53,4 @@ spec: {ports: [{port: 80}]}`,
       };
     }
   },
-};
+});

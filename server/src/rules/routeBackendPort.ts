@@ -3,12 +3,13 @@
 import type { Service, ServicePort } from '../model/resources';
 import type { Fix, TextEdit } from './finding';
 import { lineEndOf, lineStartOf } from './insertMapEntry';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects, consequence, type BackendSubject } from './routeBackends';
 
-export const routeBackendPort: Rule = {
+export const routeBackendPort = defineRule({
   code: 'route-backend-port',
+  subjects: ['routes'],
   defaultSeverity: 'warning',
   title: 'A route backendRef port is missing or is not a port of the Service',
   description: `A backendRef's \`port\` is the **Service port**, never the targetPort or the container port, and it is required when the backend is a Service: without it the API server rejects the whole route (\`BackendObjectReference\` validation "Must have port for Service reference", *gateway semantics §G5*). A port the Service does not have makes the backend invalid, and the requests it would get receive HTTP 500 (*gateway semantics §G7*). When the port written is the targetPort or a container port behind one of the Service's ports, the finding offers that Service port.`,
@@ -41,7 +42,7 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
       else if (svc && b.verdict.problems.includes('port-unknown')) yield wrongPort(lookup, b, svc);
     }
   },
-};
+});
 
 function portsOf(svc: Service): string {
   return svc.ports.length ? svc.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : 'none';

@@ -6,13 +6,14 @@ import { hasPlaceholder } from '../model/placeholder';
 import type { Span } from '../model/span';
 import type { Fix, FindingDraft } from './finding';
 import { lineEndOf } from './insertMapEntry';
-import { gatewaySubjects, listenerLabel } from './gatewaySubjects';
-import type { Lookup, Rule } from './rule';
+import { listenerLabel } from './gatewayWording';
+import { defineRule, type Lookup } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects, consequence } from './routeBackends';
 
-export const routeBackendRefgrant: Rule = {
+export const routeBackendRefgrant = defineRule({
   code: 'route-backend-refgrant',
+  subjects: ['routes', 'gateways'],
   defaultSeverity: 'warning',
   title: 'A cross-namespace backendRef or certificateRef has no ReferenceGrant',
   description: `A route may send traffic to a Service in another namespace, and a Gateway listener may use a certificate Secret of another namespace, only when a ReferenceGrant **in the target namespace** allows it: one of its \`from\` items must equal {group \`gateway.networking.k8s.io\`, the referring kind, the referring namespace} and one of its \`to\` items {group \`""\`, kind \`Service\` or \`Secret\`, the name or no name} (*gateway semantics §G6*). Without one the reference is refused (ResolvedRefs: False, reason RefNotPermitted): the backend's requests get HTTP 500, the listener has no certificate. A target namespace that no manifest populates is not judged. The quick fix adds the ReferenceGrant.`,
@@ -58,7 +59,7 @@ spec:
         fixes: fix ? [fix] : [],
       };
     }
-    for (const gateway of gatewaySubjects(subjects)) {
+    for (const gateway of subjects.gateways) {
       for (const l of gateway.listeners) {
         for (const ref of l.tls?.certificateRefs ?? []) {
           if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || ref.namespace === undefined || ref.namespace === gateway.namespace) continue;
@@ -78,7 +79,7 @@ spec:
       }
     }
   },
-};
+});
 
 /** Appends a ReferenceGrant in the target namespace to the referring object's file. */
 function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string): Fix | undefined {

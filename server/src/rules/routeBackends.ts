@@ -5,7 +5,7 @@ import { backendShares, backendVerdict, failureOf, percent, portlessServiceRefs,
 export { problemsText } from '../analysis/gatewayRoutes';
 import type { NamespaceObjects } from '../model/cluster';
 import type { GatewayRoute, RouteBackendRef, RouteRule } from '../model/gatewayApi';
-import { routeSubjects } from './gatewaySubjects';
+
 import type { Lookup } from './rule';
 
 export interface BackendSubject {
@@ -17,8 +17,8 @@ export interface BackendSubject {
   readonly share: number;
 }
 
-export function* backendSubjects(subjects: NamespaceObjects, lookup: Lookup): Generator<BackendSubject> {
-  for (const route of routeSubjects(subjects)) {
+export function* backendSubjects(subjects: Pick<NamespaceObjects, 'routes'>, lookup: Lookup): Generator<BackendSubject> {
+  for (const route of subjects.routes) {
     for (const rule of route.rules) {
       const shares = backendShares(rule);
       for (const ref of rule.backendRefs) yield { route, rule, ref, verdict: backendVerdict(lookup, route, ref), share: shares[ref.index] };

@@ -2,16 +2,22 @@
 
 import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analysis';
 import type { ServiceEndpoints } from '../analysis/endpoints';
-import type { NamespaceObjects } from '../model/cluster';
+import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
 import type { EndpointSlice, Endpoints, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
 
-export interface Rule {
+export interface Rule<L extends ObjectList = ObjectList> {
   /** Stable code shown in the editor and used in settings (`kubeNetlens.rules`). */
   readonly code: string;
+  /**
+   * The lists of a check's subjects the rule examines and reports on (at least one). A check runs only for subjects
+   * with an object in one of them (most files hold a few kinds, and most rules have nothing to do there), and its
+   * context holds those lists alone: a rule cannot read a list it does not name (`defineRule`).
+   */
+  readonly subjects: readonly [L, ...L[]];
   readonly defaultSeverity: Severity;
   /** One line: what the rule catches. */
   readonly title: string;
@@ -25,7 +31,12 @@ export interface Rule {
    */
   readonly traceHop?: TraceHop;
   /** Checks the subjects and reports on them only; everything else comes from `ctx.lookup`. */
-  check(ctx: RuleContext): Iterable<FindingDraft>;
+  check(ctx: RuleContext<L>): Iterable<FindingDraft>;
+}
+
+/** A rule whose subject lists are the ones it names in `subjects`: reading another list does not compile. */
+export function defineRule<const L extends ObjectList>(rule: Rule<L>): Rule<L> {
+  return rule;
 }
 
 /**
@@ -42,9 +53,9 @@ export type TraceHop = 'endpoints' | 'resolved-port' | 'unresolved-port';
  * exactly the checks whose answer could change, and answers within the scope of the subjects' file
  * (model/project.ts): the variants that are never applied with it are not seen.
  */
-export interface RuleContext {
-  /** The objects this check examines and may report on, split by list, in file order. */
-  readonly subjects: NamespaceObjects;
+export interface RuleContext<L extends ObjectList = ObjectList> {
+  /** The objects this check examines and may report on, split by list, in file order: the lists the rule names. */
+  readonly subjects: Pick<NamespaceObjects, L>;
   readonly lookup: Lookup;
   readonly config: AnalysisConfig;
 }

@@ -1,10 +1,11 @@
 // service-no-endpoints: a selector-less Service with no manual Endpoints or EndpointSlice for it anywhere in the workspace.
 
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const serviceNoEndpoints: Rule = {
+export const serviceNoEndpoints = defineRule({
   code: 'service-no-endpoints',
+  subjects: ['services'],
   defaultSeverity: 'warning',
   traceHop: 'endpoints',
   title: 'Service without a selector has no Endpoints or EndpointSlice',
@@ -52,4 +53,4 @@ subsets:
       };
     }
   },
-};
+});

@@ -2,12 +2,13 @@
 
 import { containerPortsInfo } from './containerPortsInfo';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
 const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 
-export const servicePortNotExposed: Rule = {
+export const servicePortNotExposed = defineRule({
   code: 'service-port-not-exposed',
+  subjects: ['services'],
   defaultSeverity: 'information',
   traceHop: 'resolved-port',
   title: 'Numeric targetPort is not declared by the selected containers',
@@ -72,4 +73,4 @@ spec:
       }
     }
   },
-};
+});

@@ -1,10 +1,11 @@
 // service-selector-empty: `selector: {}` on a Service, which Kubernetes reads as "no selector" rather than "every pod".
 
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
-export const serviceSelectorEmpty: Rule = {
+export const serviceSelectorEmpty = defineRule({
   code: 'service-selector-empty',
+  subjects: ['services'],
   defaultSeverity: 'warning',
   traceHop: 'endpoints',
   title: 'Service has an empty selector ({}), which selects no pods',
@@ -44,4 +45,4 @@ spec:
       yield { uri: service.uri, span: service.selectorSpan, message, resource: refOf(service) };
     }
   },
-};
+});

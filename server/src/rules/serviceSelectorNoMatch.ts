@@ -7,14 +7,15 @@ import { closestName, isNearMiss } from './closestName';
 import type { Fix, FindingDraft, RelatedInfo } from './finding';
 import { refOf } from './refOf';
 import { isControllerLabel } from '../model/podLabels';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 import { yamlScalar } from './yamlScalar';
 
 /** Near misses beyond this many are left out of the message. */
 const maxListed = 3;
 
-export const serviceSelectorNoMatch: Rule = {
+export const serviceSelectorNoMatch = defineRule({
   code: 'service-selector-no-match',
+  subjects: ['services'],
   defaultSeverity: 'warning',
   traceHop: 'endpoints',
   title: 'Service selector matches no pods in its namespace',
@@ -68,7 +69,7 @@ spec:
       if (finding) yield finding;
     }
   },
-};
+});
 
 /** A workload that carries every selector pair but one. */
 interface NearMiss {

@@ -7,12 +7,13 @@ import type { ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { portNameErrors } from '../analysis/validation/formats';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
 const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 
-export const serviceTargetPortUnresolved: Rule = {
+export const serviceTargetPortUnresolved = defineRule({
   code: 'service-target-port-unresolved',
+  subjects: ['services'],
   defaultSeverity: 'warning',
   traceHop: 'unresolved-port',
   title: 'Named targetPort is not declared by the selected pods',
@@ -73,7 +74,7 @@ spec:
       }
     }
   },
-};
+});
 
 function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[]): string {
   const name = String(port.targetPort);

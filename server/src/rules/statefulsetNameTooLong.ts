@@ -1,13 +1,14 @@
 // statefulset-name-too-long: a StatefulSet name the API server accepts but whose pods can never be created (semantics §6.4).
 
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
 /** The `controller-revision-hash` label value is `<name>-<10-character hash>` and must fit in 63 characters. */
 const maxName = 52;
 
-export const statefulsetNameTooLong: Rule = {
+export const statefulsetNameTooLong = defineRule({
   code: 'statefulset-name-too-long',
+  subjects: ['workloads'],
   defaultSeverity: 'warning',
   title: 'A StatefulSet name longer than 52 characters',
   description: `The API server accepts StatefulSet names up to 63 characters, but the controller labels every pod with
@@ -58,4 +59,4 @@ spec: {clusterIP: None, selector: {app: ledger}}`,
       };
     }
   },
-};
+});

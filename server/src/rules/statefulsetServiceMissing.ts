@@ -8,13 +8,14 @@ import { firstPodName, selectsTemplate, statefulSetsWithService } from './govern
 import { createHeadlessService } from './fixes/createHeadlessService';
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 import { treeOf } from '../model/trees';
 import { namesOf } from '../analysis/closestName';
 import { isWorkloadFragment } from '../analysis/unknowns';
 
-export const statefulsetServiceMissing: Rule = {
+export const statefulsetServiceMissing = defineRule({
   code: 'statefulset-service-missing',
+  subjects: ['workloads'],
   defaultSeverity: 'warning',
   title: 'StatefulSet serviceName names no Service',
   description: `Each StatefulSet pod gets the stable DNS name \`<pod>.<serviceName>.<namespace>.svc.<zone>\` (for example \`web-0.nginx.default.svc.cluster.local\`) only if a Service named exactly \`spec.serviceName\` exists in the StatefulSet's namespace and selects its pods (semantics §2.3). The API server does not validate \`serviceName\` at all (semantics §6.4), so a typo is silent: the pods start, but peers cannot find each other by name.
@@ -111,7 +112,7 @@ spec:
       };
     }
   },
-};
+});
 
 /** For a StatefulSet without serviceName: point it at the one headless Service in its namespace that selects its pods. */
 function adoptServiceFixes(lookup: Lookup, sts: Workload, text: string): Fix[] {

@@ -5,11 +5,12 @@ import type { Fix, TextEdit } from './finding';
 import { firstPodName, statefulSetsWithService } from './governingService';
 import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 import { treeOf } from '../model/trees';
 
-export const statefulsetServiceNotHeadless: Rule = {
+export const statefulsetServiceNotHeadless = defineRule({
   code: 'statefulset-service-not-headless',
+  subjects: ['workloads'],
   defaultSeverity: 'warning',
   title: 'Governing Service of a StatefulSet is not headless',
   description: `StatefulSets require a **headless** governing Service (\`clusterIP: None\`) for their pods' network identity. With a cluster IP, names like \`web-0.nginx.default.svc.cluster.local\` are answered only by CoreDNS as an extension: the Kubernetes DNS specification, kube-dns and zone transfers do not have them, and SRV records point at the Service's virtual IP instead of each pod (semantics §2.3 (4), §2.1 S5). Clients that discover their peers through DNS (databases, queues, consensus systems) then see one address instead of the members.
@@ -74,7 +75,7 @@ spec:
       };
     }
   },
-};
+});
 
 function makeHeadless(uri: string, text: string, root: YMap): TextEdit | undefined {
   const spec = at(root, 'spec');

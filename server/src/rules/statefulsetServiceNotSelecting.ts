@@ -5,11 +5,12 @@ import { unmatchedPairs } from '../model/selector';
 import type { Fix } from './finding';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { refOf } from './refOf';
-import type { Lookup, Rule } from './rule';
+import { defineRule, type Lookup } from './rule';
 import { yamlScalar } from './yamlScalar';
 
-export const statefulsetServiceNotSelecting: Rule = {
+export const statefulsetServiceNotSelecting = defineRule({
   code: 'statefulset-service-not-selecting',
+  subjects: ['workloads'],
   defaultSeverity: 'warning',
   title: 'Governing Service does not select the StatefulSet\'s pods',
   description: `A StatefulSet pod's stable name (\`web-0.nginx.default.svc.cluster.local\`) exists only while the pod is an endpoint of the governing Service: the Service's selector must be non-empty and every pair must be among the pod template's labels (semantics §1.1, §2.3 (2), §2.2 P2). A Service with no selector (or \`selector: {}\`) gets no hostnames unless its Endpoints are written by hand with \`hostname\`, and an ExternalName Service never has endpoints.`,
@@ -81,7 +82,7 @@ spec:
       };
     }
   },
-};
+});
 
 /** Why the Service does not select the pods, as a clause; undefined when manual endpoints give the pods hostnames anyway. */
 function whyNotSelecting(lookup: Lookup, service: Service, sts: Workload): string | undefined {

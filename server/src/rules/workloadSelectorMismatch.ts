@@ -5,13 +5,14 @@ import type { Workload } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
-import type { Rule } from './rule';
+import { defineRule } from './rule';
 
 /** apps/v1 controllers must declare a non-empty selector (semantics §6.4 for StatefulSets; the same rule applies to the others). */
 const selectorRequired = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
 
-export const workloadSelectorMismatch: Rule = {
+export const workloadSelectorMismatch = defineRule({
   code: 'workload-selector-mismatch',
+  subjects: ['workloads'],
   defaultSeverity: 'error',
   title: "A workload's selector is missing or does not match its own pod labels",
   description: `Deployments, ReplicaSets, StatefulSets and DaemonSets must have a non-empty \`spec.selector\`, and it must match
@@ -64,7 +65,7 @@ spec:
       if (finding) yield finding;
     }
   },
-};
+});
 
 function checkWorkload(w: Workload): FindingDraft | undefined {
   const selector = w.selector;
