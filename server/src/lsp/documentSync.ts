@@ -172,7 +172,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
         const deleted = new Set<string>();
         const roots = realRoots(folders);
         for (const [uri, type] of batch) {
-          await pause();
+          const p = pause();
+          if (p) await p;
           if (type === FileChangeType.Deleted) {
             deleted.add(uri);
             continue;

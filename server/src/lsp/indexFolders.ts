@@ -27,7 +27,8 @@ export async function indexFolders(folders: readonly string[], options: FileOpti
   const pause = pauser();
   let done = 0;
   for (const f of files) {
-    await pause();
+    const p = pause();
+    if (p) await p;
     if (isCancelled()) return undefined;
     // Only regular files inside the folders, within the size limit (a file deleted since it was listed is not there).
     const read = readBounded(f.path, { maxBytes, roots, realFolders });

@@ -310,9 +310,17 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
 
 /** `readResources` in steps of 64 objects (one document can be a List of thousands, parsed in slices). */
 export function* readResourcesSteps(doc: DocumentInput, defaultNamespace: string): Generator<void, ReadResult> {
-  if (!kindOf(doc.root)) return { isManifest: false, resources: [], problems: [] };
+  const rootKind = kindOf(doc.root);
+  if (!rootKind) return { isManifest: false, resources: [], problems: [] };
   const resources: Resource[] = [];
   const problems: ParseProblem[] = [];
+  // The common case, a document holding one object that is no List, without the walk below.
+  if (!rootKind.endsWith('List')) {
+    const node = doc.root as YMap;
+    const base = readBase(doc, node, rootKind, defaultNamespace, problems);
+    if (base) resources.push(readKind(base, node));
+    return { isManifest: true, resources, problems };
+  }
   const seen = new Set<YNode>();
   const pending: { readonly node: YMap; readonly path: readonly number[] }[] = [{ node: doc.root as YMap, path: [] }];
   while (pending.length) {

@@ -9,7 +9,14 @@ import { validatePodSpec } from './validatePodSpec';
 import { validateService } from './validateService';
 import type { ValidationContext, Violation } from './violation';
 
-const memo = new WeakMap<Resource, { readonly config: AnalysisConfig; readonly violations: readonly Violation[] }>();
+interface Verdict {
+  readonly config: AnalysisConfig;
+  readonly violations: readonly Violation[];
+}
+
+const memo = new WeakMap<Resource, Verdict>();
+/** The verdict of every object the API server accepts, one per settings object: most objects share it. */
+const accepted = new WeakMap<AnalysisConfig, Verdict>();
 
 /** The reasons the API server would reject the object; empty when it accepts it. */
 export function violationsOf(r: Resource, config: AnalysisConfig): readonly Violation[] {
@@ -21,8 +28,13 @@ export function violationsOf(r: Resource, config: AnalysisConfig): readonly Viol
   if (isService(r)) validateService(ctx, r);
   else if (isWorkload(r)) validatePodSpec(ctx, r);
   else if (r.kind === 'Endpoints') validateEndpoints(ctx, r as Endpoints);
-  memo.set(r, { config, violations: out });
-  return out;
+  let verdict = out.length ? undefined : accepted.get(config);
+  if (!verdict) {
+    verdict = { config, violations: out };
+    if (!out.length) accepted.set(config, verdict);
+  }
+  memo.set(r, verdict);
+  return verdict.violations;
 }
 
 const rejectors = new WeakMap<AnalysisConfig, (r: Resource) => boolean>();
