@@ -83,13 +83,17 @@ function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): 
 }
 
 /**
- * A name resolution, or whether a selector selects any workload, with the inputs it read, kept from one snapshot to
- * the next: a unit that asked depends on the answer (`res:<key>`), which changes only when the answer differs.
+ * A name resolution, whether a selector selects any workload, or why something may exist that the manifests do not
+ * show (`unknownKey`), with the inputs it read, kept from one snapshot to the next: a unit that asked depends on the
+ * answer (`res:<key>`), which changes only when the answer differs.
  */
 export interface KnownResolution {
-  readonly resolution: NameResolution | boolean;
+  readonly resolution: KnownAnswer;
   readonly deps: ReadonlySet<string>;
 }
+
+/** What a kept answer is: a name resolution, a yes or no, or a reason (undefined: no reason). */
+export type KnownAnswer = NameResolution | boolean | string | undefined;
 
 /** Where a rule run finds and keeps the name resolutions it makes (keyed by `resolutionKey`). */
 export interface ResolutionMemo {
@@ -100,6 +104,18 @@ export interface ResolutionMemo {
 /** The memo key of a name written in a namespace of a scope, and the dependency key that stands for its answer. */
 export function resolutionKey(scope: string, name: string, fromNamespace: string): string {
   return `${scope}\u0001${fromNamespace}/${name}`;
+}
+
+/** What the manifests cannot know, asked of a namespace (analysis/unknowns.ts): pods with these label keys, a Service of this name, a Gateway. */
+export type UnknownQuestion = readonly ['pods', string, ...string[]] | readonly ['service', string, string] | readonly ['gateway', string];
+
+/**
+ * The memo key of an unknown question in a scope (see `KnownResolution`). Its answer reads namespace-wide facts (a
+ * custom resource anywhere in the namespace, a chart without renders), so a unit that asked it directly would run
+ * again on every edit in the namespace; kept as an answer, it runs again only when the reason changes.
+ */
+export function unknownKey(scope: string, question: UnknownQuestion): string {
+  return `${scope}\u0001\u0003${JSON.stringify(question)}`;
 }
 
 /** The memo key of "does this selector select any workload in this namespace" in a scope (see `KnownResolution`). */
@@ -115,6 +131,18 @@ export function selectionKey(scope: string, namespace: string, selector: LabelSe
 export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution {
   const analysis = scope.analysis;
   const from = key.indexOf('\u0001') + 1;
+  if (key.charCodeAt(from) === 3) {
+    const question = JSON.parse(key.slice(from + 1)) as UnknownQuestion;
+    const deps = new Set<string>(['charts']);
+    const recorder = recorderFor(analysis);
+    recorder.deps = deps;
+    const cluster = recorder.context.cluster;
+    const resolution =
+      question[0] === 'pods' ? unknownPods(cluster, question[1], question.slice(2))
+      : question[0] === 'service' ? unknownService(cluster, question[1], question[2])
+      : unknownGateway(cluster, question[1]);
+    return { resolution, deps };
+  }
   if (key.charCodeAt(from) === 2) {
     const cut = key.indexOf('\u0002', from + 1);
     const [labels, expressions] = JSON.parse(key.slice(cut + 1)) as [[string, string][], [string, SelectorRequirement['operator'], string[]][]];
@@ -127,7 +155,9 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
   const cut = key.indexOf('/', from);
   const fromNamespace = key.slice(from, cut);
   const name = key.slice(cut + 1);
-  const deps = new Set<string>();
+  // Whether a chart lacks its renders is worked out once per snapshot (analysis/unknowns.ts): a resolution that
+  // reads it from that memo reads no file list, so it depends on the charts whether it read them or not.
+  const deps = new Set<string>(['charts']);
   const recorder = recorderFor(analysis);
   recorder.deps = deps;
   return { resolution: resolveName(recorder.context, name, fromNamespace), deps };
@@ -179,9 +209,9 @@ function endpointDeps(service: Service, deps: Set<string>): void {
 }
 
 /** Whether two resolutions of one name tell a rule the same thing (the Service as the very same object). */
-export function sameResolution(a: NameResolution | boolean, b: NameResolution | boolean): boolean {
+export function sameResolution(a: KnownAnswer, b: KnownAnswer): boolean {
   if (a === b) return true;
-  if (typeof a === 'boolean' || typeof b === 'boolean') return false;
+  if (typeof a !== 'object' || typeof b !== 'object') return false;
   if (a.service !== b.service) return false;
   return JSON.stringify({ ...a, service: undefined }) === JSON.stringify({ ...b, service: undefined });
 }
@@ -205,7 +235,7 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
   const a = () => scope!.analysis;
   const record = (key: string) => deps.add(key);
   /** A kept answer (`KnownResolution`): the unit depends on the answer, not on what was read to make it. */
-  const known = (key: string): NameResolution | boolean => {
+  const known = (key: string): KnownAnswer => {
     if (!resolutions) {
       const fresh = resolveKnown(scope!, key);
       for (const k of fresh.deps) deps.add(k);
@@ -292,20 +322,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       return r && rejectionReason(r, config);
     },
     podsUnknown(namespace, keys) {
-      record(`ns:${namespace}`);
-      record('charts');
-      return unknownPods(a().cluster, namespace, keys);
+      return known(unknownKey(scope!.id, ['pods', namespace, ...keys])) as string | undefined;
     },
     serviceUnknown(namespace, name) {
-      record(`ns:${namespace}`);
-      record('charts');
-      record(`svc:${name.toLowerCase()}`);
-      return unknownService(a().cluster, namespace, name);
+      return known(unknownKey(scope!.id, ['service', namespace, name])) as string | undefined;
     },
     gatewayUnknown(namespace) {
-      record(`ns:${namespace}`);
-      record('charts');
-      return unknownGateway(a().cluster, namespace);
+      return known(unknownKey(scope!.id, ['gateway', namespace])) as string | undefined;
     },
     // semantics §1.1, §1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.
