@@ -3,8 +3,9 @@
 //
 // Bounded by construction: one test file at a time on every machine (the runner's default follows the core count the
 // kernel reports, which a CI machine may report as many more than it has), each test fails after `testTimeoutMs`
-// (the failure names the test), a file's process ends once its tests have (`--test-force-exit`: a handle a test
-// left open, such as a child process, cannot hold the run), and the whole run is stopped after `runTimeoutMs`.
+// (the failure names the test), a file's process ends at the latest 10 s after its tests (test/helpers/exitGuard.ts:
+// a handle a test left open, such as a child process, cannot hold the run), and the whole run is stopped after
+// `runTimeoutMs`.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -31,7 +32,7 @@ if (!files.length) {
 const testTimeoutMs = 5 * 60_000;
 // Both runs together stay well inside CI's limit, with the installs (about 6 minutes in all when nothing hangs).
 const runTimeoutMs = (skipE2e ? 20 : 15) * 60_000;
-const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', '--test-force-exit', `--test-timeout=${testTimeoutMs}`, ...files];
+const args = ['--import', 'tsx', '--import', './test/helpers/exitGuard.ts', '--test', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${testTimeoutMs}`, ...files];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', timeout: runTimeoutMs, killSignal: 'SIGKILL' });
 if (r.error && r.error.code === 'ETIMEDOUT') {
   console.error(`\nThe tests did not finish within ${runTimeoutMs / 60_000} minutes and were stopped; files run in the order of their paths, and the one after the last results shown above was still running.`);
