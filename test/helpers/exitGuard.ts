@@ -4,29 +4,21 @@
 // with the exit code the tests set, after the reports are written (the runner's own `--test-force-exit` ends it at
 // once, which can cut the last reports short).
 
-import { readFileSync } from 'node:fs';
 import { after } from 'node:test';
+import { childProcesses } from './processes';
 
 const graceMs = 10_000;
 
 after(() => {
   setTimeout(() => {
     const open = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout' && r !== 'TTYWrap');
-    process.stderr.write(`\nThis test file's process was still running ${graceMs / 1000} s after its last test, held by: ${open.join(', ') || 'nothing the runtime names'}${childrenNote()}; ending it.\n`);
+    process.stderr.write(`\nThis test file's process was still running ${graceMs / 1000} s after its last test, held by: ${open.join(', ') || 'nothing the runtime names'}${children()}; ending it.\n`);
     process.exit();
   }, graceMs).unref();
 });
 
-/** The processes this one still has as children (Linux's /proc), for the message. */
-function childrenNote(): string {
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const pids = read(`/proc/${process.pid}/task/${process.pid}/children`).trim().split(/\s+/).filter(Boolean);
-  const named = pids.map((p) => `${p} ${read(`/proc/${p}/cmdline`).split('\0').slice(0, 2).join(' ').slice(0, 120) || '(gone)'}`);
+/** The processes this one still has as children, for the message. */
+function children(): string {
+  const named = childProcesses(process.pid);
   return named.length ? `; child processes: ${named.join(', ')}` : '';
 }

@@ -6,10 +6,10 @@
 // can keep a test file's process alive.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { after } from 'node:test';
 import { builtBundle } from '../helpers/bundle';
+import { childProcesses, processState } from '../helpers/processes';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 export interface PublishedDiagnostics {
@@ -122,17 +122,7 @@ function exitWithin(child: ChildProcess, ms: number): Promise<boolean> {
 /** What /proc says of a process that would not stop: its state and the processes it started. */
 function describeProcess(pid: number | undefined): string {
   if (pid === undefined) return 'no pid';
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const state = /^State:\s*(.*)$/m.exec(read(`/proc/${pid}/status`))?.[1] ?? 'unknown';
-  const children = read(`/proc/${pid}/task/${pid}/children`).trim().split(/\s+/).filter(Boolean);
-  const named = children.map((c) => `${c} (${read(`/proc/${c}/cmdline`).split('\0').slice(0, 3).join(' ') || 'gone'})`);
-  return `pid ${pid}, state ${state}, children: ${named.join(', ') || 'none'}`;
+  return `pid ${pid}, state ${processState(pid)}, children: ${childProcesses(pid).join(', ') || 'none'}`;
 }
 
 /**
@@ -153,11 +143,6 @@ export async function stopServers(): Promise<void> {
     child.unref();
   }
   started.clear();
-  // Anything else a test left running would hold the file's process (the runner ends it anyway): say so, once a
-  // process that has just exited has had the time to be reaped.
-  const children = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap').length;
-  for (let waited = 0; children() && waited < 2000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-  if (children()) process.stderr.write(`after its tests this file still runs ${children()} child process(es): ${describeProcess(process.pid)}\n`);
 }
 
 after(stopServers);

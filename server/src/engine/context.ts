@@ -302,7 +302,7 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     },
     gatewaysIn(namespace) {
       record(`gws:${namespace}`);
-      return gatewayObjectsOf(a().cluster.objectsIn(namespace)?.resources).gateways;
+      return a().cluster.objectsIn(namespace)?.gateways ?? [];
     },
     referenceGrantsIn(namespace) {
       record(`grants:${namespace}`);

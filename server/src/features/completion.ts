@@ -4,7 +4,7 @@
 // It reads the text line by line (indentation gives the parent keys), because the YAML is often incomplete mid-edit.
 
 import type { Analysis } from '../analysis/analysis';
-import { gatewayObjectsOf, isGateway, routeKinds } from '../model/gatewayApi';
+import { isGateway, routeKinds } from '../model/gatewayApi';
 import { isService, type Resource, type Service } from '../model/resources';
 import type { Span } from '../model/span';
 import { resourceAt } from './cursor';
@@ -64,7 +64,7 @@ export function completionAt(workspace: Analysis, uri: string, text: string, off
       return (svc?.ports ?? []).flatMap((p, i): Completion[] => (p.port === undefined ? [] : [{ label: String(p.port), detail: `Service port ${p.port}/${p.protocol}${p.name ? ` (${p.name})` : ''} of ${svc!.name} → targetPort ${p.targetPort ?? p.port}`, sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }]));
     }
     if (last === 'parentRefs' && key === 'name') {
-      return gatewayObjectsOf(analysis.cluster.objectsIn(ns)?.resources).gateways.map((g) => ({ label: g.name, detail: `Gateway in ${ns}${g.gatewayClassName ? ` (class ${g.gatewayClassName})` : ''}`, sortText: g.name, span: ctx.prefixSpan, kind: 'service' as const }));
+      return (analysis.cluster.objectsIn(ns)?.gateways ?? []).map((g) => ({ label: g.name, detail: `Gateway in ${ns}${g.gatewayClassName ? ` (class ${g.gatewayClassName})` : ''}`, sortText: g.name, span: ctx.prefixSpan, kind: 'service' as const }));
     }
     if (last === 'parentRefs' && key === 'sectionName') {
       const gateway = analysis.cluster.get('Gateway', ns, siblingValue(ctx, 'name') ?? '').find(isGateway);

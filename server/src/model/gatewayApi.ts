@@ -162,29 +162,29 @@ export function isReferenceGrant(r: ResourceBase): r is ReferenceGrant {
   return r.kind === 'ReferenceGrant' && 'to' in r;
 }
 
-/** A namespace's Gateway API Gateways and ReferenceGrants, and its Secrets, picked out once per list of objects. */
+/**
+ * A namespace's ReferenceGrants and Secrets, picked out once per list of objects. Its Gateways are a list of the
+ * cluster's own (model/cluster.ts `NamespaceObjects.gateways`).
+ */
 export interface GatewayObjects {
-  readonly gateways: readonly Gateway[];
   readonly referenceGrants: readonly ReferenceGrant[];
   readonly secrets: readonly ResourceBase[];
 }
 
 const picked = new WeakMap<readonly ResourceBase[], GatewayObjects>();
-const nothing: GatewayObjects = { gateways: [], referenceGrants: [], secrets: [] };
+const nothing: GatewayObjects = { referenceGrants: [], secrets: [] };
 
 export function gatewayObjectsOf(resources: readonly ResourceBase[] | undefined): GatewayObjects {
   if (!resources?.length) return nothing;
   let found = picked.get(resources);
   if (found) return found;
-  const gateways: Gateway[] = [];
   const referenceGrants: ReferenceGrant[] = [];
   const secrets: ResourceBase[] = [];
   for (const r of resources) {
-    if (isGateway(r)) gateways.push(r);
-    else if (isReferenceGrant(r)) referenceGrants.push(r);
+    if (isReferenceGrant(r)) referenceGrants.push(r);
     else if (r.kind === 'Secret') secrets.push(r);
   }
-  picked.set(resources, (found = { gateways, referenceGrants, secrets }));
+  picked.set(resources, (found = { referenceGrants, secrets }));
   return found;
 }
 
