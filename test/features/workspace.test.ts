@@ -6,10 +6,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { WorkDoneProgressReporter } from 'vscode-languageserver/node';
 import fc from 'fast-check';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../../server/src/features/diagnostics';
 import { discoverFiles } from '../../server/src/workspace/discoverFiles';
+import { indexFolders } from '../../server/src/lsp/indexFolders';
 import { globMatcher } from '../../server/src/workspace/glob';
 import { defaultFileOptions, readSettings } from '../../server/src/workspace/settings';
 import { createWorkspace } from '../../server/src/workspace/workspace';
@@ -115,7 +117,7 @@ describe('file discovery', () => {
     assert.ok(globMatcher(['deploy/*.yaml'])('deploy/a.yaml') && !globMatcher(['deploy/*.yaml'])('deploy/x/a.yaml'));
   });
 
-  it('honours include, exclude and the size limit (by stat, without reading)', async () => {
+  it('honours include, exclude and the size limit (checked on the open file, before reading it)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'netlens-discover-'));
     try {
       mkdirSync(join(dir, 'k8s', 'node_modules'), { recursive: true });
@@ -126,9 +128,13 @@ describe('file discovery', () => {
       writeFileSync(join(dir, 'k8s', 'node_modules', 'c.yaml'), service('api'));
       writeFileSync(join(dir, '.git', 'd.yaml'), service('api'));
       writeFileSync(join(dir, 'big.yaml'), 'a: b\n'.repeat(600));
-      const found = await discoverFiles(dir, { ...defaultFileOptions, maxSizeKB: 2 });
-      assert.deepEqual(found.files.map((f) => f.path.slice(dir.length + 1)), ['k8s/a.yaml', 'k8s/b.yml']);
-      assert.deepEqual(found.tooLarge.map((p) => p.slice(dir.length + 1)), ['big.yaml']);
+      const options = { ...defaultFileOptions, maxSizeKB: 2 };
+      const found = await discoverFiles(dir, options);
+      assert.deepEqual(found.files.map((f) => f.slice(dir.length + 1)), ['big.yaml', 'k8s/a.yaml', 'k8s/b.yml']);
+      const progress = { begin() {}, report() {}, done() {} } as unknown as WorkDoneProgressReporter;
+      const indexed = await indexFolders([dir], options, progress, () => false);
+      assert.deepEqual([...indexed!.texts.keys()].map((u) => u.slice(u.lastIndexOf('/k8s/') + 1)), ['k8s/a.yaml', 'k8s/b.yml']);
+      assert.deepEqual(indexed!.tooLarge.map((u) => u.slice(u.lastIndexOf('/') + 1)), ['big.yaml']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

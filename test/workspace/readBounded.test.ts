@@ -72,6 +72,17 @@ describe('readBounded', () => {
     }
   });
 
+  it('checks a file listed as a regular file just as well, though it skips its lstat', () => {
+    const listed = { ...limits, listedAsFile: true };
+    assert.deepEqual(readBounded(join(dir, 'ws', 'a.yaml'), listed), readBounded(join(dir, 'ws', 'a.yaml'), limits));
+    // What a listing said may no longer hold when the file is opened: each kind of swap is caught on the open.
+    for (const n of ['out', 'in', 'fifo', 'zero', 'stdin', 'big', 'nothing']) {
+      const was = readBounded(join(dir, 'ws', `${n}.yaml`), limits);
+      const now = readBounded(join(dir, 'ws', `${n}.yaml`), listed);
+      assert.equal(now.ok ? 'read' : now.refusal, was.ok ? 'read' : was.refusal, n);
+    }
+  });
+
   it('reads a regular file whose size the system does not report, still within the cap', () => {
     const status = readBounded('/proc/self/status', { maxBytes: 64 * 1024 });
     assert.ok(status.ok && status.text.includes('VmHWM'), 'the whole file, though stat says 0 bytes');

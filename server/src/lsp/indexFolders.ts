@@ -19,24 +19,24 @@ export interface IndexResult {
 export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean, onText?: (uri: string, text: string) => void): Promise<IndexResult | undefined> {
   const found = await Promise.all(folders.map((f) => discoverFiles(f, options)));
   const files = found.flatMap((d) => d.files);
-  const tooLarge = found.flatMap((d) => d.tooLarge).map(fileUri);
+  const tooLarge: string[] = [];
   const roots = realRoots(folders);
   const maxBytes = options.maxSizeKB * 1024;
   const texts = new Map<string, string>();
   const realFolders = new Map<string, string>();
   const pause = pauser();
   let done = 0;
-  for (const f of files) {
+  for (const path of files) {
     const p = pause();
     if (p) await p;
     if (isCancelled()) return undefined;
     // Only regular files inside the folders, within the size limit (a file deleted since it was listed is not there).
-    const read = readBounded(f.path, { maxBytes, roots, realFolders });
+    const read = readBounded(path, { maxBytes, roots, realFolders, listedAsFile: true });
     if (read.ok) {
-      const uri = fileUri(f.path);
+      const uri = fileUri(path);
       texts.set(uri, read.text);
       onText?.(uri, read.text);
-    } else if (read.refusal === 'too-large') tooLarge.push(fileUri(f.path));
+    } else if (read.refusal === 'too-large') tooLarge.push(fileUri(path));
     done++;
     if (done % 50 === 0 || done === files.length) progress.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
   }

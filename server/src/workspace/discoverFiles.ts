@@ -1,30 +1,23 @@
-// Finds the manifest files of a workspace folder: include/exclude globs, and a size limit checked with stat
-// before anything is read, so one huge generated file cannot stall indexing.
+// Finds the manifest files of a workspace folder: the regular files (never links) that the include/exclude globs
+// select. The size limit is checked when a file is read (readBounded.ts checks the open file before reading it), so one
+// huge generated file cannot stall indexing, and a file costs no system call here.
 // The file system is read with synchronous calls, in slices of a few milliseconds with a turn of the event loop
 // between them: thousands of small asynchronous calls cost more than the reading itself.
 
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { globMatcher } from './glob';
 import type { FileOptions } from './settings';
 
-export interface DiscoveredFile {
-  readonly path: string;
-  readonly size: number;
-}
-
 export interface Discovery {
-  readonly files: readonly DiscoveredFile[];
-  /** Matching files left out because they exceed `maxSizeKB`. */
-  readonly tooLarge: readonly string[];
+  /** Paths of regular files that were no symbolic links when listed (readBounded.ts `listedAsFile`), sorted. */
+  readonly files: readonly string[];
 }
 
 export async function discoverFiles(folder: string, options: FileOptions): Promise<Discovery> {
   const include = globMatcher(options.include);
   const exclude = globMatcher(options.exclude);
-  const maxBytes = options.maxSizeKB * 1024;
-  const files: DiscoveredFile[] = [];
-  const tooLarge: string[] = [];
+  const files: string[] = [];
   const pending = [folder];
   const pause = pauser();
   while (pending.length) {
@@ -45,19 +38,11 @@ export async function discoverFiles(folder: string, options: FileOptions): Promi
         if (!exclude(rel) && !exclude(`${rel}/`)) pending.push(full);
         continue;
       }
-      if (!e.isFile() || !include(rel) || exclude(rel)) continue;
-      let size: number;
-      try {
-        size = statSync(full).size;
-      } catch {
-        continue;
-      }
-      if (size > maxBytes) tooLarge.push(full);
-      else files.push({ path: full, size });
+      if (e.isFile() && include(rel) && !exclude(rel)) files.push(full);
     }
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { files, tooLarge: tooLarge.sort() };
+  files.sort();
+  return { files };
 }
 
 /** Slice length of synchronous file-system work between two turns of the event loop. */

@@ -26,15 +26,21 @@ export interface ReadLimits {
    * pass: a folder replaced by a link later is seen by the next pass.
    */
   readonly realFolders?: Map<string, string>;
+  /**
+   * The path was listed by `readdir` as a regular file, not a link (workspace/discoverFiles.ts): its own `lstat` is
+   * skipped. The open still refuses to follow a link (a file replaced by one since is then resolved as any link is),
+   * and the open file is checked as always.
+   */
+  readonly listedAsFile?: boolean;
 }
 
 export function readBounded(path: string, limits: ReadLimits): BoundedRead {
   let real: string;
-  let before: Stats;
+  let before: Stats | undefined;
   try {
     // The path itself first: a regular file that is not a link lies where its folder really is.
-    const own = lstatSync(path);
-    if (own.isSymbolicLink()) {
+    const own = limits.listedAsFile ? undefined : lstatSync(path);
+    if (own?.isSymbolicLink()) {
       real = realpathSync.native(path);
       before = statSync(real);
     } else {
@@ -47,13 +53,16 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
   if (limits.roots && !limits.roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
     return refuse('outside-roots', `${path} leads outside the workspace (to ${real}); it is not read`);
   }
-  if (!before.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(before)}); it is not read`);
-  if (before.size > limits.maxBytes) return refuse('too-large', tooLarge(path, before.size, limits.maxBytes));
+  // Refused before the open where it is known already; the open file is checked below in any case.
+  if (before && !before.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(before)}); it is not read`);
+  if (before && before.size > limits.maxBytes) return refuse('too-large', tooLarge(path, before.size, limits.maxBytes));
   let fd: number;
   try {
     fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
   } catch (err) {
-    return refuse('unreadable', `cannot read ${path}: ${reasonOf(err)}`);
+    // Listed as a file, a link now: resolved and checked like any link.
+    if (limits.listedAsFile && codeOf(err) === 'ELOOP') return readBounded(path, { ...limits, listedAsFile: false });
+    return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', `cannot read ${path}: ${reasonOf(err)}`);
   }
   try {
     const st = fstatSync(fd);
@@ -73,6 +82,9 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
       const n = readSync(fd, buf, got, buf.length - got, null);
       if (n <= 0) break;
       got += n;
+      // All the open file held when checked: done, without a read to find the end (a file that grows now is read
+      // again when the editor reports the change).
+      if (got === st.size) break;
     }
     if (got > limits.maxBytes) return refuse('too-large', tooLarge(path, got, limits.maxBytes));
     return { ok: true, text: buf.toString('utf8', 0, got), realPath: real };
