@@ -69,11 +69,7 @@ interface Slot {
 const bail = undefined;
 
 export function fastParse(text: string): FastDocument[] | undefined {
-  const steps = fastParseSteps(text);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return parseRun(text, undefined, false) as FastDocument[] | undefined;
 }
 
 /** Lines read between two steps of `fastParseSteps` (a few milliseconds). */
@@ -84,31 +80,72 @@ const linesPerStep = 2048;
  * (parseManifest.ts `parseManifestAsync`). Other parses may run between two steps.
  */
 export function* fastParseSteps(text: string): Generator<void, FastDocument[] | undefined> {
+  let r = parseRun(text, undefined, true);
+  while (r instanceof Paused) {
+    yield;
+    r = parseRun(text, r, true);
+  }
+  return r;
+}
+
+/**
+ * Where a parse in steps stopped: the state `parseRun` carries from one step to the next. The parse itself is a
+ * plain function that returns this at a step's end and starts again from it (a generator's body runs markedly slower
+ * in V8, and most texts are parsed in one run).
+ */
+class Paused {
+  constructor(
+    readonly ls: number,
+    readonly lines: number,
+    /** Whether the parse met a repeated key before this step (the flag is shared with parses run between steps). */
+    readonly repeated: boolean,
+    readonly crlf: boolean,
+    readonly docs: FastDocument[],
+    readonly frames: Frame[],
+    readonly slot: Slot | undefined,
+    readonly root: YNode | undefined,
+    readonly docStart: number,
+    readonly explicitStart: boolean,
+    readonly commentBefore: boolean,
+    readonly commentInDocument: boolean,
+    readonly lastWasScalar: boolean,
+    readonly absorber: Frame | undefined,
+    readonly absorberIsScalar: boolean,
+    readonly absorbedEnd: number,
+    readonly absorbedColumn: number,
+  ) {}
+}
+
+/** The parse from the start of `text`, or from where an earlier step stopped; in steps only if `inSteps`. */
+function parseRun(text: string, from: Paused | undefined, inSteps: boolean): FastDocument[] | undefined | Paused {
   duplicateKey = false;
-  /** Whether this parse met a repeated key before a step (the flag is shared with parses run between steps). */
-  let repeated = false;
-  let lines = 0;
-  const odd = oddCharacters(text);
-  if (odd === 'bail') return bail;
-  const crlf = odd === 'crlf';
+  const repeated = from?.repeated ?? false;
+  let lines = from?.lines ?? 0;
+  let crlf: boolean;
+  if (from) crlf = from.crlf;
+  else {
+    const odd = oddCharacters(text);
+    if (odd === 'bail') return bail;
+    crlf = odd === 'crlf';
+  }
   const n = text.length;
-  const docs: FastDocument[] = [];
-  let frames: Frame[] = [];
-  let slot: Slot | undefined;
-  let root: YNode | undefined;
-  let docStart = -1;
-  let explicitStart = false;
+  const docs: FastDocument[] = from?.docs ?? [];
+  let frames: Frame[] = from?.frames ?? [];
+  let slot: Slot | undefined = from?.slot;
+  let root: YNode | undefined = from?.root;
+  let docStart = from?.docStart ?? -1;
+  let explicitStart = from?.explicitStart ?? false;
   /** A comment line came since the last content line (before a dash, yaml gives it to that item). */
-  let commentBefore = false;
-  let commentInDocument = false;
+  let commentBefore = from?.commentBefore ?? false;
+  let commentInDocument = from?.commentInDocument ?? false;
   /** The last content line ended with a one-line plain or quoted scalar. */
-  let lastWasScalar = false;
+  let lastWasScalar = from?.lastWasScalar ?? false;
   /** The frame whose range (its last scalar's or its own trailing comments') the last indented comment joined. */
-  let absorber: Frame | undefined;
-  let absorberIsScalar = false;
+  let absorber: Frame | undefined = from?.absorber;
+  let absorberIsScalar = from?.absorberIsScalar ?? false;
   /** Where the last comment line it took ended, and the column of the first. */
-  let absorbedEnd = -1;
-  let absorbedColumn = 0;
+  let absorbedEnd = from?.absorbedEnd ?? -1;
+  let absorbedColumn = from?.absorbedColumn ?? 0;
 
   /** Closes the top frame: its span ends where its last value ended, and so does its parent's last value. */
   const closeTop = (): void => {
@@ -149,12 +186,11 @@ export function* fastParseSteps(text: string): Generator<void, FastDocument[] | 
     return true;
   };
 
-  let ls = 0;
+  let ls = from?.ls ?? 0;
   while (ls < n) {
-    if (++lines % linesPerStep === 0) {
-      repeated ||= duplicateKey;
-      yield;
-      duplicateKey = false;
+    if (inSteps && ++lines % linesPerStep === 0) {
+      const seen = repeated || duplicateKey;
+      return new Paused(ls, lines, seen, crlf, docs, frames, slot, root, docStart, explicitStart, commentBefore, commentInDocument, lastWasScalar, absorber, absorberIsScalar, absorbedEnd, absorbedColumn);
     }
     const nl = text.indexOf('\n', ls);
     const next = nl < 0 ? n : nl + 1;
