@@ -6,7 +6,7 @@ export function renderRulesDoc(rules: readonly Rule[]): string {
   const out: string[] = [
     '# Rules',
     '',
-    '<!-- Generated from the rule modules in server/src/rules/ by `npm run rules-doc`. Do not edit by hand. -->',
+    '<!-- Generated from the rule modules in server/src/rules/ by scripts/derived.ts (`npm run derived`; the build and the tests run it). Do not edit by hand. -->',
     '',
     'Kubernetes Network Lens reads the Kubernetes manifests in your workspace and reports networking mistakes that the API server accepts but the cluster will not route the way you expect. Each finding carries one of the codes below. Change a rule\'s severity, or turn it off, with the `kubeNetlens.rules` setting in the editor (for example `"kubeNetlens.rules": {"service-port-not-exposed": "off"}`).',
     '',
