@@ -29,6 +29,10 @@ if (!files.length) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The tests read the rule registry and docs/rules.md, which are derived from the rule modules (scripts/derived.ts):
+// brought up to date first, so a rule just added is tested; on CI only checked, as the build does.
+const derived = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/derived.ts', ...(process.env.CI === 'true' ? ['--check'] : [])], { stdio: 'inherit' });
+if (derived.status !== 0) process.exit(derived.status ?? 1);
 const testTimeoutMs = 5 * 60_000;
 // Both runs together stay well inside CI's limit, with the installs (about 6 minutes in all when nothing hangs).
 const runTimeoutMs = (skipE2e ? 20 : 15) * 60_000;

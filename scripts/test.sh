@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command: installs what the tests need, then type-checks, lints, builds, runs the unit tests,
-# packages the VSIX and runs the end-to-end tests in a real VS Code (code-server + Chromium).
+# The test command: installs what the tests need, then updates (on CI: checks) the files derived from the rule
+# modules, type-checks, lints, builds, runs the unit tests, packages the VSIX and runs the end-to-end tests in a real
+# VS Code (code-server + Chromium).
 # Works on a fresh clone, as root or not, without a terminal (CI=true, no stdin). Stops at the first failure.
 #
 # Usage: ./scripts/test.sh [--no-e2e]
@@ -58,6 +59,14 @@ if [ "$e2e" -eq 1 ]; then
   step "real-editor prerequisites: Debian packages, code-server (scripts/setup-code-server.sh)"
   # bounded: an install that stalls on the network fails here instead of holding CI to its limit
   timeout --kill-after=30 900 ./scripts/setup-code-server.sh </dev/null
+fi
+
+step "derived files: the rule registry and docs/rules.md (scripts/derived.ts; with CI=true only checked)"
+# Before the type-check, which reads the registry. On CI a stale committed file fails here instead of being rewritten.
+if [ "${CI:-}" = true ]; then
+  node --import tsx scripts/derived.ts --check
+else
+  node --import tsx scripts/derived.ts
 fi
 
 step "type-check (tsc --noEmit)"
