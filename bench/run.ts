@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { nodeBundle } from '../scripts/nodeBundle.mjs';
 import { summariseProfile } from './cpuProfile';
 import { defaultSeed, generateWorkspace, hostileShapes, withShape, writeWorkspace, type GeneratedWorkspace, type HostileShape } from './generate';
 import { describeMachine } from './machine';
@@ -174,7 +175,7 @@ export async function profileSize(size: number) {
   // The profiled server is bundled here, with a source map, so that a rebuild of dist/ (a production one has no
   // map) cannot change the code under the profiler or its mapping.
   const bundle = join(dir, 'server.js');
-  await build({ entryPoints: [join(root, 'server/src/lsp/main.ts')], outfile: bundle, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' });
+  await build({ ...nodeBundle, entryPoints: [join(root, 'server/src/lsp/main.ts')], outfile: bundle, sourcemap: true });
   const coldIndexMs = await profileColdIndex(bundle, folder, dir, 15 * minute);
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('the server wrote no CPU profile');

@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { nodeBundle, nonAsciiLines } from './nodeBundle.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -13,15 +14,7 @@ const watch = process.argv.includes('--watch');
 const derived = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/derived.ts', ...(process.env.CI === 'true' ? ['--check'] : [])], { stdio: 'inherit' });
 if (derived.status !== 0) process.exit(derived.status ?? 1);
 
-const node = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: !production,
-  minify: production,
-  logLevel: 'warning',
-};
+const node = { ...nodeBundle, sourcemap: !production, minify: production };
 
 const builds = [
   { ...node, entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
@@ -40,6 +33,13 @@ if (watch) {
   for (const b of present) (await esbuild.context(b)).watch();
 } else {
   await Promise.all(present.map((b) => esbuild.build(b)));
+  // The server and the CLI are loaded by V8 as one source each: a single character outside Latin-1 doubles its size in
+  // memory (scripts/nodeBundle.mjs), so a bundle that is not ASCII fails the build, naming the lines.
+  const offending = present.filter((b) => b.platform === 'node').flatMap((b) => nonAsciiLines(b.outfile));
+  if (offending.length) {
+    console.error(`A bundle holds characters outside ASCII (write them as \\u escapes in the source):\n${offending.join('\n')}`);
+    process.exit(1);
+  }
 }
 if (existsSync('client/webview/trace.css')) {
   mkdirSync('dist/webview', { recursive: true });

@@ -184,7 +184,7 @@ function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: S
     scopes: () => scopes,
     scopeOf,
     endpointsOf: (service) => scopeOf(service.uri).analysis.endpointsOf(service),
-    // Each record once, from the scope of the object it comes from (semantics §8: never a name from an arbitrary copy).
+    // Each record once, from the scope of the object it comes from (network-semantics.md 8: never a name from an arbitrary copy).
     dnsRecords: () => (records ??= uniqueRecords(scopes.flatMap((s) => {
       const mine = memberOf(s);
       return s.analysis.dnsRecords().filter((r) => mine(r.source.uri));

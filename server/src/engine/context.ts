@@ -183,7 +183,7 @@ function recorderFor(analysis: Analysis): Recorder {
         endpointDeps(service, recorder.deps);
         return analysis.endpointsOf(service);
       },
-      // A Service's records are made from the Service itself and its endpoints (semantics §2.1).
+      // A Service's records are made from the Service itself and its endpoints (network-semantics.md 2.1).
       recordsOf: (service) => {
         endpointDeps(service, recorder.deps);
         return analysis.dnsRecordsFor(service);
@@ -330,13 +330,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     gatewayUnknown(namespace) {
       return known(unknownKey(scope!.id, ['gateway', namespace])) as string | undefined;
     },
-    // semantics §1.1, §1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
+    // network-semantics.md 1.1, 1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.
     endpointsOf(service) {
       endpointDeps(service, deps);
       return a().endpointsOf(service);
     },
-    // semantics §2: a Service's records are made from it and its endpoints; other records from objects in their namespace.
+    // network-semantics.md 2: a Service's records are made from it and its endpoints; other records from objects in their namespace.
     dnsRecordsFor(resource) {
       if (isService(resource)) endpointDeps(resource, deps);
       else record(`ns:${resource.namespace}`);
@@ -348,7 +348,7 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     anyWorkloadSelectedBy(namespace, selector) {
       return known(selectionKey(scope!.id, namespace, selector)) as boolean;
     },
-    // semantics §4: the variables come from the Services of the pod's namespace and the master Service in `default`.
+    // network-semantics.md 4: the variables come from the Services of the pod's namespace and the master Service in `default`.
     serviceEnv(namespace, enableServiceLinks) {
       record(`svcs:${namespace}`);
       record('svcs:default');

@@ -94,7 +94,7 @@ function verdictLine(analysis: Analysis, service: Service): Md {
     const gated = eps.groups.every((g) => g.readinessGated) ? md` · only ready pods get traffic` : md``;
     if (!total && !perNode) return md`⚠ **No ready pods**: ${joined(who, ', ')} is scaled to 0, so the Service has no endpoints.`;
     const count = perNode ? (total ? md`${plural(total, 'pod')} plus one per node` : md`one pod per node`) : plural(total, 'pod');
-    return md`✓ **Endpoints**: ${count}: ${joined(who, ', ').replace(/, - … and/, ', … and') as Md}${gated}`;
+    return md`✓ **Endpoints**: ${count}: ${joined(who, ', ').replace(/, - \u2026 and/, ', … and') as Md}${gated}`;
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
