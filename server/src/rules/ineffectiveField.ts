@@ -2,7 +2,7 @@
 
 import type { Service } from '../model/resources';
 import type { Span } from '../model/span';
-import { at, entry, type YEntry } from '../model/yamlTree';
+import { at, entry, type YEntry, type YNode } from '../model/yamlTree';
 import type { FindingDraft, Fix } from './finding';
 import { removeEntry } from './fixes/fieldEdits';
 import { refOf } from './refOf';
@@ -71,7 +71,9 @@ spec:
 });
 
 function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
-  const spec = at(treeOf(svc), 'spec');
+  // The tree is read again from the file (model/trees.ts) only for a Service with something to report.
+  let specTree: YNode | undefined;
+  const spec = () => (specTree ??= at(treeOf(svc), 'spec'));
   const finding = (e: YEntry | undefined, span: Span | undefined, message: string, fixTitle: string): FindingDraft | undefined => {
     if (!span) return undefined;
     const edit = e && removeEntry(svc.uri, source, e);
@@ -79,7 +81,7 @@ function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
     return { uri: svc.uri, span, message, resource: refOf(svc), tags: ['unnecessary'], fixes };
   };
   const out: (FindingDraft | undefined)[] = [];
-  const annotation = entry(at(treeOf(svc), 'metadata', 'annotations'), tolerateUnready);
+  const annotation = svc.annotations.has(tolerateUnready) ? entry(at(treeOf(svc), 'metadata', 'annotations'), tolerateUnready) : undefined;
   if (annotation) {
     const instead = svc.publishNotReadyAddresses ? 'spec.publishNotReadyAddresses is already set, which is what counts' : 'set spec.publishNotReadyAddresses: true instead';
     out.push(finding(annotation, annotation.keySpan,
@@ -90,21 +92,21 @@ function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
     const why = svc.type === 'ExternalName'
       ? 'an ExternalName Service has no endpoints at all'
       : 'this Service has no selector, so its endpoints come from manual Endpoints or EndpointSlices, which carry their own readiness (notReadyAddresses stay not ready, EndpointSlice conditions are used as written)';
-    out.push(finding(entry(spec, 'publishNotReadyAddresses'), svc.publishNotReadyAddressesSpan, `publishNotReadyAddresses has no effect here: ${why}.`, 'Remove publishNotReadyAddresses'));
+    out.push(finding(entry(spec(), 'publishNotReadyAddresses'), svc.publishNotReadyAddressesSpan, `publishNotReadyAddresses has no effect here: ${why}.`, 'Remove publishNotReadyAddresses'));
   }
   if (svc.type !== 'ExternalName' && svc.externalName !== undefined) {
-    out.push(finding(entry(spec, 'externalName'), svc.externalNameSpan,
+    out.push(finding(entry(spec(), 'externalName'), svc.externalNameSpan,
       `spec.externalName is ignored because the type is ${svc.type}, not ExternalName: "${svc.name}" gets a cluster IP${svc.headless ? ' (or pod addresses)' : ''}, not an alias to ${svc.externalName}. Set type: ExternalName if an alias was intended, or remove the field.`,
       'Remove externalName'));
   }
-  const externalIPs = entry(spec, 'externalIPs');
-  if (svc.type === 'ExternalName' && externalIPs && svc.externalIPs.length) {
+  const externalIPs = svc.type === 'ExternalName' && svc.externalIPs.length ? entry(spec(), 'externalIPs') : undefined;
+  if (externalIPs) {
     out.push(finding(undefined, externalIPs.keySpan,
       `spec.externalIPs is ignored for an ExternalName Service: it is only a DNS alias to ${svc.externalName ?? 'an external name'}, and kube-proxy does not route any address to it.`,
       'Remove externalIPs'));
   }
   if (svc.sessionAffinity === 'ClientIP' && (svc.headless || svc.type === 'ExternalName')) {
-    const affinity = entry(spec, 'sessionAffinity');
+    const affinity = entry(spec(), 'sessionAffinity');
     const what = svc.type === 'ExternalName' ? 'an ExternalName Service is only a DNS alias' : 'clients of a headless Service connect to pod IPs from DNS directly';
     out.push(finding(affinity, affinity?.value.span,
       `sessionAffinity: ClientIP has no effect: kube-proxy implements session affinity, and it does not handle this Service because ${what}.`,
