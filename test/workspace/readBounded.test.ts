@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -30,8 +30,10 @@ describe('readBounded', () => {
   const limits = { maxBytes: 1024, roots };
 
   it('reads a regular file inside the roots, also through a link that stays inside', () => {
-    assert.deepEqual(readBounded(join(dir, 'ws', 'a.yaml'), limits), { ok: true, text: 'kind: ConfigMap\n', realPath: join(dir, 'ws', 'a.yaml') });
-    assert.equal(readBounded(join(dir, 'ws', 'in.yaml'), limits).ok, true);
+    const st = statSync(join(dir, 'ws', 'a.yaml'));
+    assert.deepEqual(readBounded(join(dir, 'ws', 'a.yaml'), limits), { ok: true, text: 'kind: ConfigMap\n', realPath: join(dir, 'ws', 'a.yaml'), identity: `${st.dev}:${st.ino}` });
+    const linked = readBounded(join(dir, 'ws', 'in.yaml'), limits);
+    assert.equal(linked.ok && linked.identity, `${st.dev}:${st.ino}`, 'the file a link leads to is the same file');
     assert.deepEqual(roots, [join(dir, 'ws')], 'a root that does not exist is left out');
   });
 

@@ -2,7 +2,7 @@
 // The only module of the CLI that touches the file system; every read goes through readBounded (a regular file,
 // within the size limit; inside the given folder for files found by walking it).
 
-import { realpathSync, readdirSync, statSync, type Stats } from 'node:fs';
+import { realpathSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
 import { readBounded, reasonOf } from '../workspace/readBounded';
@@ -48,19 +48,42 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
     }
   };
 
+  /** A YAML file the folder listing says is a regular file (no link): read without a stat of its own. */
+  const readListed = (display: string, roots: readonly string[]): void => {
+    const read = readBounded(display, { maxBytes: maxFileBytes, roots, realFolders, listedAsFile: true });
+    if (read.ok) {
+      if (seenFiles.has(read.identity)) return;
+      seenFiles.add(read.identity);
+      sources.push({ uri: display, text: read.text });
+    } else if (read.refusal === 'too-large') {
+      // Stat again for the size in the note (a rare case).
+      const size = sizeOf(display);
+      tooLarge++;
+      notes.push(`skipped ${display}: ${size === undefined ? 'it' : `${(size / maxFileBytes).toFixed(1)} MB`} is larger than the 1 MB limit`);
+    } else notes.push(`skipped ${read.message}`);
+  };
+
   const walk = (folder: string, stats: Stats, root: readonly string[]): void => {
     // A symlink back to an ancestor would otherwise be walked forever.
     if (seenFolders.has(identityOf(stats))) return;
     seenFolders.add(identityOf(stats));
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(folder).sort();
+      entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (err) {
       notes.push(`skipped ${folder}: ${reasonOf(err)}`);
       return;
     }
-    for (const name of names) {
+    for (const e of entries) {
+      const name = e.name;
       const path = join(folder, name);
+      const yaml = /\.ya?ml$/i.test(name);
+      // What the listing tells needs no stat: a regular YAML file is read at once, other files are passed over.
+      if (e.isFile()) {
+        if (yaml) readListed(path, root);
+        continue;
+      }
+      if (!e.isDirectory() && !e.isSymbolicLink() && !yaml) continue;
       let stats: Stats;
       try {
         stats = statSync(path);
@@ -105,9 +128,17 @@ export function isCollectError<T extends object>(x: T | CollectError): x is Coll
   return 'error' in x;
 }
 
-/** The same file reached twice (two PATH arguments, a symlink) is read once. */
+/** The same file reached twice (two PATH arguments, a symlink) is read once (readBounded.ts `identity` is the same). */
 function identityOf(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
+}
+
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }
 
 function kindOf(st: Stats): string {

@@ -13,7 +13,13 @@ import { basename, dirname, sep } from 'node:path';
 export type ReadRefusal = 'missing' | 'not-regular' | 'outside-roots' | 'too-large' | 'unreadable';
 
 export type BoundedRead =
-  | { readonly ok: true; readonly text: string; readonly realPath: string }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly realPath: string;
+      /** The file read, as `<device>:<inode>` of the open file: the same file reached by two paths has one. */
+      readonly identity: string;
+    }
   | { readonly ok: false; readonly refusal: ReadRefusal; readonly message: string };
 
 export interface ReadLimits {
@@ -87,7 +93,7 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
       if (got === st.size) break;
     }
     if (got > limits.maxBytes) return refuse('too-large', tooLarge(path, got, limits.maxBytes));
-    return { ok: true, text: buf.toString('utf8', 0, got), realPath: real };
+    return { ok: true, text: buf.toString('utf8', 0, got), realPath: real, identity: `${st.dev}:${st.ino}` };
   } catch (err) {
     return refuse('unreadable', `cannot read ${path}: ${reasonOf(err)}`);
   } finally {
