@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { serverNodeOptions } from '../server/src/protocol';
 
 export interface Received {
   readonly method: string;
@@ -49,7 +50,8 @@ export interface StartOptions {
 }
 
 export function startSession(serverJs: string, options: StartOptions = {}): LspSession {
-  const args = [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), serverJs, '--stdio'];
+  // Started as the editor starts it (protocol.ts `serverNodeOptions`).
+  const args = [...serverNodeOptions, ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), serverJs, '--stdio'];
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {

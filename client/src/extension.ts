@@ -7,6 +7,7 @@ import { crashHandler } from './crashHandler';
 import { createStatusBar } from './statusBar';
 import { registerServiceDetails } from './serviceDetails';
 import { registerTracePanel } from './tracePanel';
+import { serverNodeOptions } from '../../server/src/protocol';
 
 let client: LanguageClient | undefined;
 /** Disposed only after the client has stopped: requests still pending at shutdown log their failure into it. */
@@ -20,8 +21,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Helm helpers (`_helpers.tpl`) are no YAML, but a save of one renders its chart again.
   const helpers = vscode.workspace.createFileSystemWatcher('**/*.tpl');
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module, transport: TransportKind.ipc, options: { execArgv: [...serverNodeOptions] } },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: [...serverNodeOptions, '--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
     // Only files on disk: the server reads the rest of the workspace from disk too.

@@ -11,6 +11,7 @@ import { after } from 'node:test';
 import { builtBundle } from '../helpers/bundle';
 import { childProcesses, processState } from '../helpers/processes';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { serverNodeOptions } from '../../server/src/protocol';
 
 export interface PublishedDiagnostics {
   readonly uri: string;
@@ -38,7 +39,8 @@ export interface TestClient {
 export const requestTimeoutMs = 60_000;
 
 export function startServer(serverPath: string = builtBundle().server): TestClient {
-  const child = spawn(process.execPath, [serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Started with the options the editor starts it with (protocol.ts).
+  const child = spawn(process.execPath, [...serverNodeOptions, serverPath, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
   started.add(child);
   const stdout: Buffer[] = [];
   const stderr: string[] = [];
