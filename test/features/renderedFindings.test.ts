@@ -38,4 +38,11 @@ describe('rendered findings', () => {
     const [lost] = mapRenderedFindings([{ ...unit('release r, values.yaml'), rendered: { text: rendered.text, mappings: [] } }]);
     assert.deepEqual([lost.uri, lost.span], ['c/Chart.yaml', { start: 0, end: 0 }]);
   });
+
+  it('maps a related place in another release to its template too', () => {
+    const other = { ...unit('release s, values.yaml', []), renderedUri: 'helm:s', fallbackUri: 's/Chart.yaml' };
+    const across: Finding = { ...finding, related: [{ uri: 'helm:s', span: value, message: 'the pods' }] };
+    const [f] = mapRenderedFindings([unit('release r, values.yaml', [across]), other]);
+    assert.deepEqual(f.related, [{ uri: 't/svc.yaml', span: { start: 50, end: 60 }, message: 'the pods' }]);
+  });
 });

@@ -1,14 +1,15 @@
 // Findings on rendered text (a Helm release) → findings on the sources that made it (the template lines), with the
 // rendered value and the value set in the message; the same finding from several value sets → one finding naming
-// them all. Fixes are dropped: they would edit rendered text, which nobody can save.
+// them all. The mapping and merging are engine/renderedMerge.ts's (which drops fixes: they would edit rendered text,
+// which nobody can save); what is Helm's is here: how a value set is named, with the value it rendered.
 
 import { configuredSeverity, type AnalysisConfig } from '../model/config';
 import type { LineIndex } from '../model/lineIndex';
 import type { RenderedText, RenderProblem } from '../model/rendered';
 import type { SourceSpan, TraceResult } from '../protocol';
-import { sourceOf } from '../model/rendered';
 import type { Span } from '../model/span';
-import type { Finding, RelatedInfo } from '../rules/finding';
+import type { Finding } from '../rules/finding';
+import { mappedRelated, mergeAtSources, sourcePlace, type Landing, type Merging } from '../engine/renderedMerge';
 
 /** One rendered unit's findings: those on `renderedUri` are mapped, the others are left out. */
 export interface RenderedFindings {
@@ -21,66 +22,66 @@ export interface RenderedFindings {
   readonly findings: readonly Finding[];
 }
 
-interface Mapped {
-  readonly finding: Finding;
-  readonly rendered: string;
-  readonly context: string;
-}
+type Render = Omit<RenderedFindings, 'findings'>;
 
 /**
  * One analysis's findings with renders among its files: those on a render go to its sources (merged across value
  * sets), the others stay where they are with their related places in renders mapped too.
  */
-export function mapFindings(findings: readonly Finding[], units: readonly Omit<RenderedFindings, 'findings'>[]): Finding[] {
-  const byUri = new Map(units.map((u) => [u.renderedUri, u]));
+export function mapFindings(findings: readonly Finding[], units: readonly Render[]): Finding[] {
+  const byUri = rendersByUri(units);
+  const placeOf = placesIn(byUri);
   const onRenders: Finding[] = [];
   const out: Finding[] = [];
   for (const f of findings) {
     if (byUri.has(f.uri)) onRenders.push(f);
-    else if (f.related?.some((r) => byUri.has(r.uri))) {
-      out.push({ ...f, related: f.related.map((r) => {
-        const u = byUri.get(r.uri);
-        const m = u && sourceOf(u.rendered, r.span);
-        return u ? { uri: m?.uri ?? u.fallbackUri, span: m?.span ?? { start: 0, end: 0 }, message: r.message } : r;
-      }) });
-    } else out.push(f);
+    else if (f.related?.some((r) => byUri.has(r.uri))) out.push({ ...f, related: mappedRelated(f.related, placeOf) });
+    else out.push(f);
   }
   return [...out, ...mapRenderedFindings(units.map((u) => ({ ...u, findings: onRenders })))];
 }
 
 /** Every unit's findings on its rendered text, mapped to their sources and merged across value sets. */
 export function mapRenderedFindings(units: readonly RenderedFindings[]): Finding[] {
-  const groups = new Map<string, Mapped[]>();
+  const landings: Landing<Render>[] = [];
   for (const u of units) {
-    for (const f of u.findings) {
-      if (f.uri !== u.renderedUri) continue;
-      const at = sourceOf(u.rendered, f.span);
-      const related: RelatedInfo[] = [];
-      for (const r of f.related ?? []) {
-        if (r.uri !== u.renderedUri) related.push(r);
-        else {
-          const m = sourceOf(u.rendered, r.span);
-          related.push({ uri: m?.uri ?? u.fallbackUri, span: m?.span ?? { start: 0, end: 0 }, message: r.message });
-        }
-      }
-      const { fixes: _fixes, ...rest } = f;
-      const finding: Finding = { ...rest, uri: at?.uri ?? u.fallbackUri, span: at?.span ?? { start: 0, end: 0 }, related };
-      const key = [finding.code, finding.uri, finding.span.start, finding.span.end, finding.message].join('\u0000');
-      const list = groups.get(key);
-      const entry = { finding, rendered: renderedSnippet(u.rendered.text, f.span), context: u.context };
-      if (list) {
-        if (!list.some((m) => m.context === u.context)) list.push(entry);
-      } else groups.set(key, [entry]);
-    }
+    for (const f of u.findings) if (f.uri === u.renderedUri) landings.push({ finding: f, render: u, at: sourcePlace(u.rendered, u.fallbackUri, f.span) });
   }
-  return [...groups.values()].map((list) => {
-    const first = list[0];
-    const sameValue = list.every((m) => m.rendered === first.rendered);
-    const where = sameValue
-      ? `in ${joinContexts(list.map((m) => m.context))}${first.rendered ? `: rendered ${first.rendered}` : ''}`
-      : list.map((m) => `in ${m.context}${m.rendered ? `: rendered ${m.rendered}` : ''}`).join('\n');
-    return { ...first.finding, message: `${first.finding.message}\n${where}` };
-  });
+  return mergeAtSources(landings, helmMerging(placesIn(rendersByUri(units))));
+}
+
+/**
+ * Findings of value sets merge only when their messages agree (nothing else shows a value set's own message); the
+ * message names each value set with the value it rendered, on one line when the values agree.
+ */
+function helmMerging(placeOf: Merging<Render>['placeOf']): Merging<Render> {
+  return {
+    name: (u) => u.context,
+    byMessage: true,
+    placeOf,
+    message(landings) {
+      const values = landings.map((l) => renderedSnippet(l.render.rendered.text, l.finding.span));
+      const sameValue = values.every((v) => v === values[0]);
+      const where = sameValue
+        ? `in ${joinContexts(landings.map((l) => l.render.context))}${values[0] ? `: rendered ${values[0]}` : ''}`
+        : landings.map((l, i) => `in ${l.render.context}${values[i] ? `: rendered ${values[i]}` : ''}`).join('\n');
+      return `${landings[0].finding.message}\n${where}`;
+    },
+  };
+}
+
+/** The renders by the URI of their rendered text (the first of a URI, should two share one). */
+function rendersByUri(units: readonly Render[]): Map<string, Render> {
+  const byUri = new Map<string, Render>();
+  for (const u of units) if (!byUri.has(u.renderedUri)) byUri.set(u.renderedUri, u);
+  return byUri;
+}
+
+function placesIn(byUri: ReadonlyMap<string, Render>): Merging<Render>['placeOf'] {
+  return (uri, span) => {
+    const u = byUri.get(uri);
+    return u && sourcePlace(u.rendered, u.fallbackUri, span);
+  };
 }
 
 /** `release api, values.yaml` + `release api, values ci/prod-values.yaml` → `release api, value sets values.yaml and ci/prod-values.yaml`. */
@@ -118,8 +119,8 @@ export function findingsOfProblems(problems: readonly RenderProblem[], rules: An
 
 /** A place in a render → the source it came from (a template line), or the chart's Chart.yaml when none maps. */
 export function sourceLocation(rendered: RenderedText, fallbackUri: string, span: Span): { readonly uri: string; readonly span: Span } {
-  const m = sourceOf(rendered, span);
-  return m ? { uri: m.uri, span: m.span } : { uri: fallbackUri, span: { start: 0, end: 0 } };
+  const p = sourcePlace(rendered, fallbackUri, span);
+  return { uri: p.uri, span: p.span };
 }
 
 /** A render the places of a trace can be mapped from. */
