@@ -1,5 +1,6 @@
 // Custom LSP messages and the trace graph data shared by the server, the client and the webview.
-// Types only (plus method-name constants): the client and the webview import nothing else from the server.
+// Types only (plus method-name constants and the server's Node options): the client and the webview import nothing
+// else from the server.
 
 export const traceRequest = 'kubeNetlens/trace';
 export const listServicesRequest = 'kubeNetlens/listServices';
@@ -12,7 +13,8 @@ export const statusNotification = 'kubeNetlens/status';
  * The Node options the language server process runs with: the editor's client starts it so, and so do the benchmark
  * and the tests, which measure and check what users run. A young generation of at most 8 MB per semi-space, half of
  * Node's default: the server's garbage is short-lived (parse trees, findings before they are kept), so a smaller
- * nursery collects it as well, and the process peaks at 10-15 % less memory for the same work (bench/README.md).
+ * nursery collects it as well, and the process peaks at 5-15 % less memory for the same work at 1,000 and 10,000
+ * resources (the benchmark, bench/README.md).
  */
 export const serverNodeOptions: readonly string[] = ['--max-semi-space-size=8'];
 
