@@ -14,7 +14,7 @@ export const statusNotification = 'kubeNetlens/status';
  * and the tests, which measure and check what users run. A young generation of at most 8 MB per semi-space, half of
  * Node's default: the server's garbage is short-lived (parse trees, findings before they are kept), so a smaller
  * nursery collects it as well, and the process peaks at 5-15 % less memory for the same work at 1,000 and 10,000
- * resources (the benchmark, bench/README.md).
+ * resources in the benchmark (npm run bench).
  */
 export const serverNodeOptions: readonly string[] = ['--max-semi-space-size=8'];
 
