@@ -1,18 +1,16 @@
 // Bundles the language server, the extension client, the CLI and the trace webview with esbuild.
 // Type-checking is separate (`npm run typecheck`), as esbuild only strips types.
 import * as esbuild from 'esbuild';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { updateDerivedFiles } from './derivedFiles.mjs';
 import { nodeBundle, nonAsciiLines } from './nodeBundle.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-// The rule registry and docs/rules.md are derived from the rule modules (scripts/derived.ts), so they are brought up
-// to date before bundling. On CI they are only checked: a stale committed file fails the build there, and is never
-// rewritten where nobody would commit it.
-const derived = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/derived.ts', ...(process.env.CI === 'true' ? ['--check'] : [])], { stdio: 'inherit' });
-if (derived.status !== 0) process.exit(derived.status ?? 1);
+// The rule registry and docs/rules.md are derived from the rule modules: brought up to date (on CI: checked) before
+// bundling.
+updateDerivedFiles();
 
 const node = { ...nodeBundle, sourcemap: !production, minify: production };
 

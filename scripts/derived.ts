@@ -5,6 +5,7 @@
 //
 // Usage: node --import tsx scripts/derived.ts [--check]
 //   --check  writes nothing; exits 1 naming each stale file and the command that updates it.
+// scripts/derivedFiles.mjs runs it for the build and the tests, with --check when CI=true.
 //
 // Paths are relative to this script's checkout, so a copy of the tree (test/derived.test.ts) derives its own files.
 
