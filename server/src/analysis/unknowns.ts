@@ -6,21 +6,86 @@ import type { Cluster } from '../model/cluster';
 import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
-import { isBuiltInApiVersion, type Resource, type Workload } from '../model/resources';
+import { isBuiltInApiVersion, type OtherResource, type Resource, type Workload } from '../model/resources';
 
-/** A custom resource in the namespace: an operator may turn it into pods and Services with labels of its choosing (semantics §9.2). */
-export function operatorObjectIn(cluster: Cluster, namespace: string): Resource | undefined {
+/**
+ * A custom resource that supplies what the manifests do not show in `namespace` (semantics §9.0, §9.2): one of a kind
+ * an operator turns into pods (model/suppliers.ts, or a kind whose CustomResourceDefinition in scope has a pod
+ * template), or a deployer (a GitOps Application, a Flux HelmRelease) whose manifests land there. A ServiceMonitor,
+ * a Certificate or an Istio VirtualService supplies nothing and is not returned.
+ */
+export function supplierIn(cluster: Cluster, namespace: string): { readonly resource: Resource; readonly why: string } | undefined {
+  const objects = cluster.objectsIn(namespace);
+  const everywhere = suppliersOf(cluster);
+  if (objects) {
+    let found = localSuppliers.get(objects);
+    if (found === undefined) {
+      found = null;
+      for (const r of objects.resources) {
+        const why = supplies(r, everywhere.podKinds, namespace);
+        if (why) {
+          found = { resource: r, why };
+          break;
+        }
+      }
+      localSuppliers.set(objects, found);
+    }
+    if (found) return found;
+  }
+  const deployer = everywhere.deployers.find((d) => d.namespace === undefined || d.namespace === namespace);
+  return deployer && { resource: deployer.resource, why: deployer.resource.supplier!.why };
+}
+
+/** The first custom resource of a namespace (Gateway API objects are built in), kept with its object list. */
+function customResourceIn(cluster: Cluster, namespace: string): Resource | undefined {
   const objects = cluster.objectsIn(namespace);
   if (!objects) return undefined;
-  let found = operatorObjects.get(objects);
+  let found = customResources.get(objects);
   if (found === undefined) {
     found = objects.resources.find((r) => !isBuiltInApiVersion(r.apiVersion)) ?? null;
-    operatorObjects.set(objects, found);
+    customResources.set(objects, found);
   }
   return found ?? undefined;
 }
 
-const operatorObjects = new WeakMap<object, Resource | null>();
+const customResources = new WeakMap<object, Resource | null>();
+
+const localSuppliers = new WeakMap<object, { readonly resource: Resource; readonly why: string } | null>();
+
+function supplies(r: Resource, podKinds: ReadonlySet<string>, namespace: string): string | undefined {
+  if (!('supplier' in r) && isBuiltInApiVersion(r.apiVersion)) return undefined;
+  const s = (r as OtherResource).supplier;
+  if (s?.supplies === 'pods') return s.why;
+  if (s?.supplies === 'objects') return s.namespace === undefined || s.namespace === namespace ? s.why : undefined;
+  const group = r.apiVersion.slice(0, Math.max(r.apiVersion.indexOf('/'), 0));
+  if (podKinds.has(`${group}/${r.kind}`)) return 'an operator turns into pods (its CustomResourceDefinition has a pod template)';
+  return undefined;
+}
+
+interface Suppliers {
+  /** `group/Kind` of the CustomResourceDefinitions in scope whose schema holds a pod template. */
+  readonly podKinds: ReadonlySet<string>;
+  /** Deployers anywhere in scope, with the namespace their manifests land in (undefined: any). */
+  readonly deployers: readonly { readonly resource: OtherResource; readonly namespace?: string }[];
+}
+
+const suppliersMemo = new WeakMap<Cluster, Suppliers>();
+
+/** The CRDs and deployers of the whole scope, worked out once per cluster (reading every object: any change may add one). */
+function suppliersOf(cluster: Cluster): Suppliers {
+  let found = suppliersMemo.get(cluster);
+  if (found) return found;
+  const podKinds = new Set<string>();
+  const deployers: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
+  for (const r of cluster.resources) {
+    const o = r as OtherResource;
+    if (o.definesPodKind) podKinds.add(o.definesPodKind);
+    else if (o.supplier?.supplies === 'objects') deployers.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
+  }
+  found = { podKinds, deployers };
+  suppliersMemo.set(cluster, found);
+  return found;
+}
 
 /**
  * Why pods carrying a selector's labels may exist in `namespace` although no pod template in scope carries them, or
@@ -29,8 +94,8 @@ const operatorObjects = new WeakMap<object, Resource | null>();
 export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>): string | undefined {
   const chart = unrenderedChart(cluster);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
-  const cr = operatorObjectIn(cluster, namespace);
-  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, which an operator may turn into such pods`;
+  const supplier = supplierIn(cluster, namespace);
+  if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and such pods may come from it (pods of \`kind: ${supplier.resource.kind}\` objects are not modelled)`;
   const fromCluster = clusterPods(cluster, namespace);
   if (fromCluster) return fromCluster;
   for (const key of keys) {
@@ -50,7 +115,9 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
 export function unknownGateway(cluster: Cluster, namespace: string): string | undefined {
   const chart = unrenderedChart(cluster);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define it`;
-  const cr = operatorObjectIn(cluster, namespace);
+  // Gateways are made by operators of any kind (a mesh's ingress, a platform's edge object), not only by those that
+  // make pods: any custom resource in the namespace counts.
+  const cr = customResourceIn(cluster, namespace);
   if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, and operators create Gateways for theirs`;
   return undefined;
 }
@@ -59,8 +126,8 @@ export function unknownGateway(cluster: Cluster, namespace: string): string | un
 export function unknownService(cluster: Cluster, namespace: string, name: string): string | undefined {
   const chart = unrenderedChart(cluster);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and it may define it`;
-  const cr = operatorObjectIn(cluster, namespace);
-  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) is a custom resource, and operators create Services for theirs`;
+  const supplier = supplierIn(cluster, namespace);
+  if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and may come with such a Service`;
   const fromCluster = clusterService(cluster, namespace, name);
   if (fromCluster) return fromCluster;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
@@ -169,4 +236,9 @@ function chartFolderOf(renderUri: string): string {
  */
 export function isWorkloadFragment(w: Workload): boolean {
   return w.kind !== 'Pod' && w.kind !== 'Job' && w.kind !== 'CronJob' && w.selector === undefined && w.selectorSpan === undefined && w.template.labels.size === 0;
+}
+
+/** `the RabbitmqCluster "mq" (rabbitmq.com/v1beta1) in namespace "shop" is a custom resource that`. */
+function describeSupplier(r: Resource): string {
+  return `the ${r.kind} "${r.name}" (${r.apiVersion}) in namespace "${r.namespace}" is a custom resource that`;
 }

@@ -6,6 +6,7 @@ import type { ParseProblem } from './parseManifest';
 import type { LabelSelector, SelectorOperator, SelectorRequirement } from './selector';
 import { isGatewayApiVersion, readGatewayApi, type GatewayApiResource } from './gatewayApi';
 import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, type YNode } from './yamlTree';
+import { schemaHasPodTemplate, supplierOf, type Supplier } from './suppliers';
 
 export type Protocol = 'TCP' | 'UDP' | 'SCTP';
 
@@ -263,6 +264,10 @@ export interface Namespace extends ResourceBase {
 
 export interface OtherResource extends ResourceBase {
   readonly kind: string;
+  /** For a custom resource: what an operator or deployer makes of it outside the manifests (model/suppliers.ts). */
+  readonly supplier?: Supplier;
+  /** For a CustomResourceDefinition whose schema holds a pod template: the `group/Kind` it defines. */
+  readonly definesPodKind?: string;
 }
 
 export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | OtherResource;
@@ -433,9 +438,22 @@ function readKind(base: ResourceBase, root: YMap): Resource {
       return readNetworkPolicy(base, root);
     case 'ConfigMap':
       return readConfigMap(base, root);
-    default:
-      return base;
+    case 'CustomResourceDefinition':
+      return readCrd(base, root);
+    default: {
+      if (isBuiltInApiVersion(base.apiVersion)) return base;
+      const supplier = supplierOf(base.apiVersion, base.kind, base.namespace, root);
+      return supplier ? { ...base, supplier } : base;
+    }
   }
+}
+
+/** A CRD is read for one fact: whether the kind it defines carries a pod template (semantics §9.2). */
+function readCrd(base: ResourceBase, root: YMap): OtherResource {
+  const group = str(at(root, 'spec', 'group'));
+  const kind = str(at(root, 'spec', 'names', 'kind'));
+  if (!group || !kind || !schemaHasPodTemplate(root)) return base;
+  return { ...base, definesPodKind: `${group}/${kind}` };
 }
 
 function protocolOf(n: YNode | undefined): string {

@@ -1,12 +1,13 @@
 // service-selector-no-match: a Service selector that matches no pod template in its namespace, with the near misses that explain why.
 
+import { hasPlaceholder } from '../model/placeholder';
+import { isControllerLabel, isGeneratedLabel } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
-import { unmatchedPairs } from '../model/selector';
 import type { Span } from '../model/span';
-import { closestName, isNearMiss } from './closestName';
+import { closestName } from './closestName';
 import type { Fix, FindingDraft, RelatedInfo } from './finding';
 import { refOf } from './refOf';
-import { isControllerLabel } from '../model/podLabels';
+import { asLabelSelector, describeNearMiss, describeOwned, selectorEvidence, type NearMiss } from './selectorEvidence';
 import { defineRule, type Lookup } from './rule';
 import { yamlScalar } from './yamlScalar';
 
@@ -63,84 +64,55 @@ spec:
       // semantics §1.1 (1): an ExternalName Service never gets endpoints, so its selector is never used.
       if (!service.selector || service.type === 'ExternalName') continue;
       if (lookup.workloadsMatching(service.namespace, service.selector).length) continue;
-      // Pods an operator makes, or labels a controller generates, are unknown here (semantics §9.2).
-      if (lookup.podsUnknown(service.namespace, service.selector.keys())) continue;
       const finding = explainNoMatch(lookup, service, service.selector);
       if (finding) yield finding;
     }
   },
 });
 
-/** A workload that carries every selector pair but one. */
-interface NearMiss {
-  readonly workload: Workload;
-  readonly key: string;
-  readonly wanted: string;
-  /** The workload's value for the key; undefined when it lacks the key. */
-  readonly has?: string;
-}
-
 /**
- * The finding, when the manifests show what the selector was meant to match: a workload within one label of it, a
- * label key a template spells differently, or matching pods in a namespace of their own. Without such evidence the
- * pods may come from elsewhere (another repository, a chart, `kubectl -n`): unknown, so undefined.
+ * The finding, judged by the evidence model (rules/selectorEvidence.ts, semantics §9.0): a workload that comes close
+ * to the selector is reported whatever else is in scope; with none, matching pods in a namespace of their own, or a
+ * namespace these manifests own (they deploy workloads there, next to the Service) without positive evidence of an
+ * outside supplier. Otherwise the pods may come from elsewhere (another repository, a chart, an operator): undefined.
  */
 function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>): FindingDraft | undefined {
   const ns = service.namespace;
-  const local = lookup.workloadsIn(ns);
-  const misses: NearMiss[] = [];
-  for (const workload of local) {
-    const wrong = onlyMismatch(selector, workload.template.labels);
-    if (wrong) misses.push({ workload, key: wrong[0], wanted: wrong[1], has: workload.template.labels.get(wrong[0]) });
-  }
-  const typos: NearMiss[] = [];
-  const differing: NearMiss[] = [];
-  const lacking: NearMiss[] = [];
-  for (const m of misses) {
-    if (m.has === undefined) lacking.push(m);
-    else if (isNearMiss(m.wanted, m.has)) typos.push(m);
-    else differing.push(m);
-  }
-  const localKeys = labelKeysOf(local);
-  // With no workloads in the namespace at all, "no template has this key" says nothing useful.
-  // Controller labels are on no template (model/podLabels.ts): their absence there says nothing.
-  const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k) && !isControllerLabel(k)) : [];
+  // A label whose value a controller generates, or a value a tool fills in later, is unknown (semantics §9.1).
+  if ([...selector].some(([k, v]) => isGeneratedLabel(k) || hasPlaceholder(v))) return undefined;
   // semantics §1.1 (3): pods are listed only in the Service's namespace, so a match elsewhere never becomes an endpoint.
   // A workload written without a namespace lands wherever it is applied, possibly here: no evidence either way.
-  const elsewhere = [...lookup.namespaces()].filter((n) => n !== ns).flatMap((n) => lookup.workloadsMatching(n, selector));
-  if (elsewhere.some((w) => !w.namespaceExplicit)) return undefined;
+  for (const other of lookup.namespaces()) {
+    if (other !== ns && lookup.workloadsMatching(other, selector).some((w) => !w.namespaceExplicit)) return undefined;
+  }
+  const spans = service.selectorEntrySpans;
+  const evidence = selectorEvidence(lookup, service, asLabelSelector(selector, spans, service.selectorSpan ?? service.nameSpan));
+  const near = evidence.near;
+  const local = lookup.workloadsIn(ns);
+  const localKeys = labelKeysOf(local);
+  // Keys no template in the namespace has (controller labels are on no template, model/podLabels.ts), unless a
+  // workload carries the wanted value under another key: that is said as a swapped key.
+  const swapped = new Set(near.filter((m) => m.closeness === 'key').map((m) => m.key));
+  const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k) && !isControllerLabel(k) && !swapped.has(k)) : [];
   const guessed = missingKeys.filter((k) => closestName(k, localKeys));
-  // A workload within one label is evidence only when it shares another label with the selector; a value that is a
-  // typo of the workload's, or one of the two a prefix of the other (`api`, `api-v2`), is evidence on its own.
-  const shares = selector.size > 1;
-  const renamed = differing.some((m) => m.has!.startsWith(m.wanted) || m.wanted.startsWith(m.has!));
-  if (!typos.length && !renamed && !(shares && (differing.length || lacking.length)) && !guessed.length && !elsewhere.length) return undefined;
+  let owned: readonly Workload[] = [];
+  if (!near.length && !guessed.length) {
+    // Nothing close: unknown when something outside may supply the pods (semantics §9.2).
+    if (lookup.podsUnknown(ns, selector.keys())) return undefined;
+    if (!evidence.elsewhere.length) {
+      if (!evidence.owned.length) return undefined;
+      owned = evidence.owned;
+    }
+  }
 
   const text = lookup.fileText(service.uri);
   const parts = [`The selector ${formatPairs(selector)} matches no pod template in namespace "${ns}", so Service "${service.name}" gets no endpoints and connections to it fail.`];
   const related: RelatedInfo[] = [];
+  for (const m of near.slice(0, maxListed)) {
+    parts.push(describeNearMiss(m));
+    related.push(nearMissPlace(m));
+  }
   const fixes: Fix[] = [];
-  const spans = service.selectorEntrySpans;
-  if (!local.length) parts.push(`There are no workloads in namespace "${ns}" at all.`);
-
-  for (const m of typos.slice(0, maxListed)) {
-    parts.push(`${describe(m.workload)} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".`);
-    related.push(labelInfo(m.workload, m.key, `${describe(m.workload)} has ${m.key}: ${m.has}`));
-  }
-  for (const m of differing.slice(0, maxListed)) {
-    parts.push(`${describe(m.workload)} has every other label but ${m.key}: ${m.has}.`);
-    related.push(labelInfo(m.workload, m.key, `${describe(m.workload)} has ${m.key}: ${m.has}`));
-  }
-  for (const m of lacking.slice(0, maxListed)) {
-    if (missingKeys.includes(m.key)) continue;
-    if (isControllerLabel(m.key)) {
-      parts.push(`${describe(m.workload)} has every other label, but none of its pods carries ${m.key}: ${m.wanted}${m.workload.kind === 'StatefulSet' ? ` (its pods are ${podRange(m.workload)})` : ''}.`);
-      related.push({ uri: m.workload.uri, span: m.workload.nameSpan, message: `The pods of ${describe(m.workload)}` });
-      continue;
-    }
-    parts.push(`${describe(m.workload)} has every other label but no "${m.key}" label.`);
-    related.push({ uri: m.workload.uri, span: m.workload.template.labelsSpan ?? m.workload.nameSpan, message: `${describe(m.workload)} has no "${m.key}" label` });
-  }
   for (const key of missingKeys) {
     const guess = closestName(key, localKeys);
     parts.push(`No pod template in namespace "${ns}" has the label key "${key}"${guess ? ` (did you mean "${guess.name}"?)` : ''}.`);
@@ -149,24 +121,19 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
     const renamed = new Map([...selector].map(([k, v]) => [k === key ? guess.name : k, v]));
     if (lookup.workloadsMatching(ns, renamed).length) fixes.push({ title: `Change selector key "${key}" to "${guess.name}"`, edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
   }
-  for (const w of elsewhere.slice(0, maxListed)) {
+  for (const w of evidence.elsewhere.slice(0, maxListed)) {
     parts.push(`${describe(w)} in namespace "${w.namespace}" has these labels, but a selector only selects pods in the Service's own namespace.`);
     related.push({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `${describe(w)} matches this selector, but it is in namespace "${w.namespace}", not "${ns}"` });
   }
-  if (parts.length === 1 && local.length) parts.push(`No workload there comes within one label of it; compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.`);
-
-  const valueFixes = new Map<string, Fix>();
-  for (const m of [...typos, ...differing]) {
-    const valueSpan = spans.get(m.key)?.value;
-    const id = `${m.key}\u0000${m.has}`;
-    if (!valueSpan || valueFixes.has(id)) continue;
-    valueFixes.set(id, { title: `Change selector ${m.key} to "${m.has}" (the label of ${describe(m.workload)})`, edits: [{ uri: service.uri, span: valueSpan, newText: yamlScalar(m.has!) }] });
+  if (owned.length) {
+    parts.push(describeOwned(owned, ns, formatPairs(selector)));
+    parts.push('Compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.');
   }
-  fixes.unshift(...valueFixes.values());
+  fixes.unshift(...nearMissFixes(lookup, service, selector, near));
 
   return {
     uri: service.uri,
-    span: primarySpan(service, typos, missingKeys, differing, lacking),
+    span: primarySpan(service, near, missingKeys),
     message: parts.join(' '),
     resource: refOf(service),
     related,
@@ -174,10 +141,32 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   };
 }
 
-/** The one selector pair the labels do not carry, when all the others are carried. */
-function onlyMismatch(selector: ReadonlyMap<string, string>, labels: ReadonlyMap<string, string>): readonly [string, string] | undefined {
-  const wrong = unmatchedPairs(selector, labels);
-  return wrong.length === 1 ? wrong[0] : undefined;
+/** Where a near miss shows: the pods' label at fault, or their labels, or the workload. */
+function nearMissPlace(m: NearMiss): RelatedInfo {
+  const w = m.workload;
+  if (m.closeness === 'lacking' && isControllerLabel(m.key)) return { uri: w.uri, span: w.nameSpan, message: `The pods of ${describe(w)}${w.kind === 'StatefulSet' ? ` (${podRange(w)})` : ''}` };
+  if (m.closeness === 'lacking') return { uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `${describe(w)} has no "${m.key}" label` };
+  if (m.closeness === 'key') return labelInfo(w, m.podKey!, `${describe(w)} has ${m.podKey}: ${m.wanted}`);
+  return labelInfo(w, m.key, `${describe(w)} has ${m.key}: ${m.has}`);
+}
+
+/** One fix per distinct change: the pods' value for a typo or a differing value, the pods' key for a swapped key. */
+function nearMissFixes(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>, near: readonly NearMiss[]): Fix[] {
+  const fixes = new Map<string, Fix>();
+  for (const m of near) {
+    const entry = service.selectorEntrySpans.get(m.key);
+    if (!entry) continue;
+    if (m.closeness === 'key') {
+      const id = `key\u0000${m.key}\u0000${m.podKey}`;
+      const renamed = new Map([...selector].map(([k, v]) => [k === m.key ? m.podKey! : k, v]));
+      if (!fixes.has(id) && lookup.workloadsMatching(service.namespace, renamed).length) fixes.set(id, { title: `Change selector key "${m.key}" to "${m.podKey}" (the label key of ${describe(m.workload)})`, edits: [{ uri: service.uri, span: entry.key, newText: m.podKey! }] });
+      continue;
+    }
+    if (m.closeness !== 'typo' && m.closeness !== 'value') continue;
+    const id = `${m.key}\u0000${m.has}`;
+    if (!fixes.has(id)) fixes.set(id, { title: `Change selector ${m.key} to "${m.has}" (the label of ${describe(m.workload)})`, edits: [{ uri: service.uri, span: entry.value, newText: yamlScalar(m.has!) }] });
+  }
+  return [...fixes.values()];
 }
 
 /** The label keys of a namespace's pod templates, kept with its (unchanging) list of workloads. */
@@ -192,15 +181,16 @@ function labelKeysOf(workloads: readonly Workload[]): ReadonlySet<string> {
   return keys;
 }
 
-/** The selector entry at fault: a typo'd value first, then a key no pod has, then a differing value, else the whole selector. */
-function primarySpan(service: Service, typos: readonly NearMiss[], missingKeys: readonly string[], differing: readonly NearMiss[], lacking: readonly NearMiss[]): Span {
+/** The selector entry at fault: the closest miss's value (its key, for a swapped key), then a key no pod has, else the whole selector. */
+function primarySpan(service: Service, near: readonly NearMiss[], missingKeys: readonly string[]): Span {
   const spans = service.selectorEntrySpans;
   const fallback = service.selectorSpan ?? service.nameSpan;
-  if (typos.length) return spans.get(typos[0].key)?.value ?? fallback;
+  const first = near[0];
+  const at = (m: NearMiss) => (m.closeness === 'key' ? spans.get(m.key)?.key : spans.get(m.key)?.value);
+  if (first && first.closeness !== 'lacking') return at(first) ?? fallback;
   if (missingKeys.length) return spans.get(missingKeys[0])?.key ?? fallback;
-  if (differing.length) return spans.get(differing[0].key)?.value ?? fallback;
-  const perPod = lacking.find((m) => isControllerLabel(m.key));
-  if (perPod) return spans.get(perPod.key)?.value ?? fallback;
+  const perPod = near.find((m) => isControllerLabel(m.key));
+  if (perPod) return at(perPod) ?? fallback;
   return fallback;
 }
 

@@ -1,0 +1,151 @@
+// The one evidence model of the rules whose label selector matches no pods (semantics §9.0): the workloads that come
+// close to the selector (a typo of a value, the same value under another key, all labels but one of several), the
+// workloads that match in another namespace, and whether the manifests own the namespace (they deploy workloads there,
+// next to the selector's file). A near miss is reported whatever else is in scope; "nothing near" is reported only in
+// an owned namespace without positive evidence of an outside supplier (lookup.podsUnknown).
+
+import { isControllerLabel } from '../model/podLabels';
+import type { Workload } from '../model/resources';
+import { selectorMatches, type LabelSelector } from '../model/selector';
+import { systemNamespaces } from '../analysis/resolveName';
+import { editDistance, isNearMiss } from './closestName';
+import type { Lookup } from './rule';
+
+/**
+ * How a workload comes close to a selector, closest first: `typo` (one value a typo of the pods'), `key` (the pods carry
+ * the value under another key: `app` ↔ `app.kubernetes.io/name`, `name`, `k8s-app`, or a typo of the key), `value`
+ * (all labels but one of several, that one with another value) and `lacking` (all labels but one of several, that
+ * one absent).
+ */
+export type Closeness = 'typo' | 'key' | 'value' | 'lacking';
+
+export interface NearMiss {
+  readonly workload: Workload;
+  readonly closeness: Closeness;
+  /** The selector's key at fault, and the value it wants. */
+  readonly key: string;
+  readonly wanted: string;
+  /** The pods' value for `key` (typo, value), or for `podKey` (key). */
+  readonly has?: string;
+  /** For `key`: the key under which the pods carry the wanted value. */
+  readonly podKey?: string;
+}
+
+export interface SelectorEvidence {
+  /** Close workloads in the selector's namespace, closest first, at most one per workload. */
+  readonly near: readonly NearMiss[];
+  /** Workloads in other namespaces (written with their namespace) that the selector would match. */
+  readonly elsewhere: readonly Workload[];
+  /**
+   * The workloads the manifests deploy into the namespace next to the subject (its folder or a sibling folder, or the
+   * same build): evidence that the namespace is owned, so "nothing matches" is a finding. Empty when not owned.
+   */
+  readonly owned: readonly Workload[];
+}
+
+/** Keys under which applications commonly carry their name: a selector written with one while the pods use another is a swap. */
+const nameKeys: readonly string[] = ['app', 'app.kubernetes.io/name', 'name', 'k8s-app', 'app.kubernetes.io/instance', 'component', 'app.kubernetes.io/component', 'run'];
+
+/** The evidence for a selector of `subject` (its file and namespace) that matches no workload in that namespace. */
+export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string; readonly namespace: string }, selector: LabelSelector): SelectorEvidence {
+  const ns = subject.namespace;
+  const local = lookup.workloadsIn(ns);
+  const near: NearMiss[] = [];
+  for (const w of local) {
+    const m = closeness(selector, w);
+    if (m) near.push(m);
+  }
+  near.sort((a, b) => rank(a) - rank(b));
+  const elsewhere: Workload[] = [];
+  for (const other of lookup.namespaces()) {
+    if (other === ns) continue;
+    for (const w of lookup.workloadsSelectedBy(other, selector)) if (w.namespaceExplicit) elsewhere.push(w);
+  }
+  const owned = systemNamespaces.has(ns) && ns !== 'default' ? [] : local.filter((w) => besides(subject.uri, w.uri));
+  return { near, elsewhere, owned };
+}
+
+/** An equality selector (a Service's) in the shape of a label selector. */
+export function asLabelSelector(selector: ReadonlyMap<string, string>, spans: LabelSelector['labelSpans'], span: LabelSelector['span']): LabelSelector {
+  return { matchLabels: selector, matchExpressions: [], labelSpans: spans, span };
+}
+
+/** "none with app: payments" / "Deployment "web" has app: wbe …": the words for a miss, used by every selector rule. */
+export function describeNearMiss(m: NearMiss): string {
+  const w = `${m.workload.kind} "${m.workload.name}"`;
+  switch (m.closeness) {
+    case 'typo':
+      return `${w} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".`;
+    case 'key':
+      return `${w} labels its pods ${m.podKey}: ${m.wanted}; the selector has the key "${m.key}" where the pods have "${m.podKey}".`;
+    case 'value':
+      return `${w} has every other label, but ${m.key}: ${m.has}.`;
+    case 'lacking':
+      return isControllerLabel(m.key) ? `${w} has every other label, but none of its pods carries ${m.key}: ${m.wanted}.` : `${w} has every other label but no "${m.key}" label.`;
+  }
+}
+
+/** "4 workloads (Deployment "a", StatefulSet "b", …)": the evidence that a namespace is owned. */
+export function describeOwned(owned: readonly Workload[], ns: string, selectorText: string): string {
+  const named = owned.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ');
+  const more = owned.length > 3 ? `, and ${owned.length - 3} more` : '';
+  return `These manifests deploy ${owned.length} workload${owned.length === 1 ? '' : 's'} into namespace "${ns}" (${named}${more}), none of whose pods has ${selectorText}.`;
+}
+
+function rank(m: NearMiss): number {
+  const base = { typo: 0, key: 10, value: 20, lacking: 30 }[m.closeness];
+  return base + (m.closeness === 'typo' && m.has !== undefined ? Math.min(editDistance(m.wanted, m.has), 9) : 0);
+}
+
+/** How close one workload's pod labels come to the selector, or undefined when they are not close. */
+function closeness(selector: LabelSelector, w: Workload): NearMiss | undefined {
+  const labels = w.template.labels;
+  let wrong: [string, string] | undefined;
+  for (const [k, v] of selector.matchLabels) {
+    if (labels.get(k) === v) continue;
+    if (wrong) return undefined;
+    wrong = [k, v];
+  }
+  if (!wrong) return undefined;
+  const [key, wanted] = wrong;
+  // The rest of the selector (its expressions too) must hold for the pods.
+  const rest: LabelSelector = { ...selector, matchLabels: new Map([...selector.matchLabels].filter(([k]) => k !== key)) };
+  if (!selectorMatches(rest, labels)) return undefined;
+  const several = selector.matchLabels.size + selector.matchExpressions.length > 1;
+  const has = labels.get(key);
+  if (has !== undefined && isNearMiss(wanted, has)) return { workload: w, closeness: 'typo', key, wanted, has };
+  // The wanted value under another key the selector does not use: a swapped or misspelled key.
+  for (const [podKey, v] of labels) {
+    if (v !== wanted || selector.matchLabels.has(podKey) || isControllerLabel(podKey)) continue;
+    if (nameKeys.includes(podKey) && nameKeys.includes(key)) return { workload: w, closeness: 'key', key, wanted, podKey };
+    if (isNearMiss(key, podKey) || lastSegment(key) === lastSegment(podKey)) return { workload: w, closeness: 'key', key, wanted, podKey };
+  }
+  if (!several) return undefined;
+  return has === undefined ? { workload: w, closeness: 'lacking', key, wanted } : { workload: w, closeness: 'value', key, wanted, has };
+}
+
+/** `app.kubernetes.io/name` → `name`. */
+function lastSegment(key: string): string {
+  return key.slice(key.lastIndexOf('/') + 1);
+}
+
+/**
+ * Whether a workload's file is next to the subject's: the same folder or a sibling folder (`k8s/services/` and
+ * `k8s/deployments/`), or the same file (a Kustomize build or Helm render is one file).
+ */
+function besides(subjectUri: string, workloadUri: string): boolean {
+  if (subjectUri === workloadUri) return true;
+  const parent = folderOf(folderOf(renderSource(subjectUri)));
+  return parent !== '' && renderSource(workloadUri).startsWith(`${parent}/`);
+}
+
+/** A render's URI (`…/chart/#helm/values.yaml`, `…/overlay/#kustomize`) stands for its folder. */
+function renderSource(uri: string): string {
+  const hash = uri.indexOf('#');
+  return hash < 0 ? uri : `${uri.slice(0, hash).replace(/\/$/, '')}/_`;
+}
+
+function folderOf(uri: string): string {
+  const slash = uri.lastIndexOf('/');
+  return slash < 0 ? '' : uri.slice(0, slash);
+}
