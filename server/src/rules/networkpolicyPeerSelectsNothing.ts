@@ -1,9 +1,12 @@
 // networkpolicy-peer-selects-nothing: a NetworkPolicy `from`/`to` peer whose podSelector matches no pods where it
 // looks, so the traffic the rule was written to allow stays blocked.
 
-import type { PolicyPeer, PolicyRule } from '../model/resources';
+import { hasPlaceholder } from '../model/placeholder';
+import { isGeneratedLabel } from '../model/podLabels';
+import type { NetworkPolicy, PolicyPeer, PolicyRule } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
-import { nearMiss, selectorKeys } from './networkpolicySelectsNothing';
+import { selectorKeys } from './networkpolicySelectsNothing';
+import { describeNearMiss, nearMissRelated, selectorEvidence } from './selectorEvidence';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
@@ -17,10 +20,14 @@ export const networkpolicyPeerSelectsNothing = defineRule({
 picks. When it matches no pods, the rule allows nothing, and the traffic it was written for is dropped once the policy
 isolates the pods: a one-letter label typo in a peer silently blocks a service.
 
+A workload that comes close to the peer's selector (a value typo, the value under another key, all labels but one of
+several) is named, whatever else is in the namespace (network-semantics §9.0).
+
 Stays quiet when the answer is unknown (network-semantics §9): when the namespaces a \`namespaceSelector\` picks cannot be
-told from the manifests (labels of namespaces without a manifest, other than \`kubernetes.io/metadata.name\`), when a custom
-resource in a target namespace may be turned into pods by an operator, when the selector uses a generated label, and
-when no workload there comes within one label of the selector (the peers may be deployed by another repository).`,
+told from the manifests (labels of namespaces without a manifest, other than \`kubernetes.io/metadata.name\`), when
+nothing comes close and a custom resource in a target namespace is one an operator turns into pods, when the selector
+uses a generated label, and when nothing comes close: the clients or servers a peer names are often deployed by another
+repository (an ingress controller, a metrics scraper), even into a namespace these manifests populate.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -60,7 +67,7 @@ spec:
       const rules: [PolicyRule, 'from' | 'to'][] = [...np.ingress.map((r): [PolicyRule, 'from'] => [r, 'from']), ...np.egress.map((r): [PolicyRule, 'to'] => [r, 'to'])];
       for (const [rule, direction] of rules) {
         for (const peer of rule.peers) {
-          const problem = checkPeer(lookup, np.namespace, peer);
+          const problem = checkPeer(lookup, np, peer);
           if (!problem) continue;
           yield {
             uri: np.uri,
@@ -83,28 +90,27 @@ interface PeerProblem {
   readonly related?: { readonly uri: string; readonly span: { start: number; end: number }; readonly message: string }[];
 }
 
-function checkPeer(lookup: Lookup, policyNamespace: string, peer: PolicyPeer): PeerProblem | undefined {
+function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerProblem | undefined {
+  const policyNamespace = np.namespace;
   const pods = peer.podSelector;
   // No podSelector (namespaces or IP blocks only), or `podSelector: {}` (every pod): nothing to check.
   if (!pods || selectorIsEmpty(pods)) return undefined;
   const namespaces = peerNamespaces(lookup, policyNamespace, peer.namespaceSelector);
   if (!namespaces) return undefined;
-  // Whether any namespace has such pods first, then whether any may have pods the manifests do not show: a peer
-  // that selects pods somewhere then depends on those pods only, not on everything in the namespaces before it.
+  // Whether any namespace has such pods first: a peer that selects pods somewhere depends on those pods only.
   for (const ns of namespaces) if (lookup.anyWorkloadSelectedBy(ns, pods)) return undefined;
-  for (const ns of namespaces) if (lookup.podsUnknown(ns, selectorKeys(pods))) return undefined;
+  const keys = selectorKeys(pods);
+  if (keys.some(isGeneratedLabel) || [...pods.matchLabels.values()].some(hasPlaceholder)) return undefined;
+  const where = peer.namespaceSelector ? `in namespace${namespaces.length > 1 ? 's' : ''} ${namespaces.map((n) => `"${n}"`).join(', ')}` : `in namespace "${policyNamespace}"`;
+  // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss is reported whatever else is there.
   for (const ns of namespaces) {
-    const near = nearMiss(lookup.workloadsIn(ns), pods);
+    const near = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods).near[0];
     if (!near) continue;
-    const where = peer.namespaceSelector ? `in namespace${namespaces.length > 1 ? 's' : ''} ${namespaces.map((n) => `"${n}"`).join(', ')}` : `in namespace "${policyNamespace}"`;
-    const label = near.has === undefined ? `no "${near.key}" label` : `${near.key}: ${near.has}`;
-    return {
-      span: pods.labelSpans.get(near.key)?.value,
-      where,
-      hint: `${near.workload.kind} "${near.workload.name}"${ns !== policyNamespace ? ` in namespace "${ns}"` : ''} has every other label, but ${label}.`,
-      related: [{ uri: near.workload.uri, span: near.workload.template.labelSpans.get(near.key)?.value ?? near.workload.template.labelsSpan ?? near.workload.nameSpan, message: `The pod labels of ${near.workload.kind} "${near.workload.name}"` }],
-    };
+    const hint = describeNearMiss(near).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? `$1 in namespace "${ns}"` : '$1');
+    return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near)] };
   }
+  // Nothing near: a peer names the clients allowed in or the servers allowed out, which are often deployed by others
+  // (an ingress controller, a scraper), even in a namespace these manifests populate: unknown.
   return undefined;
 }
 

@@ -1,24 +1,31 @@
 // networkpolicy-selects-nothing: a NetworkPolicy whose podSelector matches no pod template in its namespace.
 
-import type { Workload } from '../model/resources';
-import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type LabelSelector } from '../model/selector';
-import { editDistance, isNearMiss } from './closestName';
+import { hasPlaceholder } from '../model/placeholder';
+import { isGeneratedLabel } from '../model/podLabels';
+import { formatSelector, selectorIsEmpty, type LabelSelector } from '../model/selector';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { describeNearMiss, describeOwned, nearMissRelated, selectorEvidence } from './selectorEvidence';
 
 export const networkpolicySelectsNothing = defineRule({
   code: 'networkpolicy-selects-nothing',
   subjects: ['networkPolicies'],
-  defaultSeverity: 'information',
+  defaultSeverity: 'warning',
   title: 'A NetworkPolicy that applies to no pods',
   description: `A NetworkPolicy only isolates the pods its \`spec.podSelector\` selects, and only in its own namespace. When the selector
 matches no pod template in that namespace, the policy protects nothing: often a label typo, or a policy placed in the wrong
 namespace. An empty selector (\`podSelector: {}\`) selects every pod in the namespace and is not reported.
 
-Stays quiet when the answer is unknown (network-semantics §9.2): when a custom resource in the namespace may be turned
-into pods by an operator, when the selector uses a label whose value a controller generates (\`pod-template-hash\`,
-\`controller-revision-hash\`), and when no workload in scope comes within one label of the selector and none matches
-it in another namespace, since the pods may then come from another repository, a chart or \`kubectl -n\`.`,
+It reports when the manifests show what the selector was meant to match (network-semantics §9.0): a workload that comes
+close (a typo of a label value, the value under another key such as \`app\` for \`app.kubernetes.io/name\`, all labels but
+one of several), pods that match in another namespace, or, with none of these, a namespace these manifests deploy
+workloads into next to the policy: the message then names those workloads.
+
+Stays quiet when the answer is unknown (network-semantics §9.2): when nothing comes close and a custom resource in the
+namespace is one an operator turns into pods (or a deployer's manifests land there), when the selector uses a label whose
+value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`), and when nothing comes close in a
+namespace these manifests deploy no workload into next to the policy, since the pods may then come from another
+repository, a chart or \`kubectl -n\`.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -55,21 +62,24 @@ spec:
     for (const np of subjects.networkPolicies) {
       if (selectorIsEmpty(np.podSelector)) continue;
       if (lookup.anyWorkloadSelectedBy(np.namespace, np.podSelector)) continue;
-      // Pods an operator makes, or labels a controller generates, are unknown here (semantics §9.2).
-      if (lookup.podsUnknown(np.namespace, selectorKeys(np.podSelector))) continue;
-      const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== np.namespace && lookup.workloadsSelectedBy(ns, np.podSelector).some((w) => w.namespaceExplicit));
-      const near = elsewhere.length ? undefined : nearMiss(lookup.workloadsIn(np.namespace), np.podSelector);
-      // Without a workload within one label of the selector, the pods may come from elsewhere: unknown.
-      if (!elsewhere.length && !near) continue;
-      const hint = elsewhere.length
-        ? ` Pods with these labels exist in namespace ${elsewhere.map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`
-        : ` ${near!.workload.kind} "${near!.workload.name}" has every other label, but ${near!.has === undefined ? `no "${near!.key}" label` : `${near!.key}: ${near!.has}`}.`;
+      const keys = selectorKeys(np.podSelector);
+      if (keys.some(isGeneratedLabel) || [...np.podSelector.matchLabels.values()].some(hasPlaceholder)) continue;
+      // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss first, whatever else is in scope.
+      const evidence = selectorEvidence(lookup, np, np.podSelector);
+      const near = evidence.near[0];
+      let hint: string;
+      if (near) hint = ` ${describeNearMiss(near)}`;
+      // Pods an operator makes may carry the labels (semantics §9.2).
+      else if (lookup.podsUnknown(np.namespace, keys)) continue;
+      else if (evidence.elsewhere.length) hint = ` Pods with these labels exist in namespace ${[...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`;
+      else if (evidence.owned.length) hint = ` ${describeOwned(evidence.owned, np.namespace, formatSelector(np.podSelector))}`;
+      else continue;
       yield {
         uri: np.uri,
-        span: np.podSelectorSpan ?? np.nameSpan,
+        span: (near ? (near.closeness === 'key' ? np.podSelector.labelSpans.get(near.key)?.key : np.podSelector.labelSpans.get(near.key)?.value) : undefined) ?? np.podSelectorSpan ?? np.nameSpan,
         message: `podSelector (${formatSelector(np.podSelector)}) matches no pod template in namespace "${np.namespace}", so this NetworkPolicy restricts nothing.${hint}`,
         resource: refOf(np),
-        related: near ? [{ uri: near.workload.uri, span: near.workload.template.labelSpans.get(near.key)?.value ?? near.workload.template.labelsSpan ?? near.workload.nameSpan, message: `The labels of ${near.workload.kind} "${near.workload.name}"` }] : undefined,
+        related: near ? [nearMissRelated(near)] : undefined,
       };
     }
   },
@@ -78,19 +88,4 @@ spec:
 /** The label keys a selector reads. */
 export function selectorKeys(s: LabelSelector): string[] {
   return [...s.matchLabels.keys(), ...s.matchExpressions.map((r) => r.key)];
-}
-
-/** A workload that satisfies every term of the selector but one matchLabels pair. */
-export function nearMiss(workloads: readonly Workload[], s: LabelSelector): { readonly workload: Workload; readonly key: string; readonly has?: string } | undefined {
-  for (const w of workloads) {
-    const labels = w.template.labels;
-    const unmatched = unmatchedPairs(s.matchLabels, labels);
-    const wrong = unmatched[0]?.[0];
-    if (unmatched.length !== 1 || !selectorMatches({ ...s, matchLabels: new Map([...s.matchLabels].filter(([k]) => k !== wrong)) }, labels)) continue;
-    // With a single label, any workload is "within one label": only a typo of its value is evidence.
-    const has = labels.get(wrong!);
-    if (s.matchLabels.size + s.matchExpressions.length < 2 && (has === undefined || !isNearMiss(s.matchLabels.get(wrong!)!, has) || editDistance(s.matchLabels.get(wrong!)!, has) > 2)) continue;
-    return { workload: w, key: wrong!, has: labels.get(wrong!) };
-  }
-  return undefined;
 }

@@ -9,6 +9,7 @@ import type { Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
 import { systemNamespaces } from '../analysis/resolveName';
 import { editDistance, isNearMiss } from './closestName';
+import type { RelatedInfo } from './finding';
 import type { Lookup } from './rule';
 
 /**
@@ -90,6 +91,14 @@ export function describeOwned(owned: readonly Workload[], ns: string, selectorTe
   const named = owned.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ');
   const more = owned.length > 3 ? `, and ${owned.length - 3} more` : '';
   return `These manifests deploy ${owned.length} workload${owned.length === 1 ? '' : 's'} into namespace "${ns}" (${named}${more}), none of whose pods has ${selectorText}.`;
+}
+
+/** The related place of a near miss: the pods' label at fault (the key they use, for a swapped key), or their labels. */
+export function nearMissRelated(m: NearMiss): RelatedInfo {
+  const t = m.workload.template;
+  const key = m.closeness === 'key' ? m.podKey! : m.key;
+  const span = (m.closeness === 'lacking' ? undefined : t.labelSpans.get(key)?.value) ?? t.labelsSpan ?? m.workload.nameSpan;
+  return { uri: m.workload.uri, span, message: `The pod labels of ${m.workload.kind} "${m.workload.name}"` };
 }
 
 function rank(m: NearMiss): number {
