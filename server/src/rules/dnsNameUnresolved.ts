@@ -1,7 +1,8 @@
 // dns-name-unresolved: a cluster DNS name written in a container's env/command/args or in ConfigMap data that no
 // record answers from that namespace, or whose port the Service does not have (semantics §2, §3.2, §3.3).
 
-import { findClusterNames, type WrittenName } from '../analysis/clusterNames';
+import type { NameResolution } from '../analysis/analysis';
+import { findClusterNames, findShortNames, type ShortForm, type WrittenName } from '../analysis/clusterNames';
 import { zoneOf } from '../analysis/dnsRecords';
 import type { ResourceBase, TextValue } from '../model/resources';
 import type { Span } from '../model/span';
@@ -15,13 +16,18 @@ export const dnsNameUnresolved = defineRule({
   defaultSeverity: 'warning',
   title: 'A cluster DNS name that nothing answers, or a port its Service lacks',
   description:
-    'Looks at names containing `.svc` in container env values, command and args, and ConfigMap data, and resolves each one the way the pod\'s resolver does: ' +
+    'Looks at the host names a pod looks up, in container env values, command and args, and ConfigMap data: names containing `.svc`, ' +
+    'and short names written in a URL (`http://orders:8080/`), as `host:port` (`orders:8080`, also in lists) or as the whole value of a variable ' +
+    'whose name says it holds a host (`ORDERS_HOST: orders`). Each is resolved the way the pod\'s resolver does: ' +
     'the search list `<ns>.svc.<zone> svc.<zone> <zone>` with ndots 5 (network-semantics §3.2, §3.3), then CoreDNS\'s records (§2). ' +
     'It warns when no Service, namespace or per-pod record answers (a typo in the Service or namespace, a StatefulSet pod name whose Service is not its governing headless Service, ' +
     'an ExternalName with an IP), or when the name carries a `:port` the Service does not expose. Names outside the cluster domain are left alone.\n\n' +
+    'A single-label short name (`orders`) is reported only when it is one typo away from a Service of the namespace (`ordres` for `orders`): ' +
+    'such a name may also be answered by `/etc/hosts`, a sidecar or a Service another repository deploys (network-semantics §9.3). ' +
+    'A short name with its namespace (`orders.shop`) is judged like a full name. A wrong port of a short name is reported only in a URL (`name:1` may be an image tag).\n\n' +
     'Stays quiet when the answer is unknown (network-semantics §9): a namespace no manifest in scope declares or populates (created by another repository or `kubectl create namespace`), ' +
-    'unless its name is one typo away from a namespace that is described; a Service that an operator may create (a custom resource in that namespace) or that is written without a namespace ' +
-    '(so it lands wherever it is applied); a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`). ' +
+    'unless its name is one typo away from a namespace that is described; a Service that an operator may create (a custom resource in that namespace that makes pods) or that is written without a namespace ' +
+    '(so it lands wherever it is applied); a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`); `localhost`. ' +
     'A Service the API server rejects is reported as such: it never exists, so nothing answers its name.',
   examples: {
     bad: `apiVersion: v1
@@ -49,34 +55,42 @@ data:
     const zone = zoneOf(config);
     for (const w of subjects.workloads) {
       for (const c of w.template.containers) {
-        for (const list of [c.env, c.command, c.args]) {
-          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone, lookup.fileText(w.uri));
+        for (const v of c.env) if (namesIn(v, zone, v.name).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone, v.name);
+        for (const list of [c.command, c.args]) {
+          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone);
         }
       }
     }
     for (const cm of subjects.configMaps) {
-      for (const v of cm.data) if (namesIn(v, zone).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, lookup.fileText(cm.uri));
+      for (const v of cm.data) if (namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, v.key);
     }
   },
 });
 
-/** The names in each value, kept with the value: a file that did not change keeps its value objects across edits. */
-const namesOfValue = new WeakMap<TextValue, { readonly zone: string; readonly names: readonly WrittenName[] }>();
+/** A name found in a value: a cluster name with `.svc`, or a short name and how it was written. */
+type FoundName = WrittenName & { readonly form?: ShortForm };
 
-function namesIn(value: TextValue, zone: string): readonly WrittenName[] {
+/** The names in each value, kept with the value: a file that did not change keeps its value objects across edits. */
+const namesOfValue = new WeakMap<TextValue, { readonly zone: string; readonly names: readonly FoundName[] }>();
+
+function namesIn(value: TextValue, zone: string, variable?: string): readonly FoundName[] {
   const known = namesOfValue.get(value);
   if (known && known.zone === zone) return known.names;
-  // Most values name nothing: skip the pattern unless `.svc` occurs at all (any case).
-  const names = /\.svc/i.test(value.value) ? findClusterNames(value.value, zone) : [];
+  // Most values name nothing: skip the patterns unless `.svc` occurs at all (any case), or a short name may.
+  const full: FoundName[] = /\.svc/i.test(value.value) ? findClusterNames(value.value, zone) : [];
+  const short = value.value.includes(':') || variable !== undefined ? findShortNames(value.value, variable) : [];
+  const names = short.length ? [...full, ...short.filter((n) => !full.some((f) => n.index >= f.index && n.index < f.index + f.text.length))] : full;
   namesOfValue.set(value, { zone, names });
   return names;
 }
 
-function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, where: string, zone: string, fileText: string | undefined): Generator<FindingDraft> {
-  for (const name of namesIn(value, zone)) {
+function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, where: string, zone: string, variable?: string): Generator<FindingDraft> {
+  const fileText = lookup.fileText(owner.uri);
+  for (const name of namesIn(value, zone, variable)) {
     const r = lookup.resolveName(name.text, owner.namespace);
     if (r.unknown) continue;
     if (r.resolves && r.portKnown !== false) continue;
+    if (name.form && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
     const what = r.resolves ? `"${name.text}" (${where}) resolves, but the port is wrong: ` : `"${name.host}" (${where}) does not resolve from namespace "${owner.namespace}": `;
     const message = what + (r.reason ?? 'no DNS record answers it.');
@@ -85,6 +99,17 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
       : undefined;
     yield { uri: owner.uri, span: span.span, message, resource: refOf(owner), ...(fixes ? { fixes } : {}) };
   }
+}
+
+/**
+ * Whether a miss of a short name is reported (semantics §9.3): a single label may be answered by /etc/hosts, a
+ * sidecar or a Service of another repository, so only a near miss of a Service (a typo) is evidence; a name with
+ * its namespace (`orders.shop`) is judged like a full name. A wrong port counts only in a URL: `name:1` may be an
+ * image tag.
+ */
+function shortNameFinding(name: FoundName, r: NameResolution): boolean {
+  if (r.resolves) return name.form === 'url';
+  return r.suggestion !== undefined || name.host.includes('.');
 }
 
 /**
