@@ -96,6 +96,8 @@ export interface ScopeAnalysis {
   /** The files whose objects this scope checks and reports on. */
   readonly members: readonly ManifestFile[];
   readonly analysis: Analysis;
+  /** With variants, the cluster of the whole workspace, every variant included (undefined for a single scope). */
+  readonly workspace?: Cluster;
 }
 
 export interface Analysis {
@@ -165,7 +167,7 @@ function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: S
   const scopes: ScopeAnalysis[] = plan.scopes.map((s) => {
     const c = buildCluster(s.visible, before?.get(s.id), rejectionRuleOf(cluster));
     clusters.set(s.id, c);
-    const scope: ScopeAnalysis = { id: s.id, label: s.label, members: s.members, analysis: undefined as unknown as Analysis };
+    const scope: ScopeAnalysis = { id: s.id, label: s.label, members: s.members, analysis: undefined as unknown as Analysis, workspace: cluster };
     (scope as { analysis: Analysis }).analysis = createScopeAnalysis(c, config, scope);
     return scope;
   });

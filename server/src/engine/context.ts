@@ -276,6 +276,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(selectorKey(namespace, selector.matchLabels) ?? `wls:${namespace}`);
       return a().cluster.workloadsSelectedBy(namespace, selector);
     },
+    workloadsSelectedInVariants(namespace, selector) {
+      const workspace = scope!.workspace;
+      if (!workspace) return [];
+      record(selectorKey(namespace, selector.matchLabels) ?? `wls:${namespace}`);
+      const mine = a().cluster;
+      return workspace.workloadsSelectedBy(namespace, selector).filter((w) => !mine.get(w.kind, w.namespace, w.name).includes(w));
+    },
     servicesClaimingNodePort(nodePort) {
       record(`nodeport:${nodePort}`);
       return a().cluster.servicesClaimingNodePort(nodePort);

@@ -30,6 +30,19 @@ export function closestName(written: string, candidates: Iterable<string>): Name
   return undefined;
 }
 
+/**
+ * Whether one written value is a slip of the other: one or two edits (a swap of neighbours counts once), at most a
+ * third of the longer, or a difference of case. Stricter than `isNearMiss`, which also serves "did you mean"
+ * suggestions: this one is evidence on its own that a reference was meant for the other name (semantics §9.0),
+ * so `api-v2` is no typo of `api`, nor `argocd-server` of `argocd-repo-server`.
+ */
+export function isTypo(a: string, b: string): boolean {
+  if (a === b || a.length > maxComparedLength || b.length > maxComparedLength) return false;
+  if (a.toLowerCase() === b.toLowerCase()) return true;
+  const limit = Math.min(2, Math.floor(Math.max(a.length, b.length) / 3));
+  return limit >= 1 && editDistanceWithin(a, b, limit) <= limit;
+}
+
 /** Whether two different names are close enough that one is likely a typo of the other. */
 export function isNearMiss(a: string, b: string): boolean {
   if (a === b || a.length > maxComparedLength || b.length > maxComparedLength) return false;

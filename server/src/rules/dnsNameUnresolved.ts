@@ -7,6 +7,7 @@ import { zoneOf } from '../analysis/dnsRecords';
 import type { ResourceBase, TextValue } from '../model/resources';
 import type { Span } from '../model/span';
 import type { FindingDraft } from './finding';
+import { isTypo } from './closestName';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
@@ -109,7 +110,8 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
  */
 function shortNameFinding(name: FoundName, r: NameResolution): boolean {
   if (r.resolves) return name.form === 'url';
-  return r.suggestion !== undefined || name.host.includes('.');
+  if (name.host.includes('.')) return true;
+  return r.suggestion !== undefined && isTypo(name.host, r.suggestion);
 }
 
 /**

@@ -6,7 +6,7 @@ import { isGeneratedLabel } from '../model/podLabels';
 import type { NetworkPolicy, PolicyPeer, PolicyRule } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
 import { selectorKeys } from './networkpolicySelectsNothing';
-import { describeNearMiss, nearMissRelated, selectorEvidence } from './selectorEvidence';
+import { describeNearMiss, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
@@ -104,8 +104,10 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerPro
   const where = peer.namespaceSelector ? `in namespace${namespaces.length > 1 ? 's' : ''} ${namespaces.map((n) => `"${n}"`).join(', ')}` : `in namespace "${policyNamespace}"`;
   // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss is reported whatever else is there.
   for (const ns of namespaces) {
-    const near = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods).near[0];
-    if (!near) continue;
+    const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods);
+    if (evidence.inVariants.length) return undefined;
+    const near = evidence.near[0];
+    if (!near || (!isDecisive(near) && lookup.podsUnknown(ns, keys))) continue;
     const hint = describeNearMiss(near).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? `$1 in namespace "${ns}"` : '$1');
     return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near)] };
   }

@@ -5,7 +5,7 @@ import { isGeneratedLabel } from '../model/podLabels';
 import { formatSelector, selectorIsEmpty, type LabelSelector } from '../model/selector';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
-import { describeNearMiss, describeOwned, nearMissRelated, selectorEvidence } from './selectorEvidence';
+import { describeNearMiss, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
 
 export const networkpolicySelectsNothing = defineRule({
   code: 'networkpolicy-selects-nothing',
@@ -18,14 +18,13 @@ namespace. An empty selector (\`podSelector: {}\`) selects every pod in the name
 
 It reports when the manifests show what the selector was meant to match (network-semantics §9.0): a workload that comes
 close (a typo of a label value, the value under another key such as \`app\` for \`app.kubernetes.io/name\`, all labels but
-one of several), pods that match in another namespace, or, with none of these, a namespace these manifests deploy
-workloads into next to the policy: the message then names those workloads.
+one of several), whatever else is in the namespace, or pods that match in another namespace.
 
 Stays quiet when the answer is unknown (network-semantics §9.2): when nothing comes close and a custom resource in the
 namespace is one an operator turns into pods (or a deployer's manifests land there), when the selector uses a label whose
-value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`), and when nothing comes close in a
-namespace these manifests deploy no workload into next to the policy, since the pods may then come from another
-repository, a chart or \`kubectl -n\`.`,
+value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`), and when nothing comes close at all:
+the pods may then come from another repository, a chart or \`kubectl -n\`, and a policy for pods that do not exist
+isolates and denies nothing (a shared policy set applied to a build that leaves one app out).`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -66,13 +65,15 @@ spec:
       if (keys.some(isGeneratedLabel) || [...np.podSelector.matchLabels.values()].some(hasPlaceholder)) continue;
       // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss first, whatever else is in scope.
       const evidence = selectorEvidence(lookup, np, np.podSelector);
+      if (evidence.inVariants.length) continue;
       const near = evidence.near[0];
       let hint: string;
+      // Pods an operator makes may carry the labels (semantics §9.2), unless a near miss is decisive.
+      if (!(near && isDecisive(near)) && lookup.podsUnknown(np.namespace, keys)) continue;
       if (near) hint = ` ${describeNearMiss(near)}`;
-      // Pods an operator makes may carry the labels (semantics §9.2).
-      else if (lookup.podsUnknown(np.namespace, keys)) continue;
       else if (evidence.elsewhere.length) hint = ` Pods with these labels exist in namespace ${[...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`;
-      else if (evidence.owned.length) hint = ` ${describeOwned(evidence.owned, np.namespace, formatSelector(np.podSelector))}`;
+      // With nothing close, a policy for pods that do not exist isolates nothing and denies nothing: harmless, and
+      // often deliberate (a shared policy set applied to builds that leave one app out). Not reported.
       else continue;
       yield {
         uri: np.uri,

@@ -78,6 +78,12 @@ export interface Lookup {
    * again after an edit only when the answer changes, not whenever a workload with one of the labels does.
    */
   anyWorkloadSelectedBy(namespace: string, selector: LabelSelector): boolean;
+  /**
+   * Workloads the selector matches in `namespace` that the subjects' scope does not see: they sit in a variant never
+   * applied with the subjects' file (model/project.ts). Positive evidence that a file meant for those pods (a Service
+   * written to replace another, applied on top of it) is not wrong (semantics §9.0); none without variants.
+   */
+  workloadsSelectedInVariants(namespace: string, selector: LabelSelector): readonly Workload[];
   /** NodePort and LoadBalancer Services of any namespace claiming this node port (semantics §5.6). */
   servicesClaimingNodePort(nodePort: number): readonly Service[];
   /** The manual Endpoints objects named like a Service (semantics §1.2). */

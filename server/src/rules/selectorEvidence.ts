@@ -8,12 +8,13 @@ import { isControllerLabel } from '../model/podLabels';
 import type { Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
 import { systemNamespaces } from '../analysis/resolveName';
-import { editDistance, isNearMiss } from './closestName';
+import { editDistance, isTypo } from './closestName';
 import type { RelatedInfo } from './finding';
 import type { Lookup } from './rule';
 
 /**
- * How a workload comes close to a selector, closest first: `typo` (one value a typo of the pods'), `key` (the pods carry
+ * How a workload comes close to a selector, closest first: `typo` (one value a typo of the pods', or the pods' with a
+ * part added or left out after a separator: `web` for `web-app`), `key` (the pods carry
  * the value under another key: `app` ↔ `app.kubernetes.io/name`, `name`, `k8s-app`, or a typo of the key), `value`
  * (all labels but one of several, that one with another value) and `lacking` (all labels but one of several, that
  * one absent).
@@ -42,6 +43,11 @@ export interface SelectorEvidence {
    * same build): evidence that the namespace is owned, so "nothing matches" is a finding. Empty when not owned.
    */
   readonly owned: readonly Workload[];
+  /**
+   * Workloads the selector matches in a variant the subject's scope does not see (a file written to replace one of
+   * that variant's objects, applied on top of it): the selector is not wrong, its pods are there. Rules stay quiet.
+   */
+  readonly inVariants: readonly Workload[];
 }
 
 /** Keys under which applications commonly carry their name: a selector written with one while the pods use another is a swap. */
@@ -62,8 +68,29 @@ export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string
     if (other === ns) continue;
     for (const w of lookup.workloadsSelectedBy(other, selector)) if (w.namespaceExplicit) elsewhere.push(w);
   }
-  const owned = systemNamespaces.has(ns) && ns !== 'default' ? [] : local.filter((w) => besides(subject.uri, w.uri));
-  return { near, elsewhere, owned };
+  return { near, elsewhere, owned: ownedBy(subject, local, selector), inVariants: lookup.workloadsSelectedInVariants(ns, selector) };
+}
+
+/**
+ * The workloads that make the subject's namespace owned (semantics §9.0): those deployed next to it. A system
+ * namespace is never owned (the cluster's installer runs workloads there), and a selector that uses a label key none
+ * of those workloads carries follows another convention than theirs: its pods come from elsewhere (a chart, an
+ * add-on), so it is no evidence either.
+ */
+function ownedBy(subject: { readonly uri: string; readonly namespace: string }, local: readonly Workload[], selector: LabelSelector): readonly Workload[] {
+  if (systemNamespaces.has(subject.namespace) && subject.namespace !== 'default') return [];
+  const owned = local.filter((w) => besides(subject.uri, w.uri));
+  for (const key of selector.matchLabels.keys()) if (!owned.some((w) => w.template.labels.has(key))) return [];
+  return owned;
+}
+
+/**
+ * Whether a near miss is evidence on its own, reported even beside positive evidence of an outside supplier: a typo
+ * of a value or a swapped key (semantics §9.0). A renamed value (`metrics` for `metrics-exporter`) or all labels but
+ * one may as well be another component's pods: reported only where nothing outside may supply the pods.
+ */
+export function isDecisive(m: NearMiss): boolean {
+  return m.closeness === 'key' || (m.closeness === 'typo' && isTypo(m.wanted, m.has!));
 }
 
 /** An equality selector (a Service's) in the shape of a label selector. */
@@ -76,7 +103,7 @@ export function describeNearMiss(m: NearMiss): string {
   const w = `${m.workload.kind} "${m.workload.name}"`;
   switch (m.closeness) {
     case 'typo':
-      return `${w} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".`;
+      return isTypo(m.wanted, m.has!) ? `${w} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".` : `${w} has ${m.key}: ${m.has}, which differs from "${m.wanted}" only by "${m.has!.length > m.wanted.length ? m.has!.slice(m.wanted.length) : m.wanted.slice(m.has!.length)}".`;
     case 'key':
       return `${w} labels its pods ${m.podKey}: ${m.wanted}; the selector has the key "${m.key}" where the pods have "${m.podKey}".`;
     case 'value':
@@ -122,15 +149,21 @@ function closeness(selector: LabelSelector, w: Workload): NearMiss | undefined {
   if (!selectorMatches(rest, labels)) return undefined;
   const several = selector.matchLabels.size + selector.matchExpressions.length > 1;
   const has = labels.get(key);
-  if (has !== undefined && isNearMiss(wanted, has)) return { workload: w, closeness: 'typo', key, wanted, has };
+  if (has !== undefined && (isTypo(wanted, has) || isRenamed(wanted, has))) return { workload: w, closeness: 'typo', key, wanted, has };
   // The wanted value under another key the selector does not use: a swapped or misspelled key.
   for (const [podKey, v] of labels) {
     if (v !== wanted || selector.matchLabels.has(podKey) || isControllerLabel(podKey)) continue;
     if (nameKeys.includes(podKey) && nameKeys.includes(key)) return { workload: w, closeness: 'key', key, wanted, podKey };
-    if (isNearMiss(key, podKey) || lastSegment(key) === lastSegment(podKey)) return { workload: w, closeness: 'key', key, wanted, podKey };
+    if (isTypo(key, podKey) || lastSegment(key) === lastSegment(podKey)) return { workload: w, closeness: 'key', key, wanted, podKey };
   }
   if (!several) return undefined;
   return has === undefined ? { workload: w, closeness: 'lacking', key, wanted } : { workload: w, closeness: 'value', key, wanted, has };
+}
+
+/** One value the other with a part added after a separator: `web` for `web-app`, `api-v2` for `api`. */
+function isRenamed(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 3 && long.startsWith(short) && '-._'.includes(long[short.length]);
 }
 
 /** `app.kubernetes.io/name` → `name`. */

@@ -7,7 +7,7 @@ import type { Span } from '../model/span';
 import { closestName } from './closestName';
 import type { Fix, FindingDraft, RelatedInfo } from './finding';
 import { refOf } from './refOf';
-import { asLabelSelector, describeNearMiss, describeOwned, selectorEvidence, type NearMiss } from './selectorEvidence';
+import { asLabelSelector, describeNearMiss, describeOwned, isDecisive, selectorEvidence, type NearMiss } from './selectorEvidence';
 import { defineRule, type Lookup } from './rule';
 import { yamlScalar } from './yamlScalar';
 
@@ -87,6 +87,7 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   }
   const spans = service.selectorEntrySpans;
   const evidence = selectorEvidence(lookup, service, asLabelSelector(selector, spans, service.selectorSpan ?? service.nameSpan));
+  if (evidence.inVariants.length) return undefined;
   const near = evidence.near;
   const local = lookup.workloadsIn(ns);
   const localKeys = labelKeysOf(local);
@@ -94,12 +95,16 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   // workload carries the wanted value under another key: that is said as a swapped key.
   const swapped = new Set(near.filter((m) => m.closeness === 'key').map((m) => m.key));
   const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k) && !isControllerLabel(k) && !swapped.has(k)) : [];
-  const guessed = missingKeys.filter((k) => closestName(k, localKeys));
+  // A key that is a typo of a template's key is evidence when the corrected selector matches a workload.
+  const guessed = missingKeys.filter((k) => {
+    const guess = closestName(k, localKeys);
+    return guess !== undefined && lookup.workloadsMatching(ns, new Map([...selector].map(([key, v]) => [key === k ? guess.name : key, v]))).length > 0;
+  });
   let owned: readonly Workload[] = [];
-  if (!near.length && !guessed.length) {
-    // Nothing close: unknown when something outside may supply the pods (semantics §9.2).
+  if (!near.some(isDecisive) && !guessed.length) {
+    // Nothing decisive: unknown when something outside may supply the pods (semantics §9.2).
     if (lookup.podsUnknown(ns, selector.keys())) return undefined;
-    if (!evidence.elsewhere.length) {
+    if (!near.length && !evidence.elsewhere.length) {
       if (!evidence.owned.length) return undefined;
       owned = evidence.owned;
     }
@@ -133,7 +138,7 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
 
   return {
     uri: service.uri,
-    span: primarySpan(service, near, missingKeys),
+    span: primarySpan(service, near, missingKeys, owned.length > 0),
     message: parts.join(' '),
     resource: refOf(service),
     related,
@@ -182,7 +187,7 @@ function labelKeysOf(workloads: readonly Workload[]): ReadonlySet<string> {
 }
 
 /** The selector entry at fault: the closest miss's value (its key, for a swapped key), then a key no pod has, else the whole selector. */
-function primarySpan(service: Service, near: readonly NearMiss[], missingKeys: readonly string[]): Span {
+function primarySpan(service: Service, near: readonly NearMiss[], missingKeys: readonly string[], owned: boolean): Span {
   const spans = service.selectorEntrySpans;
   const fallback = service.selectorSpan ?? service.nameSpan;
   const first = near[0];
@@ -191,6 +196,8 @@ function primarySpan(service: Service, near: readonly NearMiss[], missingKeys: r
   if (missingKeys.length) return spans.get(missingKeys[0])?.key ?? fallback;
   const perPod = near.find((m) => isControllerLabel(m.key));
   if (perPod) return at(perPod) ?? fallback;
+  // in an owned namespace, a selector of one label: its value is what matches nothing there
+  if (owned && spans.size === 1) return [...spans.values()][0].value;
   return fallback;
 }
 
