@@ -192,6 +192,10 @@ function builtin(ctx: ResolveContext, labels: readonly string[], fqdn: string): 
     return { kind: 'answer', records: [record], perPod: false };
   }
   if (systemNamespaces.has(ns) && !ctx.cluster.servicesIn(ns).length) return { kind: 'unknown' };
+  // kube-system and the other namespaces of the cluster's own hold Services the installer or the provider makes
+  // (DNS, metrics, a CNI's relay): a name there that is no typo of a Service the manifests define is unknown
+  // (semantics §9.3). `default` is where manifests without a namespace land: it is judged like any other.
+  if (systemNamespaces.has(ns) && ns !== 'default' && labels.length === 3 && !closestName(labels[0], namesOf(ctx.cluster.servicesIn(ns)))) return { kind: 'unknown' };
   return { kind: 'none' };
 }
 

@@ -28,7 +28,8 @@ export const dnsNameUnresolved = defineRule({
     'A short name with its namespace (`orders.shop`) is judged like a full name. A wrong port of a short name is reported only in a URL (`name:1` may be an image tag).\n\n' +
     'Stays quiet when the answer is unknown (network-semantics §9): a namespace no manifest in scope declares or populates (created by another repository or `kubectl create namespace`), ' +
     'unless its name is one typo away from a namespace that is described; a Service that an operator may create (a custom resource in that namespace that makes pods) or that is written without a namespace ' +
-    '(so it lands wherever it is applied); a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`); `localhost`. ' +
+    '(so it lands wherever it is applied); a name in kube-system or another namespace of the cluster\'s own that is no typo of a Service written here (the installer or provider makes Services there); ' +
+    'a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`); `localhost`; a variable that holds a TLS server name or certificate name (`*_SERVER_NAME`, `*_SNI`), which is never looked up. ' +
     'A Service the API server rejects is reported as such: it never exists, so nothing answers its name.',
   examples: {
     bad: `apiVersion: v1
@@ -56,17 +57,23 @@ data:
     const zone = zoneOf(config);
     for (const w of subjects.workloads) {
       for (const c of w.template.containers) {
-        for (const v of c.env) if (namesIn(v, zone, v.name).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone, v.name);
+        for (const v of c.env) if (!notLookup.test(v.name) && namesIn(v, zone, v.name).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone, v.name);
         for (const list of [c.command, c.args]) {
           for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone);
         }
       }
     }
     for (const cm of subjects.configMaps) {
-      for (const v of cm.data) if (namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, v.key);
+      for (const v of cm.data) if (!notLookup.test(v.key) && namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, v.key);
     }
   },
 });
+
+/**
+ * Variables and keys whose value names a host without looking it up (semantics §9.3): a TLS server name or SNI that a
+ * certificate is checked against, a certificate's subject names.
+ */
+const notLookup = /(?:^|[_.-])(?:SNI|SERVER_?NAME|SERVERNAME|TLS_?(?:HOST|NAME|SERVER)|CERT_?(?:CN|HOST|NAME|SANS?)|SANS?|CN)$/i;
 
 /** A name found in a value: a cluster name with `.svc`, or a short name and how it was written. */
 type FoundName = WrittenName & { readonly form?: ShortForm };
