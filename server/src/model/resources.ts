@@ -758,11 +758,17 @@ function readNetworkPolicy(base: ResourceBase, root: YMap): NetworkPolicy {
   };
 }
 
+/** ConfigMap data keys that document the configuration rather than configure anything (semantics §9.3). */
+const documentationKeys: ReadonlySet<string> = new Set(['_example']);
+
 function readConfigMap(base: ResourceBase, root: YMap): ConfigMap {
   const data: (TextValue & { key: string })[] = [];
   const d = at(root, 'data');
   if (isMap(d)) {
     for (const [key, e] of d.entries) {
+      // A documentation key (Knative's `_example`: commented example configuration no program reads) holds no
+      // lookups, so its text is not read (semantics §9.3).
+      if (documentationKeys.has(key)) continue;
       const v = text(e.value);
       if (v !== undefined) data.push({ key, value: v, span: e.value.span, where: `data.${key}` });
     }
