@@ -166,6 +166,13 @@ describe('kube-netlens check', () => {
     assert.match(run.stdout, /in 1 file \(1 file over 1 MB skipped\)\n$/);
   });
 
+  it('reads no client-side configuration (a kubeconfig, skaffold, kind, kubeadm) as objects', () => {
+    const dir = workspace('client-config.yaml');
+    const { status, diagnostics } = checkJson(['.'], dir);
+    assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`), ['deploy/service.yaml:4 api-validation']);
+    assert.equal(status, 1);
+  });
+
   it('never follows a symbolic link loop', () => {
     const dir = workspace('walk.yaml');
     mkdirSync(join(dir, 'loop'));
