@@ -173,6 +173,15 @@ describe('kube-netlens check', () => {
     assert.equal(status, 1);
   });
 
+  it('reads no test suite (chainsaw, kuttl, Go testdata) as objects, counts its files and still checks the manifests beside it', () => {
+    const dir = workspaceFrom(readFileSync(join(repoRoot, 'test', 'fixtures', 'rules', 'api-validation', 'fires-beside-test-suites.yaml'), 'utf8'));
+    const { status, diagnostics } = checkJson(['.'], dir);
+    assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`), ['deploy/ordered/01-service.yaml:4 api-validation', 'deploy/service.yaml:4 api-validation']);
+    assert.equal(status, 1);
+    const text = runCli(['check', '.'], { cwd: dir });
+    assert.match(text.stdout, /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies\)\n$/);
+  });
+
   it('never follows a symbolic link loop', () => {
     const dir = workspace('walk.yaml');
     mkdirSync(join(dir, 'loop'));

@@ -13,7 +13,7 @@ import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResourcesSteps, type Resource } from './resources';
 
-export type SkipReason = 'template' | 'build-input' | 'too-deep' | 'too-large' | 'binary';
+export type SkipReason = 'template' | 'build-input' | 'test-suite' | 'too-deep' | 'too-large' | 'binary';
 
 export interface ParseProblem {
   readonly span: Span;
@@ -59,11 +59,13 @@ export const maxProblemsPerFile = 50;
 export const maxNestingDepth = 200;
 
 /**
- * A file that is an input to a build tool (model/fileRoles.ts): a kustomization, a patch, a chart template. It holds
- * no objects and gets no findings of its own; chart templates count as templates.
+ * A file that is an input to a build tool or a test harness (model/fileRoles.ts): a kustomization, a patch, a chart
+ * template, a test suite's file. It holds no objects and gets no findings of its own; chart templates count as
+ * templates, test suites' files as test suites.
  */
 export function buildInputFile(uri: string, text: string, role: FileRole): ManifestFile {
-  return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: role === 'chart-template' ? 'template' : 'build-input' };
+  const skipped = role === 'chart-template' ? 'template' : role === 'test-suite' ? 'test-suite' : 'build-input';
+  return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped };
 }
 
 /** Each file parsed as its role says: build inputs hold no objects (semantics §9.5). */
