@@ -2,9 +2,10 @@
 // Never throws on user input: broken YAML becomes problems, non-Kubernetes YAML is "not a manifest",
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
-import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { composeInPieces, composerOptions } from './composeInPieces';
 import { fastParse, fastParseSteps } from './fastYaml';
+import { goYamlLexer, goYamlTokens } from './goYaml';
 import { leaveParsedTrees } from './treeCache';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { ClusterDependence } from './helmLookups';
@@ -135,11 +136,12 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {
-    // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time.
+    // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time (with
+    // go-yaml's reading of multi-line quoted scalars, model/goYaml.ts).
     const parser = new Parser();
     const tokens: CST.Token[] = [];
     let lexemes = 0;
-    for (const lexeme of new Lexer().lex(text)) {
+    for (const lexeme of goYamlLexer().lex(text)) {
       for (const token of parser.next(lexeme)) tokens.push(token);
       if (++lexemes % 2048 === 0) yield;
     }
@@ -595,7 +597,7 @@ function firstLineEnd(s: string): number {
  * what the fast path (fastYaml.ts) must equal whenever it accepts a text. Used by its tests.
  */
 export function libraryDocuments(text: string): { readonly documents: readonly { readonly span: Span; readonly root: YNode | undefined }[]; readonly errors: number } {
-  const tokens = Array.from(new Parser().parse(text));
+  const tokens = Array.from(goYamlTokens(text));
   const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   const problems: ParseProblem[] = [];
   const budget: TreeBudget = { extra: 0 };
