@@ -19,7 +19,7 @@ export function createStatusBar(client: LanguageClient): vscode.Disposable {
 
 export function statusText(s: StatusParams): string {
   if (s.indexing) return '$(sync~spin) Kubernetes: indexing manifests';
-  const skipped = s.skippedTemplates + s.skippedOther;
+  const skipped = s.skippedTemplates + s.skippedOther + (s.skippedTests ?? 0);
   const parts = [`${s.resources} ${s.resources === 1 ? 'resource' : 'resources'}`];
   if (skipped) parts.push(`${skipped} skipped`);
   const charts = (s.chartsRendered ?? 0) + (s.chartsNotRendered ?? 0);
@@ -37,6 +37,7 @@ function statusTooltip(s: StatusParams): string {
   if (s.chartsRendered) lines.push(`${s.chartsRendered} Helm ${s.chartsRendered === 1 ? 'chart' : 'charts'} rendered with helm and checked on their template lines`);
   if (s.chartsNotRendered) lines.push(`${s.chartsNotRendered} Helm ${s.chartsNotRendered === 1 ? 'chart' : 'charts'} not rendered (see the note on each Chart.yaml)`);
   if (s.skippedTemplates) lines.push(`${s.skippedTemplates} Helm/Go template files skipped (render them to check them)`);
+  if (s.skippedTests) lines.push(`${s.skippedTests} test suite ${s.skippedTests === 1 ? 'file' : 'files'} (chainsaw, kuttl, Go testdata) not read as objects: a test harness applies, patches and asserts them`);
   if (s.skippedOther) lines.push(`${s.skippedOther} files skipped as too large, too deeply nested or binary (see kubeNetlens.files.maxSizeKB)`);
   return lines.join('\n');
 }

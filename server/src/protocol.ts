@@ -151,6 +151,8 @@ export interface StatusParams {
   readonly files: number;
   readonly skippedTemplates: number;
   readonly skippedOther: number;
+  /** Files of test suites (chainsaw, kuttl, Go testdata), which a test harness applies: not read as objects. */
+  readonly skippedTests?: number;
   readonly problems: number;
   readonly indexing: boolean;
   /** Helm charts with a rendered value set, and charts not rendered (no helm, an untrusted workspace, an error). */

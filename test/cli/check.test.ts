@@ -166,6 +166,22 @@ describe('kube-netlens check', () => {
     assert.match(run.stdout, /in 1 file \(1 file over 1 MB skipped\)\n$/);
   });
 
+  it('reads no client-side configuration (a kubeconfig, skaffold, kind, kubeadm) as objects', () => {
+    const dir = workspace('client-config.yaml');
+    const { status, diagnostics } = checkJson(['.'], dir);
+    assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`), ['deploy/service.yaml:4 api-validation']);
+    assert.equal(status, 1);
+  });
+
+  it('reads no test suite (chainsaw, kuttl, Go testdata) as objects, counts its files and still checks the manifests beside it', () => {
+    const dir = workspaceFrom(readFileSync(join(repoRoot, 'test', 'fixtures', 'rules', 'api-validation', 'fires-beside-test-suites.yaml'), 'utf8'));
+    const { status, diagnostics } = checkJson(['.'], dir);
+    assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`), ['deploy/ordered/01-service.yaml:4 api-validation', 'deploy/service.yaml:4 api-validation']);
+    assert.equal(status, 1);
+    const text = runCli(['check', '.'], { cwd: dir });
+    assert.match(text.stdout, /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies\)\n$/);
+  });
+
   it('never follows a symbolic link loop', () => {
     const dir = workspace('walk.yaml');
     mkdirSync(join(dir, 'loop'));

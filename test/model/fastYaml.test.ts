@@ -2,9 +2,13 @@
 // text, its documents deep-equal the library's (spans included), the library reports no error, and parseManifest's
 // whole result is the same either way. Checked on every YAML file of examples/ and test/fixtures/, on a generated
 // benchmark workspace (which the fast path must accept whole), and on random manifest-like texts and mutations.
+// And the library path against go-yaml, through the real kubectl (`kubectl kustomize`): on the shapes where the yaml
+// library alone is stricter (multi-line quoted scalars continued at or left of their key's column, model/goYaml.ts),
+// both read what kubectl reads, and what kubectl rejects is still a yaml-syntax error.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -12,6 +16,8 @@ import { generateWorkspace } from '../../bench/generate';
 import { fastParse, resolvePlain } from '../../server/src/model/fastYaml';
 import { libraryDocuments, parseManifest, type ManifestFile } from '../../server/src/model/parseManifest';
 import { treeOf } from '../../server/src/model/trees';
+import type { YNode } from '../../server/src/model/yamlTree';
+import { kubectlBuildAll } from '../helpers/kubectlKustomize';
 import { manifestText, mutation } from '../helpers/yamlTexts';
 
 const seed = 20240607;
@@ -95,5 +101,77 @@ describe('fast YAML path', () => {
     }), { seed, numRuns: 1500 });
     t.diagnostic(`accepted ${accepted} of ${runs} mutated files`);
     assert.ok(accepted / runs > 0.15, `accepted ${accepted} of ${runs}`);
+  });
+});
+
+/**
+ * Texts of one object each whose quoted scalars continue on later lines at every indentation go-yaml meets in
+ * manifests, and the two texts around them that go-yaml rejects. Written for this test (no third-party text).
+ */
+const quotedShapes: readonly { readonly name: string; readonly text: string }[] = [
+  { name: 'double-at-key', text: 'data:\n  a: "one\n  two"\n  b: x\n' },
+  { name: 'single-at-key', text: "data:\n  a: 'one\n  two'\n  b: x\n" },
+  { name: 'deeper', text: 'data:\n  a: "one\n      two"\n' },
+  { name: 'left-of-key', text: 'data:\n  a: "one\n two"\n' },
+  { name: 'column-zero', text: 'data:\n  a: "one\ntwo"\n' },
+  { name: 'blank-line', text: 'data:\n  a: "one\n\n  two"\n' },
+  { name: 'colon-inside', text: 'data:\n  a: "one\n  two: three"\n' },
+  { name: 'escapes', text: 'data:\n  a: "one \\"quoted\\"\n  two\\\n  three"\n' },
+  { name: 'annotation', text: 'metadata:\n  name: shape\n  annotations:\n    description: "A long text\n    that continues at the key\'s column"\n    other: \'it\'\'s\n    here\'\n' },
+  { name: 'crd-description', text: 'spec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: "older controller-gen\n          wrapped here, and\n        here"\n        type: object\n' },
+  { name: 'sequence-item', text: 'items:\n- name: "one\n  two"\n- "three\nfour"\n' },
+  { name: 'top-level', text: 'top: "one\ntwo"\nnext: x\n' },
+  { name: 'rejected-document-marker', text: 'data:\n  a: "one\n---\n  two"\n' },
+  { name: 'rejected-unclosed', text: 'data:\n  a: "one\n  b: two\n' },
+];
+
+function objectText(shape: string): string {
+  const body = shape.startsWith('metadata:') ? shape : `metadata:\n  name: shape\n${shape}`;
+  return `apiVersion: v1\nkind: ConfigMap\n${body}`;
+}
+
+function plain(n: YNode | undefined): unknown {
+  if (!n) return null;
+  if (n.type === 'scalar') return n.value;
+  if (n.type === 'seq') return n.items.map(plain);
+  return Object.fromEntries([...n.entries.values()].map((e) => [e.key, plain(e.value)]));
+}
+
+describe('the library path against go-yaml (kubectl kustomize)', () => {
+  it('reads multi-line quoted scalars as kubectl does, and reports what kubectl rejects', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-goyaml-'));
+    try {
+      const dirs = quotedShapes.map((shape) => {
+        const d = join(dir, shape.name);
+        mkdirSync(d);
+        writeFileSync(join(d, 'kustomization.yaml'), 'resources:\n- object.yaml\n');
+        writeFileSync(join(d, 'object.yaml'), objectText(shape.text));
+        return d;
+      });
+      const built = await kubectlBuildAll(dirs);
+      for (const [i, shape] of quotedShapes.entries()) {
+        const text = objectText(shape.text);
+        const outcome = built[i];
+        const library = libraryDocuments(text);
+        assert.equal(outcome.ok, !shape.name.startsWith('rejected'), `${shape.name}: kubectl ${outcome.ok ? 'accepts' : `rejects (${outcome.error})`} it`);
+        for (const fastPath of [true, false]) {
+          const file = parseManifest(`file:///${shape.name}.yaml`, text, { defaultNamespace: 'default', fastPath });
+          const syntax = file.problems.filter((p) => p.code === 'yaml-syntax');
+          if (outcome.ok) {
+            assert.deepEqual(syntax, [], `${shape.name}: kubectl reads it, so no yaml-syntax error`);
+            assert.deepEqual(file.resources.map((r) => `${r.kind}/${r.name}`), ['ConfigMap/shape'], shape.name);
+          } else {
+            assert.ok(syntax.length > 0, `${shape.name}: kubectl rejects it, so a yaml-syntax error`);
+            assert.deepEqual(file.resources, [], shape.name);
+          }
+        }
+        if (outcome.ok) {
+          assert.equal(library.errors, 0, shape.name);
+          assert.deepEqual(plain(library.documents[0].root), outcome.objects![0], `${shape.name}: the same values as kubectl's`);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

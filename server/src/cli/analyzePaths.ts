@@ -33,6 +33,8 @@ export interface FileCounts {
   readonly files: number;
   /** Helm/Go-template files: not YAML until rendered, so passed over whole. */
   readonly templates: number;
+  /** Files of test suites (chainsaw, kuttl, Go testdata): a test harness applies them, so not read as objects. */
+  readonly testSuites?: number;
   readonly tooLarge: number;
   /** Value sets of charts rendered with helm, and charts not rendered (no helm, a missing dependency, an error). */
   readonly rendered?: number;
@@ -77,6 +79,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
   const analysis = analyzeTexts(manifests, config, { readOther, kustomize: kustomizeOptions(options, readOther) });
   const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
+  const testSuites = analysis.cluster.files.filter((f) => f.skipped === 'test-suite').length;
   const known = new Set(collected.sources.map((s) => s.uri));
   return {
     analysis,
@@ -89,6 +92,6 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
     charts,
     readOther,
     notes: collected.notes,
-    counts: { files: collected.sources.length, templates, tooLarge: collected.tooLarge },
+    counts: { files: collected.sources.length, templates, ...(testSuites && { testSuites }), tooLarge: collected.tooLarge },
   };
 }

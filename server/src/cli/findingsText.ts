@@ -36,6 +36,7 @@ export function summaryOf(findings: readonly Finding[], counts: FileCounts): str
   if (counts.rendered) skipped.push(`${plural(counts.rendered, 'chart value set')} rendered with helm`);
   if (counts.notRendered) skipped.push(`${plural(counts.notRendered, 'chart')} not rendered`);
   if (counts.templates) skipped.push(`${plural(counts.templates, 'template file')} skipped`);
+  if (counts.testSuites) skipped.push(`${plural(counts.testSuites, 'test suite file')} skipped: chainsaw, kuttl or Go testdata, which a test harness applies`);
   if (counts.tooLarge) skipped.push(`${plural(counts.tooLarge, 'file')} over 1 MB skipped`);
   return `${parts.join(', ')} in ${plural(counts.files, 'file')}${skipped.length ? ` (${skipped.join(', ')})` : ''}`;
 }

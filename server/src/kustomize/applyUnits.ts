@@ -88,8 +88,10 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
  * Returns the files unchanged when the workspace holds no kustomization.
  */
 export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
-  if (!files.some((f) => isKustomizationUri(f.uri))) return { files, units: [] };
+  // A kustomization of a test suite (model/fileRoles.ts) is the harness's: it builds no apply unit and includes no base.
+  if (!files.some((f) => isKustomizationUri(f.uri) && f.skipped !== 'test-suite')) return { files, units: [] };
   const uris = files.map((f) => f.uri);
+  const testSuites = new Set(files.filter((f) => f.skipped === 'test-suite').map((f) => f.uri));
   const sig = uris.join('\n');
   const reader = readerOf(files, other);
   const previous = memo && memo.uris === sig ? memo.roots : undefined;
@@ -104,7 +106,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const builds: BuildCache = memo && memo.uris === sig ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(uris, reader, base, reuse, parsed, builds);
+  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds);
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();

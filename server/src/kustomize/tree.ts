@@ -1,8 +1,9 @@
 // The object trees the Kustomize renderer transforms: plain maps, sequences and scalars, each remembering where in
 // which source file it came from (and which kustomization setting made it, when it was not the source's own text).
 
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, Parser, type Document, type Node as YamlNode } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
+import { goYamlTokens } from '../model/goYaml';
 import type { Span } from '../model/span';
 
 /** Where a node came from. `via` names the setting that made the value (`namePrefix`, `namespace`, …). */
@@ -164,7 +165,8 @@ export function parseYaml(text: string, uri: string): ParseResult {
   const tooDeep = { docs: [], error: { message: `the file nests more than ${maxNestingDepth} levels deep, so it was not parsed`, span: { start: 0, end: 0 } } };
   if (estimateNestingDepth(text) > maxNestingDepth) return tooDeep;
   try {
-    const tokens = Array.from(new Parser().parse(text));
+    // go-yaml's reading of multi-line quoted scalars (kyaml reads them so)
+    const tokens = Array.from(goYamlTokens(text));
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
     docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens)) as Document.Parsed[];
   } catch (err) {

@@ -1,7 +1,8 @@
-// Files of the workspace that are inputs to a build tool, not objects (semantics §9.5): Kustomize kustomizations and
-// the patches and configurations they list, and Helm chart templates. They are never read as manifests: a patch has
-// no selector because it is a patch, and a template is YAML only once rendered. Decided from the file names and the
-// kustomizations' texts alone, with no Kustomize or Helm binary.
+// Files of the workspace that are inputs to a build tool or a test harness, not objects (semantics §9.5): Kustomize
+// kustomizations and the patches and configurations they list, Helm chart templates, and the files of test suites
+// (chainsaw and kuttl tests, Go `testdata/`). They are never read as manifests: a patch has no selector because it is
+// a patch, a template is YAML only once rendered, and an assertion is a partial object matched against a live one.
+// Decided from the file names and texts alone, with no Kustomize, Helm or test binary.
 
 import { parseDocument } from 'yaml';
 
@@ -15,7 +16,12 @@ export type FileRole =
    */
   | 'kustomize-input'
   /** A file under a chart's `templates/` folder (a folder with `Chart.yaml`). */
-  | 'chart-template';
+  | 'chart-template'
+  /**
+   * A file of a test suite (semantics §9.5): in a chainsaw or kuttl test folder, or under a Go `testdata/` folder.
+   * A test harness applies, patches and asserts its partial objects; nobody applies them as written.
+   */
+  | 'test-suite';
 
 const kustomizationNames = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
@@ -31,10 +37,12 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
   const chartTemplates: string[] = [];
   /** folder of a kustomization → the files it lists as resources */
   const listed = new Map<string, Set<string>>();
+  // A test suite's files are the harness's, whatever else they are: a kustomization a test builds makes no roles.
+  const tests = testSuiteFiles(uris, textOf);
   for (const uri of uris) {
     const name = baseName(uri);
     if (name === 'Chart.yaml') chartTemplates.push(`${folderOf(uri)}templates/`);
-    if (!kustomizationNames.has(name)) continue;
+    if (!kustomizationNames.has(name) || tests.has(uri)) continue;
     roles.set(uri, 'kustomization');
     const text = textOf(uri);
     if (text === undefined) continue;
@@ -62,7 +70,118 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
   }
   // A kustomization that is itself listed somewhere stays a kustomization.
   for (const uri of uris) if (kustomizationNames.has(baseName(uri))) roles.set(uri, 'kustomization');
+  for (const uri of tests) roles.set(uri, 'test-suite');
   return roles;
+}
+
+/** chainsaw's test file names (its default `--test-file`, either extension). */
+const chainsawTestNames = new Set(['chainsaw-test.yaml', 'chainsaw-test.yml']);
+/** kuttl's (and chainsaw's manifest-based tests') step files: `<index>-<name>.yaml`, the name without dots. */
+const stepFile = /^\d+-[^.]+\.yaml$/;
+/** The step files that only a harness reads: `<index>-assert….yaml` and `<index>-errors….yaml`. */
+const assertOrErrorsFile = /^\d+-(?:assert|errors)[^.]*\.yaml$/;
+/** A test harness's own document: chainsaw's Test or StepTemplate, kuttl's TestSuite, TestStep or TestAssert. */
+const harnessApi = /^apiVersion:[ \t]*["']?(?:chainsaw\.kyverno\.io|kuttl\.dev|kudo\.dev)\/[^\s"']+["']?[ \t]*(?:#.*)?$/m;
+const harnessKind = /^kind:[ \t]*["']?(Test|StepTemplate|TestSuite|TestStep|TestAssert)["']?[ \t]*(?:#.*)?$/m;
+
+/** The harness kind a file's text declares at its top level (`TestSuite`, `Test`…), if any. */
+export function harnessKindOf(text: string): string | undefined {
+  if (!text.includes('chainsaw.kyverno.io') && !text.includes('kuttl.dev') && !text.includes('kudo.dev')) return undefined;
+  return harnessApi.test(text) ? harnessKind.exec(text)?.[1] : undefined;
+}
+
+/**
+ * Whether a file's name or text can make other files test-suite files (a chainsaw test, a kuttl suite or step, an
+ * assert or errors step): an edit that changes this answer changes other files' roles.
+ */
+export function isTestSuiteEvidence(uri: string, text: string | undefined): boolean {
+  const name = baseName(uri);
+  return chainsawTestNames.has(name) || assertOrErrorsFile.test(name) || (text !== undefined && harnessKindOf(text) !== undefined);
+}
+
+/**
+ * Whether an edit of a file from `before` to `after` can change which files are test suites' (its evidence comes or
+ * goes, or a kuttl TestSuite's testDirs may have changed).
+ */
+export function changesTestSuites(uri: string, before: string, after: string): boolean {
+  if (before === after) return false;
+  if (harnessKindOf(before) === 'TestSuite' || harnessKindOf(after) === 'TestSuite') return true;
+  return isTestSuiteEvidence(uri, before) !== isTestSuiteEvidence(uri, after);
+}
+
+/**
+ * The files of test suites, decided from evidence (semantics §9.5):
+ * - a folder holding a chainsaw test (`chainsaw-test.yaml`, or a document of kind Test or StepTemplate of
+ *   chainsaw.kyverno.io), a kuttl TestStep or TestAssert, or an `NN-assert….yaml` / `NN-errors….yaml` step (the
+ *   naming kuttl and chainsaw's manifest-based tests share) is a test folder, with its sub-folders;
+ * - a kuttl TestSuite file is the suite's, and each folder of its `testDirs` holding `NN-name.yaml` steps a test folder;
+ * - every file with a folder named `testdata` on its path below the workspace's common folder (Go test fixtures).
+ * A folder of numbered manifests (`00-namespace.yaml`, `01-app.yaml`) with no assert or errors step is not a test.
+ */
+function testSuiteFiles(uris: readonly string[], textOf: (uri: string) => string | undefined): Set<string> {
+  const out = new Set<string>();
+  const testFolders = new Set<string>();
+  const suiteDirs: string[] = [];
+  for (const uri of uris) {
+    const name = baseName(uri);
+    if (chainsawTestNames.has(name) || assertOrErrorsFile.test(name)) {
+      testFolders.add(folderOf(uri));
+      continue;
+    }
+    if (!/\.ya?ml$/.test(name)) continue;
+    const text = textOf(uri);
+    const kind = text === undefined ? undefined : harnessKindOf(text);
+    if (kind === undefined) continue;
+    if (kind !== 'TestSuite') {
+      testFolders.add(folderOf(uri));
+      continue;
+    }
+    out.add(uri);
+    for (const dir of readTestDirs(text!)) suiteDirs.push(`${resolvePath(folderOf(uri), dir)}/`);
+  }
+  // A test case of a suite is a folder right under one of its testDirs that holds steps.
+  for (const uri of uris) {
+    if (!stepFile.test(baseName(uri))) continue;
+    const folder = folderOf(uri);
+    const parent = folderOf(folder.slice(0, -1));
+    if (suiteDirs.includes(parent)) testFolders.add(folder);
+  }
+  const common = commonFolder(uris);
+  for (const uri of uris) {
+    if (out.has(uri)) continue;
+    if (uri.slice(common.length).split('/').slice(0, -1).includes('testdata')) {
+      out.add(uri);
+      continue;
+    }
+    for (let cut = uri.indexOf('/'); cut >= 0; cut = uri.indexOf('/', cut + 1)) {
+      if (testFolders.has(uri.slice(0, cut + 1))) {
+        out.add(uri);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** A kuttl TestSuite's `testDirs`, as written (relative to its file's folder). */
+function readTestDirs(text: string): string[] {
+  let doc: unknown;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false, strict: false }).toJS({ maxAliasCount: 100 });
+  } catch {
+    return [];
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return [];
+  const dirs = (doc as Record<string, unknown>).testDirs;
+  return Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === 'string' && d !== '' && !d.includes('\n')).map((d) => d.replace(/\/+$/, '')) : [];
+}
+
+/** The deepest folder (ending in `/`) that holds every URI. */
+function commonFolder(uris: readonly string[]): string {
+  if (!uris.length) return '';
+  let common = folderOf(uris[0]);
+  for (const uri of uris) while (common && !uri.startsWith(common)) common = folderOf(common.slice(0, -1));
+  return common;
 }
 
 /**

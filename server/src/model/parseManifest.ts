@@ -2,9 +2,10 @@
 // Never throws on user input: broken YAML becomes problems, non-Kubernetes YAML is "not a manifest",
 // Helm/Go templates are skipped whole, and nesting deep enough to hurt the parser is refused before parsing.
 
-import { Composer, Lexer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
+import { Composer, Parser, isAlias, isMap, isPair, isScalar, isSeq, type CST, type Document, type Node as YamlNode, Scalar } from 'yaml';
 import { composeInPieces, composerOptions } from './composeInPieces';
 import { fastParse, fastParseSteps } from './fastYaml';
+import { goYamlLexer, goYamlTokens } from './goYaml';
 import { leaveParsedTrees } from './treeCache';
 import { fileRoles, type FileRole } from './fileRoles';
 import type { ClusterDependence } from './helmLookups';
@@ -13,7 +14,7 @@ import type { Span } from './span';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResourcesSteps, type Resource } from './resources';
 
-export type SkipReason = 'template' | 'build-input' | 'too-deep' | 'too-large' | 'binary';
+export type SkipReason = 'template' | 'build-input' | 'test-suite' | 'too-deep' | 'too-large' | 'binary';
 
 export interface ParseProblem {
   readonly span: Span;
@@ -59,11 +60,13 @@ export const maxProblemsPerFile = 50;
 export const maxNestingDepth = 200;
 
 /**
- * A file that is an input to a build tool (model/fileRoles.ts): a kustomization, a patch, a chart template. It holds
- * no objects and gets no findings of its own; chart templates count as templates.
+ * A file that is an input to a build tool or a test harness (model/fileRoles.ts): a kustomization, a patch, a chart
+ * template, a test suite's file. It holds no objects and gets no findings of its own; chart templates count as
+ * templates, test suites' files as test suites.
  */
 export function buildInputFile(uri: string, text: string, role: FileRole): ManifestFile {
-  return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped: role === 'chart-template' ? 'template' : 'build-input' };
+  const skipped = role === 'chart-template' ? 'template' : role === 'test-suite' ? 'test-suite' : 'build-input';
+  return { uri, text, resources: [], problems: [], manifestDocuments: 0, skipped };
 }
 
 /** Each file parsed as its role says: build inputs hold no objects (semantics §9.5). */
@@ -133,11 +136,12 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
   let docs: Document.Parsed[];
   try {
-    // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time.
+    // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time (with
+    // go-yaml's reading of multi-line quoted scalars, model/goYaml.ts).
     const parser = new Parser();
     const tokens: CST.Token[] = [];
     let lexemes = 0;
-    for (const lexeme of new Lexer().lex(text)) {
+    for (const lexeme of goYamlLexer().lex(text)) {
       for (const token of parser.next(lexeme)) tokens.push(token);
       if (++lexemes % 2048 === 0) yield;
     }
@@ -593,7 +597,7 @@ function firstLineEnd(s: string): number {
  * what the fast path (fastYaml.ts) must equal whenever it accepts a text. Used by its tests.
  */
 export function libraryDocuments(text: string): { readonly documents: readonly { readonly span: Span; readonly root: YNode | undefined }[]; readonly errors: number } {
-  const tokens = Array.from(new Parser().parse(text));
+  const tokens = Array.from(goYamlTokens(text));
   const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
   const problems: ParseProblem[] = [];
   const budget: TreeBudget = { extra: 0 };

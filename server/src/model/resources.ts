@@ -316,7 +316,7 @@ export function readResources(doc: DocumentInput, defaultNamespace: string): Rea
 /** `readResources` in steps of 64 objects (one document can be a List of thousands, parsed in slices). */
 export function* readResourcesSteps(doc: DocumentInput, defaultNamespace: string): Generator<void, ReadResult> {
   const rootKind = kindOf(doc.root);
-  if (!rootKind) return { isManifest: false, resources: [], problems: [] };
+  if (!rootKind || isClientConfiguration(doc.root as YMap, rootKind)) return { isManifest: false, resources: [], problems: [] };
   const resources: Resource[] = [];
   const problems: ParseProblem[] = [];
   // The common case, a document holding one object that is no List, without the walk below.
@@ -359,6 +359,25 @@ function kindOf(n: YNode | undefined): string | undefined {
   if (!isMap(n) || str(at(n, 'apiVersion')) === undefined) return undefined;
   return str(at(n, 'kind'));
 }
+
+/**
+ * A document of a client-side tool's configuration, which has an apiVersion and a kind but is never sent to the API
+ * server (semantics §9.5): a kubeconfig (`v1` `Config` with clusters, contexts or users: client-go's clientcmd
+ * format, not a served kind), skaffold's `skaffold/v…` files, the configuration files of Kubernetes' own components
+ * (`*.config.k8s.io`: KubeletConfiguration, KubeProxyConfiguration, EncryptionConfiguration…; kubeadm's
+ * `kubeadm.k8s.io`; the API server's audit policy `audit.k8s.io`), and local cluster tools' (kind's
+ * `kind.x-k8s.io`, k3d's `k3d.io`). None is served by an API server, so none is an object.
+ */
+function isClientConfiguration(root: YMap, kind: string): boolean {
+  const apiVersion = str(at(root, 'apiVersion')) ?? '';
+  if (apiVersion === 'v1') return kind === 'Config' && ['clusters', 'contexts', 'users', 'current-context'].some((k) => root.entries.has(k));
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return false;
+  const group = apiVersion.slice(0, slash);
+  return clientConfigurationGroups.has(group) || group.endsWith('.config.k8s.io');
+}
+
+const clientConfigurationGroups: ReadonlySet<string> = new Set(['skaffold', 'kubeadm.k8s.io', 'audit.k8s.io', 'kind.x-k8s.io', 'k3d.io']);
 
 /** Workload API versions removed in Kubernetes 1.16 (apps/v1 replaced them). */
 export const legacyWorkloadVersions: ReadonlySet<string> = new Set(['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']);
@@ -776,11 +795,17 @@ function readNetworkPolicy(base: ResourceBase, root: YMap): NetworkPolicy {
   };
 }
 
+/** ConfigMap data keys that document the configuration rather than configure anything (semantics §9.3). */
+const documentationKeys: ReadonlySet<string> = new Set(['_example']);
+
 function readConfigMap(base: ResourceBase, root: YMap): ConfigMap {
   const data: (TextValue & { key: string })[] = [];
   const d = at(root, 'data');
   if (isMap(d)) {
     for (const [key, e] of d.entries) {
+      // A documentation key (Knative's `_example`: commented example configuration no program reads) holds no
+      // lookups, so its text is not read (semantics §9.3).
+      if (documentationKeys.has(key)) continue;
       const v = text(e.value);
       if (v !== undefined) data.push({ key, value: v, span: e.value.span, where: `data.${key}` });
     }

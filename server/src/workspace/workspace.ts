@@ -8,7 +8,7 @@ import { buildCluster, fileObjectsIn } from '../model/cluster';
 import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
 import type { RenderedUnit } from '../model/rendered';
 import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
-import { fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
+import { changesTestSuites, fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
 import { isKustomizationUri } from '../kustomize/render';
@@ -24,6 +24,8 @@ export interface WorkspaceStats {
   readonly resources: number;
   /** Helm and other Go-template files, skipped whole. */
   readonly skippedTemplates: number;
+  /** Files of test suites (chainsaw, kuttl, Go testdata): a test harness applies them, so they are not read as objects. */
+  readonly skippedTests: number;
   /** Files skipped for size, nesting depth or binary content. */
   readonly skippedOther: number;
 }
@@ -199,8 +201,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       for (const uri of dirty) {
         const text = textOf(uri);
         // gone from disk and editor: the URI set changed after all; an edited kustomization or Chart.yaml can change
-        // the role of other files
-        if (text === undefined || isProjectFile(uri)) files = undefined;
+        // the role of other files, and so can an edit that makes a file a test (or no longer one)
+        if (text === undefined || isProjectFile(uri) || changesTestSuites(uri, files[layout.place.get(uri)!].text, text)) files = undefined;
         if (!files) break;
         files[layout.place.get(uri)!] = parse(uri, text!);
       }
@@ -236,6 +238,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
     let skippedTemplates = 0;
+    let skippedTests = 0;
     let skippedOther = tooLarge.length;
     const text = (uri: string) => {
       const i = place.get(uri);
@@ -246,6 +249,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     for (const f of files) {
       resources += f.resources.length;
       if (f.skipped === 'template') skippedTemplates++;
+      else if (f.skipped === 'test-suite') skippedTests++;
       else if (f.skipped) skippedOther++;
     }
     return {
@@ -259,7 +263,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         return t === undefined ? undefined : lineIndexes.of(uri, t);
       },
       documentVersion: (uri) => versions.get(uri),
-      stats: { files: files.length - rendersNow.size - files.filter((f) => f.rendered).length, resources, skippedTemplates, skippedOther },
+      stats: { files: files.length - rendersNow.size - files.filter((f) => f.rendered).length, resources, skippedTemplates, skippedTests, skippedOther },
       charts,
       renders: rendersNow,
       chartUnits: unitsNow,
