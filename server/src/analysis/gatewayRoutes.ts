@@ -64,7 +64,11 @@ export type ParentTarget =
   /** Nothing of that kind and name in a namespace the manifests populate. */
   | { readonly kind: 'missing'; readonly namespace: string; readonly targetKind: 'Gateway' | 'Service' }
   /** Another kind, or a namespace no manifest populates. */
-  | { readonly kind: 'unknown'; readonly namespace: string };
+  /**
+   * `outside`: unknown only because something outside the manifests may supply a parent of that name (an unrendered
+   * chart, an operator's custom resource: semantics §9.2); a rule may still report a typo of a parent that is there.
+   */
+  | { readonly kind: 'unknown'; readonly namespace: string; readonly outside?: boolean };
 
 export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef): ParentTarget {
   const namespace = ref.namespace ?? route.namespace;
@@ -77,8 +81,8 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
     if (gateways.length > 1 && gateways.some((g) => !sameDefinition(g, gateways[0]))) return { kind: 'unknown', namespace };
     const gateway = gateways[0];
     if (gateway) return { kind: 'gateway', namespace, gateway, onlyBelow: gateways.every((g) => inFolderBelow(g.uri, route.uri)) };
-    const known = namespaceKnown(lookup, namespace) && !lookup.gatewayUnknown(namespace);
-    return known ? { kind: 'missing', namespace, targetKind: 'Gateway' } : { kind: 'unknown', namespace };
+    if (!namespaceKnown(lookup, namespace)) return { kind: 'unknown', namespace };
+    return lookup.gatewayUnknown(namespace) ? { kind: 'unknown', namespace, outside: true } : { kind: 'missing', namespace, targetKind: 'Gateway' };
   }
   if (ref.group === '' && ref.kind === 'Service') {
     const service = lookup.service(namespace, ref.name);

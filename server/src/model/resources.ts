@@ -599,10 +599,8 @@ export function readPodTemplate(n: YNode | undefined, fallback: Span): PodTempla
   const spec = at(n, 'spec');
   const labelsNode = at(n, 'metadata', 'labels');
   const containers = items(at(spec, 'containers')).map((c, i) => readContainer(c, `containers[${i}]`, false, false));
-  const sidecars = items(at(spec, 'initContainers'))
-    .map((c, i) => ({ c, i }))
-    .filter(({ c }) => text(at(c, 'restartPolicy')) === 'Always')
-    .map(({ c, i }) => readContainer(c, `initContainers[${i}]`, true, true));
+  // Every init container is read (its env names hosts it looks up); only sidecars (restartPolicy: Always) serve ports.
+  const sidecars = items(at(spec, 'initContainers')).map((c, i) => readContainer(c, `initContainers[${i}]`, text(at(c, 'restartPolicy')) === 'Always', true));
   return {
     labels: stringMap(labelsNode),
     labelsSpan: labelsNode?.span,

@@ -2,7 +2,7 @@
 
 import { parentTarget } from '../analysis/gatewayRoutes';
 import type { FindingDraft } from './finding';
-import { closestName } from './closestName';
+import { closestName, isTypo } from './closestName';
 import { routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
@@ -46,14 +46,18 @@ spec:
   *check({ subjects, lookup }) {
     for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
-        const target = parentTarget(lookup, route, ref);
+        const found = parentTarget(lookup, route, ref);
+        // A parent something outside may supply is still reported when its name is a typo of one that is there.
+        const target = found.kind === 'unknown' && found.outside ? ({ kind: 'missing', namespace: found.namespace, targetKind: 'Gateway' } as const) : found;
         if (target.kind !== 'missing' || !ref.nameSpan) continue;
         const name = ref.name!;
         const candidates = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
         const guess = closestName(name, candidates.map((c) => c.name));
         // Gateways are often owned by the platform team and live in another repository: a parent no manifest in
-        // scope comes near is unknown, not missing (semantics §9.2). A typo of a Gateway that is there is reported.
+        // scope comes near is unknown, not missing (semantics §9.2). A typo of a Gateway that is there is reported,
+        // beside anything that may supply Gateways (semantics §9.0).
         if (target.targetKind === 'Gateway' && !guess) continue;
+        if (found.kind === 'unknown' && !isTypo(name, guess!.name)) continue;
         const closest = guess ? candidates.find((c) => c.name === guess.name) : undefined;
         const parts = [
           `${routeLabel(route)} names ${target.targetKind} "${name}" as its parent, but namespace "${target.namespace}" has no ${target.targetKind} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.`,
