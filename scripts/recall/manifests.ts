@@ -23,8 +23,10 @@ export interface ManifestObject {
   /** 0-based lines of the document's first and last content line. */
   readonly startLine: number;
   readonly endLine: number;
-  /** The part of the repository it is applied with: its nearest kustomization folder, else its top-level folder. */
+  /** Its nearest kustomization folder, else its top-level folder. */
   readonly group: string;
+  /** Its top-level folder ('.' for a file at the top). Objects see those of the same group or top-level folder. */
+  readonly top: string;
 }
 
 const kustomizationNames = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -35,7 +37,12 @@ export function listYamlFiles(root: string): string[] {
     for (const name of readdirSync(dir).sort()) {
       if (name === 'node_modules' || name === '.git') continue;
       const p = join(dir, name);
-      const st = statSync(p);
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue; // a dangling symlink
+      }
       if (st.isDirectory()) walk(p);
       else if (/\.ya?ml$/.test(name) && st.size <= 1024 * 1024) out.push(p);
     }
@@ -117,6 +124,7 @@ export function parseObjects(file: string, text: string, group: string): Manifes
       startLine: lineOf(starts, range[0]),
       endLine: lineOf(starts, Math.max(range[0], range[1] - 1)),
       group,
+      top: file.includes('/') ? file.slice(0, file.indexOf('/')) : '.',
     });
   }
   return out;

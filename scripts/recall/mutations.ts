@@ -71,12 +71,27 @@ interface Index {
 
 function index(objects: readonly ManifestObject[]): Index {
   const groups = new Map<string, ManifestObject[]>();
-  for (const o of objects) {
-    const g = groups.get(o.group) ?? [];
+  const add = (k: string, o: ManifestObject) => {
+    const g = groups.get(k) ?? [];
     g.push(o);
-    groups.set(o.group, g);
+    groups.set(k, g);
+  };
+  for (const o of objects) {
+    add(`g:${o.group}`, o);
+    if (o.top !== o.group) add(`t:${o.top}`, o);
   }
-  return { all: objects, byGroup: (o) => groups.get(o.group) ?? [] };
+  const seen = new Map<ManifestObject, ManifestObject[]>();
+  return {
+    all: objects,
+    byGroup: (o) => {
+      let v = seen.get(o);
+      if (!v) {
+        v = [...new Set([...(groups.get(`g:${o.group}`) ?? []), ...(groups.get(`g:${o.top}`) ?? []), ...(groups.get(`t:${o.top}`) ?? [])])];
+        seen.set(o, v);
+      }
+      return v;
+    },
+  };
 }
 
 function peers(ix: Index, o: ManifestObject, kind: string | ((x: ManifestObject) => boolean), namespace = o.namespace): ManifestObject[] {
@@ -91,9 +106,11 @@ function candidate(
   end: number,
   replacement: string,
   counterparts: readonly ManifestObject[] = [],
+  shown?: { before: string; after: string },
 ): Candidate {
-  const before = object.text.slice(start, end);
-  return { cls, object, edit: { start, end, replacement }, line: lineOf(lineStarts(object.text), start), before, after: replacement, counterparts };
+  const before = shown?.before ?? object.text.slice(start, end);
+  const after = shown?.after ?? replacement;
+  return { cls, object, edit: { start, end, replacement }, line: lineOf(lineStarts(object.text), start), before, after, counterparts };
 }
 
 /** A typo in the scalar at `path` (a string value of length ≥ 4); `taken` are names the typo must not hit. */
@@ -260,7 +277,7 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
           if (gov.length === 1 && k?.range) {
             const starts = lineStarts(g.text);
             const lineStart = starts[lineOf(starts, k.range[0])];
-            if (/^\s*$/.test(g.text.slice(lineStart, k.range[0]))) out.push(candidate('sts-governing-not-headless', g, k.range[0], k.range[0], '# ', [o]));
+            if (/^\s*$/.test(g.text.slice(lineStart, k.range[0]))) out.push(candidate('sts-governing-not-headless', g, k.range[0], k.range[0], '# ', [o], { before: 'clusterIP: None', after: '# clusterIP: None' }));
           }
         }
       }
