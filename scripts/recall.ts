@@ -2,7 +2,7 @@
 // folders and counts how many the CLI reports. It fetches nothing; the folders are given.
 //
 // Usage: npm run recall -- [--cli PATH] [--per-class N] [--out FILE] [--helm PATH] [--jobs N] [--timeout S] DIR [DIR...]
-//   --cli PATH      the CLI bundle to run (default: this checkout's dist/cli.js)
+//   --cli PATH      the CLI bundle to run (default: this checkout's dist/cli.js); its folder is copied at the start
 //   --per-class N   mutations per class and repository (default 5), chosen evenly over the candidates
 //   --out FILE      also write the results as JSON
 //   --helm PATH     passed to `check` (charts are rendered)
@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { applyEdit, readRepository, type ManifestObject } from './recall/manifests';
 import { classes, findCandidates, pick, type Candidate, type MistakeClass } from './recall/mutations';
 
@@ -311,18 +311,29 @@ function report(results: RepoResult[], opts: Options): string {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  // The CLI's folder is copied first, so a rebuild of it during the run (another checkout's `npm run build`) cannot
+  // mix two versions of the product in one measurement, or fail the checks that start while it is half written.
+  const snapshot = mkdtempSync(join(tmpdir(), 'recall-cli-'));
+  cpSync(dirname(opts.cli), snapshot, { recursive: true });
+  const runOpts = { ...opts, cli: join(snapshot, basename(opts.cli)) };
+  const started = new Date().toISOString();
   const results: RepoResult[] = [];
-  for (const dir of opts.dirs) {
-    process.stderr.write(`${basename(dir)}: `);
-    const r = await runRepo(opts, dir);
-    process.stderr.write(`${r.trials.filter((t) => t.foundAt).length}/${r.trials.length} found\n`);
-    results.push(r);
+  const write = () => {
+    if (opts.out) writeFileSync(opts.out, JSON.stringify({ cli: opts.cli, perClass: opts.perClass, started, finished: new Date().toISOString(), results }, null, 2) + '\n');
+  };
+  try {
+    for (const dir of opts.dirs) {
+      process.stderr.write(`${basename(dir)}: `);
+      const r = await runRepo(runOpts, dir);
+      process.stderr.write(`${r.trials.filter((t) => t.foundAt).length}/${r.trials.length} found\n`);
+      results.push(r);
+      write(); // after each repository, so a long run can be read before it ends
+    }
+  } finally {
+    rmSync(snapshot, { recursive: true, force: true });
   }
-  const text = report(results, opts);
-  process.stdout.write(text);
-  if (opts.out) {
-    writeFileSync(opts.out, JSON.stringify({ cli: opts.cli, perClass: opts.perClass, date: new Date().toISOString(), results }, null, 2) + '\n');
-  }
+  process.stdout.write(report(results, opts));
+  write();
 }
 
 main().catch((e: Error) => {
