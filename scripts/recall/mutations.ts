@@ -135,6 +135,10 @@ function serviceSelector(o: ManifestObject): Record<string, string> | undefined 
   return sel && Object.keys(sel).length ? sel : undefined;
 }
 
+function isGatewayApi(o: ManifestObject): boolean {
+  return typeof o.js.apiVersion === 'string' && o.js.apiVersion.startsWith('gateway.networking.k8s.io/');
+}
+
 function isHeadless(o: ManifestObject): boolean {
   return o.kind === 'Service' && o.js.spec?.clusterIP === 'None';
 }
@@ -341,13 +345,14 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
       }
     }
     // 12: HTTPRoute parents
-    if (o.kind === 'HTTPRoute' && typeof o.js.apiVersion === 'string' && o.js.apiVersion.startsWith('gateway.networking.k8s.io/')) {
+    if (o.kind === 'HTTPRoute' && isGatewayApi(o)) {
       const refs = Array.isArray(spec?.parentRefs) ? spec.parentRefs : [];
       const gatewayNames = new Set(objects.filter((x) => x.kind === 'Gateway').map((x) => x.name));
       refs.forEach((r: { name?: unknown; namespace?: unknown; kind?: unknown }, i: number) => {
         if (typeof r?.name !== 'string' || (r.kind !== undefined && r.kind !== 'Gateway')) return;
         const ns = typeof r.namespace === 'string' ? r.namespace : o.namespace;
-        const gws = peers(ix, o, (x) => x.kind === 'Gateway' && x.name === r.name, ns);
+        // a Gateway API Gateway: Istio's networking.istio.io Gateway of the same name is no parent
+        const gws = peers(ix, o, (x) => x.kind === 'Gateway' && isGatewayApi(x) && x.name === r.name, ns);
         if (gws.length) push(scalarTypo('gateway-parent-typo', o, ['spec', 'parentRefs', i, 'name'], gws, gatewayNames));
       });
     }
