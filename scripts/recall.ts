@@ -2,6 +2,7 @@
 // folders and counts how many the CLI reports. It fetches nothing; the folders are given.
 //
 // Usage: npm run recall -- [--cli PATH] [--per-class N] [--out FILE] [--helm PATH] [--jobs N] [--timeout S] DIR [DIR...]
+//        npm run recall -- --report FILE   (the table of a saved --out file)
 //   --cli PATH      the CLI bundle to run (default: this checkout's dist/cli.js); its folder is copied at the start
 //   --per-class N   mutations per class and repository (default 5), chosen evenly over the candidates
 //   --out FILE      also write the results as JSON
@@ -310,7 +311,14 @@ function report(results: RepoResult[], opts: Options): string {
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--report') {
+    // Prints the table of a saved --out file (also one a run still writes after each repository).
+    const saved = JSON.parse(readFileSync(resolve(argv[1]), 'utf8')) as { cli: string; perClass: number; results: RepoResult[] };
+    process.stdout.write(report(saved.results, { cli: saved.cli, perClass: saved.perClass, jobs: 0, timeoutMs: 0, dirs: [] }));
+    return;
+  }
+  const opts = parseArgs(argv);
   // The CLI's folder is copied first, so a rebuild of it during the run (another checkout's `npm run build`) cannot
   // mix two versions of the product in one measurement, or fail the checks that start while it is half written.
   const snapshot = mkdtempSync(join(tmpdir(), 'recall-cli-'));
