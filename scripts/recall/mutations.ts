@@ -160,12 +160,14 @@ const keySwaps: Record<string, string> = {
   'k8s-app': 'app',
 };
 
+const hostVariable = /(HOST|ADDR|SERVER|ENDPOINT|URL|URI|SVC|SERVICE_NAME)$/i;
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Where a Service name is written as a host in a value: offset of the name in the value, or -1. */
-export function serviceHostOffset(value: string, service: string, serviceNs: string, clientNs: string): number {
+export function serviceHostOffset(value: string, service: string, serviceNs: string, clientNs: string, bare = true): number {
   const name = escapeRe(service);
   const sameNs = serviceNs === clientNs;
   // `svc.ns`, `svc.ns.svc…` with the Service's explicit namespace
@@ -175,10 +177,11 @@ export function serviceHostOffset(value: string, service: string, serviceNs: str
     if (m) return m.index + m[1].length;
   }
   if (!sameNs) return -1;
-  // `http://svc:port/…`, `svc:port`, `svc`
-  const re = new RegExp(`(^|://|@|=|,)${name}(?=$|:\\d|/|,)`);
+  // `http://svc:port/…`, `svc:port`; a bare `svc` only where `bare` (the whole value of a host variable)
+  const re = new RegExp(`(^|://|@|=|,)${name}(?=:\\d|/)`);
   const m = re.exec(value);
-  return m ? m.index + m[1].length : -1;
+  if (m) return m.index + m[1].length;
+  return bare && value === service ? 0 : -1;
 }
 
 /** Every candidate of every class in a repository's objects, in file and offset order. */
@@ -223,17 +226,19 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
         // 3: env values and args naming a Service
         const group = ix.byGroup(o).filter((x) => x.kind === 'Service' && x.js.spec?.type !== 'ExternalName');
         for (const { path, c } of containers(t.spec)) {
-          const values: Path[] = [];
-          if (Array.isArray(c?.env)) c.env.forEach((e: { value?: unknown }, i: number) => typeof e?.value === 'string' && values.push([...path, 'env', i, 'value']));
-          if (Array.isArray(c?.args)) c.args.forEach((a: unknown, i: number) => typeof a === 'string' && values.push([...path, 'args', i]));
-          for (const vp of values) {
+          // [path, whether a bare name counts]: a bare value is a host only in a variable named like one (not a
+          // WEBHOOK_NAME, a MINIO_ACCESS_KEY or a `-service=` flag that merely mention the name)
+          const values: [Path, boolean][] = [];
+          if (Array.isArray(c?.env)) c.env.forEach((e: { name?: unknown; value?: unknown }, i: number) => typeof e?.value === 'string' && values.push([[...path, 'env', i, 'value'], hostVariable.test(String(e.name ?? ''))]));
+          if (Array.isArray(c?.args)) c.args.forEach((a: unknown, i: number) => typeof a === 'string' && values.push([[...path, 'args', i], false]));
+          for (const [vp, bare] of values) {
             const full = [...tpath, ...vp];
             const span = scalarValueSpan(o.text, nodeAt(o.doc, full));
             if (!span) continue;
             // the longest Service name that matches (so `redis-cart` wins over `redis`)
             const hits = group
               .filter((s) => s.name.length >= 4)
-              .map((s) => ({ s, at: serviceHostOffset(span.value, s.name, s.namespace, o.namespace) }))
+              .map((s) => ({ s, at: serviceHostOffset(span.value, s.name, s.namespace, o.namespace, bare) }))
               .filter((h) => h.at >= 0)
               .sort((a, b) => b.s.name.length - a.s.name.length);
             const hit = hits[0];

@@ -162,6 +162,8 @@ describe('recall mutations', () => {
     assert.equal(serviceHostOffset('mycache:80', 'cache', '', ''), -1);
     assert.equal(serviceHostOffset('cache-2:80', 'cache', '', ''), -1);
     assert.equal(serviceHostOffset('cache:80', 'cache', 'shop', 'web'), -1);
+    assert.equal(serviceHostOffset('cache', 'cache', '', '', false), -1, 'a bare name only in a host variable');
+    assert.equal(serviceHostOffset('--service=cache', 'cache', '', ''), -1);
   });
 
   for (const [cls, line] of Object.entries(expected)) {
