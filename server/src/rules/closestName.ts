@@ -34,11 +34,13 @@ export function closestName(written: string, candidates: Iterable<string>): Name
  * Whether one written value is a slip of the other: one or two edits (a swap of neighbours counts once), at most a
  * third of the longer, or a difference of case. Stricter than `isNearMiss`, which also serves "did you mean"
  * suggestions: this one is evidence on its own that a reference was meant for the other name (semantics §9.0),
- * so `api-v2` is no typo of `api`, nor `argocd-server` of `argocd-repo-server`.
+ * so `api-v2` is no typo of `api`, nor `edge-v2` of `edge-v1`, nor `argocd-server` of `argocd-repo-server`.
  */
 export function isTypo(a: string, b: string): boolean {
   if (a === b || a.length > maxComparedLength || b.length > maxComparedLength) return false;
   if (a.toLowerCase() === b.toLowerCase()) return true;
+  // Names that differ only in their numbers are versions or members of one series (`edge-v1`, `edge-v2`), not slips.
+  if (a.replace(/\d+/g, '0') === b.replace(/\d+/g, '0')) return false;
   const limit = Math.min(2, Math.floor(Math.max(a.length, b.length) / 3));
   return limit >= 1 && editDistanceWithin(a, b, limit) <= limit;
 }
