@@ -1,8 +1,10 @@
 // Building a Kustomize root with the user's Kustomize, for what the native renderer does not evaluate: `kustomize
 // build` or `kubectl kustomize` on a wrapper kustomization in a temporary folder that lists the root and asks for
 // origin annotations (kustomize/external.ts maps the objects back through them). The user's files are never written.
-// Never `--enable-exec`, `--enable-alpha-plugins` or `--enable-helm`, never `--load-restrictor` (the default holds
-// each of the user's kustomizations to its own folder); a root that reaches a remote resource or a Helm chart is not
+// Never `--enable-exec`, `--enable-alpha-plugins` or `--enable-helm`; `--load-restrictor` is always passed, as the
+// user chose it (kustomize's default LoadRestrictionsRootOnly holds each of the user's kustomizations to its own
+// folder; the wrapper lists the root as a folder, which kustomize loads with its own root, so the wrapper widens
+// nothing); a root that reaches a remote resource or a Helm chart is not
 // handed over at all, and the process gets a proxy that answers nothing, so no fetch can happen; a build is killed
 // after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
 
@@ -13,6 +15,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unitFromKustomizeExit, whyNotForBinary, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
+import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit } from '../model/rendered';
 import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
@@ -26,6 +29,13 @@ export interface KustomizeTool {
   /** `kubectl kustomize DIR` rather than `kustomize build DIR`. */
   readonly kubectl: boolean;
   readonly timeoutMs: number;
+  /** Passed as `--load-restrictor` (LoadRestrictionsRootOnly or LoadRestrictionsNone). */
+  readonly loadRestrictor: LoadRestrictor;
+}
+
+/** The flag's value as kustomize spells it (api/krusty options, `--load-restrictor`). */
+export function loadRestrictorFlag(r: LoadRestrictor): string {
+  return r === 'none' ? 'LoadRestrictionsNone' : 'LoadRestrictionsRootOnly';
 }
 
 
@@ -35,11 +45,12 @@ export interface KustomizeTool {
  */
 export function kustomizeForSettings(settings: KustomizeSettings, env: Readonly<Record<string, string | undefined>>): KustomizeTool | undefined {
   if (!settings.allowed) return undefined;
-  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs: settings.timeoutMs } : undefined;
+  const { timeoutMs, loadRestrictor } = settings;
+  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs, loadRestrictor } : undefined;
   const kustomize = onPath('kustomize', env);
-  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs: settings.timeoutMs };
+  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs, loadRestrictor };
   const kubectl = onPath('kubectl', env);
-  return kubectl ? { path: kubectl, kubectl: true, timeoutMs: settings.timeoutMs } : undefined;
+  return kubectl ? { path: kubectl, kubectl: true, timeoutMs, loadRestrictor } : undefined;
 }
 
 /** The environment of a build: the user's, with every proxy pointed at a closed port on this machine and git held to local files. */
@@ -80,7 +91,8 @@ function prepare(tool: KustomizeTool, rootDir: string): Prepared {
     if (isUri) return canonicalUri(fileUri(abs));
     return rootDir.startsWith('/') ? abs : relative(process.cwd(), abs).split(sep).join('/');
   };
-  return { dir, args: tool.kubectl ? ['kustomize', dir] : ['build', dir], originUri };
+  const restrictor = ['--load-restrictor', loadRestrictorFlag(tool.loadRestrictor)];
+  return { dir, args: tool.kubectl ? ['kustomize', ...restrictor, dir] : ['build', ...restrictor, dir], originUri };
 }
 
 function exitOfSync(tool: KustomizeTool, args: readonly string[]): KustomizeExit {
