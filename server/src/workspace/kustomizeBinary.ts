@@ -13,13 +13,14 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unitFromKustomizeExit, whyNotForBinary, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
+import { unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
 import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit } from '../model/rendered';
 import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
+import { dirnameUri } from '../kustomize/uriPath';
 
 export const defaultKustomizeTimeoutMs = 10_000;
 const maxOutputBytes = 64 * 1024 * 1024;
@@ -31,6 +32,8 @@ export interface KustomizeTool {
   readonly timeoutMs: number;
   /** Passed as `--load-restrictor` (LoadRestrictionsRootOnly or LoadRestrictionsNone). */
   readonly loadRestrictor: LoadRestrictor;
+  /** The folders paths in its messages are shown relative to (the workspace folders; the CLI: the current folder). */
+  readonly folders?: readonly string[];
 }
 
 /** The flag's value as kustomize spells it (api/krusty options, `--load-restrictor`). */
@@ -46,11 +49,12 @@ export function loadRestrictorFlag(r: LoadRestrictor): string {
 export function kustomizeForSettings(settings: KustomizeSettings, env: Readonly<Record<string, string | undefined>>): KustomizeTool | undefined {
   if (!settings.allowed) return undefined;
   const { timeoutMs, loadRestrictor } = settings;
-  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs, loadRestrictor } : undefined;
+  const folders = settings.folders.length ? settings.folders : undefined;
+  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs, loadRestrictor, folders } : undefined;
   const kustomize = onPath('kustomize', env);
-  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs, loadRestrictor };
+  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs, loadRestrictor, folders };
   const kubectl = onPath('kubectl', env);
-  return kubectl ? { path: kubectl, kubectl: true, timeoutMs, loadRestrictor } : undefined;
+  return kubectl ? { path: kubectl, kubectl: true, timeoutMs, loadRestrictor, folders } : undefined;
 }
 
 /** The environment of a build: the user's, with every proxy pointed at a closed port on this machine and git held to local files. */
@@ -73,6 +77,25 @@ interface Prepared {
   readonly dir: string;
   readonly args: string[];
   readonly originUri: (path: string) => string | undefined;
+  /** The run's messages with workspace-relative paths in place of absolute ones and of the wrapper's. */
+  readonly relative: (exit: KustomizeExit) => KustomizeExit;
+}
+
+/**
+ * An absolute path as messages show it: relative to the workspace folder holding it (its real path too, as
+ * kustomize resolves links), else to the first folder; the wrapper's folder is named as such.
+ */
+function shownPath(abs: string, folders: readonly string[], wrapper: string): string {
+  if (abs === wrapper || abs.startsWith(wrapper + '/')) return '(the wrapper kustomization)';
+  const bases = folders.flatMap((f) => {
+    try {
+      return [resolve(f), realpathSync(f)];
+    } catch {
+      return [resolve(f)];
+    }
+  });
+  const within = bases.find((b) => abs === b || abs.startsWith(b.endsWith(sep) ? b : b + sep)) ?? bases[0];
+  return within ? relative(within, abs).split(sep).join('/') || '.' : basename(abs);
 }
 
 /**
@@ -92,7 +115,11 @@ function prepare(tool: KustomizeTool, rootDir: string): Prepared {
     return rootDir.startsWith('/') ? abs : relative(process.cwd(), abs).split(sep).join('/');
   };
   const restrictor = ['--load-restrictor', loadRestrictorFlag(tool.loadRestrictor)];
-  return { dir, args: tool.kubectl ? ['kustomize', ...restrictor, dir] : ['build', ...restrictor, dir], originUri };
+  const folders = tool.folders ?? [process.cwd()];
+  const rootShown = shownPath(rootPath, folders, dir);
+  const rewrite = (text: string) => withWorkspacePaths(text, (abs) => shownPath(abs, folders, dir), [[`'${rel}'`, `'${rootShown}'`]]);
+  const relativeExit = (exit: KustomizeExit): KustomizeExit => ({ ...exit, stderr: rewrite(exit.stderr), ...(exit.spawnError !== undefined && { spawnError: rewrite(exit.spawnError) }) });
+  return { dir, args: tool.kubectl ? ['kustomize', ...restrictor, dir] : ['build', ...restrictor, dir], originUri, relative: relativeExit };
 }
 
 function exitOfSync(tool: KustomizeTool, args: readonly string[]): KustomizeExit {
@@ -117,7 +144,7 @@ function exitOf(tool: KustomizeTool, args: readonly string[]): Promise<Kustomize
  * Helm chart); undefined when it may run.
  */
 export function refusedUnit(native: RenderedUnit, fsys: FileReader, parsed?: ParseCache): RenderedUnit | undefined {
-  const refused = whyNotForBinary(fsys, native.definedBy.slice(0, native.definedBy.lastIndexOf('/')), parsed);
+  const refused = whyNotForBinary(fsys, dirnameUri(native.definedBy), parsed);
   if (!refused) return undefined;
   const problems = native.problems.map((p) => (p.code === 'kustomize-not-rendered' ? { ...p, message: `${p.message.replace(/\.$/, '')}; it is not built with Kustomize either: ${refused.why}.` } : p));
   return { ...native, problems };
@@ -128,9 +155,9 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
   const refused = refusedUnit(native, fsys, parsed);
   if (refused) return refused;
   const root = externalRootOf(native);
-  const p = prepare(tool, root.definedBy.slice(0, root.definedBy.lastIndexOf('/')));
+  const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return unitFromKustomizeExit(root, exitOfSync(tool, p.args), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+    return unitFromKustomizeExit(root, p.relative(exitOfSync(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
@@ -141,9 +168,9 @@ export async function buildWithKustomize(tool: KustomizeTool, native: RenderedUn
   const refused = refusedUnit(native, fsys, parsed);
   if (refused) return refused;
   const root = externalRootOf(native);
-  const p = prepare(tool, root.definedBy.slice(0, root.definedBy.lastIndexOf('/')));
+  const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return unitFromKustomizeExit(root, await exitOf(tool, p.args), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+    return unitFromKustomizeExit(root, p.relative(await exitOf(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
