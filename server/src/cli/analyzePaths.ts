@@ -10,7 +10,8 @@ import type { Analysis } from './featureTypes';
 import { chartsIn, type ChartsFound } from './helmCharts';
 import type { AnalysisOptions, HelmOptions } from './parseArgs';
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defaultKustomizeTimeoutMs, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
 import { rootMatcher } from '../workspace/kustomizeRoots';
 import type { KustomizeOptions } from '../kustomize/applyUnits';
@@ -48,7 +49,10 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader): Kustomi
   const isRoot = rootMatcher(options.kustomizeRoots ?? [], folders.length ? folders : [resolve('.')]);
   const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
   const tool = kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor }, process.env);
-  return { isRoot, loadRestrictor, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
+  // paths in messages as the command line shows them: relative to the current folder, never absolute
+  const cwd = resolve('.');
+  const shown = (uri: string) => relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri)).split(sep).join('/') || '.';
+  return { isRoot, loadRestrictor, shown, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
 }
 
 export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {

@@ -52,6 +52,8 @@ export interface KustomizeOptions {
   readonly external?: (native: RenderedUnit) => RenderedUnit | undefined;
   /** Which files a kustomization may read (render.ts readIn); default `rootOnly`, as kustomize's. */
   readonly loadRestrictor?: LoadRestrictor;
+  /** How messages show a path (render.ts RenderOptions.shown); default: relative to the workspace's common folder. */
+  readonly shown?: (uri: string) => string;
 }
 
 
@@ -113,12 +115,12 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const builds: BuildCache = same ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base });
+  const layout = discoverKustomizations(uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown });
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base }))) {
+  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }))) {
     const native = root.unit;
     const unit = (wantsRealKustomize(native) && !root.builtElsewhere && options.external?.(native)) || native;
     const old = previous?.get(root.dir);

@@ -1407,13 +1407,15 @@ export interface RenderOptions {
   readonly loadRestrictor?: LoadRestrictor;
   /** The folder paths in messages are relative to (the workspace); default: the rendered folder. */
   readonly workspace?: string;
+  /** How messages show a URI or path, instead of relative to `workspace` (the CLI: relative to the current folder). */
+  readonly shown?: (uri: string) => string;
 }
 
 /** Renders the kustomization in `dirUri`. Never throws on user input: problems come back as values. */
 export function renderKustomization(fsys: FileReader, dirUri: string, options: RenderOptions = {}): RenderedUnit {
   const dir = dirUri.replace(/\/+$/, '');
   const workspace = (options.workspace ?? dir).replace(/\/+$/, '');
-  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed, builds: options.builds, restrictor: options.loadRestrictor ?? 'rootOnly', shown: (uri) => relativeUri(workspace, uri) };
+  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed, builds: options.builds, restrictor: options.loadRestrictor ?? 'rootOnly', shown: options.shown ?? ((uri) => relativeUri(workspace, uri)) };
   const definedBy = kustomizationFileOf(fsys, dir) ?? resolveUri(dir, 'kustomization.yaml');
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {

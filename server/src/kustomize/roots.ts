@@ -136,7 +136,7 @@ export function discoverKustomizations(
   reuse?: (dir: string) => RenderedUnit | undefined,
   parsed?: ParseCache,
   builds?: BuildCache,
-  render: Pick<RenderOptions, 'loadRestrictor' | 'workspace'> = {},
+  render: Pick<RenderOptions, 'loadRestrictor' | 'workspace' | 'shown'> = {},
 ): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => isKustomizationUri(u)).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
