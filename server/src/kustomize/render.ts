@@ -388,6 +388,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
         appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
         continue;
       }
+      // nothing the view may show there (an untrusted workspace reads nothing outside its folders): outside the
+      // kustomization's folder that is the restrictor's refusal, as kustomize words it for a file it cannot load
+      readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
     }
   runGenerators(ctx, k, ra);
