@@ -7,6 +7,7 @@ import { crashHandler } from './crashHandler';
 import { createStatusBar } from './statusBar';
 import { registerServiceDetails } from './serviceDetails';
 import { registerTracePanel } from './tracePanel';
+import { withUserOnlySettings } from './userOnlySettings';
 import { serverNodeOptions } from '../../server/src/protocol';
 
 let client: LanguageClient | undefined;
@@ -36,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // (a function: the client calls it on every start, so a restart sends the trust of that moment)
     initializationOptions: () => ({ clientWatchesFiles: true, workspaceTrusted: vscode.workspace.isTrusted }),
     outputChannel: quietWhileStopping(output),
-    middleware: settleWhileStopping(),
+    middleware: { ...settleWhileStopping(), workspace: { configuration: userOnlyConfiguration } },
     // Hover Markdown escapes every manifest string; the only commands it may run are the links it builds.
     markdown: { isTrusted: { enabledCommands: ['kubeNetlens.traceService', 'kubeNetlens.serviceDetails'] }, supportHtml: false },
     errorHandler: crashHandler(output, () => client),
@@ -105,6 +106,17 @@ function settleWhileStopping(): Middleware {
   }
   return middleware as Middleware;
 }
+
+/**
+ * The server's `workspace/configuration` request: the `kubeNetlens` section as VS Code merged it, but with the
+ * user-only settings (userOnlySettings.ts) taken from the user's global settings alone.
+ */
+const userOnlyConfiguration: NonNullable<Middleware['workspace']>['configuration'] = async (params, token, next) => {
+  const result = await next(params, token);
+  if (!Array.isArray(result)) return result;
+  const config = vscode.workspace.getConfiguration('kubeNetlens');
+  return result.map((value: unknown, i) => (params.items[i]?.section === 'kubeNetlens' ? withUserOnlySettings(value, (key) => config.inspect(key)?.globalValue) : value));
+};
 
 /** The output channel as the client sees it: what it writes once stopping has begun is not kept. */
 function quietWhileStopping(channel: vscode.OutputChannel): vscode.OutputChannel {

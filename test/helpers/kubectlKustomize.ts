@@ -6,7 +6,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
-import { renderKustomization } from '../../server/src/kustomize/render';
+import { renderKustomization, type RenderOptions } from '../../server/src/kustomize/render';
 
 export interface KubectlInfo {
   readonly path?: string;
@@ -71,23 +71,23 @@ export interface BuildOutcome {
   readonly error?: string;
 }
 
-/** `kubectl kustomize DIR` for many folders, `parallel` at a time. */
-export async function kubectlBuildAll(dirs: readonly string[], parallel = 3): Promise<BuildOutcome[]> {
+/** `kubectl kustomize [flags] DIR` for many folders, `parallel` at a time. */
+export async function kubectlBuildAll(dirs: readonly string[], parallel = 3, flags: readonly string[] = []): Promise<BuildOutcome[]> {
   const out: BuildOutcome[] = new Array(dirs.length);
   let next = 0;
   const worker = async () => {
     while (next < dirs.length) {
       const i = next++;
-      out[i] = await kubectlBuild(dirs[i]);
+      out[i] = await kubectlBuild(dirs[i], flags);
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, dirs.length) }, worker));
   return out;
 }
 
-function kubectlBuild(dir: string): Promise<BuildOutcome> {
+function kubectlBuild(dir: string, flags: readonly string[]): Promise<BuildOutcome> {
   return new Promise((done) => {
-    const p = spawn(kubectlPath(), ['kustomize', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(kubectlPath(), ['kustomize', ...flags, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -100,8 +100,8 @@ function kubectlBuild(dir: string): Promise<BuildOutcome> {
   });
 }
 
-export function nativeBuild(dir: string): BuildOutcome & { messages: string[] } {
-  const unit = renderKustomization(nodeFileReader(), pathToFileURL(resolve(dir)).href);
+export function nativeBuild(dir: string, options: RenderOptions = {}): BuildOutcome & { messages: string[] } {
+  const unit = renderKustomization(nodeFileReader(), pathToFileURL(resolve(dir)).href, options);
   const messages = unit.problems.map((p) => p.message);
   if (!unit.rendered) return { ok: false, error: messages.join('; '), messages };
   return { ok: true, objects: parseAllDocuments(unit.rendered.text).map((d) => d.toJS() as unknown).filter((o) => o !== null), messages };

@@ -134,7 +134,7 @@ describe('the real Kustomize for what is not evaluated natively', () => {
   const tool = (): KustomizeTool => {
     // Never passes silently: without kubectl nothing here can run, so it fails and says why.
     assert.ok(k.path, `these tests need real Kustomize: ${k.why}. ./scripts/test.sh unpacks the pinned kubectl (node scripts/setup-kubectl.mjs).`);
-    const t = kustomizeForSettings({ roots: [], folders: [], path: k.path, timeoutMs: 20_000, allowed: true }, {});
+    const t = kustomizeForSettings({ roots: [], folders: [], path: k.path, timeoutMs: 20_000, allowed: true, loadRestrictor: 'rootOnly' }, {});
     assert.ok(t?.kubectl, `the server takes ${k.path} as its Kustomize, run as kubectl kustomize`);
     return t;
   };

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cnis, defaultConfig, podsModes, proxyModes, ruleLevels, severities, type Severity } from '../../server/src/model/config';
+import { cnis, defaultConfig, loadRestrictors, podsModes, proxyModes, ruleLevels, severities, type Severity } from '../../server/src/model/config';
 import type { TraceFinding } from '../../server/src/protocol';
 import { defaultFileOptions, readSettings } from '../../server/src/workspace/settings';
 
@@ -29,6 +29,7 @@ describe('settings enums', () => {
     ['kubeNetlens.proxyMode', proxyModes, defaultConfig.proxyMode],
     ['kubeNetlens.cni', cnis, defaultConfig.cni],
     ['kubeNetlens.coreDns.podsMode', podsModes, defaultConfig.coreDns.podsMode],
+    ['kubeNetlens.kustomize.loadRestrictor', loadRestrictors, 'rootOnly'],
   ];
   for (const [key, values, fallback] of enums) {
     it(`${key}: package.json lists exactly the values and the default of model/config.ts`, () => {
@@ -43,7 +44,9 @@ describe('settings enums', () => {
       const [, ...path] = key.split('.');
       const setting = (v: unknown): unknown => path.reduceRight<unknown>((inner, part) => ({ [part]: inner }), v);
       const read = (v: unknown) => {
-        const a = readSettings(setting(v)).analysis as unknown as Record<string, unknown>;
+        // kustomize.* settings sit beside the analysis config (and are read only in a trusted workspace)
+        const all = readSettings(setting(v), true) as unknown as Record<string, unknown>;
+        const a = path[0] === 'kustomize' ? all : (all.analysis as Record<string, unknown>);
         return path.reduce<unknown>((o, part) => (o as Record<string, unknown>)[part], a);
       };
       for (const v of values) assert.equal(read(v), v);

@@ -10,7 +10,8 @@ import type { Analysis } from './featureTypes';
 import { chartsIn, type ChartsFound } from './helmCharts';
 import type { AnalysisOptions, HelmOptions } from './parseArgs';
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defaultKustomizeTimeoutMs, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
 import { rootMatcher } from '../workspace/kustomizeRoots';
 import type { KustomizeOptions } from '../kustomize/applyUnits';
@@ -48,13 +49,17 @@ export interface FileCounts {
 function kustomizeOptions(options: AnalysisOptions, reader: FileReader): KustomizeOptions {
   const folders = options.paths.map((p) => resolve(p)).filter((p) => existsSync(p) && statSync(p).isDirectory());
   const isRoot = rootMatcher(options.kustomizeRoots ?? [], folders.length ? folders : [resolve('.')]);
-  const tool = kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true }, process.env);
-  return { isRoot, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
+  const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
+  const tool = kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor }, process.env);
+  // paths in messages as the command line shows them: relative to the current folder, never absolute
+  const cwd = resolve('.');
+  const shown = (uri: string) => relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri)).split(sep).join('/') || '.';
+  return { isRoot, loadRestrictor, shown, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
 }
 
 export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
   // a usage error, as for --helm: a named Kustomize that cannot run is not silently replaced by the one on PATH
-  if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true }, {})) {
+  if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor: 'rootOnly' }, {})) {
     return { error: `--kustomize ${options.kustomize} is not an executable file` };
   }
   const collected = collectFiles(options.paths);
@@ -74,6 +79,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
       return text;
     },
     list: (dir: string) => disk.list(dir),
+    realUri: (uri: string) => disk.realUri?.(uri),
   };
   const charts = chartsIn(collected.sources, options);
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));

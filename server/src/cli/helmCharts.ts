@@ -3,7 +3,7 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
 import { basename, dirname, discoverCharts, type Chart, type ChartDiscovery } from '../model/helmCharts';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
@@ -51,13 +51,25 @@ export interface ChartRenders {
   readonly problems: readonly RenderProblem[];
 }
 
+/** The deepest folder holding every path (the analysed folder that holds the charts). */
+function commonFolder(paths: readonly string[]): string {
+  const parts = paths.map((p) => p.split(sep));
+  const first = parts[0] ?? [];
+  let n = 0;
+  while (n < first.length && parts.every((p) => p[n] === first[n])) n++;
+  return first.slice(0, n).join(sep) || sep;
+}
+
 /** Renders every top-level chart's value sets, or says per chart that rendering needs helm. */
 export function renderCharts(found: ChartsFound, sources: readonly SourceText[], options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartRenders {
   if (!found.topLevel.length) return { units: [], problems: [] };
   const helm = findHelm(options.helm, env);
   if (!helm) return { units: [], problems: found.topLevel.map(helmMissingProblem) };
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
-  const run = { helm, timeoutMs: defaultHelmTimeoutMs, pathOf: (uri: string) => uri };
+  // helm reads no link leading outside the current folder and the folder analysed (workspace/helm.ts
+  // outsideWorkspace); --helm-values
+  // files are the user's own choice, read wherever they are
+  const run = { helm, timeoutMs: defaultHelmTimeoutMs, pathOf: (uri: string) => uri, roots: [process.cwd(), commonFolder(found.topLevel.map((c) => resolve(c.root)))], valuesAnywhere: true };
   // helm is CPU-bound: as many renders at once as there are cores, at most four
   const units = renderChartsSync(found.topLevel, found.discovery.charts, run, (u) => texts.get(u), Math.min(4, availableParallelism()));
   return { helm, units, problems: [] };

@@ -1,8 +1,8 @@
 // `kube-netlens build DIR` for a kustomization: the objects it builds, as `kustomize build DIR` prints them (or as
 // one JSON array), computed by the native renderer.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { kustomizationFileOf, renderedObjects, renderKustomization, type FileReader } from '../kustomize/render';
 import { failure, type CommandResult } from './commandResult';
@@ -33,6 +33,17 @@ export function nodeFileReader(): FileReader {
         return undefined;
       }
     },
+    // for the load restrictor (kustomize/render.ts readIn): links resolved, spelt as the URI or path was
+    realUri(uri) {
+      try {
+        const p = pathOf(uri);
+        const real = realpathSync.native(p);
+        if (real === resolve(p)) return uri;
+        return uri.startsWith('file:') ? pathToFileURL(real).href : real;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }
 
@@ -41,7 +52,8 @@ export function kustomizeBuildCommand(request: BuildRequest): CommandResult {
   const dirUri = pathToFileURL(resolve(request.dir)).href.replace(/\/+$/, '');
   if (!fsys.list(dirUri)) return failure(`${request.dir} is not a folder`);
   if (!kustomizationFileOf(fsys, dirUri)) return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);
-  const unit = renderKustomization(fsys, dirUri, { label: request.dir });
+  const cwd = pathToFileURL(resolve('.')).href.replace(/\/+$/, '');
+  const unit = renderKustomization(fsys, dirUri, { label: request.dir, loadRestrictor: request.loadRestrictor, workspace: cwd });
   if (!unit.rendered) {
     const notes = unit.problems.map((p) => `${displayPath(p.uri)}:${lineOf(fsys.read(p.uri) ?? '', p.span.start)}: ${p.message}`);
     return failure(`cannot build ${request.dir}`, notes.map((n) => n));
@@ -51,9 +63,10 @@ export function kustomizeBuildCommand(request: BuildRequest): CommandResult {
   return { exitCode: 0, stdout: JSON.stringify(objects, null, 2) + '\n', stderr: [] };
 }
 
+/** A path as the command line shows it: relative to the current folder (never an absolute path). */
 function displayPath(uri: string): string {
   try {
-    return fileURLToPath(uri);
+    return relative(resolve('.'), fileURLToPath(uri)).split(sep).join('/') || '.';
   } catch {
     return uri;
   }

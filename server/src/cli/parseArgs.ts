@@ -1,5 +1,6 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
+import type { LoadRestrictor } from '../model/config';
 import { checkGlob } from '../workspace/glob';
 
 export type CommandName = 'check' | 'dns' | 'trace' | 'build';
@@ -13,6 +14,8 @@ export interface AnalysisOptions {
   readonly kustomizeRoots?: readonly string[];
   /** `--kustomize PATH`: the kustomize or kubectl that builds what is not evaluated natively. */
   readonly kustomize?: string;
+  /** `--load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone` (kustomize's flag); default rootOnly. */
+  readonly loadRestrictor?: LoadRestrictor;
 }
 
 /** How charts are rendered: `--helm PATH`, `--helm-values FILE` (repeatable), `--helm-namespace NS`. */
@@ -48,6 +51,7 @@ export interface TraceRequest extends AnalysisOptions, HelmOptions {
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
 export interface BuildRequest extends HelmOptions {
   readonly command: 'build';
+  readonly loadRestrictor?: LoadRestrictor;
   readonly dir: string;
   readonly format: 'yaml' | 'json';
 }
@@ -77,6 +81,7 @@ const commonFlags: Record<string, FlagSpec> = {
   '--namespace': { values: [] },
   '--kustomize-root': { values: [], repeatable: true },
   '--kustomize': { values: [] },
+  '--load-restrictor': { values: ['LoadRestrictionsRootOnly', 'LoadRestrictionsNone'] },
 };
 
 const helmFlags: Record<string, FlagSpec> = {
@@ -87,7 +92,7 @@ const helmFlags: Record<string, FlagSpec> = {
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
-  build: { ...helmFlags, '--format': { values: ['yaml', 'json'] } },
+  build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
 };
@@ -153,9 +158,12 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const helmNamespace = values.get('--helm-namespace');
   if (helmNamespace !== undefined && !dnsLabel.test(helmNamespace)) return usage(`--helm-namespace '${helmNamespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
   const helm: HelmOptions = { helm: values.get('--helm'), helmValues: lists.get('--helm-values'), helmNamespace };
+  const restrictor = values.get('--load-restrictor');
+  const loadRestrictor: LoadRestrictor | undefined = restrictor === undefined ? undefined : restrictor === 'LoadRestrictionsNone' ? 'none' : 'rootOnly';
+  const restricted = loadRestrictor ? { loadRestrictor } : {};
   if (command === 'build') {
     if (positionals.length !== 1) return usage('build needs one folder: a kustomization or a chart (a folder with a Chart.yaml)');
-    return { command, ...helm, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
+    return { command, ...helm, ...restricted, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
   }
   const namespace = values.get('--namespace');
   if (namespace !== undefined && !dnsLabel.test(namespace)) return usage(`--namespace '${namespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
@@ -167,7 +175,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const kustomizeRoots = lists.get('--kustomize-root');
   const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
   if (bad) return usage(`--kustomize-root '${bad[0]}' is not a usable pattern (${bad[1]})`);
-  const common = { clusterDomain, namespace, ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
+  const common = { clusterDomain, namespace, ...restricted, ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
   if (command === 'check') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
   }

@@ -27,6 +27,11 @@ one includes) is rendered natively and checked as the cluster it builds.
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
 `;
 
+const restrictor = `  --load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone
+                        which files a kustomization may read, as kustomize's flag (default
+                        LoadRestrictionsRootOnly: only files in or below its own folder)
+`;
+
 const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
   --kustomize-root GLOB only the kustomizations GLOB names (relative to each folder PATH, e.g.
@@ -34,7 +39,7 @@ const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --clus
   --kustomize PATH      the kustomize or kubectl executable that builds the roots using what is not
                         evaluated natively (replacements, openapi, ...; default: kustomize, else
                         kubectl, on PATH); never with plugins, exec functions, Helm or the network
-`;
+${restrictor}`;
 
 const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
                         \`helm template\`, never with anything that reaches the network
@@ -93,7 +98,7 @@ with its values.yaml or with the --helm-values files.
 
 Options:
   --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
-${helm}  -h, --help            this help
+${restrictor}${helm}  -h, --help            this help
 `,
 };
 

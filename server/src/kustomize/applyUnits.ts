@@ -4,6 +4,7 @@
 // says why. A root that does not render leaves its files as they are (analysed as plain files, as before).
 // Pure; the memo carried from one call to the next only avoids rendering a root again while its inputs are unchanged.
 
+import type { LoadRestrictor } from '../model/config';
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
 import { inlineKey, isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
@@ -14,6 +15,7 @@ import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
 
 export interface KustomizeMemo {
   readonly uris: string;
+  readonly loadRestrictor: LoadRestrictor;
   /** `native`: the native render (what is reused while its inputs keep their texts); `unit`: what was analysed. */
   readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly native?: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
   readonly consumed: ReadonlyMap<string, ManifestFile>;
@@ -48,6 +50,10 @@ export interface KustomizeOptions {
    * undefined (the native note stays). Called with the native attempt.
    */
   readonly external?: (native: RenderedUnit) => RenderedUnit | undefined;
+  /** Which files a kustomization may read (render.ts readIn); default `rootOnly`, as kustomize's. */
+  readonly loadRestrictor?: LoadRestrictor;
+  /** How messages show a path (render.ts RenderOptions.shown); default: relative to the workspace's common folder. */
+  readonly shown?: (uri: string) => string;
 }
 
 
@@ -74,6 +80,8 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
   }
   return {
     read: (uri) => texts.get(uri) ?? other?.read(uri),
+    // links are resolved by the disk; a text only the editor holds (not saved yet) is where its URI says
+    realUri: (uri) => other?.realUri?.(uri) ?? (texts.has(uri) || dirs.has(uri.replace(/\/+$/, '')) ? uri : undefined),
     list: (dir) => {
       const mine = dirs.get(dir.replace(/\/+$/, ''));
       const theirs = other?.list(dir);
@@ -94,7 +102,10 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const testSuites = new Set(files.filter((f) => f.skipped === 'test-suite').map((f) => f.uri));
   const sig = uris.join('\n');
   const reader = readerOf(files, other);
-  const previous = memo && memo.uris === sig ? memo.roots : undefined;
+  const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
+  // renders under another load restrictor are not reused
+  const same = memo && memo.uris === sig && memo.loadRestrictor === loadRestrictor;
+  const previous = same ? memo.roots : undefined;
   const parsed: ParseCache = memo?.parsed ?? new Map();
   const listed = new Set(uris);
   for (const key of parsed.keys()) {
@@ -103,15 +114,15 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     if (!listed.has(i < 0 ? key : key.slice(0, i))) parsed.delete(key);
   }
   // kept builds are checked against what they read; a change of the file list starts afresh (folders went away)
-  const builds: BuildCache = memo && memo.uris === sig ? memo.builds : new Map();
+  const builds: BuildCache = same ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds);
+  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown });
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds }))) {
+  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }))) {
     const native = root.unit;
     const unit = (wantsRealKustomize(native) && !root.builtElsewhere && options.external?.(native)) || native;
     const old = previous?.get(root.dir);
@@ -142,7 +153,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       problems.set(p.uri, list);
     }
   }
-  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, roots, consumed, withProblems, parsed, builds });
+  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
   if (!extra.length && !problems.size) return { files, units: [...roots.values()].map((r) => r.unit), memo: memoOut(new Map()) };
   const consumed = new Map<string, ManifestFile>();

@@ -103,6 +103,19 @@ export function unitFromKustomizeExit(root: ExternalRoot, exit: KustomizeExit, t
   return { ...base, inputs: [...new Set([...root.nativeInputs, ...mapped.inputs])].sort(), rendered: mapped.rendered, problems: [] };
 }
 
+/**
+ * Kustomize's or kubectl's message with every absolute path rewritten by `shown` (to a path relative to the
+ * workspace): no message, hover or SARIF result quotes an absolute path of the user's machine (docs/robustness.md,
+ * third round). A path is a `/` that does not follow a word character, `:` or `/` (so `https://…` is left alone),
+ * up to a space, quote, bracket, comma, colon or semicolon. `literal` pairs are replaced first, as written (the
+ * wrapper's relative path to the root).
+ */
+export function withWorkspacePaths(text: string, shown: (absolute: string) => string, literal: readonly (readonly [string, string])[] = []): string {
+  let out = text;
+  for (const [from, to] of literal) if (from) out = out.split(from).join(to);
+  return out.replace(/(?<![\w:/.])\/[^\s'"`\][(),:;]*/g, (p) => shown(p));
+}
+
 /** Kustomize's message without kubectl's log prefix (`E1201 11:09:48.649829 27214 run.go:72] "command failed" err="…"`), a few lines. */
 export function kustomizeError(stderr: string): string {
   const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());

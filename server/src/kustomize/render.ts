@@ -4,6 +4,7 @@
 // then the built-in transformers in their fixed order; name hashes and name references are fixed once, at the root.
 
 import { parseAllDocuments } from 'yaml';
+import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import type { Span } from '../model/span';
 import { emitDocuments } from './emit';
@@ -27,7 +28,7 @@ import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
 import { clone, entry, get, map, parseYaml, scalar, set, str, type KEntry, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src } from './tree';
-import { basenameUri, dirnameUri, relativeUri, resolveUri } from './uriPath';
+import { basenameUri, dirnameUri, isWithin, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
 export interface FileReader {
@@ -35,6 +36,11 @@ export interface FileReader {
   read(uri: string): string | undefined;
   /** The names (not URIs) of a folder's entries, or undefined when there is no such folder. */
   list(dirUri: string): readonly string[] | undefined;
+  /**
+   * The URI with every link in its path resolved (what `realpath` answers), spelt as the URI was; undefined when
+   * nothing is there. A view without it has no links (texts in memory): paths are compared as written.
+   */
+  realUri?(uri: string): string | undefined;
 }
 
 export const kustomizationFileNames = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
@@ -87,10 +93,42 @@ class Stop extends Error {
 }
 
 interface Ctx {
+  /** Read file contents only through readIn (the load restrictor); probes and listings may use it directly. */
   readonly fsys: FileReader;
   readonly inputs: Set<string>;
   readonly parsed?: ParseCache;
   readonly builds?: BuildCache;
+  readonly restrictor: LoadRestrictor;
+  /** A URI as messages show it: relative to the workspace, never an absolute path of the user's machine. */
+  readonly shown: (uri: string) => string;
+}
+
+/**
+ * The one reader of a file a kustomization loads: its kustomization file, resource files, patch files, generator
+ * `files`, `envs` and `env`. It is Kustomize's FileLoader.Load (api/internal/loader/fileloader.go) under the load
+ * restrictor: with LoadRestrictionsRootOnly, kustomize's default (loadrestrictions.go RestrictionRootOnly), the file
+ * with every link resolved (kyaml filesys CleanedAbs: filepath.EvalSymlinks of the whole path) must lie in or below
+ * `root`, the loading kustomization's folder with its links resolved (ConfirmDir; ConfirmedDir.HasPrefix), else the
+ * build fails with kustomize's words "security; file '…' is not in or below '…'". An absolute path is held to the
+ * same rule. A folder (a base, a component) is not loaded through here: kustomize's FileLoader.New gives it a loader
+ * rooted at that folder, with no restriction against the referring root (only cycles are refused), and so does
+ * accumulate(). Undefined: there is no such file. With LoadRestrictionsNone (the user's choice only) any file reads.
+ */
+function readIn(ctx: Ctx, root: string, uri: string, at: Src): string | undefined {
+  if (ctx.restrictor !== 'none') {
+    const realRoot = ctx.fsys.realUri?.(root) ?? root;
+    const real = ctx.fsys.realUri?.(uri) ?? uri;
+    // the check comes before the read: a refused file's contents are never asked for
+    if (!isWithin(realRoot, dirnameUri(real))) throw new Stop(at.uri, at.span, `security; file '${ctx.shown(uri)}' is not in or below '${ctx.shown(root)}'`);
+  }
+  // an input of the build (rendered again when it changes); a refused file is not one: it is never read
+  ctx.inputs.add(uri);
+  return ctx.fsys.read(uri);
+}
+
+/** Whether a file is there (a probe: its text is not used). */
+function isFile(ctx: Ctx, uri: string): boolean {
+  return ctx.fsys.read(uri) !== undefined;
 }
 
 /**
@@ -101,9 +139,11 @@ interface Ctx {
 export type BuildCache = Map<string, KeptBuild>;
 
 interface KeptBuild {
-  /** Every read and listing the build made, with its answer (a listing as its names joined). */
+  /** Every read, listing and link resolution the build made, with its answer (a listing as its names joined). */
   readonly reads: ReadonlyMap<string, string | undefined>;
   readonly lists: ReadonlyMap<string, string | undefined>;
+  readonly reals: ReadonlyMap<string, string | undefined>;
+  readonly restrictor: LoadRestrictor;
   readonly inputs: readonly string[];
   readonly objects: readonly Res[];
 }
@@ -231,8 +271,8 @@ function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
   if (!present.length) throw new Stop(where.uri, where.span, `no kustomization.yaml, kustomization.yml or Kustomization in ${dir}`);
   if (present.length > 1) throw new Stop(where.uri, where.span, `${dir} holds more than one kustomization file (${present.join(', ')})`);
   const uri = resolveUri(dir, present[0]);
-  const text = ctx.fsys.read(uri);
-  ctx.inputs.add(uri);
+  // kusttarget.go loads the kustomization file through the folder's own loader, restricted like any other file
+  const text = readIn(ctx, dir, uri, at ?? { uri, span: { start: 0, end: 0 } });
   if (text === undefined) throw unreadable(ctx, uri, where, `cannot read ${uri}`);
   const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the kustomization: ${parsed.error.message}`);
@@ -281,9 +321,8 @@ const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitb
 
 // ---- loading objects ---------------------------------------------------------------------------------------------
 
-function loadObjects(ctx: Ctx, uri: string, at: Src): Res[] {
-  const text = ctx.fsys.read(uri);
-  ctx.inputs.add(uri);
+function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[] {
+  const text = readIn(ctx, root, uri, at);
   if (text === undefined) throw unreadable(ctx, uri, at, `cannot read ${uri}`);
   const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error: ${parsed.error.message}`);
@@ -340,8 +379,8 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     for (const entry of stringList(k, field)) {
       if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, `the remote resource '${entry.value}' is not fetched`, true);
       const uri = resolveUri(k.dir, entry.value);
-      if (ctx.fsys.read(uri) !== undefined) {
-        appendAll(ra, loadObjects(ctx, uri, entry.src), entry.src);
+      if (isFile(ctx, uri)) {
+        appendAll(ra, loadObjects(ctx, k.dir, uri, entry.src), entry.src);
         continue;
       }
       if (ctx.fsys.list(uri) !== undefined) {
@@ -349,6 +388,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
         appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
         continue;
       }
+      // nothing the view may show there (an untrusted workspace reads nothing outside its folders): outside the
+      // kustomization's folder that is the restrictor's refusal, as kustomize words it for a file it cannot load
+      readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
     }
   runGenerators(ctx, k, ra);
@@ -368,14 +410,23 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
   const cache = ctx.builds;
   if (!cache) return accumulate(ctx, loadKustomization(ctx, uri, at), [], [...stack, uri], false);
   const kept = cache.get(uri);
-  if (kept && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
+  if (kept && kept.restrictor === ctx.restrictor && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
     for (const u of kept.inputs) ctx.inputs.add(u);
     return copyObjects(kept.objects);
   }
   // the build reads through a recording reader, so what it looked at can be checked the next time
   const reads = new Map<string, string | undefined>();
   const lists = new Map<string, string | undefined>();
+  const reals = new Map<string, string | undefined>();
+  const real = ctx.fsys.realUri?.bind(ctx.fsys);
   const fsys: FileReader = {
+    ...(real && {
+      realUri: (u: string) => {
+        const r = real(u);
+        reals.set(u, r);
+        return r;
+      },
+    }),
     read: (u) => {
       const t = ctx.fsys.read(u);
       reads.set(u, t);
@@ -390,7 +441,7 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
   const sub: Ctx = { ...ctx, fsys, inputs: new Set() };
   try {
     const objects = accumulate(sub, loadKustomization(sub, uri, at), [], [...stack, uri], false);
-    cache.set(uri, { reads, lists, inputs: [...sub.inputs], objects: copyObjects(objects) });
+    cache.set(uri, { reads, lists, reals, restrictor: ctx.restrictor, inputs: [...sub.inputs], objects: copyObjects(objects) });
     return objects;
   } finally {
     // what a failed build read counts too (the root is rendered again when one of those files changes)
@@ -401,6 +452,7 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
 function stillReads(fsys: FileReader, kept: KeptBuild): boolean {
   for (const [u, t] of kept.reads) if (fsys.read(u) !== t) return false;
   for (const [d, l] of kept.lists) if (fsys.list(d)?.join('\u0000') !== l) return false;
+  for (const [u, r] of kept.reals) if (fsys.realUri?.(u) !== r) return false;
   return true;
 }
 
@@ -473,8 +525,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   };
   for (const f of listOf(k, g, 'envs', at).concat(listOf(k, g, 'env', at))) {
     const uri = resolveUri(k.dir, f.value);
-    const text = ctx.fsys.read(uri);
-    ctx.inputs.add(uri);
+    const text = readIn(ctx, k.dir, uri, f.src);
     if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the env file '${f.value}'`);
     for (const [key, value] of parseEnvFile(text, f.src)) add(key, value, f.src);
   }
@@ -489,8 +540,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     const i = f.value.indexOf('=');
     const key = i > 0 ? f.value.slice(0, i) : basenameUri(resolveUri(k.dir, f.value));
     const uri = resolveUri(k.dir, i > 0 ? f.value.slice(i + 1) : f.value);
-    const text = ctx.fsys.read(uri);
-    ctx.inputs.add(uri);
+    const text = readIn(ctx, k.dir, uri, f.src);
     if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the file '${f.value}'`);
     if (isBinary(text)) {
       // Kustomize puts such files in binaryData, base64-encoded from their bytes, which a text reader no longer has.
@@ -619,8 +669,7 @@ function loadPatchText(ctx: Ctx, k: Kust, value: string, node: KNode, isPath: bo
   const content = (parsed: ParseResult) => parsed.docs.map((d) => d.node).filter((d): d is KNode => d !== undefined && !(d.t === 's' && d.v === null));
   if (isPath) {
     const uri = resolveUri(k.dir, value);
-    const text = ctx.fsys.read(uri);
-    ctx.inputs.add(uri);
+    const text = readIn(ctx, k.dir, uri, at);
     if (text === undefined) throw unreadable(ctx, uri, at, `cannot read the patch file '${value}'`);
     const parsed = parseCached(ctx, text, uri);
     if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the patch: ${parsed.error.message}`);
@@ -744,7 +793,7 @@ function patchStrategicMerge(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
     const value = str(item) ?? '';
     const at = srcOf(item, keySrc(k, 'patchesStrategicMerge'));
     const puri = resolveUri(k.dir, value);
-    const isPath = !value.includes('\n') && (ctx.fsys.read(puri) !== undefined || !!ctx.fsys.list(dirnameUri(puri))?.includes(basenameUri(puri)));
+    const isPath = !value.includes('\n') && (isFile(ctx, puri) || !!ctx.fsys.list(dirnameUri(puri))?.includes(basenameUri(puri)));
     if (!isPath && !value.includes('\n') && !/:\s/.test(value)) throw new Stop(at.uri, at.span, `cannot read the patch file '${value}'`);
     const loaded = loadPatchText(ctx, k, value, item, isPath, at);
     for (const doc of loaded.docs) {
@@ -1357,12 +1406,19 @@ export interface RenderOptions {
   readonly parsed?: ParseCache;
   /** Builds of included kustomizations, shared likewise. */
   readonly builds?: BuildCache;
+  /** Which files a kustomization may read; default `rootOnly`, kustomize's own default (readIn). */
+  readonly loadRestrictor?: LoadRestrictor;
+  /** The folder paths in messages are relative to (the workspace); default: the rendered folder. */
+  readonly workspace?: string;
+  /** How messages show a URI or path, instead of relative to `workspace` (the CLI: relative to the current folder). */
+  readonly shown?: (uri: string) => string;
 }
 
 /** Renders the kustomization in `dirUri`. Never throws on user input: problems come back as values. */
 export function renderKustomization(fsys: FileReader, dirUri: string, options: RenderOptions = {}): RenderedUnit {
   const dir = dirUri.replace(/\/+$/, '');
-  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed, builds: options.builds };
+  const workspace = (options.workspace ?? dir).replace(/\/+$/, '');
+  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed, builds: options.builds, restrictor: options.loadRestrictor ?? 'rootOnly', shown: options.shown ?? ((uri) => relativeUri(workspace, uri)) };
   const definedBy = kustomizationFileOf(fsys, dir) ?? resolveUri(dir, 'kustomization.yaml');
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {

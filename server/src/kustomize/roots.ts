@@ -3,7 +3,7 @@
 // project model must not analyse as objects of their own).
 
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
-import { isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
+import { isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache, type RenderOptions } from './render';
 import { get, str, type KNode } from './tree';
 import { dirnameUri, relativeUri, resolveUri } from './uriPath';
 
@@ -136,6 +136,7 @@ export function discoverKustomizations(
   reuse?: (dir: string) => RenderedUnit | undefined,
   parsed?: ParseCache,
   builds?: BuildCache,
+  render: Pick<RenderOptions, 'loadRestrictor' | 'workspace' | 'shown'> = {},
 ): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => isKustomizationUri(u)).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
@@ -175,7 +176,7 @@ export function discoverKustomizations(
         continue;
       }
     }
-    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds });
+    const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, ...render });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
   }
   const readsOf = (dir: string): string[] => {

@@ -84,7 +84,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
   /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
   const settingsFrom = (raw: unknown): Settings => {
     const read = readSettings(raw, trusted);
-    const s = read.kustomize.roots.length ? { ...read, kustomize: { ...read.kustomize, folders } } : read;
+    // the folders: what the roots are relative to, and (untrusted) the only places a build may read
+    const s = { ...read, kustomize: { ...read.kustomize, folders } };
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
   };
   const schedule = () => publisher.schedule();

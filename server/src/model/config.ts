@@ -12,6 +12,13 @@ export type Cni = (typeof cnis)[number];
 /** `kubeNetlens.coreDns.podsMode` */
 export const podsModes = ['disabled', 'insecure', 'verified'] as const;
 export type PodsMode = (typeof podsModes)[number];
+/**
+ * `kubeNetlens.kustomize.loadRestrictor` (the CLI's `--load-restrictor`, spelt as kustomize spells it): which files a
+ * kustomization may read. `rootOnly` is kustomize's default, LoadRestrictionsRootOnly (api/internal/loader
+ * loadrestrictions.go): only files in or below its own folder, links resolved; `none` is LoadRestrictionsNone.
+ */
+export const loadRestrictors = ['rootOnly', 'none'] as const;
+export type LoadRestrictor = (typeof loadRestrictors)[number];
 /** The severity of a finding. */
 export const severities = ['error', 'warning', 'information', 'hint'] as const;
 export type Severity = (typeof severities)[number];

@@ -5,9 +5,9 @@
 // workspace).
 
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
 import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
 import { chartClusterDependences } from '../model/helmLookups';
@@ -30,6 +30,83 @@ export interface HelmRun {
   readonly timeoutMs: number;
   /** A workspace URI → the file system path helm reads (identity for the CLI's paths). */
   readonly pathOf: (uri: string) => string;
+  /**
+   * The workspace folders (file system paths): what helm may read. A chart holding a link that leads outside them is
+   * not rendered, nor a value set with a values file outside them (outsideWorkspace). Undefined: not checked.
+   */
+  readonly roots?: readonly string[];
+  /** Values files may lie anywhere (the CLI's --helm-values, named by the user); default: inside `roots`. */
+  readonly valuesAnywhere?: boolean;
+  /** Where the workspace's files are on disk, for those checks (a render from a temporary copy changes `pathOf`). */
+  readonly sourcePathOf?: (uri: string) => string;
+}
+
+/** Entries of a chart folder looked at for links, at most (a larger chart is not rendered). */
+const maxChartEntries = 20_000;
+
+/**
+ * Why helm must not render a value set: helm v3 reads a chart folder following links (pkg/chart/loader LoadDir walks
+ * it with internal/sympath.Walk, which resolves each link and logs "Contents of linked file included and used"), and
+ * `.Files.Get` puts what it read into the output; so a link in the chart that leads outside the workspace (`etc ->
+ * /etc`) would bring the user's files into the analysis. A values file outside the workspace is refused the same way.
+ * Paths in the message are relative to the workspace. Undefined: helm may run.
+ */
+function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): RenderProblem | undefined {
+  if (!run.roots) return undefined;
+  const source = run.sourcePathOf ?? run.pathOf;
+  const roots = run.roots.flatMap((r) => {
+    try {
+      return [realpathSync.native(r)];
+    } catch {
+      return [];
+    }
+  });
+  const inside = (real: string) => roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
+  const shown = (p: string) => (roots.length ? relative(roots[0], p).split(sep).join('/') : p);
+  const problem = (message: string): RenderProblem => ({ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-not-rendered', message: `Chart ${chart.name} is not rendered (${valueSet.label}): ${message}` });
+  if (!run.valuesAnywhere) {
+    for (const f of valueSet.valuesFiles) {
+      let real: string | undefined;
+      try {
+        real = realpathSync.native(source(f));
+      } catch {
+        real = undefined;
+      }
+      if (real !== undefined && !inside(real)) return problem(`the values file ${shown(real)} lies outside the workspace, and helm is never given a file from outside it.`);
+    }
+  }
+  const top = source(chart.root);
+  const stack = [top];
+  let seen = 0;
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (++seen > maxChartEntries) return problem(`the chart folder holds more than ${maxChartEntries} entries, too many to check for links leading out of the workspace.`);
+      const p = join(dir, name);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) {
+        let real: string | undefined;
+        try {
+          real = realpathSync.native(p);
+        } catch {
+          real = undefined; // a dangling link: helm fails on it itself
+        }
+        if (real !== undefined && !inside(real)) return problem(`${relative(top, p).split(sep).join('/')} is a link leading outside the workspace, and helm reads what links lead to (.Files included).`);
+      } else if (st.isDirectory()) stack.push(p);
+    }
+  }
+  return undefined;
 }
 
 export interface HelmExit {
@@ -279,14 +356,17 @@ export interface RenderPlan {
 }
 
 /** What rendering a chart's value sets takes: one plan per value set, each blocked when a dependency is missing. */
-export function planRenders(chart: Chart, charts: readonly Chart[]): RenderPlan[] {
+export function planRenders(chart: Chart, charts: readonly Chart[], run?: HelmRun): RenderPlan[] {
   const blocked = missingDependencies(chart, charts);
-  return chart.valueSets.map((valueSet) => ({ chart, valueSet, blocked }));
+  return chart.valueSets.map((valueSet) => {
+    const outside = !blocked.length && run ? outsideWorkspace(chart, valueSet, run) : undefined;
+    return { chart, valueSet, blocked: outside ? [outside] : blocked };
+  });
 }
 
 /** Renders every value set of several charts synchronously (the CLI), `parallel` renders at a time. */
 export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number): RenderedUnit[] {
-  const plans = charts.flatMap((chart) => planRenders(chart, all).map((plan, i) => ({ plan, first: i === 0 })));
+  const plans = charts.flatMap((chart) => planRenders(chart, all, run).map((plan, i) => ({ plan, first: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') })));
   const toRun = plans.filter((p) => !p.plan.blocked.length);
   const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel);
   const exitOf = new Map(toRun.map((p, i) => [p, exits[i]]));
@@ -300,10 +380,10 @@ export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[]
 
 /** Renders every value set of a chart without blocking (the language server). */
 export async function renderChart(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
-  const plans = planRenders(chart, charts);
+  const plans = planRenders(chart, charts, run);
   return Promise.all(
     plans.map(async (plan, i) => {
-      if (plan.blocked.length) return { ...unitBase(chart, plan.valueSet), problems: i === 0 ? plan.blocked : [] };
+      if (plan.blocked.length) return { ...unitBase(chart, plan.valueSet), problems: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') ? plan.blocked : [] };
       return unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs);
     }),
   );
@@ -339,7 +419,7 @@ export async function renderChartWithTexts(chart: Chart, charts: readonly Chart[
     }
     const inChart = `${chart.root}/`;
     const pathOf = (u: string) => (u === chart.root ? copy : u.startsWith(inChart) ? join(copy, ...u.slice(inChart.length).split('/').map(decodeURIComponent)) : run.pathOf(u));
-    return await renderChart(chart, charts, { ...run, pathOf }, textOf);
+    return await renderChart(chart, charts, { ...run, pathOf, sourcePathOf: run.sourcePathOf ?? run.pathOf }, textOf);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

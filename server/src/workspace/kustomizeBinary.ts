@@ -1,8 +1,10 @@
 // Building a Kustomize root with the user's Kustomize, for what the native renderer does not evaluate: `kustomize
 // build` or `kubectl kustomize` on a wrapper kustomization in a temporary folder that lists the root and asks for
 // origin annotations (kustomize/external.ts maps the objects back through them). The user's files are never written.
-// Never `--enable-exec`, `--enable-alpha-plugins` or `--enable-helm`, never `--load-restrictor` (the default holds
-// each of the user's kustomizations to its own folder); a root that reaches a remote resource or a Helm chart is not
+// Never `--enable-exec`, `--enable-alpha-plugins` or `--enable-helm`; `--load-restrictor` is always passed, as the
+// user chose it (kustomize's default LoadRestrictionsRootOnly holds each of the user's kustomizations to its own
+// folder; the wrapper lists the root as a folder, which kustomize loads with its own root, so the wrapper widens
+// nothing); a root that reaches a remote resource or a Helm chart is not
 // handed over at all, and the process gets a proxy that answers nothing, so no fetch can happen; a build is killed
 // after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
 
@@ -11,12 +13,14 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unitFromKustomizeExit, whyNotForBinary, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
+import { unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
+import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit } from '../model/rendered';
 import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
+import { dirnameUri } from '../kustomize/uriPath';
 
 export const defaultKustomizeTimeoutMs = 10_000;
 const maxOutputBytes = 64 * 1024 * 1024;
@@ -26,6 +30,15 @@ export interface KustomizeTool {
   /** `kubectl kustomize DIR` rather than `kustomize build DIR`. */
   readonly kubectl: boolean;
   readonly timeoutMs: number;
+  /** Passed as `--load-restrictor` (LoadRestrictionsRootOnly or LoadRestrictionsNone). */
+  readonly loadRestrictor: LoadRestrictor;
+  /** The folders paths in its messages are shown relative to (the workspace folders; the CLI: the current folder). */
+  readonly folders?: readonly string[];
+}
+
+/** The flag's value as kustomize spells it (api/krusty options, `--load-restrictor`). */
+export function loadRestrictorFlag(r: LoadRestrictor): string {
+  return r === 'none' ? 'LoadRestrictionsNone' : 'LoadRestrictionsRootOnly';
 }
 
 
@@ -35,11 +48,13 @@ export interface KustomizeTool {
  */
 export function kustomizeForSettings(settings: KustomizeSettings, env: Readonly<Record<string, string | undefined>>): KustomizeTool | undefined {
   if (!settings.allowed) return undefined;
-  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs: settings.timeoutMs } : undefined;
+  const { timeoutMs, loadRestrictor } = settings;
+  const folders = settings.folders.length ? settings.folders : undefined;
+  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs, loadRestrictor, folders } : undefined;
   const kustomize = onPath('kustomize', env);
-  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs: settings.timeoutMs };
+  if (kustomize) return { path: kustomize, kubectl: false, timeoutMs, loadRestrictor, folders };
   const kubectl = onPath('kubectl', env);
-  return kubectl ? { path: kubectl, kubectl: true, timeoutMs: settings.timeoutMs } : undefined;
+  return kubectl ? { path: kubectl, kubectl: true, timeoutMs, loadRestrictor, folders } : undefined;
 }
 
 /** The environment of a build: the user's, with every proxy pointed at a closed port on this machine and git held to local files. */
@@ -62,6 +77,25 @@ interface Prepared {
   readonly dir: string;
   readonly args: string[];
   readonly originUri: (path: string) => string | undefined;
+  /** The run's messages with workspace-relative paths in place of absolute ones and of the wrapper's. */
+  readonly relative: (exit: KustomizeExit) => KustomizeExit;
+}
+
+/**
+ * An absolute path as messages show it: relative to the workspace folder holding it (its real path too, as
+ * kustomize resolves links), else to the first folder; the wrapper's folder is named as such.
+ */
+function shownPath(abs: string, folders: readonly string[], wrapper: string): string {
+  if (abs === wrapper || abs.startsWith(wrapper + '/')) return '(the wrapper kustomization)';
+  const bases = folders.flatMap((f) => {
+    try {
+      return [resolve(f), realpathSync(f)];
+    } catch {
+      return [resolve(f)];
+    }
+  });
+  const within = bases.find((b) => abs === b || abs.startsWith(b.endsWith(sep) ? b : b + sep)) ?? bases[0];
+  return within ? relative(within, abs).split(sep).join('/') || '.' : basename(abs);
 }
 
 /**
@@ -80,7 +114,12 @@ function prepare(tool: KustomizeTool, rootDir: string): Prepared {
     if (isUri) return canonicalUri(fileUri(abs));
     return rootDir.startsWith('/') ? abs : relative(process.cwd(), abs).split(sep).join('/');
   };
-  return { dir, args: tool.kubectl ? ['kustomize', dir] : ['build', dir], originUri };
+  const restrictor = ['--load-restrictor', loadRestrictorFlag(tool.loadRestrictor)];
+  const folders = tool.folders ?? [process.cwd()];
+  const rootShown = shownPath(rootPath, folders, dir);
+  const rewrite = (text: string) => withWorkspacePaths(text, (abs) => shownPath(abs, folders, dir), [[`'${rel}'`, `'${rootShown}'`]]);
+  const relativeExit = (exit: KustomizeExit): KustomizeExit => ({ ...exit, stderr: rewrite(exit.stderr), ...(exit.spawnError !== undefined && { spawnError: rewrite(exit.spawnError) }) });
+  return { dir, args: tool.kubectl ? ['kustomize', ...restrictor, dir] : ['build', ...restrictor, dir], originUri, relative: relativeExit };
 }
 
 function exitOfSync(tool: KustomizeTool, args: readonly string[]): KustomizeExit {
@@ -105,7 +144,7 @@ function exitOf(tool: KustomizeTool, args: readonly string[]): Promise<Kustomize
  * Helm chart); undefined when it may run.
  */
 export function refusedUnit(native: RenderedUnit, fsys: FileReader, parsed?: ParseCache): RenderedUnit | undefined {
-  const refused = whyNotForBinary(fsys, native.definedBy.slice(0, native.definedBy.lastIndexOf('/')), parsed);
+  const refused = whyNotForBinary(fsys, dirnameUri(native.definedBy), parsed);
   if (!refused) return undefined;
   const problems = native.problems.map((p) => (p.code === 'kustomize-not-rendered' ? { ...p, message: `${p.message.replace(/\.$/, '')}; it is not built with Kustomize either: ${refused.why}.` } : p));
   return { ...native, problems };
@@ -116,9 +155,9 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
   const refused = refusedUnit(native, fsys, parsed);
   if (refused) return refused;
   const root = externalRootOf(native);
-  const p = prepare(tool, root.definedBy.slice(0, root.definedBy.lastIndexOf('/')));
+  const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return unitFromKustomizeExit(root, exitOfSync(tool, p.args), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+    return unitFromKustomizeExit(root, p.relative(exitOfSync(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
@@ -129,9 +168,9 @@ export async function buildWithKustomize(tool: KustomizeTool, native: RenderedUn
   const refused = refusedUnit(native, fsys, parsed);
   if (refused) return refused;
   const root = externalRootOf(native);
-  const p = prepare(tool, root.definedBy.slice(0, root.definedBy.lastIndexOf('/')));
+  const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return unitFromKustomizeExit(root, await exitOf(tool, p.args), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+    return unitFromKustomizeExit(root, p.relative(await exitOf(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }

@@ -57,7 +57,7 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
     return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', `cannot resolve ${path}: ${reasonOf(err)}`);
   }
   if (limits.roots && !limits.roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
-    return refuse('outside-roots', `${path} leads outside the workspace (to ${real}); it is not read`);
+    return refuse('outside-roots', `${path} leads outside the workspace; it is not read`);
   }
   // Refused before the open where it is known already; the open file is checked below in any case.
   if (before && !before.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(before)}); it is not read`);

@@ -1,7 +1,7 @@
 // The `kubeNetlens.*` settings as the editor sends them → the analysis config and the file-discovery options.
 // Unknown or malformed values fall back to the defaults: a typo in settings.json never stops the analysis.
 
-import { cnis, defaultConfig, podsModes, proxyModes, ruleLevels, type AnalysisConfig, type RuleLevel } from '../model/config';
+import { cnis, defaultConfig, loadRestrictors, podsModes, proxyModes, ruleLevels, type AnalysisConfig, type LoadRestrictor, type RuleLevel } from '../model/config';
 import { checkGlob } from './glob';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
@@ -40,6 +40,12 @@ export interface KustomizeSettings {
   readonly timeoutMs: number;
   /** Whether the real Kustomize may run: false in an untrusted workspace, from the client's trust, never a setting. */
   readonly allowed: boolean;
+  /**
+   * `kubeNetlens.kustomize.loadRestrictor`: which files a kustomization may read, natively and in the real Kustomize.
+   * `none` only from the user's own settings: it is a restricted setting (package.json), machine-scoped (a workspace's
+   * settings.json cannot set it), the client sends only the user's value, and an untrusted workspace gets `rootOnly`.
+   */
+  readonly loadRestrictor: LoadRestrictor;
 }
 
 export interface Settings {
@@ -62,7 +68,7 @@ export const defaultFileOptions: FileOptions = {
 
 export const defaultHelmSettings: HelmSettings = { timeoutMs: defaultHelmTimeoutMs, releases: [], allowed: false };
 
-export const defaultKustomizeSettings: KustomizeSettings = { roots: [], folders: [], timeoutMs: defaultKustomizeTimeoutMs, allowed: false };
+export const defaultKustomizeSettings: KustomizeSettings = { roots: [], folders: [], timeoutMs: defaultKustomizeTimeoutMs, allowed: false, loadRestrictor: 'rootOnly' };
 
 export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings, kustomize: defaultKustomizeSettings };
 
@@ -155,6 +161,7 @@ function readKustomize(k: Record<string, unknown>, trusted: boolean, validGlobs:
     path: nonEmpty(k.path),
     timeoutMs: typeof seconds === 'number' && seconds > 0 && seconds <= 600 ? Math.round(seconds * 1000) : defaultKustomizeTimeoutMs,
     allowed: true,
+    loadRestrictor: oneOf(k.loadRestrictor, loadRestrictors) ?? 'rootOnly',
   };
 }
 

@@ -11,8 +11,8 @@ import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { changesTestSuites, fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
-import { isKustomizationUri } from '../kustomize/render';
-import { diskReader } from './diskReader';
+import { isKustomizationUri, type FileReader } from '../kustomize/render';
+import { diskReader, diskReaderWithin } from './diskReader';
 import { rootMatcher } from './kustomizeRoots';
 import { defaultSettings, type Settings } from './settings';
 
@@ -150,6 +150,14 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   let history: readonly Analysis[] = [];
   let kustomizeMemo: KustomizeMemo | undefined;
   let kustomizeBuilds: ReadonlyMap<string, RenderedUnit> = new Map();
+  // Restricted Mode (an untrusted workspace): a build reads nothing outside the workspace folders
+  let readerMemo: { readonly of: Settings['kustomize']; readonly reader: FileReader } | undefined;
+  const readerOf = (k: Settings['kustomize']): FileReader => {
+    if (readerMemo?.of === k) return readerMemo.reader;
+    const reader = k.allowed ? diskReader : diskReaderWithin(k.folders);
+    readerMemo = { of: k, reader };
+    return reader;
+  };
   let rootsMemo: { readonly of: Settings['kustomize']; readonly isRoot?: (dir: string) => boolean } | undefined;
   const isRootOf = (k: Settings['kustomize']) => {
     if (rootsMemo?.of !== k) rootsMemo = { of: k, isRoot: rootMatcher(k.roots, k.folders) };
@@ -220,8 +228,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     // rendered again. Files a build reads that the workspace does not list (env files) are read from disk.
     const wanted: RenderedUnit[] = [];
     // an edit of a workspace without kustomizations does not ask every file again
-    const units = !layout.kustomizations ? { files, units: [], memo: undefined } : kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, diskReader, {
+    const units = !layout.kustomizations ? { files, units: [], memo: undefined } : kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, readerOf(settings.kustomize), {
       isRoot: isRootOf(settings.kustomize),
+      loadRestrictor: settings.kustomize.loadRestrictor,
       external: (native) => {
         wanted.push(native);
         return kustomizeBuilds.get(native.definedBy);
