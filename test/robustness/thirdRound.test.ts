@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { orphanSlices } from '../../bench/generate';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../../server/src/features/diagnostics';
+import { parseManifest, parseManifestAsync } from '../../server/src/model/parseManifest';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -51,5 +52,36 @@ describe('hostile inputs, third round: did-you-mean searches', () => {
       .filter((file) => /function\s+\w*(editDistance|levenshtein|damerau)\w*\s*\(|Math\.min\([^)]*\+ 1,[^)]*\+ 1,/i.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file));
     assert.deepEqual(offenders, []);
+  });
+});
+
+/** Texts made of template braces: Go template syntax whose brace count a YAML depth scan reads as deep nesting. */
+export function templateBraces(): { name: string; text: string }[] {
+  return [
+    { name: "'x{{' 300 times", text: 'x{{'.repeat(300) },
+    { name: "'{{' 5,000 times", text: '{{'.repeat(5000) },
+    { name: "'{{x' lines, 1,000 of them", text: '{{x\n'.repeat(1000) },
+    { name: 'a mapping whose value opens 1,000 actions', text: 'a: ' + '{{ x '.repeat(1000) + '\n' },
+    { name: 'deep brackets inside a template action', text: 'kind: {{ ' + '['.repeat(1000) + ' }}\n' },
+    { name: 'template braces after a deep block sequence', text: '- '.repeat(1000) + '{{ .Values.x }}\n' },
+  ];
+}
+
+describe('hostile inputs, third round: texts made of template braces', () => {
+  for (const t of templateBraces()) {
+    it(`${t.name}: skipped quietly as a template, in both parsers`, async () => {
+      for (const m of [parseManifest('file:///ws/t.yaml', t.text, { defaultNamespace: 'default' }), await parseManifestAsync('file:///ws/t.yaml', t.text, { defaultNamespace: 'default' }, () => undefined)]) {
+        assert.equal(m.skipped, 'template');
+        assert.deepEqual(m.problems, []);
+        assert.equal(m.resources.length, 0);
+      }
+      assert.deepEqual(diagnosticsFor(analyzeTexts([{ uri: 'file:///ws/t.yaml', text: t.text }])), []);
+    });
+  }
+
+  it('deep nesting without template braces still gets its diagnostic', () => {
+    const m = parseManifest('file:///ws/deep.yaml', 'a: ' + '{a: '.repeat(1000) + 'b' + '}'.repeat(1000) + '\n', { defaultNamespace: 'default' });
+    assert.equal(m.skipped, 'too-deep');
+    assert.match(m.problems[0].message, /nests more than 200 levels deep/);
   });
 });
