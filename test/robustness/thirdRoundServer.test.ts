@@ -105,4 +105,39 @@ describe('hostile inputs, third round: server over stdio', () => {
       rmSync(extra, { recursive: true, force: true });
     }
   });
+
+  it('200 edits of one document in quick succession: at most 4 publishes for it, the last for the final text, versions never backwards', async () => {
+    const uri = editorUri(join(dir, 'burst.yaml'));
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: app('burst') } });
+    await client.waitFor('the opened document published', () => client.diagnostics.get(uri)?.version === 1, 20000);
+    const from = client.published.length;
+    const started = Date.now();
+    for (let v = 2; v <= 201; v++) {
+      const selector = v === 201 ? 'burst-final-broken' : `burst-${v}-broken`;
+      void client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ text: app('burst', selector) }] });
+    }
+    const sentMs = Date.now() - started;
+    await client.waitFor('the final version published', () => client.diagnostics.get(uri)?.version === 201, 30000);
+    // anything still on its way would come within the burst window; a hover is answered after it
+    await new Promise((r) => setTimeout(r, 300));
+    await hoverStillAnswers('a burst of edits');
+    const mine = client.published.slice(from).filter((p) => p.uri === uri);
+    console.log(`200 edits sent in ${sentMs} ms: ${mine.length} publishes for the document (versions ${mine.map((p) => p.version).join(', ')})`);
+    // The bound (lsp/publish.ts): a pass starts only once no change came for 40 ms and the next message was handled
+    // first, so a burst written at once is published once (measured: 1). Up to 4 allows for the pass its first
+    // edit may start before the rest arrive, the pass after the burst, and one for each 500 ms the burst lasts at a
+    // starved server (a burst that never goes quiet is still published twice a second).
+    assert.ok(mine.length >= 1 && mine.length <= 4, `${mine.length} publishes`);
+    const last = mine[mine.length - 1];
+    assert.equal(last.version, 201);
+    assert.ok(last.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.message.includes('burst-final-broken')), 'the last publish is about the final text');
+    assert.ok(last.diagnostics.every((d) => !/burst-\d+-broken/.test(d.message)), 'nothing of an older text in the last publish');
+    for (let i = 1; i < mine.length; i++) assert.ok((mine[i].version ?? 0) >= (mine[i - 1].version ?? 0), `versions ${mine.map((p) => p.version).join(', ')}`);
+    // every publish is about the text of its own version
+    for (const p of mine) {
+      const wanted = p.version === 201 ? 'burst-final-broken' : p.version === 1 ? undefined : `burst-${p.version}-broken`;
+      if (wanted) assert.ok(p.diagnostics.some((d) => d.message.includes(wanted)), `version ${p.version} published with the findings of its text`);
+    }
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  });
 });
