@@ -317,12 +317,18 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
  * `near-names` is `count` Services whose names are one edit apart, and an Ingress with 200 backends naming none of
  * them, so that every backend asks for a "did you mean" suggestion among them all; `orphan-slices` (issue "hostile
  * inputs, third round") is `count` Services and `count / 20` EndpointSlices whose service-name label names none of them
- * with a long name, so that each slice asks `endpoints-orphan` for a suggestion among them all.
+ * with a long name, so that each slice asks `endpoints-orphan` for a suggestion among them all; `kustomize-overlays`
+ * is a Kustomize base (`hostile/kustomize-overlays.yaml`, a Service whose selector has a typo) included through
+ * `count / 4` overlays, each a build of its own (at most 1,000).
  */
-export type HostileShape = 'many-copies' | 'near-names' | 'orphan-slices';
-export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names', 'orphan-slices'];
+export type HostileShape = 'many-copies' | 'near-names' | 'orphan-slices' | 'kustomize-overlays';
+export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names', 'orphan-slices', 'kustomize-overlays'];
 
 export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: number): GeneratedWorkspace {
+  if (shape === 'kustomize-overlays') {
+    const tree = hostileKustomizeTree(Math.max(1, Math.min(1000, Math.floor(count / 4))));
+    return { ...ws, resources: ws.resources + 2, files: [...ws.files, ...tree] };
+  }
   const docs: string[] = [];
   if (shape === 'many-copies') {
     const one = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: copy\n  namespace: hostile\nspec:\n  selector: {app: copy}\n  ports: [{port: 80, targetPort: http}]\n';
@@ -349,6 +355,21 @@ export function orphanSlices(services: number, slices: number): string[] {
   for (let i = 0; i < services; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: ${long}-${String(i).padStart(6, '0')}\n  namespace: orphans\nspec:\n  selector: {app: orphans}\n  ports: [{port: 80}]\n`);
   for (let i = 0; i < slices; i++) docs.push(`apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: orphan-${i}\n  namespace: orphans\n  labels: {kubernetes.io/service-name: ${'missing'.repeat(7)}-${i}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.${i >> 8 & 255}.${i & 255}]}]\nports: [{port: 80}]\n`);
   return docs;
+}
+
+/**
+ * A Kustomize base in `hostile/` (its objects in `hostile/kustomize-overlays.yaml`: a Deployment and a Service whose
+ * selector misspells the pods' label) and `overlays` overlays under `hostile/overlays/`, each including it with a
+ * name prefix of its own. The base's file is the first of the returned files.
+ */
+export function hostileKustomizeTree(overlays: number): GeneratedFile[] {
+  const objects = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kweb}\nspec:\n  selector: {matchLabels: {app: kweb}}\n  template:\n    metadata: {labels: {app: kweb}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: kweb}\nspec:\n  selector: {app: kwbe}\n  ports: [{port: 80, targetPort: http}]\n';
+  const files: GeneratedFile[] = [
+    { path: 'hostile/kustomize-overlays.yaml', text: objects, documents: 2 },
+    { path: 'hostile/kustomization.yaml', text: 'resources: [kustomize-overlays.yaml]\n', documents: 1 },
+  ];
+  for (let i = 0; i < overlays; i++) files.push({ path: `hostile/overlays/o${i}/kustomization.yaml`, text: `resources: [../..]\nnamePrefix: o${i}-\n`, documents: 1 });
+  return files;
 }
 
 /** Writes the workspace under `dir` (emptied first) and returns the absolute folder. */
