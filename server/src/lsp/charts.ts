@@ -73,7 +73,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const started = Date.now();
       let units;
       try {
-        const run = { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u: string) => fileURLToPath(u) };
+        const run = { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u: string) => fileURLToPath(u), maxValuesBytes: snap.settings.files.maxSizeKB * 1024 };
         units = await (fromTexts ? renderChartWithTexts : renderChart)(chart, snap.charts.charts, run, (u) => snap.text(u));
       } catch (err) {
         // only a bug lands here (helm's failures are values): the chart stays as it was
