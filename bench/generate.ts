@@ -315,16 +315,26 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
  * Hostile shapes (issue 17), each added as one more file to an ordinary workspace: `many-copies` is one Service
  * written `count` times (everything keyed by kind/namespace/name sees `count` definitions of one name);
  * `near-names` is `count` Services whose names are one edit apart, and an Ingress with 200 backends naming none of
- * them, so that every backend asks for a "did you mean" suggestion among them all.
+ * them, so that every backend asks for a "did you mean" suggestion among them all; `orphan-slices` (issue "hostile
+ * inputs, third round") is `count` Services and `count / 20` EndpointSlices whose service-name label names none of them
+ * with a long name, so that each slice asks `endpoints-orphan` for a suggestion among them all; `kustomize-overlays`
+ * is a Kustomize base (`hostile/kustomize-overlays.yaml`, a Service whose selector has a typo) included through
+ * `count / 4` overlays, each a build of its own (at most 1,000).
  */
-export type HostileShape = 'many-copies' | 'near-names';
-export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names'];
+export type HostileShape = 'many-copies' | 'near-names' | 'orphan-slices' | 'kustomize-overlays';
+export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names', 'orphan-slices', 'kustomize-overlays'];
 
 export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: number): GeneratedWorkspace {
+  if (shape === 'kustomize-overlays') {
+    const tree = hostileKustomizeTree(Math.max(1, Math.min(1000, Math.floor(count / 4))));
+    return { ...ws, resources: ws.resources + 2, files: [...ws.files, ...tree] };
+  }
   const docs: string[] = [];
   if (shape === 'many-copies') {
     const one = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: copy\n  namespace: hostile\nspec:\n  selector: {app: copy}\n  ports: [{port: 80, targetPort: http}]\n';
     for (let i = 0; i < count; i++) docs.push(one);
+  } else if (shape === 'orphan-slices') {
+    docs.push(...orphanSlices(count, Math.max(1, Math.floor(count / 20))));
   } else {
     for (let i = 0; i < count; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: web-${String(i).padStart(6, '0')}\n  namespace: hostile\nspec:\n  selector: {app: near}\n  ports: [{port: 80}]\n`);
     const paths = Array.from({ length: 200 }, (_, i) => `      - path: /p${i}\n        pathType: Prefix\n        backend: {service: {name: web-${String(i * 7).padStart(6, '0')}x, port: {number: 80}}}`).join('\n');
@@ -332,6 +342,34 @@ export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: nu
   }
   const file: GeneratedFile = { path: `hostile/${shape}.yaml`, text: docs.join('---\n'), documents: docs.length };
   return { ...ws, resources: ws.resources + docs.length, files: [...ws.files, file] };
+}
+
+/**
+ * `services` Services (with their pods) and `slices` EndpointSlices labelled for Services that do not exist, each
+ * name about 220 characters long: an unbounded edit distance of every slice against every Service took 15 s for
+ * 2,000 and 100 (4,000 and 200: 54 s).
+ */
+export function orphanSlices(services: number, slices: number): string[] {
+  const docs: string[] = [`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: orphans, namespace: orphans}\nspec:\n  selector: {matchLabels: {app: orphans}}\n  template:\n    metadata: {labels: {app: orphans}}\n    spec: {containers: [{name: a, image: a, ports: [{containerPort: 80}]}]}\n`];
+  const long = 'backend'.repeat(7);
+  for (let i = 0; i < services; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: ${long}-${String(i).padStart(6, '0')}\n  namespace: orphans\nspec:\n  selector: {app: orphans}\n  ports: [{port: 80}]\n`);
+  for (let i = 0; i < slices; i++) docs.push(`apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: orphan-${i}\n  namespace: orphans\n  labels: {kubernetes.io/service-name: ${'missing'.repeat(7)}-${i}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.${i >> 8 & 255}.${i & 255}]}]\nports: [{port: 80}]\n`);
+  return docs;
+}
+
+/**
+ * A Kustomize base in `hostile/` (its objects in `hostile/kustomize-overlays.yaml`: a Deployment and a Service whose
+ * selector misspells the pods' label) and `overlays` overlays under `hostile/overlays/`, each including it with a
+ * name prefix of its own. The base's file is the first of the returned files.
+ */
+export function hostileKustomizeTree(overlays: number): GeneratedFile[] {
+  const objects = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kweb}\nspec:\n  selector: {matchLabels: {app: kweb}}\n  template:\n    metadata: {labels: {app: kweb}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: kweb}\nspec:\n  selector: {app: kwbe}\n  ports: [{port: 80, targetPort: http}]\n';
+  const files: GeneratedFile[] = [
+    { path: 'hostile/kustomize-overlays.yaml', text: objects, documents: 2 },
+    { path: 'hostile/kustomization.yaml', text: 'resources: [kustomize-overlays.yaml]\n', documents: 1 },
+  ];
+  for (let i = 0; i < overlays; i++) files.push({ path: `hostile/overlays/o${i}/kustomization.yaml`, text: `resources: [../..]\nnamePrefix: o${i}-\n`, documents: 1 });
+  return files;
 }
 
 /** Writes the workspace under `dir` (emptied first) and returns the absolute folder. */

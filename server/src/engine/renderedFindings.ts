@@ -28,6 +28,9 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
   return order(out);
 }
 
+/** Builds a merged finding's message names; the others are counted. */
+const namedBuilds = 10;
+
 /**
  * Findings of one code at one source place merge whatever their messages (an overlay's prefix changes the names
  * they mention): the message is the first one's, naming every build, and each build's own message is in its
@@ -42,8 +45,10 @@ function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>): Mergin
       return u && sourcePlace(u.text, u.definedBy, span);
     },
     message(landings) {
-      const labels = landings.map((l) => l.render.label);
-      return `${landings[0].finding.message} (in ${labels.length === 1 ? 'the build of ' : 'the builds of '}${labels.join(', ')})`;
+      // at most `namedBuilds` named; a base of 1,000 overlays would otherwise make a message of tens of kilobytes
+      const labels = landings.slice(0, namedBuilds).map((l) => l.render.label);
+      const more = landings.length > namedBuilds ? ` and ${(landings.length - namedBuilds).toLocaleString('en-US')} more` : '';
+      return `${landings[0].finding.message} (in ${landings.length === 1 ? 'the build of ' : 'the builds of '}${labels.join(', ')}${more})`;
     },
     related: (landings) => landings.map((l) => perUnitOf(l.render, l.finding, l.at)),
     reuse(group, make) {

@@ -6,7 +6,7 @@
 
 import { sourceOf, type RenderedText } from '../model/rendered';
 import type { Span } from '../model/span';
-import type { Finding, RelatedInfo } from '../rules/finding';
+import { maxRelated, type Finding, type RelatedInfo } from '../rules/finding';
 
 /** A place in the sources, and what made the value there when it is not the source's literal text. */
 export interface SourcePlace {
@@ -93,7 +93,9 @@ function merged<R>(group: readonly Landing<R>[], merging: Merging<R>): Finding {
     return true;
   });
   const related = mappedRelated(first.related ?? [], merging.placeOf);
-  if (merging.related) related.push(...merging.related(distinct));
+  // A base 1,000 overlays include makes one finding from 1,000 renders: its related places stay within the bound every
+  // finding has (rules/finding.ts `maxRelated`), the first renders' in order.
+  if (merging.related) for (const r of merging.related(distinct.slice(0, maxRelated))) related.push(r);
   const { fixes: _fixes, ...rest } = first;
-  return { ...rest, uri: at.uri, span: at.span, message: merging.message(distinct), related };
+  return { ...rest, uri: at.uri, span: at.span, message: merging.message(distinct), related: related.slice(0, maxRelated) };
 }

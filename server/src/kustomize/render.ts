@@ -645,7 +645,27 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
 
 // ---- transformers ------------------------------------------------------------------------------------------------
 
+/**
+ * Patches one kustomization may list (patches, patchesStrategicMerge and patchesJson6902 together). Every patch is
+ * matched against every object, so a kustomization of 10,000 patches took the renderer most of a minute; no
+ * hand-written kustomization comes near this. Past it the build is not evaluated here (the real Kustomize may run).
+ */
+export const maxPatchesPerKustomization = 1000;
+
+function countPatches(k: Kust): number {
+  let n = 0;
+  for (const field of ['patches', 'patchesStrategicMerge', 'patchesJson6902']) {
+    const list = get(k.node, field);
+    if (list?.t === 'q') n += list.items.length;
+  }
+  return n;
+}
+
 function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
+  const patchCount = countPatches(k);
+  if (patchCount > maxPatchesPerKustomization) {
+    throw new Stop(k.uri, { start: 0, end: 0 }, `this kustomization lists ${patchCount.toLocaleString('en-US')} patches; at most ${maxPatchesPerKustomization.toLocaleString('en-US')} are evaluated here`, true);
+  }
   ra = patchStrategicMerge(ctx, k, ra);
   ra = patches(ctx, k, ra);
   namespaceTransformer(k, ra);

@@ -162,12 +162,13 @@ export function discoverKustomizations(
     for (const pf of r.patches) patchFiles.add(pf);
   }
   const roots: KustomizeRoot[] = [];
+  const cycles = unreachableCycles(folders, refs, included);
   for (const dir of folders) {
     const r = refs.get(dir);
     if (!r) {
       if (included.has(dir)) continue;
     } else {
-      const decision = rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!);
+      const decision = cycles.has(dir) ? 'root' : rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!);
       if (decision === 'part') continue;
       if (decision !== 'root') {
         const file = fileOf.get(dir)!;
@@ -198,6 +199,44 @@ export function discoverKustomizations(
     return [...out].sort();
   };
   return { folders, components: [...components].sort(), roots, patchFiles, readsOf };
+}
+
+/**
+ * Kustomizations that include themselves through others (a overlay listing the workspace root, whose kustomization
+ * lists the overlay) while no root reaches them: each is included, so none would be a root and the cycle would go
+ * unsaid. They are built as roots, and the build reports the cycle. Components are left out (never built alone).
+ */
+function unreachableCycles(folders: readonly string[], refs: ReadonlyMap<string, KustomizationRefs>, included: ReadonlySet<string>): Set<string> {
+  const reached = new Set<string>();
+  const walk = (start: string) => {
+    const stack = [start];
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (reached.has(d)) continue;
+      reached.add(d);
+      for (const inc of refs.get(d)?.includes ?? []) if (refs.has(inc)) stack.push(inc);
+    }
+  };
+  for (const dir of folders) if (!included.has(dir)) walk(dir);
+  const out = new Set<string>();
+  for (const dir of folders) {
+    const r = refs.get(dir);
+    if (!r || reached.has(dir) || r.isComponent || !r.builds) continue;
+    // does dir reach itself?
+    const seen = new Set<string>();
+    const stack = [...r.includes];
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (d === dir) {
+        out.add(dir);
+        break;
+      }
+      if (seen.has(d) || !refs.has(d)) continue;
+      seen.add(d);
+      stack.push(...refs.get(d)!.includes);
+    }
+  }
+  return out;
 }
 
 function addPath(into: string[] | Set<string>, dir: string, ref: string | undefined): void {

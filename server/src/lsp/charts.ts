@@ -73,8 +73,8 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const started = Date.now();
       let units;
       try {
-        // helm reads nothing outside the workspace folders (workspace/helm.ts outsideWorkspace)
-        const run = { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u: string) => fileURLToPath(u), roots: snap.settings.kustomize.folders };
+        // helm reads nothing outside the workspace folders (workspace/helm.ts outsideWorkspace), no values file over the cap
+        const run = { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u: string) => fileURLToPath(u), roots: snap.settings.kustomize.folders, maxValuesBytes: snap.settings.files.maxSizeKB * 1024 };
         units = await (fromTexts ? renderChartWithTexts : renderChart)(chart, snap.charts.charts, run, (u) => snap.text(u));
       } catch (err) {
         // only a bug lands here (helm's failures are values): the chart stays as it was

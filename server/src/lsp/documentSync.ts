@@ -3,7 +3,6 @@
 // workspace folders, and the configuration (settings, trust, the client's capabilities), with indexing of the folders
 // when the set of files changes. Every change schedules a publish (publish.ts).
 
-import { fileURLToPath } from 'node:url';
 import { relative, sep } from 'node:path';
 import {
   DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, FileChangeType, type Connection,
@@ -15,7 +14,7 @@ import { pauser } from '../workspace/discoverFiles';
 import { compileGlobs, type PathMatcher } from '../workspace/glob';
 import { releasesIn } from '../workspace/helm';
 import { readBounded, realRoots } from '../workspace/readBounded';
-import { canonicalUri } from '../workspace/uri';
+import { canonicalUri, pathOfUri } from '../workspace/uri';
 import { readSettings, type FileOptions, type Settings } from '../workspace/settings';
 import type { Workspace } from '../workspace/workspace';
 import type { ChartRenderer } from './charts';
@@ -134,13 +133,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
 
   /** Whether a file URI is one the settings include (inside a folder, matching include, not excluded). */
   const wanted = (uri: string): boolean => {
-    if (!uri.startsWith('file:')) return false;
-    let path: string;
-    try {
-      path = fileURLToPath(uri);
-    } catch {
-      return false;
-    }
+    const path = pathOfUri(uri);
+    if (path === undefined) return false;
     const { include, exclude } = matchersOf(workspace.settings.files);
     const folder = folders.find((f) => path.startsWith(f + sep));
     if (!folder) return /\.ya?ml$/i.test(path);
@@ -180,12 +174,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
             continue;
           }
           if (!wanted(uri)) continue;
-          let path: string;
-          try {
-            path = fileURLToPath(uri);
-          } catch {
-            continue;
-          }
+          const path = pathOfUri(uri);
+          if (path === undefined) continue;
           const read = readBounded(path, { maxBytes: workspace.settings.files.maxSizeKB * 1024, roots });
           if (read.ok) workspace.setDiskText(uri, read.text);
           else workspace.deleteDiskText(uri);
@@ -270,8 +260,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       if (canRegisterConfig) await connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlens' });
       if (foldersSupported) {
         connection.workspace.onDidChangeWorkspaceFolders(logged(connection, 'workspace folders', async (e) => {
-          const removed = new Set(e.removed.map((f) => fileURLToPath(f.uri)));
-          folders = [...folders.filter((f) => !removed.has(f)), ...e.added.filter((f) => f.uri.startsWith('file:')).map((f) => fileURLToPath(f.uri))];
+          const removed = new Set(pathsOf(e.removed.map((f) => f.uri)));
+          folders = [...folders.filter((f) => !removed.has(f)), ...pathsOf(e.added.map((f) => f.uri))];
           await reindex();
         }));
       }
@@ -326,7 +316,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       workspace.close(uri);
       schedule();
       // unsaved text it was rendered from is gone: the chart renders again from what is on disk
-      charts.textChanged(e.document.uri);
+      charts.textChanged(uri);
     },
 
     parsing: (uri) => pendingTexts.has(uri),
@@ -335,5 +325,10 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
 
 function foldersOf(workspaceFolders: WorkspaceFolder[] | null | undefined, rootUri: string | null): string[] {
   const uris = workspaceFolders?.length ? workspaceFolders.map((f) => f.uri) : rootUri ? [rootUri] : [];
-  return uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+  return pathsOf(uris);
+}
+
+/** The paths of folder URIs, each read through its canonical spelling (workspace/uri.ts); other schemes are left out. */
+function pathsOf(uris: readonly string[]): string[] {
+  return uris.map(pathOfUri).filter((p): p is string => p !== undefined);
 }

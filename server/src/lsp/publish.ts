@@ -19,6 +19,14 @@ const maxDebounceMs = 75;
 /** Passes faster than this are run without waiting. */
 const cheapPassMs = 150;
 /**
+ * A change within this long of the previous one is part of a burst (a paste replayed as many edits, a formatter, a
+ * script): the pass waits until the burst has been quiet this long, so the burst costs one analysis and one publish
+ * per document, after the pass its first change started (which runs at once: a single edit waits for nothing).
+ */
+const burstQuietMs = 40;
+/** A burst that never goes quiet is still analysed and published at least this often. */
+const maxBurstWaitMs = 500;
+/**
  * A pass evaluates the rules in slices (lsp/slices.ts) and is abandoned when a newer snapshot arrives; after this
  * many abandoned in a row, a pass finishes (still in slices), so that edits arriving faster than a pass runs cannot
  * hold diagnostics back for ever.
@@ -59,6 +67,11 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
   let indexing = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPassMs = maxDebounceMs;
+  /** When the last change was scheduled, and when the burst it belongs to began. */
+  let lastChange = -Infinity;
+  let burstStart = -Infinity;
+  /** Changes scheduled so far: a pass whose timer fired checks that no change came since. */
+  let changes = 0;
   /** What was last published per URI (the findings, and their JSON), to send only what changed. */
   const published = new Map<string, { readonly findings: readonly Finding[]; readonly text: string | undefined; readonly key: string }>();
   /** The document version last published for each open document. */
@@ -97,7 +110,8 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
       do {
         again = false;
         await pass();
-      } while (again && !indexing);
+        // a pass abandoned for a change in a burst waits for the burst's timer, not for the next change
+      } while (again && !indexing && !timer);
     } finally {
       passing = false;
     }
@@ -203,8 +217,23 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
       run();
     },
     schedule() {
+      const now = Date.now();
+      const inBurst = now - lastChange < burstQuietMs;
+      if (!inBurst) burstStart = now;
+      lastChange = now;
+      const mine = ++changes;
       if (timer) clearTimeout(timer);
-      timer = setTimeout(run, lastPassMs < cheapPassMs ? 0 : Math.min(maxDebounceMs, lastPassMs));
+      let delay = lastPassMs < cheapPassMs ? 0 : Math.min(maxDebounceMs, lastPassMs);
+      if (inBurst) delay = Math.max(delay, Math.min(burstQuietMs, burstStart + maxBurstWaitMs - now));
+      // A timer that expired while the process waited for a core fires before the messages that arrived meanwhile are
+      // read: two turns of the event loop let the next of them be handled first (the connection handles one message
+      // per turn), and a change among them reschedules instead, unless the burst has waited `maxBurstWaitMs`.
+      timer = setTimeout(() => setImmediate(() => setImmediate(() => {
+        if (mine !== changes && Date.now() - burstStart < maxBurstWaitMs) return;
+        // a burst still going on counts its next wait from this pass
+        burstStart = Date.now();
+        run();
+      })), Math.max(0, delay));
     },
     findingsOf(snap) {
       const found = ready(snap);

@@ -52,6 +52,8 @@ export interface Chart {
   readonly dependencies: readonly ChartDependency[];
   /** Value sets: only top-level charts are rendered (a subchart renders with its parent). */
   readonly valueSets: readonly ValueSet[];
+  /** Labels of the value sets past `maxValueSetsPerChart`, which are not rendered (said in a note on Chart.yaml). */
+  readonly omittedValueSets?: readonly string[];
   /** Every workspace file under the chart's folder (its subcharts' files included): an edit renders it again. */
   readonly files: readonly string[];
 }
@@ -149,11 +151,23 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
       subcharts,
       packaged,
       dependencies,
-      valueSets: parent ? [] : valueSetsOf(root, info.name, filesOf.get(root)!, options),
+      ...(parent ? { valueSets: [] } : capped(valueSetsOf(root, info.name, filesOf.get(root)!, options))),
       files: filesOf.get(root)!,
     });
   }
   return { charts, templates };
+}
+
+/**
+ * Value sets rendered per chart: each is a run of helm (seconds of CPU, a rendered file the analysis keeps), so a
+ * chart with thousands of `ci/*-values.yaml` files renders its first ones (values.yaml, then the others in name
+ * order, then the releases) and names the rest in a note.
+ */
+export const maxValueSetsPerChart = 20;
+
+function capped(sets: readonly ValueSet[]): { valueSets: readonly ValueSet[]; omittedValueSets?: readonly string[] } {
+  if (sets.length <= maxValueSetsPerChart) return { valueSets: sets };
+  return { valueSets: sets.slice(0, maxValueSetsPerChart), omittedValueSets: sets.slice(maxValueSetsPerChart).map((v) => v.label) };
 }
 
 /** The value sets of a top-level chart: values.yaml alone, each `ci/*-values.yaml`, and the releases that name it. */
@@ -164,7 +178,7 @@ function valueSetsOf(root: string, name: string, files: readonly string[], optio
     return [{ id: 'cli', label, release, namespace: options.namespace, valuesFiles: options.valuesFiles, set: [] }];
   }
   const sets: ValueSet[] = [{ id: 'values.yaml', label: 'values.yaml', release, namespace: options.namespace, valuesFiles: [], set: [] }];
-  for (const f of files) {
+  for (const f of [...files].sort()) {
     if (dirname(f) === `${root}/ci` && /-values\.ya?ml$/.test(f)) {
       const rel = relativeTo(root, f);
       sets.push({ id: rel, label: `values ${rel}`, release, namespace: options.namespace, valuesFiles: [f], set: [] });

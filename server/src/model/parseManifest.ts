@@ -263,7 +263,13 @@ function isInComment(text: string, at: number): boolean {
 const quarantined = new Set<string>();
 const maxQuarantined = 1000;
 
+/**
+ * A text refused for its depth. One with template markers is a template, not YAML (`x{{x{{x{{…` is no deeper than a
+ * line of Go template actions, however the brace count reads): it is skipped quietly like every template that does
+ * not parse. Either way nothing of it is composed.
+ */
 function tooDeep(base: Omit<ManifestFile, 'skipped'>, text: string): ManifestFile {
+  if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
   return {
     ...base,
     skipped: 'too-deep',

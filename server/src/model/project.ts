@@ -143,6 +143,10 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
  */
 export function podClaimClashes(cluster: Cluster): readonly (readonly [Workload, Workload])[] {
   const out: (readonly [Workload, Workload])[] = [];
+  // A rendered apply unit is a scope of its own, so its workloads never make variants (planScopes drops such pairs):
+  // they are not compared at all, or 1,000 overlays of one base would be half a million pairs of identical labels.
+  const rendered = new Set<string>();
+  for (const f of cluster.files) if (f.rendered) rendered.add(f.uri);
   for (const ns of cluster.namespacesWithObjects()) {
     const objects = cluster.objectsIn(ns);
     if (!objects) continue;
@@ -150,18 +154,20 @@ export function podClaimClashes(cluster: Cluster): readonly (readonly [Workload,
     if (!found) {
       found = [];
       for (const w of objects.workloads) {
+        if (rendered.has(w.uri)) continue;
         const mine = claimedLabels(w);
         if (!mine) continue;
         for (const other of cluster.workloadsMatching(ns, mine.matchLabels)) {
           // Each pair once (from the first of the two in URI order), between files, when the claim is mutual.
-          if (other === w || other.uri <= w.uri || !selectorMatches(mine, other.template.labels)) continue;
+          if (other === w || other.uri <= w.uri || rendered.has(other.uri) || !selectorMatches(mine, other.template.labels)) continue;
           const theirs = claimedLabels(other);
           if (theirs && selectorMatches(theirs, w.template.labels)) found.push([w, other]);
         }
       }
       clashMemo.set(objects, found);
     }
-    out.push(...found);
+    // one at a time: a spread of hundreds of thousands of pairs (1,000 overlays of one base) overflows the stack
+    for (const pair of found) out.push(pair);
   }
   return out;
 }

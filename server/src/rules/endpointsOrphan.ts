@@ -7,6 +7,8 @@ import type { Fix } from './finding';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 import { treeOf } from '../model/trees';
+import { namesOf } from '../analysis/closestName';
+import { closestName } from './closestName';
 
 const serviceNameLabel = 'kubernetes.io/service-name';
 const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
@@ -44,12 +46,13 @@ subsets:
       if (lookup.service(ep.namespace, ep.name) || ep.annotations.has(leaderAnnotation)) continue;
       // A GlusterFS volume reads its servers from an Endpoints object by name, with no Service.
       if (lookup.workloadsIn(ep.namespace).some((w) => w.template.volumeEndpoints.includes(ep.name))) continue;
+      const close = closestServiceName(lookup, ep.namespace, ep.name);
       yield {
         uri: ep.uri,
         span: ep.nameSpan,
-        message: `No Service named "${ep.name}" exists in namespace "${ep.namespace}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.${suggestion(lookup, ep.namespace, ep.name)}`,
+        message: `No Service named "${ep.name}" exists in namespace "${ep.namespace}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.${suggestion(lookup, ep.namespace, ep.name, close)}`,
         resource: refOf(ep),
-        fixes: renameFixes(lookup, ep, ep.nameSpan),
+        fixes: renameFixes(ep, ep.nameSpan, close),
       };
     }
     for (const slice of subjects.endpointSlices) {
@@ -64,53 +67,33 @@ subsets:
         continue;
       }
       if (lookup.service(slice.namespace, slice.serviceName)) continue;
+      const close = closestServiceName(lookup, slice.namespace, slice.serviceName);
       yield {
         uri: slice.uri,
         span: labelEntry.value.span,
-        message: `The ${serviceNameLabel} label names Service "${slice.serviceName}", which does not exist in namespace "${slice.namespace}", so this slice's endpoints are never used.${suggestion(lookup, slice.namespace, slice.serviceName)}`,
+        message: `The ${serviceNameLabel} label names Service "${slice.serviceName}", which does not exist in namespace "${slice.namespace}", so this slice's endpoints are never used.${suggestion(lookup, slice.namespace, slice.serviceName, close)}`,
         resource: refOf(slice),
-        fixes: renameFixes(lookup, { ...slice, name: slice.serviceName }, labelEntry.value.span),
+        fixes: renameFixes(slice, labelEntry.value.span, close),
       };
     }
   },
 });
 
-function suggestion(lookup: Lookup, namespace: string, name: string): string {
-  const close = closestServiceName(lookup, namespace, name);
+function suggestion(lookup: Lookup, namespace: string, name: string, close: string | undefined): string {
   if (close) return ` Did you mean "${close}"?`;
   const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== namespace && lookup.service(ns, name));
   return elsewhere.length ? ` A Service "${name}" exists in namespace ${elsewhere.map((n) => `"${n}"`).join(', ')}, but endpoints only count in the Service's own namespace.` : '';
 }
 
-function renameFixes(lookup: Lookup, r: Pick<Resource, 'namespace' | 'name' | 'uri'>, span: Span): Fix[] {
-  const close = closestServiceName(lookup, r.namespace, r.name);
+function renameFixes(r: Pick<Resource, 'uri'>, span: Span, close: string | undefined): Fix[] {
   return close ? [{ title: `Change to "${close}"`, edits: [{ uri: r.uri, span, newText: close }], isPreferred: true }] : [];
 }
 
-/** The Service name in the namespace within a small edit distance (a typo), if there is exactly one best. */
+/**
+ * The Service name in the namespace that is a near miss of `name` (a typo), if exactly one is closest: the one
+ * bounded search of analysis/closestName.ts (at most 1,000 Services measured, each in a band of the edit table).
+ */
 function closestServiceName(lookup: Lookup, namespace: string, name: string): string | undefined {
-  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 4)));
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  let tie = false;
-  for (const s of lookup.servicesIn(namespace)) {
-    const d = editDistance(s.name, name);
-    if (d < bestDistance) [best, bestDistance, tie] = [s.name, d, false];
-    else if (d === bestDistance && s.name !== best) tie = true;
-  }
-  return tie ? undefined : best;
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = above;
-    }
-  }
-  return prev[b.length];
+  const guess = closestName(name, namesOf(lookup.servicesIn(namespace)));
+  return guess?.clear ? guess.name : undefined;
 }

@@ -5,7 +5,7 @@
 // workspace).
 
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
@@ -19,8 +19,14 @@ import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
 
 export const defaultHelmTimeoutMs = 10_000;
-/** helm's output beyond this is not read (a chart that renders this much is not hand-written YAML). */
-const maxOutputBytes = 64 * 1024 * 1024;
+/**
+ * helm's output beyond this is not read, and the render is not checked (a chart that renders this much is not
+ * hand-written YAML; a render is parsed and kept like a file of its own).
+ */
+export const maxRenderBytes = 16 * 1024 * 1024;
+const maxOutputBytes = maxRenderBytes;
+/** A values file larger than this (helm would read and merge all of it) is not rendered; the workspace's default file cap. */
+export const defaultMaxValuesBytes = 1024 * 1024;
 /** Lines of helm's error shown in a finding. */
 const errorLines = 5;
 
@@ -39,6 +45,8 @@ export interface HelmRun {
   readonly valuesAnywhere?: boolean;
   /** Where the workspace's files are on disk, for those checks (a render from a temporary copy changes `pathOf`). */
   readonly sourcePathOf?: (uri: string) => string;
+  /** Values files larger than this are not given to helm (default `defaultMaxValuesBytes`). */
+  readonly maxValuesBytes?: number;
 }
 
 /** Entries of a chart folder looked at for links, at most (a larger chart is not rendered). */
@@ -116,6 +124,14 @@ export interface HelmExit {
   readonly timedOut: boolean;
   /** The process could not be started (ENOENT, EACCES…). */
   readonly spawnError?: string;
+  /** helm wrote more than `maxRenderBytes` and was stopped. */
+  readonly tooLarge?: boolean;
+}
+
+/** Whether a child process error is Node's "output over maxBuffer" (spawnSync and execFile name it differently). */
+function overBuffer(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return code === 'ENOBUFS' || code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
 }
 
 /** The helm executable: an explicit path (which must be executable), else `helm` on PATH; undefined when neither. */
@@ -149,6 +165,7 @@ function helmEnv(): NodeJS.ProcessEnv {
 /** Runs one render synchronously (the CLI). */
 export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
   const r = spawnSync(run.helm, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: helmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  if (overBuffer(r.error)) return { status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true };
   const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' || (r.signal === 'SIGKILL' && r.status === null);
   return {
     status: r.status,
@@ -177,6 +194,12 @@ process.stdin.on('end', () => {
     if (next >= batch.length) return;
     const i = next++;
     execFile(helm, batch[i], { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer }, (err, stdout, stderr) => {
+      if (err && (err.code === 'ENOBUFS' || err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')) {
+        out[i] = { status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true };
+        if (++done === batch.length) process.stdout.write(JSON.stringify(out));
+        else start();
+        return;
+      }
       const timedOut = !!(err && err.killed);
       out[i] = { status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr, timedOut, spawnError: err && typeof err.code === 'string' && !timedOut ? err.message : undefined };
       if (++done === batch.length) process.stdout.write(JSON.stringify(out));
@@ -219,6 +242,7 @@ export function runHelm(run: HelmRun, args: readonly string[]): Promise<HelmExit
   return new Promise((done) => {
     execFile(run.helm, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: helmEnv() }, (err, stdout, stderr) => {
       const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+      if (overBuffer(e)) return done({ status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true });
       const timedOut = !!e?.killed;
       const spawnError = e && typeof e.code === 'string' && !timedOut ? e.message : undefined;
       done({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr, timedOut, spawnError });
@@ -299,6 +323,9 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
   const base = unitBase(chart, valueSet);
   const where = `chart ${chart.name}, ${valueSet.label}`;
   if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm could not be started for ${where}: ${exit.spawnError}` }] };
+  if (exit.tooLarge) {
+    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template wrote more than ${maxRenderBytes / (1024 * 1024)} MB for ${where} and was stopped; a render that large is not checked.` }] };
+  }
   if (exit.timedOut) {
     return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} for ${where} and was stopped; its templates are not checked.` }] };
   }
@@ -353,40 +380,94 @@ export interface RenderPlan {
   readonly valueSet: ValueSet;
   /** Problems that stop the render before helm runs (missing dependencies); empty when helm should run. */
   readonly blocked: readonly RenderProblem[];
+  /** A problem of this value set alone that stops its render (a values file over the size cap), given with it. */
+  readonly refused?: RenderProblem;
 }
 
-/** What rendering a chart's value sets takes: one plan per value set, each blocked when a dependency is missing. */
+/**
+ * What rendering a chart's value sets takes: one plan per value set, each blocked when a dependency is missing or
+ * the chart reaches outside the workspace (outsideWorkspace), or refused when a values file helm would read (the
+ * chart's values.yaml, the set's own files) is over the size cap: its size is asked of the file system, it is never
+ * read here.
+ */
 export function planRenders(chart: Chart, charts: readonly Chart[], run?: HelmRun): RenderPlan[] {
   const blocked = missingDependencies(chart, charts);
   return chart.valueSets.map((valueSet) => {
     const outside = !blocked.length && run ? outsideWorkspace(chart, valueSet, run) : undefined;
-    return { chart, valueSet, blocked: outside ? [outside] : blocked };
+    const refused = !outside && run ? oversizedValues(chart, valueSet, run) : undefined;
+    return { chart, valueSet, blocked: outside ? [outside] : blocked, ...(refused ? { refused } : {}) };
   });
+}
+
+function oversizedValues(chart: Chart, valueSet: ValueSet, run: HelmRun): RenderProblem | undefined {
+  const limit = run.maxValuesBytes ?? defaultMaxValuesBytes;
+  for (const uri of [resolveUri(chart.root + '/', 'values.yaml'), ...valueSet.valuesFiles]) {
+    let size: number;
+    try {
+      size = statSync(run.pathOf(uri)).size;
+    } catch {
+      continue;
+    }
+    if (size <= limit) continue;
+    const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(n >= 10 * 1024 * 1024 ? 0 : 1)} MB` : `${Math.ceil(n / 1024)} KB`);
+    return { uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `Chart ${chart.name}, ${valueSet.label} is not rendered: the values file ${relativeTo(chart.root, uri)} is ${mb(size)}, over the ${mb(limit)} size limit (kubeNetlens.files.maxSizeKB).` };
+  }
+  return undefined;
+}
+
+/** The note on a chart whose value sets past `maxValueSetsPerChart` are not rendered, naming them. */
+export function omittedValueSetsNote(chart: Chart): RenderProblem | undefined {
+  const omitted = chart.omittedValueSets;
+  if (!omitted?.length) return undefined;
+  const named = omitted.slice(0, 10).join(', ');
+  const more = omitted.length > 10 ? ` and ${(omitted.length - 10).toLocaleString('en-US')} more` : '';
+  return {
+    uri: chart.chartYaml,
+    span: chart.nameSpan,
+    severity: 'information',
+    code: 'helm-not-rendered',
+    message: `Chart ${chart.name} has ${(chart.valueSets.length + omitted.length).toLocaleString('en-US')} value sets; only the first ${chart.valueSets.length} are rendered. Not rendered: ${named}${more}.`,
+  };
+}
+
+/** A plan's unit when helm does not run for it; `first` says whether it carries the chart's own notes. */
+function unrun(plan: RenderPlan, first: boolean): RenderedUnit | undefined {
+  if (plan.blocked.length) return { ...unitBase(plan.chart, plan.valueSet), problems: first ? plan.blocked : [] };
+  if (plan.refused) return { ...unitBase(plan.chart, plan.valueSet), problems: [plan.refused] };
+  return undefined;
+}
+
+/** The chart's note about value sets it does not render, added to its first unit. */
+function withChartNotes(units: RenderedUnit[], chart: Chart): RenderedUnit[] {
+  const note = omittedValueSetsNote(chart);
+  if (note && units.length) units[0] = { ...units[0], problems: [...units[0].problems, note] };
+  return units;
 }
 
 /** Renders every value set of several charts synchronously (the CLI), `parallel` renders at a time. */
 export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number): RenderedUnit[] {
   const plans = charts.flatMap((chart) => planRenders(chart, all, run).map((plan, i) => ({ plan, first: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') })));
-  const toRun = plans.filter((p) => !p.plan.blocked.length);
+  const toRun = plans.filter((p) => !p.plan.blocked.length && !p.plan.refused);
   const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel);
   const exitOf = new Map(toRun.map((p, i) => [p, exits[i]]));
-  return plans.map((p) => {
-    const { chart, valueSet, blocked } = p.plan;
+  const units = plans.map((p) => {
+    const { chart, valueSet } = p.plan;
     // the missing-dependency note is given once, with the first value set
-    if (blocked.length) return { ...unitBase(chart, valueSet), problems: p.first ? blocked : [] };
-    return unitFromExit(chart, all, valueSet, exitOf.get(p)!, textOf, run.timeoutMs);
+    const skipped = unrun(p.plan, p.first);
+    const unit = skipped ?? unitFromExit(chart, all, valueSet, exitOf.get(p)!, textOf, run.timeoutMs);
+    const note = p.first ? omittedValueSetsNote(chart) : undefined;
+    return note ? { ...unit, problems: [...unit.problems, note] } : unit;
   });
+  return units;
 }
 
 /** Renders every value set of a chart without blocking (the language server). */
 export async function renderChart(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
   const plans = planRenders(chart, charts, run);
-  return Promise.all(
-    plans.map(async (plan, i) => {
-      if (plan.blocked.length) return { ...unitBase(chart, plan.valueSet), problems: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') ? plan.blocked : [] };
-      return unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs);
-    }),
+  const units = await Promise.all(
+    plans.map(async (plan, i) => unrun(plan, i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered')) ?? unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs)),
   );
+  return withChartNotes(units, chart);
 }
 
 /**

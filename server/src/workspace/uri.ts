@@ -6,6 +6,8 @@
 // (`A–Z a–z 0–9 - . _ ~`) and `/` percent-encoded as UTF-8 with upper-case hex; a Windows drive letter in lower case
 // with its colon encoded.
 
+import { fileURLToPath } from 'node:url';
+
 /** The canonical spelling of a URI; URIs of other schemes than `file` are returned unchanged. */
 export function canonicalUri(uri: string): string {
   if (!/^file:/i.test(uri)) return uri;
@@ -23,6 +25,20 @@ export function canonicalUri(uri: string): string {
     rest = slash < 0 ? '/' : rest.slice(slash);
   }
   return `file://${encode(decodeGracefully(authority).toLowerCase(), false)}${encodePath(decodeGracefully(rest))}${suffix}`;
+}
+
+/**
+ * The path of a file URI, read through its canonical spelling (so every spelling of one file gives one path), or
+ * undefined for another scheme or a URI no path can have (an encoded `/`, a host on POSIX).
+ */
+export function pathOfUri(uri: string): string | undefined {
+  const canonical = canonicalUri(uri);
+  if (!canonical.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(canonical);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The canonical file URI of an absolute path. */
