@@ -1,6 +1,6 @@
 // Incremental diagnostics equal a from-scratch evaluation: after random edit sequences over a small multi-namespace
 // workspace (labels, selectors, serviceNames, ports, DNS names in ConfigMaps, Endpoints and EndpointSlices,
-// namespaces, Gateways, HTTPRoutes, ReferenceGrants and Secrets, pods with hostname and subdomain, custom resources, rejected objects, per-pod selectors, files in
+// namespaces, Gateways, HTTPRoutes, ReferenceGrants and Secrets, pods with hostname and subdomain, custom resources (operator kinds that make pods, kinds that make none, a CRD with a pod template, a GitOps deployer), pods labelled under another key, short DNS names, rejected objects, per-pod selectors, files in
 // sibling folders that become variants (by differing definitions or by controllers claiming each other's pods), workload fragments, deleted and new files, broken YAML), the findings of each snapshot, evaluated from the previous ones, equal those of every rule run once
 // over the final texts, whatever the file order; the cluster built from the previous one equals one built afresh.
 // Evaluations run in steps (as the server runs them) may be left half-way when an edit arrives, resumed later or
@@ -60,6 +60,14 @@ const others = fc.oneof(
   fc.record({ ns, name }).map((f) => `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: ${f.name}, namespace: ${f.ns}}\nspec:\n  replicas: 0\n  template: {spec: {containers: [{name: c}]}}`),
   // A custom resource: an operator may make pods and Services from it (semantics §9.2).
   ns.map((n) => `apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: ${n}}\nspec: {size: 1}`),
+  // The evidence model's suppliers (model/suppliers.ts): an operator kind that makes pods, a kind that makes none, a
+  // CRD that gives Widget a pod template, a deployer whose manifests land in a namespace.
+  ns.map((n) => `apiVersion: rabbitmq.com/v1beta1\nkind: RabbitmqCluster\nmetadata: {name: mq, namespace: ${n}}`),
+  fc.record({ ns, app }).map((m) => `apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: sm, namespace: ${m.ns}}\nspec: {selector: {matchLabels: {app: ${m.app}}}, endpoints: [{port: http}]}`),
+  fc.constant(`apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {containers: {type: array}}}}}}}]`),
+  ns.map((n) => `apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: app, namespace: argocd}\nspec: {destination: {namespace: ${n}}, source: {repoURL: x, path: y}}`),
+  // Pods that carry the app under another key (a selector written with \`app\` is a swapped key).
+  fc.record({ ns, app, name }).map((w) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${w.name}-k, namespace: ${w.ns}}\nspec:\n  selector: {matchLabels: {app.kubernetes.io/name: ${w.app}}}\n  template:\n    metadata: {labels: {app.kubernetes.io/name: ${w.app}}}\n    spec: {containers: [{name: c, image: i, env: [{name: PEER_URL, value: "http://${w.app}x:80/"}]}]}`),
   ns.map((n) => `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${n}, labels: {team: ${n}}}`),
   fc.record({ ns, app }).map((p) => `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np, namespace: ${p.ns}}\nspec:\n  podSelector: {matchLabels: {app: ${p.app}}}\n  policyTypes: [Ingress]`),
   // Peers selecting pods here or in namespaces chosen by label: whether any workload is selected is kept as an answer.
