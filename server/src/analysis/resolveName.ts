@@ -26,6 +26,16 @@ export const ndots = 5;
 /** Namespaces every cluster has; the workspace rarely describes what runs in them. */
 export const systemNamespaces: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 
+/**
+ * Namespaces whose Services the cluster's installer or provider makes, not the manifests: Kubernetes' own (but
+ * `default`, where manifests without a namespace land) and those a managed provider documents as its own (GKE's
+ * `gke-managed-*` and managed Prometheus's `gmp-system`, `gmp-public`). What the manifests do not define there is
+ * unknown (semantics §9.3), and they are never owned (semantics §9.0).
+ */
+export function isProviderNamespace(ns: string): boolean {
+  return (systemNamespaces.has(ns) && ns !== 'default') || ns.startsWith('gke-managed-') || ns === 'gmp-system' || ns === 'gmp-public';
+}
+
 /** `http://user@host:8080/path?q` → host and port; undefined when no host can be read. */
 export function splitHostPort(written: string): { host: string; port?: number } | undefined {
   let s = written.trim();
@@ -195,7 +205,7 @@ function builtin(ctx: ResolveContext, labels: readonly string[], fqdn: string): 
   // kube-system and the other namespaces of the cluster's own hold Services the installer or the provider makes
   // (DNS, metrics, a CNI's relay): a name there that is no typo of a Service the manifests define is unknown
   // (semantics §9.3). `default` is where manifests without a namespace land: it is judged like any other.
-  if (systemNamespaces.has(ns) && ns !== 'default' && labels.length === 3 && !closestName(labels[0], namesOf(ctx.cluster.servicesIn(ns)))) return { kind: 'unknown' };
+  if (isProviderNamespace(ns) && labels.length === 3 && !closestName(labels[0], namesOf(ctx.cluster.servicesIn(ns)))) return { kind: 'unknown' };
   return { kind: 'none' };
 }
 

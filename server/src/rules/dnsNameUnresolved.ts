@@ -28,7 +28,7 @@ export const dnsNameUnresolved = defineRule({
     'A short name with its namespace (`orders.shop`) is judged like a full name. A wrong port of a short name is reported only in a URL (`name:1` may be an image tag).\n\n' +
     'Stays quiet when the answer is unknown (network-semantics §9): a namespace no manifest in scope declares or populates (created by another repository or `kubectl create namespace`), ' +
     'unless its name is one typo away from a namespace that is described; a Service that an operator may create (a custom resource in that namespace that makes pods) or that is written without a namespace ' +
-    '(so it lands wherever it is applied); a name in kube-system or another namespace of the cluster\'s own that is no typo of a Service written here (the installer or provider makes Services there); ' +
+    '(so it lands wherever it is applied); a name in kube-system or another namespace of the cluster\'s own or its provider\'s (GKE\'s `gke-managed-*`) that is no typo of a Service written here (the installer or provider makes Services there); ' +
     'a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`); `localhost`; a variable that holds a TLS server name or certificate name (`*_SERVER_NAME`, `*_SNI`), which is never looked up. ' +
     'A Service the API server rejects is reported as such: it never exists, so nothing answers its name.',
   examples: {

@@ -7,7 +7,7 @@
 import { isControllerLabel } from '../model/podLabels';
 import type { Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
-import { systemNamespaces } from '../analysis/resolveName';
+import { isProviderNamespace } from '../analysis/resolveName';
 import { editDistance, isTypo } from './closestName';
 import type { RelatedInfo } from './finding';
 import type { Lookup } from './rule';
@@ -78,7 +78,7 @@ export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string
  * add-on), so it is no evidence either.
  */
 function ownedBy(subject: { readonly uri: string; readonly namespace: string }, local: readonly Workload[], selector: LabelSelector): readonly Workload[] {
-  if (systemNamespaces.has(subject.namespace) && subject.namespace !== 'default') return [];
+  if (isProviderNamespace(subject.namespace)) return [];
   const owned = local.filter((w) => besides(subject.uri, w.uri));
   for (const key of selector.matchLabels.keys()) if (!owned.some((w) => w.template.labels.has(key))) return [];
   return owned;
