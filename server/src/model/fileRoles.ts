@@ -12,7 +12,8 @@ export type FileRole =
   /**
    * A file a kustomization lists as a patch (strategic merge or JSON 6902) or a configuration, or a file beside a
    * kustomization that it does not list as a resource (a folder with a kustomization is applied with `-k`, so such
-   * a file is not part of what is applied: often a patch a script adds).
+   * a file is not part of what is applied: often a patch a script adds), unless it is a whole workload applied on its
+   * own (`isStandaloneWorkload`).
    */
   | 'kustomize-input'
   /** A file under a chart's `templates/` folder (a folder with `Chart.yaml`). */
@@ -55,7 +56,7 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
   }
   for (const uri of uris) {
     const mine = listed.get(folderOf(uri));
-    if (mine && !mine.has(uri) && !roles.has(uri)) roles.set(uri, 'kustomize-input');
+    if (mine && !mine.has(uri) && !roles.has(uri) && !isStandaloneWorkload(textOf(uri))) roles.set(uri, 'kustomize-input');
   }
   if (chartTemplates.length) {
     const prefixes = new Set(chartTemplates);
@@ -72,6 +73,15 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
   for (const uri of uris) if (kustomizationNames.has(baseName(uri))) roles.set(uri, 'kustomization');
   for (const uri of tests) roles.set(uri, 'test-suite');
   return roles;
+}
+
+/**
+ * Whether a file a kustomization beside it does not list is a whole workload applied on its own with `kubectl apply
+ * -f` (a load generator kept out of the build), not a patch: a Deployment, StatefulSet or DaemonSet written with its
+ * selector and a container image. A strategic-merge patch repeats neither the selector nor, usually, the image.
+ */
+function isStandaloneWorkload(text: string | undefined): boolean {
+  return text !== undefined && /^kind:[ \t]*["']?(?:Deployment|StatefulSet|DaemonSet)["']?[ \t]*$/m.test(text) && /^[ \t]+selector:/m.test(text) && /^[ \t-]+image:/m.test(text);
 }
 
 /** chainsaw's test file names (its default `--test-file`, either extension). */
