@@ -32,8 +32,8 @@ import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from 
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
 import { isControllerLabel } from '../model/podLabels';
-import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service } from '../model/resources';
-import type { LabelSelector, SelectorRequirement } from '../model/selector';
+import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service, type Workload } from '../model/resources';
+import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
 import type { Lookup, RuleContext } from '../rules/rule';
 
 /** The dependency keys an object's presence and content feed (see the module comment). */
@@ -279,9 +279,14 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     workloadsSelectedInVariants(namespace, selector) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
-      record(selectorKey(namespace, selector.matchLabels) ?? `wls:${namespace}`);
-      const mine = a().cluster;
-      return workspace.workloadsSelectedBy(namespace, selector).filter((w) => !mine.get(w.kind, w.namespace, w.name).includes(w));
+      record(`wls:${namespace}`);
+      return variantWorkloads(workspace, a().cluster, namespace).filter((w) => selectorMatches(selector, w.template.labels));
+    },
+    workloadsInVariants(namespace) {
+      const workspace = scope!.workspace;
+      if (!workspace) return [];
+      record(`wls:${namespace}`);
+      return variantWorkloads(workspace, a().cluster, namespace);
     },
     servicesClaimingNodePort(nodePort) {
       record(`nodeport:${nodePort}`);
@@ -397,6 +402,19 @@ const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads:
  * The cluster with every lookup recorded, for name resolution (analysis/resolveName.ts reads a Cluster): reading a
  * resource list depends on everything.
  */
+/**
+ * The workloads of a namespace that a scope's lookups do not answer with: every definition the workspace holds (a
+ * workload defined differently in two variants has a definition in each) that is not one of the scope's.
+ */
+function variantWorkloads(workspace: Cluster, mine: Cluster, namespace: string): Workload[] {
+  const own = new Set(mine.workloadsIn(namespace));
+  const out: Workload[] = [];
+  for (const w of workspace.workloadsIn(namespace)) {
+    for (const d of workspace.get(w.kind, namespace, w.name)) if (!own.has(d as Workload) && isWorkload(d)) out.push(d);
+  }
+  return out;
+}
+
 function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
   const listed = <K extends keyof ResourceLists>(k: K): ResourceLists[K] => {
     record('*');

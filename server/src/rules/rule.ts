@@ -84,6 +84,8 @@ export interface Lookup {
    * written to replace another, applied on top of it) is not wrong (semantics §9.0); none without variants.
    */
   workloadsSelectedInVariants(namespace: string, selector: LabelSelector): readonly Workload[];
+  /** The workloads of `namespace` in variants the subjects' scope does not see (none without variants). */
+  workloadsInVariants(namespace: string): readonly Workload[];
   /** NodePort and LoadBalancer Services of any namespace claiming this node port (semantics §5.6). */
   servicesClaimingNodePort(nodePort: number): readonly Service[];
   /** The manual Endpoints objects named like a Service (semantics §1.2). */

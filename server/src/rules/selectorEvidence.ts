@@ -62,6 +62,14 @@ export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string
     const m = closeness(selector, w);
     if (m) near.push(m);
   }
+  // Without a near miss in scope, one in a variant the file is never applied with, when decisive: a file written
+  // for that variant's pods (a Service replacing one of its objects) with a typo of their labels.
+  if (!near.length) {
+    for (const w of lookup.workloadsInVariants(ns)) {
+      const m = closeness(selector, w);
+      if (m && isDecisive(m)) near.push(m);
+    }
+  }
   near.sort((a, b) => rank(a) - rank(b));
   const elsewhere: Workload[] = [];
   for (const other of lookup.namespaces()) {
