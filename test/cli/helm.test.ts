@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, repoRoot, runCli } from './builtCli';
+import { kubectlPath } from '../helpers/kubectlKustomize';
 
 const helm = join(repoRoot, '.tools', 'helm', 'helm');
 const charts = join('test', 'fixtures', 'helm');
@@ -150,6 +151,20 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(diagnostics[1].message, /The selector app: metrics-exporter matches no pod template/);
     cpSync(join(repoRoot, charts, 'capabilities', 'templates', 'exporter.yaml'), join(work, 'metrics', 'templates', 'exporter.yaml'));
     assert.deepEqual(check(['--helm', helm, work]).diagnostics, []);
+  });
+
+  it('a chart that renders keeps the real Kustomize for the roots it builds: their mistakes are still found', () => {
+    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    cpSync(join(repoRoot, charts, 'capabilities'), join(work, 'charts', 'metrics'), { recursive: true });
+    // an overlay with a transformer configuration, which only the real Kustomize builds
+    mkdirSync(join(work, 'deploy', 'base'), { recursive: true });
+    mkdirSync(join(work, 'deploy', 'dev'), { recursive: true });
+    writeFileSync(join(work, 'deploy', 'base', 'kustomization.yaml'), 'resources: [app.yaml]\n');
+    writeFileSync(join(work, 'deploy', 'base', 'app.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: wbe\n  ports: [{port: 80}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: web}]}\n');
+    writeFileSync(join(work, 'deploy', 'dev', 'kustomization.yaml'), 'namespace: dev\nresources: [../base]\ntransformers: [labels.yaml]\n');
+    writeFileSync(join(work, 'deploy', 'dev', 'labels.yaml'), 'apiVersion: builtin\nkind: LabelTransformer\nmetadata: {name: labels}\nlabels: {env: dev}\nfieldSpecs: [{path: metadata/labels, create: true}]\n');
+    const found = check(['--helm', helm, '--kustomize', kubectlPath(), work]).diagnostics.filter((d) => d.code === 'service-selector-no-match');
+    assert.deepEqual(found.map((d) => [d.file, at(d)]), [[join(work, 'deploy', 'base', 'app.yaml'), '7:10']]);
   });
 
   it('does not render a chart whose dependency is missing: one information finding on Chart.yaml', () => {

@@ -1,7 +1,7 @@
 // PATH arguments and flags → one Analysis over every manifest found, plus what the summary line reports.
 // Files under a Helm chart's templates/ are never read as manifests (they are not YAML until rendered).
 
-import { analyzeTexts, type SourceText } from '../features/analyzeTexts';
+import { analyzeTexts, type AnalyzeOptions, type SourceText } from '../features/analyzeTexts';
 import type { AnalysisConfig } from '../model/config';
 import type { FileReader } from '../kustomize/render';
 import { nodeFileReader } from './kustomizeBuild';
@@ -26,6 +26,11 @@ export interface AnalyzedPaths {
   readonly charts: ChartsFound;
   /** Reads, for Kustomize builds, files the walk did not collect (kept in `sources` once read). */
   readonly readOther: FileReader;
+  /**
+   * The options of the analysis (the reader, and the Kustomize roots, tool and load restrictor): a later analysis of
+   * the same paths (with chart renders) must use them too, or roots only the real Kustomize builds go unchecked.
+   */
+  readonly analysisOptions: AnalyzeOptions;
   readonly notes: readonly string[];
   readonly counts: FileCounts;
 }
@@ -83,7 +88,8 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
   };
   const charts = chartsIn(collected.sources, options);
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
-  const analysis = analyzeTexts(manifests, config, { readOther, kustomize: kustomizeOptions(options, readOther) });
+  const analysisOptions: AnalyzeOptions = { readOther, kustomize: kustomizeOptions(options, readOther) };
+  const analysis = analyzeTexts(manifests, config, analysisOptions);
   const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
   const testSuites = analysis.cluster.files.filter((f) => f.skipped === 'test-suite').length;
   const known = new Set(collected.sources.map((s) => s.uri));
@@ -97,6 +103,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
     config,
     charts,
     readOther,
+    analysisOptions,
     notes: collected.notes,
     counts: { files: collected.sources.length, templates, ...(testSuites && { testSuites }), tooLarge: collected.tooLarge },
   };

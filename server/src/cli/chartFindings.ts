@@ -42,7 +42,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
     return unit.rendered ? [{ unit, chart, valueSet, uri: renderUri(chart, valueSet) }] : [];
   });
   const analysis = units.length
-    ? analyzeTexts([...loaded.manifests, ...units.map((u) => ({ uri: u.uri, text: u.unit.rendered!.text, defaultNamespace: u.valueSet.namespace, clusterDependences: u.unit.clusterDependences }))], loaded.config, { readOther: loaded.readOther })
+    ? analyzeTexts([...loaded.manifests, ...units.map((u) => ({ uri: u.uri, text: u.unit.rendered!.text, defaultNamespace: u.valueSet.namespace, clusterDependences: u.unit.clusterDependences }))], loaded.config, loaded.analysisOptions)
     : loaded.analysis;
   const renderedCharts = new Set(units.map((u) => u.chart.root));
   // templates of charts that rendered are not skipped; the others' are

@@ -23,7 +23,14 @@ export interface SourceText {
  * `fastPath: false` reads every file with the yaml library (tests run both parse paths and compare). `readOther` reads the files a Kustomize build needs that `sources` do not hold (env files, bases outside the
  * analysed paths); without it they count as missing.
  */
-export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: { readonly fastPath?: boolean; readonly readOther?: FileReader; readonly kustomize?: KustomizeOptions } = {}): Analysis {
+/** How texts are analysed beyond the config: the fast parser, the reader of files a build reads, the Kustomize options. */
+export interface AnalyzeOptions {
+  readonly fastPath?: boolean;
+  readonly readOther?: FileReader;
+  readonly kustomize?: KustomizeOptions;
+}
+
+export function analyzeTexts(sources: readonly SourceText[], config?: Partial<AnalysisConfig>, options: AnalyzeOptions = {}): Analysis {
   const cfg = withDefaults(config);
   // Each object is validated as soon as its file is read, while its trees are at hand (the cluster then asks again, memoized).
   const rejects = rejectorFor(cfg);
