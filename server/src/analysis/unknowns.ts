@@ -53,7 +53,7 @@ const customResources = new WeakMap<object, Resource | null>();
 const localSuppliers = new WeakMap<object, { readonly resource: Resource; readonly why: string } | null>();
 
 function supplies(r: Resource, podKinds: ReadonlySet<string>, namespace: string): string | undefined {
-  if (!('supplier' in r) && isBuiltInApiVersion(r.apiVersion)) return undefined;
+  if (isBuiltInApiVersion(r.apiVersion)) return undefined;
   const s = (r as OtherResource).supplier;
   if (s?.supplies === 'pods') return s.why;
   if (s?.supplies === 'objects') return s.namespace === undefined || s.namespace === namespace ? s.why : undefined;
@@ -95,7 +95,7 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
   const chart = unrenderedChart(cluster);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
   const supplier = supplierIn(cluster, namespace);
-  if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and such pods may come from it (pods of \`kind: ${supplier.resource.kind}\` objects are not modelled)`;
+  if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and such pods may come from it`;
   const fromCluster = clusterPods(cluster, namespace);
   if (fromCluster) return fromCluster;
   for (const key of keys) {
