@@ -6,7 +6,7 @@ import { isGeneratedLabel } from '../model/podLabels';
 import type { NetworkPolicy, PolicyPeer, PolicyRule } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
 import { selectorKeys } from './networkpolicySelectsNothing';
-import { describeNearMiss, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
+import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
@@ -26,8 +26,10 @@ several) is named, whatever else is in the namespace (network-semantics §9.0).
 Stays quiet when the answer is unknown (network-semantics §9): when the namespaces a \`namespaceSelector\` picks cannot be
 told from the manifests (labels of namespaces without a manifest, other than \`kubernetes.io/metadata.name\`), when
 nothing comes close and a custom resource in a target namespace is one an operator turns into pods, when the selector
-uses a generated label, and when nothing comes close: the clients or servers a peer names are often deployed by another
-repository (an ingress controller, a metrics scraper), even into a namespace these manifests populate.`,
+uses a generated label, and when nothing comes close in another namespace (or nothing is deployed next to the policy
+with the peer's label keys): the clients or servers a peer names there are often deployed by another repository (an
+ingress controller, a metrics scraper). A peer of the policy's own namespace that matches none of the workloads these
+manifests deploy there with its label keys (an owned namespace) is reported, and the message names them.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -111,8 +113,14 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerPro
     const hint = describeNearMiss(near).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? `$1 in namespace "${ns}"` : '$1');
     return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near)] };
   }
-  // Nothing near: a peer names the clients allowed in or the servers allowed out, which are often deployed by others
-  // (an ingress controller, a scraper), even in a namespace these manifests populate: unknown.
+  // Nothing near. A peer of the policy's own namespace (no namespaceSelector), where the manifests deploy workloads
+  // next to the policy that carry the peer's keys (an owned namespace, semantics §9.0), names pods these manifests
+  // should make: reported, naming them. Peers in other namespaces name clients or servers often deployed by others (an
+  // ingress controller, a scraper): unknown.
+  if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys)) {
+    const evidence = selectorEvidence(lookup, np, pods);
+    if (evidence.owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(evidence.owned, policyNamespace, formatSelector(pods)) };
+  }
   return undefined;
 }
 

@@ -5,7 +5,7 @@ import { isGeneratedLabel } from '../model/podLabels';
 import { formatSelector, selectorIsEmpty, type LabelSelector } from '../model/selector';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
-import { describeNearMiss, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
+import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
 
 export const networkpolicySelectsNothing = defineRule({
   code: 'networkpolicy-selects-nothing',
@@ -22,9 +22,11 @@ one of several), whatever else is in the namespace, or pods that match in anothe
 
 Stays quiet when the answer is unknown (network-semantics §9.2): when nothing comes close and a custom resource in the
 namespace is one an operator turns into pods (or a deployer's manifests land there), when the selector uses a label whose
-value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`), and when nothing comes close at all:
-the pods may then come from another repository, a chart or \`kubectl -n\`, and a policy for pods that do not exist
-isolates and denies nothing (a shared policy set applied to a build that leaves one app out).`,
+value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`), and when the manifests deploy no
+workload carrying the selector's label keys next to the policy (a folder of policies only, for pods deployed from
+another repository, a chart or \`kubectl -n\`). A policy that matches pods in another build of the same files (a shared
+policy set applied to a build that leaves one app out) is quiet too. With workloads next to it that carry the keys
+(an owned namespace), a policy that matches none of them is reported, and the message names them.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -72,12 +74,16 @@ spec:
       if (!(near && isDecisive(near)) && lookup.podsUnknown(np.namespace, keys)) continue;
       if (near) hint = ` ${describeNearMiss(near)}`;
       else if (evidence.elsewhere.length) hint = ` Pods with these labels exist in namespace ${[...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`;
-      // With nothing close, a policy for pods that do not exist isolates nothing and denies nothing: harmless, and
-      // often deliberate (a shared policy set applied to builds that leave one app out). Not reported.
+      // Nothing close, but the manifests deploy workloads into the namespace next to the policy, carrying the
+      // selector's keys (semantics §9.0: an owned namespace): the policy was written for pods these manifests should
+      // make, and protects none of them. A shared policy set applied to a build that leaves one app out is quiet: the
+      // app's pods are in another build of the same files (evidence.inVariants, above).
+      else if (evidence.owned.length) hint = ` ${describeOwned(evidence.owned, np.namespace, formatSelector(np.podSelector))}`;
+      // Nothing deployed here carries its keys: the pods come from elsewhere (another repository, a chart, \`kubectl -n\`).
       else continue;
       yield {
         uri: np.uri,
-        span: (near ? (near.closeness === 'key' ? np.podSelector.labelSpans.get(near.key)?.key : np.podSelector.labelSpans.get(near.key)?.value) : undefined) ?? np.podSelectorSpan ?? np.nameSpan,
+        span: (near ? (near.closeness === 'key' ? np.podSelector.labelSpans.get(near.key)?.key : np.podSelector.labelSpans.get(near.key)?.value) : soleValueSpan(np.podSelector)) ?? np.podSelectorSpan ?? np.nameSpan,
         message: `podSelector (${formatSelector(np.podSelector)}) matches no pod template in namespace "${np.namespace}", so this NetworkPolicy restricts nothing.${hint}`,
         resource: refOf(np),
         related: near ? [nearMissRelated(near)] : undefined,
@@ -89,4 +95,10 @@ spec:
 /** The label keys a selector reads. */
 export function selectorKeys(s: LabelSelector): string[] {
   return [...s.matchLabels.keys(), ...s.matchExpressions.map((r) => r.key)];
+}
+
+/** The value of a selector's one label, when it has exactly one and no expressions: what matches nothing. */
+function soleValueSpan(s: LabelSelector): { start: number; end: number } | undefined {
+  if (s.matchExpressions.length || s.labelSpans.size !== 1) return undefined;
+  return [...s.labelSpans.values()][0].value;
 }
