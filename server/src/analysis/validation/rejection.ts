@@ -4,6 +4,7 @@
 import type { AnalysisConfig } from '../../model/config';
 import { isService, isWorkload, type Endpoints, type Resource } from '../../model/resources';
 import { validateEndpoints } from './validateEndpoints';
+import { validateIngress } from './validateIngress';
 import { validateMetadata } from './validateMetadata';
 import { validatePodSpec } from './validatePodSpec';
 import { validateService } from './validateService';
@@ -28,6 +29,7 @@ export function violationsOf(r: Resource, config: AnalysisConfig): readonly Viol
   if (isService(r)) validateService(ctx, r);
   else if (isWorkload(r)) validatePodSpec(ctx, r);
   else if (r.kind === 'Endpoints') validateEndpoints(ctx, r as Endpoints);
+  else if (r.kind === 'Ingress') validateIngress(ctx, r);
   let verdict = out.length ? undefined : accepted.get(config);
   if (!verdict) {
     verdict = { config, violations: out };
