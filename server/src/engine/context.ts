@@ -30,7 +30,7 @@ import { unknownGateway, unknownPods, unknownService } from '../analysis/unknown
 import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
-import { gatewayObjectsOf } from '../model/gatewayApi';
+import { gatewayObjectsOf, isGateway, type Gateway } from '../model/gatewayApi';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
@@ -315,6 +315,17 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     gatewaysIn(namespace) {
       record(`gws:${namespace}`);
       return a().cluster.objectsIn(namespace)?.gateways ?? [];
+    },
+    gatewaysInVariants(namespace) {
+      const workspace = scope!.workspace;
+      if (!workspace) return [];
+      record(`gws:${namespace}`);
+      const own = new Set(a().cluster.objectsIn(namespace)?.gateways ?? []);
+      const out: Gateway[] = [];
+      for (const g of workspace.objectsIn(namespace)?.gateways ?? []) {
+        for (const d of workspace.get('Gateway', namespace, g.name)) if (isGateway(d) && !own.has(d) && !out.includes(d)) out.push(d);
+      }
+      return out;
     },
     referenceGrantsIn(namespace) {
       record(`grants:${namespace}`);

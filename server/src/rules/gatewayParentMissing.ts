@@ -51,8 +51,15 @@ spec:
         const target = found.kind === 'unknown' && found.outside ? ({ kind: 'missing', namespace: found.namespace, targetKind: 'Gateway' } as const) : found;
         if (target.kind !== 'missing' || !ref.nameSpan) continue;
         const name = ref.name!;
-        const candidates = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
-        const guess = closestName(name, candidates.map((c) => c.name));
+        let candidates: readonly { readonly name: string; readonly uri: string; readonly nameSpan: { start: number; end: number } }[] = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
+        let guess = closestName(name, candidates.map((c) => c.name));
+        // A route written to replace another file's route (applied on top of it) attaches to the Gateway that file
+        // defines: a typo of its name is a typo (semantics §9.0), though the scope does not see it.
+        if (!guess && target.targetKind === 'Gateway') {
+          const variants = lookup.gatewaysInVariants(target.namespace);
+          const near = closestName(name, variants.map((g) => g.name));
+          if (near && isTypo(name, near.name)) [candidates, guess] = [variants, near];
+        }
         // Gateways are often owned by the platform team and live in another repository: a parent no manifest in
         // scope comes near is unknown, not missing (semantics §9.2). A typo of a Gateway that is there is reported,
         // beside anything that may supply Gateways (semantics §9.0).

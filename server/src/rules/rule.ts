@@ -100,6 +100,11 @@ export interface Lookup {
   namespaces(): Iterable<string>;
   /** The Gateway API Gateways of a namespace (gateway semantics §G1; other groups' Gateways are not among them). */
   gatewaysIn(namespace: string): readonly Gateway[];
+  /**
+   * The Gateways of `namespace` in variants the subjects' scope does not see (none without variants): a route written
+   * to replace another file's route, applied on top of it, attaches to the Gateway that file defines (semantics §9.0).
+   */
+  gatewaysInVariants(namespace: string): readonly Gateway[];
   /** The ReferenceGrants of a namespace: the grants for references into it (gateway semantics §G6). */
   referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
   /** The Secrets a namespace's manifests define. */
