@@ -4,6 +4,7 @@
 // next to the selector's file). A near miss is reported whatever else is in scope; "nothing near" is reported only in
 // an owned namespace without positive evidence of an outside supplier (lookup.podsUnknown).
 
+import { selectorRejection } from './workloadSelectorMismatch';
 import { isControllerLabel } from '../model/podLabels';
 import type { Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
@@ -31,6 +32,8 @@ export interface NearMiss {
   readonly has?: string;
   /** For `key`: the key under which the pods carry the wanted value. */
   readonly podKey?: string;
+  /** Why the API server rejects the workload, when it does (semantics §9.4): it makes no pods either way. */
+  readonly rejected?: string;
 }
 
 export interface SelectorEvidence {
@@ -71,6 +74,12 @@ export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string
     }
   }
   near.sort((a, b) => rank(a) - rank(b));
+  // semantics §9.4: a rejected workload never exists; its near miss says both (item: rejected objects).
+  if (near.length) {
+    const w = near[0].workload;
+    const rejected = lookup.rejected(w.kind, w.namespace, w.name) ?? selectorRejection(w);
+    if (rejected) near[0] = { ...near[0], rejected };
+  }
   const elsewhere: Workload[] = [];
   for (const other of lookup.namespaces()) {
     if (other === ns) continue;
@@ -108,6 +117,11 @@ export function asLabelSelector(selector: ReadonlyMap<string, string>, spans: La
 
 /** "none with app: payments" / "Deployment "web" has app: wbe …": the words for a miss, used by every selector rule. */
 export function describeNearMiss(m: NearMiss): string {
+  const words = nearMissWords(m);
+  return m.rejected ? `${words} Besides, ${m.rejected}, so it makes no pods at all until that is fixed, and even then this selector would not match them.` : words;
+}
+
+function nearMissWords(m: NearMiss): string {
   const w = `${m.workload.kind} "${m.workload.name}"`;
   switch (m.closeness) {
     case 'typo':

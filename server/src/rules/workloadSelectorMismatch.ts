@@ -67,6 +67,17 @@ spec:
   },
 });
 
+/**
+ * Why the API server rejects the workload for its selector, in the words of rejectionReason (analysis/validation), or
+ * undefined: for the messages of rules whose subject depends on the workload's pods (semantics §9.4).
+ */
+export function selectorRejection(w: Workload): string | undefined {
+  const f = checkWorkload(w);
+  if (!f) return undefined;
+  const what = !w.selector ? 'its spec.selector is missing' : selectorIsEmpty(w.selector) ? 'its spec.selector is empty' : 'its spec.selector does not match its own pod template labels';
+  return `${w.kind} "${w.name}" is rejected by the API server (${what})`;
+}
+
 function checkWorkload(w: Workload): FindingDraft | undefined {
   const selector = w.selector;
   const required = selectorRequired.has(w.kind);
