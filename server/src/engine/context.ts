@@ -316,6 +316,17 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(`gws:${namespace}`);
       return a().cluster.objectsIn(namespace)?.gateways ?? [];
     },
+    servicesInVariants(namespace) {
+      const workspace = scope!.workspace;
+      if (!workspace) return [];
+      record(`svcs:${namespace}`);
+      const own = new Set(a().cluster.servicesIn(namespace));
+      const out: Service[] = [];
+      for (const s of workspace.servicesIn(namespace)) {
+        for (const d of workspace.get('Service', namespace, s.name)) if (isService(d) && !own.has(d) && !out.includes(d)) out.push(d);
+      }
+      return out;
+    },
     gatewaysInVariants(namespace) {
       const workspace = scope!.workspace;
       if (!workspace) return [];

@@ -7,7 +7,7 @@ import { zoneOf } from '../analysis/dnsRecords';
 import type { ResourceBase, TextValue } from '../model/resources';
 import type { Span } from '../model/span';
 import type { FindingDraft } from './finding';
-import { isTypo } from './closestName';
+import { closestName, isTypo } from './closestName';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
@@ -96,17 +96,32 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
   const fileText = lookup.fileText(owner.uri);
   for (const name of namesIn(value, zone, variable)) {
     const r = lookup.resolveName(name.text, owner.namespace);
-    if (r.unknown) continue;
+    // A single label that no Service in scope comes near may be a typo of a Service applied apart from this file (a
+    // Kustomize build of the same namespace, a variant): the cluster the pods run in holds both. A typo of a Service
+    // that is there is decisive, whatever may supply names this scope does not see (semantics §9.0, §9.3).
+    const apart = name.form && !r.resolves && !r.suggestion && !name.host.includes('.') ? typoOfServiceApart(lookup, name.host, owner.namespace) : undefined;
+    if (r.unknown && !apart) continue;
     if (r.resolves && r.portKnown !== false) continue;
-    if (name.form && !shortNameFinding(name, r)) continue;
+    if (name.form && !apart && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
     const what = r.resolves ? `"${name.text}" (${where}) resolves, but the port is wrong: ` : `"${name.host}" (${where}) does not resolve from namespace "${owner.namespace}": `;
-    const message = what + (r.reason ?? 'no DNS record answers it.');
-    const fixes = r.suggestion && span.precise
-      ? [{ title: `Change to "${r.suggestion}"`, isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: r.suggestion }] }]
+    const message = what + (apart ? `no Service "${name.host}" is in these manifests; did you mean "${apart.name}"? A Service of that name is defined in ${apart.uri.replace(/#.*$/, '').slice(apart.uri.replace(/#.*$/, '').lastIndexOf('/') + 1)}, applied apart from this file.` : (r.reason ?? 'no DNS record answers it.'));
+    const suggestion = apart?.name ?? r.suggestion;
+    const fixes = suggestion && span.precise
+      ? [{ title: `Change to "${suggestion}"`, isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }] }]
       : undefined;
     yield { uri: owner.uri, span: span.span, message, resource: refOf(owner), ...(fixes ? { fixes } : {}) };
   }
+}
+
+/** The Service of another scope whose name `host` is a typo of (and none is spelt `host`), for a single-label name. */
+function typoOfServiceApart(lookup: Lookup, host: string, namespace: string): { readonly name: string; readonly uri: string } | undefined {
+  const apart = lookup.servicesInVariants(namespace);
+  if (!apart.length || apart.some((s) => s.name === host)) return undefined;
+  const guess = closestName(host, apart.map((s) => s.name));
+  if (!guess || !isTypo(host, guess.name)) return undefined;
+  const service = apart.find((s) => s.name === guess.name)!;
+  return { name: service.name, uri: service.uri };
 }
 
 /**

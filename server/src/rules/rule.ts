@@ -101,6 +101,11 @@ export interface Lookup {
   /** The Gateway API Gateways of a namespace (gateway semantics §G1; other groups' Gateways are not among them). */
   gatewaysIn(namespace: string): readonly Gateway[];
   /**
+   * The Services of `namespace` in other scopes than the subjects' (variants, or Kustomize builds applied apart from
+   * the subjects' file; none without them): the Services a name written here may meet in the cluster, for typos.
+   */
+  servicesInVariants(namespace: string): readonly Service[];
+  /**
    * The Gateways of `namespace` in variants the subjects' scope does not see (none without variants): a route written
    * to replace another file's route, applied on top of it, attaches to the Gateway that file defines (semantics §9.0).
    */
