@@ -102,6 +102,9 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
     const apart = name.form && !r.resolves && !r.suggestion && !name.host.includes('.') ? typoOfServiceApart(lookup, name.host, owner.namespace) : undefined;
     if (r.unknown && !apart) continue;
     if (r.resolves && r.portKnown !== false) continue;
+    // A Service of that name applied apart from this file (another Kustomize build or variant, in the namespace the
+    // name points at) answers it in the cluster both are applied to: not a miss of this scope's (semantics §9.0).
+    if (!r.resolves && definedApart(lookup, name.host, owner.namespace, zone)) continue;
     if (name.form && !apart && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
     const what = r.resolves ? `"${name.text}" (${where}) resolves, but the port is wrong: ` : `"${name.host}" (${where}) does not resolve from namespace "${owner.namespace}": `;
@@ -112,6 +115,19 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
       : undefined;
     yield { uri: owner.uri, span: span.span, message, resource: refOf(owner), ...(fixes ? { fixes } : {}) };
   }
+}
+
+/**
+ * Whether a Service the name may mean (`svc`, `svc.ns`, `svc.ns.svc[.zone]`, or a per-pod `pod.svc.ns.svc[.zone]`)
+ * is defined in another scope of the workspace.
+ */
+function definedApart(lookup: Lookup, host: string, namespace: string, zone: string): boolean {
+  const labels = host.replace(/\.$/, '').toLowerCase().split('.');
+  const zoneLabels = zone.toLowerCase().split('.');
+  const svcAt = labels.indexOf('svc');
+  const core = svcAt >= 0 && labels.slice(svcAt + 1).join('.') === zoneLabels.slice(0, labels.length - svcAt - 1).join('.') ? labels.slice(0, svcAt) : labels;
+  const pairs: [string, string][] = core.length === 1 ? [[core[0], namespace]] : core.length === 2 ? [[core[0], core[1]]] : core.length === 3 ? [[core[1], core[2]]] : [];
+  return pairs.some(([service, ns]) => lookup.servicesInVariants(ns).some((s) => s.name === service));
 }
 
 /** The Service of another scope whose name `host` is a typo of (and none is spelt `host`), for a single-label name. */
