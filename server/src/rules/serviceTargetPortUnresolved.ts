@@ -19,7 +19,9 @@ export const serviceTargetPortUnresolved = defineRule({
   title: 'Named targetPort is not declared by the selected pods',
   description: `A named \`targetPort\` (for example \`targetPort: http\`) is looked up in **each** selected pod: the first container port with that name **and** the Service port's protocol, in container order, then sidecar init containers (semantics §5.3). A pod that has no such port gets no endpoint for that Service port, silently: the pod stays behind the Service's other ports, but traffic to this port never reaches it. A port with the right name but another protocol (\`dns\` declared as UDP, Service port TCP) does not count.
 
-Kubernetes does not check this when you apply the Service (semantics §6.1).`,
+Kubernetes does not check this when you apply the Service (semantics §6.1).
+
+Stays quiet when a workload in the Service's own folder declares the port and only workloads written in other folders lack it: examples side by side that reuse one app label (\`app: gemma-server\` for each serving engine's sample) are not one app.`,
   examples: {
     bad: `apiVersion: v1
 kind: Service
@@ -63,6 +65,9 @@ spec:
         if (typeof port.targetPort !== 'string' || portNameErrors(port.targetPort).length || !protocols.has(port.protocol)) continue;
         const failing = eps.groups.filter((g) => g.ports[port.index]?.unresolved);
         if (!failing.length) continue;
+        // Examples side by side that reuse one app label: a workload in the Service's own folder declares the port,
+        // and only workloads written in other folders lack it. Those are other examples' pods, not this Service's.
+        if (failing.length < eps.groups.length && failing.every((g) => !inFolderOf(service.uri, g.workload.uri)) && eps.groups.some((g) => !g.ports[port.index]?.unresolved && inFolderOf(service.uri, g.workload.uri))) continue;
         yield {
           uri: service.uri,
           span: port.targetPortSpan ?? port.span,
@@ -75,6 +80,15 @@ spec:
     }
   },
 });
+
+/** Whether a workload is written in the folder of the Service's file, or below it (one render is one folder). */
+function inFolderOf(serviceUri: string, workloadUri: string): boolean {
+  if (serviceUri === workloadUri) return true;
+  const source = (u: string) => (u.includes('#') ? u.slice(0, u.indexOf('#')).replace(/\/$/, '') + '/_' : u);
+  const s = source(serviceUri);
+  const folder = s.slice(0, s.lastIndexOf('/') + 1);
+  return folder !== '' && source(workloadUri).startsWith(folder);
+}
 
 function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[]): string {
   const name = String(port.targetPort);
