@@ -21,7 +21,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { applyEdit, readRepository, type ManifestObject } from './recall/manifests';
+import { applyEdit, readRepository, rewrittenByBuild, type ManifestObject } from './recall/manifests';
 import { classes, findCandidates, pick, type Candidate, type MistakeClass } from './recall/mutations';
 
 interface Diagnostic {
@@ -206,7 +206,7 @@ async function runRepo(opts: Options, dir: string): Promise<RepoResult> {
     result.objects = objects.length;
     const flagged = base.diagnostics.filter(serious);
     const clean = (o: ManifestObject) => !flagged.some((d) => inObject(d.file, d.range.start.line, o));
-    const all = findCandidates(objects).filter((c) => clean(c.object) && c.counterparts.every(clean));
+    const all = findCandidates(objects).filter((c) => clean(c.object) && c.counterparts.every(clean) && !rewrittenByBuild(copies[0], c.object));
     const chosen: Candidate[] = [];
     for (const cls of classes) {
       // one candidate per place: the same object in a bundle and in its sources is two places

@@ -2,7 +2,8 @@
 // YAML document with apiVersion, kind and metadata.name, with its line range, its namespace and the part of the
 // repository it is applied with ("group"), so that a mutation class can tell which references work as written.
 //
-// Skipped: files holding `{{` (templates of some tool), kustomization files, files under a `templates/` folder.
+// Skipped: files holding `{{` (templates of some tool), kustomization files, files under a `templates/` folder; and no
+// mistake is planted into objects of a kustomization that copies fields between objects (replacements, vars).
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -78,6 +79,24 @@ function groupOf(root: string, absFile: string): string {
   }
   const rel = relative(root, absFile).split(sep);
   return rel.length > 1 ? rel[0] : '.';
+}
+
+/**
+ * Whether the object's group is a kustomization that copies fields between objects (`replacements`, `vars`): a
+ * mistake planted into a source field is copied to its targets, so the build still works, and it is no mistake.
+ */
+export function rewrittenByBuild(root: string, o: ManifestObject): boolean {
+  if (o.group === '.' && !kustomizationNames.some((k) => existsSync(join(root, k)))) return false;
+  for (const k of kustomizationNames) {
+    const path = join(root, o.group, k);
+    if (!existsSync(path)) continue;
+    try {
+      return /^(replacements|vars):/m.test(readFileSync(path, 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 /** Whether the harness reads this file (see the header). */
