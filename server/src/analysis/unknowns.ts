@@ -58,7 +58,9 @@ function supplies(r: Resource, podKinds: ReadonlySet<string>, namespace: string)
   if (s?.supplies === 'pods') return s.why;
   if (s?.supplies === 'objects') return s.namespace === undefined || s.namespace === namespace ? s.why : undefined;
   const group = r.apiVersion.slice(0, Math.max(r.apiVersion.indexOf('/'), 0));
-  if (podKinds.has(`${group}/${r.kind}`)) return 'an operator turns into pods (its CustomResourceDefinition has a pod template)';
+  // a kind named like a built-in one carries its group (model/resources.ts readKind): `Service.serving.knative.dev`
+  const kind = r.kind.includes('.') ? r.kind.slice(0, r.kind.indexOf('.')) : r.kind;
+  if (podKinds.has(`${group}/${kind}`)) return 'an operator turns into pods (its CustomResourceDefinition has a pod template)';
   return undefined;
 }
 

@@ -431,8 +431,20 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
   };
 }
 
+/** The kinds read with a meaning of their own: a custom resource's kind of the same name is another kind. */
+const coreKinds: ReadonlySet<string> = new Set(['Service', 'Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'Endpoints', 'EndpointSlice', 'Ingress', 'NetworkPolicy', 'ConfigMap', 'CustomResourceDefinition', 'Namespace']);
+
 function readKind(base: ResourceBase, root: YMap): Resource {
   if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
+  // A custom resource named like a built-in kind (a Knative `serving.knative.dev/v1` Service, a `Deployment` of some
+  // operator's group) is not that kind: it keeps its group in its kind (`Service.serving.knative.dev`, as kubectl
+  // names resources), so nothing that asks for a Service, a workload or an Ingress ever takes it for one.
+  if (coreKinds.has(base.kind) && !isBuiltInApiVersion(base.apiVersion)) {
+    const group = base.apiVersion.slice(0, Math.max(base.apiVersion.indexOf('/'), 0));
+    const supplier = supplierOf(base.apiVersion, base.kind, base.namespace, root);
+    const qualified: OtherResource = { ...base, kind: `${base.kind}.${group}` };
+    return supplier ? { ...qualified, supplier } : qualified;
+  }
   switch (base.kind) {
     case 'Service':
       return readService(base, root);
