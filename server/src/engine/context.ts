@@ -21,6 +21,8 @@
 //   `charts`          which Helm charts are in scope and which of them have renders (semantics §9.2);
 //   `gws:<namespace>` / `grants:<namespace>` / `secrets:<namespace>`  the Gateways / ReferenceGrants / Secrets in it
 //                     (gateway semantics §G3, §G6);
+//   `istio:<namespace>` the Istio networking objects in it; `istio-se` / `istio-dr` the ServiceEntries / DestinationRules
+//                     of every namespace (their hosts are read across namespaces, istio semantics);
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -31,6 +33,8 @@ import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
+import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
+import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
@@ -61,6 +65,12 @@ export function keysOf(r: Resource, into: Set<string>): void {
   if (r.kind === 'Gateway') into.add(`gws:${r.namespace}`);
   else if (r.kind === 'ReferenceGrant') into.add(`grants:${r.namespace}`);
   else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
+  // Every object of the group, whatever its kind or version: a change of either touches the keys.
+  if (isIstioNetworkingVersion(r.apiVersion)) {
+    into.add(`istio:${r.namespace}`);
+    if (r.kind === 'ServiceEntry') into.add('istio-se');
+    else if (r.kind === 'DestinationRule') into.add('istio-dr');
+  }
 }
 
 function sliceKey(namespace: string, service: string): string {
@@ -370,6 +380,18 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(`netpol:${workload.namespace}`);
       record(objectKey(workload.kind, workload.namespace, workload.name));
       return a().policiesSelecting(workload);
+    },
+    istioObjectsIn(namespace) {
+      record(`istio:${namespace}`);
+      return istioObjectsOf(a().cluster.objectsIn(namespace)?.resources);
+    },
+    serviceEntriesFor(fqdn) {
+      record('istio-se');
+      return serviceEntriesFor(a().cluster, a().config, fqdn);
+    },
+    destinationRulesFor(fqdn) {
+      record('istio-dr');
+      return destinationRulesFor(a().cluster, a().config, fqdn);
     },
   };
   const context: RuleContext = {

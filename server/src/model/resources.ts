@@ -5,6 +5,7 @@ import type { Span } from './span';
 import type { ParseProblem } from './parseManifest';
 import type { LabelSelector, SelectorOperator, SelectorRequirement } from './selector';
 import { isGatewayApiVersion, readGatewayApi, type GatewayApiResource } from './gatewayApi';
+import { isIstioNetworkingVersion, readIstio, type IstioResource } from './istio';
 import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, type YNode } from './yamlTree';
 import { schemaHasPodTemplate, supplierOf, type Supplier } from './suppliers';
 
@@ -270,7 +271,7 @@ export interface OtherResource extends ResourceBase {
   readonly definesPodKind?: string;
 }
 
-export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | OtherResource;
+export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | OtherResource;
 
 export function isService(r: ResourceBase): r is Service {
   return r.kind === 'Service';
@@ -433,6 +434,7 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
 
 function readKind(base: ResourceBase, root: YMap): Resource {
   if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
+  if (isIstioNetworkingVersion(base.apiVersion)) return readIstio(base, root) ?? base;
   switch (base.kind) {
     case 'Service':
       return readService(base, root);

@@ -5,6 +5,7 @@ import type { ServiceEndpoints } from '../analysis/endpoints';
 import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
+import type { DestinationRule, IstioObjects, ServiceEntry } from '../model/istio';
 import type { EndpointSlice, Endpoints, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
@@ -130,4 +131,13 @@ export interface Lookup {
   serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
   /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
+  /** The Istio networking objects of a namespace (VirtualServices, DestinationRules, Istio Gateways, ServiceEntries; istio semantics). */
+  istioObjectsIn(namespace: string): IstioObjects;
+  /**
+   * The ServiceEntries of any namespace declaring this fully qualified host, exactly or by a wildcard host
+   * (`*.example.com`), in cluster order (istio semantics §I1).
+   */
+  serviceEntriesFor(fqdn: string): readonly ServiceEntry[];
+  /** The DestinationRules of any namespace whose `host`, read from the rule's namespace, is this fully qualified host (istio semantics §I3). */
+  destinationRulesFor(fqdn: string): readonly DestinationRule[];
 }
