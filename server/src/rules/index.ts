@@ -17,7 +17,10 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { istioDestinationPort } from './istioDestinationPort';
 import { istioHostUnresolved } from './istioHostUnresolved';
+import { istioSubsetMissing } from './istioSubsetMissing';
+import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
 import { nodeportConflict } from './nodeportConflict';
@@ -54,7 +57,10 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  istioDestinationPort,
   istioHostUnresolved,
+  istioSubsetMissing,
+  istioSubsetSelectsNothing,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
   nodeportConflict,
