@@ -18,6 +18,9 @@ import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
 import { istioDestinationPort } from './istioDestinationPort';
+import { istioGatewayHostMismatch } from './istioGatewayHostMismatch';
+import { istioGatewayMissing } from './istioGatewayMissing';
+import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
 import { istioHostUnresolved } from './istioHostUnresolved';
 import { istioSubsetMissing } from './istioSubsetMissing';
 import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
@@ -58,6 +61,9 @@ export const rules: readonly Rule[] = [
   ineffectiveField,
   ingressBackendMissing,
   istioDestinationPort,
+  istioGatewayHostMismatch,
+  istioGatewayMissing,
+  istioGatewaySelectorNoMatch,
   istioHostUnresolved,
   istioSubsetMissing,
   istioSubsetSelectsNothing,
