@@ -393,6 +393,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record('istio-dr');
       return destinationRulesFor(a().cluster, a().config, fqdn);
     },
+    destinationRulesInVariants(fqdn) {
+      const workspace = scope!.workspace;
+      if (!workspace) return [];
+      record('istio-dr');
+      const own = new Set(destinationRulesFor(a().cluster, a().config, fqdn));
+      return destinationRulesFor(workspace, a().config, fqdn).filter((r) => !own.has(r));
+    },
   };
   const context: RuleContext = {
     get subjects() {

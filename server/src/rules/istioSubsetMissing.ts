@@ -12,7 +12,7 @@ export const istioSubsetMissing = defineRule({
   subjects: ['resources'],
   defaultSeverity: 'warning',
   title: 'Istio destination subset is defined by no DestinationRule',
-  description: `A destination's \`subset\` names a subset of the DestinationRule for the destination's host (the host read the Istio way, istio-semantics §I1, §I3): without one, Istio has no cluster for the subset and requests on that route fail with 503 (NR, no route). The same mistake is \`istioctl analyze\`'s IST0101 (ReferencedResourceNotFound, \`host+subset in destinationrule\`). A subset name that is a typo of a defined one is reported with the fix. Stays quiet when no DestinationRule for that host is in scope and the host is not a Service or ServiceEntry of these manifests (its rules are applied from elsewhere).`,
+  description: `A destination's \`subset\` names a subset of the DestinationRule for the destination's host (the host read the Istio way, istio-semantics §I1, §I3): without one, Istio has no cluster for the subset and requests on that route fail with 503 (NR, no route). The same mistake is \`istioctl analyze\`'s IST0101 (ReferencedResourceNotFound, \`host+subset in destinationrule\`). A subset name that is a typo of a defined one is reported with the fix. Stays quiet when a variant the VirtualService's file is never applied with defines the subset (a file that shifts traffic between the subsets another file defines, applied on top of it), and when no DestinationRule for that host is in scope and the host is not a Service or ServiceEntry of these manifests (its rules are applied from elsewhere).`,
   examples: {
     bad: `apiVersion: networking.istio.io/v1
 kind: VirtualService
@@ -57,6 +57,8 @@ spec:
         const target = istioTarget(lookup, config, d.host, r.namespace);
         const rules = lookup.destinationRulesFor(target.fqdn);
         if (rules.some((dr) => dr.subsets.some((s) => s.name === d.subset))) continue;
+        // A file applied on top of another that defines the subset (a traffic shift between versions): not wrong.
+        if (lookup.destinationRulesInVariants(target.fqdn).some((dr) => dr.subsets.some((s) => s.name === d.subset))) continue;
         // No DestinationRule in scope for a host these manifests do not define: its rules live elsewhere.
         if (!rules.length && target.kind !== 'service' && target.kind !== 'entry') continue;
         const names = rules.flatMap((dr) => dr.subsets.flatMap((s) => (s.name ? [s.name] : [])));

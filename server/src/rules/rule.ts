@@ -140,4 +140,10 @@ export interface Lookup {
   serviceEntriesFor(fqdn: string): readonly ServiceEntry[];
   /** The DestinationRules of any namespace whose `host`, read from the rule's namespace, is this fully qualified host (istio semantics §I3). */
   destinationRulesFor(fqdn: string): readonly DestinationRule[];
+  /**
+   * The DestinationRules for this host in variants the subjects' scope does not see (model/project.ts): a file written
+   * to be applied on top of another (a VirtualService shifting traffic between subsets the other defines). None
+   * without variants.
+   */
+  destinationRulesInVariants(fqdn: string): readonly DestinationRule[];
 }
