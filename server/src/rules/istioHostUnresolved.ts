@@ -7,6 +7,7 @@ import type { Span } from '../model/span';
 import { closestName } from './closestName';
 import type { FindingDraft } from './finding';
 import { istioTarget } from './istioTarget';
+import { deployedBeside } from './selectorEvidence';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 import type { AnalysisConfig } from '../model/config';
@@ -16,7 +17,7 @@ export const istioHostUnresolved = defineRule({
   subjects: ['resources'],
   defaultSeverity: 'warning',
   title: 'Istio destination or DestinationRule host names no Service',
-  description: `Istio sends a route's or a mirror's \`destination.host\` only to a host of its service registry: a Kubernetes Service, as \`<name>.<namespace>.svc.<zone>\`, or a ServiceEntry host. A name without a dot is expanded in the namespace of the VirtualService (or DestinationRule) that writes it, **not** in the Service's; any name with a dot is taken as written, so the Kubernetes DNS short form \`reviews.shop\` matches nothing (istio-semantics §I1). Requests routed to a host that is not in the registry fail with 503 (no cluster), and a DestinationRule for such a host applies to nothing. The same mistake is \`istioctl analyze\`'s IST0101 (ReferencedResourceNotFound, \`host\` and \`mirror host\`) and IST0174 (UnknownDestinationRuleHost). Stays quiet for hosts outside the cluster domain (they may be ServiceEntries applied from elsewhere, or reached with \`ALLOW_ANY\`), wildcards and IPs, namespaces no manifest in scope describes, and a missing Service that may be made outside the manifests (an operator's custom resource in the namespace, an unrendered chart, a Service written without a namespace, a namespace the manifests hold routing only for, Istio's own namespaces \`istio-system\`, \`istio-ingress\` and \`istio-egress\`, whose Services its installer makes), unless a Service of a close name is there (a typo).`,
+  description: `Istio sends a route's or a mirror's \`destination.host\` only to a host of its service registry: a Kubernetes Service, as \`<name>.<namespace>.svc.<zone>\`, or a ServiceEntry host. A name without a dot is expanded in the namespace of the VirtualService (or DestinationRule) that writes it, **not** in the Service's; any name with a dot is taken as written, so the Kubernetes DNS short form \`reviews.shop\` matches nothing (istio-semantics §I1). Requests routed to a host that is not in the registry fail with 503 (no cluster), and a DestinationRule for such a host applies to nothing. The same mistake is \`istioctl analyze\`'s IST0101 (ReferencedResourceNotFound, \`host\` and \`mirror host\`) and IST0174 (UnknownDestinationRuleHost). Stays quiet for hosts outside the cluster domain (they may be ServiceEntries applied from elsewhere, or reached with \`ALLOW_ANY\`), wildcards and IPs, namespaces no manifest in scope describes, and a missing Service that may be made outside the manifests (an operator's custom resource in the namespace, an unrendered chart, a Service written without a namespace, a namespace the manifests hold routing only for or whose Services and workloads are deployed from other folders than the Istio object's (not its own folder, nor a sibling), Istio's own namespaces \`istio-system\`, \`istio-ingress\` and \`istio-egress\`, whose Services its installer makes), unless a Service of a close name is there (a typo).`,
   examples: {
     bad: `apiVersion: networking.istio.io/v1
 kind: VirtualService
@@ -87,7 +88,7 @@ function checkHost(lookup: Lookup, config: AnalysisConfig, r: ResourceBase, writ
   const guess = closestName(target.name, namesOf(lookup.servicesIn(target.namespace)));
   const rejected = lookup.rejected('Service', target.namespace, target.name);
   // An operator, a chart or a Service applied without a namespace may make it (semantics §9.2); a typo is reported anyway.
-  if (!guess && !rejected && (istioNamespaces.has(target.namespace) || lookup.serviceUnknown(target.namespace, target.name))) return undefined;
+  if (!guess && !rejected && (istioNamespaces.has(target.namespace) || !deployedBeside(lookup, r.uri, target.namespace) || lookup.serviceUnknown(target.namespace, target.name))) return undefined;
   const close = guess ? lookup.service(target.namespace, guess.name) : undefined;
   const parts = [`${subject}, which Istio reads as ${target.fqdn}, but there is no Service "${target.name}" in namespace "${target.namespace}"${rejected ? ` (${rejected})` : ''} and no ServiceEntry declares it, so ${consequence}.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);
