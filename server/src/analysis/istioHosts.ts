@@ -6,7 +6,9 @@
 import type { Cluster } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
 import { isDestinationRule, isServiceEntry, istioObjectsOf, type DestinationRule, type ServiceEntry } from '../model/istio';
+import type { Service } from '../model/resources';
 import { zoneOf } from './dnsRecords';
+import { isIP } from './ip';
 
 /** The fully qualified host Istio makes of a written host in a namespace (pkg/config/host: short names only). */
 export function istioFqdn(written: string, namespace: string, zone: string): string {
@@ -72,4 +74,52 @@ export function serviceEntriesFor(cluster: Cluster, config: AnalysisConfig, fqdn
 /** The DestinationRules of any namespace for this fully qualified host. */
 export function destinationRulesFor(cluster: Cluster, config: AnalysisConfig, fqdn: string): readonly DestinationRule[] {
   return indexOf(cluster, config).rules.get(fqdn) ?? [];
+}
+
+export type IstioTarget =
+  | { readonly kind: 'service'; readonly fqdn: string; readonly service: Service }
+  | { readonly kind: 'entry'; readonly fqdn: string; readonly entry: ServiceEntry }
+  /** `<name>.<namespace>.svc.<zone>` in a namespace the manifests describe, with no Service of that name there. */
+  | { readonly kind: 'missing'; readonly fqdn: string; readonly name: string; readonly namespace: string }
+  /** `<name>.<namespace>` (or `….svc`) written for a Service that exists: Istio does not expand it. */
+  | { readonly kind: 'unexpanded'; readonly fqdn: string; readonly service: Service; readonly full: string }
+  /** A wildcard, an IP, a host outside the cluster domain, a namespace no manifest describes. */
+  | { readonly kind: 'unknown'; readonly fqdn: string };
+
+/** What host resolution reads: a rule's recording lookup, or a cluster (`clusterHostView`). */
+export interface IstioHostView {
+  service(namespace: string, name: string): Service | undefined;
+  namespaceExists(namespace: string): boolean;
+  serviceEntriesFor(fqdn: string): readonly ServiceEntry[];
+}
+
+export function clusterHostView(cluster: Cluster, config: AnalysisConfig): IstioHostView {
+  return {
+    service: (namespace, name) => cluster.service(namespace, name),
+    namespaceExists: (namespace) => cluster.namespaces.has(namespace),
+    serviceEntriesFor: (fqdn) => serviceEntriesFor(cluster, config, fqdn),
+  };
+}
+
+/** What a host written in an Istio object of `namespace` lands on (istio semantics §I1). */
+export function istioHostTarget(view: IstioHostView, config: AnalysisConfig, written: string, namespace: string): IstioTarget {
+  const zone = zoneOf(config);
+  const fqdn = istioFqdn(written, namespace, zone);
+  if (!fqdn || fqdn.startsWith('*') || isIP(fqdn)) return { kind: 'unknown', fqdn };
+  const entry = view.serviceEntriesFor(fqdn)[0];
+  if (entry) return { kind: 'entry', fqdn, entry };
+  const parts = serviceOfFqdn(fqdn, zone);
+  if (parts) {
+    const service = view.service(parts.namespace, parts.name);
+    if (service) return { kind: 'service', fqdn, service };
+    if (!view.namespaceExists(parts.namespace)) return { kind: 'unknown', fqdn };
+    return { kind: 'missing', fqdn, ...parts };
+  }
+  // `reviews.shop` or `reviews.shop.svc`: a Kubernetes DNS short form that Istio takes as a host of its own.
+  const labels = fqdn.split('.');
+  if ((labels.length === 2 || (labels.length === 3 && labels[2] === 'svc')) && view.namespaceExists(labels[1])) {
+    const service = view.service(labels[1], labels[0]);
+    if (service) return { kind: 'unexpanded', fqdn, service, full: `${labels[0]}.${labels[1]}.svc.${zone}` };
+  }
+  return { kind: 'unknown', fqdn };
 }
