@@ -4,10 +4,10 @@ import { namesOf } from '../analysis/closestName';
 import { isDestinationRule, isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import type { ResourceBase } from '../model/resources';
 import type { Span } from '../model/span';
-import { closestName } from './closestName';
+import { closestName, isTypo } from './closestName';
 import type { FindingDraft } from './finding';
 import { istioTarget } from './istioTarget';
-import { deployedBeside } from './selectorEvidence';
+import { servicesBeside } from './selectorEvidence';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 import type { AnalysisConfig } from '../model/config';
@@ -17,7 +17,7 @@ export const istioHostUnresolved = defineRule({
   subjects: ['resources'],
   defaultSeverity: 'warning',
   title: 'Istio destination or DestinationRule host names no Service',
-  description: `Istio sends a route's or a mirror's \`destination.host\` only to a host of its service registry: a Kubernetes Service, as \`<name>.<namespace>.svc.<zone>\`, or a ServiceEntry host. A name without a dot is expanded in the namespace of the VirtualService (or DestinationRule) that writes it, **not** in the Service's; any name with a dot is taken as written, so the Kubernetes DNS short form \`reviews.shop\` matches nothing (istio-semantics §I1). Requests routed to a host that is not in the registry fail with 503 (no cluster), and a DestinationRule for such a host applies to nothing. The same mistake is \`istioctl analyze\`'s IST0101 (ReferencedResourceNotFound, \`host\` and \`mirror host\`) and IST0174 (UnknownDestinationRuleHost). Stays quiet for hosts outside the cluster domain (they may be ServiceEntries applied from elsewhere, or reached with \`ALLOW_ANY\`), wildcards and IPs, namespaces no manifest in scope describes, and a missing Service that may be made outside the manifests (an operator's custom resource in the namespace, an unrendered chart, a Service written without a namespace, a namespace the manifests hold routing only for or whose Services and workloads are deployed from other folders than the Istio object's (not its own folder, nor a sibling), Istio's own namespaces \`istio-system\`, \`istio-ingress\` and \`istio-egress\`, whose Services its installer makes), unless a Service of a close name is there (a typo).`,
+  description: `Istio sends a route's or a mirror's \`destination.host\` only to a host of its service registry: a Kubernetes Service, as \`<name>.<namespace>.svc.<zone>\`, or a ServiceEntry host. A name without a dot is expanded in the namespace of the VirtualService (or DestinationRule) that writes it, **not** in the Service's; any name with a dot is taken as written, so the Kubernetes DNS short form \`reviews.shop\` matches nothing (istio-semantics §I1). Requests routed to a host that is not in the registry fail with 503 (no cluster), and a DestinationRule for such a host applies to nothing. The same mistake is \`istioctl analyze\`'s IST0101 (ReferencedResourceNotFound, \`host\` and \`mirror host\`) and IST0174 (UnknownDestinationRuleHost). A missing Service is reported when there is evidence that the name is wrong (network-semantics §9.0): its name is a slip of a Service's in that namespace (with the fix), the API server rejects the Service of that name, or a short name is read in the wrong namespace (a Service of that name exists in another namespace, Services of the host's namespace are written beside the Istio object, and nothing may make this one there: an operator's custom resource, an unrendered chart, a Service written without a namespace). Stays quiet for any other missing name (routing is often written for Services made elsewhere: another repository, a VM registered into the mesh, Istio's own namespaces \`istio-system\`, \`istio-ingress\` and \`istio-egress\`), hosts outside the cluster domain (they may be ServiceEntries applied from elsewhere, or reached with \`ALLOW_ANY\`), wildcards and IPs, and namespaces no manifest in scope describes.`,
   examples: {
     bad: `apiVersion: networking.istio.io/v1
 kind: VirtualService
@@ -87,14 +87,20 @@ function checkHost(lookup: Lookup, config: AnalysisConfig, r: ResourceBase, writ
   if (target.kind !== 'missing') return undefined;
   const guess = closestName(target.name, namesOf(lookup.servicesIn(target.namespace)));
   const rejected = lookup.rejected('Service', target.namespace, target.name);
-  // An operator, a chart or a Service applied without a namespace may make it (semantics §9.2); a typo is reported anyway.
-  if (!guess && !rejected && (istioNamespaces.has(target.namespace) || !deployedBeside(lookup, r.uri, target.namespace) || lookup.serviceUnknown(target.namespace, target.name))) return undefined;
   const close = guess ? lookup.service(target.namespace, guess.name) : undefined;
+  const elsewhere = lookup.servicesNamed(target.name).find((s) => s.name === target.name && s.namespace !== target.namespace && s.namespaceExplicit);
+  // Evidence that the name is wrong (semantics §9.0): a slip of a Service's name there, a rejected Service, or a short
+  // name read in the wrong namespace, where the Services are written beside the Istio object and nothing else may
+  // make this one (an operator, a chart, a Service applied without a namespace: §9.2). Routing for Services made
+  // elsewhere (another repository, a VM registered into the mesh) is common: any other name is unknown.
+  const typo = guess !== undefined && isTypo(target.name, guess.name);
+  const misplaced = !guess && elsewhere !== undefined && !written.includes('.') && !istioNamespaces.has(target.namespace)
+    && servicesBeside(lookup, r.uri, target.namespace) && !lookup.serviceUnknown(target.namespace, target.name);
+  if (!typo && !rejected && !misplaced) return undefined;
   const parts = [`${subject}, which Istio reads as ${target.fqdn}, but there is no Service "${target.name}" in namespace "${target.namespace}"${rejected ? ` (${rejected})` : ''} and no ServiceEntry declares it, so ${consequence}.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);
-  const elsewhere = lookup.servicesNamed(target.name).find((s) => s.name === target.name && s.namespace !== target.namespace);
-  if (!guess && elsewhere && !written.includes('.')) parts.push(`A Service "${target.name}" exists in namespace "${elsewhere.namespace}": a short name is read in the namespace of the ${r.kind}, so write "${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}".`);
-  const fixedHost = guess ? written.replace(/^[^.]+/, guess.name) : undefined;
+  if (misplaced) parts.push(`A Service "${target.name}" exists in namespace "${elsewhere.namespace}": a short name is read in the namespace of the ${r.kind}, so write "${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}".`);
+  const fixedHost = guess ? written.replace(/^[^.]+/, guess.name) : misplaced ? `${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}` : undefined;
   return {
     uri: r.uri,
     span,
@@ -102,7 +108,7 @@ function checkHost(lookup: Lookup, config: AnalysisConfig, r: ResourceBase, writ
     resource: refOf(r),
     related: [
       ...(close ? [{ uri: close.uri, span: close.nameSpan, message: `Service "${close.name}" has the closest name` }] : []),
-      ...(elsewhere ? [{ uri: elsewhere.uri, span: elsewhere.nameSpan, message: `Service "${target.name}" is in namespace "${elsewhere.namespace}"` }] : []),
+      ...(misplaced ? [{ uri: elsewhere.uri, span: elsewhere.nameSpan, message: `Service "${target.name}" is in namespace "${elsewhere.namespace}"` }] : []),
     ],
     fixes: fixedHost ? [{ title: `Change the host to "${fixedHost}"`, edits: [{ uri: r.uri, span, newText: fixedHost }], isPreferred: guess?.clear || undefined }] : [],
   };

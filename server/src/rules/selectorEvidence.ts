@@ -184,13 +184,12 @@ function lastSegment(key: string): string {
  * `k8s/deployments/`), or the same file (a Kustomize build or Helm render is one file).
  */
 /**
- * The Services and workloads the manifests deploy into `namespace` next to the subject (its folder or a sibling
- * folder, or the same build): evidence that the namespace's applications are written here (semantics §9.0), so a
- * Service missing there is missing, not made elsewhere.
+ * Whether the manifests write Services of `namespace` next to the subject (its folder or a sibling folder, or the
+ * same build): evidence that the namespace's Services are written here (semantics §9.0).
  */
-export function deployedBeside(lookup: Lookup, subjectUri: string, namespace: string): boolean {
+export function servicesBeside(lookup: Lookup, subjectUri: string, namespace: string): boolean {
   if (isProviderNamespace(namespace)) return false;
-  return lookup.servicesIn(namespace).some((s) => besides(subjectUri, s.uri)) || lookup.workloadsIn(namespace).some((w) => besides(subjectUri, w.uri));
+  return lookup.servicesIn(namespace).some((s) => besides(subjectUri, s.uri));
 }
 
 function besides(subjectUri: string, workloadUri: string): boolean {
