@@ -84,7 +84,11 @@ export interface Service extends ResourceBase {
   readonly sessionAffinity: string;
   readonly sessionAffinityTimeout?: number;
   readonly externalTrafficPolicy?: string;
+  readonly externalTrafficPolicySpan?: Span;
   readonly internalTrafficPolicy?: string;
+  readonly internalTrafficPolicySpan?: Span;
+  /** `spec.trafficDistribution` (`PreferClose`, `PreferSameZone`, `PreferSameNode`), when written. */
+  readonly trafficDistribution?: string;
   readonly loadBalancerIP?: string;
   readonly externalIPs: readonly string[];
   readonly ipFamilies: readonly string[];
@@ -534,7 +538,10 @@ function readService(base: ResourceBase, root: YMap): Service {
     sessionAffinity: text(at(spec, 'sessionAffinity')) ?? 'None',
     sessionAffinityTimeout: int(at(spec, 'sessionAffinityConfig', 'clientIP', 'timeoutSeconds')),
     externalTrafficPolicy: text(at(spec, 'externalTrafficPolicy')),
+    externalTrafficPolicySpan: at(spec, 'externalTrafficPolicy')?.span,
     internalTrafficPolicy: text(at(spec, 'internalTrafficPolicy')),
+    internalTrafficPolicySpan: at(spec, 'internalTrafficPolicy')?.span,
+    trafficDistribution: text(at(spec, 'trafficDistribution')),
     loadBalancerIP: text(at(spec, 'loadBalancerIP')),
     externalIPs: items(at(spec, 'externalIPs')).map(text).filter((s): s is string => s !== undefined),
     ipFamilies: items(at(spec, 'ipFamilies')).map(text).filter((s): s is string => s !== undefined),

@@ -34,6 +34,7 @@ import { routeBackendExternalname } from './routeBackendExternalname';
 import { routeBackendMissing } from './routeBackendMissing';
 import { routeBackendPort } from './routeBackendPort';
 import { routeBackendRefgrant } from './routeBackendRefgrant';
+import { serviceInternalTrafficLocal } from './serviceInternalTrafficLocal';
 import { serviceNoEndpoints } from './serviceNoEndpoints';
 import { servicePortNotExposed } from './servicePortNotExposed';
 import { serviceSelectorEmpty } from './serviceSelectorEmpty';
@@ -77,6 +78,7 @@ export const rules: readonly Rule[] = [
   routeBackendMissing,
   routeBackendPort,
   routeBackendRefgrant,
+  serviceInternalTrafficLocal,
   serviceNoEndpoints,
   servicePortNotExposed,
   serviceSelectorEmpty,
