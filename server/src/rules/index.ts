@@ -34,6 +34,7 @@ import { routeBackendExternalname } from './routeBackendExternalname';
 import { routeBackendMissing } from './routeBackendMissing';
 import { routeBackendPort } from './routeBackendPort';
 import { routeBackendRefgrant } from './routeBackendRefgrant';
+import { serviceExternalTrafficLocal } from './serviceExternalTrafficLocal';
 import { serviceInternalTrafficLocal } from './serviceInternalTrafficLocal';
 import { serviceNoEndpoints } from './serviceNoEndpoints';
 import { servicePortNotExposed } from './servicePortNotExposed';
@@ -78,6 +79,7 @@ export const rules: readonly Rule[] = [
   routeBackendMissing,
   routeBackendPort,
   routeBackendRefgrant,
+  serviceExternalTrafficLocal,
   serviceInternalTrafficLocal,
   serviceNoEndpoints,
   servicePortNotExposed,
