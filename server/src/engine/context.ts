@@ -23,6 +23,7 @@
 //                     (gateway semantics §G3, §G6);
 //   `istio:<namespace>` the Istio networking objects in it; `istio-se` / `istio-dr` the ServiceEntries / DestinationRules
 //                     of every namespace (their hosts are read across namespaces, istio semantics);
+//   `ingress-host:<host>` the Ingresses of every namespace with a rule for that host;
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -35,8 +36,9 @@ import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
 import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
 import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
+import { ingressesClaiming, ingressHostKey } from '../analysis/ingressClaims';
 import { isControllerLabel } from '../model/podLabels';
-import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service, type Workload } from '../model/resources';
+import { isService, isWorkload, type EndpointSlice, type Endpoints, type Ingress, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
 import type { Lookup, RuleContext } from '../rules/rule';
 
@@ -65,6 +67,7 @@ export function keysOf(r: Resource, into: Set<string>): void {
   if (r.kind === 'Gateway') into.add(`gws:${r.namespace}`);
   else if (r.kind === 'ReferenceGrant') into.add(`grants:${r.namespace}`);
   else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
+  if (r.kind === 'Ingress') for (const p of (r as Ingress).paths) into.add(ingressHostKey(p.host ?? ''));
   // Every object of the group, whatever its kind or version: a change of either touches the keys.
   if (isIstioNetworkingVersion(r.apiVersion)) {
     into.add(`istio:${r.namespace}`);
@@ -392,6 +395,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     destinationRulesFor(fqdn) {
       record('istio-dr');
       return destinationRulesFor(a().cluster, a().config, fqdn);
+    },
+    ingressesClaiming(host) {
+      record(ingressHostKey(host));
+      return ingressesClaiming(a().cluster, host);
     },
     destinationRulesInVariants(fqdn) {
       const workspace = scope!.workspace;

@@ -218,6 +218,15 @@ export interface IngressPath {
   readonly path: string;
   readonly pathType?: string;
   readonly backend: IngressBackend;
+  /** The `path` value, or the path entry when none is written. */
+  readonly pathSpan?: Span;
+}
+
+export interface IngressTls {
+  readonly hosts: readonly string[];
+  readonly secretName?: string;
+  readonly secretNameSpan?: Span;
+  readonly span: Span;
 }
 
 export interface Ingress extends ResourceBase {
@@ -226,6 +235,7 @@ export interface Ingress extends ResourceBase {
   readonly defaultBackend?: IngressBackend;
   readonly paths: readonly IngressPath[];
   readonly tlsHosts: readonly string[];
+  readonly tls: readonly IngressTls[];
 }
 
 export interface PolicyPeer {
@@ -750,7 +760,7 @@ function readIngress(base: ResourceBase, root: YMap): Ingress {
     const host = text(at(rule, 'host'));
     for (const p of items(at(rule, 'http', 'paths'))) {
       const backend = readBackend(at(p, 'backend'));
-      if (backend) paths.push({ host, path: text(at(p, 'path')) ?? '/', pathType: text(at(p, 'pathType')), backend });
+      if (backend) paths.push({ host, path: text(at(p, 'path')) ?? '/', pathType: text(at(p, 'pathType')), backend, pathSpan: (at(p, 'path') ?? p).span });
     }
   }
   return {
@@ -760,6 +770,12 @@ function readIngress(base: ResourceBase, root: YMap): Ingress {
     defaultBackend: readBackend(at(spec, 'defaultBackend') ?? at(spec, 'backend')),
     paths,
     tlsHosts: items(at(spec, 'tls')).flatMap((t) => items(at(t, 'hosts')).map(text).filter((s): s is string => s !== undefined)),
+    tls: items(at(spec, 'tls')).filter(isMap).map((t) => ({
+      hosts: items(at(t, 'hosts')).map(text).filter((s): s is string => s !== undefined),
+      secretName: text(at(t, 'secretName')) || undefined,
+      secretNameSpan: at(t, 'secretName')?.span,
+      span: t.span,
+    })),
   };
 }
 

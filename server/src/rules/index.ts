@@ -17,6 +17,7 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { ingressHostConflict } from './ingressHostConflict';
 import { istioDestinationPort } from './istioDestinationPort';
 import { istioGatewayHostMismatch } from './istioGatewayHostMismatch';
 import { istioGatewayMissing } from './istioGatewayMissing';
@@ -62,6 +63,7 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  ingressHostConflict,
   istioDestinationPort,
   istioGatewayHostMismatch,
   istioGatewayMissing,

@@ -6,7 +6,7 @@ import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
 import type { DestinationRule, IstioObjects, ServiceEntry } from '../model/istio';
-import type { EndpointSlice, Endpoints, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+import type { EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
 
@@ -146,4 +146,6 @@ export interface Lookup {
    * without variants.
    */
   destinationRulesInVariants(fqdn: string): readonly DestinationRule[];
+  /** The Ingresses of any namespace with a rule for this host (`''`: rules without a host), in cluster order. */
+  ingressesClaiming(host: string): readonly Ingress[];
 }
