@@ -24,6 +24,7 @@
 //   `istio:<namespace>` the Istio networking objects in it; `istio-se` / `istio-dr` the ServiceEntries / DestinationRules
 //                     of every namespace (their hosts are read across namespaces, istio semantics);
 //   `ingress-host:<host>` the Ingresses of every namespace with a rule for that host;
+//   `certs:<namespace>` the cert-manager Certificates in it;
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -35,6 +36,7 @@ import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from 
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf } from '../model/gatewayApi';
 import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
+import { certificatesOf } from '../model/certManager';
 import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
 import { ingressesClaiming, ingressHostKey } from '../analysis/ingressClaims';
 import { isControllerLabel } from '../model/podLabels';
@@ -67,6 +69,7 @@ export function keysOf(r: Resource, into: Set<string>): void {
   if (r.kind === 'Gateway') into.add(`gws:${r.namespace}`);
   else if (r.kind === 'ReferenceGrant') into.add(`grants:${r.namespace}`);
   else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
+  if (r.kind === 'Certificate') into.add(`certs:${r.namespace}`);
   if (r.kind === 'Ingress') for (const p of (r as Ingress).paths) into.add(ingressHostKey(p.host ?? ''));
   // Every object of the group, whatever its kind or version: a change of either touches the keys.
   if (isIstioNetworkingVersion(r.apiVersion)) {
@@ -395,6 +398,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     destinationRulesFor(fqdn) {
       record('istio-dr');
       return destinationRulesFor(a().cluster, a().config, fqdn);
+    },
+    certificatesIn(namespace) {
+      record(`certs:${namespace}`);
+      return certificatesOf(a().cluster.objectsIn(namespace)?.resources);
     },
     ingressesClaiming(host) {
       record(ingressHostKey(host));

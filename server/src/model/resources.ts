@@ -6,6 +6,7 @@ import type { ParseProblem } from './parseManifest';
 import type { LabelSelector, SelectorOperator, SelectorRequirement } from './selector';
 import { isGatewayApiVersion, readGatewayApi, type GatewayApiResource } from './gatewayApi';
 import { isIstioNetworkingVersion, readIstio, type IstioResource } from './istio';
+import { isCertManagerVersion, readCertManager, type Certificate } from './certManager';
 import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, type YNode } from './yamlTree';
 import { schemaHasPodTemplate, supplierOf, type Supplier } from './suppliers';
 
@@ -285,7 +286,7 @@ export interface OtherResource extends ResourceBase {
   readonly definesPodKind?: string;
 }
 
-export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | OtherResource;
+export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | Certificate | OtherResource;
 
 export function isService(r: ResourceBase): r is Service {
   return r.kind === 'Service';
@@ -449,6 +450,7 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
 function readKind(base: ResourceBase, root: YMap): Resource {
   if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
   if (isIstioNetworkingVersion(base.apiVersion)) return readIstio(base, root) ?? base;
+  if (isCertManagerVersion(base.apiVersion) && base.kind === 'Certificate') return readCertManager(base, root) ?? base;
   switch (base.kind) {
     case 'Service':
       return readService(base, root);

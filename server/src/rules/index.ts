@@ -18,6 +18,7 @@ import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
 import { ingressHostConflict } from './ingressHostConflict';
+import { ingressTlsSecretMissing } from './ingressTlsSecretMissing';
 import { istioDestinationPort } from './istioDestinationPort';
 import { istioGatewayHostMismatch } from './istioGatewayHostMismatch';
 import { istioGatewayMissing } from './istioGatewayMissing';
@@ -64,6 +65,7 @@ export const rules: readonly Rule[] = [
   ineffectiveField,
   ingressBackendMissing,
   ingressHostConflict,
+  ingressTlsSecretMissing,
   istioDestinationPort,
   istioGatewayHostMismatch,
   istioGatewayMissing,

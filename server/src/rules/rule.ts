@@ -6,6 +6,7 @@ import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
 import type { DestinationRule, IstioObjects, ServiceEntry } from '../model/istio';
+import type { Certificate } from '../model/certManager';
 import type { EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
@@ -148,4 +149,6 @@ export interface Lookup {
   destinationRulesInVariants(fqdn: string): readonly DestinationRule[];
   /** The Ingresses of any namespace with a rule for this host (`''`: rules without a host), in cluster order. */
   ingressesClaiming(host: string): readonly Ingress[];
+  /** The cert-manager Certificates of a namespace: each writes the TLS Secret its `secretName` names there. */
+  certificatesIn(namespace: string): readonly Certificate[];
 }
