@@ -7,6 +7,7 @@ import type { LabelSelector, SelectorOperator, SelectorRequirement } from './sel
 import { isGatewayApiVersion, readGatewayApi, type GatewayApiResource } from './gatewayApi';
 import { isIstioNetworkingVersion, readIstio, type IstioResource } from './istio';
 import { isCertManagerVersion, readCertManager, type Certificate } from './certManager';
+import { isMonitoringVersion, readMonitor, type ScrapeMonitor } from './monitoring';
 import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, type YNode } from './yamlTree';
 import { schemaHasPodTemplate, supplierOf, type Supplier } from './suppliers';
 
@@ -286,7 +287,7 @@ export interface OtherResource extends ResourceBase {
   readonly definesPodKind?: string;
 }
 
-export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | Certificate | OtherResource;
+export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | Certificate | ScrapeMonitor | OtherResource;
 
 export function isService(r: ResourceBase): r is Service {
   return r.kind === 'Service';
@@ -451,6 +452,7 @@ function readKind(base: ResourceBase, root: YMap): Resource {
   if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
   if (isIstioNetworkingVersion(base.apiVersion)) return readIstio(base, root) ?? base;
   if (isCertManagerVersion(base.apiVersion) && base.kind === 'Certificate') return readCertManager(base, root) ?? base;
+  if (isMonitoringVersion(base.apiVersion) && (base.kind === 'ServiceMonitor' || base.kind === 'PodMonitor')) return readMonitor(base, root) ?? base;
   switch (base.kind) {
     case 'Service':
       return readService(base, root);

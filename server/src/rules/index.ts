@@ -31,6 +31,7 @@ import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
 import { nodeportConflict } from './nodeportConflict';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
+import { podmonitorPortMissing } from './podmonitorPortMissing';
 import { routeAllBackendsInvalid } from './routeAllBackendsInvalid';
 import { routeBackendExternalname } from './routeBackendExternalname';
 import { routeBackendMissing } from './routeBackendMissing';
@@ -43,6 +44,8 @@ import { servicePortNotExposed } from './servicePortNotExposed';
 import { serviceSelectorEmpty } from './serviceSelectorEmpty';
 import { serviceSelectorNoMatch } from './serviceSelectorNoMatch';
 import { serviceTargetPortUnresolved } from './serviceTargetPortUnresolved';
+import { servicemonitorPortMissing } from './servicemonitorPortMissing';
+import { servicemonitorSelectsNothing } from './servicemonitorSelectsNothing';
 import { statefulsetNameTooLong } from './statefulsetNameTooLong';
 import { statefulsetServiceMissing } from './statefulsetServiceMissing';
 import { statefulsetServiceNotHeadless } from './statefulsetServiceNotHeadless';
@@ -78,6 +81,7 @@ export const rules: readonly Rule[] = [
   nodeportConflict,
   peerDiscoveryNotReady,
   podSubdomainUnresolved,
+  podmonitorPortMissing,
   routeAllBackendsInvalid,
   routeBackendExternalname,
   routeBackendMissing,
@@ -90,6 +94,8 @@ export const rules: readonly Rule[] = [
   serviceSelectorEmpty,
   serviceSelectorNoMatch,
   serviceTargetPortUnresolved,
+  servicemonitorPortMissing,
+  servicemonitorSelectsNothing,
   statefulsetNameTooLong,
   statefulsetServiceMissing,
   statefulsetServiceNotHeadless,
