@@ -1,4 +1,4 @@
-// How Istio reads the hosts written in its networking objects (istio semantics §I1): a name without a dot is a short
+// How Istio reads the hosts written in its networking objects (istio-semantics §I1): a name without a dot is a short
 // name, expanded in the namespace of the object that writes it (`reviews` in a VirtualService of `shop` is
 // `reviews.shop.svc.<zone>`); any name with a dot is taken as written (Istio does not expand `reviews.shop`), and
 // matches a Service only as `<name>.<namespace>.svc.<zone>`, or a ServiceEntry host (exactly, or by its wildcard).
@@ -101,7 +101,7 @@ export function clusterHostView(cluster: Cluster, config: AnalysisConfig): Istio
   };
 }
 
-/** What a host written in an Istio object of `namespace` lands on (istio semantics §I1). */
+/** What a host written in an Istio object of `namespace` lands on (istio-semantics §I1). */
 export function istioHostTarget(view: IstioHostView, config: AnalysisConfig, written: string, namespace: string): IstioTarget {
   const zone = zoneOf(config);
   const fqdn = istioFqdn(written, namespace, zone);

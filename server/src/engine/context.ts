@@ -22,7 +22,7 @@
 //   `gws:<namespace>` / `grants:<namespace>` / `secrets:<namespace>`  the Gateways / ReferenceGrants / Secrets in it
 //                     (gateway semantics §G3, §G6);
 //   `istio:<namespace>` the Istio networking objects in it; `istio-se` / `istio-dr` the ServiceEntries / DestinationRules
-//                     of every namespace (their hosts are read across namespaces, istio semantics);
+//                     of every namespace (their hosts are read across namespaces, istio-semantics);
 //   `ingress-host:<host>` the Ingresses of every namespace with a rule for that host;
 //   `certs:<namespace>` the cert-manager Certificates in it;
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);

@@ -1,6 +1,6 @@
 // Istio networking objects (networking.istio.io v1, v1beta1, v1alpha3): VirtualServices with their route and mirror
 // destinations, DestinationRules with their subsets, Gateways with their selector and servers, ServiceEntries with
-// their hosts, each with the span of every field a finding or hover points at (istio semantics). Readers never throw.
+// their hosts, each with the span of every field a finding or hover points at (istio-semantics). Readers never throw.
 
 import type { ResourceBase } from './resources';
 import type { Span } from './span';

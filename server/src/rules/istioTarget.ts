@@ -1,5 +1,5 @@
 // What a host written in an Istio object (a destination, a DestinationRule's host) lands on, within the subjects'
-// scope (istio semantics §I1), read through the rule's recording lookups.
+// scope (istio-semantics §I1), read through the rule's recording lookups.
 
 import { istioHostTarget, type IstioTarget } from '../analysis/istioHosts';
 import type { AnalysisConfig } from '../model/config';

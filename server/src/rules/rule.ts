@@ -132,14 +132,14 @@ export interface Lookup {
   serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
   /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
-  /** The Istio networking objects of a namespace (VirtualServices, DestinationRules, Istio Gateways, ServiceEntries; istio semantics). */
+  /** The Istio networking objects of a namespace (VirtualServices, DestinationRules, Istio Gateways, ServiceEntries; istio-semantics). */
   istioObjectsIn(namespace: string): IstioObjects;
   /**
    * The ServiceEntries of any namespace declaring this fully qualified host, exactly or by a wildcard host
-   * (`*.example.com`), in cluster order (istio semantics §I1).
+   * (`*.example.com`), in cluster order (istio-semantics §I1).
    */
   serviceEntriesFor(fqdn: string): readonly ServiceEntry[];
-  /** The DestinationRules of any namespace whose `host`, read from the rule's namespace, is this fully qualified host (istio semantics §I3). */
+  /** The DestinationRules of any namespace whose `host`, read from the rule's namespace, is this fully qualified host (istio-semantics §I3). */
   destinationRulesFor(fqdn: string): readonly DestinationRule[];
   /**
    * The DestinationRules for this host in variants the subjects' scope does not see (model/project.ts): a file written
