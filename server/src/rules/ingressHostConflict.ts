@@ -9,7 +9,7 @@ export const ingressHostConflict = defineRule({
   subjects: ['ingresses'],
   defaultSeverity: 'warning',
   title: 'Two Ingresses of one class claim the same host and path',
-  description: `An ingress controller merges the rules of every Ingress of its class, in every namespace. When two Ingresses applied together claim the same host, path and path type, only one of them gets the requests: ingress-nginx keeps the rule of the Ingress created first (the oldest \`creationTimestamp\`), other controllers have rules of their own, so which backend answers depends on the order the objects were created in, and the other rule is silently ignored. The finding is on each of the two Ingresses, with the other as the related place. Ingresses of different classes (\`ingressClassName\` or the \`kubernetes.io/ingress.class\` annotation), canary Ingresses (\`nginx.ingress.kubernetes.io/canary: "true"\`, which are meant to share a host and path), and Ingresses in variants that are never applied together do not conflict.`,
+  description: `An ingress controller merges the rules of every Ingress of its class, in every namespace. When two Ingresses applied together (in one file, one folder, one Kustomize build or one Helm release) claim the same host, path and path type, only one of them gets the requests: ingress-nginx keeps the rule of the Ingress created first (the oldest \`creationTimestamp\`), other controllers have rules of their own, so which backend answers depends on the order the objects were created in, and the other rule is silently ignored. The finding is on each of the two Ingresses, with the other as the related place. Ingresses of different classes (\`ingressClassName\` or the \`kubernetes.io/ingress.class\` annotation), canary Ingresses (\`nginx.ingress.kubernetes.io/canary: "true"\`, which are meant to share a host and path), and Ingresses of different folders (often independent examples or environments) or of variants that are never applied together are not compared.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: Ingress
@@ -57,7 +57,7 @@ spec:
       for (const p of ing.paths) {
         for (const other of lookup.ingressesClaiming(p.host ?? '')) {
           if (other === ing || reported.has(other) || isCanary(other) || (other.namespace === ing.namespace && other.name === ing.name)) continue;
-          if ((other.ingressClassName ?? '') !== (ing.ingressClassName ?? '')) continue;
+          if ((other.ingressClassName ?? '') !== (ing.ingressClassName ?? '') || !sameApplyUnit(ing.uri, other.uri)) continue;
           const theirs = other.paths.find((q) => sameClaim(p, q));
           if (!theirs) continue;
           reported.add(other);
@@ -75,6 +75,17 @@ spec:
     }
   },
 });
+
+/**
+ * Whether two files are applied as one: the same file (a Kustomize build or a Helm release is one rendered file), or
+ * two files of one folder (\`kubectl apply -f <folder>\`). Files of sibling folders are often independent examples
+ * or environments that are never applied together.
+ */
+function sameApplyUnit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.includes('#') || b.includes('#')) return false;
+  return a.slice(0, a.lastIndexOf('/')) === b.slice(0, b.lastIndexOf('/'));
+}
 
 function isCanary(ing: Ingress): boolean {
   return ing.annotations.get('nginx.ingress.kubernetes.io/canary') === 'true';

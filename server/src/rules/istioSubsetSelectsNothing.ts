@@ -14,7 +14,8 @@ import { defineRule } from './rule';
  * cluster and network of the mesh. No manifest knows their values.
  */
 function isEndpointLabel(key: string): boolean {
-  return key.startsWith('topology.istio.io/') || key.startsWith('topology.kubernetes.io/') || key === 'kubernetes.io/hostname' || key === 'istio-locality' || key.startsWith('failure-domain.beta.kubernetes.io/');
+  // The injector's pod labels too (service.istio.io/canonical-*, security.istio.io/tlsMode): set on the pods, not in templates.
+  return key.startsWith('service.istio.io/') || key.startsWith('security.istio.io/') || key.startsWith('topology.istio.io/') || key.startsWith('topology.kubernetes.io/') || key === 'kubernetes.io/hostname' || key === 'istio-locality' || key.startsWith('failure-domain.beta.kubernetes.io/');
 }
 
 export const istioSubsetSelectsNothing = defineRule({
@@ -22,7 +23,7 @@ export const istioSubsetSelectsNothing = defineRule({
   subjects: ['resources'],
   defaultSeverity: 'warning',
   title: 'DestinationRule subset selects none of its Service\'s pods',
-  description: `A DestinationRule subset is the Service's endpoints whose pod labels carry every one of the subset's \`labels\` (istio-semantics §I3). A subset that selects none of the pods behind its host's Service has no endpoints, and a route to it fails with 503 "no healthy upstream". The same mistake is \`istioctl analyze\`'s IST0173 (DestinationRuleSubsetNotSelectPods). A label value that is a typo of the pods' value is offered as the fix. Stays quiet when the host is not a Service with a selector whose pods are in scope, when the pods may carry labels the manifests do not show (an operator's pods, a generated label value, a label Istio sets from the node's topology), and for subsets without labels (every endpoint).`,
+  description: `A DestinationRule subset is the Service's endpoints whose pod labels carry every one of the subset's \`labels\` (istio-semantics §I3). A subset that selects none of the pods behind its host's Service has no endpoints, and a route to it fails with 503 "no healthy upstream". The same mistake is \`istioctl analyze\`'s IST0173 (DestinationRuleSubsetNotSelectPods). A label value that is a typo of the pods' value is offered as the fix. Stays quiet when the host is not a Service with a selector whose pods are in scope, when the pods may carry labels the manifests do not show (an operator's pods, a generated label value, a label Istio sets from the node's topology or its sidecar injector sets on the pods: \`service.istio.io/*\`, \`security.istio.io/*\`), and for subsets without labels (every endpoint).`,
   examples: {
     bad: `apiVersion: networking.istio.io/v1
 kind: DestinationRule
