@@ -25,6 +25,7 @@
 //                     of every namespace (their hosts are read across namespaces, istio-semantics);
 //   `ingress-host:<host>` the Ingresses of every namespace with a rule for that host;
 //   `certs:<namespace>` the cert-manager Certificates in it;
+//   `extdns:<name>`   the Services of every namespace whose ExternalDNS annotation publishes that name;
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -39,6 +40,7 @@ import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
 import { certificatesOf } from '../model/certManager';
 import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
 import { ingressesClaiming, ingressHostKey } from '../analysis/ingressClaims';
+import { publishedNameKey, publishedNames, servicesPublishing } from '../analysis/externalDns';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Ingress, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
@@ -63,6 +65,7 @@ export function keysOf(r: Resource, into: Set<string>): void {
     into.add(`svc:${r.name.toLowerCase()}`);
     // Every node port written, whatever the type: a change of type or port touches both versions' keys.
     for (const p of (r as Service).ports) if (p.nodePort) into.add(`nodeport:${p.nodePort}`);
+    for (const n of publishedNames(r as Service)) into.add(publishedNameKey(n));
   }
   if (r.kind === 'EndpointSlice') into.add(sliceKey(r.namespace, (r as EndpointSlice).serviceName ?? ''));
   // Every object of these kinds, Gateway API or not: a change of apiVersion touches the key either way.
@@ -398,6 +401,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     destinationRulesFor(fqdn) {
       record('istio-dr');
       return destinationRulesFor(a().cluster, a().config, fqdn);
+    },
+    servicesPublishing(name) {
+      record(publishedNameKey(name));
+      return servicesPublishing(a().cluster, name);
     },
     certificatesIn(namespace) {
       record(`certs:${namespace}`);

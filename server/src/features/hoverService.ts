@@ -1,6 +1,7 @@
 // The hover of a Service, short and in the order that matters (what it is, whether it works, the name, the ports),
 // and its second level: every DNS record, the pods, how clients spell it, the env vars pods get, outside access.
 
+import { publishedNames } from '../analysis/externalDns';
 import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
@@ -29,6 +30,11 @@ export function serviceHover(analysis: Analysis, service: Service, data: Service
   if (service.type !== 'ExternalName') paragraphs.push(lines(portMap(analysis, service)));
   const traffic = trafficFacts(service);
   if (traffic) paragraphs.push(traffic);
+  const published = publishedNames(service);
+  if (published.length) {
+    const how = service.type === 'LoadBalancer' ? md`records for its load balancer` : md`records only if ExternalDNS runs with flags that publish ${text(service.type)} Services`;
+    paragraphs.push(md`**Public names** (ExternalDNS, ${how}): ${joined(published.slice(0, 5).map((n) => code(n)), ', ')}${published.length > 5 ? md` and ${published.length - 5} more` : md``}`);
+  }
   const outside = externalAccess(analysis, service);
   if (outside.length) paragraphs.push(lines([md`From outside the cluster:`, ...bounded(outside, 2, (l) => l)]));
   paragraphs.push(md`${traceLink(service.namespace, service.name, uri)} · ${detailsLink(service.namespace, service.name, uri)}`);

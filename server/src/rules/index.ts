@@ -8,6 +8,7 @@ import { dnsNameUnresolved } from './dnsNameUnresolved';
 import { duplicateResource } from './duplicateResource';
 import { endpointsNotMirrored } from './endpointsNotMirrored';
 import { endpointsOrphan } from './endpointsOrphan';
+import { externaldnsHostnameConflict } from './externaldnsHostnameConflict';
 import { externalnameIp } from './externalnameIp';
 import { gatewayHostnameMismatch } from './gatewayHostnameMismatch';
 import { gatewayListenerNotFound } from './gatewayListenerNotFound';
@@ -58,6 +59,7 @@ export const rules: readonly Rule[] = [
   duplicateResource,
   endpointsNotMirrored,
   endpointsOrphan,
+  externaldnsHostnameConflict,
   externalnameIp,
   gatewayHostnameMismatch,
   gatewayListenerNotFound,

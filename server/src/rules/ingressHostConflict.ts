@@ -1,6 +1,7 @@
 // ingress-host-conflict: the same host and path claimed by two Ingresses of the same class.
 
 import type { Ingress, IngressPath } from '../model/resources';
+import { sameApplyUnit } from './applyUnit';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 
@@ -75,17 +76,6 @@ spec:
     }
   },
 });
-
-/**
- * Whether two files are applied as one: the same file (a Kustomize build or a Helm release is one rendered file), or
- * two files of one folder (\`kubectl apply -f <folder>\`). Files of sibling folders are often independent examples
- * or environments that are never applied together.
- */
-function sameApplyUnit(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (a.includes('#') || b.includes('#')) return false;
-  return a.slice(0, a.lastIndexOf('/')) === b.slice(0, b.lastIndexOf('/'));
-}
 
 function isCanary(ing: Ingress): boolean {
   return ing.annotations.get('nginx.ingress.kubernetes.io/canary') === 'true';

@@ -151,4 +151,6 @@ export interface Lookup {
   ingressesClaiming(host: string): readonly Ingress[];
   /** The cert-manager Certificates of a namespace: each writes the TLS Secret its `secretName` names there. */
   certificatesIn(namespace: string): readonly Certificate[];
+  /** The Services of any namespace whose ExternalDNS hostname annotation publishes this name. */
+  servicesPublishing(name: string): readonly Service[];
 }
