@@ -21,6 +21,11 @@
 //   `charts`          which Helm charts are in scope and which of them have renders (semantics §9.2);
 //   `gws:<namespace>` / `grants:<namespace>` / `secrets:<namespace>`  the Gateways / ReferenceGrants / Secrets in it
 //                     (gateway semantics §G3, §G6);
+//   `istio:<namespace>` the Istio networking objects in it; `istio-se` / `istio-dr` the ServiceEntries / DestinationRules
+//                     of every namespace (their hosts are read across namespaces, istio-semantics);
+//   `ingress-host:<host>` the Ingresses of every namespace with a rule for that host;
+//   `certs:<namespace>` the cert-manager Certificates in it;
+//   `extdns:<name>`   the Services of every namespace whose ExternalDNS annotation publishes that name;
 //   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
@@ -31,8 +36,13 @@ import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
 import { gatewayObjectsOf, isGateway, type Gateway } from '../model/gatewayApi';
+import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
+import { certificatesOf } from '../model/certManager';
+import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
+import { ingressesClaiming, ingressHostKey } from '../analysis/ingressClaims';
+import { publishedNameKey, publishedNames, servicesPublishing } from '../analysis/externalDns';
 import { isControllerLabel } from '../model/podLabels';
-import { isService, isWorkload, type EndpointSlice, type Endpoints, type Resource, type Service, type Workload } from '../model/resources';
+import { isService, isWorkload, type EndpointSlice, type Endpoints, type Ingress, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
 import type { Lookup, RuleContext } from '../rules/rule';
 
@@ -55,12 +65,21 @@ export function keysOf(r: Resource, into: Set<string>): void {
     into.add(`svc:${r.name.toLowerCase()}`);
     // Every node port written, whatever the type: a change of type or port touches both versions' keys.
     for (const p of (r as Service).ports) if (p.nodePort) into.add(`nodeport:${p.nodePort}`);
+    for (const n of publishedNames(r as Service)) into.add(publishedNameKey(n));
   }
   if (r.kind === 'EndpointSlice') into.add(sliceKey(r.namespace, (r as EndpointSlice).serviceName ?? ''));
   // Every object of these kinds, Gateway API or not: a change of apiVersion touches the key either way.
   if (r.kind === 'Gateway') into.add(`gws:${r.namespace}`);
   else if (r.kind === 'ReferenceGrant') into.add(`grants:${r.namespace}`);
   else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
+  if (r.kind === 'Certificate') into.add(`certs:${r.namespace}`);
+  if (r.kind === 'Ingress') for (const p of (r as Ingress).paths) into.add(ingressHostKey(p.host ?? ''));
+  // Every object of the group, whatever its kind or version: a change of either touches the keys.
+  if (isIstioNetworkingVersion(r.apiVersion)) {
+    into.add(`istio:${r.namespace}`);
+    if (r.kind === 'ServiceEntry') into.add('istio-se');
+    else if (r.kind === 'DestinationRule') into.add('istio-dr');
+  }
 }
 
 function sliceKey(namespace: string, service: string): string {
@@ -392,6 +411,37 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(`netpol:${workload.namespace}`);
       record(objectKey(workload.kind, workload.namespace, workload.name));
       return a().policiesSelecting(workload);
+    },
+    istioObjectsIn(namespace) {
+      record(`istio:${namespace}`);
+      return istioObjectsOf(a().cluster.objectsIn(namespace)?.resources);
+    },
+    serviceEntriesFor(fqdn) {
+      record('istio-se');
+      return serviceEntriesFor(a().cluster, a().config, fqdn);
+    },
+    destinationRulesFor(fqdn) {
+      record('istio-dr');
+      return destinationRulesFor(a().cluster, a().config, fqdn);
+    },
+    servicesPublishing(name) {
+      record(publishedNameKey(name));
+      return servicesPublishing(a().cluster, name);
+    },
+    certificatesIn(namespace) {
+      record(`certs:${namespace}`);
+      return certificatesOf(a().cluster.objectsIn(namespace)?.resources);
+    },
+    ingressesClaiming(host) {
+      record(ingressHostKey(host));
+      return ingressesClaiming(a().cluster, host);
+    },
+    destinationRulesInVariants(fqdn) {
+      const workspace = scope!.workspace;
+      if (!workspace) return [];
+      record('istio-dr');
+      const own = new Set(destinationRulesFor(a().cluster, a().config, fqdn));
+      return destinationRulesFor(workspace, a().config, fqdn).filter((r) => !own.has(r));
     },
   };
   const context: RuleContext = {

@@ -11,6 +11,8 @@ import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, servicePortHover, sessionAffinityHover } from './hoverFields';
 import { backendRefHover, gatewayHover, listenerHover, parentRefHover, routeHostnameHover } from './hoverGateway';
 import { nameHover } from './hoverName';
+import { istioDestinationHover, istioSubsetHover } from './hoverIstio';
+import { isDestinationRule, isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
 import { nameAt } from './nameToken';
@@ -103,10 +105,24 @@ function hoverOn(analysis: Analysis, place: CursorPlace, offset: number, shown: 
   if (r.kind === 'Ingress') return ingressHover(analysis, r as Ingress, offset, diagnosed);
   if (r.kind === 'ConfigMap') return textNameHover(analysis, place, offset, diagnosed);
   if (isRoute(r)) return routeHover(analysis, r, offset);
+  if (isIstioNetworkingVersion(r.apiVersion)) return istioHover(analysis, r, offset);
   if (isGateway(r)) {
     if (spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset)) return { markdown: gatewayHover(analysis, r), span: spanContains(r.nameSpan, offset) ? r.nameSpan : r.kindSpan };
     const l = r.listeners.find((x) => spanContains(x.span, offset));
     return l ? { markdown: listenerHover(analysis, r, l), span: l.nameSpan && spanContains(l.nameSpan, offset) ? l.nameSpan : l.span } : undefined;
+  }
+  return undefined;
+}
+
+/** A VirtualService destination, a DestinationRule subset (istio-semantics §I2, §I3). */
+function istioHover(analysis: Analysis, r: CursorPlace['resource'], offset: number): Hover | undefined {
+  if (isVirtualService(r)) {
+    const d = r.destinations.find((x) => spanContains(x.span, offset));
+    return d ? { markdown: istioDestinationHover(analysis, r, d), span: d.hostSpan && spanContains(d.hostSpan, offset) ? d.hostSpan : d.span } : undefined;
+  }
+  if (isDestinationRule(r)) {
+    const s = r.subsets.find((x) => spanContains(x.span, offset));
+    return s ? { markdown: istioSubsetHover(analysis, r, s), span: s.nameSpan && spanContains(s.nameSpan, offset) ? s.nameSpan : s.span } : undefined;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // The hover of a Service, short and in the order that matters (what it is, whether it works, the name, the ports),
 // and its second level: every DNS record, the pods, how clients spell it, the env vars pods get, outside access.
 
+import { publishedNames } from '../analysis/externalDns';
 import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
@@ -27,10 +28,40 @@ export function serviceHover(analysis: Analysis, service: Service, data: Service
   paragraphs.push(verdictLine(analysis, service));
   paragraphs.push(namesLine(analysis, service, fqdn));
   if (service.type !== 'ExternalName') paragraphs.push(lines(portMap(analysis, service)));
+  const traffic = trafficFacts(service);
+  if (traffic) paragraphs.push(traffic);
+  const published = publishedNames(service);
+  if (published.length) {
+    const how = service.type === 'LoadBalancer' ? md`records for its load balancer` : md`records only if ExternalDNS runs with flags that publish ${text(service.type)} Services`;
+    paragraphs.push(md`**Public names** (ExternalDNS, ${how}): ${joined(published.slice(0, 5).map((n) => code(n)), ', ')}${published.length > 5 ? md` and ${published.length - 5} more` : md``}`);
+  }
   const outside = externalAccess(analysis, service);
   if (outside.length) paragraphs.push(lines([md`From outside the cluster:`, ...bounded(outside, 2, (l) => l)]));
   paragraphs.push(md`${traceLink(service.namespace, service.name, uri)} · ${detailsLink(service.namespace, service.name, uri)}`);
   return joined(paragraphs, '\n\n');
+}
+
+/**
+ * How kube-proxy picks an endpoint, when anything but the defaults is written: session affinity, the traffic
+ * policies and trafficDistribution (network-semantics §5); undefined for a Service that uses the defaults.
+ */
+function trafficFacts(service: Service): Md | undefined {
+  if (service.type === 'ExternalName' || service.headless) return undefined;
+  const facts: Md[] = [];
+  if (service.sessionAffinity === 'ClientIP') facts.push(md`${code('sessionAffinity: ClientIP')}: each client IP sticks to one pod for ${service.sessionAffinityTimeout ?? 10800} s`);
+  if (service.internalTrafficPolicy === 'Local') facts.push(md`${code('internalTrafficPolicy: Local')}: pods reach only endpoints on their own node; from a node without one, connections are dropped`);
+  if (service.externalTrafficPolicy === 'Local' && (service.type === 'NodePort' || service.type === 'LoadBalancer')) {
+    facts.push(md`${code('externalTrafficPolicy: Local')}: outside traffic goes only to pods on the node it arrives at (client IP kept); nodes without one drop it${service.type === 'LoadBalancer' ? md`, and the load balancer skips them through the health-check node port` : md``}`);
+  }
+  if (service.trafficDistribution) {
+    const known: Record<string, Md> = {
+      PreferClose: md`endpoints in the client's zone first, when the zone has some`,
+      PreferSameZone: md`endpoints in the client's zone first, when the zone has some`,
+      PreferSameNode: md`endpoints on the client's node first, then its zone`,
+    };
+    facts.push(md`${code(`trafficDistribution: ${service.trafficDistribution}`)}${known[service.trafficDistribution] ? md`: ${known[service.trafficDistribution]}` : md`: a value this version of Kubernetes may not know (ignored)`}`);
+  }
+  return facts.length ? lines([md`**Traffic**:`, ...facts.map((f) => md`- ${f}`)]) : undefined;
 }
 
 /** `variant aws` when the Service's file is in a variant of the workspace (ARCHITECTURE.md, apply scopes). */

@@ -5,6 +5,9 @@ import type { Span } from './span';
 import type { ParseProblem } from './parseManifest';
 import type { LabelSelector, SelectorOperator, SelectorRequirement } from './selector';
 import { isGatewayApiVersion, readGatewayApi, type GatewayApiResource } from './gatewayApi';
+import { isIstioNetworkingVersion, readIstio, type IstioResource } from './istio';
+import { isCertManagerVersion, readCertManager, type Certificate } from './certManager';
+import { isMonitoringVersion, readMonitor, type ScrapeMonitor } from './monitoring';
 import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, type YNode } from './yamlTree';
 import { schemaHasPodTemplate, supplierOf, type Supplier } from './suppliers';
 
@@ -83,7 +86,11 @@ export interface Service extends ResourceBase {
   readonly sessionAffinity: string;
   readonly sessionAffinityTimeout?: number;
   readonly externalTrafficPolicy?: string;
+  readonly externalTrafficPolicySpan?: Span;
   readonly internalTrafficPolicy?: string;
+  readonly internalTrafficPolicySpan?: Span;
+  /** `spec.trafficDistribution` (`PreferClose`, `PreferSameZone`, `PreferSameNode`), when written. */
+  readonly trafficDistribution?: string;
   readonly loadBalancerIP?: string;
   readonly externalIPs: readonly string[];
   readonly ipFamilies: readonly string[];
@@ -213,6 +220,15 @@ export interface IngressPath {
   readonly path: string;
   readonly pathType?: string;
   readonly backend: IngressBackend;
+  /** The `path` value, or the path entry when none is written. */
+  readonly pathSpan?: Span;
+}
+
+export interface IngressTls {
+  readonly hosts: readonly string[];
+  readonly secretName?: string;
+  readonly secretNameSpan?: Span;
+  readonly span: Span;
 }
 
 export interface Ingress extends ResourceBase {
@@ -221,6 +237,7 @@ export interface Ingress extends ResourceBase {
   readonly defaultBackend?: IngressBackend;
   readonly paths: readonly IngressPath[];
   readonly tlsHosts: readonly string[];
+  readonly tls: readonly IngressTls[];
 }
 
 export interface PolicyPeer {
@@ -270,7 +287,7 @@ export interface OtherResource extends ResourceBase {
   readonly definesPodKind?: string;
 }
 
-export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | OtherResource;
+export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | Certificate | ScrapeMonitor | OtherResource;
 
 export function isService(r: ResourceBase): r is Service {
   return r.kind === 'Service';
@@ -436,6 +453,9 @@ const coreKinds: ReadonlySet<string> = new Set(['Service', 'Pod', 'Deployment', 
 
 function readKind(base: ResourceBase, root: YMap): Resource {
   if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
+  if (isIstioNetworkingVersion(base.apiVersion)) return readIstio(base, root) ?? base;
+  if (isCertManagerVersion(base.apiVersion) && base.kind === 'Certificate') return readCertManager(base, root) ?? base;
+  if (isMonitoringVersion(base.apiVersion) && (base.kind === 'ServiceMonitor' || base.kind === 'PodMonitor')) return readMonitor(base, root) ?? base;
   // A custom resource named like a built-in kind (a Knative `serving.knative.dev/v1` Service, a `Deployment` of some
   // operator's group) is not that kind: it keeps its group in its kind (`Service.serving.knative.dev`, as kubectl
   // names resources), so nothing that asks for a Service, a workload or an Ingress ever takes it for one.
@@ -544,7 +564,10 @@ function readService(base: ResourceBase, root: YMap): Service {
     sessionAffinity: text(at(spec, 'sessionAffinity')) ?? 'None',
     sessionAffinityTimeout: int(at(spec, 'sessionAffinityConfig', 'clientIP', 'timeoutSeconds')),
     externalTrafficPolicy: text(at(spec, 'externalTrafficPolicy')),
+    externalTrafficPolicySpan: at(spec, 'externalTrafficPolicy')?.span,
     internalTrafficPolicy: text(at(spec, 'internalTrafficPolicy')),
+    internalTrafficPolicySpan: at(spec, 'internalTrafficPolicy')?.span,
+    trafficDistribution: text(at(spec, 'trafficDistribution')),
     loadBalancerIP: text(at(spec, 'loadBalancerIP')),
     externalIPs: items(at(spec, 'externalIPs')).map(text).filter((s): s is string => s !== undefined),
     ipFamilies: items(at(spec, 'ipFamilies')).map(text).filter((s): s is string => s !== undefined),
@@ -753,7 +776,7 @@ function readIngress(base: ResourceBase, root: YMap): Ingress {
     const host = text(at(rule, 'host'));
     for (const p of items(at(rule, 'http', 'paths'))) {
       const backend = readBackend(at(p, 'backend'));
-      if (backend) paths.push({ host, path: text(at(p, 'path')) ?? '/', pathType: text(at(p, 'pathType')), backend });
+      if (backend) paths.push({ host, path: text(at(p, 'path')) ?? '/', pathType: text(at(p, 'pathType')), backend, pathSpan: (at(p, 'path') ?? p).span });
     }
   }
   return {
@@ -763,6 +786,12 @@ function readIngress(base: ResourceBase, root: YMap): Ingress {
     defaultBackend: readBackend(at(spec, 'defaultBackend') ?? at(spec, 'backend')),
     paths,
     tlsHosts: items(at(spec, 'tls')).flatMap((t) => items(at(t, 'hosts')).map(text).filter((s): s is string => s !== undefined)),
+    tls: items(at(spec, 'tls')).filter(isMap).map((t) => ({
+      hosts: items(at(t, 'hosts')).map(text).filter((s): s is string => s !== undefined),
+      secretName: text(at(t, 'secretName')) || undefined,
+      secretNameSpan: at(t, 'secretName')?.span,
+      span: t.span,
+    })),
   };
 }
 

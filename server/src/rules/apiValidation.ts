@@ -17,7 +17,9 @@ Checked (network-semantics §6): Service names (DNS-1035 labels), types, ports (
 when there is more than one, DNS-1123 labels, unique; numbers 1–65535; protocols \`TCP\`, \`UDP\`, \`SCTP\` exactly), targetPorts
 (a number, or a container port name: a quoted \`"8080"\` is a name and fails), duplicate port/protocol pairs, node ports (forbidden for
 ClusterIP, inside the configured range, unique per protocol), \`clusterIP: None\` rules, ExternalName rules, the kubelet port on
-LoadBalancers; manual Endpoints (§6.2); pod hostname, subdomain, container ports, \`dnsPolicy\` and \`dnsConfig\` (§6.3);
+LoadBalancers, dual-stack fields (\`ipFamilies\` with a family twice or more than two entries, \`ipFamilyPolicy: SingleStack\` with two
+families or two cluster IPs; \`RequireDualStack\` with one family is accepted: a dual-stack cluster adds the other family, and whether
+the cluster is dual-stack is unknown); manual Endpoints (§6.2); pod hostname, subdomain, container ports, \`dnsPolicy\` and \`dnsConfig\` (§6.3);
 StatefulSet names (§6.4); and fields of the wrong type, such as \`port: "eighty"\` or an unquoted \`name: 1.10\`.
 
 An object the API server rejects does not exist (network-semantics §9.4): it gives no DNS records, endpoints or hover names,

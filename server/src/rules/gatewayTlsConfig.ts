@@ -14,7 +14,7 @@ export const gatewayTlsConfig = defineRule({
   subjects: ['gateways'],
   defaultSeverity: 'warning',
   title: 'A Gateway listener with inconsistent TLS, a missing certificate Secret, or a duplicate name',
-  description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only when a Secret of a close name is written in that namespace (a typo) and the Gateway has no \`cert-manager.io/\` annotation: certificate Secrets are the ones most often made outside the manifests (\`kubectl create secret tls\`, a certificate controller), so a name with no near miss is unknown. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
+  description: `Listener names must be unique within a Gateway. \`tls\` is required for protocols \`HTTPS\` and \`TLS\` and must not be set for \`HTTP\`, \`TCP\` and \`UDP\` (the API server rejects such a Gateway); an \`HTTPS\` listener only terminates TLS, a \`TLS\` listener needs a \`mode\`, and a terminating listener needs \`certificateRefs\` (*gateway semantics §G3*, \`Listener.TLS\`, \`ListenerTLSConfig\`). A certificate Secret missing from its namespace leaves the listener without a certificate (ResolvedRefs: False, InvalidCertificateRef); that is reported only when a Secret of a close name is written in that namespace or produced there by a cert-manager \`Certificate\` (its \`secretName\`), a typo, and the Gateway has no \`cert-manager.io/\` annotation: certificate Secrets are the ones most often made outside the manifests (\`kubectl create secret tls\`, a certificate controller), so a name with no near miss is unknown. Cross-namespace certificate references without a ReferenceGrant are \`route-backend-refgrant\`.`,
   examples: {
     bad: `apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -95,7 +95,10 @@ function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref
   const ns = ref.namespace ?? gateway.namespace;
   if (lookup.get('Secret', ns, ref.name).length) return undefined;
   if (!namespaceKnown(lookup, ns)) return undefined;
-  const secrets = lookup.secretsIn(ns);
+  // A cert-manager Certificate in the namespace writes the Secret its secretName names.
+  const certificates = lookup.certificatesIn(ns);
+  if (certificates.some((c) => c.secretName === ref.name)) return undefined;
+  const secrets = [...lookup.secretsIn(ns), ...certificates.flatMap((c) => (c.secretName ? [{ name: c.secretName }] : []))];
   if (!secrets.length) return undefined;
   // Certificate Secrets are the ones most often made outside the manifests (`kubectl create secret tls`, a
   // certificate controller, a secrets manager), even where other Secrets are written: only a close name is evidence

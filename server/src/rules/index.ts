@@ -8,6 +8,7 @@ import { dnsNameUnresolved } from './dnsNameUnresolved';
 import { duplicateResource } from './duplicateResource';
 import { endpointsNotMirrored } from './endpointsNotMirrored';
 import { endpointsOrphan } from './endpointsOrphan';
+import { externaldnsHostnameConflict } from './externaldnsHostnameConflict';
 import { externalnameIp } from './externalnameIp';
 import { gatewayHostnameMismatch } from './gatewayHostnameMismatch';
 import { gatewayListenerNotFound } from './gatewayListenerNotFound';
@@ -17,21 +18,35 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { ingressHostConflict } from './ingressHostConflict';
+import { ingressTlsSecretMissing } from './ingressTlsSecretMissing';
+import { istioDestinationPort } from './istioDestinationPort';
+import { istioGatewayHostMismatch } from './istioGatewayHostMismatch';
+import { istioGatewayMissing } from './istioGatewayMissing';
+import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
+import { istioHostUnresolved } from './istioHostUnresolved';
+import { istioSubsetMissing } from './istioSubsetMissing';
+import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
 import { nodeportConflict } from './nodeportConflict';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
+import { podmonitorPortMissing } from './podmonitorPortMissing';
 import { routeAllBackendsInvalid } from './routeAllBackendsInvalid';
 import { routeBackendExternalname } from './routeBackendExternalname';
 import { routeBackendMissing } from './routeBackendMissing';
 import { routeBackendPort } from './routeBackendPort';
 import { routeBackendRefgrant } from './routeBackendRefgrant';
+import { serviceExternalTrafficLocal } from './serviceExternalTrafficLocal';
+import { serviceInternalTrafficLocal } from './serviceInternalTrafficLocal';
 import { serviceNoEndpoints } from './serviceNoEndpoints';
 import { servicePortNotExposed } from './servicePortNotExposed';
 import { serviceSelectorEmpty } from './serviceSelectorEmpty';
 import { serviceSelectorNoMatch } from './serviceSelectorNoMatch';
 import { serviceTargetPortUnresolved } from './serviceTargetPortUnresolved';
+import { servicemonitorPortMissing } from './servicemonitorPortMissing';
+import { servicemonitorSelectsNothing } from './servicemonitorSelectsNothing';
 import { statefulsetNameTooLong } from './statefulsetNameTooLong';
 import { statefulsetServiceMissing } from './statefulsetServiceMissing';
 import { statefulsetServiceNotHeadless } from './statefulsetServiceNotHeadless';
@@ -44,6 +59,7 @@ export const rules: readonly Rule[] = [
   duplicateResource,
   endpointsNotMirrored,
   endpointsOrphan,
+  externaldnsHostnameConflict,
   externalnameIp,
   gatewayHostnameMismatch,
   gatewayListenerNotFound,
@@ -53,21 +69,35 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  ingressHostConflict,
+  ingressTlsSecretMissing,
+  istioDestinationPort,
+  istioGatewayHostMismatch,
+  istioGatewayMissing,
+  istioGatewaySelectorNoMatch,
+  istioHostUnresolved,
+  istioSubsetMissing,
+  istioSubsetSelectsNothing,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
   nodeportConflict,
   peerDiscoveryNotReady,
   podSubdomainUnresolved,
+  podmonitorPortMissing,
   routeAllBackendsInvalid,
   routeBackendExternalname,
   routeBackendMissing,
   routeBackendPort,
   routeBackendRefgrant,
+  serviceExternalTrafficLocal,
+  serviceInternalTrafficLocal,
   serviceNoEndpoints,
   servicePortNotExposed,
   serviceSelectorEmpty,
   serviceSelectorNoMatch,
   serviceTargetPortUnresolved,
+  servicemonitorPortMissing,
+  servicemonitorSelectsNothing,
   statefulsetNameTooLong,
   statefulsetServiceMissing,
   statefulsetServiceNotHeadless,

@@ -5,7 +5,9 @@ import type { ServiceEndpoints } from '../analysis/endpoints';
 import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
-import type { EndpointSlice, Endpoints, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
+import type { DestinationRule, IstioObjects, ServiceEntry } from '../model/istio';
+import type { Certificate } from '../model/certManager';
+import type { EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
 import type { LabelSelector } from '../model/selector';
 import type { FindingDraft } from './finding';
 
@@ -140,4 +142,25 @@ export interface Lookup {
   serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
   /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
+  /** The Istio networking objects of a namespace (VirtualServices, DestinationRules, Istio Gateways, ServiceEntries; istio-semantics). */
+  istioObjectsIn(namespace: string): IstioObjects;
+  /**
+   * The ServiceEntries of any namespace declaring this fully qualified host, exactly or by a wildcard host
+   * (`*.example.com`), in cluster order (istio-semantics §I1).
+   */
+  serviceEntriesFor(fqdn: string): readonly ServiceEntry[];
+  /** The DestinationRules of any namespace whose `host`, read from the rule's namespace, is this fully qualified host (istio-semantics §I3). */
+  destinationRulesFor(fqdn: string): readonly DestinationRule[];
+  /**
+   * The DestinationRules for this host in variants the subjects' scope does not see (model/project.ts): a file written
+   * to be applied on top of another (a VirtualService shifting traffic between subsets the other defines). None
+   * without variants.
+   */
+  destinationRulesInVariants(fqdn: string): readonly DestinationRule[];
+  /** The Ingresses of any namespace with a rule for this host (`''`: rules without a host), in cluster order. */
+  ingressesClaiming(host: string): readonly Ingress[];
+  /** The cert-manager Certificates of a namespace: each writes the TLS Secret its `secretName` names there. */
+  certificatesIn(namespace: string): readonly Certificate[];
+  /** The Services of any namespace whose ExternalDNS hostname annotation publishes this name. */
+  servicesPublishing(name: string): readonly Service[];
 }

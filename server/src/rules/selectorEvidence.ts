@@ -197,6 +197,15 @@ function lastSegment(key: string): string {
  * Whether a workload's file is next to the subject's: the same folder or a sibling folder (`k8s/services/` and
  * `k8s/deployments/`), or the same file (a Kustomize build or Helm render is one file).
  */
+/**
+ * Whether the manifests write Services of `namespace` next to the subject (its folder or a sibling folder, or the
+ * same build): evidence that the namespace's Services are written here (semantics §9.0).
+ */
+export function servicesBeside(lookup: Lookup, subjectUri: string, namespace: string): boolean {
+  if (isProviderNamespace(namespace)) return false;
+  return lookup.servicesIn(namespace).some((s) => besides(subjectUri, s.uri));
+}
+
 function besides(subjectUri: string, workloadUri: string): boolean {
   if (subjectUri === workloadUri) return true;
   const parent = folderOf(folderOf(renderSource(subjectUri)));

@@ -55,9 +55,37 @@ export function validateService(ctx: ValidationContext, svc: Service): void {
     const v = readString(ctx, n, `spec.ipFamilies[${i}]`);
     if (v !== undefined && v !== 'IPv4' && v !== 'IPv6') unsupported(ctx, `spec.ipFamilies[${i}]`, n, v, ['IPv4', 'IPv6']);
   });
+  validateIpFamilies(ctx, spec, type);
   const pnra = at(spec, 'publishNotReadyAddresses');
   if (pnra && !(pnra.type === 'scalar' && (typeof pnra.value === 'boolean' || pnra.value === null))) {
     report(ctx, 'spec.publishNotReadyAddresses', pnra.span, 'Invalid type', `must be true or false, but ${written(ctx, pnra)} is not; the API server cannot decode the object`);
+  }
+}
+
+/**
+ * Dual-stack fields (semantics §6.1; the API server's validateServiceIPFamily): at most one entry per family in
+ * ipFamilies, at most two, and a SingleStack policy with two families or two cluster IPs. RequireDualStack with one
+ * family is not rejected by validation: a dual-stack cluster adds the other family, a single-stack cluster refuses
+ * the policy, and which one the cluster is the manifests do not say (semantics §9).
+ */
+function validateIpFamilies(ctx: ValidationContext, spec: YMap | undefined, type: string): void {
+  if (type === 'ExternalName') return;
+  const listNode = at(spec, 'ipFamilies');
+  const families = items(listNode).map((n) => ({ n, v: n.type === 'scalar' && typeof n.value === 'string' ? n.value : undefined }));
+  const seen = new Set<string>();
+  families.forEach(({ n, v }, i) => {
+    if (v === undefined) return;
+    if (seen.has(v)) report(ctx, `spec.ipFamilies[${i}]`, n.span, `Duplicate value: ${shown(v)}`, 'a Service has at most one address of each IP family');
+    seen.add(v);
+  });
+  if (families.length > 2 && listNode) invalid(ctx, 'spec.ipFamilies', listNode.span, families.map((f) => f.v ?? '').join(','), ['may not have more than 2 values']);
+  const policyNode = at(spec, 'ipFamilyPolicy');
+  if (!policyNode || policyNode.type !== 'scalar' || policyNode.value !== 'SingleStack') return;
+  const ips = items(at(spec, 'clusterIPs')).filter((n) => n.type === 'scalar' && typeof n.value === 'string' && n.value !== '' && n.value !== 'None');
+  if (families.length > 1) {
+    invalid(ctx, 'spec.ipFamilyPolicy', policyNode.span, 'SingleStack', ["must be 'RequireDualStack' or 'PreferDualStack' when multiple 'ipFamilies' are specified"], 'a SingleStack Service gets one address of one family; remove the second ipFamilies entry, or use PreferDualStack');
+  } else if (ips.length > 1) {
+    invalid(ctx, 'spec.ipFamilyPolicy', policyNode.span, 'SingleStack', ["must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"], 'a SingleStack Service gets one cluster IP; remove the second clusterIPs entry, or use PreferDualStack');
   }
 }
 

@@ -1,0 +1,96 @@
+// istio-gateway-host-mismatch: a VirtualService bound to an Istio Gateway none of whose servers serves its hosts.
+
+import { isIstioGateway, isIstioNetworkingVersion, isVirtualService, type IstioGateway } from '../model/istio';
+import { gatewayRef } from './istioGatewayMissing';
+import { refOf } from './refOf';
+import { defineRule } from './rule';
+
+export const istioGatewayHostMismatch = defineRule({
+  code: 'istio-gateway-host-mismatch',
+  subjects: ['resources'],
+  defaultSeverity: 'warning',
+  title: 'VirtualService hosts are served by none of its Gateway\'s servers',
+  description: `A gateway applies a VirtualService's routes only for the hosts both name: a VirtualService host must match a host of one of the bound Gateway's \`servers\` (wildcards match either way; a server host \`<namespace>/<host>\` is offered only to VirtualServices of that namespace, \`./<host>\` to those of the Gateway's, \`*/<host>\` to all; istio-semantics §I4). With no host in common the gateway answers 404 for the VirtualService's hosts. The same mistake is \`istioctl analyze\`'s IST0132 (VirtualServiceHostNotFoundInGateway). Stays quiet for Gateways not in scope (\`istio-gateway-missing\` covers typos), Gateway API Gateways, and Gateways or VirtualServices without hosts.`,
+  examples: {
+    bad: `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop}
+spec:
+  hosts: [shop.example.org]
+  gateways: [shop-gateway]
+  http:
+    - route: [{destination: {host: web}}]
+---
+apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: shop-gateway}
+spec:
+  selector: {istio: ingressgateway}
+  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*.example.com"]}]`,
+    good: `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: shop}
+spec:
+  hosts: [shop.example.com]
+  gateways: [shop-gateway]
+  http:
+    - route: [{destination: {host: web}}]
+---
+apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: shop-gateway}
+spec:
+  selector: {istio: ingressgateway}
+  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*.example.com"]}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const r of subjects.resources) {
+      if (!isIstioNetworkingVersion(r.apiVersion) || !isVirtualService(r) || !r.hosts.length) continue;
+      for (const g of r.gateways) {
+        const ref = gatewayRef(g.value, r.namespace);
+        if (!ref) continue;
+        const gateways = lookup.get('Gateway', ref.namespace, ref.name).filter(isIstioGateway);
+        if (!gateways.length) continue;
+        const offered = gateways.flatMap((gw) => serverHostsFor(gw, r.namespace));
+        if (!offered.length && gateways.every((gw) => gw.servers.every((s) => !s.hosts.length))) continue;
+        const vsHosts = r.hosts.map((h) => h.value.toLowerCase());
+        if (vsHosts.some((h) => offered.some((o) => overlaps(o, h)))) continue;
+        const gw = gateways[0];
+        const all = gateways.flatMap((x) => x.servers.flatMap((s) => s.hosts.map((h) => h.value)));
+        yield {
+          uri: r.uri,
+          span: g.span,
+          message: `VirtualService "${r.name}" is bound to Gateway "${gw.name}", but none of its hosts (${vsHosts.join(', ')}) matches a host the Gateway's servers offer to namespace "${r.namespace}" (${all.join(', ') || 'none'}), so the gateway does not apply its routes and answers 404 for them.`,
+          resource: refOf(r),
+          related: [{ uri: gw.uri, span: gw.nameSpan, message: `Gateway "${gw.name}" in namespace "${gw.namespace}"` }],
+        };
+      }
+    }
+  },
+});
+
+/** The hosts of a Gateway's servers that a VirtualService of `namespace` may use (Istio's host.NamesForNamespace). */
+function serverHostsFor(gw: IstioGateway, namespace: string): string[] {
+  const out: string[] = [];
+  for (const s of gw.servers) {
+    for (const h of s.hosts) {
+      const v = h.value.toLowerCase();
+      const slash = v.indexOf('/');
+      if (slash < 0) {
+        out.push(v);
+        continue;
+      }
+      const ns = v.slice(0, slash);
+      const host = v.slice(slash + 1);
+      if (ns === '*' || ns === namespace || (ns === '.' && gw.namespace === namespace)) out.push(host);
+    }
+  }
+  return out;
+}
+
+/** Whether two host patterns overlap (Istio's host.Name.Matches: a wildcard matches the names under it, either way). */
+function overlaps(a: string, b: string): boolean {
+  if (a === b || a === '*' || b === '*') return true;
+  if (a.startsWith('*') && b.endsWith(a.slice(1))) return true;
+  return b.startsWith('*') && a.endsWith(b.slice(1));
+}

@@ -1,0 +1,72 @@
+// podmonitor-port-missing: a PodMonitor endpoint port name that no container of the selected pods declares.
+
+import { isMonitoringVersion, isScrapeMonitor } from '../model/monitoring';
+import { closestName } from './closestName';
+import { firstRelated } from './finding';
+import { selectedWorkloads } from './monitorTargets';
+import { refOf } from './refOf';
+import { defineRule } from './rule';
+
+export const podmonitorPortMissing = defineRule({
+  code: 'podmonitor-port-missing',
+  subjects: ['resources'],
+  defaultSeverity: 'warning',
+  title: 'PodMonitor endpoint names a port no container of its pods declares',
+  description: `A PodMonitor scrapes the pods its \`selector\` matches (in the namespaces of its \`namespaceSelector\`: its own by default), and each \`podMetricsEndpoints[].port\` keeps only the **container ports of that name** (the Prometheus operator's relabelling on \`__meta_kubernetes_pod_container_port_name\`). A name no container of the selected pods declares yields no targets, silently. A close name is offered as the fix. Stays quiet when the PodMonitor selects no pod template in scope, and for endpoints chosen by \`portNumber\` or \`targetPort\`.`,
+  examples: {
+    bad: `apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: worker}
+spec:
+  selector: {matchLabels: {app: worker}}
+  podMetricsEndpoints: [{port: metric}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker}
+spec:
+  selector: {matchLabels: {app: worker}}
+  template:
+    metadata: {labels: {app: worker}}
+    spec:
+      containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
+    good: `apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: worker}
+spec:
+  selector: {matchLabels: {app: worker}}
+  podMetricsEndpoints: [{port: metrics}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker}
+spec:
+  selector: {matchLabels: {app: worker}}
+  template:
+    metadata: {labels: {app: worker}}
+    spec:
+      containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const r of subjects.resources) {
+      if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'PodMonitor') continue;
+      const workloads = selectedWorkloads(lookup, r);
+      if (!workloads.length) continue;
+      const names = [...new Set(workloads.flatMap((w) => w.template.containers.flatMap((c) => c.ports.flatMap((p) => (p.name ? [p.name] : [])))))];
+      for (const e of r.endpoints) {
+        if (!e.port || !e.portSpan || e.byNumber || names.includes(e.port)) continue;
+        const guess = closestName(e.port, names);
+        const { related } = firstRelated(workloads, (w) => ({ uri: w.uri, span: w.nameSpan, message: `The containers of ${w.kind} "${w.name}"` }));
+        const shown = workloads.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ') + (workloads.length > 3 ? ` and ${workloads.length - 3} more` : '');
+        yield {
+          uri: r.uri,
+          span: e.portSpan,
+          message: `PodMonitor "${r.name}" scrapes container port "${e.port}" of the pods it selects (${shown}), but no container there declares a port of that name (their port names: ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}), so it finds no targets and nothing is scraped.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+          resource: refOf(r),
+          related,
+          fixes: guess ? [{ title: `Scrape port "${guess.name}"`, edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+        };
+      }
+    }
+  },
+});

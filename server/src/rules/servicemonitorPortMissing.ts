@@ -1,0 +1,66 @@
+// servicemonitor-port-missing: a ServiceMonitor endpoint port name that none of the selected Services has.
+
+import { isMonitoringVersion, isScrapeMonitor } from '../model/monitoring';
+import { closestName } from './closestName';
+import { firstRelated } from './finding';
+import { selectedServices } from './monitorTargets';
+import { refOf } from './refOf';
+import { defineRule } from './rule';
+
+export const servicemonitorPortMissing = defineRule({
+  code: 'servicemonitor-port-missing',
+  subjects: ['resources'],
+  defaultSeverity: 'warning',
+  title: 'ServiceMonitor endpoint names a port none of its Services has',
+  description: `A ServiceMonitor scrapes the endpoints of the Services its \`selector\` matches (by the Services' own labels, in the namespaces of its \`namespaceSelector\`: its own by default), and each \`endpoints[].port\` keeps only the endpoints of a **Service port of that name** (the Prometheus operator's relabelling on \`__meta_kubernetes_endpoint_port_name\`). A name none of the selected Services gives a port yields no targets: nothing is scraped, and no error says so. The port name must be the Service port's \`name\`, not the container port's nor a number (a number goes in the deprecated \`targetPort\`). A close name is offered as the fix. Stays quiet when the ServiceMonitor selects no Service in scope (\`servicemonitor-selects-nothing\` covers typos of the selector), and for endpoints chosen by \`targetPort\`.`,
+  examples: {
+    bad: `apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  endpoints: [{port: metric}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, labels: {app: api}}
+spec:
+  selector: {app: api}
+  ports: [{name: http, port: 80}, {name: metrics, port: 9090}]`,
+    good: `apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, labels: {app: api}}
+spec:
+  selector: {app: api}
+  ports: [{name: http, port: 80}, {name: metrics, port: 9090}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const r of subjects.resources) {
+      if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'ServiceMonitor') continue;
+      const services = selectedServices(lookup, r);
+      if (!services.length) continue;
+      const names = [...new Set(services.flatMap((s) => s.ports.flatMap((p) => (p.name ? [p.name] : []))))];
+      for (const e of r.endpoints) {
+        if (!e.port || !e.portSpan || e.byNumber || names.includes(e.port)) continue;
+        const guess = closestName(e.port, names);
+        const { related } = firstRelated(services, (s) => ({ uri: s.uri, span: s.portsSpan ?? s.nameSpan, message: `The ports of Service "${s.name}"` }));
+        const shown = services.slice(0, 3).map((s) => `"${s.name}"`).join(', ') + (services.length > 3 ? ` and ${services.length - 3} more` : '');
+        yield {
+          uri: r.uri,
+          span: e.portSpan,
+          message: `ServiceMonitor "${r.name}" scrapes port "${e.port}" of the Services it selects (${shown}), but none of them has a port of that name (their port names: ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}), so it finds no targets and nothing is scraped.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+          resource: refOf(r),
+          related,
+          fixes: guess ? [{ title: `Scrape port "${guess.name}"`, edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+        };
+      }
+    }
+  },
+});

@@ -1,0 +1,76 @@
+// servicemonitor-selects-nothing: a ServiceMonitor selector that misses a Service in scope by a typo of one label value.
+
+import { isMonitoringVersion, isScrapeMonitor } from '../model/monitoring';
+import type { Service } from '../model/resources';
+import { selectorIsEmpty } from '../model/selector';
+import { isTypo } from './closestName';
+import { monitorNamespaces, selectedServices } from './monitorTargets';
+import { refOf } from './refOf';
+import { defineRule } from './rule';
+
+export const servicemonitorSelectsNothing = defineRule({
+  code: 'servicemonitor-selects-nothing',
+  subjects: ['resources'],
+  defaultSeverity: 'warning',
+  title: 'ServiceMonitor selector misses its Service by a typo',
+  description: `A ServiceMonitor's \`selector\` matches **Service labels** (\`metadata.labels\` of the Service, not its \`spec.selector\` nor the pods' labels) in the namespaces of its \`namespaceSelector\` (its own namespace by default, \`matchNames\`, or \`any: true\`). A selector that matches no Service scrapes nothing, and no error says so. Services are often made outside the manifests (a chart, an operator), so the rule reports only a selector that matches no Service in scope while a Service there carries all its labels but one, that one with a value a typo away (network-semantics §9.0), with the fix. Stays quiet for any other selector, an empty selector, and namespaces no manifest in scope describes.`,
+  examples: {
+    bad: `apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: apii}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, labels: {app: api}}
+spec:
+  selector: {app: api}
+  ports: [{name: metrics, port: 9090}]`,
+    good: `apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: api}
+spec:
+  selector: {matchLabels: {app: api}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: api, labels: {app: api}}
+spec:
+  selector: {app: api}
+  ports: [{name: metrics, port: 9090}]`,
+  },
+  *check({ subjects, lookup }) {
+    for (const r of subjects.resources) {
+      if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'ServiceMonitor' || !r.selector || selectorIsEmpty(r.selector)) continue;
+      if (r.selector.matchExpressions.length || selectedServices(lookup, r).length) continue;
+      const selector = r.selector;
+      let near: { service: Service; key: string; has: string } | undefined;
+      for (const ns of monitorNamespaces(lookup, r)) {
+        for (const s of lookup.servicesIn(ns)) {
+          const off = [...selector.matchLabels].filter(([k, v]) => s.labels.get(k) !== v);
+          if (off.length !== 1) continue;
+          const has = s.labels.get(off[0][0]);
+          if (has !== undefined && isTypo(off[0][1], has)) near ??= { service: s, key: off[0][0], has };
+        }
+      }
+      if (!near) continue;
+      const span = selector.labelSpans.get(near.key)?.value ?? r.selectorSpan ?? r.nameSpan;
+      yield {
+        uri: r.uri,
+        span,
+        message: `ServiceMonitor "${r.name}" selects Services labelled ${near.key}: ${selector.matchLabels.get(near.key)}, but no Service in ${monitoredText(r.namespaceSelector.any, monitorNamespaces(lookup, r))} carries it, so nothing is scraped. Service "${near.service.name}" in namespace "${near.service.namespace}" carries ${near.key}: ${near.has}; did you mean "${near.has}"?`,
+        resource: refOf(r),
+        related: [{ uri: near.service.uri, span: near.service.nameSpan, message: `Service "${near.service.name}" and its labels` }],
+        fixes: selector.labelSpans.has(near.key) ? [{ title: `Select ${near.key}: ${near.has}`, edits: [{ uri: r.uri, span, newText: near.has }], isPreferred: true }] : [],
+      };
+    }
+  },
+});
+
+function monitoredText(any: boolean, namespaces: readonly string[]): string {
+  if (any) return 'any namespace';
+  return namespaces.length === 1 ? `namespace "${namespaces[0]}"` : `namespaces ${namespaces.map((n) => `"${n}"`).join(', ')}`;
+}
