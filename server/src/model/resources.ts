@@ -234,6 +234,9 @@ export interface PolicyPort {
   readonly port?: number | string;
   readonly endPort?: number;
   readonly protocol: string;
+  readonly span?: Span;
+  readonly portSpan?: Span;
+  readonly endPortSpan?: Span;
 }
 
 export interface PolicyRule {
@@ -768,7 +771,15 @@ function readPolicyRules(n: YNode | undefined, peerKey: 'from' | 'to'): PolicyRu
     ports: items(at(r, 'ports')).map((p) => {
       const port = at(p, 'port');
       const pv = port?.type === 'scalar' ? port.value : undefined;
-      return { port: typeof pv === 'number' || typeof pv === 'string' ? pv : undefined, endPort: int(at(p, 'endPort')), protocol: protocolOf(at(p, 'protocol')) };
+      const endPort = at(p, 'endPort');
+      return {
+        port: typeof pv === 'number' || typeof pv === 'string' ? pv : undefined,
+        endPort: int(endPort),
+        protocol: protocolOf(at(p, 'protocol')),
+        span: p.span,
+        ...(port ? { portSpan: port.span } : {}),
+        ...(endPort ? { endPortSpan: endPort.span } : {}),
+      };
     }),
     span: r.span,
   }));
@@ -780,8 +791,9 @@ function readNetworkPolicy(base: ResourceBase, root: YMap): NetworkPolicy {
   const ingress = readPolicyRules(at(spec, 'ingress'), 'from');
   const egress = readPolicyRules(at(spec, 'egress'), 'to');
   const declared = items(at(spec, 'policyTypes')).map(text).filter((t): t is 'Ingress' | 'Egress' => t === 'Ingress' || t === 'Egress');
-  // Default policyTypes: Ingress always, Egress when egress rules are present.
-  const policyTypes = declared.length ? declared : at(spec, 'egress') !== undefined ? (['Ingress', 'Egress'] as const) : (['Ingress'] as const);
+  // Default policyTypes (netpol §3, SetDefaults_NetworkPolicy): Ingress always, Egress when there is at least one egress
+  // rule: `egress: []` alone does not isolate for egress.
+  const policyTypes = declared.length ? declared : egress.length ? (['Ingress', 'Egress'] as const) : (['Ingress'] as const);
   return {
     ...base,
     kind: 'NetworkPolicy',
