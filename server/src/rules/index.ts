@@ -17,6 +17,7 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
 import { nodeportConflict } from './nodeportConflict';
@@ -53,6 +54,7 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
   nodeportConflict,
