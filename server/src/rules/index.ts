@@ -20,6 +20,7 @@ import { ingressBackendMissing } from './ingressBackendMissing';
 import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
+import { networkpolicyServicePort } from './networkpolicyServicePort';
 import { nodeportConflict } from './nodeportConflict';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
@@ -57,6 +58,7 @@ export const rules: readonly Rule[] = [
   networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
+  networkpolicyServicePort,
   nodeportConflict,
   peerDiscoveryNotReady,
   podSubdomainUnresolved,

@@ -1,14 +1,10 @@
 // networkpolicy-named-port-undeclared: a named port in a NetworkPolicy rule that no destination pod declares for the
 // entry's protocol, so the entry admits nothing (docs/networkpolicy-semantics.md netpol §6).
 
-import type { NetworkPolicy, PolicyPeer, PolicyPort, Workload } from '../model/resources';
-import { selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
-import { isGeneratedLabel } from '../model/podLabels';
-import { selectorKeys } from './networkpolicySelectsNothing';
+import type { PolicyPort, Workload } from '../model/resources';
+import { ruleDestinations } from './policyDestinations';
 import { refOf } from './refOf';
-import { defineRule, type Lookup } from './rule';
-
-const everyPod: LabelSelector = { matchLabels: new Map(), matchExpressions: [], labelSpans: new Map(), span: { start: 0, end: 0 } };
+import { defineRule } from './rule';
 
 export const networkpolicyNamedPortUndeclared = defineRule({
   code: 'networkpolicy-named-port-undeclared',
@@ -74,7 +70,7 @@ spec:
         for (const rule of direction === 'ingress' ? np.ingress : np.egress) {
           const named = rule.ports.filter((p): p is PolicyPort & { port: string } => typeof p.port === 'string' && !/^\d+$/.test(p.port));
           if (!named.length) continue;
-          const destinations = direction === 'ingress' ? selected(lookup, np.namespace, np.podSelector) : egressDestinations(lookup, np, rule.peers);
+          const destinations = ruleDestinations(lookup, np, direction, rule.peers);
           if (!destinations?.length) continue;
           for (const entry of named) {
             const declaring = destinations.filter((w) => declares(w, entry.port, entry.protocol));
@@ -103,40 +99,3 @@ function declares(w: Workload, name: string, protocol: string): boolean {
   return w.template.containers.some((c) => c.ports.some((p) => p.name === name && p.protocol === protocol));
 }
 
-/** The workloads a selector selects in a namespace, or undefined when other pods may carry its labels there. */
-function selected(lookup: Lookup, namespace: string, selector: LabelSelector): readonly Workload[] | undefined {
-  const keys = selectorKeys(selector);
-  if (keys.some(isGeneratedLabel)) return undefined;
-  if (lookup.podsUnknown(namespace, keys)) return undefined;
-  const found = lookup.workloadsSelectedBy(namespace, selector);
-  return found.length ? found : undefined;
-}
-
-/** Every pod an egress rule's peers select, or undefined when any peer's pods cannot be told (netpol §5). */
-function egressDestinations(lookup: Lookup, np: NetworkPolicy, peers: readonly PolicyPeer[]): readonly Workload[] | undefined {
-  if (!peers.length) return undefined;
-  const out: Workload[] = [];
-  for (const peer of peers) {
-    if (peer.ipBlock) continue;
-    const namespaces = peer.namespaceSelector ? selectedNamespaces(lookup, peer.namespaceSelector) : [np.namespace];
-    if (!namespaces) return undefined;
-    for (const ns of namespaces) {
-      const found = selected(lookup, ns, peer.podSelector ?? everyPod);
-      if (!found) return undefined;
-      out.push(...found);
-    }
-  }
-  return out;
-}
-
-function selectedNamespaces(lookup: Lookup, selector: LabelSelector): string[] | undefined {
-  if (selectorIsEmpty(selector)) return undefined;
-  const out: string[] = [];
-  for (const ns of lookup.namespaces()) {
-    const declared = lookup.namespaceDeclaration(ns);
-    const labels = new Map([...(declared?.labels ?? []), ['kubernetes.io/metadata.name', ns]]);
-    if (!declared && selectorKeys(selector).some((k) => k !== 'kubernetes.io/metadata.name')) return undefined;
-    if (selectorMatches(selector, labels)) out.push(ns);
-  }
-  return out.length ? out : undefined;
-}
