@@ -17,6 +17,7 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { networkpolicyEgressDns } from './networkpolicyEgressDns';
 import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
@@ -55,6 +56,7 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  networkpolicyEgressDns,
   networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
