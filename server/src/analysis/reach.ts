@@ -328,9 +328,10 @@ export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: Por
   if (hostNetwork) unknownBecause = `${hostNetwork.workload.kind} "${hostNetwork.workload.name}" uses the host network, and NetworkPolicy does not define how host-network pods are treated`;
   else if (others.length) unknownBecause = `also governed by ${others.slice(0, 3).map(describeOther).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}, which this tool recognises but does not evaluate`;
   const certain = !hostNetwork && !others.length;
-  const decided = (ports: PortSet): RuleRef[] => [egress, ingress].flatMap((s) => s.rules.filter((r) => !isEmpty(intersect(r.ports, ports))).map((r) => r.ref));
+  // The rules that admit some of the ports (for an allowed verdict, only those whose peer matches for certain).
+  const decided = (ports: PortSet, sureOnly = false): RuleRef[] => [egress, ingress].flatMap((s) => s.rules.filter((r) => (!sureOnly || r.sure) && !isEmpty(intersect(r.ports, ports))).map((r) => r.ref));
   if (certain && !isEmpty(sure)) {
-    return { verdict: 'allowed', ports: sure, because: decided(sure), ...(!equalSets(sure, maybe) && unknownBecause ? { unknownBecause } : {}) };
+    return { verdict: 'allowed', ports: sure, because: decided(sure, true), ...(!equalSets(sure, maybe) && unknownBecause ? { unknownBecause } : {}) };
   }
   if (!certain) {
     // The NetworkPolicies' answer may not be the cluster's: a host-network pod, or policies evaluated beside them.
