@@ -114,6 +114,8 @@ export interface Container {
   readonly env: readonly (TextValue & { readonly name: string; readonly nameSpan: Span })[];
   readonly command: readonly TextValue[];
   readonly args: readonly TextValue[];
+  /** `image`, as written (ingress controllers are recognised by it). */
+  readonly image?: string;
   readonly hasReadinessProbe: boolean;
   /** An init container with `restartPolicy: Always` (semantics §5.3: its ports count after the main containers'). */
   readonly sidecar: boolean;
@@ -658,6 +660,7 @@ function readContainer(c: YNode, path: string, sidecar: boolean, init: boolean):
     env,
     command: list('command'),
     args: list('args'),
+    image: text(at(c, 'image')),
     hasReadinessProbe: isMap(at(c, 'readinessProbe')),
     sidecar,
     init,

@@ -17,6 +17,7 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { ingressBackendPolicyBlocked } from './ingressBackendPolicyBlocked';
 import { networkpolicyEgressDns } from './networkpolicyEgressDns';
 import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
@@ -56,6 +57,7 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  ingressBackendPolicyBlocked,
   networkpolicyEgressDns,
   networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,

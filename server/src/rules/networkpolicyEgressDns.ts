@@ -24,8 +24,8 @@ UDP, and on TCP when the answer does not fit in UDP. Without a rule for them, ev
 though the connection the policy means to allow would be admitted (docs/networkpolicy-semantics.md §1, §6). The rule
 looks at the pods of the policy that use cluster DNS names in their env values, command or args (a name with
 \`.svc\`, or a short name that resolves to a Service) and checks every egress rule of every policy selecting them for
-one that admits the DNS namespace on UDP and one on TCP, on 53 or on the port the DNS pods listen on when the
-workspace describes the DNS Service (its targetPort, such as 5353).
+one that admits the DNS namespace on UDP and one on TCP, on 53 (CoreDNS), 5353 (OpenShift's dns-default pods) or the
+port the DNS pods listen on when the workspace describes the DNS Service (its targetPort).
 
 Stays quiet when a rule may admit DNS: no \`to\` (any destination), an \`ipBlock\` (a node-local cache or the DNS
 Service's address may be in it), a \`namespaceSelector\` whose labels the manifests cannot check against the DNS
@@ -99,7 +99,7 @@ spec:
       yield {
         uri: np.uri,
         span: np.nameSpan ?? np.span,
-        message: `This policy limits the egress of ${first.w.kind} "${first.w.name}"${others}, which looks up "${first.name}", but ${what}. Add an egress rule to the DNS namespace for ${first.missing.map((p) => `${p} ${ports}`).join(' and ')}.`,
+        message: `This policy limits the egress of ${first.w.kind} "${first.w.name}"${others}, which looks up "${first.name}", but ${what}. Add an egress rule to the DNS namespace for ${first.missing.join(' and ')} on the DNS pods' port (${ports}).`,
         resource: refOf(np),
         related: [{ uri: first.w.uri, span: first.w.nameSpan ?? first.w.span, message: `${first.w.kind} "${first.w.name}" looks up "${first.name}"` }],
       };
@@ -113,10 +113,11 @@ interface DnsTargets {
   readonly services: readonly Service[];
 }
 
-/** The DNS namespaces and the ports its pods listen on: 53, or the targetPorts of a DNS Service the workspace describes. */
+/** The DNS namespaces and the ports its pods listen on: 53 or 5353, and the targetPorts of a DNS Service the workspace describes. */
 function dnsTargets(lookup: Lookup): DnsTargets {
   const services = dnsServiceNames.flatMap((n) => lookup.servicesNamed(n)).filter((s) => dnsNamespaces.includes(s.namespace) || s.name === 'kube-dns');
-  const ports = new Set<number>([53]);
+  // CoreDNS and kube-dns pods listen on 53; OpenShift's dns-default pods on 5353 (its Service maps 53 to 5353).
+  const ports = new Set<number>([53, 5353]);
   for (const s of services) {
     for (const g of lookup.endpointsOf(s).groups) for (const t of g.ports) if (t.servicePort.port === 53 && t.containerPort !== undefined) ports.add(t.containerPort);
     for (const p of s.ports) if (p.port === 53 && typeof p.targetPort === 'number') ports.add(p.targetPort);

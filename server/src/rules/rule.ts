@@ -2,6 +2,7 @@
 
 import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analysis';
 import type { ServiceEndpoints } from '../analysis/endpoints';
+import type { PortQuery, ReachResult } from '../analysis/reach';
 import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
@@ -130,4 +131,9 @@ export interface Lookup {
   serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
   /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
+  /**
+   * Whether the pods of `from` may connect to those of `to` (optionally on one port): both ends' NetworkPolicies,
+   * docs/networkpolicy-semantics.md. Reads policies of both namespaces and the other policy kinds of the whole scope.
+   */
+  reach(from: Workload, to: Workload, port?: PortQuery): ReachResult;
 }
