@@ -53,15 +53,21 @@ function normalize(ranges: readonly (readonly [number, number])[]): [number, num
 }
 
 export function union(...sets: PortSet[]): PortSet {
+  const some = sets.filter((x) => x.size);
+  if (some.length <= 1) return some[0] ?? noPorts;
+  if (some.some((x) => x === allPorts)) return allPorts;
   const out = new Map<Protocol, [number, number][]>();
   for (const p of protocols) {
-    const r = normalize(sets.flatMap((s) => s.get(p) ?? []));
+    const r = normalize(some.flatMap((s) => s.get(p) ?? []));
     if (r.length) out.set(p, r);
   }
   return out;
 }
 
 export function intersect(a: PortSet, b: PortSet): PortSet {
+  if (a === allPorts) return b;
+  if (b === allPorts) return a;
+  if (!a.size || !b.size) return noPorts;
   const out = new Map<Protocol, [number, number][]>();
   for (const p of protocols) {
     const r: [number, number][] = [];
@@ -80,7 +86,13 @@ export function isEmpty(s: PortSet): boolean {
 }
 
 export function equalSets(a: PortSet, b: PortSet): boolean {
-  return portSetText(a) === portSetText(b);
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [p, ra] of a) {
+    const rb = b.get(p);
+    if (!rb || rb.length !== ra.length || ra.some(([x, y], i) => rb[i][0] !== x || rb[i][1] !== y)) return false;
+  }
+  return true;
 }
 
 export function isAll(s: PortSet): boolean {
@@ -167,7 +179,23 @@ function coversAllExternal(block: NonNullable<PolicyPeer['ipBlock']>): boolean {
 }
 
 /** One `from`/`to` entry against the other end of the connection (netpol §5). */
+// Kept per cluster, peer and workload: every pair of a connectivity list asks the same peers about the same pods.
+const peerMemo = new WeakMap<Cluster, WeakMap<PolicyPeer, WeakMap<Workload, Match>>>();
+
 function peerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyPeer, other: Endpoint): Match {
+  if (other.kind === 'workload') {
+    let byPeer = peerMemo.get(cluster);
+    if (!byPeer) peerMemo.set(cluster, (byPeer = new WeakMap()));
+    let byWorkload = byPeer.get(peer);
+    if (!byWorkload) byPeer.set(peer, (byWorkload = new WeakMap()));
+    let m = byWorkload.get(other.workload);
+    if (!m) byWorkload.set(other.workload, (m = computePeerMatch(cluster, policy, peer, other)));
+    return m;
+  }
+  return computePeerMatch(cluster, policy, peer, other);
+}
+
+function computePeerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyPeer, other: Endpoint): Match {
   if (other.kind === 'external') {
     if (!peer.ipBlock) return no;
     if (coversAllExternal(peer.ipBlock)) return yes;
@@ -198,9 +226,24 @@ export function portEntrySet(entry: PolicyPort, destination: Endpoint): PortSet 
   return union(...found.map((p) => single(protocol, p.containerPort!)));
 }
 
+const fixedPorts = new WeakMap<PolicyRule, PortSet>();
+const namedPorts = new WeakMap<PolicyRule, WeakMap<Workload, PortSet>>();
+
 function rulePorts(rule: PolicyRule, destination: Endpoint): PortSet {
   if (!rule.ports.length) return allPorts;
-  return union(...rule.ports.map((p) => portEntrySet(p, destination)));
+  const compute = () => union(...rule.ports.map((p) => portEntrySet(p, destination)));
+  // Only named ports depend on the destination; numbers are the same for every pod.
+  if (!rule.ports.some((p) => typeof p.port === 'string')) {
+    let found = fixedPorts.get(rule);
+    if (!found) fixedPorts.set(rule, (found = compute()));
+    return found;
+  }
+  if (destination.kind === 'external') return compute();
+  let byDestination = namedPorts.get(rule);
+  if (!byDestination) namedPorts.set(rule, (byDestination = new WeakMap()));
+  let found = byDestination.get(destination.workload);
+  if (!found) byDestination.set(destination.workload, (found = compute()));
+  return found;
 }
 
 /** What one direction of one workload admits from (ingress) or to (egress) the other end. */
@@ -240,8 +283,9 @@ export function policiesFor(cluster: Cluster, w: Workload, direction: Direction)
  * `other` the far end, `destination` the end whose ports named ports resolve on.
  */
 export function side(cluster: Cluster, self: Workload, direction: Direction, other: Endpoint): SideResult {
-  const destination: Endpoint = direction === 'ingress' ? { kind: 'workload', workload: self } : other;
   const { sure: definite, maybe: perhaps } = policiesFor(cluster, self, direction);
+  if (!definite.length && !perhaps.length) return openSide;
+  const destination: Endpoint = direction === 'ingress' ? { kind: 'workload', workload: self } : other;
   const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
   let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${self.kind} "${self.name}" is unknown: ${perhaps[0].why}`;
   const evaluate = (p: NetworkPolicy): { sure: PortSet; maybe: PortSet } => {
@@ -298,7 +342,9 @@ export function otherPolicies(cluster: Cluster): readonly Resource[] {
 
 /** The other policies that may govern pods of these namespaces. */
 export function governingOthers(cluster: Cluster, namespaces: readonly string[]): readonly Resource[] {
-  return otherPolicies(cluster).filter((r) => {
+  const all = otherPolicies(cluster);
+  if (!all.length) return all;
+  return all.filter((r) => {
     const k = otherPolicyKinds.find((x) => x.kind === r.kind && x.group.test(r.apiVersion))!;
     return k.clusterWide || namespaces.includes(r.namespace);
   });
@@ -317,6 +363,8 @@ export interface PortQuery {
 
 /** Whether `from` may open a connection to `to` (netpol §1, §8), optionally on one port. */
 export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: PortQuery): ReachResult {
+  // Most pairs of a connectivity list: neither end isolated, nothing else to consider.
+  if (!port && !otherPolicies(cluster).length && isOpen(cluster, from, 'egress') && isOpen(cluster, to, 'ingress')) return openResult;
   const hostNetwork = [from, to].find((e): e is Extract<Endpoint, { kind: 'workload' }> => e.kind === 'workload' && e.workload.template.hostNetwork);
   const egress = from.kind === 'workload' ? side(cluster, from.workload, 'egress', to) : openSide;
   const ingress = to.kind === 'workload' ? side(cluster, to.workload, 'ingress', from) : openSide;
@@ -346,6 +394,44 @@ export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: Por
   if (blocks(ingress, egress)) because.push(...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' })));
   if (!because.length) because.push(...[...egress.isolating.map((p): RuleRef => ({ policy: p, direction: 'egress' })), ...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' }))]);
   return { verdict: 'denied', ports: noPorts, because };
+}
+
+const openResult: ReachResult = { verdict: 'allowed', ports: allPorts, because: [] };
+
+function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
+  if (e.kind === 'external') return true;
+  if (e.workload.template.hostNetwork) return false;
+  const p = policiesFor(cluster, e.workload, direction);
+  return !p.sure.length && !p.maybe.length;
+}
+
+/**
+ * The workloads whose connections to `w` its ingress rules may admit (for certain or perhaps), found through the
+ * cluster's label index; undefined when any workload may be admitted (`w` not isolated, a rule for every source, a
+ * selection that is unknown). Every other workload is denied by `w`'s ingress policies: a connectivity list asks
+ * `reach` only about these.
+ */
+export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  const { sure, maybe } = policiesFor(cluster, w, 'ingress');
+  if (!sure.length || maybe.length || w.template.hostNetwork) return undefined;
+  const out = new Set<Workload>();
+  for (const policy of sure) {
+    for (const rule of policy.ingress) {
+      if (!rule.peers.length) return undefined;
+      for (const peer of rule.peers) {
+        if (peer.ipBlock || (!peer.podSelector && !peer.namespaceSelector)) continue;
+        const namespaces = peer.namespaceSelector ? [...cluster.namespaces].filter((ns) => namespaceMatch(cluster, peer.namespaceSelector!, ns).m !== 'no') : [policy.namespace];
+        for (const ns of namespaces) {
+          const pods = peer.podSelector;
+          const keys = pods ? [...pods.matchLabels.keys(), ...pods.matchExpressions.map((e) => e.key)] : [];
+          // A selection the label index cannot answer (controller labels, placeholders): every workload there.
+          const all = !pods || cluster.workloadsIn(ns).some((x) => keys.some((k) => (isControllerLabel(k) && !x.template.labels.has(k)) || hasPlaceholder(x.template.labels.get(k) ?? '')));
+          for (const x of all ? cluster.workloadsIn(ns) : cluster.workloadsSelectedBy(ns, pods!)) out.add(x);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** Workloads whose pods take part in connections: every workload kind, Pods included. */

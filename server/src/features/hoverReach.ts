@@ -3,7 +3,7 @@
 // NetworkPolicy ("selects 3 workloads · admits 2 · egress limited").
 
 import type { Analysis } from '../analysis/analysis';
-import { podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ReachResult, type RuleRef } from '../analysis/reach';
+import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
@@ -61,7 +61,12 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
   const shown: Md[] = [];
   let denied = 0;
   let more = 0;
-  for (const peer of peersOf(analysis, w)) {
+  const peers = peersOf(analysis, w);
+  // The sources `w`'s ingress rules cannot admit are denied without asking (the label index finds the others).
+  const candidates = direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : undefined;
+  const asked = candidates ? peers.filter((p) => p.kind === 'external' || candidates.has(p.workload)) : peers;
+  denied += peers.length - asked.length;
+  for (const peer of asked) {
     const r = direction === 'ingress' ? reach(analysis.cluster, peer, self) : reach(analysis.cluster, self, peer);
     if (r.verdict === 'denied') {
       denied++;

@@ -2,7 +2,7 @@
 // or the connectivity list of every workload in scope, in the JSON shape docs/reach.md documents (keep it stable).
 
 import type { Analysis } from '../analysis/analysis';
-import { asProtocol, isAll, portSetText, reach, type Endpoint, type PortQuery, type PortSet, type ReachResult, type RuleRef } from '../analysis/reach';
+import { asProtocol, ingressCandidates, isAll, portSetText, reach, type Endpoint, type PortQuery, type PortSet, type ReachResult, type RuleRef } from '../analysis/reach';
 import type { Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { isWorkloadFragment } from '../analysis/unknowns';
@@ -121,8 +121,13 @@ export function connectivity(analysis: Analysis, port?: PortQuery): readonly Rea
   for (const scope of analysis.scopes()) {
     const cluster = scope.analysis.cluster;
     const ends: Endpoint[] = [...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): Endpoint => ({ kind: 'workload', workload })), external];
-    for (const from of ends) {
-      for (const to of ends) {
+    // Per destination, only the sources its ingress rules may admit (and external): the others are denied.
+    const sourcesOf = (to: Endpoint): readonly Endpoint[] => {
+      const candidates = to.kind === 'workload' ? ingressCandidates(cluster, to.workload) : undefined;
+      return candidates ? ends.filter((e) => e.kind === 'external' || candidates.has(e.workload)) : ends;
+    };
+    for (const to of ends) {
+      for (const from of sourcesOf(to)) {
         if (from === to) continue;
         if (from.kind === 'workload' && to.kind === 'workload' && from.workload.namespace === to.workload.namespace && from.workload.name === to.workload.name && from.workload.kind === to.workload.kind) continue;
         const r = reach(cluster, from, to, port);
