@@ -49,7 +49,30 @@ metadata: {name: web-in, namespace: shop}
 spec:
   podSelector: {matchLabels: {app: web}}
   ingress:
-    - from: [{podSelector: {matchLabels: {app: api}}}]`,
+    - from: [{podSelector: {matchLabels: {app: api}}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: web, ports: [{containerPort: 8080}]}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ingress-nginx-controller, namespace: ingress-nginx}
+spec:
+  selector: {matchLabels: {app: ingress-nginx}}
+  template:
+    metadata: {labels: {app: ingress-nginx}}
+    spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
     good: `apiVersion: networking.k8s.io/v1
 kind: Ingress
 metadata: {name: shop, namespace: shop}
@@ -65,7 +88,31 @@ metadata: {name: web-in, namespace: shop}
 spec:
   podSelector: {matchLabels: {app: web}}
   ingress:
-    - from: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}]`,
+    - from: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}]
+      ports: [{port: 8080}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: web, ports: [{containerPort: 8080}]}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ingress-nginx-controller, namespace: ingress-nginx}
+spec:
+  selector: {matchLabels: {app: ingress-nginx}}
+  template:
+    metadata: {labels: {app: ingress-nginx}}
+    spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
   },
   *check({ subjects, lookup }) {
     let controllers: readonly Workload[] | undefined;
