@@ -37,6 +37,8 @@ export interface SizeResult {
   readonly hover: HoverFigures;
   readonly peakRssMb: number;
   readonly cliMs: number;
+  /** `kube-netlens reach DIR`: the connectivity list (absent in results of runs made before it was measured). */
+  readonly reachMs?: number;
   readonly peer: PeerFigures;
   readonly cliOverPeer: number;
 }
@@ -81,6 +83,9 @@ export function judgeTargets(all: readonly SizeResult[]): TargetRow[] {
     row('incremental edit p95', '≤ 30 ms', ref?.incremental.p95Ms, 30, ms),
     row('hover p95', '≤ 5 ms', ref?.hover.p95Ms, 5, ms),
     row('server peak RSS', '≤ 300 MB', ref?.peakRssMb, 300, (n) => `${n.toFixed(0)} MB`),
+    // The connectivity list reads the analysis `check` builds and asks only about the pairs the destinations' rules may
+    // admit (bench/README.md): it should cost no more than a second check.
+    row('CLI reach list / CLI check', '≤ 2×', ref?.reachMs !== undefined ? ref.reachMs / ref.cliMs : undefined, 2, x),
   ];
   rows.push(big && ten
     ? { figure: '50,000 / 10,000 cold index', target: '≤ 5.5×', measured: x(big.coldIndexMs / ten.coldIndexMs), verdict: big.coldIndexMs / ten.coldIndexMs <= 5.5 ? 'PASS' : 'MISS' }

@@ -128,6 +128,9 @@ async function measureSize(size: number, o: Options, given?: { readonly shape?: 
   if (cli.timedOut || cli.exitCode !== 0) throw new Error(`CLI check failed (exit ${cli.exitCode}${cli.timedOut ? ', timed out' : ''}): ${cli.stderr}`);
   const cliDiagnostics = (JSON.parse(cli.stdout) as { diagnostics: { file: string }[] }).diagnostics;
   say(`CLI ${cli.ms.toFixed(0)} ms`);
+  const reachRun = await bestProcessRun([cliJs, 'reach', folder], runs, 15 * minute);
+  if (reachRun.timedOut || reachRun.exitCode !== 0) throw new Error(`CLI reach failed (exit ${reachRun.exitCode}${reachRun.timedOut ? ', timed out' : ''}): ${reachRun.stderr}`);
+  say(`CLI reach ${reachRun.ms.toFixed(0)} ms, ${reachRun.stdout.split('\n').length - 1} lines`);
 
   const peerLimit = o.peerLimitMs;
   const peerRun = await bestProcessRun([join(benchDir, 'peer.mjs'), folder], runs, peerLimit);
@@ -147,6 +150,7 @@ async function measureSize(size: number, o: Options, given?: { readonly shape?: 
     documents: ws.files.reduce((n, f) => n + f.documents, 0),
     megabytes: bytes / 2 ** 20,
     mistakes: ws.mistakes.length,
+    reachMs: reachRun.ms,
     parseFloorMs: floor.wallMs,
     parseFloorCpuMs: floor.cpuMs,
     coldIndexMs: server.coldIndexMs,

@@ -9,7 +9,7 @@ import type { Finding, TextEdit } from '../server/src/rules/finding';
 import { findingsOf } from './helpers/checkDiagnostics';
 import { loadFixture, type Fixture } from './helpers/fixture';
 
-const codes = ['api-validation', 'ineffective-field', 'pod-subdomain-unresolved', 'service-target-port-unresolved', 'hostnetwork-dns-policy', 'endpoints-orphan'];
+const codes = ['api-validation', 'ineffective-field', 'pod-subdomain-unresolved', 'service-target-port-unresolved', 'hostnetwork-dns-policy', 'endpoints-orphan', 'networkpolicy-service-port'];
 const root = join(__dirname, 'fixtures', 'rules');
 
 function applyEdits(sources: readonly SourceText[], edits: readonly TextEdit[]): SourceText[] {

@@ -136,6 +136,38 @@ describe('code lenses and code actions', () => {
     const s = at('sts.yaml', 'kind', 0);
     assert.deepEqual(codeLensesFor(s.analysis, s.uri).map((l) => l.title), ['site-0…site-2.nginx']);
   });
+  it('a NetworkPolicy lens says what it selects, how many sources it admits and whether it limits egress', () => {
+    const policies = `# file: np.yaml
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: api-in, namespace: shop}
+spec:
+  podSelector: {matchLabels: {tier: api}}
+  policyTypes: [Ingress, Egress]
+  ingress:
+    - from: [{podSelector: {matchLabels: {app: web}}}, {podSelector: {matchLabels: {app: admin}}}]
+  egress:
+    - ports: [{port: 5432}]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny, namespace: shop}
+spec:
+  podSelector: {matchLabels: {app: nothing}}
+  policyTypes: [Ingress]
+# file: apps.yaml
+${['api', 'api2', 'web', 'admin', 'other'].map((n) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${n}, namespace: shop}
+spec:
+  selector: {matchLabels: {app: ${n}}}
+  template:
+    metadata: {labels: {app: ${n}${n.startsWith('api') ? ', tier: api' : ''}}}
+    spec: {containers: [{name: c, image: c}]}`).join('\n---\n')}
+`;
+    const p = at('np.yaml', 'kind', 0, policies);
+    assert.deepEqual(codeLensesFor(p.analysis, p.uri).map((l) => l.title), ['selects 2 workloads · admits 2 · egress limited', 'selects 0 workloads · denies all ingress']);
+  });
   it('a StatefulSet lens never shows per-pod names that will not resolve (semantics §2.3)', () => {
     const typo = at('sts.yaml', 'kind', 0, workspace.replace('serviceName: nginx', 'serviceName: ngnix'));
     assert.deepEqual(codeLensesFor(typo.analysis, typo.uri).map((l) => l.title), ['no per-pod DNS names: no Service "ngnix"']);

@@ -112,6 +112,7 @@ describe('language server over stdio', () => {
     assert.match(await hover('apps/service.yaml', 'app: api', 6), /^\*\*Selector\*\* `app=api`[\s\S]*Deployment `api` ×2/);
     assert.match(await hover('apps/service.yaml', 'sessionAffinity'), /^\*\*sessionAffinity\*\* `ClientIP`/);
     assert.match(await hover('apps/deployment.yaml', 'app: api\n    spec', 6), /^\*\*Pod label\*\* `app=api`[\s\S]*`api`/);
+    assert.match(await hover('apps/deployment.yaml', 'name: api', 7), /^\*\*Deployment\*\* `api`: NetworkPolicy reach[\s\S]*\*\*Who can reach it\*\*[\s\S]*\*\*Whom it can reach\*\*/);
     assert.match(await hover('apps/deployment.yaml', 'containerPort', 16), /^\*\*Container port\*\* `8080\/TCP \(web\)`[\s\S]*Service `api` port `80\/TCP`/);
     assert.match(await hover('apps/deployment.yaml', 'postgres.data', 2), /^\*\*DNS name\*\* `postgres\.data`[\s\S]*Service `postgres` in `data`/);
     assert.match(await hover('apps/ingress.yaml', 'name: api', 7), /^\*\*Ingress backend\*\*[\s\S]*container port 8080/);

@@ -3,7 +3,7 @@
 import type { LoadRestrictor } from '../model/config';
 import { checkGlob } from '../workspace/glob';
 
-export type CommandName = 'check' | 'dns' | 'trace' | 'build';
+export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach';
 export type FailOn = 'error' | 'warning' | 'never';
 
 export interface AnalysisOptions {
@@ -56,8 +56,18 @@ export interface BuildRequest extends HelmOptions {
   readonly format: 'yaml' | 'json';
 }
 
+/** `kube-netlens reach [PATH...] [--from REF --to REF] [--port PORT[/PROTO]]` (cli/reachCommand.ts reads the REFs). */
+export interface ReachRequest extends AnalysisOptions, HelmOptions {
+  readonly command: 'reach';
+  readonly format: 'text' | 'json';
+  readonly from?: string;
+  readonly to?: string;
+  readonly port?: string;
+}
+
 export type CliRequest =
   | CheckRequest
+  | ReachRequest
   | BuildRequest
   | DnsRequest
   | TraceRequest
@@ -95,9 +105,10 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+  reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
 };
 
-const commands: readonly string[] = ['check', 'dns', 'trace', 'build'];
+const commands: readonly string[] = ['check', 'dns', 'trace', 'build', 'reach'];
 
 // semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -111,11 +122,11 @@ export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { command: 'help' };
-    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace and build`);
+    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace, build and reach`);
   }
   if (!isCommand(first)) {
     if (first.startsWith('-')) return usage(`unknown option '${first}'; try \`kube-netlens --help\``);
-    return usage(`unknown command '${first}'; the commands are check, dns, trace and build`);
+    return usage(`unknown command '${first}'; the commands are check, dns, trace, build and reach`);
   }
   return parseCommand(first, rest);
 }
@@ -181,6 +192,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
+  }
+  if (command === 'reach') {
+    const ends = { from: values.get('--from'), to: values.get('--to'), port: values.get('--port') };
+    if ((ends.from === undefined) !== (ends.to === undefined)) return usage('reach needs both --from and --to (or neither, for the connectivity list)');
+    return { command, ...common, ...helm, ...ends, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as ReachRequest['format'] };
   }
   const [target, ...paths] = positionals;
   if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge)');

@@ -5,6 +5,7 @@ import { checkCommand } from './checkCommand';
 import { failure, type CommandResult, type Terminal } from './commandResult';
 import { dnsCommand } from './dnsCommand';
 import { parseArgs } from './parseArgs';
+import { reachCommand } from './reachCommand';
 import { traceCommand } from './traceCommand';
 import { helpText } from './usage';
 import { cliVersion } from './version';
@@ -26,5 +27,7 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
       return traceCommand(request, terminal);
     case 'build':
       return buildCommand(request, terminal);
+    case 'reach':
+      return reachCommand(request, terminal);
   }
 }

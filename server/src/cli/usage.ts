@@ -12,6 +12,9 @@ Usage:
                                              show how a request reaches a Service's pods
                                              (gateway/NAMESPACE/NAME, httproute/NAMESPACE/NAME…:
                                              from a Gateway's or a route's listeners)
+  kube-netlens reach [PATH...] [--from REF --to REF]
+                                             which workloads may connect to which, on which ports,
+                                             and the NetworkPolicy rule that decides it
   kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
                                              \`kustomize build DIR\` would, without running it), or
                                              those the Helm chart in DIR renders to
@@ -84,6 +87,24 @@ names a Gateway too when no Service has that name.
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
 ${common}${helm}  -h, --help                   this help
+`,
+  reach: `Usage: kube-netlens reach [PATH...] [options]
+       kube-netlens reach [PATH...] --from REF --to REF [--port PORT[/PROTOCOL]] [options]
+
+Evaluates the NetworkPolicies of the manifests in both directions: a connection is allowed when the
+source's egress and the destination's ingress both admit it. Without --from/--to: the connectivity list,
+one line per allowed connection with its ports (ns/web[Deployment] => ns/api[Deployment] : TCP 8080),
+then the connections the manifests cannot decide. A pair that is not listed is denied. With --from and
+--to: one verdict (allowed, denied or unknown) and the policy rules that decide it.
+
+REF is NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload (shop/web, shop/statefulset/db), or external
+(an address outside the cluster). Semantics: docs/networkpolicy-semantics.md; JSON shape: docs/reach.md.
+
+Options:
+  --from REF, --to REF  the two ends of one connection (both or neither)
+  --port PORT[/PROTO]   only this port (protocol TCP, UDP or SCTP; default TCP)
+  --format text|json    output format (default text)
+${common}${helm}  -h, --help            this help
 `,
   build: `Usage: kube-netlens build DIR [options]
 

@@ -30,6 +30,7 @@
 //   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
+import { reach } from '../analysis/reach';
 import { resolveName } from '../analysis/resolveName';
 import { unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
 import { rejectionReason } from '../analysis/validation/rejection';
@@ -442,6 +443,12 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record('istio-dr');
       const own = new Set(destinationRulesFor(a().cluster, a().config, fqdn));
       return destinationRulesFor(workspace, a().config, fqdn).filter((r) => !own.has(r));
+    },
+    // docs/networkpolicy-semantics.md: both ends' policies and namespace labels, and the policy kinds of the network
+    // plugin anywhere in scope (which make the answer unknown): a whole-scope read.
+    reach(from, to, port) {
+      record('*');
+      return reach(a().cluster, { kind: 'workload', workload: from }, { kind: 'workload', workload: to }, port);
     },
   };
   const context: RuleContext = {

@@ -1,4 +1,5 @@
-// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace), each StatefulSet (its pod names),
+// codeLensesFor: a line above each Service (endpoints, backing workloads, Trace), each StatefulSet (its pod names), each
+// NetworkPolicy (the workloads it selects, the sources it admits, whether it limits egress),
 // each Gateway (routes per listener, Trace) and each route (the parents that accept it, its backends), and at the top of a
 // root kustomization what its build makes.
 
@@ -6,10 +7,11 @@ import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
 import { attachToGateway, backendVerdict, parentTarget, clusterLookup } from '../analysis/gatewayRoutes';
 import { isGateway, isRoute, type Gateway, type GatewayRoute } from '../model/gatewayApi';
-import { isService, isWorkload, type Workload } from '../model/resources';
+import { isService, isWorkload, type NetworkPolicy, type Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import type { TraceParams } from '../protocol';
 import { attachedRoutes } from './hoverGateway';
+import { policyLens } from './hoverReach';
 
 export interface Lens {
   readonly span: Span;
@@ -52,6 +54,8 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
           out.push({ span, title: `Trace ${svc.name}`, trace: { namespace: svc.namespace, name: svc.name } });
         }
       }
+    } else if (r.kind === 'NetworkPolicy') {
+      out.push({ span, title: policyLens(analysis, r as NetworkPolicy) });
     } else if (isWorkload(r) && r.kind === 'StatefulSet' && r.serviceName) {
       const n = r.replicas ?? 1;
       if (n <= 0) continue;

@@ -15,6 +15,7 @@ import { istioDestinationHover, istioSubsetHover } from './hoverIstio';
 import { isDestinationRule, isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import { serviceHover } from './hoverService';
 import { containerPortHover, hostnameHover, labelsHover, serviceNameHover } from './hoverWorkload';
+import { workloadReachHover } from './hoverReach';
 import { nameAt } from './nameToken';
 import { diagnosticsFor } from './diagnostics';
 import type { Finding } from '../rules/finding';
@@ -172,6 +173,8 @@ function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offs
   const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? w.nameSpan;
   const t = w.template;
   if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2) return { markdown: serviceNameHover(analysis, w, diagnosed), span };
+  // The workload's name or kind: its NetworkPolicy reach in both directions.
+  if (spanContains(w.nameSpan, offset) || spanContains(w.kindSpan, offset)) return { markdown: workloadReachHover(analysis, w), span: spanContains(w.nameSpan, offset) ? w.nameSpan : w.kindSpan };
   for (const [key, spans] of t.labelSpans) {
     if (spanContains(spans.key, offset) || spanContains(spans.value, offset)) return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
   }

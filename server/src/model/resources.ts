@@ -121,6 +121,8 @@ export interface Container {
   readonly env: readonly (TextValue & { readonly name: string; readonly nameSpan: Span })[];
   readonly command: readonly TextValue[];
   readonly args: readonly TextValue[];
+  /** `image`, as written (ingress controllers are recognised by it). */
+  readonly image?: string;
   readonly hasReadinessProbe: boolean;
   /** An init container with `restartPolicy: Always` (semantics §5.3: its ports count after the main containers'). */
   readonly sidecar: boolean;
@@ -251,6 +253,9 @@ export interface PolicyPort {
   readonly port?: number | string;
   readonly endPort?: number;
   readonly protocol: string;
+  readonly span?: Span;
+  readonly portSpan?: Span;
+  readonly endPortSpan?: Span;
 }
 
 export interface PolicyRule {
@@ -690,6 +695,7 @@ function readContainer(c: YNode, path: string, sidecar: boolean, init: boolean):
     env,
     command: list('command'),
     args: list('args'),
+    image: text(at(c, 'image')),
     hasReadinessProbe: isMap(at(c, 'readinessProbe')),
     sidecar,
     init,
@@ -809,7 +815,15 @@ function readPolicyRules(n: YNode | undefined, peerKey: 'from' | 'to'): PolicyRu
     ports: items(at(r, 'ports')).map((p) => {
       const port = at(p, 'port');
       const pv = port?.type === 'scalar' ? port.value : undefined;
-      return { port: typeof pv === 'number' || typeof pv === 'string' ? pv : undefined, endPort: int(at(p, 'endPort')), protocol: protocolOf(at(p, 'protocol')) };
+      const endPort = at(p, 'endPort');
+      return {
+        port: typeof pv === 'number' || typeof pv === 'string' ? pv : undefined,
+        endPort: int(endPort),
+        protocol: protocolOf(at(p, 'protocol')),
+        span: p.span,
+        ...(port ? { portSpan: port.span } : {}),
+        ...(endPort ? { endPortSpan: endPort.span } : {}),
+      };
     }),
     span: r.span,
   }));
@@ -821,8 +835,9 @@ function readNetworkPolicy(base: ResourceBase, root: YMap): NetworkPolicy {
   const ingress = readPolicyRules(at(spec, 'ingress'), 'from');
   const egress = readPolicyRules(at(spec, 'egress'), 'to');
   const declared = items(at(spec, 'policyTypes')).map(text).filter((t): t is 'Ingress' | 'Egress' => t === 'Ingress' || t === 'Egress');
-  // Default policyTypes: Ingress always, Egress when egress rules are present.
-  const policyTypes = declared.length ? declared : at(spec, 'egress') !== undefined ? (['Ingress', 'Egress'] as const) : (['Ingress'] as const);
+  // Default policyTypes (netpol §3, SetDefaults_NetworkPolicy): Ingress always, Egress when there is at least one egress
+  // rule: `egress: []` alone does not isolate for egress.
+  const policyTypes = declared.length ? declared : egress.length ? (['Ingress', 'Egress'] as const) : (['Ingress'] as const);
   return {
     ...base,
     kind: 'NetworkPolicy',

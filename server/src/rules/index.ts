@@ -18,6 +18,7 @@ import { gatewayTlsConfig } from './gatewayTlsConfig';
 import { hostnetworkDnsPolicy } from './hostnetworkDnsPolicy';
 import { ineffectiveField } from './ineffectiveField';
 import { ingressBackendMissing } from './ingressBackendMissing';
+import { ingressBackendPolicyBlocked } from './ingressBackendPolicyBlocked';
 import { ingressHostConflict } from './ingressHostConflict';
 import { ingressTlsSecretMissing } from './ingressTlsSecretMissing';
 import { istioDestinationPort } from './istioDestinationPort';
@@ -27,8 +28,11 @@ import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
 import { istioHostUnresolved } from './istioHostUnresolved';
 import { istioSubsetMissing } from './istioSubsetMissing';
 import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
+import { networkpolicyEgressDns } from './networkpolicyEgressDns';
+import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
+import { networkpolicyServicePort } from './networkpolicyServicePort';
 import { nodeportConflict } from './nodeportConflict';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
@@ -69,6 +73,7 @@ export const rules: readonly Rule[] = [
   hostnetworkDnsPolicy,
   ineffectiveField,
   ingressBackendMissing,
+  ingressBackendPolicyBlocked,
   ingressHostConflict,
   ingressTlsSecretMissing,
   istioDestinationPort,
@@ -78,8 +83,11 @@ export const rules: readonly Rule[] = [
   istioHostUnresolved,
   istioSubsetMissing,
   istioSubsetSelectsNothing,
+  networkpolicyEgressDns,
+  networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
+  networkpolicyServicePort,
   nodeportConflict,
   peerDiscoveryNotReady,
   podSubdomainUnresolved,

@@ -2,6 +2,7 @@
 
 import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analysis';
 import type { ServiceEndpoints } from '../analysis/endpoints';
+import type { PortQuery, ReachResult } from '../analysis/reach';
 import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
@@ -163,4 +164,9 @@ export interface Lookup {
   certificatesIn(namespace: string): readonly Certificate[];
   /** The Services of any namespace whose ExternalDNS hostname annotation publishes this name. */
   servicesPublishing(name: string): readonly Service[];
+  /**
+   * Whether the pods of `from` may connect to those of `to` (optionally on one port): both ends' NetworkPolicies,
+   * docs/networkpolicy-semantics.md. Reads policies of both namespaces and the other policy kinds of the whole scope.
+   */
+  reach(from: Workload, to: Workload, port?: PortQuery): ReachResult;
 }

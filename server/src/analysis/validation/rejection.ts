@@ -2,10 +2,11 @@
 // and the cluster leaves rejected objects out, since an object the API server rejects never exists (semantics §9.4).
 
 import type { AnalysisConfig } from '../../model/config';
-import { isService, isWorkload, type Endpoints, type Resource } from '../../model/resources';
+import { isService, isWorkload, type Endpoints, type NetworkPolicy, type Resource } from '../../model/resources';
 import { validateEndpoints } from './validateEndpoints';
 import { validateIngress } from './validateIngress';
 import { validateMetadata } from './validateMetadata';
+import { validateNetworkPolicy } from './validateNetworkPolicy';
 import { validatePodSpec } from './validatePodSpec';
 import { validateService } from './validateService';
 import type { ValidationContext, Violation } from './violation';
@@ -30,6 +31,7 @@ export function violationsOf(r: Resource, config: AnalysisConfig): readonly Viol
   else if (isWorkload(r)) validatePodSpec(ctx, r);
   else if (r.kind === 'Endpoints') validateEndpoints(ctx, r as Endpoints);
   else if (r.kind === 'Ingress') validateIngress(ctx, r);
+  else if (r.kind === 'NetworkPolicy' && r.apiVersion === 'networking.k8s.io/v1') validateNetworkPolicy(ctx, r as NetworkPolicy);
   let verdict = out.length ? undefined : accepted.get(config);
   if (!verdict) {
     verdict = { config, violations: out };

@@ -245,7 +245,7 @@ function validateTargetPort(ctx: ValidationContext, n: YNode | undefined, path: 
   report(ctx, path, n.span, 'Invalid type', `must be a port number or a container port name, but ${written(ctx, n)} is neither; the API server cannot decode the object`);
 }
 
-function unsupported(ctx: ValidationContext, path: string, n: YNode, value: string, supported: readonly string[]): void {
+export function unsupported(ctx: ValidationContext, path: string, n: YNode, value: string, supported: readonly string[]): void {
   report(ctx, path, n.span, `Unsupported value: ${shown(value)}: supported values: ${[...supported].sort().map((s) => shown(s)).join(', ')}`, caseHint(value, supported));
 }
 

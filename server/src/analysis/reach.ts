@@ -1,0 +1,440 @@
+// NetworkPolicy reach in both directions (docs/networkpolicy-semantics.md, cited as netpol §N): whether a connection
+// from one endpoint (a workload's pods, or an address outside the cluster) to another is allowed, on which ports, and
+// which policy rule decides it; "unknown" where the manifests cannot know (network-semantics §9).
+
+import type { Cluster } from '../model/cluster';
+import { hasPlaceholder } from '../model/placeholder';
+import { isControllerLabel } from '../model/podLabels';
+import type { NetworkPolicy, PolicyPeer, PolicyPort, PolicyRule, Resource, Workload } from '../model/resources';
+import { selectorMatches, type LabelSelector } from '../model/selector';
+
+export type Protocol = 'TCP' | 'UDP' | 'SCTP';
+export const protocols: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
+
+/** A set of ports: sorted, merged, inclusive ranges per protocol. */
+export type PortSet = ReadonlyMap<Protocol, readonly (readonly [number, number])[]>;
+
+export type Endpoint = { readonly kind: 'workload'; readonly workload: Workload } | { readonly kind: 'external' };
+
+export type Direction = 'ingress' | 'egress';
+
+/** A policy that decides, with the 0-based index of its rule; no rule: the policy isolates and admits none of it. */
+export interface RuleRef {
+  readonly policy: NetworkPolicy;
+  readonly direction: Direction;
+  readonly rule?: number;
+}
+
+export type Verdict = 'allowed' | 'denied' | 'unknown';
+
+export interface ReachResult {
+  readonly verdict: Verdict;
+  /** Allowed ports (for "unknown": the ports that may be allowed). */
+  readonly ports: PortSet;
+  readonly because: readonly RuleRef[];
+  /** Why (part of) the answer is unknown. */
+  readonly unknownBecause?: string;
+}
+
+export const allPorts: PortSet = new Map(protocols.map((p) => [p, [[1, 65535]] as const]));
+const noPorts: PortSet = new Map();
+
+// ---- port sets ----------------------------------------------------------------------------------------------------
+
+function normalize(ranges: readonly (readonly [number, number])[]): [number, number][] {
+  const sorted = ranges.filter(([a, b]) => a <= b).map(([a, b]): [number, number] => [a, b]).sort((x, y) => x[0] - y[0]);
+  const out: [number, number][] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push(r);
+  }
+  return out;
+}
+
+export function union(...sets: PortSet[]): PortSet {
+  const some = sets.filter((x) => x.size);
+  if (some.length <= 1) return some[0] ?? noPorts;
+  if (some.some((x) => x === allPorts)) return allPorts;
+  const out = new Map<Protocol, [number, number][]>();
+  for (const p of protocols) {
+    const r = normalize(some.flatMap((s) => s.get(p) ?? []));
+    if (r.length) out.set(p, r);
+  }
+  return out;
+}
+
+export function intersect(a: PortSet, b: PortSet): PortSet {
+  if (a === allPorts) return b;
+  if (b === allPorts) return a;
+  if (!a.size || !b.size) return noPorts;
+  const out = new Map<Protocol, [number, number][]>();
+  for (const p of protocols) {
+    const r: [number, number][] = [];
+    for (const [x1, x2] of a.get(p) ?? []) for (const [y1, y2] of b.get(p) ?? []) {
+      const lo = Math.max(x1, y1);
+      const hi = Math.min(x2, y2);
+      if (lo <= hi) r.push([lo, hi]);
+    }
+    if (r.length) out.set(p, normalize(r));
+  }
+  return out;
+}
+
+export function isEmpty(s: PortSet): boolean {
+  return s.size === 0;
+}
+
+export function equalSets(a: PortSet, b: PortSet): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [p, ra] of a) {
+    const rb = b.get(p);
+    if (!rb || rb.length !== ra.length || ra.some(([x, y], i) => rb[i][0] !== x || rb[i][1] !== y)) return false;
+  }
+  return true;
+}
+
+export function isAll(s: PortSet): boolean {
+  return equalSets(s, allPorts);
+}
+
+export function contains(s: PortSet, protocol: Protocol, port: number): boolean {
+  return (s.get(protocol) ?? []).some(([a, b]) => port >= a && port <= b);
+}
+
+function single(protocol: Protocol, from: number, to = from): PortSet {
+  return from <= to ? new Map([[protocol, [[from, to] as const]]]) : noPorts;
+}
+
+/** np-guard's spelling: `All Connections`, or `TCP 80,8080-8090,UDP 53`. */
+export function portSetText(s: PortSet): string {
+  if (s.size === protocols.length && protocols.every((p) => { const r = s.get(p)!; return r.length === 1 && r[0][0] === 1 && r[0][1] === 65535; })) return 'All Connections';
+  if (!s.size) return 'No Connections';
+  return protocols.filter((p) => s.has(p)).map((p) => `${p} ${s.get(p)!.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',')}`).join(',');
+}
+
+export function asProtocol(p: string): Protocol | undefined {
+  const u = p.toUpperCase();
+  return protocols.find((x) => x === u);
+}
+
+// ---- one side of a connection --------------------------------------------------------------------------------------
+
+type Match = { readonly m: 'yes' } | { readonly m: 'no' } | { readonly m: 'unknown'; readonly why: string };
+const yes: Match = { m: 'yes' };
+const no: Match = { m: 'no' };
+
+/** Namespace labels: a `kind: Namespace` manifest's, plus the automatic `kubernetes.io/metadata.name` (netpol §5). */
+function namespaceMatch(cluster: Cluster, selector: LabelSelector, namespace: string): Match {
+  const declared = cluster.declaredNamespaces.get(namespace);
+  const labels = new Map([...(declared?.labels ?? []), ['kubernetes.io/metadata.name', namespace]]);
+  const keys = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+  if (!declared && keys.some((k) => k !== 'kubernetes.io/metadata.name')) {
+    // Without a manifest only the name label is known; the selector's verdict on the other keys is open.
+    return { m: 'unknown', why: `namespace "${namespace}" has no manifest in scope, so whether it carries the labels ${keys.filter((k) => k !== 'kubernetes.io/metadata.name').map((k) => `"${k}"`).join(', ')} is unknown` };
+  }
+  return selectorMatches(selector, labels) ? yes : no;
+}
+
+/** Whether a pod selector selects the workload's pods, by their template labels (controller labels are unknown). */
+export function podMatch(selector: LabelSelector, w: Workload): Match {
+  const keys = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+  const controller = keys.find((k) => isControllerLabel(k) && !w.template.labels.has(k));
+  if (controller) return { m: 'unknown', why: `the selector reads the "${controller}" label, which the controller sets on each pod` };
+  const placeholder = keys.find((k) => hasPlaceholder(w.template.labels.get(k) ?? ''));
+  if (placeholder) return { m: 'unknown', why: `${w.kind} "${w.name}" has a placeholder as the value of its "${placeholder}" label` };
+  return selectorMatches(selector, w.template.labels) ? yes : no;
+}
+
+function and(a: Match, b: Match): Match {
+  if (a.m === 'no' || b.m === 'no') return no;
+  if (a.m === 'unknown') return a;
+  return b;
+}
+
+function or(ms: readonly Match[]): Match {
+  if (ms.some((x) => x.m === 'yes')) return yes;
+  return ms.find((x) => x.m === 'unknown') ?? no;
+}
+
+// netpol §5: 0.0.0.0/0 (or ::/0) minus private and reserved ranges still admits every address outside the cluster.
+function coversAllExternal(block: NonNullable<PolicyPeer['ipBlock']>): boolean {
+  if (block.cidr !== '0.0.0.0/0' && block.cidr !== '::/0') return false;
+  return block.except.every((e) => {
+    const [addr, len] = e.split('/');
+    const bits = Number(len);
+    if (!Number.isInteger(bits)) return false;
+    const lower = addr.toLowerCase();
+    if (lower.includes(':')) return (lower.startsWith('fc') || lower.startsWith('fd')) ? bits >= 7 : lower.startsWith('fe80:') ? bits >= 10 : false;
+    const [a, b] = lower.split('.').map(Number);
+    if (a === 10) return bits >= 8;
+    if (a === 172 && b >= 16 && b <= 31) return bits >= 12;
+    if (a === 192 && b === 168) return bits >= 16;
+    if (a === 100 && b >= 64 && b <= 127) return bits >= 10;
+    if (a === 169 && b === 254) return bits >= 16;
+    if (a === 127) return bits >= 8;
+    return false;
+  });
+}
+
+/** One `from`/`to` entry against the other end of the connection (netpol §5). */
+// Kept per cluster, peer and workload: every pair of a connectivity list asks the same peers about the same pods.
+const peerMemo = new WeakMap<Cluster, WeakMap<PolicyPeer, WeakMap<Workload, Match>>>();
+
+function peerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyPeer, other: Endpoint): Match {
+  if (other.kind === 'workload') {
+    let byPeer = peerMemo.get(cluster);
+    if (!byPeer) peerMemo.set(cluster, (byPeer = new WeakMap()));
+    let byWorkload = byPeer.get(peer);
+    if (!byWorkload) byPeer.set(peer, (byWorkload = new WeakMap()));
+    let m = byWorkload.get(other.workload);
+    if (!m) byWorkload.set(other.workload, (m = computePeerMatch(cluster, policy, peer, other)));
+    return m;
+  }
+  return computePeerMatch(cluster, policy, peer, other);
+}
+
+function computePeerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyPeer, other: Endpoint): Match {
+  if (other.kind === 'external') {
+    if (!peer.ipBlock) return no;
+    if (coversAllExternal(peer.ipBlock)) return yes;
+    const except = peer.ipBlock.except.length ? ` except ${peer.ipBlock.except.join(', ')}` : '';
+    return { m: 'unknown', why: `only addresses in ${peer.ipBlock.cidr}${except} are admitted, and which external address connects is not in the manifests` };
+  }
+  // ipBlock is for cluster-external addresses; pod IPs are not in the manifests (netpol §5).
+  if (peer.ipBlock) return no;
+  if (!peer.podSelector && !peer.namespaceSelector) return no;
+  const w = other.workload;
+  const ns = peer.namespaceSelector ? namespaceMatch(cluster, peer.namespaceSelector, w.namespace) : w.namespace === policy.namespace ? yes : no;
+  if (ns.m === 'no') return no;
+  return and(ns, peer.podSelector ? podMatch(peer.podSelector, w) : yes);
+}
+
+/** The ports one `ports` entry admits on the destination (netpol §6: named ports resolve on the destination's pods). */
+export function portEntrySet(entry: PolicyPort, destination: Endpoint): PortSet {
+  const protocol = asProtocol(entry.protocol);
+  if (!protocol) return noPorts;
+  if (entry.port === undefined) return single(protocol, 1, 65535);
+  if (typeof entry.port === 'number') {
+    if (entry.endPort !== undefined && entry.endPort < entry.port) return noPorts;
+    return single(protocol, entry.port, entry.endPort ?? entry.port);
+  }
+  if (/^\d+$/.test(entry.port)) return single(protocol, Number(entry.port));
+  if (destination.kind !== 'workload') return noPorts;
+  const found = destination.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name === entry.port && p.protocol === protocol && p.containerPort !== undefined);
+  return union(...found.map((p) => single(protocol, p.containerPort!)));
+}
+
+const fixedPorts = new WeakMap<PolicyRule, PortSet>();
+const namedPorts = new WeakMap<PolicyRule, WeakMap<Workload, PortSet>>();
+
+function rulePorts(rule: PolicyRule, destination: Endpoint): PortSet {
+  if (!rule.ports.length) return allPorts;
+  const compute = () => union(...rule.ports.map((p) => portEntrySet(p, destination)));
+  // Only named ports depend on the destination; numbers are the same for every pod.
+  if (!rule.ports.some((p) => typeof p.port === 'string')) {
+    let found = fixedPorts.get(rule);
+    if (!found) fixedPorts.set(rule, (found = compute()));
+    return found;
+  }
+  if (destination.kind === 'external') return compute();
+  let byDestination = namedPorts.get(rule);
+  if (!byDestination) namedPorts.set(rule, (byDestination = new WeakMap()));
+  let found = byDestination.get(destination.workload);
+  if (!found) byDestination.set(destination.workload, (found = compute()));
+  return found;
+}
+
+/** What one direction of one workload admits from (ingress) or to (egress) the other end. */
+export interface SideResult {
+  /** Policies that select the pods for this direction (for certain or perhaps). */
+  readonly isolating: readonly NetworkPolicy[];
+  readonly isolated: boolean;
+  readonly sure: PortSet;
+  readonly maybe: PortSet;
+  /** Rules that admit something, with what they admit for certain. */
+  readonly rules: readonly { readonly ref: RuleRef; readonly ports: PortSet; readonly sure: boolean }[];
+  readonly unknownBecause?: string;
+}
+
+const selectionMemo = new WeakMap<Workload, Map<Direction, { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: string }[] }>>();
+
+/** Policies of the workload's namespace that select its pods for a direction (netpol §2, §3). */
+export function policiesFor(cluster: Cluster, w: Workload, direction: Direction): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: string }[] } {
+  let byDirection = selectionMemo.get(w);
+  if (!byDirection) selectionMemo.set(w, (byDirection = new Map()));
+  let found = byDirection.get(direction);
+  if (found) return found;
+  const type = direction === 'ingress' ? 'Ingress' : 'Egress';
+  found = { sure: [], maybe: [] };
+  for (const p of cluster.objectsIn(w.namespace)?.networkPolicies ?? []) {
+    if (!p.policyTypes.includes(type)) continue;
+    const m = podMatch(p.podSelector, w);
+    if (m.m === 'yes') found.sure.push(p);
+    else if (m.m === 'unknown') found.maybe.push({ p, why: m.why });
+  }
+  byDirection.set(direction, found);
+  return found;
+}
+
+/**
+ * One direction: `self` is the pod whose policies apply (the destination for ingress, the source for egress),
+ * `other` the far end, `destination` the end whose ports named ports resolve on.
+ */
+export function side(cluster: Cluster, self: Workload, direction: Direction, other: Endpoint): SideResult {
+  const { sure: definite, maybe: perhaps } = policiesFor(cluster, self, direction);
+  if (!definite.length && !perhaps.length) return openSide;
+  const destination: Endpoint = direction === 'ingress' ? { kind: 'workload', workload: self } : other;
+  const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
+  let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${self.kind} "${self.name}" is unknown: ${perhaps[0].why}`;
+  const evaluate = (p: NetworkPolicy): { sure: PortSet; maybe: PortSet } => {
+    const list = direction === 'ingress' ? p.ingress : p.egress;
+    let sure: PortSet = noPorts;
+    let maybe: PortSet = noPorts;
+    list.forEach((rule, i) => {
+      const m = rule.peers.length ? or(rule.peers.map((q) => peerMatch(cluster, p, q, other))) : yes;
+      if (m.m === 'no') return;
+      const ports = rulePorts(rule, destination);
+      if (isEmpty(ports)) return;
+      rules.push({ ref: { policy: p, direction, rule: i }, ports, sure: m.m === 'yes' });
+      if (m.m === 'yes') sure = union(sure, ports);
+      else unknownBecause ??= m.why;
+      maybe = union(maybe, ports);
+    });
+    return { sure, maybe };
+  };
+  const d = definite.map(evaluate);
+  const m = perhaps.map((x) => evaluate(x.p));
+  const isolating = [...definite, ...perhaps.map((x) => x.p)];
+  if (!isolating.length) return { isolating, isolated: false, sure: allPorts, maybe: allPorts, rules };
+  const sure = definite.length ? union(...d.map((x) => x.sure)) : union(...m.map((x) => x.sure));
+  const maybe = definite.length ? union(...d.map((x) => x.maybe), ...m.map((x) => x.maybe)) : allPorts;
+  return { isolating, isolated: definite.length > 0, sure, maybe: union(maybe, sure), rules, ...(unknownBecause ? { unknownBecause } : {}) };
+}
+
+const openSide: SideResult = { isolating: [], isolated: false, sure: allPorts, maybe: allPorts, rules: [] };
+
+// ---- policies this tool recognises but does not evaluate (netpol §7) ----------------------------------------------
+
+const otherPolicyKinds: readonly { readonly group: RegExp; readonly kind: string; readonly clusterWide: boolean }[] = [
+  { group: /^policy\.networking\.k8s\.io\//, kind: 'AdminNetworkPolicy', clusterWide: true },
+  { group: /^policy\.networking\.k8s\.io\//, kind: 'BaselineAdminNetworkPolicy', clusterWide: true },
+  { group: /^policy\.networking\.k8s\.io\//, kind: 'ClusterNetworkPolicy', clusterWide: true },
+  { group: /^cilium\.io\//, kind: 'CiliumNetworkPolicy', clusterWide: false },
+  { group: /^cilium\.io\//, kind: 'CiliumClusterwideNetworkPolicy', clusterWide: true },
+  { group: /^(crd\.)?projectcalico\.org\//, kind: 'NetworkPolicy', clusterWide: false },
+  { group: /^(crd\.)?projectcalico\.org\//, kind: 'GlobalNetworkPolicy', clusterWide: true },
+  { group: /^(crd\.)?projectcalico\.org\//, kind: 'StagedNetworkPolicy', clusterWide: false },
+];
+
+const otherMemo = new WeakMap<Cluster, readonly Resource[]>();
+
+/** AdminNetworkPolicies, Cilium and Calico policies in scope (recognised, not evaluated). */
+export function otherPolicies(cluster: Cluster): readonly Resource[] {
+  let found = otherMemo.get(cluster);
+  if (!found) {
+    found = cluster.resources.filter((r) => otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion)));
+    otherMemo.set(cluster, found);
+  }
+  return found;
+}
+
+/** The other policies that may govern pods of these namespaces. */
+export function governingOthers(cluster: Cluster, namespaces: readonly string[]): readonly Resource[] {
+  const all = otherPolicies(cluster);
+  if (!all.length) return all;
+  return all.filter((r) => {
+    const k = otherPolicyKinds.find((x) => x.kind === r.kind && x.group.test(r.apiVersion))!;
+    return k.clusterWide || namespaces.includes(r.namespace);
+  });
+}
+
+export function describeOther(r: Resource): string {
+  return `${r.kind} ${r.namespace && !/Cluster|Global|Admin/.test(r.kind) ? `${r.namespace}/` : ''}${r.name}`;
+}
+
+// ---- the verdict ---------------------------------------------------------------------------------------------------
+
+export interface PortQuery {
+  readonly protocol: Protocol;
+  readonly port: number;
+}
+
+/** Whether `from` may open a connection to `to` (netpol §1, §8), optionally on one port. */
+export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: PortQuery): ReachResult {
+  // Most pairs of a connectivity list: neither end isolated, nothing else to consider.
+  if (!port && !otherPolicies(cluster).length && isOpen(cluster, from, 'egress') && isOpen(cluster, to, 'ingress')) return openResult;
+  const hostNetwork = [from, to].find((e): e is Extract<Endpoint, { kind: 'workload' }> => e.kind === 'workload' && e.workload.template.hostNetwork);
+  const egress = from.kind === 'workload' ? side(cluster, from.workload, 'egress', to) : openSide;
+  const ingress = to.kind === 'workload' ? side(cluster, to.workload, 'ingress', from) : openSide;
+  const wanted = port ? single(port.protocol, port.port) : allPorts;
+  const sure = intersect(intersect(egress.sure, ingress.sure), wanted);
+  const maybe = intersect(intersect(egress.maybe, ingress.maybe), wanted);
+  const others = governingOthers(cluster, [from, to].flatMap((e) => (e.kind === 'workload' ? [e.workload.namespace] : [])));
+  let unknownBecause = egress.unknownBecause ?? ingress.unknownBecause;
+  if (hostNetwork) unknownBecause = `${hostNetwork.workload.kind} "${hostNetwork.workload.name}" uses the host network, and NetworkPolicy does not define how host-network pods are treated`;
+  else if (others.length) unknownBecause = `also governed by ${others.slice(0, 3).map(describeOther).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}, which this tool recognises but does not evaluate`;
+  const certain = !hostNetwork && !others.length;
+  // The rules that admit some of the ports (for an allowed verdict, only those whose peer matches for certain).
+  const decided = (ports: PortSet, sureOnly = false): RuleRef[] => [egress, ingress].flatMap((s) => s.rules.filter((r) => (!sureOnly || r.sure) && !isEmpty(intersect(r.ports, ports))).map((r) => r.ref));
+  if (certain && !isEmpty(sure)) {
+    return { verdict: 'allowed', ports: sure, because: decided(sure, true), ...(!equalSets(sure, maybe) && unknownBecause ? { unknownBecause } : {}) };
+  }
+  if (!certain) {
+    // The NetworkPolicies' answer may not be the cluster's: a host-network pod, or policies evaluated beside them.
+    const ports = isEmpty(maybe) ? wanted : maybe;
+    return { verdict: 'unknown', ports, because: decided(ports), unknownBecause: unknownBecause! };
+  }
+  if (!isEmpty(maybe)) return { verdict: 'unknown', ports: maybe, because: decided(maybe), unknownBecause: unknownBecause ?? 'the manifests cannot tell' };
+  // Denied: name the isolating policies of each side that removes what the other side would admit.
+  const because: RuleRef[] = [];
+  const blocks = (s: SideResult, other: SideResult): boolean => s.isolating.length > 0 && (port ? !contains(s.maybe, port.protocol, port.port) : !equalSets(intersect(s.maybe, other.maybe), other.maybe) || isEmpty(s.maybe));
+  if (blocks(egress, ingress)) because.push(...egress.isolating.map((p): RuleRef => ({ policy: p, direction: 'egress' })));
+  if (blocks(ingress, egress)) because.push(...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' })));
+  if (!because.length) because.push(...[...egress.isolating.map((p): RuleRef => ({ policy: p, direction: 'egress' })), ...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' }))]);
+  return { verdict: 'denied', ports: noPorts, because };
+}
+
+const openResult: ReachResult = { verdict: 'allowed', ports: allPorts, because: [] };
+
+function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
+  if (e.kind === 'external') return true;
+  if (e.workload.template.hostNetwork) return false;
+  const p = policiesFor(cluster, e.workload, direction);
+  return !p.sure.length && !p.maybe.length;
+}
+
+/**
+ * The workloads whose connections to `w` its ingress rules may admit (for certain or perhaps), found through the
+ * cluster's label index; undefined when any workload may be admitted (`w` not isolated, a rule for every source, a
+ * selection that is unknown). Every other workload is denied by `w`'s ingress policies: a connectivity list asks
+ * `reach` only about these.
+ */
+export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  const { sure, maybe } = policiesFor(cluster, w, 'ingress');
+  if (!sure.length || maybe.length || w.template.hostNetwork) return undefined;
+  const out = new Set<Workload>();
+  for (const policy of sure) {
+    for (const rule of policy.ingress) {
+      if (!rule.peers.length) return undefined;
+      for (const peer of rule.peers) {
+        if (peer.ipBlock || (!peer.podSelector && !peer.namespaceSelector)) continue;
+        const namespaces = peer.namespaceSelector ? [...cluster.namespaces].filter((ns) => namespaceMatch(cluster, peer.namespaceSelector!, ns).m !== 'no') : [policy.namespace];
+        for (const ns of namespaces) {
+          const pods = peer.podSelector;
+          const keys = pods ? [...pods.matchLabels.keys(), ...pods.matchExpressions.map((e) => e.key)] : [];
+          // A selection the label index cannot answer (controller labels, placeholders): every workload there.
+          const all = !pods || cluster.workloadsIn(ns).some((x) => keys.some((k) => (isControllerLabel(k) && !x.template.labels.has(k)) || hasPlaceholder(x.template.labels.get(k) ?? '')));
+          for (const x of all ? cluster.workloadsIn(ns) : cluster.workloadsSelectedBy(ns, pods!)) out.add(x);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Workloads whose pods take part in connections: every workload kind, Pods included. */
+export function reachWorkloads(cluster: Cluster): readonly Workload[] {
+  return cluster.workloads;
+}

@@ -1,0 +1,79 @@
+// `kube-netlens reach [PATH...]`: NetworkPolicy reach (docs/networkpolicy-semantics.md). With `--from REF --to REF`
+// one verdict and its reasons; without them the connectivity list of the workloads in scope, np-guard style. The JSON
+// shape is documented in docs/reach.md and kept stable.
+
+import { connectivity, parsePortQuery, reachBetween, resolveReachRef, type ReachConnection } from '../features/reachReport';
+import { lineIndexesOf } from '../model/lineIndex';
+import { analyzePaths } from './analyzePaths';
+import { analyzeWithCharts } from './chartFindings';
+import { textOutput } from './checkCommand';
+import { isCollectError } from './collectFiles';
+import { failure, note, type CommandResult, type Terminal } from './commandResult';
+import { helmOptionError } from './helmCharts';
+import type { Paint } from './paint';
+import type { ReachRequest } from './parseArgs';
+import { terminalSafe } from './terminalText';
+
+export function reachCommand(request: ReachRequest, terminal: Terminal): CommandResult {
+  const helmError = helmOptionError(request);
+  if (helmError) return failure(helmError);
+  const port = request.port === undefined ? undefined : parsePortQuery(request.port);
+  if (port && 'error' in port) return failure(port.error);
+  const loaded = analyzePaths(request);
+  if (isCollectError(loaded)) return failure(loaded.error);
+  const { analysis } = analyzeWithCharts(loaded, request, terminal.env);
+  const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
+  const linesOf = lineIndexesOf(loaded.sources);
+  const lineOf = (uri: string, offset: number) => (texts.has(uri) ? `${uri}:${linesOf(uri).positionAt(offset).line + 1}` : uri);
+  let connections: readonly ReachConnection[];
+  if (request.from !== undefined && request.to !== undefined) {
+    const from = resolveReachRef(analysis, request.from);
+    if ('error' in from) return failure(`--from: ${from.error}`, loaded.notes);
+    const to = resolveReachRef(analysis, request.to);
+    if ('error' in to) return failure(`--to: ${to.error}`, loaded.notes);
+    if (from.endpoint.kind === 'external' && to.endpoint.kind === 'external') return failure('--from and --to are both external: NetworkPolicies govern pods, so name a workload on at least one side', loaded.notes);
+    const one = reachBetween(analysis, from, to, port);
+    if ('error' in one) return failure(one.error, loaded.notes);
+    connections = [one];
+  } else connections = connectivity(analysis, port);
+  const stdout = request.format === 'json'
+    ? JSON.stringify({ connections: connections.map((c) => c.json) }, null, 2) + '\n'
+    : textOutput(terminal, (paint) => (request.from !== undefined ? verdictText(connections[0], lineOf, paint) : listText(connections, paint)));
+  return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
+}
+
+function ends(c: ReachConnection): string {
+  const end = (p: ReachConnection['json']['from']) => ('external' in p ? 'external' : `${p.namespace}/${p.name}[${p.kind}]`);
+  return terminalSafe(`${end(c.json.from)} => ${end(c.json.to)}`);
+}
+
+/** One verdict: the line np-guard would print, then each deciding rule with its place. */
+function verdictText(c: ReachConnection, lineOf: (uri: string, offset: number) => string, paint: Paint): string {
+  const j = c.json;
+  const head = j.verdict === 'allowed' ? paint.cyan('allowed') : j.verdict === 'denied' ? paint.red('denied') : paint.yellow('unknown');
+  const lines = [`${head}: ${ends(c)}${j.verdict === 'denied' ? '' : ` : ${c.portsText}`}`];
+  if (!j.because.length && j.verdict === 'allowed') lines.push('  no NetworkPolicy isolates either end, so every connection is allowed');
+  j.because.forEach((b, i) => {
+    const where = paint.dim(`(${terminalSafe(lineOf(c.places[i].uri, c.places[i].span.start))})`);
+    const policy = terminalSafe(`${b.policy.namespace}/${b.policy.name}`);
+    lines.push(b.rule !== undefined
+      ? `  ${b.direction}: NetworkPolicy ${policy} ${b.direction} rule ${b.rule} admits it ${where}`
+      : `  ${b.direction}: NetworkPolicy ${policy} isolates the pods for ${b.direction} and no rule of it admits this ${where}`);
+  });
+  if (j.unknownBecause) lines.push(`  unknown because ${terminalSafe(j.unknownBecause)}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The connectivity list: allowed connections, then the unknown ones with their reason. */
+function listText(connections: readonly ReachConnection[], paint: Paint): string {
+  const allowed = connections.filter((c) => c.json.verdict === 'allowed');
+  const unknown = connections.filter((c) => c.json.verdict === 'unknown');
+  const lines = allowed.map((c) => `${ends(c)} : ${c.portsText}`);
+  if (!allowed.length) lines.push(paint.dim('no connection is allowed for certain'));
+  if (unknown.length) {
+    lines.push('', paint.yellow('unknown (the manifests cannot tell):'));
+    for (const c of unknown) lines.push(`${ends(c)} : ${c.portsText} ${paint.dim(`(${terminalSafe(c.json.unknownBecause ?? '')})`)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+

@@ -1,0 +1,129 @@
+// The reach hover of a workload (docs/networkpolicy-semantics.md): which NetworkPolicies select its pods, who can reach
+// them and whom they can reach, each answer with the rule that decides it and its line; and the code lens summary of a
+// NetworkPolicy ("selects 3 workloads · admits 2 · egress limited").
+
+import type { Analysis } from '../analysis/analysis';
+import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ReachResult, type RuleRef } from '../analysis/reach';
+import { isWorkloadFragment } from '../analysis/unknowns';
+import type { NetworkPolicy, Workload } from '../model/resources';
+import type { Span } from '../model/span';
+import { code, joined, lines, md, plural, text, type Md } from './markdown';
+
+/** At most this many connections are listed per direction; the rest are counted. */
+const shownMax = 8;
+
+/** 1-based line of an offset in the file a resource was read from. */
+function lineOf(r: { readonly source: { readonly text: string } }, span: Span): number {
+  let n = 1;
+  const t = r.source.text;
+  for (let i = t.indexOf('\n'); i !== -1 && i < span.start; i = t.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function fileOf(uri: string): string {
+  return uri.slice(uri.lastIndexOf('/') + 1);
+}
+
+/** `api-from-web` ingress rule 0 (policies.yaml line 12) */
+function ruleText(ref: RuleRef, here: string): Md {
+  const rules = ref.direction === 'ingress' ? ref.policy.ingress : ref.policy.egress;
+  const span = ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan;
+  const where = ref.policy.uri === here ? md`line ${lineOf(ref.policy, span)}` : md`${text(fileOf(ref.policy.uri))} line ${lineOf(ref.policy, span)}`;
+  return ref.rule !== undefined
+    ? md`${code(ref.policy.name)} ${text(ref.direction)} rule ${ref.rule} (${where})`
+    : md`${code(ref.policy.name)} isolates for ${text(ref.direction)} and admits none of it (${where})`;
+}
+
+function endText(e: Endpoint, from: Workload): Md {
+  if (e.kind === 'external') return md`outside the cluster`;
+  const w = e.workload;
+  return w.namespace === from.namespace ? md`${text(w.kind)} ${code(w.name)}` : md`${text(w.kind)} ${code(w.name)} in ${code(w.namespace)}`;
+}
+
+function verdictLine(e: Endpoint, w: Workload, r: ReachResult): Md {
+  const ports = code(portSetText(r.ports));
+  const rules = r.because.map((b) => ruleText(b, w.uri));
+  const by = rules.length ? md` — ${joined(rules, '; ')}` : md``;
+  if (r.verdict === 'unknown') return md`- ${endText(e, w)}: unknown on ${ports} because ${text(r.unknownBecause ?? '')}${by}`;
+  return md`- ${endText(e, w)} on ${ports}${by}`;
+}
+
+/** The peers of a workload in its scope: every other workload, and external. */
+function peersOf(analysis: Analysis, w: Workload): Endpoint[] {
+  return [
+    ...analysis.cluster.workloads.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): Endpoint => ({ kind: 'workload', workload: x })),
+    { kind: 'external' },
+  ];
+}
+
+function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 'egress'): Md[] {
+  const self: Endpoint = { kind: 'workload', workload: w };
+  const shown: Md[] = [];
+  let denied = 0;
+  let more = 0;
+  const peers = peersOf(analysis, w);
+  // The sources `w`'s ingress rules cannot admit are denied without asking (the label index finds the others).
+  const candidates = direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : undefined;
+  const asked = candidates ? peers.filter((p) => p.kind === 'external' || candidates.has(p.workload)) : peers;
+  denied += peers.length - asked.length;
+  for (const peer of asked) {
+    const r = direction === 'ingress' ? reach(analysis.cluster, peer, self) : reach(analysis.cluster, self, peer);
+    if (r.verdict === 'denied') {
+      denied++;
+      continue;
+    }
+    if (shown.length < shownMax) shown.push(verdictLine(peer, w, r));
+    else more++;
+  }
+  if (more) shown.push(md`- and ${plural(more, 'more')}`);
+  if (denied) shown.push(md`- denied: ${plural(denied, direction === 'ingress' ? 'other source' : 'other destination')}`);
+  if (!shown.length) shown.push(md`- nothing`);
+  return shown;
+}
+
+/** The hover on a workload's name or kind: its policies and its connections in both directions. */
+export function workloadReachHover(analysis: Analysis, w: Workload): Md {
+  const out: Md[] = [md`**${text(w.kind)}** ${code(w.name)}: NetworkPolicy reach`, md``];
+  const ingress = policiesFor(analysis.cluster, w, 'ingress');
+  const egress = policiesFor(analysis.cluster, w, 'egress');
+  const selecting = [...new Set([...ingress.sure, ...egress.sure])];
+  if (!selecting.length && !ingress.maybe.length && !egress.maybe.length) {
+    out.push(md`No NetworkPolicy selects these pods, so every connection to and from them is allowed (unless the other end's policies say otherwise).`);
+  } else {
+    const types = (p: NetworkPolicy) => text([ingress.sure.includes(p) ? 'ingress' : '', egress.sure.includes(p) ? 'egress' : ''].filter(Boolean).join(' and '));
+    out.push(md`Selected by ${joined(selecting.map((p) => md`${code(p.name)} (${types(p)}, ${p.uri === w.uri ? md`line` : md`${text(fileOf(p.uri))} line`} ${lineOf(p, p.nameSpan)})`), ', ')}.`);
+    for (const m of [...ingress.maybe, ...egress.maybe]) out.push(md`Perhaps selected by ${code(m.p.name)}: ${text(m.why)}.`);
+  }
+  out.push(md``, md`**Who can reach it**`);
+  if (!ingress.sure.length && !ingress.maybe.length) out.push(md`- any pod whose egress allows it, and outside the cluster: ingress is not isolated`);
+  else out.push(...directionLines(analysis, w, 'ingress'));
+  out.push(md``, md`**Whom it can reach**`);
+  if (!egress.sure.length && !egress.maybe.length) out.push(md`- any pod whose ingress admits it, and outside the cluster: egress is not limited`);
+  else out.push(...directionLines(analysis, w, 'egress'));
+  return lines(out);
+}
+
+/** The lens above a NetworkPolicy: how many workloads it selects, how many peers it admits, whether it limits egress. */
+export function policyLens(analysis: Analysis, np: NetworkPolicy): string {
+  const selected = analysis.cluster.workloadsIn(np.namespace).filter((w) => !isWorkloadFragment(w) && podMatch(np.podSelector, w).m === 'yes');
+  const parts = [`selects ${selected.length} ${selected.length === 1 ? 'workload' : 'workloads'}`];
+  if (np.policyTypes.includes('Ingress')) {
+    if (!np.ingress.length) parts.push('denies all ingress');
+    else {
+      // Sources this policy's own ingress rules admit to at least one of its pods (other policies aside).
+      const admitted = new Set<string>();
+      let external = false;
+      for (const w of selected) {
+        for (const peer of peersOf(analysis, w)) {
+          const s = side(analysis.cluster, w, 'ingress', peer);
+          if (!s.rules.some((r) => r.ref.policy === np && r.sure)) continue;
+          if (peer.kind === 'external') external = true;
+          else admitted.add(`${peer.workload.kind}/${peer.workload.namespace}/${peer.workload.name}`);
+        }
+      }
+      parts.push(`admits ${admitted.size}${external ? ' and outside the cluster' : ''}`);
+    }
+  }
+  if (np.policyTypes.includes('Egress')) parts.push(np.egress.length ? 'egress limited' : 'denies all egress');
+  return parts.join(' · ');
+}

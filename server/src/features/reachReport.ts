@@ -1,0 +1,141 @@
+// What `kube-netlens reach` reports (docs/networkpolicy-semantics.md, netpol §8): one verdict between two endpoints,
+// or the connectivity list of every workload in scope, in the JSON shape docs/reach.md documents (keep it stable).
+
+import type { Analysis } from '../analysis/analysis';
+import { asProtocol, ingressCandidates, isAll, portSetText, reach, type Endpoint, type PortQuery, type PortSet, type ReachResult, type RuleRef } from '../analysis/reach';
+import type { Workload } from '../model/resources';
+import type { Span } from '../model/span';
+import { isWorkloadFragment } from '../analysis/unknowns';
+
+export type ReachPeerJson = { readonly namespace: string; readonly kind: string; readonly name: string } | { readonly external: true };
+export type ReachPortsJson = 'all' | readonly { readonly protocol: string; readonly port: number; readonly endPort?: number }[];
+
+export interface ReachConnectionJson {
+  readonly from: ReachPeerJson;
+  readonly to: ReachPeerJson;
+  readonly verdict: ReachResult['verdict'];
+  readonly ports: ReachPortsJson;
+  readonly because: readonly { readonly policy: { readonly namespace: string; readonly name: string }; readonly direction: 'ingress' | 'egress'; readonly rule?: number }[];
+  readonly unknownBecause?: string;
+}
+
+/** One connection with what text output needs besides the JSON: where each deciding rule is written. */
+export interface ReachConnection {
+  readonly json: ReachConnectionJson;
+  /** Parallel to `json.because`: the rule's place (or the policy's name when it isolates without a rule that admits). */
+  readonly places: readonly { readonly uri: string; readonly span: Span }[];
+  /** np-guard's spelling of the ports: `All Connections`, `TCP 8050,UDP 53`. */
+  readonly portsText: string;
+}
+
+export interface ReachEnd {
+  readonly endpoint: Endpoint;
+  /** The analysis (apply scope) the workload is in; undefined for external. */
+  readonly analysis?: Analysis;
+}
+
+/** `external`, `NAMESPACE/KIND/NAME` or `NAMESPACE/NAME` of a workload → the endpoint, or a message saying why not. */
+export function resolveReachRef(analysis: Analysis, ref: string): ReachEnd | { readonly error: string } {
+  if (ref.toLowerCase() === 'external') return { endpoint: { kind: 'external' } };
+  const parts = ref.split('/');
+  if ((parts.length !== 2 && parts.length !== 3) || parts.some((p) => !p)) {
+    return { error: `'${ref}' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, or external` };
+  }
+  const namespace = parts[0];
+  const name = parts[parts.length - 1];
+  const kind = parts.length === 3 ? parts[1].toLowerCase() : undefined;
+  const found: { w: Workload; a: Analysis }[] = [];
+  for (const scope of analysis.scopes()) {
+    for (const w of scope.analysis.cluster.workloadsIn(namespace)) {
+      if (w.name !== name || (kind && w.kind.toLowerCase() !== kind) || isWorkloadFragment(w)) continue;
+      if (!found.some((f) => f.w.kind === w.kind)) found.push({ w, a: scope.analysis });
+    }
+  }
+  if (found.length === 1) return { endpoint: { kind: 'workload', workload: found[0].w }, analysis: found[0].a };
+  if (found.length > 1) return { error: `'${ref}' names several workloads (${found.map((f) => `${namespace}/${f.w.kind}/${name}`).join(', ')}); say which with NAMESPACE/KIND/NAME` };
+  const all = analysis.cluster.workloads.filter((w) => !isWorkloadFragment(w));
+  const inNamespace = all.filter((w) => w.namespace === namespace).map((w) => `${namespace}/${w.kind}/${w.name}`);
+  const sameName = all.filter((w) => w.name === name).map((w) => `${w.namespace}/${w.kind}/${w.name}`);
+  const hint = sameName.length ? `; did you mean ${[...new Set(sameName)].slice(0, 5).join(', ')}?` : inNamespace.length ? `; namespace ${namespace} has ${[...new Set(inNamespace)].slice(0, 5).join(', ')}` : all.length ? `, and no workload in namespace ${namespace}` : ': the given files define no workload at all';
+  return { error: `no workload ${ref} in the given files${hint}` };
+}
+
+/** `8080`, `53/UDP`, `8080/tcp` → the port query, or a message. */
+export function parsePortQuery(text: string): PortQuery | { readonly error: string } {
+  const m = /^(\d{1,5})(?:\/([A-Za-z]+))?$/.exec(text);
+  const port = m ? Number(m[1]) : NaN;
+  const protocol = m?.[2] === undefined ? 'TCP' : asProtocol(m[2]);
+  if (!m || port < 1 || port > 65535) return { error: `--port '${text}' is not PORT or PORT/PROTOCOL with PORT 1-65535 (e.g. 8080, 53/UDP)` };
+  if (!protocol) return { error: `--port '${text}': the protocol must be TCP, UDP or SCTP` };
+  return { port, protocol };
+}
+
+function peerJson(e: Endpoint): ReachPeerJson {
+  return e.kind === 'external' ? { external: true } : { namespace: e.workload.namespace, kind: e.workload.kind, name: e.workload.name };
+}
+
+export function peerText(e: Endpoint): string {
+  return e.kind === 'external' ? 'external' : `${e.workload.namespace}/${e.workload.name}[${e.workload.kind}]`;
+}
+
+function portsJson(s: PortSet): ReachPortsJson {
+  if (isAll(s)) return 'all';
+  return [...s].flatMap(([protocol, ranges]) => ranges.map(([a, b]) => ({ protocol, port: a, ...(b !== a ? { endPort: b } : {}) })));
+}
+
+function connection(from: Endpoint, to: Endpoint, r: ReachResult): ReachConnection {
+  const place = (ref: RuleRef) => {
+    const rules = ref.direction === 'ingress' ? ref.policy.ingress : ref.policy.egress;
+    return { uri: ref.policy.uri, span: ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan ?? ref.policy.span };
+  };
+  return {
+    json: {
+      from: peerJson(from),
+      to: peerJson(to),
+      verdict: r.verdict,
+      ports: r.verdict === 'denied' ? [] : portsJson(r.ports),
+      because: r.because.map((b) => ({ policy: { namespace: b.policy.namespace, name: b.policy.name }, direction: b.direction, ...(b.rule !== undefined ? { rule: b.rule } : {}) })),
+      ...(r.unknownBecause && r.verdict !== 'denied' ? { unknownBecause: r.unknownBecause } : {}),
+    },
+    places: r.because.map(place),
+    portsText: r.verdict === 'denied' ? 'No Connections' : portSetText(r.ports),
+  };
+}
+
+/** One verdict between two endpoints; both workloads must be in one apply scope. */
+export function reachBetween(analysis: Analysis, from: ReachEnd, to: ReachEnd, port?: PortQuery): ReachConnection | { readonly error: string } {
+  const scoped = from.analysis ?? to.analysis ?? analysis;
+  if (from.analysis && to.analysis && from.analysis !== to.analysis) {
+    return { error: 'the two workloads are in different variants of the workspace (files that are never applied together), so no connection between them exists' };
+  }
+  return connection(from.endpoint, to.endpoint, reach(scoped.cluster, from.endpoint, to.endpoint, port));
+}
+
+/**
+ * The connectivity list: every ordered pair of distinct workloads in each apply scope, and each workload to and from
+ * external, whose verdict is allowed or unknown (a pair not listed is denied), sorted by source and destination.
+ */
+export function connectivity(analysis: Analysis, port?: PortQuery): readonly ReachConnection[] {
+  const out = new Map<string, ReachConnection>();
+  const external: Endpoint = { kind: 'external' };
+  for (const scope of analysis.scopes()) {
+    const cluster = scope.analysis.cluster;
+    const ends: Endpoint[] = [...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): Endpoint => ({ kind: 'workload', workload })), external];
+    // Per destination, only the sources its ingress rules may admit (and external): the others are denied.
+    const sourcesOf = (to: Endpoint): readonly Endpoint[] => {
+      const candidates = to.kind === 'workload' ? ingressCandidates(cluster, to.workload) : undefined;
+      return candidates ? ends.filter((e) => e.kind === 'external' || candidates.has(e.workload)) : ends;
+    };
+    for (const to of ends) {
+      for (const from of sourcesOf(to)) {
+        if (from === to) continue;
+        if (from.kind === 'workload' && to.kind === 'workload' && from.workload.namespace === to.workload.namespace && from.workload.name === to.workload.name && from.workload.kind === to.workload.kind) continue;
+        const r = reach(cluster, from, to, port);
+        if (r.verdict === 'denied') continue;
+        const key = `${peerText(from)}\u0000${peerText(to)}`;
+        if (!out.has(key)) out.set(key, connection(from, to, r));
+      }
+    }
+  }
+  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+}

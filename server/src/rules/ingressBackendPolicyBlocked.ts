@@ -1,0 +1,175 @@
+// ingress-backend-policy-blocked: an Ingress backend whose pods admit no traffic from the ingress controller the
+// workspace describes, so every request through the Ingress is dropped (docs/networkpolicy-semantics.md netpol §1, §6).
+
+import type { Ingress, IngressBackend, Workload } from '../model/resources';
+import { refOf } from './refOf';
+import { defineRule, type Lookup } from './rule';
+
+/** Images of ingress controllers whose own pods proxy the requests to the backends' pods. */
+const controllerImages: readonly RegExp[] = [
+  /(^|\/)ingress-nginx\/controller(:|@|$)/,
+  /(^|\/)nginx-ingress-controller(:|@|$)/,
+  /(^|\/)nginx\/nginx-ingress(:|@|$)/,
+  /(^|\/)traefik(:|@|$)/,
+  /(^|\/)haproxytech\/kubernetes-ingress(:|@|$)/,
+  /(^|\/)haproxy-ingress(:|@|$)/,
+  /(^|\/)kong\/kubernetes-ingress-controller(:|@|$)/,
+];
+
+export const ingressBackendPolicyBlocked = defineRule({
+  code: 'ingress-backend-policy-blocked',
+  subjects: ['ingresses'],
+  defaultSeverity: 'warning',
+  title: "An Ingress backend's pods admit no traffic from the ingress controller",
+  description: `An ingress controller (ingress-nginx, Traefik, HAProxy, Kong) proxies each request from its own pods to the
+pods of the backend Service, on the port the Service's targetPort lands on. When NetworkPolicies isolate those pods
+and no rule admits the controller's pods (by namespace and labels) on that port, or the controller's egress does not
+admit the backend, every request through the Ingress fails while the Service itself looks healthy
+(docs/networkpolicy-semantics.md §1, §6). The controller is recognised by its image among the workloads of the
+workspace.
+
+Stays quiet when the workspace describes no ingress controller (it is often installed by another repository, and a
+cloud load balancer may send traffic from outside the cluster), when any controller described may reach the pods or
+the answer is unknown (a namespace selector on labels the manifests cannot check, a host-network controller,
+policies of the network plugin), and when the backend's Service or port does not resolve (ingress-backend-missing
+reports that).`,
+  examples: {
+    bad: `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: shop}
+spec:
+  rules:
+    - http:
+        paths:
+          - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web-in, namespace: shop}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  ingress:
+    - from: [{podSelector: {matchLabels: {app: api}}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: web, ports: [{containerPort: 8080}]}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ingress-nginx-controller, namespace: ingress-nginx}
+spec:
+  selector: {matchLabels: {app: ingress-nginx}}
+  template:
+    metadata: {labels: {app: ingress-nginx}}
+    spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
+    good: `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: shop}
+spec:
+  rules:
+    - http:
+        paths:
+          - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web-in, namespace: shop}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  ingress:
+    - from: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}]
+      ports: [{port: 8080}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: web, ports: [{containerPort: 8080}]}]}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ingress-nginx-controller, namespace: ingress-nginx}
+spec:
+  selector: {matchLabels: {app: ingress-nginx}}
+  template:
+    metadata: {labels: {app: ingress-nginx}}
+    spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
+  },
+  *check({ subjects, lookup }) {
+    let controllers: readonly Workload[] | undefined;
+    for (const ing of subjects.ingresses) {
+      const backends = [...ing.paths.map((p) => p.backend), ...(ing.defaultBackend ? [ing.defaultBackend] : [])];
+      for (const b of backends) {
+        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup)));
+        if (!blocked) continue;
+        const { controller, workload, port, because } = blocked;
+        yield {
+          uri: ing.uri,
+          span: b.serviceNameSpan ?? b.span,
+          message: `The pods of ${workload.kind} "${workload.name}" behind Service "${b.serviceName}" admit no traffic from the ingress controller ${controller.kind} "${controller.namespace}/${controller.name}" on TCP ${port}, so requests through this Ingress are dropped: ${because}.`,
+          resource: refOf(ing),
+          related: [{ uri: controller.uri, span: controller.nameSpan ?? controller.span, message: `the ingress controller ${controller.kind} "${controller.name}"` }],
+        };
+      }
+    }
+  },
+});
+
+/** The ingress controller workloads of the scope, recognised by their image. */
+function controllersIn(lookup: Lookup): readonly Workload[] {
+  const out: Workload[] = [];
+  for (const ns of lookup.namespaces()) {
+    for (const w of lookup.workloadsIn(ns)) {
+      if (w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))) out.push(w);
+    }
+  }
+  return out;
+}
+
+function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Workload[]):
+  { controller: Workload; workload: Workload; port: number; because: string } | undefined {
+  if (b.resource || !b.serviceName) return undefined;
+  const service = lookup.service(ing.namespace, b.serviceName);
+  if (!service) return undefined;
+  const sp = service.ports.find((p) => (b.portNumber !== undefined ? p.port === b.portNumber : p.name === b.portName));
+  if (!sp) return undefined;
+  const groups = lookup.endpointsOf(service).groups;
+  if (!groups.length) return undefined;
+  // Cheap first: a backend whose pods no policy isolates for ingress needs no controller lookup.
+  if (groups.every((g) => !lookup.policiesSelecting(g.workload).some((p) => p.policyTypes.includes('Ingress')))) return undefined;
+  const all = controllers();
+  if (!all.length) return undefined;
+  let found: { controller: Workload; workload: Workload; port: number; because: string } | undefined;
+  for (const g of groups) {
+    const port = g.ports.find((t) => t.servicePort === sp)?.containerPort;
+    if (port === undefined || sp.protocol !== 'TCP') return undefined;
+    for (const controller of all) {
+      const r = lookup.reach(controller, g.workload, { protocol: 'TCP', port });
+      if (r.verdict !== 'denied') return undefined;
+      if (!found) {
+        const names = r.because.map((x) => `${x.direction === 'ingress' ? '' : 'the controller\'s '}NetworkPolicy "${x.policy.name}" isolates ${x.direction === 'ingress' ? 'them' : 'its egress'} and admits none of it`);
+        found = { controller, workload: g.workload, port, because: [...new Set(names)].join('; ') };
+      }
+    }
+  }
+  return found;
+}
