@@ -83,6 +83,13 @@ describe('native Kustomize rendering equals kubectl kustomize', () => {
     assert.deepEqual(results.filter((r) => r.notEvaluated).map((r) => r.dir), [join('project', 'overlays', 'experimental')]);
   });
 
+  it('on a Component folder built directly (Kustomize builds it as a kustomization)', async () => {
+    requireKubectl();
+    const dir = join(fixtures, 'fidelity', 'component-root');
+    const results = await compare([dir], fixtures);
+    assert.deepEqual(results, [{ dir: join('fidelity', 'component-root'), built: true, problem: undefined }]);
+  });
+
   it(`on ${randomCases} random layouts of bases, components and overlays`, async () => {
     requireKubectl();
     const dirs: string[] = [];

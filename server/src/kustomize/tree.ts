@@ -1,7 +1,7 @@
 // The object trees the Kustomize renderer transforms: plain maps, sequences and scalars, each remembering where in
 // which source file it came from (and which kustomization setting made it, when it was not the source's own text).
 
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
 import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
 import { goYamlTokens } from '../model/goYaml';
 import type { Span } from '../model/span';
@@ -168,7 +168,7 @@ export function parseYaml(text: string, uri: string): ParseResult {
     // go-yaml's reading of multi-line quoted scalars (kyaml reads them so)
     const tokens = Array.from(goYamlTokens(text));
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
-    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens)) as Document.Parsed[];
+    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, customTags: (tags) => [goOctal, ...tags] }).compose(tokens)) as Document.Parsed[];
   } catch (err) {
     return { docs: [], error: { message: err instanceof Error ? err.message : String(err), span: { start: 0, end: 0 } } };
   }
@@ -182,7 +182,7 @@ export function parseYaml(text: string, uri: string): ParseResult {
       return { docs: out, error: { message: err.message.split('\n')[0], span: { start, end } } };
     }
     const range = doc.range ?? [0, 0, 0];
-    const conv = new Converter(doc, uri);
+    const conv = new Converter(doc, uri, text);
     try {
       out.push({ node: doc.contents ? conv.node(doc.contents as YamlNode, 0) : undefined, span: { start: range[0], end: range[1] } });
     } catch (err) {
@@ -191,6 +191,19 @@ export function parseYaml(text: string, uri: string): ParseResult {
     }
   }
   return { docs: out };
+}
+
+/** go-yaml v3 (kyaml) reads a plain `0444` as octal, as YAML 1.1 did; YAML 1.2's core schema reads it as decimal. */
+const goOctal: ScalarTag = {
+  tag: 'tag:yaml.org,2002:int',
+  default: true,
+  test: /^0[0-7]+$/,
+  resolve: (s: string) => parseInt(s, 8),
+};
+
+/** Kustomize's output (or ours) as plain values, read as Kustomize reads YAML (octal `0444` is 292). */
+export function kustomizeOutputValues(text: string): unknown[] {
+  return parseAllDocuments(text, { customTags: (tags) => [goOctal, ...tags] }).map((d) => d.toJS() as unknown);
 }
 
 /** Aliases are expanded (as Kustomize does); a document whose aliases expand to more values than this is refused. */
@@ -207,6 +220,7 @@ class Converter {
   constructor(
     private readonly doc: Document.Parsed,
     private readonly uri: string,
+    private readonly text: string,
   ) {}
 
   private src(n: { range?: [number, number, number] | null }): Src | undefined {
@@ -246,6 +260,13 @@ class Converter {
       const v = n.value;
       const s = scalar(v === undefined ? null : typeof v === 'bigint' ? Number(v) : (v as Scalar), this.src(n));
       if (typeof v === 'number' && n.source !== undefined) s.raw = n.source;
+      // A block scalar's last line keeps its line break only when the text has one: at the end of a file without a
+      // final newline, go-yaml reads `|` and `>` (clip or keep) without it, where the yaml library adds one.
+      if ((n.type === 'BLOCK_LITERAL' || n.type === 'BLOCK_FOLDED') && typeof s.v === 'string' && s.v.endsWith('\n') && n.range) {
+        const end = Math.min(n.range[1], this.text.length);
+        const last = this.text.charCodeAt(end - 1);
+        if (end === this.text.length && last !== 10 && last !== 13) s.v = s.v.slice(0, -1);
+      }
       if (v instanceof Date || (typeof v === 'object' && v !== null)) s.v = String(n.source ?? v);
       return s;
     }
