@@ -26,7 +26,7 @@ import {
 import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
-import { clone, entry, get, map, parseYaml, scalar, set, str, type KEntry, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src, kustomizeOutputValues } from './tree';
+import { clone, dropBlankNulls, entry, explicitNulls, get, map, parseYaml, scalar, set, str, type KEntry, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src, kustomizeOutputValues } from './tree';
 import { basenameUri, dirnameUri, isWithin, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
@@ -314,7 +314,12 @@ function stringList(k: Kust, key: string): { value: string; src: Src }[] {
 function stringMap(k: Kust, n: KNode | undefined, what: string, fallback: Src): { key: string; value: string; src: Src }[] {
   if (!n || (n.t === 's' && n.v === null)) return [];
   if (n.t !== 'm') throw new Stop(k.uri, srcOf(n, fallback).span, `'${what}' must be a map of strings`);
-  return n.e.map((e) => ({ key: e.k, value: str(e.v) ?? '', src: { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } } }));
+  return n.e.map((e) => {
+    const src = { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } };
+    // Kustomize reads these into map[string]string: a number or a boolean is refused (quote it), null is ''
+    if (e.v.t !== 's' || (e.v.v !== null && typeof e.v.v !== 'string')) throw new Stop(k.uri, src.span, `'${what}' must be a map of strings: the value of '${e.k}' is ${e.v.t === 's' ? `the ${typeof e.v.v} ${String(e.v.v)} (quote it)` : e.v.t === 'm' ? 'a map' : 'a list'}`);
+    return { key: e.k, value: str(e.v) ?? '', src };
+  });
 }
 
 const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitbucket\.org\/)|\?ref=|\.git(?:\/\/|$)/i;
@@ -778,6 +783,7 @@ function applySmp(r: Res, patch: KMap, at: Src): boolean {
   try {
     const keep = applyStrategicMerge(r.node, patch, gvk.kind);
     if (!keep) return false;
+    dropBlankNulls(r.node);
   } catch (err) {
     if (err instanceof PatchError) throw new Stop(at.uri, at.span, err.message, true);
     throw err;
@@ -966,6 +972,7 @@ function json6902On(r: Res, ops: KSeq, at: Src): void {
     applyJson6902(r.node, ops);
     // Kustomize applies JSON patches to a JSON copy of the object: no value node is shared afterwards.
     r.node = clone(r.node);
+    explicitNulls(r.node);
   } catch (err) {
     if (err instanceof PatchError) throw new Stop(at.uri, at.span, `JSON patch on ${idText(curId(r))}: ${err.message}`);
     throw err;
@@ -1154,12 +1161,18 @@ function replicaTransformer(k: Kust, ra: Res[]): void {
     const countNode = get(item, 'count');
     if (!name || !countNode || countNode.t !== 's' || typeof countNode.v !== 'number') throw new Stop(at.uri, at.span, 'a replicas entry needs a name and a numeric count');
     const src = { ...srcOf(countNode, at), via: 'replicas' };
+    let found = false;
     for (const r of ra) {
       if (![curId(r), ...r.prevIds].some((x) => x.name === name)) continue;
       const gvk = gvkOf(r.node);
       for (const spec of replicaSpecs)
-        if (gvkSelected(gvk, spec)) visitField(r.node, spec.path, true, src, (parent, key) => set(parent, key, scalar(countNode.v, src), src));
+        if (gvkSelected(gvk, spec)) {
+          found = true;
+          visitField(r.node, spec.path, true, src, (parent, key) => set(parent, key, scalar(countNode.v, src), src));
+        }
     }
+    // Kustomize's replica count transformer refuses an entry that names no object it can scale
+    if (!found) throw new Stop(at.uri, at.span, `replicas: no ${[...new Set(replicaSpecs.map((f) => f.kind))].join(', ')} is named ${name}`);
   }
 }
 

@@ -20,6 +20,8 @@ export interface KScalar {
   v: Scalar;
   /** The source text of a plain non-string scalar (`1.0`, `0x1f`), kept so the output reads the same. */
   raw?: string;
+  /** A null written as nothing (`key:`), which kyaml's strategic merge drops from the object it patches. */
+  blank?: boolean;
   src?: Src;
 }
 
@@ -96,6 +98,24 @@ export function clone<T extends KNode>(node: T): T {
   if (node.t === 's') return { ...node };
   if (node.t === 'q') return { t: 'q', items: node.items.map(clone), src: node.src } as T;
   return { t: 'm', e: node.e.map((e) => ({ k: e.k, ks: e.ks, v: clone(e.v) })), src: node.src } as T;
+}
+
+/**
+ * Drops, at any depth, the map entries whose value is a null written as nothing (`key:`): what kyaml's strategic
+ * merge leaves of the object it patches (an explicit `null` or `~` stays; a map left empty stays as `{}`).
+ */
+export function dropBlankNulls(node: KNode): void {
+  if (node.t === 'm') {
+    node.e = node.e.filter((e) => !(e.v.t === 's' && e.v.blank));
+    for (const e of node.e) dropBlankNulls(e.v);
+  } else if (node.t === 'q') for (const i of node.items) dropBlankNulls(i);
+}
+
+/** Forgets how nulls were written (a JSON round trip, as Kustomize's JSON patches make): every null is explicit. */
+export function explicitNulls(node: KNode): void {
+  if (node.t === 's') delete node.blank;
+  else if (node.t === 'm') for (const e of node.e) explicitNulls(e.v);
+  else for (const i of node.items) explicitNulls(i);
 }
 
 /** Marks every node of a tree without a source as coming from `src` (values a setting wrote). */
@@ -247,7 +267,7 @@ class Converter {
         if (!isPair(p)) continue;
         const keyNode = p.key as YamlNode | null;
         const k = keyNode && isScalar(keyNode) ? String(keyNode.value) : keyNode === null ? '' : String(keyNode);
-        const v = p.value === null || p.value === undefined ? scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined) : this.node(p.value as YamlNode, depth + 1);
+        const v = p.value === null || p.value === undefined ? { ...scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined), blank: true } : this.node(p.value as YamlNode, depth + 1);
         const ks = keyNode ? this.src(keyNode) : undefined;
         const existing = entries.findIndex((e) => e.k === k);
         if (existing >= 0) entries.splice(existing, 1);
@@ -260,6 +280,7 @@ class Converter {
       const v = n.value;
       const s = scalar(v === undefined ? null : typeof v === 'bigint' ? Number(v) : (v as Scalar), this.src(n));
       if (typeof v === 'number' && n.source !== undefined) s.raw = n.source;
+      if ((v === null || v === undefined) && n.source === '') s.blank = true;
       // A block scalar's last line keeps its line break only when the text has one: at the end of a file without a
       // final newline, go-yaml reads `|` and `>` (clip or keep) without it, where the yaml library adds one.
       if ((n.type === 'BLOCK_LITERAL' || n.type === 'BLOCK_FOLDED') && typeof s.v === 'string' && s.v.endsWith('\n') && n.range) {
