@@ -213,7 +213,8 @@ function reasonClass(text: string): string {
   if (/helm|helmcharts/.test(t)) return 'helm charts';
   if (/remote|https?:\/\/|git::|github\.com\/|\?ref=/.test(t)) return 'remote resource';
   if (/cycle/.test(t)) return 'cycle';
-  if (/no such file|not found|must resolve to a file|does not exist|missing|unable to find|cannot find|no kustomization/.test(t)) return 'missing file';
+  if (/external plugins? disabled|plugin|exec function/.test(t)) return 'not evaluated';
+  if (/no such file|not found|must resolve to a file|does not exist|missing|unable to find|cannot find|cannot read|no kustomization|evalsymlink|neither a file nor a folder|not read \(too large/.test(t)) return 'missing file';
   if (/conflict|already registered|id conflict|may not add resource with an already registered id/.test(t)) return 'conflicting ids';
   if (/yaml|json|unmarshal|parse/.test(t)) return 'unreadable YAML';
   if (/replacement|vars|transformers?:|configurations|not analysed|not evaluated|openapi|crds|plugin|exec/.test(t)) return 'not evaluated';
@@ -221,14 +222,14 @@ function reasonClass(text: string): string {
 }
 
 /** The first line of a reason, without kubectl's log prefix (`E1202 06:47:56.917019 10760 run.go:72] "command failed" err=`). */
-function firstLine(text: string): string {
+function firstLine(text: string, max = 300): string {
   const lines = text
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#') && l !== '>')
     .map((l) => l.replace(/^[EWI]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\] "command failed" err=/, '').replace(/^kube-netlens: /, ''));
   const first = lines[0] === '<' ? lines[1] : lines[0];
-  return (first ?? '').replace(/^"|"$/g, '').slice(0, 300);
+  return (first ?? '').replace(/^"|"$/g, '').slice(0, max);
 }
 
 async function compareRoot(o: Options, repo: string, root: string): Promise<RootResult> {
@@ -262,7 +263,7 @@ async function compareRoot(o: Options, repo: string, root: string): Promise<Root
     const c = compareObjects(ourObjects, theirObjects);
     outcome = c.path ? { kind: 'different', path: c.path } : { kind: 'equal', orderDiffers: c.orderDiffers };
   } else if (!ourObjects && !theirObjects) {
-    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason)) === reasonClass(firstLine(theirError)), ours: firstLine(ourReason), theirs: firstLine(theirError) };
+    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(firstLine(theirError, Infinity)), ours: firstLine(ourReason), theirs: firstLine(theirError) };
   } else if (!ourObjects) outcome = { kind: 'we-refuse', ours: firstLine(ourReason), notEvaluated: /Not analysed as a Kustomize build/.test(ourReason) };
   else outcome = { kind: 'kubectl-refuses', theirs: firstLine(theirError) };
   return { repo: basename(repo), root: name, outcome };
