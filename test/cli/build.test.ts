@@ -31,6 +31,16 @@ describe('kube-netlens build', () => {
     assert.deepEqual(objects.find((o) => o.kind === 'Service')?.spec?.selector, { app: 'api', team: 'payments' });
   });
 
+  it('reads integers in JSON output as Kustomize does: 0444 is octal (292), and a last block scalar without a final newline has none', () => {
+    const run = runCli(['build', '--format', 'json', join(fixtures, 'fidelity', 'scalars')]);
+    assert.equal(run.status, 0, run.stderr);
+    const objects = JSON.parse(run.stdout) as { kind: string; spec?: { volumes: { configMap: { defaultMode: number; items: { mode: number }[] } }[]; containers: { args: string[] }[] } }[];
+    const pod = objects.find((o) => o.kind === 'Pod');
+    assert.equal(pod?.spec?.volumes[0].configMap.defaultMode, 0o755);
+    assert.equal(pod?.spec?.volumes[0].configMap.items[0].mode, 0o444);
+    assert.deepEqual(pod?.spec?.containers[0].args, ['echo no final newline']);
+  });
+
   it('exits 2 when the folder holds no kustomization', () => {
     const run = runCli(['build', join(fixtures, 'shop', 'base', '..', '..')]);
     assert.equal(run.status, 2);

@@ -24,8 +24,8 @@ interface JsonDiagnostic {
   related: { file: string; message: string }[];
 }
 
-function check(args: readonly string[], env: Record<string, string> = {}): { status: number | null; diagnostics: JsonDiagnostic[]; stderr: string } {
-  const run = runCli(['check', '--format', 'json', ...args], { env: { PATH: noHelmPath, ...env } });
+function check(args: readonly string[], env: Record<string, string> = {}, cwd?: string): { status: number | null; diagnostics: JsonDiagnostic[]; stderr: string } {
+  const run = runCli(['check', '--format', 'json', ...args], { env: { PATH: noHelmPath, ...env }, cwd });
   assert.ok(run.status === 0 || run.status === 1, `exit ${run.status}: ${run.stderr}`);
   return { status: run.status, diagnostics: (JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics, stderr: run.stderr };
 }
@@ -77,6 +77,17 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(typo.message, /\nin release api, values ci\/prod-values\.yaml: rendered `apii`$/);
     // every value set renders the unknown targetPort: reported once
     assert.match(port.message, /\nin release api, value sets values\.yaml, ci\/prod-values\.yaml and ci\/staging-values\.yaml: rendered `metrics`$/);
+  });
+
+  it('gives the same findings inside the chart folder, with `.` or no path, as for the folder named from outside', () => {
+    for (const chart of ['valuesets', 'umbrella']) {
+      const inside = join(repoRoot, charts, chart);
+      const seen = (diagnostics: JsonDiagnostic[], cwd: string) => diagnostics.map((d) => [d.code, join(cwd, d.file), at(d), d.message]);
+      const named = seen(check(['--helm', helm, join(charts, chart)]).diagnostics, repoRoot);
+      assert.ok(named.length > 0 && named.every(([, file]) => file.includes(join(chart, 'templates')) || file.includes(join(chart, 'charts'))), `${chart}: on template lines: ${JSON.stringify(named)}`);
+      assert.deepEqual(seen(check(['--helm', helm, '.'], {}, inside).diagnostics, inside), named, `${chart}: check .`);
+      assert.deepEqual(seen(check(['--helm', helm], {}, inside).diagnostics, inside), named, `${chart}: check with no path`);
+    }
   });
 
   it('renders a subchart with its parent and maps its findings to the subchart template', () => {

@@ -4,9 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
-import { renderKustomization, type RenderOptions } from '../../server/src/kustomize/render';
+import { renderedObjects, renderKustomization, type RenderOptions } from '../../server/src/kustomize/render';
 
 export interface KubectlInfo {
   readonly path?: string;
@@ -95,7 +94,7 @@ function kubectlBuild(dir: string, flags: readonly string[]): Promise<BuildOutco
     p.on('error', (err) => done({ ok: false, error: err.message }));
     p.on('close', (code) => {
       if (code !== 0) return done({ ok: false, error: stderr.trim() || `exit ${code}` });
-      done({ ok: true, objects: parseAllDocuments(stdout).map((d) => d.toJS() as unknown).filter((o) => o !== null) });
+      done({ ok: true, objects: renderedObjects(stdout).filter((o) => o !== null) });
     });
   });
 }
@@ -104,7 +103,7 @@ export function nativeBuild(dir: string, options: RenderOptions = {}): BuildOutc
   const unit = renderKustomization(nodeFileReader(), pathToFileURL(resolve(dir)).href, options);
   const messages = unit.problems.map((p) => p.message);
   if (!unit.rendered) return { ok: false, error: messages.join('; '), messages };
-  return { ok: true, objects: parseAllDocuments(unit.rendered.text).map((d) => d.toJS() as unknown).filter((o) => o !== null), messages };
+  return { ok: true, objects: renderedObjects(unit.rendered.text).filter((o) => o !== null), messages };
 }
 
 /** Deep equality with map key order ignored (list order counts). */

@@ -4,7 +4,7 @@
 // (map key order ignored), or both must refuse.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -81,6 +81,23 @@ describe('native Kustomize rendering equals kubectl kustomize', () => {
     // what the renderer says it does not evaluate.
     assert.deepEqual(results.filter((r) => !r.built && !r.notEvaluated).map((r) => r.dir), []);
     assert.deepEqual(results.filter((r) => r.notEvaluated).map((r) => r.dir), [join('project', 'overlays', 'experimental')]);
+  });
+
+  it('refuses what Kustomize refuses: each problem fixture that kubectl fails (or builds) is said to', async () => {
+    requireKubectl();
+    const expected = JSON.parse(readFileSync(join(fixtures, 'problems', 'expected.json'), 'utf8')) as Record<string, { kubectl: 'fails' | 'builds' | 'any' }>;
+    const named = Object.entries(expected).filter(([, e]) => e.kubectl !== 'any');
+    const real = await kubectlBuildAll(named.map(([name]) => join(fixtures, 'problems', name)), 3);
+    const wrong = named.filter(([, e], i) => (e.kubectl === 'fails') === real[i].ok).map(([name, e]) => `${name}: expected kubectl to say it ${e.kubectl}`);
+    assert.deepEqual(wrong, []);
+    assert.ok(named.filter(([, e]) => e.kubectl === 'fails').length >= 6);
+  });
+
+  it('on a Component folder built directly (Kustomize builds it as a kustomization)', async () => {
+    requireKubectl();
+    const dir = join(fixtures, 'fidelity', 'component-root');
+    const results = await compare([dir], fixtures);
+    assert.deepEqual(results, [{ dir: join('fidelity', 'component-root'), built: true, problem: undefined }]);
   });
 
   it(`on ${randomCases} random layouts of bases, components and overlays`, async () => {

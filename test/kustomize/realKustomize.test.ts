@@ -176,6 +176,30 @@ describe('the real Kustomize for what is not evaluated natively', () => {
     assert.match(note('overlays/helm'), /kustomize-not-rendered: .*--enable-helm, which is never passed/);
   });
 
+  it('confirms a native failure with the real Kustomize: kept (with its line) when Kustomize fails too, replaced by its build when it builds', () => {
+    const dir = workspace({
+      ...base,
+      // a JSON patch under a parent the object lacks: Kustomize fails too
+      'overlays/broken/kustomization.yaml': 'resources:\n  - ../../base\npatches:\n  - target: { kind: Deployment }\n    patch: |-\n      - { op: add, path: /spec/strategy/rollingUpdate/maxSurge, value: 1 }\n',
+    });
+    const t = tool();
+    const [broken] = units(dir, { external: (native) => buildWithKustomizeSync(t, native, diskReader) });
+    assert.equal(broken.rendered, undefined);
+    assert.deepEqual(broken.problems.map((p) => [p.code, p.severity]), [['kustomize-render-failed', 'error']]);
+    assert.match(broken.problems[0].message, /^Kustomize build fails: JSON patch on Deployment/, 'the native message, which names the patch, is kept');
+    // a Kustomize that builds what the native renderer refused: its build is analysed, and no failure is reported
+    const fake = join(dir, 'fake-kustomize');
+    const web = base['base/web.yaml'].replace('        app: web\n    spec:', '        app: wbe\n    spec:');
+    writeFileSync(fake, `#!/bin/sh\ncat <<'EOF'\n${web}EOF\n`, { mode: 0o755 });
+    const built = units(dir, { external: (native) => buildWithKustomizeSync({ ...t, path: fake, kubectl: false }, native, diskReader) });
+    assert.ok(built[0].rendered, 'the real build replaces the native failure');
+    assert.deepEqual(built[0].problems, []);
+    const a = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { external: (native) => buildWithKustomizeSync({ ...t, path: fake, kubectl: false }, native, diskReader) } });
+    const codes = diagnosticsFor(a).map((f) => f.code);
+    assert.ok(!codes.includes('kustomize-render-failed'), `no failure once Kustomize built it: ${codes.join(', ')}`);
+    assert.ok(codes.includes('workload-selector-mismatch'), `the build is checked: ${codes.join(', ')}`);
+  });
+
   it("shows Kustomize's error on the kustomization line that needed it, and stops a build at the timeout", () => {
     const dir = workspace({ ...base, 'overlays/prod/kustomization.yaml': replacementsOverlay.replace('        options: { create: true }\n', '') });
     const t = tool();

@@ -6,7 +6,7 @@
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
 import { findingsOfProblems, mapFindings, type RenderedFindings } from '../features/renderedFindings';
-import { renderUri } from '../model/helmCharts';
+import { isInFolder, renderUri } from '../model/helmCharts';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
 import type { Analysis, Finding } from './featureTypes';
 import { renderCharts } from './helmCharts';
@@ -46,7 +46,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
     : loaded.analysis;
   const renderedCharts = new Set(units.map((u) => u.chart.root));
   // templates of charts that rendered are not skipped; the others' are
-  const renderedTemplates = [...discovery.templates].filter((t) => [...renderedCharts].some((r) => t.startsWith(`${r}/`))).length;
+  const renderedTemplates = [...discovery.templates].filter((t) => [...renderedCharts].some((r) => isInFolder(r, t))).length;
   return {
     analysis,
     units: units.map((u) => ({

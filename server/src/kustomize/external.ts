@@ -18,9 +18,27 @@ const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitb
 /** Kustomizations a build may nest; deeper trees are not handed to the binary either. */
 const maxKustomizations = 200;
 
-/** Whether the native render stopped at something it does not evaluate (then the real Kustomize may build it). */
+/**
+ * Whether the real Kustomize should build a root the native renderer did not: it stopped at something it does not
+ * evaluate, or it failed (a failure is confirmed by the real Kustomize before it is reported: confirmedUnit).
+ */
 export function wantsRealKustomize(native: RenderedUnit): boolean {
-  return !native.rendered && native.problems.some((p) => p.code === 'kustomize-not-rendered');
+  return !native.rendered && native.problems.some((p) => p.code === 'kustomize-not-rendered' || p.code === 'kustomize-render-failed');
+}
+
+/** Whether the native renderer failed (rather than stopping at what it does not evaluate). */
+export function nativeFailed(native: RenderedUnit): boolean {
+  return !native.rendered && !native.problems.some((p) => p.code === 'kustomize-not-rendered');
+}
+
+/**
+ * The unit to report for a root whose native render failed, once the real Kustomize ran: its build when it builds
+ * the root (the native failure was the renderer's, not the user's), else the native failure, which names the
+ * kustomization line at fault (the real Kustomize confirmed it, or could not say: it did not start or finish).
+ */
+export function confirmedUnit(native: RenderedUnit, built: RenderedUnit): RenderedUnit {
+  if (!nativeFailed(native)) return built;
+  return built.rendered ? built : native;
 }
 
 /**

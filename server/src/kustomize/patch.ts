@@ -329,7 +329,8 @@ function addAt(root: KNode, path: string, value: KNode, keySrc: KMap['e'][number
   const last = parts[parts.length - 1];
   if (parent.t === 'm') {
     const i = parent.e.findIndex((e) => e.k === last);
-    if (replace && i < 0) throw new PatchError(`the path '${path}' does not exist in the object`);
+    // A `replace` of a key its map lacks adds it: the JSON patch library Kustomize uses (evanphx/json-patch v4) only
+    // requires the parent to exist (semantics differ from RFC 6902 here; Kustomize's output is the reference).
     if (i >= 0) parent.e[i] = { k: last, ks: parent.e[i].ks, v: value };
     else parent.e.push({ k: last, ks: keySrc, v: value });
     return;

@@ -3,7 +3,6 @@
 // The order of steps follows Kustomize v5 (api/internal/target/kusttarget.go): resources, generators, components,
 // then the built-in transformers in their fixed order; name hashes and name references are fixed once, at the root.
 
-import { parseAllDocuments } from 'yaml';
 import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import type { Span } from '../model/span';
@@ -27,7 +26,7 @@ import {
 import { notRewritten } from './notRewritten';
 import { applyJson6902, applyStrategicMerge, PatchError } from './patch';
 import { base64, sha256Hex, utf8Bytes } from './sha256';
-import { clone, entry, get, map, parseYaml, scalar, set, str, type KEntry, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src } from './tree';
+import { clone, dropBlankNulls, entry, explicitNulls, get, map, parseYaml, scalar, set, str, type KEntry, type KMap, type KNode, type KScalar, type KSeq, type ParseResult, type Src, kustomizeOutputValues } from './tree';
 import { basenameUri, dirnameUri, isWithin, relativeUri, resolveUri } from './uriPath';
 
 /** A read-only view of the workspace, keyed by URI. */
@@ -277,15 +276,16 @@ function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
   const parsed = parseCached(ctx, text, uri);
   if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the kustomization: ${parsed.error.message}`);
   const docs = parsed.docs.filter((d) => d.node !== undefined);
-  const node = docs[0]?.node ?? map();
+  const first = docs[0]?.node;
+  const node = !first || (first.t === 's' && first.v === null) ? map() : first;
   if (node.t !== 'm') throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, 'the kustomization is not a map');
+  // Kustomize refuses a kustomization without a field (an empty file, only comments, `{}`)
+  if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, `${present[0]} is empty`);
   for (const e of node.e) {
     if (evaluated.has(e.k)) continue;
     const why = notEvaluatedWhy[e.k] ?? `the field '${e.k}' is not a Kustomization field Kubernetes Network Lens evaluates`;
     throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true);
   }
-  const sort = get(node, 'sortOptions');
-  if (sort && str(get(sort, 'order')) === 'fifo') throw new Stop(uri, entry(node, 'sortOptions')?.ks?.span ?? { start: 0, end: 0 }, 'sortOptions order fifo is not evaluated', true);
   return { uri, dir, node, text };
 }
 
@@ -314,7 +314,12 @@ function stringList(k: Kust, key: string): { value: string; src: Src }[] {
 function stringMap(k: Kust, n: KNode | undefined, what: string, fallback: Src): { key: string; value: string; src: Src }[] {
   if (!n || (n.t === 's' && n.v === null)) return [];
   if (n.t !== 'm') throw new Stop(k.uri, srcOf(n, fallback).span, `'${what}' must be a map of strings`);
-  return n.e.map((e) => ({ key: e.k, value: str(e.v) ?? '', src: { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } } }));
+  return n.e.map((e) => {
+    const src = { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } };
+    // Kustomize reads these into map[string]string: a number or a boolean is refused (quote it), null is ''
+    if (e.v.t !== 's' || (e.v.v !== null && typeof e.v.v !== 'string')) throw new Stop(k.uri, src.span, `'${what}' must be a map of strings: the value of '${e.k}' is ${e.v.t === 's' ? `the ${typeof e.v.v} ${String(e.v.v)} (quote it)` : e.v.t === 'm' ? 'a map' : 'a list'}`);
+    return { key: e.k, value: str(e.v) ?? '', src };
+  });
 }
 
 const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitbucket\.org\/)|\?ref=|\.git(?:\/\/|$)/i;
@@ -374,7 +379,8 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
   if (stack.length > maxDepth) throw new Stop(k.uri, { start: 0, end: 0 }, 'kustomizations nest too deeply');
   const kind = str(get(k.node, 'kind'));
   if (component && kind !== 'Component') throw new Stop(k.uri, { start: 0, end: 0 }, `${relativeUri(k.dir, k.uri)} is listed as a component but is not of kind Component`);
-  if (!component && kind === 'Component') throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
+  // a Component built directly (the root) is built as a kustomization, as Kustomize does; listed as a resource it is refused
+  if (!component && kind === 'Component' && stack.length > 1) throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
   for (const field of ['resources', 'bases'])
     for (const entry of stringList(k, field)) {
       if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, `the remote resource '${entry.value}' is not fetched`, true);
@@ -523,7 +529,8 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     if (entries.some((e) => e.key === key)) throw new Stop(src.uri, src.span, `${kind} ${name}: the key '${key}' is set twice`);
     entries.push({ key, value, src });
   };
-  for (const f of listOf(k, g, 'envs', at).concat(listOf(k, g, 'env', at))) {
+  // `env: FILE`, the field before `envs`, is read after them (Kustomize's fix of legacy kustomizations).
+  for (const f of listOf(k, g, 'envs', at).concat(listOf(k, g, 'env', at, true))) {
     const uri = resolveUri(k.dir, f.value);
     const text = readIn(ctx, k.dir, uri, f.src);
     if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the env file '${f.value}'`);
@@ -563,7 +570,8 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     const type = str(get(g, 'type')) ?? 'Opaque';
     node.e.push({ k: 'type', ks: via, v: scalar(type, srcOf(get(g, 'type'), via)) });
   }
-  if (entries.length) node.e.push({ k: 'data', ks: via, v: map(entries.map((e) => ({ k: e.key, ks: e.src, v: scalar(kind === 'Secret' ? base64(utf8Bytes(e.value)) : e.value, e.src) })), via) });
+  // a Secret always has data (`data: {}` when nothing is generated), a ConfigMap only when something is
+  if (entries.length || kind === 'Secret') node.e.push({ k: 'data', ks: via, v: map(entries.map((e) => ({ k: e.key, ks: e.src, v: scalar(kind === 'Secret' ? base64(utf8Bytes(e.value)) : e.value, e.src) })), via) });
   if (opts.immutable) node.e.push({ k: 'immutable', ks: via, v: scalar(true, via) });
   const res = newRes(node, via);
   res.needsHash = !opts.disableHash;
@@ -579,9 +587,10 @@ function isBinary(text: string): boolean {
   return false;
 }
 
-function listOf(k: Kust, g: KMap, key: string, at: Src): { value: string; src: Src }[] {
+function listOf(k: Kust, g: KMap, key: string, at: Src, oneString = false): { value: string; src: Src }[] {
   const n = get(g, key);
   if (!n || (n.t === 's' && n.v === null)) return [];
+  if (oneString && n.t === 's') return str(n) ? [{ value: str(n)!, src: srcOf(n, at) }] : [];
   if (n.t !== 'q') throw new Stop(k.uri, srcOf(n, at).span, `'${key}' must be a list`);
   return n.items.map((i) => ({ value: str(i) ?? '', src: srcOf(i, at) }));
 }
@@ -608,12 +617,12 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
     const ids = [curId(r), ...r.prevIds];
     return ids.some((x) => gvkEquals(x.gvk, id.gvk) && x.name === id.name && (id.namespace === '' || effectiveNs(x) === effectiveNs(id)));
   });
-  if (behavior === 'create') {
+  // Kustomize reads any other word (`add`, a typo) as unspecified, which it treats as create (types.NewGenerationBehavior).
+  if (behavior !== 'merge' && behavior !== 'replace') {
     if (matches.length) throw new Stop(at.uri, at.span, `${idText(id)} already exists; set behavior: merge or replace to change it`);
     ra.push(res);
     return;
   }
-  if (behavior !== 'merge' && behavior !== 'replace') throw new Stop(at.uri, at.span, `unknown generator behavior '${behavior}'`);
   if (matches.length !== 1) throw new Stop(at.uri, at.span, `behavior: ${behavior} needs exactly one existing ${id.gvk.kind} named ${id.name}, found ${matches.length}`);
   const old = matches[0];
   // Kustomize keeps the existing object's identity, labels and annotations (the generator's win), and for merge
@@ -774,6 +783,7 @@ function applySmp(r: Res, patch: KMap, at: Src): boolean {
   try {
     const keep = applyStrategicMerge(r.node, patch, gvk.kind);
     if (!keep) return false;
+    dropBlankNulls(r.node);
   } catch (err) {
     if (err instanceof PatchError) throw new Stop(at.uri, at.span, err.message, true);
     throw err;
@@ -950,10 +960,19 @@ function patches(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
 }
 
 function json6902On(r: Res, ops: KSeq, at: Src): void {
+  // Kustomize's objects carry internal annotations while it builds (removed before output), so a patch always finds a
+  // `/metadata/annotations` map to add into, even where the file has none; an empty one is dropped at the end.
+  const meta = get(r.node, 'metadata');
+  if (meta && meta.t === 'm') {
+    const a = entry(meta, 'annotations');
+    if (!a) meta.e.push({ k: 'annotations', ks: meta.src, v: map([], meta.src) });
+    else if (a.v.t === 's' && a.v.v === null) a.v = map([], a.v.src);
+  }
   try {
     applyJson6902(r.node, ops);
     // Kustomize applies JSON patches to a JSON copy of the object: no value node is shared afterwards.
     r.node = clone(r.node);
+    explicitNulls(r.node);
   } catch (err) {
     if (err instanceof PatchError) throw new Stop(at.uri, at.span, `JSON patch on ${idText(curId(r))}: ${err.message}`);
     throw err;
@@ -989,13 +1008,14 @@ function namespaceTransformer(k: Kust, ra: Res[]): void {
       setMeta(r, 'name', ns, src);
       continue;
     }
-    if (isClusterScoped(gvk)) continue;
-    setMeta(r, 'namespace', ns, src);
+    // Kustomize's roleBindingHack (namespace filter, default subjects only): every subject named `default`, of any
+    // kind, of a RoleBinding or a ClusterRoleBinding (cluster-scoped itself) is put into the new namespace.
     if (gvk.kind === 'RoleBinding' || gvk.kind === 'ClusterRoleBinding') {
       const subjects = get(r.node, 'subjects');
-      if (subjects?.t === 'q')
-        for (const s of subjects.items) if (s.t === 'm' && str(get(s, 'kind')) === 'ServiceAccount' && str(get(s, 'name')) === 'default') set(s, 'namespace', scalar(ns, src));
+      if (subjects?.t === 'q') for (const s of subjects.items) if (s.t === 'm' && str(get(s, 'name')) === 'default') set(s, 'namespace', scalar(ns, src));
     }
+    if (isClusterScoped(gvk)) continue;
+    setMeta(r, 'namespace', ns, src);
   }
 }
 
@@ -1141,12 +1161,18 @@ function replicaTransformer(k: Kust, ra: Res[]): void {
     const countNode = get(item, 'count');
     if (!name || !countNode || countNode.t !== 's' || typeof countNode.v !== 'number') throw new Stop(at.uri, at.span, 'a replicas entry needs a name and a numeric count');
     const src = { ...srcOf(countNode, at), via: 'replicas' };
+    let found = false;
     for (const r of ra) {
       if (![curId(r), ...r.prevIds].some((x) => x.name === name)) continue;
       const gvk = gvkOf(r.node);
       for (const spec of replicaSpecs)
-        if (gvkSelected(gvk, spec)) visitField(r.node, spec.path, true, src, (parent, key) => set(parent, key, scalar(countNode.v, src), src));
+        if (gvkSelected(gvk, spec)) {
+          found = true;
+          visitField(r.node, spec.path, true, src, (parent, key) => set(parent, key, scalar(countNode.v, src), src));
+        }
     }
+    // Kustomize's replica count transformer refuses an entry that names no object it can scale
+    if (!found) throw new Stop(at.uri, at.span, `replicas: no ${[...new Set(replicaSpecs.map((f) => f.kind))].join(', ')} is named ${name}`);
   }
 }
 
@@ -1387,11 +1413,36 @@ function viaOf(target: Res, fieldSrc: Src | undefined, field: 'name' | 'namespac
   return made;
 }
 
-function typeOrder(kind: string): number {
-  const f = orderFirst.indexOf(kind);
-  if (f >= 0) return -orderFirst.length + f;
-  const l = orderLast.indexOf(kind);
+interface KindOrder {
+  readonly first: readonly string[];
+  readonly last: readonly string[];
+}
+
+const defaultOrder: KindOrder = { first: orderFirst, last: orderLast };
+
+function typeOrder(kind: string, order: KindOrder): number {
+  const f = order.first.indexOf(kind);
+  if (f >= 0) return -order.first.length + f;
+  const l = order.last.indexOf(kind);
   return l >= 0 ? 1 + l : 0;
+}
+
+/**
+ * The root kustomization's `sortOptions` (Kustomize reads only the root's): `fifo` keeps the order the objects were
+ * loaded in (undefined), `legacy` sorts by kind with `legacySortOptions.orderFirst` / `orderLast` in place of the
+ * default kind lists when given.
+ */
+function sortOrderOf(k: Kust): KindOrder | undefined {
+  const options = get(k.node, 'sortOptions');
+  if (!options || options.t !== 'm') return defaultOrder;
+  const at = keySrc(k, 'sortOptions');
+  const order = str(get(options, 'order'));
+  if (order === 'fifo') return undefined;
+  if (order !== undefined && order !== 'legacy') throw new Stop(k.uri, srcOf(get(options, 'order'), at).span, `sortOptions order must be legacy or fifo, not '${order}'`);
+  const legacy = get(options, 'legacySortOptions');
+  if (!legacy || legacy.t !== 'm') return defaultOrder;
+  const kinds = (key: string) => listOf(k, legacy, key, at).map((e) => e.value);
+  return { first: kinds('orderFirst'), last: kinds('orderLast') };
 }
 
 function gvkSortString(g: Gvk): string {
@@ -1402,10 +1453,10 @@ function gvkString(g: Gvk): string {
   return [g.kind || '~K', g.version || '~V', g.group || '~G'].join('_');
 }
 
-function legacyLess(a: Id, b: Id): number {
+function legacyLess(a: Id, b: Id, order: KindOrder): number {
   if (!gvkEquals(a.gvk, b.gvk)) {
-    const ia = typeOrder(a.gvk.kind);
-    const ib = typeOrder(b.gvk.kind);
+    const ia = typeOrder(a.gvk.kind, order);
+    const ib = typeOrder(b.gvk.kind, order);
     if (ia !== ib) return ia - ib;
     const sa = gvkSortString(a.gvk);
     const sb = gvkSortString(b.gvk);
@@ -1446,7 +1497,9 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
     const ra = accumulate(ctx, k, [], [dir], false);
     addHashes(ra);
     fixNameReferences(ra);
-    const sorted = [...ra].sort((a, b) => legacyLess(curId(a), curId(b)));
+    for (const r of ra) dropEmptyAnnotations(r.node);
+    const order = sortOrderOf(k);
+    const sorted = order ? [...ra].sort((a, b) => legacyLess(curId(a), curId(b), order)) : ra;
     const rendered = emitDocuments(sorted.map((r) => ({ node: r.node, src: r.docSrc })));
     return { ...base, inputs: [...ctx.inputs].sort(), rendered, problems: notRewritten(ra, base.label) };
   } catch (err) {
@@ -1459,6 +1512,17 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
   }
 }
 
+/**
+ * Kustomize writes an object's annotations back after removing its own internal ones, and drops the field when none
+ * are left: `annotations:` null or `{}` is not in its output (labels are kept as written).
+ */
+function dropEmptyAnnotations(node: KNode): void {
+  const meta = get(node, 'metadata');
+  if (!meta || meta.t !== 'm') return;
+  const a = get(meta, 'annotations');
+  if (a && ((a.t === 's' && a.v === null) || (a.t === 'm' && a.e.length === 0))) meta.e = meta.e.filter((e) => e.k !== 'annotations');
+}
+
 function problem(uri: string, span: Span, message: string, notRendered: boolean): RenderProblem {
   return notRendered
     ? { uri, span, severity: 'information', code: 'kustomize-not-rendered', message: `Not analysed as a Kustomize build: ${message}.` }
@@ -1468,5 +1532,5 @@ function problem(uri: string, span: Span, message: string, notRendered: boolean)
 
 /** The rendered objects as plain values (for JSON output and comparisons). */
 export function renderedObjects(text: string): unknown[] {
-  return parseAllDocuments(text).map((d) => d.toJS() as unknown);
+  return kustomizeOutputValues(text);
 }

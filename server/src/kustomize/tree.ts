@@ -1,7 +1,7 @@
 // The object trees the Kustomize renderer transforms: plain maps, sequences and scalars, each remembering where in
 // which source file it came from (and which kustomization setting made it, when it was not the source's own text).
 
-import { Composer, isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
 import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
 import { goYamlTokens } from '../model/goYaml';
 import type { Span } from '../model/span';
@@ -20,6 +20,8 @@ export interface KScalar {
   v: Scalar;
   /** The source text of a plain non-string scalar (`1.0`, `0x1f`), kept so the output reads the same. */
   raw?: string;
+  /** A null written as nothing (`key:`), which kyaml's strategic merge drops from the object it patches. */
+  blank?: boolean;
   src?: Src;
 }
 
@@ -98,6 +100,24 @@ export function clone<T extends KNode>(node: T): T {
   return { t: 'm', e: node.e.map((e) => ({ k: e.k, ks: e.ks, v: clone(e.v) })), src: node.src } as T;
 }
 
+/**
+ * Drops, at any depth, the map entries whose value is a null written as nothing (`key:`): what kyaml's strategic
+ * merge leaves of the object it patches (an explicit `null` or `~` stays; a map left empty stays as `{}`).
+ */
+export function dropBlankNulls(node: KNode): void {
+  if (node.t === 'm') {
+    node.e = node.e.filter((e) => !(e.v.t === 's' && e.v.blank));
+    for (const e of node.e) dropBlankNulls(e.v);
+  } else if (node.t === 'q') for (const i of node.items) dropBlankNulls(i);
+}
+
+/** Forgets how nulls were written (a JSON round trip, as Kustomize's JSON patches make): every null is explicit. */
+export function explicitNulls(node: KNode): void {
+  if (node.t === 's') delete node.blank;
+  else if (node.t === 'm') for (const e of node.e) explicitNulls(e.v);
+  else for (const i of node.items) explicitNulls(i);
+}
+
 /** Marks every node of a tree without a source as coming from `src` (values a setting wrote). */
 export function stamp(node: KNode, src: Src): KNode {
   if (!node.src) node.src = src;
@@ -168,7 +188,7 @@ export function parseYaml(text: string, uri: string): ParseResult {
     // go-yaml's reading of multi-line quoted scalars (kyaml reads them so)
     const tokens = Array.from(goYamlTokens(text));
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
-    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens)) as Document.Parsed[];
+    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, customTags: (tags) => [goOctal, ...tags] }).compose(tokens)) as Document.Parsed[];
   } catch (err) {
     return { docs: [], error: { message: err instanceof Error ? err.message : String(err), span: { start: 0, end: 0 } } };
   }
@@ -182,7 +202,7 @@ export function parseYaml(text: string, uri: string): ParseResult {
       return { docs: out, error: { message: err.message.split('\n')[0], span: { start, end } } };
     }
     const range = doc.range ?? [0, 0, 0];
-    const conv = new Converter(doc, uri);
+    const conv = new Converter(doc, uri, text);
     try {
       out.push({ node: doc.contents ? conv.node(doc.contents as YamlNode, 0) : undefined, span: { start: range[0], end: range[1] } });
     } catch (err) {
@@ -191,6 +211,19 @@ export function parseYaml(text: string, uri: string): ParseResult {
     }
   }
   return { docs: out };
+}
+
+/** go-yaml v3 (kyaml) reads a plain `0444` as octal, as YAML 1.1 did; YAML 1.2's core schema reads it as decimal. */
+const goOctal: ScalarTag = {
+  tag: 'tag:yaml.org,2002:int',
+  default: true,
+  test: /^0[0-7]+$/,
+  resolve: (s: string) => parseInt(s, 8),
+};
+
+/** Kustomize's output (or ours) as plain values, read as Kustomize reads YAML (octal `0444` is 292). */
+export function kustomizeOutputValues(text: string): unknown[] {
+  return parseAllDocuments(text, { customTags: (tags) => [goOctal, ...tags] }).map((d) => d.toJS() as unknown);
 }
 
 /** Aliases are expanded (as Kustomize does); a document whose aliases expand to more values than this is refused. */
@@ -207,6 +240,7 @@ class Converter {
   constructor(
     private readonly doc: Document.Parsed,
     private readonly uri: string,
+    private readonly text: string,
   ) {}
 
   private src(n: { range?: [number, number, number] | null }): Src | undefined {
@@ -233,7 +267,7 @@ class Converter {
         if (!isPair(p)) continue;
         const keyNode = p.key as YamlNode | null;
         const k = keyNode && isScalar(keyNode) ? String(keyNode.value) : keyNode === null ? '' : String(keyNode);
-        const v = p.value === null || p.value === undefined ? scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined) : this.node(p.value as YamlNode, depth + 1);
+        const v = p.value === null || p.value === undefined ? { ...scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined), blank: true } : this.node(p.value as YamlNode, depth + 1);
         const ks = keyNode ? this.src(keyNode) : undefined;
         const existing = entries.findIndex((e) => e.k === k);
         if (existing >= 0) entries.splice(existing, 1);
@@ -246,6 +280,14 @@ class Converter {
       const v = n.value;
       const s = scalar(v === undefined ? null : typeof v === 'bigint' ? Number(v) : (v as Scalar), this.src(n));
       if (typeof v === 'number' && n.source !== undefined) s.raw = n.source;
+      if ((v === null || v === undefined) && n.source === '') s.blank = true;
+      // A block scalar's last line keeps its line break only when the text has one: at the end of a file without a
+      // final newline, go-yaml reads `|` and `>` (clip or keep) without it, where the yaml library adds one.
+      if ((n.type === 'BLOCK_LITERAL' || n.type === 'BLOCK_FOLDED') && typeof s.v === 'string' && s.v.endsWith('\n') && n.range) {
+        const end = Math.min(n.range[1], this.text.length);
+        const last = this.text.charCodeAt(end - 1);
+        if (end === this.text.length && last !== 10 && last !== 13) s.v = s.v.slice(0, -1);
+      }
       if (v instanceof Date || (typeof v === 'object' && v !== null)) s.v = String(n.source ?? v);
       return s;
     }

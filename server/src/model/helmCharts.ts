@@ -105,7 +105,7 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
     const root = dirname(uri);
     let deps = meta.apiVersion === 'v2' ? readDependencies(meta.root, uri) : [];
     if (meta.apiVersion === 'v1') {
-      const req = `${root}/requirements.yaml`;
+      const req = inFolder(root, 'requirements.yaml');
       const reqText = textOf(req);
       if (reqText !== undefined) deps = readDependencies(libraryDocuments(reqText).documents[0]?.root, req);
     }
@@ -115,7 +115,7 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
   /** The innermost chart root a file lies in. */
   const ownerOf = (uri: string): string | undefined => {
     let best: string | undefined;
-    for (const r of chartRoots) if (uri.startsWith(`${r}/`) && (!best || r.length > best.length)) best = r;
+    for (const r of chartRoots) if (uri !== r && isInFolder(r, uri) && (!best || best === '.' || r.length > best.length)) best = r;
     return best;
   };
   const templates = new Set<string>();
@@ -123,16 +123,16 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
   for (const uri of sorted) {
     const owner = ownerOf(uri);
     if (!owner) continue;
-    if (uri.startsWith(`${owner}/templates/`)) templates.add(uri);
-    for (const r of chartRoots) if (uri.startsWith(`${r}/`)) filesOf.get(r)!.push(uri);
+    if (uri.startsWith(inFolder(owner, 'templates/'))) templates.add(uri);
+    for (const r of chartRoots) if (uri !== r && isInFolder(r, uri)) filesOf.get(r)!.push(uri);
   }
   const charts: Chart[] = [];
   for (const root of chartRoots) {
     const info = roots.get(root)!;
     const parentRoot = dirname(dirname(root));
     const parent = basename(dirname(root)) === 'charts' && roots.has(parentRoot) ? parentRoot : undefined;
-    const subcharts = chartRoots.filter((r) => dirname(r) === `${root}/charts`);
-    const packaged = sorted.filter((u) => dirname(u) === `${root}/charts` && u.endsWith('.tgz'));
+    const subcharts = chartRoots.filter((r) => dirname(r) === inFolder(root, 'charts'));
+    const packaged = sorted.filter((u) => dirname(u) === inFolder(root, 'charts') && u.endsWith('.tgz'));
     const dependencies = info.deps.map((d) => ({
       ...d,
       present:
@@ -179,7 +179,7 @@ function valueSetsOf(root: string, name: string, files: readonly string[], optio
   }
   const sets: ValueSet[] = [{ id: 'values.yaml', label: 'values.yaml', release, namespace: options.namespace, valuesFiles: [], set: [] }];
   for (const f of [...files].sort()) {
-    if (dirname(f) === `${root}/ci` && /-values\.ya?ml$/.test(f)) {
+    if (dirname(f) === inFolder(root, 'ci') && /-values\.ya?ml$/.test(f)) {
       const rel = relativeTo(root, f);
       sets.push({ id: rel, label: `values ${rel}`, release, namespace: options.namespace, valuesFiles: [f], set: [] });
     }
@@ -248,6 +248,19 @@ function readDependencies(root: YNode | undefined, uri: string): Omit<ChartDepen
   return out;
 }
 
+/**
+ * `rest` inside the folder `root`. The command line names files as found from the path it was given, so a chart in
+ * the current folder has the root `.` and files `Chart.yaml`, `templates/a.yaml` (no `./`).
+ */
+export function inFolder(root: string, rest: string): string {
+  return root === '.' ? rest : `${root}/${rest}`;
+}
+
+/** Whether `uri` lies inside the folder `root` (see inFolder for the root `.`). */
+export function isInFolder(root: string, uri: string): boolean {
+  return root === '.' ? !uri.startsWith('/') && !uri.startsWith('../') && !/^[a-z][a-z0-9+.-]*:/i.test(uri) : uri.startsWith(`${root}/`);
+}
+
 export function dirname(uri: string): string {
   const i = uri.lastIndexOf('/');
   return i < 0 ? '.' : uri.slice(0, i);
@@ -259,7 +272,7 @@ export function basename(uri: string): string {
 
 /** `uri` relative to the folder `root` when inside it; the URI itself otherwise. */
 export function relativeTo(root: string, uri: string): string {
-  return uri.startsWith(`${root}/`) ? uri.slice(root.length + 1) : uri;
+  return root !== '.' && uri.startsWith(`${root}/`) ? uri.slice(root.length + 1) : uri;
 }
 
 /** `uri` as a relative path from the folder `root` (`../deploy/eu.yaml`); the URI itself when they share no folder. */
@@ -299,5 +312,5 @@ function escapeRegExp(s: string): string {
  * an editor sends, so no workspace file has this URI.
  */
 export function renderUri(chart: Chart, valueSet: ValueSet): string {
-  return `${chart.root}/#helm/${encodeURIComponent(valueSet.id)}`;
+  return inFolder(chart.root, `#helm/${encodeURIComponent(valueSet.id)}`);
 }

@@ -7,7 +7,7 @@
 
 import { parseAllDocuments } from 'yaml';
 import { estimateNestingDepth, libraryDocuments, maxNestingDepth } from './parseManifest';
-import type { Chart, TextOf, ValueSet } from './helmCharts';
+import { inFolder, type Chart, type TextOf, type ValueSet } from './helmCharts';
 import type { RenderedText, SourceMapping } from './rendered';
 import type { Span } from './span';
 import { isMap, isSeq, type YNode } from './yamlTree';
@@ -41,13 +41,13 @@ export function templateUriOf(chart: Chart, charts: readonly Chart[], sourcePath
   while (segments[i] === 'charts' && i + 2 < segments.length) {
     const folder = segments[i + 1];
     // The folder of a subchart is usually its name; else find the subchart of that name.
-    const byFolder = `${root}/charts/${folder}`;
+    const byFolder = inFolder(root, `charts/${folder}`);
     const sub = charts.find((c) => c.root === byFolder) ?? charts.find((c) => c.parent === root && c.name === folder);
     if (!sub) return undefined;
     root = sub.root;
     i += 2;
   }
-  const uri = `${root}/${segments.slice(i).join('/')}`;
+  const uri = inFolder(root, segments.slice(i).join('/'));
   return textOf(uri) === undefined ? undefined : uri;
 }
 

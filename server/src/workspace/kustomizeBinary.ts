@@ -13,7 +13,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
+import { confirmedUnit, unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
 import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit } from '../model/rendered';
@@ -157,7 +157,7 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
   const root = externalRootOf(native);
   const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return unitFromKustomizeExit(root, p.relative(exitOfSync(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(exitOfSync(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
@@ -170,7 +170,7 @@ export async function buildWithKustomize(tool: KustomizeTool, native: RenderedUn
   const root = externalRootOf(native);
   const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return unitFromKustomizeExit(root, p.relative(await exitOf(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed);
+    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(await exitOf(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }

@@ -1,0 +1,58 @@
+// `check` on an operator laid out as kubebuilder scaffolds it (config/default: namespace, prefix, a JSON patch and
+// replacements over config/manager and config/rbac), whose build only the real Kustomize evaluates: every check runs
+// on that build, its findings land on the source lines (through Kustomize's origin annotations), and the folder
+// named, `.` and no path at all give the same findings.
+
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { findKubectl } from '../helpers/kubectlKustomize';
+import { buildCli, repoRoot, runCli } from './builtCli';
+
+const operator = join(repoRoot, 'test', 'fixtures', 'cli', 'operator');
+
+interface Finding {
+  readonly file: string;
+  readonly range: { readonly start: { readonly line: number; readonly character: number } };
+  readonly severity: string;
+  readonly code: string;
+}
+
+/** `check --format json` from `cwd`; each finding as "absolute file:line:column severity code". */
+function check(cwd: string, paths: readonly string[]): string[] {
+  const kubectl = findKubectl();
+  // Never passes silently: without kubectl the build cannot be made, so it fails and says why.
+  assert.ok(kubectl.path, `this test needs real Kustomize: ${kubectl.why}`);
+  const run = runCli(['check', '--format', 'json', '--kustomize', kubectl.path, ...paths], { cwd });
+  assert.notEqual(run.status, 2, run.stderr);
+  const out = JSON.parse(run.stdout) as { diagnostics: Finding[] };
+  return out.diagnostics.map((d) => `${resolve(cwd, d.file)}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.severity} ${d.code}`).sort();
+}
+
+describe('check on a build only the real Kustomize makes (replacements)', () => {
+  before(() => {
+    buildCli();
+  });
+
+  const manager = join(operator, 'config', 'manager', 'manager.yaml');
+  const mismatch = `${manager}:18:22 error workload-selector-mismatch`;
+
+  it('reports the manager Deployment whose selector misses its template, on its line in config/manager', () => {
+    const findings = check(operator, ['config/default']);
+    assert.ok(findings.includes(mismatch), findings.join('\n'));
+    assert.ok(!findings.some((f) => / (kustomize-not-rendered|kustomize-render-failed)$/.test(f)), `the build is made and checked: ${findings.join('\n')}`);
+    // the replacement ran: the Service's name the overlay prefixed was copied, so the build is the real one
+    assert.ok(findings.some((f) => f.endsWith('service-selector-no-match') && f.startsWith(join(operator, 'config', 'default', 'metrics_service.yaml'))), findings.join('\n'));
+  });
+
+  it('gives the same findings for the folder, for `.` inside it and for no path inside it', () => {
+    const named = check(operator, ['config/default']);
+    const inside = join(operator, 'config', 'default');
+    assert.deepEqual(check(inside, ['.']), named);
+    assert.deepEqual(check(inside, []), named);
+  });
+
+  it('reports it through the whole repository too', () => {
+    assert.ok(check(operator, ['.']).includes(mismatch));
+  });
+});
