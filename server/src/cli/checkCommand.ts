@@ -7,13 +7,14 @@ import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { Finding } from './featureTypes';
 import { findingsToJson } from './findingsJson';
-import { findingsToSarif } from './findingsSarif';
+import { defaultHelpUri, findingsToSarif } from './findingsSarif';
+import { identify } from './identify';
 import { findingsToText } from './findingsText';
 import { colourWanted, paintFor, type Paint } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
 import { terminalOutput } from './terminalText';
-import { ruleCatalog } from '../features/ruleCatalog';
+import { codeCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
 export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
@@ -23,10 +24,12 @@ export function checkCommand(request: CheckRequest, terminal: Terminal): Command
   if (isCollectError(loaded)) return failure(loaded.error);
   const checked = checkWithCharts(loaded, request, terminal.env);
   const findings = sortFindings(checked.findings);
-  const rangeOf = rangesIn(loaded.sources);
+  const sources = loaded.sources;
+  const rangeOf = rangesIn(sources);
+  const identified = request.format === 'text' ? [] : identify(findings, checked.analysis, sources);
   const stdout =
-    request.format === 'json' ? findingsToJson(findings, rangeOf)
-    : request.format === 'sarif' ? findingsToSarif(findings, rangeOf, ruleCatalog, cliVersion)
+    request.format === 'json' ? findingsToJson(identified, rangeOf)
+    : request.format === 'sarif' ? findingsToSarif(identified, rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
     : textOutput(terminal, (paint) => findingsToText(findings, rangeOf, checked.counts, paint));
   return { exitCode: findings.some((f) => reaches(f.severity, request.failOn)) ? 1 : 0, stdout, stderr: loaded.notes.map(note) };
 }

@@ -29,6 +29,8 @@ export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'check';
   readonly format: 'text' | 'json' | 'sarif';
   readonly failOn: FailOn;
+  /** `--help-uri URL`: the page SARIF rules link to (`#<code>` appended); default docs/rules.md in the repository. */
+  readonly helpUri?: string;
 }
 
 export interface DnsRequest extends AnalysisOptions, HelmOptions {
@@ -91,7 +93,7 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] } },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
@@ -177,7 +179,9 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   if (bad) return usage(`--kustomize-root '${bad[0]}' is not a usable pattern (${bad[1]})`);
   const common = { clusterDomain, namespace, ...restricted, ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
   if (command === 'check') {
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+    const helpUri = values.get('--help-uri');
+    if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(`--help-uri '${helpUri}' is not an absolute http(s) URL without a fragment`);
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }) };
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
