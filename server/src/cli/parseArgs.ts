@@ -31,6 +31,10 @@ export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly failOn: FailOn;
   /** `--help-uri URL`: the page SARIF rules link to (`#<code>` appended); default docs/rules.md in the repository. */
   readonly helpUri?: string;
+  /** `--baseline FILE`: report and fail on findings the baseline does not know only (cli/baseline.ts). */
+  readonly baseline?: string;
+  /** `--write-baseline FILE`: record this run's findings (dropping entries no finding matches any more). */
+  readonly writeBaseline?: string;
 }
 
 export interface DnsRequest extends AnalysisOptions, HelmOptions {
@@ -93,7 +97,7 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] } },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] } },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
@@ -181,7 +185,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   if (command === 'check') {
     const helpUri = values.get('--help-uri');
     if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(`--help-uri '${helpUri}' is not an absolute http(s) URL without a fragment`);
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }) };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }) };
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };

@@ -57,6 +57,12 @@ Reads every manifest under PATH and reports networking mistakes, one line per fi
 Options:
   --format text|json|sarif       output format (default text; sarif is SARIF 2.1.0 for CI code scanning)
   --fail-on error|warning|never  exit 1 when a finding at or above this severity exists (default error)
+  --baseline FILE                report, and fail on, only findings FILE does not record (known ones are
+                                 counted on stderr, and entries no finding matches any more are listed)
+  --write-baseline FILE          record this run's findings in FILE (by identity, no line numbers) and
+                                 exit 0; entries no finding matches any more are dropped
+  --help-uri URL                 the page SARIF rules link to, #CODE appended (default: docs/rules.md
+                                 in the project's repository)
 ${common}${helm}  -h, --help                     this help
 `,
   dns: `Usage: kube-netlens dns [PATH...] [options]
