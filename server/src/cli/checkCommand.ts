@@ -12,6 +12,7 @@ import { findingsToJson } from './findingsJson';
 import { defaultHelpUri, findingsToSarif } from './findingsSarif';
 import { findingsToText } from './findingsText';
 import { identify } from './identify';
+import { ignoredSummary, withSuppressions } from './ignores';
 import { colourWanted, paintFor, type Paint } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
@@ -31,15 +32,19 @@ export function checkCommand(request: CheckRequest, terminal: Terminal): Command
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const checked = checkWithCharts(loaded, request, terminal.env);
-  const findings = sortFindings(checked.findings);
+  const suppressed = withSuppressions(checked.findings, checked.analysis, request.noIgnores === true);
+  const findings = sortFindings(suppressed.findings);
   const sources = loaded.sources;
   const rangeOf = rangesIn(sources);
   const needIdentity = request.format !== 'text' || baseline !== undefined || request.writeBaseline !== undefined;
   // identities are computed only where something uses them (plain text output has no use for them)
   const identified = needIdentity ? identify(findings, checked.analysis, sources) : [];
+  const ignored = request.format === 'text' ? [] : identify(suppressed.ignored.map((i) => i.finding), checked.analysis, sources).map((r, i) => ({ ...r, suppression: suppressed.ignored[i] }));
   const split: BaselineSplit | undefined = baseline && splitByBaseline(identified, baseline);
   const reported = split ? split.fresh : identified;
   const notes = [...loaded.notes];
+  const ignoredNote = ignoredSummary(suppressed.ignored);
+  if (ignoredNote && request.format !== 'text') notes.push(ignoredNote);
   if (split && request.baseline !== undefined) notes.push(...baselineNotes(split, request.baseline, request.writeBaseline === request.baseline));
   if (request.writeBaseline !== undefined) {
     const previous = request.writeBaseline === request.baseline ? baseline : readIfThere(request.writeBaseline);
@@ -50,9 +55,13 @@ export function checkCommand(request: CheckRequest, terminal: Terminal): Command
   }
   const shown = needIdentity ? reported.map((r) => r.finding) : findings;
   const stdout =
-    request.format === 'json' ? findingsToJson(reported, rangeOf, split ? { baseline: { file: request.baseline, known: split.known, stale: split.stale } } : {})
-    : request.format === 'sarif' ? findingsToSarif(reported, rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
-    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint));
+    request.format === 'json'
+      ? findingsToJson(reported, rangeOf, {
+          ignored: ignored.map((i) => ({ file: i.finding.uri, range: rangeOf(i.finding.uri, i.finding.span), code: i.finding.code, message: i.finding.message, reason: i.suppression.reason, by: i.suppression.by, identity: i.identity, fingerprint: i.fingerprint })),
+          ...(split && { baseline: { file: request.baseline, known: split.known, stale: split.stale } }),
+        })
+    : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
+    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
   // a run that records the baseline accepts what it records
   const fails = request.writeBaseline === undefined && shown.some((f) => reaches(f.severity, request.failOn));
   return { exitCode: fails ? 1 : 0, stdout, stderr: notes.map(note) };

@@ -29,6 +29,8 @@ export interface IdentifiedResult {
   readonly finding: Finding;
   readonly identity: FindingIdentity;
   readonly fingerprint: string;
+  /** Set on a finding a suppression ignores: SARIF carries it as an accepted in-source suppression with the reason. */
+  readonly suppression?: { readonly reason: string; readonly by: string };
 }
 
 export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: RangeOf, options: SarifOptions): string {
@@ -41,13 +43,14 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
   const location = (uri: string, range: Range) => ({
     physicalLocation: { artifactLocation: { uri: artifactUri(uri) }, region: regionOf(range) },
   });
-  const results = findings.map(({ finding: f, fingerprint }) => ({
+  const results = findings.map(({ finding: f, fingerprint, suppression }) => ({
     ruleId: f.code,
     ruleIndex: ruleIndex.get(f.code)!,
     level: levelOf(f.severity),
     message: { text: f.message },
     locations: [location(f.uri, rangeOf(f.uri, f.span))],
     partialFingerprints: { [fingerprintKey]: fingerprint },
+    ...(suppression && { suppressions: [{ kind: 'inSource', status: 'accepted', justification: `${suppression.reason} (${suppression.by})` }] }),
     ...(f.related?.length && {
       relatedLocations: f.related.map((r, id) => ({ id, ...location(r.uri, rangeOf(r.uri, r.span)), message: { text: r.message } })),
     }),

@@ -35,6 +35,8 @@ export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly baseline?: string;
   /** `--write-baseline FILE`: record this run's findings (dropping entries no finding matches any more). */
   readonly writeBaseline?: string;
+  /** `--no-ignores`: report the findings suppressions ignore too (features/suppressions.ts). */
+  readonly noIgnores?: boolean;
 }
 
 export interface DnsRequest extends AnalysisOptions, HelmOptions {
@@ -97,7 +99,7 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] } },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
@@ -185,7 +187,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   if (command === 'check') {
     const helpUri = values.get('--help-uri');
     if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(`--help-uri '${helpUri}' is not an absolute http(s) URL without a fragment`);
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }) };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }) };
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
