@@ -1,11 +1,8 @@
 // `check` and suppressions (features/suppressions.ts): findings the annotations ignore are held back from the
 // report and counted, with where each suppression is; `--no-ignores` reports everything (a strict audit).
 
-import { codeCatalog } from '../features/ruleCatalog';
 import { applySuppressions, type Ignored } from '../features/suppressions';
 import type { Analysis, Finding } from './featureTypes';
-
-const knownCodes: ReadonlySet<string> = new Set(codeCatalog.map((c) => c.code));
 
 export interface WithSuppressions {
   /** The findings to report: those not ignored, and the notes on suppressions that are malformed or match nothing. */
@@ -15,7 +12,7 @@ export interface WithSuppressions {
 
 export function withSuppressions(findings: readonly Finding[], analysis: Analysis, noIgnores: boolean): WithSuppressions {
   if (noIgnores) return { findings, ignored: [] };
-  const outcome = applySuppressions(findings, analysis, knownCodes);
+  const outcome = applySuppressions(findings, analysis);
   return { findings: [...outcome.kept, ...outcome.notes], ignored: outcome.ignored };
 }
 

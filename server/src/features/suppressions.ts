@@ -17,8 +17,12 @@ import { spanContains, type Span } from '../model/span';
 import { treeOf } from '../model/trees';
 import { at, entry } from '../model/yamlTree';
 import { configuredSeverity, type Severity } from '../model/config';
+import { codeCatalog } from './ruleCatalog';
 
 export const ignoreAnnotation = 'kube-netlens.io/ignore';
+
+/** Every code a suppression may name: the rules' and the other codes (docs/rules.md). */
+const catalogCodes: ReadonlySet<string> = new Set(codeCatalog.map((c) => c.code));
 
 /** The shape of a finding as suppressions read and rewrite it (the engine's findings, the CLI's, the server's). */
 export interface SuppressibleFinding {
@@ -103,7 +107,7 @@ export function suppressionsOf(r: Resource, knownCodes: ReadonlySet<string>, ren
  * Findings split into kept and ignored by the annotations of the objects they are on, with notes on annotations that
  * are malformed or match nothing. Without any annotation in the analysis the findings come back as they are.
  */
-export function applySuppressions<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, knownCodes: ReadonlySet<string>): SuppressionOutcome<F> {
+export function applySuppressions<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, knownCodes: ReadonlySet<string> = catalogCodes): SuppressionOutcome<F> {
   const byObject = new Map<string, Suppression[]>();
   const problems: SuppressibleFinding[] = [];
   const annotatedFiles = new Set<string>();
@@ -169,9 +173,37 @@ function configured(notes: readonly SuppressibleFinding[], analysis: Analysis): 
   });
 }
 
+/** Hints made from ignored findings, kept while the finding is (so unchanged findings stay the same objects). */
+const hintOf = new WeakMap<object, { readonly text: string; readonly hint: SuppressibleFinding }>();
+const hints = new WeakSet<object>();
+
 /** An ignored finding as the editor shows it: a faded hint that says it is ignored and why. */
 export function asIgnoredHint<F extends SuppressibleFinding>(i: Ignored<F>): F {
-  return { ...i.finding, severity: 'hint', tags: ['unnecessary'], message: `Ignored (${i.by}: ${i.reason}): ${i.finding.message}` };
+  const message = `Ignored (${i.by}: ${i.reason}): ${i.finding.message}`;
+  const kept = hintOf.get(i.finding);
+  if (kept?.text === message) return kept.hint as F;
+  const hint: F = { ...i.finding, severity: 'hint', tags: ['unnecessary'], message };
+  hintOf.set(i.finding, { text: message, hint });
+  hints.add(hint);
+  return hint;
+}
+
+export function isIgnoredHint(f: object): boolean {
+  return hints.has(f);
+}
+
+/**
+ * The findings as the editor shows them: ignored ones in their place as faded hints with the reason, then the notes on
+ * suppressions. Without any suppression in the analysis (the usual case), the findings as they are.
+ */
+export function editorFindings<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis): readonly F[] {
+  const o = applySuppressions(findings, analysis);
+  if (!o.ignored.length && !o.notes.length) return findings;
+  const ignored = new Map(o.ignored.map((i) => [i.finding as object, i]));
+  return [...findings.map((f) => {
+    const i = ignored.get(f);
+    return i ? asIgnoredHint(i) : f;
+  }), ...(o.notes as F[])];
 }
 
 function keyOf(r: ResourceRef): string {

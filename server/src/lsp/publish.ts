@@ -4,6 +4,7 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { analysisChangedNotification, statusNotification, type StatusParams } from '../protocol';
 import { diagnosticsSteps, evaluatedFindings, prepareSteps } from '../features/diagnostics';
+import { editorFindings } from '../features/suppressions';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { ChartRenderer } from './charts';
 import { toDiagnostic, toRange, type Finding, type RangeOf } from './convert';
@@ -92,8 +93,9 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     if (findingsMemo?.generation === snap.generation) return findingsMemo.findings;
     const evaluated = evaluatedFindings(snap.analysis);
     if (!evaluated) return undefined;
-    // findings on rendered Helm releases go to their template lines; charts add their notes
-    findingsMemo = { generation: snap.generation, findings: charts.findings(snap, evaluated) };
+    // findings on rendered Helm releases go to their template lines; charts add their notes; what kube-netlens.io/ignore
+    // annotations ignore is shown faded, with the reason
+    findingsMemo = { generation: snap.generation, findings: editorFindings(charts.findings(snap, evaluated), snap.analysis) };
     return findingsMemo.findings;
   };
 

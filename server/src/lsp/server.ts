@@ -7,6 +7,7 @@ import { CodeActionKind, TextDocuments, TextDocumentSyncKind, type Connection, t
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { listServicesRequest, serviceDetailsRequest, traceRequest, type TraceParams } from '../protocol';
 import { codeActionsAt } from '../features/codeActions';
+import { ignoreFixesAt } from '../features/ignoreFix';
 import { codeLensesFor } from '../features/codeLenses';
 import { completionAt } from '../features/completion';
 import { definitionAt } from '../features/definition';
@@ -18,7 +19,7 @@ import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
 import { canonicalUri } from '../workspace/uri';
 import { createWorkspace } from '../workspace/workspace';
 import { createChartRenderer } from './charts';
-import { toCodeAction, toCodeLens, toCompletionItem, toHover, toLocations, toSpan } from './convert';
+import { toCodeAction, toIgnoreAction, toCodeLens, toCompletionItem, toHover, toLocations, toSpan } from './convert';
 import { createDocumentSync, createOpenDocuments } from './documentSync';
 import { guarded, logged } from './guard';
 import { createKustomizeBuilder } from './kustomizeBuilds';
@@ -85,7 +86,11 @@ export function startServer(connection: Connection): void {
     const findings = await publisher.findingsOf(snap);
     if (!findings) return [];
     const range = rangeIn(snap);
-    return codeActionsAt(findings, uri, toSpan(index, p.range)).map((q) => toCodeAction(q, range, open.editorUri, p.range));
+    const span = toSpan(index, p.range);
+    return [
+      ...codeActionsAt(findings, uri, span).map((q) => toCodeAction(q, range, open.editorUri, p.range)),
+      ...ignoreFixesAt(findings, snap.analysis, uri, span).map((f) => toIgnoreAction(f, range, open.editorUri)),
+    ];
   }));
 
   connection.onCodeLens(guarded(connection, 'code lenses', (p) => {
