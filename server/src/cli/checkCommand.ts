@@ -2,6 +2,7 @@
 // With --baseline FILE only the findings the baseline does not know are reported and counted (cli/baseline.ts).
 
 import { analyzePaths } from './analyzePaths';
+import { withConfigFile } from './configFile';
 import { describeEntry, readBaseline, splitByBaseline, writeBaseline, type Baseline, type BaselineSplit } from './baseline';
 import { checkWithCharts } from './chartFindings';
 import { helmOptionError } from './helmCharts';
@@ -20,7 +21,10 @@ import { terminalOutput } from './terminalText';
 import { codeCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
-export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
+export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandResult {
+  const configured = withConfigFile(asked);
+  if ('error' in configured) return failure(configured.error);
+  const request = configured.request;
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   let baseline: Baseline | undefined;
@@ -32,10 +36,10 @@ export function checkCommand(request: CheckRequest, terminal: Terminal): Command
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const checked = checkWithCharts(loaded, request, terminal.env);
-  const suppressed = withSuppressions(checked.findings, checked.analysis, request.noIgnores === true);
+  const suppressed = withSuppressions(checked.findings, checked.analysis, request.noIgnores === true, configured.ignores);
   const findings = sortFindings(suppressed.findings);
   const sources = loaded.sources;
-  const rangeOf = rangesIn(sources);
+  const rangeOf = rangesIn(configured.source && !sources.some((s) => s.uri === configured.source!.uri) ? [...sources, configured.source] : sources);
   const needIdentity = request.format !== 'text' || baseline !== undefined || request.writeBaseline !== undefined;
   // identities are computed only where something uses them (plain text output has no use for them)
   const identified = needIdentity ? identify(findings, checked.analysis, sources) : [];

@@ -1,7 +1,8 @@
 // `check` and suppressions (features/suppressions.ts): findings the annotations ignore are held back from the
-// report and counted, with where each suppression is; `--no-ignores` reports everything (a strict audit).
+// report and counted, with where each suppression is (an annotation, an `ignore:` entry of the config file);
+// `--no-ignores` reports everything (a strict audit).
 
-import { applySuppressions, type Ignored } from '../features/suppressions';
+import { applySuppressions, type ConfigSuppression, type Ignored } from '../features/suppressions';
 import type { Analysis, Finding } from './featureTypes';
 
 export interface WithSuppressions {
@@ -10,9 +11,9 @@ export interface WithSuppressions {
   readonly ignored: readonly Ignored<Finding>[];
 }
 
-export function withSuppressions(findings: readonly Finding[], analysis: Analysis, noIgnores: boolean): WithSuppressions {
+export function withSuppressions(findings: readonly Finding[], analysis: Analysis, noIgnores: boolean, entries: readonly ConfigSuppression[] = []): WithSuppressions {
   if (noIgnores) return { findings, ignored: [] };
-  const outcome = applySuppressions(findings, analysis);
+  const outcome = applySuppressions(findings, analysis, { entries });
   return { findings: [...outcome.kept, ...outcome.notes], ignored: outcome.ignored };
 }
 

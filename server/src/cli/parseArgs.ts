@@ -1,6 +1,6 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
-import type { LoadRestrictor } from '../model/config';
+import type { LoadRestrictor, RuleLevel } from '../model/config';
 import { checkGlob } from '../workspace/glob';
 
 export type CommandName = 'check' | 'dns' | 'trace' | 'build';
@@ -12,10 +12,21 @@ export interface AnalysisOptions {
   readonly namespace?: string;
   /** `--kustomize-root GLOB` (repeatable): only these kustomizations are roots (relative to each folder PATH). */
   readonly kustomizeRoots?: readonly string[];
+  /** The folder the Kustomize roots are relative to when they come from the config file. */
+  readonly kustomizeRootsDir?: string;
   /** `--kustomize PATH`: the kustomize or kubectl that builds what is not evaluated natively. */
   readonly kustomize?: string;
   /** `--load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone` (kustomize's flag); default rootOnly. */
   readonly loadRestrictor?: LoadRestrictor;
+  /** From the config file (cli/configFile.ts): rule severities, the node-port range, and which files are read. */
+  readonly fromConfig?: {
+    readonly rules?: Readonly<Record<string, RuleLevel>>;
+    readonly nodePortRange?: readonly [number, number];
+    /** The config file's folder: `include`, `exclude` and the Kustomize roots are relative to it. */
+    readonly dir: string;
+    readonly include?: readonly string[];
+    readonly exclude?: readonly string[];
+  };
 }
 
 /** How charts are rendered: `--helm PATH`, `--helm-values FILE` (repeatable), `--helm-namespace NS`. */
@@ -37,6 +48,8 @@ export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly writeBaseline?: string;
   /** `--no-ignores`: report the findings suppressions ignore too (features/suppressions.ts). */
   readonly noIgnores?: boolean;
+  /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
+  readonly config?: string;
 }
 
 export interface DnsRequest extends AnalysisOptions, HelmOptions {
@@ -99,7 +112,7 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {}, '--config': { values: [] } },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
@@ -187,7 +200,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   if (command === 'check') {
     const helpUri = values.get('--help-uri');
     if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(`--help-uri '${helpUri}' is not an absolute http(s) URL without a fragment`);
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }) };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }), ...(values.has('--config') && { config: values.get('--config') }) };
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };

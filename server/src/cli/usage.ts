@@ -61,7 +61,10 @@ Options:
                                  counted on stderr, and entries no finding matches any more are listed)
   --write-baseline FILE          record this run's findings in FILE (by identity, no line numbers) and
                                  exit 0; entries no finding matches any more are dropped
-  --no-ignores                   also report what kube-netlens.io/ignore annotations ignore (a strict audit)
+  --config FILE                  the config file (default: the nearest .kube-netlens.yaml in or above
+                                 the first PATH); flags come before its values
+  --no-ignores                   also report what kube-netlens.io/ignore annotations and the config
+                                 file's ignore: entries ignore (a strict audit)
   --help-uri URL                 the page SARIF rules link to, #CODE appended (default: docs/rules.md
                                  in the project's repository)
 ${common}${helm}  -h, --help                     this help

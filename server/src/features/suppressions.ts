@@ -46,6 +46,28 @@ export interface Suppression {
   readonly place?: { readonly uri: string; readonly span: Span };
 }
 
+/**
+ * An `ignore:` entry of the config file (model/configFile.ts), its globs compiled by the caller: it ignores the
+ * findings of `code` whose object and file match every field it gives.
+ */
+export interface ConfigSuppression {
+  readonly code: string;
+  readonly kind?: string;
+  readonly namespace?: string;
+  readonly name?: (name: string) => boolean;
+  readonly path?: (uri: string) => boolean;
+  readonly reason: string;
+  /** `the ignore entry at .kube-netlens.yaml:12` */
+  readonly label: string;
+  /** The entry in the config file, for the note when it matches nothing. */
+  readonly place?: { readonly uri: string; readonly span: Span };
+}
+
+export interface SuppressionOptions {
+  readonly knownCodes?: ReadonlySet<string>;
+  readonly entries?: readonly ConfigSuppression[];
+}
+
 export interface Ignored<F> {
   readonly finding: F;
   readonly reason: string;
@@ -107,7 +129,9 @@ export function suppressionsOf(r: Resource, knownCodes: ReadonlySet<string>, ren
  * Findings split into kept and ignored by the annotations of the objects they are on, with notes on annotations that
  * are malformed or match nothing. Without any annotation in the analysis the findings come back as they are.
  */
-export function applySuppressions<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, knownCodes: ReadonlySet<string> = catalogCodes): SuppressionOutcome<F> {
+export function applySuppressions<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, options: SuppressionOptions = {}): SuppressionOutcome<F> {
+  const knownCodes = options.knownCodes ?? catalogCodes;
+  const entries = options.entries ?? [];
   const byObject = new Map<string, Suppression[]>();
   const problems: SuppressibleFinding[] = [];
   const annotatedFiles = new Set<string>();
@@ -131,17 +155,25 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
       byObject.set(key, [...(byObject.get(key) ?? []), ...found.suppressions]);
     }
   }
-  if (!byObject.size) return { kept: findings, ignored: [], notes: configured(problems, analysis) };
+  for (const e of entries) {
+    if (!knownCodes.has(e.code) && e.place) problems.push({ ...e.place, code: 'ignore-invalid', severity: 'warning', message: `This ignore entry names ${JSON.stringify(e.code)}, which is no code of kube-netlens (docs/rules.md lists them); it ignores nothing.` });
+  }
+  if (!byObject.size && !entries.length) return { kept: findings, ignored: [], notes: configured(problems, analysis) };
   const used = new Map<Suppression, Set<string>>();
   const kept: F[] = [];
   const ignored: Ignored<F>[] = [];
+  const usedEntries = new Set<ConfigSuppression>();
   const filesByUri = new Map(analysis.cluster.files.map((f) => [f.uri, f]));
   for (const f of findings) {
     let object: ResourceRef | undefined = f.resource;
-    if (!object && annotatedFiles.has(f.uri)) object = innermost(filesByUri.get(f.uri)?.resources ?? [], f.span.start);
+    if (!object && (annotatedFiles.has(f.uri) || entries.length)) object = innermost(filesByUri.get(f.uri)?.resources ?? [], f.span.start);
     const s = object && byObject.get(keyOf(object))?.find((x) => x.codes.includes(f.code));
     if (!s) {
-      kept.push(f);
+      const e = entries.find((x) => entryMatches(x, f, object));
+      if (e) {
+        usedEntries.add(e);
+        ignored.push({ finding: f, reason: e.reason, by: e.label });
+      } else kept.push(f);
       continue;
     }
     let codes = used.get(s);
@@ -162,7 +194,20 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
       });
     }
   }
+  for (const e of entries) {
+    if (usedEntries.has(e) || !e.place || !knownCodes.has(e.code)) continue;
+    problems.push({ ...e.place, code: 'ignore-unused', severity: 'information', message: `This ignore entry matches no ${e.code} finding any more (fixed, or the rule is off): remove it. The reason given was: ${e.reason}` });
+  }
   return { kept, ignored, notes: configured(problems, analysis) };
+}
+
+function entryMatches(e: ConfigSuppression, f: SuppressibleFinding, object: ResourceRef | undefined): boolean {
+  if (e.code !== f.code) return false;
+  if ((e.kind !== undefined || e.namespace !== undefined || e.name !== undefined) && !object) return false;
+  if (e.kind !== undefined && e.kind !== object!.kind) return false;
+  if (e.namespace !== undefined && e.namespace !== object!.namespace) return false;
+  if (e.name && !e.name(object!.name)) return false;
+  return !e.path || e.path(f.uri);
 }
 
 /** The notes at their configured severities (`kubeNetlens.rules` may turn `ignore-unused` off). */
@@ -196,8 +241,8 @@ export function isIgnoredHint(f: object): boolean {
  * The findings as the editor shows them: ignored ones in their place as faded hints with the reason, then the notes on
  * suppressions. Without any suppression in the analysis (the usual case), the findings as they are.
  */
-export function editorFindings<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis): readonly F[] {
-  const o = applySuppressions(findings, analysis);
+export function editorFindings<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, entries: readonly ConfigSuppression[] = []): readonly F[] {
+  const o = applySuppressions(findings, analysis, { entries });
   if (!o.ignored.length && !o.notes.length) return findings;
   const ignored = new Map(o.ignored.map((i) => [i.finding as object, i]));
   return [...findings.map((f) => {
