@@ -23,6 +23,7 @@ import { toCodeAction, toIgnoreAction, toCodeLens, toCompletionItem, toHover, to
 import { createDocumentSync, createOpenDocuments } from './documentSync';
 import { guarded, logged } from './guard';
 import { createKustomizeBuilder } from './kustomizeBuilds';
+import { createProjectConfig } from './projectConfig';
 import { createPublisher, rangeIn } from './publish';
 
 export function startServer(connection: Connection): void {
@@ -31,8 +32,9 @@ export function startServer(connection: Connection): void {
   const workspace = createWorkspace();
   const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
   const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
-  const publisher = createPublisher(connection, workspace, open, charts);
-  const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher);
+  const project = createProjectConfig();
+  const publisher = createPublisher(connection, workspace, open, charts, project);
+  const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher, project);
 
   connection.onInitialize((params): InitializeResult => {
     sync.initialize(params);

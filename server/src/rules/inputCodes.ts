@@ -12,6 +12,7 @@ export interface InputCode {
 }
 
 export const inputCodes: readonly InputCode[] = [
+  { code: 'config-invalid', defaultSeverity: 'error', title: 'The `.kube-netlens.yaml` file is not valid: none of its values apply until it is fixed' },
   { code: 'helm-dependency-missing', defaultSeverity: 'information', title: 'A chart is not rendered: a dependency it declares is not in its charts/ folder' },
   { code: 'helm-failed', defaultSeverity: 'warning', title: '`helm template` failed, timed out or could not be started for a chart and value set' },
   { code: 'helm-not-rendered', defaultSeverity: 'information', title: 'A chart (or one of its value sets) is not rendered, so its templates are not checked' },

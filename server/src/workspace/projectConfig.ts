@@ -6,6 +6,8 @@
 // read (that stays the user's own setting).
 
 import { parseConfigFile, type ConfigFile, type ParsedConfig } from '../model/configFile';
+
+export { configFileName, type ConfigFile } from '../model/configFile';
 import type { Span } from '../model/span';
 import { checkGlob, globMatcher } from './glob';
 
