@@ -11,7 +11,8 @@ import { failure, note, type CommandResult, type Terminal } from './commandResul
 import type { Finding } from './featureTypes';
 import { findingsToJson } from './findingsJson';
 import { defaultHelpUri, findingsToSarif } from './findingsSarif';
-import { findingsToText } from './findingsText';
+import { findingsToGithub } from './findingsGithub';
+import { findingsToText, summaryOf } from './findingsText';
 import { identify } from './identify';
 import { ignoredSummary, withSuppressions } from './ignores';
 import { colourWanted, paintFor, type Paint } from './paint';
@@ -48,7 +49,7 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
   const reported = split ? split.fresh : identified;
   const notes = [...loaded.notes];
   const ignoredNote = ignoredSummary(suppressed.ignored);
-  if (ignoredNote && request.format !== 'text') notes.push(ignoredNote);
+  if (ignoredNote && request.format !== 'text' && request.format !== 'github') notes.push(ignoredNote);
   if (split && request.baseline !== undefined) notes.push(...baselineNotes(split, request.baseline, request.writeBaseline === request.baseline));
   if (request.writeBaseline !== undefined) {
     const previous = request.writeBaseline === request.baseline ? baseline : readIfThere(request.writeBaseline);
@@ -64,6 +65,7 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
           ignored: ignored.map((i) => ({ file: i.finding.uri, range: rangeOf(i.finding.uri, i.finding.span), code: i.finding.code, message: i.finding.message, reason: i.suppression.reason, by: i.suppression.by, identity: i.identity, fingerprint: i.fingerprint })),
           ...(split && { baseline: { file: request.baseline, known: split.known, stale: split.stale } }),
         })
+    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts), ignoredNote].filter(Boolean).join('\n'))
     : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
     : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
   // a run that records the baseline accepts what it records

@@ -38,7 +38,7 @@ export interface HelmOptions {
 
 export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'check';
-  readonly format: 'text' | 'json' | 'sarif';
+  readonly format: 'text' | 'json' | 'sarif' | 'github';
   readonly failOn: FailOn;
   /** `--help-uri URL`: the page SARIF rules link to (`#<code>` appended); default docs/rules.md in the repository. */
   readonly helpUri?: string;
@@ -112,7 +112,7 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {}, '--config': { values: [] } },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {}, '--config': { values: [] } },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },

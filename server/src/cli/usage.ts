@@ -55,7 +55,9 @@ Reads every manifest under PATH and reports networking mistakes, one line per fi
   file:line:col: severity code: message
 
 Options:
-  --format text|json|sarif       output format (default text; sarif is SARIF 2.1.0 for CI code scanning)
+  --format text|json|sarif|github
+                                 output format (default text; sarif is SARIF 2.1.0 for CI code scanning,
+                                 github prints GitHub Actions annotations)
   --fail-on error|warning|never  exit 1 when a finding at or above this severity exists (default error)
   --baseline FILE                report, and fail on, only findings FILE does not record (known ones are
                                  counted on stderr, and entries no finding matches any more are listed)
