@@ -34,9 +34,10 @@ describe('.kube-netlens.yaml over the settings', () => {
     assert.deepEqual(s.helm.releases.map((r) => r.name), ['web']);
   });
 
-  it('in an untrusted workspace: no load restrictor from the file, and no helm at all', () => {
-    const s = readSettings(settingsWithConfig({}, file, false), false);
+  it('in an untrusted workspace: no load restrictor and no files from the file, and no helm at all', () => {
+    const s = readSettings(settingsWithConfig({ files: { exclude: ['mine/**'] } }, file, false), false);
     assert.equal(s.kustomize.loadRestrictor, 'rootOnly');
+    assert.deepEqual(s.files.exclude, ['mine/**'], 'the files to read stay the user’s own');
     assert.deepEqual(s.kustomize.roots, ['overlays/*'], 'what only chooses what is analysed still applies');
     assert.equal(s.helm.allowed, false);
     assert.deepEqual(s.helm.releases, []);

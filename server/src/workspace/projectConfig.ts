@@ -2,8 +2,8 @@
 // its `ignore:` entries compiled into suppressions (features/suppressions.ts). The precedence is the same in the editor
 // and the CLI: the config file, then workspace settings, then user settings, then defaults (docs/configuration.md);
 // CLI flags, being the most specific, come before the file. What runs a program or reads outside the workspace is
-// never the file's to say: it has no keys for executables, and in an untrusted workspace its load restrictor is not
-// read (that stays the user's own setting).
+// never the file's to say: it has no keys for executables, and in an untrusted workspace its load restrictor and its
+// `files` are not read (those stay the user's own settings).
 
 import { parseConfigFile, type ConfigFile, type ParsedConfig } from '../model/configFile';
 
@@ -23,7 +23,8 @@ export function settingsWithConfig(raw: unknown, config: ConfigFile | undefined,
   const sub = (key: string) => (isObject(base[key]) ? base[key] : {});
   const out: Record<string, unknown> = { ...base };
   if (config.rules) out.rules = { ...sub('rules'), ...config.rules };
-  if (config.files) out.files = { ...sub('files'), ...config.files };
+  // which files are read is the user's own in an untrusted workspace (client/src/userOnlySettings.ts), as the load restrictor is
+  if (config.files && trusted) out.files = { ...sub('files'), ...config.files };
   if (config.kustomize) {
     const { loadRestrictor, ...rest } = config.kustomize;
     out.kustomize = { ...sub('kustomize'), ...rest, ...(trusted && loadRestrictor && { loadRestrictor }) };
