@@ -80,6 +80,14 @@ describe('check and .kube-netlens.yaml', () => {
     assert.ok(flagged.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.resource?.name === 'web' && d.resource.namespace === 'other'));
   });
 
+  it('applies to dns and trace too: the cluster domain of the file, unless --cluster-domain says otherwise', () => {
+    const dir = workspace({ '.kube-netlens.yaml': 'clusterDomain: corp.example\n', 'app.yaml': service('web') });
+    assert.match(runCli(['dns', '.'], { cwd: dir }).stdout, /web\.shop\.svc\.corp\.example/);
+    assert.match(runCli(['dns', '--cluster-domain', 'other.local', '.'], { cwd: dir }).stdout, /web\.shop\.svc\.other\.local/);
+    assert.match(runCli(['trace', 'shop/web', '.'], { cwd: dir }).stdout, /web\.shop\.svc\.corp\.example/);
+    assert.equal(runCli(['dns', '--config', 'missing.yaml', '.'], { cwd: dir }).status, 2);
+  });
+
   it('reads the file --config names, and reports an ignore entry that matches nothing at its line', () => {
     const dir = workspace({ 'ci/kn.yaml': 'ignore:\n  - code: nodeport-conflict\n    reason: two clusters\n', 'app.yaml': service('web') });
     const out = json(dir, '--config', 'ci/kn.yaml', '.');

@@ -6,13 +6,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { configFileName, type ConfigFile } from '../model/configFile';
 import { ignoresOf, readConfigFile, type CompiledIgnore } from '../workspace/projectConfig';
-import type { CheckRequest } from './parseArgs';
+import type { AnalysisOptions } from './parseArgs';
 import { codeCatalog } from '../features/ruleCatalog';
 
 const knownCodes: ReadonlySet<string> = new Set(codeCatalog.map((c) => c.code));
 
-export interface Configured {
-  readonly request: CheckRequest;
+export interface Configured<R extends AnalysisOptions> {
+  readonly request: R;
   /** The config file read, as the output names it; undefined when there is none. */
   readonly file?: string;
   readonly ignores: readonly CompiledIgnore[];
@@ -20,7 +20,7 @@ export interface Configured {
   readonly source?: { readonly uri: string; readonly text: string };
 }
 
-export function withConfigFile(request: CheckRequest): Configured | { readonly error: string } {
+export function withConfigFile<R extends AnalysisOptions>(request: R): Configured<R> | { readonly error: string } {
   const file = request.config ?? nearest(request.paths[0] ?? '.');
   if (file === undefined) return { request, ignores: [] };
   let text: string;
@@ -43,7 +43,7 @@ export function withConfigFile(request: CheckRequest): Configured | { readonly e
   return { request: applied(request, config, dir), file, ignores: ignoresOf(config, rel, file, { uri: file, text }), source: { uri: file, text } };
 }
 
-function applied(r: CheckRequest, c: ConfigFile, dir: string): CheckRequest {
+function applied<R extends AnalysisOptions>(r: R, c: ConfigFile, dir: string): R {
   const range = c.nodePortRange?.split('-').map(Number) as [number, number] | undefined;
   const roots = r.kustomizeRoots === undefined && c.kustomize?.roots?.length ? { kustomizeRoots: c.kustomize.roots, kustomizeRootsDir: dir } : {};
   return {

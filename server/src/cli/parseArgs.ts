@@ -18,6 +18,8 @@ export interface AnalysisOptions {
   readonly kustomize?: string;
   /** `--load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone` (kustomize's flag); default rootOnly. */
   readonly loadRestrictor?: LoadRestrictor;
+  /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
+  readonly config?: string;
   /** From the config file (cli/configFile.ts): rule severities, the node-port range, and which files are read. */
   readonly fromConfig?: {
     readonly rules?: Readonly<Record<string, RuleLevel>>;
@@ -48,8 +50,6 @@ export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly writeBaseline?: string;
   /** `--no-ignores`: report the findings suppressions ignore too (features/suppressions.ts). */
   readonly noIgnores?: boolean;
-  /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
-  readonly config?: string;
 }
 
 export interface DnsRequest extends AnalysisOptions, HelmOptions {
@@ -103,6 +103,7 @@ const commonFlags: Record<string, FlagSpec> = {
   '--kustomize-root': { values: [], repeatable: true },
   '--kustomize': { values: [] },
   '--load-restrictor': { values: ['LoadRestrictionsRootOnly', 'LoadRestrictionsNone'] },
+  '--config': { values: [] },
 };
 
 const helmFlags: Record<string, FlagSpec> = {
@@ -112,7 +113,7 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {}, '--config': { values: [] } },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
@@ -196,11 +197,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const kustomizeRoots = lists.get('--kustomize-root');
   const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
   if (bad) return usage(`--kustomize-root '${bad[0]}' is not a usable pattern (${bad[1]})`);
-  const common = { clusterDomain, namespace, ...restricted, ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
+  const common = { clusterDomain, namespace, ...restricted, ...(values.has('--config') && { config: values.get('--config') }), ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
   if (command === 'check') {
     const helpUri = values.get('--help-uri');
     if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(`--help-uri '${helpUri}' is not an absolute http(s) URL without a fragment`);
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }), ...(values.has('--config') && { config: values.get('--config') }) };
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }) };
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };

@@ -32,7 +32,9 @@ const restrictor = `  --load-restrictor LoadRestrictionsRootOnly|LoadRestriction
                         LoadRestrictionsRootOnly: only files in or below its own folder)
 `;
 
-const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
+const common = `  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above the
+                        first PATH); these flags come before its values
+  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
   --kustomize-root GLOB only the kustomizations GLOB names (relative to each folder PATH, e.g.
                         'overlays/*') are Kustomize roots (repeat for several patterns)
@@ -63,8 +65,6 @@ Options:
                                  counted on stderr, and entries no finding matches any more are listed)
   --write-baseline FILE          record this run's findings in FILE (by identity, no line numbers) and
                                  exit 0; entries no finding matches any more are dropped
-  --config FILE                  the config file (default: the nearest .kube-netlens.yaml in or above
-                                 the first PATH); flags come before its values
   --no-ignores                   also report what kube-netlens.io/ignore annotations and the config
                                  file's ignore: entries ignore (a strict audit)
   --help-uri URL                 the page SARIF rules link to, #CODE appended (default: docs/rules.md
