@@ -3,7 +3,7 @@
 import type { LoadRestrictor, RuleLevel } from '../model/config';
 import { checkGlob } from '../workspace/glob';
 
-export type CommandName = 'check' | 'dns' | 'trace' | 'build';
+export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'diff';
 export type FailOn = 'error' | 'warning' | 'never';
 
 export interface AnalysisOptions {
@@ -77,8 +77,23 @@ export interface BuildRequest extends HelmOptions {
   readonly format: 'yaml' | 'json';
 }
 
+/** `kube-netlens diff [BASE [HEAD]] [--path PATH]`: what a change does (cli/diffCommand.ts). */
+export interface DiffRequest {
+  readonly command: 'diff';
+  /** A commit; undefined: the merge base of HEAD with the default branch. */
+  readonly base?: string;
+  /** A commit; undefined: the working tree. */
+  readonly head?: string;
+  /** Relative to the repository's root. */
+  readonly paths: readonly string[];
+  readonly config?: string;
+  readonly format: 'text' | 'markdown' | 'json';
+  readonly failOn: FailOn;
+}
+
 export type CliRequest =
   | CheckRequest
+  | DiffRequest
   | BuildRequest
   | DnsRequest
   | TraceRequest
@@ -117,9 +132,10 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+  diff: { '--format': { values: ['text', 'markdown', 'json'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--path': { values: [], repeatable: true }, '--config': { values: [] } },
 };
 
-const commands: readonly string[] = ['check', 'dns', 'trace', 'build'];
+const commands: readonly string[] = ['check', 'dns', 'trace', 'build', 'diff'];
 
 // semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -133,11 +149,11 @@ export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { command: 'help' };
-    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace and build`);
+    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace, build and diff`);
   }
   if (!isCommand(first)) {
     if (first.startsWith('-')) return usage(`unknown option '${first}'; try \`kube-netlens --help\``);
-    return usage(`unknown command '${first}'; the commands are check, dns, trace and build`);
+    return usage(`unknown command '${first}'; the commands are check, dns, trace, build and diff`);
   }
   return parseCommand(first, rest);
 }
@@ -183,6 +199,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const restrictor = values.get('--load-restrictor');
   const loadRestrictor: LoadRestrictor | undefined = restrictor === undefined ? undefined : restrictor === 'LoadRestrictionsNone' ? 'none' : 'rootOnly';
   const restricted = loadRestrictor ? { loadRestrictor } : {};
+  if (command === 'diff') {
+    if (positionals.length > 2) return usage('diff takes at most two commits: BASE and HEAD');
+    const [base, head] = positionals;
+    return { command, ...(base !== undefined && { base }), ...(head !== undefined && { head }), paths: lists.get('--path') ?? ['.'], ...(values.has('--config') && { config: values.get('--config') }), format: (values.get('--format') ?? 'text') as DiffRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+  }
   if (command === 'build') {
     if (positionals.length !== 1) return usage('build needs one folder: a kustomization or a chart (a folder with a Chart.yaml)');
     return { command, ...helm, ...restricted, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };

@@ -3,6 +3,7 @@
 import { buildCommand } from './buildCommand';
 import { checkCommand } from './checkCommand';
 import { failure, type CommandResult, type Terminal } from './commandResult';
+import { diffCommand } from './diffCommand';
 import { dnsCommand } from './dnsCommand';
 import { parseArgs } from './parseArgs';
 import { traceCommand } from './traceCommand';
@@ -26,5 +27,7 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
       return traceCommand(request, terminal);
     case 'build':
       return buildCommand(request, terminal);
+    case 'diff':
+      return diffCommand(request, terminal);
   }
 }

@@ -15,6 +15,9 @@ Usage:
   kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
                                              \`kustomize build DIR\` would, without running it), or
                                              those the Helm chart in DIR renders to
+  kube-netlens diff [BASE [HEAD]]            what a change does: findings introduced and fixed, DNS
+                                             names added and removed (from git; the working copy is
+                                             never touched)
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
@@ -51,6 +54,22 @@ const helm = `  --helm PATH           the helm executable (default: helm on PATH
 `;
 
 const pages: Record<CommandName, string> = {
+  diff: `Usage: kube-netlens diff [BASE [HEAD]] [options]
+
+Compares two trees of the git repository the current folder is in, for the review of a change: the
+findings it introduces, fixes and leaves unchanged (by identity, so lines that moved are no change), and
+the DNS names it adds and removes. BASE is a commit (default: the merge base of HEAD with origin/HEAD,
+main or master); HEAD is a commit (default: the working tree as it is). Commits are read with
+\`git archive\` into temporary folders: nothing in the working copy changes.
+
+Options:
+  --format text|markdown|json    output format (default text; markdown is for a pull-request comment)
+  --fail-on error|warning|never  exit 1 when an introduced finding is at or above this severity
+                                 (default error)
+  --path PATH                    check only PATH, relative to the repository's root (repeatable)
+  --config FILE                  the config file, relative to the repository's root
+  -h, --help                     this help
+`,
   check: `Usage: kube-netlens check [PATH...] [options]
 
 Reads every manifest under PATH and reports networking mistakes, one line per finding:
