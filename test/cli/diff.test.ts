@@ -32,6 +32,7 @@ interface Json {
   fixed: { code: string; file: string; message: string }[];
   unchanged: number;
   dns: { added: { name: string; type: string }[]; removed: { name: string; type: string }[] };
+  services: { added: { key: string; endpoints?: number }[]; removed: { key: string }[]; changed: { before: { key: string; endpoints?: number }; after: { key: string; endpoints?: number } }[] };
 }
 
 function repo(): { dir: string; commit: (files: Record<string, string>, message: string) => void; git: (...args: string[]) => string } {
@@ -69,11 +70,15 @@ describe('kube-netlens diff', () => {
     assert.equal(out.unchanged, 0);
     assert.ok(out.dns.added.some((d) => d.name === 'api.shop.svc.cluster.local' && d.type === 'A'), JSON.stringify(out.dns.added));
     assert.ok(out.dns.removed.some((d) => d.name === 'cart.shop.svc.cluster.local'), JSON.stringify(out.dns.removed));
+    assert.deepEqual(out.services.added.map((x) => [x.key, x.endpoints]), [['shop/api', 0]]);
+    assert.deepEqual(out.services.removed.map((x) => x.key), ['shop/cart']);
+    assert.deepEqual(out.services.changed.map((c) => [c.after.key, c.before.endpoints, c.after.endpoints]), [['shop/web', 0, 1]], 'the fixed selector gives web its pod');
+    assert.match(runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout, /\nServices added, removed or changed \(3\)\n {2}\+ shop\/api: 0 endpoints\n {2}- shop\/cart\n {2}~ shop\/web: 0 endpoints → 1 endpoint\n$/);
     assert.equal(diffJson(r.dir, '--fail-on', 'warning', 'HEAD~1', 'HEAD').status, 1);
     // a commit that only moves the mistake down its file (and into another order) changes nothing
     r.commit({ 'api.yaml': `# moved\n\n\n${app('api', 'apii').split('---\n').reverse().join('---\n')}` }, 'move');
     const moved = diffJson(r.dir, 'HEAD~1', 'HEAD').out;
-    assert.deepEqual([moved.introduced.length, moved.fixed.length, moved.unchanged], [0, 0, 1]);
+    assert.deepEqual([moved.introduced.length, moved.fixed.length, moved.unchanged, moved.services.changed.length], [0, 0, 1, 0]);
   });
 
   it('compares with the working tree by default, from the merge base with main, and leaves the working copy as it was', () => {

@@ -2,7 +2,8 @@
 // (`git archive` of each commit into a temporary folder; HEAD omitted: the working tree, read as it is), the user's
 // working copy is never touched. Each tree is checked by this same CLI in a process of its own (`check --format json`,
 // `dns --format json`), and the two are compared: findings introduced, fixed and unchanged by identity
-// (features/findingIdentity.ts), and DNS names that appear or disappear.
+// (features/findingIdentity.ts), DNS names that appear or disappear, and Services whose endpoint count or routes change
+// (read in this process, as the trace's picker lists them).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,11 @@ import { failure, type CommandResult, type Terminal } from './commandResult';
 import type { DiffRequest } from './parseArgs';
 import { terminalSafe } from './terminalText';
 import { textOutput } from './checkCommand';
+import { analyzePaths } from './analyzePaths';
+import { analyzeWithCharts } from './chartFindings';
+import { isCollectError } from './collectFiles';
+import { withConfigFile } from './configFile';
+import { listServices } from '../features/serviceList';
 
 interface TreeFinding {
   readonly file: string;
@@ -28,10 +34,21 @@ interface TreeRecord {
   readonly resource: { readonly kind: string; readonly namespace: string; readonly name: string };
 }
 
+/** A Service as the trace's picker lists it: how many endpoints it gets, and the routes that lead to it. */
+interface TreeService {
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly unit?: string;
+  readonly endpoints?: number;
+  readonly routes: readonly string[];
+}
+
 interface Tree {
   readonly label: string;
   readonly findings: readonly TreeFinding[];
   readonly records: readonly TreeRecord[];
+  readonly services: readonly TreeService[];
 }
 
 const gitTimeoutMs = 60_000;
@@ -72,6 +89,12 @@ interface Report {
   readonly fixed: readonly TreeFinding[];
   readonly unchanged: readonly TreeFinding[];
   readonly dns: { readonly added: readonly TreeRecord[]; readonly removed: readonly TreeRecord[] };
+  /** Services added or removed, and those whose endpoint count or routes changed. */
+  readonly services: {
+    readonly added: readonly TreeService[];
+    readonly removed: readonly TreeService[];
+    readonly changed: readonly { readonly before: TreeService; readonly after: TreeService }[];
+  };
 }
 
 function compare(before: Tree, after: Tree): Report {
@@ -85,7 +108,31 @@ function compare(before: Tree, after: Tree): Report {
     fixed: before.findings.filter((f) => !is.has(f.fingerprint)),
     unchanged: after.findings.filter((f) => was.has(f.fingerprint)),
     dns: { added: after.records.filter((r) => !hadName.has(key(r))), removed: before.records.filter((r) => !hasName.has(key(r))) },
+    services: compareServices(before.services, after.services),
   };
+}
+
+function compareServices(before: readonly TreeService[], after: readonly TreeService[]): Report['services'] {
+  const was = new Map(before.map((s) => [s.key, s]));
+  const is = new Map(after.map((s) => [s.key, s]));
+  const changed: { before: TreeService; after: TreeService }[] = [];
+  for (const s of after) {
+    const b = was.get(s.key);
+    if (b && (b.endpoints !== s.endpoints || b.routes.join('\n') !== s.routes.join('\n'))) changed.push({ before: b, after: s });
+  }
+  return { added: after.filter((s) => !was.has(s.key)), removed: before.filter((s) => !is.has(s.key)), changed };
+}
+
+const endpointsText = (n: number | undefined) => (n === undefined ? 'no endpoints (ExternalName)' : `${n} endpoint${n === 1 ? '' : 's'}`);
+
+/** `shop/web: 3 endpoints → 0 endpoints; routes +HTTPRoute shop/site` */
+function serviceChange(c: { readonly before: TreeService; readonly after: TreeService }): string {
+  const parts: string[] = [];
+  if (c.before.endpoints !== c.after.endpoints) parts.push(`${endpointsText(c.before.endpoints)} → ${endpointsText(c.after.endpoints)}`);
+  const added = c.after.routes.filter((r) => !c.before.routes.includes(r));
+  const removed = c.before.routes.filter((r) => !c.after.routes.includes(r));
+  if (added.length || removed.length) parts.push(`routes ${[...added.map((r) => `+${r}`), ...removed.map((r) => `-${r}`)].join(', ')}`);
+  return parts.join('; ');
 }
 
 function textOf(r: Report, base: string, head: string): string {
@@ -99,6 +146,11 @@ function textOf(r: Report, base: string, head: string): string {
   lines.push(`Findings unchanged: ${r.unchanged.length}`, '');
   lines.push(`DNS names added (${r.dns.added.length})`, ...r.dns.added.map((d) => `  + ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`));
   lines.push(`DNS names removed (${r.dns.removed.length})`, ...r.dns.removed.map((d) => `  - ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`));
+  const { added, removed, changed } = r.services;
+  lines.push(`Services added, removed or changed (${added.length + removed.length + changed.length})`);
+  for (const s of added) lines.push(`  + ${terminalSafe(s.key)}: ${endpointsText(s.endpoints)}`);
+  for (const s of removed) lines.push(`  - ${terminalSafe(s.key)}`);
+  for (const c of changed) lines.push(`  ~ ${terminalSafe(c.after.key)}: ${terminalSafe(serviceChange(c))}`);
   return lines.join('\n') + '\n';
 }
 
@@ -121,6 +173,14 @@ function markdownOf(r: Report, base: string, head: string): string {
     for (const d of r.dns.removed) out.push(`- removed ${code(d.name)} (${d.type}, ${d.resource.kind} ${code(`${d.resource.namespace}/${d.resource.name}`)})`);
     out.push('');
   }
+  const { added, removed, changed } = r.services;
+  if (added.length || removed.length || changed.length) {
+    out.push('**Services**', '');
+    for (const s of added) out.push(`- added ${code(s.key)}: ${endpointsText(s.endpoints)}`);
+    for (const s of removed) out.push(`- removed ${code(s.key)}`);
+    for (const c of changed) out.push(`- ${code(c.after.key)}: ${text(serviceChange(c))}`);
+    out.push('');
+  }
   return out.join('\n');
 }
 
@@ -130,7 +190,32 @@ function analyse(dir: string, label: string, request: DiffRequest): Tree | { rea
   if ('error' in check) return { error: `checking ${label}: ${check.error}` };
   const dns = cli(['dns', '--format', 'json', ...common], dir);
   if ('error' in dns) return { error: `listing the DNS names of ${label}: ${dns.error}` };
-  return { label, findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics, records: (dns.json as { records: TreeRecord[] }).records };
+  const services = servicesIn(dir, request);
+  if ('error' in services) return { error: `reading the Services of ${label}: ${services.error}` };
+  return { label, findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics, records: (dns.json as { records: TreeRecord[] }).records, services: services.list };
+}
+
+/** The Services of a tree with their endpoint counts and routes, as the trace's picker lists them (features/serviceList.ts). */
+function servicesIn(dir: string, request: DiffRequest): { readonly list: readonly TreeService[] } | { readonly error: string } {
+  const configured = withConfigFile({ paths: request.paths.map((p) => join(dir, p)), ...(request.config && { config: join(dir, request.config) }) });
+  if ('error' in configured) return configured;
+  const loaded = analyzePaths(configured.request);
+  if (isCollectError(loaded)) return loaded;
+  const { analysis } = analyzeWithCharts(loaded, {}, process.env);
+  // names of units are paths in the tree: the same in both trees only without the tree's folder
+  const local = (s: string | undefined) => s?.split(`${dir}/`).join('');
+  const list = listServices(analysis).filter((s) => s.kind === undefined).map((s) => {
+    const unit = local(s.unit);
+    return {
+      key: `${s.namespace}/${s.name}${unit ? ` (${unit})` : ''}`,
+      namespace: s.namespace,
+      name: s.name,
+      ...(unit && { unit }),
+      ...(s.endpoints !== undefined && { endpoints: s.endpoints }),
+      routes: (s.routes ?? []).map((r) => `${r.kind} ${r.namespace}/${r.name}`).sort(),
+    };
+  });
+  return { list };
 }
 
 /** This CLI on one tree, in a process of its own (its current folder is the tree's root). */

@@ -58,7 +58,8 @@ const pages: Record<CommandName, string> = {
 
 Compares two trees of the git repository the current folder is in, for the review of a change: the
 findings it introduces, fixes and leaves unchanged (by identity, so lines that moved are no change), and
-the DNS names it adds and removes. BASE is a commit (default: the merge base of HEAD with origin/HEAD,
+the DNS names it adds and removes, and the Services added, removed or whose endpoints or routes change.
+BASE is a commit (default: the merge base of HEAD with origin/HEAD,
 main or master); HEAD is a commit (default: the working tree as it is). Commits are read with
 \`git archive\` into temporary folders: nothing in the working copy changes.
 
