@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
 import { crashHandler } from './crashHandler';
 import { createStatusBar } from './statusBar';
+import { registerIgnoreFinding } from './ignoreFinding';
 import { registerServiceDetails } from './serviceDetails';
 import { registerTracePanel } from './tracePanel';
 import { withUserOnlySettings } from './userOnlySettings';
@@ -58,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     createStatusBar(client),
     registerTracePanel(context, client),
     registerServiceDetails(client),
+    registerIgnoreFinding(),
     vscode.commands.registerCommand('kubeNetlens.restartServer', async () => {
       channel.appendLine('Restarting the language server on request.');
       await client?.restart();

@@ -8,6 +8,30 @@ export const listServicesRequest = 'kubeNetlens/listServices';
 export const serviceDetailsRequest = 'kubeNetlens/serviceDetails';
 export const analysisChangedNotification = 'kubeNetlens/analysisChanged';
 export const statusNotification = 'kubeNetlens/status';
+/** The client command an "Ignore <code> here…" code action runs: it asks for the reason, then edits. */
+export const ignoreFindingCommand = 'kubeNetlens.ignoreFinding';
+
+/**
+ * What that command gets: replace `range` of `uri` by `before` + the annotation's value + `after`, the value being the
+ * YAML-quoted `<code>: <reason>` (added as a new line to `existing`, the annotation's value today, when there is one).
+ */
+export interface IgnoreFindingArgs {
+  readonly uri: string;
+  readonly range: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
+  readonly before: string;
+  readonly after: string;
+  readonly code: string;
+  readonly existing?: string;
+}
+
+/**
+ * The annotation's value for a reason: `<code>: <reason>` (a line added to what it holds) as a JSON string, which YAML
+ * reads as a double-quoted scalar.
+ */
+export function ignoreAnnotationValue(arg: Pick<IgnoreFindingArgs, 'code' | 'existing'>, reason: string): string {
+  const line = `${arg.code}: ${reason.replace(/\s+/g, ' ').trim()}`;
+  return JSON.stringify(arg.existing ? `${arg.existing.replace(/\n+$/, '')}\n${line}` : line);
+}
 
 /**
  * The Node options the language server process runs with: the editor's client starts it so, and so do the benchmark

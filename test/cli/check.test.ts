@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { inputCodes } from '../../server/src/rules/inputCodes';
 import { rules } from '../../server/src/rules/index';
+import { sarifViolations } from '../helpers/sarifSchema';
 import { buildCli, repoRoot, runCli, workspaceFrom } from './builtCli';
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'cli');
@@ -22,6 +24,8 @@ interface JsonDiagnostic {
   message: string;
   resource: { kind: string; namespace: string; name: string } | null;
   related: { file: string; range: JsonRange; message: string }[];
+  identity: unknown;
+  fingerprint: string;
 }
 
 function checkJson(args: readonly string[], cwd?: string): { status: number | null; diagnostics: JsonDiagnostic[] } {
@@ -82,8 +86,11 @@ describe('kube-netlens check', () => {
     assert.equal(unnamed.severity, 'warning');
     assert.equal(unnamed.file, 'two.yaml');
     assert.equal(unnamed.resource, null);
+    // two definitions of one object: one identity, told apart in the fingerprint by their order
+    assert.deepEqual(duplicates[0].identity, duplicates[1].identity);
+    assert.notEqual(duplicates[0].fingerprint, duplicates[1].fingerprint);
     for (const d of diagnostics) {
-      assert.deepEqual(Object.keys(d).sort(), ['code', 'file', 'message', 'range', 'related', 'resource', 'severity']);
+      assert.deepEqual(Object.keys(d).sort(), ['code', 'file', 'fingerprint', 'identity', 'message', 'range', 'related', 'resource', 'severity']);
       assert.ok(d.range.start.line <= d.range.end.line);
     }
   });
@@ -124,7 +131,7 @@ describe('kube-netlens check', () => {
     assert.ok(blank > 0 && lines[blank + 1].startsWith('two.yaml:'), 'a blank line separates files');
   });
 
-  it('writes SARIF 2.1.0 with a rule per registered code and 1-based regions', () => {
+  it('writes SARIF 2.1.0 that its schema accepts, with a rule per code (rules, then the other codes), absolute help links and 1-based regions', () => {
     const dir = workspace('duplicate.yaml');
     const run = runCli(['check', '--format', 'sarif', 'one.yaml', 'two.yaml'], { cwd: dir });
     assert.equal(run.status, 1);
@@ -132,14 +139,16 @@ describe('kube-netlens check', () => {
     const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
     assert.match(sarif.$schema, /sarif-2\.1\.0/);
     assert.equal(sarif.version, '2.1.0');
+    assert.deepEqual(sarifViolations(sarif), []);
     assert.equal(sarif.runs.length, 1);
+    assert.equal(sarif.runs[0].automationDetails.id, 'kube-netlens/check/');
     const driver = sarif.runs[0].tool.driver;
     assert.equal(driver.name, 'kube-netlens');
     assert.equal(driver.version, version);
-    assert.deepEqual(driver.rules.map((r: { id: string }) => r.id), rules.map((r) => r.code));
+    assert.deepEqual(driver.rules.map((r: { id: string }) => r.id), [...rules.map((r) => r.code), ...inputCodes.map((c) => c.code)]);
     for (const [i, r] of driver.rules.entries()) {
-      assert.equal(r.shortDescription.text, rules[i].title);
-      assert.equal(r.helpUri, `docs/rules.md#${rules[i].code}`);
+      if (i < rules.length) assert.equal(r.shortDescription.text, rules[i].title);
+      assert.equal(r.helpUri, `https://github.com/kube-netlens/kube-netlens/blob/main/docs/rules.md#${r.id}`);
       assert.ok(['error', 'warning', 'note'].includes(r.defaultConfiguration.level));
     }
     const results = sarif.runs[0].results;

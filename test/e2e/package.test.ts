@@ -19,6 +19,7 @@ const allowed: readonly RegExp[] = [
   /^extension\/LICENSE(\.txt)?$/,
   /^extension\/images\/icon\.png$/,
   /^extension\/docs\/rules\.md$/,
+  /^extension\/schemas\/kube-netlens\.schema\.json$/,
   /^extension\/syntaxes\/[^/]+\.json$/,
   /^extension\/dist\/(?!.*\.map$).+\.(js|css)$/,
 ];

@@ -14,6 +14,8 @@ import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultKustomizeTimeoutMs, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
 import { rootMatcher } from '../workspace/kustomizeRoots';
+import { globMatcher } from '../workspace/glob';
+import { configFileName } from '../model/configFile';
 import type { KustomizeOptions } from '../kustomize/applyUnits';
 
 export interface AnalyzedPaths {
@@ -53,7 +55,8 @@ export interface FileCounts {
  */
 function kustomizeOptions(options: AnalysisOptions, reader: FileReader): KustomizeOptions {
   const folders = options.paths.map((p) => resolve(p)).filter((p) => existsSync(p) && statSync(p).isDirectory());
-  const isRoot = rootMatcher(options.kustomizeRoots ?? [], folders.length ? folders : [resolve('.')]);
+  // roots the config file names are relative to its folder; those of --kustomize-root to each folder PATH
+  const isRoot = rootMatcher(options.kustomizeRoots ?? [], options.kustomizeRootsDir ? [options.kustomizeRootsDir] : folders.length ? folders : [resolve('.')]);
   const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
   const tool = kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor }, process.env);
   // paths in messages as the command line shows them: relative to the current folder, never absolute
@@ -62,16 +65,33 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader): Kustomi
   return { isRoot, loadRestrictor, shown, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
 }
 
+/** The config file's `files.include` and `files.exclude`, over paths relative to its folder. */
+function fileFilter(c: NonNullable<AnalysisOptions['fromConfig']>): (s: SourceText) => boolean {
+  const include = c.include?.length ? globMatcher(c.include) : undefined;
+  const exclude = c.exclude?.length ? globMatcher(c.exclude) : undefined;
+  return (s) => {
+    const rel = relative(c.dir, resolve(s.uri)).split(sep).join('/');
+    if (rel.startsWith('../')) return true;
+    return (!include || include(rel)) && (!exclude || !exclude(rel));
+  };
+}
+
 export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
   // a usage error, as for --helm: a named Kustomize that cannot run is not silently replaced by the one on PATH
   if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor: 'rootOnly' }, {})) {
     return { error: `--kustomize ${options.kustomize} is not an executable file` };
   }
-  const collected = collectFiles(options.paths);
-  if (isCollectError(collected)) return collected;
+  const walked = collectFiles(options.paths);
+  if (isCollectError(walked)) return walked;
+  // the config file is no manifest; the config's files.include and files.exclude choose among the rest
+  const own = (s: SourceText) => !s.uri.endsWith(`/${configFileName}`) && s.uri !== configFileName;
+  const filter = options.fromConfig && fileFilter(options.fromConfig);
+  const collected = { ...walked, sources: walked.sources.filter((s) => own(s) && (!filter || filter(s))) };
   const config: Partial<AnalysisConfig> = {
     ...(options.clusterDomain !== undefined && { clusterDomain: options.clusterDomain }),
     ...(options.namespace !== undefined && { defaultNamespace: options.namespace }),
+    ...(options.fromConfig?.rules && { rules: options.fromConfig.rules }),
+    ...(options.fromConfig?.nodePortRange && { nodePortRange: options.fromConfig.nodePortRange }),
   };
   // A Kustomize build may read files the walk did not collect (env files, a base outside PATH): read from disk, and
   // kept so findings on them get line numbers.

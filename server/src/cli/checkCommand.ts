@@ -1,34 +1,92 @@
 // `kube-netlens check`: every finding in the given files, as text, JSON or SARIF; the exit code follows --fail-on.
+// With --baseline FILE only the findings the baseline does not know are reported and counted (cli/baseline.ts).
 
 import { analyzePaths } from './analyzePaths';
+import { withConfigFile } from './configFile';
+import { describeEntry, readBaseline, splitByBaseline, writeBaseline, type Baseline, type BaselineSplit } from './baseline';
 import { checkWithCharts } from './chartFindings';
 import { helmOptionError } from './helmCharts';
 import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { Finding } from './featureTypes';
 import { findingsToJson } from './findingsJson';
-import { findingsToSarif } from './findingsSarif';
-import { findingsToText } from './findingsText';
+import { defaultHelpUri, findingsToSarif } from './findingsSarif';
+import { findingsToGithub } from './findingsGithub';
+import { findingsToText, summaryOf } from './findingsText';
+import { identify } from './identify';
+import { ignoredSummary, withSuppressions } from './ignores';
 import { colourWanted, paintFor, type Paint } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
 import { terminalOutput } from './terminalText';
-import { ruleCatalog } from '../features/ruleCatalog';
+import { codeCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
-export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
+export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandResult {
+  const configured = withConfigFile(asked);
+  if ('error' in configured) return failure(configured.error);
+  const request = configured.request;
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
+  let baseline: Baseline | undefined;
+  if (request.baseline !== undefined) {
+    const read = readBaseline(request.baseline);
+    if ('error' in read) return failure(read.error);
+    baseline = read;
+  }
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const checked = checkWithCharts(loaded, request, terminal.env);
-  const findings = sortFindings(checked.findings);
-  const rangeOf = rangesIn(loaded.sources);
+  const suppressed = withSuppressions(checked.findings, checked.analysis, request.noIgnores === true, configured.ignores);
+  const findings = sortFindings(suppressed.findings);
+  const sources = loaded.sources;
+  const rangeOf = rangesIn(configured.source && !sources.some((s) => s.uri === configured.source!.uri) ? [...sources, configured.source] : sources);
+  const needIdentity = request.format !== 'text' || baseline !== undefined || request.writeBaseline !== undefined;
+  // identities are computed only where something uses them (plain text output has no use for them)
+  const identified = needIdentity ? identify(findings, checked.analysis, sources) : [];
+  const ignored = request.format === 'text' ? [] : identify(suppressed.ignored.map((i) => i.finding), checked.analysis, sources).map((r, i) => ({ ...r, suppression: suppressed.ignored[i] }));
+  const split: BaselineSplit | undefined = baseline && splitByBaseline(identified, baseline);
+  const reported = split ? split.fresh : identified;
+  const notes = [...loaded.notes];
+  const ignoredNote = ignoredSummary(suppressed.ignored);
+  if (ignoredNote && request.format !== 'text' && request.format !== 'github') notes.push(ignoredNote);
+  if (split && request.baseline !== undefined) notes.push(...baselineNotes(split, request.baseline, request.writeBaseline === request.baseline));
+  if (request.writeBaseline !== undefined) {
+    const previous = request.writeBaseline === request.baseline ? baseline : readIfThere(request.writeBaseline);
+    const error = writeBaseline(request.writeBaseline, identified);
+    if (error) return failure(error, notes);
+    const dropped = previous ? splitByBaseline(identified, previous).stale.length : 0;
+    notes.push(`wrote ${plural(identified.length, 'finding')} to the baseline ${request.writeBaseline}${dropped ? ` (dropped ${plural(dropped, 'entry', 'entries')} no finding matches any more)` : ''}`);
+  }
+  const shown = needIdentity ? reported.map((r) => r.finding) : findings;
   const stdout =
-    request.format === 'json' ? findingsToJson(findings, rangeOf)
-    : request.format === 'sarif' ? findingsToSarif(findings, rangeOf, ruleCatalog, cliVersion)
-    : textOutput(terminal, (paint) => findingsToText(findings, rangeOf, checked.counts, paint));
-  return { exitCode: findings.some((f) => reaches(f.severity, request.failOn)) ? 1 : 0, stdout, stderr: loaded.notes.map(note) };
+    request.format === 'json'
+      ? findingsToJson(reported, rangeOf, {
+          ignored: ignored.map((i) => ({ file: i.finding.uri, range: rangeOf(i.finding.uri, i.finding.span), code: i.finding.code, message: i.finding.message, reason: i.suppression.reason, by: i.suppression.by, identity: i.identity, fingerprint: i.fingerprint })),
+          ...(split && { baseline: { file: request.baseline, known: split.known, stale: split.stale } }),
+        })
+    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts), ignoredNote].filter(Boolean).join('\n'))
+    : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
+    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
+  // a run that records the baseline accepts what it records
+  const fails = request.writeBaseline === undefined && shown.some((f) => reaches(f.severity, request.failOn));
+  return { exitCode: fails ? 1 : 0, stdout, stderr: notes.map(note) };
+}
+
+function baselineNotes(split: BaselineSplit, file: string, rewritten: boolean): string[] {
+  const out = [`${plural(split.known, 'known finding')} held back by the baseline ${file}; ${plural(split.fresh.length, 'new finding')} reported`];
+  if (split.stale.length) {
+    out.push(`${plural(split.stale.length, 'baseline entry', 'baseline entries')} no finding matches any more (fixed, or changed)${rewritten ? '; dropped from the baseline:' : `; --write-baseline ${file} drops ${split.stale.length === 1 ? 'it' : 'them'}:`}`);
+    for (const e of split.stale.slice(0, 50)) out.push(`  ${describeEntry(e)}`);
+    if (split.stale.length > 50) out.push(`  and ${split.stale.length - 50} more`);
+  }
+  return out;
+}
+
+/** An existing baseline at the path --write-baseline replaces, to say how many entries it drops; none if unreadable. */
+function readIfThere(file: string): Baseline | undefined {
+  const read = readBaseline(file);
+  return 'error' in read ? undefined : read;
 }
 
 /** Text for a terminal: composed with the colours wanted, then made safe as a whole (cli/terminalText.ts). */
@@ -42,6 +100,10 @@ const rank: Record<Finding['severity'], number> = { error: 3, warning: 2, inform
 function reaches(severity: Finding['severity'], failOn: FailOn): boolean {
   if (failOn === 'never') return false;
   return rank[severity] >= rank[failOn];
+}
+
+function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : nouns}`;
 }
 
 function sortFindings(findings: readonly Finding[]): Finding[] {

@@ -2,6 +2,7 @@
 // unconditionally or while a pod is ready (semantics §8.1, §8.2); --all adds CoreDNS-only and Corefile-dependent ones.
 
 import { analyzePaths } from './analyzePaths';
+import { withConfigFile } from './configFile';
 import { analyzeWithCharts } from './chartFindings';
 import { helmOptionError } from './helmCharts';
 import { isCollectError } from './collectFiles';
@@ -12,7 +13,10 @@ import type { DnsRequest } from './parseArgs';
 import { recordsToJson } from './recordsJson';
 import { recordsToText } from './recordsText';
 
-export function dnsCommand(request: DnsRequest, terminal: Terminal): CommandResult {
+export function dnsCommand(asked: DnsRequest, terminal: Terminal): CommandResult {
+  const configured = withConfigFile(asked);
+  if ('error' in configured) return failure(configured.error);
+  const request = configured.request;
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);

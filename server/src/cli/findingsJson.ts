@@ -1,10 +1,11 @@
-// Findings → the `check --format json` document: 0-based LSP-style ranges, files as found from the given PATH.
+// Findings → the `check --format json` document: 0-based LSP-style ranges, files as found from the given PATH, and
+// each finding's identity with its fingerprint (features/findingIdentity.ts).
 
-import type { Finding } from './featureTypes';
+import type { IdentifiedResult } from './findingsSarif';
 import type { RangeOf } from './positions';
 
-export function findingsToJson(findings: readonly Finding[], rangeOf: RangeOf): string {
-  const diagnostics = findings.map((f) => ({
+export function findingsToJson(findings: readonly IdentifiedResult[], rangeOf: RangeOf, extra: Readonly<Record<string, unknown>> = {}): string {
+  const diagnostics = findings.map(({ finding: f, identity, fingerprint }) => ({
     file: f.uri,
     range: rangeOf(f.uri, f.span),
     severity: f.severity,
@@ -12,6 +13,8 @@ export function findingsToJson(findings: readonly Finding[], rangeOf: RangeOf): 
     message: f.message,
     resource: f.resource ? { kind: f.resource.kind, namespace: f.resource.namespace, name: f.resource.name } : null,
     related: (f.related ?? []).map((r) => ({ file: r.uri, range: rangeOf(r.uri, r.span), message: r.message })),
+    identity,
+    fingerprint,
   }));
-  return JSON.stringify({ diagnostics }, null, 2) + '\n';
+  return JSON.stringify({ diagnostics, ...extra }, null, 2) + '\n';
 }

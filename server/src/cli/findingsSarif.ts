@@ -1,31 +1,60 @@
-// Findings → SARIF 2.1.0 (what GitHub code scanning and other CI viewers read): one rule entry per registered code.
+// Findings → SARIF 2.1.0 (what GitHub code scanning and other CI viewers read): one run per invocation, every code a
+// finding may carry declared as a rule (whether or not it has results), each result with the fingerprint of its
+// identity (features/findingIdentity.ts) and each rule with an absolute help link.
 
 import type { Severity } from '../model/config';
+import { repository } from '../../../package.json';
+import type { FindingIdentity } from '../features/findingIdentity';
 import type { Finding, RuleInfo } from './featureTypes';
 import type { Range, RangeOf } from './positions';
 
 export const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
 
+/** The key of `partialFingerprints`; a new version of the identity would get a new key. */
+export const fingerprintKey = 'kubeNetlensIdentity/v1';
+
+/** The rules page `helpUri`s point into unless `--help-uri` names another: docs/rules.md in the project's repository. */
+export const defaultHelpUri = `${repository.url.replace(/\.git$/, '')}/blob/main/docs/rules.md`;
+
 type SarifLevel = 'error' | 'warning' | 'note';
 
-export function findingsToSarif(findings: readonly Finding[], rangeOf: RangeOf, rules: readonly RuleInfo[], version: string): string {
+export interface SarifOptions {
+  readonly rules: readonly RuleInfo[];
+  readonly version: string;
+  /** The page documenting the codes; `#<code>` is appended. */
+  readonly helpUri: string;
+}
+
+export interface IdentifiedResult {
+  readonly finding: Finding;
+  readonly identity: FindingIdentity;
+  readonly fingerprint: string;
+  /** Set on a finding a suppression ignores: SARIF carries it as an accepted in-source suppression with the reason. */
+  readonly suppression?: { readonly reason: string; readonly by: string };
+}
+
+export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: RangeOf, options: SarifOptions): string {
+  const rules = [...options.rules];
+  // a code outside the catalog still gets a rule entry, so every result has its rule
+  for (const { finding } of findings) {
+    if (!rules.some((r) => r.code === finding.code)) rules.push({ code: finding.code, title: finding.code, description: finding.code, defaultSeverity: finding.severity, documented: 'other' });
+  }
   const ruleIndex = new Map(rules.map((r, i) => [r.code, i]));
   const location = (uri: string, range: Range) => ({
     physicalLocation: { artifactLocation: { uri: artifactUri(uri) }, region: regionOf(range) },
   });
-  const results = findings.map((f) => {
-    const index = ruleIndex.get(f.code);
-    return {
-      ruleId: f.code,
-      ...(index !== undefined && { ruleIndex: index }),
-      level: levelOf(f.severity),
-      message: { text: f.message },
-      locations: [location(f.uri, rangeOf(f.uri, f.span))],
-      ...(f.related?.length && {
-        relatedLocations: f.related.map((r, id) => ({ id, ...location(r.uri, rangeOf(r.uri, r.span)), message: { text: r.message } })),
-      }),
-    };
-  });
+  const results = findings.map(({ finding: f, fingerprint, suppression }) => ({
+    ruleId: f.code,
+    ruleIndex: ruleIndex.get(f.code)!,
+    level: levelOf(f.severity),
+    message: { text: f.message },
+    locations: [location(f.uri, rangeOf(f.uri, f.span))],
+    partialFingerprints: { [fingerprintKey]: fingerprint },
+    ...(suppression && { suppressions: [{ kind: 'inSource', status: 'accepted', justification: `${suppression.reason} (${suppression.by})` }] }),
+    ...(f.related?.length && {
+      relatedLocations: f.related.map((r, id) => ({ id, ...location(r.uri, rangeOf(r.uri, r.span)), message: { text: r.message } })),
+    }),
+  }));
   const sarif = {
     $schema: sarifSchema,
     version: '2.1.0',
@@ -34,16 +63,18 @@ export function findingsToSarif(findings: readonly Finding[], rangeOf: RangeOf, 
         tool: {
           driver: {
             name: 'kube-netlens',
-            version,
+            version: options.version,
+            informationUri: repository.url.replace(/\.git$/, ''),
             rules: rules.map((r) => ({
               id: r.code,
               shortDescription: { text: r.title },
               fullDescription: { text: r.description },
-              helpUri: `docs/rules.md#${r.code}`,
+              helpUri: `${options.helpUri}#${r.code}`,
               defaultConfiguration: { level: levelOf(r.defaultSeverity) },
             })),
           },
         },
+        automationDetails: { id: 'kube-netlens/check/' },
         columnKind: 'utf16CodeUnits',
         results,
       },

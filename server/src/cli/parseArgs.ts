@@ -1,9 +1,9 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
-import type { LoadRestrictor } from '../model/config';
+import type { LoadRestrictor, RuleLevel } from '../model/config';
 import { checkGlob } from '../workspace/glob';
 
-export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach';
+export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach' | 'diff';
 export type FailOn = 'error' | 'warning' | 'never';
 
 export interface AnalysisOptions {
@@ -12,10 +12,23 @@ export interface AnalysisOptions {
   readonly namespace?: string;
   /** `--kustomize-root GLOB` (repeatable): only these kustomizations are roots (relative to each folder PATH). */
   readonly kustomizeRoots?: readonly string[];
+  /** The folder the Kustomize roots are relative to when they come from the config file. */
+  readonly kustomizeRootsDir?: string;
   /** `--kustomize PATH`: the kustomize or kubectl that builds what is not evaluated natively. */
   readonly kustomize?: string;
   /** `--load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone` (kustomize's flag); default rootOnly. */
   readonly loadRestrictor?: LoadRestrictor;
+  /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
+  readonly config?: string;
+  /** From the config file (cli/configFile.ts): rule severities, the node-port range, and which files are read. */
+  readonly fromConfig?: {
+    readonly rules?: Readonly<Record<string, RuleLevel>>;
+    readonly nodePortRange?: readonly [number, number];
+    /** The config file's folder: `include`, `exclude` and the Kustomize roots are relative to it. */
+    readonly dir: string;
+    readonly include?: readonly string[];
+    readonly exclude?: readonly string[];
+  };
 }
 
 /** How charts are rendered: `--helm PATH`, `--helm-values FILE` (repeatable), `--helm-namespace NS`. */
@@ -27,8 +40,16 @@ export interface HelmOptions {
 
 export interface CheckRequest extends AnalysisOptions, HelmOptions {
   readonly command: 'check';
-  readonly format: 'text' | 'json' | 'sarif';
+  readonly format: 'text' | 'json' | 'sarif' | 'github';
   readonly failOn: FailOn;
+  /** `--help-uri URL`: the page SARIF rules link to (`#<code>` appended); default docs/rules.md in the repository. */
+  readonly helpUri?: string;
+  /** `--baseline FILE`: report and fail on findings the baseline does not know only (cli/baseline.ts). */
+  readonly baseline?: string;
+  /** `--write-baseline FILE`: record this run's findings (dropping entries no finding matches any more). */
+  readonly writeBaseline?: string;
+  /** `--no-ignores`: report the findings suppressions ignore too (features/suppressions.ts). */
+  readonly noIgnores?: boolean;
 }
 
 export interface DnsRequest extends AnalysisOptions, HelmOptions {
@@ -65,9 +86,24 @@ export interface ReachRequest extends AnalysisOptions, HelmOptions {
   readonly port?: string;
 }
 
+/** `kube-netlens diff [BASE [HEAD]] [--path PATH]`: what a change does (cli/diffCommand.ts). */
+export interface DiffRequest {
+  readonly command: 'diff';
+  /** A commit; undefined: the merge base of HEAD with the default branch. */
+  readonly base?: string;
+  /** A commit; undefined: the working tree. */
+  readonly head?: string;
+  /** Relative to the repository's root. */
+  readonly paths: readonly string[];
+  readonly config?: string;
+  readonly format: 'text' | 'markdown' | 'json';
+  readonly failOn: FailOn;
+}
+
 export type CliRequest =
   | CheckRequest
   | ReachRequest
+  | DiffRequest
   | BuildRequest
   | DnsRequest
   | TraceRequest
@@ -92,6 +128,7 @@ const commonFlags: Record<string, FlagSpec> = {
   '--kustomize-root': { values: [], repeatable: true },
   '--kustomize': { values: [] },
   '--load-restrictor': { values: ['LoadRestrictionsRootOnly', 'LoadRestrictionsNone'] },
+  '--config': { values: [] },
 };
 
 const helmFlags: Record<string, FlagSpec> = {
@@ -101,14 +138,15 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif'] }, '--fail-on': { values: ['error', 'warning', 'never'] } },
+  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
   reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
+  diff: { '--format': { values: ['text', 'markdown', 'json'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--path': { values: [], repeatable: true }, '--config': { values: [] } },
 };
 
-const commands: readonly string[] = ['check', 'dns', 'trace', 'build', 'reach'];
+const commands: readonly string[] = ['check', 'dns', 'trace', 'build', 'reach', 'diff'];
 
 // semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -122,11 +160,11 @@ export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { command: 'help' };
-    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace, build and reach`);
+    return isCommand(topic) ? { command: 'help', topic } : usage(`unknown command '${topic}'; the commands are check, dns, trace, build, reach and diff`);
   }
   if (!isCommand(first)) {
     if (first.startsWith('-')) return usage(`unknown option '${first}'; try \`kube-netlens --help\``);
-    return usage(`unknown command '${first}'; the commands are check, dns, trace, build and reach`);
+    return usage(`unknown command '${first}'; the commands are check, dns, trace, build, reach and diff`);
   }
   return parseCommand(first, rest);
 }
@@ -172,6 +210,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const restrictor = values.get('--load-restrictor');
   const loadRestrictor: LoadRestrictor | undefined = restrictor === undefined ? undefined : restrictor === 'LoadRestrictionsNone' ? 'none' : 'rootOnly';
   const restricted = loadRestrictor ? { loadRestrictor } : {};
+  if (command === 'diff') {
+    if (positionals.length > 2) return usage('diff takes at most two commits: BASE and HEAD');
+    const [base, head] = positionals;
+    return { command, ...(base !== undefined && { base }), ...(head !== undefined && { head }), paths: lists.get('--path') ?? ['.'], ...(values.has('--config') && { config: values.get('--config') }), format: (values.get('--format') ?? 'text') as DiffRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+  }
   if (command === 'build') {
     if (positionals.length !== 1) return usage('build needs one folder: a kustomization or a chart (a folder with a Chart.yaml)');
     return { command, ...helm, ...restricted, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
@@ -186,9 +229,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const kustomizeRoots = lists.get('--kustomize-root');
   const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
   if (bad) return usage(`--kustomize-root '${bad[0]}' is not a usable pattern (${bad[1]})`);
-  const common = { clusterDomain, namespace, ...restricted, ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
+  const common = { clusterDomain, namespace, ...restricted, ...(values.has('--config') && { config: values.get('--config') }), ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
   if (command === 'check') {
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+    const helpUri = values.get('--help-uri');
+    if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(`--help-uri '${helpUri}' is not an absolute http(s) URL without a fragment`);
+    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }) };
   }
   if (command === 'dns') {
     return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };

@@ -3,6 +3,7 @@
 import { buildCommand } from './buildCommand';
 import { checkCommand } from './checkCommand';
 import { failure, type CommandResult, type Terminal } from './commandResult';
+import { diffCommand } from './diffCommand';
 import { dnsCommand } from './dnsCommand';
 import { parseArgs } from './parseArgs';
 import { reachCommand } from './reachCommand';
@@ -29,5 +30,7 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
       return buildCommand(request, terminal);
     case 'reach':
       return reachCommand(request, terminal);
+    case 'diff':
+      return diffCommand(request, terminal);
   }
 }

@@ -8,6 +8,7 @@ import { lineIndexesOf } from '../model/lineIndex';
 import { isGateway, isRoute } from '../model/gatewayApi';
 import type { Resource } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
+import { withConfigFile } from './configFile';
 import { closeNames } from '../features/closeNames';
 import { isCollectError } from './collectFiles';
 import { analyzeWithCharts } from './chartFindings';
@@ -16,7 +17,10 @@ import { failure, note, type CommandResult, type Terminal } from './commandResul
 import type { TraceRequest } from './parseArgs';
 import { terminalOutput } from './terminalText';
 
-export function traceCommand(request: TraceRequest, terminal: Terminal): CommandResult {
+export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandResult {
+  const configured = withConfigFile(asked);
+  if ('error' in configured) return failure(configured.error);
+  const request = configured.request;
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);

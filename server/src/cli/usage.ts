@@ -18,6 +18,9 @@ Usage:
   kube-netlens build DIR                     print the objects the kustomization in DIR builds (as
                                              \`kustomize build DIR\` would, without running it), or
                                              those the Helm chart in DIR renders to
+  kube-netlens diff [BASE [HEAD]]            what a change does: findings introduced and fixed, DNS
+                                             names added and removed (from git; the working copy is
+                                             never touched)
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
@@ -35,7 +38,9 @@ const restrictor = `  --load-restrictor LoadRestrictionsRootOnly|LoadRestriction
                         LoadRestrictionsRootOnly: only files in or below its own folder)
 `;
 
-const common = `  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
+const common = `  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above the
+                        first PATH); these flags come before its values
+  --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
   --kustomize-root GLOB only the kustomizations GLOB names (relative to each folder PATH, e.g.
                         'overlays/*') are Kustomize roots (repeat for several patterns)
@@ -52,14 +57,41 @@ const helm = `  --helm PATH           the helm executable (default: helm on PATH
 `;
 
 const pages: Record<CommandName, string> = {
+  diff: `Usage: kube-netlens diff [BASE [HEAD]] [options]
+
+Compares two trees of the git repository the current folder is in, for the review of a change: the
+findings it introduces, fixes and leaves unchanged (by identity, so lines that moved are no change), and
+the DNS names it adds and removes, and the Services added, removed or whose endpoints or routes change.
+BASE is a commit (default: the merge base of HEAD with origin/HEAD,
+main or master); HEAD is a commit (default: the working tree as it is). Commits are read with
+\`git archive\` into temporary folders: nothing in the working copy changes.
+
+Options:
+  --format text|markdown|json    output format (default text; markdown is for a pull-request comment)
+  --fail-on error|warning|never  exit 1 when an introduced finding is at or above this severity
+                                 (default error)
+  --path PATH                    check only PATH, relative to the repository's root (repeatable)
+  --config FILE                  the config file, relative to the repository's root
+  -h, --help                     this help
+`,
   check: `Usage: kube-netlens check [PATH...] [options]
 
 Reads every manifest under PATH and reports networking mistakes, one line per finding:
   file:line:col: severity code: message
 
 Options:
-  --format text|json|sarif       output format (default text; sarif is SARIF 2.1.0 for CI code scanning)
+  --format text|json|sarif|github
+                                 output format (default text; sarif is SARIF 2.1.0 for CI code scanning,
+                                 github prints GitHub Actions annotations)
   --fail-on error|warning|never  exit 1 when a finding at or above this severity exists (default error)
+  --baseline FILE                report, and fail on, only findings FILE does not record (known ones are
+                                 counted on stderr, and entries no finding matches any more are listed)
+  --write-baseline FILE          record this run's findings in FILE (by identity, no line numbers) and
+                                 exit 0; entries no finding matches any more are dropped
+  --no-ignores                   also report what kube-netlens.io/ignore annotations and the config
+                                 file's ignore: entries ignore (a strict audit)
+  --help-uri URL                 the page SARIF rules link to, #CODE appended (default: docs/rules.md
+                                 in the project's repository)
 ${common}${helm}  -h, --help                     this help
 `,
   dns: `Usage: kube-netlens dns [PATH...] [options]

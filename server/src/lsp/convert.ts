@@ -7,6 +7,8 @@ import {
   type Diagnostic, type Hover, type Location, type Range,
 } from 'vscode-languageserver/node';
 import type { QuickFix } from '../features/codeActions';
+import type { IgnoreFix } from '../features/ignoreFix';
+import { ignoreFindingCommand, type IgnoreFindingArgs } from '../protocol';
 import type { Lens } from '../features/codeLenses';
 import type { Completion } from '../features/completion';
 import type { diagnosticsFor } from '../features/diagnostics';
@@ -64,6 +66,15 @@ export function toCodeAction(q: QuickFix, rangeOf: RangeOf, editorUri: (uri: str
   const changes: Record<string, { range: Range; newText: string }[]> = {};
   for (const e of q.fix.edits) (changes[editorUri(e.uri)] ??= []).push({ range: rangeOf(e.uri, e.span) ?? requested, newText: e.newText });
   return { title: q.fix.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(q.finding, rangeOf)], isPreferred: q.fix.isPreferred, edit: { changes } };
+}
+
+/**
+ * "Ignore <code> here…" → a code action running the client command that asks for the reason and then makes the edit
+ * (client/src/ignoreFinding.ts): the arguments say where the annotation's value goes and what is around it.
+ */
+export function toIgnoreAction(f: IgnoreFix, rangeOf: RangeOf, editorUri: (uri: string) => string): CodeAction {
+  const args: IgnoreFindingArgs = { uri: editorUri(f.uri), range: rangeOf(f.uri, f.span)!, before: f.before, after: f.after, code: f.code, ...(f.existing !== undefined && { existing: f.existing }) };
+  return { title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(f.finding, rangeOf)], command: { title: f.title, command: ignoreFindingCommand, arguments: [args] } };
 }
 
 /** The client command a Trace lens runs (client/src registers it). */

@@ -21,7 +21,9 @@ import type { ChartRenderer } from './charts';
 import type { KustomizeBuilder } from './kustomizeBuilds';
 import { logged } from './guard';
 import { indexFolders } from './indexFolders';
+import type { ProjectConfig } from './projectConfig';
 import type { Publisher } from './publish';
+import { settingsWithConfig } from '../workspace/projectConfig';
 
 /** Open documents at least this large are parsed in slices, with requests answered in between. */
 const slicedParseBytes = 64 * 1024;
@@ -71,7 +73,7 @@ export interface Renderers {
   readonly kustomize: KustomizeBuilder;
 }
 
-export function createDocumentSync(connection: Connection, workspace: Workspace, open: OpenDocumentTable, { charts, kustomize }: Renderers, publisher: Publisher): DocumentSync {
+export function createDocumentSync(connection: Connection, workspace: Workspace, open: OpenDocumentTable, { charts, kustomize }: Renderers, publisher: Publisher, project: ProjectConfig): DocumentSync {
   let folders: string[] = [];
   let canConfigure = false;
   let canRegisterWatcher = false;
@@ -81,8 +83,12 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
   let trusted = false;
   let indexRun = 0;
   /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
+  /** The settings the client sent last: the config file's values go over them again whenever the file changes. */
+  let lastRaw: unknown = {};
   const settingsFrom = (raw: unknown): Settings => {
-    const read = readSettings(raw, trusted);
+    lastRaw = raw;
+    // the precedence (docs/configuration.md): the config file, then the client's settings (workspace, then user)
+    const read = readSettings(settingsWithConfig(raw, project.config, trusted), trusted);
     // the folders: what the roots are relative to, and (untrusted) the only places a build may read
     const s = { ...read, kustomize: { ...read.kustomize, folders } };
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
@@ -117,6 +123,18 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
     const raw = await connection.workspace.getConfiguration('kubeNetlens');
     const filesChanged = applySettings(settingsFrom(raw));
     if (filesChanged) await reindex();
+    else if (!publisher.indexing) {
+      schedule();
+      charts.renderAll();
+      kustomize.buildAll();
+    }
+  };
+
+  /** The config file changed (an edit, a save, a watched event): its values apply at once, as a settings change does. */
+  const configChanged = async (text?: string) => {
+    if (!project.update(text)) return;
+    const filesChanged = applySettings(settingsFrom(lastRaw));
+    if (filesChanged && !publisher.indexing) await reindex();
     else if (!publisher.indexing) {
       schedule();
       charts.renderAll();
@@ -249,6 +267,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
       foldersSupported = !!caps.workspace?.workspaceFolders;
       folders = foldersOf(params.workspaceFolders, params.rootUri);
+      project.setFolders(folders);
       trusted = params.initializationOptions?.workspaceTrusted === true;
       if (params.initializationOptions?.settings) applySettings(settingsFrom(params.initializationOptions.settings));
     },
@@ -262,6 +281,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
         connection.workspace.onDidChangeWorkspaceFolders(logged(connection, 'workspace folders', async (e) => {
           const removed = new Set(pathsOf(e.removed.map((f) => f.uri)));
           folders = [...folders.filter((f) => !removed.has(f)), ...pathsOf(e.added.map((f) => f.uri))];
+          project.setFolders(folders);
+          applySettings(settingsFrom(lastRaw));
           await reindex();
         }));
       }
@@ -288,6 +309,9 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       const uris = params.changes.map((c) => canonicalUri(c.uri));
       params.changes.forEach((c, i) => pendingEvents.set(uris[i], c.type));
       await applyEvents();
+      // the config file saved or changed on disk (an open one is followed as it is typed)
+      const config = uris.find((u) => project.isConfig(u));
+      if (config && !workspace.isOpen(config)) await configChanged();
       // a saved chart file (a template, a values file, _helpers.tpl) renders that chart again, and only that one
       if (!publisher.indexing) {
         charts.filesChanged(uris);
@@ -297,6 +321,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
 
     didOpen(e) {
       const uri = canonicalUri(e.document.uri);
+      if (project.isConfig(uri)) void configChanged(e.document.getText());
       if (!wanted(uri)) return;
       open.set(uri, e.document.uri);
       updateDocument(uri, e.document.getText(), e.document.version);
@@ -304,6 +329,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
 
     didChange(e) {
       const uri = canonicalUri(e.document.uri);
+      if (project.isConfig(uri)) void configChanged(e.document.getText());
       if (!workspace.isOpen(uri) && !pendingTexts.has(uri)) return;
       updateDocument(uri, e.document.getText(), e.document.version);
       charts.textChanged(uri);
@@ -311,6 +337,8 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
 
     didClose(e) {
       const uri = canonicalUri(e.document.uri);
+      // unsaved edits of the config file are gone: what is on disk applies
+      if (project.isConfig(uri)) void configChanged();
       open.delete(uri);
       pendingTexts.delete(uri);
       workspace.close(uri);

@@ -4,6 +4,8 @@
 import type { Connection } from 'vscode-languageserver/node';
 import { analysisChangedNotification, statusNotification, type StatusParams } from '../protocol';
 import { diagnosticsSteps, evaluatedFindings, prepareSteps } from '../features/diagnostics';
+import { editorFindings } from '../features/suppressions';
+import type { ProjectConfig } from './projectConfig';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { ChartRenderer } from './charts';
 import { toDiagnostic, toRange, type Finding, type RangeOf } from './convert';
@@ -63,7 +65,7 @@ export function rangeIn(snap: Snapshot): RangeOf {
   };
 }
 
-export function createPublisher(connection: Connection, workspace: Workspace, open: OpenDocuments, charts: ChartRenderer): Publisher {
+export function createPublisher(connection: Connection, workspace: Workspace, open: OpenDocuments, charts: ChartRenderer, project?: ProjectConfig): Publisher {
   let indexing = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastPassMs = maxDebounceMs;
@@ -92,8 +94,11 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     if (findingsMemo?.generation === snap.generation) return findingsMemo.findings;
     const evaluated = evaluatedFindings(snap.analysis);
     if (!evaluated) return undefined;
-    // findings on rendered Helm releases go to their template lines; charts add their notes
-    findingsMemo = { generation: snap.generation, findings: charts.findings(snap, evaluated) };
+    // findings on rendered Helm releases go to their template lines; charts add their notes; what kube-netlens.io/ignore
+    // annotations ignore is shown faded, with the reason
+    const shown = editorFindings(charts.findings(snap, evaluated), snap.analysis, project?.ignores());
+    const configProblems = project?.findings() ?? [];
+    findingsMemo = { generation: snap.generation, findings: configProblems.length ? [...shown, ...configProblems] : shown };
     return findingsMemo.findings;
   };
 

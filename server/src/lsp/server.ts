@@ -7,6 +7,7 @@ import { CodeActionKind, TextDocuments, TextDocumentSyncKind, type Connection, t
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { listServicesRequest, serviceDetailsRequest, traceRequest, type TraceParams } from '../protocol';
 import { codeActionsAt } from '../features/codeActions';
+import { ignoreFixesAt } from '../features/ignoreFix';
 import { codeLensesFor } from '../features/codeLenses';
 import { completionAt } from '../features/completion';
 import { definitionAt } from '../features/definition';
@@ -18,10 +19,11 @@ import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
 import { canonicalUri } from '../workspace/uri';
 import { createWorkspace } from '../workspace/workspace';
 import { createChartRenderer } from './charts';
-import { toCodeAction, toCodeLens, toCompletionItem, toHover, toLocations, toSpan } from './convert';
+import { toCodeAction, toIgnoreAction, toCodeLens, toCompletionItem, toHover, toLocations, toSpan } from './convert';
 import { createDocumentSync, createOpenDocuments } from './documentSync';
 import { guarded, logged } from './guard';
 import { createKustomizeBuilder } from './kustomizeBuilds';
+import { createProjectConfig } from './projectConfig';
 import { createPublisher, rangeIn } from './publish';
 
 export function startServer(connection: Connection): void {
@@ -30,8 +32,9 @@ export function startServer(connection: Connection): void {
   const workspace = createWorkspace();
   const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
   const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
-  const publisher = createPublisher(connection, workspace, open, charts);
-  const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher);
+  const project = createProjectConfig();
+  const publisher = createPublisher(connection, workspace, open, charts, project);
+  const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher, project);
 
   connection.onInitialize((params): InitializeResult => {
     sync.initialize(params);
@@ -85,7 +88,11 @@ export function startServer(connection: Connection): void {
     const findings = await publisher.findingsOf(snap);
     if (!findings) return [];
     const range = rangeIn(snap);
-    return codeActionsAt(findings, uri, toSpan(index, p.range)).map((q) => toCodeAction(q, range, open.editorUri, p.range));
+    const span = toSpan(index, p.range);
+    return [
+      ...codeActionsAt(findings, uri, span).map((q) => toCodeAction(q, range, open.editorUri, p.range)),
+      ...ignoreFixesAt(findings, snap.analysis, uri, span).map((f) => toIgnoreAction(f, range, open.editorUri)),
+    ];
   }));
 
   connection.onCodeLens(guarded(connection, 'code lenses', (p) => {

@@ -1,5 +1,6 @@
 // docs/rules.md as text, generated from the rule registry's metadata so the documentation cannot drift from the code.
 
+import { inputCodes } from './inputCodes';
 import type { Rule } from './rule';
 
 export function renderRulesDoc(rules: readonly Rule[]): string {
@@ -42,6 +43,13 @@ export function renderRulesDoc(rules: readonly Rule[]): string {
       '```',
     );
   }
+  out.push(
+    '',
+    '## Other codes',
+    '',
+    'Findings that no rule makes: problems of the input and of the tools that render it, and notes about the analysis itself. The severity shown is the usual one; `kubeNetlens.rules` changes it as it does a rule\'s.',
+  );
+  for (const c of inputCodes) out.push('', `### ${c.code}`, '', `${c.title} (default severity: ${c.defaultSeverity}).`);
   return out.join('\n') + '\n';
 }
 

@@ -1,0 +1,97 @@
+// `check --baseline FILE` and `check --write-baseline FILE`: the findings a team has accepted for now, recorded by
+// identity (features/findingIdentity.ts), so CI fails only on new ones while the backlog burns down. The file is JSON
+// sorted by fingerprint (a review shows what changed); it holds no line numbers and no messages, so it changes only
+// when findings come or go.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { FindingIdentity } from '../features/findingIdentity';
+import type { IdentifiedResult } from './findingsSarif';
+
+export const baselineVersion = 1;
+
+export interface BaselineEntry {
+  readonly fingerprint: string;
+  readonly identity: FindingIdentity;
+}
+
+export interface Baseline {
+  readonly entries: readonly BaselineEntry[];
+}
+
+/** What a baseline does to one run's findings. */
+export interface BaselineSplit {
+  /** Findings the baseline does not know: reported, and they decide the exit code. */
+  readonly fresh: readonly IdentifiedResult[];
+  /** Findings the baseline knows: held back. */
+  readonly known: number;
+  /** Entries no finding of this run matches: fixed (or changed), for `--write-baseline` to drop. */
+  readonly stale: readonly BaselineEntry[];
+}
+
+/** The baseline in `file`, or why it cannot be used (a message for stderr; the command exits 2). */
+export function readBaseline(file: string): Baseline | { readonly error: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { error: `cannot read the baseline ${file}: ${code === 'ENOENT' ? 'no such file (write one with --write-baseline FILE)' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message)}` };
+  }
+  return parseBaseline(text, file);
+}
+
+export function parseBaseline(text: string, file: string): Baseline | { readonly error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return { error: `the baseline ${file} is not JSON: ${(err as Error).message}` };
+  }
+  const doc = data as { version?: unknown; findings?: unknown };
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: `the baseline ${file} is not a kube-netlens baseline (an object with "version" and "findings")` };
+  if (doc.version !== baselineVersion) return { error: `the baseline ${file} has version ${JSON.stringify(doc.version)}; this kube-netlens reads version ${baselineVersion}` };
+  if (!Array.isArray(doc.findings)) return { error: `the baseline ${file} has no "findings" list` };
+  const entries: BaselineEntry[] = [];
+  for (const [i, e] of (doc.findings as unknown[]).entries()) {
+    const entry = e as { fingerprint?: unknown; identity?: unknown };
+    if (typeof entry !== 'object' || entry === null || typeof entry.fingerprint !== 'string' || !/^[0-9a-f]{32}$/.test(entry.fingerprint)) {
+      return { error: `the baseline ${file}: findings[${i}] has no fingerprint (32 hex digits)` };
+    }
+    const identity = entry.identity as FindingIdentity | undefined;
+    if (typeof identity !== 'object' || identity === null || typeof identity.rule !== 'string') return { error: `the baseline ${file}: findings[${i}] has no identity with a rule` };
+    entries.push({ fingerprint: entry.fingerprint, identity });
+  }
+  return { entries };
+}
+
+export function splitByBaseline(findings: readonly IdentifiedResult[], baseline: Baseline): BaselineSplit {
+  const known = new Set(baseline.entries.map((e) => e.fingerprint));
+  const seen = new Set(findings.map((f) => f.fingerprint));
+  const fresh = findings.filter((f) => !known.has(f.fingerprint));
+  return { fresh, known: findings.length - fresh.length, stale: baseline.entries.filter((e) => !seen.has(e.fingerprint)) };
+}
+
+/** The baseline file's text for these findings: sorted by fingerprint, one entry per fingerprint. */
+export function baselineText(findings: readonly IdentifiedResult[]): string {
+  const byFingerprint = new Map<string, BaselineEntry>();
+  for (const f of findings) byFingerprint.set(f.fingerprint, { fingerprint: f.fingerprint, identity: f.identity });
+  const entries = [...byFingerprint.values()].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
+  return JSON.stringify({ version: baselineVersion, tool: 'kube-netlens', findings: entries }, null, 2) + '\n';
+}
+
+/** Writes the baseline; an error message when the file cannot be written. */
+export function writeBaseline(file: string, findings: readonly IdentifiedResult[]): string | undefined {
+  try {
+    writeFileSync(file, baselineText(findings));
+    return undefined;
+  } catch (err) {
+    return `cannot write the baseline ${file}: ${(err as Error).message}`;
+  }
+}
+
+/** `Service shop/web spec.selector.app = "wbe"`: an entry for a person, one line. */
+export function describeEntry(e: BaselineEntry): string {
+  const id = e.identity;
+  const where = id.object ? `${id.object.kind} ${id.object.namespace}/${id.object.name}` : (id.file ?? 'a file');
+  return `${id.rule} on ${where}${id.path ? ` at ${id.path}` : ''}${id.value ? ` (${JSON.stringify(id.value)})` : ''}`;
+}

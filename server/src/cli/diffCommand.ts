@@ -1,0 +1,260 @@
+// `kube-netlens diff [BASE [HEAD]]`: what a change does, for a pull request's review. Both trees come from git
+// (`git archive` of each commit into a temporary folder; HEAD omitted: the working tree, read as it is), the user's
+// working copy is never touched. Each tree is checked by this same CLI in a process of its own (`check --format json`,
+// `dns --format json`), and the two are compared: findings introduced, fixed and unchanged by identity
+// (features/findingIdentity.ts), DNS names that appear or disappear, and Services whose endpoint count or routes change
+// (read in this process, as the trace's picker lists them).
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { failure, type CommandResult, type Terminal } from './commandResult';
+import type { DiffRequest } from './parseArgs';
+import { terminalSafe } from './terminalText';
+import { textOutput } from './checkCommand';
+import { analyzePaths } from './analyzePaths';
+import { analyzeWithCharts } from './chartFindings';
+import { isCollectError } from './collectFiles';
+import { withConfigFile } from './configFile';
+import { listServices } from '../features/serviceList';
+
+interface TreeFinding {
+  readonly file: string;
+  readonly range: { readonly start: { readonly line: number } };
+  readonly severity: 'error' | 'warning' | 'information' | 'hint';
+  readonly code: string;
+  readonly message: string;
+  readonly fingerprint: string;
+}
+
+interface TreeRecord {
+  readonly name: string;
+  readonly type: string;
+  readonly resource: { readonly kind: string; readonly namespace: string; readonly name: string };
+}
+
+/** A Service as the trace's picker lists it: how many endpoints it gets, and the routes that lead to it. */
+interface TreeService {
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly unit?: string;
+  readonly endpoints?: number;
+  readonly routes: readonly string[];
+}
+
+interface Tree {
+  readonly label: string;
+  readonly findings: readonly TreeFinding[];
+  readonly records: readonly TreeRecord[];
+  readonly services: readonly TreeService[];
+}
+
+const gitTimeoutMs = 60_000;
+const rank = { error: 3, warning: 2, information: 1, hint: 0 } as const;
+
+export function diffCommand(request: DiffRequest, terminal: Terminal): CommandResult {
+  const top = git(['rev-parse', '--show-toplevel'], '.');
+  if (!top.ok) return failure(`diff needs a git repository: ${top.error}`);
+  const root = top.out.trim();
+  const merge = request.base === undefined ? defaultBase(root) : undefined;
+  const base = request.base ?? merge?.commit;
+  if (!base) return failure('no BASE given and no default branch found (origin/HEAD, main or master): name the commit to compare with, e.g. kube-netlens diff origin/main');
+  const temps: string[] = [];
+  try {
+    const baseTree = treeOf(root, base, temps, merge && `the merge base with ${merge.branch}`);
+    if ('error' in baseTree) return failure(baseTree.error);
+    const headTree = request.head === undefined ? { dir: root, label: 'the working tree' } : treeOf(root, request.head, temps);
+    if ('error' in headTree) return failure(headTree.error);
+    const before = analyse(baseTree.dir, baseTree.label, request);
+    if ('error' in before) return failure(before.error);
+    const after = analyse(headTree.dir, headTree.label, request);
+    if ('error' in after) return failure(after.error);
+    const report = compare(before, after);
+    const failOn = request.failOn;
+    const fails = failOn !== 'never' && report.introduced.some((f) => rank[f.severity] >= rank[failOn]);
+    const stdout =
+      request.format === 'json' ? JSON.stringify({ base: before.label, head: after.label, ...report, unchanged: report.unchanged.length }, null, 2) + '\n'
+      : request.format === 'markdown' ? markdownOf(report, before.label, after.label)
+      : textOutput(terminal, () => textOf(report, before.label, after.label));
+    return { exitCode: fails ? 1 : 0, stdout, stderr: [] };
+  } finally {
+    for (const t of temps) rmSync(t, { recursive: true, force: true });
+  }
+}
+
+interface Report {
+  readonly introduced: readonly TreeFinding[];
+  readonly fixed: readonly TreeFinding[];
+  readonly unchanged: readonly TreeFinding[];
+  readonly dns: { readonly added: readonly TreeRecord[]; readonly removed: readonly TreeRecord[] };
+  /** Services added or removed, and those whose endpoint count or routes changed. */
+  readonly services: {
+    readonly added: readonly TreeService[];
+    readonly removed: readonly TreeService[];
+    readonly changed: readonly { readonly before: TreeService; readonly after: TreeService }[];
+  };
+}
+
+function compare(before: Tree, after: Tree): Report {
+  const was = new Set(before.findings.map((f) => f.fingerprint));
+  const is = new Set(after.findings.map((f) => f.fingerprint));
+  const key = (r: TreeRecord) => `${r.type} ${r.name}`;
+  const hadName = new Set(before.records.map(key));
+  const hasName = new Set(after.records.map(key));
+  return {
+    introduced: after.findings.filter((f) => !was.has(f.fingerprint)),
+    fixed: before.findings.filter((f) => !is.has(f.fingerprint)),
+    unchanged: after.findings.filter((f) => was.has(f.fingerprint)),
+    dns: { added: after.records.filter((r) => !hadName.has(key(r))), removed: before.records.filter((r) => !hasName.has(key(r))) },
+    services: compareServices(before.services, after.services),
+  };
+}
+
+function compareServices(before: readonly TreeService[], after: readonly TreeService[]): Report['services'] {
+  const was = new Map(before.map((s) => [s.key, s]));
+  const is = new Map(after.map((s) => [s.key, s]));
+  const changed: { before: TreeService; after: TreeService }[] = [];
+  for (const s of after) {
+    const b = was.get(s.key);
+    if (b && (b.endpoints !== s.endpoints || b.routes.join('\n') !== s.routes.join('\n'))) changed.push({ before: b, after: s });
+  }
+  return { added: after.filter((s) => !was.has(s.key)), removed: before.filter((s) => !is.has(s.key)), changed };
+}
+
+const endpointsText = (n: number | undefined) => (n === undefined ? 'no endpoints (ExternalName)' : `${n} endpoint${n === 1 ? '' : 's'}`);
+
+/** `shop/web: 3 endpoints → 0 endpoints; routes +HTTPRoute shop/site` */
+function serviceChange(c: { readonly before: TreeService; readonly after: TreeService }): string {
+  const parts: string[] = [];
+  if (c.before.endpoints !== c.after.endpoints) parts.push(`${endpointsText(c.before.endpoints)} → ${endpointsText(c.after.endpoints)}`);
+  const added = c.after.routes.filter((r) => !c.before.routes.includes(r));
+  const removed = c.before.routes.filter((r) => !c.after.routes.includes(r));
+  if (added.length || removed.length) parts.push(`routes ${[...added.map((r) => `+${r}`), ...removed.map((r) => `-${r}`)].join(', ')}`);
+  return parts.join('; ');
+}
+
+function textOf(r: Report, base: string, head: string): string {
+  const lines = [`kube-netlens diff: ${base} → ${head}`, ''];
+  const findings = (title: string, list: readonly TreeFinding[]) => {
+    lines.push(`${title} (${list.length})`);
+    for (const f of list) lines.push(`  ${terminalSafe(f.file)}:${f.range.start.line + 1}: ${f.severity} ${f.code}: ${terminalSafe(f.message.split('\n')[0])}`);
+  };
+  findings('Findings introduced', r.introduced);
+  findings('Findings fixed', r.fixed);
+  lines.push(`Findings unchanged: ${r.unchanged.length}`, '');
+  lines.push(`DNS names added (${r.dns.added.length})`, ...r.dns.added.map((d) => `  + ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`));
+  lines.push(`DNS names removed (${r.dns.removed.length})`, ...r.dns.removed.map((d) => `  - ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`));
+  const { added, removed, changed } = r.services;
+  lines.push(`Services added, removed or changed (${added.length + removed.length + changed.length})`);
+  for (const s of added) lines.push(`  + ${terminalSafe(s.key)}: ${endpointsText(s.endpoints)}`);
+  for (const s of removed) lines.push(`  - ${terminalSafe(s.key)}`);
+  for (const c of changed) lines.push(`  ~ ${terminalSafe(c.after.key)}: ${terminalSafe(serviceChange(c))}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Markdown for a pull-request comment: short, grouped; manifest text only inside code spans, backticks removed. */
+function markdownOf(r: Report, base: string, head: string): string {
+  const code = (s: string) => `\`${s.replace(/[`\r\n]/g, ' ')}\``;
+  const text = (s: string) => s.split('\n')[0].replace(/[\\`*_[\]<>|#!]/g, (c) => `\\${c}`);
+  const out = [`### kube-netlens: ${r.introduced.length} introduced, ${r.fixed.length} fixed, ${r.unchanged.length} unchanged`, '', `${text(base)} → ${text(head)}`, ''];
+  const findings = (title: string, list: readonly TreeFinding[]) => {
+    if (!list.length) return;
+    out.push(`**${title}**`, '');
+    for (const f of list) out.push(`- ${f.severity} ${code(f.code)} at ${code(`${f.file}:${f.range.start.line + 1}`)}: ${text(f.message)}`);
+    out.push('');
+  };
+  findings('Introduced', r.introduced);
+  findings('Fixed', r.fixed);
+  if (r.dns.added.length || r.dns.removed.length) {
+    out.push('**DNS names**', '');
+    for (const d of r.dns.added) out.push(`- added ${code(d.name)} (${d.type}, ${d.resource.kind} ${code(`${d.resource.namespace}/${d.resource.name}`)})`);
+    for (const d of r.dns.removed) out.push(`- removed ${code(d.name)} (${d.type}, ${d.resource.kind} ${code(`${d.resource.namespace}/${d.resource.name}`)})`);
+    out.push('');
+  }
+  const { added, removed, changed } = r.services;
+  if (added.length || removed.length || changed.length) {
+    out.push('**Services**', '');
+    for (const s of added) out.push(`- added ${code(s.key)}: ${endpointsText(s.endpoints)}`);
+    for (const s of removed) out.push(`- removed ${code(s.key)}`);
+    for (const c of changed) out.push(`- ${code(c.after.key)}: ${text(serviceChange(c))}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function analyse(dir: string, label: string, request: DiffRequest): Tree | { readonly error: string } {
+  const common = [...(request.config ? ['--config', request.config] : []), ...request.paths];
+  const check = cli(['check', '--format', 'json', '--fail-on', 'never', ...common], dir);
+  if ('error' in check) return { error: `checking ${label}: ${check.error}` };
+  const dns = cli(['dns', '--format', 'json', ...common], dir);
+  if ('error' in dns) return { error: `listing the DNS names of ${label}: ${dns.error}` };
+  const services = servicesIn(dir, request);
+  if ('error' in services) return { error: `reading the Services of ${label}: ${services.error}` };
+  return { label, findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics, records: (dns.json as { records: TreeRecord[] }).records, services: services.list };
+}
+
+/** The Services of a tree with their endpoint counts and routes, as the trace's picker lists them (features/serviceList.ts). */
+function servicesIn(dir: string, request: DiffRequest): { readonly list: readonly TreeService[] } | { readonly error: string } {
+  const configured = withConfigFile({ paths: request.paths.map((p) => join(dir, p)), ...(request.config && { config: join(dir, request.config) }) });
+  if ('error' in configured) return configured;
+  const loaded = analyzePaths(configured.request);
+  if (isCollectError(loaded)) return loaded;
+  const { analysis } = analyzeWithCharts(loaded, {}, process.env);
+  // names of units are paths in the tree: the same in both trees only without the tree's folder
+  const local = (s: string | undefined) => s?.split(`${dir}/`).join('');
+  const list = listServices(analysis).filter((s) => s.kind === undefined).map((s) => {
+    const unit = local(s.unit);
+    return {
+      key: `${s.namespace}/${s.name}${unit ? ` (${unit})` : ''}`,
+      namespace: s.namespace,
+      name: s.name,
+      ...(unit && { unit }),
+      ...(s.endpoints !== undefined && { endpoints: s.endpoints }),
+      routes: (s.routes ?? []).map((r) => `${r.kind} ${r.namespace}/${r.name}`).sort(),
+    };
+  });
+  return { list };
+}
+
+/** This CLI on one tree, in a process of its own (its current folder is the tree's root). */
+function cli(args: readonly string[], cwd: string): { readonly json: unknown } | { readonly error: string } {
+  const r = spawnSync(process.execPath, [process.argv[1], ...args], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) return { error: (r.stderr || `exit ${r.status}`).trim().replace(/^kube-netlens: /gm, '') };
+  try {
+    return { json: JSON.parse(r.stdout) };
+  } catch {
+    return { error: 'its output was not JSON' };
+  }
+}
+
+/** The commit's tree, from `git archive`, in a temporary folder. */
+function treeOf(root: string, rev: string, temps: string[], name?: string): { readonly dir: string; readonly label: string } | { readonly error: string } {
+  if (rev.startsWith('-')) return { error: `'${rev}' is not a commit` };
+  const commit = git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], root);
+  if (!commit.ok) return { error: `'${rev}' is not a commit of this repository` };
+  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-diff-'));
+  temps.push(dir);
+  const archive = spawnSync('git', ['archive', '--format=tar', commit.out.trim()], { cwd: root, maxBuffer: 1024 * 1024 * 1024, timeout: gitTimeoutMs });
+  if (archive.status !== 0) return { error: `git archive ${rev} failed: ${archive.stderr.toString().trim()}` };
+  const tar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout, timeout: gitTimeoutMs });
+  if (tar.status !== 0) return { error: `unpacking ${rev} failed: ${tar.stderr.toString().trim()}` };
+  return { dir, label: `${name ?? rev} (${commit.out.trim().slice(0, 12)})` };
+}
+
+/** The merge base of HEAD with the default branch (origin/HEAD, else main, else master). */
+function defaultBase(root: string): { readonly commit: string; readonly branch: string } | undefined {
+  for (const branch of ['origin/HEAD', 'main', 'master', 'origin/main', 'origin/master']) {
+    if (!git(['rev-parse', '--verify', '--quiet', `${branch}^{commit}`], root).ok) continue;
+    const base = git(['merge-base', 'HEAD', branch], root);
+    if (base.ok) return { commit: base.out.trim(), branch };
+  }
+  return undefined;
+}
+
+function git(args: readonly string[], cwd: string): { readonly ok: true; readonly out: string } | { readonly ok: false; readonly error: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', timeout: gitTimeoutMs });
+  if (r.error) return { ok: false, error: r.error.message };
+  return r.status === 0 ? { ok: true, out: r.stdout } : { ok: false, error: r.stderr.trim() || `git ${args[0]} failed` };
+}

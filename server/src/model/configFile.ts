@@ -1,0 +1,247 @@
+// `.kube-netlens.yaml`: the repository's configuration, shared by the editor and the CLI (docs/configuration.md). Its
+// keys are those of the `kubeNetlens.*` settings it may set, plus `ignore:` entries; schemas/kube-netlens.schema.json
+// describes the same shape for editors. Parsing is strict: an unknown key, a wrong type or a bad value is an error at
+// its line, never a value quietly dropped. What names a program (helm or kustomize paths) is not a key of this file:
+// those come from the user's own settings only. Pure: text → value or errors.
+
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { loadRestrictors, ruleLevels, type LoadRestrictor, type RuleLevel } from './config';
+
+export const configFileName = '.kube-netlens.yaml';
+
+/** One `ignore:` entry: findings of `code` whose object and file match every field given are ignored, for `reason`. */
+export interface ConfigIgnore {
+  readonly code: string;
+  readonly kind?: string;
+  readonly namespace?: string;
+  /** A glob over the object's name (`*` any characters). */
+  readonly name?: string;
+  /** A glob over the finding's file, relative to the config file's folder. */
+  readonly path?: string;
+  readonly reason: string;
+  /** Where the entry is written (0-based line), for the note on an entry that matches nothing. */
+  readonly line: number;
+}
+
+export interface ConfigHelmRelease {
+  readonly chart: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly values: readonly string[];
+  readonly set: readonly string[];
+}
+
+/** The file's settings, in the shape of the `kubeNetlens.*` settings (workspace/settings.ts reads them the same way). */
+export interface ConfigFile {
+  readonly rules?: Readonly<Record<string, RuleLevel>>;
+  readonly files?: { readonly include?: readonly string[]; readonly exclude?: readonly string[] };
+  readonly kustomize?: { readonly roots?: readonly string[]; readonly loadRestrictor?: LoadRestrictor };
+  readonly helm?: { readonly releases?: readonly ConfigHelmRelease[] };
+  readonly clusterDomain?: string;
+  readonly defaultNamespace?: string;
+  readonly nodePortRange?: string;
+  readonly ignore?: readonly ConfigIgnore[];
+}
+
+export interface ConfigError {
+  /** 0-based line and column. */
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export interface ParsedConfig {
+  readonly config?: ConfigFile;
+  readonly errors: readonly ConfigError[];
+}
+
+export interface ConfigCheck {
+  /** Why a glob pattern cannot be used, or undefined. */
+  readonly glob: (pattern: string) => string | undefined;
+  /** Whether a code exists (docs/rules.md); without it any code-shaped name is taken. */
+  readonly code?: (code: string) => boolean;
+}
+
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const errors: ConfigError[] = [];
+  const at = (node: { range?: [number, number, number] | null } | null | undefined, message: string) => {
+    const pos = lines.linePos(node?.range?.[0] ?? 0);
+    errors.push({ line: pos.line - 1, column: pos.col - 1, message });
+  };
+  for (const e of doc.errors) {
+    const pos = lines.linePos(e.pos[0]);
+    errors.push({ line: pos.line - 1, column: pos.col - 1, message: `YAML syntax error: ${e.message.split('\n')[0]}` });
+  }
+  if (errors.length) return { errors };
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { config: {}, errors: [] };
+  if (!isMap(root)) {
+    at(root, `${configFileName} must be a mapping of settings (rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ignore)`);
+    return { errors };
+  }
+
+  const str = (node: unknown, what: string): string | undefined => {
+    if (isScalar(node) && typeof node.value === 'string' && node.value.trim()) return node.value.trim();
+    at(node as YamlNode, `${what} must be a non-empty string`);
+    return undefined;
+  };
+  const strings = (node: unknown, what: string, glob = false): string[] | undefined => {
+    if (!isSeq(node)) {
+      at(node as YamlNode, `${what} must be a list of strings`);
+      return undefined;
+    }
+    const out: string[] = [];
+    for (const item of node.items) {
+      const s = str(item, `each item of ${what}`);
+      if (s === undefined) continue;
+      const why = glob ? check.glob(s) : undefined;
+      if (why) at(item as YamlNode, `${what}: the pattern ${JSON.stringify(s)} cannot be used (${why})`);
+      else out.push(s);
+    }
+    return out;
+  };
+  const mapOf = (node: unknown, what: string, keys: readonly string[]): Map<string, Pair<unknown, unknown>> | undefined => {
+    if (!isMap(node)) {
+      at(node as YamlNode, `${what} must be a mapping`);
+      return undefined;
+    }
+    const out = new Map<string, Pair<unknown, unknown>>();
+    for (const pair of (node as YAMLMap<unknown, unknown>).items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (key === undefined || !keys.includes(key)) {
+        at(pair.key as YamlNode, `${what} has no key ${JSON.stringify(key ?? '?')}; the keys are ${keys.join(', ')}`);
+        continue;
+      }
+      out.set(key, pair);
+    }
+    return out;
+  };
+
+  const top = mapOf(root, configFileName, ['rules', 'files', 'kustomize', 'helm', 'clusterDomain', 'defaultNamespace', 'nodePortRange', 'ignore'])!;
+  const config: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
+  const value = (key: string) => top.get(key)?.value;
+
+  if (top.has('rules')) {
+    const rules: Record<string, RuleLevel> = {};
+    const node = value('rules');
+    if (!isMap(node)) at(node as YamlNode, `rules must be a mapping of codes to ${ruleLevels.join(', ')}`);
+    else {
+      for (const pair of node.items) {
+        const code = isScalar(pair.key) ? String(pair.key.value) : '';
+        const level = isScalar(pair.value) ? String(pair.value.value) : undefined;
+        if (!/^[a-z0-9-]+$/.test(code) || (check.code && !check.code(code))) at(pair.key as YamlNode, `rules: ${JSON.stringify(code)} is not a code of kube-netlens (docs/rules.md lists them)`);
+        else if (!level || !(ruleLevels as readonly string[]).includes(level)) at((pair.value ?? pair.key) as YamlNode, `rules.${code} must be one of ${ruleLevels.join(', ')}`);
+        else rules[code] = level as RuleLevel;
+      }
+    }
+    config.rules = rules;
+  }
+  if (top.has('files')) {
+    const files = mapOf(value('files'), 'files', ['include', 'exclude']);
+    if (files) {
+      config.files = {
+        ...(files.has('include') && { include: strings(files.get('include')!.value, 'files.include', true) }),
+        ...(files.has('exclude') && { exclude: strings(files.get('exclude')!.value, 'files.exclude', true) }),
+      };
+    }
+  }
+  if (top.has('kustomize')) {
+    const k = mapOf(value('kustomize'), 'kustomize', ['roots', 'loadRestrictor']);
+    if (k) {
+      let loadRestrictor: LoadRestrictor | undefined;
+      if (k.has('loadRestrictor')) {
+        const node = k.get('loadRestrictor')!.value;
+        const v = isScalar(node) ? String(node.value) : '';
+        if ((loadRestrictors as readonly string[]).includes(v)) loadRestrictor = v as LoadRestrictor;
+        else at(node as YamlNode, `kustomize.loadRestrictor must be one of ${loadRestrictors.join(', ')}`);
+      }
+      config.kustomize = { ...(k.has('roots') && { roots: strings(k.get('roots')!.value, 'kustomize.roots', true) }), ...(loadRestrictor && { loadRestrictor }) };
+    }
+  }
+  if (top.has('helm')) {
+    const h = mapOf(value('helm'), 'helm', ['releases']);
+    const node = h?.get('releases')?.value;
+    if (h?.has('releases')) {
+      const releases: ConfigHelmRelease[] = [];
+      if (!isSeq(node)) at(node as YamlNode, 'helm.releases must be a list of {chart, name, namespace, values, set}');
+      else {
+        for (const item of node.items) {
+          const r = mapOf(item, 'each helm release', ['chart', 'name', 'namespace', 'values', 'set']);
+          if (!r) continue;
+          if (!r.has('chart') || !r.has('name')) {
+            at(item as YamlNode, 'a helm release needs chart (its folder) and name');
+            continue;
+          }
+          const chart = str(r.get('chart')!.value, 'helm.releases[].chart');
+          const name = str(r.get('name')!.value, 'helm.releases[].name');
+          if (name && (!dnsLabel.test(name) || name.length > 53)) at(r.get('name')!.value as YamlNode, `the release name ${JSON.stringify(name)} is not a DNS label of at most 53 characters`);
+          const namespace = r.has('namespace') ? str(r.get('namespace')!.value, 'helm.releases[].namespace') : undefined;
+          if (namespace && !dnsLabel.test(namespace)) at(r.get('namespace')!.value as YamlNode, `the namespace ${JSON.stringify(namespace)} is not a valid namespace name`);
+          const values = r.has('values') ? strings(r.get('values')!.value, 'helm.releases[].values') : [];
+          const set = r.has('set') ? strings(r.get('set')!.value, 'helm.releases[].set') : [];
+          for (const s of set ?? []) if (!/^[^=]+=/.test(s)) at(r.get('set')!.value as YamlNode, `helm.releases[].set: ${JSON.stringify(s)} is not KEY=VALUE`);
+          if (chart && name) releases.push({ chart, name, ...(namespace && { namespace }), values: values ?? [], set: (set ?? []).filter((s) => /^[^=]+=/.test(s)) });
+        }
+      }
+      config.helm = { releases };
+    }
+  }
+  if (top.has('clusterDomain')) {
+    const d = str(value('clusterDomain'), 'clusterDomain')?.replace(/\.$/, '');
+    if (d && !dnsSubdomain.test(d)) at(value('clusterDomain') as YamlNode, `clusterDomain ${JSON.stringify(d)} is not a valid DNS domain`);
+    else if (d) config.clusterDomain = d;
+  }
+  if (top.has('defaultNamespace')) {
+    const ns = str(value('defaultNamespace'), 'defaultNamespace');
+    if (ns && !dnsLabel.test(ns)) at(value('defaultNamespace') as YamlNode, `defaultNamespace ${JSON.stringify(ns)} is not a valid namespace name`);
+    else if (ns) config.defaultNamespace = ns;
+  }
+  if (top.has('nodePortRange')) {
+    const node = value('nodePortRange');
+    const m = isScalar(node) ? /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(String(node.value)) : null;
+    const [lo, hi] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+    if (!m || lo < 1 || hi > 65535 || lo > hi) at(node as YamlNode, 'nodePortRange must be FIRST-LAST, as kube-apiserver --service-node-port-range (e.g. 30000-32767)');
+    else config.nodePortRange = `${lo}-${hi}`;
+  }
+  if (top.has('ignore')) {
+    const node = value('ignore');
+    const ignore: ConfigIgnore[] = [];
+    if (!isSeq(node)) at(node as YamlNode, 'ignore must be a list of {code, kind, namespace, name, path, reason}');
+    else {
+      for (const item of node.items) {
+        const e = mapOf(item, 'each ignore entry', ['code', 'kind', 'namespace', 'name', 'path', 'reason']);
+        if (!e) continue;
+        if (!e.has('code') || !e.has('reason')) {
+          at(item as YamlNode, `an ignore entry needs code and reason (say why the findings are intended)`);
+          continue;
+        }
+        const field = (k: string) => (e.has(k) ? str(e.get(k)!.value, `ignore[].${k}`) : undefined);
+        const entry = { code: field('code'), kind: field('kind'), namespace: field('namespace'), name: field('name'), path: field('path'), reason: field('reason') };
+        for (const k of ['name', 'path'] as const) {
+          const why = entry[k] === undefined ? undefined : check.glob(entry[k]!);
+          if (why) at(e.get(k)!.value as YamlNode, `ignore[].${k}: the pattern ${JSON.stringify(entry[k])} cannot be used (${why})`);
+        }
+        if (entry.code && check.code && !check.code(entry.code)) at(e.get('code')!.value as YamlNode, `ignore[].code: ${JSON.stringify(entry.code)} is not a code of kube-netlens (docs/rules.md lists them)`);
+        if (!entry.code || !entry.reason) continue;
+        const pos = lines.linePos((item as YamlNode).range?.[0] ?? 0);
+        ignore.push({
+          code: entry.code,
+          ...(entry.kind && { kind: entry.kind }),
+          ...(entry.namespace && { namespace: entry.namespace }),
+          ...(entry.name && { name: entry.name }),
+          ...(entry.path && { path: entry.path }),
+          reason: entry.reason,
+          line: pos.line - 1,
+        });
+      }
+    }
+    config.ignore = ignore;
+  }
+  errors.sort((a, b) => a.line - b.line || a.column - b.column);
+  return errors.length ? { errors } : { config, errors: [] };
+}

@@ -1,0 +1,60 @@
+// "Ignore <code> here…" (features/ignoreFix.ts): the annotation goes where the object's metadata is written, in its
+// style; a value already there gets the new line added; the result reads back as the suppression it means.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeTexts } from '../../server/src/features/analyzeTexts';
+import { diagnosticsFor } from '../../server/src/features/diagnostics';
+import { ignoreFixesAt } from '../../server/src/features/ignoreFix';
+import { applySuppressions } from '../../server/src/features/suppressions';
+import { ignoreAnnotationValue } from '../../server/src/protocol';
+
+const service = (metadata: string) => `apiVersion: v1
+kind: Service
+${metadata}
+spec:
+  selector: {app: nothing}
+  ports: [{port: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: main, image: nginx}]}
+`;
+
+/** The text after the fix for service-selector-no-match with `reason`, and what the suppressions then make of it. */
+function ignored(text: string, reason: string): { text: string; ignored: string[] } {
+  const analysis = analyzeTexts([{ uri: 'a.yaml', text }]);
+  const findings = diagnosticsFor(analysis);
+  const finding = findings.find((f) => f.code === 'service-selector-no-match')!;
+  const [fix] = ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).filter((f) => f.code === 'service-selector-no-match');
+  assert.ok(fix, 'a fix is offered');
+  const after = text.slice(0, fix.span.start) + fix.before + ignoreAnnotationValue(fix, reason) + fix.after + text.slice(fix.span.end);
+  const again = analyzeTexts([{ uri: 'a.yaml', text: after }]);
+  return { text: after, ignored: applySuppressions(diagnosticsFor(again), again).ignored.map((i) => `${i.finding.code}: ${i.reason}`) };
+}
+
+describe('the "Ignore <code> here…" edit', () => {
+  it('adds an annotations mapping to block metadata, at its keys’ indentation', () => {
+    const r = ignored(service('metadata:\n  name: web'), 'pods come from an operator');
+    assert.match(r.text, /^metadata:\n {2}annotations:\n {4}kube-netlens\.io\/ignore: "service-selector-no-match: pods come from an operator"\n {2}name: web\n/m);
+    assert.deepEqual(r.ignored, ['service-selector-no-match: pods come from an operator']);
+  });
+
+  it('adds the entry to annotations that exist, and to flow-style metadata', () => {
+    assert.match(ignored(service('metadata:\n  name: web\n  annotations:\n    team: shop'), 'r').text, /annotations:\n {4}kube-netlens\.io\/ignore: "service-selector-no-match: r"\n {4}team: shop/);
+    const flow = ignored(service('metadata: {name: web}'), 'a reason: with a colon, "quotes" and a # hash');
+    assert.match(flow.text, /^metadata: \{annotations: \{kube-netlens\.io\/ignore: "service-selector-no-match: a reason: with a colon, \\"quotes\\" and a # hash"\}, name: web\}/m);
+    assert.deepEqual(flow.ignored, ['service-selector-no-match: a reason: with a colon, "quotes" and a # hash']);
+  });
+
+  it('adds a line to an annotation that ignores other codes already', () => {
+    const r = ignored(service('metadata:\n  name: web\n  annotations:\n    kube-netlens.io/ignore: "service-port-not-exposed: metrics port"'), 'later');
+    assert.match(r.text, /kube-netlens\.io\/ignore: "service-port-not-exposed: metrics port\\nservice-selector-no-match: later"/);
+    assert.deepEqual(r.ignored, ['service-selector-no-match: later']);
+  });
+});
