@@ -74,14 +74,14 @@ describe('a team in VS Code (code-server): suppressions, the config file, Networ
     // The warning is gone from the Problems panel and the editor; a hint stays, faded, and its hover gives the reason.
     await problemsShowing(page, 'service-selector-no-match', { absent: ['payments.yaml'] });
     await page.waitForFunction(() => document.querySelectorAll('.editor-group-container.active .monaco-editor .view-overlays .squiggly-warning').length === 0);
+    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+S');
+    await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+    // saved, so the file on disk gives the lines as the editor shows them
     const now = find('payments.yaml', 'paymnts');
     await goTo(page, now.line, now.column + 1);
     const hover = await hoverAtCursor(page, 'made by the load tester');
     assert.match(hover, /ignored/i, 'the hover says the finding is ignored');
-    await page.keyboard.press('Escape');
-    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
-    await page.keyboard.press('Control+S');
-    await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
     assert.match(readWorkspaceFile(editor, 'payments.yaml'), /annotations:\n\s+kube-netlens\.io\/ignore: "service-selector-no-match: the payments pods/);
   });
 
@@ -107,7 +107,7 @@ describe('a team in VS Code (code-server): suppressions, the config file, Networ
     const hover = await hoverAtCursor(page, 'payments-from-checkout');
     assert.match(hover, /checkout/, 'the hover names the client the policy admits');
     assert.match(hover, /8080/, 'the hover gives the port');
-    await editor.screenshot('12-reach-hover');
+    await editor.screenshot('12-reach-hover-shown');
     await page.keyboard.press('Escape');
     await openFile(page, 'policies.yaml');
     const lens = page.locator('.editor-group-container.active .monaco-editor .codelens-decoration', { hasText: /selects 1 workload/ });
