@@ -80,10 +80,18 @@ export async function openEditor(options: { readonly extraFolders?: Readonly<Rec
   mkdirSync(home);
   const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort(), home });
 
+  // Chromium's crash reports, dconf and font caches go to a home of its own in the same folder (removed at close):
+  // its profile is a temporary one, but those follow HOME and the XDG folders.
+  const browserHome = join(dir, 'browser-home');
+  mkdirSync(browserHome);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
       executablePath: chromiumPath,
+      env: {
+        ...process.env, HOME: browserHome, XDG_CONFIG_HOME: join(browserHome, '.config'), XDG_CACHE_HOME: join(browserHome, '.cache'),
+        XDG_DATA_HOME: join(browserHome, '.local', 'share'), TMPDIR: dir,
+      },
       args: [
         '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
