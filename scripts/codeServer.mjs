@@ -166,17 +166,45 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
   };
 }
 
-/** Ends a child started with `detached: true` and everything it spawned: SIGTERM to its group, SIGKILL after 5 s. */
+/**
+ * Ends a child started with `detached: true` and everything it spawned: SIGTERM to its group, SIGKILL after 5 s,
+ * and SIGKILL to the processes below it that left its group (a terminal's shell runs in a session of its own).
+ */
 export async function stopProcessGroup(child) {
+  const tree = descendants(child.pid);
   if (child.exitCode !== null || child.signalCode !== null) {
     killGroup(child.pid, 'SIGKILL');
-    return;
+  } else {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killGroup(child.pid, 'SIGTERM');
+    const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
+    killGroup(child.pid, 'SIGKILL');
+    if (timedOut) await exited;
   }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  killGroup(child.pid, 'SIGTERM');
-  const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
-  killGroup(child.pid, 'SIGKILL');
-  if (timedOut) await exited;
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The processes below `pid`, from Linux's /proc (elsewhere none: the group is all there is). */
+function descendants(pid) {
+  const found = [];
+  for (const queue = [pid]; queue.length; ) {
+    const parent = queue.shift();
+    let children = [];
+    try {
+      children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      // gone, or not Linux
+    }
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found;
 }
 
 function killGroup(pid, signal) {
