@@ -95,7 +95,7 @@ function kubectlBuild(dir: string, flags: readonly string[]): Promise<BuildOutco
     p.on('error', (err) => done({ ok: false, error: err.message }));
     p.on('close', (code) => {
       if (code !== 0) return done({ ok: false, error: stderr.trim() || `exit ${code}` });
-      done({ ok: true, objects: parseAllDocuments(stdout).map((d) => d.toJS() as unknown).filter((o) => o !== null) });
+      done({ ok: true, objects: parseAllDocuments(stdout, { logLevel: 'error' }).map((d) => d.toJS() as unknown).filter((o) => o !== null) });
     });
   });
 }
@@ -104,7 +104,7 @@ export function nativeBuild(dir: string, options: RenderOptions = {}): BuildOutc
   const unit = renderKustomization(nodeFileReader(), pathToFileURL(resolve(dir)).href, options);
   const messages = unit.problems.map((p) => p.message);
   if (!unit.rendered) return { ok: false, error: messages.join('; '), messages };
-  return { ok: true, objects: parseAllDocuments(unit.rendered.text).map((d) => d.toJS() as unknown).filter((o) => o !== null), messages };
+  return { ok: true, objects: parseAllDocuments(unit.rendered.text, { logLevel: 'error' }).map((d) => d.toJS() as unknown).filter((o) => o !== null), messages };
 }
 
 /** Deep equality with map key order ignored (list order counts). */

@@ -1468,5 +1468,5 @@ function problem(uri: string, span: Span, message: string, notRendered: boolean)
 
 /** The rendered objects as plain values (for JSON output and comparisons). */
 export function renderedObjects(text: string): unknown[] {
-  return parseAllDocuments(text).map((d) => d.toJS() as unknown);
+  return parseAllDocuments(text, { logLevel: 'error' }).map((d) => d.toJS() as unknown);
 }

@@ -177,7 +177,7 @@ function testSuiteFiles(uris: readonly string[], textOf: (uri: string) => string
 function readTestDirs(text: string): string[] {
   let doc: unknown;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, strict: false }).toJS({ maxAliasCount: 100 });
+    doc = parseDocument(text, { uniqueKeys: false, strict: false, logLevel: 'error' }).toJS({ maxAliasCount: 100 });
   } catch {
     return [];
   }
@@ -202,7 +202,7 @@ function commonFolder(uris: readonly string[]): string {
 function readKustomization(text: string): { readonly inputs: string[]; readonly resources: string[] } {
   let doc: unknown;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, strict: false }).toJS({ maxAliasCount: 100 });
+    doc = parseDocument(text, { uniqueKeys: false, strict: false, logLevel: 'error' }).toJS({ maxAliasCount: 100 });
   } catch {
     return { inputs: [], resources: [] };
   }

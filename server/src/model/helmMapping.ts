@@ -240,16 +240,19 @@ function stripComment(s: string): string {
   return s;
 }
 
+/** The yaml library prints no warnings of its own (a map key that is a collection): the user would not know them. */
+const quiet = { logLevel: 'error' } as const;
+
 /** The objects of rendered multi-document YAML as plain data (`build --format json`), empty documents left out. */
 export function renderedObjects(text: string): unknown[] {
-  return parseAllDocuments(text)
+  return parseAllDocuments(text, quiet)
     .filter((d) => d.contents !== null)
     .map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
 }
 
 /** The documents of rendered YAML, each as its own text starting with `---` (`build --format yaml`). */
 export function renderedDocuments(text: string): string[] {
-  return parseAllDocuments(text)
+  return parseAllDocuments(text, quiet)
     .filter((d) => d.contents !== null)
     .map((d) => `---\n${d.toString({ lineWidth: 0 }).replace(/^---\n/, '')}`);
 }

@@ -604,7 +604,7 @@ function firstLineEnd(s: string): number {
  */
 export function libraryDocuments(text: string): { readonly documents: readonly { readonly span: Span; readonly root: YNode | undefined }[]; readonly errors: number } {
   const tokens = Array.from(goYamlTokens(text));
-  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
+  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, logLevel: 'error' }).compose(tokens));
   const problems: ParseProblem[] = [];
   const budget: TreeBudget = { extra: 0 };
   const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: completed(toTree(doc, text, problems, budget, false)).root }));
