@@ -308,9 +308,11 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
         if (to === undefined) continue;
         const id = `gateway:backend:${route.kind}/${route.namespace}/${route.name}/${rule.index}/${ref.index}`;
         const share = percent(raw);
-        const detail = [`${route.kind} ${route.name} sends ${share} of rule ${rule.index + 1}'s ${traffic} (weight ${ref.weight}) to Service port ${ref.port ?? '(none)'}.`];
+        const backend = backendName(route.namespace, ref);
+        const detail = [`${route.kind} ${route.name} sends ${share} of rule ${rule.index + 1}'s ${traffic} (weight ${ref.weight}) to ${backend} port ${ref.port ?? '(none)'}.`];
         if (v.status === 'invalid') detail.push(`Invalid (${problemsText(v.problems)}): these ${traffic} ${fate}.`);
-        b.node({ id, kind: 'backend-ref', column: 'entry', label: `${route.name} → port ${ref.port ?? '?'} (${share})`, detail, status: v.status === 'invalid' ? 'error' : 'ok', source: b.source(route.uri, ref.span) });
+        // the backend it names, not the route it is written in (the rule's box above names the route)
+        b.node({ id, kind: 'backend-ref', column: 'entry', label: `${backend} port ${ref.port ?? '?'} (${share})`, detail, status: v.status === 'invalid' ? 'error' : 'ok', source: b.source(route.uri, ref.span) });
         places.push({ id, route, span: ref.span });
         b.edge(ruleId, id, v.status === 'invalid' ? 'broken' : 'ok', `weight ${ref.weight}`);
         if (to) b.edge(id, to, v.status === 'invalid' ? 'broken' : 'ok', ref.port !== undefined ? String(ref.port) : undefined);
@@ -318,6 +320,13 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
     }
   }
   return places;
+}
+
+/** `Service api`, `Service other/api` in another namespace, or the kind a backendRef names instead. */
+function backendName(routeNamespace: string, ref: { readonly group: string; readonly kind: string; readonly name?: string; readonly namespace?: string }): string {
+  const kind = ref.group === '' || ref.group === 'core' ? ref.kind : `${ref.kind}.${ref.group}`;
+  const namespace = ref.namespace !== undefined && ref.namespace !== routeNamespace ? `${ref.namespace}/` : '';
+  return `${kind} ${namespace}${ref.name ?? '(no name)'}`;
 }
 
 /** A finding on a route goes on the backendRef it is about, else on the rule it falls in. */
