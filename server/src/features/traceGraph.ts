@@ -208,11 +208,13 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     edge(upstream, 'endpoints:none', 'broken');
   }
 
-  // Findings, each on the hop it breaks.
+  // Findings, each on the hop it breaks; those of the objects drawn, in the files drawn: another Kustomize build or
+  // variant that defines the same Service and workloads has findings of its own, for its own trace.
   for (const f of findings) {
     const r = f.resource;
     if (!r) continue;
     if (r.kind === 'Service' && r.namespace === service.namespace && r.name === service.name) {
+      if (f.uri !== service.uri) continue;
       for (const id of serviceHops(ruleByCode(f.code)?.traceHop, f.uri, f.span)) b.attach(id, f);
       continue;
     }
@@ -221,7 +223,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       continue;
     }
     if (r.namespace !== service.namespace) continue;
-    const w = [...workloadIds].find(([res]) => res.kind === r.kind && res.name === r.name)?.[1];
+    const w = [...workloadIds].find(([res]) => res.kind === r.kind && res.name === r.name && res.uri === f.uri)?.[1];
     if (w) {
       b.attach(w, f);
       continue;
@@ -236,7 +238,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       continue;
     }
     if (r.kind === 'NetworkPolicy') {
-      const p = [...policyIds].find(([pol]) => pol.name === r.name)?.[1];
+      const p = [...policyIds].find(([pol]) => pol.name === r.name && pol.uri === f.uri)?.[1];
       if (p) b.attach(p, f);
     }
   }
