@@ -82,15 +82,17 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
   /** How many documents of each template (and of each kind in it) came before (a template with `---` makes several). */
   const seen = new Map<string, number>();
   let parsed: ReturnType<typeof libraryDocuments>['documents'] = [];
+  let duplicates: ReturnType<typeof libraryDocuments>['duplicates'] = [];
   // Output nested deeper than any manifest is not mapped (the parse of the rendered text refuses it too).
   if (estimateNestingDepth(text) <= maxNestingDepth) {
     try {
-      parsed = libraryDocuments(text).documents;
+      ({ documents: parsed, duplicates } = libraryDocuments(text));
     } catch {
       parsed = [];
+      duplicates = [];
     }
   }
-  for (const doc of parsed) {
+  for (const [docIndex, doc] of parsed.entries()) {
     const source = sourceFor(sources, doc.span);
     const templateUri = source ? templateUriOf(chart, charts, source.path, textOf) : undefined;
     documents.push({ source: source?.path, templateUri, span: doc.span });
@@ -109,14 +111,21 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
     const first = index.firstKeys[section] ?? index.firstKeys.find((k) => k);
     mappings.push({ rendered: doc.span, uri: templateUri, span: first ? lineSpanOf(first) : { start: 0, end: 0 }, via });
     const occurrences = new Map<string, number>();
+    // A key written twice: the tree holds the later one; the first is the template's earlier key of that path.
+    const firstOf = new Map((duplicates[docIndex] ?? []).map((d) => [d.later.start, d.first]));
     walk(doc.root, '', (path, keySpan, value) => {
-      const k = occurrences.get(path) ?? 0;
+      const first = firstOf.get(keySpan.start);
+      const k = (occurrences.get(path) ?? 0) + (first ? 1 : 0);
       occurrences.set(path, k + 1);
       const candidates = index.byPath.get(path);
       if (!candidates?.length) return;
       const inSection = candidates.filter((c) => c.section === section);
       const pool = inSection.length ? inSection : candidates;
       const hit = pool[Math.min(k, pool.length - 1)];
+      if (first) {
+        const earlier = pool[Math.min(k - 1, pool.length - 1)];
+        mappings.push({ rendered: first, uri: templateUri, span: earlier.keySpan, via });
+      }
       const line = lineSpanOf(hit);
       mappings.push({ rendered: { start: keySpan.start, end: value.span.end }, uri: templateUri, span: line, via });
       mappings.push({ rendered: keySpan, uri: templateUri, span: hit.keySpan, via });
