@@ -1,8 +1,9 @@
 // Runs the packaged extension in code-server (VS Code in a browser): shared by `npm start` and the end-to-end tests.
 // Every process started here is stopped by its own id (its process group), never by name.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -93,13 +94,23 @@ export function prepareProfile(dir, vsix, settings = {}) {
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 2));
   // VS Code reads extensions.json in the extensions folder, so the VSIX goes through its installer.
   const own = ownFolders(dir);
+  const temp = privateTemp();
   const r = spawnSync(process.execPath, [
     codeServerEntry, '--config', own.config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force',
-  ], { encoding: 'utf8', env: own.env });
+  ], { encoding: 'utf8', env: { ...own.env, TMPDIR: temp } });
+  rmSync(temp, { recursive: true, force: true });
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) {
     throw new Error(`installing ${vsix} into code-server failed:\n${r.stdout}\n${r.stderr}`);
   }
   return { userDataDir, extensionsDir };
+}
+
+/**
+ * A new folder for code-server's TMPDIR (its IPC sockets, the TypeScript server's files): short, as a socket path has
+ * at most 107 bytes, and removed by whoever made it.
+ */
+function privateTemp() {
+  return mkdtempSync(join(tmpdir(), 'kn-cs-'));
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
@@ -120,8 +131,10 @@ export function freePort() {
  * `onOutput` receives its log lines.
  */
 export async function startCodeServer({ userDataDir, extensionsDir, folder, port, host = '127.0.0.1', onOutput = () => {}, home }) {
-  // The profile folder holds its config file and state too, so nothing goes to ~/.config or ~/.local/share.
+  // The profile folder holds its config file and state too, so nothing goes to ~/.config or ~/.local/share, and its
+  // sockets and temporary files go to a temp folder of its own, removed once it has stopped.
   const own = ownFolders(dirname(userDataDir));
+  const temp = privateTemp();
   const child = spawn(process.execPath, [
     codeServerEntry,
     '--auth', 'none',
@@ -134,7 +147,8 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
     '--extensions-dir', extensionsDir,
     '--config', own.config,
     folder,
-  ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...own.env, ...(home ? { HOME: home } : {}) } });
+  ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...own.env, TMPDIR: temp, ...(home ? { HOME: home } : {}) } });
+  const removeTemp = () => rmSync(temp, { recursive: true, force: true, maxRetries: 3 });
 
   let log = '';
   const listening = new Promise((resolve, reject) => {
@@ -154,29 +168,64 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
     await Promise.race([listening, timeout]);
   } catch (e) {
     await stopProcessGroup(child);
+    removeTemp();
     throw e;
   }
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+    removeTemp();
+    resolve(signal ?? code);
+  }));
   return {
     pid: child.pid,
     url: `http://${host}:${port}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`,
     exited,
     log: () => log,
-    stop: () => stopProcessGroup(child),
+    stop: async () => {
+      await stopProcessGroup(child);
+      removeTemp();
+    },
   };
 }
 
-/** Ends a child started with `detached: true` and everything it spawned: SIGTERM to its group, SIGKILL after 5 s. */
+/**
+ * Ends a child started with `detached: true` and everything it spawned: SIGTERM to its group, SIGKILL after 5 s,
+ * and SIGKILL to the processes below it that left its group (a terminal's shell runs in a session of its own).
+ */
 export async function stopProcessGroup(child) {
+  const tree = descendants(child.pid);
   if (child.exitCode !== null || child.signalCode !== null) {
     killGroup(child.pid, 'SIGKILL');
-    return;
+  } else {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    killGroup(child.pid, 'SIGTERM');
+    const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
+    killGroup(child.pid, 'SIGKILL');
+    if (timedOut) await exited;
   }
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  killGroup(child.pid, 'SIGTERM');
-  const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
-  killGroup(child.pid, 'SIGKILL');
-  if (timedOut) await exited;
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The processes below `pid`, from Linux's /proc (elsewhere none: the group is all there is). */
+function descendants(pid) {
+  const found = [];
+  for (const queue = [pid]; queue.length; ) {
+    const parent = queue.shift();
+    let children = [];
+    try {
+      children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      // gone, or not Linux
+    }
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found;
 }
 
 function killGroup(pid, signal) {

@@ -45,12 +45,24 @@ install_apt_packages() {
   "${sudo[@]+"${sudo[@]}"}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${needed[@]}" </dev/null >/dev/null
 }
 
+# `code-server --version` writes a config file (with a generated password) and logs, as every start does: into a
+# folder of its own, removed after, never into ~/.config and ~/.local/share.
+code_server_version() {
+  local own rc=0
+  own="$(mktemp -d)"
+  # its "Wrote default config file" line is noise; the error output of a failure is shown
+  XDG_CONFIG_HOME="$own" XDG_DATA_HOME="$own" XDG_CACHE_HOME="$own" node "$ENTRY" --config "$own/config.yaml" --version 2>"$own/stderr" \
+    || { rc=$?; cat "$own/stderr" >&2; }
+  rm -rf "$own"
+  return "$rc"
+}
+
 install_apt_packages
 command -v chromium >/dev/null 2>&1 || die "chromium is not on PATH after installing it"
 [ "${1:-}" = "--browser-only" ] && exit 0
 
 if [ -f "$MARKER" ] && [ -f "$ENTRY" ]; then
-  node "$ENTRY" --version
+  code_server_version
   exit 0
 fi
 
@@ -87,7 +99,7 @@ VSCODE="$DIR/node_modules/code-server/lib/vscode"
 
 npm rebuild --loglevel=error argon2
 
-version="$(node "$ENTRY" --version)" || die "code-server does not start: node $ENTRY --version failed"
+version="$(code_server_version)" || die "code-server does not start: node $ENTRY --version failed"
 printf '%s\n' "$version" | grep -q "$CODE_SERVER_VERSION" || die "unexpected code-server version: $version"
 touch "$MARKER"
 printf '%s\n' "$version"

@@ -1,10 +1,22 @@
 // `npm start`: builds and packages the extension, sets up code-server if needed, installs the VSIX into a private
 // profile under .vscode-test/start/ and serves a fresh copy of examples/ (or the folder given, as it is) in VS Code
 // at http://127.0.0.1:PORT. The copy lets a quick fix tried in the demo change nothing in the repository.
-// Stays up until Ctrl-C. PORT picks the port (default: a free one); HOST the address to bind (default 127.0.0.1).
-import { cpSync, existsSync, rmSync, statSync } from 'node:fs';
+// Stays up until Ctrl-C, SIGTERM or SIGHUP, or until the process that started it ends (scripts/lifecycle.mjs); then
+// stops code-server and everything it started. PORT picks the port (default: a free one); HOST the address to bind
+// (default 127.0.0.1). code-server's config, logs and state, and the home folder it sees, are in .vscode-test/start/.
+import { cpSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureCodeServer, ensureVsix, freePort, prepareProfile, root, startCodeServer } from './codeServer.mjs';
+import { stopWhenAsked } from './lifecycle.mjs';
+
+/** code-server once it is started, or the start under way. */
+let server;
+const lifetime = stopWhenAsked(async (reason) => {
+  console.error(`\n${reason}: stopping${server ? ' code-server' : ''}…`);
+  const running = await Promise.resolve(server).catch(() => undefined);
+  await running?.stop();
+  process.exit(0);
+});
 
 const demo = process.argv[2] === undefined;
 const folder = demo ? join(root, '.vscode-test', 'start', 'examples') : resolve(process.argv[2]);
@@ -28,27 +40,20 @@ try {
   const vsix = await ensureVsix();
   console.error('Checking code-server…');
   ensureCodeServer({ quiet: true });
-  const profile = prepareProfile(join(root, '.vscode-test', 'start'), vsix);
-  const server = await startCodeServer({ ...profile, folder, port, host });
-
-  let stopping = false;
-  const stop = async (signal) => {
-    if (stopping) return;
-    stopping = true;
-    console.error(`\n${signal}: stopping code-server…`);
-    await server.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGHUP', () => void stop('SIGHUP'));
+  const start = join(root, '.vscode-test', 'start');
+  const profile = prepareProfile(start, vsix);
+  const home = join(start, 'home');
+  mkdirSync(home, { recursive: true });
+  server = startCodeServer({ ...profile, folder, port, host, home });
+  server = await server;
+  if (lifetime.stopping) await new Promise(() => {}); // the stop under way ends the process
 
   console.log(`\nKubernetes Network Lens is running in VS Code (code-server) on ${folder}:\n\n  ${server.url}\n`);
   if (demo) console.log(`That folder is a fresh copy of examples/, made at every start: edits and quick fixes there leave the repository as it is.`);
   console.log(`Open it in a browser. Extension log: Output panel → "Kubernetes Network Lens". Press Ctrl-C to stop.`);
 
   const status = await server.exited;
-  if (!stopping) {
+  if (!lifetime.stopping) {
     console.error(`code-server stopped on its own (${status}). Its last lines:\n${server.log().split('\n').slice(-20).join('\n')}`);
     process.exit(1);
   }

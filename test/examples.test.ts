@@ -2,11 +2,11 @@
 // that semantics §8.3 says never to show.
 
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, repoRoot, runCli } from './cli/builtCli';
+import { tempDir } from './helpers/tempDirs';
 
 interface Expected {
   readonly file: string;
@@ -55,7 +55,7 @@ describe('examples/', () => {
       ['gateway.yaml', 'sectionName: htps', 'sectionName: https'],
     ];
     assert.equal(fixes.length, expected.length);
-    const dir = join(mkdtempSync(join(tmpdir(), 'kube-netlens-examples-')), 'examples');
+    const dir = join(tempDir('kube-netlens-examples-'), 'examples');
     cpSync(join(repoRoot, 'examples'), dir, { recursive: true });
     for (const [file, wrong, right] of fixes) {
       const text = readFileSync(join(dir, file), 'utf8');

@@ -177,6 +177,8 @@ export interface StatusParams {
   readonly skippedOther: number;
   /** Files of test suites (chainsaw, kuttl, Go testdata), which a test harness applies: not read as objects. */
   readonly skippedTests?: number;
+  /** Kustomize build inputs (kustomizations, the patches and files they read): checked in each build, not on their own. */
+  readonly skippedBuildInputs?: number;
   readonly problems: number;
   readonly indexing: boolean;
   /** Helm charts with a rendered value set, and charts not rendered (no helm, an untrusted workspace, an error). */

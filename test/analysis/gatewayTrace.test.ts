@@ -59,7 +59,7 @@ describe('trace through a Gateway', () => {
     const text = traceToText(traceOf(analysisOf(join(trace, 'gateway.yaml')), 'shop', 'web'));
     assert.match(text, /Through Gateways:\n {2}edge · http 80\/HTTP \*\.example\.com\n/);
     assert.match(text, /--> \[shop\.example\.com\] HTTPRoute shop · rule 1 \[warning\]/);
-    assert.match(text, /-x-> \[weight 10\] shop → port 8080 \(10%\) \[error\]/);
+    assert.match(text, /-x-> \[weight 10\] Service web port 8080 \(10%\) \[error\]/);
   });
 });
 
@@ -106,7 +106,7 @@ describe('trace from a Gateway', () => {
   it('prints listeners → route rules → backendRefs → Services as text', () => {
     const text = traceToText(gatewayTraceOf(start(), 'edge', 'front'));
     assert.match(text, /^Gateway edge\/front\n\nListeners:\n {2}front · web 80\/HTTP\n/);
-    assert.match(text, /\n {6}--> \[weight 3\] store → port 80 \(75%\)\n(?: {10}.*\n)+ {8}--> \[80\] Service store\n/);
+    assert.match(text, /\n {6}--> \[weight 3\] Service store port 80 \(75%\)\n(?: {10}.*\n)+ {8}--> \[80\] Service store\n/);
   });
 
   it('traces either copy of a Gateway two files define alike with the routes that name it', () => {

@@ -2,11 +2,11 @@
 // most once per change of the sources.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { builtBundle, repoRoot } from '../helpers/bundle';
 import { parseFixture } from '../helpers/fixture';
+import { tempDir } from '../helpers/tempDirs';
 
 export { repoRoot };
 
@@ -33,7 +33,7 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
 
 /** Writes a multi-file fixture (`# file: a/b.yaml` headers, any extension) into a fresh folder and returns it. */
 export function workspaceFrom(fixtureText: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-ws-'));
+  const dir = tempDir('kube-netlens-ws-');
   for (const s of parseFixture(fixtureText, '').sources) {
     if (s.text.split('\n').every((l) => !l.trim() || l.trimStart().startsWith('#'))) continue;
     const file = join(dir, s.uri);

@@ -135,7 +135,7 @@ describe('kube-netlens trace', () => {
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /\nThrough Gateways:\n {2}shop-gateway · http 80\/HTTP shop\.example\.com\n/);
     assert.match(text.stdout, /--> \[shop\.example\.com\] HTTPRoute shop · rule 1\n/);
-    assert.match(text.stdout, /--> \[weight 1\] shop → port 8080 \(100%\)\n/);
+    assert.match(text.stdout, /--> \[weight 1\] Service api port 8080 \(100%\)\n/);
     const mermaid = runCli(['trace', 'shop/api', '--format', 'mermaid', 'examples']);
     assert.match(mermaid.stdout, /subgraph listener\["Gateway listeners"\]/);
   });
@@ -144,7 +144,7 @@ describe('kube-netlens trace', () => {
     const text = runCli(['trace', 'gateway/shop/shop-gateway', 'examples']);
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^Gateway shop\/shop-gateway\n\nListeners:\n {2}shop-gateway · http 80\/HTTP shop\.example\.com\n/);
-    assert.match(text.stdout, /\n {6}--> \[weight 1\] shop → port 8080 \(100%\)\n(?: {10}.*\n)+ {8}--> \[8080\] Service api/);
+    assert.match(text.stdout, /\n {6}--> \[weight 1\] Service api port 8080 \(100%\)\n(?: {10}.*\n)+ {8}--> \[8080\] Service api/);
     const json = runCli(['trace', 'shop/shop-gateway', '--format', 'json', 'examples']);
     assert.equal(json.status, 0, json.stderr);
     const graph = JSON.parse(json.stdout);

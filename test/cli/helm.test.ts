@@ -3,12 +3,12 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, repoRoot, runCli } from './builtCli';
 import { kubectlPath } from '../helpers/kubectlKustomize';
+import { tempDir } from '../helpers/tempDirs';
 
 const helm = join(repoRoot, '.tools', 'helm', 'helm');
 const charts = join('test', 'fixtures', 'helm');
@@ -97,7 +97,7 @@ describe('Helm charts rendered with the real helm', () => {
   });
 
   it('renders a chart whose dependency is a packaged .tgz under charts/', () => {
-    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'umbrella'), join(work, 'umbrella'), { recursive: true });
     cpSync(join(work, 'umbrella', 'charts', 'cache'), join(work, 'cache'), { recursive: true });
     const pack = spawnSync(helm, ['package', join(work, 'cache'), '--destination', join(work, 'umbrella', 'charts')], { encoding: 'utf8' });
@@ -111,7 +111,7 @@ describe('Helm charts rendered with the real helm', () => {
   });
 
   it('plain manifests see the objects of renders: a reference is satisfied, and a related place in a render is a template line', () => {
-    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'quiet'), join(work, 'chart'), { recursive: true });
     mkdirSync(join(work, 'plain'));
     writeFileSync(join(work, 'plain', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: store\nspec:\n  rules:\n    - http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n              service:\n                name: store-web\n                port:\n                  number: 80\n');
@@ -127,7 +127,7 @@ describe('Helm charts rendered with the real helm', () => {
   it('a Service the chart looks up in the cluster is unknown, not missing (helm template answers lookup with nothing)', () => {
     // the chart also looks up its session Secret; the Ingress backend comes from `lookup "v1" "Service" …`
     assert.deepEqual(check(['--helm', helm, join(charts, 'lookup')]).diagnostics, []);
-    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    const work = tempDir('kube-netlens-helm-');
     // the lookup asks the release's namespace: an Ingress in another namespace (which runs a workload, so it is not
     // routing only) that names the Service is still reported
     mkdirSync(join(work, 'edge'));
@@ -148,7 +148,7 @@ describe('Helm charts rendered with the real helm', () => {
 
   it('pods of a Deployment written only when .Capabilities has an API are unknown; a guard around objects that make no pods changes nothing', () => {
     assert.deepEqual(check(['--helm', helm, join(charts, 'capabilities')]).diagnostics, []);
-    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'capabilities'), join(work, 'metrics'), { recursive: true });
     // plain manifests beside the chart are in its scope: a Service there selecting the exporter is judged alike
     writeFileSync(join(work, 'alerts.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: alerts\nspec:\n  selector:\n    app: metrics-exporter\n  ports:\n    - port: 9100\n');
@@ -165,7 +165,7 @@ describe('Helm charts rendered with the real helm', () => {
   });
 
   it('a chart that renders keeps the real Kustomize for the roots it builds: their mistakes are still found', () => {
-    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'capabilities'), join(work, 'charts', 'metrics'), { recursive: true });
     // an overlay with a transformer configuration, which only the real Kustomize builds
     mkdirSync(join(work, 'deploy', 'base'), { recursive: true });
@@ -193,7 +193,7 @@ describe('Helm charts rendered with the real helm', () => {
   });
 
   it("shows helm's error that names no template on Chart.yaml, with its first lines", () => {
-    const work = mkdtempSync(join(tmpdir(), 'kube-netlens-helm-'));
+    const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'quiet'), join(work, 'store'), { recursive: true });
     writeFileSync(join(work, 'store', 'values.yaml'), 'replicas: [2\nimage: registry.example/shop:1.4\n');
     const { diagnostics } = check(['--helm', helm, join(work, 'store')]);

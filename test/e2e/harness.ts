@@ -59,7 +59,12 @@ export interface Editor {
  * starts code-server on a free loopback port and opens the workbench in Chromium.
  * KUBE_NETLENS_VSIX=path uses that VSIX instead of packaging.
  */
-export async function openEditor(options: { readonly extraFolders?: Readonly<Record<string, string>>; readonly workspaceFrom?: string } = {}): Promise<Editor> {
+export async function openEditor(options: {
+  readonly extraFolders?: Readonly<Record<string, string>>;
+  readonly workspaceFrom?: string;
+  /** The browser window's size (default 1600×1000). */
+  readonly viewport?: { readonly width: number; readonly height: number };
+} = {}): Promise<Editor> {
   ensureCodeServer({ quiet: true });
   const vsix = process.env.KUBE_NETLENS_VSIX ?? (await ensureVsix());
   const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-e2e-'));
@@ -80,16 +85,24 @@ export async function openEditor(options: { readonly extraFolders?: Readonly<Rec
   mkdirSync(home);
   const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort(), home });
 
+  // Chromium's crash reports, dconf and font caches go to a home of its own in the same folder (removed at close):
+  // its profile is a temporary one, but those follow HOME and the XDG folders.
+  const browserHome = join(dir, 'browser-home');
+  mkdirSync(browserHome);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
       executablePath: chromiumPath,
+      env: {
+        ...process.env, HOME: browserHome, XDG_CONFIG_HOME: join(browserHome, '.config'), XDG_CACHE_HOME: join(browserHome, '.cache'),
+        XDG_DATA_HOME: join(browserHome, '.local', 'share'), TMPDIR: dir,
+      },
       args: [
         '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
       ],
     });
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const page = await browser.newPage({ viewport: { ...(options.viewport ?? { width: 1600, height: 1000 }) } });
     page.setDefaultTimeout(patience);
     await page.goto(codeServer.url);
     await page.waitForSelector('.monaco-workbench');

@@ -77,18 +77,18 @@ describe('workspace', () => {
   it('counts resources and skipped template files', () => {
     const ws = createWorkspace();
     ws.replaceDisk(new Map([[uris[0], service('api')], [uris[1], 'metadata:\n  name: {{ .Release.Name }}\n']]), ['file:///w/huge.yaml']);
-    assert.deepEqual(ws.snapshot().stats, { files: 2, resources: 1, skippedTemplates: 1, skippedTests: 0, skippedOther: 1 });
+    assert.deepEqual(ws.snapshot().stats, { files: 2, resources: 1, skippedTemplates: 1, skippedTests: 0, skippedBuildInputs: 0, skippedOther: 1 });
   });
 
   it('counts test suites\' files apart, and an edit that makes a file a test changes its neighbours\' roles', () => {
     const ws = createWorkspace();
     const test = 'apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata: {name: t}\nspec: {steps: []}\n';
     ws.replaceDisk(new Map([['file:///w/e2e/t/service.yaml', service('api')], ['file:///w/e2e/t/steps.yaml', 'steps: []\n'], ['file:///w/pkg/testdata/svc.yaml', service('api')], ['file:///w/deploy.yaml', deployment('api')]]), []);
-    assert.deepEqual(ws.snapshot().stats, { files: 4, resources: 2, skippedTemplates: 0, skippedTests: 1, skippedOther: 0 });
+    assert.deepEqual(ws.snapshot().stats, { files: 4, resources: 2, skippedTemplates: 0, skippedTests: 1, skippedBuildInputs: 0, skippedOther: 0 });
     ws.open('file:///w/e2e/t/steps.yaml', test, 1);
-    assert.deepEqual(ws.snapshot().stats, { files: 4, resources: 1, skippedTemplates: 0, skippedTests: 3, skippedOther: 0 });
+    assert.deepEqual(ws.snapshot().stats, { files: 4, resources: 1, skippedTemplates: 0, skippedTests: 3, skippedBuildInputs: 0, skippedOther: 0 });
     ws.change('file:///w/e2e/t/steps.yaml', 'steps: []\n', 2);
-    assert.deepEqual(ws.snapshot().stats, { files: 4, resources: 2, skippedTemplates: 0, skippedTests: 1, skippedOther: 0 });
+    assert.deepEqual(ws.snapshot().stats, { files: 4, resources: 2, skippedTemplates: 0, skippedTests: 1, skippedBuildInputs: 0, skippedOther: 0 });
   });
 
   it('a new default namespace reparses every file', () => {

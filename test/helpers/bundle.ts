@@ -5,9 +5,7 @@
 // rewrote dist/ could load a half-written bundle. With one immutable copy per build that cannot happen.
 
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const repoRoot = join(__dirname, '..', '..');
@@ -29,13 +27,13 @@ let bundle: Bundle | undefined;
 /** Paths of a bundle no older than its sources; runs `npm run build` when there is none. */
 export function builtBundle(): Bundle {
   if (bundle) return bundle;
-  // One set of copies per checkout: two clones (or worktrees) of the project on one machine must not run each other's.
-  const checkout = createHash('sha256').update(repoRoot).digest('hex').slice(0, 12);
-  const shared = join(tmpdir(), `kube-netlens-test-bundle-${checkout}`);
-  const lock = join(tmpdir(), `kube-netlens-build-${checkout}.lock`);
+  // Inside the checkout (git-ignored), so two clones (or worktrees) of the project never run each other's copies and
+  // nothing is left in the temp dir.
+  const shared = join(repoRoot, '.vscode-test', 'test-bundles');
+  const lock = join(repoRoot, '.vscode-test', 'test-bundles.lock');
+  mkdirSync(shared, { recursive: true });
   acquire(lock);
   try {
-    mkdirSync(shared, { recursive: true });
     const newest = newestInput();
     // the newest copy, if it was built after every source was last written
     const fresh = readdirSync(shared)
@@ -56,8 +54,11 @@ export function builtBundle(): Bundle {
         mkdirSync(join(partial, rel, '..'), { recursive: true });
         copyFileSync(from, join(partial, rel));
       }
-      // older copies may still be in use by running servers of other test files: they are left to the temp folder
       renameSync(partial, join(shared, String(started)));
+      // Older copies may still be in use by running servers of other test files: only those built over an hour ago go.
+      for (const name of readdirSync(shared)) {
+        if (/^\d+$/.test(name) && Number(name) < started - 3_600_000) rmSync(join(shared, name), { recursive: true, force: true });
+      }
     }
     const dir = join(shared, String(started));
     return (bundle = { dir, cli: join(dir, 'dist', 'cli.js'), server: join(dir, 'dist', 'server.js') });

@@ -3,9 +3,9 @@
 // `../` escape, a link inside the folder leading out), written into a fresh temporary folder at test time: nothing
 // absolute and no link is committed. The file outside holds a marker that must never show up in any output.
 
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './tempDirs';
 
 /** What the files outside the workspace hold; no build, message or hover may contain it. */
 export const secretMarker = 'TOP-SECRET-4f1c';
@@ -54,7 +54,7 @@ function kustomization(field: EscapeField, ref: string): string {
 }
 
 export function writeEscapeLayout(): EscapeLayout {
-  const top = realpathSync(mkdtempSync(join(tmpdir(), 'kube-netlens-escape-')));
+  const top = realpathSync(tempDir('kube-netlens-escape-'));
   const workspace = join(top, 'ws');
   const outside = join(top, 'outside');
   mkdirSync(outside, { recursive: true });

@@ -4,8 +4,16 @@
 // with the exit code the tests set, after the reports are written (the runner's own `--test-force-exit` ends it at
 // once, which can cut the last reports short).
 
+//
+// Under scripts/test.mjs the file runs with a private home folder and temp dir (KUBE_NETLENS_TEST_SANDBOX): what the
+// file added there and did not remove by the time its process exits is named, and fails the file.
+
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after } from 'node:test';
 import { childProcesses } from './processes';
+// first, so that its exit listener removes the file's temporary folders before the check below
+import './tempDirs';
 
 const graceMs = 10_000;
 
@@ -21,4 +29,28 @@ after(() => {
 function children(): string {
   const named = childProcesses(process.pid);
   return named.length ? `; child processes: ${named.join(', ')}` : '';
+}
+
+const sandbox = process.env.KUBE_NETLENS_TEST_SANDBOX;
+if (sandbox) {
+  const before = new Set(sandboxEntries(sandbox));
+  process.on('exit', () => {
+    const added = sandboxEntries(sandbox).filter((e) => !before.has(e));
+    if (!added.length) return;
+    const shown = added.slice(0, 20).join('\n  ') + (added.length > 20 ? `\n  … and ${added.length - 20} more` : '');
+    process.stderr.write(`\nThis test file left files in the home folder or temp dir of the test run (they stand for the user's):\n  ${shown}\n`);
+    process.exitCode = 1;
+  });
+}
+
+/** Everything in the run's home folder, and what is in its temp dir but tsx's compile cache. */
+function sandboxEntries(dir: string): string[] {
+  const list = (sub: string): string[] => {
+    try {
+      return (readdirSync(join(dir, sub), { recursive: true }) as string[]).map((p) => join(sub, p));
+    } catch {
+      return [];
+    }
+  };
+  return [...list('home'), ...list('tmp').filter((p) => !/^tmp[/\\]tsx-\d+/.test(p))];
 }

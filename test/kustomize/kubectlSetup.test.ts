@@ -37,7 +37,7 @@ describe('the kubectl of the Kustomize tests', () => {
     assert.ok(existsSync(fixture), fixture);
     const r = spawnSync(unpackedKubectl, ['kustomize', fixture], { encoding: 'utf8', timeout: 20_000 });
     assert.equal(r.status, 0, r.stderr);
-    const theirs = parseAllDocuments(r.stdout).map((d) => d.toJS() as unknown).filter((o) => o !== null);
+    const theirs = parseAllDocuments(r.stdout, { logLevel: 'error' }).map((d) => d.toJS() as unknown).filter((o) => o !== null);
     const mine = nativeBuild(fixture);
     assert.ok(mine.ok, mine.error);
     assert.ok(theirs.length > 0);

@@ -6,6 +6,7 @@ import * as esbuild from 'esbuild';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { renderTraceHtml } from '../../client/src/traceHtml';
 import type { TraceResult } from '../../server/src/protocol';
+import { tempDir } from '../helpers/tempDirs';
 
 export type Theme = 'light' | 'dark' | 'high-contrast';
 
@@ -22,9 +23,18 @@ export async function bundleWebview(): Promise<void> {
   });
 }
 
+/**
+ * Chromium with a home folder of its own (its crash reports, dconf and font caches follow HOME and the XDG folders,
+ * not the temporary profile), removed with the test file's other temporary folders.
+ */
 export function launchChromium(): Promise<Browser> {
+  const home = tempDir('kube-netlens-chromium-home-');
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
+    env: {
+      ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+    },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }

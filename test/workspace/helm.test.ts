@@ -2,8 +2,7 @@
 // timeout that stops a render, and the rule that helm never runs in an untrusted workspace. Real, pinned helm.
 
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +12,7 @@ import type { RenderedUnit } from '../../server/src/model/rendered';
 import { helmForSettings, releasesIn, renderChart, renderChartsSync } from '../../server/src/workspace/helm';
 import { createWorkspace } from '../../server/src/workspace/workspace';
 import { readSettings } from '../../server/src/workspace/settings';
+import { tempDir } from '../helpers/tempDirs';
 
 const repoRoot = join(__dirname, '..', '..');
 const helm = join(repoRoot, '.tools', 'helm', 'helm');
@@ -54,7 +54,7 @@ describe('rendering charts for the language server', () => {
   });
 
   it('stops a render that takes longer than the timeout', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-slow-'));
+    const dir = tempDir('kube-netlens-slow-');
     mkdirSync(join(dir, 'templates'));
     writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: slow\nversion: 0.1.0\n');
     // about a hundred million loop turns: several seconds of helm's time
@@ -70,7 +70,7 @@ describe('rendering charts for the language server', () => {
   });
 
   it('the CLI renders several charts at a time, each with its own timeout and error, in the order of the charts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-batch-'));
+    const dir = tempDir('kube-netlens-batch-');
     mkdirSync(join(dir, 'slow', 'templates'), { recursive: true });
     writeFileSync(join(dir, 'slow', 'Chart.yaml'), 'apiVersion: v2\nname: slow\nversion: 0.1.0\n');
     writeFileSync(join(dir, 'slow', 'templates', 'cm.yaml'), '{{- range until 10000 }}{{- range until 10000 }}{{- end }}{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\n');

@@ -471,7 +471,9 @@ function problemsOf(f: ManifestFile, config: AnalysisConfig): readonly Finding[]
   const findings: Finding[] = [];
   for (const p of f.problems) {
     const severity = severityOf(config, p.code, p.severity);
-    if (severity) findings.push({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity });
+    if (!severity) continue;
+    const related = p.related?.map((r) => ({ uri: f.uri, span: r.span, message: r.message }));
+    findings.push({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity, ...(related ? { related } : {}) });
   }
   problemFindings.set(f, { settings: config.rules, findings });
   return findings;

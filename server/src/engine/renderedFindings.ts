@@ -4,6 +4,7 @@
 // them, with related information per unit. The mapping and merging are engine/renderedMerge.ts's; what is
 // Kustomize's is here: how a build is named, the related place per build and the memoization.
 
+import { includingEntry } from '../model/kustomizeIncludes';
 import type { ManifestFile } from '../model/parseManifest';
 import type { RenderedSource } from '../model/rendered';
 import type { Span } from '../model/span';
@@ -17,6 +18,8 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
   const rendered = new Map<string, RenderedSource>();
   for (const f of files) if (f.rendered) rendered.set(f.uri, f.rendered);
   if (!rendered.size || !findings.some((f) => rendered.has(f.uri))) return [...findings];
+  let byUri: Map<string, ManifestFile> | undefined;
+  const fileOf = (uri: string) => (byUri ??= new Map(files.map((f) => [f.uri, f]))).get(uri);
   const out: Finding[] = [];
   const landings: Landing<RenderedSource>[] = [];
   for (const f of findings) {
@@ -24,7 +27,7 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
     if (unit) landings.push(landingOf(unit, f));
     else out.push(f);
   }
-  for (const f of mergeAtSources(landings, kustomizeMerging(rendered))) out.push(f);
+  for (const f of mergeAtSources(landings, kustomizeMerging(rendered, fileOf))) out.push(f);
   return order(out);
 }
 
@@ -33,10 +36,10 @@ const namedBuilds = 10;
 
 /**
  * Findings of one code at one source place merge whatever their messages (an overlay's prefix changes the names
- * they mention): the message is the first one's, naming every build, and each build's own message is in its
- * related place.
+ * they mention): the message is the first one's, naming every build, and each build adds one short related place,
+ * on the entry of its kustomization that includes the file.
  */
-function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>): Merging<RenderedSource> {
+function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>, fileOf: (uri: string) => ManifestFile | undefined): Merging<RenderedSource> {
   return {
     name: (unit) => unit.label,
     byMessage: false,
@@ -50,7 +53,7 @@ function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>): Mergin
       const more = landings.length > namedBuilds ? ` and ${(landings.length - namedBuilds).toLocaleString('en-US')} more` : '';
       return `${landings[0].finding.message} (in ${landings.length === 1 ? 'the build of ' : 'the builds of '}${labels.join(', ')}${more})`;
     },
-    related: (landings) => landings.map((l) => perUnitOf(l.render, l.finding, l.at)),
+    related: (landings) => landings.map((l) => perUnitOf(l.render, l.at, fileOf)),
     reuse(group, make) {
       // The same findings over the same builds give the same object: unchanged findings stay the very same objects
       // from one evaluation to the next (what the server compares before converting and sending them).
@@ -76,9 +79,14 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function perUnitOf(unit: RenderedSource, f: Finding, at: { via?: string }): RelatedInfo {
-  const via = at.via ? ` (written by ${at.via} in ${unit.label})` : '';
-  return { uri: unit.definedBy, span: atStart, message: `In the build of ${unit.label}: ${f.message}${via}` };
+/**
+ * The related place of one build: the entry of its kustomization that includes the file the finding is on (the
+ * kustomization's start when the finding is on the kustomization itself, or on a patch it names), in one short line.
+ */
+function perUnitOf(unit: RenderedSource, at: { uri: string; via?: string }, fileOf: (uri: string) => ManifestFile | undefined): RelatedInfo {
+  const entry = includingEntry(unit.definedBy, at.uri, fileOf);
+  const via = at.via ? `, where ${at.via} writes this value` : '';
+  return { uri: unit.definedBy, span: entry ?? atStart, message: `${entry ? 'Included here' : 'Here'} in the build of ${unit.label}${via}` };
 }
 
 /** Where a finding on a build lands, once per finding and build (both immutable). */

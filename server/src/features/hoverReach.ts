@@ -30,7 +30,7 @@ function ruleText(ref: RuleRef, here: string): Md {
   const span = ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan;
   const where = ref.policy.uri === here ? md`line ${lineOf(ref.policy, span)}` : md`${text(fileOf(ref.policy.uri))} line ${lineOf(ref.policy, span)}`;
   return ref.rule !== undefined
-    ? md`${code(ref.policy.name)} ${text(ref.direction)} rule ${String(ref.rule + 1)} (${where})`
+    ? md`${code(ref.policy.name)} ${text(ref.direction)} rule ${ref.rule + 1} (${where})`
     : md`${code(ref.policy.name)} isolates for ${text(ref.direction)} and admits none of it (${where})`;
 }
 

@@ -208,11 +208,13 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     edge(upstream, 'endpoints:none', 'broken');
   }
 
-  // Findings, each on the hop it breaks.
+  // Findings, each on the hop it breaks; those of the objects drawn, in the files drawn: another Kustomize build or
+  // variant that defines the same Service and workloads has findings of its own, for its own trace.
   for (const f of findings) {
     const r = f.resource;
     if (!r) continue;
     if (r.kind === 'Service' && r.namespace === service.namespace && r.name === service.name) {
+      if (f.uri !== service.uri) continue;
       for (const id of serviceHops(ruleByCode(f.code)?.traceHop, f.uri, f.span)) b.attach(id, f);
       continue;
     }
@@ -221,7 +223,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       continue;
     }
     if (r.namespace !== service.namespace) continue;
-    const w = [...workloadIds].find(([res]) => res.kind === r.kind && res.name === r.name)?.[1];
+    const w = [...workloadIds].find(([res]) => res.kind === r.kind && res.name === r.name && res.uri === f.uri)?.[1];
     if (w) {
       b.attach(w, f);
       continue;
@@ -236,7 +238,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       continue;
     }
     if (r.kind === 'NetworkPolicy') {
-      const p = [...policyIds].find(([pol]) => pol.name === r.name)?.[1];
+      const p = [...policyIds].find(([pol]) => pol.name === r.name && pol.uri === f.uri)?.[1];
       if (p) b.attach(p, f);
     }
   }
@@ -308,9 +310,11 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
         if (to === undefined) continue;
         const id = `gateway:backend:${route.kind}/${route.namespace}/${route.name}/${rule.index}/${ref.index}`;
         const share = percent(raw);
-        const detail = [`${route.kind} ${route.name} sends ${share} of rule ${rule.index + 1}'s ${traffic} (weight ${ref.weight}) to Service port ${ref.port ?? '(none)'}.`];
+        const backend = backendName(route.namespace, ref);
+        const detail = [`${route.kind} ${route.name} sends ${share} of rule ${rule.index + 1}'s ${traffic} (weight ${ref.weight}) to ${backend} port ${ref.port ?? '(none)'}.`];
         if (v.status === 'invalid') detail.push(`Invalid (${problemsText(v.problems)}): these ${traffic} ${fate}.`);
-        b.node({ id, kind: 'backend-ref', column: 'entry', label: `${route.name} → port ${ref.port ?? '?'} (${share})`, detail, status: v.status === 'invalid' ? 'error' : 'ok', source: b.source(route.uri, ref.span) });
+        // the backend it names, not the route it is written in (the rule's box above names the route)
+        b.node({ id, kind: 'backend-ref', column: 'entry', label: `${backend} port ${ref.port ?? '?'} (${share})`, detail, status: v.status === 'invalid' ? 'error' : 'ok', source: b.source(route.uri, ref.span) });
         places.push({ id, route, span: ref.span });
         b.edge(ruleId, id, v.status === 'invalid' ? 'broken' : 'ok', `weight ${ref.weight}`);
         if (to) b.edge(id, to, v.status === 'invalid' ? 'broken' : 'ok', ref.port !== undefined ? String(ref.port) : undefined);
@@ -318,6 +322,13 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
     }
   }
   return places;
+}
+
+/** `Service api`, `Service other/api` in another namespace, or the kind a backendRef names instead. */
+function backendName(routeNamespace: string, ref: { readonly group: string; readonly kind: string; readonly name?: string; readonly namespace?: string }): string {
+  const kind = ref.group === '' || ref.group === 'core' ? ref.kind : `${ref.kind}.${ref.group}`;
+  const namespace = ref.namespace !== undefined && ref.namespace !== routeNamespace ? `${ref.namespace}/` : '';
+  return `${kind} ${namespace}${ref.name ?? '(no name)'}`;
 }
 
 /** A finding on a route goes on the backendRef it is about, else on the rule it falls in. */

@@ -188,7 +188,7 @@ export function parseYaml(text: string, uri: string): ParseResult {
     // go-yaml's reading of multi-line quoted scalars (kyaml reads them so)
     const tokens = Array.from(goYamlTokens(text));
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
-    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, customTags: (tags) => [goOctal, ...tags] }).compose(tokens)) as Document.Parsed[];
+    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, logLevel: 'error', customTags: (tags) => [goOctal, ...tags] }).compose(tokens)) as Document.Parsed[];
   } catch (err) {
     return { docs: [], error: { message: err instanceof Error ? err.message : String(err), span: { start: 0, end: 0 } } };
   }
@@ -223,7 +223,7 @@ const goOctal: ScalarTag = {
 
 /** Kustomize's output (or ours) as plain values, read as Kustomize reads YAML (octal `0444` is 292). */
 export function kustomizeOutputValues(text: string): unknown[] {
-  return parseAllDocuments(text, { customTags: (tags) => [goOctal, ...tags] }).map((d) => d.toJS() as unknown);
+  return parseAllDocuments(text, { logLevel: 'error', customTags: (tags) => [goOctal, ...tags] }).map((d) => d.toJS() as unknown);
 }
 
 /** Aliases are expanded (as Kustomize does); a document whose aliases expand to more values than this is refused. */

@@ -205,7 +205,7 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
   const sendStatus = (snap: Snapshot, problems: number) => {
     const s = snap.stats;
     const c = charts.counts(snap);
-    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, skippedTests: s.skippedTests, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered };
+    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, skippedTests: s.skippedTests, skippedBuildInputs: s.skippedBuildInputs, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered };
     void connection.sendNotification(statusNotification, status);
   };
 

@@ -9,7 +9,7 @@
 
 import { Composer, isMap, isSeq, type CST, type Document, type YAMLSeq } from 'yaml';
 
-export const composerOptions = { uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false } as const;
+export const composerOptions = { uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, logLevel: 'error' } as const;
 
 /** Sequences with fewer items than this are composed with their document. */
 const minItems = 64;

@@ -67,7 +67,7 @@ const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-
 
 export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   const errors: ConfigError[] = [];
   const at = (node: { range?: [number, number, number] | null } | null | undefined, message: string) => {
     const pos = lines.linePos(node?.range?.[0] ?? 0);

@@ -24,7 +24,7 @@ export type FileRole =
    */
   | 'test-suite';
 
-const kustomizationNames = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+export const kustomizationNames: ReadonlySet<string> = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
 
 /** Whether a file's text can change the roles of other files (a kustomization, a Chart.yaml). */
 export function isProjectFile(uri: string): boolean {
@@ -177,7 +177,7 @@ function testSuiteFiles(uris: readonly string[], textOf: (uri: string) => string
 function readTestDirs(text: string): string[] {
   let doc: unknown;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, strict: false }).toJS({ maxAliasCount: 100 });
+    doc = parseDocument(text, { uniqueKeys: false, strict: false, logLevel: 'error' }).toJS({ maxAliasCount: 100 });
   } catch {
     return [];
   }
@@ -202,7 +202,7 @@ function commonFolder(uris: readonly string[]): string {
 function readKustomization(text: string): { readonly inputs: string[]; readonly resources: string[] } {
   let doc: unknown;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, strict: false }).toJS({ maxAliasCount: 100 });
+    doc = parseDocument(text, { uniqueKeys: false, strict: false, logLevel: 'error' }).toJS({ maxAliasCount: 100 });
   } catch {
     return { inputs: [], resources: [] };
   }
@@ -229,12 +229,12 @@ function baseName(uri: string): string {
   return uri.slice(uri.lastIndexOf('/') + 1);
 }
 
-function folderOf(uri: string): string {
+export function folderOf(uri: string): string {
   return uri.slice(0, uri.lastIndexOf('/') + 1);
 }
 
 /** A relative path against a folder URI (ending in `/`), with `.` and `..` segments folded. */
-function resolvePath(folder: string, relative: string): string {
+export function resolvePath(folder: string, relative: string): string {
   // `file:///a/b/` keeps `file://` and `/`; a plain path keeps its leading `/` if it has one.
   const authority = folder.indexOf('//');
   const head = authority >= 0 ? folder.slice(0, Math.max(folder.indexOf('/', authority + 2), authority + 2)) : '';

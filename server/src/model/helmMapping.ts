@@ -10,7 +10,7 @@ import { estimateNestingDepth, libraryDocuments, maxNestingDepth } from './parse
 import { inFolder, type Chart, type TextOf, type ValueSet } from './helmCharts';
 import type { RenderedText, SourceMapping } from './rendered';
 import type { Span } from './span';
-import { isMap, isSeq, type YNode } from './yamlTree';
+import { at, isMap, isSeq, str, type YNode } from './yamlTree';
 
 /** A key line of a template: `  port: {{ .Values.port }}` at path `spec.ports.port`. */
 interface TemplateKey {
@@ -79,18 +79,20 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
     if (!idx) indexes.set(uri, (idx = indexTemplate(textOf(uri) ?? '')));
     return idx;
   };
-  /** How many documents of each template came before (a template with `---` makes several). */
+  /** How many documents of each template (and of each kind in it) came before (a template with `---` makes several). */
   const seen = new Map<string, number>();
   let parsed: ReturnType<typeof libraryDocuments>['documents'] = [];
+  let duplicates: ReturnType<typeof libraryDocuments>['duplicates'] = [];
   // Output nested deeper than any manifest is not mapped (the parse of the rendered text refuses it too).
   if (estimateNestingDepth(text) <= maxNestingDepth) {
     try {
-      parsed = libraryDocuments(text).documents;
+      ({ documents: parsed, duplicates } = libraryDocuments(text));
     } catch {
       parsed = [];
+      duplicates = [];
     }
   }
-  for (const doc of parsed) {
+  for (const [docIndex, doc] of parsed.entries()) {
     const source = sourceFor(sources, doc.span);
     const templateUri = source ? templateUriOf(chart, charts, source.path, textOf) : undefined;
     documents.push({ source: source?.path, templateUri, span: doc.span });
@@ -102,18 +104,28 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
     const index = indexOf(templateUri);
     const nth = seen.get(templateUri) ?? 0;
     seen.set(templateUri, nth + 1);
-    const section = index.sections > 1 ? Math.min(nth, index.sections - 1) : 0;
+    const kindKey = `${templateUri}\u0000${str(at(doc.root, 'kind')) ?? ''}`;
+    const nthOfKind = seen.get(kindKey) ?? 0;
+    seen.set(kindKey, nthOfKind + 1);
+    const section = index.sections > 1 ? sectionOf(textOf(templateUri) ?? '', index, doc.root, nth, nthOfKind) : 0;
     const first = index.firstKeys[section] ?? index.firstKeys.find((k) => k);
     mappings.push({ rendered: doc.span, uri: templateUri, span: first ? lineSpanOf(first) : { start: 0, end: 0 }, via });
     const occurrences = new Map<string, number>();
+    // A key written twice: the tree holds the later one; the first is the template's earlier key of that path.
+    const firstOf = new Map((duplicates[docIndex] ?? []).map((d) => [d.later.start, d.first]));
     walk(doc.root, '', (path, keySpan, value) => {
-      const k = occurrences.get(path) ?? 0;
+      const first = firstOf.get(keySpan.start);
+      const k = (occurrences.get(path) ?? 0) + (first ? 1 : 0);
       occurrences.set(path, k + 1);
       const candidates = index.byPath.get(path);
       if (!candidates?.length) return;
       const inSection = candidates.filter((c) => c.section === section);
       const pool = inSection.length ? inSection : candidates;
       const hit = pool[Math.min(k, pool.length - 1)];
+      if (first) {
+        const earlier = pool[Math.min(k - 1, pool.length - 1)];
+        mappings.push({ rendered: first, uri: templateUri, span: earlier.keySpan, via });
+      }
       const line = lineSpanOf(hit);
       mappings.push({ rendered: { start: keySpan.start, end: value.span.end }, uri: templateUri, span: line, via });
       mappings.push({ rendered: keySpan, uri: templateUri, span: hit.keySpan, via });
@@ -169,6 +181,24 @@ function sourceFor(list: readonly SourceComment[], span: Span): SourceComment | 
  */
 /** Template lines longer than this are not indexed. */
 const maxKeyLine = 4096;
+
+/**
+ * The `---` section of a template that made a rendered document. helm prints a template's documents sorted by kind
+ * (its install order: a Service before the Deployments written above it), so the nth document is not the nth section:
+ * the section whose `kind` is the document's and whose `metadata.name`, when written as a literal, is its name;
+ * else the nth of those of that kind; else the nth section.
+ */
+function sectionOf(template: string, index: TemplateIndex, root: YNode, nth: number, nthOfKind: number): number {
+  const kind = str(at(root, 'kind'));
+  const name = str(at(root, 'metadata', 'name'));
+  const literal = (k: TemplateKey | undefined) => (k?.valueSpan ? template.slice(k.valueSpan.start, k.valueSpan.end).replace(/^(["'])(.*)\1$/, '$2') : undefined);
+  const sectionsOfKind = (index.byPath.get('kind') ?? []).filter((k) => literal(k) === kind).map((k) => k.section);
+  if (!sectionsOfKind.length) return Math.min(nth, index.sections - 1);
+  const named = (index.byPath.get('metadata.name') ?? []).find((k) => sectionsOfKind.includes(k.section) && literal(k) === name);
+  if (named) return named.section;
+  // sections of that kind whose name is a template expression, in order; the documents of that kind before this one
+  return sectionsOfKind[Math.min(nthOfKind, sectionsOfKind.length - 1)];
+}
 
 export function indexTemplate(text: string): TemplateIndex {
   const byPath = new Map<string, TemplateKey[]>();
@@ -240,16 +270,19 @@ function stripComment(s: string): string {
   return s;
 }
 
+/** The yaml library prints no warnings of its own (a map key that is a collection): the user would not know them. */
+const quiet = { logLevel: 'error' } as const;
+
 /** The objects of rendered multi-document YAML as plain data (`build --format json`), empty documents left out. */
 export function renderedObjects(text: string): unknown[] {
-  return parseAllDocuments(text)
+  return parseAllDocuments(text, quiet)
     .filter((d) => d.contents !== null)
     .map((d) => d.toJS({ maxAliasCount: 100 }) as unknown);
 }
 
 /** The documents of rendered YAML, each as its own text starting with `---` (`build --format yaml`). */
 export function renderedDocuments(text: string): string[] {
-  return parseAllDocuments(text)
+  return parseAllDocuments(text, quiet)
     .filter((d) => d.contents !== null)
     .map((d) => `---\n${d.toString({ lineWidth: 0 }).replace(/^---\n/, '')}`);
 }

@@ -25,6 +25,8 @@ export interface ParseProblem {
    */
   readonly code: 'yaml-syntax' | 'manifest' | 'kustomize-render-failed' | 'kustomize-not-rendered' | 'kustomize-name-not-rewritten';
   readonly severity: 'error' | 'warning' | 'information';
+  /** Other places in the same file the problem is about (the first of a key written twice). */
+  readonly related?: readonly { readonly span: Span; readonly message: string }[];
 }
 
 export interface ManifestDocument {
@@ -216,7 +218,7 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
     const found = yield* readResourcesSteps({ uri, index, span: tree.span, root: roots[index], text, keep }, options.defaultNamespace);
     if (found.isManifest) {
       manifestDocuments++;
-      for (const d of converted[index].duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d, text));
+      for (const d of converted[index].duplicates) if (problems.length < maxProblemsPerFile) problems.push(duplicateKeyProblem(d));
     }
     for (const r of found.resources) resources.push(r);
     for (const p of found.problems) if (problems.length < maxProblemsPerFile) problems.push(p);
@@ -398,7 +400,7 @@ interface TreeBudget {
 }
 
 /** A key written twice in one mapping: the later one wins, as in the API server's non-strict decoding. */
-interface DuplicateKey {
+export interface DuplicateKey {
   readonly key: string;
   readonly first: Span;
   readonly later: Span;
@@ -532,18 +534,14 @@ function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], b
  * server's decoding keeps the later value (JSON and YAML decoders both overwrite a key they meet again), which is the
  * value analysed here.
  */
-function duplicateKeyProblem(d: DuplicateKey, text: string): ParseProblem {
-  const line = (offset: number) => 1 + countNewlines(text, offset);
+function duplicateKeyProblem(d: DuplicateKey): ParseProblem {
+  // The first key is a related place, not a line number in the message: in a Helm render that line would be one of
+  // `helm template`'s output (another for each value set); a related place is mapped to the template like the problem.
   return {
     span: d.later, code: 'manifest', severity: 'error',
-    message: `"${d.key}" is set twice in this mapping (line ${line(d.first.start)} and here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.`,
+    message: `"${d.key}" is set twice in this mapping (first at the related place, again here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.`,
+    related: [{ span: d.first, message: `"${d.key}" is first set here` }],
   };
-}
-
-function countNewlines(text: string, end: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 /**
@@ -602,11 +600,21 @@ function firstLineEnd(s: string): number {
  * The documents of a text as the yaml library reads them, converted to our trees, and how many errors it reports:
  * what the fast path (fastYaml.ts) must equal whenever it accepts a text. Used by its tests.
  */
-export function libraryDocuments(text: string): { readonly documents: readonly { readonly span: Span; readonly root: YNode | undefined }[]; readonly errors: number } {
+export function libraryDocuments(text: string): {
+  readonly documents: readonly { readonly span: Span; readonly root: YNode | undefined }[];
+  /** Per document (same order), the keys written twice in one of its mappings. */
+  readonly duplicates: readonly (readonly DuplicateKey[])[];
+  readonly errors: number;
+} {
   const tokens = Array.from(goYamlTokens(text));
-  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false }).compose(tokens));
+  const docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, logLevel: 'error' }).compose(tokens));
   const problems: ParseProblem[] = [];
   const budget: TreeBudget = { extra: 0 };
-  const documents = docs.map((doc) => ({ span: { start: doc.range[0], end: doc.range[2] }, root: completed(toTree(doc, text, problems, budget, false)).root }));
-  return { documents, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
+  const duplicates: (readonly DuplicateKey[])[] = [];
+  const documents = docs.map((doc) => {
+    const converted = completed(toTree(doc, text, problems, budget, false));
+    duplicates.push(converted.duplicates);
+    return { span: { start: doc.range[0], end: doc.range[2] }, root: converted.root };
+  });
+  return { documents, duplicates, errors: problems.length + docs.reduce((sum, d) => sum + d.errors.length, 0) };
 }

@@ -26,6 +26,8 @@ export interface WorkspaceStats {
   readonly skippedTemplates: number;
   /** Files of test suites (chainsaw, kuttl, Go testdata): a test harness applies them, so they are not read as objects. */
   readonly skippedTests: number;
+  /** Kustomize build inputs (kustomizations, the patches and files they read): checked in each build, not on their own. */
+  readonly skippedBuildInputs: number;
   /** Files skipped for size, nesting depth or binary content. */
   readonly skippedOther: number;
 }
@@ -248,6 +250,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     let resources = 0;
     let skippedTemplates = 0;
     let skippedTests = 0;
+    let skippedBuildInputs = 0;
     let skippedOther = tooLarge.length;
     const text = (uri: string) => {
       const i = place.get(uri);
@@ -259,6 +262,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       resources += f.resources.length;
       if (f.skipped === 'template') skippedTemplates++;
       else if (f.skipped === 'test-suite') skippedTests++;
+      else if (f.skipped === 'build-input') skippedBuildInputs++;
       else if (f.skipped) skippedOther++;
     }
     return {
@@ -272,7 +276,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         return t === undefined ? undefined : lineIndexes.of(uri, t);
       },
       documentVersion: (uri) => versions.get(uri),
-      stats: { files: files.length - rendersNow.size - files.filter((f) => f.rendered).length, resources, skippedTemplates, skippedTests, skippedOther },
+      stats: { files: files.length - rendersNow.size - files.filter((f) => f.rendered).length, resources, skippedTemplates, skippedTests, skippedBuildInputs, skippedOther },
       charts,
       renders: rendersNow,
       chartUnits: unitsNow,
