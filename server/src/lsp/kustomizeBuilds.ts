@@ -33,13 +33,15 @@ export function createKustomizeBuilder(workspace: Workspace, onBuilt: () => void
     }
     const reader = { read: (u: string) => snap.text(u) ?? diskReader.read(u), list: diskReader.list };
     const out = new Map<string, RenderedUnit>();
+    // the files the builds' objects are mapped back to (bases, CRDs) are parsed once for all of them
+    const parsed: NonNullable<Parameters<typeof buildWithKustomize>[3]> = new Map();
     let next = 0;
     const started = Date.now();
     const worker = async () => {
       while (next < wanted.length && id === run) {
         const native = wanted[next++];
         try {
-          out.set(native.definedBy, await buildWithKustomize(tool!, native, reader));
+          out.set(native.definedBy, await buildWithKustomize(tool!, native, reader, parsed));
         } catch (err) {
           // only a bug lands here (Kustomize's failures are values): that root keeps its note
           log(`Building ${native.label} with Kustomize failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
