@@ -78,7 +78,7 @@ function app(dir: string, i: number): void {
   }
 }
 
-function findKustomize(): { cmd: string; args: (dir: string) => string[]; name: string } {
+export function findKustomize(): { cmd: string; args: (dir: string) => string[]; name: string } {
   if (spawnSync('kustomize', ['version'], { encoding: 'utf8' }).status === 0) return { cmd: 'kustomize', args: (d) => ['build', d], name: 'kustomize build' };
   // kubectl on PATH when it bundles Kustomize v5, else the one scripts/setup-kubectl.mjs unpacked (as the tests do)
   const k = findKubectl();

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { statusNotification, type StatusParams } from '../../server/src/protocol';
+import { progressText } from './statusProgress';
 
 export function createStatusBar(client: LanguageClient): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('kubeNetlens.status', vscode.StatusBarAlignment.Left, 10);
@@ -18,14 +19,15 @@ export function createStatusBar(client: LanguageClient): vscode.Disposable {
 }
 
 export function statusText(s: StatusParams): string {
-  if (s.indexing) return '$(sync~spin) Kubernetes: indexing manifests';
+  const working = progressText(s.progress);
+  if (s.indexing) return `$(sync~spin) Kubernetes: ${working ?? 'indexing manifests'}`;
   const skipped = s.skippedTemplates + s.skippedOther + (s.skippedTests ?? 0);
   const parts = [`${s.resources} ${s.resources === 1 ? 'resource' : 'resources'}`];
   if (skipped) parts.push(`${skipped} skipped`);
   const charts = (s.chartsRendered ?? 0) + (s.chartsNotRendered ?? 0);
   if (charts) parts.push(`${s.chartsRendered ?? 0}/${charts} ${charts === 1 ? 'chart' : 'charts'} rendered`);
   parts.push(`${s.problems} ${s.problems === 1 ? 'problem' : 'problems'}`);
-  return `$(pulse) ${parts.join(' · ')}`;
+  return working ? `$(sync~spin) ${parts.join(' · ')} · ${working}` : `$(pulse) ${parts.join(' · ')}`;
 }
 
 function statusTooltip(s: StatusParams): string {
