@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultKustomizeTimeoutMs, buildAllWithKustomizeSync, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
 import { rootMatcher } from '../workspace/kustomizeRoots';
 import type { KustomizeOptions } from '../kustomize/applyUnits';
+import type { Progress } from './progress';
 
 export interface AnalyzedPaths {
   readonly analysis: Analysis;
@@ -55,7 +56,7 @@ export interface FileCounts {
  * The roots `--kustomize-root` names (relative to each folder PATH, else the current folder), and the real Kustomize
  * for what is not evaluated natively (`--kustomize PATH`, else kustomize or kubectl on PATH).
  */
-function kustomizeOptions(options: AnalysisOptions, reader: FileReader): KustomizeOptions {
+function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress?: Progress): KustomizeOptions {
   const folders = options.paths.map((p) => resolve(p)).filter((p) => existsSync(p) && statSync(p).isDirectory());
   const isRoot = rootMatcher(options.kustomizeRoots ?? [], folders.length ? folders : [resolve('.')]);
   const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
@@ -63,7 +64,8 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader): Kustomi
   // paths in messages as the command line shows them: relative to the current folder, never absolute
   const cwd = resolve('.');
   const shown = (uri: string) => relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri)).split(sep).join('/') || '.';
-  if (!tool) return { isRoot, loadRestrictor, shown };
+  const onRendered = progress && ((done: number, total: number) => progress.count('Kustomize roots rendered', done, total));
+  if (!tool) return { isRoot, loadRestrictor, shown, onRendered };
   // the real builds are CPU-bound: as many at once as there are cores, at most four (as helm's renders)
   const parallel = Math.min(4, availableParallelism());
   return {
@@ -71,11 +73,12 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader): Kustomi
     loadRestrictor,
     shown,
     external: (native, parsed) => buildWithKustomizeSync(tool, native, reader, parsed),
-    externalAll: (natives, parsed) => buildAllWithKustomizeSync(tool, natives, reader, parsed, parallel),
+    externalAll: (natives, parsed) => buildAllWithKustomizeSync(tool, natives, reader, parsed, parallel, progress?.lineForChild(`Kustomize roots built with ${tool.kubectl ? 'kubectl kustomize' : 'kustomize'}`)),
+    onRendered,
   };
 }
 
-export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
+export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: Progress): AnalyzedPaths | CollectError {
   // a usage error, as for --helm: a named Kustomize that cannot run is not silently replaced by the one on PATH
   if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor: 'rootOnly' }, {})) {
     return { error: `--kustomize ${options.kustomize} is not an executable file` };
@@ -101,7 +104,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
   };
   const charts = chartsIn(collected.sources, options);
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
-  const analysisOptions: AnalyzeOptions = { readOther, kustomize: kustomizeOptions(options, readOther) };
+  const analysisOptions: AnalyzeOptions = { readOther, kustomize: kustomizeOptions(options, readOther, progress) };
   // Analysed when first asked: with charts that render, `check`, `dns` and `trace` analyse the manifests once, with
   // the renders (cli/chartFindings.ts), and never this analysis without them (it would build every Kustomize root twice).
   let analysis: Analysis | undefined;

@@ -12,6 +12,7 @@ import type { AnalyzedPaths, FileCounts } from './analyzePaths';
 import type { Analysis, Finding } from './featureTypes';
 import { renderCharts } from './helmCharts';
 import type { HelmOptions } from './parseArgs';
+import type { Progress } from './progress';
 
 export interface ChartCheck {
   readonly findings: readonly Finding[];
@@ -32,10 +33,10 @@ export interface ChartAnalysis {
 
 export type RenderedFindingsSource = Omit<RenderedFindings, 'findings'>;
 
-export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartAnalysis {
+export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartAnalysis {
   const { topLevel, discovery } = loaded.charts;
   if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
-  const renders = renderCharts(loaded.charts, loaded.sources, options, env);
+  const renders = renderCharts(loaded.charts, loaded.sources, options, env, progress);
   // the configured severities (the analysis's config is these defaults over loaded.config, features/analyzeTexts.ts)
   const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], withDefaults(loaded.config).rules);
   const units = renders.units.flatMap((unit) => {
@@ -63,7 +64,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
   };
 }
 
-export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartCheck {
-  const a = analyzeWithCharts(loaded, options, env);
+export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartCheck {
+  const a = analyzeWithCharts(loaded, options, env, progress);
   return { findings: [...mapFindings(diagnosticsFor(a.analysis), a.units), ...a.problems], counts: a.counts, analysis: a.analysis };
 }

@@ -13,15 +13,22 @@ import { colourWanted, paintFor, type Paint } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
 import { terminalOutput } from './terminalText';
+import { terminalProgress } from './progress';
 import { ruleCatalog } from '../features/ruleCatalog';
 import { cliVersion } from './version';
 
 export function checkCommand(request: CheckRequest, terminal: Terminal): CommandResult {
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
-  const loaded = analyzePaths(request);
+  const progress = terminal.progress && terminalProgress(terminal.progress);
+  const loaded = analyzePaths(request, progress);
   if (isCollectError(loaded)) return failure(loaded.error);
-  const checked = checkWithCharts(loaded, request, terminal.env);
+  let checked;
+  try {
+    checked = checkWithCharts(loaded, request, terminal.env, progress);
+  } finally {
+    progress?.clear();
+  }
   const findings = sortFindings(checked.findings);
   const rangeOf = rangesIn(loaded.sources);
   const stdout =

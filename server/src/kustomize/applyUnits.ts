@@ -60,6 +60,8 @@ export interface KustomizeOptions {
   readonly loadRestrictor?: LoadRestrictor;
   /** How messages show a path (render.ts RenderOptions.shown); default: relative to the workspace's common folder. */
   readonly shown?: (uri: string) => string;
+  /** Told after each native build of a root: how many of the roots to build are built (the command line's progress). */
+  readonly onRendered?: (done: number, total: number) => void;
 }
 
 
@@ -123,7 +125,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const builds: BuildCache = same ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown });
+  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown }, options.onRendered);
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();

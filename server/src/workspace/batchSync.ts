@@ -15,6 +15,12 @@ export interface BatchExit {
   readonly tooLarge?: boolean;
 }
 
+/** A line of progress the child writes to the terminal: `prefix` `done`/`total` `what` (cli/progress.ts). */
+export interface BatchProgress {
+  readonly prefix: string;
+  readonly what: string;
+}
+
 export interface BatchRun {
   readonly executable: string;
   readonly timeoutMs: number;
@@ -22,20 +28,27 @@ export interface BatchRun {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** The child's script: reads {executable, batch[], …} on stdin, runs `parallel` at a time, prints the exits. */
+/**
+ * The child's script: reads {executable, batch[], …} on stdin, runs `parallel` at a time, prints the exits; with
+ * `progress`, rewrites one line on its stderr (the caller's terminal) as runs finish.
+ */
 const batchScript = `
 const { execFile } = require('node:child_process');
 let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => { input += d; });
 process.stdin.on('end', () => {
-  const { executable, timeoutMs, maxBuffer, parallel, batch } = JSON.parse(input);
+  const { executable, timeoutMs, maxBuffer, parallel, batch, progress } = JSON.parse(input);
   const out = new Array(batch.length);
   let next = 0;
   let done = 0;
+  const report = () => { if (progress) process.stderr.write('\\r\\x1b[K' + progress.prefix + done + '/' + batch.length + ' ' + progress.what); };
+  report();
   const finish = (i, exit) => {
     out[i] = exit;
-    if (++done === batch.length) process.stdout.write(JSON.stringify(out));
+    ++done;
+    report();
+    if (done === batch.length) process.stdout.write(JSON.stringify(out));
     else start();
   };
   const start = () => {
@@ -55,16 +68,16 @@ process.stdin.on('end', () => {
  * The exits of every run, in the batch's order; undefined when the child's answer did not arrive whole (then the
  * caller runs them one by one).
  */
-export function runBatchSync(run: BatchRun, batch: readonly (readonly string[])[], parallel: number): BatchExit[] | undefined {
+export function runBatchSync(run: BatchRun, batch: readonly (readonly string[])[], parallel: number, progress?: BatchProgress): BatchExit[] | undefined {
   const r = spawnSync(process.execPath, ['-e', batchScript], {
-    input: JSON.stringify({ executable: run.executable, timeoutMs: run.timeoutMs, maxBuffer: run.maxBuffer, parallel, batch }),
+    input: JSON.stringify({ executable: run.executable, timeoutMs: run.timeoutMs, maxBuffer: run.maxBuffer, parallel, batch, progress }),
     encoding: 'utf8',
     timeout: run.timeoutMs * batch.length + 10_000,
     killSignal: 'SIGKILL',
     // every run's output at its cap would not fit; then the answer is cut and the runs are made one by one
     maxBuffer: Math.max(run.maxBuffer * 2, 256 * 1024 * 1024),
     env: run.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', progress ? 'inherit' : 'pipe'],
   });
   if (r.status !== 0 || !r.stdout) return undefined;
   try {

@@ -17,7 +17,7 @@ import type { Span } from '../model/span';
 import type { HelmSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
-import { runBatchSync } from './batchSync';
+import { runBatchSync, type BatchProgress } from './batchSync';
 
 export const defaultHelmTimeoutMs = 10_000;
 /**
@@ -181,9 +181,9 @@ export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
  * Runs several renders synchronously (the CLI), `parallel` at a time (workspace/batchSync.ts); one by one is the
  * fallback.
  */
-export function runHelmBatchSync(run: HelmRun, batch: readonly (readonly string[])[], parallel: number): HelmExit[] {
+export function runHelmBatchSync(run: HelmRun, batch: readonly (readonly string[])[], parallel: number, progress?: BatchProgress): HelmExit[] {
   if (batch.length < 2 || parallel < 2) return batch.map((args) => runHelmSync(run, args));
-  return runBatchSync({ executable: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, env: helmEnv() }, batch, parallel) ?? batch.map((args) => runHelmSync(run, args));
+  return runBatchSync({ executable: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, env: helmEnv() }, batch, parallel, progress) ?? batch.map((args) => runHelmSync(run, args));
 }
 
 /** Runs one render without blocking (the language server). */
@@ -394,10 +394,10 @@ function withChartNotes(units: RenderedUnit[], chart: Chart): RenderedUnit[] {
 }
 
 /** Renders every value set of several charts synchronously (the CLI), `parallel` renders at a time. */
-export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number): RenderedUnit[] {
+export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number, progress?: BatchProgress): RenderedUnit[] {
   const plans = charts.flatMap((chart) => planRenders(chart, all, run).map((plan, i) => ({ plan, first: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') })));
   const toRun = plans.filter((p) => !p.plan.blocked.length && !p.plan.refused);
-  const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel);
+  const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel, progress);
   const exitOf = new Map(toRun.map((p, i) => [p, exits[i]]));
   const units = plans.map((p) => {
     const { chart, valueSet } = p.plan;

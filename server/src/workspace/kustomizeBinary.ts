@@ -21,7 +21,7 @@ import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
 import { dirnameUri } from '../kustomize/uriPath';
-import { runBatchSync } from './batchSync';
+import { runBatchSync, type BatchProgress } from './batchSync';
 
 export const defaultKustomizeTimeoutMs = 10_000;
 const maxOutputBytes = 64 * 1024 * 1024;
@@ -168,7 +168,7 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
  * Builds several roots synchronously (the command line), `parallel` real builds at a time (workspace/batchSync.ts):
  * the same units, by `definedBy`, as buildWithKustomizeSync gives one by one.
  */
-export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly RenderedUnit[], fsys: FileReader, parsed: ParseCache | undefined, parallel: number): Map<string, RenderedUnit> {
+export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly RenderedUnit[], fsys: FileReader, parsed: ParseCache | undefined, parallel: number, progress?: BatchProgress): Map<string, RenderedUnit> {
   const out = new Map<string, RenderedUnit>();
   const toRun: { root: ExternalRoot; p: Prepared }[] = [];
   try {
@@ -180,7 +180,7 @@ export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly
         toRun.push({ root, p: prepare(tool, dirnameUri(root.definedBy)) });
       }
     }
-    const exits = (toRun.length > 1 && parallel > 1 && runBatchSync({ executable: tool.path, timeoutMs: tool.timeoutMs, maxBuffer: maxOutputBytes, env: buildEnv() }, toRun.map((r) => r.p.args), parallel)) || undefined;
+    const exits = (toRun.length > 1 && parallel > 1 && runBatchSync({ executable: tool.path, timeoutMs: tool.timeoutMs, maxBuffer: maxOutputBytes, env: buildEnv() }, toRun.map((r) => r.p.args), parallel, progress)) || undefined;
     toRun.forEach(({ root, p }, i) => {
       const exit = exits?.[i];
       // output over the cap: run alone, so the message is the one a single build gives
