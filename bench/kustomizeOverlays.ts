@@ -3,8 +3,9 @@
 // the time real Kustomize (`kubectl kustomize`, or `kustomize build`) takes to build the 60 roots one after another,
 // the language server's cold analysis of the workspace (start to every file's diagnostics), and edit→diagnostics
 // latency for edits in a base that its 3 overlays include (the pod label its Services select: findings move in and
-// out of all three builds).
-// Usage: node --import tsx bench/kustomizeOverlays.ts [--bases N] [--edits N] [--json FILE] [--cpu-prof DIR]
+// out of all three builds). `--platform`: the real-shaped variant, where every overlay also includes a base of four
+// large CRDs (about 190 KB each) and a Component that adds an object and patches every Deployment.
+// Usage: node --import tsx bench/kustomizeOverlays.ts [--bases N] [--edits N] [--json FILE] [--cpu-prof DIR] [--platform]
 // (needs `npm run build`; --cpu-prof writes the language server's V8 CPU profile into DIR)
 
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,11 @@ const serverJs = join(root, 'dist', 'server.js');
 const overlays = ['dev', 'staging', 'prod'] as const;
 
 export interface KustomizeFigures {
+  /** `platform`: every overlay also includes a base of large CRDs and a Component (real-shaped). */
+  readonly shape: 'plain' | 'platform';
+  /** What real Kustomize printed for all the builds, and the language server's peak RSS over the run. */
+  readonly renderedMb: number;
+  readonly peakRssMb: number;
   readonly bases: number;
   readonly overlays: number;
   readonly tool: string;
@@ -52,8 +58,49 @@ function lines(...l: string[]): string {
   return l.join('\n') + '\n';
 }
 
+/** CRDs of the platform shape: this many, each a schema of about `crdProperties` described properties. */
+const platformCrds = 4;
+const crdProperties = 300;
+
+/**
+ * One CustomResourceDefinition of realistic size (about 250 KB): a schema of nested properties, each described as
+ * controller-gen writes it, half as `|-` blocks and half as double-quoted strings with escapes.
+ */
+function crd(i: number): string {
+  const group = 'platform.example.com';
+  const kind = `Widget${i}`;
+  const out = ['apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'metadata:', `  name: widget${i}s.${group}`, 'spec:', `  group: ${group}`, '  names:', `    kind: ${kind}`, `    plural: widget${i}s`, '  scope: Namespaced', '  versions:', '    - name: v1', '      served: true', '      storage: true', '      schema:', '        openAPIV3Schema:', '          type: object', '          properties:', '            spec:', '              type: object', '              properties:'];
+  for (let p = 0; p < crdProperties; p++) {
+    const ind = ' '.repeat(16);
+    const text = `Field ${p} of ${kind} sets how the controller reconciles part ${p % 17} of the object. It is defaulted by the API server when omitted, and changing it restarts the pods it selects.`;
+    out.push(`${ind}field${p}:`);
+    if (p % 2) out.push(`${ind}  description: |-`, `${ind}    ${text}`, `${ind}    More info: https://platform.example.com/docs/${kind.toLowerCase()}#field${p}`);
+    else out.push(`${ind}  description: ${JSON.stringify(`${text}
+More info: https://platform.example.com/docs/${kind.toLowerCase()}#field${p}
+	"quoted"`)}`);
+    out.push(`${ind}  type: object`, `${ind}  properties:`, `${ind}    enabled:`, `${ind}      type: boolean`, `${ind}      description: Whether field ${p} applies.`, `${ind}    mode:`, `${ind}      type: string`, `${ind}      enum: [Always, IfNotPresent, Never]`);
+  }
+  return lines(...out);
+}
+
+/**
+ * The platform every overlay of the platform shape includes: a base of large CRDs, and a Component that adds a
+ * Widget and patches every Deployment (long base → component → overlay chains, dozens of roots sharing them).
+ */
+function platform(dir: string): void {
+  const crds = join(dir, 'platform', 'crds');
+  write(join(crds, 'kustomization.yaml'), lines('resources:', ...Array.from({ length: platformCrds }, (_, i) => `  - widget${i}.yaml`)));
+  for (let i = 0; i < platformCrds; i++) write(join(crds, `widget${i}.yaml`), crd(i));
+  const comp = join(dir, 'platform', 'components', 'observability');
+  write(join(comp, 'kustomization.yaml'), lines(
+    'apiVersion: kustomize.config.k8s.io/v1alpha1', 'kind: Component', 'resources:', '  - widget.yaml',
+    'patches:', '  - target: { kind: Deployment }', '    patch: |-', '      - op: add', '        path: /metadata/annotations', '        value: { observability.example.com/scrape: "true" }',
+  ));
+  write(join(comp, 'widget.yaml'), lines('apiVersion: platform.example.com/v1', 'kind: Widget0', 'metadata:', '  name: observability', 'spec:', '  field0:', '    enabled: true'));
+}
+
 /** One base (a Deployment, its Service, a headless Service, a ConfigMap) and its three overlays. */
-function app(dir: string, i: number): void {
+function app(dir: string, i: number, withPlatform = false): void {
   const name = `app${String(i).padStart(2, '0')}`;
   const b = join(dir, name, 'base');
   write(join(b, 'kustomization.yaml'), lines('resources:', '  - deployment.yaml', '  - service.yaml', 'labels:', `  - pairs: { app.kubernetes.io/part-of: ${name} }`));
@@ -70,7 +117,7 @@ function app(dir: string, i: number): void {
   for (const o of overlays) {
     const d = join(dir, name, 'overlays', o);
     write(join(d, 'kustomization.yaml'), lines(
-      `namespace: ${name}-${o}`, `namePrefix: ${o}-`, 'resources:', '  - ../../base', 'labels:', `  - pairs: { env: ${o} }`,
+      `namespace: ${name}-${o}`, `namePrefix: ${o}-`, 'resources:', '  - ../../base', ...(withPlatform ? ['  - ../../../platform/crds', 'components:', '  - ../../../platform/components/observability'] : []), 'labels:', `  - pairs: { env: ${o} }`,
       'patches:', '  - path: replicas.yaml', '  - target: { kind: Service, name: ' + name + ' }', '    patch: |-', '      - op: replace', '        path: /spec/ports/0/port', `        value: ${o === 'prod' ? 443 : 80}`,
       'configMapGenerator:', '  - name: settings', '    literals:', `      - LEVEL=${o}`, `      - UPSTREAM=http://${name}.${name}-${o}.svc.cluster.local`,
     ));
@@ -78,7 +125,7 @@ function app(dir: string, i: number): void {
   }
 }
 
-function findKustomize(): { cmd: string; args: (dir: string) => string[]; name: string } {
+export function findKustomize(): { cmd: string; args: (dir: string) => string[]; name: string } {
   if (spawnSync('kustomize', ['version'], { encoding: 'utf8' }).status === 0) return { cmd: 'kustomize', args: (d) => ['build', d], name: 'kustomize build' };
   // kubectl on PATH when it bundles Kustomize v5, else the one scripts/setup-kubectl.mjs unpacked (as the tests do)
   const k = findKubectl();
@@ -91,21 +138,24 @@ function percentile(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
-export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: string): Promise<KustomizeFigures> {
+export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: string, withPlatform = false): Promise<KustomizeFigures> {
   if (!existsSync(serverJs)) throw new Error(`${serverJs} is missing: run npm run build`);
-  const work = join(root, 'bench', 'work', `kustomize-${bases}`);
+  const work = join(root, 'bench', 'work', `kustomize-${bases}${withPlatform ? '-platform' : ''}`);
   rmSync(work, { recursive: true, force: true });
-  for (let i = 1; i <= bases; i++) app(work, i);
+  if (withPlatform) platform(work);
+  for (let i = 1; i <= bases; i++) app(work, i, withPlatform);
 
   const k = findKustomize();
   let kustomizeMs = 0;
+  let renderedBytes = 0;
   for (let i = 1; i <= bases; i++)
     for (const o of overlays) {
       const dir = join(work, `app${String(i).padStart(2, '0')}`, 'overlays', o);
       const started = performance.now();
-      const r = spawnSync(k.cmd, k.args(dir), { encoding: 'utf8' });
+      const r = spawnSync(k.cmd, k.args(dir), { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
       kustomizeMs += performance.now() - started;
       if (r.status !== 0) throw new Error(r.stderr);
+      renderedBytes += Buffer.byteLength(r.stdout);
     }
 
   const s = startSession(serverJs, { cpuProfileDir });
@@ -148,6 +198,9 @@ export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: s
     }
     const editCpuMs = (s.cpuMs() - cpuBefore) / times.length;
     return {
+      shape: withPlatform ? 'platform' : 'plain',
+      renderedMb: renderedBytes / 2 ** 20,
+      peakRssMb: s.peakRssMb(),
       bases,
       overlays: bases * overlays.length,
       tool: k.name,
@@ -167,16 +220,19 @@ export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: s
   }
 }
 
-/** The figures as table rows, with the targets (cold ≤ 0.2× Kustomize's render time, edit p95 ≤ 50 ms). */
+/** The figures as table rows, with the targets (cold ≤ 0.2× Kustomize's render time, edit p95 ≤ 50 ms, 100 ms for the platform shape). */
 export function formatKustomize(f: KustomizeFigures): string {
   const ms = (n: number) => `${Math.round(n)} ms`;
+  // issue 27 asks 100 ms of the real-shaped workspace, 50 ms of the plain one
+  const editTarget = f.shape === 'platform' ? 100 : 50;
   return [
-    `Kustomize: ${f.bases} bases, ${f.overlays} overlays; ${f.tool}; load average ${f.loadAverage}`,
+    `Kustomize${f.shape === 'platform' ? ' (platform shape: every overlay includes a base of large CRDs and a Component)' : ''}: ${f.bases} bases, ${f.overlays} overlays; ${f.tool}; load average ${f.loadAverage}`,
     '| what | figure | target |',
     '|---|---|---|',
     `| real Kustomize, ${f.overlays} builds one after another | ${ms(f.kustomizeMs)} | |`,
     `| cold analysis in the language server (all ${f.overlays} builds, every finding published) | ${ms(f.coldAnalysisMs)} (${f.coldOverKustomize.toFixed(2)}× Kustomize) | ≤ 0.2× ${f.coldOverKustomize <= 0.2 ? 'met' : 'NOT met'} |`,
-    `| edit in a base 3 overlays include → diagnostics, p50 / p95 / max (${f.edits} edits) | ${ms(f.editP50Ms)} / ${ms(f.editP95Ms)} / ${ms(f.editMaxMs)} | p95 ≤ 50 ms ${f.editP95Ms <= 50 ? 'met' : 'NOT met'} |`,
+    `| edit in a base 3 overlays include → diagnostics, p50 / p95 / max (${f.edits} edits) | ${ms(f.editP50Ms)} / ${ms(f.editP95Ms)} / ${ms(f.editMaxMs)} | p95 ≤ ${editTarget} ms ${f.editP95Ms <= editTarget ? 'met' : 'NOT met'} |`,
+    `| the language server's peak RSS, next to the rendered YAML of all builds | ${Math.round(f.peakRssMb)} MB (${f.renderedMb.toFixed(1)} MB rendered) | |`,
     `| the language server's CPU time per edit (all threads, the garbage collector's included; mean over the edits) | ${f.editCpuMs.toFixed(1)} ms | |`,
   ].join('\n');
 }
@@ -186,7 +242,7 @@ if (require.main === module) {
     const i = process.argv.indexOf(flag);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  measureKustomize(Number(arg('--bases') ?? 20), Number(arg('--edits') ?? 60), arg('--cpu-prof'))
+  measureKustomize(Number(arg('--bases') ?? 20), Number(arg('--edits') ?? 60), arg('--cpu-prof'), process.argv.includes('--platform'))
     .then((f) => {
       console.log(formatKustomize(f));
       const out = arg('--json');

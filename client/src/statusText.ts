@@ -2,16 +2,18 @@
 // of files that is not analysed on its own and why.
 
 import type { StatusParams } from '../../server/src/protocol';
+import { progressText } from './statusProgress';
 
 export function statusText(s: StatusParams): string {
-  if (s.indexing) return '$(sync~spin) Kubernetes: indexing manifests';
+  const working = progressText(s.progress);
+  if (s.indexing) return `$(sync~spin) Kubernetes: ${working ?? 'indexing manifests'}`;
   const skipped = s.skippedTemplates + s.skippedOther + (s.skippedTests ?? 0) + (s.skippedBuildInputs ?? 0);
   const parts = [`${s.resources} ${s.resources === 1 ? 'resource' : 'resources'}`];
   if (skipped) parts.push(`${skipped} skipped`);
   const charts = (s.chartsRendered ?? 0) + (s.chartsNotRendered ?? 0);
   if (charts) parts.push(`${s.chartsRendered ?? 0}/${charts} ${charts === 1 ? 'chart' : 'charts'} rendered`);
   parts.push(`${s.problems} ${s.problems === 1 ? 'problem' : 'problems'}`);
-  return `$(pulse) ${parts.join(' · ')}`;
+  return working ? `$(sync~spin) ${parts.join(' · ')} · ${working}` : `$(pulse) ${parts.join(' · ')}`;
 }
 
 /** The item's tooltip: what was read, and each group of files not analysed on its own, with why. */

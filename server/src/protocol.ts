@@ -184,6 +184,20 @@ export interface StatusParams {
   /** Helm charts with a rendered value set, and charts not rendered (no helm, an untrusted workspace, an error). */
   readonly chartsRendered?: number;
   readonly chartsNotRendered?: number;
+  /** Work under way, while it runs: files read while indexing, chart renders and real Kustomize builds. */
+  readonly progress?: StatusProgress;
+}
+
+/** How much of each piece of work under way is done. */
+export interface StatusProgress {
+  readonly files?: WorkCount;
+  readonly charts?: WorkCount;
+  readonly kustomizeRoots?: WorkCount;
+}
+
+export interface WorkCount {
+  readonly done: number;
+  readonly total: number;
 }
 
 /** The answer to `kubeNetlens/trace`: the graph, and the same path as Mermaid and as plain text (for export and screen readers). */

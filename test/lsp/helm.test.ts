@@ -81,6 +81,10 @@ describe('language server with Helm charts', () => {
     assert.ok(![...client.diagnostics.keys()].some((u) => u.includes('#helm') || u.includes('%23helm')));
     const status = await client.waitFor('status with a rendered chart', () => client.notifications.map((n) => n.params as { chartsRendered?: number; chartsNotRendered?: number; skippedTemplates?: number }).filter((p) => p?.chartsRendered === 1).pop());
     assert.deepEqual([status.chartsNotRendered, status.skippedTemplates], [0, 0]);
+    // while it rendered, the status said so; once rendered, no progress is left
+    const statuses = client.notifications.filter((n) => n.method === 'kubeNetlens/status').map((n) => n.params as { chartsRendered?: number; progress?: { charts?: unknown } });
+    assert.deepEqual(statuses.find((p) => p.progress?.charts)?.progress, { charts: { done: 0, total: 1 } });
+    assert.equal(statuses.filter((p) => p.chartsRendered === 1).pop()?.progress, undefined);
     // the Service picker and the trace view point at the template, not at the render
     const services = await client.connection.sendRequest<{ namespace: string; name: string; release?: string; source?: { uri: string; line: number } }[]>('kubeNetlens/listServices', {});
     const web = services.find((x) => x.name === 'shop-web')!;

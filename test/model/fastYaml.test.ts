@@ -90,6 +90,29 @@ describe('fast YAML path', () => {
     assert.ok(accepted / runs > 0.2, `accepted ${accepted} of ${runs}`);
   });
 
+  it('reads the escapes of double-quoted scalars as the library does (rendered CRD descriptions), and bails on others', () => {
+    const accepted = [
+      'description: "one\\ntwo\\n\\ttab \\"quoted\\" back\\\\slash \\/ \\u00e9\\u2028 \\r\\b\\f\\0"\n',
+      'items:\n- "a\\"b"\n- "\\\\"\n- x: ["a\\nb", "c"]\n',
+      'k: "ends with escape\\\\" # comment\n',
+    ];
+    for (const text of accepted) assert.ok(agrees(text), `refused ${JSON.stringify(text)}`);
+    assert.equal((fastParse(accepted[0])![0].root as unknown as { entries: Map<string, { value: { value: unknown } }> }).entries.get('description')!.value.value, 'one\ntwo\n\ttab "quoted" back\\slash / \u00e9\u2028 \r\b\f\0');
+    // YAML's own escapes, a broken \u, an escaped line break: the library decides
+    for (const text of ['k: "\\x41"\n', 'k: "\\e"\n', 'k: "\\u12"\n', 'k: "\\U0001F600"\n', 'k: "a\\\nb"\n', 'k: "\\ "\n', 'k: "\\q"\n']) assert.equal(fastParse(text), undefined, text);
+  });
+
+  it('random strings written as JSON does in double quotes: whenever it accepts, it equals the library', (t) => {
+    let accepted = 0;
+    let runs = 0;
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '"', '\\', '/', '\n', '\t', '\r', '\b', '\f', '\u0000', '\u0001', '\u001f', 'é', '日', '#', ':', "'", '{', '-'), maxLength: 40 }), (value) => {
+      runs++;
+      if (agrees(`metadata:\n  name: x\n  annotations:\n    a: ${JSON.stringify(value)}\n`)) accepted++;
+    }), { seed, numRuns: 1500 });
+    t.diagnostic(`accepted ${accepted} of ${runs} strings`);
+    assert.ok(accepted / runs > 0.5, `accepted ${accepted} of ${runs}`);
+  });
+
   it('random mutations of real and generated files: whenever it accepts, it equals the library', (t) => {
     let accepted = 0;
     let runs = 0;

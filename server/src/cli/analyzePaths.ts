@@ -10,13 +10,15 @@ import type { Analysis } from './featureTypes';
 import { chartsIn, type ChartsFound } from './helmCharts';
 import type { AnalysisOptions, HelmOptions } from './parseArgs';
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultKustomizeTimeoutMs, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
+import { defaultKustomizeTimeoutMs, buildAllWithKustomizeSync, buildWithKustomizeSync, kustomizeForSettings } from '../workspace/kustomizeBinary';
 import { rootMatcher } from '../workspace/kustomizeRoots';
 import { globMatcher } from '../workspace/glob';
 import { configFileName } from '../model/configFile';
 import type { KustomizeOptions } from '../kustomize/applyUnits';
+import type { Progress } from './progress';
 
 export interface AnalyzedPaths {
   readonly analysis: Analysis;
@@ -34,7 +36,10 @@ export interface AnalyzedPaths {
    */
   readonly analysisOptions: AnalyzeOptions;
   readonly notes: readonly string[];
+  /** The counts of `analysis`. */
   readonly counts: FileCounts;
+  /** The same counts from another analysis of `manifests`, one with the chart renders `renders` added. */
+  readonly countsOf: (analysis: Analysis, renders: ReadonlySet<string>) => FileCounts;
 }
 
 export interface FileCounts {
@@ -53,7 +58,7 @@ export interface FileCounts {
  * The roots `--kustomize-root` names (relative to each folder PATH, else the current folder), and the real Kustomize
  * for what is not evaluated natively (`--kustomize PATH`, else kustomize or kubectl on PATH).
  */
-function kustomizeOptions(options: AnalysisOptions, reader: FileReader): KustomizeOptions {
+function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress?: Progress): KustomizeOptions {
   const folders = options.paths.map((p) => resolve(p)).filter((p) => existsSync(p) && statSync(p).isDirectory());
   // roots the config file names are relative to its folder; those of --kustomize-root to each folder PATH
   const isRoot = rootMatcher(options.kustomizeRoots ?? [], options.kustomizeRootsDir ? [options.kustomizeRootsDir] : folders.length ? folders : [resolve('.')]);
@@ -62,7 +67,18 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader): Kustomi
   // paths in messages as the command line shows them: relative to the current folder, never absolute
   const cwd = resolve('.');
   const shown = (uri: string) => relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri)).split(sep).join('/') || '.';
-  return { isRoot, loadRestrictor, shown, external: tool && ((native) => buildWithKustomizeSync(tool, native, reader)) };
+  const onRendered = progress && ((done: number, total: number) => progress.count('Kustomize roots rendered', done, total));
+  if (!tool) return { isRoot, loadRestrictor, shown, onRendered };
+  // the real builds are CPU-bound: as many at once as there are cores, at most four (as helm's renders)
+  const parallel = Math.min(4, availableParallelism());
+  return {
+    isRoot,
+    loadRestrictor,
+    shown,
+    external: (native, parsed) => buildWithKustomizeSync(tool, native, reader, parsed),
+    externalAll: (natives, parsed) => buildAllWithKustomizeSync(tool, natives, reader, parsed, parallel, progress?.lineForChild(`Kustomize roots built with ${tool.kubectl ? 'kubectl kustomize' : 'kustomize'}`)),
+    onRendered,
+  };
 }
 
 /** The config file's `files.include` and `files.exclude`, over paths relative to its folder. */
@@ -76,7 +92,7 @@ function fileFilter(c: NonNullable<AnalysisOptions['fromConfig']>): (s: SourceTe
   };
 }
 
-export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPaths | CollectError {
+export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: Progress): AnalyzedPaths | CollectError {
   // a usage error, as for --helm: a named Kustomize that cannot run is not silently replaced by the one on PATH
   if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor: 'rootOnly' }, {})) {
     return { error: `--kustomize ${options.kustomize} is not an executable file` };
@@ -108,13 +124,22 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
   };
   const charts = chartsIn(collected.sources, options);
   const manifests = collected.sources.filter((s) => !charts.discovery.templates.has(s.uri));
-  const analysisOptions: AnalyzeOptions = { readOther, kustomize: kustomizeOptions(options, readOther) };
-  const analysis = analyzeTexts(manifests, config, analysisOptions);
-  const templates = analysis.cluster.files.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
-  const testSuites = analysis.cluster.files.filter((f) => f.skipped === 'test-suite').length;
+  const analysisOptions: AnalyzeOptions = { readOther, kustomize: kustomizeOptions(options, readOther, progress) };
+  // Analysed when first asked: with charts that render, `check`, `dns` and `trace` analyse the manifests once, with
+  // the renders (cli/chartFindings.ts), and never this analysis without them (it would build every Kustomize root twice).
+  let analysis: Analysis | undefined;
+  const analysisOf = () => (analysis ??= analyzeTexts(manifests, config, analysisOptions));
+  const countsOf = (a: Analysis, renders: ReadonlySet<string>): FileCounts => {
+    const own = renders.size ? a.cluster.files.filter((f) => !renders.has(f.uri)) : a.cluster.files;
+    const templates = own.filter((f) => f.skipped === 'template').length + charts.discovery.templates.size;
+    const testSuites = own.filter((f) => f.skipped === 'test-suite').length;
+    return { files: collected.sources.length, templates, ...(testSuites && { testSuites }), tooLarge: collected.tooLarge };
+  };
   const known = new Set(collected.sources.map((s) => s.uri));
   return {
-    analysis,
+    get analysis() {
+      return analysisOf();
+    },
     // read lazily: a later analysis (with chart renders) may read more through readOther
     get sources() {
       return [...collected.sources, ...[...extra].filter(([uri]) => !known.has(uri)).map(([uri, text]) => ({ uri, text }))];
@@ -125,6 +150,9 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions): AnalyzedPa
     readOther,
     analysisOptions,
     notes: collected.notes,
-    counts: { files: collected.sources.length, templates, ...(testSuites && { testSuites }), tooLarge: collected.tooLarge },
+    get counts() {
+      return countsOf(analysisOf(), new Set());
+    },
+    countsOf,
   };
 }

@@ -7,10 +7,12 @@ import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
 import { findingsOfProblems, mapFindings, type RenderedFindings } from '../features/renderedFindings';
 import { isInFolder, renderUri } from '../model/helmCharts';
+import { withDefaults } from '../model/config';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
 import type { Analysis, Finding } from './featureTypes';
 import { renderCharts } from './helmCharts';
 import type { HelmOptions } from './parseArgs';
+import type { Progress } from './progress';
 
 export interface ChartCheck {
   readonly findings: readonly Finding[];
@@ -31,11 +33,12 @@ export interface ChartAnalysis {
 
 export type RenderedFindingsSource = Omit<RenderedFindings, 'findings'>;
 
-export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartAnalysis {
+export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartAnalysis {
   const { topLevel, discovery } = loaded.charts;
   if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
-  const renders = renderCharts(loaded.charts, loaded.sources, options, env);
-  const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], loaded.analysis.config.rules);
+  const renders = renderCharts(loaded.charts, loaded.sources, options, env, progress);
+  // the configured severities (the analysis's config is these defaults over loaded.config, features/analyzeTexts.ts)
+  const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], withDefaults(loaded.config).rules);
   const units = renders.units.flatMap((unit) => {
     const chart = discovery.charts.find((c) => c.chartYaml === unit.definedBy)!;
     const valueSet = chart.valueSets.find((v) => unit.id === `helm:${chart.root}#${v.id}`)!;
@@ -44,6 +47,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
   const analysis = units.length
     ? analyzeTexts([...loaded.manifests, ...units.map((u) => ({ uri: u.uri, text: u.unit.rendered!.text, defaultNamespace: u.valueSet.namespace, clusterDependences: u.unit.clusterDependences }))], loaded.config, loaded.analysisOptions)
     : loaded.analysis;
+  const counts = units.length ? loaded.countsOf(analysis, new Set(units.map((u) => u.uri))) : loaded.counts;
   const renderedCharts = new Set(units.map((u) => u.chart.root));
   // templates of charts that rendered are not skipped; the others' are
   const renderedTemplates = [...discovery.templates].filter((t) => [...renderedCharts].some((r) => isInFolder(r, t))).length;
@@ -56,11 +60,11 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
       fallbackUri: u.chart.chartYaml,
     })),
     problems,
-    counts: { ...loaded.counts, templates: loaded.counts.templates - renderedTemplates, rendered: units.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length },
+    counts: { ...counts, templates: counts.templates - renderedTemplates, rendered: units.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length },
   };
 }
 
-export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartCheck {
-  const a = analyzeWithCharts(loaded, options, env);
+export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartCheck {
+  const a = analyzeWithCharts(loaded, options, env, progress);
   return { findings: [...mapFindings(diagnosticsFor(a.analysis), a.units), ...a.problems], counts: a.counts, analysis: a.analysis };
 }

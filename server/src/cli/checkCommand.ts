@@ -20,6 +20,7 @@ import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
 import { terminalOutput } from './terminalText';
 import { codeCatalog } from '../features/ruleCatalog';
+import { terminalProgress } from './progress';
 import { cliVersion } from './version';
 
 export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandResult {
@@ -34,9 +35,15 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
     if ('error' in read) return failure(read.error);
     baseline = read;
   }
-  const loaded = analyzePaths(request);
+  const progress = terminal.progress && terminalProgress(terminal.progress);
+  const loaded = analyzePaths(request, progress);
   if (isCollectError(loaded)) return failure(loaded.error);
-  const checked = checkWithCharts(loaded, request, terminal.env);
+  let checked;
+  try {
+    checked = checkWithCharts(loaded, request, terminal.env, progress);
+  } finally {
+    progress?.clear();
+  }
   const suppressed = withSuppressions(checked.findings, checked.analysis, request.noIgnores === true, configured.ignores);
   const findings = sortFindings(suppressed.findings);
   const sources = loaded.sources;

@@ -12,6 +12,8 @@ export interface CommandResult {
 /** What the commands may know about where they run, passed in rather than read from globals. */
 export interface Terminal {
   readonly stdoutIsTTY: boolean;
+  /** Writes a progress line to stderr: given only when stderr is a terminal (cli/progress.ts). */
+  readonly progress?: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 

@@ -9,6 +9,7 @@ import { basename, dirname, discoverCharts, type Chart, type ChartDiscovery } fr
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import { defaultHelmTimeoutMs, findHelm, helmMissingProblem, renderChartsSync } from '../workspace/helm';
 import type { HelmOptions } from './parseArgs';
+import type { Progress } from './progress';
 
 export interface ChartsFound {
   readonly discovery: ChartDiscovery;
@@ -61,7 +62,7 @@ function commonFolder(paths: readonly string[]): string {
 }
 
 /** Renders every top-level chart's value sets, or says per chart that rendering needs helm. */
-export function renderCharts(found: ChartsFound, sources: readonly SourceText[], options: HelmOptions, env: Readonly<Record<string, string | undefined>>): ChartRenders {
+export function renderCharts(found: ChartsFound, sources: readonly SourceText[], options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartRenders {
   if (!found.topLevel.length) return { units: [], problems: [] };
   const helm = findHelm(options.helm, env);
   if (!helm) return { units: [], problems: found.topLevel.map(helmMissingProblem) };
@@ -71,6 +72,6 @@ export function renderCharts(found: ChartsFound, sources: readonly SourceText[],
   // files are the user's own choice, read wherever they are
   const run = { helm, timeoutMs: defaultHelmTimeoutMs, pathOf: (uri: string) => uri, roots: [process.cwd(), commonFolder(found.topLevel.map((c) => resolve(c.root)))], valuesAnywhere: true };
   // helm is CPU-bound: as many renders at once as there are cores, at most four
-  const units = renderChartsSync(found.topLevel, found.discovery.charts, run, (u) => texts.get(u), Math.min(4, availableParallelism()));
+  const units = renderChartsSync(found.topLevel, found.discovery.charts, run, (u) => texts.get(u), Math.min(4, availableParallelism()), progress?.lineForChild('Helm releases rendered'));
   return { helm, units, problems: [] };
 }

@@ -11,7 +11,8 @@ function main(): void {
   });
   let result;
   try {
-    result = runCli(process.argv.slice(2), { stdoutIsTTY: process.stdout.isTTY === true, env: process.env });
+    const progress = process.stderr.isTTY === true ? (text: string) => void process.stderr.write(text) : undefined;
+    result = runCli(process.argv.slice(2), { stdoutIsTTY: process.stdout.isTTY === true, env: process.env, ...(progress && { progress }) });
   } catch (err) {
     // Only a bug lands here: user input errors are values.
     process.stderr.write(note(`internal error: ${err instanceof Error ? err.message : String(err)}`) + '\n');

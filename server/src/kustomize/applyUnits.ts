@@ -49,11 +49,19 @@ export interface KustomizeOptions {
    * A root the native renderer does not evaluate (`replacements`, `openapi`…): its build by the real Kustomize, or
    * undefined (the native note stays). Called with the native attempt.
    */
-  readonly external?: (native: RenderedUnit) => RenderedUnit | undefined;
+  readonly external?: (native: RenderedUnit, parsed: ParseCache) => RenderedUnit | undefined;
+  /**
+   * The same for every such root at once, before `external` is asked (the command line runs several real builds at
+   * a time): its answers, by the root's kustomization file, are taken first. `parsed` holds the kustomizations and
+   * resource files already parsed, so mapping a build's objects back to their files parses nothing again.
+   */
+  readonly externalAll?: (natives: readonly RenderedUnit[], parsed: ParseCache) => ReadonlyMap<string, RenderedUnit>;
   /** Which files a kustomization may read (render.ts readIn); default `rootOnly`, as kustomize's. */
   readonly loadRestrictor?: LoadRestrictor;
   /** How messages show a path (render.ts RenderOptions.shown); default: relative to the workspace's common folder. */
   readonly shown?: (uri: string) => string;
+  /** Told after each native build of a root: how many of the roots to build are built (the command line's progress). */
+  readonly onRendered?: (done: number, total: number) => void;
 }
 
 
@@ -117,14 +125,17 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const builds: BuildCache = same ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown });
+  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown }, options.onRendered);
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  for (const root of chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }))) {
+  const chosen = chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }));
+  const wantsExternal = (root: KustomizeRoot) => wantsRealKustomize(root.unit) && !root.builtElsewhere;
+  const externals = options.externalAll?.(chosen.filter(wantsExternal).map((r) => r.unit), parsed);
+  for (const root of chosen) {
     const native = root.unit;
-    const unit = (wantsRealKustomize(native) && !root.builtElsewhere && options.external?.(native)) || native;
+    const unit = (wantsExternal(root) && (externals?.get(native.definedBy) ?? options.external?.(native, parsed))) || native;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));

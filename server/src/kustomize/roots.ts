@@ -137,6 +137,7 @@ export function discoverKustomizations(
   parsed?: ParseCache,
   builds?: BuildCache,
   render: Pick<RenderOptions, 'loadRestrictor' | 'workspace' | 'shown'> = {},
+  onRendered?: (done: number, total: number) => void,
 ): KustomizeLayout {
   const files = [...workspaceUris].filter((u) => isKustomizationUri(u)).sort();
   const folders = [...new Set(files.map(dirnameUri))].sort();
@@ -163,12 +164,16 @@ export function discoverKustomizations(
   }
   const roots: KustomizeRoot[] = [];
   const cycles = unreachableCycles(folders, refs, included);
+  const decisionOf = (dir: string, r: KustomizationRefs) => (cycles.has(dir) ? 'root' : rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!));
+  // how many are built, for the progress of a long run
+  const toBuild = onRendered ? folders.filter((dir) => (refs.get(dir) ? decisionOf(dir, refs.get(dir)!) === 'root' : !included.has(dir))).length : 0;
+  let built = 0;
   for (const dir of folders) {
     const r = refs.get(dir);
     if (!r) {
       if (included.has(dir)) continue;
     } else {
-      const decision = cycles.has(dir) ? 'root' : rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!);
+      const decision = decisionOf(dir, r);
       if (decision === 'part') continue;
       if (decision !== 'root') {
         const file = fileOf.get(dir)!;
@@ -179,6 +184,7 @@ export function discoverKustomizations(
     }
     const unit = reuse?.(dir) ?? renderKustomization(fsys, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, ...render });
     roots.push({ dir, file: unit.definedBy, reads: unit.inputs, unit });
+    onRendered?.(++built, toBuild);
   }
   const readsOf = (dir: string): string[] => {
     const out = new Set<string>();

@@ -36,7 +36,9 @@ export interface ChartRenderer {
   counts(snap: Snapshot): { readonly rendered: number; readonly notRendered: number; readonly renderedTemplates: number };
 }
 
-export function createChartRenderer(workspace: Workspace, onRendered: () => void, log: (message: string) => void): ChartRenderer {
+export function createChartRenderer(workspace: Workspace, onRendered: () => void, log: (message: string) => void, onProgress?: (count: { readonly done: number; readonly total: number }) => void): ChartRenderer {
+  /** Renders asked for and finished since the queue was last empty: the progress the status shows. */
+  let batch = { done: 0, total: 0 };
   /** The newest render request per chart root: an older render's result is dropped. */
   const requests = new Map<string, number>();
   let next = 0;
@@ -50,7 +52,10 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       running++;
       void job().finally(() => {
         running--;
+        batch = { done: batch.done + 1, total: batch.total };
         pump();
+        onProgress?.(batch);
+        if (!running && !queue.length) batch = { done: 0, total: 0 };
         // Results enter the workspace together once the queue is empty: one analysis for a batch of charts.
         if (!running && !queue.length && finished.size) {
           for (const apply of finished.values()) apply();
@@ -64,6 +69,8 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
   const render = (root: string, fromTexts = false) => {
     const id = ++next;
     requests.set(root, id);
+    batch = { done: batch.done, total: batch.total + 1 };
+    onProgress?.(batch);
     queue.push(async () => {
       if (requests.get(root) !== id) return;
       const snap = workspace.snapshot();

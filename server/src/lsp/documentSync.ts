@@ -102,7 +102,7 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
     progress.begin('Kubernetes Network Lens: indexing manifests', 0, undefined, false);
     const started = Date.now();
     try {
-      const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun, (uri, text) => workspace.prepare(uri, text));
+      const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun, (uri, text) => workspace.prepare(uri, text), (done, total) => publisher.progress('files', { done, total }));
       if (!result || run !== indexRun) return;
       const read = Date.now();
       workspace.replaceDisk(result.texts, result.tooLarge);

@@ -16,7 +16,7 @@ export interface IndexResult {
  * in slices of a few milliseconds with a turn of the event loop between them: a promise per small file costs more
  * than reading it.
  */
-export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean, onText?: (uri: string, text: string) => void): Promise<IndexResult | undefined> {
+export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean, onText?: (uri: string, text: string) => void, onCount?: (done: number, total: number) => void): Promise<IndexResult | undefined> {
   const found = await Promise.all(folders.map((f) => discoverFiles(f, options)));
   const files = found.flatMap((d) => d.files);
   const tooLarge: string[] = [];
@@ -38,7 +38,10 @@ export async function indexFolders(folders: readonly string[], options: FileOpti
       onText?.(uri, read.text);
     } else if (read.refusal === 'too-large') tooLarge.push(fileUri(path));
     done++;
-    if (done % 50 === 0 || done === files.length) progress.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
+    if (done % 50 === 0 || done === files.length) {
+      progress.report(Math.round((done / files.length) * 100), `${done}/${files.length} files`);
+      onCount?.(done, files.length);
+    }
   }
   return isCancelled() ? undefined : { texts, tooLarge };
 }

@@ -15,7 +15,7 @@ export interface KustomizeBuilder {
   filesChanged(uris: readonly string[]): void;
 }
 
-export function createKustomizeBuilder(workspace: Workspace, onBuilt: () => void, log: (message: string) => void): KustomizeBuilder {
+export function createKustomizeBuilder(workspace: Workspace, onBuilt: () => void, log: (message: string) => void, onProgress?: (count: { readonly done: number; readonly total: number }) => void): KustomizeBuilder {
   let run = 0;
   let built: ReadonlyMap<string, RenderedUnit> = new Map();
   const buildAll = () => {
@@ -33,17 +33,22 @@ export function createKustomizeBuilder(workspace: Workspace, onBuilt: () => void
     }
     const reader = { read: (u: string) => snap.text(u) ?? diskReader.read(u), list: diskReader.list };
     const out = new Map<string, RenderedUnit>();
+    // the files the builds' objects are mapped back to (bases, CRDs) are parsed once for all of them
+    const parsed: NonNullable<Parameters<typeof buildWithKustomize>[3]> = new Map();
     let next = 0;
     const started = Date.now();
+    let finished = 0;
+    onProgress?.({ done: 0, total: wanted.length });
     const worker = async () => {
       while (next < wanted.length && id === run) {
         const native = wanted[next++];
         try {
-          out.set(native.definedBy, await buildWithKustomize(tool!, native, reader));
+          out.set(native.definedBy, await buildWithKustomize(tool!, native, reader, parsed));
         } catch (err) {
           // only a bug lands here (Kustomize's failures are values): that root keeps its note
           log(`Building ${native.label} with Kustomize failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         }
+        if (id === run) onProgress?.({ done: ++finished, total: wanted.length });
       }
     };
     void Promise.all(Array.from({ length: Math.min(parallelBuilds, wanted.length) }, worker)).then(() => {

@@ -2,7 +2,7 @@
 // status notifications (indexing, counts, charts) the client shows.
 
 import type { Connection } from 'vscode-languageserver/node';
-import { analysisChangedNotification, statusNotification, type StatusParams } from '../protocol';
+import { analysisChangedNotification, statusNotification, type StatusParams, type StatusProgress, type WorkCount } from '../protocol';
 import { diagnosticsSteps, evaluatedFindings, prepareSteps } from '../features/diagnostics';
 import { editorFindings } from '../features/suppressions';
 import type { ProjectConfig } from './projectConfig';
@@ -44,6 +44,8 @@ export interface Publisher {
   indexed(): void;
   /** Analyse and publish after the current burst of changes. */
   schedule(): void;
+  /** Work under way (files read, charts rendered, roots built): shown with the status until its count is complete. */
+  progress(what: keyof StatusProgress, count: WorkCount): void;
   /**
    * The snapshot's findings, on template lines for Helm renders, with the charts' notes, once a pass has evaluated
    * them (never evaluated here: the rules run in the publishing pass, in slices). Undefined when a newer snapshot was
@@ -202,11 +204,17 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     });
   };
 
+  /** The last status sent without progress, and the work under way (only counts not yet complete). */
+  let lastStatus: StatusParams = { resources: 0, files: 0, skippedTemplates: 0, skippedOther: 0, problems: 0, indexing: true };
+  let work: StatusProgress = {};
+  const send = (status: StatusParams) => {
+    lastStatus = status;
+    void connection.sendNotification(statusNotification, Object.keys(work).length ? { ...status, progress: work } : status);
+  };
   const sendStatus = (snap: Snapshot, problems: number) => {
     const s = snap.stats;
     const c = charts.counts(snap);
-    const status: StatusParams = { resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, skippedTests: s.skippedTests, skippedBuildInputs: s.skippedBuildInputs, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered };
-    void connection.sendNotification(statusNotification, status);
+    send({ resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, skippedTests: s.skippedTests, skippedBuildInputs: s.skippedBuildInputs, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered });
   };
 
   return {
@@ -215,10 +223,18 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     },
     startIndexing() {
       indexing = true;
-      void connection.sendNotification(statusNotification, { resources: 0, files: 0, skippedTemplates: 0, skippedOther: 0, problems: 0, indexing: true } satisfies StatusParams);
+      send({ resources: 0, files: 0, skippedTemplates: 0, skippedOther: 0, problems: 0, indexing: true });
+    },
+    progress(what, count) {
+      const { [what]: _old, ...rest } = work;
+      work = count.done < count.total ? { ...rest, [what]: count } : rest;
+      send(lastStatus);
     },
     indexed() {
       indexing = false;
+      // a cancelled reading leaves no count behind
+      const { files: _files, ...rest } = work;
+      work = rest;
       run();
     },
     schedule() {

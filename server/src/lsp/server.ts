@@ -30,8 +30,8 @@ export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const open = createOpenDocuments(documents);
   const workspace = createWorkspace();
-  const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
-  const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message));
+  const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message), (count) => publisher.progress('charts', count));
+  const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message), (count) => publisher.progress('kustomizeRoots', count));
   const project = createProjectConfig();
   const publisher = createPublisher(connection, workspace, open, charts, project);
   const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher, project);

@@ -9,7 +9,7 @@
 // The subset: `---` separators, full-line comments (with the ranges yaml gives the indented ones), trailing
 // comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
 // mappings and `key:` followed by `- item` at the key's indentation), single-line plain, single- and double-quoted
-// scalars (no escapes), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
+// scalars (JSON's escapes only), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
 // block scalars `|` / `|-` in mappings; LF or CRLF line breaks. Anchors, aliases, tags, directives, tabs, lone CR,
 // multi-line scalars, explicit keys, quoted keys and anything else bail out.
 //
@@ -457,16 +457,33 @@ function isPlainStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 126 /* ~ */ || c === 43 /* + */ || c === 40 || c === 36 || c === 61 || c === 60 || c === 59 || (c > 0xa0 && c < 0xd800);
 }
 
-/** A single-line quoted scalar starting at `v`: no escapes in double quotes, `''` in single quotes. */
+/** A single-line quoted scalar starting at `v`: JSON's escapes in double quotes, `''` in single quotes. */
 function quoted(text: string, v: number, le: number, flow: boolean): YScalar | undefined {
   const q = text.charCodeAt(v);
   if (q === 34) {
-    const close = text.indexOf('"', v + 1);
-    if (close < 0 || close >= le) return undefined;
-    const s = text.slice(v + 1, close);
-    if (s.includes('\\')) return undefined;
+    let close = text.indexOf('"', v + 1);
+    const slash = text.indexOf('\\', v + 1);
+    if (slash < 0 || slash > close) {
+      if (close < 0 || close >= le) return undefined;
+      if (!flow && text.charCodeAt(close + 1) === 58) return undefined;
+      return scalarNode(v, close + 1, text.slice(v + 1, close), true);
+    }
+    // escapes (what emitters write: descriptions of CRD schemas are long strings with `\n` in them)
+    let out = '';
+    let i = v + 1;
+    for (;;) {
+      const b = text.indexOf('\\', i);
+      close = text.indexOf('"', i);
+      if (close < 0 || close >= le) return undefined;
+      if (b < 0 || b > close) break;
+      const e = unescaped(text, b, le);
+      if (!e) return undefined;
+      out += text.slice(i, b) + e.value;
+      i = e.end;
+    }
+    out += text.slice(i, close);
     if (!flow && text.charCodeAt(close + 1) === 58) return undefined;
-    return scalarNode(v, close + 1, s, true);
+    return scalarNode(v, close + 1, out, true);
   }
   let out = '';
   let i = v + 1;
@@ -482,6 +499,21 @@ function quoted(text: string, v: number, le: number, flow: boolean): YScalar | u
     if (!flow && text.charCodeAt(close + 1) === 58) return undefined;
     return scalarNode(v, close + 1, out, true);
   }
+}
+
+/** The escapes JSON has (YAML's double-quoted scalars read them alike); any other escape is left to the slow path. */
+const simpleEscapes: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+
+/** The escape at `b` (a backslash) in a double-quoted scalar: its value and where it ends; undefined to bail. */
+function unescaped(text: string, b: number, le: number): { value: string; end: number } | undefined {
+  const c = text[b + 1];
+  if (b + 1 >= le || c === undefined) return undefined;
+  const simple = simpleEscapes[c];
+  if (simple !== undefined) return { value: simple, end: b + 2 };
+  if (c !== 'u' || b + 6 > le) return undefined;
+  const hex = text.slice(b + 2, b + 6);
+  if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
+  return { value: String.fromCodePoint(parseInt(hex, 16)), end: b + 6 };
 }
 
 /** After a value: nothing, spaces, or spaces and a comment. */

@@ -325,6 +325,11 @@ export function hasTemplateMarkers(text: string): boolean {
   return text.includes('{{');
 }
 
+/** The characters estimateNestingDepth acts on: past a line's indentation, in double quotes, in single quotes. */
+const pastIndentation = /[\n"'#[\]{}]/g;
+const inDoubleQuotes = /[\n"\\]/g;
+const inSingleQuotes = /[\n']/g;
+
 /**
  * A cheap, non-recursive upper estimate of how deeply a text nests: per line, the indentation plus the
  * number of block-sequence dashes and explicit-key markers that open it, and the flow-bracket depth.
@@ -336,6 +341,14 @@ export function estimateNestingDepth(text: string): number {
   let lineDepth = 0;
   let quote: '' | '"' | "'" = '';
   for (let i = 0; i < text.length; i++) {
+    // Past a line's indentation, and inside quotes, only a few characters change anything: jump to the next one.
+    if (quote || !lineStart) {
+      const stop: RegExp = quote === '"' ? inDoubleQuotes : quote === "'" ? inSingleQuotes : pastIndentation;
+      stop.lastIndex = i;
+      const next = stop.exec(text);
+      if (!next) break;
+      i = next.index;
+    }
     const c = text.charCodeAt(i);
     if (c === 10) {
       lineStart = true;

@@ -17,6 +17,7 @@ import type { Span } from '../model/span';
 import type { HelmSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
+import { runBatchSync, type BatchProgress } from './batchSync';
 
 export const defaultHelmTimeoutMs = 10_000;
 /**
@@ -177,64 +178,12 @@ export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
 }
 
 /**
- * The script of the child process runHelmBatchSync starts: reads {helm, args[], …} on stdin, runs the renders
- * `parallel` at a time as runHelm does, prints their exits as JSON.
+ * Runs several renders synchronously (the CLI), `parallel` at a time (workspace/batchSync.ts); one by one is the
+ * fallback.
  */
-const batchScript = `
-const { execFile } = require('node:child_process');
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => { input += d; });
-process.stdin.on('end', () => {
-  const { helm, timeoutMs, maxBuffer, parallel, batch } = JSON.parse(input);
-  const out = new Array(batch.length);
-  let next = 0;
-  let done = 0;
-  const start = () => {
-    if (next >= batch.length) return;
-    const i = next++;
-    execFile(helm, batch[i], { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer }, (err, stdout, stderr) => {
-      if (err && (err.code === 'ENOBUFS' || err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')) {
-        out[i] = { status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true };
-        if (++done === batch.length) process.stdout.write(JSON.stringify(out));
-        else start();
-        return;
-      }
-      const timedOut = !!(err && err.killed);
-      out[i] = { status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr, timedOut, spawnError: err && typeof err.code === 'string' && !timedOut ? err.message : undefined };
-      if (++done === batch.length) process.stdout.write(JSON.stringify(out));
-      else start();
-    });
-  };
-  for (let k = 0; k < Math.min(parallel, batch.length); k++) start();
-});
-`;
-
-/**
- * Runs several renders synchronously (the CLI), `parallel` at a time: helm is started by a child node process that
- * waits for them, since a synchronous caller cannot wait for two processes at once. Each render keeps its own
- * timeout; the child gets as long as the renders could take one after another, and one by one is the fallback.
- */
-export function runHelmBatchSync(run: HelmRun, batch: readonly (readonly string[])[], parallel: number): HelmExit[] {
+export function runHelmBatchSync(run: HelmRun, batch: readonly (readonly string[])[], parallel: number, progress?: BatchProgress): HelmExit[] {
   if (batch.length < 2 || parallel < 2) return batch.map((args) => runHelmSync(run, args));
-  const r = spawnSync(process.execPath, ['-e', batchScript], {
-    input: JSON.stringify({ helm: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, parallel, batch }),
-    encoding: 'utf8',
-    timeout: run.timeoutMs * batch.length + 10_000,
-    killSignal: 'SIGKILL',
-    maxBuffer: maxOutputBytes * 2,
-    env: helmEnv(),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  if (r.status === 0 && r.stdout) {
-    try {
-      const exits = JSON.parse(r.stdout) as HelmExit[];
-      if (Array.isArray(exits) && exits.length === batch.length) return exits.map((e) => ({ ...e, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }));
-    } catch {
-      // the child's output did not arrive whole: render one by one
-    }
-  }
-  return batch.map((args) => runHelmSync(run, args));
+  return runBatchSync({ executable: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, env: helmEnv() }, batch, parallel, progress) ?? batch.map((args) => runHelmSync(run, args));
 }
 
 /** Runs one render without blocking (the language server). */
@@ -445,10 +394,10 @@ function withChartNotes(units: RenderedUnit[], chart: Chart): RenderedUnit[] {
 }
 
 /** Renders every value set of several charts synchronously (the CLI), `parallel` renders at a time. */
-export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number): RenderedUnit[] {
+export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number, progress?: BatchProgress): RenderedUnit[] {
   const plans = charts.flatMap((chart) => planRenders(chart, all, run).map((plan, i) => ({ plan, first: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') })));
   const toRun = plans.filter((p) => !p.plan.blocked.length && !p.plan.refused);
-  const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel);
+  const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel, progress);
   const exitOf = new Map(toRun.map((p, i) => [p, exits[i]]));
   const units = plans.map((p) => {
     const { chart, valueSet } = p.plan;

@@ -21,6 +21,7 @@ import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
 import { dirnameUri } from '../kustomize/uriPath';
+import { runBatchSync, type BatchProgress } from './batchSync';
 
 export const defaultKustomizeTimeoutMs = 10_000;
 const maxOutputBytes = 64 * 1024 * 1024;
@@ -161,6 +162,35 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Builds several roots synchronously (the command line), `parallel` real builds at a time (workspace/batchSync.ts):
+ * the same units, by `definedBy`, as buildWithKustomizeSync gives one by one.
+ */
+export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly RenderedUnit[], fsys: FileReader, parsed: ParseCache | undefined, parallel: number, progress?: BatchProgress): Map<string, RenderedUnit> {
+  const out = new Map<string, RenderedUnit>();
+  const toRun: { root: ExternalRoot; p: Prepared }[] = [];
+  try {
+    for (const native of natives) {
+      const refused = refusedUnit(native, fsys, parsed);
+      if (refused) out.set(native.definedBy, refused);
+      else {
+        const root = externalRootOf(native);
+        toRun.push({ root, p: prepare(tool, dirnameUri(root.definedBy)) });
+      }
+    }
+    const exits = (toRun.length > 1 && parallel > 1 && runBatchSync({ executable: tool.path, timeoutMs: tool.timeoutMs, maxBuffer: maxOutputBytes, env: buildEnv() }, toRun.map((r) => r.p.args), parallel, progress)) || undefined;
+    toRun.forEach(({ root, p }, i) => {
+      const exit = exits?.[i];
+      // output over the cap: run alone, so the message is the one a single build gives
+      const run: KustomizeExit = exit && !exit.tooLarge ? exit : exitOfSync(tool, p.args);
+      out.set(root.definedBy, unitFromKustomizeExit(root, p.relative(run), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
+    });
+  } finally {
+    for (const { p } of toRun) rmSync(p.dir, { recursive: true, force: true });
+  }
+  return out;
 }
 
 /** Builds one root without blocking (the language server). Reads the saved files. */
