@@ -1,9 +1,9 @@
 // `check --write-baseline FILE` and `check --baseline FILE`: record today's findings by identity, then report and fail
 // on new ones only, say how many known ones were held back, list entries no finding matches, and drop them on rewrite.
 
+import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, runCli } from './builtCli';
@@ -27,7 +27,7 @@ spec:
 `;
 
 function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-baseline-'));
+  const dir = tempDir('kube-netlens-baseline-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -3,10 +3,10 @@
 // GITHUB_OUTPUT set), and the pre-commit hook (.pre-commit-hooks.yaml, run as pre-commit runs a `script` hook: its
 // entry and args from the hook repository's root, in the repository being committed to).
 
+import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { before, describe, it } from 'node:test';
@@ -32,7 +32,7 @@ spec:
 const fixed = broken.replace('app: wbe', 'app: web');
 
 function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-ci-'));
+  const dir = tempDir('kube-netlens-ci-');
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);
@@ -42,7 +42,7 @@ function workspace(files: Record<string, string>): string {
 
 /** A copy of this repository as a runner or pre-commit clones it: the files the action and hook use, with the built CLI. */
 function hookRepository(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-action-'));
+  const dir = tempDir('kube-netlens-action-');
   for (const f of ['action.yml', '.pre-commit-hooks.yaml']) copyFileSync(join(repoRoot, f), join(dir, f));
   cpSync(join(repoRoot, 'scripts', 'ci'), join(dir, 'scripts', 'ci'), { recursive: true });
   mkdirSync(join(dir, 'dist'));
@@ -77,7 +77,7 @@ function runAction(actionDir: string, cwd: string, given: Record<string, string>
       continue;
     }
     assert.equal(step.shell, 'bash');
-    const outputFile = join(mkdtempSync(join(tmpdir(), 'gh-output-')), 'output');
+    const outputFile = join(tempDir('gh-output-'), 'output');
     writeFileSync(outputFile, '');
     const env = { ...process.env, GITHUB_ACTION_PATH: actionDir, GITHUB_OUTPUT: outputFile, ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(v)])) };
     const r = spawnSync('bash', ['-e', '-c', expr(step.run!)], { cwd, env, encoding: 'utf8' });

@@ -2,10 +2,10 @@
 // ignore entries applied (flags win), an invalid file refused with each error at its line; and the published JSON
 // Schema (schemas/, package.json yamlValidation) accepts and refuses what the parser does.
 
+import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
 import Ajv from 'ajv';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { before, describe, it } from 'node:test';
@@ -30,7 +30,7 @@ spec:
 `;
 
 function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-config-'));
+  const dir = tempDir('kube-netlens-config-');
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), text);

@@ -2,10 +2,10 @@
 // HEAD (left as it was), the default base (the merge base with main), DNS names added and removed, the three formats
 // and the exit codes.
 
+import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, runCli } from './builtCli';
@@ -36,7 +36,7 @@ interface Json {
 }
 
 function repo(): { dir: string; commit: (files: Record<string, string>, message: string) => void; git: (...args: string[]) => string } {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-diff-repo-'));
+  const dir = tempDir('kube-netlens-diff-repo-');
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dir, encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   const commit = (files: Record<string, string>, message: string) => {
@@ -116,7 +116,7 @@ describe('kube-netlens diff', () => {
     const missing = runCli(['diff', 'nosuchbranch'], { cwd: r.dir });
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /'nosuchbranch' is not a commit of this repository/);
-    const outside = runCli(['diff'], { cwd: mkdtempSync(join(tmpdir(), 'kube-netlens-nogit-')) });
+    const outside = runCli(['diff'], { cwd: tempDir('kube-netlens-nogit-') });
     assert.equal(outside.status, 2);
     assert.match(outside.stderr, /diff needs a git repository/);
   });

@@ -1,9 +1,9 @@
 // Finding identities (features/findingIdentity.ts) as `check` shows them: in JSON and as SARIF partialFingerprints,
 // the same while lines move and objects are added around a mistake, different for another mistake.
 
+import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { findingIdentities, fingerprintOf } from '../../server/src/features/findingIdentity';
@@ -49,7 +49,7 @@ interface Diagnostic {
 }
 
 function write(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-identity-'));
+  const dir = tempDir('kube-netlens-identity-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -1,9 +1,9 @@
 // Suppressions in `check`: the kube-netlens.io/ignore annotation on an object's metadata and on a workload's pod
 // template, its required reason, notes on malformed and unused suppressions, --no-ignores, and SARIF suppressions.
 
+import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { sarifViolations } from '../helpers/sarifSchema';
@@ -35,7 +35,7 @@ ${annotations}spec:
 `;
 
 function workspace(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-ignores-'));
+  const dir = tempDir('kube-netlens-ignores-');
   writeFileSync(join(dir, 'app.yaml'), text);
   return dir;
 }

@@ -170,22 +170,23 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
  */
 export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly RenderedUnit[], fsys: FileReader, parsed: ParseCache | undefined, parallel: number, progress?: BatchProgress): Map<string, RenderedUnit> {
   const out = new Map<string, RenderedUnit>();
-  const toRun: { root: ExternalRoot; p: Prepared }[] = [];
+  const toRun: { native: RenderedUnit; root: ExternalRoot; p: Prepared }[] = [];
   try {
     for (const native of natives) {
       const refused = refusedUnit(native, fsys, parsed);
       if (refused) out.set(native.definedBy, refused);
       else {
         const root = externalRootOf(native);
-        toRun.push({ root, p: prepare(tool, dirnameUri(root.definedBy)) });
+        toRun.push({ native, root, p: prepare(tool, dirnameUri(root.definedBy)) });
       }
     }
     const exits = (toRun.length > 1 && parallel > 1 && runBatchSync({ executable: tool.path, timeoutMs: tool.timeoutMs, maxBuffer: maxOutputBytes, env: buildEnv() }, toRun.map((r) => r.p.args), parallel, progress)) || undefined;
-    toRun.forEach(({ root, p }, i) => {
+    toRun.forEach(({ native, root, p }, i) => {
       const exit = exits?.[i];
       // output over the cap: run alone, so the message is the one a single build gives
       const run: KustomizeExit = exit && !exit.tooLarge ? exit : exitOfSync(tool, p.args);
-      out.set(root.definedBy, unitFromKustomizeExit(root, p.relative(run), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
+      // as buildWithKustomizeSync: a native failure the real build confirms keeps the native message and its line
+      out.set(root.definedBy, confirmedUnit(native, unitFromKustomizeExit(root, p.relative(run), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed)));
     });
   } finally {
     for (const { p } of toRun) rmSync(p.dir, { recursive: true, force: true });
