@@ -108,7 +108,7 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
     if (name.form && !apart && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
     const what = r.resolves ? `"${name.text}" (${where}) resolves, but the port is wrong: ` : `"${name.host}" (${where}) does not resolve from namespace "${owner.namespace}": `;
-    const message = what + (apart ? `no Service "${name.host}" is in these manifests; did you mean "${apart.name}"? A Service of that name is defined in ${apart.uri.replace(/#.*$/, '').slice(apart.uri.replace(/#.*$/, '').lastIndexOf('/') + 1)}, applied apart from this file.` : (r.reason ?? 'no DNS record answers it.'));
+    const message = what + (apart ? `no Service "${name.host}" is in these manifests; did you mean "${apart.name}"? A Service of that name is defined in ${placeOf(apart.uri)}, applied apart from this file.` : (r.reason ?? 'no DNS record answers it.'));
     const suggestion = apart?.name ?? r.suggestion;
     const fixes = suggestion && span.precise
       ? [{ title: `Change to "${suggestion}"`, isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }] }]
@@ -128,6 +128,14 @@ function definedApart(lookup: Lookup, host: string, namespace: string, zone: str
   const core = svcAt >= 0 && labels.slice(svcAt + 1).join('.') === zoneLabels.slice(0, labels.length - svcAt - 1).join('.') ? labels.slice(0, svcAt) : labels;
   const pairs: [string, string][] = core.length === 1 ? [[core[0], namespace]] : core.length === 2 ? [[core[0], core[1]]] : core.length === 3 ? [[core[1], core[2]]] : [];
   return pairs.some(([service, ns]) => lookup.servicesInVariants(ns).some((s) => s.name === service));
+}
+
+/** `app.yaml`, or `the build of folder "overlay"` for a render (whose URI stands for its folder). */
+function placeOf(uri: string): string {
+  const hash = uri.indexOf('#');
+  const path = hash < 0 ? uri : uri.slice(0, hash).replace(/\/$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return hash < 0 ? name : `the ${uri.includes('#helm') ? 'render' : 'build'} of folder "${name}"`;
 }
 
 /** The Service of another scope whose name `host` is a typo of (and none is spelt `host`), for a single-label name. */

@@ -213,7 +213,7 @@ function besides(subjectUri: string, workloadUri: string): boolean {
 }
 
 /** A render's URI (`…/chart/#helm/values.yaml`, `…/overlay/#kustomize`) stands for its folder. */
-function renderSource(uri: string): string {
+export function renderSource(uri: string): string {
   const hash = uri.indexOf('#');
   return hash < 0 ? uri : `${uri.slice(0, hash).replace(/\/$/, '')}/_`;
 }

@@ -7,6 +7,7 @@ import type { ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { portNameErrors } from '../analysis/validation/formats';
 import { refOf } from './refOf';
+import { renderSource } from './selectorEvidence';
 import { defineRule } from './rule';
 
 const protocols = new Set(['TCP', 'UDP', 'SCTP']);
@@ -84,10 +85,9 @@ spec:
 /** Whether a workload is written in the folder of the Service's file, or below it (one render is one folder). */
 function inFolderOf(serviceUri: string, workloadUri: string): boolean {
   if (serviceUri === workloadUri) return true;
-  const source = (u: string) => (u.includes('#') ? u.slice(0, u.indexOf('#')).replace(/\/$/, '') + '/_' : u);
-  const s = source(serviceUri);
+  const s = renderSource(serviceUri);
   const folder = s.slice(0, s.lastIndexOf('/') + 1);
-  return folder !== '' && source(workloadUri).startsWith(folder);
+  return folder !== '' && renderSource(workloadUri).startsWith(folder);
 }
 
 function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[]): string {
