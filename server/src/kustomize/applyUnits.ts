@@ -133,9 +133,21 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const chosen = chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }));
   const wantsExternal = (root: KustomizeRoot) => wantsRealKustomize(root.unit) && !root.builtElsewhere;
   const externals = options.externalAll?.(chosen.filter(wantsExternal).map((r) => r.unit), parsed);
+  const finalUnit = new Map<string, RenderedUnit>();
+  for (const root of chosen) finalUnit.set(root.dir, (wantsExternal(root) && (externals?.get(root.unit.definedBy) ?? options.external?.(root.unit, parsed))) || root.unit);
+  const labelOf = (dir: string) => (base ? relativeUri(base, dir) : dir);
+  // Bases that only failing roots include are built on their own (not when the settings name the roots).
+  const alone = options.isRoot
+    ? []
+    : basesBuiltAlone(layout, chosen, finalUnit, (dir) => {
+        const native = reuse?.(dir) ?? renderKustomization(reader, dir, { label: `${labelOf(dir)}, built on its own`, parsed, builds, loadRestrictor, workspace: base, shown: options.shown });
+        return (wantsRealKustomize(native) && options.external?.(native, parsed)) || native;
+      });
+  const aloneFor = new Map<string, string[]>();
+  for (const a of alone) for (const r of a.forRoots) aloneFor.set(r, [...(aloneFor.get(r) ?? []), a.dir]);
   for (const root of chosen) {
     const native = root.unit;
-    const unit = (wantsExternal(root) && (externals?.get(native.definedBy) ?? options.external?.(native, parsed))) || native;
+    const unit = finalUnit.get(root.dir)!;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
@@ -153,7 +165,12 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     roots.set(root.dir, { unit, native, texts, file });
     const unknown = unit.rendered ? [] : unknownInputs(layout, root.dir, listed, (k) => listsOnly(reader, k, parsed));
     for (const u of unknown) consumedUris.add(u);
-    const why = unknown.length ? ' The files it reads are not checked on their own: what they become in the build is unknown.' : '';
+    const bases = aloneFor.get(root.dir) ?? [];
+    const why = !unknown.length
+      ? ''
+      : bases.length
+        ? ` What this build makes of the files it reads is unknown; ${bases.length === 1 ? 'the base' : 'the bases'} it includes (${bases.map(labelOf).join(', ')}) ${bases.length === 1 ? 'is' : 'are'} checked as built on ${bases.length === 1 ? 'its' : 'their'} own.`
+        : ' The files it reads are not checked on their own: what they become in the build is unknown.';
     for (const p0 of unit.problems) {
       const p = why && p0.severity !== 'warning' ? { ...p0, message: p0.message + why } : p0;
       const list = problems.get(p.uri) ?? [];
@@ -163,6 +180,23 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], message: `${list[i].message} ${p.message}` };
       problems.set(p.uri, list);
     }
+  }
+  // The bases built on their own: analysed like roots (semantics §9: what the repository deploys, as far as it builds).
+  for (const a of alone) {
+    const unit = a.unit;
+    const old = previous?.get(a.dir);
+    const reused = old && old.unit === unit ? old : undefined;
+    const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map(unit.inputs.map((u) => [u, reader.read(u)]));
+    if (reused ? !reused.file : onlyListsFiles(reader, a.dir, unit.definedBy, parsed)) {
+      // it builds exactly the files it lists: they are analysed as they are
+      for (const u of unit.inputs) consumedUris.delete(u);
+      roots.set(a.dir, { unit, texts });
+      continue;
+    }
+    const file = reused?.file ?? { ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered!.text, { defaultNamespace }), rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered! } };
+    extra.push(file);
+    for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
+    roots.set(a.dir, { unit, texts, file });
   }
   const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
@@ -192,6 +226,75 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed, withProblems) };
+}
+
+/**
+ * Bases that only failing roots include, built on their own. When every root that includes a base fails to build
+ * (kustomize refuses it: an env file the user writes before deploying, a generator input another tool makes; not a
+ * build this renderer does not evaluate, whose result is unknown), nothing of the base would be
+ * checked at all; kustomize builds any folder, and the base as written is what those roots start from. Going down
+ * from each failing root, the first kustomizations that every including root fails on, and that build alone, are
+ * taken; what they include is part of their build. A base that a working root includes is checked there.
+ */
+function basesBuiltAlone(layout: KustomizeLayout, chosen: readonly KustomizeRoot[], finalUnit: ReadonlyMap<string, RenderedUnit>, render: (dir: string) => RenderedUnit): { dir: string; unit: RenderedUnit; forRoots: string[] }[] {
+  // Failing is refusing: a build not evaluated here (a feature the native renderer lacks) is unknown, not failed.
+  const fails = (u: RenderedUnit | undefined) => !!u && !u.rendered && u.problems.some((p) => p.severity === 'error');
+  const failed = new Set(chosen.filter((r) => !r.builtElsewhere && fails(finalUnit.get(r.dir))).map((r) => r.dir));
+  if (!failed.size) return [];
+  // the roots that include each kustomization folder, through any chain
+  const rootsOf = new Map<string, Set<string>>();
+  for (const root of chosen) {
+    const stack = [...layout.includesOf(root.dir)];
+    const seen = new Set<string>();
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (seen.has(d) || d === root.dir) continue;
+      seen.add(d);
+      let set = rootsOf.get(d);
+      if (!set) rootsOf.set(d, (set = new Set()));
+      set.add(root.dir);
+      stack.push(...layout.includesOf(d));
+    }
+  }
+  const out = new Map<string, { dir: string; unit: RenderedUnit; forRoots: string[] }>();
+  const tried = new Set<string>();
+  for (const r of [...failed].sort()) {
+    const queue = [...layout.includesOf(r)];
+    const seen = new Set<string>();
+    while (queue.length) {
+      const d = queue.shift()!;
+      if (seen.has(d)) continue;
+      seen.add(d);
+      const including = rootsOf.get(d);
+      if (!including || [...including].some((x) => !failed.has(x))) continue;
+      const kept = out.get(d);
+      if (kept) {
+        if (!kept.forRoots.includes(r)) kept.forRoots.push(r);
+        continue;
+      }
+      if (!tried.has(d) && layout.buildsAlone(d)) {
+        tried.add(d);
+        const unit = render(d);
+        if (unit.rendered) {
+          out.set(d, { dir: d, unit, forRoots: [r] });
+          continue;
+        }
+      }
+      queue.push(...layout.includesOf(d));
+    }
+  }
+  // a base inside another base built alone is part of that build
+  const inside = new Set<string>();
+  for (const d of out.keys()) {
+    const stack = [...layout.includesOf(d)];
+    while (stack.length) {
+      const x = stack.pop()!;
+      if (inside.has(x)) continue;
+      inside.add(x);
+      stack.push(...layout.includesOf(x));
+    }
+  }
+  return [...out.values()].filter((a) => !inside.has(a.dir));
 }
 
 /** A root whose inputs all have the texts of its last render is not rendered again: its unit is handed back. */

@@ -32,6 +32,10 @@ export interface KustomizeLayout {
    * components followed into their folders; patches): what a root that does not render leaves unknown.
    */
   readsOf(dir: string): readonly string[];
+  /** The kustomization folders a folder's kustomization includes directly (resources, bases, components). */
+  includesOf(dir: string): readonly string[];
+  /** Whether a kustomization folder may be built on its own: not a Component, and it builds something. */
+  buildsAlone(dir: string): boolean;
 }
 
 /** What one kustomization names, as written (paths resolved against its folder). */
@@ -204,7 +208,12 @@ export function discoverKustomizations(
     walk(dir);
     return [...out].sort();
   };
-  return { folders, components: [...components].sort(), roots, patchFiles, readsOf };
+  const includesOf = (dir: string): string[] => (refs.get(dir)?.includes ?? []).filter((inc) => refs.has(inc));
+  const buildsAlone = (dir: string): boolean => {
+    const r = refs.get(dir);
+    return !!r && !r.isComponent && r.builds;
+  };
+  return { folders, components: [...components].sort(), roots, patchFiles, readsOf, includesOf, buildsAlone };
 }
 
 /**
