@@ -96,6 +96,25 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(diagnostics[0].message, /Service "portal-cache"/);
   });
 
+  it('judges each value set’s render as a whole: a subchart, or a custom resource of another value set, leaves the parent’s selectors judged', () => {
+    const work = tempDir('kube-netlens-helm-');
+    const chart = join(work, 'umbrella');
+    cpSync(join(repoRoot, charts, 'umbrella'), chart, { recursive: true });
+    // a Service whose selector is near no workload of the release: reported from the evidence of the release's own
+    // workloads (the parent's and the subchart's), not made unknown by the subchart
+    writeFileSync(join(chart, 'templates', 'frontend.yaml'), `${readFileSync(join(chart, 'templates', 'frontend.yaml'), 'utf8')}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-payments\nspec:\n  selector:\n    app: payments\n  ports:\n    - port: 80\n`);
+    // a Prometheus (whose operator makes pods) only in the monitoring value set: unknown there, and only there
+    mkdirSync(join(chart, 'ci'));
+    writeFileSync(join(chart, 'ci', 'monitoring-values.yaml'), 'monitoring: true\n');
+    writeFileSync(join(chart, 'templates', 'prom.yaml'), '{{- if .Values.monitoring }}\napiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata:\n  name: {{ .Release.Name }}-prom\nspec:\n  replicas: 1\n{{- end }}\n');
+    const { diagnostics } = check(['--helm', helm, chart]);
+    const found = diagnostics.filter((d) => d.code === 'service-selector-no-match');
+    assert.deepEqual(found.map((d) => [d.file, at(d)]), [[join(chart, 'templates', 'frontend.yaml'), '27:10']]);
+    assert.match(found[0].message, /These manifests deploy 2 workloads into namespace "default" \(Deployment "portal-frontend", StatefulSet "portal-cache"\)/);
+    assert.match(found[0].message, /in release portal, values\.yaml/);
+    assert.doesNotMatch(found[0].message, /monitoring-values/);
+  });
+
   it('renders a chart whose dependency is a packaged .tgz under charts/', () => {
     const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'umbrella'), join(work, 'umbrella'), { recursive: true });

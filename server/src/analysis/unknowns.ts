@@ -91,10 +91,11 @@ function suppliersOf(cluster: Cluster): Suppliers {
 
 /**
  * Why pods carrying a selector's labels may exist in `namespace` although no pod template in scope carries them, or
- * undefined when the manifests would show them.
+ * undefined when the manifests would show them. `near`: the subject's `localityOf` (an unrendered chart counts only
+ * within it), or '' when the question has no subject file (any unrendered chart counts).
  */
-export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>): string | undefined {
-  const chart = unrenderedChart(cluster);
+export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>, near = ''): string | undefined {
+  const chart = unrenderedChart(cluster, near);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
   const supplier = supplierIn(cluster, namespace);
   if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and such pods may come from it`;
@@ -125,8 +126,8 @@ export function unknownGateway(cluster: Cluster, namespace: string): string | un
 }
 
 /** Why a Service named `name` may exist in `namespace` though no manifest in scope defines it there, or undefined. */
-export function unknownService(cluster: Cluster, namespace: string, name: string): string | undefined {
-  const chart = unrenderedChart(cluster);
+export function unknownService(cluster: Cluster, namespace: string, name: string, near = ''): string | undefined {
+  const chart = unrenderedChart(cluster, near);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and it may define it`;
   const supplier = supplierIn(cluster, namespace);
   if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and may come with such a Service`;
@@ -149,28 +150,63 @@ function routingOnly(cluster: Cluster, namespace: string): boolean {
   return !objects || (objects.services.length === 0 && objects.workloads.length === 0);
 }
 
-const unrendered = new WeakMap<Cluster, string | null>();
+const unrendered = new WeakMap<Cluster, readonly string[]>();
 
 /**
- * The folder of a Helm chart in scope that has no render (no helm, an untrusted workspace, a missing dependency, an
- * error): what its templates define is unknown (semantics §9.2). Renders enter as `<chart folder>#helm/…` files.
+ * The folder (as a URI ending in `/`) of every Helm chart in scope that has no render (no helm, an untrusted
+ * workspace, a missing dependency, an error): what its templates define is unknown (semantics §9.2). Renders enter as
+ * `<chart folder>#helm/…` files. A subchart (a chart inside another's `charts/` folder) is rendered with its parent:
+ * the parent's render holds its objects.
  */
-function unrenderedChart(cluster: Cluster): string | undefined {
+function unrenderedCharts(cluster: Cluster): readonly string[] {
   let found = unrendered.get(cluster);
   if (found === undefined) {
-    found = null;
     const files = cluster.files;
+    const rendered = new Set<string>();
+    const charts: string[] = [];
     for (const f of files) {
-      if (!f.uri.endsWith('/Chart.yaml')) continue;
-      const root = f.uri.slice(0, f.uri.length - 'Chart.yaml'.length);
-      if (!files.some((g) => g.uri.startsWith(`${root}#helm/`))) {
-        found = decodeURIComponent(root.slice(root.lastIndexOf('/', root.length - 2) + 1, -1));
-        break;
-      }
+      const i = f.uri.indexOf('#helm/');
+      if (i >= 0) rendered.add(f.uri.slice(0, i));
+      else if (f.uri.endsWith('/Chart.yaml')) charts.push(f.uri.slice(0, f.uri.length - 'Chart.yaml'.length));
     }
+    found = charts.filter((root) => !rendered.has(root) && !renderedParent(root, rendered));
     unrendered.set(cluster, found);
   }
-  return found ?? undefined;
+  return found;
+}
+
+/** Whether `…/parent/charts/sub/` lies in a rendered chart (through any depth of `charts/` folders). */
+function renderedParent(root: string, rendered: ReadonlySet<string>): boolean {
+  // URIs relative to the analysed folder start without a slash (`charts/sub/`, the chart itself being '')
+  let at = `/${root}`;
+  for (;;) {
+    const i = at.lastIndexOf('/charts/', at.length - 2);
+    if (i < 0) return false;
+    at = at.slice(0, i + 1);
+    if (rendered.has(at.slice(1))) return true;
+  }
+}
+
+/**
+ * The first unrendered chart that may supply what a subject lacks, as its folder's name. `near` (a folder URI, or ''
+ * for none) keeps unknown inside the part of the repository the chart could belong to (semantics §9, "unknown stays
+ * inside the unit and namespace it concerns"): a chart counts for subjects whose files lie in its parent's folder
+ * tree (a chart and the manifests written beside it, installed together), not for another application's folder.
+ */
+function unrenderedChart(cluster: Cluster, near = ''): string | undefined {
+  const root = unrenderedCharts(cluster).find((r) => !near || r.startsWith(`${near}/`));
+  return root === undefined ? undefined : decodeURIComponent(root.slice(root.lastIndexOf('/', root.length - 2) + 1, -1));
+}
+
+/**
+ * The folder within which an unrendered chart counts for a subject's file: the subject's folder's parent (the same
+ * reach as the owned-namespace evidence, rules/selectorEvidence.ts). A render's URI stands for its folder.
+ */
+export function localityOf(uri: string): string {
+  const hash = uri.indexOf('#');
+  const file = hash < 0 ? uri : `${uri.slice(0, hash).replace(/\/$/, '')}/_`;
+  const folder = file.slice(0, Math.max(file.lastIndexOf('/'), 0));
+  return folder.slice(0, Math.max(folder.lastIndexOf('/'), 0));
 }
 
 // Helm renders made without a cluster (model/helmLookups.ts): `lookup` answered nothing and `.Capabilities` held

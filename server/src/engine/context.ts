@@ -32,7 +32,7 @@
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { reach } from '../analysis/reach';
 import { resolveName } from '../analysis/resolveName';
-import { unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
+import { localityOf, unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
 import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
@@ -127,7 +127,7 @@ export function resolutionKey(scope: string, name: string, fromNamespace: string
 }
 
 /** What the manifests cannot know, asked of a namespace (analysis/unknowns.ts): pods with these label keys, a Service of this name, a Gateway. */
-export type UnknownQuestion = readonly ['pods', string, ...string[]] | readonly ['service', string, string] | readonly ['gateway', string];
+export type UnknownQuestion = readonly ['pods', string, string, ...string[]] | readonly ['service', string, string, string] | readonly ['gateway', string];
 
 /**
  * The memo key of an unknown question in a scope (see `KnownResolution`). Its answer reads namespace-wide facts (a
@@ -158,8 +158,8 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
     recorder.deps = deps;
     const cluster = recorder.context.cluster;
     const resolution =
-      question[0] === 'pods' ? unknownPods(cluster, question[1], question.slice(2))
-      : question[0] === 'service' ? unknownService(cluster, question[1], question[2])
+      question[0] === 'pods' ? unknownPods(cluster, question[1], question.slice(3), question[2])
+      : question[0] === 'service' ? unknownService(cluster, question[1], question[2], question[3])
       : unknownGateway(cluster, question[1]);
     return { resolution, deps };
   }
@@ -375,11 +375,11 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       const r = a().cluster.rejected(kind, namespace, name);
       return r && rejectionReason(r, config);
     },
-    podsUnknown(namespace, keys) {
-      return known(unknownKey(scope!.id, ['pods', namespace, ...keys])) as string | undefined;
+    podsUnknown(namespace, keys, from) {
+      return known(unknownKey(scope!.id, ['pods', namespace, from ? localityOf(from) : '', ...keys])) as string | undefined;
     },
-    serviceUnknown(namespace, name) {
-      return known(unknownKey(scope!.id, ['service', namespace, name])) as string | undefined;
+    serviceUnknown(namespace, name, from) {
+      return known(unknownKey(scope!.id, ['service', namespace, name, from ? localityOf(from) : ''])) as string | undefined;
     },
     gatewayUnknown(namespace) {
       return known(unknownKey(scope!.id, ['gateway', namespace])) as string | undefined;

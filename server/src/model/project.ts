@@ -18,6 +18,7 @@
 //   alone look side by side (`examples/https-nginx/` and `examples/volumes/` each running pods labelled `app: nginx`).
 //   A claim in one direction only (a broad selector over a narrower workload's pods) is not enough: that is one app's
 //   components, applied together.
+// - The renders of one Helm chart with different value sets are always variants: a release is installed with one.
 // - Files that see the same objects form one **scope**; every lookup of a rule or a hover answers within the scope of
 //   the file it starts from. With no variants in the workspace there is one scope, the whole workspace.
 // Kustomize builds and Helm releases are apply units of their own (model/rendered.ts): the file holding a unit's
@@ -91,6 +92,27 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
     }
   }
   for (const [a, b] of clashes) if (a.uri !== b.uri) rivals(a, b);
+  // The value sets of one chart are alternatives: a release is installed with one of them (model/helmCharts.ts
+  // renderUri `<chart>/#helm/<value set>`), so its renders are variants even where one only adds objects (a custom
+  // resource rendered in one value set says nothing of the others).
+  const releases = new Map<string, string[]>();
+  for (const f of files) {
+    const i = f.uri.indexOf('#helm/');
+    if (i < 0) continue;
+    const chart = f.uri.slice(0, i);
+    releases.set(chart, [...(releases.get(chart) ?? []), f.uri]);
+  }
+  for (const renders of releases.values()) {
+    for (let i = 0; i < renders.length; i++) {
+      for (let j = i + 1; j < renders.length; j++) {
+        const [pa, pb] = partsWhereApart(renders[i], renders[j]);
+        pairs.add(`${pa}\u0000${pb}`);
+        pairs.add(`${pb}\u0000${pa}`);
+        rivalParts.add(pa);
+        rivalParts.add(pb);
+      }
+    }
+  }
   if (!pairs.size) {
     const whole: Scope = { id: '', members: files, visible: files };
     return { scopes: [whole], scopeOf: () => whole, signature: '' };

@@ -93,7 +93,7 @@ function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend,
   const service = lookup.service(ingress.namespace, name);
   if (!service) {
     // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
-    if (!closestName(name, namesOf(lookup.servicesIn(ingress.namespace))) && lookup.serviceUnknown(ingress.namespace, name)) return undefined;
+    if (!closestName(name, namesOf(lookup.servicesIn(ingress.namespace))) && lookup.serviceUnknown(ingress.namespace, name, ingress.uri)) return undefined;
     return missingService(lookup, ingress, backend, where);
   }
   // An ExternalName Service may legitimately declare no ports; controllers that support it use the backend port as is.

@@ -95,7 +95,7 @@ function checkHost(lookup: Lookup, config: AnalysisConfig, r: ResourceBase, writ
   // elsewhere (another repository, a VM registered into the mesh) is common: any other name is unknown.
   const typo = guess !== undefined && isTypo(target.name, guess.name);
   const misplaced = !guess && elsewhere !== undefined && !written.includes('.') && !istioNamespaces.has(target.namespace)
-    && servicesBeside(lookup, r.uri, target.namespace) && !lookup.serviceUnknown(target.namespace, target.name);
+    && servicesBeside(lookup, r.uri, target.namespace) && !lookup.serviceUnknown(target.namespace, target.name, r.uri);
   if (!typo && !rejected && !misplaced) return undefined;
   const parts = [`${subject}, which Istio reads as ${target.fqdn}, but there is no Service "${target.name}" in namespace "${target.namespace}"${rejected ? ` (${rejected})` : ''} and no ServiceEntry declares it, so ${consequence}.`];
   if (guess) parts.push(`Did you mean "${guess.name}"?`);

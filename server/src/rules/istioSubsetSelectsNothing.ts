@@ -85,7 +85,7 @@ spec:
       for (const subset of r.subsets) {
         if (!subset.labels.size || [...subset.labels.keys()].some(isEndpointLabel)) continue;
         if (pods.some((w) => selectsPods(w, subset.labels))) continue;
-        if (lookup.podsUnknown(service.namespace, subset.labels.keys())) continue;
+        if (lookup.podsUnknown(service.namespace, subset.labels.keys(), r.uri)) continue;
         yield finding(r, subset, service, pods);
       }
     }

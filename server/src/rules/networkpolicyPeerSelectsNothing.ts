@@ -109,7 +109,7 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerPro
     const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods);
     if (evidence.inVariants.length) return undefined;
     const near = evidence.near[0];
-    if (!near || (!isDecisive(near) && lookup.podsUnknown(ns, keys))) continue;
+    if (!near || (!isDecisive(near) && lookup.podsUnknown(ns, keys, np.uri))) continue;
     const hint = describeNearMiss(near).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? `$1 in namespace "${ns}"` : '$1');
     return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near)] };
   }
@@ -117,7 +117,7 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerPro
   // next to the policy that carry the peer's keys (an owned namespace, semantics §9.0), names pods these manifests
   // should make: reported, naming them. Peers in other namespaces name clients or servers often deployed by others (an
   // ingress controller, a scraper): unknown.
-  if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys)) {
+  if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys, np.uri)) {
     const evidence = selectorEvidence(lookup, np, pods);
     if (evidence.owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(evidence.owned, policyNamespace, formatSelector(pods)) };
   }

@@ -71,7 +71,7 @@ spec:
       const near = evidence.near[0];
       let hint: string;
       // Pods an operator makes may carry the labels (semantics §9.2), unless a near miss is decisive.
-      if (!(near && isDecisive(near)) && lookup.podsUnknown(np.namespace, keys)) continue;
+      if (!(near && isDecisive(near)) && lookup.podsUnknown(np.namespace, keys, np.uri)) continue;
       if (near) hint = ` ${describeNearMiss(near)}`;
       else if (evidence.elsewhere.length) hint = ` Pods with these labels exist in namespace ${[...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`;
       // Nothing close, but the manifests deploy workloads into the namespace next to the policy, carrying the

@@ -122,16 +122,17 @@ export interface Lookup {
   /**
    * Why pods with these label keys may exist in `namespace` although no pod template in scope matches (an operator's
    * custom resource, a generated label value, a key no template uses); undefined when the manifests would show them.
-   * Rules stay quiet when it answers (semantics §9.2).
+   * Rules stay quiet when it answers (semantics §9.2). `from`: the subject's file, so that evidence stays near it (an
+   * unrendered chart counts only for subjects beside it, analysis/unknowns.ts `localityOf`).
    */
-  podsUnknown(namespace: string, keys: Iterable<string>): string | undefined;
+  podsUnknown(namespace: string, keys: Iterable<string>, from?: string): string | undefined;
   /**
    * Why the object of this kind, namespace and name does not exist although a manifest defines it: the API server
    * rejects it (semantics §9.4). Lookups never return rejected objects; messages about what depends on them say why.
    */
   rejected(kind: string, namespace: string, name: string): string | undefined;
   /** Why a Service of this name may exist in `namespace` although no manifest in scope defines it there (semantics §9.2, §9.3). */
-  serviceUnknown(namespace: string, name: string): string | undefined;
+  serviceUnknown(namespace: string, name: string, from?: string): string | undefined;
   /** Why a Gateway may exist in `namespace` although no manifest in scope defines it (semantics §9.2), or undefined. */
   gatewayUnknown(namespace: string): string | undefined;
   endpointsOf(service: Service): ServiceEndpoints;

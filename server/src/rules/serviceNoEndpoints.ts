@@ -38,7 +38,7 @@ subsets:
       // Hand-written objects that exist but are not mirrored (semantics §1.2) are explained by endpoints-not-mirrored.
       if (lookup.endpointsOf(service).manual.length) continue;
       // An operator may write the Endpoints of its selector-less Services (semantics §9.2).
-      if (lookup.podsUnknown(service.namespace, [])) continue;
+      if (lookup.podsUnknown(service.namespace, [], service.uri)) continue;
       const rejected = lookup.rejected('Endpoints', service.namespace, service.name);
       const effect = service.headless
         ? `its DNS name ${service.name}.${service.namespace}.svc.${config.clusterDomain} will not resolve`

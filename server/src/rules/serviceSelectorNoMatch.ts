@@ -106,7 +106,7 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   let owned: readonly Workload[] = [];
   if (!near.some(isDecisive) && !guessed.length) {
     // Nothing decisive: unknown when something outside may supply the pods (semantics §9.2).
-    if (lookup.podsUnknown(ns, selector.keys())) return undefined;
+    if (lookup.podsUnknown(ns, selector.keys(), service.uri)) return undefined;
     if (!near.length && !evidence.elsewhere.length) {
       if (!evidence.owned.length) return undefined;
       owned = evidence.owned;

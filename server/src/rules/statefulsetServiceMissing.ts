@@ -80,7 +80,7 @@ spec:
       const name = sts.serviceName;
       const guess = closestName(name, namesOf(lookup.servicesIn(sts.namespace)));
       // An operator may create the Service, or a Service written without a namespace may be applied here (semantics §9.2).
-      if (!guess && lookup.serviceUnknown(sts.namespace, name)) continue;
+      if (!guess && lookup.serviceUnknown(sts.namespace, name, sts.uri)) continue;
       const elsewhere = lookup.servicesNamed(name).filter((s) => s.name === name && s.namespace !== sts.namespace);
       // semantics §9.4: a Service the API server rejects does not exist; say why.
       const rejected = lookup.rejected('Service', sts.namespace, name);
