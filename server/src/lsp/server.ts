@@ -23,6 +23,7 @@ import { toCodeAction, toIgnoreAction, toCodeLens, toCompletionItem, toHover, to
 import { createDocumentSync, createOpenDocuments } from './documentSync';
 import { guarded, logged } from './guard';
 import { createKustomizeBuilder } from './kustomizeBuilds';
+import { kustomizeForSettings } from '../workspace/kustomizeBinary';
 import { createProjectConfig } from './projectConfig';
 import { createPublisher, rangeIn } from './publish';
 
@@ -30,6 +31,7 @@ export function startServer(connection: Connection): void {
   const documents = new TextDocuments(TextDocument);
   const open = createOpenDocuments(documents);
   const workspace = createWorkspace();
+  workspace.setRealKustomize((settings) => kustomizeForSettings(settings, process.env) !== undefined);
   const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message), (count) => publisher.progress('charts', count));
   const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message), (count) => publisher.progress('kustomizeRoots', count));
   const project = createProjectConfig();

@@ -11,6 +11,7 @@ import { lineIndexMemo, type LineIndex } from '../model/lineIndex';
 import { changesTestSuites, fileRoles, isProjectFile, type FileRole } from '../model/fileRoles';
 import { buildInputFile, parseManifest, parseManifestAsync, type ManifestFile } from '../model/parseManifest';
 import { kustomizeUnits, type KustomizeMemo } from '../kustomize/applyUnits';
+import { nativeFailed } from '../kustomize/external';
 import { isKustomizationUri, type FileReader } from '../kustomize/render';
 import { diskReader, diskReaderWithin } from './diskReader';
 import { rootMatcher } from './kustomizeRoots';
@@ -104,6 +105,12 @@ export interface Workspace {
    * that root while the native renderer still does not evaluate it.
    */
   setKustomizeBuilds(builds: ReadonlyMap<string, RenderedUnit>): void;
+  /**
+   * Tells whether the real Kustomize will be run for these settings (the language server looks for the program). A
+   * root whose native render failed is then pending until that build answers: its failure is reported only once the
+   * real Kustomize confirms it (kustomize/external.ts confirmedUnit), never shown first and taken back.
+   */
+  setRealKustomize(runs: (settings: Settings['kustomize']) => boolean): void;
   snapshot(): Snapshot;
   /**
    * The snapshot to answer a request about one file with. While a large text (`heavyBytes` or more) of another file
@@ -152,6 +159,13 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   let history: readonly Analysis[] = [];
   let kustomizeMemo: KustomizeMemo | undefined;
   let kustomizeBuilds: ReadonlyMap<string, RenderedUnit> = new Map();
+  let realKustomize: (settings: Settings['kustomize']) => boolean = () => false;
+  const realKustomizeRuns = new WeakMap<Settings['kustomize'], boolean>();
+  const runsReal = (k: Settings['kustomize']) => {
+    let runs = realKustomizeRuns.get(k);
+    if (runs === undefined) realKustomizeRuns.set(k, (runs = realKustomize(k)));
+    return runs;
+  };
   // Restricted Mode (an untrusted workspace): a build reads nothing outside the workspace folders
   let readerMemo: { readonly of: Settings['kustomize']; readonly reader: FileReader } | undefined;
   const readerOf = (k: Settings['kustomize']): FileReader => {
@@ -235,7 +249,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       loadRestrictor: settings.kustomize.loadRestrictor,
       external: (native) => {
         wanted.push(native);
-        return kustomizeBuilds.get(native.definedBy);
+        const built = kustomizeBuilds.get(native.definedBy);
+        if (built) return built;
+        // a native failure waits for the real Kustomize's answer: pending, its files unknown, nothing said yet
+        return nativeFailed(native) && runsReal(settings.kustomize) ? { ...native, problems: [] } : undefined;
       },
     });
     kustomizeMemo = units.memo;
@@ -411,6 +428,11 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     },
     setKustomizeBuilds(builds) {
       kustomizeBuilds = builds;
+      generation++;
+      current = undefined;
+    },
+    setRealKustomize(runs) {
+      realKustomize = runs;
       generation++;
       current = undefined;
     },
