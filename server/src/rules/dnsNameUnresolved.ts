@@ -99,17 +99,25 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
     // A single label that no Service in scope comes near may be a typo of a Service applied apart from this file (a
     // Kustomize build of the same namespace, a variant): the cluster the pods run in holds both. A typo of a Service
     // that is there is decisive, whatever may supply names this scope does not see (semantics §9.0, §9.3).
-    const apart = name.form && !r.resolves && !r.suggestion && !name.host.includes('.') ? typoOfServiceApart(lookup, name.host, owner.namespace) : undefined;
+    const single = name.form && !r.resolves && !r.suggestion && !name.host.includes('.');
+    const apart = single ? typoOfServiceApart(lookup, name.host, owner.namespace) : undefined;
+    // A typo of a Service written without a namespace, which lands in whatever namespace it is applied to (semantics
+    // §9.3), so also in this one: the name it was meant to be resolves there once applied; this one never does.
+    const floating = single && !apart ? typoOfFloatingService(lookup, name.host, owner.namespace) : undefined;
     if (r.unknown && !apart) continue;
     if (r.resolves && r.portKnown !== false) continue;
     // A Service of that name applied apart from this file (another Kustomize build or variant, in the namespace the
     // name points at) answers it in the cluster both are applied to: not a miss of this scope's (semantics §9.0).
     if (!r.resolves && definedApart(lookup, name.host, owner.namespace, zone)) continue;
-    if (name.form && !apart && !shortNameFinding(name, r)) continue;
+    if (name.form && !apart && !floating && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
     const what = r.resolves ? `"${name.text}" (${where}) resolves, but the port is wrong: ` : `"${name.host}" (${where}) does not resolve from namespace "${owner.namespace}": `;
-    const message = what + (apart ? `no Service "${name.host}" is in these manifests; did you mean "${apart.name}"? A Service of that name is defined in ${placeOf(apart.uri)}, applied apart from this file.` : (r.reason ?? 'no DNS record answers it.'));
-    const suggestion = apart?.name ?? r.suggestion;
+    const message = what + (apart
+      ? `no Service "${name.host}" is in these manifests; did you mean "${apart.name}"? A Service of that name is defined in ${placeOf(apart.uri)}, applied apart from this file.`
+      : floating
+        ? `no Service "${name.host}" is in these manifests; did you mean "${floating.name}"? Service "${floating.name}" is written without a namespace, so it lands in the namespace it is applied to, and this name never resolves there.`
+        : (r.reason ?? 'no DNS record answers it.'));
+    const suggestion = apart?.name ?? floating?.name ?? r.suggestion;
     const fixes = suggestion && span.precise
       ? [{ title: `Change to "${suggestion}"`, isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }] }]
       : undefined;
@@ -146,6 +154,17 @@ function typoOfServiceApart(lookup: Lookup, host: string, namespace: string): { 
   if (!guess || !isTypo(host, guess.name)) return undefined;
   const service = apart.find((s) => s.name === guess.name)!;
   return { name: service.name, uri: service.uri };
+}
+
+/**
+ * The Service written without a namespace, anywhere in scope, whose name `host` is a typo of (and none is spelt
+ * `host` there), for a single-label name seen from `namespace`.
+ */
+function typoOfFloatingService(lookup: Lookup, host: string, namespace: string): { readonly name: string } | undefined {
+  const floating = [...lookup.namespaces()].filter((ns) => ns !== namespace).flatMap((ns) => lookup.servicesIn(ns).filter((s) => !s.namespaceExplicit));
+  if (!floating.length || floating.some((s) => s.name === host)) return undefined;
+  const guess = closestName(host, [...new Set(floating.map((s) => s.name))]);
+  return guess && isTypo(host, guess.name) ? { name: guess.name } : undefined;
 }
 
 /**
