@@ -81,7 +81,8 @@ type FoundName = WrittenName & { readonly form?: ShortForm };
 /** The names in each value, kept with the value: a file that did not change keeps its value objects across edits. */
 const namesOfValue = new WeakMap<TextValue, { readonly zone: string; readonly names: readonly FoundName[] }>();
 
-function namesIn(value: TextValue, zone: string, variable?: string): readonly FoundName[] {
+/** The cluster names and short names written in a value (memoized per value object); `variable`: the env variable's or key's name. */
+export function namesIn(value: TextValue, zone: string, variable?: string): readonly FoundName[] {
   const known = namesOfValue.get(value);
   if (known && known.zone === zone) return known.names;
   // Most values name nothing: skip the patterns unless `.svc` occurs at all (any case), or a short name may.

@@ -1,6 +1,9 @@
 // hostnetwork-dns-policy: a host-network pod left on the default dnsPolicy falls back to the node's resolver (semantics §3.1).
 
+import { zoneOf } from '../analysis/dnsRecords';
+import type { Workload } from '../model/resources';
 import { entry } from '../model/yamlTree';
+import { namesIn } from './dnsNameUnresolved';
 import type { Fix } from './finding';
 import { insertAfter, replaceSpan } from './fixes/fieldEdits';
 import { refOf } from './refOf';
@@ -14,7 +17,11 @@ export const hostnetworkDnsPolicy = defineRule({
   description: `With \`hostNetwork: true\`, the default \`dnsPolicy: ClusterFirst\` silently falls back to \`Default\`: the pod uses the
 node's /etc/resolv.conf, so Service names such as \`api\` or \`api.shop.svc.cluster.local\` do not resolve (network-semantics §3.1).
 Set \`dnsPolicy: ClusterFirstWithHostNet\` to use the cluster DNS from the host network. If the node's resolver is really what
-you want, say so with \`dnsPolicy: Default\`.`,
+you want, say so with \`dnsPolicy: Default\`.
+
+Reported when the pod names a cluster name: a \`.svc\` name, or a short name of a Service in scope, in a container's env
+values, command or args (the names that no longer resolve are the evidence, and the message quotes the first). Stays quiet
+for a host-network pod that names none, such as a node agent that talks to its node and the API server only.`,
   examples: {
     bad: `apiVersion: apps/v1
 kind: DaemonSet
@@ -25,7 +32,10 @@ spec:
     metadata: {labels: {app: node-agent}}
     spec:
       hostNetwork: true
-      containers: [{name: agent, image: agent}]`,
+      containers:
+        - name: agent
+          image: agent
+          env: [{name: COLLECTOR_URL, value: "http://collector.monitoring.svc:4318"}]`,
     good: `apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: node-agent}
@@ -36,12 +46,19 @@ spec:
     spec:
       hostNetwork: true
       dnsPolicy: ClusterFirstWithHostNet
-      containers: [{name: agent, image: agent}]`,
+      containers:
+        - name: agent
+          image: agent
+          env: [{name: COLLECTOR_URL, value: "http://collector.monitoring.svc:4318"}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const zone = zoneOf(config);
     for (const w of subjects.workloads) {
       const t = w.template;
       if (!t.hostNetwork || (t.dnsPolicy !== undefined && t.dnsPolicy !== 'ClusterFirst')) continue;
+      // evidence that the pod needs the cluster DNS: a cluster name it is given (semantics §3.1, §9: severity follows evidence)
+      const named = clusterNameOf(w, zone, (name) => lookup.resolveName(name, w.namespace).resolves);
+      if (!named) continue;
       const source = lookup.fileText(w.uri) ?? '';
       const fixes: Fix[] = [];
       const policy = entry(t.spec, 'dnsPolicy');
@@ -52,10 +69,26 @@ spec:
       yield {
         uri: w.uri,
         span: t.dnsPolicySpan ?? t.hostNetworkSpan ?? t.span,
-        message: `This pod uses the host network with ${stated}, which falls back to the node's resolver: cluster names like Service names will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.`,
+        message: `This pod uses the host network with ${stated}, which falls back to the node's resolver: cluster names like "${named.name}" (${named.where}) will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.`,
         resource: refOf(w),
         fixes,
       };
     }
   },
 });
+
+/**
+ * The first cluster name a workload's containers are given (env values, command, args): a name with `.svc` in the
+ * cluster domain, or a short name that `resolves` (a Service in scope answers it), with where it is written.
+ */
+function clusterNameOf(w: Workload, zone: string, resolves: (name: string) => boolean): { readonly name: string; readonly where: string } | undefined {
+  for (const c of w.template.containers) {
+    const values = [...c.env.map((v) => ({ v, variable: v.name as string | undefined })), ...[...c.command, ...c.args].map((v) => ({ v, variable: undefined }))];
+    for (const { v, variable } of values) {
+      for (const name of namesIn(v, zone, variable)) {
+        if (name.form === undefined || resolves(name.text)) return { name: name.host, where: `${v.where} of container "${c.name}"` };
+      }
+    }
+  }
+  return undefined;
+}
