@@ -79,6 +79,18 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(port.message, /\nin release api, value sets values\.yaml, ci\/prod-values\.yaml and ci\/staging-values\.yaml: rendered `metrics`$/);
   });
 
+  it('identifies a finding on a render by its value set and the rendered value, one identity per value set that has it', () => {
+    interface Identified { identity: { build?: string; value: string; path: string }; fingerprint: string; otherIdentities?: { identity: { build?: string }; fingerprint: string }[] }
+    const run = runCli(['check', '--format', 'json', '--helm', helm, join(charts, 'valuesets')], { env: { PATH: noHelmPath } });
+    const [typo, port] = (JSON.parse(run.stdout) as { diagnostics: Identified[] }).diagnostics;
+    // the value at fault is what the template rendered, not the template's text
+    assert.deepEqual(typo.identity, { rule: 'service-selector-no-match', object: { kind: 'Service', namespace: 'default', name: 'api' }, path: 'spec.selector.app', value: 'apii', build: 'release api, values ci/prod-values.yaml' });
+    assert.equal(typo.otherIdentities, undefined);
+    const builds = [port.identity.build, ...(port.otherIdentities ?? []).map((o) => o.identity.build)];
+    assert.deepEqual(builds, ['release api, values ci/prod-values.yaml', 'release api, values ci/staging-values.yaml', 'release api, values.yaml']);
+    assert.equal(new Set([port.fingerprint, ...(port.otherIdentities ?? []).map((o) => o.fingerprint)]).size, 3, 'distinct per value set');
+  });
+
   it('gives the same findings inside the chart folder, with `.` or no path, as for the folder named from outside', () => {
     for (const chart of ['valuesets', 'umbrella']) {
       const inside = join(repoRoot, charts, chart);

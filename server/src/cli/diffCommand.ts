@@ -26,7 +26,12 @@ interface TreeFinding {
   readonly code: string;
   readonly message: string;
   readonly fingerprint: string;
+  /** A finding several builds or value sets share: the fingerprints of the others (cli/findingsJson.ts). */
+  readonly otherIdentities?: readonly { readonly fingerprint: string }[];
 }
+
+/** A finding's fingerprints: one, or one per build for a finding several share; it is the same when any is. */
+const fingerprintsOfFinding = (f: TreeFinding) => [f.fingerprint, ...(f.otherIdentities ?? []).map((o) => o.fingerprint)];
 
 interface TreeRecord {
   readonly name: string;
@@ -98,15 +103,16 @@ interface Report {
 }
 
 function compare(before: Tree, after: Tree): Report {
-  const was = new Set(before.findings.map((f) => f.fingerprint));
-  const is = new Set(after.findings.map((f) => f.fingerprint));
+  const was = new Set(before.findings.flatMap(fingerprintsOfFinding));
+  const is = new Set(after.findings.flatMap(fingerprintsOfFinding));
+  const known = (set: ReadonlySet<string>) => (f: TreeFinding) => fingerprintsOfFinding(f).some((fp) => set.has(fp));
   const key = (r: TreeRecord) => `${r.type} ${r.name}`;
   const hadName = new Set(before.records.map(key));
   const hasName = new Set(after.records.map(key));
   return {
-    introduced: after.findings.filter((f) => !was.has(f.fingerprint)),
-    fixed: before.findings.filter((f) => !is.has(f.fingerprint)),
-    unchanged: after.findings.filter((f) => was.has(f.fingerprint)),
+    introduced: after.findings.filter((f) => !known(was)(f)),
+    fixed: before.findings.filter((f) => !known(is)(f)),
+    unchanged: after.findings.filter(known(was)),
     dns: { added: after.records.filter((r) => !hadName.has(key(r))), removed: before.records.filter((r) => !hasName.has(key(r))) },
     services: compareServices(before.services, after.services),
   };
