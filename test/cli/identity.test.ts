@@ -174,7 +174,7 @@ spec:
     otherIdentities?: { identity: Diagnostic['identity'] & { build?: string }; fingerprint: string }[];
   }
   const all = (d: RenderedDiagnostic) => [d, ...(d.otherIdentities ?? [])].map((x) => ({ build: x.identity.build, object: x.identity.object, fingerprint: x.fingerprint }));
-  const files = (overlays: string[], baseText = base()) => ({
+  const files = (overlays: string[], baseText = base()): Record<string, string> => ({
     'base/kustomization.yaml': 'resources: [app.yaml]\n',
     'base/app.yaml': baseText,
     ...Object.fromEntries(overlays.map((o) => [`overlays/${o}/kustomization.yaml`, overlay(o)])),
