@@ -5,7 +5,7 @@
 import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { buildCli, runCli } from './builtCli';
@@ -38,7 +38,7 @@ interface Json {
     removed: { key: string }[];
     changed: { key: string; parentsAdded: string[]; parentsRemoved: string[]; rulesAdded: { match: string; to: string }[]; rulesRemoved: { match: string; to: string }[]; repointed: { match: string; from: string; to: string }[] }[];
   };
-  reach: { connection: string; before: string; after: string }[];
+  reach: { connection: string; units?: string[]; before: string; after: string }[];
 }
 
 function repo(): { dir: string; commit: (files: Record<string, string>, message: string) => void; git: (...args: string[]) => string } {
@@ -214,6 +214,36 @@ spec:
     const md = runCli(['diff', '--format', 'markdown', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout;
     assert.match(md, /\*\*Routes\*\*\n\n- added `HTTPRoute shop\/beta` via `Gateway shop\/public`: `api\.example\.com PathPrefix \/v1 → Service shop\/api:80`\n- removed `HTTPRoute shop\/legacy`\n- `HTTPRoute shop\/api`: `\+ parent Gateway shop\/internal`, /);
     assert.match(md, /\*\*NetworkPolicy reach\*\*\n\n- `external => shop\/db\[Deployment\]`: `allowed All Connections` → `denied`\n/);
+  });
+
+  it('names the builds a change of a base is in, once for all of them', () => {
+    const base = (backend: string, port: number) => `${app('web', 'web')}---\n${app('api', 'api')}---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: site, namespace: shop}
+spec:
+  defaultBackend: {service: {name: ${backend}, port: {number: 80}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: api, namespace: shop}
+spec:
+  podSelector: {matchLabels: {app: api}}
+  ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{port: ${port}}]}]
+`;
+    const r = repo();
+    mkdirSync(join(r.dir, 'base'));
+    for (const o of ['eu', 'us']) mkdirSync(join(r.dir, 'overlays', o), { recursive: true });
+    const overlay = (o: string) => `resources: [../../base]\ncommonAnnotations: {region: ${o}}\n`;
+    r.commit({ 'base/kustomization.yaml': 'resources: [app.yaml]\n', 'base/app.yaml': base('web', 80), 'overlays/eu/kustomization.yaml': overlay('eu'), 'overlays/us/kustomization.yaml': overlay('us') }, 'before');
+    r.commit({ 'base/app.yaml': base('api', 8080) }, 'after');
+    const { out } = diffJson(r.dir, 'HEAD~1', 'HEAD');
+    const units = ['build overlays/eu', 'build overlays/us'];
+    assert.deepEqual(out.routes.changed.map((c) => [c.key, (c as { units?: string[] }).units, c.repointed]), [['Ingress shop/site', units, [{ match: 'default backend', from: 'Service web:80', to: 'Service api:80' }]]]);
+    assert.deepEqual(out.reach, [{ connection: 'shop/web[Deployment] => shop/api[Deployment]', units, before: 'allowed TCP 80', after: 'allowed TCP 8080' }]);
+    const text = runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout;
+    assert.match(text, /\n {2}~ Ingress shop\/site \(in build overlays\/eu, build overlays\/us\)\n {6}~ default backend → Service api:80 \(was Service web:80\)\n/);
+    assert.match(text, /\n {2}~ shop\/web\[Deployment\] => shop\/api\[Deployment\]: allowed TCP 80 → allowed TCP 8080 \(in build overlays\/eu, build overlays\/us\)\n/);
   });
 
   it('says what is wrong with a commit that does not exist or a folder outside git (exit 2)', () => {

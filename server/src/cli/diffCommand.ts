@@ -21,6 +21,13 @@ import { withConfigFile } from './configFile';
 import { listServices } from '../features/serviceList';
 import { compareReach, compareRoutes, reachSummary, routeSummaries, type ReachChange, type ReachSummary, type RouteChange, type RouteChanges, type RouteSummary } from '../features/networkChanges';
 
+/** The scopes a change is in, the first few named: ` (in build overlays/a, build overlays/b)`. */
+function unitsText(c: { readonly units?: readonly string[] }): string {
+  if (!c.units?.length) return '';
+  const more = c.units.length > 5 ? ` and ${c.units.length - 5} more` : '';
+  return ` (in ${c.units.slice(0, 5).join(', ')}${more})`;
+}
+
 interface TreeFinding {
   readonly file: string;
   readonly range: { readonly start: { readonly line: number } };
@@ -169,9 +176,9 @@ function textOf(r: Report, base: string, head: string): string {
   for (const c of changed) lines.push(`  ~ ${terminalSafe(c.after.key)}: ${terminalSafe(serviceChange(c))}`);
   const routes = r.routes;
   lines.push(`Routes added, removed or re-pointed (${routes.added.length + routes.removed.length + routes.changed.length})`);
-  for (const x of routes.added) lines.push(`  + ${terminalSafe(x.key)}${x.parents.length ? ` via ${terminalSafe(x.parents.join(', '))}` : ''}`, ...x.rules.map((rule) => `      ${terminalSafe(`${rule.match} → ${rule.to}`)}`));
-  for (const x of routes.removed) lines.push(`  - ${terminalSafe(x.key)}`);
-  for (const c of routes.changed) lines.push(`  ~ ${terminalSafe(c.key)}`, ...routeChangeLines(c).map((l) => `      ${terminalSafe(l)}`));
+  for (const x of routes.added) lines.push(`  + ${terminalSafe(x.key + unitsText(x))}${x.parents.length ? ` via ${terminalSafe(x.parents.join(', '))}` : ''}`, ...x.rules.map((rule) => `      ${terminalSafe(`${rule.match} → ${rule.to}`)}`));
+  for (const x of routes.removed) lines.push(`  - ${terminalSafe(x.key + unitsText(x))}`);
+  for (const c of routes.changed) lines.push(`  ~ ${terminalSafe(c.key + unitsText(c))}`, ...routeChangeLines(c).map((l) => `      ${terminalSafe(l)}`));
   if ('skipped' in r.reach) lines.push(`NetworkPolicy reach: not compared (${terminalSafe(r.reach.skipped)})`);
   else {
     lines.push(`NetworkPolicy reach changes (${r.reach.length})`);
@@ -191,10 +198,11 @@ function routeChangeLines(c: RouteChange): string[] {
   ];
 }
 
-/** `denied → allowed TCP 80`; `allowed All Connections → allowed TCP 80`. */
+/** `denied → allowed TCP 80`; `allowed All Connections → allowed TCP 80 (in build overlays/a, build overlays/b)`. */
 function reachChangeText(c: ReachChange): string {
-  return `${c.before} → ${c.after}`;
+  return `${c.before} → ${c.after}${unitsText(c)}`;
 }
+
 
 /** Markdown for a pull-request comment: short, grouped; manifest text only inside code spans, backticks removed. */
 function markdownOf(r: Report, base: string, head: string): string {
@@ -226,15 +234,15 @@ function markdownOf(r: Report, base: string, head: string): string {
   const routes = r.routes;
   if (routes.added.length || routes.removed.length || routes.changed.length) {
     out.push('**Routes**', '');
-    for (const x of routes.added) out.push(`- added ${code(x.key)}${x.parents.length ? ` via ${x.parents.map(code).join(', ')}` : ''}: ${x.rules.map((rule) => code(`${rule.match} → ${rule.to}`)).join(', ') || 'no rules'}`);
-    for (const x of routes.removed) out.push(`- removed ${code(x.key)}`);
-    for (const c of routes.changed) out.push(`- ${code(c.key)}: ${routeChangeLines(c).map(code).join(', ')}`);
+    for (const x of routes.added) out.push(`- added ${code(x.key)}${text(unitsText(x))}${x.parents.length ? ` via ${x.parents.map(code).join(', ')}` : ''}: ${x.rules.map((rule) => code(`${rule.match} → ${rule.to}`)).join(', ') || 'no rules'}`);
+    for (const x of routes.removed) out.push(`- removed ${code(x.key)}${text(unitsText(x))}`);
+    for (const c of routes.changed) out.push(`- ${code(c.key)}${text(unitsText(c))}: ${routeChangeLines(c).map(code).join(', ')}`);
     out.push('');
   }
   if ('skipped' in r.reach) out.push(`NetworkPolicy reach not compared: ${text(r.reach.skipped)}`, '');
   else if (r.reach.length) {
     out.push('**NetworkPolicy reach**', '');
-    for (const c of r.reach) out.push(`- ${code(c.connection)}: ${code(c.before)} → ${code(c.after)}`);
+    for (const c of r.reach) out.push(`- ${code(c.connection)}: ${code(c.before)} → ${code(c.after)}${text(unitsText(c))}`);
     out.push('');
   }
   return out.join('\n');
@@ -274,7 +282,7 @@ function networkIn(dir: string, request: DiffRequest): Pick<Tree, 'services' | '
       routes: (s.routes ?? []).map((r) => `${r.kind} ${r.namespace}/${r.name}`).sort(),
     };
   });
-  return { services: list, routes: routeSummaries(analysis, (u) => local(u)!), reach: reachSummary(analysis) };
+  return { services: list, routes: routeSummaries(analysis, (u) => local(u)!), reach: reachSummary(analysis, (u) => local(u)!) };
 }
 
 /** This CLI on one tree, in a process of its own (its current folder is the tree's root). */

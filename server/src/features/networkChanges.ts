@@ -70,7 +70,10 @@ function sortRules(rules: readonly { match: string; to: string }[]): { match: st
 }
 
 export interface RouteChange {
+  /** `Ingress shop/site`. */
   readonly key: string;
+  /** The scopes it changes in (`build overlays/prod`); absent for objects of the workspace as one scope. */
+  readonly units?: readonly string[];
   readonly parentsAdded: readonly string[];
   readonly parentsRemoved: readonly string[];
   readonly rulesAdded: readonly { readonly match: string; readonly to: string }[];
@@ -79,16 +82,28 @@ export interface RouteChange {
   readonly repointed: readonly { readonly match: string; readonly from: string; readonly to: string }[];
 }
 
+/** A route added or removed: `key` without its scope, the scopes it is in (absent for the workspace as one scope). */
+export interface RouteEntry {
+  readonly key: string;
+  readonly units?: readonly string[];
+  readonly parents: readonly string[];
+  readonly rules: readonly { readonly match: string; readonly to: string }[];
+}
+
 export interface RouteChanges {
-  readonly added: readonly RouteSummary[];
-  readonly removed: readonly RouteSummary[];
+  readonly added: readonly RouteEntry[];
+  readonly removed: readonly RouteEntry[];
   readonly changed: readonly RouteChange[];
 }
 
+/**
+ * Routes added, removed or changed, by their key (scope included); one change in several scopes (a base's Ingress in
+ * every overlay) is one entry naming them.
+ */
 export function compareRoutes(before: readonly RouteSummary[], after: readonly RouteSummary[]): RouteChanges {
   const was = new Map(before.map((r) => [r.key, r]));
   const is = new Set(after.map((r) => r.key));
-  const changed: RouteChange[] = [];
+  const changed: { route: RouteSummary; change: Omit<RouteChange, 'key' | 'units'> }[] = [];
   for (const a of after) {
     const b = was.get(a.key);
     if (!b) continue;
@@ -99,44 +114,93 @@ export function compareRoutes(before: readonly RouteSummary[], after: readonly R
     };
     const tb = targets(b);
     const ta = targets(a);
-    const change: RouteChange = {
-      key: a.key,
+    const change = {
       parentsAdded: a.parents.filter((p) => !b.parents.includes(p)),
       parentsRemoved: b.parents.filter((p) => !a.parents.includes(p)),
       rulesAdded: [...ta].filter(([m]) => !tb.has(m)).map(([match, to]) => ({ match, to })),
       rulesRemoved: [...tb].filter(([m]) => !ta.has(m)).map(([match, to]) => ({ match, to })),
       repointed: [...ta].filter(([m, to]) => tb.has(m) && tb.get(m) !== to).map(([match, to]) => ({ match, from: tb.get(match)!, to })),
     };
-    if (change.parentsAdded.length || change.parentsRemoved.length || change.rulesAdded.length || change.rulesRemoved.length || change.repointed.length) changed.push(change);
+    if (change.parentsAdded.length || change.parentsRemoved.length || change.rulesAdded.length || change.rulesRemoved.length || change.repointed.length) changed.push({ route: a, change });
   }
-  return { added: after.filter((r) => !was.has(r.key)), removed: before.filter((r) => !is.has(r.key)), changed };
+  const entry = (r: RouteSummary) => ({ parents: r.parents, rules: r.rules });
+  return {
+    added: grouped(after.filter((r) => !was.has(r.key)).map((r) => ({ route: r, change: entry(r) }))),
+    removed: grouped(before.filter((r) => !is.has(r.key)).map((r) => ({ route: r, change: entry(r) }))),
+    changed: grouped(changed),
+  };
 }
 
-/** A tree's connectivity list in short: the workloads it has and the connections allowed (or unknown) between them. */
+/** Equal changes of one object in several scopes → one, naming the scopes; in the order of their first. */
+function grouped<T extends object>(list: readonly { route: RouteSummary; change: T }[]): (T & { key: string; units?: string[] })[] {
+  const out = new Map<string, { key: string; units: string[]; whole: boolean; change: T }>();
+  for (const { route, change } of list) {
+    const key = `${route.kind} ${route.namespace}/${route.name}`;
+    const group = `${key}\u0000${JSON.stringify(change)}`;
+    let g = out.get(group);
+    if (!g) out.set(group, (g = { key, units: [], whole: false, change }));
+    if (route.unit === undefined) g.whole = true;
+    else g.units.push(route.unit);
+  }
+  return [...out.values()].map((g) => ({ key: g.key, ...(!g.whole && { units: g.units }), ...g.change }));
+}
+
+/** A tree's connectivity lists in short, one per apply scope: the workloads it has and the connections allowed (or unknown). */
 export interface ReachSummary {
-  /** `shop/web[Deployment]`, every workload of every scope, and `external`. */
+  /** `shop/web[Deployment]` and `external`, with ` (build overlays/prod)` or ` (variant …)` in a scope of its own. */
   readonly ends: readonly string[];
-  /** `shop/web[Deployment] => shop/db[StatefulSet]` → `allowed TCP 5432`; pairs not listed are denied. */
-  readonly connections: Readonly<Record<string, string>>;
+  /** Connections allowed or unknown (pairs not listed are denied), sorted. */
+  readonly connections: readonly ReachLine[];
 }
 
-/** Above this many workloads the connectivity list is not computed for `diff` (it grows with their square). */
+export interface ReachLine {
+  /** `shop/web[Deployment] => shop/db[StatefulSet]`, with the scope's ` (build …)` when there is one. */
+  readonly connection: string;
+  /** The connection without its scope, and the scope (`build overlays/prod`), if any. */
+  readonly pair: string;
+  readonly unit?: string;
+  /** The ends as in `ReachSummary.ends`. */
+  readonly from: string;
+  readonly to: string;
+  /** `allowed TCP 5432`, `unknown All Connections`. */
+  readonly verdict: string;
+}
+
+/** Above this many workloads the connectivity lists are not computed for `diff` (they grow with their square). */
 export const maxReachWorkloads = 400;
 
-export function reachSummary(analysis: Analysis): ReachSummary | { readonly skipped: string } {
-  const ends = new Set<string>(['external']);
-  for (const scope of analysis.scopes()) for (const w of scope.analysis.cluster.workloads) ends.add(`${w.namespace}/${w.name}[${w.kind}]`);
-  if (ends.size - 1 > maxReachWorkloads) return { skipped: `${(ends.size - 1).toLocaleString('en-US')} workloads (more than ${maxReachWorkloads})` };
-  const connections: Record<string, string> = {};
-  for (const c of connectivity(analysis)) {
-    const end = (p: (typeof c.json)['from']) => ('external' in p ? 'external' : `${p.namespace}/${p.name}[${p.kind}]`);
-    connections[`${end(c.json.from)} => ${end(c.json.to)}`] = `${c.json.verdict} ${c.portsText}`;
+/**
+ * The connectivity list of each apply scope (features/reachReport.ts `connectivity`): a Kustomize build or a variant is
+ * a cluster of its own, and its connections are named by it, so a build's NetworkPolicies are not hidden behind the
+ * plain manifests' copies of the same workloads.
+ */
+export function reachSummary(analysis: Analysis, local: (unit: string) => string = (u) => u): ReachSummary | { readonly skipped: string } {
+  const scopes = analysis.scopes();
+  const workloads = scopes.reduce((n, s) => n + s.analysis.cluster.workloads.length, 0);
+  if (workloads > maxReachWorkloads) return { skipped: `${workloads.toLocaleString('en-US')} workloads (more than ${maxReachWorkloads})` };
+  const ends = new Set<string>();
+  const connections = new Map<string, ReachLine>();
+  for (const scope of scopes) {
+    const build = scope.members.find((f) => f.rendered)?.rendered?.label;
+    const unit = build !== undefined ? `build ${local(build)}` : scope.label ? `variant ${local(scope.label)}` : undefined;
+    const suffix = unit ? ` (${unit})` : '';
+    ends.add(`external${suffix}`);
+    for (const w of scope.analysis.cluster.workloads) ends.add(`${w.namespace}/${w.name}[${w.kind}]${suffix}`);
+    for (const c of connectivity(scope.analysis)) {
+      const end = (p: (typeof c.json)['from']) => ('external' in p ? 'external' : `${p.namespace}/${p.name}[${p.kind}]`);
+      const pair = `${end(c.json.from)} => ${end(c.json.to)}`;
+      const connection = `${pair}${suffix}`;
+      if (!connections.has(connection)) connections.set(connection, { connection, pair, ...(unit && { unit }), from: `${end(c.json.from)}${suffix}`, to: `${end(c.json.to)}${suffix}`, verdict: `${c.json.verdict} ${c.portsText}` });
+    }
   }
-  return { ends: [...ends].sort(), connections };
+  return { ends: [...ends].sort(), connections: [...connections.values()].sort((a, b) => (a.connection < b.connection ? -1 : a.connection > b.connection ? 1 : 0)) };
 }
 
 export interface ReachChange {
+  /** `shop/web[Deployment] => shop/api[Deployment]`. */
   readonly connection: string;
+  /** The scopes it changes in (`build overlays/prod`); absent for the workspace as one scope. */
+  readonly units?: readonly string[];
   /** `denied` when the pair is not in that tree's list. */
   readonly before: string;
   readonly after: string;
@@ -144,17 +208,26 @@ export interface ReachChange {
 
 /**
  * The connections whose verdict or ports change, between workloads both trees have (a workload added or removed
- * changes every connection of its own: the Services and routes sections say that it came or went).
+ * changes every connection of its own: the Services and routes sections say that it came or went). One change in
+ * several scopes (a base's policy in every overlay) is one entry naming them.
  */
 export function compareReach(before: ReachSummary, after: ReachSummary): ReachChange[] {
-  const both = new Set(before.ends.filter((e) => after.ends.includes(e)));
-  const inScope = (pair: string) => pair.split(' => ').every((e) => both.has(e));
-  const pairs = new Set([...Object.keys(before.connections), ...Object.keys(after.connections)].filter(inScope));
-  const out: ReachChange[] = [];
-  for (const pair of [...pairs].sort()) {
-    const b = before.connections[pair] ?? 'denied';
-    const a = after.connections[pair] ?? 'denied';
-    if (a !== b) out.push({ connection: pair, before: b, after: a });
+  const had = new Set(before.ends);
+  const both = new Set(after.ends.filter((e) => had.has(e)));
+  const was = new Map(before.connections.map((c) => [c.connection, c]));
+  const is = new Map(after.connections.map((c) => [c.connection, c]));
+  const grouped = new Map<string, { connection: string; units: string[]; whole: boolean; before: string; after: string }>();
+  for (const key of [...new Set([...was.keys(), ...is.keys()])].sort()) {
+    const line = (is.get(key) ?? was.get(key))!;
+    if (!both.has(line.from) || !both.has(line.to)) continue;
+    const b = was.get(key)?.verdict ?? 'denied';
+    const a = is.get(key)?.verdict ?? 'denied';
+    if (a === b) continue;
+    const group = `${line.pair}\u0000${b}\u0000${a}`;
+    let g = grouped.get(group);
+    if (!g) grouped.set(group, (g = { connection: line.pair, units: [], whole: false, before: b, after: a }));
+    if (line.unit === undefined) g.whole = true;
+    else g.units.push(line.unit);
   }
-  return out;
+  return [...grouped.values()].map((g) => ({ connection: g.connection, ...(!g.whole && { units: g.units }), before: g.before, after: g.after }));
 }
