@@ -107,6 +107,32 @@ ${template}`;
       assert.deepEqual(r.ignored, ['workload-selector-mismatch by annotation on the pod template of Deployment default/web: later']);
     });
 
+    it('annotates a CronJob’s pod template under its jobTemplate', () => {
+      const text = `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: sync}
+spec:
+  schedule: "0 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          hostNetwork: true
+          restartPolicy: OnFailure
+          containers: [{name: main, image: registry.example/sync:1}]
+`;
+      const analysis = analyzeTexts([{ uri: 'a.yaml', text }]);
+      const findings = diagnosticsFor(analysis);
+      const finding = findings.find((f) => f.code === 'hostnetwork-dns-policy');
+      assert.ok(finding, JSON.stringify(findings.map((f) => f.code)));
+      const fix = ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).find((f) => f.title === 'Ignore hostnetwork-dns-policy on the pod template…');
+      assert.ok(fix);
+      const after = text.slice(0, fix.span.start) + fix.before + ignoreAnnotationValue(fix, 'it only calls the node') + fix.after + text.slice(fix.span.end);
+      assert.match(after, /\n {6}template:\n {8}metadata:\n {10}annotations:\n {12}kube-netlens\.io\/ignore: "hostnetwork-dns-policy: it only calls the node"\n {8}spec:\n/);
+      const again = analyzeTexts([{ uri: 'a.yaml', text: after }]);
+      assert.deepEqual(applySuppressions(diagnosticsFor(again), again).ignored.map((i) => `${i.finding.code} by ${i.by}`), ['hostnetwork-dns-policy by annotation on the pod template of CronJob default/sync']);
+    });
+
     it('offers no pod-template choice on an object that has no pods (a Service)', () => {
       const text = service('metadata:\n  name: web');
       const analysis = analyzeTexts([{ uri: 'a.yaml', text }]);
