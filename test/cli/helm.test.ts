@@ -91,6 +91,23 @@ describe('Helm charts rendered with the real helm', () => {
     assert.equal(new Set([port.fingerprint, ...(port.otherIdentities ?? []).map((o) => o.fingerprint)]).size, 3, 'distinct per value set');
   });
 
+  it('keeps the fingerprints of a render’s findings while template lines move and unrelated objects are added', () => {
+    const fingerprints = (dir: string) => {
+      const run = runCli(['check', '--format', 'json', '--helm', helm, dir], { env: { PATH: noHelmPath } });
+      const ds = (JSON.parse(run.stdout) as { diagnostics: { code: string; range: { start: { line: number } }; fingerprint: string; otherIdentities?: { fingerprint: string }[] }[] }).diagnostics;
+      return ds.map((d) => ({ code: d.code, line: d.range.start.line, all: [d.fingerprint, ...(d.otherIdentities ?? []).map((o) => o.fingerprint)] }));
+    };
+    const dir = tempDir('kube-netlens-helm-identity-');
+    cpSync(join(repoRoot, charts, 'valuesets'), join(dir, 'api'), { recursive: true });
+    const before = fingerprints(join(dir, 'api'));
+    const services = join(dir, 'api', 'templates', 'services.yaml');
+    writeFileSync(services, `{{/* moved down */}}\n\n# a comment\n${readFileSync(services, 'utf8')}`);
+    writeFileSync(join(dir, 'api', 'templates', 'extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-settings\ndata: {a: b}\n');
+    const after = fingerprints(join(dir, 'api'));
+    assert.deepEqual(after.map((d) => [d.code, d.all]), before.map((d) => [d.code, d.all]));
+    assert.notDeepEqual(after.map((d) => d.line), before.map((d) => d.line), 'the lines did move');
+  });
+
   it('gives the same findings inside the chart folder, with `.` or no path, as for the folder named from outside', () => {
     for (const chart of ['valuesets', 'umbrella']) {
       const inside = join(repoRoot, charts, chart);
