@@ -108,6 +108,7 @@ ${template}`;
     });
 
     it('annotates a CronJob’s pod template under its jobTemplate', () => {
+      // the API server rejects port 70000 (semantics §6): an api-validation finding on the CronJob
       const text = `apiVersion: batch/v1
 kind: CronJob
 metadata: {name: sync}
@@ -117,20 +118,19 @@ spec:
     spec:
       template:
         spec:
-          hostNetwork: true
           restartPolicy: OnFailure
-          containers: [{name: main, image: registry.example/sync:1}]
+          containers: [{name: main, image: registry.example/sync:1, ports: [{containerPort: 70000}]}]
 `;
       const analysis = analyzeTexts([{ uri: 'a.yaml', text }]);
       const findings = diagnosticsFor(analysis);
-      const finding = findings.find((f) => f.code === 'hostnetwork-dns-policy');
+      const finding = findings.find((f) => f.code === 'api-validation');
       assert.ok(finding, JSON.stringify(findings.map((f) => f.code)));
-      const fix = ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).find((f) => f.title === 'Ignore hostnetwork-dns-policy on the pod template…');
+      const fix = ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).find((f) => f.title === 'Ignore api-validation on the pod template…');
       assert.ok(fix);
-      const after = text.slice(0, fix.span.start) + fix.before + ignoreAnnotationValue(fix, 'it only calls the node') + fix.after + text.slice(fix.span.end);
-      assert.match(after, /\n {6}template:\n {8}metadata:\n {10}annotations:\n {12}kube-netlens\.io\/ignore: "hostnetwork-dns-policy: it only calls the node"\n {8}spec:\n/);
+      const after = text.slice(0, fix.span.start) + fix.before + ignoreAnnotationValue(fix, 'a test of the admission webhook') + fix.after + text.slice(fix.span.end);
+      assert.match(after, /\n {6}template:\n {8}metadata:\n {10}annotations:\n {12}kube-netlens\.io\/ignore: "api-validation: a test of the admission webhook"\n {8}spec:\n/);
       const again = analyzeTexts([{ uri: 'a.yaml', text: after }]);
-      assert.deepEqual(applySuppressions(diagnosticsFor(again), again).ignored.map((i) => `${i.finding.code} by ${i.by}`), ['hostnetwork-dns-policy by annotation on the pod template of CronJob default/sync']);
+      assert.deepEqual(applySuppressions(diagnosticsFor(again), again).ignored.map((i) => `${i.finding.code} by ${i.by}`), ['api-validation by annotation on the pod template of CronJob default/sync']);
     });
 
     it('offers no pod-template choice on an object that has no pods (a Service)', () => {
