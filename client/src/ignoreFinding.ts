@@ -1,4 +1,4 @@
-// "Ignore <code> here…": the code action's command asks why the finding is intended (a reason is required) and adds
+// "Ignore <code> here…" (and, on a workload, "… on the pod template…"): the code action's command asks why the finding is intended (a reason is required) and adds
 // the kube-netlens.io/ignore annotation with it (the server says where: server/src/features/ignoreFix.ts). The edit
 // is made only after the user gave a reason; Escape leaves the file as it was.
 
@@ -9,7 +9,7 @@ export function registerIgnoreFinding(): vscode.Disposable {
   return vscode.commands.registerCommand(ignoreFindingCommand, async (arg?: unknown) => {
     if (!isArgs(arg)) return;
     const reason = await vscode.window.showInputBox({
-      title: `Ignore ${arg.code} here`,
+      title: arg.onPodTemplate ? `Ignore ${arg.code} on the pod template` : `Ignore ${arg.code} here`,
       prompt: 'Why is this finding intended? The reason is kept in the kube-netlens.io/ignore annotation.',
       placeHolder: 'e.g. the pods come from an operator',
       ignoreFocusOut: true,

@@ -22,6 +22,8 @@ export interface IgnoreFindingArgs {
   readonly after: string;
   readonly code: string;
   readonly existing?: string;
+  /** The annotation goes on a workload's pod template (the input box says so). */
+  readonly onPodTemplate?: boolean;
 }
 
 /**

@@ -79,6 +79,35 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(port.message, /\nin release api, value sets values\.yaml, ci\/prod-values\.yaml and ci\/staging-values\.yaml: rendered `metrics`$/);
   });
 
+  it('identifies a finding on a render by its value set and the rendered value, one identity per value set that has it', () => {
+    interface Identified { identity: { build?: string; value: string; path: string }; fingerprint: string; otherIdentities?: { identity: { build?: string }; fingerprint: string }[] }
+    const run = runCli(['check', '--format', 'json', '--helm', helm, join(charts, 'valuesets')], { env: { PATH: noHelmPath } });
+    const [typo, port] = (JSON.parse(run.stdout) as { diagnostics: Identified[] }).diagnostics;
+    // the value at fault is what the template rendered, not the template's text
+    assert.deepEqual(typo.identity, { rule: 'service-selector-no-match', object: { kind: 'Service', namespace: 'default', name: 'api' }, path: 'spec.selector.app', value: 'apii', build: 'release api, values ci/prod-values.yaml' });
+    assert.equal(typo.otherIdentities, undefined);
+    const builds = [port.identity.build, ...(port.otherIdentities ?? []).map((o) => o.identity.build)];
+    assert.deepEqual(builds, ['release api, values ci/prod-values.yaml', 'release api, values ci/staging-values.yaml', 'release api, values.yaml']);
+    assert.equal(new Set([port.fingerprint, ...(port.otherIdentities ?? []).map((o) => o.fingerprint)]).size, 3, 'distinct per value set');
+  });
+
+  it('keeps the fingerprints of a render’s findings while template lines move and unrelated objects are added', () => {
+    const fingerprints = (dir: string) => {
+      const run = runCli(['check', '--format', 'json', '--helm', helm, dir], { env: { PATH: noHelmPath } });
+      const ds = (JSON.parse(run.stdout) as { diagnostics: { code: string; range: { start: { line: number } }; fingerprint: string; otherIdentities?: { fingerprint: string }[] }[] }).diagnostics;
+      return ds.map((d) => ({ code: d.code, line: d.range.start.line, all: [d.fingerprint, ...(d.otherIdentities ?? []).map((o) => o.fingerprint)] }));
+    };
+    const dir = tempDir('kube-netlens-helm-identity-');
+    cpSync(join(repoRoot, charts, 'valuesets'), join(dir, 'api'), { recursive: true });
+    const before = fingerprints(join(dir, 'api'));
+    const services = join(dir, 'api', 'templates', 'services.yaml');
+    writeFileSync(services, `{{/* moved down */}}\n\n# a comment\n${readFileSync(services, 'utf8')}`);
+    writeFileSync(join(dir, 'api', 'templates', 'extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-settings\ndata: {a: b}\n');
+    const after = fingerprints(join(dir, 'api'));
+    assert.deepEqual(after.map((d) => [d.code, d.all]), before.map((d) => [d.code, d.all]));
+    assert.notDeepEqual(after.map((d) => d.line), before.map((d) => d.line), 'the lines did move');
+  });
+
   it('gives the same findings inside the chart folder, with `.` or no path, as for the folder named from outside', () => {
     for (const chart of ['valuesets', 'umbrella']) {
       const inside = join(repoRoot, charts, chart);
@@ -282,5 +311,75 @@ describe('Helm charts rendered with the real helm', () => {
     const noHelm = runCli(['build', join(charts, 'typo')], { env: { PATH: noHelmPath } });
     assert.equal(noHelm.status, 2);
     assert.match(noHelm.stderr, /Chart\.yaml:2:1: Chart shop is not rendered.*needs helm/);
+  });
+
+  describe('releases from .kube-netlens.yaml', () => {
+    /** A folder with the valuesets chart (without its ci/ value sets) under charts/api and a config naming two releases of it and one of no chart. */
+    function configured(): string {
+      const dir = tempDir('kube-netlens-helm-releases-');
+      cpSync(join(repoRoot, charts, 'valuesets'), join(dir, 'charts', 'api'), { recursive: true });
+      rmSync(join(dir, 'charts', 'api', 'ci'), { recursive: true });
+      writeFileSync(join(dir, 'eu-values.yaml'), 'selectorApp: apx\n');
+      writeFileSync(join(dir, '.kube-netlens.yaml'), [
+        'helm:',
+        '  releases:',
+        '    - {chart: charts/api, name: shop-eu, namespace: eu, values: [eu-values.yaml]}',
+        '    - {chart: ./charts/api/, name: shop-us, namespace: us, set: ["replicas=3"]}',
+        '    - {chart: charts/missing, name: ghost}',
+        '',
+      ].join('\n'));
+      return dir;
+    }
+    const cli = (args: string[], cwd: string) => runCli(args, { env: { PATH: noHelmPath }, cwd });
+
+    it('check renders each release the config names, beside values.yaml, and says which name no chart', () => {
+      const dir = configured();
+      const run = cli(['check', '--format', 'json', '--helm', helm, '.'], dir);
+      assert.equal(run.status, 0, run.stderr);
+      const diagnostics = (JSON.parse(run.stdout) as { diagnostics: (JsonDiagnostic & { identity: { build?: string } })[] }).diagnostics;
+      const typo = diagnostics.find((d) => d.code === 'service-selector-no-match');
+      assert.ok(typo, JSON.stringify(diagnostics.map((d) => d.code)));
+      assert.equal(typo.file, 'charts/api/templates/services.yaml');
+      assert.match(typo.message, /namespace "eu".*\nin release shop-eu, values eu-values\.yaml: rendered `apx`$/s);
+      assert.equal(typo.identity.build, 'release shop-eu, values eu-values.yaml');
+      const port = diagnostics.find((d) => d.code === 'service-target-port-unresolved');
+      assert.match(port?.message ?? '', /\nin release api, values\.yaml; release shop-eu, values eu-values\.yaml; release shop-us, values --set replicas=3: rendered `metrics`$/);
+      assert.match(run.stderr, /the config file's helm release ghost names the chart charts\/missing, which is not a chart under the paths checked: not rendered/);
+      // the same from the folder above, naming the chart's folder: the config is found above the path and its paths are its own
+      const text = cli(['check', '--helm', helm, join(dir, 'charts', 'api')], join(dir, 'charts'));
+      assert.match(text.stdout, /in release shop-eu, values .*eu-values\.yaml: rendered `apx`/);
+      assert.match(text.stdout, /\(3 chart value sets rendered with helm\)\n$/);
+    });
+
+    it('dns and trace see the Services of the releases, in their namespaces', () => {
+      const dir = configured();
+      const dns = cli(['dns', '--format', 'json', '--helm', helm, '.'], dir);
+      assert.equal(dns.status, 0, dns.stderr);
+      const names = (JSON.parse(dns.stdout) as { records: { name: string }[] }).records.map((r) => r.name);
+      for (const n of ['api.default.svc.cluster.local', 'api.eu.svc.cluster.local', 'api.us.svc.cluster.local']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+      const trace = cli(['trace', '--helm', helm, 'eu/api', '.'], dir);
+      assert.equal(trace.status, 0, trace.stderr);
+      assert.match(trace.stdout, /^Service eu\/api: no request can reach a pod\n/);
+      assert.match(trace.stdout, /The selector app=apx matches no pod template in namespace eu\./);
+    });
+
+    it('build renders the config’s first release of the chart, --release another, and --helm-values wins over both', () => {
+      const dir = configured();
+      const first = cli(['build', '--helm', helm, 'charts/api'], dir);
+      assert.equal(first.status, 0, first.stderr);
+      assert.match(first.stdout, /app: apx/);
+      assert.equal(first.stderr, "kube-netlens: rendered the config file's release shop-eu (the others: shop-us; --release NAME renders one of them)\n");
+      const us = cli(['build', '--format', 'json', '--helm', helm, '--release', 'shop-us', 'charts/api'], dir);
+      assert.equal(us.status, 0, us.stderr);
+      const objects = JSON.parse(us.stdout) as { kind: string; spec: { replicas?: number; selector?: { app?: string } } }[];
+      assert.equal(objects.find((o) => o.kind === 'Deployment')?.spec.replicas, 3);
+      assert.equal(us.stderr, '');
+      const unknown = cli(['build', '--helm', helm, '--release', 'shop-ap', 'charts/api'], dir);
+      assert.equal(unknown.status, 2);
+      assert.match(unknown.stderr, /--release shop-ap: the config file's releases of this chart are shop-eu, shop-us/);
+      const flags = cli(['build', '--helm', helm, '--helm-values', 'eu-values.yaml', 'charts/api'], dir);
+      assert.equal(flags.status, 0, flags.stderr);
+      assert.match(flags.stderr, /--helm-values renders each chart with those files alone: the 3 releases of the config file's helm\.releases are not rendered/);
+    });
   });
 });

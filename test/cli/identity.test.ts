@@ -3,8 +3,8 @@
 
 import { tempDir } from '../helpers/tempDirs';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { findingIdentities, fingerprintOf } from '../../server/src/features/findingIdentity';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
@@ -134,5 +134,99 @@ describe('finding identity', () => {
     const run = runCli(['check', '--format', 'sarif', '--help-uri', 'docs/rules.md', '.']);
     assert.equal(run.status, 2);
     assert.match(run.stderr, /--help-uri 'docs\/rules.md' is not an absolute http\(s\) URL/);
+  });
+});
+
+describe('finding identity on renders', () => {
+  before(() => {
+    buildCli();
+  });
+
+  const base = (extra = '') => `${extra}apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: wbe}
+  ports: [{port: 80}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: main, image: nginx}]}
+`;
+  const overlay = (name: string, extra = '') => `resources: [../../base]\nnamePrefix: ${name}-\nnamespace: ${name}\n${extra}`;
+
+  function kustomizeTree(files: Record<string, string>): string {
+    const dir = tempDir('kube-netlens-identity-builds-');
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(dir, dirname(name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    return dir;
+  }
+
+  interface RenderedDiagnostic extends Diagnostic {
+    identity: Diagnostic['identity'] & { build?: string };
+    otherIdentities?: { identity: Diagnostic['identity'] & { build?: string }; fingerprint: string }[];
+  }
+  const all = (d: RenderedDiagnostic) => [d, ...(d.otherIdentities ?? [])].map((x) => ({ build: x.identity.build, object: x.identity.object, fingerprint: x.fingerprint }));
+  const files = (overlays: string[], baseText = base()): Record<string, string> => ({
+    'base/kustomization.yaml': 'resources: [app.yaml]\n',
+    'base/app.yaml': baseText,
+    ...Object.fromEntries(overlays.map((o) => [`overlays/${o}/kustomization.yaml`, overlay(o)])),
+  });
+
+  it('gives a mistake in a base one identity per build, with the build and the rendered object, distinct per build', () => {
+    const found = byCode(check(kustomizeTree(files(['a', 'b']))), 'service-selector-no-match') as RenderedDiagnostic[];
+    assert.equal(found.length, 1, 'one finding on the base line, naming both builds');
+    const ids = all(found[0]);
+    assert.deepEqual(ids.map((i) => [i.build, i.object]), [
+      ['overlays/a', { kind: 'Service', namespace: 'a', name: 'a-web' }],
+      ['overlays/b', { kind: 'Service', namespace: 'b', name: 'b-web' }],
+    ]);
+    assert.notEqual(ids[0].fingerprint, ids[1].fingerprint, 'distinct per build');
+    assert.deepEqual(found[0].identity, { rule: 'service-selector-no-match', object: { kind: 'Service', namespace: 'a', name: 'a-web' }, path: 'spec.selector.app', value: 'wbe', build: 'overlays/a' });
+  });
+
+  it('keeps the fingerprints of every build while the base’s lines move and unrelated objects are added', () => {
+    const before = all(byCode(check(kustomizeTree(files(['a', 'b']))), 'service-selector-no-match')[0] as RenderedDiagnostic);
+    const unrelated = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n---\n# moved down\n\n`;
+    const moved = check(kustomizeTree(files(['a', 'b'], base(unrelated))));
+    const after = byCode(moved, 'service-selector-no-match') as RenderedDiagnostic[];
+    assert.equal(after.length, 1);
+    assert.notEqual(after[0].range.start.line, 4, 'the line did move');
+    assert.deepEqual(all(after[0]), before);
+  });
+
+  it('gives a finding in one build only that build’s identity, apart from the shared one', () => {
+    const tree = files(['a', 'b']);
+    // b's patch breaks the Deployment's labels there: b's Service (fixed by the patch) selects nothing, a's is the base's
+    tree['overlays/b/kustomization.yaml'] = overlay('b', 'patches:\n  - path: svc.yaml\n');
+    tree['overlays/b/svc.yaml'] = 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: webb}\n';
+    const found = byCode(check(kustomizeTree(tree)), 'service-selector-no-match') as RenderedDiagnostic[];
+    assert.deepEqual(found.map((d) => [d.file, all(d).map((i) => i.build)]), [
+      ['base/app.yaml', ['overlays/a']],
+      ['overlays/b/svc.yaml', ['overlays/b']],
+    ]);
+    assert.equal(found[1].identity.value, 'webb');
+  });
+
+  it('holds back a known base mistake when an overlay is added, and records the new build on rewrite', () => {
+    const dir = kustomizeTree(files(['a', 'b']));
+    assert.equal(runCli(['check', '--write-baseline', 'baseline.json', '.'], { cwd: dir }).status, 0);
+    assert.equal((JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { findings: unknown[] }).findings.length, 2, 'one entry per build');
+    mkdirSync(join(dir, 'overlays', 'c'));
+    writeFileSync(join(dir, 'overlays', 'c', 'kustomization.yaml'), overlay('c'));
+    const run = runCli(['check', '--fail-on', 'warning', '--baseline', 'baseline.json', '.'], { cwd: dir });
+    assert.equal(run.status, 0, run.stdout);
+    assert.match(run.stderr, /1 known finding held back by the baseline baseline\.json; 0 new findings reported/);
+    assert.doesNotMatch(run.stderr, /no finding matches/);
+    assert.equal(runCli(['check', '--baseline', 'baseline.json', '--write-baseline', 'baseline.json', '.'], { cwd: dir }).status, 0);
+    const entries = (JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8')) as { findings: { identity: { build: string } }[] }).findings;
+    assert.deepEqual(entries.map((e) => e.identity.build).sort(), ['overlays/a', 'overlays/b', 'overlays/c']);
   });
 });

@@ -81,6 +81,11 @@ describe('merging findings of renders at their source places', () => {
       { uri: 'b/kustomization.yaml', span: { start: 0, end: 0 }, message: 'in b by a patch' },
     ]);
     assert.equal(f.related![1], plain);
+    // every render once, with the finding's place in it: what the finding's identity reads (features/findingIdentity.ts)
+    assert.deepEqual(f.renders, [
+      { build: 'a', uri: a.uri, span: portIn(a) },
+      { build: 'b', uri: b.uri, span: portIn(b) },
+    ]);
   });
 
   it('keeps findings apart by code, and by message when the renderer asks', () => {

@@ -1,4 +1,4 @@
-// Suppressions in the editor, over stdio: "Ignore <code> here…" offers the annotation edit (the reason comes from the
+// Suppressions in the editor, over stdio: "Ignore <code> here…" (and, on a workload, "… on the pod template…") offers the annotation edit (the reason comes from the
 // client, as client/src/ignoreFinding.ts asks for it), the finding then shows as a faded hint with its reason, and a
 // suppression nothing matches any more is reported as information.
 
@@ -107,6 +107,8 @@ describe('language server: kube-netlens.io/ignore', () => {
     const mismatch = diagnostics().find((d) => d.code === 'workload-selector-mismatch');
     assert.ok(mismatch, JSON.stringify(diagnostics()));
     const actions = await client.connection.sendRequest<Action[]>('textDocument/codeAction', { textDocument: { uri: uri() }, range: mismatch.range, context: { diagnostics: [mismatch], only: ['quickfix'] } });
+    // a workload offers its pod template too, after its own metadata (features/ignoreFix.ts)
+    assert.deepEqual(actions.filter((a) => a.title.startsWith('Ignore ')).map((a) => a.title), ['Ignore workload-selector-mismatch here…', 'Ignore workload-selector-mismatch on the pod template…']);
     const args = actions.find((a) => a.title === 'Ignore workload-selector-mismatch here…')!.command!.arguments[0];
     const start = offsetAt(text, args.range.start);
     await change(text.slice(0, start) + args.before + ignoreAnnotationValue(args, 'a migration') + args.after + text.slice(offsetAt(text, args.range.end)));
@@ -118,5 +120,23 @@ describe('language server: kube-netlens.io/ignore', () => {
     assert.ok(unused, JSON.stringify(diagnostics()));
     assert.equal(unused.severity, 3, 'information');
     assert.equal(unused.range.start.line, text.split('\n').findIndex((l) => l.includes('service-selector-no-match: the operator')));
+  });
+
+  it('"Ignore <code> on the pod template…" annotates the pods’ metadata, and the finding turns into a hint that says so', async () => {
+    // the Deployment's own annotation from before taken out: the mismatch is reported again
+    await change(text.replace(/kind: Deployment\nmetadata:\n {2}annotations:\n {4}kube-netlens\.io\/ignore: "workload-selector-mismatch: a migration"\n/, 'kind: Deployment\nmetadata:\n'));
+    const mismatch = await client.waitFor('workload-selector-mismatch reported again', () => diagnostics().find((d) => d.code === 'workload-selector-mismatch' && d.severity !== 4));
+    const actions = await client.connection.sendRequest<Action[]>('textDocument/codeAction', { textDocument: { uri: uri() }, range: mismatch.range, context: { diagnostics: [mismatch], only: ['quickfix'] } });
+    const onTemplate = actions.find((a) => a.title === 'Ignore workload-selector-mismatch on the pod template…');
+    assert.ok(onTemplate, JSON.stringify(actions.map((a) => a.title)));
+    assert.equal(onTemplate.command?.command, 'kubeNetlens.ignoreFinding');
+    const args = onTemplate.command.arguments[0];
+    assert.equal(args.onPodTemplate, true, 'the client’s input box says where the annotation goes');
+    await change(text.slice(0, offsetAt(text, args.range.start)) + args.before + ignoreAnnotationValue(args, 'the chart sets pod annotations only') + args.after + text.slice(offsetAt(text, args.range.end)));
+    assert.match(text, /kind: Deployment\nmetadata:\n {2}name: web\n/, 'the Deployment’s metadata is left alone');
+    assert.match(text, /\n {2}template:\n {4}metadata:\n {6}annotations:\n {8}kube-netlens\.io\/ignore: "workload-selector-mismatch: the chart sets pod annotations only"\n {6}labels: \{app: web\}\n/);
+    const hint = diagnostics().find((d) => d.code === 'workload-selector-mismatch');
+    assert.equal(hint?.severity, 4, JSON.stringify(diagnostics()));
+    assert.match(hint.message, /^Ignored \(annotation on the pod template of Deployment shop\/web: the chart sets pod annotations only\): /);
   });
 });

@@ -408,8 +408,8 @@ function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
 /**
  * The workloads whose connections to `w` its ingress rules may admit (for certain or perhaps), found through the
  * cluster's label index; undefined when any workload may be admitted (`w` not isolated, a rule for every source, a
- * selection that is unknown). Every other workload is denied by `w`'s ingress policies: a connectivity list asks
- * `reach` only about these.
+ * selection that is unknown), host-network workloads always among them (their verdict is unknown). Every other
+ * workload is denied by `w`'s ingress policies: a connectivity list asks `reach` only about these.
  */
 export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
   const { sure, maybe } = policiesFor(cluster, w, 'ingress');
@@ -431,6 +431,8 @@ export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Wo
       }
     }
   }
+  // A host-network source is never denied for certain: a verdict with one is unknown (docs/networkpolicy-semantics.md §2).
+  for (const x of cluster.workloads) if (x.template.hostNetwork) out.add(x);
   return out;
 }
 

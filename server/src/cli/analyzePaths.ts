@@ -149,7 +149,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: 
     charts,
     readOther,
     analysisOptions,
-    notes: collected.notes,
+    notes: [...collected.notes, ...charts.notes, ...charts.unmatched],
     get counts() {
       return countsOf(analysisOf(), new Set());
     },

@@ -64,17 +64,27 @@ export function parseBaseline(text: string, file: string): Baseline | { readonly
   return { entries };
 }
 
+/** A result's identities: its own and, for a finding several renders share, those of the other builds. */
+export function identitiesOf(f: IdentifiedResult): readonly BaselineEntry[] {
+  return [{ fingerprint: f.fingerprint, identity: f.identity }, ...(f.others ?? [])];
+}
+
+/**
+ * A finding is known when the baseline knows any of its identities: a finding on a base several builds share stays
+ * known when an overlay is added (the mistake to fix is the same line); an entry is stale when no identity of any
+ * finding matches it.
+ */
 export function splitByBaseline(findings: readonly IdentifiedResult[], baseline: Baseline): BaselineSplit {
   const known = new Set(baseline.entries.map((e) => e.fingerprint));
-  const seen = new Set(findings.map((f) => f.fingerprint));
-  const fresh = findings.filter((f) => !known.has(f.fingerprint));
+  const seen = new Set(findings.flatMap((f) => identitiesOf(f).map((e) => e.fingerprint)));
+  const fresh = findings.filter((f) => !identitiesOf(f).some((e) => known.has(e.fingerprint)));
   return { fresh, known: findings.length - fresh.length, stale: baseline.entries.filter((e) => !seen.has(e.fingerprint)) };
 }
 
-/** The baseline file's text for these findings: sorted by fingerprint, one entry per fingerprint. */
+/** The baseline file's text for these findings: sorted by fingerprint, one entry per fingerprint (every build's). */
 export function baselineText(findings: readonly IdentifiedResult[]): string {
   const byFingerprint = new Map<string, BaselineEntry>();
-  for (const f of findings) byFingerprint.set(f.fingerprint, { fingerprint: f.fingerprint, identity: f.identity });
+  for (const f of findings) for (const e of identitiesOf(f)) byFingerprint.set(e.fingerprint, e);
   const entries = [...byFingerprint.values()].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0));
   return JSON.stringify({ version: baselineVersion, tool: 'kube-netlens', findings: entries }, null, 2) + '\n';
 }
@@ -93,5 +103,5 @@ export function writeBaseline(file: string, findings: readonly IdentifiedResult[
 export function describeEntry(e: BaselineEntry): string {
   const id = e.identity;
   const where = id.object ? `${id.object.kind} ${id.object.namespace}/${id.object.name}` : (id.file ?? 'a file');
-  return `${id.rule} on ${where}${id.path ? ` at ${id.path}` : ''}${id.value ? ` (${JSON.stringify(id.value)})` : ''}`;
+  return `${id.rule} on ${where}${typeof id.build === 'string' ? ` in ${id.build}` : ''}${id.path ? ` at ${id.path}` : ''}${id.value ? ` (${JSON.stringify(id.value)})` : ''}`;
 }

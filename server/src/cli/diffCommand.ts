@@ -2,8 +2,9 @@
 // (`git archive` of each commit into a temporary folder; HEAD omitted: the working tree, read as it is), the user's
 // working copy is never touched. Each tree is checked by this same CLI in a process of its own (`check --format json`,
 // `dns --format json`), and the two are compared: findings introduced, fixed and unchanged by identity
-// (features/findingIdentity.ts), DNS names that appear or disappear, and Services whose endpoint count or routes change
-// (read in this process, as the trace's picker lists them).
+// (features/findingIdentity.ts), DNS names that appear or disappear, Services whose endpoint count or routes change
+// (read in this process, as the trace's picker lists them), Ingress and Gateway API routes added, removed or re-pointed
+// and NetworkPolicy reach that changes between workloads both trees have (features/networkChanges.ts).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +19,14 @@ import { analyzeWithCharts } from './chartFindings';
 import { isCollectError } from './collectFiles';
 import { withConfigFile } from './configFile';
 import { listServices } from '../features/serviceList';
+import { compareReach, compareRoutes, reachSummary, routeSummaries, type ReachChange, type ReachSummary, type RouteChange, type RouteChanges, type RouteSummary } from '../features/networkChanges';
+
+/** The scopes a change is in, the first few named: ` (in build overlays/a, build overlays/b)`. */
+function unitsText(c: { readonly units?: readonly string[] }): string {
+  if (!c.units?.length) return '';
+  const more = c.units.length > 5 ? ` and ${c.units.length - 5} more` : '';
+  return ` (in ${c.units.slice(0, 5).join(', ')}${more})`;
+}
 
 interface TreeFinding {
   readonly file: string;
@@ -26,7 +35,12 @@ interface TreeFinding {
   readonly code: string;
   readonly message: string;
   readonly fingerprint: string;
+  /** A finding several builds or value sets share: the fingerprints of the others (cli/findingsJson.ts). */
+  readonly otherIdentities?: readonly { readonly fingerprint: string }[];
 }
+
+/** A finding's fingerprints: one, or one per build for a finding several share; it is the same when any is. */
+const fingerprintsOfFinding = (f: TreeFinding) => [f.fingerprint, ...(f.otherIdentities ?? []).map((o) => o.fingerprint)];
 
 interface TreeRecord {
   readonly name: string;
@@ -49,6 +63,8 @@ interface Tree {
   readonly findings: readonly TreeFinding[];
   readonly records: readonly TreeRecord[];
   readonly services: readonly TreeService[];
+  readonly routes: readonly RouteSummary[];
+  readonly reach: ReachSummary | { readonly skipped: string };
 }
 
 const gitTimeoutMs = 60_000;
@@ -95,20 +111,27 @@ interface Report {
     readonly removed: readonly TreeService[];
     readonly changed: readonly { readonly before: TreeService; readonly after: TreeService }[];
   };
+  /** Ingress and Gateway API routes added, removed, or whose parents or backends change. */
+  readonly routes: RouteChanges;
+  /** Connections between workloads of both trees whose NetworkPolicy verdict or ports change; why not, when skipped. */
+  readonly reach: readonly ReachChange[] | { readonly skipped: string };
 }
 
 function compare(before: Tree, after: Tree): Report {
-  const was = new Set(before.findings.map((f) => f.fingerprint));
-  const is = new Set(after.findings.map((f) => f.fingerprint));
+  const was = new Set(before.findings.flatMap(fingerprintsOfFinding));
+  const is = new Set(after.findings.flatMap(fingerprintsOfFinding));
+  const known = (set: ReadonlySet<string>) => (f: TreeFinding) => fingerprintsOfFinding(f).some((fp) => set.has(fp));
   const key = (r: TreeRecord) => `${r.type} ${r.name}`;
   const hadName = new Set(before.records.map(key));
   const hasName = new Set(after.records.map(key));
   return {
-    introduced: after.findings.filter((f) => !was.has(f.fingerprint)),
-    fixed: before.findings.filter((f) => !is.has(f.fingerprint)),
-    unchanged: after.findings.filter((f) => was.has(f.fingerprint)),
+    introduced: after.findings.filter((f) => !known(was)(f)),
+    fixed: before.findings.filter((f) => !known(is)(f)),
+    unchanged: after.findings.filter(known(was)),
     dns: { added: after.records.filter((r) => !hadName.has(key(r))), removed: before.records.filter((r) => !hasName.has(key(r))) },
     services: compareServices(before.services, after.services),
+    routes: compareRoutes(before.routes, after.routes),
+    reach: 'skipped' in before.reach ? { skipped: `${before.label} has ${before.reach.skipped}` } : 'skipped' in after.reach ? { skipped: `${after.label} has ${after.reach.skipped}` } : compareReach(before.reach, after.reach),
   };
 }
 
@@ -151,8 +174,35 @@ function textOf(r: Report, base: string, head: string): string {
   for (const s of added) lines.push(`  + ${terminalSafe(s.key)}: ${endpointsText(s.endpoints)}`);
   for (const s of removed) lines.push(`  - ${terminalSafe(s.key)}`);
   for (const c of changed) lines.push(`  ~ ${terminalSafe(c.after.key)}: ${terminalSafe(serviceChange(c))}`);
+  const routes = r.routes;
+  lines.push(`Routes added, removed or re-pointed (${routes.added.length + routes.removed.length + routes.changed.length})`);
+  for (const x of routes.added) lines.push(`  + ${terminalSafe(x.key + unitsText(x))}${x.parents.length ? ` via ${terminalSafe(x.parents.join(', '))}` : ''}`, ...x.rules.map((rule) => `      ${terminalSafe(`${rule.match} → ${rule.to}`)}`));
+  for (const x of routes.removed) lines.push(`  - ${terminalSafe(x.key + unitsText(x))}`);
+  for (const c of routes.changed) lines.push(`  ~ ${terminalSafe(c.key + unitsText(c))}`, ...routeChangeLines(c).map((l) => `      ${terminalSafe(l)}`));
+  if ('skipped' in r.reach) lines.push(`NetworkPolicy reach: not compared (${terminalSafe(r.reach.skipped)})`);
+  else {
+    lines.push(`NetworkPolicy reach changes (${r.reach.length})`);
+    for (const c of r.reach) lines.push(`  ${c.after === 'denied' ? '-' : c.before === 'denied' ? '+' : '~'} ${terminalSafe(c.connection)}: ${terminalSafe(reachChangeText(c))}`);
+  }
   return lines.join('\n') + '\n';
 }
+
+/** The lines of a route's change: parents attached or detached, matches added, removed or sent elsewhere. */
+function routeChangeLines(c: RouteChange): string[] {
+  return [
+    ...c.parentsAdded.map((p) => `+ parent ${p}`),
+    ...c.parentsRemoved.map((p) => `- parent ${p}`),
+    ...c.rulesAdded.map((x) => `+ ${x.match} → ${x.to}`),
+    ...c.rulesRemoved.map((x) => `- ${x.match} → ${x.to}`),
+    ...c.repointed.map((x) => `~ ${x.match} → ${x.to} (was ${x.from})`),
+  ];
+}
+
+/** `denied → allowed TCP 80`; `allowed All Connections → allowed TCP 80 (in build overlays/a, build overlays/b)`. */
+function reachChangeText(c: ReachChange): string {
+  return `${c.before} → ${c.after}${unitsText(c)}`;
+}
+
 
 /** Markdown for a pull-request comment: short, grouped; manifest text only inside code spans, backticks removed. */
 function markdownOf(r: Report, base: string, head: string): string {
@@ -181,6 +231,20 @@ function markdownOf(r: Report, base: string, head: string): string {
     for (const c of changed) out.push(`- ${code(c.after.key)}: ${text(serviceChange(c))}`);
     out.push('');
   }
+  const routes = r.routes;
+  if (routes.added.length || routes.removed.length || routes.changed.length) {
+    out.push('**Routes**', '');
+    for (const x of routes.added) out.push(`- added ${code(x.key)}${text(unitsText(x))}${x.parents.length ? ` via ${x.parents.map(code).join(', ')}` : ''}: ${x.rules.map((rule) => code(`${rule.match} → ${rule.to}`)).join(', ') || 'no rules'}`);
+    for (const x of routes.removed) out.push(`- removed ${code(x.key)}${text(unitsText(x))}`);
+    for (const c of routes.changed) out.push(`- ${code(c.key)}${text(unitsText(c))}: ${routeChangeLines(c).map(code).join(', ')}`);
+    out.push('');
+  }
+  if ('skipped' in r.reach) out.push(`NetworkPolicy reach not compared: ${text(r.reach.skipped)}`, '');
+  else if (r.reach.length) {
+    out.push('**NetworkPolicy reach**', '');
+    for (const c of r.reach) out.push(`- ${code(c.connection)}: ${code(c.before)} → ${code(c.after)}${text(unitsText(c))}`);
+    out.push('');
+  }
   return out.join('\n');
 }
 
@@ -190,13 +254,16 @@ function analyse(dir: string, label: string, request: DiffRequest): Tree | { rea
   if ('error' in check) return { error: `checking ${label}: ${check.error}` };
   const dns = cli(['dns', '--format', 'json', ...common], dir);
   if ('error' in dns) return { error: `listing the DNS names of ${label}: ${dns.error}` };
-  const services = servicesIn(dir, request);
-  if ('error' in services) return { error: `reading the Services of ${label}: ${services.error}` };
-  return { label, findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics, records: (dns.json as { records: TreeRecord[] }).records, services: services.list };
+  const network = networkIn(dir, request);
+  if ('error' in network) return { error: `reading the Services of ${label}: ${network.error}` };
+  return { label, findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics, records: (dns.json as { records: TreeRecord[] }).records, ...network };
 }
 
-/** The Services of a tree with their endpoint counts and routes, as the trace's picker lists them (features/serviceList.ts). */
-function servicesIn(dir: string, request: DiffRequest): { readonly list: readonly TreeService[] } | { readonly error: string } {
+/**
+ * The Services of a tree with their endpoint counts and routes, as the trace's picker lists them
+ * (features/serviceList.ts), its Ingress and Gateway API routes and its NetworkPolicy connectivity list.
+ */
+function networkIn(dir: string, request: DiffRequest): Pick<Tree, 'services' | 'routes' | 'reach'> | { readonly error: string } {
   const configured = withConfigFile({ paths: request.paths.map((p) => join(dir, p)), ...(request.config && { config: join(dir, request.config) }) });
   if ('error' in configured) return configured;
   const loaded = analyzePaths(configured.request);
@@ -215,7 +282,7 @@ function servicesIn(dir: string, request: DiffRequest): { readonly list: readonl
       routes: (s.routes ?? []).map((r) => `${r.kind} ${r.namespace}/${r.name}`).sort(),
     };
   });
-  return { list };
+  return { services: list, routes: routeSummaries(analysis, (u) => local(u)!), reach: reachSummary(analysis, (u) => local(u)!) };
 }
 
 /** This CLI on one tree, in a process of its own (its current folder is the tree's root). */

@@ -29,6 +29,11 @@ export interface IdentifiedResult {
   readonly finding: Finding;
   readonly identity: FindingIdentity;
   readonly fingerprint: string;
+  /**
+   * A finding several renders share: the identities of the other builds or value sets, after `identity` (the first by
+   * build name). The baseline records them all and knows the finding when it knows any.
+   */
+  readonly others?: readonly { readonly identity: FindingIdentity; readonly fingerprint: string }[];
   /** Set on a finding a suppression ignores: SARIF carries it as an accepted in-source suppression with the reason. */
   readonly suppression?: { readonly reason: string; readonly by: string };
 }

@@ -3,22 +3,29 @@
 
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
-import { basename, dirname, discoverCharts, type Chart, type ChartDiscovery } from '../model/helmCharts';
+import { basename, dirname, discoverCharts, type Chart, type ChartDiscovery, type ReleaseSetting } from '../model/helmCharts';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import { defaultHelmTimeoutMs, findHelm, helmMissingProblem, renderChartsSync } from '../workspace/helm';
-import type { HelmOptions } from './parseArgs';
+import type { AnalysisOptions, HelmOptions } from './parseArgs';
 import type { Progress } from './progress';
 
 export interface ChartsFound {
   readonly discovery: ChartDiscovery;
   /** Top-level charts (subcharts render with their parent). */
   readonly topLevel: readonly Chart[];
+  /** Notes on the config file's releases: passed over for `--helm-values`, or (`unmatched`) naming no chart under the paths. */
+  readonly notes: readonly string[];
+  readonly unmatched: readonly string[];
 }
 
-/** The charts among the collected files; packaged subcharts are listed from each chart's `charts/` folder. */
-export function chartsIn(sources: readonly SourceText[], options: HelmOptions & { readonly namespace?: string }): ChartsFound {
+/**
+ * The charts among the collected files; packaged subcharts are listed from each chart's `charts/` folder. The config
+ * file's `helm.releases` add value sets to the charts they name (as in the editor), unless `--helm-values` chooses
+ * the one value set of every chart.
+ */
+export function chartsIn(sources: readonly SourceText[], options: HelmOptions & Pick<AnalysisOptions, 'fromConfig'> & { readonly namespace?: string }): ChartsFound {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const uris = sources.map((s) => s.uri);
   for (const s of sources) {
@@ -31,11 +38,48 @@ export function chartsIn(sources: readonly SourceText[], options: HelmOptions & 
       // an unreadable charts/ folder: its packaged subcharts count as missing, and helm says the rest
     }
   }
+  const configured = options.fromConfig?.helmReleases ?? [];
+  const notes: string[] = [];
+  const unmatched: string[] = [];
+  let releases: ReleaseSetting[] = [];
+  if (configured.length && options.helmValues) notes.push(`--helm-values renders each chart with those files alone: the ${configured.length === 1 ? 'release' : `${configured.length} releases`} of the config file's helm.releases ${configured.length === 1 ? 'is' : 'are'} not rendered`);
+  else if (configured.length) {
+    const spelled = releasesAsWalked(configured, sources);
+    releases = spelled.releases;
+    for (const r of spelled.unmatched) unmatched.push(`the config file's helm release ${r.name} names the chart ${shownPath(r.chart)}, which is not a chart under the paths checked: not rendered`);
+  }
   const discovery = discoverCharts(uris, (u) => texts.get(u), {
     namespace: options.helmNamespace ?? options.namespace ?? 'default',
     valuesFiles: options.helmValues,
+    ...(releases.length && { releases }),
   });
-  return { discovery, topLevel: discovery.charts.filter((c) => !c.parent) };
+  return { discovery, topLevel: discovery.charts.filter((c) => !c.parent), notes, unmatched };
+}
+
+/**
+ * The config file's releases (absolute paths) in the spelling of the walked files, which the charts' roots have
+ * (`deploy/web`, or absolute when PATH was): a chart root as found, values files relative to the current folder when
+ * the root is relative. Releases whose chart folder holds no Chart.yaml among the sources are `unmatched`.
+ */
+function releasesAsWalked(releases: readonly ReleaseSetting[], sources: readonly SourceText[]): { releases: ReleaseSetting[]; unmatched: ReleaseSetting[] } {
+  const roots = new Map<string, string>();
+  for (const s of sources) if (basename(s.uri) === 'Chart.yaml') roots.set(resolve(dirname(s.uri)), dirname(s.uri));
+  const out: ReleaseSetting[] = [];
+  const unmatched: ReleaseSetting[] = [];
+  for (const r of releases) {
+    const root = roots.get(resolve(r.chart));
+    if (root === undefined) {
+      unmatched.push(r);
+      continue;
+    }
+    const spell = (abs: string) => (root.startsWith('/') ? abs : relative(process.cwd(), abs).split(sep).join('/'));
+    out.push({ ...r, chart: root, values: r.values.map(spell) });
+  }
+  return { releases: out, unmatched };
+}
+
+function shownPath(abs: string): string {
+  return relative(process.cwd(), abs).split(sep).join('/') || '.';
 }
 
 /** A usage problem with `--helm PATH`: it must name an executable file. */

@@ -1,6 +1,7 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
 import type { LoadRestrictor, RuleLevel } from '../model/config';
+import type { ReleaseSetting } from '../model/helmCharts';
 import { checkGlob } from '../workspace/glob';
 
 export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach' | 'diff';
@@ -28,6 +29,8 @@ export interface AnalysisOptions {
     readonly dir: string;
     readonly include?: readonly string[];
     readonly exclude?: readonly string[];
+    /** `helm.releases`, their chart and values paths absolute (cli/helmCharts.ts spells them as the walk does). */
+    readonly helmReleases?: readonly ReleaseSetting[];
   };
 }
 
@@ -74,6 +77,10 @@ export interface BuildRequest extends HelmOptions {
   readonly command: 'build';
   readonly loadRestrictor?: LoadRestrictor;
   readonly dir: string;
+  /** `--config FILE`: the config file whose `helm.releases` name the chart's releases (default: the nearest one). */
+  readonly config?: string;
+  /** `--release NAME`: which of the config file's releases of the chart to render (default: its first). */
+  readonly release?: string;
   readonly format: 'yaml' | 'json';
 }
 
@@ -139,7 +146,7 @@ const helmFlags: Record<string, FlagSpec> = {
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
-  build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
+  build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--config': commonFlags['--config'], '--release': { values: [] }, '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
   reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
@@ -217,7 +224,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   }
   if (command === 'build') {
     if (positionals.length !== 1) return usage('build needs one folder: a kustomization or a chart (a folder with a Chart.yaml)');
-    return { command, ...helm, ...restricted, dir: positionals[0], format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
+    return { command, ...helm, ...restricted, dir: positionals[0], ...(values.has('--config') && { config: values.get('--config') }), ...(values.has('--release') && { release: values.get('--release') }), format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
   }
   const namespace = values.get('--namespace');
   if (namespace !== undefined && !dnsLabel.test(namespace)) return usage(`--namespace '${namespace}' is not a valid namespace name (lower-case letters, digits and '-')`);

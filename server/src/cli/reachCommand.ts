@@ -8,13 +8,18 @@ import { analyzePaths } from './analyzePaths';
 import { analyzeWithCharts } from './chartFindings';
 import { textOutput } from './checkCommand';
 import { isCollectError } from './collectFiles';
+import { withConfigFile } from './configFile';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import { helmOptionError } from './helmCharts';
 import type { Paint } from './paint';
 import type { ReachRequest } from './parseArgs';
 import { terminalSafe } from './terminalText';
 
-export function reachCommand(request: ReachRequest, terminal: Terminal): CommandResult {
+export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandResult {
+  // the config file applies as to check (namespace, files, Kustomize roots, Helm releases); reach has no findings to ignore
+  const configured = withConfigFile(asked);
+  if ('error' in configured) return failure(configured.error);
+  const request = configured.request;
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const port = request.port === undefined ? undefined : parsePortQuery(request.port);

@@ -51,8 +51,8 @@ ${restrictor}`;
 
 const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
                         \`helm template\`, never with anything that reaches the network
-  --helm-values FILE    render each chart with these values files instead of values.yaml and
-                        ci/*-values.yaml (repeat for several files)
+  --helm-values FILE    render each chart with these values files instead of values.yaml,
+                        ci/*-values.yaml and the config file's helm.releases (repeat for several files)
   --helm-namespace NS   the release namespace (default: --namespace, else default)
 `;
 
@@ -61,7 +61,8 @@ const pages: Record<CommandName, string> = {
 
 Compares two trees of the git repository the current folder is in, for the review of a change: the
 findings it introduces, fixes and leaves unchanged (by identity, so lines that moved are no change), and
-the DNS names it adds and removes, and the Services added, removed or whose endpoints or routes change.
+the DNS names it adds and removes, the Services added, removed or whose endpoints or routes change, the
+Ingress and Gateway API routes added, removed or re-pointed, and the NetworkPolicy reach that changes.
 BASE is a commit (default: the merge base of HEAD with origin/HEAD,
 main or master); HEAD is a commit (default: the working tree as it is). Commits are read with
 \`git archive\` into temporary folders: nothing in the working copy changes.
@@ -147,10 +148,13 @@ patches of every kind, replicas, images and ConfigMap/Secret generators with the
 Remote resources, Helm charts, replacements and plugins are not evaluated: build then exits 2 and says so.
 
 A folder with a Chart.yaml: renders the Helm chart with \`helm template\` and prints the objects it makes,
-with its values.yaml or with the --helm-values files.
+with the --helm-values files, else as the config file's first release of the chart (helm.releases in
+.kube-netlens.yaml), else with its values.yaml.
 
 Options:
   --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
+  --release NAME        the config file's release of the chart to render (default: its first)
+  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above DIR)
 ${restrictor}${helm}  -h, --help            this help
 `,
 };

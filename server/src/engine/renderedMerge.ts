@@ -63,7 +63,8 @@ export interface Merging<R> {
 /**
  * One finding per source place and code (and message, when `byMessage`), in the order of each group's first
  * landing: the first finding's at its source place, with the renderer's message and its related places mapped.
- * Fixes are dropped, for every renderer: they would edit rendered text, which nobody can save.
+ * Fixes are dropped, for every renderer: they would edit rendered text, which nobody can save. Each merged finding
+ * lists its renders (`renders`: each render name once, with the finding's place in it), which its identity reads.
  */
 export function mergeAtSources<R>(landings: Iterable<Landing<R>>, merging: Merging<R>): Finding[] {
   const groups = new Map<string, Landing<R>[]>();
@@ -97,5 +98,7 @@ function merged<R>(group: readonly Landing<R>[], merging: Merging<R>): Finding {
   // finding has (rules/finding.ts `maxRelated`), the first renders' in order.
   if (merging.related) for (const r of merging.related(distinct.slice(0, maxRelated))) related.push(r);
   const { fixes: _fixes, ...rest } = first;
-  return { ...rest, uri: at.uri, span: at.span, message: merging.message(distinct), related: related.slice(0, maxRelated) };
+  // every render named, for the finding's identity (one per build; the message names only the first few)
+  const renders = distinct.map((l) => ({ build: merging.name(l.render), uri: l.finding.uri, span: l.finding.span, ...(l.finding.resource && { resource: l.finding.resource }) }));
+  return { ...rest, uri: at.uri, span: at.span, message: merging.message(distinct), related: related.slice(0, maxRelated), renders };
 }

@@ -1,13 +1,15 @@
 // The quick fix "Ignore <code> here…": adds `kube-netlens.io/ignore: "<code>: <reason>"` to the metadata of the object
-// a finding is on. The reason is the user's to give: the fix is an edit with a hole where the annotation's value goes,
+// a finding is on; for a workload, "Ignore <code> on the pod template…" adds it to the pod template's metadata instead
+// (`spec.template.metadata.annotations`, a CronJob's under its jobTemplate), where a chart that lets its users set only
+// pod annotations puts it (features/suppressions.ts honours both). The reason is the user's to give: the fix is an edit with a hole where the annotation's value goes,
 // and the editor asks for the reason before filling it (client/src/ignoreFinding.ts), quoting the value as a YAML
 // double-quoted scalar (a JSON string is one).
 
 import type { Analysis } from '../analysis/analysis';
-import type { Resource } from '../model/resources';
+import { isWorkload, type Resource } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import { treeOf } from '../model/trees';
-import { entry, isMap, type YMap } from '../model/yamlTree';
+import { at, entry, isMap, type YMap } from '../model/yamlTree';
 import type { Finding } from '../rules/finding';
 import { insertMapEntry, lineEndOf, lineStartOf } from '../rules/insertMapEntry';
 import { ignoreAnnotation, isIgnoredHint } from './suppressions';
@@ -24,6 +26,8 @@ export interface IgnoreFix {
   readonly after: string;
   /** The annotation's value today, when the object has one: the new line is added to it. */
   readonly existing?: string;
+  /** Set on the choice that annotates a workload's pod template. */
+  readonly onPodTemplate?: true;
 }
 
 const hole = '\u0000';
@@ -39,12 +43,22 @@ export function ignoreFixesAt(findings: readonly Finding[], analysis: Analysis, 
     if (finding.span.end < range.start || finding.span.start > range.end) continue;
     const r = objectOf(file.resources, finding);
     if (!r || seen.has(`${finding.code}\u0000${r.span.start}`)) continue;
-    const place = annotationPlace(r);
-    if (!place) continue;
+    const place = annotationPlace(r, treeOf(r));
+    const template = isWorkload(r) ? podTemplateOf(r) : undefined;
+    const onTemplate = template && annotationPlace(r, template, true);
+    if (!place && !onTemplate) continue;
     seen.add(`${finding.code}\u0000${r.span.start}`);
-    out.push({ title: `Ignore ${finding.code} here…`, finding, code: finding.code, uri, ...place });
+    if (place) out.push({ title: `Ignore ${finding.code} here…`, finding, code: finding.code, uri, ...place });
+    if (onTemplate) out.push({ title: `Ignore ${finding.code} on the pod template…`, finding, code: finding.code, uri, ...onTemplate, onPodTemplate: true });
   }
   return out;
+}
+
+/** A workload's pod template (the mapping that holds its pods' metadata), where suppressions.ts reads it. */
+function podTemplateOf(r: Resource): YMap | undefined {
+  const tree = treeOf(r);
+  const template = r.kind === 'CronJob' ? at(tree, 'spec', 'jobTemplate', 'spec', 'template') : at(tree, 'spec', 'template');
+  return isMap(template) ? template : undefined;
 }
 
 function objectOf(resources: readonly Resource[], f: Finding): Resource | undefined {
@@ -58,9 +72,18 @@ function objectOf(resources: readonly Resource[], f: Finding): Resource | undefi
   return f.resource && resources.find((r) => r.kind === f.resource!.kind && r.namespace === f.resource!.namespace && r.name === f.resource!.name);
 }
 
-function annotationPlace(r: Resource): Pick<IgnoreFix, 'span' | 'before' | 'after' | 'existing'> | undefined {
+/** Where the annotation goes in the `metadata` of `holder` (the object, or its pod template), made when it is missing. */
+function annotationPlace(r: Resource, holder: YMap, podTemplate = false): Pick<IgnoreFix, 'span' | 'before' | 'after' | 'existing'> | undefined {
   const text = r.source.text;
-  const metadata = entry(treeOf(r), 'metadata')?.value;
+  const metadata = entry(holder, 'metadata')?.value;
+  if (metadata === undefined && podTemplate) {
+    // a pod template without metadata (it has labels almost always): a metadata mapping with the annotation
+    if (text[holder.span.start] === '{') return split(insertMapEntry(r.uri, text, holder, `metadata: {annotations: {${ignoreAnnotation}: ${hole}}}`));
+    const column = firstKeyColumn(text, holder);
+    if (column === undefined) return undefined;
+    const nl = lineEndOf(text);
+    return split(insertMapEntry(r.uri, text, holder, `metadata:${nl}${' '.repeat(column + 2)}annotations:${nl}${' '.repeat(column + 4)}${ignoreAnnotation}: ${hole}`));
+  }
   if (!isMap(metadata)) return undefined;
   const annotations = entry(metadata, 'annotations')?.value;
   if (annotations) {

@@ -73,7 +73,7 @@ export function toCodeAction(q: QuickFix, rangeOf: RangeOf, editorUri: (uri: str
  * (client/src/ignoreFinding.ts): the arguments say where the annotation's value goes and what is around it.
  */
 export function toIgnoreAction(f: IgnoreFix, rangeOf: RangeOf, editorUri: (uri: string) => string): CodeAction {
-  const args: IgnoreFindingArgs = { uri: editorUri(f.uri), range: rangeOf(f.uri, f.span)!, before: f.before, after: f.after, code: f.code, ...(f.existing !== undefined && { existing: f.existing }) };
+  const args: IgnoreFindingArgs = { uri: editorUri(f.uri), range: rangeOf(f.uri, f.span)!, before: f.before, after: f.after, code: f.code, ...(f.existing !== undefined && { existing: f.existing }), ...(f.onPodTemplate && { onPodTemplate: true }) };
   return { title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(f.finding, rangeOf)], command: { title: f.title, command: ignoreFindingCommand, arguments: [args] } };
 }
 

@@ -52,4 +52,21 @@ export interface FindingDraft {
 export interface Finding extends FindingDraft {
   readonly code: string;
   readonly severity: Severity;
+  /**
+   * Set on a finding mapped from renders to their sources (engine/renderedMerge.ts): the renders it was found in, one
+   * per build or value set, each with the finding's place in that render. Its identity is read from these
+   * (features/findingIdentity.ts), never from the source line.
+   */
+  readonly renders?: readonly RenderOccurrence[];
+}
+
+/** A finding's place in one render (a Kustomize build, a Helm release with one value set). */
+export interface RenderOccurrence {
+  /** The render as messages name it: `overlays/prod`, `release shop, values ci/prod-values.yaml`. */
+  readonly build: string;
+  /** The rendered file's URI and the finding's span in it. */
+  readonly uri: string;
+  readonly span: Span;
+  /** The rendered object the rule named, if it named one. */
+  readonly resource?: ResourceRef;
 }
