@@ -191,6 +191,19 @@ describe('kube-netlens check', () => {
     assert.match(text.stdout, /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies\)\n$/);
   });
 
+  it('`check .` in a kustomization folder reads its files as `check <folder>` does: a missing resource is the error, the files beside it are in the folder', () => {
+    const dir = workspaceFrom('# file: kustomization.yaml\nresources:\n  - ./manifests/a.yaml\n  - ./manifests/missing.yaml\n# file: manifests/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
+    const inside = checkJson(['.'], dir).diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}: ${d.message}`);
+    assert.equal(inside.length, 1, inside.join('\n'));
+    assert.match(inside[0], /^kustomization\.yaml:3 kustomize-render-failed: Kustomize build fails.*missing\.yaml/);
+    assert.doesNotMatch(inside[0], /security/);
+    // a file outside the folder is still refused from `.` (Kustomize's load restrictor)
+    const escape = workspaceFrom('# file: app/kustomization.yaml\nconfigMapGenerator:\n  - name: x\n    files: [../outside.txt]\n# file: outside.txt\nsecret\n');
+    const refused = checkJson(['.'], join(escape, 'app')).diagnostics.map((d) => d.message);
+    assert.equal(refused.length, 1);
+    assert.match(refused[0], /security; file '\.\.\/outside\.txt' is not in or below '\.'/);
+  });
+
   it('never follows a symbolic link loop', () => {
     const dir = workspace('walk.yaml');
     mkdirSync(join(dir, 'loop'));

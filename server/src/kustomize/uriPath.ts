@@ -64,5 +64,7 @@ export function relativeUri(fromDirUri: string, uri: string): string {
 /** Whether `uri` is `dirUri` or inside it. */
 export function isWithin(dirUri: string, uri: string): boolean {
   const d = dirUri.replace(/\/+$/, '');
+  // '' and '.' are the current folder of relative paths (`check .`): every relative path that does not climb out is in it
+  if (d === '' || d === '.') return !uri.startsWith('/') && uri !== '..' && !uri.startsWith('../') && !/^[a-z][a-z0-9+.-]*:/i.test(uri);
   return uri === d || uri.startsWith(d + '/');
 }
