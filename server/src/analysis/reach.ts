@@ -5,11 +5,9 @@
 import type { Cluster } from '../model/cluster';
 import { hasPlaceholder } from '../model/placeholder';
 import { isControllerLabel } from '../model/podLabels';
-import type { NetworkPolicy, PolicyPeer, PolicyPort, PolicyRule, Resource, Workload } from '../model/resources';
+import { protocols, type NetworkPolicy, type PolicyPeer, type PolicyPort, type PolicyRule, type Protocol, type Resource, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
 
-export type Protocol = 'TCP' | 'UDP' | 'SCTP';
-export const protocols: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
 
 /** A set of ports: sorted, merged, inclusive ranges per protocol. */
 export type PortSet = ReadonlyMap<Protocol, readonly (readonly [number, number])[]>;

@@ -3,6 +3,7 @@
 import type { LoadRestrictor, RuleLevel } from '../model/config';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { checkGlob } from '../workspace/glob';
+import { isDns1123Label, isDns1123Subdomain } from '../model/dnsNames';
 
 export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach' | 'diff';
 export type FailOn = 'error' | 'warning' | 'never';
@@ -156,8 +157,6 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
 const commands: readonly string[] = ['check', 'dns', 'trace', 'build', 'reach', 'diff'];
 
 // semantics §6: namespaces are DNS-1123 labels; the cluster domain is a DNS subdomain.
-const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export function parseArgs(argv: readonly string[]): CliRequest | UsageError {
   const [first, ...rest] = argv;
@@ -212,7 +211,7 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     if (spec.repeatable) lists.set(flag, [...(lists.get(flag) ?? []), value]);
   }
   const helmNamespace = values.get('--helm-namespace');
-  if (helmNamespace !== undefined && !dnsLabel.test(helmNamespace)) return usage(`--helm-namespace '${helmNamespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
+  if (helmNamespace !== undefined && !isDns1123Label(helmNamespace)) return usage(`--helm-namespace '${helmNamespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
   const helm: HelmOptions = { helm: values.get('--helm'), helmValues: lists.get('--helm-values'), helmNamespace };
   const restrictor = values.get('--load-restrictor');
   const loadRestrictor: LoadRestrictor | undefined = restrictor === undefined ? undefined : restrictor === 'LoadRestrictionsNone' ? 'none' : 'rootOnly';
@@ -227,11 +226,11 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...helm, ...restricted, dir: positionals[0], ...(values.has('--config') && { config: values.get('--config') }), ...(values.has('--release') && { release: values.get('--release') }), format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
   }
   const namespace = values.get('--namespace');
-  if (namespace !== undefined && !dnsLabel.test(namespace)) return usage(`--namespace '${namespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
+  if (namespace !== undefined && !isDns1123Label(namespace)) return usage(`--namespace '${namespace}' is not a valid namespace name (lower-case letters, digits and '-')`);
   let clusterDomain = values.get('--cluster-domain');
   if (clusterDomain !== undefined) {
     clusterDomain = clusterDomain.replace(/\.$/, '');
-    if (!dnsSubdomain.test(clusterDomain)) return usage(`--cluster-domain '${values.get('--cluster-domain')}' is not a valid DNS domain`);
+    if (!isDns1123Subdomain(clusterDomain)) return usage(`--cluster-domain '${values.get('--cluster-domain')}' is not a valid DNS domain`);
   }
   const kustomizeRoots = lists.get('--kustomize-root');
   const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);

@@ -6,6 +6,7 @@
 
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { loadRestrictors, ruleLevels, type LoadRestrictor, type RuleLevel } from './config';
+import { isDns1123Label, isDns1123Subdomain } from './dnsNames';
 
 export const configFileName = '.kube-netlens.yaml';
 
@@ -62,8 +63,6 @@ export interface ConfigCheck {
   readonly code?: (code: string) => boolean;
 }
 
-const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dnsSubdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig {
   const lines = new LineCounter();
@@ -179,9 +178,9 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
           }
           const chart = str(r.get('chart')!.value, 'helm.releases[].chart');
           const name = str(r.get('name')!.value, 'helm.releases[].name');
-          if (name && (!dnsLabel.test(name) || name.length > 53)) at(r.get('name')!.value as YamlNode, `the release name ${JSON.stringify(name)} is not a DNS label of at most 53 characters`);
+          if (name && (!isDns1123Label(name) || name.length > 53)) at(r.get('name')!.value as YamlNode, `the release name ${JSON.stringify(name)} is not a DNS label of at most 53 characters`);
           const namespace = r.has('namespace') ? str(r.get('namespace')!.value, 'helm.releases[].namespace') : undefined;
-          if (namespace && !dnsLabel.test(namespace)) at(r.get('namespace')!.value as YamlNode, `the namespace ${JSON.stringify(namespace)} is not a valid namespace name`);
+          if (namespace && !isDns1123Label(namespace)) at(r.get('namespace')!.value as YamlNode, `the namespace ${JSON.stringify(namespace)} is not a valid namespace name`);
           const values = r.has('values') ? strings(r.get('values')!.value, 'helm.releases[].values') : [];
           const set = r.has('set') ? strings(r.get('set')!.value, 'helm.releases[].set') : [];
           for (const s of set ?? []) if (!/^[^=]+=/.test(s)) at(r.get('set')!.value as YamlNode, `helm.releases[].set: ${JSON.stringify(s)} is not KEY=VALUE`);
@@ -193,12 +192,12 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
   }
   if (top.has('clusterDomain')) {
     const d = str(value('clusterDomain'), 'clusterDomain')?.replace(/\.$/, '');
-    if (d && !dnsSubdomain.test(d)) at(value('clusterDomain') as YamlNode, `clusterDomain ${JSON.stringify(d)} is not a valid DNS domain`);
+    if (d && !isDns1123Subdomain(d)) at(value('clusterDomain') as YamlNode, `clusterDomain ${JSON.stringify(d)} is not a valid DNS domain`);
     else if (d) config.clusterDomain = d;
   }
   if (top.has('defaultNamespace')) {
     const ns = str(value('defaultNamespace'), 'defaultNamespace');
-    if (ns && !dnsLabel.test(ns)) at(value('defaultNamespace') as YamlNode, `defaultNamespace ${JSON.stringify(ns)} is not a valid namespace name`);
+    if (ns && !isDns1123Label(ns)) at(value('defaultNamespace') as YamlNode, `defaultNamespace ${JSON.stringify(ns)} is not a valid namespace name`);
     else if (ns) config.defaultNamespace = ns;
   }
   if (top.has('nodePortRange')) {

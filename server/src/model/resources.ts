@@ -12,6 +12,14 @@ import { at, bool, entry, int, isMap, items, str, stringMap, text, type YMap, ty
 import { schemaHasPodTemplate, supplierOf, type Supplier } from './suppliers';
 
 export type Protocol = 'TCP' | 'UDP' | 'SCTP';
+/** The protocols a Service or container port may name (semantics §6), in the API's order. */
+export const protocols: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
+const protocolSet: ReadonlySet<string> = new Set(protocols);
+
+/** Whether a port's protocol is one the API server accepts. */
+export function isProtocol(p: string): p is Protocol {
+  return protocolSet.has(p);
+}
 
 export interface ResourceBase {
   readonly kind: string;

@@ -1,10 +1,9 @@
 // service-port-not-exposed: a numeric targetPort that no container of a selected workload declares (it still receives traffic).
 
+import { isProtocol } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
-
-const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 
 export const servicePortNotExposed = defineRule({
   code: 'service-port-not-exposed',
@@ -56,7 +55,7 @@ spec:
       for (const port of service.ports) {
         const target = port.targetPort;
         // An out-of-range number or unknown protocol is api-validation's to report (semantics §6.1).
-        if (typeof target !== 'number' || target < 1 || target > 65535 || !protocols.has(port.protocol)) continue;
+        if (typeof target !== 'number' || target < 1 || target > 65535 || !isProtocol(port.protocol)) continue;
         // Declaring container ports is optional: only a workload that declares its ports, none of them this one,
         // shows that the number may be wrong. One that declares none says nothing.
         const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared && g.workload.template.containers.some((c) => c.ports.length > 0));

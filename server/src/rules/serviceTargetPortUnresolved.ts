@@ -3,14 +3,13 @@
 import type { EndpointGroup } from '../analysis/endpoints';
 import { isNearMiss } from './closestName';
 import type { Fix } from './finding';
-import type { ServicePort } from '../model/resources';
+import { isProtocol, type ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { portNameErrors } from '../analysis/validation/formats';
 import { refOf } from './refOf';
 import { renderSource } from './selectorEvidence';
 import { defineRule } from './rule';
 
-const protocols = new Set(['TCP', 'UDP', 'SCTP']);
 
 export const serviceTargetPortUnresolved = defineRule({
   code: 'service-target-port-unresolved',
@@ -63,7 +62,7 @@ spec:
       if (eps.source !== 'selector' || !eps.groups.length) continue;
       for (const port of service.ports) {
         // A name the API server rejects (semantics §6.1) is api-validation's to report; the Service would not exist.
-        if (typeof port.targetPort !== 'string' || portNameErrors(port.targetPort).length || !protocols.has(port.protocol)) continue;
+        if (typeof port.targetPort !== 'string' || portNameErrors(port.targetPort).length || !isProtocol(port.protocol)) continue;
         const failing = eps.groups.filter((g) => g.ports[port.index]?.unresolved);
         if (!failing.length) continue;
         // Examples side by side that reuse one app label: a workload in the Service's own folder declares the port,

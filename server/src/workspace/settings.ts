@@ -6,6 +6,7 @@ import { checkGlob } from './glob';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
 import { defaultKustomizeTimeoutMs } from './kustomizeBinary';
+import { isDns1123Label } from '../model/dnsNames';
 
 export interface FileOptions {
   readonly include: readonly string[];
@@ -131,12 +132,12 @@ function readHelm(h: Record<string, unknown>): HelmSettings {
       const chart = nonEmpty(r.chart);
       const name = nonEmpty(r.name);
       // helm's release names are DNS-1123 labels (semantics §6) of at most 53 characters
-      if (!chart || !name || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 53) continue;
+      if (!chart || !name || !isDns1123Label(name) || name.length > 53) continue;
       const namespace = nonEmpty(r.namespace);
       releases.push({
         chart,
         name,
-        ...(namespace && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) && { namespace }),
+        ...(namespace && isDns1123Label(namespace) && { namespace }),
         values: (stringList(r.values) ?? []).filter((v) => v.trim()),
         set: (stringList(r.set) ?? []).filter((v) => /^[^=]+=/.test(v)),
       });

@@ -1,9 +1,8 @@
 // The name and number formats the API server validates (semantics §6), each returning the reasons a value fails, in the API server's wording.
 
 import { isIPv4 } from '../ip';
+import { isDns1123Label, isDns1123Subdomain } from '../../model/dnsNames';
 
-const dns1123LabelRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const dns1123SubdomainRe = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dns1035LabelRe = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -38,7 +37,7 @@ function rememberingValid(check: (v: string) => string[]): (v: string) => readon
 export const dns1123LabelErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 63) out.push(tooLong(63));
-  if (!dns1123LabelRe.test(v)) out.push(dns1123SubdomainRe.test(v) && v.length <= 253 ? 'must not contain dots' : labelText);
+  if (!isDns1123Label(v)) out.push(isDns1123Subdomain(v) && v.length <= 253 ? 'must not contain dots' : labelText);
   return out;
 });
 
@@ -46,7 +45,7 @@ export const dns1123LabelErrors = rememberingValid((v: string): string[] => {
 export const dns1123SubdomainErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 253) out.push(tooLong(253));
-  if (!dns1123SubdomainRe.test(v)) out.push(subdomainText);
+  if (!isDns1123Subdomain(v)) out.push(subdomainText);
   return out;
 });
 
