@@ -9,7 +9,7 @@ import {
   type ParentRef, type ReferenceGrant, type RouteBackendRef, type RouteKind, type RouteRule,
 } from '../model/gatewayApi';
 import type { Resource, Service, ServicePort } from '../model/resources';
-import type { LabelSelector } from '../model/selector';
+import { requirementMatches, type LabelSelector } from '../model/selector';
 import { hasPlaceholder } from '../model/placeholder';
 import { unknownGateway, unknownService } from './unknowns';
 
@@ -181,14 +181,7 @@ export function selectorOnNamespace(selector: LabelSelector, namespace: string, 
       unknown = true;
       continue;
     }
-    const has = labels.has(r.key);
-    const value = labels.get(r.key);
-    const ok =
-      r.operator === 'In' ? has && r.values.includes(value!)
-        : r.operator === 'NotIn' ? !(has && r.values.includes(value!))
-          : r.operator === 'Exists' ? has
-            : !has;
-    if (!ok) return false;
+    if (!requirementMatches(r, labels)) return false;
   }
   return unknown ? 'unknown' : true;
 }

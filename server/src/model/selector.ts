@@ -43,24 +43,23 @@ export function unmatchedPairs(selector: ReadonlyMap<string, string>, labels: Re
 
 export function selectorMatches(s: LabelSelector, labels: ReadonlyMap<string, string>): boolean {
   if (!equalityMatches(s.matchLabels, labels)) return false;
-  for (const r of s.matchExpressions) {
-    const has = labels.has(r.key);
-    switch (r.operator) {
-      case 'In':
-        if (!has || !r.values.includes(labels.get(r.key)!)) return false;
-        break;
-      case 'NotIn':
-        if (has && r.values.includes(labels.get(r.key)!)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-    }
-  }
+  for (const r of s.matchExpressions) if (!requirementMatches(r, labels)) return false;
   return true;
+}
+
+/** Whether one `matchExpressions` requirement holds for these labels: the one reading of the four operators. */
+export function requirementMatches(r: SelectorRequirement, labels: ReadonlyMap<string, string>): boolean {
+  const has = labels.has(r.key);
+  switch (r.operator) {
+    case 'In':
+      return has && r.values.includes(labels.get(r.key)!);
+    case 'NotIn':
+      return !(has && r.values.includes(labels.get(r.key)!));
+    case 'Exists':
+      return has;
+    case 'DoesNotExist':
+      return !has;
+  }
 }
 
 /** `app=web, tier in (a,b)`: the selector as kubectl would print it. */
