@@ -5,7 +5,7 @@
 
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
-import { findingsOfProblems, mapFindings, type RenderedFindings } from '../features/renderedFindings';
+import { findingsOfProblems, mapFindings, valueSetContext, type RenderedFindings } from '../features/renderedFindings';
 import { isInFolder, renderUri } from '../model/helmCharts';
 import { withDefaults } from '../model/config';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
@@ -56,7 +56,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
     units: units.map((u) => ({
       renderedUri: u.uri,
       rendered: u.unit.rendered!,
-      context: u.valueSet.label.startsWith('release ') ? u.valueSet.label : `release ${u.valueSet.release}, ${u.valueSet.label}`,
+      context: valueSetContext(u.valueSet),
       fallbackUri: u.chart.chartYaml,
     })),
     problems,

@@ -11,6 +11,11 @@ import type { Span } from '../model/span';
 import type { Finding } from '../rules/finding';
 import { mappedRelated, mergeAtSources, sourcePlace, type Landing, type Merging } from '../engine/renderedMerge';
 
+/** `release shop, values ci/prod-values.yaml`: a Helm value set as messages name it (with its release). */
+export function valueSetContext(valueSet: { readonly label: string; readonly release: string }): string {
+  return valueSet.label.startsWith('release ') ? valueSet.label : `release ${valueSet.release}, ${valueSet.label}`;
+}
+
 /** One rendered unit's findings: those on `renderedUri` are mapped, the others are left out. */
 export interface RenderedFindings {
   readonly renderedUri: string;

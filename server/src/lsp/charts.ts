@@ -5,7 +5,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { renderedHoverAt } from '../features/hoverRendered';
-import { findingsOfProblems, joinContexts, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, type RenderSource } from '../features/renderedFindings';
+import { findingsOfProblems, joinContexts, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, valueSetContext, type RenderSource } from '../features/renderedFindings';
 import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
 import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
@@ -154,7 +154,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       const units = [...snap.renders].map(([uri, r]) => ({
         renderedUri: uri,
         rendered: r.unit.rendered!,
-        context: contextOf(r.valueSet),
+        context: valueSetContext(r.valueSet),
         fallbackUri: r.chart.chartYaml,
       }));
       const mapped = units.length ? mapFindings(found, units) : found;
@@ -178,11 +178,11 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
         const at = seen.get(key);
         if (at !== undefined) {
           // the same Service from another value set: named beside the first
-          if (render) contexts.get(at)?.push(contextOf(render.valueSet));
+          if (render) contexts.get(at)?.push(valueSetContext(render.valueSet));
           continue;
         }
         seen.set(key, out.length);
-        if (render) contexts.set(out.length, [contextOf(render.valueSet)]);
+        if (render) contexts.set(out.length, [valueSetContext(render.valueSet)]);
         out.push(render ? { ...s, source } : s);
       }
       // `release api, value sets values.yaml and ci/prod-values.yaml`
@@ -194,7 +194,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
     },
     hover(snap, uri, offset) {
       if (!snap.charts.templates.has(uri)) return undefined;
-      const renders = [...snap.renders].filter(([, r]) => uri.startsWith(`${r.chart.root}/`)).map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: contextOf(r.valueSet) }));
+      const renders = [...snap.renders].filter(([, r]) => uri.startsWith(`${r.chart.root}/`)).map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: valueSetContext(r.valueSet) }));
       return renders.length ? renderedHoverAt(snap.analysis, uri, offset, renders) : undefined;
     },
     counts(snap) {
@@ -219,7 +219,3 @@ function sourcesOf(snap: Snapshot): ReadonlyMap<string, RenderSource> {
   return m;
 }
 
-/** `release shop, values ci/prod-values.yaml`: a value set as messages name it. */
-function contextOf(valueSet: { readonly label: string; readonly release: string }): string {
-  return valueSet.label.startsWith('release ') ? valueSet.label : `release ${valueSet.release}, ${valueSet.label}`;
-}
