@@ -3,7 +3,7 @@
 // within the size limit; inside the given folder for files found by walking it).
 
 import { realpathSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
 import { readBounded, reasonOf } from '../workspace/readBounded';
 
@@ -92,6 +92,12 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
         continue;
       }
       if (stats.isDirectory()) {
+        // A link to a folder outside the folders given is not walked: its file names are never listed (a cloned
+        // repository's `etc -> /etc` must not show what the machine holds), as its files are never read.
+        if (e.isSymbolicLink() && !linkStaysInside(path, root)) {
+          notes.push(`skipped ${path}: a link to a folder outside the folders checked`);
+          continue;
+        }
         if (!skippedFolders.has(name)) walk(path, stats, root);
       } else if (/\.ya?ml$/i.test(name)) {
         // FIFOs, devices and links leading out of the folder are named and passed over, never opened.
@@ -122,6 +128,17 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
     } else return { error: `${given} is not a regular file or a folder (${kindOf(stats)}); give the path of a manifest or of a folder of manifests` };
   }
   return { sources, notes, tooLarge };
+}
+
+/** Whether a linked folder resolves inside one of the checked folders (their real paths). */
+function linkStaysInside(path: string, roots: readonly string[]): boolean {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+  } catch {
+    return false;
+  }
+  return roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
 }
 
 export function isCollectError<T extends object>(x: T | CollectError): x is CollectError {
