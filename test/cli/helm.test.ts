@@ -144,6 +144,18 @@ describe('Helm charts rendered with the real helm', () => {
     assert.doesNotMatch(found[0].message, /monitoring-values/);
   });
 
+  it('quotes helm’s errors without the paths of this machine (the chart’s own files relative to it)', () => {
+    const work = tempDir('kube-netlens-helm-');
+    const chart = join(work, 'umbrella');
+    cpSync(join(repoRoot, charts, 'umbrella'), chart, { recursive: true });
+    mkdirSync(join(chart, 'ci'));
+    writeFileSync(join(chart, 'ci', 'broken-values.yaml'), 'cache: [1\n');
+    const failed = check(['--helm', helm, chart]).diagnostics.filter((d) => d.code === 'helm-failed');
+    assert.equal(failed.length, 1);
+    assert.match(failed[0].message, /failed to parse ci\/broken-values\.yaml/);
+    assert.ok(!failed[0].message.includes(work), failed[0].message);
+  });
+
   it('renders a chart whose dependency is a packaged .tgz under charts/', () => {
     const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'umbrella'), join(work, 'umbrella'), { recursive: true });

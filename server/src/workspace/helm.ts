@@ -268,7 +268,7 @@ export function chartNotesFor(charts: readonly Chart[], settings: HelmSettings, 
 }
 
 /** One render → the rendered unit (or its problems). `exit` is what runHelm or runHelmSync returned. */
-export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, exit: HelmExit, textOf: TextOf, timeoutMs: number): RenderedUnit {
+export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, exit: HelmExit, textOf: TextOf, timeoutMs: number, chartPath?: string): RenderedUnit {
   const base = unitBase(chart, valueSet);
   const where = `chart ${chart.name}, ${valueSet.label}`;
   if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm could not be started for ${where}: ${exit.spawnError}` }] };
@@ -278,7 +278,7 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
   if (exit.timedOut) {
     return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} for ${where} and was stopped; its templates are not checked.` }] };
   }
-  if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf)] };
+  if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf, chartPath)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
   // what `lookup` and `.Capabilities` would have answered in a cluster is unknown (semantics §9.2)
   const dependences = chartClusterDependences(chart.files, textOf, valueSet.namespace);
@@ -286,12 +286,23 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
 }
 
 /** helm's error → a problem on the template line it names (`<chart>/templates/x.yaml:12:3`), else on Chart.yaml. */
-export function helmErrorProblem(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, stderr: string, textOf: TextOf): RenderProblem {
-  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
+export function helmErrorProblem(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, stderr: string, textOf: TextOf, chartPath?: string): RenderProblem {
+  const lines = withoutMachinePaths(stderr, chartPath).split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
   const shown = lines.slice(0, errorLines).join('\n') || 'helm template failed without a message';
   const message = `helm template failed for chart ${chart.name}, ${valueSet.label}:\n${shown}`;
   const at = locateHelmError(chart, charts, shown, textOf);
   return { uri: at?.uri ?? chart.chartYaml, span: at?.span ?? chart.nameSpan, severity: 'error', code: 'helm-failed', message };
+}
+
+/**
+ * helm's text without the paths of the user's machine (messages end up in SARIF uploads): a path in the chart folder
+ * helm was given (the checkout, or the temporary copy of an unsaved chart) becomes relative to the chart, any other
+ * absolute path its file name.
+ */
+function withoutMachinePaths(text: string, chartPath: string | undefined): string {
+  let out = text;
+  if (chartPath) out = out.split(`${chartPath.replace(/\/+$/, '')}/`).join('');
+  return out.replace(/(?<![\w:/.])\/[^\s'"`\][(),:;]*/g, (p) => p.slice(p.lastIndexOf('/') + 1) || p);
 }
 
 function locateHelmError(chart: Chart, charts: readonly Chart[], message: string, textOf: TextOf): { uri: string; span: Span } | undefined {
@@ -403,7 +414,7 @@ export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[]
     const { chart, valueSet } = p.plan;
     // the missing-dependency note is given once, with the first value set
     const skipped = unrun(p.plan, p.first);
-    const unit = skipped ?? unitFromExit(chart, all, valueSet, exitOf.get(p)!, textOf, run.timeoutMs);
+    const unit = skipped ?? unitFromExit(chart, all, valueSet, exitOf.get(p)!, textOf, run.timeoutMs, run.pathOf(chart.root));
     const note = p.first ? omittedValueSetsNote(chart) : undefined;
     return note ? { ...unit, problems: [...unit.problems, note] } : unit;
   });
@@ -414,7 +425,7 @@ export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[]
 export async function renderChart(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
   const plans = planRenders(chart, charts, run);
   const units = await Promise.all(
-    plans.map(async (plan, i) => unrun(plan, i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered')) ?? unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs)),
+    plans.map(async (plan, i) => unrun(plan, i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered')) ?? unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs, run.pathOf(chart.root))),
   );
   return withChartNotes(units, chart);
 }
