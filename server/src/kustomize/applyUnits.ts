@@ -29,6 +29,27 @@ export interface KustomizeMemo {
   readonly parsed: ParseCache;
   /** Builds of included kustomizations (bases), kept while what they read is unchanged. */
   readonly builds: BuildCache;
+  /** The call the memo came from, when an edit that touches nothing the builds read may hand its result back (`unread`). */
+  readonly last?: LastCall;
+}
+
+/**
+ * What a call was given and answered, kept when every root reads only files the workspace lists and none asks for the
+ * real Kustomize: then a later call whose files differ only in files no build reads, outside every kustomization
+ * folder, has the same roots, the same renders and the same problems, and answers with those files swapped in.
+ */
+interface LastCall {
+  readonly input: readonly ManifestFile[];
+  readonly output: readonly ManifestFile[];
+  readonly units: readonly RenderedUnit[];
+  /** Every file a root reads or would read, and every patch file. */
+  readonly reads: ReadonlySet<string>;
+  /** Folders holding a kustomization. */
+  readonly folders: ReadonlySet<string>;
+  readonly defaultNamespace: string;
+  readonly other?: FileReader;
+  readonly isRoot?: (dir: string) => boolean;
+  readonly shown?: (uri: string) => string;
 }
 
 export interface KustomizeUnits {
@@ -106,6 +127,8 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
 export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
   // A kustomization of a test suite (model/fileRoles.ts) is the harness's: it builds no apply unit and includes no base.
   if (!files.some((f) => isKustomizationUri(f.uri) && f.skipped !== 'test-suite')) return { files, units: [] };
+  const fast = memo?.last && unread(files, defaultNamespace, memo, memo.last, other, options);
+  if (fast) return fast;
   const uris = files.map((f) => f.uri);
   const testSuites = new Set(files.filter((f) => f.skipped === 'test-suite').map((f) => f.uri));
   const sig = uris.join('\n');
@@ -164,9 +187,25 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       problems.set(p.uri, list);
     }
   }
-  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds });
+  const units = [...roots.values()].map((r) => r.unit);
+  // A later edit of a file no build reads gets this call's answer back (`unread`), when nothing here came from
+  // outside the listed files or from the real Kustomize.
+  let reads: Set<string> | undefined = new Set(layout.patchFiles);
+  for (const root of chosen) {
+    if (wantsExternal(root)) reads = undefined;
+    if (!reads) break;
+    for (const u of root.reads) reads.add(u);
+    for (const u of layout.readsOf(root.dir)) reads.add(u);
+    for (const u of roots.get(root.dir)!.texts.keys()) {
+      if (!listed.has(u)) reads = undefined;
+      else reads.add(u);
+      if (!reads) break;
+    }
+  }
+  const lastCall = (output: readonly ManifestFile[]): LastCall | undefined => reads && { input: files, output, units, reads, folders: new Set(layout.folders), defaultNamespace, other, isRoot: options.isRoot, shown: options.shown };
+  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, output: readonly ManifestFile[], withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds, last: !options.externalAll && !options.onRendered ? lastCall(output) : undefined });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
-  if (!extra.length && !problems.size) return { files, units: [...roots.values()].map((r) => r.unit), memo: memoOut(new Map()) };
+  if (!extra.length && !problems.size) return { files, units, memo: memoOut(new Map(), files) };
   const consumed = new Map<string, ManifestFile>();
   const withProblems = new Map<string, { readonly from: ManifestFile; readonly key: string; readonly file: ManifestFile }>();
   const out: ManifestFile[] = [];
@@ -191,7 +230,52 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   }
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed, withProblems) };
+  return { files: out, units, memo: memoOut(consumed, out, withProblems) };
+}
+
+/**
+ * The last call's answer with the files that changed since swapped in, when none of them is a kustomization, sits in
+ * a kustomization's folder, is read by a build or carries a build's problems, and everything else the answer depends
+ * on is the same (the list of URIs, the settings, the readers): an edit of a plain manifest costs a pass of identity
+ * checks, not a discovery and a reuse check of every root. Undefined otherwise.
+ */
+function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: KustomizeMemo, last: LastCall, other: FileReader | undefined, options: KustomizeOptions): KustomizeUnits | undefined {
+  if (files.length !== last.input.length || defaultNamespace !== last.defaultNamespace || other !== last.other || options.isRoot !== last.isRoot || options.shown !== last.shown) return undefined;
+  if ((options.loadRestrictor ?? 'rootOnly') !== memo.loadRestrictor || options.externalAll || options.onRendered) return undefined;
+  const changed: ManifestFile[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    const old = last.input[i];
+    if (f === old) continue;
+    if (f.uri !== old.uri || isKustomizationUri(f.uri) || last.reads.has(f.uri) || last.folders.has(dirnameUri(f.uri))) return undefined;
+    if ((f.skipped === 'test-suite') !== (old.skipped === 'test-suite') || memo.consumed.has(f.uri) || memo.withProblems.has(f.uri)) return undefined;
+    changed.push(f);
+  }
+  let output = last.output === last.input ? files : last.output;
+  if (changed.length && output !== files) {
+    const swapped = [...output];
+    for (const f of changed) {
+      const i = indexByUri(swapped, f.uri);
+      if (i < 0) return undefined;
+      swapped[i] = f;
+    }
+    output = swapped;
+  }
+  return { files: output, units: last.units, memo: { ...memo, last: { ...last, input: files, output } } };
+}
+
+/** The place of `uri` among files in URI order (a binary search), or -1. */
+function indexByUri(files: readonly ManifestFile[], uri: string): number {
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const u = files[mid].uri;
+    if (u === uri) return mid;
+    if (u < uri) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** A root whose inputs all have the texts of its last render is not rendered again: its unit is handed back. */
