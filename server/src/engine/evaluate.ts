@@ -438,10 +438,11 @@ function* changedKeys(before: Analysis, after: Analysis): Generator<void, { chan
     for (const o of old.values()) yield* touch(o);
   }
   // Which namespaces exist is a question each scope answers for itself (its cluster holds the files it sees).
-  const scopesBefore = new Map(before.scopes().map((s) => [s.id, s.analysis.cluster.namespaces]));
+  const clusterOf = (s: ScopeAnalysis) => s.cluster ?? s.analysis.cluster;
+  const scopesBefore = new Map(before.scopes().map((s) => [s.id, clusterOf(s).namespaces]));
   for (const scope of after.scopes()) {
     const na = scopesBefore.get(scope.id);
-    const nb = scope.analysis.cluster.namespaces;
+    const nb = clusterOf(scope).namespaces;
     if (!na || na === nb) continue;
     for (const n of na) if (!nb.has(n)) keys.add(`nsx:${n}`);
     for (const n of nb) if (!na.has(n)) keys.add(`nsx:${n}`);
