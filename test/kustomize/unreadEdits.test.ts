@@ -33,6 +33,9 @@ function initial(): Map<string, string> {
     [`${root}/overlays/a/kustomization.yaml`, 'resources: [../../base]\nnamePrefix: a-\n'],
     [`${root}/overlays/b/kustomization.yaml`, 'resources: [../../base, extra.yaml]\nnamePrefix: b-\nconfigMapGenerator:\n- name: settings\n  literals: [URL=http://b-web:80]\n'],
     [`${root}/overlays/b/extra.yaml`, service('extra', 'web')],
+    // not evaluated natively (replacements): the real Kustomize's build is asked for on every snapshot
+    [`${root}/replaced/kustomization.yaml`, 'resources: [svc.yaml]\nreplacements:\n- source: {kind: Service, name: r}\n  targets: []\n'],
+    [`${root}/replaced/svc.yaml`, service('r', 'web')],
     [`${root}/plain/app.yaml`, `${deployment('api', 'api')}---\n${service('api', 'api')}`],
     [`${root}/plain/other.yaml`, `${service('other', 'nothing')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: callers}\ndata: {URL: "http://api.default.svc.cluster.local:80"}\n`],
   ]);
@@ -48,7 +51,7 @@ describe('Kustomize builds over edits of files no build reads', () => {
     assert.deepEqual(diagnosticsFor(snap.analysis), fresh());
     const rendered = () => snap.analysis.cluster.files.filter((f) => f.rendered);
     const builds = rendered();
-    assert.equal(builds.length, 2, 'one rendered file per overlay');
+    assert.equal(builds.length, 2, 'one rendered file per overlay (the root the real Kustomize would build is not rendered)');
     let version = 1;
     const edit = (path: string, text: string) => {
       const uri = `${root}/${path}`;
@@ -57,8 +60,11 @@ describe('Kustomize builds over edits of files no build reads', () => {
       snap = ws.snapshot();
       assert.deepEqual(diagnosticsFor(snap.analysis, snap.earlier), fresh(), `after the edit of ${path}`);
     };
+    const wanted = snap.kustomizeWanted.map((u) => u.definedBy);
+    assert.deepEqual(wanted, [`${root}/replaced/kustomization.yaml`]);
     // plain files: the builds are the same objects
     edit('plain/app.yaml', `${deployment('api', 'api-v2')}---\n${service('api', 'api')}`);
+    assert.deepEqual(snap.kustomizeWanted.map((u) => u.definedBy), wanted, 'the real build is still wanted');
     assert.ok(diagnosticsFor(snap.analysis, snap.earlier).some((f) => f.code === 'service-selector-no-match' && f.uri.endsWith('plain/app.yaml')));
     assert.deepEqual(rendered(), builds, 'an edit of a plain file renders nothing again');
     edit('plain/other.yaml', service('other', 'api'));

@@ -34,9 +34,10 @@ export interface KustomizeMemo {
 }
 
 /**
- * What a call was given and answered, kept when every root reads only files the workspace lists and none asks for the
- * real Kustomize: then a later call whose files differ only in files no build reads, outside every kustomization
- * folder, has the same roots, the same renders and the same problems, and answers with those files swapped in.
+ * What a call was given and answered, kept when every root reads only files the workspace lists: then a later call
+ * whose files differ only in files no build reads, outside every kustomization folder, has the same roots, the same
+ * renders and the same problems (while the real Kustomize's builds stay the same), and answers with those files
+ * swapped in.
  */
 interface LastCall {
   readonly input: readonly ManifestFile[];
@@ -44,6 +45,11 @@ interface LastCall {
   readonly units: readonly RenderedUnit[];
   /** Every file a root reads or would read, and every patch file. */
   readonly reads: ReadonlySet<string>;
+  /**
+   * The roots that asked for the real Kustomize (`KustomizeOptions.external`), with the unit analysed: they are asked
+   * again (the caller learns which builds are wanted), and the answer stands while each gives the same unit.
+   */
+  readonly asked: readonly { readonly native: RenderedUnit; readonly unit: RenderedUnit }[];
   /** Folders holding a kustomization. */
   readonly folders: ReadonlySet<string>;
   readonly defaultNamespace: string;
@@ -189,20 +195,21 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   }
   const units = [...roots.values()].map((r) => r.unit);
   // A later edit of a file no build reads gets this call's answer back (`unread`), when nothing here came from
-  // outside the listed files or from the real Kustomize.
+  // outside the listed files.
   let reads: Set<string> | undefined = new Set(layout.patchFiles);
+  const asked: { native: RenderedUnit; unit: RenderedUnit }[] = [];
   for (const root of chosen) {
-    if (wantsExternal(root)) reads = undefined;
-    if (!reads) break;
+    if (wantsExternal(root)) asked.push({ native: root.unit, unit: roots.get(root.dir)!.unit });
     for (const u of root.reads) reads.add(u);
     for (const u of layout.readsOf(root.dir)) reads.add(u);
-    for (const u of roots.get(root.dir)!.texts.keys()) {
-      if (!listed.has(u)) reads = undefined;
-      else reads.add(u);
-      if (!reads) break;
+    const texts = [...roots.get(root.dir)!.texts.keys()];
+    if (texts.some((u) => !listed.has(u))) {
+      reads = undefined;
+      break;
     }
+    for (const u of texts) reads.add(u);
   }
-  const lastCall = (output: readonly ManifestFile[]): LastCall | undefined => reads && { input: files, output, units, reads, folders: new Set(layout.folders), defaultNamespace, other, isRoot: options.isRoot, shown: options.shown };
+  const lastCall = (output: readonly ManifestFile[]): LastCall | undefined => reads && { input: files, output, units, reads, asked, folders: new Set(layout.folders), defaultNamespace, other, isRoot: options.isRoot, shown: options.shown };
   const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, output: readonly ManifestFile[], withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds, last: !options.externalAll && !options.onRendered ? lastCall(output) : undefined });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
   if (!extra.length && !problems.size) return { files, units, memo: memoOut(new Map(), files) };
@@ -251,6 +258,7 @@ function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: 
     if ((f.skipped === 'test-suite') !== (old.skipped === 'test-suite') || memo.consumed.has(f.uri) || memo.withProblems.has(f.uri)) return undefined;
     changed.push(f);
   }
+  for (const a of last.asked) if ((options.external?.(a.native, memo.parsed) ?? a.native) !== a.unit) return undefined;
   let output = last.output === last.input ? files : last.output;
   if (changed.length && output !== files) {
     const swapped = [...output];
