@@ -82,7 +82,12 @@ export async function measureServer(o: ServerRunOptions): Promise<ServerFigures>
   const s = startSession(o.serverJs, o.cpuProfileDir ? { cpuProfileDir: o.cpuProfileDir } : {});
   try {
     const cold = await coldIndex(s, o.folder, o.timeoutMs);
+    const before = publishedState(s.received);
     const incremental = await editRun(s, o);
+    // every edit is reverted by the next one: what is shown at the end is what the cold index showed
+    const after = publishedState(s.received);
+    const differ = [...new Set([...before.keys(), ...after.keys()])].filter((uri) => (before.get(uri) ?? '[]') !== (after.get(uri) ?? '[]'));
+    if (differ.length) throw new Error(`after ${incremental.edits} edits, each reverted, the diagnostics of ${differ.length} files differ from the cold index's: ${differ.slice(0, 3).join(', ')}`);
     const hover = await hoverRun(s, o);
     return { ...cold, incremental, hover, peakRssMb: s.peakRssMb() };
   } finally {
@@ -101,6 +106,17 @@ export async function profileColdIndex(serverJs: string, folder: string, profile
 }
 
 type Session = ReturnType<typeof startSession>;
+
+/** The diagnostics last published for each URI (as JSON), from the messages received so far. */
+function publishedState(received: readonly Received[]): Map<string, string> {
+  const latest = new Map<string, string>();
+  for (const m of received) {
+    if (m.method !== 'textDocument/publishDiagnostics') continue;
+    const p = m.params as PublishParams;
+    latest.set(p.uri, JSON.stringify(p.diagnostics));
+  }
+  return latest;
+}
 
 const isIndexed = (m: Received) => m.method === 'kubeNetlens/status' && !(m.params as StatusParams).indexing;
 
