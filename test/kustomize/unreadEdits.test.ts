@@ -68,7 +68,12 @@ describe('Kustomize builds over edits of files no build reads', () => {
     assert.ok(diagnosticsFor(snap.analysis, snap.earlier).some((f) => f.code === 'service-selector-no-match' && f.uri.endsWith('plain/app.yaml')));
     assert.deepEqual(rendered(), builds, 'an edit of a plain file renders nothing again');
     edit('plain/other.yaml', service('other', 'api'));
+    // the real Kustomize's build arrives (a stand-in here): a plain edit then takes the whole way, and the build is
+    // wanted once, not once per attempt
+    const [native] = snap.kustomizeWanted;
+    ws.setKustomizeBuilds(new Map([[native.definedBy, { ...native }]]));
     edit('plain/app.yaml', `${deployment('api', 'api')}---\n${service('api', 'api')}`);
+    assert.deepEqual(snap.kustomizeWanted.map((u) => u.definedBy), wanted, 'wanted once');
     assert.deepEqual(rendered(), builds);
     // a file a build reads, a kustomization, a file in a kustomization's folder: rendered again
     edit('base/web.yaml', `${deployment('web', 'web')}---\n${service('web', 'wbe')}`);

@@ -133,8 +133,12 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
 export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
   // A kustomization of a test suite (model/fileRoles.ts) is the harness's: it builds no apply unit and includes no base.
   if (!files.some((f) => isKustomizationUri(f.uri) && f.skipped !== 'test-suite')) return { files, units: [] };
-  const fast = memo?.last && unread(files, defaultNamespace, memo, memo.last, other, options);
+  // The real Kustomize's answers the attempt below asked for are not asked again (asking tells the caller a build is
+  // wanted: twice would want it twice).
+  const answered = new Map<RenderedUnit, RenderedUnit | undefined>();
+  const fast = memo?.last && unread(files, defaultNamespace, memo, memo.last, other, options, answered);
   if (fast) return fast;
+  const external = (native: RenderedUnit, parsed: ParseCache) => (answered.has(native) ? answered.get(native) : options.external?.(native, parsed));
   const uris = files.map((f) => f.uri);
   const testSuites = new Set(files.filter((f) => f.skipped === 'test-suite').map((f) => f.uri));
   const sig = uris.join('\n');
@@ -164,7 +168,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const externals = options.externalAll?.(chosen.filter(wantsExternal).map((r) => r.unit), parsed);
   for (const root of chosen) {
     const native = root.unit;
-    const unit = (wantsExternal(root) && (externals?.get(native.definedBy) ?? options.external?.(native, parsed))) || native;
+    const unit = (wantsExternal(root) && (externals?.get(native.definedBy) ?? external(native, parsed))) || native;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
     const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
@@ -246,7 +250,7 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
  * on is the same (the list of URIs, the settings, the readers): an edit of a plain manifest costs a pass of identity
  * checks, not a discovery and a reuse check of every root. Undefined otherwise.
  */
-function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: KustomizeMemo, last: LastCall, other: FileReader | undefined, options: KustomizeOptions): KustomizeUnits | undefined {
+function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: KustomizeMemo, last: LastCall, other: FileReader | undefined, options: KustomizeOptions, answered: Map<RenderedUnit, RenderedUnit | undefined>): KustomizeUnits | undefined {
   if (files.length !== last.input.length || defaultNamespace !== last.defaultNamespace || other !== last.other || options.isRoot !== last.isRoot || options.shown !== last.shown) return undefined;
   if ((options.loadRestrictor ?? 'rootOnly') !== memo.loadRestrictor || options.externalAll || options.onRendered) return undefined;
   const changed: ManifestFile[] = [];
@@ -258,7 +262,13 @@ function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: 
     if ((f.skipped === 'test-suite') !== (old.skipped === 'test-suite') || memo.consumed.has(f.uri) || memo.withProblems.has(f.uri)) return undefined;
     changed.push(f);
   }
-  for (const a of last.asked) if ((options.external?.(a.native, memo.parsed) ?? a.native) !== a.unit) return undefined;
+  let same = true;
+  for (const a of last.asked) {
+    const unit = options.external?.(a.native, memo.parsed);
+    answered.set(a.native, unit);
+    if ((unit ?? a.native) !== a.unit) same = false;
+  }
+  if (!same) return undefined;
   let output = last.output === last.input ? files : last.output;
   if (changed.length && output !== files) {
     const swapped = [...output];
