@@ -319,15 +319,20 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
  * inputs, third round") is `count` Services and `count / 20` EndpointSlices whose service-name label names none of them
  * with a long name, so that each slice asks `endpoints-orphan` for a suggestion among them all; `kustomize-overlays`
  * is a Kustomize base (`hostile/kustomize-overlays.yaml`, a Service whose selector has a typo) included through
- * `count / 4` overlays, each a build of its own (at most 1,000).
+ * `count / 4` overlays, each a build of its own (at most 1,000); `kustomize-tree` is the other hostile Kustomize trees
+ * of issue 23 side by side (`hostileKustomizeForest`).
  */
-export type HostileShape = 'many-copies' | 'near-names' | 'orphan-slices' | 'kustomize-overlays';
-export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names', 'orphan-slices', 'kustomize-overlays'];
+export type HostileShape = 'many-copies' | 'near-names' | 'orphan-slices' | 'kustomize-overlays' | 'kustomize-tree';
+export const hostileShapes: readonly HostileShape[] = ['many-copies', 'near-names', 'orphan-slices', 'kustomize-overlays', 'kustomize-tree'];
 
 export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: number): GeneratedWorkspace {
   if (shape === 'kustomize-overlays') {
     const tree = hostileKustomizeTree(Math.max(1, Math.min(1000, Math.floor(count / 4))));
     return { ...ws, resources: ws.resources + 2, files: [...ws.files, ...tree] };
+  }
+  if (shape === 'kustomize-tree') {
+    const forest = hostileKustomizeForest(count);
+    return { ...ws, resources: ws.resources + forest.filter((f) => !f.path.endsWith('kustomization.yaml')).length, files: [...ws.files, ...forest] };
   }
   const docs: string[] = [];
   if (shape === 'many-copies') {
@@ -369,6 +374,30 @@ export function hostileKustomizeTree(overlays: number): GeneratedFile[] {
     { path: 'hostile/kustomization.yaml', text: 'resources: [kustomize-overlays.yaml]\n', documents: 1 },
   ];
   for (let i = 0; i < overlays; i++) files.push({ path: `hostile/overlays/o${i}/kustomization.yaml`, text: `resources: [../..]\nnamePrefix: o${i}-\n`, documents: 1 });
+  return files;
+}
+
+/**
+ * Hostile Kustomize trees under `hostile/tree/`, each ending in its bound (docs/robustness.md): a chain of
+ * kustomizations `count / 8` deep (at most 500; refused at depth 40, "nest too deeply"), a kustomization listing
+ * `count * 2.5` patches (10,000 for 4,000; refused past 1,000, and left to the real Kustomize), one with `count / 4`
+ * inline patches (at most 1,000: built), and components that include each other (a cycle). The chain's root comes first.
+ */
+export function hostileKustomizeForest(count: number): GeneratedFile[] {
+  const dep = (name: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n`;
+  const kustomization = (path: string, text: string): GeneratedFile => ({ path: `hostile/tree/${path}/kustomization.yaml`, text, documents: 1 });
+  const depth = Math.max(1, Math.min(500, Math.floor(count / 8)));
+  const files: GeneratedFile[] = [];
+  for (let i = 0; i < depth; i++) files.push(kustomization(`chain/k${i}`, `resources: [../k${i + 1}]\n`));
+  files.push(kustomization(`chain/k${depth}`, 'resources: [deep.yaml]\n'), { path: `hostile/tree/chain/k${depth}/deep.yaml`, text: dep('tdeep'), documents: 1 });
+  const refused = Math.max(1, Math.floor(count * 2.5));
+  files.push(kustomization('patches-refused', `resources: [app.yaml]\npatches:\n${Array.from({ length: refused }, (_, i) => `- path: p${i}.yaml\n`).join('')}`), { path: 'hostile/tree/patches-refused/app.yaml', text: dep('trefused'), documents: 1 });
+  const patched = Math.max(1, Math.min(1000, Math.floor(count / 4)));
+  const inline = Array.from({ length: patched }, (_, i) => `- patch: '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "tpatched", "labels": {"l${i}": "v"}}}'\n`).join('');
+  files.push(kustomization('patches', `resources: [app.yaml]\npatches:\n${inline}`), { path: 'hostile/tree/patches/app.yaml', text: dep('tpatched'), documents: 1 });
+  const component = (body: string) => `apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n${body}`;
+  files.push(kustomization('components/app', 'resources: [app.yaml]\ncomponents: [../a]\n'), { path: 'hostile/tree/components/app/app.yaml', text: dep('tcomponents'), documents: 1 });
+  files.push(kustomization('components/a', component('components: [../b]\n')), kustomization('components/b', component('components: [../a]\n')));
   return files;
 }
 

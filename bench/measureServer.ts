@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import type { EditTarget, ServiceSite } from './generate';
 import { percentile } from './stats';
 import { startSession, type PublishParams, type Received, type StatusParams } from './lspSession';
+import { burstQuietMs } from '../server/src/lsp/publish';
 
 export interface ServerFigures {
   readonly coldIndexMs: number;
@@ -41,6 +42,8 @@ export interface EditFigures {
   readonly silentEdits: number;
   /** Edits that changed the diagnostics of at least one file other than the edited one. */
   readonly editsChangingOtherFiles: number;
+  /** The server process's CPU time per edit (all threads, the garbage collector's included), mean over the edits. */
+  readonly cpuMsPerEdit: number;
 }
 
 export interface HoverFigures {
@@ -48,6 +51,8 @@ export interface HoverFigures {
   readonly p50Ms: number;
   readonly p95Ms: number;
   readonly maxEndpoints: number;
+  /** The server process's CPU time per hover, mean over the hovers. */
+  readonly cpuMsPerHover: number;
 }
 
 export interface ServerRunOptions {
@@ -60,15 +65,29 @@ export interface ServerRunOptions {
   readonly editBudgetMs: number;
   readonly hovers: number;
   readonly timeoutMs: number;
+  /** Runs the server with a V8 CPU profiler writing into this folder (the profile covers the whole session). */
+  readonly cpuProfileDir?: string;
 }
 
 const quietMs = 30;
 
+/**
+ * Edits are sent at least this far apart (from one change to the next): the server takes changes closer together
+ * than its burst window (lsp/publish.ts `burstQuietMs`) for a burst and waits for it to end, which would add that wait
+ * to every edit that is answered faster than the window minus the quiet time. One edit at a time is what is measured.
+ */
+const editGapMs = burstQuietMs + 10;
+
 export async function measureServer(o: ServerRunOptions): Promise<ServerFigures> {
-  const s = startSession(o.serverJs);
+  const s = startSession(o.serverJs, o.cpuProfileDir ? { cpuProfileDir: o.cpuProfileDir } : {});
   try {
     const cold = await coldIndex(s, o.folder, o.timeoutMs);
+    const before = publishedState(s.received);
     const incremental = await editRun(s, o);
+    // every edit is reverted by the next one: what is shown at the end is what the cold index showed
+    const after = publishedState(s.received);
+    const differ = [...new Set([...before.keys(), ...after.keys()])].filter((uri) => (before.get(uri) ?? '[]') !== (after.get(uri) ?? '[]'));
+    if (differ.length) throw new Error(`after ${incremental.edits} edits, each reverted, the diagnostics of ${differ.length} files differ from the cold index's: ${differ.slice(0, 3).join(', ')}`);
     const hover = await hoverRun(s, o);
     return { ...cold, incremental, hover, peakRssMb: s.peakRssMb() };
   } finally {
@@ -87,6 +106,17 @@ export async function profileColdIndex(serverJs: string, folder: string, profile
 }
 
 type Session = ReturnType<typeof startSession>;
+
+/** The diagnostics last published for each URI (as JSON), from the messages received so far. */
+function publishedState(received: readonly Received[]): Map<string, string> {
+  const latest = new Map<string, string>();
+  for (const m of received) {
+    if (m.method !== 'textDocument/publishDiagnostics') continue;
+    const p = m.params as PublishParams;
+    latest.set(p.uri, JSON.stringify(p.diagnostics));
+  }
+  return latest;
+}
 
 const isIndexed = (m: Received) => m.method === 'kubeNetlens/status' && !(m.params as StatusParams).indexing;
 
@@ -147,6 +177,8 @@ async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
   let silent = 0;
   let elsewhere = 0;
   const began = performance.now();
+  const cpu0 = s.cpuMs();
+  let lastSent = -Infinity;
   for (let i = 0; i < o.edits; i++) {
     if (i >= 20 && i % 2 === 0 && performance.now() - began > o.editBudgetMs) break;
     const m = mutations[Math.floor(i / 2) % mutations.length];
@@ -155,22 +187,28 @@ async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
     if (d.text.split(from).length !== 2) throw new Error(`edit ${i}: "${from.trim()}" is not found exactly once in ${t[m.file === 'workload' ? 'workloadFile' : 'serviceFile']}`);
     d.text = d.text.replace(from, to);
     d.version++;
+    const wait = lastSent + editGapMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const start = s.received.length;
     const t0 = performance.now();
+    lastSent = t0;
     await s.connection.sendNotification('textDocument/didChange', { textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ text: d.text }] });
     const end = await s.waitFor((r) => r.method === 'kubeNetlens/analysisChanged', start, o.timeoutMs);
     await s.quiet(quietMs);
     const publishes = s.received.slice(start).filter((r) => r.method === 'textDocument/publishDiagnostics');
     const last = publishes.length ? publishes[publishes.length - 1].at : end.at;
     times.push(last - t0);
+    if (process.env.EDIT_TRACE) console.error(`edit ${i} ${m.file} ${(last - t0).toFixed(1)} publishes ${publishes.length}`);
     if (!publishes.length) silent++;
     if (publishes.some((p) => (p.params as PublishParams).uri !== d.uri)) elsewhere++;
   }
-  return { edits: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: Math.max(...times), silentEdits: silent, editsChangingOtherFiles: elsewhere };
+  const cpuMsPerEdit = (s.cpuMs() - cpu0) / times.length;
+  return { edits: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: Math.max(...times), silentEdits: silent, editsChangingOtherFiles: elsewhere, cpuMsPerEdit };
 }
 
 async function hoverRun(s: Session, o: ServerRunOptions): Promise<HoverFigures> {
   const times: number[] = [];
+  const cpu0 = s.cpuMs();
   for (let i = 0; i < o.hovers; i++) {
     const site = o.busyServices[i % o.busyServices.length];
     const uri = pathToFileURL(join(o.folder, site.file)).href;
@@ -179,5 +217,6 @@ async function hoverRun(s: Session, o: ServerRunOptions): Promise<HoverFigures> 
     times.push(performance.now() - t0);
     if (!h || !h.contents.value.includes(site.name)) throw new Error(`hover on Service ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? 'a hover without its name' : 'nothing'}`);
   }
-  return { requests: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxEndpoints: Math.max(...o.busyServices.map((b) => b.endpoints)) };
+  const cpuMsPerHover = (s.cpuMs() - cpu0) / times.length;
+  return { requests: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxEndpoints: Math.max(...o.busyServices.map((b) => b.endpoints)), cpuMsPerHover };
 }

@@ -23,10 +23,11 @@ import { formatRepo, measureRepo } from './repo';
 const usage = `npm run bench -- [options]
 
   --sizes 1000,10000,50000   ordinary workspaces to measure (resources each, at least 100)
-  --shapes many-copies,near-names,orphan-slices|none
-                             hostile shapes, each added as one file to a workspace of --shape-base resources
+  --shapes many-copies,near-names,orphan-slices,kustomize-overlays,kustomize-tree|none
+                             hostile shapes, each added to a workspace of --shape-base resources
   --shape-base N             resources of the workspace the shapes are added to (default 1000)
-  --shape-count N            copies, near-identical names or Services in a shape's file (default 4000)
+  --shape-count N            copies, near-identical names or Services in a shape's file, overlays × 4, or
+                             the Kustomize trees' size (default 4000; bench/README.md)
   --quick                    one run per figure, 40 edits, 50 hovers, no profile, README untouched
   --edits N  --hovers N      incremental edits and hovers per workspace (default 200 each)
   --profile SIZE|none        CPU profile of the cold index at SIZE (default 10000 when measured)

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findingOfMistake, generateWorkspace, hostileShapes, withShape, type MistakeKind } from '../bench/generate';
+import { findingOfMistake, generateWorkspace, hostileKustomizeForest, hostileShapes, withShape, type MistakeKind } from '../bench/generate';
 import { analyzeTexts } from '../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../server/src/features/diagnostics';
 
@@ -50,16 +50,18 @@ describe('bench workspace generator', () => {
   it('adds each hostile shape of the asked count, whose findings stay capped', () => {
     for (const shape of hostileShapes) {
       const shaped = withShape(ws, shape, 1500);
-      // the Kustomize tree is a base and its overlays (1,500 / 4); every other shape is one file of the asked count
+      // the Kustomize tree is a base and its overlays (1,500 / 4), the hostile trees a forest of kustomizations; every
+      // other shape is one file of the asked count
       const file = shaped.files[ws.files.length];
       if (shape === 'kustomize-overlays') assert.equal(shaped.files.length, ws.files.length + 2 + 375);
+      else if (shape === 'kustomize-tree') assert.equal(shaped.files.length, ws.files.length + hostileKustomizeForest(1500).length);
       else {
         assert.equal(shaped.files.length, ws.files.length + 1);
         assert.ok(file.documents >= 1500, `${shape}: ${file.documents} documents`);
       }
       const started = Date.now();
       const findings = diagnosticsFor(analyzeTexts(shaped.files.map((f) => ({ uri: uriOf(f.path), text: f.text }))));
-      const inShape = findings.filter((f) => f.uri === uriOf(file.path));
+      const inShape = findings.filter((f) => (shape === 'kustomize-tree' ? f.uri.startsWith(uriOf('hostile/tree/')) : f.uri === uriOf(file.path)));
       assert.ok(inShape.length > 0 && inShape.length <= 201, `${shape}: ${inShape.length} findings`);
       assert.ok(findings.every((f) => (f.related?.length ?? 0) <= 20));
       assert.ok(Date.now() - started < 10000, `${shape}: ${Date.now() - started} ms`);

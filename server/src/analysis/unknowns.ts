@@ -3,6 +3,7 @@
 // namespace (applied wherever `kubectl -n` says). A lookup that lands here answers "unknown", and rules stay quiet.
 
 import type { Cluster } from '../model/cluster';
+import type { ManifestFile } from '../model/parseManifest';
 import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
@@ -73,16 +74,32 @@ interface Suppliers {
 
 const suppliersMemo = new WeakMap<Cluster, Suppliers>();
 
-/** The CRDs and deployers of the whole scope, worked out once per cluster (reading every object: any change may add one). */
+/** One file's share of `Suppliers`, in file order, worked out once per parsed file. */
+const fileSuppliers = new WeakMap<ManifestFile, { readonly podKinds: readonly string[]; readonly deployers: Suppliers['deployers'] }>();
+
+/**
+ * The CRDs and deployers of the whole scope, worked out once per cluster from each file's share (any change may add
+ * one, but an edit re-reads only the files it changed: the others' shares are kept with their parsed files).
+ */
 function suppliersOf(cluster: Cluster): Suppliers {
   let found = suppliersMemo.get(cluster);
   if (found) return found;
   const podKinds = new Set<string>();
   const deployers: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
-  for (const r of cluster.resources) {
-    const o = r as OtherResource;
-    if (o.definesPodKind) podKinds.add(o.definesPodKind);
-    else if (o.supplier?.supplies === 'objects') deployers.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
+  for (const f of cluster.files) {
+    let share = fileSuppliers.get(f);
+    if (!share) {
+      const kinds: string[] = [];
+      const own: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
+      for (const r of f.resources) {
+        const o = r as OtherResource;
+        if (o.definesPodKind) kinds.push(o.definesPodKind);
+        else if (o.supplier?.supplies === 'objects') own.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
+      }
+      fileSuppliers.set(f, (share = { podKinds: kinds, deployers: own }));
+    }
+    for (const k of share.podKinds) podKinds.add(k);
+    for (const d of share.deployers) deployers.push(d);
   }
   found = { podKinds, deployers };
   suppliersMemo.set(cluster, found);

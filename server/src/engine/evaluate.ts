@@ -438,10 +438,11 @@ function* changedKeys(before: Analysis, after: Analysis): Generator<void, { chan
     for (const o of old.values()) yield* touch(o);
   }
   // Which namespaces exist is a question each scope answers for itself (its cluster holds the files it sees).
-  const scopesBefore = new Map(before.scopes().map((s) => [s.id, s.analysis.cluster.namespaces]));
+  const clusterOf = (s: ScopeAnalysis) => s.cluster ?? s.analysis.cluster;
+  const scopesBefore = new Map(before.scopes().map((s) => [s.id, clusterOf(s).namespaces]));
   for (const scope of after.scopes()) {
     const na = scopesBefore.get(scope.id);
-    const nb = scope.analysis.cluster.namespaces;
+    const nb = clusterOf(scope).namespaces;
     if (!na || na === nb) continue;
     for (const n of na) if (!nb.has(n)) keys.add(`nsx:${n}`);
     for (const n of nb) if (!na.has(n)) keys.add(`nsx:${n}`);
@@ -456,7 +457,7 @@ function assemble(analysis: Analysis, ruleFindings: readonly Finding[], mapUnits
   const out: Finding[] = [];
   for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f, analysis.config)) out.push(p);
   for (const f of mapUnits ? mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings) : ruleFindings) out.push(f);
-  return capPerFile(out, analysis.config);
+  return capPerFile(out, analysis);
 }
 
 /**
@@ -479,8 +480,14 @@ function problemsOf(f: ManifestFile, config: AnalysisConfig): readonly Finding[]
   return findings;
 }
 
-function capPerFile(findings: Finding[], config: AnalysisConfig): Finding[] {
-  const noteSeverity = severityOf(config, 'too-many-findings', 'information');
+/**
+ * The note that says how many findings of a file are not shown, kept with the parsed file while it says the same (so
+ * the file's findings stay the same objects over an edit elsewhere, and nothing is converted or sent again).
+ */
+const capNotes = new WeakMap<ManifestFile, Finding>();
+
+function capPerFile(findings: Finding[], analysis: Analysis): Finding[] {
+  const noteSeverity = severityOf(analysis.config, 'too-many-findings', 'information');
   const byUri = new Map<string, Finding[]>();
   for (const f of findings) {
     const l = byUri.get(f.uri);
@@ -494,7 +501,13 @@ function capPerFile(findings: Finding[], config: AnalysisConfig): Finding[] {
       continue;
     }
     out.push(...list.slice(0, maxFindingsPerFile));
-    if (noteSeverity) out.push({ uri, span: { start: 0, end: 0 }, code: 'too-many-findings', severity: noteSeverity, message: `${list.length - maxFindingsPerFile} more findings in this file are not shown.` });
+    if (!noteSeverity) continue;
+    const message = `${list.length - maxFindingsPerFile} more findings in this file are not shown.`;
+    const file = fileNamed(analysis.cluster.files, uri);
+    const kept = file && capNotes.get(file);
+    const note: Finding = kept && kept.message === message && kept.severity === noteSeverity ? kept : { uri, span: { start: 0, end: 0 }, code: 'too-many-findings', severity: noteSeverity, message };
+    if (file) capNotes.set(file, note);
+    out.push(note);
   }
   return out;
 }

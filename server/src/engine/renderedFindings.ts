@@ -27,8 +27,26 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
     if (unit) landings.push(landingOf(unit, f));
     else out.push(f);
   }
-  for (const f of mergeAtSources(landings, kustomizeMerging(rendered, fileOf))) out.push(f);
+  for (const f of mergedOnce(landings, rendered, () => order(mergeAtSources(landings, kustomizeMerging(rendered, fileOf))))) out.push(f);
   return order(out);
+}
+
+/**
+ * The merged findings of the same landings (the same findings on the same builds), in order, are those made before:
+ * an edit outside every build costs a pass over the landings, not a merge of each group again. Each first finding's
+ * related places must map through the same builds too (they are mapped when a merged finding is made).
+ */
+const mergedLists = new WeakMap<Landing<RenderedSource>, { readonly landings: readonly Landing<RenderedSource>[]; readonly related: readonly (RenderedSource | undefined)[]; readonly merged: readonly Finding[] }>();
+
+function mergedOnce(landings: readonly Landing<RenderedSource>[], rendered: ReadonlyMap<string, RenderedSource>, merge: () => Finding[]): readonly Finding[] {
+  if (!landings.length) return [];
+  const related: (RenderedSource | undefined)[] = [];
+  for (const l of landings) for (const r of l.finding.related ?? []) related.push(rendered.get(r.uri));
+  const kept = mergedLists.get(landings[0]);
+  if (kept && sameList(kept.landings, landings) && sameList(kept.related, related)) return kept.merged;
+  const merged = merge();
+  mergedLists.set(landings[0], { landings, related, merged });
+  return merged;
 }
 
 /** Builds a merged finding's message names; the others are counted. */

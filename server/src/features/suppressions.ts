@@ -11,6 +11,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import type { ResourceRef } from '../rules/finding';
+import type { ManifestFile } from '../model/parseManifest';
 import type { Resource } from '../model/resources';
 import { isWorkload } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
@@ -135,24 +136,12 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
   const byObject = new Map<string, Suppression[]>();
   const problems: SuppressibleFinding[] = [];
   const annotatedFiles = new Set<string>();
-  const mentions = new Map<string, boolean>();
-  const templateAnnotated = (r: Resource): boolean => {
-    // the pod template's annotations are not kept on the resource: a look at the file's text first (once per text)
-    if (r.kind === 'Pod') return false;
-    let m = mentions.get(r.source.text);
-    if (m === undefined) mentions.set(r.source.text, (m = r.source.text.includes(ignoreAnnotation)));
-    return m;
-  };
   for (const file of analysis.cluster.files) {
-    const rendered = file.rendered !== undefined || file.uri.includes('#helm/');
-    for (const r of file.resources) {
-      if (!r.annotations.has(ignoreAnnotation) && !(isWorkload(r) && templateAnnotated(r))) continue;
-      const found = suppressionsOf(r, knownCodes, rendered);
-      problems.push(...found.problems);
-      if (!found.suppressions.length) continue;
+    for (const a of annotationsOf(file, knownCodes)) {
+      problems.push(...a.problems);
+      if (!a.suppressions.length) continue;
       annotatedFiles.add(file.uri);
-      const key = keyOf(r);
-      byObject.set(key, [...(byObject.get(key) ?? []), ...found.suppressions]);
+      byObject.set(a.key, [...(byObject.get(a.key) ?? []), ...a.suppressions]);
     }
   }
   for (const e of entries) {
@@ -199,6 +188,37 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
     problems.push({ ...e.place, code: 'ignore-unused', severity: 'information', message: `This ignore entry matches no ${e.code} finding any more (fixed, or the rule is off): remove it. The reason given was: ${e.reason}` });
   }
   return { kept, ignored, notes: configured(problems, analysis) };
+}
+
+/** A file's annotated objects: the suppressions and problems of each, in file order. */
+interface FileAnnotations {
+  readonly knownCodes: ReadonlySet<string>;
+  readonly found: readonly { readonly key: string; readonly suppressions: readonly Suppression[]; readonly problems: readonly SuppressibleFinding[] }[];
+}
+
+/** Worked out once per parsed file (and set of known codes): an edit reads the annotations of the files it changed. */
+const fileAnnotations = new WeakMap<ManifestFile, FileAnnotations>();
+
+function annotationsOf(file: ManifestFile, knownCodes: ReadonlySet<string>): FileAnnotations['found'] {
+  const kept = fileAnnotations.get(file);
+  if (kept?.knownCodes === knownCodes) return kept.found;
+  const rendered = file.rendered !== undefined || file.uri.includes('#helm/');
+  const mentions = new Map<string, boolean>();
+  const templateAnnotated = (r: Resource): boolean => {
+    // the pod template's annotations are not kept on the resource: a look at the file's text first (once per text)
+    if (r.kind === 'Pod') return false;
+    let m = mentions.get(r.source.text);
+    if (m === undefined) mentions.set(r.source.text, (m = r.source.text.includes(ignoreAnnotation)));
+    return m;
+  };
+  const found: { key: string; suppressions: Suppression[]; problems: SuppressibleFinding[] }[] = [];
+  for (const r of file.resources) {
+    if (!r.annotations.has(ignoreAnnotation) && !(isWorkload(r) && templateAnnotated(r))) continue;
+    const f = suppressionsOf(r, knownCodes, rendered);
+    found.push({ key: keyOf(r), ...f });
+  }
+  fileAnnotations.set(file, { knownCodes, found });
+  return found;
 }
 
 function entryMatches(e: ConfigSuppression, f: SuppressibleFinding, object: ResourceRef | undefined): boolean {

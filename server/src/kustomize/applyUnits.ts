@@ -29,6 +29,33 @@ export interface KustomizeMemo {
   readonly parsed: ParseCache;
   /** Builds of included kustomizations (bases), kept while what they read is unchanged. */
   readonly builds: BuildCache;
+  /** The call the memo came from, when an edit that touches nothing the builds read may hand its result back (`unread`). */
+  readonly last?: LastCall;
+}
+
+/**
+ * What a call was given and answered, kept when every root reads only files the workspace lists: then a later call
+ * whose files differ only in files no build reads, outside every kustomization folder, has the same roots, the same
+ * renders and the same problems (while the real Kustomize's builds stay the same), and answers with those files
+ * swapped in.
+ */
+interface LastCall {
+  readonly input: readonly ManifestFile[];
+  readonly output: readonly ManifestFile[];
+  readonly units: readonly RenderedUnit[];
+  /** Every file a root reads or would read, and every patch file. */
+  readonly reads: ReadonlySet<string>;
+  /**
+   * The roots that asked for the real Kustomize (`KustomizeOptions.external`), with the unit analysed: they are asked
+   * again (the caller learns which builds are wanted), and the answer stands while each gives the same unit.
+   */
+  readonly asked: readonly { readonly native: RenderedUnit; readonly unit: RenderedUnit }[];
+  /** Folders holding a kustomization. */
+  readonly folders: ReadonlySet<string>;
+  readonly defaultNamespace: string;
+  readonly other?: FileReader;
+  readonly isRoot?: (dir: string) => boolean;
+  readonly shown?: (uri: string) => string;
 }
 
 export interface KustomizeUnits {
@@ -106,6 +133,12 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
 export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
   // A kustomization of a test suite (model/fileRoles.ts) is the harness's: it builds no apply unit and includes no base.
   if (!files.some((f) => isKustomizationUri(f.uri) && f.skipped !== 'test-suite')) return { files, units: [] };
+  // The real Kustomize's answers the attempt below asked for are not asked again (asking tells the caller a build is
+  // wanted: twice would want it twice).
+  const answered = new Map<RenderedUnit, RenderedUnit | undefined>();
+  const fast = memo?.last && unread(files, defaultNamespace, memo, memo.last, other, options, answered);
+  if (fast) return fast;
+  const external = (native: RenderedUnit, parsed: ParseCache) => (answered.has(native) ? answered.get(native) : options.external?.(native, parsed));
   const uris = files.map((f) => f.uri);
   const testSuites = new Set(files.filter((f) => f.skipped === 'test-suite').map((f) => f.uri));
   const sig = uris.join('\n');
@@ -134,14 +167,18 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const wantsExternal = (root: KustomizeRoot) => wantsRealKustomize(root.unit) && !root.builtElsewhere;
   const externals = options.externalAll?.(chosen.filter(wantsExternal).map((r) => r.unit), parsed);
   const finalUnit = new Map<string, RenderedUnit>();
-  for (const root of chosen) finalUnit.set(root.dir, (wantsExternal(root) && (externals?.get(root.unit.definedBy) ?? options.external?.(root.unit, parsed))) || root.unit);
+  for (const root of chosen) finalUnit.set(root.dir, (wantsExternal(root) && (externals?.get(root.unit.definedBy) ?? external(root.unit, parsed))) || root.unit);
   const labelOf = (dir: string) => (base ? relativeUri(base, dir) : dir);
   // Bases that only failing roots include are built on their own (not when the settings name the roots).
+  const aloneAsked: { native: RenderedUnit; unit: RenderedUnit }[] = [];
   const alone = options.isRoot
     ? []
     : basesBuiltAlone(layout, chosen, finalUnit, (dir) => {
         const native = reuse?.(dir) ?? renderKustomization(reader, dir, { label: `${labelOf(dir)}, built on its own`, parsed, builds, loadRestrictor, workspace: base, shown: options.shown });
-        return (wantsRealKustomize(native) && options.external?.(native, parsed)) || native;
+        if (!wantsRealKustomize(native)) return native;
+        const unit = external(native, parsed) || native;
+        aloneAsked.push({ native, unit });
+        return unit;
       });
   const aloneFor = new Map<string, string[]>();
   for (const a of alone) for (const r of a.forRoots) aloneFor.set(r, [...(aloneFor.get(r) ?? []), a.dir]);
@@ -198,9 +235,32 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     roots.set(a.dir, { unit, texts, file });
   }
-  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds });
+  const units = [...roots.values()].map((r) => r.unit);
+  // A later edit of a file no build reads gets this call's answer back (`unread`), when nothing here came from
+  // outside the listed files.
+  let reads: Set<string> | undefined = new Set(layout.patchFiles);
+  const asked: { native: RenderedUnit; unit: RenderedUnit }[] = [];
+  for (const a of aloneAsked) asked.push(a);
+  for (const a of alone) {
+    if (a.unit.inputs.some((u) => !listed.has(u))) reads = undefined;
+    else for (const u of a.unit.inputs) reads?.add(u);
+  }
+  for (const root of chosen) {
+    if (!reads) break;
+    if (wantsExternal(root)) asked.push({ native: root.unit, unit: roots.get(root.dir)!.unit });
+    for (const u of root.reads) reads.add(u);
+    for (const u of layout.readsOf(root.dir)) reads.add(u);
+    const texts = [...roots.get(root.dir)!.texts.keys()];
+    if (texts.some((u) => !listed.has(u))) {
+      reads = undefined;
+      break;
+    }
+    for (const u of texts) reads.add(u);
+  }
+  const lastCall = (output: readonly ManifestFile[]): LastCall | undefined => reads && { input: files, output, units, reads, asked, folders: new Set(layout.folders), defaultNamespace, other, isRoot: options.isRoot, shown: options.shown };
+  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, output: readonly ManifestFile[], withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds, last: !options.externalAll && !options.onRendered ? lastCall(output) : undefined });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
-  if (!extra.length && !problems.size) return { files, units: [...roots.values()].map((r) => r.unit), memo: memoOut(new Map()) };
+  if (!extra.length && !problems.size) return { files, units, memo: memoOut(new Map(), files) };
   const consumed = new Map<string, ManifestFile>();
   const withProblems = new Map<string, { readonly from: ManifestFile; readonly key: string; readonly file: ManifestFile }>();
   const out: ManifestFile[] = [];
@@ -225,7 +285,59 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   }
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { files: out, units: [...roots.values()].map((r) => r.unit), memo: memoOut(consumed, withProblems) };
+  return { files: out, units, memo: memoOut(consumed, out, withProblems) };
+}
+
+/**
+ * The last call's answer with the files that changed since swapped in, when none of them is a kustomization, sits in
+ * a kustomization's folder, is read by a build or carries a build's problems, and everything else the answer depends
+ * on is the same (the list of URIs, the settings, the readers): an edit of a plain manifest costs a pass of identity
+ * checks, not a discovery and a reuse check of every root. Undefined otherwise.
+ */
+function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: KustomizeMemo, last: LastCall, other: FileReader | undefined, options: KustomizeOptions, answered: Map<RenderedUnit, RenderedUnit | undefined>): KustomizeUnits | undefined {
+  if (files.length !== last.input.length || defaultNamespace !== last.defaultNamespace || other !== last.other || options.isRoot !== last.isRoot || options.shown !== last.shown) return undefined;
+  if ((options.loadRestrictor ?? 'rootOnly') !== memo.loadRestrictor || options.externalAll || options.onRendered) return undefined;
+  const changed: ManifestFile[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    const old = last.input[i];
+    if (f === old) continue;
+    if (f.uri !== old.uri || isKustomizationUri(f.uri) || last.reads.has(f.uri) || last.folders.has(dirnameUri(f.uri))) return undefined;
+    if ((f.skipped === 'test-suite') !== (old.skipped === 'test-suite') || memo.consumed.has(f.uri) || memo.withProblems.has(f.uri)) return undefined;
+    changed.push(f);
+  }
+  let same = true;
+  for (const a of last.asked) {
+    const unit = options.external?.(a.native, memo.parsed);
+    answered.set(a.native, unit);
+    if ((unit ?? a.native) !== a.unit) same = false;
+  }
+  if (!same) return undefined;
+  let output = last.output === last.input ? files : last.output;
+  if (changed.length && output !== files) {
+    const swapped = [...output];
+    for (const f of changed) {
+      const i = indexByUri(swapped, f.uri);
+      if (i < 0) return undefined;
+      swapped[i] = f;
+    }
+    output = swapped;
+  }
+  return { files: output, units: last.units, memo: { ...memo, last: { ...last, input: files, output } } };
+}
+
+/** The place of `uri` among files in URI order (a binary search), or -1. */
+function indexByUri(files: readonly ManifestFile[], uri: string): number {
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const u = files[mid].uri;
+    if (u === uri) return mid;
+    if (u < uri) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**

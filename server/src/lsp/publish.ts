@@ -25,7 +25,7 @@ const cheapPassMs = 150;
  * script): the pass waits until the burst has been quiet this long, so the burst costs one analysis and one publish
  * per document, after the pass its first change started (which runs at once: a single edit waits for nothing).
  */
-const burstQuietMs = 40;
+export const burstQuietMs = 40;
 /** A burst that never goes quiet is still analysed and published at least this often. */
 const maxBurstWaitMs = 500;
 /**

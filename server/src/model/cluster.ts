@@ -93,6 +93,8 @@ interface Partition extends NamespaceObjects {
  * it touches.
  */
 export function buildCluster(input: readonly ManifestFile[], previous?: Cluster, rejects?: (r: Resource) => boolean): Cluster {
+  // The same parsed files under the same rule: the same cluster (an edit leaves most apply scopes as they were).
+  if (previous && rejectsOf.get(previous) === rejects && sameFiles(input, previous.files)) return previous;
   // Files in URI order, so that every list, and every finding that names several objects, is the same whatever
   // order the files were read in.
   const files = isSortedByUri(input, previous?.files) ? input : [...input].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -451,6 +453,12 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 }
 
 /** Whether files are in URI order; against the (ordered) files of a previous build only the entries that differ are compared. */
+function sameFiles(a: readonly ManifestFile[], b: readonly ManifestFile[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function isSortedByUri(files: readonly ManifestFile[], before?: readonly ManifestFile[]): boolean {
   const aligned = before?.length === files.length;
   for (let i = 1; i < files.length; i++) {

@@ -139,10 +139,19 @@ function controllersIn(lookup: Lookup): readonly Workload[] {
   const out: Workload[] = [];
   for (const ns of lookup.namespaces()) {
     for (const w of lookup.workloadsIn(ns)) {
-      if (w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))) out.push(w);
+      if (isController(w)) out.push(w);
     }
   }
   return out;
+}
+
+/** Whether a workload runs an ingress controller's image, once per parsed workload (every Ingress asks of every one). */
+const controllers = new WeakMap<Workload, boolean>();
+
+function isController(w: Workload): boolean {
+  let found = controllers.get(w);
+  if (found === undefined) controllers.set(w, (found = w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))));
+  return found;
 }
 
 function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Workload[]):

@@ -158,6 +158,8 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
   /** Newest first; hovers and lenses build snapshots between two diagnostics passes, so one is not enough. */
   let history: readonly Analysis[] = [];
   let kustomizeMemo: KustomizeMemo | undefined;
+  /** The files of the last snapshot with Kustomize builds among them, and each URI's place. */
+  let unitsPlace: { readonly files: readonly ManifestFile[]; readonly place: ReadonlyMap<string, number> } | undefined;
   let kustomizeBuilds: ReadonlyMap<string, RenderedUnit> = new Map();
   let realKustomize: (settings: Settings['kustomize']) => boolean = () => false;
   const realKustomizeRuns = new WeakMap<Settings['kustomize'], boolean>();
@@ -257,7 +259,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     });
     kustomizeMemo = units.memo;
     if (units.files !== files) files = [...units.files];
-    const place = units.files === layout.files ? layout.place : new Map(files.map((f, i) => [f.uri, i]));
+    // the builds' files keep their places while the same URIs come out in the same order (an edit of a plain file)
+    const place = units.files === layout.files ? layout.place : unitsPlace && sameUris(unitsPlace.files, files) ? unitsPlace.place : new Map(files.map((f, i) => [f.uri, i]));
+    if (units.files !== layout.files) unitsPlace = { files, place };
     const list = files;
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
@@ -455,4 +459,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
 /** A render's file with what its templates ask the cluster (analysis/unknowns.ts reads it). */
 function withDependences(file: ManifestFile, dependences: RenderedUnit['clusterDependences']): ManifestFile {
   return dependences?.length ? { ...file, clusterDependences: dependences } : file;
+}
+
+function sameUris(a: readonly { readonly uri: string }[], b: readonly { readonly uri: string }[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].uri !== b[i].uri) return false;
+  return true;
 }
