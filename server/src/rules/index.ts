@@ -37,11 +37,13 @@ import { nodeportConflict } from './nodeportConflict';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
 import { podmonitorPortMissing } from './podmonitorPortMissing';
+import { podmonitorSelectsNothing } from './podmonitorSelectsNothing';
 import { routeAllBackendsInvalid } from './routeAllBackendsInvalid';
 import { routeBackendExternalname } from './routeBackendExternalname';
 import { routeBackendMissing } from './routeBackendMissing';
 import { routeBackendPort } from './routeBackendPort';
 import { routeBackendRefgrant } from './routeBackendRefgrant';
+import { routeMatchConflict } from './routeMatchConflict';
 import { serviceExternalTrafficLocal } from './serviceExternalTrafficLocal';
 import { serviceInternalTrafficLocal } from './serviceInternalTrafficLocal';
 import { serviceNoEndpoints } from './serviceNoEndpoints';
@@ -92,11 +94,13 @@ export const rules: readonly Rule[] = [
   peerDiscoveryNotReady,
   podSubdomainUnresolved,
   podmonitorPortMissing,
+  podmonitorSelectsNothing,
   routeAllBackendsInvalid,
   routeBackendExternalname,
   routeBackendMissing,
   routeBackendPort,
   routeBackendRefgrant,
+  routeMatchConflict,
   serviceExternalTrafficLocal,
   serviceInternalTrafficLocal,
   serviceNoEndpoints,
