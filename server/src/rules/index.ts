@@ -24,6 +24,7 @@ import { ingressTlsSecretMissing } from './ingressTlsSecretMissing';
 import { istioDestinationPort } from './istioDestinationPort';
 import { istioGatewayHostMismatch } from './istioGatewayHostMismatch';
 import { istioGatewayMissing } from './istioGatewayMissing';
+import { istioGatewayPortMissing } from './istioGatewayPortMissing';
 import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
 import { istioHostUnresolved } from './istioHostUnresolved';
 import { istioSubsetMissing } from './istioSubsetMissing';
@@ -81,6 +82,7 @@ export const rules: readonly Rule[] = [
   istioDestinationPort,
   istioGatewayHostMismatch,
   istioGatewayMissing,
+  istioGatewayPortMissing,
   istioGatewaySelectorNoMatch,
   istioHostUnresolved,
   istioSubsetMissing,
