@@ -47,9 +47,11 @@ export const serverNodeOptions: readonly string[] = ['--max-semi-space-size=8'];
 export interface TraceParams {
   /**
    * What to trace: a Service (the default), a Gateway (its listeners, the routes attached, their backends) or a
-   * Gateway API route (the listeners that accept it, its rules, their backends).
+   * Gateway API route (the listeners that accept it, its rules, their backends); an Istio Gateway (`IstioGateway`:
+   * its servers, the VirtualServices bound to it, their destinations) or a VirtualService (its Gateways' servers,
+   * its route blocks and destinations).
    */
-  readonly kind?: 'Service' | 'Gateway' | 'HTTPRoute' | 'GRPCRoute' | 'TLSRoute' | 'TCPRoute' | 'UDPRoute';
+  readonly kind?: 'Service' | 'Gateway' | 'HTTPRoute' | 'GRPCRoute' | 'TLSRoute' | 'TCPRoute' | 'UDPRoute' | 'IstioGateway' | 'VirtualService';
   readonly namespace: string;
   readonly name: string;
   /** The file of the definition to trace, when variants of the workspace define the Service differently. */

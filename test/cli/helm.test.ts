@@ -53,6 +53,22 @@ describe('Helm charts rendered with the real helm', () => {
     assert.deepEqual(d.related.map((r) => r.file), [join(charts, 'typo', 'templates', 'deployment.yaml')]);
   });
 
+  it('reports the Istio and Prometheus operator rules at their template lines, with the rendered value', () => {
+    const { diagnostics } = check(['--helm', helm, join(charts, 'mesh')]);
+    const t = (f: string) => join(charts, 'mesh', 'templates', f);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
+      ['istio-destination-port', t('istio.yaml'), '14:23'],
+      ['servicemonitor-port-missing', t('monitoring.yaml'), '10:13'],
+      ['podmonitor-selects-nothing', t('monitoring.yaml'), '20:16'],
+    ]);
+    const [route, scrape, pods] = diagnostics;
+    assert.match(route.message, /to port 9081 of host "reviews", but Service "reviews" has no such port[^]*\nin release reviews, values\.yaml: rendered `9081`$/);
+    assert.match(scrape.message, /Did you mean "metrics"\?\nin release reviews, values\.yaml: rendered `metrcs`$/);
+    assert.match(pods.message, /Deployment "reviews" has every other label, but version: v1\.\nin release reviews, values\.yaml: rendered `v2`$/);
+    // the related places are the chart's templates, not the rendered text
+    assert.deepEqual(diagnostics.map((d) => d.related.map((r) => r.file)), [[t('service.yaml')], [t('service.yaml')], [t('deployment.yaml')]]);
+  });
+
   it('finds helm on PATH when --helm is not given', () => {
     const { diagnostics } = check([join(charts, 'typo')], { PATH: `${dirname(helm)}:${noHelmPath}` });
     assert.deepEqual(diagnostics.map((d) => d.code), ['service-selector-no-match']);

@@ -5,7 +5,7 @@
 
 import type { Cluster } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
-import { isDestinationRule, isServiceEntry, istioObjectsOf, type DestinationRule, type ServiceEntry } from '../model/istio';
+import { isDestinationRule, isServiceEntry, istioObjectsOf, type DestinationRule, type IstioGateway, type ServiceEntry } from '../model/istio';
 import type { Service } from '../model/resources';
 import { zoneOf } from './dnsRecords';
 import { isIP } from './ip';
@@ -122,4 +122,42 @@ export function istioHostTarget(view: IstioHostView, config: AnalysisConfig, wri
     if (service) return { kind: 'unexpanded', fqdn, service, full: `${labels[0]}.${labels[1]}.svc.${zone}` };
   }
   return { kind: 'unknown', fqdn };
+}
+
+/** `name` or `namespace/name`; undefined for `mesh` and the legacy `name.namespace` form (istio-semantics §I4). */
+export function gatewayRef(written: string, namespace: string): { readonly namespace: string; readonly name: string } | undefined {
+  if (written === 'mesh' || !written) return undefined;
+  const slash = written.indexOf('/');
+  if (slash >= 0) {
+    const ns = written.slice(0, slash);
+    const name = written.slice(slash + 1);
+    return name && !name.includes('/') ? { namespace: ns && ns !== '.' ? ns : namespace, name } : undefined;
+  }
+  return written.includes('.') ? undefined : { namespace, name: written };
+}
+
+/** The hosts of a Gateway's servers that a VirtualService of `namespace` may use (Istio's host.NamesForNamespace). */
+export function gatewayServerHosts(gw: IstioGateway, namespace: string): string[] {
+  const out: string[] = [];
+  for (const s of gw.servers) {
+    for (const h of s.hosts) {
+      const v = h.value.toLowerCase();
+      const slash = v.indexOf('/');
+      if (slash < 0) {
+        out.push(v);
+        continue;
+      }
+      const ns = v.slice(0, slash);
+      const host = v.slice(slash + 1);
+      if (ns === '*' || ns === namespace || (ns === '.' && gw.namespace === namespace)) out.push(host);
+    }
+  }
+  return out;
+}
+
+/** Whether two host patterns overlap (Istio's host.Name.Matches: a wildcard matches the names under it, either way). */
+export function istioHostsOverlap(a: string, b: string): boolean {
+  if (a === b || a === '*' || b === '*') return true;
+  if (a.startsWith('*') && b.endsWith(a.slice(1))) return true;
+  return b.startsWith('*') && a.endsWith(b.slice(1));
 }

@@ -63,7 +63,7 @@ export interface DnsRequest extends AnalysisOptions, HelmOptions {
 }
 
 /** The kinds `kube-netlens trace` starts from. */
-const traceKinds = ['Service', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute'] as const;
+const traceKinds = ['Service', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute', 'IstioGateway', 'VirtualService'] as const;
 type TraceKind = (typeof traceKinds)[number];
 
 export interface TraceRequest extends AnalysisOptions, HelmOptions {
@@ -250,9 +250,9 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
     return { command, ...common, ...helm, ...ends, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as ReachRequest['format'] };
   }
   const [target, ...paths] = positionals;
-  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge)');
+  if (target === undefined) return usage('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge, istio-gateway/shop/public, virtualservice/shop/reviews)');
   const m = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/.exec(target);
-  const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase());
+  const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase().replace(/-/g, ''));
   if (!m || (m[1] !== undefined && !kind)) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of ${traceKinds.join(', ')}`);
   return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }

@@ -1,11 +1,13 @@
 // `kube-netlens trace NAMESPACE/SERVICE`: how a request reaches the Service's pods, as a tree, JSON or Mermaid; and
 // `kube-netlens trace gateway/NAMESPACE/NAME` (or httproute/…, tcproute/…): from a Gateway's listeners, or a route's,
-// through the routes to their Services.
+// through the routes to their Services; `trace istio-gateway/NAMESPACE/NAME` or `virtualservice/…`: from an Istio
+// Gateway's servers, or a VirtualService, through its route blocks and destinations to their Services.
 
 import { mapTraceSources } from '../features/renderedFindings';
 import { traceResultFor } from '../features/traceResult';
 import { lineIndexesOf } from '../model/lineIndex';
 import { isGateway, isRoute } from '../model/gatewayApi';
+import { isIstioGateway, isVirtualService } from '../model/istio';
 import type { Resource } from '../model/resources';
 import { analyzePaths } from './analyzePaths';
 import { withConfigFile } from './configFile';
@@ -30,10 +32,12 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   const charts = analyzeWithCharts(loaded, request, terminal.env);
   // NAMESPACE/NAME is a Service, or a Gateway when no Service has that name.
   const found = traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name })
-    ?? (kind ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }));
+    ?? (kind ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }))
+    // gateway/NS/NAME names an Istio Gateway when no Gateway API Gateway has that name.
+    ?? (kind === 'Gateway' || !kind ? traceResultFor(charts.analysis, { kind: 'IstioGateway', namespace, name }) : undefined);
   if (!found) {
     const message = kind && kind !== 'Service'
-      ? unknownMessage(kind, namespace, name, charts.analysis.cluster.resources.filter((r) => r.kind === kind && (isGateway(r) || isRoute(r))))
+      ? unknownMessage(kind, namespace, name, charts.analysis.cluster.resources.filter((r) => (kind === 'IstioGateway' ? isIstioGateway(r) : kind === 'VirtualService' ? isVirtualService(r) : r.kind === kind && (isGateway(r) || isRoute(r) || isIstioGateway(r)))))
       : unknownMessage('Service', namespace, name, charts.analysis.cluster.services);
     return failure(message, loaded.notes);
   }

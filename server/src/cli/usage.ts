@@ -11,7 +11,9 @@ Usage:
   kube-netlens trace NAMESPACE/SERVICE [PATH...]
                                              show how a request reaches a Service's pods
                                              (gateway/NAMESPACE/NAME, httproute/NAMESPACE/NAME…:
-                                             from a Gateway's or a route's listeners)
+                                             from a Gateway's or a route's listeners;
+                                             istio-gateway/…, virtualservice/…: from an Istio
+                                             Gateway's servers or a VirtualService)
   kube-netlens reach [PATH...] [--from REF --to REF]
                                              which workloads may connect to which, on which ports,
                                              and the NetworkPolicy rule that decides it

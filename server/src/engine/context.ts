@@ -36,11 +36,12 @@ import { localityOf, unknownGateway, unknownPods, unknownService } from '../anal
 import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
-import { gatewayObjectsOf, isGateway, type Gateway } from '../model/gatewayApi';
+import { gatewayObjectsOf, isGateway, isRoute, type Gateway } from '../model/gatewayApi';
 import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
 import { certificatesOf } from '../model/certManager';
 import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
 import { ingressesClaiming, ingressHostKey } from '../analysis/ingressClaims';
+import { gatewayParentsOf, gatewayRoutesKey, routesNamingGateway } from '../analysis/routeClaims';
 import { publishedNameKey, publishedNames, servicesPublishing } from '../analysis/externalDns';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Ingress, type Resource, type Service, type Workload } from '../model/resources';
@@ -75,6 +76,7 @@ export function keysOf(r: Resource, into: Set<string>): void {
   else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
   if (r.kind === 'Certificate') into.add(`certs:${r.namespace}`);
   if (r.kind === 'Ingress') for (const p of (r as Ingress).paths) into.add(ingressHostKey(p.host ?? ''));
+  if (isRoute(r)) for (const g of gatewayParentsOf(r)) into.add(gatewayRoutesKey(g));
   // Every object of the group, whatever its kind or version: a change of either touches the keys.
   if (isIstioNetworkingVersion(r.apiVersion)) {
     into.add(`istio:${r.namespace}`);
@@ -436,6 +438,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     ingressesClaiming(host) {
       record(ingressHostKey(host));
       return ingressesClaiming(a().cluster, host);
+    },
+    routesNamingGateway(namespace, name) {
+      record(gatewayRoutesKey(`${namespace}/${name}`));
+      return routesNamingGateway(a().cluster, namespace, name);
     },
     destinationRulesInVariants(fqdn) {
       const workspace = scope!.workspace;

@@ -32,7 +32,7 @@ export interface HopFinding {
 }
 
 /** Collects nodes and edges, places in files as the graph carries them, and findings per node. */
-interface GraphBuilder {
+export interface GraphBuilder {
   readonly nodes: TraceNode[];
   readonly edges: TraceEdge[];
   node(n: Omit<TraceNode, 'findings'>): void;
@@ -43,7 +43,7 @@ interface GraphBuilder {
   finish(): TraceNode[];
 }
 
-function graphBuilder(analysis: Analysis): GraphBuilder {
+export function graphBuilder(analysis: Analysis): GraphBuilder {
   const { cluster } = analysis;
   const nodes: TraceNode[] = [];
   const edges: TraceEdge[] = [];
@@ -396,24 +396,7 @@ function routesGraph(analysis: Analysis, b: GraphBuilder, subject: Gateway | Gat
     if (!services.includes(v.service)) services.push(v.service);
     return serviceId(v.service);
   }, listenerIds);
-  let reachable = false;
-  for (const s of services) {
-    const path = analysis.servicePath(s);
-    const valid = routes.some((r) => r.rules.some((rule) => rule.backends.some((x) => x.verdict.service === s && x.verdict.status !== 'invalid')));
-    const ports = s.ports.map((p) => `${p.port}/${p.protocol}${p.name ? ` "${p.name}"` : ''} → targetPort ${p.targetPort ?? p.port}`);
-    const n = endpointCount(path.endpoints);
-    // semantics §9.2: pods the manifests cannot show (an operator's, a generated label) leave the answer open.
-    const unknown = !path.reachable && path.noEndpoints && s.selector ? unknownPods(analysis.cluster, s.namespace, s.selector.keys()) : undefined;
-    const backs = path.external ? `ExternalName → ${path.external.target ?? '(none)'}: Gateway implementations should not forward to it.`
-      : path.reachable ? n === undefined ? 'One endpoint per node.' : `${n} ${n === 1 ? 'endpoint' : 'endpoints'}.`
-        : unknown ? `No pod in the manifests backs it, but ${unknown}.`
-          : 'No request through it reaches a pod (trace the Service for why): HTTP requests routed here get 503, connections fail.';
-    const kind = path.external ? 'external-name' : 'service';
-    const status: TraceStatus = path.external ? 'error' : path.reachable ? 'ok' : unknown ? 'conditional' : 'error';
-    if (valid && (path.reachable || unknown) && !path.external) reachable = true;
-    b.node({ id: serviceId(s), kind, column: 'service', label: s.name, detail: [path.external ? 'ExternalName Service' : s.headless ? 'Headless Service' : `${s.type} ${clusterIpOf(s) ?? '(cluster IP allocated on creation)'}`, ...ports, backs], status, source: b.source(s.uri, s.nameSpan) });
-  }
-
+  const reachable = drawServiceNodes(analysis, b, services, (s) => routes.some((r) => r.rules.some((rule) => rule.backends.some((x) => x.verdict.service === s && x.verdict.status !== 'invalid'))));
   for (const f of findings) {
     const r = f.resource;
     if (!r || own(f)) continue;
@@ -432,6 +415,30 @@ function routesGraph(analysis: Analysis, b: GraphBuilder, subject: Gateway | Gat
     // With no route in the workspace, routes may be attached from elsewhere: nothing says requests fail.
     broken: routes.length > 0 && !reachable,
   };
+}
+
+/**
+ * One node per Service a route leads to, saying whether its pods receive what is routed there (`valid`: some route's
+ * backend to it is valid); true when a valid backend reaches pods (or pods the manifests cannot show).
+ */
+export function drawServiceNodes(analysis: Analysis, b: GraphBuilder, services: readonly Service[], valid: (s: Service) => boolean): boolean {
+  let reachable = false;
+  for (const s of services) {
+    const path = analysis.servicePath(s);
+    const ports = s.ports.map((p) => `${p.port}/${p.protocol}${p.name ? ` "${p.name}"` : ''} → targetPort ${p.targetPort ?? p.port}`);
+    const n = endpointCount(path.endpoints);
+    // semantics §9.2: pods the manifests cannot show (an operator's, a generated label) leave the answer open.
+    const unknown = !path.reachable && path.noEndpoints && s.selector ? unknownPods(analysis.cluster, s.namespace, s.selector.keys()) : undefined;
+    const backs = path.external ? `ExternalName → ${path.external.target ?? '(none)'}: Gateway implementations should not forward to it.`
+      : path.reachable ? n === undefined ? 'One endpoint per node.' : `${n} ${n === 1 ? 'endpoint' : 'endpoints'}.`
+        : unknown ? `No pod in the manifests backs it, but ${unknown}.`
+          : 'No request through it reaches a pod (trace the Service for why): HTTP requests routed here get 503, connections fail.';
+    const kind = path.external ? 'external-name' : 'service';
+    const status: TraceStatus = path.external ? 'error' : path.reachable ? 'ok' : unknown ? 'conditional' : 'error';
+    if (valid(s) && (path.reachable || unknown) && !path.external) reachable = true;
+    b.node({ id: `service:${s.namespace}/${s.name}`, kind, column: 'service', label: s.name, detail: [path.external ? 'ExternalName Service' : s.headless ? 'Headless Service' : `${s.type} ${clusterIpOf(s) ?? '(cluster IP allocated on creation)'}`, ...ports, backs], status, source: b.source(s.uri, s.nameSpan) });
+  }
+  return reachable;
 }
 
 function listenerDetail(gateway: Gateway, l: GatewayListener): string[] {
@@ -471,7 +478,7 @@ function packetStop(path: ServicePath, dns: TraceStatus): PacketStop | undefined
   return { at: 'proxy', why: 'The pods behind the Service declare no port that its targetPort names, so kube-proxy has no endpoint for this Service port.' };
 }
 
-function within(inner: Span, outer: Span): boolean {
+export function within(inner: Span, outer: Span): boolean {
   return inner.start >= outer.start && inner.end <= outer.end;
 }
 

@@ -8,6 +8,8 @@ import type { TraceParams, TraceResult } from '../protocol';
 import { findingsInUnits } from './diagnostics';
 import { serviceDetails } from './hoverService';
 import { gatewayTraceGraph, routeTraceGraph, traceGraph } from './traceGraph';
+import { istioGatewayTraceGraph, virtualServiceTraceGraph } from './istioTraceGraph';
+import { isIstioGateway, isVirtualService, type IstioGateway, type VirtualService } from '../model/istio';
 import { traceToMermaid } from './traceMermaid';
 import { traceToText } from './traceText';
 
@@ -23,9 +25,25 @@ function gatewayObjectFor(analysis: Analysis, params: TraceParams): Gateway | Ga
   return defs.find((g) => g.uri === params.uri) ?? defs[0];
 }
 
+/** An Istio Gateway or a VirtualService, by namespace and name (the definition in the given file when there are several). */
+function istioObjectFor(analysis: Analysis, params: TraceParams): IstioGateway | VirtualService | undefined {
+  const kind = params.kind === 'IstioGateway' ? 'Gateway' : 'VirtualService';
+  const defs = analysis.cluster.get(kind, params.namespace, params.name).filter((r): r is IstioGateway | VirtualService => isIstioGateway(r) || isVirtualService(r));
+  return defs.find((g) => g.uri === params.uri) ?? defs[0];
+}
+
 export function traceResultFor(analysis: Analysis, params: TraceParams): TraceResult | undefined {
-  const target = params.kind === undefined || params.kind === 'Service' ? serviceFor(analysis, params) : gatewayObjectFor(analysis, params);
+  const target = params.kind === undefined || params.kind === 'Service' ? serviceFor(analysis, params)
+    : params.kind === 'IstioGateway' || params.kind === 'VirtualService' ? istioObjectFor(analysis, params)
+      : gatewayObjectFor(analysis, params);
   if (!target) return undefined;
+  if (isIstioGateway(target) || isVirtualService(target)) {
+    const variant = analysis.scopeOf(target.uri).label;
+    const findings = findingsInUnits(analysis);
+    const traced = isIstioGateway(target) ? istioGatewayTraceGraph(analysis, target, findings) : virtualServiceTraceGraph(analysis, target, findings);
+    const graph = variant ? { ...traced, variant } : traced;
+    return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
+  }
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(target.uri).label;
   const findings = findingsInUnits(analysis);

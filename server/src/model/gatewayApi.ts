@@ -48,10 +48,22 @@ export interface RouteRule {
   readonly name?: string;
   /** Each match as one line: `PathPrefix /api, GET, header x-env=canary`, `service/method`. */
   readonly matches: readonly string[];
+  /**
+   * HTTPRoute: each match as the request it claims, in one canonical form (defaults applied: a rule without matches
+   * is one `PathPrefix /` match; header names lower case; headers and query parameters sorted), so that two rules
+   * that match the same requests have the same key (gateway semantics §G9); the span is the match's path value or
+   * the match (the rule, for the implicit match). Empty for other kinds.
+   */
+  readonly matchClaims: readonly MatchClaim[];
   /** The type of each rule-level filter (`RequestRedirect`, `URLRewrite`…). */
   readonly filters: readonly string[];
   readonly backendRefs: readonly RouteBackendRef[];
   readonly backendRefsSpan?: Span;
+  readonly span: Span;
+}
+
+export interface MatchClaim {
+  readonly key: string;
   readonly span: Span;
 }
 
@@ -250,6 +262,7 @@ function readRoute(base: ResourceBase, kind: RouteKind, spec: YNode | undefined)
     index,
     name: text(at(r, 'name')),
     matches: items(at(r, 'matches')).map((m) => (kind === 'GRPCRoute' ? grpcMatch(m) : httpMatch(m))),
+    matchClaims: kind === 'HTTPRoute' ? httpMatchClaims(r) : [],
     filters: items(at(r, 'filters')).map((f) => text(at(f, 'type')) ?? 'filter'),
     backendRefs: items(at(r, 'backendRefs')).filter(isMap).map((b, i): RouteBackendRef => ({
       ...readRef(b, '', 'Service'),
@@ -282,6 +295,25 @@ function httpMatch(m: YNode): string {
   for (const h of items(at(m, 'headers'))) parts.push(`header ${text(at(h, 'name')) ?? '?'}=${text(at(h, 'value')) ?? ''}`);
   for (const q of items(at(m, 'queryParams'))) parts.push(`query ${text(at(q, 'name')) ?? '?'}=${text(at(q, 'value')) ?? ''}`);
   return parts.join(', ');
+}
+
+/** The canonical claims of an HTTPRoute rule's matches (the CRD's defaults: path `PathPrefix /`, header and query `Exact`). */
+function httpMatchClaims(rule: YNode): MatchClaim[] {
+  const list = items(at(rule, 'matches'));
+  if (!list.length) return [{ key: 'PathPrefix /', span: entry(rule, 'backendRefs')?.keySpan ?? rule.span }];
+  return list.map((m) => {
+    const path = at(m, 'path');
+    const parts = [`${text(at(path, 'type')) ?? 'PathPrefix'} ${text(at(path, 'value')) ?? '/'}`];
+    const method = text(at(m, 'method'));
+    if (method) parts.push(`method ${method.toUpperCase()}`);
+    const pairs = (key: string, fold: boolean) =>
+      items(at(m, key))
+        .map((h) => `${text(at(h, 'type')) ?? 'Exact'} ${fold ? (text(at(h, 'name')) ?? '').toLowerCase() : (text(at(h, 'name')) ?? '')}=${text(at(h, 'value')) ?? ''}`)
+        .sort();
+    for (const h of pairs('headers', true)) parts.push(`header ${h}`);
+    for (const q of pairs('queryParams', false)) parts.push(`query ${q}`);
+    return { key: parts.join(', '), span: at(path, 'value')?.span ?? (isMap(m) ? [...m.entries.values()][0]?.keySpan : undefined) ?? m.span };
+  });
 }
 
 function grpcMatch(m: YNode): string {

@@ -60,6 +60,8 @@ export interface DestinationRule extends ResourceBase {
 
 export interface IstioServer {
   readonly port?: number;
+  /** `port.number`. */
+  readonly portSpan?: Span;
   readonly portName?: string;
   readonly protocol?: string;
   readonly hosts: readonly IstioHostEntry[];
@@ -208,6 +210,7 @@ function readGateway(base: ResourceBase, spec: YNode | undefined): IstioGateway 
   if (isMap(selector)) for (const [k, e] of selector.entries) spans.set(k, { key: e.keySpan, value: e.value.span });
   const servers = items(at(spec, 'servers')).filter(isMap).map((s): IstioServer => ({
     port: int(at(s, 'port', 'number')),
+    portSpan: at(s, 'port', 'number')?.span,
     portName: text(at(s, 'port', 'name')),
     protocol: text(at(s, 'port', 'protocol')),
     hosts: hostList(at(s, 'hosts')),

@@ -8,5 +8,11 @@
 export function sameApplyUnit(a: string, b: string): boolean {
   if (a === b) return true;
   if (a.includes('#') || b.includes('#')) return false;
-  return a.slice(0, a.lastIndexOf('/')) === b.slice(0, b.lastIndexOf('/'));
+  return folderOf(a) === folderOf(b);
+}
+
+/** The folder of a file's URI; '' for a file given without one (`check .` names the files of its root relatively). */
+function folderOf(uri: string): string {
+  const slash = uri.lastIndexOf('/');
+  return slash < 0 ? '' : uri.slice(0, slash);
 }

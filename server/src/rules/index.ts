@@ -24,6 +24,7 @@ import { ingressTlsSecretMissing } from './ingressTlsSecretMissing';
 import { istioDestinationPort } from './istioDestinationPort';
 import { istioGatewayHostMismatch } from './istioGatewayHostMismatch';
 import { istioGatewayMissing } from './istioGatewayMissing';
+import { istioGatewayPortMissing } from './istioGatewayPortMissing';
 import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
 import { istioHostUnresolved } from './istioHostUnresolved';
 import { istioSubsetMissing } from './istioSubsetMissing';
@@ -37,11 +38,13 @@ import { nodeportConflict } from './nodeportConflict';
 import { peerDiscoveryNotReady } from './peerDiscoveryNotReady';
 import { podSubdomainUnresolved } from './podSubdomainUnresolved';
 import { podmonitorPortMissing } from './podmonitorPortMissing';
+import { podmonitorSelectsNothing } from './podmonitorSelectsNothing';
 import { routeAllBackendsInvalid } from './routeAllBackendsInvalid';
 import { routeBackendExternalname } from './routeBackendExternalname';
 import { routeBackendMissing } from './routeBackendMissing';
 import { routeBackendPort } from './routeBackendPort';
 import { routeBackendRefgrant } from './routeBackendRefgrant';
+import { routeMatchConflict } from './routeMatchConflict';
 import { serviceExternalTrafficLocal } from './serviceExternalTrafficLocal';
 import { serviceInternalTrafficLocal } from './serviceInternalTrafficLocal';
 import { serviceNoEndpoints } from './serviceNoEndpoints';
@@ -79,6 +82,7 @@ export const rules: readonly Rule[] = [
   istioDestinationPort,
   istioGatewayHostMismatch,
   istioGatewayMissing,
+  istioGatewayPortMissing,
   istioGatewaySelectorNoMatch,
   istioHostUnresolved,
   istioSubsetMissing,
@@ -92,11 +96,13 @@ export const rules: readonly Rule[] = [
   peerDiscoveryNotReady,
   podSubdomainUnresolved,
   podmonitorPortMissing,
+  podmonitorSelectsNothing,
   routeAllBackendsInvalid,
   routeBackendExternalname,
   routeBackendMissing,
   routeBackendPort,
   routeBackendRefgrant,
+  routeMatchConflict,
   serviceExternalTrafficLocal,
   serviceInternalTrafficLocal,
   serviceNoEndpoints,

@@ -1,7 +1,7 @@
 // istio-gateway-host-mismatch: a VirtualService bound to an Istio Gateway none of whose servers serves its hosts.
 
-import { isIstioGateway, isIstioNetworkingVersion, isVirtualService, type IstioGateway } from '../model/istio';
-import { gatewayRef } from './istioGatewayMissing';
+import { gatewayRef, gatewayServerHosts, istioHostsOverlap } from '../analysis/istioHosts';
+import { isIstioGateway, isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 
@@ -51,10 +51,10 @@ spec:
         if (!ref) continue;
         const gateways = lookup.get('Gateway', ref.namespace, ref.name).filter(isIstioGateway);
         if (!gateways.length) continue;
-        const offered = gateways.flatMap((gw) => serverHostsFor(gw, r.namespace));
+        const offered = gateways.flatMap((gw) => gatewayServerHosts(gw, r.namespace));
         if (!offered.length && gateways.every((gw) => gw.servers.every((s) => !s.hosts.length))) continue;
         const vsHosts = r.hosts.map((h) => h.value.toLowerCase());
-        if (vsHosts.some((h) => offered.some((o) => overlaps(o, h)))) continue;
+        if (vsHosts.some((h) => offered.some((o) => istioHostsOverlap(o, h)))) continue;
         const gw = gateways[0];
         const all = gateways.flatMap((x) => x.servers.flatMap((s) => s.hosts.map((h) => h.value)));
         yield {
@@ -68,29 +68,3 @@ spec:
     }
   },
 });
-
-/** The hosts of a Gateway's servers that a VirtualService of `namespace` may use (Istio's host.NamesForNamespace). */
-function serverHostsFor(gw: IstioGateway, namespace: string): string[] {
-  const out: string[] = [];
-  for (const s of gw.servers) {
-    for (const h of s.hosts) {
-      const v = h.value.toLowerCase();
-      const slash = v.indexOf('/');
-      if (slash < 0) {
-        out.push(v);
-        continue;
-      }
-      const ns = v.slice(0, slash);
-      const host = v.slice(slash + 1);
-      if (ns === '*' || ns === namespace || (ns === '.' && gw.namespace === namespace)) out.push(host);
-    }
-  }
-  return out;
-}
-
-/** Whether two host patterns overlap (Istio's host.Name.Matches: a wildcard matches the names under it, either way). */
-function overlaps(a: string, b: string): boolean {
-  if (a === b || a === '*' || b === '*') return true;
-  if (a.startsWith('*') && b.endsWith(a.slice(1))) return true;
-  return b.startsWith('*') && a.endsWith(b.slice(1));
-}

@@ -1,6 +1,7 @@
 // istio-gateway-missing: a VirtualService `gateways` entry that names no Gateway: a typo of one, or one in another namespace.
 
 import { namesOf } from '../analysis/closestName';
+import { gatewayRef } from '../analysis/istioHosts';
 import { isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import type { Resource } from '../model/resources';
 import { closestName } from './closestName';
@@ -69,18 +70,6 @@ spec:
     }
   },
 });
-
-/** `name` or `namespace/name`; undefined for `mesh` and the legacy `name.namespace` form (istio-semantics §I4). */
-export function gatewayRef(written: string, namespace: string): { readonly namespace: string; readonly name: string } | undefined {
-  if (written === 'mesh' || !written) return undefined;
-  const slash = written.indexOf('/');
-  if (slash >= 0) {
-    const ns = written.slice(0, slash);
-    const name = written.slice(slash + 1);
-    return name && !name.includes('/') ? { namespace: ns && ns !== '.' ? ns : namespace, name } : undefined;
-  }
-  return written.includes('.') ? undefined : { namespace, name: written };
-}
 
 function gatewayNames(lookup: Lookup, namespace: string): string[] {
   return [...namesOf(lookup.istioObjectsIn(namespace).gateways), ...namesOf(lookup.gatewaysIn(namespace))];

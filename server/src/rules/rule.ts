@@ -5,7 +5,7 @@ import type { ServiceEndpoints } from '../analysis/endpoints';
 import type { PortQuery, ReachResult } from '../analysis/reach';
 import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
-import type { Gateway, ReferenceGrant } from '../model/gatewayApi';
+import type { Gateway, GatewayRoute, ReferenceGrant } from '../model/gatewayApi';
 import type { DestinationRule, IstioObjects, ServiceEntry } from '../model/istio';
 import type { Certificate } from '../model/certManager';
 import type { EndpointSlice, Endpoints, Ingress, NetworkPolicy, Resource, Service, Workload } from '../model/resources';
@@ -161,6 +161,8 @@ export interface Lookup {
   destinationRulesInVariants(fqdn: string): readonly DestinationRule[];
   /** The Ingresses of any namespace with a rule for this host (`''`: rules without a host), in cluster order. */
   ingressesClaiming(host: string): readonly Ingress[];
+  /** The Gateway API routes of any namespace with a parentRef to the Gateway `namespace/name`, in cluster order. */
+  routesNamingGateway(namespace: string, name: string): readonly GatewayRoute[];
   /** The cert-manager Certificates of a namespace: each writes the TLS Secret its `secretName` names there. */
   certificatesIn(namespace: string): readonly Certificate[];
   /** The Services of any namespace whose ExternalDNS hostname annotation publishes this name. */
