@@ -67,6 +67,8 @@ export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly format: 'text' | 'json' | 'mermaid';
   /** `kind` when the target was written `KIND/NAMESPACE/NAME` (`gateway/shop/edge`, `httproute/shop/site`). */
   readonly target: { readonly kind?: TraceKind; readonly namespace: string; readonly name: string };
+  /** `--from REF`: the client whose connections the Service trace checks against NetworkPolicies (cli/traceCommand.ts reads it). */
+  readonly from?: string;
 }
 
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
@@ -141,7 +143,7 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
-  trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+  trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] }, '--from': { values: [] } },
   reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
   diff: { '--format': { values: ['text', 'markdown', 'json'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--path': { values: [], repeatable: true }, '--config': { values: [] } },
 };
@@ -248,7 +250,9 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const m = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/.exec(target);
   const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase());
   if (!m || (m[1] !== undefined && !kind)) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of ${traceKinds.join(', ')}`);
-  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  const from = values.get('--from');
+  if (from !== undefined && kind !== undefined && kind !== 'Service') return usage(`--from checks a client's connections to a Service's pods; a ${kind} trace has no pods of its own`);
+  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, ...(from !== undefined ? { from } : {}), paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {

@@ -3,7 +3,7 @@
 // NetworkPolicy ("selects 3 workloads · admits 2 · egress limited").
 
 import type { Analysis } from '../analysis/analysis';
-import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ReachResult, type RuleRef } from '../analysis/reach';
+import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
@@ -34,13 +34,13 @@ function ruleText(ref: RuleRef, here: string): Md {
     : md`${code(ref.policy.name)} isolates for ${text(ref.direction)} and admits none of it (${where})`;
 }
 
-function endText(e: Endpoint, from: Workload): Md {
+function endText(e: ListedEnd, from: Workload): Md {
   if (e.kind === 'external') return md`outside the cluster`;
   const w = e.workload;
   return w.namespace === from.namespace ? md`${text(w.kind)} ${code(w.name)}` : md`${text(w.kind)} ${code(w.name)} in ${code(w.namespace)}`;
 }
 
-function verdictLine(e: Endpoint, w: Workload, r: ReachResult): Md {
+function verdictLine(e: ListedEnd, w: Workload, r: ReachResult): Md {
   const ports = code(portSetText(r.ports));
   const rules = r.because.map((b) => ruleText(b, w.uri));
   const by = rules.length ? md` — ${joined(rules, '; ')}` : md``;
@@ -49,9 +49,9 @@ function verdictLine(e: Endpoint, w: Workload, r: ReachResult): Md {
 }
 
 /** The peers of a workload in its scope: every other workload, and external. */
-function peersOf(analysis: Analysis, w: Workload): Endpoint[] {
+function peersOf(analysis: Analysis, w: Workload): ListedEnd[] {
   return [
-    ...analysis.cluster.workloads.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): Endpoint => ({ kind: 'workload', workload: x })),
+    ...analysis.cluster.workloads.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): ListedEnd => ({ kind: 'workload', workload: x })),
     { kind: 'external' },
   ];
 }
