@@ -18,7 +18,14 @@ export type PortSet = ReadonlyMap<Protocol, readonly (readonly [number, number])
  * One end of a connection: a workload's pods, an address outside the cluster, or any pod of a namespace (`namespace`:
  * a pod whose labels are not given, as a trace's client "any pod in namespace X"; netpol §9).
  */
-export type Endpoint = { readonly kind: 'workload'; readonly workload: Workload } | { readonly kind: 'external' } | { readonly kind: 'namespace'; readonly namespace: string };
+export type Endpoint =
+  | { readonly kind: 'workload'; readonly workload: Workload }
+  | { readonly kind: 'external' }
+  /**
+   * Pods of a namespace that no manifest describes: with `labels`, pods known to carry those labels (an ingress
+   * controller named in the settings); without, any pod, whose labels are not given.
+   */
+  | { readonly kind: 'namespace'; readonly namespace: string; readonly labels?: ReadonlyMap<string, string> };
 
 /** The ends a connectivity list and a hover enumerate: a workload, or outside the cluster. */
 export type ListedEnd = Exclude<Endpoint, { kind: 'namespace' }>;
@@ -161,15 +168,19 @@ function selectorKeys(selector: LabelSelector): string[] {
   return [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
 }
 
-/** Whether a pod selector selects a pod of the namespace whose labels are not given: only `{}` does for certain. */
-export function anyPodMatch(selector: LabelSelector, namespace: string): Match {
+/**
+ * Whether a pod selector selects pods of a namespace no manifest describes: by their labels when they are given, else
+ * only `{}` does for certain.
+ */
+export function anyPodMatch(selector: LabelSelector, namespace: string, labels?: ReadonlyMap<string, string>): Match {
+  if (labels) return selectorMatches(selector, labels) ? yes : no;
   const keys = selectorKeys(selector);
   if (!keys.length) return yes;
   return { m: 'unknown', why: `the labels of "any pod in namespace ${namespace}" are not given, and the selector reads ${[...new Set(keys)].map((k) => `"${k}"`).join(', ')}` };
 }
 
 function pods(selector: LabelSelector, e: PodsEnd): Match {
-  return e.kind === 'workload' ? podMatch(selector, e.workload) : anyPodMatch(selector, e.namespace);
+  return e.kind === 'workload' ? podMatch(selector, e.workload) : anyPodMatch(selector, e.namespace, e.labels);
 }
 
 function and(a: Match, b: Match): Match {
@@ -330,7 +341,7 @@ function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: En
   if (!definite.length && !perhaps.length) return openSide;
   const destination: Endpoint = direction === 'ingress' ? self : other;
   const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
-  const selfText = self.kind === 'workload' ? `${self.workload.kind} "${self.workload.name}"` : `any pod in namespace "${self.namespace}"`;
+  const selfText = self.kind === 'workload' ? `${self.workload.kind} "${self.workload.name}"` : self.labels ? `the pods labelled ${[...self.labels].map(([k, v]) => `${k}=${v}`).join(',')} in namespace "${self.namespace}"` : `any pod in namespace "${self.namespace}"`;
   let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${selfText} is unknown: ${perhaps[0].why}`;
   const evaluate = (p: NetworkPolicy): { sure: PortSet; maybe: PortSet } => {
     const list = direction === 'ingress' ? p.ingress : p.egress;

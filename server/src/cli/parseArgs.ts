@@ -1,6 +1,6 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
-import type { LoadRestrictor, RuleLevel } from '../model/config';
+import type { IngressControllerSetting, LoadRestrictor, RuleLevel } from '../model/config';
 import { checkGlob } from '../workspace/glob';
 
 export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach' | 'diff';
@@ -20,10 +20,11 @@ export interface AnalysisOptions {
   readonly loadRestrictor?: LoadRestrictor;
   /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
   readonly config?: string;
-  /** From the config file (cli/configFile.ts): rule severities, the node-port range, and which files are read. */
+  /** From the config file (cli/configFile.ts): rule severities, the node-port range, the ingress controller, and which files are read. */
   readonly fromConfig?: {
     readonly rules?: Readonly<Record<string, RuleLevel>>;
     readonly nodePortRange?: readonly [number, number];
+    readonly ingressController?: IngressControllerSetting;
     /** The config file's folder: `include`, `exclude` and the Kustomize roots are relative to it. */
     readonly dir: string;
     readonly include?: readonly string[];
