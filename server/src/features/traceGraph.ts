@@ -175,7 +175,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     if (from && chosen) {
       for (const t of g.ports) if (t.containerPort !== undefined) portReaches.set(t, portReach(analysis, from, chosen.label, g.workload, t.servicePort.protocol, t.containerPort));
     }
-    const groupReach = from && chosen ? groupVerdict(chosen.label, [...portReaches.values()]) : undefined;
+    const groupReach = from && chosen ? groupVerdict(chosen.label, [...portReaches].map(([t, r]) => ({ ...r, port: `${t.containerPort}/${t.servicePort.protocol}` }))) : undefined;
     if (groupReach && !zero) reaches.push({ ...groupReach, group: `${g.workload.kind} ${g.workload.name}` });
     const groupStatus: TraceStatus = zero ? 'warning' : groupReach?.verdict === 'denied' ? 'error' : groupReach?.verdict === 'unknown' || g.readinessGated ? 'conditional' : 'ok';
     node({ id: wid, kind: 'workload', column: 'endpoints', label: groupLabel(g), detail: [...(groupReach ? [groupReach.text] : []), ...groupDetail(service, g, fqdn)], status: groupStatus, source: source(g.workload.uri, g.workload.nameSpan), pods: { ...(g.replicas !== undefined ? { count: g.replicas } : {}), names: g.podNames.slice(0, 50), readinessGated: g.readinessGated }, ...(groupReach ? { reach: groupReach } : {}) });
@@ -296,7 +296,11 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
             : verdict === 'denied' ? `✖ From ${chosen.label}: NetworkPolicies block the connection to every pod.`
               : `◐ From ${chosen.label}: whether the connection passes is unknown.`;
     // Per endpoint group: its verdict and the rules that decide it.
-    const because = reaches.map((r) => `${r.group}: ${r.verdict === 'denied' ? 'blocked' : r.verdict}${r.because.length ? ` — ${r.because.join('; ')}` : r.verdict === 'allowed' ? ' — no NetworkPolicy isolates either end' : ''}`);
+    const because = reaches.map((r) => {
+      const split = /\((\w+ on .*)\)\.$/.exec(r.text)?.[1];
+      const shown = r.because.length > 4 ? [...r.because.slice(0, 4), `and ${r.because.length - 4} more`] : r.because;
+      return `${r.group}: ${split ?? (r.verdict === 'denied' ? 'blocked' : r.verdict)}${shown.length ? ` — ${shown.join('; ')}` : r.verdict === 'allowed' ? ' — no NetworkPolicy isolates either end' : ''}`;
+    });
     clientSummary = { client, label: chosen.label, verdict: from && !external && reaches.length ? verdict : 'unknown', text, because };
     const detail = [text, ...('end' in chosen ? [clientEgressText(analysis, chosen.end)] : [])];
     // semantics §5.6: from outside, only node ports, a load balancer, external IPs or an Ingress lead to the Service.
@@ -553,13 +557,17 @@ function proxyDetail(service: Service, mode: string): string[] {
 }
 
 /** An endpoint group for the client: allowed on some port, blocked on all, or unknown (the ports' verdicts together). */
-function groupVerdict(client: string, ports: readonly TraceReach[]): TraceReach | undefined {
+function groupVerdict(client: string, ports: readonly (TraceReach & { readonly port: string })[]): TraceReach | undefined {
   const verdict = combined(ports);
   if (!verdict) return undefined;
   const because = [...new Set(ports.filter((r) => r.verdict === verdict || verdict === 'unknown').flatMap((r) => r.because))];
-  const text = verdict === 'allowed' ? `✓ From ${client}: these pods admit the connection.`
+  // Pods that admit the client on some Service ports and not on others say which.
+  const on = (v: TraceReach['verdict']) => [...new Set(ports.filter((r) => r.verdict === v).map((r) => r.port))].join(', ');
+  const mixed = new Set(ports.map((r) => r.verdict)).size > 1;
+  const split = mixed ? ` (${(['allowed', 'unknown', 'denied'] as const).filter((v) => on(v)).map((v) => `${v === 'denied' ? 'blocked' : v} on ${on(v)}`).join('; ')})` : '';
+  const text = verdict === 'allowed' ? `✓ From ${client}: these pods admit the connection${split}.`
     : verdict === 'denied' ? `✖ From ${client}: NetworkPolicy blocks the connection to these pods.`
-      : `◐ From ${client}: whether these pods admit the connection is unknown.`;
+      : `◐ From ${client}: whether these pods admit the connection is unknown${split}.`;
   return { verdict, text, because };
 }
 
