@@ -65,11 +65,15 @@ export function ruleText(ref: RuleRef): string {
   return ref.rule !== undefined ? `${ref.direction}: ${name} rule ${ref.rule + 1}${where}` : `${ref.direction}: ${name} admits none of it${where}`;
 }
 
-/** The client's connection to a workload's pods on one pod port (protocol of the Service port). */
-export function portReach(analysis: Analysis, client: Endpoint, clientLabel: string, to: Workload, protocol: string, port: number): TraceReach {
+/**
+ * The client's connection to a workload's pods on one pod port (protocol of the Service port), and the pods' ingress
+ * policies whose rules decide it (for the edges to the policies' boxes).
+ */
+export function portReach(analysis: Analysis, client: Endpoint, clientLabel: string, to: Workload, protocol: string, port: number): { readonly reach: TraceReach; readonly ingressDeciders: ReadonlySet<NetworkPolicy> } {
   const proto = asProtocol(protocol) ?? 'TCP';
   const r = reach(analysis.cluster, client, { kind: 'workload', workload: to }, { protocol: proto, port });
-  return { verdict: r.verdict, text: sentence(r, clientLabel, `${port}/${proto}`), because: r.because.map(ruleText) };
+  const ingressDeciders = new Set(r.because.filter((b) => b.direction === 'ingress' && b.rule !== undefined).map((b) => b.policy));
+  return { reach: { verdict: r.verdict, text: sentence(r, clientLabel, `${port}/${proto}`), because: r.because.map(ruleText) }, ingressDeciders };
 }
 
 function sentence(r: ReachResult, client: string, port: string): string {

@@ -172,15 +172,21 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     const zero = g.replicas === 0;
     // With a client: its connection on each pod port a Service port lands on (after the targetPort mapping, netpol §6).
     const portReaches = new Map<PortTarget, TraceReach>();
+    const deciders = new Map<PortTarget, ReadonlySet<NetworkPolicy>>();
     if (from && chosen) {
-      for (const t of g.ports) if (t.containerPort !== undefined) portReaches.set(t, portReach(analysis, from, chosen.label, g.workload, t.servicePort.protocol, t.containerPort));
+      for (const t of g.ports) {
+        if (t.containerPort === undefined) continue;
+        const r = portReach(analysis, from, chosen.label, g.workload, t.servicePort.protocol, t.containerPort);
+        portReaches.set(t, r.reach);
+        deciders.set(t, r.ingressDeciders);
+      }
     }
     const groupReach = from && chosen ? groupVerdict(chosen.label, [...portReaches].map(([t, r]) => ({ ...r, port: `${t.containerPort}/${t.servicePort.protocol}` }))) : undefined;
     if (groupReach && !zero) reaches.push({ ...groupReach, group: `${g.workload.kind} ${g.workload.name}` });
     const groupStatus: TraceStatus = zero ? 'warning' : groupReach?.verdict === 'denied' ? 'error' : groupReach?.verdict === 'unknown' || g.readinessGated ? 'conditional' : 'ok';
     node({ id: wid, kind: 'workload', column: 'endpoints', label: groupLabel(g), detail: [...(groupReach ? [groupReach.text] : []), ...groupDetail(service, g, fqdn)], status: groupStatus, source: source(g.workload.uri, g.workload.nameSpan), pods: { ...(g.replicas !== undefined ? { count: g.replicas } : {}), names: g.podNames.slice(0, 50), readinessGated: g.readinessGated }, ...(groupReach ? { reach: groupReach } : {}) });
     edge(upstream, wid, zero ? 'broken' : g.readinessGated ? 'conditional' : 'ok', proxied ? undefined : 'pod IPs from DNS');
-    const leaves: { id: string; reach?: TraceReach }[] = [];
+    const leaves: { id: string; reach?: TraceReach; deciders?: ReadonlySet<NetworkPolicy> }[] = [];
     for (const t of g.ports) {
       const pid = `port:${g.workload.kind}/${g.workload.name}:${t.servicePort.index}`;
       const ok = t.containerPort !== undefined;
@@ -190,7 +196,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       const detail = r ? [r.text, ...r.because.map((b) => `  ${b}`), ...portDetail(t)] : portDetail(t);
       node({ id: pid, kind: 'container-port', column: 'port', label: portLabel(t), detail, status, source: source(g.workload.uri, t.declared?.span ?? t.servicePort.targetPortSpan ?? t.servicePort.span), ...(r ? { reach: r } : {}) });
       edge(wid, pid, ok && !zero && r?.verdict !== 'denied' ? r?.verdict === 'unknown' ? 'conditional' : 'ok' : 'broken', `${t.servicePort.port}/${t.servicePort.protocol}`);
-      if (ok) leaves.push({ id: pid, ...(r ? { reach: r } : {}) });
+      if (ok) leaves.push({ id: pid, ...(r ? { reach: r, deciders: deciders.get(t) } : {}) });
     }
     if (!g.ports.length) leaves.push({ id: wid });
     for (const p of policies) {
@@ -203,9 +209,9 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       for (const leaf of leaves) {
         if (leaf.reach && chosen) {
           // Whether this policy's own rules decide the client's connection, or another policy's do.
-          const mine = leaf.reach.because.filter((b) => b.startsWith(`ingress: ${p.namespace}/${p.name} `));
+          const mine = leaf.deciders?.has(p) ?? false;
           const v = leaf.reach.verdict;
-          edge(leaf.id, pid, v === 'allowed' ? 'ok' : v === 'denied' ? 'broken' : 'conditional', v === 'allowed' ? (mine.length ? 'admits the client' : 'another policy admits the client') : v === 'denied' ? 'blocks the client' : 'may admit the client');
+          edge(leaf.id, pid, v === 'allowed' ? 'ok' : v === 'denied' ? 'broken' : 'conditional', v === 'allowed' ? (mine ? 'admits the client' : 'another policy admits the client') : v === 'denied' ? 'blocks the client' : 'may admit the client');
         } else edge(leaf.id, pid, p.ingress.length ? 'conditional' : 'broken', p.ingress.length ? 'only allowed peers' : 'denies all ingress');
       }
     }
