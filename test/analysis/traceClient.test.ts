@@ -91,6 +91,20 @@ describe('trace for a chosen client', () => {
     assert.ok(node(g, 'client').detail.includes('Its egress is limited by web-no-egress.'));
   });
 
+  it('with two policies on the pods, the edge to each says whether its own rules admit the client', () => {
+    const two = analyzeTexts([{ uri: 'file:///two.yaml', text: [
+      'apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: x}\nspec:\n  selector: {app: api}\n  ports: [{port: 80, targetPort: 8080}]',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: x}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec:\n      containers: [{name: api, image: api, ports: [{containerPort: 8080}]}]',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: x}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web}]',
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: from-web, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: api}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{port: 8080}]}]',
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: from-admin, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: api}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: admin}}}]}]',
+    ].join('\n---\n') }]);
+    const g = traced(two, 'x', 'api', workload('x', 'Deployment', 'web'));
+    const label = (policy: string) => g.edges.find((e) => e.from === 'port:Deployment/api:0' && e.to === `policy:x/${policy}`)?.label;
+    assert.equal(label('from-web'), 'admits the client');
+    assert.equal(label('from-admin'), 'another policy admits the client');
+  });
+
   it('outside the cluster and any pod of a namespace: unknown where the labels decide, never denied for it', () => {
     const ext = traced(a, 'shop', 'api', { kind: 'external' });
     assert.equal(node(ext, 'endpoints:Deployment/api').reach?.verdict, 'denied');
