@@ -58,6 +58,11 @@ export interface GeneratedWorkspace {
   readonly mistakes: readonly Mistake[];
   /** Services of the apps with the most replicas, most first. */
   readonly busyServices: readonly ServiceSite[];
+  /**
+   * The workloads of the same apps, where their `metadata.name` value starts: each has a NetworkPolicy, so a hover
+   * there is the reach hover (who can reach its pods, whom they can reach).
+   */
+  readonly busyWorkloads: readonly ServiceSite[];
   readonly editTarget: EditTarget;
 }
 
@@ -109,8 +114,8 @@ interface UrlTarget {
 
 interface PendingDocument {
   readonly text: string;
-  /** Set on Services whose name position is reported. */
-  readonly site?: { readonly namespace: string; readonly name: string; readonly endpoints: number };
+  /** Set on Services and workloads whose name position is reported. */
+  readonly site?: { readonly namespace: string; readonly name: string; readonly endpoints: number; readonly workload?: true };
 }
 
 export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace {
@@ -221,7 +226,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
     }
 
     const workloadFile = where(app.kind.toLowerCase(), 'workloads');
-    add(workloadFile, { text: workloadYaml(app, serviceNameValue, configName, rng) });
+    add(workloadFile, { text: workloadYaml(app, serviceNameValue, configName, rng), site: { namespace: ns, name, endpoints: app.replicas, workload: true } });
     if (app.mistake === 'service-name-typo') mistakes.push({ kind: app.mistake, file: workloadFile, namespace: ns, resource: name });
 
     const serviceFile = where('service', 'services');
@@ -275,6 +280,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
 
   const out: GeneratedFile[] = [];
   const sites: ServiceSite[] = [];
+  const workloadSites: ServiceSite[] = [];
   for (const [path, docs] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     let text = '';
     let line = 0;
@@ -286,7 +292,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
       if (d.site) {
         const at = d.text.indexOf('\n  name: ') + 1;
         const lineInDoc = countLines(d.text, at);
-        sites.push({ file: path, namespace: d.site.namespace, name: d.site.name, line: line + lineInDoc, character: '  name: '.length, endpoints: d.site.endpoints });
+        (d.site.workload ? workloadSites : sites).push({ file: path, namespace: d.site.namespace, name: d.site.name, line: line + lineInDoc, character: '  name: '.length, endpoints: d.site.endpoints });
       }
       text += d.text;
       line += countLines(d.text, d.text.length);
@@ -301,6 +307,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
     files: out,
     mistakes,
     busyServices: sites.sort((a, b) => b.endpoints - a.endpoints || (a.file < b.file ? -1 : 1)).slice(0, 20),
+    busyWorkloads: workloadSites.sort((a, b) => b.endpoints - a.endpoints || (a.file < b.file ? -1 : 1)).slice(0, 20),
     editTarget: {
       namespace: first.namespace,
       app: first.name,

@@ -30,6 +30,8 @@ export interface ServerFigures {
   readonly diagnostics: number;
   readonly incremental: EditFigures;
   readonly hover: HoverFigures;
+  /** Hovers on the name of workloads that NetworkPolicies select: the reach hover (features/hoverReach.ts). */
+  readonly reachHover: HoverFigures;
   readonly peakRssMb: number;
 }
 
@@ -60,6 +62,7 @@ export interface ServerRunOptions {
   readonly folder: string;
   readonly editTarget: EditTarget;
   readonly busyServices: readonly ServiceSite[];
+  readonly busyWorkloads: readonly ServiceSite[];
   readonly edits: number;
   /** Edits stop early (after at least 20) once they have taken this long; the figures say how many ran. */
   readonly editBudgetMs: number;
@@ -88,8 +91,9 @@ export async function measureServer(o: ServerRunOptions): Promise<ServerFigures>
     const after = publishedState(s.received);
     const differ = [...new Set([...before.keys(), ...after.keys()])].filter((uri) => (before.get(uri) ?? '[]') !== (after.get(uri) ?? '[]'));
     if (differ.length) throw new Error(`after ${incremental.edits} edits, each reverted, the diagnostics of ${differ.length} files differ from the cold index's: ${differ.slice(0, 3).join(', ')}`);
-    const hover = await hoverRun(s, o);
-    return { ...cold, incremental, hover, peakRssMb: s.peakRssMb() };
+    const hover = await hoverRun(s, o, o.busyServices, 'Service');
+    const reachHover = await hoverRun(s, o, o.busyWorkloads, 'NetworkPolicy reach');
+    return { ...cold, incremental, hover, reachHover, peakRssMb: s.peakRssMb() };
   } finally {
     await s.close();
   }
@@ -206,17 +210,18 @@ async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
   return { edits: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: Math.max(...times), silentEdits: silent, editsChangingOtherFiles: elsewhere, cpuMsPerEdit };
 }
 
-async function hoverRun(s: Session, o: ServerRunOptions): Promise<HoverFigures> {
+/** `o.hovers` hovers on the sites in turn, each checked to answer about that object (its name and `about` in it). */
+async function hoverRun(s: Session, o: ServerRunOptions, sites: readonly ServiceSite[], about: string): Promise<HoverFigures> {
   const times: number[] = [];
   const cpu0 = s.cpuMs();
   for (let i = 0; i < o.hovers; i++) {
-    const site = o.busyServices[i % o.busyServices.length];
+    const site = sites[i % sites.length];
     const uri = pathToFileURL(join(o.folder, site.file)).href;
     const t0 = performance.now();
     const h = await s.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: site.line, character: site.character + 1 } });
     times.push(performance.now() - t0);
-    if (!h || !h.contents.value.includes(site.name)) throw new Error(`hover on Service ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? 'a hover without its name' : 'nothing'}`);
+    if (!h || !h.contents.value.includes(site.name) || !h.contents.value.includes(about)) throw new Error(`hover on ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? `a hover without its name or "${about}"` : 'nothing'}`);
   }
   const cpuMsPerHover = (s.cpuMs() - cpu0) / times.length;
-  return { requests: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxEndpoints: Math.max(...o.busyServices.map((b) => b.endpoints)), cpuMsPerHover };
+  return { requests: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxEndpoints: Math.max(...sites.map((b) => b.endpoints)), cpuMsPerHover };
 }

@@ -120,13 +120,13 @@ async function measureSize(size: number, o: Options, given?: { readonly shape?: 
   const floorBefore = parseFloor(texts, runs);
   say(`parse floor ${floorBefore.wallMs.toFixed(0)} ms; starting the server`);
   const server = await measureServer({
-    serverJs, folder, editTarget: ws.editTarget, busyServices: ws.busyServices,
+    serverJs, folder, editTarget: ws.editTarget, busyServices: ws.busyServices, busyWorkloads: ws.busyWorkloads,
     edits: o.edits, editBudgetMs: (o.quick ? 1 : 5) * minute, hovers: o.hovers, timeoutMs: 15 * minute,
   });
   // The floor is taken again after the server run and the better kept: the machine's load drifts.
   const floorAfter = parseFloor(texts, runs);
   const floor = { wallMs: Math.min(floorBefore.wallMs, floorAfter.wallMs), cpuMs: Math.min(floorBefore.cpuMs, floorAfter.cpuMs) };
-  say(`cold index ${server.coldIndexMs.toFixed(0)} ms, edit p95 ${server.incremental.p95Ms.toFixed(0)} ms over ${server.incremental.edits}, hover p95 ${server.hover.p95Ms.toFixed(1)} ms`);
+  say(`cold index ${server.coldIndexMs.toFixed(0)} ms, edit p95 ${server.incremental.p95Ms.toFixed(0)} ms over ${server.incremental.edits}, hover p95 ${server.hover.p95Ms.toFixed(1)} ms, reach hover p95 ${server.reachHover.p95Ms.toFixed(1)} ms`);
 
   const cli = await bestProcessRun([cliJs, 'check', folder, '--format', 'json', '--fail-on', 'never'], runs, 15 * minute);
   if (cli.timedOut || cli.exitCode !== 0) throw new Error(`CLI check failed (exit ${cli.exitCode}${cli.timedOut ? ', timed out' : ''}): ${cli.stderr}`);
@@ -167,6 +167,7 @@ async function measureSize(size: number, o: Options, given?: { readonly shape?: 
     cliFindings: cliDiagnostics.length,
     incremental: server.incremental,
     hover: server.hover,
+    reachHover: server.reachHover,
     peakRssMb: server.peakRssMb,
     cliMs: cli.ms,
     peer,

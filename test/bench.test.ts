@@ -47,6 +47,17 @@ describe('bench workspace generator', () => {
     }
   });
 
+  it('reports the name positions of the busy apps\' workloads, each selected by a NetworkPolicy (the reach hover)', () => {
+    assert.deepEqual(ws.busyWorkloads.map((w) => `${w.namespace}/${w.name}`).sort(), ws.busyServices.map((s) => `${s.namespace}/${s.name}`).sort());
+    const a = analysis;
+    for (const w of ws.busyWorkloads) {
+      const text = ws.files.find((f) => f.path === w.file)!.text;
+      assert.equal(text.split('\n')[w.line].slice(w.character), w.name, `${w.file}:${w.line}`);
+      const workload = a.cluster.workloadsIn(w.namespace).find((x) => x.name === w.name)!;
+      assert.ok(a.policiesSelecting(workload).length > 0, `${w.namespace}/${w.name} is selected by a policy`);
+    }
+  });
+
   it('adds each hostile shape of the asked count, whose findings stay capped', () => {
     for (const shape of hostileShapes) {
       const shaped = withShape(ws, shape, 1500);

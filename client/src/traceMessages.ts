@@ -1,5 +1,5 @@
 // The allow-list for messages from the trace webview: anything not shaped exactly like a known intent is dropped.
-import type { TraceGraph, TraceNode } from '../../server/src/protocol';
+import type { TraceClient, TraceGraph, TraceNode } from '../../server/src/protocol';
 
 /** An SVG of the largest traces is well under a megabyte; anything far bigger is not ours. */
 export const maxSvgLength = 5 * 1024 * 1024;
@@ -8,7 +8,9 @@ export type TraceIntent =
   | { readonly type: 'ready' }
   | { readonly type: 'reveal'; readonly node: TraceNode & { readonly source: NonNullable<TraceNode['source']> } }
   | { readonly type: 'copyMermaid' }
-  | { readonly type: 'saveSvg'; readonly svg: string };
+  | { readonly type: 'saveSvg'; readonly svg: string }
+  /** Choose the client the trace checks NetworkPolicies for: the host offers the clients the server listed. */
+  | { readonly type: 'pickClient' };
 
 /**
  * `graph` is the graph the panel shows now: a reveal must name one of its nodes that has a source, so the webview
@@ -22,6 +24,8 @@ export function readTraceIntent(message: unknown, graph: TraceGraph | undefined)
       return { type: 'ready' };
     case 'copyMermaid':
       return graph ? { type: 'copyMermaid' } : undefined;
+    case 'pickClient':
+      return graph ? { type: 'pickClient' } : undefined;
     case 'reveal': {
       if (typeof m.nodeId !== 'string' || !graph) return undefined;
       const node = graph.nodes.find((n) => n.id === m.nodeId);
@@ -40,11 +44,25 @@ export function readTraceIntent(message: unknown, graph: TraceGraph | undefined)
  * The Service (or Gateway, `kind: 'Gateway'`) a command argument names, if it names one: `{namespace, name}` from a
  * code lens, hover link or caller.
  */
-export function readTraceTarget(arg: unknown): { readonly kind?: 'Gateway'; readonly namespace: string; readonly name: string; readonly uri?: string } | undefined {
+export function readTraceTarget(arg: unknown): { readonly kind?: 'Gateway'; readonly namespace: string; readonly name: string; readonly uri?: string; readonly client?: TraceClient } | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
   if (typeof a.namespace !== 'string' || typeof a.name !== 'string' || !a.name) return undefined;
   const kind = a.kind === 'Gateway' ? { kind: 'Gateway' as const } : {};
+  // The client a Service trace was drawn for (kept across reloads).
+  const client = a.kind !== 'Gateway' ? readClient(a.client) : undefined;
+  const withClient = client ? { client } : {};
   // The file of the definition, when variants of the workspace define the Service differently.
-  return typeof a.uri === 'string' && a.uri ? { ...kind, namespace: a.namespace, name: a.name, uri: a.uri } : { ...kind, namespace: a.namespace, name: a.name };
+  return typeof a.uri === 'string' && a.uri ? { ...kind, namespace: a.namespace, name: a.name, uri: a.uri, ...withClient } : { ...kind, namespace: a.namespace, name: a.name, ...withClient };
+}
+
+/** A trace client, if the value is exactly one (from a command argument or the view's saved state). */
+export function readClient(v: unknown): TraceClient | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const c = v as Record<string, unknown>;
+  const str = (x: unknown): x is string => typeof x === 'string' && x.length > 0 && x.length <= 253;
+  if (c.kind === 'external') return { kind: 'external' };
+  if (c.kind === 'namespace' && str(c.namespace)) return { kind: 'namespace', namespace: c.namespace };
+  if (c.kind === 'workload' && str(c.namespace) && str(c.workloadKind) && str(c.name)) return { kind: 'workload', namespace: c.namespace, workloadKind: c.workloadKind, name: c.name };
+  return undefined;
 }

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import {
-  type ServiceSummary, type SourceSpan, type TraceParams, type TraceResult,
+  type ServiceSummary, type SourceSpan, type TraceClient, type TraceParams, type TraceResult,
   analysisChangedNotification, listServicesRequest, traceRequest,
 } from '../../server/src/protocol';
 import { freshNonce, renderTraceHtml } from './traceHtml';
@@ -13,7 +13,8 @@ import { checkSvg } from './svgCheck';
 const viewType = 'kubeNetlens.trace';
 
 interface OpenTrace {
-  readonly target: TraceParams;
+  /** What is traced; its client changes when the person picks another one in the view. */
+  target: TraceParams;
   readonly panel: vscode.WebviewPanel;
   result: TraceResult | undefined;
   /** Raised by every request; an answer carrying an older number is stale and dropped. */
@@ -84,6 +85,14 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
         return;
       case 'saveSvg':
         return saveSvg(trace.target, intent.svg);
+      case 'pickClient': {
+        const picked = await pickClient(trace);
+        if (picked === undefined || trace.disposed) return;
+        const { client: _previous, ...rest } = trace.target;
+        trace.target = picked === 'none' ? rest : { ...rest, client: picked };
+        post(trace, { type: 'loading' });
+        return refresh(trace);
+      }
     }
   };
 
@@ -148,6 +157,37 @@ function keyOf(target: TraceParams): string {
 
 function post(trace: OpenTrace, message: { type: 'trace'; result: TraceResult } | { type: 'error'; message: string } | { type: 'loading' }): void {
   if (!trace.disposed) void trace.panel.webview.postMessage(message);
+}
+
+/**
+ * The clients the server listed with the trace (the workloads applied with the Service, outside the cluster, any pod of
+ * each namespace), in a quick pick that starts on the current one; 'none' draws the trace without a client.
+ */
+async function pickClient(trace: OpenTrace): Promise<TraceClient | 'none' | undefined> {
+  const choices = trace.result?.clients ?? [];
+  type Item = vscode.QuickPickItem & { client?: TraceClient };
+  const current = trace.target.client;
+  const same = (c: TraceClient) => JSON.stringify(c) === JSON.stringify(current);
+  const items: Item[] = [
+    { label: 'No client', description: 'the Service path alone' },
+    { label: 'Clients', kind: vscode.QuickPickItemKind.Separator },
+    ...choices.map((c): Item => ({ label: c.label, ...(c.description ? { description: c.description } : {}), client: c.client })),
+  ];
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = `Trace ${titleOf(trace.target)} for a client`;
+  pick.placeholder = 'Whose connections the NetworkPolicies are checked for';
+  pick.matchOnDescription = true;
+  pick.items = items;
+  const start = items.find((i) => (i.client ? same(i.client) : !current && i.kind !== vscode.QuickPickItemKind.Separator));
+  if (start) pick.activeItems = [start];
+  const chosen = await new Promise<Item | undefined>((resolve) => {
+    pick.onDidAccept(() => resolve(pick.selectedItems[0] ?? pick.activeItems[0]));
+    pick.onDidHide(() => resolve(undefined));
+    pick.show();
+  });
+  pick.dispose();
+  if (!chosen) return undefined;
+  return chosen.client ?? 'none';
 }
 
 /** Without an argument: every Service in a quick pick. From a file's context menu: the Services of that file. */

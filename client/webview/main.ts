@@ -58,6 +58,7 @@ async function showTrace(raw: unknown): Promise<void> {
   ui.title.textContent = displayText(`${kind || 'Service'} ${title}${next.graph.variant ? ` (variant ${next.graph.variant})` : ''}`, 300);
   document.title = `Trace: ${displayText(title, 200)}`;
   showBanner(next);
+  showClientButton(next);
   const laidFor = canvasSize();
   const layout = await chooseLayout(next);
   const laidOut = performance.now();
@@ -65,7 +66,7 @@ async function showTrace(raw: unknown): Promise<void> {
   // one sets its own title and banner).
   if (token !== pending) return;
   result = next;
-  host.remember({ namespace, name });
+  host.remember({ namespace, name, ...(next.graph.client ? { client: next.graph.client.client } : {}) });
 
   const previous = drawing;
   if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
@@ -166,8 +167,23 @@ function brokenNode(trace: TraceResult): TraceNode | undefined {
     ?? nodes.find((n) => n.findings.length);
 }
 
+/** A Service's trace may be drawn for a client: the button names the one chosen, and asks the host to pick another. */
+function showClientButton(trace: TraceResult): void {
+  const forService = trace.graph.service.kind === 'Service';
+  ui.clientButton.hidden = !forService;
+  const c = trace.graph.client;
+  ui.clientButton.textContent = displayText(c ? `Client: ${c.label} ▾` : 'Choose client… ▾', 120);
+  ui.clientButton.setAttribute('aria-label', c ? `Client: ${displayText(c.label, 200)}. Choose another client` : 'Choose a client whose connections the NetworkPolicies are checked for');
+}
+
 /** The banner says that the path is broken and where, and offers to show that hop; the boxes say the rest. */
 function showBanner(trace: TraceResult): void {
+  const client = trace.graph.client;
+  if (!trace.graph.broken && client && client.verdict !== 'allowed') {
+    // The chosen client's answer: blocked at every pod, or not known from the manifests.
+    setBanner(client.verdict === 'denied' ? 'alert' : 'status', displayText(client.text, 400));
+    return;
+  }
   if (!trace.graph.broken) {
     setBanner('none', '');
     return;
@@ -358,6 +374,8 @@ function buildShell() {
   const zoomOut = htmlEl('button', { type: 'button', 'aria-label': 'Zoom out', title: 'Zoom out (-)' }, actions, '−');
   const zoomIn = htmlEl('button', { type: 'button', 'aria-label': 'Zoom in', title: 'Zoom in (+)' }, actions, '+');
   const fit = htmlEl('button', { type: 'button', 'aria-label': 'Fit to window', title: 'Fit to window (0)' }, actions, 'Fit');
+  const clientButton = htmlEl('button', { type: 'button', class: 'pick-client' }, actions, 'Choose client… ▾');
+  clientButton.hidden = true;
   const copy = htmlEl('button', { type: 'button', class: 'copy-mermaid' }, actions, 'Copy as Mermaid');
   const save = htmlEl('button', { type: 'button', class: 'save-svg' }, actions, 'Save as SVG');
   const banner = htmlEl('div', { class: 'banner', role: 'status', 'aria-live': 'polite' }, body);
@@ -394,6 +412,7 @@ function buildShell() {
   zoomIn.addEventListener('click', () => drawing?.panZoom.zoomBy(1.2));
   fit.addEventListener('click', () => drawing?.panZoom.fit());
   copy.addEventListener('click', () => host.post({ type: 'copyMermaid' }));
+  clientButton.addEventListener('click', () => host.post({ type: 'pickClient' }));
   save.addEventListener('click', () => saveSvg());
   canvas.addEventListener('keydown', (ev) => {
     if (drawing && handlePanZoomKey(drawing.panZoom, ev)) ev.preventDefault();
@@ -406,5 +425,5 @@ function buildShell() {
   }
   new ResizeObserver(() => onResize()).observe(canvas);
   showNodeDetail(detailBody, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, () => undefined);
-  return { title, pathTab, packetTab, listToggle, banner, pathPanel, packetPanel, canvas, list, detail, detailToggle, detailBody, packet, pathOnly: [zoomOut, zoomIn, fit] };
+  return { title, pathTab, packetTab, listToggle, clientButton, banner, pathPanel, packetPanel, canvas, list, detail, detailToggle, detailBody, packet, pathOnly: [zoomOut, zoomIn, fit] };
 }

@@ -4,7 +4,7 @@ import { displayText, shortText } from './displayText';
 import { type Font, fitWidth, textWidth, wrapText } from './measureText';
 import { kindCaption, statusMarker } from './vocabulary';
 
-export type CardLineRole = 'caption' | 'label' | 'pods' | 'detail' | 'finding-error' | 'finding-warning' | 'more';
+export type CardLineRole = 'caption' | 'label' | 'pods' | 'detail' | 'reach-allowed' | 'reach-denied' | 'reach-unknown' | 'finding-error' | 'finding-warning' | 'more';
 
 export interface CardLine {
   readonly role: CardLineRole;
@@ -28,6 +28,7 @@ const maxTextWidth = 210;
 const small: Font = { size: 12, weight: 'normal' };
 const body: Font = { size: 12, weight: 'normal' };
 const strong: Font = { size: 14, weight: 'bold' };
+const verdict: Font = { size: 12, weight: 'bold' };
 
 /**
  * How much a box shows: `full`, one line of detail; `compact`, without it (the detail pane and the tooltip keep it),
@@ -45,8 +46,12 @@ export function nodeCard(node: TraceNode, density: CardDensity = 'full'): NodeCa
   for (const t of wrapName(shortText(node.label, 120), maxTextWidth, strong)) add('label', t, strong, 19);
   const pods = podsLine(node);
   if (pods) add('pods', fitWidth(pods, maxTextWidth, body), body, 17);
-  // One fact on the box; the rest is in the detail pane, a click away (its tooltip lists them too).
-  for (const d of node.detail.slice(0, compact ? 0 : 1)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 16);
+  // A trace for a chosen client: whether its connection passes here comes first, in every density (it is what was asked).
+  if (node.reach) add(`reach-${node.reach.verdict}`, reachLine(node), verdict, 17);
+  // One fact on the box; the rest is in the detail pane, a click away (its tooltip lists them too). With a client, the
+  // first detail lines are the verdict's sentence and its rules (indented), which the reach line says in short.
+  const facts = node.reach ? node.detail.slice(1).filter((d) => !d.startsWith('  ')) : node.detail;
+  for (const d of facts.slice(0, compact ? 0 : 1)) add('detail', fitWidth(shortText(d, 120), maxTextWidth, small), small, 16);
   // Findings are what the person came for: their text is on the box, not only in a tooltip.
   for (const f of node.findings.slice(0, 2)) {
     const role = f.severity === 'error' ? 'finding-error' : 'finding-warning';
@@ -57,6 +62,17 @@ export function nodeCard(node: TraceNode, density: CardDensity = 'full'): NodeCa
   const width = Math.max(density === 'tight' ? tightMinWidth : minWidth, ...lines.map((l) => textWidth(l.text, l.font))) + 2 * cardPadding;
   const height = lines.reduce((h, l) => h + l.height, 0) + 2 * cardPadding - 4;
   return { lines, width: Math.ceil(width), height: Math.ceil(height) };
+}
+
+/** `✖ client blocked by api-in`, short enough for the box; the sentence with the rules is in the detail pane. */
+export function reachLine(node: TraceNode): string {
+  const r = node.reach!;
+  if (node.kind === 'client') return r.verdict === 'allowed' ? '✓ reaches some pods' : r.verdict === 'denied' ? '✖ blocked at every pod' : '◐ reach unknown';
+  // `ingress: shop/api-in rule 1 (policies.yaml line 12)` → `api-in rule 1`; a policy that admits none of it → `api-in`.
+  const names = r.because.map((b) => b.replace(/ \(.*\)$/, '').replace(/^(ingress|egress): [^/]+\//, '').replace(/ admits none of it$/, ''));
+  const by = names.length === 1 ? names[0] : '';
+  const text = r.verdict === 'allowed' ? `✓ client admitted${by ? ` · ${by}` : ''}` : r.verdict === 'denied' ? `✖ client blocked${by ? ` by ${by}` : ''}` : '◐ client: unknown';
+  return fitWidth(text, maxTextWidth, verdict);
 }
 
 /** A name on at most two lines, broken after a dot, a space or a hyphen; what does not fit ends in an ellipsis. */

@@ -1,5 +1,5 @@
 // Checks a trace arriving by postMessage and keeps only well-formed parts, so odd data degrades the drawing instead of breaking it.
-import type { PacketHop, PacketPath, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceResult } from '../../server/src/protocol';
+import type { PacketHop, PacketPath, TraceClient, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceReach, TraceResult } from '../../server/src/protocol';
 import { isColumn, isStatus, kindCaption, zoneTitle } from './vocabulary';
 
 export function readTrace(raw: unknown): TraceResult | undefined {
@@ -28,6 +28,7 @@ export function readTrace(raw: unknown): TraceResult | undefined {
     broken: g.broken === true,
     packetPath: readPacketPath(g.packetPath),
     ...(typeof g.variant === 'string' && g.variant ? { variant: g.variant } : {}),
+    ...readClientSummary(g.client),
   };
   return { graph, mermaid: string(raw.mermaid), text: string(raw.text) };
 }
@@ -47,6 +48,7 @@ function readNode(n: unknown): TraceNode | undefined {
   const source = isObject(n.source) && typeof n.source.uri === 'string'
     ? { uri: n.source.uri, start: number(n.source.start), end: number(n.source.end), line: number(n.source.line), character: number(n.source.character) }
     : undefined;
+  const reach = readReach(n.reach);
   return {
     id: n.id,
     kind,
@@ -57,7 +59,25 @@ function readNode(n: unknown): TraceNode | undefined {
     findings,
     source,
     pods,
+    ...(reach ? { reach } : {}),
   };
+}
+
+function readReach(r: unknown): TraceReach | undefined {
+  if (!isObject(r) || (r.verdict !== 'allowed' && r.verdict !== 'denied' && r.verdict !== 'unknown')) return undefined;
+  return { verdict: r.verdict, text: string(r.text), because: array(r.because).filter(isString) };
+}
+
+/** The client a trace is drawn for: its label and verdict are shown; the client itself is kept for the saved state. */
+function readClientSummary(c: unknown): { client?: TraceGraph['client'] } {
+  const reach = readReach(c);
+  if (!reach || !isObject(c) || !isObject(c.client)) return {};
+  const k = c.client;
+  const client: TraceClient | undefined = k.kind === 'external' ? { kind: 'external' }
+    : k.kind === 'namespace' && isString(k.namespace) ? { kind: 'namespace', namespace: k.namespace }
+      : k.kind === 'workload' && isString(k.namespace) && isString(k.workloadKind) && isString(k.name) ? { kind: 'workload', namespace: k.namespace, workloadKind: k.workloadKind, name: k.name }
+        : undefined;
+  return client ? { client: { client, label: string(c.label), ...reach } } : {};
 }
 
 function readPacketPath(p: unknown): PacketPath | undefined {

@@ -22,6 +22,7 @@ export const kindCaption: Readonly<Record<TraceNodeKind, string>> = {
   'gateway-listener': 'Gateway listener',
   'route-rule': 'Route rule',
   'backend-ref': 'Route backend',
+  client: 'Client',
   dns: 'DNS name',
   nodeport: 'NodePort',
   loadbalancer: 'LoadBalancer',

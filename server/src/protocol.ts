@@ -56,6 +56,34 @@ export interface TraceParams {
   readonly name: string;
   /** The file of the definition to trace, when variants of the workspace define the Service differently. */
   readonly uri?: string;
+  /**
+   * For a Service: the client whose connections the trace checks against NetworkPolicies (its egress, the pods'
+   * ingress, on the pod port after the targetPort mapping; docs/networkpolicy-semantics.md).
+   */
+  readonly client?: TraceClient;
+}
+
+/** Who connects, in a Service trace for a chosen client. */
+export type TraceClient =
+  | { readonly kind: 'workload'; readonly namespace: string; readonly workloadKind: string; readonly name: string }
+  | { readonly kind: 'external' }
+  /** Any pod of the namespace, its labels not given. */
+  | { readonly kind: 'namespace'; readonly namespace: string };
+
+/** One client a Service trace may be drawn for, as the picker shows it. */
+export interface TraceClientChoice {
+  readonly client: TraceClient;
+  readonly label: string;
+  readonly description?: string;
+}
+
+/** Whether the chosen client may connect through a hop, and the rules that decide (named as the reach hover names them). */
+export interface TraceReach {
+  readonly verdict: 'allowed' | 'denied' | 'unknown';
+  /** One sentence for the box and the text rendering. */
+  readonly text: string;
+  /** `egress: web-out rule 1 (policies.yaml line 12)`: the deciding rules, 1-based. */
+  readonly because: readonly string[];
 }
 
 /** A place in a file: an URI and UTF-16 offsets; the client turns it into a range with its own document. */
@@ -85,6 +113,7 @@ export type TraceColumn = 'listener' | 'route' | 'entry' | 'service' | 'proxy' |
 
 export type TraceNodeKind =
   | 'gateway-listener' | 'route-rule' | 'backend-ref'
+  | 'client'
   | 'dns' | 'nodeport' | 'loadbalancer' | 'ingress' | 'external-ip'
   | 'service' | 'external-name'
   | 'kube-proxy'
@@ -105,6 +134,8 @@ export interface TraceNode {
   readonly source?: SourceSpan;
   /** For endpoint groups: how many pods, and their stable names when they have them (StatefulSet). */
   readonly pods?: { readonly count?: number; readonly names: readonly string[]; readonly readinessGated: boolean };
+  /** In a trace for a chosen client: on endpoint groups and container ports, whether its connections pass. */
+  readonly reach?: TraceReach;
 }
 
 export interface TraceEdge {
@@ -144,6 +175,8 @@ export interface TraceGraph {
   readonly packetPath?: PacketPath;
   /** The variant of the workspace this trace speaks about, when variants sit side by side (ARCHITECTURE.md, apply scopes). */
   readonly variant?: string;
+  /** A trace for a chosen client: who it is, and whether any of its connections reach a pod. */
+  readonly client?: { readonly client: TraceClient; readonly label: string } & TraceReach;
 }
 
 /** A starting point of a trace: a Service, a Gateway (`kind: 'Gateway'`) or a Gateway API route (its kind). */
@@ -209,4 +242,6 @@ export interface TraceResult {
   readonly graph: TraceGraph;
   readonly mermaid: string;
   readonly text: string;
+  /** For a Service: the clients the trace may be drawn for (the workloads of its scope, outside the cluster, any pod of a namespace). */
+  readonly clients?: readonly TraceClientChoice[];
 }

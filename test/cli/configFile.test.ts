@@ -112,7 +112,7 @@ describe('check and .kube-netlens.yaml', () => {
       '.kube-netlens.yaml:3:24: rules.dns-name-unresolved must be one of error, warning, information, hint, off',
       '.kube-netlens.yaml:5:5: an ignore entry needs code and reason (say why the findings are intended)',
       '.kube-netlens.yaml:7:12: files.include must be a list of strings',
-      '.kube-netlens.yaml:8:1: .kube-netlens.yaml has no key "bogus"; the keys are rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ignore',
+      '.kube-netlens.yaml:8:1: .kube-netlens.yaml has no key "bogus"; the keys are rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ingressController, ignore',
       '',
     ].join('\n'));
     const broken = workspace({ '.kube-netlens.yaml': 'rules: [\n', 'app.yaml': service('web') });

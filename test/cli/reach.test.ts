@@ -69,3 +69,31 @@ describe('reach command line', () => {
     for (const args of [['--from', 'x/b']]) assert.equal(bad(args).exitCode, 2);
   });
 });
+
+describe('trace --from: a Service trace for a chosen client', () => {
+  const file = join(__dirname, '..', 'fixtures', 'analysis', 'trace', 'client.yaml');
+  it('text: the client first, each pod port with its verdict and the deciding rules', () => {
+    const r = runCli(['trace', 'shop/api', file, '--from', 'shop/batch'], terminal);
+    assert.equal(r.exitCode, 0, r.stderr.join('\n'));
+    assert.match(r.stdout, /^Service shop\/api\nClient: ✓ From shop\/batch \(Job\): 1 of 2 endpoint groups admit the connection\.\n {2}Deployment api: blocked — ingress: shop\/api-in admits none of it \(client\.yaml line 64\)\n {2}Deployment api-canary: allowed — no NetworkPolicy isolates either end\n/);
+    assert.match(r.stdout, /--> Deployment api ×1 \[error\]\n {10}✖ From shop\/batch \(Job\): NetworkPolicy blocks the connection to these pods\./);
+  });
+  it('mermaid and json carry the verdicts; NAMESPACE/* and external are clients too', () => {
+    const m = runCli(['trace', 'shop/api', file, '--from', 'shop/web', '--format', 'mermaid'], terminal);
+    assert.match(m.stdout, /\(\["From shop\/web #40;Deployment#41;"\]\)/);
+    assert.match(m.stdout, /-->\|"admits the client"\|/);
+    const j = JSON.parse(runCli(['trace', 'shop/api', file, '--from', 'edge/*', '--format', 'json'], terminal).stdout) as { client: { verdict: string; label: string }; nodes: { id: string; reach?: { verdict: string } }[] };
+    assert.deepEqual([j.client.label, j.client.verdict], ['any pod in namespace edge', 'allowed']);
+    assert.equal(j.nodes.find((n) => n.id === 'port:Deployment/api:0')?.reach?.verdict, 'unknown');
+    const e = runCli(['trace', 'shop/api', file, '--from', 'external'], terminal);
+    assert.match(e.stdout, /✖ From outside the cluster: blocked on 8080\/TCP by NetworkPolicy\./);
+  });
+  it('a REF that names no workload, or --from on a Gateway trace, is a usage error', () => {
+    const r = runCli(['trace', 'shop/api', file, '--from', 'shop/nope'], terminal);
+    assert.equal(r.exitCode, 2);
+    assert.match(r.stderr.join('\n'), /--from: no workload shop\/nope in the given files; namespace shop has shop\/Deployment\/api/);
+    const g = runCli(['trace', 'gateway/shop/edge', file, '--from', 'shop/web'], terminal);
+    assert.equal(g.exitCode, 2);
+    assert.match(g.stderr.join('\n'), /--from checks a client's connections to a Service's pods/);
+  });
+});

@@ -60,6 +60,11 @@ describe('trace panel message allow-list', () => {
 
   it('reads the {namespace, name} argument of the command and of restored panels', () => {
     assert.deepEqual(readTraceTarget({ namespace: 'shop', name: 'api' }), { namespace: 'shop', name: 'api' });
+    // The client a trace was drawn for comes back from the saved state; anything else in its place is dropped.
+    assert.deepEqual(readTraceTarget({ namespace: 'shop', name: 'api', client: { kind: 'workload', namespace: 'shop', workloadKind: 'Job', name: 'batch', extra: '<b>' } }), { namespace: 'shop', name: 'api', client: { kind: 'workload', namespace: 'shop', workloadKind: 'Job', name: 'batch' } });
+    assert.deepEqual(readTraceTarget({ namespace: 'shop', name: 'api', client: { kind: 'namespace', namespace: 'edge' } }), { namespace: 'shop', name: 'api', client: { kind: 'namespace', namespace: 'edge' } });
+    assert.deepEqual(readTraceTarget({ namespace: 'shop', name: 'api', client: { kind: 'pod', name: 'x' } }), { namespace: 'shop', name: 'api' });
+    assert.deepEqual(readTraceTarget({ kind: 'Gateway', namespace: 'shop', name: 'gw', client: { kind: 'external' } }), { kind: 'Gateway', namespace: 'shop', name: 'gw' });
     assert.equal(readTraceTarget(undefined), undefined);
     assert.equal(readTraceTarget({ namespace: 'shop' }), undefined);
     assert.equal(readTraceTarget({ namespace: 'shop', name: '' }), undefined);
@@ -196,7 +201,7 @@ describe('trace fixtures', () => {
   const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 
   it('cover the six required Services and the demo\'s two', () => {
-    assert.deepEqual(names.sort(), ['examples-api', 'examples-frontend', 'external-name', 'healthy-deployment', 'large-200-endpoints', 'no-endpoints', 'nodeport-ingress', 'statefulset-broken-servicename']);
+    assert.deepEqual(names.sort(), ['client-blocked', 'examples-api', 'examples-frontend', 'external-name', 'healthy-deployment', 'large-200-endpoints', 'no-endpoints', 'nodeport-ingress', 'statefulset-broken-servicename']);
   });
 
   for (const name of names) {
@@ -207,6 +212,9 @@ describe('trace fixtures', () => {
       assert.equal(read.graph.nodes.length, fixture.graph.nodes.length);
       assert.equal(read.graph.edges.length, fixture.graph.edges.length);
       assert.equal(read.graph.packetPath?.crossNode.length, fixture.graph.packetPath?.crossNode.length);
+      // A trace for a client keeps the client and every hop's verdict.
+      assert.deepEqual(read.graph.client, fixture.graph.client);
+      assert.deepEqual(read.graph.nodes.map((n) => n.reach), fixture.graph.nodes.map((n) => n.reach));
       for (const n of fixture.graph.nodes) assert.ok(columnOrder.includes(n.column));
       assert.ok(fixture.mermaid.startsWith('flowchart LR'));
     });
@@ -215,9 +223,10 @@ describe('trace fixtures', () => {
   it('host and view agree on the message shapes', () => {
     // Compile-time: each message the host posts is one the view accepts, and the reverse for intents.
     const toView: ViewInbound[] = [{ type: 'loading' }, { type: 'error', message: 'x' }, { type: 'trace', result: loadFixture('external-name') }];
-    const fromView: ViewOutbound[] = [{ type: 'ready' }, { type: 'copyMermaid' }, { type: 'saveSvg', svg: '<svg></svg>' }, { type: 'reveal', nodeId: 'service' }];
+    const fromView: ViewOutbound[] = [{ type: 'ready' }, { type: 'copyMermaid' }, { type: 'saveSvg', svg: '<svg></svg>' }, { type: 'reveal', nodeId: 'service' }, { type: 'pickClient' }];
     const graph = loadFixture('external-name').graph;
-    assert.deepEqual(fromView.map((m) => readTraceIntent(m, graph)?.type), ['ready', 'copyMermaid', 'saveSvg', 'reveal']);
+    assert.deepEqual(fromView.map((m) => readTraceIntent(m, graph)?.type), ['ready', 'copyMermaid', 'saveSvg', 'reveal', 'pickClient']);
+    assert.equal(readTraceIntent({ type: 'pickClient' }, undefined), undefined, 'no client to pick before a trace is shown');
     const trace = toView.find((m) => m.type === 'trace');
     assert.ok(trace && readTrace(trace.result));
   });

@@ -473,6 +473,48 @@ describe('trace webview: interaction', () => {
   });
 });
 
+describe('trace webview: a trace for a chosen client', () => {
+  it('names the client on its button, marks the pods the policy blocks for it, and asks the host to pick another', async () => {
+    const fixture = loadFixture('client-blocked');
+    await withView(fixture, async (v) => {
+      const { page } = v;
+      assert.equal(await page.locator('.pick-client').textContent(), 'Client: shop/batch (Job) ▾');
+      assert.equal(await page.locator('.pick-client').isVisible(), true);
+      // The client comes first among the callers, with its short verdict on the box.
+      assert.match(await page.locator(nodeSel('client')).textContent() ?? '', /From shop\/batch \(Job\).*✓ reaches some pods/);
+      const blocked = page.locator(nodeSel('endpoints:Deployment/api'));
+      assert.match(await blocked.getAttribute('class') ?? '', /\bstatus-error\b/);
+      assert.match(await blocked.textContent() ?? '', /✖ client blocked by api-in/);
+      assert.match(await page.locator(nodeSel('port:Deployment/api:0')).textContent() ?? '', /✖ client blocked/);
+      assert.match(await page.locator(nodeSel('endpoints:Deployment/api-canary')).textContent() ?? '', /✓ client admitted/);
+      assert.equal(await page.locator(`${nodeSel('endpoints:Deployment/api')} .line-reach-denied`).count(), 1);
+      // Some pods admit the client: no alert.
+      assert.equal(await page.locator('.banner').isHidden(), true);
+      await page.locator(nodeSel('port:Deployment/api:0')).click();
+      assert.match(await page.locator('.detail').textContent() ?? '', /ingress: shop\/api-in admits none of it \(client\.yaml line 64\)/);
+      await page.locator('.pick-client').click();
+      const posted = await v.posted();
+      assert.deepEqual(posted[posted.length - 1], { type: 'pickClient' });
+      await page.screenshot({ path: join(resultsDir, 'client-blocked-light.png') });
+    });
+  });
+
+  it('says so in the banner when the client is blocked at every pod; no client button on a Gateway trace', async () => {
+    const fixture = loadFixture('client-blocked');
+    const denied: TraceResult = { ...fixture, graph: { ...fixture.graph, client: { ...fixture.graph.client!, verdict: 'denied', text: '✖ From shop/batch (Job): NetworkPolicies block the connection to every pod.' } } };
+    await withView(denied, async (v) => {
+      assert.equal(await v.page.locator('.banner').textContent(), '✖ From shop/batch (Job): NetworkPolicies block the connection to every pod.');
+    });
+    await withView(loadFixture('healthy-deployment'), async (v) => {
+      assert.equal(await v.page.locator('.pick-client').textContent(), 'Choose client… ▾');
+    });
+    const gateway: TraceResult = { ...loadFixture('healthy-deployment'), graph: { ...loadFixture('healthy-deployment').graph, service: { kind: 'Gateway', namespace: 'shop', name: 'gw' } } };
+    await withView(gateway, async (v) => {
+      assert.equal(await v.page.locator('.pick-client').isHidden(), true);
+    });
+  });
+});
+
 describe('trace webview: hostile strings from YAML', () => {
   const payloads = [
     '<img src=x onerror=window.__pwned=1>',

@@ -12,7 +12,24 @@ import { selectorMatches, type LabelSelector } from '../model/selector';
 /** A set of ports: sorted, merged, inclusive ranges per protocol. */
 export type PortSet = ReadonlyMap<Protocol, readonly (readonly [number, number])[]>;
 
-export type Endpoint = { readonly kind: 'workload'; readonly workload: Workload } | { readonly kind: 'external' };
+/**
+ * One end of a connection: a workload's pods, an address outside the cluster, or any pod of a namespace (`namespace`:
+ * a pod whose labels are not given, as a trace's client "any pod in namespace X"; netpol §9).
+ */
+export type Endpoint =
+  | { readonly kind: 'workload'; readonly workload: Workload }
+  | { readonly kind: 'external' }
+  /**
+   * Pods of a namespace that no manifest describes: with `labels`, pods known to carry those labels (an ingress
+   * controller named in the settings); without, any pod, whose labels are not given.
+   */
+  | { readonly kind: 'namespace'; readonly namespace: string; readonly labels?: ReadonlyMap<string, string> };
+
+/** The ends a connectivity list and a hover enumerate: a workload, or outside the cluster. */
+export type ListedEnd = Exclude<Endpoint, { kind: 'namespace' }>;
+
+/** The ends policies select: a workload's pods, or any pod of a namespace. */
+export type PodsEnd = Exclude<Endpoint, { kind: 'external' }>;
 
 export type Direction = 'ingress' | 'egress';
 
@@ -145,6 +162,25 @@ export function podMatch(selector: LabelSelector, w: Workload): Match {
   return selectorMatches(selector, w.template.labels) ? yes : no;
 }
 
+function selectorKeys(selector: LabelSelector): string[] {
+  return [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+}
+
+/**
+ * Whether a pod selector selects pods of a namespace no manifest describes: by their labels when they are given, else
+ * only `{}` does for certain.
+ */
+export function anyPodMatch(selector: LabelSelector, namespace: string, labels?: ReadonlyMap<string, string>): Match {
+  if (labels) return selectorMatches(selector, labels) ? yes : no;
+  const keys = selectorKeys(selector);
+  if (!keys.length) return yes;
+  return { m: 'unknown', why: `the labels of "any pod in namespace ${namespace}" are not given, and the selector reads ${[...new Set(keys)].map((k) => `"${k}"`).join(', ')}` };
+}
+
+function pods(selector: LabelSelector, e: PodsEnd): Match {
+  return e.kind === 'workload' ? podMatch(selector, e.workload) : anyPodMatch(selector, e.namespace, e.labels);
+}
+
 function and(a: Match, b: Match): Match {
   if (a.m === 'no' || b.m === 'no') return no;
   if (a.m === 'unknown') return a;
@@ -203,10 +239,10 @@ function computePeerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyP
   // ipBlock is for cluster-external addresses; pod IPs are not in the manifests (netpol §5).
   if (peer.ipBlock) return no;
   if (!peer.podSelector && !peer.namespaceSelector) return no;
-  const w = other.workload;
-  const ns = peer.namespaceSelector ? namespaceMatch(cluster, peer.namespaceSelector, w.namespace) : w.namespace === policy.namespace ? yes : no;
+  const namespace = other.kind === 'workload' ? other.workload.namespace : other.namespace;
+  const ns = peer.namespaceSelector ? namespaceMatch(cluster, peer.namespaceSelector, namespace) : namespace === policy.namespace ? yes : no;
   if (ns.m === 'no') return no;
-  return and(ns, peer.podSelector ? podMatch(peer.podSelector, w) : yes);
+  return and(ns, peer.podSelector ? pods(peer.podSelector, other) : yes);
 }
 
 /** The ports one `ports` entry admits on the destination (netpol §6: named ports resolve on the destination's pods). */
@@ -219,6 +255,7 @@ export function portEntrySet(entry: PolicyPort, destination: Endpoint): PortSet 
     return single(protocol, entry.port, entry.endPort ?? entry.port);
   }
   if (/^\d+$/.test(entry.port)) return single(protocol, Number(entry.port));
+  // A named port resolves on the destination's pods: outside the cluster, or on pods not given, it names no port.
   if (destination.kind !== 'workload') return noPorts;
   const found = destination.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name === entry.port && p.protocol === protocol && p.containerPort !== undefined);
   return union(...found.map((p) => single(protocol, p.containerPort!)));
@@ -236,7 +273,7 @@ function rulePorts(rule: PolicyRule, destination: Endpoint): PortSet {
     if (!found) fixedPorts.set(rule, (found = compute()));
     return found;
   }
-  if (destination.kind === 'external') return compute();
+  if (destination.kind !== 'workload') return compute();
   let byDestination = namedPorts.get(rule);
   if (!byDestination) namedPorts.set(rule, (byDestination = new WeakMap()));
   let found = byDestination.get(destination.workload);
@@ -256,24 +293,37 @@ export interface SideResult {
   readonly unknownBecause?: string;
 }
 
-const selectionMemo = new WeakMap<Workload, Map<Direction, { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: string }[] }>>();
+const selectionMemo = new WeakMap<Workload, Map<Direction, Selection>>();
+
+interface Selection { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: string }[] }
 
 /** Policies of the workload's namespace that select its pods for a direction (netpol §2, §3). */
 export function policiesFor(cluster: Cluster, w: Workload, direction: Direction): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: string }[] } {
   let byDirection = selectionMemo.get(w);
   if (!byDirection) selectionMemo.set(w, (byDirection = new Map()));
   let found = byDirection.get(direction);
-  if (found) return found;
+  if (!found) byDirection.set(direction, (found = selection(cluster, { kind: 'workload', workload: w }, direction)));
+  return found;
+}
+
+function selection(cluster: Cluster, self: PodsEnd, direction: Direction): Selection {
   const type = direction === 'ingress' ? 'Ingress' : 'Egress';
-  found = { sure: [], maybe: [] };
-  for (const p of cluster.objectsIn(w.namespace)?.networkPolicies ?? []) {
+  const found: Selection = { sure: [], maybe: [] };
+  for (const p of cluster.objectsIn(namespaceOf(self))?.networkPolicies ?? []) {
     if (!p.policyTypes.includes(type)) continue;
-    const m = podMatch(p.podSelector, w);
+    const m = pods(p.podSelector, self);
     if (m.m === 'yes') found.sure.push(p);
     else if (m.m === 'unknown') found.maybe.push({ p, why: m.why });
   }
-  byDirection.set(direction, found);
   return found;
+}
+
+function namespaceOf(e: PodsEnd): string {
+  return e.kind === 'workload' ? e.workload.namespace : e.namespace;
+}
+
+function selectionOf(cluster: Cluster, self: PodsEnd, direction: Direction): Selection | ReturnType<typeof policiesFor> {
+  return self.kind === 'workload' ? policiesFor(cluster, self.workload, direction) : selection(cluster, self, direction);
 }
 
 /**
@@ -281,11 +331,16 @@ export function policiesFor(cluster: Cluster, w: Workload, direction: Direction)
  * `other` the far end, `destination` the end whose ports named ports resolve on.
  */
 export function side(cluster: Cluster, self: Workload, direction: Direction, other: Endpoint): SideResult {
-  const { sure: definite, maybe: perhaps } = policiesFor(cluster, self, direction);
+  return sideOf(cluster, { kind: 'workload', workload: self }, direction, other);
+}
+
+function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: Endpoint): SideResult {
+  const { sure: definite, maybe: perhaps } = selectionOf(cluster, self, direction);
   if (!definite.length && !perhaps.length) return openSide;
-  const destination: Endpoint = direction === 'ingress' ? { kind: 'workload', workload: self } : other;
+  const destination: Endpoint = direction === 'ingress' ? self : other;
   const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
-  let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${self.kind} "${self.name}" is unknown: ${perhaps[0].why}`;
+  const selfText = self.kind === 'workload' ? `${self.workload.kind} "${self.workload.name}"` : self.labels ? `the pods labelled ${[...self.labels].map(([k, v]) => `${k}=${v}`).join(',')} in namespace "${self.namespace}"` : `any pod in namespace "${self.namespace}"`;
+  let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${selfText} is unknown: ${perhaps[0].why}`;
   const evaluate = (p: NetworkPolicy): { sure: PortSet; maybe: PortSet } => {
     const list = direction === 'ingress' ? p.ingress : p.egress;
     let sure: PortSet = noPorts;
@@ -364,12 +419,12 @@ export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: Por
   // Most pairs of a connectivity list: neither end isolated, nothing else to consider.
   if (!port && !otherPolicies(cluster).length && isOpen(cluster, from, 'egress') && isOpen(cluster, to, 'ingress')) return openResult;
   const hostNetwork = [from, to].find((e): e is Extract<Endpoint, { kind: 'workload' }> => e.kind === 'workload' && e.workload.template.hostNetwork);
-  const egress = from.kind === 'workload' ? side(cluster, from.workload, 'egress', to) : openSide;
-  const ingress = to.kind === 'workload' ? side(cluster, to.workload, 'ingress', from) : openSide;
+  const egress = from.kind !== 'external' ? sideOf(cluster, from, 'egress', to) : openSide;
+  const ingress = to.kind !== 'external' ? sideOf(cluster, to, 'ingress', from) : openSide;
   const wanted = port ? single(port.protocol, port.port) : allPorts;
   const sure = intersect(intersect(egress.sure, ingress.sure), wanted);
   const maybe = intersect(intersect(egress.maybe, ingress.maybe), wanted);
-  const others = governingOthers(cluster, [from, to].flatMap((e) => (e.kind === 'workload' ? [e.workload.namespace] : [])));
+  const others = governingOthers(cluster, [from, to].flatMap((e) => (e.kind === 'external' ? [] : [namespaceOf(e)])));
   let unknownBecause = egress.unknownBecause ?? ingress.unknownBecause;
   if (hostNetwork) unknownBecause = `${hostNetwork.workload.kind} "${hostNetwork.workload.name}" uses the host network, and NetworkPolicy does not define how host-network pods are treated`;
   else if (others.length) unknownBecause = `also governed by ${others.slice(0, 3).map(describeOther).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}, which this tool recognises but does not evaluate`;
@@ -398,8 +453,8 @@ const openResult: ReachResult = { verdict: 'allowed', ports: allPorts, because: 
 
 function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
   if (e.kind === 'external') return true;
-  if (e.workload.template.hostNetwork) return false;
-  const p = policiesFor(cluster, e.workload, direction);
+  if (e.kind === 'workload' && e.workload.template.hostNetwork) return false;
+  const p = selectionOf(cluster, e, direction);
   return !p.sure.length && !p.maybe.length;
 }
 

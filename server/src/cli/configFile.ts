@@ -52,7 +52,7 @@ function applied<R extends AnalysisOptions>(r: R, c: ConfigFile, dir: string): R
     clusterDomain: r.clusterDomain ?? c.clusterDomain,
     namespace: r.namespace ?? c.defaultNamespace,
     loadRestrictor: r.loadRestrictor ?? c.kustomize?.loadRestrictor,
-    fromConfig: { dir, ...(c.rules && { rules: c.rules }), ...(range && { nodePortRange: range }), ...(c.files?.include && { include: c.files.include }), ...(c.files?.exclude && { exclude: c.files.exclude }), ...(c.helm?.releases?.length && { helmReleases: c.helm.releases.map((h) => ({ ...h, chart: resolve(dir, h.chart), values: h.values.map((v) => resolve(dir, v)) })) }) },
+    fromConfig: { dir, ...(c.rules && { rules: c.rules }), ...(range && { nodePortRange: range }), ...(c.ingressController && { ingressController: c.ingressController }), ...(c.files?.include && { include: c.files.include }), ...(c.files?.exclude && { exclude: c.files.exclude }), ...(c.helm?.releases?.length && { helmReleases: c.helm.releases.map((h) => ({ ...h, chart: resolve(dir, h.chart), values: h.values.map((v) => resolve(dir, v)) })) }) },
   };
 }
 

@@ -1,6 +1,6 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
-import type { LoadRestrictor, RuleLevel } from '../model/config';
+import type { IngressControllerSetting, LoadRestrictor, RuleLevel } from '../model/config';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { checkGlob } from '../workspace/glob';
 import { isDns1123Label, isDns1123Subdomain } from '../model/dnsNames';
@@ -22,10 +22,11 @@ export interface AnalysisOptions {
   readonly loadRestrictor?: LoadRestrictor;
   /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
   readonly config?: string;
-  /** From the config file (cli/configFile.ts): rule severities, the node-port range, and which files are read. */
+  /** From the config file (cli/configFile.ts): rule severities, the node-port range, the ingress controller, and which files are read. */
   readonly fromConfig?: {
     readonly rules?: Readonly<Record<string, RuleLevel>>;
     readonly nodePortRange?: readonly [number, number];
+    readonly ingressController?: IngressControllerSetting;
     /** The config file's folder: `include`, `exclude` and the Kustomize roots are relative to it. */
     readonly dir: string;
     readonly include?: readonly string[];
@@ -71,6 +72,8 @@ export interface TraceRequest extends AnalysisOptions, HelmOptions {
   readonly format: 'text' | 'json' | 'mermaid';
   /** `kind` when the target was written `KIND/NAMESPACE/NAME` (`gateway/shop/edge`, `httproute/shop/site`). */
   readonly target: { readonly kind?: TraceKind; readonly namespace: string; readonly name: string };
+  /** `--from REF`: the client whose connections the Service trace checks against NetworkPolicies (cli/traceCommand.ts reads it). */
+  readonly from?: string;
 }
 
 /** `kube-netlens build DIR`: the objects a kustomization builds, or a Helm chart renders to. */
@@ -149,7 +152,7 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
   build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--config': commonFlags['--config'], '--release': { values: [] }, '--format': { values: ['yaml', 'json'] } },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
-  trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] } },
+  trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] }, '--from': { values: [] } },
   reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
   diff: { '--format': { values: ['text', 'markdown', 'json'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--path': { values: [], repeatable: true }, '--config': { values: [] } },
 };
@@ -254,7 +257,9 @@ function parseCommand(command: CommandName, argv: readonly string[]): CliRequest
   const m = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/.exec(target);
   const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase().replace(/-/g, ''));
   if (!m || (m[1] !== undefined && !kind)) return usage(`'${target}' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of ${traceKinds.join(', ')}`);
-  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  const from = values.get('--from');
+  if (from !== undefined && kind !== undefined && kind !== 'Service') return usage(`--from checks a client's connections to a Service's pods; a ${kind} trace has no pods of its own`);
+  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, ...(from !== undefined ? { from } : {}), paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
 }
 
 function isCommand(s: string): s is CommandName {

@@ -37,6 +37,7 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
     const to = resolveReachRef(analysis, request.to);
     if ('error' in to) return failure(`--to: ${to.error}`, loaded.notes);
     if (from.endpoint.kind === 'external' && to.endpoint.kind === 'external') return failure('--from and --to are both external: NetworkPolicies govern pods, so name a workload on at least one side', loaded.notes);
+    if (to.endpoint.kind === 'namespace') return failure('--to: NAMESPACE/* names any pod of a namespace, whose ports are not given; name a workload (NAMESPACE/NAME) or external', loaded.notes);
     const one = reachBetween(analysis, from, to, port);
     if ('error' in one) return failure(one.error, loaded.notes);
     connections = [one];
@@ -48,7 +49,7 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
 }
 
 function ends(c: ReachConnection): string {
-  const end = (p: ReachConnection['json']['from']) => ('external' in p ? 'external' : `${p.namespace}/${p.name}[${p.kind}]`);
+  const end = (p: ReachConnection['json']['from']) => ('external' in p ? 'external' : 'anyPod' in p ? `${p.namespace}/*` : `${p.namespace}/${p.name}[${p.kind}]`);
   return terminalSafe(`${end(c.json.from)} => ${end(c.json.to)}`);
 }
 

@@ -4,7 +4,9 @@
 // Gateway's servers, or a VirtualService, through its route blocks and destinations to their Services.
 
 import { mapTraceSources } from '../features/renderedFindings';
+import { resolveReachRef } from '../features/reachReport';
 import { traceResultFor } from '../features/traceResult';
+import type { TraceClient } from '../protocol';
 import { lineIndexesOf } from '../model/lineIndex';
 import { isGateway, isRoute } from '../model/gatewayApi';
 import { isIstioGateway, isVirtualService } from '../model/istio';
@@ -30,11 +32,19 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   const { kind, namespace, name } = request.target;
   // Services of Helm charts count too, with their places on template lines
   const charts = analyzeWithCharts(loaded, request, terminal.env);
+  // --from: the client the Service trace checks NetworkPolicies for (netpol §1).
+  let client: TraceClient | undefined;
+  if (request.from !== undefined) {
+    const end = resolveReachRef(charts.analysis, request.from);
+    if ('error' in end) return failure(`--from: ${end.error}`, loaded.notes);
+    const e = end.endpoint;
+    client = e.kind === 'workload' ? { kind: 'workload', namespace: e.workload.namespace, workloadKind: e.workload.kind, name: e.workload.name } : e;
+  }
   // NAMESPACE/NAME is a Service, or a Gateway when no Service has that name.
-  const found = traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name })
-    ?? (kind ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }))
+  const found = traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name, ...(client ? { client } : {}) })
+    ?? (kind || client ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }))
     // gateway/NS/NAME names an Istio Gateway when no Gateway API Gateway has that name.
-    ?? (kind === 'Gateway' || !kind ? traceResultFor(charts.analysis, { kind: 'IstioGateway', namespace, name }) : undefined);
+    ?? ((kind === 'Gateway' || !kind) && !client ? traceResultFor(charts.analysis, { kind: 'IstioGateway', namespace, name }) : undefined);
   if (!found) {
     const message = kind && kind !== 'Service'
       ? unknownMessage(kind, namespace, name, charts.analysis.cluster.resources.filter((r) => (kind === 'IstioGateway' ? isIstioGateway(r) : kind === 'VirtualService' ? isVirtualService(r) : r.kind === kind && (isGateway(r) || isRoute(r) || isIstioGateway(r)))))

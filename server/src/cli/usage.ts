@@ -119,8 +119,15 @@ listener, the routes it accepts, their rules and backendRefs, and the Services t
 route: the listeners that accept it, its rules and backendRefs, and their Services. NAMESPACE/NAME
 names a Gateway too when no Service has that name.
 
+With --from REF, a Service's trace is drawn for that client: each endpoint group and container port
+says whether the client's egress and the pods' ingress NetworkPolicies admit its connection on the pod
+port the Service port lands on, and which rules decide. REF is NAMESPACE/NAME or NAMESPACE/KIND/NAME of
+a workload, NAMESPACE/* (any pod of the namespace, its labels not given; quote it in a shell), or
+external (an address outside the cluster).
+
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
+  --from REF                   the client to check NetworkPolicies for (a Service's trace)
 ${common}${helm}  -h, --help                   this help
 `,
   reach: `Usage: kube-netlens reach [PATH...] [options]
@@ -132,8 +139,9 @@ one line per allowed connection with its ports (ns/web[Deployment] => ns/api[Dep
 then the connections the manifests cannot decide. A pair that is not listed is denied. With --from and
 --to: one verdict (allowed, denied or unknown) and the policy rules that decide it.
 
-REF is NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload (shop/web, shop/statefulset/db), or external
-(an address outside the cluster). Semantics: docs/networkpolicy-semantics.md; JSON shape: docs/reach.md.
+REF is NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload (shop/web, shop/statefulset/db), external
+(an address outside the cluster), or, for --from, NAMESPACE/* (any pod of the namespace, its labels not
+given; quote it in a shell). Semantics: docs/networkpolicy-semantics.md; JSON shape: docs/reach.md.
 
 Options:
   --from REF, --to REF  the two ends of one connection (both or neither)

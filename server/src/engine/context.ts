@@ -454,7 +454,7 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     // plugin anywhere in scope (which make the answer unknown): a whole-scope read.
     reach(from, to, port) {
       record('*');
-      return reach(a().cluster, { kind: 'workload', workload: from }, { kind: 'workload', workload: to }, port);
+      return reach(a().cluster, 'template' in from ? { kind: 'workload', workload: from } : from, { kind: 'workload', workload: to }, port);
     },
   };
   const context: RuleContext = {

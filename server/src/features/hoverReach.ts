@@ -3,8 +3,9 @@
 // NetworkPolicy ("selects 3 workloads · admits 2 · egress limited").
 
 import type { Analysis } from '../analysis/analysis';
-import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ReachResult, type RuleRef } from '../analysis/reach';
+import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
+import type { Cluster } from '../model/cluster';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { code, joined, lines, md, plural, text, type Md } from './markdown';
@@ -34,13 +35,13 @@ function ruleText(ref: RuleRef, here: string): Md {
     : md`${code(ref.policy.name)} isolates for ${text(ref.direction)} and admits none of it (${where})`;
 }
 
-function endText(e: Endpoint, from: Workload): Md {
+function endText(e: ListedEnd, from: Workload): Md {
   if (e.kind === 'external') return md`outside the cluster`;
   const w = e.workload;
   return w.namespace === from.namespace ? md`${text(w.kind)} ${code(w.name)}` : md`${text(w.kind)} ${code(w.name)} in ${code(w.namespace)}`;
 }
 
-function verdictLine(e: Endpoint, w: Workload, r: ReachResult): Md {
+function verdictLine(e: ListedEnd, w: Workload, r: ReachResult): Md {
   const ports = code(portSetText(r.ports));
   const rules = r.because.map((b) => ruleText(b, w.uri));
   const by = rules.length ? md` — ${joined(rules, '; ')}` : md``;
@@ -49,11 +50,41 @@ function verdictLine(e: Endpoint, w: Workload, r: ReachResult): Md {
 }
 
 /** The peers of a workload in its scope: every other workload, and external. */
-function peersOf(analysis: Analysis, w: Workload): Endpoint[] {
+function peersOf(analysis: Analysis, w: Workload): ListedEnd[] {
   return [
-    ...analysis.cluster.workloads.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): Endpoint => ({ kind: 'workload', workload: x })),
+    ...analysis.cluster.workloads.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): ListedEnd => ({ kind: 'workload', workload: x })),
     { kind: 'external' },
   ];
+}
+
+/** Per cluster: each workload's place in `cluster.workloads`, and how many are not fragments (the peers of a hover). */
+const orderMemo = new WeakMap<Cluster, { readonly index: ReadonlyMap<Workload, number>; readonly whole: number }>();
+
+function orderOf(cluster: Cluster): { readonly index: ReadonlyMap<Workload, number>; readonly whole: number } {
+  let found = orderMemo.get(cluster);
+  if (!found) {
+    found = { index: new Map(cluster.workloads.map((x, i) => [x, i])), whole: cluster.workloads.filter((x) => !isWorkloadFragment(x)).length };
+    orderMemo.set(cluster, found);
+  }
+  return found;
+}
+
+function samePeer(x: Workload, w: Workload): boolean {
+  return x === w || (x.namespace === w.namespace && x.name === w.name && x.kind === w.kind);
+}
+
+/**
+ * The peers a direction asks about: with `candidates` (the sources the label index says `w`'s ingress rules may
+ * admit), only those and external, in the cluster's order, and how many other peers there are (denied without
+ * asking); otherwise every peer.
+ */
+function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Workload> | undefined): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
+  if (!candidates) return { asked: peersOf(analysis, w), skipped: 0 };
+  const { index, whole } = orderOf(analysis.cluster);
+  const own = analysis.cluster.workloadsIn(w.namespace).filter((x) => samePeer(x, w) && !isWorkloadFragment(x)).length;
+  const picked = [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x) && index.has(x)).sort((a, b) => index.get(a)! - index.get(b)!);
+  const asked: ListedEnd[] = [...picked.map((x): ListedEnd => ({ kind: 'workload', workload: x })), { kind: 'external' }];
+  return { asked, skipped: whole - own - picked.length };
 }
 
 function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 'egress'): Md[] {
@@ -61,11 +92,9 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
   const shown: Md[] = [];
   let denied = 0;
   let more = 0;
-  const peers = peersOf(analysis, w);
   // The sources `w`'s ingress rules cannot admit are denied without asking (the label index finds the others).
-  const candidates = direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : undefined;
-  const asked = candidates ? peers.filter((p) => p.kind === 'external' || candidates.has(p.workload)) : peers;
-  denied += peers.length - asked.length;
+  const { asked, skipped } = askedPeers(analysis, w, direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : undefined);
+  denied += skipped;
   for (const peer of asked) {
     const r = direction === 'ingress' ? reach(analysis.cluster, peer, self) : reach(analysis.cluster, self, peer);
     if (r.verdict === 'denied') {

@@ -187,7 +187,7 @@ export function reachSummary(analysis: Analysis, local: (unit: string) => string
     ends.add(`external${suffix}`);
     for (const w of scope.analysis.cluster.workloads) ends.add(`${w.namespace}/${w.name}[${w.kind}]${suffix}`);
     for (const c of connectivity(scope.analysis)) {
-      const end = (p: (typeof c.json)['from']) => ('external' in p ? 'external' : `${p.namespace}/${p.name}[${p.kind}]`);
+      const end = (p: (typeof c.json)['from']) => ('external' in p ? 'external' : 'anyPod' in p ? `${p.namespace}/*` : `${p.namespace}/${p.name}[${p.kind}]`);
       const pair = `${end(c.json.from)} => ${end(c.json.to)}`;
       const connection = `${pair}${suffix}`;
       if (!connections.has(connection)) connections.set(connection, { connection, pair, ...(unit && { unit }), from: `${end(c.json.from)}${suffix}`, to: `${end(c.json.to)}${suffix}`, verdict: `${c.json.verdict} ${c.portsText}` });

@@ -2,12 +2,12 @@
 // or the connectivity list of every workload in scope, in the JSON shape docs/reach.md documents (keep it stable).
 
 import type { Analysis } from '../analysis/analysis';
-import { asProtocol, ingressCandidates, isAll, portSetText, reach, type Endpoint, type PortQuery, type PortSet, type ReachResult, type RuleRef } from '../analysis/reach';
+import { asProtocol, ingressCandidates, isAll, portSetText, reach, type Endpoint, type ListedEnd, type PortQuery, type PortSet, type ReachResult, type RuleRef } from '../analysis/reach';
 import type { Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { isWorkloadFragment } from '../analysis/unknowns';
 
-export type ReachPeerJson = { readonly namespace: string; readonly kind: string; readonly name: string } | { readonly external: true };
+export type ReachPeerJson = { readonly namespace: string; readonly kind: string; readonly name: string } | { readonly external: true } | { readonly namespace: string; readonly anyPod: true };
 export type ReachPortsJson = 'all' | readonly { readonly protocol: string; readonly port: number; readonly endPort?: number }[];
 
 export interface ReachConnectionJson {
@@ -34,12 +34,17 @@ export interface ReachEnd {
   readonly analysis?: Analysis;
 }
 
-/** `external`, `NAMESPACE/KIND/NAME` or `NAMESPACE/NAME` of a workload → the endpoint, or a message saying why not. */
+/**
+ * `external`, `NAMESPACE/*` (any pod of the namespace, its labels not given), `NAMESPACE/KIND/NAME` or `NAMESPACE/NAME`
+ * of a workload → the endpoint, or a message saying why not.
+ */
 export function resolveReachRef(analysis: Analysis, ref: string): ReachEnd | { readonly error: string } {
   if (ref.toLowerCase() === 'external') return { endpoint: { kind: 'external' } };
+  const any = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/\*$/.exec(ref);
+  if (any) return { endpoint: { kind: 'namespace', namespace: any[1] } };
   const parts = ref.split('/');
   if ((parts.length !== 2 && parts.length !== 3) || parts.some((p) => !p)) {
-    return { error: `'${ref}' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, or external` };
+    return { error: `'${ref}' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, NAMESPACE/* (any pod of a namespace), or external` };
   }
   const namespace = parts[0];
   const name = parts[parts.length - 1];
@@ -71,10 +76,12 @@ export function parsePortQuery(text: string): PortQuery | { readonly error: stri
 }
 
 function peerJson(e: Endpoint): ReachPeerJson {
+  if (e.kind === 'namespace') return { namespace: e.namespace, anyPod: true };
   return e.kind === 'external' ? { external: true } : { namespace: e.workload.namespace, kind: e.workload.kind, name: e.workload.name };
 }
 
 export function peerText(e: Endpoint): string {
+  if (e.kind === 'namespace') return `${e.namespace}/*`;
   return e.kind === 'external' ? 'external' : `${e.workload.namespace}/${e.workload.name}[${e.workload.kind}]`;
 }
 
@@ -117,12 +124,12 @@ export function reachBetween(analysis: Analysis, from: ReachEnd, to: ReachEnd, p
  */
 export function connectivity(analysis: Analysis, port?: PortQuery): readonly ReachConnection[] {
   const out = new Map<string, ReachConnection>();
-  const external: Endpoint = { kind: 'external' };
+  const external: ListedEnd = { kind: 'external' };
   for (const scope of analysis.scopes()) {
     const cluster = scope.analysis.cluster;
-    const ends: Endpoint[] = [...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): Endpoint => ({ kind: 'workload', workload })), external];
+    const ends: ListedEnd[] = [...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): ListedEnd => ({ kind: 'workload', workload })), external];
     // Per destination, only the sources its ingress rules may admit (and external): the others are denied.
-    const sourcesOf = (to: Endpoint): readonly Endpoint[] => {
+    const sourcesOf = (to: ListedEnd): readonly ListedEnd[] => {
       const candidates = to.kind === 'workload' ? ingressCandidates(cluster, to.workload) : undefined;
       return candidates ? ends.filter((e) => e.kind === 'external' || candidates.has(e.workload)) : ends;
     };

@@ -16,10 +16,11 @@ import { routeKinds, type Gateway, type GatewayListener, type GatewayRoute } fro
 import { lineIndexesOf } from '../model/lineIndex';
 import type { NetworkPolicy, Resource, Service } from '../model/resources';
 import type { Span } from '../model/span';
-import type { SourceSpan, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceStatus } from '../protocol';
+import type { SourceSpan, TraceClient, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceReach, TraceStatus } from '../protocol';
 import { ruleByCode } from '../rules/index';
 import type { TraceHop } from '../rules/rule';
 import { packetPathFor, type PacketStop } from './packetPath';
+import { clientEgressText, clientEnd, combined, portReach } from './traceClient';
 
 /** A finding as the trace needs it (structurally a rules `Finding`). */
 export interface HopFinding {
@@ -73,8 +74,11 @@ export function graphBuilder(analysis: Analysis): GraphBuilder {
   };
 }
 
-/** The trace graph of one Service, with the snapshot's findings on the hops they break. */
-export function traceGraph(workspace: Analysis, service: Service, findings: readonly HopFinding[]): TraceGraph {
+/**
+ * The trace graph of one Service, with the snapshot's findings on the hops they break; with a client, every endpoint
+ * group and container port says whether the client's connection passes the NetworkPolicies, and the rules that decide.
+ */
+export function traceGraph(workspace: Analysis, service: Service, findings: readonly HopFinding[], client?: TraceClient): TraceGraph {
   // The trace answers within the scope of the Service's file (model/project.ts).
   const analysis = workspace.scopeOf(service.uri).analysis;
   const path = analysis.servicePath(service);
@@ -152,6 +156,11 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
   }
   const upstream = proxied ? 'proxy' : 'service';
 
+  // The chosen client (netpol §1): its connections are checked on each pod port below.
+  const chosen = client ? clientEnd(analysis, client) : undefined;
+  const from = chosen && 'end' in chosen && !external ? chosen.end : undefined;
+  const reaches: (TraceReach & { readonly group: string })[] = [];
+
   // Endpoints, ports and policies.
   const policyIds = new Map<NetworkPolicy, string>();
   const workloadIds = new Map<Resource, string>();
@@ -161,18 +170,35 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     const wid = `endpoints:${g.workload.kind}/${g.workload.name}`;
     workloadIds.set(g.workload, wid);
     const zero = g.replicas === 0;
-    node({ id: wid, kind: 'workload', column: 'endpoints', label: groupLabel(g), detail: groupDetail(service, g, fqdn), status: zero ? 'warning' : g.readinessGated ? 'conditional' : 'ok', source: source(g.workload.uri, g.workload.nameSpan), pods: { ...(g.replicas !== undefined ? { count: g.replicas } : {}), names: g.podNames.slice(0, 50), readinessGated: g.readinessGated } });
+    // With a client: its connection on each pod port a Service port lands on (after the targetPort mapping, netpol §6).
+    const portReaches = new Map<PortTarget, TraceReach>();
+    const deciders = new Map<PortTarget, ReadonlySet<NetworkPolicy>>();
+    if (from && chosen) {
+      for (const t of g.ports) {
+        if (t.containerPort === undefined) continue;
+        const r = portReach(analysis, from, chosen.label, g.workload, t.servicePort.protocol, t.containerPort);
+        portReaches.set(t, r.reach);
+        deciders.set(t, r.ingressDeciders);
+      }
+    }
+    const groupReach = from && chosen ? groupVerdict(chosen.label, [...portReaches].map(([t, r]) => ({ ...r, port: `${t.containerPort}/${t.servicePort.protocol}` }))) : undefined;
+    if (groupReach && !zero) reaches.push({ ...groupReach, group: `${g.workload.kind} ${g.workload.name}` });
+    const groupStatus: TraceStatus = zero ? 'warning' : groupReach?.verdict === 'denied' ? 'error' : groupReach?.verdict === 'unknown' || g.readinessGated ? 'conditional' : 'ok';
+    node({ id: wid, kind: 'workload', column: 'endpoints', label: groupLabel(g), detail: [...(groupReach ? [groupReach.text] : []), ...groupDetail(service, g, fqdn)], status: groupStatus, source: source(g.workload.uri, g.workload.nameSpan), pods: { ...(g.replicas !== undefined ? { count: g.replicas } : {}), names: g.podNames.slice(0, 50), readinessGated: g.readinessGated }, ...(groupReach ? { reach: groupReach } : {}) });
     edge(upstream, wid, zero ? 'broken' : g.readinessGated ? 'conditional' : 'ok', proxied ? undefined : 'pod IPs from DNS');
-    const leaves: string[] = [];
+    const leaves: { id: string; reach?: TraceReach; deciders?: ReadonlySet<NetworkPolicy> }[] = [];
     for (const t of g.ports) {
       const pid = `port:${g.workload.kind}/${g.workload.name}:${t.servicePort.index}`;
       const ok = t.containerPort !== undefined;
       portIds.set(pid, { index: t.servicePort.index, resolved: ok });
-      node({ id: pid, kind: 'container-port', column: 'port', label: portLabel(t), detail: portDetail(t), status: ok ? 'ok' : 'error', source: source(g.workload.uri, t.declared?.span ?? t.servicePort.targetPortSpan ?? t.servicePort.span) });
-      edge(wid, pid, ok && !zero ? 'ok' : 'broken', `${t.servicePort.port}/${t.servicePort.protocol}`);
-      if (ok) leaves.push(pid);
+      const r = portReaches.get(t);
+      const status: TraceStatus = !ok || r?.verdict === 'denied' ? 'error' : r?.verdict === 'unknown' ? 'conditional' : 'ok';
+      const detail = r ? [r.text, ...r.because.map((b) => `  ${b}`), ...portDetail(t)] : portDetail(t);
+      node({ id: pid, kind: 'container-port', column: 'port', label: portLabel(t), detail, status, source: source(g.workload.uri, t.declared?.span ?? t.servicePort.targetPortSpan ?? t.servicePort.span), ...(r ? { reach: r } : {}) });
+      edge(wid, pid, ok && !zero && r?.verdict !== 'denied' ? r?.verdict === 'unknown' ? 'conditional' : 'ok' : 'broken', `${t.servicePort.port}/${t.servicePort.protocol}`);
+      if (ok) leaves.push({ id: pid, ...(r ? { reach: r, deciders: deciders.get(t) } : {}) });
     }
-    if (!g.ports.length) leaves.push(wid);
+    if (!g.ports.length) leaves.push({ id: wid });
     for (const p of policies) {
       let pid = policyIds.get(p);
       if (!pid) {
@@ -180,7 +206,14 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
         policyIds.set(p, pid);
         node({ id: pid, kind: 'network-policy', column: 'policy', label: p.name, detail: policyDetail(p), status: p.ingress.length ? 'conditional' : 'warning', source: source(p.uri, p.podSelectorSpan ?? p.nameSpan) });
       }
-      for (const leaf of leaves) edge(leaf, pid, p.ingress.length ? 'conditional' : 'broken', p.ingress.length ? 'only allowed peers' : 'denies all ingress');
+      for (const leaf of leaves) {
+        if (leaf.reach && chosen) {
+          // Whether this policy's own rules decide the client's connection, or another policy's do.
+          const mine = leaf.deciders?.has(p) ?? false;
+          const v = leaf.reach.verdict;
+          edge(leaf.id, pid, v === 'allowed' ? 'ok' : v === 'denied' ? 'broken' : 'conditional', v === 'allowed' ? (mine ? 'admits the client' : 'another policy admits the client') : v === 'denied' ? 'blocks the client' : 'may admit the client');
+        } else edge(leaf.id, pid, p.ingress.length ? 'conditional' : 'broken', p.ingress.length ? 'only allowed peers' : 'denies all ingress');
+      }
     }
   }
   for (const { manual: m, ok, ports: matched } of path.manual) {
@@ -190,6 +223,8 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     const ready = m.addresses.filter((a) => a.ready);
     const addr = m.addresses.slice(0, 5).map((a) => `${a.ip ?? '(no IP)'}${a.hostname ? ` (${a.hostname})` : ''}: ${a.ready ? 'ready' : 'not ready, gets no traffic'}`);
     const detail = m.mirrored ? [`Addresses written by hand in ${r.kind} ${r.name}.`, ...addr] : [`Ignored: ${m.reason ?? 'it is not mirrored'}.`, ...addr];
+    // The pods behind addresses written by hand are not in the manifests: which policies select them is unknown.
+    if (chosen && m.mirrored) detail.unshift(`◐ From ${chosen.label}: not checked; which NetworkPolicies govern addresses written by hand is not in the manifests.`);
     node({ id: mid, kind: 'manual-endpoints', column: 'endpoints', label: `${r.kind} ${r.name} (${m.addresses.length} address${m.addresses.length === 1 ? '' : 'es'})`, detail, status: !m.mirrored ? 'warning' : ready.length ? 'ok' : 'error', source: source(r.uri, r.nameSpan) });
     edge(upstream, mid, ok ? 'ok' : 'broken');
     if (!ok) continue;
@@ -256,6 +291,34 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     return ['service'];
   }
 
+  // The client's box: who it is, its own egress, and whether any of its connections reaches a pod.
+  let clientSummary: TraceGraph['client'];
+  if (client && chosen) {
+    const verdict = combined(reaches) ?? 'unknown';
+    const text = external ? '◐ An ExternalName Service is answered by DNS alone: the client connects to its target, and the pods behind it are not in the manifests.'
+      : !from ? `◐ ${'missing' in chosen ? chosen.missing : ''}: its connections cannot be checked.`
+        : !reaches.length ? `◐ No pod port to check the client's connection on.`
+          : verdict === 'allowed' ? `✓ From ${chosen.label}: ${reaches.filter((r) => r.verdict === 'allowed').length} of ${reaches.length} endpoint ${reaches.length === 1 ? 'group admits' : 'groups admit'} the connection.`
+            : verdict === 'denied' ? `✖ From ${chosen.label}: NetworkPolicies block the connection to every pod.`
+              : `◐ From ${chosen.label}: whether the connection passes is unknown.`;
+    // Per endpoint group: its verdict and the rules that decide it.
+    const because = reaches.map((r) => {
+      const split = /\((\w+ on .*)\)\.$/.exec(r.text)?.[1];
+      const shown = r.because.length > 4 ? [...r.because.slice(0, 4), `and ${r.because.length - 4} more`] : r.because;
+      return `${r.group}: ${split ?? (r.verdict === 'denied' ? 'blocked' : r.verdict)}${shown.length ? ` — ${shown.join('; ')}` : r.verdict === 'allowed' ? ' — no NetworkPolicy isolates either end' : ''}`;
+    });
+    clientSummary = { client, label: chosen.label, verdict: from && !external && reaches.length ? verdict : 'unknown', text, because };
+    const detail = [text, ...('end' in chosen ? [clientEgressText(analysis, chosen.end)] : [])];
+    // semantics §5.6: from outside, only node ports, a load balancer, external IPs or an Ingress lead to the Service.
+    if (client.kind === 'external' && !path.nodePorts.length && !path.loadBalancer && !path.externalIPs.length && !external) {
+      detail.push(`A ${service.headless ? 'headless' : service.type} Service has no address outside the cluster: outside clients reach these pods only through an Ingress, a Gateway or a route of their own; shown is what the pods' policies admit from outside addresses.`);
+    }
+    node({ id: 'client', kind: 'client', column: 'entry', label: `From ${chosen.label}`, detail, status: clientSummary.verdict === 'denied' ? 'error' : clientSummary.verdict === 'unknown' ? 'conditional' : 'ok', reach: { verdict: clientSummary.verdict, text, because } });
+    // The client comes first among the callers: it is who the trace is drawn for.
+    b.nodes.unshift(b.nodes.pop()!);
+    edge('client', 'service', clientSummary.verdict === 'denied' ? 'broken' : clientSummary.verdict === 'unknown' ? 'conditional' : 'ok', 'client');
+  }
+
   const containerPorts = [...new Set(eps.groups.flatMap((g) => g.ports.map((t) => t.containerPort)).filter((p): p is number => p !== undefined))];
   const at = source(service.uri, service.nameSpan);
   return {
@@ -263,6 +326,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
     nodes: b.finish(),
     edges: b.edges,
     broken: !path.reachable,
+    ...(clientSummary ? { client: clientSummary } : {}),
     packetPath: packetPathFor(service, config, { containerPorts, ...(externalTarget ? { externalName: externalTarget } : {}), stop: packetStop(path, dnsStatus) }),
   };
 }
@@ -503,6 +567,21 @@ function proxyDetail(service: Service, mode: string): string[] {
   }
   if (service.internalTrafficPolicy === 'Local') out.push('internalTrafficPolicy Local: pods reach only endpoints on their own node; with none there, the connection fails.');
   return out;
+}
+
+/** An endpoint group for the client: allowed on some port, blocked on all, or unknown (the ports' verdicts together). */
+function groupVerdict(client: string, ports: readonly (TraceReach & { readonly port: string })[]): TraceReach | undefined {
+  const verdict = combined(ports);
+  if (!verdict) return undefined;
+  const because = [...new Set(ports.filter((r) => r.verdict === verdict || verdict === 'unknown').flatMap((r) => r.because))];
+  // Pods that admit the client on some Service ports and not on others say which.
+  const on = (v: TraceReach['verdict']) => [...new Set(ports.filter((r) => r.verdict === v).map((r) => r.port))].join(', ');
+  const mixed = new Set(ports.map((r) => r.verdict)).size > 1;
+  const split = mixed ? ` (${(['allowed', 'unknown', 'denied'] as const).filter((v) => on(v)).map((v) => `${v === 'denied' ? 'blocked' : v} on ${on(v)}`).join('; ')})` : '';
+  const text = verdict === 'allowed' ? `✓ From ${client}: these pods admit the connection${split}.`
+    : verdict === 'denied' ? `✖ From ${client}: NetworkPolicy blocks the connection to these pods.`
+      : `◐ From ${client}: whether these pods admit the connection is unknown${split}.`;
+  return { verdict, text, because };
 }
 
 function groupLabel(g: EndpointGroup): string {

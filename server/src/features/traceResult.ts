@@ -7,6 +7,7 @@ import type { Service } from '../model/resources';
 import type { TraceParams, TraceResult } from '../protocol';
 import { findingsInUnits } from './diagnostics';
 import { serviceDetails } from './hoverService';
+import { clientChoices, readTraceClient } from './traceClient';
 import { gatewayTraceGraph, routeTraceGraph, traceGraph } from './traceGraph';
 import { istioGatewayTraceGraph, virtualServiceTraceGraph } from './istioTraceGraph';
 import { isIstioGateway, isVirtualService, type IstioGateway, type VirtualService } from '../model/istio';
@@ -47,9 +48,12 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(target.uri).label;
   const findings = findingsInUnits(analysis);
-  const traced = isGateway(target) ? gatewayTraceGraph(analysis, target, findings) : isRoute(target) ? routeTraceGraph(analysis, target, findings) : traceGraph(analysis, target, findings);
+  const client = readTraceClient(params.client);
+  const traced = isGateway(target) ? gatewayTraceGraph(analysis, target, findings) : isRoute(target) ? routeTraceGraph(analysis, target, findings) : traceGraph(analysis, target, findings, client);
   const graph = variant ? { ...traced, variant } : traced;
-  return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
+  const result = { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
+  // A Service's trace may be drawn for a client: the picker offers the workloads of its scope (netpol §1).
+  return isGateway(target) || isRoute(target) ? result : { ...result, clients: clientChoices(analysis.scopeOf(target.uri).analysis) };
 }
 
 /** The Service hover's second level, for the details command. */

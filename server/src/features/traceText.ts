@@ -9,6 +9,8 @@ const kindWord: Partial<Record<TraceNode['kind'], string>> = { service: 'Service
 export function traceToText(graph: TraceGraph): string {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const out: string[] = [`${graph.service.kind} ${graph.service.namespace}/${graph.service.name}${graph.broken ? ': no request can reach a pod' : ''}`];
+  // A trace for a chosen client says first whether its connections get through, and the rules that decide.
+  if (graph.client) out.push(`Client: ${graph.client.text}`, ...graph.client.because.map((b) => `  ${b}`));
   // A Service's graph has its own path below; a Gateway's goes from each backendRef on to the Service it names.
   const start = byId.get('service');
   const outgoing = new Map<string, TraceEdge[]>();

@@ -39,6 +39,41 @@ export interface AnalysisConfig {
   readonly coreDns: { readonly podsMode: PodsMode; readonly endpointPodNames: boolean };
   /** Per-rule severity overrides; `off` disables a rule. */
   readonly rules: Readonly<Record<string, RuleLevel>>;
+  /**
+   * `kubeNetlens.ingressController`: the namespace and pod labels of the ingress controller, for when the workspace
+   * does not describe it (ingress-backend-policy-blocked; docs/networkpolicy-semantics.md).
+   */
+  readonly ingressController?: IngressControllerSetting;
+}
+
+export interface IngressControllerSetting {
+  readonly namespace: string;
+  /** Labels every controller pod carries (at least one). */
+  readonly podLabels: Readonly<Record<string, string>>;
+}
+
+const labelKey = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const labelValue = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
+
+/**
+ * The setting's value, or why it is not one (a namespace name and a non-empty map of valid label keys and values, as
+ * the API server accepts them on a pod).
+ */
+export function readIngressController(v: unknown): IngressControllerSetting | { readonly error: string } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'ingressController must be a mapping with namespace and podLabels' };
+  const o = v as Record<string, unknown>;
+  const extra = Object.keys(o).find((k) => k !== 'namespace' && k !== 'podLabels');
+  if (extra) return { error: `ingressController: unknown key ${JSON.stringify(extra)} (the keys are namespace and podLabels)` };
+  if (typeof o.namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63) return { error: 'ingressController.namespace must be a namespace name' };
+  const labels = o.podLabels;
+  if (typeof labels !== 'object' || labels === null || Array.isArray(labels) || !Object.keys(labels).length) return { error: 'ingressController.podLabels must be a mapping of at least one label to its value' };
+  const podLabels: Record<string, string> = {};
+  for (const [k, value] of Object.entries(labels as Record<string, unknown>)) {
+    if (!labelKey.test(k) || k.length > 316) return { error: `ingressController.podLabels: ${JSON.stringify(k)} is not a label key` };
+    if (typeof value !== 'string' || !labelValue.test(value) || value.length > 63) return { error: `ingressController.podLabels.${k} must be a label value (a string of at most 63 characters)` };
+    podLabels[k] = value;
+  }
+  return { namespace: o.namespace, podLabels };
 }
 
 export const defaultConfig: AnalysisConfig = {

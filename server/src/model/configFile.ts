@@ -5,7 +5,7 @@
 // those come from the user's own settings only. Pure: text → value or errors.
 
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
-import { loadRestrictors, ruleLevels, type LoadRestrictor, type RuleLevel } from './config';
+import { loadRestrictors, readIngressController, ruleLevels, type IngressControllerSetting, type LoadRestrictor, type RuleLevel } from './config';
 import { isDns1123Label, isDns1123Subdomain } from './dnsNames';
 
 export const configFileName = '.kube-netlens.yaml';
@@ -41,6 +41,8 @@ export interface ConfigFile {
   readonly clusterDomain?: string;
   readonly defaultNamespace?: string;
   readonly nodePortRange?: string;
+  /** The ingress controller's namespace and pod labels, for when the workspace does not describe it. */
+  readonly ingressController?: IngressControllerSetting;
   readonly ignore?: readonly ConfigIgnore[];
 }
 
@@ -80,7 +82,7 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { config: {}, errors: [] };
   if (!isMap(root)) {
-    at(root, `${configFileName} must be a mapping of settings (rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ignore)`);
+    at(root, `${configFileName} must be a mapping of settings (rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ingressController, ignore)`);
     return { errors };
   }
 
@@ -121,7 +123,7 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
     return out;
   };
 
-  const top = mapOf(root, configFileName, ['rules', 'files', 'kustomize', 'helm', 'clusterDomain', 'defaultNamespace', 'nodePortRange', 'ignore'])!;
+  const top = mapOf(root, configFileName, ['rules', 'files', 'kustomize', 'helm', 'clusterDomain', 'defaultNamespace', 'nodePortRange', 'ingressController', 'ignore'])!;
   const config: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
   const value = (key: string) => top.get(key)?.value;
 
@@ -206,6 +208,13 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
     const [lo, hi] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
     if (!m || lo < 1 || hi > 65535 || lo > hi) at(node as YamlNode, 'nodePortRange must be FIRST-LAST, as kube-apiserver --service-node-port-range (e.g. 30000-32767)');
     else config.nodePortRange = `${lo}-${hi}`;
+  }
+  if (top.has('ingressController')) {
+    const node = value('ingressController');
+    // Label values are strings: a number or boolean written unquoted is an error here, as it is in a pod's labels.
+    const read = readIngressController(isMap(node) || isSeq(node) || isScalar(node) ? (node as YamlNode).toJSON() : undefined);
+    if ('error' in read) at(node as YamlNode, read.error);
+    else config.ingressController = read;
   }
   if (top.has('ignore')) {
     const node = value('ignore');

@@ -1,6 +1,8 @@
 // ingress-backend-policy-blocked: an Ingress backend whose pods admit no traffic from the ingress controller the
 // workspace describes, so every request through the Ingress is dropped (docs/networkpolicy-semantics.md netpol §1, §6).
 
+import type { Endpoint } from '../analysis/reach';
+import type { AnalysisConfig } from '../model/config';
 import type { Ingress, IngressBackend, Workload } from '../model/resources';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
@@ -26,10 +28,12 @@ pods of the backend Service, on the port the Service's targetPort lands on. When
 and no rule admits the controller's pods (by namespace and labels) on that port, or the controller's egress does not
 admit the backend, every request through the Ingress fails while the Service itself looks healthy
 (docs/networkpolicy-semantics.md §1, §6). The controller is recognised by its image among the workloads of the
-workspace.
+workspace; when the workspace describes none (it is often installed by another repository), the
+\`kubeNetlens.ingressController\` setting (or \`ingressController:\` in \`.kube-netlens.yaml\`) names its namespace and pod
+labels.
 
-Stays quiet when the workspace describes no ingress controller (it is often installed by another repository, and a
-cloud load balancer may send traffic from outside the cluster), when any controller described may reach the pods or
+Stays quiet when the workspace describes no ingress controller and the setting names none (a cloud load balancer may
+send traffic from outside the cluster, and which pods proxy is unknown), when any controller may reach the pods or
 the answer is unknown (a namespace selector on labels the manifests cannot check, a host-network controller,
 policies of the network plugin), and when the backend's Service or port does not resolve (ingress-backend-missing
 reports that).`,
@@ -114,34 +118,48 @@ spec:
     metadata: {labels: {app: ingress-nginx}}
     spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
   },
-  *check({ subjects, lookup }) {
-    let controllers: readonly Workload[] | undefined;
+  *check({ subjects, lookup, config }) {
+    let controllers: readonly Controller[] | undefined;
     for (const ing of subjects.ingresses) {
       const backends = [...ing.paths.map((p) => p.backend), ...(ing.defaultBackend ? [ing.defaultBackend] : [])];
       for (const b of backends) {
-        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup)));
+        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup, config.ingressController)));
         if (!blocked) continue;
         const { controller, workload, port, because } = blocked;
+        const w = 'template' in controller ? controller : undefined;
+        const named = w ? `the ingress controller ${w.kind} "${w.namespace}/${w.name}"` : `the ingress controller's pods (${labelsText(controller as SettingController)} in namespace "${controller.namespace}", from the ingressController setting)`;
         yield {
           uri: ing.uri,
           span: b.serviceNameSpan ?? b.span,
-          message: `The pods of ${workload.kind} "${workload.name}" behind Service "${b.serviceName}" admit no traffic from the ingress controller ${controller.kind} "${controller.namespace}/${controller.name}" on TCP ${port}, so requests through this Ingress are dropped: ${because}.`,
+          message: `The pods of ${workload.kind} "${workload.name}" behind Service "${b.serviceName}" admit no traffic from ${named} on TCP ${port}, so requests through this Ingress are dropped: ${because}.`,
           resource: refOf(ing),
-          related: [{ uri: controller.uri, span: controller.nameSpan ?? controller.span, message: `the ingress controller ${controller.kind} "${controller.name}"` }],
+          ...(w ? { related: [{ uri: w.uri, span: w.nameSpan ?? w.span, message: `the ingress controller ${w.kind} "${w.name}"` }] } : {}),
         };
       }
     }
   },
 });
 
-/** The ingress controller workloads of the scope, recognised by their image. */
-function controllersIn(lookup: Lookup): readonly Workload[] {
-  const out: Workload[] = [];
+/** A controller workload of the workspace, or the pods the setting names (no manifest describes them). */
+type Controller = Workload | SettingController;
+type SettingController = Extract<Endpoint, { kind: 'namespace' }> & { readonly labels: ReadonlyMap<string, string> };
+
+function labelsText(c: SettingController): string {
+  return [...c.labels].map(([k, v]) => `${k}=${v}`).join(', ');
+}
+
+/**
+ * The ingress controller workloads of the scope, recognised by their image; with none, the pods the
+ * `ingressController` setting names; with neither, none (the rule stays quiet: unknown).
+ */
+function controllersIn(lookup: Lookup, setting: AnalysisConfig['ingressController']): readonly Controller[] {
+  const out: Controller[] = [];
   for (const ns of lookup.namespaces()) {
     for (const w of lookup.workloadsIn(ns)) {
       if (isController(w)) out.push(w);
     }
   }
+  if (!out.length && setting) out.push({ kind: 'namespace', namespace: setting.namespace, labels: new Map(Object.entries(setting.podLabels)) });
   return out;
 }
 
@@ -154,8 +172,8 @@ function isController(w: Workload): boolean {
   return found;
 }
 
-function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Workload[]):
-  { controller: Workload; workload: Workload; port: number; because: string } | undefined {
+function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Controller[]):
+  { controller: Controller; workload: Workload; port: number; because: string } | undefined {
   if (b.resource || !b.serviceName) return undefined;
   const service = lookup.service(ing.namespace, b.serviceName);
   if (!service) return undefined;
@@ -167,7 +185,7 @@ function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, control
   if (groups.every((g) => !lookup.policiesSelecting(g.workload).some((p) => p.policyTypes.includes('Ingress')))) return undefined;
   const all = controllers();
   if (!all.length) return undefined;
-  let found: { controller: Workload; workload: Workload; port: number; because: string } | undefined;
+  let found: { controller: Controller; workload: Workload; port: number; because: string } | undefined;
   for (const g of groups) {
     const port = g.ports.find((t) => t.servicePort === sp)?.containerPort;
     if (port === undefined || sp.protocol !== 'TCP') return undefined;

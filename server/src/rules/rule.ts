@@ -2,7 +2,7 @@
 
 import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analysis';
 import type { ServiceEndpoints } from '../analysis/endpoints';
-import type { PortQuery, ReachResult } from '../analysis/reach';
+import type { Endpoint, PortQuery, ReachResult } from '../analysis/reach';
 import type { NamespaceObjects, ObjectList } from '../model/cluster';
 import type { AnalysisConfig, Severity } from '../model/config';
 import type { Gateway, GatewayRoute, ReferenceGrant } from '../model/gatewayApi';
@@ -170,6 +170,7 @@ export interface Lookup {
   /**
    * Whether the pods of `from` may connect to those of `to` (optionally on one port): both ends' NetworkPolicies,
    * docs/networkpolicy-semantics.md. Reads policies of both namespaces and the other policy kinds of the whole scope.
+   * `from` is a workload, or pods no manifest describes (an ingress controller the settings name).
    */
-  reach(from: Workload, to: Workload, port?: PortQuery): ReachResult;
+  reach(from: Workload | Endpoint, to: Workload, port?: PortQuery): ReachResult;
 }

@@ -33,6 +33,7 @@ export function settingsWithConfig(raw: unknown, config: ConfigFile | undefined,
   if (config.clusterDomain) out.clusterDomain = config.clusterDomain;
   if (config.defaultNamespace) out.defaultNamespace = config.defaultNamespace;
   if (config.nodePortRange) out.nodePortRange = config.nodePortRange;
+  if (config.ingressController) out.ingressController = config.ingressController;
   return out;
 }
 

@@ -1,7 +1,7 @@
 // The `kubeNetlens.*` settings as the editor sends them → the analysis config and the file-discovery options.
 // Unknown or malformed values fall back to the defaults: a typo in settings.json never stops the analysis.
 
-import { cnis, defaultConfig, loadRestrictors, podsModes, proxyModes, ruleLevels, type AnalysisConfig, type LoadRestrictor, type RuleLevel } from '../model/config';
+import { cnis, defaultConfig, loadRestrictors, podsModes, proxyModes, readIngressController, ruleLevels, type AnalysisConfig, type LoadRestrictor, type RuleLevel } from '../model/config';
 import { checkGlob } from './glob';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
@@ -99,6 +99,9 @@ export function readSettings(raw: unknown, trusted = false): Settings {
     // An include list with no usable pattern left would analyse nothing: the default applies instead.
     return key === 'include' && !valid.length ? fallback : valid;
   };
+  // A malformed controller setting is said, and the rule stays quiet as without one.
+  const controller = s.ingressController === undefined || s.ingressController === null ? undefined : readIngressController(s.ingressController);
+  if (controller && 'error' in controller) warnings.push(`kubeNetlens.${controller.error}; the setting is ignored.`);
   const settings: Settings = {
     analysis: {
       clusterDomain: nonEmpty(s.clusterDomain)?.replace(/^\.+|\.+$/g, '') || defaultConfig.clusterDomain,
@@ -111,6 +114,7 @@ export function readSettings(raw: unknown, trusted = false): Settings {
         endpointPodNames: typeof coreDns.endpointPodNames === 'boolean' ? coreDns.endpointPodNames : defaultConfig.coreDns.endpointPodNames,
       },
       rules,
+      ...(controller && !('error' in controller) && { ingressController: controller }),
     },
     files: {
       include: globs('include', defaultFileOptions.include),
