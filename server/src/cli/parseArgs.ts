@@ -1,6 +1,7 @@
 // The command line → one request (a command with its options), or a usage error as a value.
 
 import type { LoadRestrictor, RuleLevel } from '../model/config';
+import type { Locale } from '../l10n/l10n';
 import { checkGlob } from '../workspace/glob';
 
 export type CommandName = 'check' | 'dns' | 'trace' | 'build' | 'reach' | 'diff';
@@ -8,6 +9,8 @@ export type FailOn = 'error' | 'warning' | 'never';
 
 export interface AnalysisOptions {
   readonly paths: readonly string[];
+  /** The language of messages: `--lang`, else LC_ALL / LC_MESSAGES / LANG (runCli.ts); undefined: English. */
+  readonly locale?: Locale;
   readonly clusterDomain?: string;
   readonly namespace?: string;
   /** `--kustomize-root GLOB` (repeatable): only these kustomizations are roots (relative to each folder PATH). */

@@ -10,9 +10,39 @@ import { reachCommand } from './reachCommand';
 import { traceCommand } from './traceCommand';
 import { helpText } from './usage';
 import { cliVersion } from './version';
+import { localeFromEnv, localeOf, locales, type Locale } from '../l10n/l10n';
+
+/**
+ * `--lang LOCALE` (or `--lang=LOCALE`), anywhere on the line, taken out before the command is parsed: the language of
+ * messages, help and summaries (docs/localization.md). Without it the locale environment decides.
+ */
+function takeLang(argv: readonly string[]): { readonly argv: readonly string[]; readonly locale?: Locale } | { readonly error: string } {
+  const rest: string[] = [];
+  let locale: Locale | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg !== '--lang' && !arg.startsWith('--lang=')) {
+      rest.push(arg);
+      continue;
+    }
+    const value = arg === '--lang' ? argv[++i] : arg.slice('--lang='.length);
+    const known = localeOf(value);
+    if (!known) return { error: `option --lang must be one of ${locales.join(', ')} (got '${value ?? ''}')` };
+    locale = known;
+  }
+  return locale ? { argv: rest, locale } : { argv: rest };
+}
 
 export function runCli(argv: readonly string[], terminal: Terminal): CommandResult {
-  const request = parseArgs(argv);
+  const lang = takeLang(argv);
+  if ('error' in lang) return failure(lang.error);
+  const locale = lang.locale ?? localeFromEnv(terminal.env);
+  const parsed = parseArgs(lang.argv);
+  const request = locale === 'en' || !('paths' in parsed) ? parsed : { ...parsed, locale };
   switch (request.command) {
     case 'usage-error':
       return failure(request.message);

@@ -3,6 +3,8 @@
 // The values of each enumerated setting, declared once: the types, the settings reader (workspace/settings.ts) and
 // a test against package.json `contributes.configuration` all use these lists.
 
+import type { Locale } from '../l10n/l10n';
+
 /** `kubeNetlens.proxyMode` */
 export const proxyModes = ['iptables', 'ipvs', 'nftables'] as const;
 export type ProxyMode = (typeof proxyModes)[number];
@@ -39,6 +41,11 @@ export interface AnalysisConfig {
   readonly coreDns: { readonly podsMode: PodsMode; readonly endpointPodNames: boolean };
   /** Per-rule severity overrides; `off` disables a rule. */
   readonly rules: Readonly<Record<string, RuleLevel>>;
+  /**
+   * The language of the messages (docs/localization.md): VS Code's display language, the CLI's `--lang` or locale
+   * environment. Undefined: English. Findings are made in it; nothing else depends on it.
+   */
+  readonly locale?: Locale;
 }
 
 export const defaultConfig: AnalysisConfig = {
