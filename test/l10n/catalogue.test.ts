@@ -82,10 +82,11 @@ interface GlossaryTerm {
 
 const glossary = (JSON.parse(readFileSync(join(root, 'l10n', 'glossary.zh-cn.json'), 'utf8')) as { terms: GlossaryTerm[] }).terms;
 
-/** The English words of a template, without placeholders, code spans, field paths, flags and quoted names. */
+/** The English words of a template, without placeholders, code spans, <name patterns>, field paths, flags and quoted names. */
 function prose(template: string): string {
   return template
     .replace(/`[^`]*`/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/"[^"]*"/g, ' ')
     .replace(/\{\d+\}/g, ' ')
     .replace(/--[\w-]+/g, ' ')

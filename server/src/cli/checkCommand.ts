@@ -13,6 +13,7 @@ import { findingsToJson } from './findingsJson';
 import { defaultHelpUri, findingsToSarif } from './findingsSarif';
 import { findingsToGithub } from './findingsGithub';
 import { findingsToText, summaryOf } from './findingsText';
+import { messages } from '../l10n/l10n';
 import { identify } from './identify';
 import { ignoredSummary, withSuppressions } from './ignores';
 import { colourWanted, paintFor, type Paint } from './paint';
@@ -72,9 +73,9 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
           ignored: ignored.map((i) => ({ file: i.finding.uri, range: rangeOf(i.finding.uri, i.finding.span), code: i.finding.code, message: i.finding.message, reason: i.suppression.reason, by: i.suppression.by, identity: i.identity, fingerprint: i.fingerprint })),
           ...(split && { baseline: { file: request.baseline, known: split.known, stale: split.stale } }),
         })
-    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts), ignoredNote].filter(Boolean).join('\n'))
+    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts, messages(request.locale)), ignoredNote].filter(Boolean).join('\n'))
     : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
-    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
+    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint, messages(request.locale)) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
   // a run that records the baseline accepts what it records
   const fails = request.writeBaseline === undefined && shown.some((f) => reaches(f.severity, request.failOn));
   return { exitCode: fails ? 1 : 0, stdout, stderr: notes.map(note) };

@@ -85,3 +85,14 @@ export function localeFromEnv(env: Readonly<Record<string, string | undefined>>)
   }
   return 'en';
 }
+
+/**
+ * Sentences of one message, in order: English ones are separated by a space, and a sentence that ends with a
+ * full-width mark (Chinese `。？！`) is followed by none, as written Chinese has no space between sentences. The same
+ * for every locale, so English text is unchanged by it.
+ */
+export function joinSentences(parts: readonly string[]): string {
+  let out = parts.length ? parts[0] : '';
+  for (let i = 1; i < parts.length; i++) out += (/[\u3002\uff1f\uff01]$/.test(parts[i - 1]) ? '' : ' ') + parts[i];
+  return out;
+}
