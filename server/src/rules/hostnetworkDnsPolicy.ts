@@ -1,5 +1,6 @@
 // hostnetwork-dns-policy: a host-network pod left on the default dnsPolicy falls back to the node's resolver (semantics §3.1).
 
+import { messages } from '../l10n/l10n';
 import { entry } from '../model/yamlTree';
 import type { Fix } from './finding';
 import { insertAfter, replaceSpan } from './fixes/fieldEdits';
@@ -38,7 +39,8 @@ spec:
       dnsPolicy: ClusterFirstWithHostNet
       containers: [{name: agent, image: agent}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const w of subjects.workloads) {
       const t = w.template;
       if (!t.hostNetwork || (t.dnsPolicy !== undefined && t.dnsPolicy !== 'ClusterFirst')) continue;
@@ -46,13 +48,13 @@ spec:
       const fixes: Fix[] = [];
       const policy = entry(t.spec, 'dnsPolicy');
       const hostNetwork = entry(t.spec, 'hostNetwork');
-      if (policy) fixes.push({ title: 'Set dnsPolicy: ClusterFirstWithHostNet', edits: [replaceSpan(w.uri, policy.value.span, 'ClusterFirstWithHostNet')], isPreferred: true });
-      else if (hostNetwork) fixes.push({ title: 'Add dnsPolicy: ClusterFirstWithHostNet', edits: [insertAfter(w.uri, source, hostNetwork, 'dnsPolicy', 'ClusterFirstWithHostNet')], isPreferred: true });
-      const stated = t.dnsPolicy === undefined ? 'no dnsPolicy (so the default ClusterFirst)' : 'dnsPolicy ClusterFirst';
+      if (policy) fixes.push({ title: msg('Set dnsPolicy: ClusterFirstWithHostNet'), edits: [replaceSpan(w.uri, policy.value.span, 'ClusterFirstWithHostNet')], isPreferred: true });
+      else if (hostNetwork) fixes.push({ title: msg('Add dnsPolicy: ClusterFirstWithHostNet'), edits: [insertAfter(w.uri, source, hostNetwork, 'dnsPolicy', 'ClusterFirstWithHostNet')], isPreferred: true });
+      const stated = t.dnsPolicy === undefined ? msg('no dnsPolicy (so the default ClusterFirst)') : msg('dnsPolicy ClusterFirst');
       yield {
         uri: w.uri,
         span: t.dnsPolicySpan ?? t.hostNetworkSpan ?? t.span,
-        message: `This pod uses the host network with ${stated}, which falls back to the node's resolver: cluster names like Service names will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.`,
+        message: msg('This pod uses the host network with {0}, which falls back to the node\'s resolver: cluster names like Service names will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.', stated),
         resource: refOf(w),
         fixes,
       };

@@ -1,5 +1,6 @@
 // route-backend-refgrant: a cross-namespace backendRef (or a Gateway's certificateRef) that no ReferenceGrant allows.
 
+import { messages } from '../l10n/l10n';
 import { grantFor } from '../analysis/gatewayRoutes';
 import { gatewayGroup } from '../model/gatewayApi';
 import { hasPlaceholder } from '../model/placeholder';
@@ -46,7 +47,8 @@ spec:
   from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]
   to: [{group: "", kind: Service, name: api}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('refgrant')) continue;
       const ns = b.verdict.namespace;
@@ -70,7 +72,7 @@ spec:
           const finding: FindingDraft = {
             uri: gateway.uri,
             span: (ref.namespaceSpan ?? ref.span) as Span,
-            message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses Secret "${ref.name}" in namespace "${ref.namespace}", but no ReferenceGrant in "${ref.namespace}" allows Gateways from "${gateway.namespace}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.`,
+            message: msg('{0} of Gateway "{1}" uses Secret "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows Gateways from "{4}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.', listenerLabel(l, msg), gateway.name, ref.name, ref.namespace, gateway.namespace),
             resource: refOf(gateway),
             fixes: fix ? [fix] : [],
           };
