@@ -37,6 +37,14 @@ describe('kube-netlens in Simplified Chinese', () => {
     assert.equal(summary({ LANG: 'fr_FR.UTF-8' }), '0 errors, 8 warnings in 13 files');
   });
 
+  it('prints the help and usage errors in Chinese', () => {
+    assert.match(runCli(['help', '--lang', 'zh-cn']).stdout, /^kube-netlens：在 YAML 清单中查找 Kubernetes 网络配置错误\n\n用法：/);
+    assert.match(runCli(['check', '--help'], { env: { LANG: 'zh_CN.UTF-8' } }).stdout, /^用法：kube-netlens check \[PATH\.\.\.\] \[选项\]/);
+    const run = runCli(['chek', '--lang=zh-cn']);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /未知命令 'chek'；可用的命令有 check、dns、trace、build、reach 和 diff/);
+  });
+
   it('refuses a language it does not speak', () => {
     const run = runCli(['check', 'examples/', '--lang', 'fr']);
     assert.equal(run.status, 2);
