@@ -147,6 +147,15 @@ describe('message catalogue', () => {
     assert.deepEqual(wrong, []);
   });
 
+  it('takes exactly one argument per placeholder (checked by the compiler: `npx tsc` fails on a wrong count)', () => {
+    const en = messages(undefined);
+    // @ts-expect-error one placeholder, no argument
+    assert.equal(en('Service to trace {0}'), 'Service to trace {0}');
+    // @ts-expect-error no placeholder, one argument
+    assert.equal(en('Service to trace', 'x'), 'Service to trace');
+    assert.equal(en('{1}: {0} ({}) {0}', 'a', 'b'), 'b: a ({}) a');
+  });
+
   it('formats positional placeholders, English without a bundle', () => {
     assert.equal(format('{1} then {0}, {0} again', ['a', 2]), '2 then a, a again');
     assert.equal(messages(undefined)('Trace Service'), 'Trace Service');

@@ -18,7 +18,7 @@ export type Locale = (typeof locales)[number];
 export type MsgArg = string | number;
 
 /** The placeholder indices of a template literal type: `'a {0} b {1}'` → `0 | 1`. */
-type Indices<T extends string> = T extends `${string}{${infer N extends number}}${infer Rest}` ? N | Indices<Rest> : never;
+type Indices<T extends string> = T extends `${string}{${infer N}}${infer Rest}` ? (N extends `${infer D extends number}` ? D : never) | Indices<Rest> : never;
 /** A tuple with one argument per index up to the highest placeholder. */
 type ArgsFor<I extends number, Acc extends MsgArg[] = []> = [I] extends [never] ? Acc : ArgsFor<Exclude<I, Acc['length']>, [...Acc, MsgArg]>;
 /** The arguments a template takes: exactly one per placeholder, checked by the compiler at every call site. */

@@ -1,6 +1,7 @@
 // ingress-backend-policy-blocked: an Ingress backend whose pods admit no traffic from the ingress controller the
 // workspace describes, so every request through the Ingress is dropped (docs/networkpolicy-semantics.md netpol §1, §6).
 
+import { messages, type Msg } from '../l10n/l10n';
 import type { Ingress, IngressBackend, Workload } from '../model/resources';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
@@ -114,20 +115,21 @@ spec:
     metadata: {labels: {app: ingress-nginx}}
     spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     let controllers: readonly Workload[] | undefined;
     for (const ing of subjects.ingresses) {
       const backends = [...ing.paths.map((p) => p.backend), ...(ing.defaultBackend ? [ing.defaultBackend] : [])];
       for (const b of backends) {
-        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup)));
+        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup)), msg);
         if (!blocked) continue;
         const { controller, workload, port, because } = blocked;
         yield {
           uri: ing.uri,
           span: b.serviceNameSpan ?? b.span,
-          message: `The pods of ${workload.kind} "${workload.name}" behind Service "${b.serviceName}" admit no traffic from the ingress controller ${controller.kind} "${controller.namespace}/${controller.name}" on TCP ${port}, so requests through this Ingress are dropped: ${because}.`,
+          message: msg('The pods of {0} "{1}" behind Service "{2}" admit no traffic from the ingress controller {3} "{4}" on TCP {5}, so requests through this Ingress are dropped: {6}.', workload.kind, workload.name, b.serviceName!, controller.kind, `${controller.namespace}/${controller.name}`, port, because),
           resource: refOf(ing),
-          related: [{ uri: controller.uri, span: controller.nameSpan ?? controller.span, message: `the ingress controller ${controller.kind} "${controller.name}"` }],
+          related: [{ uri: controller.uri, span: controller.nameSpan ?? controller.span, message: msg('the ingress controller {0} "{1}"', controller.kind, controller.name) }],
         };
       }
     }
@@ -145,7 +147,7 @@ function controllersIn(lookup: Lookup): readonly Workload[] {
   return out;
 }
 
-function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Workload[]):
+function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Workload[], msg: Msg):
   { controller: Workload; workload: Workload; port: number; because: string } | undefined {
   if (b.resource || !b.serviceName) return undefined;
   const service = lookup.service(ing.namespace, b.serviceName);
@@ -166,8 +168,8 @@ function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, control
       const r = lookup.reach(controller, g.workload, { protocol: 'TCP', port });
       if (r.verdict !== 'denied') return undefined;
       if (!found) {
-        const names = r.because.map((x) => `${x.direction === 'ingress' ? '' : 'the controller\'s '}NetworkPolicy "${x.policy.name}" isolates ${x.direction === 'ingress' ? 'them' : 'its egress'} and admits none of it`);
-        found = { controller, workload: g.workload, port, because: [...new Set(names)].join('; ') };
+        const names = r.because.map((x) => (x.direction === 'ingress' ? msg('NetworkPolicy "{0}" isolates them and admits none of it', x.policy.name) : msg('the controller\'s NetworkPolicy "{0}" isolates its egress and admits none of it', x.policy.name)));
+        found = { controller, workload: g.workload, port, because: [...new Set(names)].join(msg('; ')) };
       }
     }
   }
