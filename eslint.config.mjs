@@ -102,6 +102,8 @@ export default tseslint.config(
   })),
   // cli → workspace, features, model, node built-ins
   restrict(['server/src/cli/**/*.ts'], layer(['workspace', 'features', 'model', 'kustomize', 'cli'], { external: [], builtins: true })),
+  // l10n → nothing but its bundles (every layer may import it)
+  restrict(['server/src/l10n/**/*.ts'], layer([], { external: [] })),
   // protocol.ts is shared with the client and the webview: it imports nothing.
   restrict(['server/src/protocol.ts'], [{ regex: '.*', message: 'protocol.ts is types and names only; it imports nothing.' }]),
   // client → vscode, vscode-languageclient, protocol (types only); never server internals

@@ -61,7 +61,7 @@ describe('scripts/derived.ts', () => {
     const copy = mkdtempSync(join(tmpdir(), 'kube-netlens-derived-'));
     before(() => {
       // What the script reads: the sources it imports, its outputs, and what tsx resolves with.
-      for (const rel of [join('server', 'src'), join('scripts', 'derived.ts'), docPath, 'package.json', 'tsconfig.json']) {
+      for (const rel of [join('server', 'src'), 'l10n', join('scripts', 'derived.ts'), docPath, 'package.json', 'tsconfig.json']) {
         cpSync(join(repoRoot, rel), join(copy, rel), { recursive: true });
       }
       symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');

@@ -15,15 +15,17 @@ export function crashHandler(output: vscode.OutputChannel, client: () => Languag
     closed: () => {
       const { action, recent } = policy.crashed(Date.now());
       if (action === 'restart') {
-        output.appendLine(`The language server stopped unexpectedly; restarting it (${recent} of ${maxCrashes - 1}).`);
+        output.appendLine(vscode.l10n.t('The language server stopped unexpectedly; restarting it ({0} of {1}).', recent, maxCrashes - 1));
         return { action: CloseAction.Restart, handled: true };
       }
-      output.appendLine(`The language server stopped ${recent} times in ${windowMs / 60000} minutes; it is not restarted again.`);
+      output.appendLine(vscode.l10n.t('The language server stopped {0} times in {1} minutes; it is not restarted again.', recent, windowMs / 60000));
+      const showLogs = vscode.l10n.t('Show logs');
+      const restart = vscode.l10n.t('Restart');
       void vscode.window
-        .showErrorMessage('Kubernetes Network Lens stopped after repeated crashes. Diagnostics and hovers are off until it is restarted.', 'Show logs', 'Restart')
+        .showErrorMessage(vscode.l10n.t('Kubernetes Network Lens stopped after repeated crashes. Diagnostics and hovers are off until it is restarted.'), showLogs, restart)
         .then(async (choice) => {
-          if (choice === 'Show logs') output.show(true);
-          if (choice === 'Restart') {
+          if (choice === showLogs) output.show(true);
+          if (choice === restart) {
             policy.reset();
             await client()?.start();
           }

@@ -36,7 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // The watcher above already reports file events; the server need not register its own.
     // Helm charts are rendered (helm runs) only in a trusted workspace; granting trust restarts the server.
     // (a function: the client calls it on every start, so a restart sends the trust of that moment)
-    initializationOptions: () => ({ clientWatchesFiles: true, workspaceTrusted: vscode.workspace.isTrusted }),
+    // the display language: a change of it reloads the window, and the server starts again with the new one
+    initializationOptions: () => ({ clientWatchesFiles: true, workspaceTrusted: vscode.workspace.isTrusted, locale: vscode.env.language }),
     outputChannel: quietWhileStopping(output),
     middleware: { ...settleWhileStopping(), workspace: { configuration: userOnlyConfiguration } },
     // Hover Markdown escapes every manifest string; the only commands it may run are the links it builds.
@@ -45,7 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   client = new LanguageClient('kubeNetlens', 'Kubernetes Network Lens', serverOptions, clientOptions);
   const restartTrusted = vscode.workspace.onDidGrantWorkspaceTrust(async () => {
-    output?.appendLine('The workspace is trusted now: restarting the language server so that it may render Helm charts.');
+    output?.appendLine(vscode.l10n.t('The workspace is trusted now: restarting the language server so that it may render Helm charts.'));
     await client?.restart();
   });
   // Everything registered here is disposed on deactivation, so enabling and disabling the extension leaks nothing.
@@ -61,7 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerServiceDetails(client),
     registerIgnoreFinding(),
     vscode.commands.registerCommand('kubeNetlens.restartServer', async () => {
-      channel.appendLine('Restarting the language server on request.');
+      channel.appendLine(vscode.l10n.t('Restarting the language server on request.'));
       await client?.restart();
     }),
   );

@@ -9,8 +9,8 @@ export function registerIgnoreFinding(): vscode.Disposable {
   return vscode.commands.registerCommand(ignoreFindingCommand, async (arg?: unknown) => {
     if (!isArgs(arg)) return;
     const reason = await vscode.window.showInputBox({
-      title: arg.onPodTemplate ? `Ignore ${arg.code} on the pod template` : `Ignore ${arg.code} here`,
-      prompt: 'Why is this finding intended? The reason is kept in the kube-netlens.io/ignore annotation.',
+      title: arg.onPodTemplate ? vscode.l10n.t('Ignore {0} on the pod template', arg.code) : vscode.l10n.t('Ignore {0} here', arg.code),
+      prompt: vscode.l10n.t('Why is this finding intended? The reason is kept in the kube-netlens.io/ignore annotation.'),
       placeHolder: 'e.g. the pods come from an operator',
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'A reason is required: it tells the next reader why this is not a mistake.'),

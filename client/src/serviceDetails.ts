@@ -13,12 +13,12 @@ export function registerServiceDetails(client: LanguageClient): vscode.Disposabl
     onDidChange: changed.event,
     async provideTextDocumentContent(uri) {
       const target = targetOf(uri);
-      if (!target) return 'Not a Service.';
+      if (!target) return vscode.l10n.t('Not a Service.');
       try {
         const md = await client.sendRequest<string | null>(serviceDetailsRequest, target);
-        return md ?? `The Service ${target.namespace}/${target.name} is no longer in the workspace.`;
+        return md ?? vscode.l10n.t('The Service {0} is no longer in the workspace.', `${target.namespace}/${target.name}`);
       } catch (e) {
-        return `The details of ${target.namespace}/${target.name} could not be read: ${e instanceof Error ? e.message : String(e)}`;
+        return vscode.l10n.t('The details of {0} could not be read: {1}', `${target.namespace}/${target.name}`, e instanceof Error ? e.message : String(e));
       }
     },
   };

@@ -9,11 +9,11 @@ export function createStatusBar(client: LanguageClient): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('kubeNetlens.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Kubernetes Network Lens';
   item.command = 'workbench.actions.view.problems';
-  item.text = '$(sync~spin) Kubernetes: starting';
+  item.text = `$(sync~spin) ${vscode.l10n.t('Kubernetes: starting')}`;
   item.show();
   const sub = client.onNotification(statusNotification, (s: StatusParams) => {
-    item.text = statusText(s);
-    item.tooltip = statusTooltip(s);
+    item.text = statusText(s, vscode.l10n);
+    item.tooltip = statusTooltip(s, vscode.l10n);
   });
   return vscode.Disposable.from(item, sub);
 }

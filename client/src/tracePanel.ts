@@ -30,7 +30,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
     const trace: OpenTrace = { target, panel, result: undefined, seq: 0, disposed: false };
     const key = keyOf(target);
     open.set(key, trace);
-    panel.title = `Trace: ${titleOf(target)}`;
+    panel.title = vscode.l10n.t('Trace: {0}', titleOf(target));
     panel.webview.options = { enableScripts: true, localResourceRoots: [webviewRoot] };
     panel.webview.html = renderTraceHtml({
       cspSource: panel.webview.cspSource,
@@ -58,10 +58,10 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       if (trace.disposed || seq !== trace.seq) return;
       trace.result = result ?? undefined;
       if (result) post(trace, { type: 'trace', result });
-      else post(trace, { type: 'error', message: `The Service ${titleOf(trace.target)} is no longer in the workspace (renamed, deleted, or its file excluded).` });
+      else post(trace, { type: 'error', message: vscode.l10n.t('The Service {0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)) });
     } catch (e) {
       if (trace.disposed || seq !== trace.seq || !client.isRunning()) return;
-      post(trace, { type: 'error', message: `The trace of ${titleOf(trace.target)} failed: ${e instanceof Error ? e.message : String(e)}` });
+      post(trace, { type: 'error', message: vscode.l10n.t('The trace of {0} failed: {1}', titleOf(trace.target), e instanceof Error ? e.message : String(e)) });
     }
   };
 
@@ -81,7 +81,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       case 'copyMermaid':
         if (!trace.result) return;
         await vscode.env.clipboard.writeText(trace.result.mermaid);
-        void vscode.window.showInformationMessage(`Copied the trace of ${titleOf(trace.target)} as a Mermaid diagram.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Copied the trace of {0} as a Mermaid diagram.', titleOf(trace.target)));
         return;
       case 'saveSvg':
         return saveSvg(trace.target, intent.svg);
@@ -112,7 +112,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       void refresh(existing);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(viewType, `Trace: ${titleOf(target)}`, { viewColumn: columnForNewTrace(), preserveFocus: false }, {
+    const panel = vscode.window.createWebviewPanel(viewType, vscode.l10n.t('Trace: {0}', titleOf(target)), { viewColumn: columnForNewTrace(), preserveFocus: false }, {
       enableScripts: true,
       localResourceRoots: [webviewRoot],
     });
@@ -196,7 +196,7 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   try {
     services = await client.sendRequest<ServiceSummary[]>(listServicesRequest);
   } catch (e) {
-    void vscode.window.showErrorMessage(`Cannot list Services: the Kubernetes Network Lens server is not running (${e instanceof Error ? e.message : String(e)}).`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Cannot list Services: the Kubernetes Network Lens server is not running ({0}).', e instanceof Error ? e.message : String(e)));
     return undefined;
   }
   if (file) {
@@ -206,7 +206,7 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
     if (inFile.length) services = inFile;
   }
   if (!services.length) {
-    void vscode.window.showInformationMessage('No Kubernetes Services found in this workspace.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No Kubernetes Services found in this workspace.'));
     return undefined;
   }
   // From the command palette: the Service under the cursor of the active YAML editor is the one the picker starts on.
@@ -219,12 +219,12 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
     return folder.replace(/\/$/, '') || undefined;
   };
   type Item = vscode.QuickPickItem & { service?: ServiceSummary };
-  const items: Item[] = servicePicks(services, { folderOf, current }).map((p) => ('separator' in p
+  const items: Item[] = servicePicks(services, { folderOf, current, l10n: vscode.l10n }).map((p) => ('separator' in p
     ? { label: p.separator, kind: vscode.QuickPickItemKind.Separator }
     : { label: p.label, description: p.description, service: p.service, ...(p.current ? { picked: true } : {}) }));
   const pick = vscode.window.createQuickPick<Item>();
-  pick.title = 'Trace a Kubernetes Service';
-  pick.placeholder = 'Service to trace';
+  pick.title = vscode.l10n.t('Trace a Kubernetes Service');
+  pick.placeholder = vscode.l10n.t('Service to trace');
   pick.matchOnDescription = true;
   pick.items = items;
   const start = items.find((i) => i.picked);
@@ -271,7 +271,7 @@ async function reveal(source: SourceSpan, panel: vscode.WebviewPanel): Promise<v
     const viewColumn = shown?.viewColumn ?? (panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
     await vscode.window.showTextDocument(doc, { viewColumn, selection });
   } catch (e) {
-    void vscode.window.showWarningMessage(`Cannot open ${source.uri}: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Cannot open {0}: {1}', source.uri, e instanceof Error ? e.message : String(e)));
   }
 }
 
@@ -279,7 +279,7 @@ async function saveSvg(target: TraceParams, svg: string): Promise<void> {
   // The view drew it, but what is written to disk is checked here: well-formed XML with nothing but drawing in it.
   const problem = checkSvg(svg);
   if (problem) {
-    void vscode.window.showErrorMessage(`The trace drawing was not saved: ${problem}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('The trace drawing was not saved: {0}.', problem));
     return;
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -287,15 +287,15 @@ async function saveSvg(target: TraceParams, svg: string): Promise<void> {
   const uri = await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
     filters: { 'SVG image': ['svg'] },
-    saveLabel: 'Save trace',
-    title: `Save the trace of ${titleOf(target)} as SVG`,
+    saveLabel: vscode.l10n.t('Save trace'),
+    title: vscode.l10n.t('Save the trace of {0} as SVG', titleOf(target)),
   });
   if (!uri) return;
   try {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(svg));
-    void vscode.window.showInformationMessage(`Saved the trace of ${titleOf(target)} to ${vscode.workspace.asRelativePath(uri)}.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Saved the trace of {0} to {1}.', titleOf(target), vscode.workspace.asRelativePath(uri)));
   } catch (e) {
-    void vscode.window.showErrorMessage(`Could not save the SVG: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not save the SVG: {0}', e instanceof Error ? e.message : String(e)));
   }
 }
 

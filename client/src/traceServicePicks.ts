@@ -2,6 +2,7 @@
 // when it is not the only Service of that name, where it comes from; then the Gateway routes, each traced from the
 // listeners that accept it through its rules to its backends; then the Gateways, each traced from its listeners.
 import type { ServiceSummary } from '../../server/src/protocol';
+import { english, type L10n } from './l10n';
 
 type RouteKind = Exclude<ServiceSummary['kind'], 'Gateway' | undefined>;
 
@@ -14,9 +15,13 @@ export interface PickOptions {
   readonly folderOf?: (service: ServiceSummary) => string | undefined;
   /** The Service under the cursor: marked, and the one the picker starts on. */
   readonly current?: ServiceSummary;
+  /** The words (vscode.l10n in the editor). */
+  readonly l10n?: L10n;
 }
 
 export function servicePicks(all: readonly ServiceSummary[], options: PickOptions = {}): ServicePick[] {
+  const l10n = options.l10n ?? english;
+  const atCursor = l10n.t('at the cursor');
   const services = all.filter((s) => s.kind !== 'Gateway');
   const sorted = [...services].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
   const count = new Map<string, number>();
@@ -30,7 +35,7 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
     }
     // A Service of a Kustomize base is listed once per build root: each is "at the cursor" in the base.
     const current = options.current !== undefined && sameService(s, options.current);
-    const parts = [`${s.type}${endpointsNote(s)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? 'at the cursor' : undefined];
+    const parts = [`${s.type}${endpointsNote(s, l10n)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? atCursor : undefined];
     picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
   }
   // Each route once, traced from the listeners that accept it through its rules to every Service it sends to.
@@ -43,21 +48,21 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
       routes.set(key, entry);
     }
   }
-  if (routes.size) picks.push({ separator: 'Gateway routes' });
+  if (routes.size) picks.push({ separator: l10n.t('Gateway routes') });
   for (const { r, to } of routes.values()) {
-    const via = r.listeners.length ? `via ${r.listeners.join(', ')}` : 'accepted by no Gateway';
+    const via = r.listeners.length ? l10n.t('via {0}', r.listeners.join(', ')) : l10n.t('accepted by no Gateway');
     const route: ServiceSummary = { kind: r.kind as RouteKind, namespace: r.namespace, name: r.name, type: r.kind };
     picks.push({ label: `${r.kind} ${r.namespace}/${r.name} → ${to.join(', ')}`, description: via, service: route, current: false });
   }
   const gateways = all.filter((s) => s.kind === 'Gateway');
-  if (gateways.length) picks.push({ separator: 'Gateways' });
+  if (gateways.length) picks.push({ separator: l10n.t('Gateways') });
   const gatewayCount = new Map<string, number>();
   for (const g of gateways) gatewayCount.set(keyOf(g), (gatewayCount.get(keyOf(g)) ?? 0) + 1);
   for (const g of gateways) {
-    const listeners = (g.listeners ?? []).map((l) => `${l.name}: ${l.routes} ${l.routes === 1 ? 'route' : 'routes'}`).join(' · ');
+    const listeners = (g.listeners ?? []).map((l) => `${l.name}: ${l.routes === 1 ? l10n.t('{0} route', l.routes) : l10n.t('{0} routes', l.routes)}`).join(' · ');
     const current = options.current !== undefined && sameService(g, options.current);
     const where = whereNote(g, (gatewayCount.get(keyOf(g)) ?? 0) > 1, options.folderOf);
-    picks.push({ label: `Gateway ${g.namespace}/${g.name}`, description: [listeners || 'no listeners', where, current ? 'at the cursor' : undefined].filter(Boolean).join(' · '), service: g, current });
+    picks.push({ label: `Gateway ${g.namespace}/${g.name}`, description: [listeners || l10n.t('no listeners'), where, current ? atCursor : undefined].filter(Boolean).join(' · '), service: g, current });
   }
   return picks;
 }
@@ -79,8 +84,8 @@ function keyOf(s: ServiceSummary): string {
   return `${s.namespace}/${s.name}`;
 }
 
-function endpointsNote(s: ServiceSummary): string {
+function endpointsNote(s: ServiceSummary, l10n: L10n): string {
   if (s.endpoints === undefined) return '';
-  if (s.endpoints === 0) return ' · no endpoints';
-  return ` · ${s.endpoints} endpoint${s.endpoints === 1 ? '' : 's'}`;
+  if (s.endpoints === 0) return ` · ${l10n.t('no endpoints')}`;
+  return ` · ${s.endpoints === 1 ? l10n.t('{0} endpoint', s.endpoints) : l10n.t('{0} endpoints', s.endpoints)}`;
 }

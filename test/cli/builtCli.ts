@@ -25,7 +25,8 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
   const r = spawnSync(process.execPath, [buildCli(), ...args], {
     cwd: options.cwd ?? repoRoot,
     encoding: 'utf8',
-    env: { ...process.env, ...options.env },
+    // English unless a test asks for a language: the machine's locale never changes what a test reads
+    env: { ...process.env, LC_ALL: '', LC_MESSAGES: '', LANG: 'C.UTF-8', ...options.env },
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

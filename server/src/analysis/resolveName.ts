@@ -2,6 +2,7 @@
 // (semantics §3.2), CoreDNS's parsing of the query (§1.3, §3.3), and a sentence when nothing answers.
 
 import type { AnalysisConfig } from '../model/config';
+import { messages, type Msg } from '../l10n/l10n';
 import type { Cluster } from '../model/cluster';
 import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resources';
 import type { DnsRecord, NameResolution } from './analysis';
@@ -64,11 +65,12 @@ type Lookup =
   | { readonly kind: 'unknown' };
 
 export function resolveName(ctx: ResolveContext, written: string, fromNamespace: string): NameResolution {
+  const msg = messages(ctx.config.locale);
   const parsed = splitHostPort(written);
-  if (!parsed) return { query: written, host: written, records: [], resolves: false, reason: `"${written}" has no host name in it.` };
+  if (!parsed) return { query: written, host: written, records: [], resolves: false, reason: msg('"{0}" has no host name in it.', written) };
   const host = parsed.host.toLowerCase();
   const base = { query: written, host, ...(parsed.port !== undefined ? { port: parsed.port } : {}) };
-  if (isIP(host.replace(/\.$/, ''))) return { ...base, records: [], resolves: false, unknown: true, reason: `"${host}" is an IP address, not a DNS name.` };
+  if (isIP(host.replace(/\.$/, ''))) return { ...base, records: [], resolves: false, unknown: true, reason: msg('"{0}" is an IP address, not a DNS name.', host) };
   const zone = zoneOf(ctx.config);
   const candidates = searchCandidates(host, fromNamespace, zone);
   const inCluster = looksInCluster(ctx, host, fromNamespace, zone);
@@ -82,7 +84,7 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
     const answer = first.lookup;
     const later = lookups.slice(lookups.indexOf(first) + 1).find((l) => l.lookup.kind === 'answer');
     const warning = first === lookups[0] && host.includes('.') && !host.endsWith('.') && later
-      ? `From namespace "${fromNamespace}", "${host}" first matches ${first.fqdn} (endpoint "${host.split('.')[0]}" of Service "${host.split('.')[1]}" in "${fromNamespace}"), so it never reaches ${later.fqdn}. Write the full name to be sure.`
+      ? msg('From namespace "{0}", "{1}" first matches {2} (endpoint "{3}" of Service "{4}" in "{0}"), so it never reaches {5}. Write the full name to be sure.', fromNamespace, host, first.fqdn, host.split('.')[0], host.split('.')[1], later.fqdn)
       : undefined;
     const portKnown = parsed.port !== undefined && answer.service ? portIsServed(ctx, answer.service, parsed.port, answer.perPod) : undefined;
     // Built field by field (in the order the other answers use) rather than by spreading: this runs for every name.
@@ -92,16 +94,16 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
     resolved.records = answer.records;
     if (answer.service) resolved.service = answer.service;
     if (portKnown !== undefined) resolved.portKnown = portKnown;
-    if (portKnown === false) resolved.reason = portReason(answer.service!, parsed.port!, answer.perPod);
+    if (portKnown === false) resolved.reason = portReason(answer.service!, parsed.port!, answer.perPod, msg);
     if (warning) resolved.warning = warning;
     resolved.resolves = true;
     return resolved as NameResolution;
   }
   const intended = intendedName(ctx, host, fromNamespace, zone);
   if (first?.lookup.kind === 'unknown') {
-    return { ...base, records: [], resolves: false, unknown: true, reason: `This workspace does not describe what answers ${first.fqdn}.` };
+    return { ...base, records: [], resolves: false, unknown: true, reason: msg('This workspace does not describe what answers {0}.', first.fqdn) };
   }
-  const why = explainMissing(ctx, host, intended, zone);
+  const why = explainMissing(ctx, host, intended, zone, msg);
   return { ...base, records: [], resolves: false, reason: why.reason, ...(why.suggestion ? { suggestion: why.suggestion } : {}), ...(why.unknown ? { unknown: true } : {}) };
 }
 
@@ -237,10 +239,10 @@ function portIsServed(ctx: ResolveContext, service: Service, port: number, direc
   return eps.groups.length || eps.manual.length ? false : undefined;
 }
 
-function portReason(service: Service, port: number, direct: boolean): string {
-  const list = service.ports.map((p) => (p.name ? `${p.port}/${p.name}` : `${p.port}`)).join(', ') || 'none';
-  if (!direct && !service.headless) return `Service "${service.name}" has no port ${port} (its ports: ${list}); connections to ${port} on its cluster IP are refused or time out.`;
-  return `Neither Service "${service.name}" nor its pods declare port ${port} (Service ports: ${list}).`;
+function portReason(service: Service, port: number, direct: boolean, msg: Msg): string {
+  const list = service.ports.map((p) => (p.name ? `${p.port}/${p.name}` : `${p.port}`)).join(', ') || msg('none');
+  if (!direct && !service.headless) return msg('Service "{0}" has no port {1} (its ports: {2}); connections to {1} on its cluster IP are refused or time out.', service.name, port, list);
+  return msg('Neither Service "{0}" nor its pods declare port {1} (Service ports: {2}).', service.name, port, list);
 }
 
 /** The fully qualified name the writer most likely meant, for explaining why nothing answers. */
@@ -293,24 +295,24 @@ function replaceLabel(host: string, index: number, value: string): string | unde
   return labels.join('.') + (trailing ? '.' : '');
 }
 
-function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string): { reason: string; suggestion?: string; unknown?: boolean } {
+function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string, msg: Msg): { reason: string; suggestion?: string; unknown?: boolean } {
   const cluster = ctx.cluster;
-  if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { reason: `"${host}" is not a cluster name, and nothing in the cluster domain ${zone} answers it.` };
+  if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { reason: msg('"{0}" is not a cluster name, and nothing in the cluster domain {1} answers it.', host, zone) };
   const labels = fqdn.slice(0, -(zone.length + 1)).split('.');
   const last = labels[labels.length - 1];
   if (last === 'pod') {
-    if (ctx.config.coreDns.podsMode === 'disabled') return { reason: `CoreDNS answers <a-b-c-d>.<namespace>.pod names only when the Corefile enables "pods"; it is disabled in the settings.` };
-    return { reason: `"${host}" is not <dashed IP>.<namespace>.pod.${zone} with an IP and a namespace of this workspace.` };
+    if (ctx.config.coreDns.podsMode === 'disabled') return { reason: msg('CoreDNS answers <a-b-c-d>.<namespace>.pod names only when the Corefile enables "pods"; it is disabled in the settings.') };
+    return { reason: msg('"{0}" is not <dashed IP>.<namespace>.pod.{1} with an IP and a namespace of this workspace.', host, zone) };
   }
   if (last !== 'svc') {
     // semantics §3.3: `data.prod.cluster.local` is an invalid request.
     if (labels.length === 2) {
       const fixed = `${labels[0]}.${labels[1]}.svc.${zone}`;
-      return { reason: `"${host}" is missing ".svc": cluster DNS answers <service>.<namespace>.svc.${zone}, so write "${fixed}".`, suggestion: host.endsWith('.') ? `${fixed}.` : fixed };
+      return { reason: msg('"{0}" is missing ".svc": cluster DNS answers <service>.<namespace>.svc.{1}, so write "{2}".', host, zone, fixed), suggestion: host.endsWith('.') ? `${fixed}.` : fixed };
     }
-    return { reason: `CoreDNS answers only <service>.<namespace>.svc.${zone} and <dashed IP>.<namespace>.pod.${zone} names; "${host}" is neither.` };
+    return { reason: msg('CoreDNS answers only <service>.<namespace>.svc.{0} and <dashed IP>.<namespace>.pod.{0} names; "{1}" is neither.', zone, host) };
   }
-  if (labels.length < 3 || labels.length > 5) return { reason: `"${host}" has the wrong number of labels before ".svc": write <service>.<namespace>.svc.${zone}, or <pod hostname>.<service>.<namespace>.svc.${zone}.` };
+  if (labels.length < 3 || labels.length > 5) return { reason: msg('"{0}" has the wrong number of labels before ".svc": write <service>.<namespace>.svc.{1}, or <pod hostname>.<service>.<namespace>.svc.{1}.', host, zone) };
   const nsIndex = labels.length - 2;
   const ns = labels[nsIndex];
   const svcLabel = labels[labels.length - 3];
@@ -320,8 +322,8 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     const elsewhere = cluster.servicesNamed(svcLabel)[0];
     // semantics §9.3: a namespace no manifest in scope describes may exist (another repository, `kubectl create
     // namespace`): unknown, unless its name is a near miss of one that is described (a typo).
-    if (!close) return { reason: `namespace "${ns}" is not described by the manifests in scope (it may be created elsewhere)${elsewhere ? `; a Service "${elsewhere.name}" exists in namespace "${elsewhere.namespace}"` : ''}.`, unknown: true };
-    const reason = `"${ns}" is not a namespace in this workspace; did you mean "${close}"?`;
+    if (!close) return { reason: elsewhere ? msg('namespace "{0}" is not described by the manifests in scope (it may be created elsewhere); a Service "{1}" exists in namespace "{2}".', ns, elsewhere.name, elsewhere.namespace) : msg('namespace "{0}" is not described by the manifests in scope (it may be created elsewhere).', ns), unknown: true };
+    const reason = msg('"{0}" is not a namespace in this workspace; did you mean "{1}"?', ns, close);
     const suggestion = nsIndex < hostLabels ? replaceLabel(host, nsIndex, close) : elsewhere && nsIndex < hostLabels ? replaceLabel(host, nsIndex, elsewhere.namespace) : undefined;
     return { reason, ...(suggestion ? { suggestion } : {}) };
   }
@@ -333,66 +335,73 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     const svcIndex = labels.length - 3;
     const suggestion = close && svcIndex < hostLabels ? replaceLabel(host, svcIndex, close) : undefined;
     if (pod && sts) {
-      const reason = `${pod}.${svcLabel} needs a headless Service "${svcLabel}" that selects the StatefulSet's pods; there is no Service "${svcLabel}" in namespace "${ns}"${sts.sts.serviceName ? ` (StatefulSet "${sts.sts.name}" names "${sts.sts.serviceName}" as its serviceName)` : ''}.`;
+      const reason = sts.sts.serviceName
+        ? msg('{0}.{1} needs a headless Service "{1}" that selects the StatefulSet\'s pods; there is no Service "{1}" in namespace "{2}" (StatefulSet "{3}" names "{4}" as its serviceName).', pod, svcLabel, ns, sts.sts.name, sts.sts.serviceName)
+        : msg('{0}.{1} needs a headless Service "{1}" that selects the StatefulSet\'s pods; there is no Service "{1}" in namespace "{2}".', pod, svcLabel, ns);
       const stsSuggestion = sts.sts.serviceName && serviceNamed(cluster, ns, sts.sts.serviceName) && svcIndex < hostLabels ? replaceLabel(host, svcIndex, sts.sts.serviceName) : suggestion;
       return { reason, ...(stsSuggestion ? { suggestion: stsSuggestion } : {}) };
     }
     const other = cluster.servicesNamed(svcLabel).find((s) => s.namespace !== ns);
     // semantics §9.4: a Service the API server rejects has no records.
     const rejected = cluster.rejected('Service', ns, svcLabel);
-    if (rejected) return { reason: `${rejectionReason(rejected, ctx.config)}, so nothing answers this name.` };
+    if (rejected) return { reason: msg('{0}, so nothing answers this name.', String(rejectionReason(rejected, ctx.config))) };
     // semantics §9.2–9.3: an operator may create the Service, or a Service written without a namespace may be applied here.
     const unknown = close ? undefined : unknownService(cluster, ns, svcLabel);
-    if (unknown) return { reason: `No manifest in scope defines Service "${svcLabel}" in namespace "${ns}", but ${unknown}.`, unknown: true };
-    let reason = `No Service "${svcLabel}" in namespace "${ns}"`;
-    if (close) reason += `; did you mean "${close}"?`;
-    else if (other) reason += `; there is one in namespace "${other.namespace}".`;
-    else reason += '.';
+    if (unknown) return { reason: msg('No manifest in scope defines Service "{0}" in namespace "{1}", but {2}.', svcLabel, ns, unknown), unknown: true };
+    const reason = close
+      ? msg('No Service "{0}" in namespace "{1}"; did you mean "{2}"?', svcLabel, ns, close)
+      : other
+        ? msg('No Service "{0}" in namespace "{1}"; there is one in namespace "{2}".', svcLabel, ns, other.namespace)
+        : msg('No Service "{0}" in namespace "{1}".', svcLabel, ns);
     return { reason, ...(suggestion ? { suggestion } : {}) };
   }
   const fqdnSvc = serviceFqdn(service.name, service.namespace, zone);
   if (service.type === 'ExternalName') {
     const target = service.externalName?.replace(/\.$/, '');
-    if (labels.length > 3) return { reason: `Service "${service.name}" is an ExternalName: CoreDNS answers only ${fqdnSvc} itself (a CNAME), no SRV or per-pod names.` };
-    if (!target) return { reason: `ExternalName Service "${service.name}" has no externalName, so there is nothing to answer with.` };
-    return { reason: `ExternalName Service "${service.name}" points at the IP address "${target}"; CoreDNS answers NXDOMAIN for IP-shaped ExternalNames (use a selector-less Service with Endpoints instead).` };
+    if (labels.length > 3) return { reason: msg('Service "{0}" is an ExternalName: CoreDNS answers only {1} itself (a CNAME), no SRV or per-pod names.', service.name, fqdnSvc) };
+    if (!target) return { reason: msg('ExternalName Service "{0}" has no externalName, so there is nothing to answer with.', service.name) };
+    return { reason: msg('ExternalName Service "{0}" points at the IP address "{1}"; CoreDNS answers NXDOMAIN for IP-shaped ExternalNames (use a selector-less Service with Endpoints instead).', service.name, target) };
   }
   const eps = ctx.endpointsOf(service);
   // Names that need endpoints, of a Service whose pods an operator makes or a controller labels: unknown (semantics §9.2).
   if (eps.source === 'selector' && !eps.groups.length && service.selector) {
     const unknown = unknownPods(cluster, ns, service.selector.keys());
-    if (unknown) return { reason: `Service "${service.name}" selects no pod template in scope, but ${unknown}.`, unknown: true };
+    if (unknown) return { reason: msg('Service "{0}" selects no pod template in scope, but {1}.', service.name, unknown), unknown: true };
   }
   if (labels.length === 3) {
     // Only headless Services lack an S1 record; theirs needs ready endpoints (semantics §2.1 H1).
     if (eps.source === 'none' || (eps.source === 'selector' && !eps.groups.length)) {
-      const why = service.selector ? `its selector matches no pod template in "${ns}"` : 'it has no selector and no Endpoints for it';
-      return { reason: `Headless Service "${service.name}" has no endpoints (${why}), so its name has no addresses (NXDOMAIN).` };
+      const why = service.selector ? msg('its selector matches no pod template in "{0}"', ns) : msg('it has no selector and no Endpoints for it');
+      return { reason: msg('Headless Service "{0}" has no endpoints ({1}), so its name has no addresses (NXDOMAIN).', service.name, why) };
     }
-    if (eps.groups.every((g) => g.replicas === 0)) return { reason: `Headless Service "${service.name}" selects only workloads scaled to 0 replicas, so its name has no addresses.` };
-    return { reason: `Headless Service "${service.name}" has no ready addresses in the manifests, so its name has no answer.` };
+    if (eps.groups.every((g) => g.replicas === 0)) return { reason: msg('Headless Service "{0}" selects only workloads scaled to 0 replicas, so its name has no addresses.', service.name) };
+    return { reason: msg('Headless Service "{0}" has no ready addresses in the manifests, so its name has no answer.', service.name) };
   }
   if (labels[0].startsWith('_')) {
     const portName = labels[0].slice(1);
     const proto = (labels[1] ?? '').replace(/^_/, '').toUpperCase();
     const port = service.ports.find((p) => p.name?.toLowerCase() === portName);
-    if (!port) return { reason: `Service "${service.name}" has no port named "${portName}"; SRV names exist only for named Service ports.` };
-    if (port.protocol !== proto) return { reason: `Port "${portName}" of Service "${service.name}" uses ${port.protocol}, not ${proto}.` };
-    return { reason: `No ready pod of Service "${service.name}" serves port "${portName}" (its targetPort does not resolve in the selected pods).` };
+    if (!port) return { reason: msg('Service "{0}" has no port named "{1}"; SRV names exist only for named Service ports.', service.name, portName) };
+    if (port.protocol !== proto) return { reason: msg('Port "{0}" of Service "{1}" uses {2}, not {3}.', portName, service.name, port.protocol, proto) };
+    return { reason: msg('No ready pod of Service "{0}" serves port "{1}" (its targetPort does not resolve in the selected pods).', service.name, portName) };
   }
   if (sts) {
     const { sts: set, ordinal } = sts;
     const prefix = `${pod}.${service.name}`;
-    if (set.serviceName !== service.name) return { reason: `${prefix} needs StatefulSet "${set.name}" to be governed by "${service.name}", but its serviceName is "${set.serviceName ?? ''}".` };
-    if (!eps.groups.some((g) => g.workload === set)) return { reason: `${prefix} needs a headless Service "${service.name}" that selects the StatefulSet's pods; its selector does not match the pod template labels of "${set.name}".` };
+    if (set.serviceName !== service.name) return { reason: msg('{0} needs StatefulSet "{1}" to be governed by "{2}", but its serviceName is "{3}".', prefix, set.name, service.name, set.serviceName ?? '') };
+    if (!eps.groups.some((g) => g.workload === set)) return { reason: msg('{0} needs a headless Service "{1}" that selects the StatefulSet\'s pods; its selector does not match the pod template labels of "{2}".', prefix, service.name, set.name) };
     const count = set.replicas ?? 1;
     const last = set.ordinalsStart + count - 1;
-    if (ordinal < set.ordinalsStart || ordinal > last) return { reason: `StatefulSet "${set.name}" has ${count} replica${count === 1 ? '' : 's'} (${count ? `${set.name}-${set.ordinalsStart} … ${set.name}-${last}` : 'none'}), so there is no pod "${pod}".` };
+    if (ordinal < set.ordinalsStart || ordinal > last) {
+      const range = count ? `${set.name}-${set.ordinalsStart} … ${set.name}-${last}` : msg('none');
+      return { reason: count === 1 ? msg('StatefulSet "{0}" has {1} replica ({2}), so there is no pod "{3}".', set.name, count, range, pod!) : msg('StatefulSet "{0}" has {1} replicas ({2}), so there is no pod "{3}".', set.name, count, range, pod!) };
+    }
   }
   const known = eps.groups.flatMap((g) => endpointHostsOf(service, g, ctx.config).hosts.map((h) => h.label));
   const close = pod ? closestName(pod, known) : undefined;
-  let reason = `Service "${service.name}" has no endpoint with hostname "${pod ?? labels[0]}"; only StatefulSet pods, pods with hostname and subdomain "${service.name}", and Endpoints addresses with a hostname get per-pod names`;
-  reason += close ? `; did you mean "${close}"?` : '.';
+  const reason = close
+    ? msg('Service "{0}" has no endpoint with hostname "{1}"; only StatefulSet pods, pods with hostname and subdomain "{0}", and Endpoints addresses with a hostname get per-pod names; did you mean "{2}"?', service.name, pod ?? labels[0], close)
+    : msg('Service "{0}" has no endpoint with hostname "{1}"; only StatefulSet pods, pods with hostname and subdomain "{0}", and Endpoints addresses with a hostname get per-pod names.', service.name, pod ?? labels[0]);
   const suggestion = close ? replaceLabel(host, 0, close) : undefined;
   return { reason, ...(suggestion ? { suggestion } : {}) };
 }

@@ -109,6 +109,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: 
     ...(options.fromConfig?.rules && { rules: options.fromConfig.rules }),
     ...(options.fromConfig?.nodePortRange && { nodePortRange: options.fromConfig.nodePortRange }),
     ...(options.fromConfig?.ingressController && { ingressController: options.fromConfig.ingressController }),
+    ...(options.locale && options.locale !== 'en' && { locale: options.locale }),
   };
   // A Kustomize build may read files the walk did not collect (env files, a base outside PATH): read from disk, and
   // kept so findings on them get line numbers.

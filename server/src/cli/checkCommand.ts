@@ -13,6 +13,7 @@ import { findingsToJson } from './findingsJson';
 import { defaultHelpUri, findingsToSarif } from './findingsSarif';
 import { findingsToGithub } from './findingsGithub';
 import { findingsToText, summaryOf } from './findingsText';
+import { messages } from '../l10n/l10n';
 import { identify } from './identify';
 import { ignoredSummary, withSuppressions } from './ignores';
 import { colourWanted, paintFor, type Paint } from './paint';
@@ -72,9 +73,9 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
           ignored: ignored.map((i) => ({ file: i.finding.uri, range: rangeOf(i.finding.uri, i.finding.span), code: i.finding.code, message: i.finding.message, reason: i.suppression.reason, by: i.suppression.by, identity: i.identity, fingerprint: i.fingerprint })),
           ...(split && { baseline: { file: request.baseline, known: split.known, stale: split.stale } }),
         })
-    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts), ignoredNote].filter(Boolean).join('\n'))
-    : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri })
-    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
+    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts, messages(request.locale)), ignoredNote].filter(Boolean).join('\n'))
+    : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri, ...(request.locale && request.locale !== 'en' && { language: request.locale, english: englishMessages(request, terminal, configured.ignores) }) })
+    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint, messages(request.locale)) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
   // a run that records the baseline accepts what it records
   const fails = request.writeBaseline === undefined && shown.some((f) => reaches(f.severity, request.failOn));
   return { exitCode: fails ? 1 : 0, stdout, stderr: notes.map(note) };
@@ -111,6 +112,24 @@ function reaches(severity: Finding['severity'], failOn: FailOn): boolean {
 
 function plural(n: number, noun: string, nouns = `${noun}s`): string {
   return `${n} ${n === 1 ? noun : nouns}`;
+}
+
+/**
+ * For SARIF in another language: the English text of each result and of its related places, by fingerprint, from a
+ * second analysis in English (only this format in another language pays for it). SARIF 2.1.0 declares one language
+ * per run (`run.language`); the English goes in each result's property bag, so a viewer without the language still
+ * reads it, and rules keep their English descriptions.
+ */
+function englishMessages(request: CheckRequest, terminal: Terminal, ignores: Parameters<typeof withSuppressions>[3]): ReadonlyMap<string, readonly Finding[]> {
+  const english = { ...request, locale: undefined };
+  const loaded = analyzePaths(english);
+  const out = new Map<string, Finding[]>();
+  if (isCollectError(loaded)) return out;
+  const checked = checkWithCharts(loaded, english, terminal.env);
+  const suppressed = withSuppressions(checked.findings, checked.analysis, request.noIgnores === true, ignores);
+  const all = [...sortFindings(suppressed.findings), ...suppressed.ignored.map((i) => i.finding)];
+  for (const r of identify(all, checked.analysis, loaded.sources)) out.set(r.fingerprint, [...(out.get(r.fingerprint) ?? []), r.finding]);
+  return out;
 }
 
 function sortFindings(findings: readonly Finding[]): Finding[] {

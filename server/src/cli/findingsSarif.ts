@@ -23,6 +23,10 @@ export interface SarifOptions {
   readonly version: string;
   /** The page documenting the codes; `#<code>` is appended. */
   readonly helpUri: string;
+  /** The language of the messages when not English (`run.language`, a BCP 47 tag). */
+  readonly language?: string;
+  /** With `language`: the English findings by fingerprint, whose texts go in each result's property bag. */
+  readonly english?: ReadonlyMap<string, readonly Finding[]>;
 }
 
 export interface IdentifiedResult {
@@ -48,7 +52,13 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
   const location = (uri: string, range: Range) => ({
     physicalLocation: { artifactLocation: { uri: artifactUri(uri) }, region: regionOf(range) },
   });
-  const results = findings.map(({ finding: f, fingerprint, suppression }) => ({
+  const taken = new Map<string, number>();
+  const englishOf = (fingerprint: string): Finding | undefined => {
+    const n = taken.get(fingerprint) ?? 0;
+    taken.set(fingerprint, n + 1);
+    return options.english?.get(fingerprint)?.[n];
+  };
+  const results = findings.map(({ finding: f, fingerprint, suppression }) => ({ f, fingerprint, suppression, en: options.language ? englishOf(fingerprint) : undefined })).map(({ f, fingerprint, suppression, en }) => ({
     ruleId: f.code,
     ruleIndex: ruleIndex.get(f.code)!,
     level: levelOf(f.severity),
@@ -57,8 +67,9 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
     partialFingerprints: { [fingerprintKey]: fingerprint },
     ...(suppression && { suppressions: [{ kind: 'inSource', status: 'accepted', justification: `${suppression.reason} (${suppression.by})` }] }),
     ...(f.related?.length && {
-      relatedLocations: f.related.map((r, id) => ({ id, ...location(r.uri, rangeOf(r.uri, r.span)), message: { text: r.message } })),
+      relatedLocations: f.related.map((r, id) => ({ id, ...location(r.uri, rangeOf(r.uri, r.span)), message: { text: r.message, ...(en?.related?.[id] && { properties: { englishText: en.related[id].message } }) } })),
     }),
+    ...(en && { properties: { englishMessage: en.message } }),
   }));
   const sarif = {
     $schema: sarifSchema,
@@ -80,12 +91,19 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
           },
         },
         automationDetails: { id: 'kube-netlens/check/' },
+        ...(options.language && { language: sarifLanguage(options.language) }),
         columnKind: 'utf16CodeUnits',
         results,
       },
     ],
   };
   return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+/** `zh-cn` → `zh-CN`: the region subtag in capitals, as BCP 47 writes it (SARIF 2.1.0 §3.14.13). */
+function sarifLanguage(locale: string): string {
+  const [lang, ...rest] = locale.split('-');
+  return [lang, ...rest.map((s) => (s.length === 2 ? s.toUpperCase() : s))].join('-');
 }
 
 function levelOf(severity: Severity): SarifLevel {

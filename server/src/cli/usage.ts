@@ -1,8 +1,9 @@
 // Help texts: the overview and one page per command.
 
 import type { CommandName } from './parseArgs';
+import { messages, type Msg } from '../l10n/l10n';
 
-const overview = `kube-netlens: find Kubernetes networking mistakes in YAML manifests
+const overview = (msg: Msg) => msg(`kube-netlens: find Kubernetes networking mistakes in YAML manifests
 
 Usage:
   kube-netlens check [PATH...]               report mistakes (selectors that match nothing, typos in
@@ -26,6 +27,9 @@ Usage:
   kube-netlens help COMMAND | COMMAND --help details of one command
   kube-netlens --version
 
+--lang en|zh-cn (with any command) chooses the language of messages, help and summaries; without it,
+LC_ALL, LC_MESSAGES or LANG decide (zh_CN: Simplified Chinese).
+
 PATH is a file or a folder (default: the current folder). Folders are searched for *.yaml and *.yml,
 skipping node_modules and .git; files over 1 MB are passed over. Helm charts (folders with a Chart.yaml)
 are rendered with helm when it is installed (or given with --helm) and checked on their template lines;
@@ -33,14 +37,14 @@ without helm their templates are passed over. Every Kustomize root under PATH (a
 one includes) is rendered natively and checked as the cluster it builds.
 
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
-`;
+`);
 
-const restrictor = `  --load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone
+const restrictor = (msg: Msg) => msg(`  --load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone
                         which files a kustomization may read, as kustomize's flag (default
                         LoadRestrictionsRootOnly: only files in or below its own folder)
-`;
+`);
 
-const common = `  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above the
+const common = (msg: Msg) => msg(`  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above the
                         first PATH); these flags come before its values
   --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
@@ -49,17 +53,17 @@ const common = `  --config FILE         the config file (default: the nearest .k
   --kustomize PATH      the kustomize or kubectl executable that builds the roots using what is not
                         evaluated natively (replacements, openapi, ...; default: kustomize, else
                         kubectl, on PATH); never with plugins, exec functions, Helm or the network
-${restrictor}`;
+{0}`, restrictor(msg));
 
-const helm = `  --helm PATH           the helm executable (default: helm on PATH); charts render with
+const helm = (msg: Msg) => msg(`  --helm PATH           the helm executable (default: helm on PATH); charts render with
                         \`helm template\`, never with anything that reaches the network
   --helm-values FILE    render each chart with these values files instead of values.yaml,
                         ci/*-values.yaml and the config file's helm.releases (repeat for several files)
   --helm-namespace NS   the release namespace (default: --namespace, else default)
-`;
+`);
 
-const pages: Record<CommandName, string> = {
-  diff: `Usage: kube-netlens diff [BASE [HEAD]] [options]
+const pages: Record<CommandName, (msg: Msg) => string> = {
+  diff: (msg) => msg(`Usage: kube-netlens diff [BASE [HEAD]] [options]
 
 Compares two trees of the git repository the current folder is in, for the review of a change: the
 findings it introduces, fixes and leaves unchanged (by identity, so lines that moved are no change), and
@@ -76,8 +80,8 @@ Options:
   --path PATH                    check only PATH, relative to the repository's root (repeatable)
   --config FILE                  the config file, relative to the repository's root
   -h, --help                     this help
-`,
-  check: `Usage: kube-netlens check [PATH...] [options]
+`),
+  check: (msg) => msg(`Usage: kube-netlens check [PATH...] [options]
 
 Reads every manifest under PATH and reports networking mistakes, one line per finding:
   file:line:col: severity code: message
@@ -95,9 +99,9 @@ Options:
                                  file's ignore: entries ignore (a strict audit)
   --help-uri URL                 the page SARIF rules link to, #CODE appended (default: docs/rules.md
                                  in the project's repository)
-${common}${helm}  -h, --help                     this help
-`,
-  dns: `Usage: kube-netlens dns [PATH...] [options]
+{0}{1}  -h, --help                     this help
+`, common(msg), helm(msg)),
+  dns: (msg) => msg(`Usage: kube-netlens dns [PATH...] [options]
 
 Lists the DNS names CoreDNS will answer for the Services and pods in the manifests, grouped by namespace,
 with the answer and when it resolves (always, or only while a pod is ready).
@@ -105,9 +109,9 @@ with the answer and when it resolves (always, or only while a pod is ready).
 Options:
   --format text|json    output format (default text)
   --all                 also list names that depend on CoreDNS-only behaviour or on Corefile options
-${common}${helm}  -h, --help            this help
-`,
-  trace: `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
+{0}{1}  -h, --help            this help
+`, common(msg), helm(msg)),
+  trace: (msg) => msg(`Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
        kube-netlens trace KIND/NAMESPACE/NAME [PATH...] [options]
 
 Shows the path a request takes to the Service's pods: the names and entry points that reach it,
@@ -128,9 +132,9 @@ external (an address outside the cluster).
 Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
   --from REF                   the client to check NetworkPolicies for (a Service's trace)
-${common}${helm}  -h, --help                   this help
-`,
-  reach: `Usage: kube-netlens reach [PATH...] [options]
+{0}{1}  -h, --help                   this help
+`, common(msg), helm(msg)),
+  reach: (msg) => msg(`Usage: kube-netlens reach [PATH...] [options]
        kube-netlens reach [PATH...] --from REF --to REF [--port PORT[/PROTOCOL]] [options]
 
 Evaluates the NetworkPolicies of the manifests in both directions: a connection is allowed when the
@@ -147,9 +151,9 @@ Options:
   --from REF, --to REF  the two ends of one connection (both or neither)
   --port PORT[/PROTO]   only this port (protocol TCP, UDP or SCTP; default TCP)
   --format text|json    output format (default text)
-${common}${helm}  -h, --help            this help
-`,
-  build: `Usage: kube-netlens build DIR [options]
+{0}{1}  -h, --help            this help
+`, common(msg), helm(msg)),
+  build: (msg) => msg(`Usage: kube-netlens build DIR [options]
 
 A folder with a kustomization (kustomization.yaml, kustomization.yml or Kustomization): renders it the way
 \`kustomize build DIR\` does, without running Kustomize: resources and nested kustomizations, components,
@@ -165,10 +169,10 @@ Options:
   --format yaml|json    yaml: documents separated by ---; json: one array of objects (default yaml)
   --release NAME        the config file's release of the chart to render (default: its first)
   --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above DIR)
-${restrictor}${helm}  -h, --help            this help
-`,
+{0}{1}  -h, --help            this help
+`, restrictor(msg), helm(msg)),
 };
 
-export function helpText(topic?: CommandName): string {
-  return topic ? pages[topic] : overview;
+export function helpText(topic?: CommandName, msg: Msg = messages(undefined)): string {
+  return topic ? pages[topic](msg) : overview(msg);
 }

@@ -3,6 +3,7 @@
 // earlier evaluated snapshot, only the units whose inputs changed run again. The only state it holds is the
 // evaluation of each snapshot (a memo by Analysis) and what the next evaluation reuses.
 
+import { messages } from '../l10n/l10n';
 import type { Analysis, ScopeAnalysis } from '../analysis/analysis';
 import { configuredSeverity, type AnalysisConfig, type Severity } from '../model/config';
 import type { ManifestFile } from '../model/parseManifest';
@@ -456,7 +457,7 @@ function* changedKeys(before: Analysis, after: Analysis): Generator<void, { chan
 function assemble(analysis: Analysis, ruleFindings: readonly Finding[], mapUnits = true): Finding[] {
   const out: Finding[] = [];
   for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f, analysis.config)) out.push(p);
-  for (const f of mapUnits ? mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings) : ruleFindings) out.push(f);
+  for (const f of mapUnits ? mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings, messages(analysis.config.locale)) : ruleFindings) out.push(f);
   return capPerFile(out, analysis);
 }
 

@@ -10,11 +10,12 @@ import type { RenderedSource } from '../model/rendered';
 import type { Span } from '../model/span';
 import type { Finding, RelatedInfo } from '../rules/finding';
 import { mergeAtSources, sourcePlace, type Landing, type Merging } from './renderedMerge';
+import type { Msg } from '../l10n/l10n';
 
 const atStart: Span = { start: 0, end: 0 };
 
 /** `findings` with those on rendered files mapped to their sources, merged per source place; in finding order. */
-export function mapRenderedFindings(files: readonly ManifestFile[], findings: readonly Finding[], order: (f: Finding[]) => Finding[]): Finding[] {
+export function mapRenderedFindings(files: readonly ManifestFile[], findings: readonly Finding[], order: (f: Finding[]) => Finding[], msg: Msg): Finding[] {
   const rendered = new Map<string, RenderedSource>();
   for (const f of files) if (f.rendered) rendered.set(f.uri, f.rendered);
   if (!rendered.size || !findings.some((f) => rendered.has(f.uri))) return [...findings];
@@ -27,7 +28,7 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
     if (unit) landings.push(landingOf(unit, f));
     else out.push(f);
   }
-  for (const f of mergedOnce(landings, rendered, () => order(mergeAtSources(landings, kustomizeMerging(rendered, fileOf))))) out.push(f);
+  for (const f of mergedOnce(landings, rendered, () => order(mergeAtSources(landings, kustomizeMerging(rendered, fileOf, msg))))) out.push(f);
   return order(out);
 }
 
@@ -57,7 +58,7 @@ const namedBuilds = 10;
  * they mention): the message is the first one's, naming every build, and each build adds one short related place,
  * on the entry of its kustomization that includes the file.
  */
-function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>, fileOf: (uri: string) => ManifestFile | undefined): Merging<RenderedSource> {
+function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>, fileOf: (uri: string) => ManifestFile | undefined, msg: Msg): Merging<RenderedSource> {
   return {
     name: (unit) => unit.label,
     byMessage: false,
@@ -68,10 +69,12 @@ function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>, fileOf:
     message(landings) {
       // at most `namedBuilds` named; a base of 1,000 overlays would otherwise make a message of tens of kilobytes
       const labels = landings.slice(0, namedBuilds).map((l) => l.render.label);
-      const more = landings.length > namedBuilds ? ` and ${(landings.length - namedBuilds).toLocaleString('en-US')} more` : '';
-      return `${landings[0].finding.message} (in ${landings.length === 1 ? 'the build of ' : 'the builds of '}${labels.join(', ')}${more})`;
+      const more = landings.length > namedBuilds ? msg(' and {0} more', (landings.length - namedBuilds).toLocaleString('en-US')) : '';
+      return landings.length === 1
+        ? msg('{0} (in the build of {1}{2})', landings[0].finding.message, labels.join(', '), more)
+        : msg('{0} (in the builds of {1}{2})', landings[0].finding.message, labels.join(', '), more);
     },
-    related: (landings) => landings.map((l) => perUnitOf(l.render, l.at, fileOf)),
+    related: (landings) => landings.map((l) => perUnitOf(l.render, l.at, fileOf, msg)),
     reuse(group, make) {
       // The same findings over the same builds give the same object: unchanged findings stay the very same objects
       // from one evaluation to the next (what the server compares before converting and sending them).
@@ -101,10 +104,10 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
  * The related place of one build: the entry of its kustomization that includes the file the finding is on (the
  * kustomization's start when the finding is on the kustomization itself, or on a patch it names), in one short line.
  */
-function perUnitOf(unit: RenderedSource, at: { uri: string; via?: string }, fileOf: (uri: string) => ManifestFile | undefined): RelatedInfo {
+function perUnitOf(unit: RenderedSource, at: { uri: string; via?: string }, fileOf: (uri: string) => ManifestFile | undefined, msg: Msg): RelatedInfo {
   const entry = includingEntry(unit.definedBy, at.uri, fileOf);
-  const via = at.via ? `, where ${at.via} writes this value` : '';
-  return { uri: unit.definedBy, span: entry ?? atStart, message: `${entry ? 'Included here' : 'Here'} in the build of ${unit.label}${via}` };
+  const via = at.via ? msg(', where {0} writes this value', at.via) : '';
+  return { uri: unit.definedBy, span: entry ?? atStart, message: entry ? msg('Included here in the build of {0}{1}', unit.label, via) : msg('Here in the build of {0}{1}', unit.label, via) };
 }
 
 /** Where a finding on a build lands, once per finding and build (both immutable). */

@@ -12,6 +12,7 @@ import type { Span } from '../model/span';
 import type { TraceParams } from '../protocol';
 import { attachedRoutes } from './hoverGateway';
 import { policyLens } from './hoverReach';
+import { messages, type Msg } from '../l10n/l10n';
 
 export interface Lens {
   readonly span: Span;
@@ -23,26 +24,29 @@ export interface Lens {
 export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
   // Lookups answer within the scope of the file (model/project.ts).
   const analysis = workspace.scopeOf(uri).analysis;
+  const msg = messages(analysis.config.locale);
   const out: Lens[] = [];
   // A root kustomization: what its build makes (the objects are analysed as that build's cluster).
   for (const f of workspace.cluster.files) {
     if (!f.rendered || f.rendered.definedBy !== uri) continue;
     const namespaces = [...new Set(f.resources.map((r) => r.namespace))].sort();
     const n = f.resources.length;
-    out.push({ span: { start: 0, end: 0 }, title: `Builds ${n} object${n === 1 ? '' : 's'}${namespaces.length ? ` in namespace${namespaces.length === 1 ? '' : 's'} ${namespaces.join(', ')}` : ''}` });
+    const objects = n === 1 ? msg('Builds {0} object', n) : msg('Builds {0} objects', n);
+    const title = !namespaces.length ? objects : namespaces.length === 1 ? msg('{0} in namespace {1}', objects, namespaces[0]) : msg('{0} in namespaces {1}', objects, namespaces.join(', '));
+    out.push({ span: { start: 0, end: 0 }, title });
   }
   for (const r of analysis.cluster.resources) {
     if (r.uri !== uri) continue;
     const span = { start: r.span.start, end: r.span.start };
     if (isService(r)) {
-      out.push({ span, title: serviceSummary(analysis, r) });
-      out.push({ span, title: 'Trace', trace: { namespace: r.namespace, name: r.name } });
+      out.push({ span, title: serviceSummary(analysis, r, msg) });
+      out.push({ span, title: msg('Trace'), trace: { namespace: r.namespace, name: r.name } });
     } else if (isGateway(r)) {
-      out.push({ span, title: gatewaySummary(analysis, r) });
+      out.push({ span, title: gatewaySummary(analysis, r, msg) });
       // Gateway semantics §G9: the trace from its listeners through the routes they accept.
-      out.push({ span, title: 'Trace', trace: { kind: 'Gateway', namespace: r.namespace, name: r.name } });
+      out.push({ span, title: msg('Trace'), trace: { kind: 'Gateway', namespace: r.namespace, name: r.name } });
     } else if (isRoute(r)) {
-      out.push({ span, title: routeSummary(analysis, r) });
+      out.push({ span, title: routeSummary(analysis, r, msg) });
       // Gateway semantics §G9: the trace of a backend Service starts at the listeners that accept this route.
       const traced = new Set<string>();
       for (const rule of r.rules) {
@@ -51,7 +55,7 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
           const key = svc ? `${svc.namespace}/${svc.name}` : '';
           if (!svc || traced.has(key) || traced.size >= 3) continue;
           traced.add(key);
-          out.push({ span, title: `Trace ${svc.name}`, trace: { namespace: svc.namespace, name: svc.name } });
+          out.push({ span, title: msg('Trace {0}', svc.name), trace: { namespace: svc.namespace, name: svc.name } });
         }
       }
     } else if (r.kind === 'NetworkPolicy') {
@@ -61,7 +65,7 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
       if (n <= 0) continue;
       const first = `${r.name}-${r.ordinalsStart}`;
       const pods = n === 1 ? first : `${first}…${r.name}-${r.ordinalsStart + n - 1}`;
-      out.push({ span, title: statefulPodNames(analysis, r, pods) });
+      out.push({ span, title: statefulPodNames(analysis, r, pods, msg) });
     }
   }
   return out;
@@ -71,36 +75,36 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
  * The per-pod names only when they will resolve (semantics §2.3, §8): a governing Service that exists, selects the
  * pods and is headless. Otherwise the lens says why there are none, rather than showing a name that never resolves.
  */
-function statefulPodNames(analysis: Analysis, sts: Workload, pods: string): string {
+function statefulPodNames(analysis: Analysis, sts: Workload, pods: string, msg: Msg): string {
   const name = sts.serviceName!;
   const perPod = analysis.dnsRecordsFor(sts).filter((rec) => rec.name.startsWith(`${sts.name}-`) && (rec.type === 'A' || rec.type === 'AAAA'));
   if (perPod.some((rec) => rec.condition === 'while-ready' || rec.condition === 'always')) return `${pods}.${name}`;
   const svc = analysis.cluster.service(sts.namespace, name);
-  if (!svc) return `no per-pod DNS names: no Service "${name}"`;
-  if (perPod.length) return `${pods}.${name} (CoreDNS only: Service "${name}" is not headless)`;
-  return `no per-pod DNS names: Service "${name}" does not select these pods`;
+  if (!svc) return msg('no per-pod DNS names: no Service "{0}"', name);
+  if (perPod.length) return msg('{0}.{1} (CoreDNS only: Service "{1}" is not headless)', pods, name);
+  return msg('no per-pod DNS names: Service "{0}" does not select these pods', name);
 }
 
 /** Gateway semantics §G3: how many routes each listener accepts. */
-function gatewaySummary(analysis: Analysis, g: Gateway): string {
-  if (!g.listeners.length) return 'no listeners';
+function gatewaySummary(analysis: Analysis, g: Gateway, msg: Msg): string {
+  if (!g.listeners.length) return msg('no listeners');
   return g.listeners.slice(0, 4).map((l) => {
     const n = attachedRoutes(analysis, g, l).length;
-    return `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}: ${n} ${n === 1 ? 'route' : 'routes'}`;
-  }).join(' · ') + (g.listeners.length > 4 ? ` · +${g.listeners.length - 4} more` : '');
+    return `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}: ${n === 1 ? msg('{0} route', n) : msg('{0} routes', n)}`;
+  }).join(' · ') + (g.listeners.length > 4 ? ` · ${msg('+{0} more', g.listeners.length - 4)}` : '');
 }
 
 /** Gateway semantics §G2, §G7: which parents accept the route, and how many of its backends are valid. */
-function routeSummary(analysis: Analysis, route: GatewayRoute): string {
+function routeSummary(analysis: Analysis, route: GatewayRoute, msg: Msg): string {
   const parts: string[] = [];
   for (const ref of route.parentRefs.slice(0, 3)) {
     const t = parentTarget(clusterLookup(analysis.cluster), route, ref);
     const name = `${ref.name ?? '?'}${ref.sectionName ? `/${ref.sectionName}` : ''}`;
     if (t.kind === 'gateway') {
       const a = attachToGateway(clusterLookup(analysis.cluster), route, ref, t);
-      parts.push(a.outcome === 'attached' ? `accepted by ${name}` : a.outcome === 'unknown' ? `${name}: acceptance unknown` : `not accepted by ${name}`);
-    } else if (t.kind === 'service') parts.push(`mesh route for Service ${t.service.name}`);
-    else if (t.kind === 'missing') parts.push(`no parent ${name}`);
+      parts.push(a.outcome === 'attached' ? msg('accepted by {0}', name) : a.outcome === 'unknown' ? msg('{0}: acceptance unknown', name) : msg('not accepted by {0}', name));
+    } else if (t.kind === 'service') parts.push(msg('mesh route for Service {0}', t.service.name));
+    else if (t.kind === 'missing') parts.push(msg('no parent {0}', name));
   }
   let total = 0;
   let invalid = 0;
@@ -110,21 +114,22 @@ function routeSummary(analysis: Analysis, route: GatewayRoute): string {
       if (backendVerdict(clusterLookup(analysis.cluster), route, b).status === 'invalid') invalid++;
     }
   }
-  parts.push(`${total} ${total === 1 ? 'backend' : 'backends'}${invalid ? ` (${invalid} invalid)` : ''}`);
+  const backends = total === 1 ? msg('{0} backend', total) : msg('{0} backends', total);
+  parts.push(invalid ? msg('{0} ({1} invalid)', backends, invalid) : backends);
   return parts.join(' · ');
 }
 
-function serviceSummary(analysis: Analysis, s: Parameters<Analysis['endpointsOf']>[0]): string {
-  if (s.type === 'ExternalName') return `alias of ${s.externalName ?? '(no externalName)'}`;
+function serviceSummary(analysis: Analysis, s: Parameters<Analysis['endpointsOf']>[0], msg: Msg): string {
+  if (s.type === 'ExternalName') return msg('alias of {0}', s.externalName ?? msg('(no externalName)'));
   const eps = analysis.endpointsOf(s);
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
-    return `${n} ${n === 1 ? 'endpoint' : 'endpoints'} · manual`;
+    return `${n === 1 ? msg('{0} endpoint', n) : msg('{0} endpoints', n)} · ${msg('manual')}`;
   }
-  if (!eps.groups.length) return s.selector ? 'no endpoints: selector matches no pods' : 'no endpoints: no selector';
+  if (!eps.groups.length) return s.selector ? msg('no endpoints: selector matches no pods') : msg('no endpoints: no selector');
   const n = endpointCount(eps);
-  const count = n === undefined ? 'one endpoint per node' : `${n} ${n === 1 ? 'endpoint' : 'endpoints'}`;
+  const count = n === undefined ? msg('one endpoint per node') : n === 1 ? msg('{0} endpoint', n) : msg('{0} endpoints', n);
   const groups = eps.groups.slice(0, 3).map((g) => `${g.workload.kind} ${g.workload.name}${g.replicas === undefined ? '' : ` ×${g.replicas}`}`);
-  if (eps.groups.length > 3) groups.push(`+${eps.groups.length - 3} more`);
+  if (eps.groups.length > 3) groups.push(msg('+{0} more', eps.groups.length - 3));
   return [count, ...groups].join(' · ');
 }

@@ -2,6 +2,7 @@
 // them and whom they can reach, each answer with the rule that decides it and its line; and the code lens summary of a
 // NetworkPolicy ("selects 3 workloads · admits 2 · egress limited").
 
+import { messages } from '../l10n/l10n';
 import type { Analysis } from '../analysis/analysis';
 import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
@@ -135,9 +136,10 @@ export function workloadReachHover(analysis: Analysis, w: Workload): Md {
 /** The lens above a NetworkPolicy: how many workloads it selects, how many peers it admits, whether it limits egress. */
 export function policyLens(analysis: Analysis, np: NetworkPolicy): string {
   const selected = analysis.cluster.workloadsIn(np.namespace).filter((w) => !isWorkloadFragment(w) && podMatch(np.podSelector, w).m === 'yes');
-  const parts = [`selects ${selected.length} ${selected.length === 1 ? 'workload' : 'workloads'}`];
+  const msg = messages(analysis.config.locale);
+  const parts = [selected.length === 1 ? msg('selects {0} workload', selected.length) : msg('selects {0} workloads', selected.length)];
   if (np.policyTypes.includes('Ingress')) {
-    if (!np.ingress.length) parts.push('denies all ingress');
+    if (!np.ingress.length) parts.push(msg('denies all ingress'));
     else {
       // Sources this policy's own ingress rules admit to at least one of its pods (other policies aside).
       const admitted = new Set<string>();
@@ -150,9 +152,9 @@ export function policyLens(analysis: Analysis, np: NetworkPolicy): string {
           else admitted.add(`${peer.workload.kind}/${peer.workload.namespace}/${peer.workload.name}`);
         }
       }
-      parts.push(`admits ${admitted.size}${external ? ' and outside the cluster' : ''}`);
+      parts.push(external ? msg('admits {0} and outside the cluster', admitted.size) : msg('admits {0}', admitted.size));
     }
   }
-  if (np.policyTypes.includes('Egress')) parts.push(np.egress.length ? 'egress limited' : 'denies all egress');
+  if (np.policyTypes.includes('Egress')) parts.push(np.egress.length ? msg('egress limited') : msg('denies all egress'));
   return parts.join(' · ');
 }

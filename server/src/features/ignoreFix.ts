@@ -6,6 +6,7 @@
 // double-quoted scalar (a JSON string is one).
 
 import type { Analysis } from '../analysis/analysis';
+import { messages } from '../l10n/l10n';
 import { isWorkload, type Resource } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import { treeOf } from '../model/trees';
@@ -34,6 +35,7 @@ const hole = '\u0000';
 
 /** One fix per code of the findings over `range` that are on an object written in `uri` and are not ignored already. */
 export function ignoreFixesAt(findings: readonly Finding[], analysis: Analysis, uri: string, range: Span): IgnoreFix[] {
+  const msg = messages(analysis.config.locale);
   const file = analysis.cluster.files.find((f) => f.uri === uri);
   if (!file || file.rendered || uri.includes('#helm/')) return [];
   const out: IgnoreFix[] = [];
@@ -48,8 +50,8 @@ export function ignoreFixesAt(findings: readonly Finding[], analysis: Analysis, 
     const onTemplate = template && annotationPlace(r, template, true);
     if (!place && !onTemplate) continue;
     seen.add(`${finding.code}\u0000${r.span.start}`);
-    if (place) out.push({ title: `Ignore ${finding.code} here…`, finding, code: finding.code, uri, ...place });
-    if (onTemplate) out.push({ title: `Ignore ${finding.code} on the pod template…`, finding, code: finding.code, uri, ...onTemplate, onPodTemplate: true });
+    if (place) out.push({ title: msg('Ignore {0} here…', finding.code), finding, code: finding.code, uri, ...place });
+    if (onTemplate) out.push({ title: msg('Ignore {0} on the pod template…', finding.code), finding, code: finding.code, uri, ...onTemplate, onPodTemplate: true });
   }
   return out;
 }

@@ -24,6 +24,7 @@ import { indexFolders } from './indexFolders';
 import type { ProjectConfig } from './projectConfig';
 import type { Publisher } from './publish';
 import { settingsWithConfig } from '../workspace/projectConfig';
+import { localeOf, type Locale } from '../l10n/l10n';
 
 /** Open documents at least this large are parsed in slices, with requests answered in between. */
 const slicedParseBytes = 64 * 1024;
@@ -85,12 +86,13 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
   /** The settings as the client sends them, with trust applied and the Helm releases' paths read from the first folder. */
   /** The settings the client sent last: the config file's values go over them again whenever the file changes. */
   let lastRaw: unknown = {};
+  let locale: Locale = 'en';
   const settingsFrom = (raw: unknown): Settings => {
     lastRaw = raw;
     // the precedence (docs/configuration.md): the config file, then the client's settings (workspace, then user)
     const read = readSettings(settingsWithConfig(raw, project.config, trusted), trusted);
     // the folders: what the roots are relative to, and (untrusted) the only places a build may read
-    const s = { ...read, kustomize: { ...read.kustomize, folders } };
+    const s = { ...read, analysis: locale === 'en' ? read.analysis : { ...read.analysis, locale }, kustomize: { ...read.kustomize, folders } };
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
   };
   const schedule = () => publisher.schedule();
@@ -269,6 +271,9 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       folders = foldersOf(params.workspaceFolders, params.rootUri);
       project.setFolders(folders);
       trusted = params.initializationOptions?.workspaceTrusted === true;
+      // VS Code's display language (vscode.env.language, or the LSP `locale`): a change of it reloads the window, so
+      // the server starts again with the new one (docs/localization.md).
+      locale = localeOf(params.initializationOptions?.locale) ?? localeOf(params.locale) ?? 'en';
       if (params.initializationOptions?.settings) applySettings(settingsFrom(params.initializationOptions.settings));
     },
 

@@ -3,6 +3,8 @@
 // The values of each enumerated setting, declared once: the types, the settings reader (workspace/settings.ts) and
 // a test against package.json `contributes.configuration` all use these lists.
 
+import type { Locale } from '../l10n/l10n';
+
 /** `kubeNetlens.proxyMode` */
 export const proxyModes = ['iptables', 'ipvs', 'nftables'] as const;
 export type ProxyMode = (typeof proxyModes)[number];
@@ -44,6 +46,11 @@ export interface AnalysisConfig {
    * does not describe it (ingress-backend-policy-blocked; docs/networkpolicy-semantics.md).
    */
   readonly ingressController?: IngressControllerSetting;
+  /**
+   * The language of the messages (docs/localization.md): VS Code's display language, the CLI's `--lang` or locale
+   * environment. Undefined: English. Findings are made in it; nothing else depends on it.
+   */
+  readonly locale?: Locale;
 }
 
 export interface IngressControllerSetting {

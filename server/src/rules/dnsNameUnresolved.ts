@@ -1,6 +1,7 @@
 // dns-name-unresolved: a cluster DNS name written in a container's env/command/args or in ConfigMap data that no
 // record answers from that namespace, or whose port the Service does not have (semantics §2, §3.2, §3.3).
 
+import { messages, type Msg } from '../l10n/l10n';
 import type { NameResolution } from '../analysis/analysis';
 import { findClusterNames, findShortNames, type ShortForm, type WrittenName } from '../analysis/clusterNames';
 import { zoneOf } from '../analysis/dnsRecords';
@@ -54,17 +55,18 @@ data:
   DATABASE_URL: mysql://app@mysql.db.svc.cluster.local:3306/app`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     const zone = zoneOf(config);
     for (const w of subjects.workloads) {
       for (const c of w.template.containers) {
-        for (const v of c.env) if (!notLookup.test(v.name) && namesIn(v, zone, v.name).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone, v.name);
+        for (const v of c.env) if (!notLookup.test(v.name) && namesIn(v, zone, v.name).length) yield* checkValue(lookup, w, v, msg('{0} of container "{1}"', v.where, c.name), zone, msg, v.name);
         for (const list of [c.command, c.args]) {
-          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, `${v.where} of container "${c.name}"`, zone);
+          for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, msg('{0} of container "{1}"', v.where, c.name), zone, msg);
         }
       }
     }
     for (const cm of subjects.configMaps) {
-      for (const v of cm.data) if (!notLookup.test(v.key) && namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, `key "${v.key}"`, zone, v.key);
+      for (const v of cm.data) if (!notLookup.test(v.key) && namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, msg('key "{0}"', v.key), zone, msg, v.key);
     }
   },
 });
@@ -93,7 +95,7 @@ export function namesIn(value: TextValue, zone: string, variable?: string): read
   return names;
 }
 
-function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, where: string, zone: string, variable?: string): Generator<FindingDraft> {
+function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, where: string, zone: string, msg: Msg, variable?: string): Generator<FindingDraft> {
   const fileText = lookup.fileText(owner.uri);
   for (const name of namesIn(value, zone, variable)) {
     const r = lookup.resolveName(name.text, owner.namespace);
@@ -112,15 +114,15 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
     if (!r.resolves && definedApart(lookup, name.host, owner.namespace, zone)) continue;
     if (name.form && !apart && !floating && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
-    const what = r.resolves ? `"${name.text}" (${where}) resolves, but the port is wrong: ` : `"${name.host}" (${where}) does not resolve from namespace "${owner.namespace}": `;
-    const message = what + (apart
-      ? `no Service "${name.host}" is in these manifests; did you mean "${apart.name}"? A Service of that name is defined in ${placeOf(apart.uri)}, applied apart from this file.`
+    const why = apart
+      ? msg('no Service "{0}" is in these manifests; did you mean "{1}"? A Service of that name is defined in {2}, applied apart from this file.', name.host, apart.name, placeOf(apart.uri, msg))
       : floating
-        ? `no Service "${name.host}" is in these manifests; did you mean "${floating.name}"? Service "${floating.name}" is written without a namespace, so it lands in the namespace it is applied to, and this name never resolves there.`
-        : (r.reason ?? 'no DNS record answers it.'));
+        ? msg('no Service "{0}" is in these manifests; did you mean "{1}"? Service "{1}" is written without a namespace, so it lands in the namespace it is applied to, and this name never resolves there.', name.host, floating.name)
+        : (r.reason ?? msg('no DNS record answers it.'));
+    const message = r.resolves ? msg('"{0}" ({1}) resolves, but the port is wrong: {2}', name.text, where, why) : msg('"{0}" ({1}) does not resolve from namespace "{2}": {3}', name.host, where, owner.namespace, why);
     const suggestion = apart?.name ?? floating?.name ?? r.suggestion;
     const fixes = suggestion && span.precise
-      ? [{ title: `Change to "${suggestion}"`, isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }] }]
+      ? [{ title: msg('Change to "{0}"', suggestion), isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }] }]
       : undefined;
     yield { uri: owner.uri, span: span.span, message, resource: refOf(owner), ...(fixes ? { fixes } : {}) };
   }
@@ -140,11 +142,11 @@ function definedApart(lookup: Lookup, host: string, namespace: string, zone: str
 }
 
 /** `app.yaml`, or `the build of folder "overlay"` for a render (whose URI stands for its folder). */
-function placeOf(uri: string): string {
+function placeOf(uri: string, msg: Msg): string {
   const hash = uri.indexOf('#');
   const path = hash < 0 ? uri : uri.slice(0, hash).replace(/\/$/, '');
   const name = path.slice(path.lastIndexOf('/') + 1);
-  return hash < 0 ? name : `the ${uri.includes('#helm') ? 'render' : 'build'} of folder "${name}"`;
+  return hash < 0 ? name : uri.includes('#helm') ? msg('the render of folder "{0}"', name) : msg('the build of folder "{0}"', name);
 }
 
 /** The Service of another scope whose name `host` is a typo of (and none is spelt `host`), for a single-label name. */

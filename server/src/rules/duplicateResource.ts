@@ -1,5 +1,6 @@
 // duplicate-resource: the same kind/namespace/name defined twice in what is applied at once; only one of them can exist.
 
+import { messages } from '../l10n/l10n';
 import { firstRelated, maxRelated } from './finding';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
@@ -28,7 +29,8 @@ kind: Service
 metadata: {name: api}
 spec: {selector: {app: api}, ports: [{port: 80}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     // Each definition reports itself (a rule reports on its own subjects, so a check can run for one file alone).
     // The same-file definitions of each name, found once per name: 4,000 copies of one object cost 4,000 steps, not 4,000².
     const sameFile = new Map<string, ReturnType<typeof lookup.get>>();
@@ -45,11 +47,11 @@ spec: {selector: {app: api}, ports: [{port: 80}]}`,
         if (others.length > maxRelated) break;
         others.push(o);
       }
-      const { related } = firstRelated(others, (o) => ({ uri: o.uri, span: o.nameSpan, message: `Another definition of ${o.kind} "${o.name}"` }));
+      const { related } = firstRelated(others, (o) => ({ uri: o.uri, span: o.nameSpan, message: msg('Another definition of {0} "{1}"', o.kind, o.name) }));
       yield {
         uri: dup.uri,
         span: dup.nameSpan,
-        message: `${dup.kind} "${dup.name}" in namespace "${dup.namespace}" is defined ${all.length} times in this file; only one can exist, and whichever is applied last replaces the others.`,
+        message: msg('{0} "{1}" in namespace "{2}" is defined {3} times in this file; only one can exist, and whichever is applied last replaces the others.', dup.kind, dup.name, dup.namespace, all.length),
         resource: refOf(dup),
         related,
       };

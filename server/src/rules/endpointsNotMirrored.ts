@@ -1,5 +1,6 @@
 // endpoints-not-mirrored: manual Endpoints that never reach EndpointSlices, so DNS and kube-proxy never see them (semantics §1.2).
 
+import { messages } from '../l10n/l10n';
 import { at, entry } from '../model/yamlTree';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
@@ -45,7 +46,8 @@ subsets:
   - addresses: [{ip: 10.20.0.15}]
     ports: [{port: 5432}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const ep of subjects.endpoints) {
       const svc = lookup.service(ep.namespace, ep.name);
       if (!svc) continue;
@@ -53,9 +55,9 @@ subsets:
         yield {
           uri: ep.uri,
           span: ep.nameSpan,
-          message: `Service "${svc.name}" has a selector, so its endpoints are computed from the pods it selects: these hand-written addresses are overwritten and never mirrored into EndpointSlices, so neither DNS nor kube-proxy use them. Remove the Service's selector to use these addresses, or delete this object.`,
+          message: msg('Service "{0}" has a selector, so its endpoints are computed from the pods it selects: these hand-written addresses are overwritten and never mirrored into EndpointSlices, so neither DNS nor kube-proxy use them. Remove the Service\'s selector to use these addresses, or delete this object.', svc.name),
           resource: refOf(ep),
-          related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: `The selector of Service "${svc.name}"` }],
+          related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: msg('The selector of Service "{0}"', svc.name) }],
         };
         continue;
       }
@@ -64,9 +66,9 @@ subsets:
         yield {
           uri: ep.uri,
           span: label.keySpan,
-          message: `The ${skipMirrorLabel}: "true" label stops these Endpoints from being copied into EndpointSlices, so DNS and kube-proxy never see these addresses and Service "${svc.name}" has no endpoints. Remove the label unless EndpointSlices for it are written by hand.`,
+          message: msg('The {0}: "true" label stops these Endpoints from being copied into EndpointSlices, so DNS and kube-proxy never see these addresses and Service "{1}" has no endpoints. Remove the label unless EndpointSlices for it are written by hand.', skipMirrorLabel, svc.name),
           resource: refOf(ep),
-          related: [{ uri: svc.uri, span: svc.nameSpan, message: `Service "${svc.name}" gets no endpoints from these Endpoints` }],
+          related: [{ uri: svc.uri, span: svc.nameSpan, message: msg('Service "{0}" gets no endpoints from these Endpoints', svc.name) }],
         };
       }
     }

@@ -1,5 +1,6 @@
 // endpoints-orphan: an Endpoints or EndpointSlice object that no Service of its name uses, so its addresses are never reached.
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import type { Resource } from '../model/resources';
 import type { Span } from '../model/span';
 import { at, entry } from '../model/yamlTree';
@@ -40,7 +41,8 @@ subsets:
   - addresses: [{ip: 10.20.0.15}]
     ports: [{port: 5432}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const ep of subjects.endpoints) {
       // Old-style leader-election locks are Endpoints objects that never belong to a Service (semantics §1.2: not mirrored either).
       if (lookup.service(ep.namespace, ep.name) || ep.annotations.has(leaderAnnotation)) continue;
@@ -50,9 +52,9 @@ subsets:
       yield {
         uri: ep.uri,
         span: ep.nameSpan,
-        message: `No Service named "${ep.name}" exists in namespace "${ep.namespace}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.${suggestion(lookup, ep.namespace, ep.name, close)}`,
+        message: joinSentences([msg('No Service named "{0}" exists in namespace "{1}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.', ep.name, ep.namespace), ...suggestion(lookup, ep.namespace, ep.name, close, msg)]),
         resource: refOf(ep),
-        fixes: renameFixes(ep, ep.nameSpan, close),
+        fixes: renameFixes(ep, ep.nameSpan, close, msg),
       };
     }
     for (const slice of subjects.endpointSlices) {
@@ -61,7 +63,7 @@ subsets:
         yield {
           uri: slice.uri,
           span: slice.nameSpan,
-          message: `This EndpointSlice has no ${serviceNameLabel} label, so it belongs to no Service: nothing routes to its endpoints and no DNS name answers with them. Add the label with the Service's name.`,
+          message: msg('This EndpointSlice has no {0} label, so it belongs to no Service: nothing routes to its endpoints and no DNS name answers with them. Add the label with the Service\'s name.', serviceNameLabel),
           resource: refOf(slice),
         };
         continue;
@@ -71,22 +73,23 @@ subsets:
       yield {
         uri: slice.uri,
         span: labelEntry.value.span,
-        message: `The ${serviceNameLabel} label names Service "${slice.serviceName}", which does not exist in namespace "${slice.namespace}", so this slice's endpoints are never used.${suggestion(lookup, slice.namespace, slice.serviceName, close)}`,
+        message: joinSentences([msg('The {0} label names Service "{1}", which does not exist in namespace "{2}", so this slice\'s endpoints are never used.', serviceNameLabel, slice.serviceName, slice.namespace), ...suggestion(lookup, slice.namespace, slice.serviceName, close, msg)]),
         resource: refOf(slice),
-        fixes: renameFixes(slice, labelEntry.value.span, close),
+        fixes: renameFixes(slice, labelEntry.value.span, close, msg),
       };
     }
   },
 });
 
-function suggestion(lookup: Lookup, namespace: string, name: string, close: string | undefined): string {
-  if (close) return ` Did you mean "${close}"?`;
+/** The sentence after the message: a close name, or the namespaces where a Service of that name is; none otherwise. */
+function suggestion(lookup: Lookup, namespace: string, name: string, close: string | undefined, msg: Msg): string[] {
+  if (close) return [msg('Did you mean "{0}"?', close)];
   const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== namespace && lookup.service(ns, name));
-  return elsewhere.length ? ` A Service "${name}" exists in namespace ${elsewhere.map((n) => `"${n}"`).join(', ')}, but endpoints only count in the Service's own namespace.` : '';
+  return elsewhere.length ? [msg('A Service "{0}" exists in namespace {1}, but endpoints only count in the Service\'s own namespace.', name, elsewhere.map((n) => `"${n}"`).join(', '))] : [];
 }
 
-function renameFixes(r: Pick<Resource, 'uri'>, span: Span, close: string | undefined): Fix[] {
-  return close ? [{ title: `Change to "${close}"`, edits: [{ uri: r.uri, span, newText: close }], isPreferred: true }] : [];
+function renameFixes(r: Pick<Resource, 'uri'>, span: Span, close: string | undefined, msg: Msg): Fix[] {
+  return close ? [{ title: msg('Change to "{0}"', close), edits: [{ uri: r.uri, span, newText: close }], isPreferred: true }] : [];
 }
 
 /**

@@ -1,5 +1,6 @@
 // externaldns-hostname-conflict: two LoadBalancer Services applied together that ask ExternalDNS to publish the same name.
 
+import { messages } from '../l10n/l10n';
 import { hostnameAnnotation, publishedNames } from '../analysis/externalDns';
 import { sameApplyUnit } from './applyUnit';
 import { refOf } from './refOf';
@@ -51,7 +52,8 @@ spec:
   selector: {app: web-next}
   ports: [{port: 443}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const s of subjects.services) {
       if (s.type !== 'LoadBalancer') continue;
       for (const name of publishedNames(s)) {
@@ -60,9 +62,11 @@ spec:
         yield {
           uri: s.uri,
           span: s.nameSpan,
-          message: `Service "${s.name}" and Service "${other.name}"${other.namespace !== s.namespace ? ` in namespace "${other.namespace}"` : ''} both ask ExternalDNS to publish ${name} (annotation ${hostnameAnnotation}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other's clients reach the wrong load balancer. Give each Service its own name.`,
+          message: other.namespace !== s.namespace
+            ? msg('Service "{0}" and Service "{1}" in namespace "{2}" both ask ExternalDNS to publish {3} (annotation {4}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other\'s clients reach the wrong load balancer. Give each Service its own name.', s.name, other.name, other.namespace, name, hostnameAnnotation)
+            : msg('Service "{0}" and Service "{1}" both ask ExternalDNS to publish {2} (annotation {3}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other\'s clients reach the wrong load balancer. Give each Service its own name.', s.name, other.name, name, hostnameAnnotation),
           resource: refOf(s),
-          related: [{ uri: other.uri, span: other.nameSpan, message: `Service "${other.name}" publishes ${name} too` }],
+          related: [{ uri: other.uri, span: other.nameSpan, message: msg('Service "{0}" publishes {1} too', other.name, name) }],
         };
       }
     }

@@ -1,5 +1,6 @@
 // externalname-ip: an ExternalName Service pointing at an IP address; CoreDNS answers NXDOMAIN for it.
 
+import { messages } from '../l10n/l10n';
 import { isIPv4 } from '../analysis/ip';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
@@ -23,14 +24,15 @@ kind: Service
 metadata: {name: billing-db}
 spec: {type: ExternalName, externalName: billing-db.corp.example.com}`,
   },
-  *check({ subjects }) {
+  *check({ subjects, config }) {
+    const msg = messages(config.locale);
     for (const svc of subjects.services) {
       // IPv6 values never get this far: the colon fails the API server's DNS-name check (api-validation).
       if (svc.type !== 'ExternalName' || !svc.externalName || !svc.externalNameSpan || !isIPv4(svc.externalName)) continue;
       yield {
         uri: svc.uri,
         span: svc.externalNameSpan,
-        message: `externalName is an IP address (${svc.externalName}). CoreDNS only answers ExternalName Services with a CNAME to a host name, so "${svc.name}" will not resolve at all (NXDOMAIN). Use a host name here, or drop type ExternalName and point a selector-less Service at ${svc.externalName} with an Endpoints object.`,
+        message: msg('externalName is an IP address ({0}). CoreDNS only answers ExternalName Services with a CNAME to a host name, so "{1}" will not resolve at all (NXDOMAIN). Use a host name here, or drop type ExternalName and point a selector-less Service at {0} with an Endpoints object.', svc.externalName, svc.name),
         resource: refOf(svc),
       };
     }

@@ -1,5 +1,6 @@
 // gateway-hostname-mismatch: the route and every listener that admits it set hostnames, and none intersect.
 
+import { messages } from '../l10n/l10n';
 import { attachToGateway, parentTarget } from '../analysis/gatewayRoutes';
 import { listenerLabel, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
@@ -39,7 +40,8 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         const target = parentTarget(lookup, route, ref);
@@ -52,9 +54,9 @@ spec:
         yield {
           uri: route.uri,
           span: route.hostnamesSpan ?? ref.nameSpan ?? ref.span,
-          message: `${routeLabel(route)} serves ${hosts}, but no listener of Gateway "${gateway.name}" that admits it has an intersecting hostname (${admitting.map((v) => listenerLabel(v.listener)).join(', ')}), so the route is not accepted (reason NoMatchingListenerHostname) and requests for these hosts get 404. A "*." wildcard matches one or more labels, never the bare domain.`,
+          message: msg('{0} serves {1}, but no listener of Gateway "{2}" that admits it has an intersecting hostname ({3}), so the route is not accepted (reason NoMatchingListenerHostname) and requests for these hosts get 404. A "*." wildcard matches one or more labels, never the bare domain.', routeLabel(route), hosts, gateway.name, admitting.map((v) => listenerLabel(v.listener, msg)).join(', ')),
           resource: refOf(route),
-          related: admitting.map((v) => ({ uri: gateway.uri, span: v.listener.hostnameSpan ?? v.listener.span, message: `Hostname of ${listenerLabel(v.listener)}` })),
+          related: admitting.map((v) => ({ uri: gateway.uri, span: v.listener.hostnameSpan ?? v.listener.span, message: msg('Hostname of {0}', listenerLabel(v.listener, msg)) })),
         };
       }
     }

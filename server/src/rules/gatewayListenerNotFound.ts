@@ -1,5 +1,6 @@
 // gateway-listener-not-found: a parentRef's sectionName or port selects no listener of its Gateway (no port of its Service).
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { attachToGateway, parentTarget, servicePortOfParent } from '../analysis/gatewayRoutes';
 import type { Fix, FindingDraft } from './finding';
 import { closestName } from './closestName';
@@ -39,26 +40,29 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         if (ref.sectionName === undefined && ref.port === undefined) continue;
         const target = parentTarget(lookup, route, ref);
         const span = ref.sectionNameSpan ?? ref.portSpan ?? ref.span;
-        const wanted = [ref.sectionName !== undefined ? `sectionName "${ref.sectionName}"` : undefined, ref.port !== undefined ? `port ${ref.port}` : undefined].filter((x): x is string => !!x).join(' and ');
+        const section = ref.sectionName !== undefined ? `sectionName "${ref.sectionName}"` : undefined;
+        const portWanted = ref.port !== undefined ? msg('port {0}', ref.port) : undefined;
+        const wanted = section && portWanted ? msg('{0} and {1}', section, portWanted) : (section ?? portWanted ?? '');
         if (target.kind === 'gateway') {
           const gateway = target.gateway;
           if (attachToGateway(lookup, route, ref, target).outcome !== 'no-listener') continue;
           const names = gateway.listeners.map((l) => l.name).filter((n): n is string => n !== undefined);
           const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
-          const has = gateway.listeners.length ? listOf(gateway.listeners.map(listenerLabel)) : 'none';
-          const fixes: Fix[] = guess && ref.sectionNameSpan ? [{ title: `Attach to listener "${guess.name}"`, edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [];
+          const has = gateway.listeners.length ? listOf(gateway.listeners.map((l) => listenerLabel(l, msg)), msg) : msg('none');
+          const fixes: Fix[] = guess && ref.sectionNameSpan ? [{ title: msg('Attach to listener "{0}"', guess.name), edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [];
           const finding: FindingDraft = {
             uri: route.uri,
             span,
-            message: `${routeLabel(route)} attaches to Gateway "${gateway.name}" with ${wanted}, but no listener of that Gateway matches (its listeners: ${has}), so the route is not attached through this parentRef (reason NoMatchingParent) and gets no traffic from it.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+            message: joinSentences([msg('{0} attaches to Gateway "{1}" with {2}, but no listener of that Gateway matches (its listeners: {3}), so the route is not attached through this parentRef (reason NoMatchingParent) and gets no traffic from it.', routeLabel(route), gateway.name, wanted, has), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
             resource: refOf(route),
-            related: [{ uri: gateway.uri, span: gateway.listenersSpan ?? gateway.nameSpan, message: `The listeners of Gateway "${gateway.name}"` }],
+            related: [{ uri: gateway.uri, span: gateway.listenersSpan ?? gateway.nameSpan, message: msg('The listeners of Gateway "{0}"', gateway.name) }],
             fixes,
           };
           yield finding;
@@ -67,14 +71,14 @@ spec:
           if (servicePortOfParent(service, ref)) continue;
           const names = service.ports.map((p) => p.name).filter((n): n is string => n !== undefined);
           const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
-          const has = service.ports.length ? service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : 'none';
+          const has = service.ports.length ? service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : msg('none');
           yield {
             uri: route.uri,
             span,
-            message: `${routeLabel(route)} attaches to Service "${service.name}" with ${wanted}, but that Service has no such port (its ports: ${has}); for a Service parent sectionName is a port name. The mesh does not apply the route.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+            message: joinSentences([msg('{0} attaches to Service "{1}" with {2}, but that Service has no such port (its ports: {3}); for a Service parent sectionName is a port name. The mesh does not apply the route.', routeLabel(route), service.name, wanted, has), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
             resource: refOf(route),
-            related: [{ uri: service.uri, span: service.portsSpan ?? service.nameSpan, message: `The ports of Service "${service.name}"` }],
-            fixes: guess && ref.sectionNameSpan ? [{ title: `Use port "${guess.name}"`, edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+            related: [{ uri: service.uri, span: service.portsSpan ?? service.nameSpan, message: msg('The ports of Service "{0}"', service.name) }],
+            fixes: guess && ref.sectionNameSpan ? [{ title: msg('Use port "{0}"', guess.name), edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
           };
         }
       }

@@ -1,5 +1,6 @@
 // gateway-parent-missing: a route's parentRef names no Gateway (or Service) in the namespace it resolves to.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { parentTarget } from '../analysis/gatewayRoutes';
 import type { FindingDraft } from './finding';
 import { closestName, isTypo } from './closestName';
@@ -43,7 +44,8 @@ spec:
   gatewayClassName: example
   listeners: [{name: http, port: 80, protocol: HTTP}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         const found = parentTarget(lookup, route, ref);
@@ -67,16 +69,16 @@ spec:
         if (found.kind === 'unknown' && !isTypo(name, guess!.name)) continue;
         const closest = guess ? candidates.find((c) => c.name === guess.name) : undefined;
         const parts = [
-          `${routeLabel(route)} names ${target.targetKind} "${name}" as its parent, but namespace "${target.namespace}" has no ${target.targetKind} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.`,
+          msg('{0} names {1} "{2}" as its parent, but namespace "{3}" has no {1} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.', routeLabel(route), target.targetKind, name, target.namespace),
         ];
-        if (guess) parts.push(`Did you mean "${guess.name}"?`);
+        if (guess) parts.push(msg('Did you mean "{0}"?', guess.name));
         const finding: FindingDraft = {
           uri: route.uri,
           span: ref.nameSpan,
-          message: parts.join(' '),
+          message: joinSentences(parts),
           resource: refOf(route),
-          related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `${target.targetKind} "${closest.name}" has the closest name` }] : [],
-          fixes: guess ? [{ title: `Change the parent to "${guess.name}"`, edits: [{ uri: route.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('{0} "{1}" has the closest name', target.targetKind, closest.name) }] : [],
+          fixes: guess ? [{ title: msg('Change the parent to "{0}"', guess.name), edits: [{ uri: route.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
         };
         yield finding;
       }

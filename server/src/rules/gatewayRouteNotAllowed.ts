@@ -1,5 +1,6 @@
 // gateway-route-not-allowed: no listener the parentRef selects admits the route by its namespace or kind.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { attachToGateway, listenerKinds, parentTarget, type ListenerVerdict } from '../analysis/gatewayRoutes';
 import type { GatewayRoute } from '../model/gatewayApi';
 import { formatSelector } from '../model/selector';
@@ -43,7 +44,8 @@ spec:
       protocol: HTTP
       allowedRoutes: {namespaces: {from: All}}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const route of subjects.routes) {
       for (const ref of route.parentRefs) {
         const target = parentTarget(lookup, route, ref);
@@ -51,16 +53,16 @@ spec:
         const gateway = target.gateway;
         const attachment = attachToGateway(lookup, route, ref, target);
         if (attachment.outcome !== 'not-allowed') continue;
-        const why = attachment.selected.map((v) => `${listenerLabel(v.listener)} ${refusal(v, route, gateway.namespace)}`);
+        const why = attachment.selected.map((v) => msg('{0} {1}', listenerLabel(v.listener, msg), refusal(v, route, gateway.namespace, msg)));
         yield {
           uri: route.uri,
           span: ref.nameSpan ?? ref.span,
-          message: `${routeLabel(route)} in namespace "${route.namespace}" is not accepted by Gateway "${gateway.name}" (reason NotAllowedByListeners): ${why.join('; ')}.`,
+          message: msg('{0} in namespace "{1}" is not accepted by Gateway "{2}" (reason NotAllowedByListeners): {3}.', routeLabel(route), route.namespace, gateway.name, why.join(msg('; '))),
           resource: refOf(route),
           related: attachment.selected.map((v) => ({
             uri: gateway.uri,
             span: (v.kind === false ? undefined : v.listener.fromSpan) ?? v.listener.allowedRoutesSpan ?? v.listener.nameSpan ?? v.listener.span,
-            message: `${listenerLabel(v.listener)} of Gateway "${gateway.name}"`,
+            message: msg('{0} of Gateway "{1}"', listenerLabel(v.listener, msg), gateway.name),
           })),
         };
       }
@@ -68,15 +70,16 @@ spec:
   },
 });
 
-function refusal(v: ListenerVerdict, route: GatewayRoute, gatewayNamespace: string): string {
+function refusal(v: ListenerVerdict, route: GatewayRoute, gatewayNamespace: string, msg: Msg): string {
   const l = v.listener;
   if (v.kind === false) {
     const kinds = listenerKinds(l) ?? [];
-    return `admits only ${kinds.length ? kinds.join(', ') : 'no route kinds'}${l.kinds.length ? ' (allowedRoutes.kinds)' : ` (implied by protocol ${l.protocol})`}, not ${route.kind}`;
+    const admitted = kinds.length ? kinds.join(', ') : msg('no route kinds');
+    return l.kinds.length ? msg('admits only {0} (allowedRoutes.kinds), not {1}', admitted, route.kind) : msg('admits only {0} (implied by protocol {1}), not {2}', admitted, String(l.protocol), route.kind);
   }
-  if (l.from === 'Same') return `admits only routes from its own namespace "${gatewayNamespace}" (allowedRoutes.namespaces.from: Same${l.fromSpan ? '' : ', the default'})`;
+  if (l.from === 'Same') return l.fromSpan ? msg('admits only routes from its own namespace "{0}" (allowedRoutes.namespaces.from: Same)', gatewayNamespace) : msg('admits only routes from its own namespace "{0}" (allowedRoutes.namespaces.from: Same, the default)', gatewayNamespace);
   if (l.from === 'Selector') {
-    return l.namespaceSelector ? `admits only namespaces labelled ${formatSelector(l.namespaceSelector)}, and namespace "${route.namespace}" is not` : 'sets from: Selector without a selector, which admits no namespace';
+    return l.namespaceSelector ? msg('admits only namespaces labelled {0}, and namespace "{1}" is not', formatSelector(l.namespaceSelector), route.namespace) : msg('sets from: Selector without a selector, which admits no namespace');
   }
-  return `does not admit namespace "${route.namespace}"`;
+  return msg('does not admit namespace "{0}"', route.namespace);
 }

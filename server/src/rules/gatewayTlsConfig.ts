@@ -1,5 +1,6 @@
 // gateway-tls-config: listener TLS missing where required or set where invalid, missing certificate Secrets, duplicate listener names.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { namespaceKnown } from '../analysis/gatewayRoutes';
 import type { Gateway, GatewayListener, ObjectRefField } from '../model/gatewayApi';
 import { hasPlaceholder } from '../model/placeholder';
@@ -36,7 +37,8 @@ spec:
       tls: {certificateRefs: [{name: edge-cert}]}
     - {name: http, port: 80, protocol: HTTP}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const gateway of subjects.gateways) {
       const seen = new Map<string, GatewayListener>();
       for (const l of gateway.listeners) {
@@ -46,50 +48,51 @@ spec:
             yield {
               uri: gateway.uri,
               span: l.nameSpan,
-              message: `Gateway "${gateway.name}" has two listeners named "${l.name}"; listener names must be unique, so the API server rejects the Gateway and no route attaches to it.`,
+              message: msg('Gateway "{0}" has two listeners named "{1}"; listener names must be unique, so the API server rejects the Gateway and no route attaches to it.', gateway.name, l.name),
               resource: refOf(gateway),
-              related: [{ uri: gateway.uri, span: first.nameSpan ?? first.span, message: `The first listener named "${l.name}"` }],
+              related: [{ uri: gateway.uri, span: first.nameSpan ?? first.span, message: msg('The first listener named "{0}"', l.name) }],
             };
           } else if (!first) seen.set(l.name, l);
         }
-        yield* checkTls(lookup, gateway, l);
+        yield* checkTls(lookup, gateway, l, msg);
       }
     }
   },
 });
 
-function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener): Generator<FindingDraft> {
+function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener, msg: Msg): Generator<FindingDraft> {
+  const label = listenerLabel(l, msg);
   const protocol = l.protocol?.toUpperCase();
   const base = { uri: gateway.uri, resource: refOf(gateway) };
   if ((protocol === 'HTTP' || protocol === 'TCP' || protocol === 'UDP') && l.tls) {
-    yield { ...base, span: l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" sets tls, which is invalid for protocol ${l.protocol}: the API server rejects the Gateway. Use protocol HTTPS (or TLS) to terminate TLS, or remove tls.` };
+    yield { ...base, span: l.tls.keySpan, message: msg('{0} of Gateway "{1}" sets tls, which is invalid for protocol {2}: the API server rejects the Gateway. Use protocol HTTPS (or TLS) to terminate TLS, or remove tls.', label, gateway.name, l.protocol!) };
     return;
   }
   if (protocol !== 'HTTPS' && protocol !== 'TLS') return;
   if (!l.tls) {
-    yield { ...base, span: l.protocolSpan ?? l.span, message: `${listenerLabel(l)} of Gateway "${gateway.name}" has protocol ${l.protocol} but no tls: ${protocol === 'TLS' ? 'a TLS listener needs tls.mode (Terminate or Passthrough), so the API server rejects the Gateway' : 'the listener has no certificate to serve, so the controller marks it invalid and no route attaches to it'}.` };
+    yield { ...base, span: l.protocolSpan ?? l.span, message: protocol === 'TLS' ? msg('{0} of Gateway "{1}" has protocol {2} but no tls: a TLS listener needs tls.mode (Terminate or Passthrough), so the API server rejects the Gateway.', label, gateway.name, l.protocol!) : msg('{0} of Gateway "{1}" has protocol {2} but no tls: the listener has no certificate to serve, so the controller marks it invalid and no route attaches to it.', label, gateway.name, l.protocol!) };
     return;
   }
   if (protocol === 'HTTPS' && l.tls.mode !== 'Terminate') {
-    yield { ...base, span: l.tls.modeSpan ?? l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" sets tls.mode ${l.tls.mode}, but an HTTPS listener only terminates TLS: the API server rejects the Gateway. Use protocol TLS with a TLSRoute for passthrough.` };
+    yield { ...base, span: l.tls.modeSpan ?? l.tls.keySpan, message: msg('{0} of Gateway "{1}" sets tls.mode {2}, but an HTTPS listener only terminates TLS: the API server rejects the Gateway. Use protocol TLS with a TLSRoute for passthrough.', label, gateway.name, String(l.tls.mode)) };
     return;
   }
   if (protocol === 'TLS' && !l.tls.modeSpan) {
-    yield { ...base, span: l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" has protocol TLS without tls.mode; a TLS listener must set mode Terminate or Passthrough, so the API server rejects the Gateway.` };
+    yield { ...base, span: l.tls.keySpan, message: msg('{0} of Gateway "{1}" has protocol TLS without tls.mode; a TLS listener must set mode Terminate or Passthrough, so the API server rejects the Gateway.', label, gateway.name) };
     return;
   }
   if (l.tls.mode === 'Terminate' && !l.tls.certificateRefs.length && !l.tls.optionsWritten) {
-    yield { ...base, span: l.tls.keySpan, message: `${listenerLabel(l)} of Gateway "${gateway.name}" terminates TLS but names no certificateRefs, so it has no certificate to serve and the API server rejects the Gateway.` };
+    yield { ...base, span: l.tls.keySpan, message: msg('{0} of Gateway "{1}" terminates TLS but names no certificateRefs, so it has no certificate to serve and the API server rejects the Gateway.', label, gateway.name) };
     return;
   }
   if (l.tls.mode !== 'Terminate') return;
   for (const ref of l.tls.certificateRefs) {
-    const finding = missingSecret(lookup, gateway, l, ref);
+    const finding = missingSecret(lookup, gateway, l, ref, msg);
     if (finding) yield finding;
   }
 }
 
-function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref: ObjectRefField): FindingDraft | undefined {
+function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref: ObjectRefField, msg: Msg): FindingDraft | undefined {
   if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || !ref.nameSpan || hasPlaceholder(ref.name)) return undefined;
   for (const key of gateway.annotations.keys()) if (key.startsWith('cert-manager.io/')) return undefined;
   const ns = ref.namespace ?? gateway.namespace;
@@ -108,8 +111,8 @@ function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref
   return {
     uri: gateway.uri,
     span: ref.nameSpan,
-    message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses certificate Secret "${ref.name}", which does not exist in namespace "${ns}", so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS. Did you mean "${guess.name}"?`,
+    message: msg('{0} of Gateway "{1}" uses certificate Secret "{2}", which does not exist in namespace "{3}", so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS. Did you mean "{4}"?', listenerLabel(l, msg), gateway.name, ref.name, ns, guess.name),
     resource: refOf(gateway),
-    fixes: [{ title: `Use Secret "${guess.name}"`, edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
+    fixes: [{ title: msg('Use Secret "{0}"', guess.name), edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
   };
 }

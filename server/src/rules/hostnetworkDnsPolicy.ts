@@ -1,6 +1,7 @@
 // hostnetwork-dns-policy: a host-network pod left on the default dnsPolicy falls back to the node's resolver (semantics §3.1).
 
 import { zoneOf } from '../analysis/dnsRecords';
+import { messages } from '../l10n/l10n';
 import type { Workload } from '../model/resources';
 import { entry } from '../model/yamlTree';
 import { namesIn } from './dnsNameUnresolved';
@@ -53,6 +54,7 @@ spec:
   },
   *check({ subjects, lookup, config }) {
     const zone = zoneOf(config);
+    const msg = messages(config.locale);
     for (const w of subjects.workloads) {
       const t = w.template;
       if (!t.hostNetwork || (t.dnsPolicy !== undefined && t.dnsPolicy !== 'ClusterFirst')) continue;
@@ -63,13 +65,13 @@ spec:
       const fixes: Fix[] = [];
       const policy = entry(t.spec, 'dnsPolicy');
       const hostNetwork = entry(t.spec, 'hostNetwork');
-      if (policy) fixes.push({ title: 'Set dnsPolicy: ClusterFirstWithHostNet', edits: [replaceSpan(w.uri, policy.value.span, 'ClusterFirstWithHostNet')], isPreferred: true });
-      else if (hostNetwork) fixes.push({ title: 'Add dnsPolicy: ClusterFirstWithHostNet', edits: [insertAfter(w.uri, source, hostNetwork, 'dnsPolicy', 'ClusterFirstWithHostNet')], isPreferred: true });
-      const stated = t.dnsPolicy === undefined ? 'no dnsPolicy (so the default ClusterFirst)' : 'dnsPolicy ClusterFirst';
+      if (policy) fixes.push({ title: msg('Set dnsPolicy: ClusterFirstWithHostNet'), edits: [replaceSpan(w.uri, policy.value.span, 'ClusterFirstWithHostNet')], isPreferred: true });
+      else if (hostNetwork) fixes.push({ title: msg('Add dnsPolicy: ClusterFirstWithHostNet'), edits: [insertAfter(w.uri, source, hostNetwork, 'dnsPolicy', 'ClusterFirstWithHostNet')], isPreferred: true });
+      const stated = t.dnsPolicy === undefined ? msg('no dnsPolicy (so the default ClusterFirst)') : msg('dnsPolicy ClusterFirst');
       yield {
         uri: w.uri,
         span: t.dnsPolicySpan ?? t.hostNetworkSpan ?? t.span,
-        message: `This pod uses the host network with ${stated}, which falls back to the node's resolver: cluster names like "${named.name}" (${named.where}) will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.`,
+        message: msg('This pod uses the host network with {0}, which falls back to the node\'s resolver: cluster names like "{1}" ({2}) will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.', stated, named.name, named.where),
         resource: refOf(w),
         fixes,
       };

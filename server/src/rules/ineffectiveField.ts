@@ -1,5 +1,6 @@
 // ineffective-field: Service fields and annotations that are accepted but change nothing (semantics §2.4, §6.1 warnings, §5.4).
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import type { Service } from '../model/resources';
 import type { Span } from '../model/span';
 import { at, entry, type YEntry, type YNode } from '../model/yamlTree';
@@ -65,12 +66,13 @@ spec:
     metadata: {labels: {app: db}}
     spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}`,
   },
-  *check({ subjects, lookup }) {
-    for (const svc of subjects.services) yield* checkService(svc, lookup.fileText(svc.uri) ?? '');
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
+    for (const svc of subjects.services) yield* checkService(svc, lookup.fileText(svc.uri) ?? '', msg);
   },
 });
 
-function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
+function* checkService(svc: Service, source: string, msg: Msg): Iterable<FindingDraft> {
   // The tree is read again from the file (model/trees.ts) only for a Service with something to report.
   let specTree: YNode | undefined;
   const spec = () => (specTree ??= at(treeOf(svc), 'spec'));
@@ -83,38 +85,36 @@ function* checkService(svc: Service, source: string): Iterable<FindingDraft> {
   const out: (FindingDraft | undefined)[] = [];
   const annotation = svc.annotations.has(tolerateUnready) ? entry(at(treeOf(svc), 'metadata', 'annotations'), tolerateUnready) : undefined;
   if (annotation) {
-    const instead = svc.publishNotReadyAddresses ? 'spec.publishNotReadyAddresses is already set, which is what counts' : 'set spec.publishNotReadyAddresses: true instead';
+    const instead = svc.publishNotReadyAddresses ? msg('Spec.publishNotReadyAddresses is already set, which is what counts.') : msg('Set spec.publishNotReadyAddresses: true instead.');
     out.push(finding(annotation, annotation.keySpan,
-      `The ${tolerateUnready} annotation has no effect: endpoints are published by the EndpointSlice controller, which ignores it, so not-ready pods stay out of DNS and load balancing. ${capitalize(instead)}.`,
-      'Remove the annotation'));
+      joinSentences([msg('The {0} annotation has no effect: endpoints are published by the EndpointSlice controller, which ignores it, so not-ready pods stay out of DNS and load balancing.', tolerateUnready), instead]),
+      msg('Remove the annotation')));
   }
   if (svc.publishNotReadyAddresses && !svc.selector) {
     const why = svc.type === 'ExternalName'
-      ? 'an ExternalName Service has no endpoints at all'
-      : 'this Service has no selector, so its endpoints come from manual Endpoints or EndpointSlices, which carry their own readiness (notReadyAddresses stay not ready, EndpointSlice conditions are used as written)';
-    out.push(finding(entry(spec(), 'publishNotReadyAddresses'), svc.publishNotReadyAddressesSpan, `publishNotReadyAddresses has no effect here: ${why}.`, 'Remove publishNotReadyAddresses'));
+      ? msg('an ExternalName Service has no endpoints at all')
+      : msg('this Service has no selector, so its endpoints come from manual Endpoints or EndpointSlices, which carry their own readiness (notReadyAddresses stay not ready, EndpointSlice conditions are used as written)');
+    out.push(finding(entry(spec(), 'publishNotReadyAddresses'), svc.publishNotReadyAddressesSpan, msg('publishNotReadyAddresses has no effect here: {0}.', why), msg('Remove publishNotReadyAddresses')));
   }
   if (svc.type !== 'ExternalName' && svc.externalName !== undefined) {
     out.push(finding(entry(spec(), 'externalName'), svc.externalNameSpan,
-      `spec.externalName is ignored because the type is ${svc.type}, not ExternalName: "${svc.name}" gets a cluster IP${svc.headless ? ' (or pod addresses)' : ''}, not an alias to ${svc.externalName}. Set type: ExternalName if an alias was intended, or remove the field.`,
-      'Remove externalName'));
+      svc.headless
+        ? msg('spec.externalName is ignored because the type is {0}, not ExternalName: "{1}" gets a cluster IP (or pod addresses), not an alias to {2}. Set type: ExternalName if an alias was intended, or remove the field.', String(svc.type), svc.name, svc.externalName)
+        : msg('spec.externalName is ignored because the type is {0}, not ExternalName: "{1}" gets a cluster IP, not an alias to {2}. Set type: ExternalName if an alias was intended, or remove the field.', String(svc.type), svc.name, svc.externalName),
+      msg('Remove externalName')));
   }
   const externalIPs = svc.type === 'ExternalName' && svc.externalIPs.length ? entry(spec(), 'externalIPs') : undefined;
   if (externalIPs) {
     out.push(finding(undefined, externalIPs.keySpan,
-      `spec.externalIPs is ignored for an ExternalName Service: it is only a DNS alias to ${svc.externalName ?? 'an external name'}, and kube-proxy does not route any address to it.`,
-      'Remove externalIPs'));
+      msg('spec.externalIPs is ignored for an ExternalName Service: it is only a DNS alias to {0}, and kube-proxy does not route any address to it.', svc.externalName ?? msg('an external name')),
+      msg('Remove externalIPs')));
   }
   if (svc.sessionAffinity === 'ClientIP' && (svc.headless || svc.type === 'ExternalName')) {
     const affinity = entry(spec(), 'sessionAffinity');
-    const what = svc.type === 'ExternalName' ? 'an ExternalName Service is only a DNS alias' : 'clients of a headless Service connect to pod IPs from DNS directly';
+    const what = svc.type === 'ExternalName' ? msg('an ExternalName Service is only a DNS alias') : msg('clients of a headless Service connect to pod IPs from DNS directly');
     out.push(finding(affinity, affinity?.value.span,
-      `sessionAffinity: ClientIP has no effect: kube-proxy implements session affinity, and it does not handle this Service because ${what}.`,
-      'Remove sessionAffinity'));
+      msg('sessionAffinity: ClientIP has no effect: kube-proxy implements session affinity, and it does not handle this Service because {0}.', what),
+      msg('Remove sessionAffinity')));
   }
   for (const f of out) if (f) yield f;
-}
-
-function capitalize(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }

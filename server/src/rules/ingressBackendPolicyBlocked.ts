@@ -3,6 +3,7 @@
 
 import type { Endpoint } from '../analysis/reach';
 import type { AnalysisConfig } from '../model/config';
+import { messages, type Msg } from '../l10n/l10n';
 import type { Ingress, IngressBackend, Workload } from '../model/resources';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
@@ -119,21 +120,22 @@ spec:
     spec: {containers: [{name: controller, image: registry.k8s.io/ingress-nginx/controller:v1.11.2}]}`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     let controllers: readonly Controller[] | undefined;
     for (const ing of subjects.ingresses) {
       const backends = [...ing.paths.map((p) => p.backend), ...(ing.defaultBackend ? [ing.defaultBackend] : [])];
       for (const b of backends) {
-        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup, config.ingressController)));
+        const blocked = blockedBackend(lookup, ing, b, () => (controllers ??= controllersIn(lookup, config.ingressController)), msg);
         if (!blocked) continue;
         const { controller, workload, port, because } = blocked;
         const w = 'template' in controller ? controller : undefined;
-        const named = w ? `the ingress controller ${w.kind} "${w.namespace}/${w.name}"` : `the ingress controller's pods (${labelsText(controller as SettingController)} in namespace "${controller.namespace}", from the ingressController setting)`;
+        const named = w ? msg('the ingress controller {0} "{1}"', w.kind, `${w.namespace}/${w.name}`) : msg('the ingress controller\'s pods ({0} in namespace "{1}", from the ingressController setting)', labelsText(controller as SettingController), controller.namespace);
         yield {
           uri: ing.uri,
           span: b.serviceNameSpan ?? b.span,
-          message: `The pods of ${workload.kind} "${workload.name}" behind Service "${b.serviceName}" admit no traffic from ${named} on TCP ${port}, so requests through this Ingress are dropped: ${because}.`,
+          message: msg('The pods of {0} "{1}" behind Service "{2}" admit no traffic from {3} on TCP {4}, so requests through this Ingress are dropped: {5}.', workload.kind, workload.name, b.serviceName!, named, port, because),
           resource: refOf(ing),
-          ...(w ? { related: [{ uri: w.uri, span: w.nameSpan ?? w.span, message: `the ingress controller ${w.kind} "${w.name}"` }] } : {}),
+          ...(w ? { related: [{ uri: w.uri, span: w.nameSpan ?? w.span, message: msg('the ingress controller {0} "{1}"', w.kind, w.name) }] } : {}),
         };
       }
     }
@@ -172,7 +174,7 @@ function isController(w: Workload): boolean {
   return found;
 }
 
-function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Controller[]):
+function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Controller[], msg: Msg):
   { controller: Controller; workload: Workload; port: number; because: string } | undefined {
   if (b.resource || !b.serviceName) return undefined;
   const service = lookup.service(ing.namespace, b.serviceName);
@@ -193,8 +195,8 @@ function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, control
       const r = lookup.reach(controller, g.workload, { protocol: 'TCP', port });
       if (r.verdict !== 'denied') return undefined;
       if (!found) {
-        const names = r.because.map((x) => `${x.direction === 'ingress' ? '' : 'the controller\'s '}NetworkPolicy "${x.policy.name}" isolates ${x.direction === 'ingress' ? 'them' : 'its egress'} and admits none of it`);
-        found = { controller, workload: g.workload, port, because: [...new Set(names)].join('; ') };
+        const names = r.because.map((x) => (x.direction === 'ingress' ? msg('NetworkPolicy "{0}" isolates them and admits none of it', x.policy.name) : msg('the controller\'s NetworkPolicy "{0}" isolates its egress and admits none of it', x.policy.name)));
+        found = { controller, workload: g.workload, port, because: [...new Set(names)].join(msg('; ')) };
       }
     }
   }

@@ -1,5 +1,6 @@
 // ingress-host-conflict: the same host and path claimed by two Ingresses of the same class.
 
+import { messages } from '../l10n/l10n';
 import type { Ingress, IngressPath } from '../model/resources';
 import { sameApplyUnit } from './applyUnit';
 import { refOf } from './refOf';
@@ -51,7 +52,8 @@ spec:
       http:
         paths: [{path: /v2, pathType: Prefix, backend: {service: {name: web-v2, port: {number: 80}}}}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const ing of subjects.ingresses) {
       if (isCanary(ing)) continue;
       const reported = new Set<Ingress>();
@@ -62,14 +64,16 @@ spec:
           const theirs = other.paths.find((q) => sameClaim(p, q));
           if (!theirs) continue;
           reported.add(other);
-          const where = `${p.host ?? 'every host'}${p.path.startsWith('/') ? '' : ' '}${p.path} (${p.pathType ?? 'ImplementationSpecific'})`;
-          const cls = ing.ingressClassName ? `class "${ing.ingressClassName}"` : 'the default class';
+          const where = `${p.host ?? msg('every host')}${p.path.startsWith('/') ? '' : ' '}${p.path} (${p.pathType ?? 'ImplementationSpecific'})`;
+          const cls = ing.ingressClassName ? msg('class "{0}"', ing.ingressClassName) : msg('the default class');
           yield {
             uri: ing.uri,
             span: p.pathSpan ?? ing.nameSpan,
-            message: `Ingress "${ing.name}" and Ingress "${other.name}"${other.namespace !== ing.namespace ? ` in namespace "${other.namespace}"` : ''} both claim ${where} for ${cls}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "${p.backend.serviceName ?? '?'}" or to Service "${theirs.backend.serviceName ?? '?'}" depending on the order they were created in. Give one of them another host or path, or merge them.`,
+            message: other.namespace !== ing.namespace
+              ? msg('Ingress "{0}" and Ingress "{1}" in namespace "{2}" both claim {3} for {4}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "{5}" or to Service "{6}" depending on the order they were created in. Give one of them another host or path, or merge them.', ing.name, other.name, other.namespace, where, cls, p.backend.serviceName ?? '?', theirs.backend.serviceName ?? '?')
+              : msg('Ingress "{0}" and Ingress "{1}" both claim {2} for {3}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "{4}" or to Service "{5}" depending on the order they were created in. Give one of them another host or path, or merge them.', ing.name, other.name, where, cls, p.backend.serviceName ?? '?', theirs.backend.serviceName ?? '?'),
             resource: refOf(ing),
-            related: [{ uri: other.uri, span: theirs.pathSpan ?? other.nameSpan, message: `Ingress "${other.name}" claims the same host and path` }],
+            related: [{ uri: other.uri, span: theirs.pathSpan ?? other.nameSpan, message: msg('Ingress "{0}" claims the same host and path', other.name) }],
           };
         }
       }

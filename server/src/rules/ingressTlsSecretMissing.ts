@@ -1,5 +1,6 @@
 // ingress-tls-secret-missing: an Ingress TLS secretName one typo away from a Secret or a cert-manager Certificate's Secret.
 
+import { messages } from '../l10n/l10n';
 import { shimIssues } from '../model/certManager';
 import { hasPlaceholder } from '../model/placeholder';
 import { closestName, isTypo } from './closestName';
@@ -48,7 +49,8 @@ spec:
   dnsNames: [shop.example.com]
   issuerRef: {name: letsencrypt, kind: ClusterIssuer}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const ing of subjects.ingresses) {
       if (!ing.tls.length || shimIssues(ing.annotations)) continue;
       for (const t of ing.tls) {
@@ -62,14 +64,14 @@ spec:
         if (!guess || !isTypo(name, guess.name)) continue;
         const certificate = certificates.find((c) => c.secretName === guess.name);
         const secret = lookup.get('Secret', ing.namespace, guess.name)[0];
-        const maker = certificate ? `cert-manager Certificate "${certificate.name}" writes Secret "${guess.name}"` : `Secret "${guess.name}" is written here`;
+        const maker = certificate ? msg('cert-manager Certificate "{0}" writes Secret "{1}"', certificate.name, guess.name) : msg('Secret "{0}" is written here', guess.name);
         yield {
           uri: ing.uri,
           span: t.secretNameSpan,
-          message: `Ingress "${ing.name}" takes the certificate for ${t.hosts.length ? t.hosts.join(', ') : 'its hosts'} from Secret "${name}", which nothing in namespace "${ing.namespace}" makes, so the controller serves its default certificate there and clients refuse it. ${maker}; did you mean "${guess.name}"?`,
+          message: msg('Ingress "{0}" takes the certificate for {1} from Secret "{2}", which nothing in namespace "{3}" makes, so the controller serves its default certificate there and clients refuse it. {4}; did you mean "{5}"?', ing.name, t.hosts.length ? t.hosts.join(', ') : msg('its hosts'), name, ing.namespace, maker, guess.name),
           resource: refOf(ing),
-          related: certificate ? [{ uri: certificate.uri, span: certificate.secretNameSpan ?? certificate.nameSpan, message: `Certificate "${certificate.name}" writes Secret "${guess.name}"` }] : secret ? [{ uri: secret.uri, span: secret.nameSpan, message: `Secret "${guess.name}"` }] : [],
-          fixes: [{ title: `Use Secret "${guess.name}"`, edits: [{ uri: ing.uri, span: t.secretNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
+          related: certificate ? [{ uri: certificate.uri, span: certificate.secretNameSpan ?? certificate.nameSpan, message: msg('Certificate "{0}" writes Secret "{1}"', certificate.name, guess.name) }] : secret ? [{ uri: secret.uri, span: secret.nameSpan, message: msg('Secret "{0}"', guess.name) }] : [],
+          fixes: [{ title: msg('Use Secret "{0}"', guess.name), edits: [{ uri: ing.uri, span: t.secretNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
         };
       }
     }

@@ -1,5 +1,6 @@
 // istio-destination-port: a VirtualService destination port that its Service does not have, or no port for a multi-port Service behind a gateway.
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import { isIstioNetworkingVersion, isVirtualService, type IstioDestination, type VirtualService } from '../model/istio';
 import type { Fix, FindingDraft } from './finding';
 import { istioTarget } from './istioTarget';
@@ -50,6 +51,7 @@ spec:
   ports: [{name: http, port: 80, targetPort: 8080}]`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isIstioNetworkingVersion(r.apiVersion) || !isVirtualService(r)) continue;
       const behindGateway = r.gateways.some((g) => g.value !== 'mesh');
@@ -68,41 +70,41 @@ spec:
           ports = target.entry.ports.map((port) => ({ port }));
           owner = { uri: target.entry.uri, span: target.entry.nameSpan, what: `ServiceEntry "${target.entry.name}"` };
         } else continue;
-        const list = ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') || 'none';
+        const list = ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') || msg('none');
         if (d.port === undefined) {
           if (!behindGateway || ports.length < 2 || !d.hostSpan) continue;
           yield {
             uri: r.uri,
             span: d.hostSpan,
-            message: `VirtualService "${r.name}" is bound to a gateway and ${d.where} sends to host "${d.host}" without a port, but ${owner.what} has ${ports.length} ports (${list}): Istio cannot tell which one to use, and requests that come in on a port the host lacks fail with 503. Add \`port: {number: …}\` to the destination.`,
+            message: msg('VirtualService "{0}" is bound to a gateway and {1} sends to host "{2}" without a port, but {3} has {4} ports ({5}): Istio cannot tell which one to use, and requests that come in on a port the host lacks fail with 503. Add `port: {number: …}` to the destination.', r.name, d.where, d.host, owner.what, ports.length, list),
             resource: refOf(r),
-            related: [{ uri: owner.uri, span: owner.span, message: `The ports of ${owner.what}` }],
+            related: [{ uri: owner.uri, span: owner.span, message: msg('The ports of {0}', owner.what) }],
           };
           continue;
         }
         if (ports.some((p) => p.port === d.port)) continue;
-        yield portFinding(r, d, ports, list, owner);
+        yield portFinding(r, d, ports, list, owner, msg);
       }
     }
   },
 });
 
-function portFinding(r: VirtualService, d: IstioDestination, ports: readonly { port: number; name?: string; targetPort?: number | string }[], list: string, owner: { uri: string; span: { start: number; end: number }; what: string }): FindingDraft {
+function portFinding(r: VirtualService, d: IstioDestination, ports: readonly { port: number; name?: string; targetPort?: number | string }[], list: string, owner: { uri: string; span: { start: number; end: number }; what: string }, msg: Msg): FindingDraft {
   const viaTarget = ports.filter((p) => p.targetPort === d.port);
-  const hint = viaTarget.length ? ` ${d.port} is a targetPort of ${owner.what}; a destination names the Service port, not the container port.` : '';
+  const hint = viaTarget.length ? msg('{0} is a targetPort of {1}; a destination names the Service port, not the container port.', d.port!, owner.what) : '';
   const candidate = viaTarget.length === 1 ? viaTarget[0] : ports.length === 1 ? ports[0] : undefined;
   const fixes: Fix[] = [];
   if (d.portSpan) {
     for (const p of candidate ? [candidate] : ports.slice(0, maxOffered)) {
-      fixes.push({ title: `Use port ${p.port}${p.name ? ` (${p.name})` : ''}`, edits: [{ uri: r.uri, span: d.portSpan, newText: String(p.port) }], isPreferred: candidate ? true : undefined });
+      fixes.push({ title: p.name ? msg('Use port {0} ({1})', p.port, p.name) : msg('Use port {0}', p.port), edits: [{ uri: r.uri, span: d.portSpan, newText: String(p.port) }], isPreferred: candidate ? true : undefined });
     }
   }
   return {
     uri: r.uri,
     span: d.portSpan ?? d.span,
-    message: `VirtualService "${r.name}" sends ${d.where} to port ${d.port} of host "${d.host}", but ${owner.what} has no such port (its ports: ${list}), so requests on this route fail with 503.${hint}`,
+    message: joinSentences([msg('VirtualService "{0}" sends {1} to port {2} of host "{3}", but {4} has no such port (its ports: {5}), so requests on this route fail with 503.', r.name, d.where, d.port!, String(d.host), owner.what, list), ...(hint ? [hint] : [])]),
     resource: refOf(r),
-    related: [{ uri: owner.uri, span: owner.span, message: `The ports of ${owner.what}` }],
+    related: [{ uri: owner.uri, span: owner.span, message: msg('The ports of {0}', owner.what) }],
     fixes,
   };
 }

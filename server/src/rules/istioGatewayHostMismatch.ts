@@ -1,6 +1,7 @@
 // istio-gateway-host-mismatch: a VirtualService bound to an Istio Gateway none of whose servers serves its hosts.
 
 import { gatewayRef, gatewayServerHosts, istioHostsOverlap } from '../analysis/istioHosts';
+import { messages } from '../l10n/l10n';
 import { isIstioGateway, isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
@@ -43,7 +44,8 @@ spec:
   selector: {istio: ingressgateway}
   servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*.example.com"]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isIstioNetworkingVersion(r.apiVersion) || !isVirtualService(r) || !r.hosts.length) continue;
       for (const g of r.gateways) {
@@ -60,9 +62,9 @@ spec:
         yield {
           uri: r.uri,
           span: g.span,
-          message: `VirtualService "${r.name}" is bound to Gateway "${gw.name}", but none of its hosts (${vsHosts.join(', ')}) matches a host the Gateway's servers offer to namespace "${r.namespace}" (${all.join(', ') || 'none'}), so the gateway does not apply its routes and answers 404 for them.`,
+          message: msg('VirtualService "{0}" is bound to Gateway "{1}", but none of its hosts ({2}) matches a host the Gateway\'s servers offer to namespace "{3}" ({4}), so the gateway does not apply its routes and answers 404 for them.', r.name, gw.name, vsHosts.join(', '), r.namespace, all.join(', ') || msg('none')),
           resource: refOf(r),
-          related: [{ uri: gw.uri, span: gw.nameSpan, message: `Gateway "${gw.name}" in namespace "${gw.namespace}"` }],
+          related: [{ uri: gw.uri, span: gw.nameSpan, message: msg('Gateway "{0}" in namespace "{1}"', gw.name, gw.namespace) }],
         };
       }
     }

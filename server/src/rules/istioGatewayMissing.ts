@@ -1,5 +1,6 @@
 // istio-gateway-missing: a VirtualService `gateways` entry that names no Gateway: a typo of one, or one in another namespace.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { namesOf } from '../analysis/closestName';
 import { gatewayRef } from '../analysis/istioHosts';
 import { isIstioNetworkingVersion, isVirtualService } from '../model/istio';
@@ -46,7 +47,8 @@ spec:
   selector: {istio: ingressgateway}
   servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: [shop.example.com]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isIstioNetworkingVersion(r.apiVersion) || !isVirtualService(r)) continue;
       for (const g of r.gateways) {
@@ -61,10 +63,10 @@ spec:
         yield {
           uri: r.uri,
           span: g.span,
-          message: `VirtualService "${r.name}" is bound to Gateway "${ref.name}" in namespace "${ref.namespace}", which does not exist, so no gateway applies its routes.${guess ? ` Did you mean "${guess.name}"?` : ` A Gateway "${ref.name}" exists in namespace "${elsewhere!.namespace}": write "${fixed}".`}`,
+          message: joinSentences([msg('VirtualService "{0}" is bound to Gateway "{1}" in namespace "{2}", which does not exist, so no gateway applies its routes.', r.name, ref.name, ref.namespace), guess ? msg('Did you mean "{0}"?', guess.name) : msg('A Gateway "{0}" exists in namespace "{1}": write "{2}".', ref.name, elsewhere!.namespace, fixed)]),
           resource: refOf(r),
-          related: target ? [{ uri: target.uri, span: target.nameSpan, message: `Gateway "${target.name}" in namespace "${target.namespace}"` }] : [],
-          fixes: [{ title: `Bind to "${fixed}"`, edits: [{ uri: r.uri, span: g.span, newText: fixed }], isPreferred: guess ? guess.clear || undefined : true }],
+          related: target ? [{ uri: target.uri, span: target.nameSpan, message: msg('Gateway "{0}" in namespace "{1}"', target.name, target.namespace) }] : [],
+          fixes: [{ title: msg('Bind to "{0}"', fixed), edits: [{ uri: r.uri, span: g.span, newText: fixed }], isPreferred: guess ? guess.clear || undefined : true }],
         };
       }
     }

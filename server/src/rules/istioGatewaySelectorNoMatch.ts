@@ -1,5 +1,6 @@
 // istio-gateway-selector-no-match: an Istio Gateway whose selector misses the gateway pods in scope by a typo.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { isIstioGateway, isIstioNetworkingVersion, type IstioGateway } from '../model/istio';
 import type { Workload } from '../model/resources';
 import { isTypo } from './closestName';
@@ -47,10 +48,11 @@ spec:
     spec:
       containers: [{name: istio-proxy, image: auto}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isIstioNetworkingVersion(r.apiVersion) || !isIstioGateway(r) || !r.selector.size) continue;
-      const f = check(lookup, r);
+      const f = check(lookup, r, msg);
       if (f) yield f;
     }
   },
@@ -59,7 +61,7 @@ spec:
 /** The gateways an Istio installation names by role: two of them differ in few letters and are not typos of each other. */
 const knownGateways: ReadonlySet<string> = new Set(['ingressgateway', 'egressgateway', 'eastwestgateway', 'istio-ingressgateway', 'istio-egressgateway', 'istio-eastwestgateway']);
 
-function check(lookup: Lookup, gw: IstioGateway): FindingDraft | undefined {
+function check(lookup: Lookup, gw: IstioGateway, msg: Msg): FindingDraft | undefined {
   const near: { workload: Workload; key: string; has: string }[] = [];
   for (const ns of lookup.namespaces()) {
     if (lookup.workloadsMatching(ns, gw.selector).length) return undefined;
@@ -75,13 +77,13 @@ function check(lookup: Lookup, gw: IstioGateway): FindingDraft | undefined {
   const m = near[0];
   const span = gw.selectorEntrySpans.get(m.key)?.value ?? gw.selectorSpan ?? gw.nameSpan;
   const others = new Set(near.filter((n) => n.key === m.key).map((n) => n.has));
-  const fixes: Fix[] = others.size === 1 && gw.selectorEntrySpans.has(m.key) ? [{ title: `Change the selector value to "${m.has}"`, edits: [{ uri: gw.uri, span, newText: m.has }], isPreferred: true }] : [];
+  const fixes: Fix[] = others.size === 1 && gw.selectorEntrySpans.has(m.key) ? [{ title: msg('Change the selector value to "{0}"', m.has), edits: [{ uri: gw.uri, span, newText: m.has }], isPreferred: true }] : [];
   return {
     uri: gw.uri,
     span,
-    message: `Gateway "${gw.name}" selects gateway pods labelled ${m.key}: ${gw.selector.get(m.key)}, but no pod template in scope carries that, so no gateway serves its servers. ${m.workload.kind} "${m.workload.name}" in namespace "${m.workload.namespace}" carries ${m.key}: ${m.has}; did you mean "${m.has}"?`,
+    message: msg('Gateway "{0}" selects gateway pods labelled {1}: {2}, but no pod template in scope carries that, so no gateway serves its servers. {3} "{4}" in namespace "{5}" carries {1}: {6}; did you mean "{6}"?', gw.name, m.key, String(gw.selector.get(m.key)), m.workload.kind, m.workload.name, m.workload.namespace, m.has),
     resource: refOf(gw),
-    related: near.slice(0, 5).map((n) => ({ uri: n.workload.uri, span: n.workload.template.labelsSpan ?? n.workload.nameSpan, message: `The pod labels of ${n.workload.kind} "${n.workload.name}"` })),
+    related: near.slice(0, 5).map((n) => ({ uri: n.workload.uri, span: n.workload.template.labelsSpan ?? n.workload.nameSpan, message: msg('The pod labels of {0} "{1}"', n.workload.kind, n.workload.name) })),
     fixes,
   };
 }

@@ -1,5 +1,6 @@
 // istio-subset-missing: a VirtualService destination subset that no DestinationRule for its host defines.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { isIstioNetworkingVersion, isVirtualService } from '../model/istio';
 import { closestName } from './closestName';
 import { firstRelated } from './finding';
@@ -50,6 +51,7 @@ spec:
     - {name: v2, labels: {version: v2}}`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isIstioNetworkingVersion(r.apiVersion) || !isVirtualService(r)) continue;
       for (const d of r.destinations) {
@@ -63,15 +65,15 @@ spec:
         if (!rules.length && target.kind !== 'service' && target.kind !== 'entry') continue;
         const names = rules.flatMap((dr) => dr.subsets.flatMap((s) => (s.name ? [s.name] : [])));
         const guess = closestName(d.subset, names);
-        const defined = names.length ? `the DestinationRules for it define ${names.map((n) => `"${n}"`).join(', ')}` : `no DestinationRule in scope is for ${target.fqdn}`;
-        const { related } = firstRelated(rules, (dr) => ({ uri: dr.uri, span: dr.hostSpan ?? dr.nameSpan, message: `DestinationRule "${dr.name}" in namespace "${dr.namespace}"` }));
+        const defined = names.length ? msg('the DestinationRules for it define {0}', names.map((n) => `"${n}"`).join(', ')) : msg('no DestinationRule in scope is for {0}', target.fqdn);
+        const { related } = firstRelated(rules, (dr) => ({ uri: dr.uri, span: dr.hostSpan ?? dr.nameSpan, message: msg('DestinationRule "{0}" in namespace "{1}"', dr.name, dr.namespace) }));
         yield {
           uri: r.uri,
           span: d.subsetSpan,
-          message: `VirtualService "${r.name}" sends ${d.where} to subset "${d.subset}" of host "${d.host}", but ${defined}, so requests on this route fail with 503.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+          message: joinSentences([msg('VirtualService "{0}" sends {1} to subset "{2}" of host "{3}", but {4}, so requests on this route fail with 503.', r.name, d.where, d.subset, d.host, defined), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
           resource: refOf(r),
           related,
-          fixes: guess ? [{ title: `Change the subset to "${guess.name}"`, edits: [{ uri: r.uri, span: d.subsetSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          fixes: guess ? [{ title: msg('Change the subset to "{0}"', guess.name), edits: [{ uri: r.uri, span: d.subsetSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
         };
       }
     }

@@ -1,5 +1,6 @@
 // istio-subset-selects-nothing: a DestinationRule subset whose labels select none of its Service's pods.
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import { isDestinationRule, isIstioNetworkingVersion, type DestinationRule, type DestinationRuleSubset } from '../model/istio';
 import { selectsPods } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
@@ -75,6 +76,7 @@ spec:
       containers: [{name: reviews, image: example/reviews:1}]`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isIstioNetworkingVersion(r.apiVersion) || !isDestinationRule(r) || r.host === undefined || !r.subsets.length) continue;
       const target = istioTarget(lookup, config, r.host, r.namespace);
@@ -86,13 +88,13 @@ spec:
         if (!subset.labels.size || [...subset.labels.keys()].some(isEndpointLabel)) continue;
         if (pods.some((w) => selectsPods(w, subset.labels))) continue;
         if (lookup.podsUnknown(service.namespace, subset.labels.keys(), r.uri)) continue;
-        yield finding(r, subset, service, pods);
+        yield finding(r, subset, service, pods, msg);
       }
     }
   },
 });
 
-function finding(r: DestinationRule, subset: DestinationRuleSubset, service: Service, pods: readonly Workload[]): FindingDraft {
+function finding(r: DestinationRule, subset: DestinationRuleSubset, service: Service, pods: readonly Workload[], msg: Msg): FindingDraft {
   const labels = [...subset.labels].map(([k, v]) => `${k}: ${v}`).join(', ');
   // A value the pods carry under the same key, one slip away: the fix.
   const fixes: Fix[] = [];
@@ -103,17 +105,17 @@ function finding(r: DestinationRule, subset: DestinationRuleSubset, service: Ser
     if (values.size === 1 && spans) {
       guess = [...values][0];
       const fixed = new Map(subset.labels).set(k, guess);
-      if (pods.some((w) => selectsPods(w, fixed))) fixes.push({ title: `Change the label value to "${guess}"`, edits: [{ uri: r.uri, span: spans.value, newText: guess }], isPreferred: true });
+      if (pods.some((w) => selectsPods(w, fixed))) fixes.push({ title: msg('Change the label value to "{0}"', guess), edits: [{ uri: r.uri, span: spans.value, newText: guess }], isPreferred: true });
       break;
     }
   }
-  const shown = pods.slice(0, 5).map((w) => `${w.kind} "${w.name}" (${[...w.template.labels].filter(([k]) => subset.labels.has(k)).map(([k, v]) => `${k}: ${v}`).join(', ') || `no ${[...subset.labels.keys()].join(', ')} label`})`).join(', ');
+  const shown = pods.slice(0, 5).map((w) => `${w.kind} "${w.name}" (${[...w.template.labels].filter(([k]) => subset.labels.has(k)).map(([k, v]) => `${k}: ${v}`).join(', ') || msg('no {0} label', [...subset.labels.keys()].join(', '))})`).join(', ');
   return {
     uri: r.uri,
     span: subset.labelsSpan ?? subset.nameSpan ?? subset.span,
-    message: `Subset "${subset.name ?? '?'}" of DestinationRule "${r.name}" selects pods labelled ${labels}, but none of the pods of Service "${service.name}" carries them (its pods: ${shown}${pods.length > 5 ? ', …' : ''}), so the subset has no endpoints and routes to it fail with 503 "no healthy upstream".${guess && fixes.length ? ` Did you mean "${guess}"?` : ''}`,
+    message: joinSentences([msg('Subset "{0}" of DestinationRule "{1}" selects pods labelled {2}, but none of the pods of Service "{3}" carries them (its pods: {4}), so the subset has no endpoints and routes to it fail with 503 "no healthy upstream".', subset.name ?? '?', r.name, labels, service.name, `${shown}${pods.length > 5 ? ', …' : ''}`), ...(guess && fixes.length ? [msg('Did you mean "{0}"?', guess)] : [])]),
     resource: refOf(r),
-    related: pods.slice(0, 5).map((w) => ({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `The pod labels of ${w.kind} "${w.name}"` })),
+    related: pods.slice(0, 5).map((w) => ({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: msg('The pod labels of {0} "{1}"', w.kind, w.name) })),
     fixes,
   };
 }

@@ -1,6 +1,7 @@
 // networkpolicy-egress-dns: pods limited in egress that look up cluster DNS names, while no egress rule of the
 // policies selecting them admits the cluster DNS pods on UDP and on TCP (docs/networkpolicy-semantics.md netpol §1, §6).
 
+import { messages } from '../l10n/l10n';
 import { findClusterNames, findShortNames } from '../analysis/clusterNames';
 import { zoneOf } from '../analysis/dnsRecords';
 import type { NetworkPolicy, PolicyRule, Service, Workload } from '../model/resources';
@@ -71,6 +72,7 @@ spec:
     spec: {containers: [{name: web, image: web, env: [{name: API_URL, value: "http://api.shop.svc:8080"}]}]}`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     const zone = zoneOf(config);
     for (const np of subjects.networkPolicies) {
       if (!np.policyTypes.includes('Egress')) continue;
@@ -91,17 +93,18 @@ spec:
       }
       if (!found.length) continue;
       const first = found[0];
-      const ports = dns.ports.join(' or ');
+      const or = msg(' or ');
+      const ports = dns.ports.join(or);
       const what = first.missing.length === 2
-        ? `no egress rule admits the cluster DNS pods (${dns.namespaces.join(' or ')}, UDP and TCP ${ports}), so every lookup times out`
-        : `no egress rule admits the cluster DNS pods on TCP ${ports} (UDP is admitted), so lookups whose answers do not fit in UDP fail`;
-      const others = found.length > 1 ? ` (and ${found.length - 1} more workload${found.length > 2 ? 's' : ''})` : '';
+        ? msg('no egress rule admits the cluster DNS pods ({0}, UDP and TCP {1}), so every lookup times out', dns.namespaces.join(or), ports)
+        : msg('no egress rule admits the cluster DNS pods on TCP {0} (UDP is admitted), so lookups whose answers do not fit in UDP fail', ports);
+      const others = found.length > 1 ? (found.length > 2 ? msg(' (and {0} more workloads)', found.length - 1) : msg(' (and {0} more workload)', found.length - 1)) : '';
       yield {
         uri: np.uri,
         span: np.nameSpan ?? np.span,
-        message: `This policy limits the egress of ${first.w.kind} "${first.w.name}"${others}, which looks up "${first.name}", but ${what}. Add an egress rule to the DNS namespace for ${first.missing.join(' and ')} on the DNS pods' port (${ports}).`,
+        message: msg('This policy limits the egress of {0} "{1}"{2}, which looks up "{3}", but {4}. Add an egress rule to the DNS namespace for {5} on the DNS pods\' port ({6}).', first.w.kind, first.w.name, others, first.name, what, first.missing.join(msg(' and ')), ports),
         resource: refOf(np),
-        related: [{ uri: first.w.uri, span: first.w.nameSpan ?? first.w.span, message: `${first.w.kind} "${first.w.name}" looks up "${first.name}"` }],
+        related: [{ uri: first.w.uri, span: first.w.nameSpan ?? first.w.span, message: msg('{0} "{1}" looks up "{2}"', first.w.kind, first.w.name, first.name) }],
       };
     }
   },

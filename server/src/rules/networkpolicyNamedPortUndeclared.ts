@@ -1,6 +1,7 @@
 // networkpolicy-named-port-undeclared: a named port in a NetworkPolicy rule that no destination pod declares for the
 // entry's protocol, so the entry admits nothing (docs/networkpolicy-semantics.md netpol §6).
 
+import { joinSentences, messages } from '../l10n/l10n';
 import type { PolicyPort, Workload } from '../model/resources';
 import { ruleDestinations } from './policyDestinations';
 import { refOf } from './refOf';
@@ -63,7 +64,8 @@ spec:
           image: dns
           ports: [{name: dns, containerPort: 53, protocol: UDP}, {name: dns-tcp, containerPort: 53, protocol: TCP}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const np of subjects.networkPolicies) {
       for (const direction of ['ingress', 'egress'] as const) {
         if (!np.policyTypes.includes(direction === 'ingress' ? 'Ingress' : 'Egress')) continue;
@@ -76,17 +78,19 @@ spec:
             const declaring = destinations.filter((w) => declares(w, entry.port, entry.protocol));
             if (declaring.length) continue;
             const other = destinations.flatMap((w) => w.template.containers.flatMap((c) => c.ports.filter((p) => p.name === entry.port).map((p) => ({ w, p }))))[0];
-            const whose = direction === 'ingress' ? 'the pods this policy selects' : 'the pods this rule allows traffic to';
+            const whose = direction === 'ingress' ? msg('the pods this policy selects') : msg('the pods this rule allows traffic to');
             const names = [...new Set(destinations.flatMap((w) => w.template.containers.flatMap((c) => c.ports.filter((p) => p.name && p.protocol === entry.protocol).map((p) => p.name!))))].slice(0, 5);
             const hint = other
-              ? ` ${other.w.kind} "${other.w.name}" declares "${entry.port}" for ${other.p.protocol}; the entry's protocol is ${entry.protocol}${entry.protocol === 'TCP' ? ' (TCP when none is written)' : ''}.`
-              : names.length ? ` Their ${entry.protocol} ports are named ${names.map((n) => `"${n}"`).join(', ')}.` : ` They declare no named ${entry.protocol} port.`;
+              ? entry.protocol === 'TCP'
+                ? msg('{0} "{1}" declares "{2}" for {3}; the entry\'s protocol is {4} (TCP when none is written).', other.w.kind, other.w.name, entry.port, other.p.protocol, entry.protocol)
+                : msg('{0} "{1}" declares "{2}" for {3}; the entry\'s protocol is {4}.', other.w.kind, other.w.name, entry.port, other.p.protocol, entry.protocol)
+              : names.length ? msg('Their {0} ports are named {1}.', entry.protocol, names.map((n) => `"${n}"`).join(', ')) : msg('They declare no named {0} port.', entry.protocol);
             yield {
               uri: np.uri,
               span: entry.portSpan ?? entry.span ?? rule.span,
-              message: `No container port named "${entry.port}" for ${entry.protocol} in ${whose}, so this ${direction} entry admits nothing.${hint}`,
+              message: joinSentences([direction === 'ingress' ? msg('No container port named "{0}" for {1} in {2}, so this ingress entry admits nothing.', entry.port, entry.protocol, whose) : msg('No container port named "{0}" for {1} in {2}, so this egress entry admits nothing.', entry.port, entry.protocol, whose), hint]),
               resource: refOf(np),
-              related: other?.p.nameSpan ? [{ uri: other.w.uri, span: other.p.nameSpan, message: `"${entry.port}" is declared here for ${other.p.protocol}` }] : undefined,
+              related: other?.p.nameSpan ? [{ uri: other.w.uri, span: other.p.nameSpan, message: msg('"{0}" is declared here for {1}', entry.port, other.p.protocol) }] : undefined,
             };
           }
         }

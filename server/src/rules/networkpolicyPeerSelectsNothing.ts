@@ -1,6 +1,7 @@
 // networkpolicy-peer-selects-nothing: a NetworkPolicy `from`/`to` peer whose podSelector matches no pods where it
 // looks, so the traffic the rule was written to allow stays blocked.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
 import type { NetworkPolicy, PolicyPeer, PolicyRule } from '../model/resources';
@@ -64,17 +65,20 @@ spec:
     metadata: {labels: {app: web, tier: frontend}}
     spec: {containers: [{name: web, image: web}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const np of subjects.networkPolicies) {
       const rules: [PolicyRule, 'from' | 'to'][] = [...np.ingress.map((r): [PolicyRule, 'from'] => [r, 'from']), ...np.egress.map((r): [PolicyRule, 'to'] => [r, 'to'])];
       for (const [rule, direction] of rules) {
         for (const peer of rule.peers) {
-          const problem = checkPeer(lookup, np, peer);
+          const problem = checkPeer(lookup, np, peer, msg);
           if (!problem) continue;
           yield {
             uri: np.uri,
             span: problem.span ?? peer.span,
-            message: `This ${direction} peer selects pods labelled ${formatSelector(peer.podSelector!)} ${problem.where}, but no pod there has these labels, so the rule allows no traffic ${direction} them and that traffic is dropped. ${problem.hint}`,
+            message: direction === 'from'
+              ? msg('This from peer selects pods labelled {0} {1}, but no pod there has these labels, so the rule allows no traffic from them and that traffic is dropped. {2}', formatSelector(peer.podSelector!), problem.where, problem.hint)
+              : msg('This to peer selects pods labelled {0} {1}, but no pod there has these labels, so the rule allows no traffic to them and that traffic is dropped. {2}', formatSelector(peer.podSelector!), problem.where, problem.hint),
             resource: refOf(np),
             related: problem.related,
           };
@@ -92,7 +96,7 @@ interface PeerProblem {
   readonly related?: { readonly uri: string; readonly span: { start: number; end: number }; readonly message: string }[];
 }
 
-function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerProblem | undefined {
+function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg): PeerProblem | undefined {
   const policyNamespace = np.namespace;
   const pods = peer.podSelector;
   // No podSelector (namespaces or IP blocks only), or `podSelector: {}` (every pod): nothing to check.
@@ -103,15 +107,17 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerPro
   for (const ns of namespaces) if (lookup.anyWorkloadSelectedBy(ns, pods)) return undefined;
   const keys = selectorKeys(pods);
   if (keys.some(isGeneratedLabel) || [...pods.matchLabels.values()].some(hasPlaceholder)) return undefined;
-  const where = peer.namespaceSelector ? `in namespace${namespaces.length > 1 ? 's' : ''} ${namespaces.map((n) => `"${n}"`).join(', ')}` : `in namespace "${policyNamespace}"`;
+  const quoted = namespaces.map((n) => `"${n}"`).join(', ');
+  const where = peer.namespaceSelector ? (namespaces.length > 1 ? msg('in namespaces {0}', quoted) : msg('in namespace {0}', quoted)) : msg('in namespace "{0}"', policyNamespace);
   // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss is reported whatever else is there.
   for (const ns of namespaces) {
     const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods);
     if (evidence.inVariants.length) return undefined;
     const near = evidence.near[0];
     if (!near || (!isDecisive(near) && lookup.podsUnknown(ns, keys, np.uri))) continue;
-    const hint = describeNearMiss(near).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? `$1 in namespace "${ns}"` : '$1');
-    return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near)] };
+    // the near miss's workload (its words start with it in every language), placed in its namespace
+    const hint = describeNearMiss(near, msg).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? msg('{0} in namespace "{1}"', '$1', ns) : '$1');
+    return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near, msg)] };
   }
   // Nothing near. A peer of the policy's own namespace (no namespaceSelector), where the manifests deploy workloads
   // next to the policy that carry the peer's keys (an owned namespace, semantics §9.0), names pods these manifests
@@ -119,7 +125,7 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer): PeerPro
   // ingress controller, a scraper): unknown.
   if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys, np.uri)) {
     const evidence = selectorEvidence(lookup, np, pods);
-    if (evidence.owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(evidence.owned, policyNamespace, formatSelector(pods)) };
+    if (evidence.owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(evidence.owned, policyNamespace, formatSelector(pods), msg) };
   }
   return undefined;
 }

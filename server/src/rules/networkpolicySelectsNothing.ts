@@ -1,5 +1,6 @@
 // networkpolicy-selects-nothing: a NetworkPolicy whose podSelector matches no pod template in its namespace.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
 import { formatSelector, selectorIsEmpty, type LabelSelector } from '../model/selector';
@@ -59,7 +60,8 @@ spec:
     metadata: {labels: {app: api}}
     spec: {containers: [{name: api, image: api}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const np of subjects.networkPolicies) {
       if (selectorIsEmpty(np.podSelector)) continue;
       if (lookup.anyWorkloadSelectedBy(np.namespace, np.podSelector)) continue;
@@ -72,21 +74,21 @@ spec:
       let hint: string;
       // Pods an operator makes may carry the labels (semantics §9.2), unless a near miss is decisive.
       if (!(near && isDecisive(near)) && lookup.podsUnknown(np.namespace, keys, np.uri)) continue;
-      if (near) hint = ` ${describeNearMiss(near)}`;
-      else if (evidence.elsewhere.length) hint = ` Pods with these labels exist in namespace ${[...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', ')}, but a NetworkPolicy only applies in its own namespace.`;
+      if (near) hint = describeNearMiss(near, msg);
+      else if (evidence.elsewhere.length) hint = msg('Pods with these labels exist in namespace {0}, but a NetworkPolicy only applies in its own namespace.', [...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', '));
       // Nothing close, but the manifests deploy workloads into the namespace next to the policy, carrying the
       // selector's keys (semantics §9.0: an owned namespace): the policy was written for pods these manifests should
       // make, and protects none of them. A shared policy set applied to a build that leaves one app out is quiet: the
       // app's pods are in another build of the same files (evidence.inVariants, above).
-      else if (evidence.owned.length) hint = ` ${describeOwned(evidence.owned, np.namespace, formatSelector(np.podSelector))}`;
+      else if (evidence.owned.length) hint = describeOwned(evidence.owned, np.namespace, formatSelector(np.podSelector), msg);
       // Nothing deployed here carries its keys: the pods come from elsewhere (another repository, a chart, \`kubectl -n\`).
       else continue;
       yield {
         uri: np.uri,
         span: (near ? (near.closeness === 'key' ? np.podSelector.labelSpans.get(near.key)?.key : np.podSelector.labelSpans.get(near.key)?.value) : soleValueSpan(np.podSelector)) ?? np.podSelectorSpan ?? np.nameSpan,
-        message: `podSelector (${formatSelector(np.podSelector)}) matches no pod template in namespace "${np.namespace}", so this NetworkPolicy restricts nothing.${hint}`,
+        message: joinSentences([msg('podSelector ({0}) matches no pod template in namespace "{1}", so this NetworkPolicy restricts nothing.', formatSelector(np.podSelector), np.namespace), hint]),
         resource: refOf(np),
-        related: near ? [nearMissRelated(near)] : undefined,
+        related: near ? [nearMissRelated(near, msg)] : undefined,
       };
     }
   },

@@ -2,6 +2,7 @@
 // where the Service's targetPort lands elsewhere: policies are matched after the Service is translated, on the pod port
 // (docs/networkpolicy-semantics.md netpol §6).
 
+import { messages } from '../l10n/l10n';
 import type { PolicyPort, Service, Workload } from '../model/resources';
 import { ruleDestinations } from './policyDestinations';
 import { refOf } from './refOf';
@@ -72,7 +73,8 @@ spec:
     metadata: {labels: {app: web}}
     spec: {containers: [{name: web, image: web, ports: [{containerPort: 8080}]}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const np of subjects.networkPolicies) {
       for (const direction of ['ingress', 'egress'] as const) {
         if (!np.policyTypes.includes(direction === 'ingress' ? 'Ingress' : 'Egress')) continue;
@@ -91,10 +93,12 @@ spec:
             yield {
               uri: np.uri,
               span: entry.portSpan ?? entry.span ?? rule.span,
-              message: `${entry.port}/${entry.protocol} is the port of Service "${service.name}", but policies are matched on the pod port after the Service is translated: its targetPort lands on ${target} in ${workload.kind} "${workload.name}", and no ${direction === 'ingress' ? 'selected' : 'destination'} pod declares ${entry.port}. This ${direction} entry does not admit the traffic sent through the Service; write ${target}.`,
+              message: direction === 'ingress'
+                ? msg('{0}/{1} is the port of Service "{2}", but policies are matched on the pod port after the Service is translated: its targetPort lands on {3} in {4} "{5}", and no selected pod declares {0}. This ingress entry does not admit the traffic sent through the Service; write {3}.', entry.port, entry.protocol, service.name, target, workload.kind, workload.name)
+                : msg('{0}/{1} is the port of Service "{2}", but policies are matched on the pod port after the Service is translated: its targetPort lands on {3} in {4} "{5}", and no destination pod declares {0}. This egress entry does not admit the traffic sent through the Service; write {3}.', entry.port, entry.protocol, service.name, target, workload.kind, workload.name),
               resource: refOf(np),
-              related: [{ uri: service.uri, span: service.ports.find((p) => p.port === entry.port && p.protocol === entry.protocol)?.span ?? service.nameSpan ?? service.span, message: `Service "${service.name}" maps ${entry.port} to ${target}` }],
-              fixes: entry.portSpan ? [{ title: `Allow the pod port ${target}`, isPreferred: true, edits: [{ uri: np.uri, span: entry.portSpan, newText: String(target) }] }] : undefined,
+              related: [{ uri: service.uri, span: service.ports.find((p) => p.port === entry.port && p.protocol === entry.protocol)?.span ?? service.nameSpan ?? service.span, message: msg('Service "{0}" maps {1} to {2}', service.name, entry.port, target) }],
+              fixes: entry.portSpan ? [{ title: msg('Allow the pod port {0}', target), isPreferred: true, edits: [{ uri: np.uri, span: entry.portSpan, newText: String(target) }] }] : undefined,
             };
           }
         }

@@ -1,5 +1,6 @@
 // nodeport-conflict: two Services claim the same node port; the allocator is cluster-wide, so the second one is refused.
 
+import { messages } from '../l10n/l10n';
 import type { Service, ServicePort } from '../model/resources';
 import { claimedNodePorts } from '../model/cluster';
 import { refOf } from './refOf';
@@ -53,7 +54,8 @@ kind: Pod
 metadata: {name: admin, namespace: ops, labels: {app: admin}}
 spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const svc of subjects.services) {
       for (const nodePort of claimedNodePorts(svc)) {
         // Every claim on this port, in cluster order; the same Service defined twice is a duplicate-resource
@@ -70,9 +72,9 @@ spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`
           yield {
             uri: svc.uri,
             span: port.nodePortSpan,
-            message: `Node port ${nodePort} is also claimed by Service ${names.join(', ')}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".`,
+            message: msg('Node port {0} is also claimed by Service {1}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".', nodePort, names.join(', ')),
             resource: refOf(svc),
-            related: others.map((o) => ({ uri: o.svc.uri, span: o.port.nodePortSpan!, message: `Service ${o.svc.namespace}/${o.svc.name} claims node port ${nodePort} here` })),
+            related: others.map((o) => ({ uri: o.svc.uri, span: o.port.nodePortSpan!, message: msg('Service {0} claims node port {1} here', `${o.svc.namespace}/${o.svc.name}`, nodePort) })),
           };
         }
       }

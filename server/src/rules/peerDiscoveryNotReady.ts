@@ -1,5 +1,6 @@
 // peer-discovery-not-ready: StatefulSet members behind a readinessProbe cannot resolve each other until Ready, unless publishNotReadyAddresses is set.
 
+import { messages } from '../l10n/l10n';
 import { at, isMap } from '../model/yamlTree';
 import { firstPodName, selectsTemplate, statefulSetsWithService } from './governingService';
 import { insertMapEntry } from './insertMapEntry';
@@ -77,6 +78,7 @@ spec:
           readinessProbe: {tcpSocket: {port: 2380}}`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       if (!service || !service.headless || service.publishNotReadyAddresses || !selectsTemplate(service, sts)) continue;
       const probed = sts.template.containers.find((c) => c.hasReadinessProbe);
@@ -90,10 +92,10 @@ spec:
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: `Container "${probed.name}" of StatefulSet "${sts.name}" has a readinessProbe, and Service "${service.name}" publishes only Ready pods, so ${firstPodName(sts, service.name, config.clusterDomain)} and the other members' names do not resolve until each pod is Ready. If members must find each other before they become Ready, the cluster never forms; set publishNotReadyAddresses: true on Service "${service.name}".`,
+        message: msg('Container "{0}" of StatefulSet "{1}" has a readinessProbe, and Service "{2}" publishes only Ready pods, so {3} and the other members\' names do not resolve until each pod is Ready. If members must find each other before they become Ready, the cluster never forms; set publishNotReadyAddresses: true on Service "{2}".', probed.name, sts.name, service.name, firstPodName(sts, service.name, config.clusterDomain)),
         resource: refOf(sts),
-        related: [{ uri: service.uri, span: service.nameSpan, message: `Service "${service.name}" does not set publishNotReadyAddresses` }],
-        fixes: edit ? [{ title: `Set publishNotReadyAddresses: true on Service "${service.name}"`, edits: [edit], isPreferred: true }] : [],
+        related: [{ uri: service.uri, span: service.nameSpan, message: msg('Service "{0}" does not set publishNotReadyAddresses', service.name) }],
+        fixes: edit ? [{ title: msg('Set publishNotReadyAddresses: true on Service "{0}"', service.name), edits: [edit], isPreferred: true }] : [],
       };
     }
   },

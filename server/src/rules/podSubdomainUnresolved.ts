@@ -1,5 +1,6 @@
 // pod-subdomain-unresolved: a pod's `subdomain` that no headless Service of that name selects, so its per-pod DNS name never resolves (semantics §2.2 P2).
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import { selectsPods } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
 import type { Fix, RelatedInfo } from './finding';
@@ -39,19 +40,20 @@ spec:
   containers: [{name: w, image: busybox}]`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const w of subjects.workloads) {
       const t = w.template;
       if (w.kind === 'StatefulSet' || !t.subdomain || !t.subdomainSpan) continue;
-      const problem = whyUnresolved(lookup, w);
+      const problem = whyUnresolved(lookup, w, msg);
       if (!problem) continue;
       const name = t.hostname ? `${t.hostname}.${t.subdomain}.${w.namespace}.svc.${config.clusterDomain}` : undefined;
       const consequence = name
-        ? `The name ${name} will not resolve.`
-        : 'The pod also sets no hostname, so it has no per-pod DNS name in any case.';
+        ? msg('The name {0} will not resolve.', name)
+        : msg('The pod also sets no hostname, so it has no per-pod DNS name in any case.');
       yield {
         uri: w.uri,
         span: t.subdomainSpan,
-        message: `subdomain "${t.subdomain}": ${problem.reason}. ${consequence}${problem.hint ? ` ${problem.hint}` : ''}`,
+        message: joinSentences([msg('subdomain "{0}": {1}. {2}', t.subdomain, problem.reason, consequence), ...(problem.hint ? [problem.hint] : [])]),
         resource: refOf(w),
         related: problem.related,
         fixes: problem.fixes,
@@ -67,7 +69,7 @@ interface Problem {
   readonly fixes?: readonly Fix[];
 }
 
-function whyUnresolved(lookup: Lookup, w: Workload): Problem | undefined {
+function whyUnresolved(lookup: Lookup, w: Workload, msg: Msg): Problem | undefined {
   const t = w.template;
   const sub = t.subdomain!;
   const svc = lookup.service(w.namespace, sub);
@@ -75,42 +77,44 @@ function whyUnresolved(lookup: Lookup, w: Workload): Problem | undefined {
   if (!svc) {
     const candidates = lookup.servicesIn(w.namespace).filter((s) => s.headless && s.type !== 'ExternalName' && selects(s, w));
     return {
-      reason: `no Service named "${sub}" exists in namespace "${w.namespace}"`,
-      hint: candidates.length ? `The headless Service${candidates.length > 1 ? 's' : ''} ${candidates.map((c) => `"${c.name}"`).join(', ')} select${candidates.length > 1 ? '' : 's'} this pod.` : `Create a headless Service named "${sub}" whose selector matches the pod labels.`,
+      reason: msg('no Service named "{0}" exists in namespace "{1}"', sub, w.namespace),
+      hint: candidates.length
+        ? candidates.length > 1 ? msg('The headless Services {0} select this pod.', candidates.map((c) => `"${c.name}"`).join(', ')) : msg('The headless Service {0} selects this pod.', `"${candidates[0].name}"`)
+        : msg('Create a headless Service named "{0}" whose selector matches the pod labels.', sub),
       fixes: [
-        ...candidates.slice(0, 3).map((c, i) => ({ title: `Set subdomain to "${c.name}"`, edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }], isPreferred: i === 0 && candidates.length === 1 })),
-        ...createFix(lookup, w, sub),
+        ...candidates.slice(0, 3).map((c, i) => ({ title: msg('Set subdomain to "{0}"', c.name), edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }], isPreferred: i === 0 && candidates.length === 1 })),
+        ...createFix(lookup, w, sub, msg),
       ],
     };
   }
   if (svc.type === 'ExternalName') {
-    return { reason: `Service "${sub}" is an ExternalName Service (a DNS alias), which has no per-pod names`, related: at(svc, 'The ExternalName Service with this name') };
+    return { reason: msg('Service "{0}" is an ExternalName Service (a DNS alias), which has no per-pod names', sub), related: at(svc, msg('The ExternalName Service with this name')) };
   }
   if (!svc.headless) {
     return {
-      reason: `Service "${sub}" has a cluster IP; per-pod names belong to headless Services (clusterIP: None), and DNS servers other than CoreDNS never answer them`,
-      hint: 'Make the Service headless, or use a separate headless Service for per-pod names.',
-      related: at(svc, 'This Service is not headless'),
+      reason: msg('Service "{0}" has a cluster IP; per-pod names belong to headless Services (clusterIP: None), and DNS servers other than CoreDNS never answer them', sub),
+      hint: msg('Make the Service headless, or use a separate headless Service for per-pod names.'),
+      related: at(svc, msg('This Service is not headless')),
     };
   }
   if (!svc.selector) {
     if (t.hostname && hasManualHostname(lookup, svc, t.hostname)) return undefined;
-    const listed = t.hostname ? `hostname "${t.hostname}"` : 'this pod';
-    return { reason: `the headless Service "${sub}" has no selector and none of its manual endpoints lists ${listed}`, related: at(svc, 'This headless Service has no selector') };
+    const reason = t.hostname ? msg('the headless Service "{0}" has no selector and none of its manual endpoints lists hostname "{1}"', sub, t.hostname) : msg('the headless Service "{0}" has no selector and none of its manual endpoints lists this pod', sub);
+    return { reason, related: at(svc, msg('This headless Service has no selector')) };
   }
   if (selects(svc, w)) return undefined;
   const terms = [...svc.selector].map(([k, v]) => `${k}=${v}`).join(', ');
   return {
-    reason: `the headless Service "${sub}" selects ${terms}, which this pod's labels do not match`,
-    related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: `The selector of Service "${sub}"` }],
+    reason: msg('the headless Service "{0}" selects {1}, which this pod\'s labels do not match', sub, terms),
+    related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: msg('The selector of Service "{0}"', sub) }],
   };
 }
 
 /** The headless Service the subdomain prescribes, selecting the pod by its labels, like the StatefulSet rule offers. */
-function createFix(lookup: Lookup, w: Workload, name: string): Fix[] {
+function createFix(lookup: Lookup, w: Workload, name: string, msg: Msg): Fix[] {
   const text = lookup.fileText(w.uri);
   const edit = text ? createHeadlessService(w, name, text) : undefined;
-  return edit ? [{ title: `Create headless Service "${name}" selecting ${w.kind} "${w.name}"`, edits: [edit] }] : [];
+  return edit ? [{ title: msg('Create headless Service "{0}" selecting {1} "{2}"', name, w.kind, w.name), edits: [edit] }] : [];
 }
 
 /** A Service's equality selector selects the pods when every pair is among their labels (semantics §1.1, §9.1). */

@@ -1,5 +1,6 @@
 // podmonitor-port-missing: a PodMonitor endpoint port name that no container of the selected pods declares.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { isMonitoringVersion, isScrapeMonitor } from '../model/monitoring';
 import { closestName } from './closestName';
 import { firstRelated } from './finding';
@@ -47,7 +48,8 @@ spec:
     spec:
       containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'PodMonitor') continue;
       const workloads = selectedWorkloads(lookup, r);
@@ -56,15 +58,16 @@ spec:
       for (const e of r.endpoints) {
         if (!e.port || !e.portSpan || e.byNumber || names.includes(e.port)) continue;
         const guess = closestName(e.port, names);
-        const { related } = firstRelated(workloads, (w) => ({ uri: w.uri, span: w.nameSpan, message: `The containers of ${w.kind} "${w.name}"` }));
-        const shown = workloads.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ') + (workloads.length > 3 ? ` and ${workloads.length - 3} more` : '');
+        const { related } = firstRelated(workloads, (w) => ({ uri: w.uri, span: w.nameSpan, message: msg('The containers of {0} "{1}"', w.kind, w.name) }));
+        const named = workloads.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ');
+        const shown = workloads.length > 3 ? msg('{0} and {1} more', named, workloads.length - 3) : named;
         yield {
           uri: r.uri,
           span: e.portSpan,
-          message: `PodMonitor "${r.name}" scrapes container port "${e.port}" of the pods it selects (${shown}), but no container there declares a port of that name (their port names: ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}), so it finds no targets and nothing is scraped.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+          message: joinSentences([msg('PodMonitor "{0}" scrapes container port "{1}" of the pods it selects ({2}), but no container there declares a port of that name (their port names: {3}), so it finds no targets and nothing is scraped.', r.name, e.port, shown, names.length ? names.map((n) => `"${n}"`).join(', ') : msg('none')), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
           resource: refOf(r),
           related,
-          fixes: guess ? [{ title: `Scrape port "${guess.name}"`, edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          fixes: guess ? [{ title: msg('Scrape port "{0}"', guess.name), edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
         };
       }
     }

@@ -1,10 +1,11 @@
 // route-all-backends-invalid: every backendRef of a route rule is invalid and the rule has no filters, so all its requests fail.
 
-import { failureOf, portlessServiceRefs } from '../analysis/gatewayRoutes';
+import { messages } from '../l10n/l10n';
+import { portlessServiceRefs } from '../analysis/gatewayRoutes';
 import type { RouteRule } from '../model/gatewayApi';
 import { defineRule } from './rule';
 import { refOf } from './refOf';
-import { backendSubjects, problemsText, type BackendSubject } from './routeBackends';
+import { backendSubjects, problemsText, ruleLabel, type BackendSubject } from './routeBackends';
 
 export const routeAllBackendsInvalid = defineRule({
   code: 'route-all-backends-invalid',
@@ -39,7 +40,8 @@ kind: Service
 metadata: {name: web}
 spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     const byRule = new Map<RouteRule, BackendSubject[]>();
     for (const b of backendSubjects(subjects, lookup)) {
       const l = byRule.get(b.rule);
@@ -50,13 +52,20 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
       const route = backends[0].route;
       // A route with a portless Service backendRef is rejected as a whole: route-backend-port says so.
       if (rule.filters.length || !backends.every((b) => b.verdict.status === 'invalid') || portlessServiceRefs(route).length) continue;
-      const { traffic, fate } = failureOf(route.kind);
+      const label = msg('{0} of {1} "{2}"', ruleLabel(rule, msg), route.kind, route.name);
+      const matched = rule.matches.length ? msg(' ({0})', rule.matches.join('; ')) : '';
+      const kind = route.kind;
+      const message =
+        kind === 'HTTPRoute' ? msg('Every backend of {0} is invalid and the rule has no filters, so all requests it matches{1} get HTTP 500.', label, matched)
+        : kind === 'GRPCRoute' ? msg('Every backend of {0} is invalid and the rule has no filters, so all calls it matches{1} get gRPC status UNAVAILABLE.', label, matched)
+        : kind === 'UDPRoute' ? msg('Every backend of {0} is invalid and the rule has no filters, so all datagrams it matches{1} are dropped.', label, matched)
+        : msg('Every backend of {0} is invalid and the rule has no filters, so all connections it matches{1} are refused.', label, matched);
       yield {
         uri: route.uri,
         span: rule.backendRefsSpan ?? rule.span,
-        message: `Every backend of rule ${rule.index + 1}${rule.name ? ` ("${rule.name}")` : ''} of ${route.kind} "${route.name}" is invalid and the rule has no filters, so all ${traffic} it matches${rule.matches.length ? ` (${rule.matches.join('; ')})` : ''} ${fate}.`,
+        message,
         resource: refOf(route),
-        related: backends.map((b) => ({ uri: route.uri, span: b.ref.nameSpan ?? b.ref.span, message: `Backend "${b.ref.name ?? '?'}": ${problemsText(b.verdict.problems)}` })),
+        related: backends.map((b) => ({ uri: route.uri, span: b.ref.nameSpan ?? b.ref.span, message: msg('Backend "{0}": {1}', b.ref.name ?? '?', problemsText(b.verdict.problems, msg)) })),
       };
     }
   },

@@ -1,6 +1,6 @@
 // route-backend-externalname: a route backendRef resolves to an ExternalName Service, which implementations should not support.
 
-import { failureOf } from '../analysis/gatewayRoutes';
+import { joinSentences, messages } from '../l10n/l10n';
 import { defineRule } from './rule';
 import { refOf } from './refOf';
 import { backendLabel, backendSubjects } from './routeBackends';
@@ -33,17 +33,25 @@ kind: Service
 metadata: {name: docs-site}
 spec: {selector: {app: docs}, ports: [{port: 443}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('externalname') || !b.verdict.service) continue;
       const svc = b.verdict.service;
-      const { traffic, fate } = failureOf(b.route.kind);
+      const target = svc.externalName ?? msg('no externalName');
+      const head = msg('{0} sends traffic to Service "{1}", an ExternalName Service ({2}).', backendLabel(b), svc.name, target);
+      const kind = b.route.kind;
+      const tail =
+        kind === 'HTTPRoute' ? msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the requests sent to it get HTTP 500.')
+        : kind === 'GRPCRoute' ? msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the calls sent to it get gRPC status UNAVAILABLE.')
+        : kind === 'UDPRoute' ? msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the datagrams sent to it are dropped.')
+        : msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the connections sent to it are refused.');
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan ?? b.ref.span,
-        message: `${backendLabel(b)} sends traffic to Service "${svc.name}", an ExternalName Service (${svc.externalName ?? 'no externalName'}). Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the ${traffic} sent to it ${fate}.`,
+        message: joinSentences([head, tail]),
         resource: refOf(b.route),
-        related: [{ uri: svc.uri, span: svc.typeSpan ?? svc.nameSpan, message: `Service "${svc.name}" is of type ExternalName` }],
+        related: [{ uri: svc.uri, span: svc.typeSpan ?? svc.nameSpan, message: msg('Service "{0}" is of type ExternalName', svc.name) }],
       };
     }
   },

@@ -1,5 +1,6 @@
 // route-backend-missing: a route's Service backendRef names no Service in the namespace it resolves to.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { closestName } from './closestName';
 import { defineRule } from './rule';
 import { refOf } from './refOf';
@@ -33,7 +34,8 @@ kind: Service
 metadata: {name: frontend}
 spec: {ports: [{port: 80}]}`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('missing') || !b.ref.nameSpan) continue;
       const name = b.ref.name!;
@@ -42,14 +44,14 @@ spec: {ports: [{port: 80}]}`,
       const rejected = lookup.rejected('Service', ns, name);
       const guess = rejected ? undefined : closestName(name, lookup.servicesIn(ns).map((s) => s.name));
       const closest = guess ? lookup.service(ns, guess.name) : undefined;
-      const missing = rejected ? `but ${rejected} and never exists` : `which does not exist in namespace "${ns}"`;
+      const missing = rejected ? msg('but {0} and never exists', rejected) : msg('which does not exist in namespace "{0}"', ns);
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan,
-        message: `${backendLabel(b)} sends traffic to Service "${name}", ${missing}, so ${consequence(b)}.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+        message: joinSentences([msg('{0} sends traffic to Service "{1}", {2}, so {3}.', backendLabel(b), name, missing, consequence(b, msg)), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
         resource: refOf(b.route),
-        related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `Service "${closest.name}" has the closest name` }] : [],
-        fixes: guess ? [{ title: `Change the backend Service to "${guess.name}"`, edits: [{ uri: b.route.uri, span: b.ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+        related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('Service "{0}" has the closest name', closest.name) }] : [],
+        fixes: guess ? [{ title: msg('Change the backend Service to "{0}"', guess.name), edits: [{ uri: b.route.uri, span: b.ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
       };
     }
   },

@@ -1,5 +1,6 @@
 // route-backend-refgrant: a cross-namespace backendRef (or a Gateway's certificateRef) that no ReferenceGrant allows.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { grantFor } from '../analysis/gatewayRoutes';
 import { gatewayGroup } from '../model/gatewayApi';
 import { hasPlaceholder } from '../model/placeholder';
@@ -46,15 +47,16 @@ spec:
   from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: shop}]
   to: [{group: "", kind: Service, name: api}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const b of backendSubjects(subjects, lookup)) {
       if (!b.verdict.problems.includes('refgrant')) continue;
       const ns = b.verdict.namespace;
-      const fix = grantFix(lookup, b.route.uri, b.route.kind, b.route.namespace, ns, 'Service', b.ref.name!);
+      const fix = grantFix(lookup, b.route.uri, b.route.kind, b.route.namespace, ns, 'Service', b.ref.name!, msg);
       yield {
         uri: b.route.uri,
         span: b.ref.namespaceSpan ?? b.ref.span,
-        message: `${backendLabel(b)} in namespace "${b.route.namespace}" sends traffic to Service "${b.ref.name}" in namespace "${ns}", but no ReferenceGrant in "${ns}" allows ${b.route.kind}s from "${b.route.namespace}" to reach it, so the reference is refused (reason RefNotPermitted) and ${consequence(b)}.`,
+        message: msg('{0} in namespace "{1}" sends traffic to Service "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows {4}s from "{1}" to reach it, so the reference is refused (reason RefNotPermitted) and {5}.', backendLabel(b), b.route.namespace, b.ref.name!, ns, b.route.kind, consequence(b, msg)),
         resource: refOf(b.route),
         fixes: fix ? [fix] : [],
       };
@@ -66,11 +68,11 @@ spec:
           if (hasPlaceholder(ref.name) || hasPlaceholder(ref.namespace)) continue;
           const grant = grantFor(lookup, { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace }, { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name });
           if (grant.allowed !== false) continue;
-          const fix = grantFix(lookup, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name);
+          const fix = grantFix(lookup, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name, msg);
           const finding: FindingDraft = {
             uri: gateway.uri,
             span: (ref.namespaceSpan ?? ref.span) as Span,
-            message: `${listenerLabel(l)} of Gateway "${gateway.name}" uses Secret "${ref.name}" in namespace "${ref.namespace}", but no ReferenceGrant in "${ref.namespace}" allows Gateways from "${gateway.namespace}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.`,
+            message: msg('{0} of Gateway "{1}" uses Secret "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows Gateways from "{4}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.', listenerLabel(l, msg), gateway.name, ref.name, ref.namespace, gateway.namespace),
             resource: refOf(gateway),
             fixes: fix ? [fix] : [],
           };
@@ -82,7 +84,7 @@ spec:
 });
 
 /** Appends a ReferenceGrant in the target namespace to the referring object's file. */
-function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string): Fix | undefined {
+function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string, msg: Msg): Fix | undefined {
   const text = lookup.fileText(uri);
   if (text === undefined) return undefined;
   const eol = lineEndOf(text);
@@ -106,5 +108,5 @@ function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: 
     `      name: ${toName}`,
     '',
   ].join(eol);
-  return { title: `Add a ReferenceGrant in namespace "${toNamespace}" for ${toKind} "${toName}"`, edits: [{ uri, span: { start: text.length, end: text.length }, newText: lead + doc }] };
+  return { title: msg('Add a ReferenceGrant in namespace "{0}" for {1} "{2}"', toNamespace, toKind, toName), edits: [{ uri, span: { start: text.length, end: text.length }, newText: lead + doc }] };
 }

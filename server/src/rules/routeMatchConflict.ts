@@ -7,6 +7,11 @@ import { sameApplyUnit } from './applyUnit';
 import { listenerLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { messages } from '../l10n/l10n';
+
+// Not in the message catalogue yet (docs/localization.md): the whole message stays English in every locale, its shared
+// parts included, rather than mixing languages.
+const english = messages(undefined);
 
 export const routeMatchConflict = defineRule({
   code: 'route-match-conflict',
@@ -75,7 +80,7 @@ spec:
           if (!clash || !acceptingListeners(lookup, other).some((o) => o.listener === listener)) continue;
           reported.add(other);
           const [winner] = [`${route.namespace}/${route.name}`, `${other.namespace}/${other.name}`].sort();
-          const hostText = host === '' ? `every host of ${listenerLabel(listener)}` : `host ${host} on ${listenerLabel(listener)}`;
+          const hostText = host === '' ? `every host of ${listenerLabel(listener, english)}` : `host ${host} on ${listenerLabel(listener, english)}`;
           yield {
             uri: route.uri,
             span: clash.mine.span,

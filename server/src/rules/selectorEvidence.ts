@@ -12,6 +12,7 @@ import { isProviderNamespace } from '../analysis/resolveName';
 import { editDistance, isTypo } from './closestName';
 import type { RelatedInfo } from './finding';
 import type { Lookup } from './rule';
+import type { Msg } from '../l10n/l10n';
 
 /**
  * How a workload comes close to a selector, closest first: `typo` (one value a typo of the pods', or the pods' with a
@@ -116,38 +117,42 @@ export function asLabelSelector(selector: ReadonlyMap<string, string>, spans: La
 }
 
 /** "none with app: payments" / "Deployment "web" has app: wbe …": the words for a miss, used by every selector rule. */
-export function describeNearMiss(m: NearMiss): string {
-  const words = nearMissWords(m);
-  return m.rejected ? `${words} Besides, ${m.rejected}, so it makes no pods at all until that is fixed, and even then this selector would not match them.` : words;
+export function describeNearMiss(m: NearMiss, msg: Msg): string {
+  const words = nearMissWords(m, msg);
+  return m.rejected ? msg('{0} Besides, {1}, so it makes no pods at all until that is fixed, and even then this selector would not match them.', words, m.rejected) : words;
 }
 
-function nearMissWords(m: NearMiss): string {
+function nearMissWords(m: NearMiss, msg: Msg): string {
   const w = `${m.workload.kind} "${m.workload.name}"`;
   switch (m.closeness) {
     case 'typo':
-      return isTypo(m.wanted, m.has!) ? `${w} has ${m.key}: ${m.has}; "${m.wanted}" looks like a typo of "${m.has}".` : `${w} has ${m.key}: ${m.has}, which differs from "${m.wanted}" only by "${m.has!.length > m.wanted.length ? m.has!.slice(m.wanted.length) : m.wanted.slice(m.has!.length)}".`;
+      return isTypo(m.wanted, m.has!)
+        ? msg('{0} has {1}: {2}; "{3}" looks like a typo of "{2}".', w, m.key, m.has!, m.wanted)
+        : msg('{0} has {1}: {2}, which differs from "{3}" only by "{4}".', w, m.key, m.has!, m.wanted, m.has!.length > m.wanted.length ? m.has!.slice(m.wanted.length) : m.wanted.slice(m.has!.length));
     case 'key':
-      return `${w} labels its pods ${m.podKey}: ${m.wanted}; the selector has the key "${m.key}" where the pods have "${m.podKey}".`;
+      return msg('{0} labels its pods {1}: {2}; the selector has the key "{3}" where the pods have "{1}".', w, m.podKey!, m.wanted, m.key);
     case 'value':
-      return `${w} has every other label, but ${m.key}: ${m.has}.`;
+      return msg('{0} has every other label, but {1}: {2}.', w, m.key, m.has!);
     case 'lacking':
-      return isControllerLabel(m.key) ? `${w} has every other label, but none of its pods carries ${m.key}: ${m.wanted}.` : `${w} has every other label but no "${m.key}" label.`;
+      return isControllerLabel(m.key) ? msg('{0} has every other label, but none of its pods carries {1}: {2}.', w, m.key, m.wanted) : msg('{0} has every other label but no "{1}" label.', w, m.key);
   }
 }
 
 /** "4 workloads (Deployment "a", StatefulSet "b", …)": the evidence that a namespace is owned. */
-export function describeOwned(owned: readonly Workload[], ns: string, selectorText: string): string {
+export function describeOwned(owned: readonly Workload[], ns: string, selectorText: string, msg: Msg): string {
   const named = owned.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ');
-  const more = owned.length > 3 ? `, and ${owned.length - 3} more` : '';
-  return `These manifests deploy ${owned.length} workload${owned.length === 1 ? '' : 's'} into namespace "${ns}" (${named}${more}), none of whose pods has ${selectorText}.`;
+  if (owned.length > 3) return msg('These manifests deploy {0} workloads into namespace "{1}" ({2}, and {3} more), none of whose pods has {4}.', owned.length, ns, named, owned.length - 3, selectorText);
+  return owned.length === 1
+    ? msg('These manifests deploy {0} workload into namespace "{1}" ({2}), none of whose pods has {3}.', owned.length, ns, named, selectorText)
+    : msg('These manifests deploy {0} workloads into namespace "{1}" ({2}), none of whose pods has {3}.', owned.length, ns, named, selectorText);
 }
 
 /** The related place of a near miss: the pods' label at fault (the key they use, for a swapped key), or their labels. */
-export function nearMissRelated(m: NearMiss): RelatedInfo {
+export function nearMissRelated(m: NearMiss, msg: Msg): RelatedInfo {
   const t = m.workload.template;
   const key = m.closeness === 'key' ? m.podKey! : m.key;
   const span = (m.closeness === 'lacking' ? undefined : t.labelSpans.get(key)?.value) ?? t.labelsSpan ?? m.workload.nameSpan;
-  return { uri: m.workload.uri, span, message: `The pod labels of ${m.workload.kind} "${m.workload.name}"` };
+  return { uri: m.workload.uri, span, message: msg('The pod labels of {0} "{1}"', m.workload.kind, m.workload.name) };
 }
 
 function rank(m: NearMiss): number {

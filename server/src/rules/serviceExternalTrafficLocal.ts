@@ -1,5 +1,6 @@
 // service-external-traffic-local: externalTrafficPolicy: Local on a NodePort or LoadBalancer Service whose pods are not on every node.
 
+import { messages, type Msg } from '../l10n/l10n';
 import type { Workload } from '../model/resources';
 import { firstRelated } from './finding';
 import { refOf } from './refOf';
@@ -50,20 +51,22 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const s of subjects.services) {
       if (s.externalTrafficPolicy !== 'Local' || (s.type !== 'NodePort' && s.type !== 'LoadBalancer') || !s.selector) continue;
       const partial = lookup.endpointsOf(s).groups.map((g) => g.workload).filter((w) => w.kind !== 'DaemonSet');
       if (!partial.length) continue;
-      const { related } = firstRelated(partial, (w) => ({ uri: w.uri, span: w.nameSpan, message: `${describe(w)}: pods on some nodes only` }));
-      const list = partial.slice(0, 3).map(describe).join(', ') + (partial.length > 3 ? ` and ${partial.length - 3} more` : '');
+      const { related } = firstRelated(partial, (w) => ({ uri: w.uri, span: w.nameSpan, message: msg('{0}: pods on some nodes only', describe(w, msg)) }));
+      const named = partial.slice(0, 3).map((w) => describe(w, msg)).join(', ');
+      const list = partial.length > 3 ? msg('{0} and {1} more', named, partial.length - 3) : named;
       const consequence = s.type === 'LoadBalancer'
-        ? 'the load balancer sends only to nodes with a ready pod (it health-checks healthCheckNodePort), each node\'s share split among its pods, so load is uneven; clients that call node ports directly time out on the other nodes'
-        : 'clients that reach a node without one of these pods are dropped and time out';
+        ? msg('the load balancer sends only to nodes with a ready pod (it health-checks healthCheckNodePort), each node\'s share split among its pods, so load is uneven; clients that call node ports directly time out on the other nodes')
+        : msg('clients that reach a node without one of these pods are dropped and time out');
       yield {
         uri: s.uri,
         span: s.externalTrafficPolicySpan ?? s.nameSpan,
-        message: `Service "${s.name}" (${s.type}) has externalTrafficPolicy: Local, so outside traffic goes only to pods on the node it arrives at; its pods come from ${list}, and how many nodes the cluster has is unknown: ${consequence}. Keep Local for the client source IP; otherwise Cluster spreads the traffic.`,
+        message: msg('Service "{0}" ({1}) has externalTrafficPolicy: Local, so outside traffic goes only to pods on the node it arrives at; its pods come from {2}, and how many nodes the cluster has is unknown: {3}. Keep Local for the client source IP; otherwise Cluster spreads the traffic.', s.name, s.type, list, consequence),
         resource: refOf(s),
         related,
       };
@@ -71,7 +74,7 @@ spec:
   },
 });
 
-function describe(w: Workload): string {
+function describe(w: Workload, msg: Msg): string {
   if (w.replicas === undefined) return `${w.kind} "${w.name}"`;
-  return `${w.kind} "${w.name}" (${w.replicas} replica${w.replicas === 1 ? '' : 's'})`;
+  return w.replicas === 1 ? msg('{0} "{1}" ({2} replica)', w.kind, w.name, w.replicas) : msg('{0} "{1}" ({2} replicas)', w.kind, w.name, w.replicas);
 }

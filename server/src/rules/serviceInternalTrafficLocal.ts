@@ -1,5 +1,6 @@
 // service-internal-traffic-local: internalTrafficPolicy: Local on a Service whose pods are not on every node.
 
+import { messages, type Msg } from '../l10n/l10n';
 import type { Workload } from '../model/resources';
 import { firstRelated } from './finding';
 import { refOf } from './refOf';
@@ -48,18 +49,20 @@ spec:
     spec:
       containers: [{name: redis, image: redis:7, ports: [{containerPort: 6379}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const s of subjects.services) {
       if (s.internalTrafficPolicy !== 'Local' || !s.selector || s.type === 'ExternalName' || s.headless) continue;
       const groups = lookup.endpointsOf(s).groups;
       const partial = groups.map((g) => g.workload).filter((w) => w.kind !== 'DaemonSet');
       if (!groups.length || !partial.length) continue;
-      const { related } = firstRelated(partial, (w) => ({ uri: w.uri, span: w.nameSpan, message: `${describe(w)}: pods on some nodes only` }));
-      const list = partial.slice(0, 3).map(describe).join(', ') + (partial.length > 3 ? ` and ${partial.length - 3} more` : '');
+      const { related } = firstRelated(partial, (w) => ({ uri: w.uri, span: w.nameSpan, message: msg('{0}: pods on some nodes only', describe(w, msg)) }));
+      const named = partial.slice(0, 3).map((w) => describe(w, msg)).join(', ');
+      const list = partial.length > 3 ? msg('{0} and {1} more', named, partial.length - 3) : named;
       yield {
         uri: s.uri,
         span: s.internalTrafficPolicySpan ?? s.nameSpan,
-        message: `Service "${s.name}" has internalTrafficPolicy: Local, so a pod reaches it only through endpoints on its own node, but its pods come from ${list}, not from a DaemonSet: on every node without one of them, connections to the Service are dropped and clients hang until they time out. Remove internalTrafficPolicy (Cluster is the default), or run the pods as a DaemonSet.`,
+        message: msg('Service "{0}" has internalTrafficPolicy: Local, so a pod reaches it only through endpoints on its own node, but its pods come from {1}, not from a DaemonSet: on every node without one of them, connections to the Service are dropped and clients hang until they time out. Remove internalTrafficPolicy (Cluster is the default), or run the pods as a DaemonSet.', s.name, list),
         resource: refOf(s),
         related,
       };
@@ -67,7 +70,7 @@ spec:
   },
 });
 
-function describe(w: Workload): string {
+function describe(w: Workload, msg: Msg): string {
   if (w.replicas === undefined) return `${w.kind} "${w.name}"`;
-  return `${w.kind} "${w.name}" (${w.replicas} replica${w.replicas === 1 ? '' : 's'})`;
+  return w.replicas === 1 ? msg('{0} "{1}" ({2} replica)', w.kind, w.name, w.replicas) : msg('{0} "{1}" ({2} replicas)', w.kind, w.name, w.replicas);
 }

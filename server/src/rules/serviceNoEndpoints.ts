@@ -1,5 +1,6 @@
 // service-no-endpoints: a selector-less Service with no manual Endpoints or EndpointSlice for it anywhere in the workspace.
 
+import { messages } from '../l10n/l10n';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 
@@ -32,6 +33,7 @@ subsets:
     ports: [{port: 5432}]`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const service of subjects.services) {
       // An empty selector is reported by service-selector-empty; ExternalName Services need no endpoints (semantics §1.1 (1)).
       if (service.selector || service.selectorEmpty || service.type === 'ExternalName') continue;
@@ -41,14 +43,14 @@ subsets:
       if (lookup.podsUnknown(service.namespace, [], service.uri)) continue;
       const rejected = lookup.rejected('Endpoints', service.namespace, service.name);
       const effect = service.headless
-        ? `its DNS name ${service.name}.${service.namespace}.svc.${config.clusterDomain} will not resolve`
-        : `connections to it fail`;
+        ? msg('its DNS name {0} will not resolve', `${service.name}.${service.namespace}.svc.${config.clusterDomain}`)
+        : msg('connections to it fail');
       yield {
         uri: service.uri,
         span: service.nameSpan,
         message: rejected
-          ? `Service "${service.name}" has no selector, and its ${rejected}, so it has no endpoints and ${effect}.`
-          : `Service "${service.name}" has no selector and no Endpoints or EndpointSlice for it in namespace "${service.namespace}", so it has no endpoints and ${effect}. Add a selector matching the pods, or an Endpoints object named "${service.name}" listing the backend addresses.`,
+          ? msg('Service "{0}" has no selector, and its {1}, so it has no endpoints and {2}.', service.name, rejected, effect)
+          : msg('Service "{0}" has no selector and no Endpoints or EndpointSlice for it in namespace "{1}", so it has no endpoints and {2}. Add a selector matching the pods, or an Endpoints object named "{0}" listing the backend addresses.', service.name, service.namespace, effect),
         resource: refOf(service),
       };
     }

@@ -1,5 +1,6 @@
 // service-port-not-exposed: a numeric targetPort that no container of a selected workload declares (it still receives traffic).
 
+import { messages } from '../l10n/l10n';
 import { isProtocol } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { refOf } from './refOf';
@@ -48,7 +49,8 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 8080}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const service of subjects.services) {
       const eps = lookup.endpointsOf(service);
       if (eps.source !== 'selector' || !eps.groups.length) continue;
@@ -61,13 +63,13 @@ spec:
         const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared && g.workload.template.containers.some((c) => c.ports.length > 0));
         if (!undeclared.length) continue;
         const names = undeclared.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
-        const where = port.targetPortExplicit ? `targetPort ${target}/${port.protocol}` : `Port ${target}/${port.protocol} (no targetPort, so the Service port is used)`;
+        const where = port.targetPortExplicit ? `targetPort ${target}/${port.protocol}` : msg('Port {0}/{1} (no targetPort, so the Service port is used)', target, port.protocol);
         yield {
           uri: service.uri,
           span: (port.targetPortExplicit ? port.targetPortSpan : port.portSpan) ?? port.span,
-          message: `${where} is not declared as a container port by ${names}. Kubernetes does not check this and still sends traffic to ${target}, so it works only if the process listens there; check the number, and declare the port in the pod template.`,
+          message: msg('{0} is not declared as a container port by {1}. Kubernetes does not check this and still sends traffic to {2}, so it works only if the process listens there; check the number, and declare the port in the pod template.', where, names, target),
           resource: refOf(service),
-          related: undeclared.flatMap((g) => containerPortsInfo(g.workload)),
+          related: undeclared.flatMap((g) => containerPortsInfo(g.workload, msg)),
         };
       }
     }

@@ -1,5 +1,6 @@
 // service-selector-empty: `selector: {}` on a Service, which Kubernetes reads as "no selector" rather than "every pod".
 
+import { messages } from '../l10n/l10n';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 
@@ -34,14 +35,15 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const service of subjects.services) {
       // semantics §1.1 (1): ExternalName Services never get endpoints, whatever the selector says.
       if (!service.selectorEmpty || service.type === 'ExternalName' || !service.selectorSpan) continue;
       const manual = lookup.endpointsOf(service).manual.filter((m) => m.mirrored);
       const message = manual.length
-        ? `selector: {} counts as no selector, so Service "${service.name}" gets its endpoints only from ${manual.map((m) => `${m.resource.kind} "${m.resource.name}"`).join(' and ')}, never from pods. If that is intended, remove the empty selector so the manifest says so.`
-        : `selector: {} does not select every pod: Kubernetes treats an empty selector as no selector, so Service "${service.name}" gets no endpoints and connections to it fail. List the labels of the pods it should reach.`;
+        ? msg('selector: {} counts as no selector, so Service "{0}" gets its endpoints only from {1}, never from pods. If that is intended, remove the empty selector so the manifest says so.', service.name, manual.map((m) => `${m.resource.kind} "${m.resource.name}"`).join(msg(' and ')))
+        : msg('selector: {} does not select every pod: Kubernetes treats an empty selector as no selector, so Service "{0}" gets no endpoints and connections to it fail. List the labels of the pods it should reach.', service.name);
       yield { uri: service.uri, span: service.selectorSpan, message, resource: refOf(service) };
     }
   },

@@ -10,6 +10,7 @@ import { refOf } from './refOf';
 import { asLabelSelector, describeNearMiss, describeOwned, isDecisive, selectorEvidence, type NearMiss } from './selectorEvidence';
 import { defineRule, type Lookup } from './rule';
 import { yamlScalar } from './yamlScalar';
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 
 /** Near misses beyond this many are left out of the message. */
 const maxListed = 3;
@@ -59,12 +60,13 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{containerPort: 80}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const service of subjects.services) {
       // semantics §1.1 (1): an ExternalName Service never gets endpoints, so its selector is never used.
       if (!service.selector || service.type === 'ExternalName') continue;
       if (lookup.workloadsMatching(service.namespace, service.selector).length) continue;
-      const finding = explainNoMatch(lookup, service, service.selector);
+      const finding = explainNoMatch(lookup, service, service.selector, msg);
       if (finding) yield finding;
     }
   },
@@ -76,7 +78,7 @@ spec:
  * namespace these manifests own (they deploy workloads there, next to the Service) without positive evidence of an
  * outside supplier. Otherwise the pods may come from elsewhere (another repository, a chart, an operator): undefined.
  */
-function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>): FindingDraft | undefined {
+function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>, msg: Msg): FindingDraft | undefined {
   const ns = service.namespace;
   // A label whose value a controller generates, or a value a tool fills in later, is unknown (semantics §9.1).
   if ([...selector].some(([k, v]) => isGeneratedLabel(k) || hasPlaceholder(v))) return undefined;
@@ -114,35 +116,35 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   }
 
   const text = lookup.fileText(service.uri);
-  const parts = [`The selector ${formatPairs(selector)} matches no pod template in namespace "${ns}", so Service "${service.name}" gets no endpoints and connections to it fail.`];
+  const parts = [msg('The selector {0} matches no pod template in namespace "{1}", so Service "{2}" gets no endpoints and connections to it fail.', formatPairs(selector), ns, service.name)];
   const related: RelatedInfo[] = [];
   for (const m of near.slice(0, maxListed)) {
-    parts.push(describeNearMiss(m));
-    related.push(nearMissPlace(m));
+    parts.push(describeNearMiss(m, msg));
+    related.push(nearMissPlace(m, msg));
   }
   const fixes: Fix[] = [];
   for (const key of missingKeys) {
     const guess = closestName(key, localKeys);
-    parts.push(`No pod template in namespace "${ns}" has the label key "${key}"${guess ? ` (did you mean "${guess.name}"?)` : ''}.`);
+    parts.push(guess ? msg('No pod template in namespace "{0}" has the label key "{1}" (did you mean "{2}"?).', ns, key, guess.name) : msg('No pod template in namespace "{0}" has the label key "{1}".', ns, key));
     const keySpan = spans.get(key)?.key;
     if (!guess || !keySpan || !text) continue;
     const renamed = new Map([...selector].map(([k, v]) => [k === key ? guess.name : k, v]));
-    if (lookup.workloadsMatching(ns, renamed).length) fixes.push({ title: `Change selector key "${key}" to "${guess.name}"`, edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
+    if (lookup.workloadsMatching(ns, renamed).length) fixes.push({ title: msg('Change selector key "{0}" to "{1}"', key, guess.name), edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
   }
   for (const w of evidence.elsewhere.slice(0, maxListed)) {
-    parts.push(`${describe(w)} in namespace "${w.namespace}" has these labels, but a selector only selects pods in the Service's own namespace.`);
-    related.push({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `${describe(w)} matches this selector, but it is in namespace "${w.namespace}", not "${ns}"` });
+    parts.push(msg('{0} in namespace "{1}" has these labels, but a selector only selects pods in the Service\'s own namespace.', describe(w), w.namespace));
+    related.push({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: msg('{0} matches this selector, but it is in namespace "{1}", not "{2}"', describe(w), w.namespace, ns) });
   }
   if (owned.length) {
-    parts.push(describeOwned(owned, ns, formatPairs(selector)));
-    parts.push('Compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.');
+    parts.push(describeOwned(owned, ns, formatPairs(selector), msg));
+    parts.push(msg('Compare the selector with the labels under spec.template.metadata.labels of the workload this Service should reach.'));
   }
-  fixes.unshift(...nearMissFixes(lookup, service, selector, near));
+  fixes.unshift(...nearMissFixes(lookup, service, selector, near, msg));
 
   return {
     uri: service.uri,
     span: primarySpan(service, near, missingKeys, owned.length > 0),
-    message: parts.join(' '),
+    message: joinSentences(parts),
     resource: refOf(service),
     related,
     fixes: fixes.length === 1 ? [{ ...fixes[0], isPreferred: true }] : fixes,
@@ -150,16 +152,16 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
 }
 
 /** Where a near miss shows: the pods' label at fault, or their labels, or the workload. */
-function nearMissPlace(m: NearMiss): RelatedInfo {
+function nearMissPlace(m: NearMiss, msg: Msg): RelatedInfo {
   const w = m.workload;
-  if (m.closeness === 'lacking' && isControllerLabel(m.key)) return { uri: w.uri, span: w.nameSpan, message: `The pods of ${describe(w)}${w.kind === 'StatefulSet' ? ` (${podRange(w)})` : ''}` };
-  if (m.closeness === 'lacking') return { uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: `${describe(w)} has no "${m.key}" label` };
-  if (m.closeness === 'key') return labelInfo(w, m.podKey!, `${describe(w)} has ${m.podKey}: ${m.wanted}`);
-  return labelInfo(w, m.key, `${describe(w)} has ${m.key}: ${m.has}`);
+  if (m.closeness === 'lacking' && isControllerLabel(m.key)) return { uri: w.uri, span: w.nameSpan, message: w.kind === 'StatefulSet' ? msg('The pods of {0} ({1})', describe(w), podRange(w, msg)) : msg('The pods of {0}', describe(w)) };
+  if (m.closeness === 'lacking') return { uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: msg('{0} has no "{1}" label', describe(w), m.key) };
+  if (m.closeness === 'key') return labelInfo(w, m.podKey!, msg('{0} has {1}: {2}', describe(w), m.podKey!, m.wanted));
+  return labelInfo(w, m.key, msg('{0} has {1}: {2}', describe(w), m.key, m.has!));
 }
 
 /** One fix per distinct change: the pods' value for a typo or a differing value, the pods' key for a swapped key. */
-function nearMissFixes(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>, near: readonly NearMiss[]): Fix[] {
+function nearMissFixes(lookup: Lookup, service: Service, selector: ReadonlyMap<string, string>, near: readonly NearMiss[], msg: Msg): Fix[] {
   const fixes = new Map<string, Fix>();
   for (const m of near) {
     const entry = service.selectorEntrySpans.get(m.key);
@@ -167,12 +169,12 @@ function nearMissFixes(lookup: Lookup, service: Service, selector: ReadonlyMap<s
     if (m.closeness === 'key') {
       const id = `key\u0000${m.key}\u0000${m.podKey}`;
       const renamed = new Map([...selector].map(([k, v]) => [k === m.key ? m.podKey! : k, v]));
-      if (!fixes.has(id) && lookup.workloadsMatching(service.namespace, renamed).length) fixes.set(id, { title: `Change selector key "${m.key}" to "${m.podKey}" (the label key of ${describe(m.workload)})`, edits: [{ uri: service.uri, span: entry.key, newText: m.podKey! }] });
+      if (!fixes.has(id) && lookup.workloadsMatching(service.namespace, renamed).length) fixes.set(id, { title: msg('Change selector key "{0}" to "{1}" (the label key of {2})', m.key, m.podKey!, describe(m.workload)), edits: [{ uri: service.uri, span: entry.key, newText: m.podKey! }] });
       continue;
     }
     if (m.closeness !== 'typo' && m.closeness !== 'value') continue;
     const id = `${m.key}\u0000${m.has}`;
-    if (!fixes.has(id)) fixes.set(id, { title: `Change selector ${m.key} to "${m.has}" (the label of ${describe(m.workload)})`, edits: [{ uri: service.uri, span: entry.value, newText: yamlScalar(m.has!) }] });
+    if (!fixes.has(id)) fixes.set(id, { title: msg('Change selector {0} to "{1}" (the label of {2})', m.key, m.has!, describe(m.workload)), edits: [{ uri: service.uri, span: entry.value, newText: yamlScalar(m.has!) }] });
   }
   return [...fixes.values()];
 }
@@ -209,10 +211,10 @@ function labelInfo(w: Workload, key: string, message: string): RelatedInfo {
 }
 
 /** `web-0 to web-2`: the names of a StatefulSet's pods. */
-function podRange(w: Workload): string {
+function podRange(w: Workload, msg: Msg): string {
   const n = w.replicas ?? 1;
   const first = `${w.name}-${w.ordinalsStart}`;
-  return n <= 1 ? first : `${first} to ${w.name}-${w.ordinalsStart + n - 1}`;
+  return n <= 1 ? first : msg('{0} to {1}', first, `${w.name}-${w.ordinalsStart + n - 1}`);
 }
 
 function describe(w: Workload): string {

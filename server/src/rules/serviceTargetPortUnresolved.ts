@@ -1,5 +1,6 @@
 // service-target-port-unresolved: a named targetPort that some or all selected pod templates do not declare with that name and protocol.
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import type { EndpointGroup } from '../analysis/endpoints';
 import { isNearMiss } from './closestName';
 import type { Fix } from './finding';
@@ -56,7 +57,8 @@ spec:
     spec:
       containers: [{name: web, image: nginx, ports: [{name: http, containerPort: 8080}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const service of subjects.services) {
       const eps = lookup.endpointsOf(service);
       if (eps.source !== 'selector' || !eps.groups.length) continue;
@@ -71,10 +73,10 @@ spec:
         yield {
           uri: service.uri,
           span: port.targetPortSpan ?? port.span,
-          message: messageFor(service.name, port, eps.groups.length, failing),
+          message: messageFor(service.name, port, eps.groups.length, failing, msg),
           resource: refOf(service),
-          related: failing.flatMap((g) => containerPortsInfo(g.workload)),
-          fixes: renameFix(service.uri, port, eps.groups),
+          related: failing.flatMap((g) => containerPortsInfo(g.workload, msg)),
+          fixes: renameFix(service.uri, port, eps.groups, msg),
         };
       }
     }
@@ -89,21 +91,23 @@ function inFolderOf(serviceUri: string, workloadUri: string): boolean {
   return folder !== '' && renderSource(workloadUri).startsWith(folder);
 }
 
-function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[]): string {
+function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[], msg: Msg): string {
   const name = String(port.targetPort);
-  const which = failing.length === selected ? (selected === 1 ? 'the only selected workload' : `any of the ${selected} selected workloads`) : `${failing.length} of the ${selected} selected workloads`;
+  const which = failing.length === selected ? (selected === 1 ? msg('the only selected workload') : msg('any of the {0} selected workloads', selected)) : msg('{0} of the {1} selected workloads', failing.length, selected);
   const names = failing.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
-  const portLabel = port.name ? `port "${port.name}" (${port.port})` : `port ${port.port}`;
+  const portLabel = port.name ? msg('port "{0}" ({1})', port.name, String(port.port)) : msg('port {0}', String(port.port));
   const parts = [
-    `targetPort "${name}" (${port.protocol}) is not declared as a container port by ${which} (${names}), so Service "${serviceName}" ${portLabel} gets no endpoints from ${failing.length === 1 ? 'its' : 'their'} pods and traffic to it never reaches them.`,
+    failing.length === 1
+      ? msg('targetPort "{0}" ({1}) is not declared as a container port by {2} ({3}), so Service "{4}" {5} gets no endpoints from its pods and traffic to it never reaches them.', name, port.protocol, which, names, serviceName, portLabel)
+      : msg('targetPort "{0}" ({1}) is not declared as a container port by {2} ({3}), so Service "{4}" {5} gets no endpoints from their pods and traffic to it never reaches them.', name, port.protocol, which, names, serviceName, portLabel),
   ];
   const mismatched = failing.filter((g) => g.ports[port.index]?.unresolved === 'protocol-mismatch');
   for (const g of mismatched) {
     const other = g.workload.template.containers.flatMap((c) => c.ports).find((p) => p.name === name);
-    parts.push(`${g.workload.kind} "${g.workload.name}" does name a port "${name}", but with protocol ${other?.protocol ?? 'another protocol'}; ports match by name and protocol, so set protocol: ${other?.protocol} on this Service port or declare the port with ${port.protocol}.`);
+    parts.push(msg('{0} "{1}" does name a port "{2}", but with protocol {3}; ports match by name and protocol, so set protocol: {4} on this Service port or declare the port with {5}.', g.workload.kind, g.workload.name, name, other?.protocol ?? msg('another protocol'), other?.protocol ?? 'undefined', port.protocol));
   }
-  if (mismatched.length < failing.length) parts.push(`Name a container port "${name}" in ${failing.length === 1 ? 'that workload' : 'those workloads'}, or point targetPort at a port they declare.`);
-  return parts.join(' ');
+  if (mismatched.length < failing.length) parts.push(failing.length === 1 ? msg('Name a container port "{0}" in that workload, or point targetPort at a port they declare.', name) : msg('Name a container port "{0}" in those workloads, or point targetPort at a port they declare.', name));
+  return joinSentences(parts);
 }
 
 /**
@@ -111,7 +115,7 @@ function messageFor(serviceName: string, port: ServicePort, selected: number, fa
  * Service port's protocol is the likely target (it has the Service's port number, or a near-miss name such as
  * `metrics` for `http-metrics`, or both) and they all share that name, so the change breaks no workload that works now.
  */
-function renameFix(uri: string, port: ServicePort, groups: readonly EndpointGroup[]): Fix[] {
+function renameFix(uri: string, port: ServicePort, groups: readonly EndpointGroup[], msg: Msg): Fix[] {
   if (!port.targetPortSpan) return [];
   const written = String(port.targetPort);
   let chosen: string | undefined;
@@ -127,7 +131,7 @@ function renameFix(uri: string, port: ServicePort, groups: readonly EndpointGrou
     if (chosen !== undefined && chosen !== name) return [];
     chosen = name;
   }
-  return chosen ? [{ title: `Change targetPort to "${chosen}"`, edits: [{ uri, span: port.targetPortSpan, newText: chosen }], isPreferred: true }] : [];
+  return chosen ? [{ title: msg('Change targetPort to "{0}"', chosen), edits: [{ uri, span: port.targetPortSpan, newText: chosen }], isPreferred: true }] : [];
 }
 
 /** A typo, or the same name with a prefix or suffix word (`http-metrics` / `metrics`, `grpc` / `grpc-api`). */

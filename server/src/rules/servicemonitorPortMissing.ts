@@ -1,5 +1,6 @@
 // servicemonitor-port-missing: a ServiceMonitor endpoint port name that none of the selected Services has.
 
+import { joinSentences, messages } from '../l10n/l10n';
 import { isMonitoringVersion, isScrapeMonitor } from '../model/monitoring';
 import { closestName } from './closestName';
 import { firstRelated } from './finding';
@@ -41,7 +42,8 @@ spec:
   selector: {app: api}
   ports: [{name: http, port: 80}, {name: metrics, port: 9090}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'ServiceMonitor') continue;
       const services = selectedServices(lookup, r);
@@ -50,15 +52,16 @@ spec:
       for (const e of r.endpoints) {
         if (!e.port || !e.portSpan || e.byNumber || names.includes(e.port)) continue;
         const guess = closestName(e.port, names);
-        const { related } = firstRelated(services, (s) => ({ uri: s.uri, span: s.portsSpan ?? s.nameSpan, message: `The ports of Service "${s.name}"` }));
-        const shown = services.slice(0, 3).map((s) => `"${s.name}"`).join(', ') + (services.length > 3 ? ` and ${services.length - 3} more` : '');
+        const { related } = firstRelated(services, (s) => ({ uri: s.uri, span: s.portsSpan ?? s.nameSpan, message: msg('The ports of Service "{0}"', s.name) }));
+        const named = services.slice(0, 3).map((s) => `"${s.name}"`).join(', ');
+        const shown = services.length > 3 ? msg('{0} and {1} more', named, services.length - 3) : named;
         yield {
           uri: r.uri,
           span: e.portSpan,
-          message: `ServiceMonitor "${r.name}" scrapes port "${e.port}" of the Services it selects (${shown}), but none of them has a port of that name (their port names: ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'none'}), so it finds no targets and nothing is scraped.${guess ? ` Did you mean "${guess.name}"?` : ''}`,
+          message: joinSentences([msg('ServiceMonitor "{0}" scrapes port "{1}" of the Services it selects ({2}), but none of them has a port of that name (their port names: {3}), so it finds no targets and nothing is scraped.', r.name, e.port, shown, names.length ? names.map((n) => `"${n}"`).join(', ') : msg('none')), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
           resource: refOf(r),
           related,
-          fixes: guess ? [{ title: `Scrape port "${guess.name}"`, edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          fixes: guess ? [{ title: msg('Scrape port "{0}"', guess.name), edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
         };
       }
     }

@@ -1,5 +1,6 @@
 // servicemonitor-selects-nothing: a ServiceMonitor selector that misses a Service in scope by a typo of one label value.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { isMonitoringVersion, isScrapeMonitor } from '../model/monitoring';
 import type { Service } from '../model/resources';
 import { selectorIsEmpty } from '../model/selector';
@@ -42,7 +43,8 @@ spec:
   selector: {app: api}
   ports: [{name: metrics, port: 9090}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'ServiceMonitor' || !r.selector || selectorIsEmpty(r.selector)) continue;
       if (r.selector.matchExpressions.length || selectedServices(lookup, r).length) continue;
@@ -61,16 +63,16 @@ spec:
       yield {
         uri: r.uri,
         span,
-        message: `ServiceMonitor "${r.name}" selects Services labelled ${near.key}: ${selector.matchLabels.get(near.key)}, but no Service in ${monitoredText(r.namespaceSelector.any, monitorNamespaces(lookup, r))} carries it, so nothing is scraped. Service "${near.service.name}" in namespace "${near.service.namespace}" carries ${near.key}: ${near.has}; did you mean "${near.has}"?`,
+        message: msg('ServiceMonitor "{0}" selects Services labelled {1}: {2}, but no Service in {3} carries it, so nothing is scraped. Service "{4}" in namespace "{5}" carries {1}: {6}; did you mean "{6}"?', r.name, near.key, String(selector.matchLabels.get(near.key)), monitoredText(r.namespaceSelector.any, monitorNamespaces(lookup, r), msg), near.service.name, near.service.namespace, near.has),
         resource: refOf(r),
-        related: [{ uri: near.service.uri, span: near.service.nameSpan, message: `Service "${near.service.name}" and its labels` }],
-        fixes: selector.labelSpans.has(near.key) ? [{ title: `Select ${near.key}: ${near.has}`, edits: [{ uri: r.uri, span, newText: near.has }], isPreferred: true }] : [],
+        related: [{ uri: near.service.uri, span: near.service.nameSpan, message: msg('Service "{0}" and its labels', near.service.name) }],
+        fixes: selector.labelSpans.has(near.key) ? [{ title: msg('Select {0}: {1}', near.key, near.has), edits: [{ uri: r.uri, span, newText: near.has }], isPreferred: true }] : [],
       };
     }
   },
 });
 
-function monitoredText(any: boolean, namespaces: readonly string[]): string {
-  if (any) return 'any namespace';
-  return namespaces.length === 1 ? `namespace "${namespaces[0]}"` : `namespaces ${namespaces.map((n) => `"${n}"`).join(', ')}`;
+function monitoredText(any: boolean, namespaces: readonly string[], msg: Msg): string {
+  if (any) return msg('any namespace');
+  return namespaces.length === 1 ? msg('namespace "{0}"', namespaces[0]) : msg('namespaces {0}', namespaces.map((n) => `"${n}"`).join(', '));
 }

@@ -1,5 +1,6 @@
 // statefulset-name-too-long: a StatefulSet name the API server accepts but whose pods can never be created (semantics §6.4).
 
+import { messages } from '../l10n/l10n';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 
@@ -48,13 +49,14 @@ kind: Service
 metadata: {name: ledger}
 spec: {clusterIP: None, selector: {app: ledger}}`,
   },
-  *check({ subjects }) {
+  *check({ subjects, config }) {
+    const msg = messages(config.locale);
     for (const w of subjects.workloads) {
       if (w.kind !== 'StatefulSet' || w.name.length <= maxName || w.name.length > 63) continue;
       yield {
         uri: w.uri,
         span: w.nameSpan,
-        message: `This StatefulSet name is ${w.name.length} characters long; above ${maxName} its pods cannot be created, because each pod gets the label controller-revision-hash=<name>-<10-character hash>, which would exceed the 63-character limit. Shorten the name to ${maxName} characters or fewer.`,
+        message: msg('This StatefulSet name is {0} characters long; above {1} its pods cannot be created, because each pod gets the label controller-revision-hash=<name>-<10-character hash>, which would exceed the 63-character limit. Shorten the name to {1} characters or fewer.', w.name.length, maxName),
         resource: refOf(w),
       };
     }

@@ -1,5 +1,6 @@
 // statefulset-service-missing: a StatefulSet whose serviceName names no Service in its namespace (or is empty), so its pods get no DNS names.
 
+import { joinSentences, messages, type Msg } from '../l10n/l10n';
 import type { Service, Workload } from '../model/resources';
 import { at, isMap } from '../model/yamlTree';
 import { closestName } from './closestName';
@@ -62,18 +63,22 @@ spec:
       containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       if (service) continue;
       const text = lookup.fileText(sts.uri);
       if (!sts.serviceName) {
         // A fragment merged into a live StatefulSet keeps the live serviceName (which cannot change anyway).
         if (isWorkloadFragment(sts)) continue;
+        const podNameLike = `${sts.name}-${sts.ordinalsStart}.<service>.${sts.namespace}.svc.${config.clusterDomain}`;
         yield {
           uri: sts.uri,
           span: sts.serviceNameSpan ?? sts.nameSpan,
-          message: `StatefulSet "${sts.name}" has ${sts.serviceNameSpan ? 'an empty' : 'no'} serviceName, so its pods get no stable DNS names (like ${sts.name}-${sts.ordinalsStart}.<service>.${sts.namespace}.svc.${config.clusterDomain}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.`,
+          message: (sts.serviceNameSpan
+            ? msg('StatefulSet "{0}" has an empty serviceName, so its pods get no stable DNS names (like {1}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.', sts.name, podNameLike)
+            : msg('StatefulSet "{0}" has no serviceName, so its pods get no stable DNS names (like {1}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.', sts.name, podNameLike)),
           resource: refOf(sts),
-          fixes: text ? adoptServiceFixes(lookup, sts, text) : [],
+          fixes: text ? adoptServiceFixes(lookup, sts, text, msg) : [],
         };
         continue;
       }
@@ -86,27 +91,27 @@ spec:
       const rejected = lookup.rejected('Service', sts.namespace, name);
       const parts = [
         rejected
-          ? `${rejected}, so it never exists, and the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`
-          : `No Service named "${name}" exists in namespace "${sts.namespace}", so the pods of StatefulSet "${sts.name}" get no stable DNS names: ${firstPodName(sts, name, config.clusterDomain)} will not resolve.`,
+          ? msg('{0}, so it never exists, and the pods of StatefulSet "{1}" get no stable DNS names: {2} will not resolve.', rejected, sts.name, firstPodName(sts, name, config.clusterDomain))
+          : msg('No Service named "{0}" exists in namespace "{1}", so the pods of StatefulSet "{2}" get no stable DNS names: {3} will not resolve.', name, sts.namespace, sts.name, firstPodName(sts, name, config.clusterDomain)),
       ];
-      if (guess) parts.push(`Did you mean "${guess.name}"?`);
-      if (elsewhere.length) parts.push(`A Service "${name}" exists in namespace "${elsewhere[0].namespace}", but the governing Service must be in the StatefulSet's own namespace.`);
-      parts.push(rejected ? 'Fix the Service (see its api-validation error).' : `serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "${name}".`);
+      if (guess) parts.push(msg('Did you mean "{0}"?', guess.name));
+      if (elsewhere.length) parts.push(msg('A Service "{0}" exists in namespace "{1}", but the governing Service must be in the StatefulSet\'s own namespace.', name, elsewhere[0].namespace));
+      parts.push(rejected ? msg('Fix the Service (see its api-validation error).') : msg('serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "{0}".', name));
       const fixes: Fix[] = [];
       if (guess && sts.serviceNameSpan) {
-        fixes.push({ title: `Change serviceName to "${guess.name}"`, edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
+        fixes.push({ title: msg('Change serviceName to "{0}"', guess.name), edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
       }
       const create = text && !rejected ? createHeadlessService(sts, name, text) : undefined;
-      if (create) fixes.push({ title: `Create headless Service "${name}" for StatefulSet "${sts.name}"`, edits: [create] });
+      if (create) fixes.push({ title: msg('Create headless Service "{0}" for StatefulSet "{1}"', name, sts.name), edits: [create] });
       const closest = guess ? lookup.service(sts.namespace, guess.name) : undefined;
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: parts.join(' '),
+        message: joinSentences(parts),
         resource: refOf(sts),
         related: [
-          ...(closest ? [{ uri: closest.uri, span: closest.nameSpan, message: `Service "${closest.name}" has the closest name` }] : []),
-          ...elsewhere.slice(0, 1).map((s) => ({ uri: s.uri, span: s.nameSpan, message: `Service "${s.name}" is in namespace "${s.namespace}", not "${sts.namespace}"` })),
+          ...(closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('Service "{0}" has the closest name', closest.name) }] : []),
+          ...elsewhere.slice(0, 1).map((s) => ({ uri: s.uri, span: s.nameSpan, message: msg('Service "{0}" is in namespace "{1}", not "{2}"', s.name, s.namespace, sts.namespace) })),
         ],
         fixes,
       };
@@ -115,7 +120,7 @@ spec:
 });
 
 /** For a StatefulSet without serviceName: point it at the one headless Service in its namespace that selects its pods. */
-function adoptServiceFixes(lookup: Lookup, sts: Workload, text: string): Fix[] {
+function adoptServiceFixes(lookup: Lookup, sts: Workload, text: string, msg: Msg): Fix[] {
   const candidates = lookup.servicesIn(sts.namespace).filter((s: Service) => s.headless && selectsTemplate(s, sts));
   if (candidates.length !== 1) return [];
   const name = candidates[0].name;
@@ -125,5 +130,5 @@ function adoptServiceFixes(lookup: Lookup, sts: Workload, text: string): Fix[] {
     const spec = at(treeOf(sts), 'spec');
     if (isMap(spec)) edit = insertMapEntry(sts.uri, text, spec, `serviceName: ${name}`);
   }
-  return edit ? [{ title: `Set serviceName to "${name}"`, edits: [edit], isPreferred: true }] : [];
+  return edit ? [{ title: msg('Set serviceName to "{0}"', name), edits: [edit], isPreferred: true }] : [];
 }

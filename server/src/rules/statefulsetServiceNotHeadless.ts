@@ -1,5 +1,6 @@
 // statefulset-service-not-headless: the governing Service of a StatefulSet has a cluster IP, so per-pod names are not spec-compliant.
 
+import { messages } from '../l10n/l10n';
 import { at, isMap, type YMap } from '../model/yamlTree';
 import type { Fix, TextEdit } from './finding';
 import { firstPodName, statefulSetsWithService } from './governingService';
@@ -54,23 +55,24 @@ spec:
       containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
   },
   *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {
       // An ExternalName Service is reported by statefulset-service-not-selecting: it has no endpoints at all.
       if (!service || service.headless || service.type === 'ExternalName') continue;
       const canBeHeadless = service.type === 'ClusterIP';
       const advice = canBeHeadless
-        ? `Set clusterIP: None on Service "${service.name}"; clusterIP cannot be changed on an existing Service, so it must be deleted and recreated.`
-        : `A ${service.type} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).`;
+        ? msg('Set clusterIP: None on Service "{0}"; clusterIP cannot be changed on an existing Service, so it must be deleted and recreated.', service.name)
+        : msg('A {0} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).', service.type);
       const fixes: Fix[] = [];
       const text = lookup.fileText(service.uri);
       const edit = canBeHeadless && text ? makeHeadless(service.uri, text, treeOf(service)) : undefined;
-      if (edit) fixes.push({ title: `Make Service "${service.name}" headless (clusterIP: None; recreate the Service to apply)`, edits: [edit], isPreferred: true });
+      if (edit) fixes.push({ title: msg('Make Service "{0}" headless (clusterIP: None; recreate the Service to apply)', service.name), edits: [edit], isPreferred: true });
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: `Service "${service.name}", which governs StatefulSet "${sts.name}", has a cluster IP. Per-pod names such as ${firstPodName(sts, service.name, config.clusterDomain)} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service's virtual IP instead of each pod, so members that discover their peers through DNS see one address instead of each other. ${advice}`,
+        message: msg('Service "{0}", which governs StatefulSet "{1}", has a cluster IP. Per-pod names such as {2} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service\'s virtual IP instead of each pod, so members that discover their peers through DNS see one address instead of each other. {3}', service.name, sts.name, firstPodName(sts, service.name, config.clusterDomain), advice),
         resource: refOf(sts),
-        related: [{ uri: service.uri, span: service.clusterIPSpan ?? service.nameSpan, message: `Service "${service.name}" has a cluster IP` }],
+        related: [{ uri: service.uri, span: service.clusterIPSpan ?? service.nameSpan, message: msg('Service "{0}" has a cluster IP', service.name) }],
         fixes,
       };
     }
