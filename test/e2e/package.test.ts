@@ -21,6 +21,9 @@ const allowed: readonly RegExp[] = [
   /^extension\/docs\/rules\.md$/,
   /^extension\/schemas\/kube-netlens\.schema\.json$/,
   /^extension\/syntaxes\/[^/]+\.json$/,
+  // the command titles and setting descriptions per display language, and the client's message bundles (docs/localization.md)
+  /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
+  /^extension\/l10n\/bundle\.l10n\.[a-z-]+\.json$/,
   /^extension\/dist\/(?!.*\.map$).+\.(js|css)$/,
 ];
 
