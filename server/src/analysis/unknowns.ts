@@ -4,6 +4,7 @@
 
 import type { Cluster } from '../model/cluster';
 import type { ManifestFile } from '../model/parseManifest';
+import { renderSource } from '../model/rendered';
 import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
@@ -220,8 +221,7 @@ function unrenderedChart(cluster: Cluster, near = ''): string | undefined {
  * reach as the owned-namespace evidence, rules/selectorEvidence.ts). A render's URI stands for its folder.
  */
 export function localityOf(uri: string): string {
-  const hash = uri.indexOf('#');
-  const file = hash < 0 ? uri : `${uri.slice(0, hash).replace(/\/$/, '')}/_`;
+  const file = renderSource(uri);
   const folder = file.slice(0, Math.max(file.lastIndexOf('/'), 0));
   return folder.slice(0, Math.max(folder.lastIndexOf('/'), 0));
 }

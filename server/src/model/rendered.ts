@@ -61,6 +61,15 @@ export interface RenderedSource {
   readonly text: RenderedText;
 }
 
+/**
+ * The file a URI stands for when places are compared by folder: a render's URI (`…/chart/#helm/values.yaml`,
+ * `…/overlay/kustomization.yaml#rendered`) stands for a file in its folder; a workspace file for itself.
+ */
+export function renderSource(uri: string): string {
+  const hash = uri.indexOf('#');
+  return hash < 0 ? uri : `${uri.slice(0, hash).replace(/\/$/, '')}/_`;
+}
+
 /** The URI of the manifest file holding a unit's rendered text: never a workspace file. */
 export function renderedFileUri(definedBy: string): string {
   return `${definedBy}#rendered`;

@@ -9,6 +9,8 @@ import { isControllerLabel } from '../model/podLabels';
 import type { Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
 import { isProviderNamespace } from '../analysis/resolveName';
+import { localityOf } from '../analysis/unknowns';
+import { renderSource } from '../model/rendered';
 import { editDistance, isTypo } from './closestName';
 import type { RelatedInfo } from './finding';
 import type { Lookup } from './rule';
@@ -211,19 +213,9 @@ export function servicesBeside(lookup: Lookup, subjectUri: string, namespace: st
   return lookup.servicesIn(namespace).some((s) => besides(subjectUri, s.uri));
 }
 
+/** Whether an object is written beside the subject: in the subject's folder's parent tree (analysis/unknowns.ts localityOf). */
 function besides(subjectUri: string, workloadUri: string): boolean {
   if (subjectUri === workloadUri) return true;
-  const parent = folderOf(folderOf(renderSource(subjectUri)));
+  const parent = localityOf(subjectUri);
   return parent !== '' && renderSource(workloadUri).startsWith(`${parent}/`);
-}
-
-/** A render's URI (`…/chart/#helm/values.yaml`, `…/overlay/#kustomize`) stands for its folder. */
-export function renderSource(uri: string): string {
-  const hash = uri.indexOf('#');
-  return hash < 0 ? uri : `${uri.slice(0, hash).replace(/\/$/, '')}/_`;
-}
-
-function folderOf(uri: string): string {
-  const slash = uri.lastIndexOf('/');
-  return slash < 0 ? '' : uri.slice(0, slash);
 }

@@ -8,7 +8,7 @@ import { isProtocol, type ServicePort } from '../model/resources';
 import { containerPortsInfo } from './containerPortsInfo';
 import { portNameErrors } from '../analysis/validation/formats';
 import { refOf } from './refOf';
-import { renderSource } from './selectorEvidence';
+import { renderSource } from '../model/rendered';
 import { defineRule } from './rule';
 
 

@@ -14,6 +14,7 @@ import { chartClusterDependences } from '../model/helmLookups';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
+import { withWorkspacePaths } from '../kustomize/external';
 import type { HelmSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
@@ -300,9 +301,7 @@ export function helmErrorProblem(chart: Chart, charts: readonly Chart[], valueSe
  * absolute path its file name.
  */
 function withoutMachinePaths(text: string, chartPath: string | undefined): string {
-  let out = text;
-  if (chartPath) out = out.split(`${chartPath.replace(/\/+$/, '')}/`).join('');
-  return out.replace(/(?<![\w:/.])\/[^\s'"`\][(),:;]*/g, (p) => p.slice(p.lastIndexOf('/') + 1) || p);
+  return withWorkspacePaths(text, (p) => p.slice(p.lastIndexOf('/') + 1) || p, chartPath ? [[`${chartPath.replace(/\/+$/, '')}/`, '']] : []);
 }
 
 function locateHelmError(chart: Chart, charts: readonly Chart[], message: string, textOf: TextOf): { uri: string; span: Span } | undefined {
