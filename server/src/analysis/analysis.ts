@@ -13,6 +13,7 @@ import { resolveIngressRoutes } from './ingressRoutes';
 import { ingressVerdict, policiesSelectingWorkload } from './networkPolicy';
 import { resolveName } from './resolveName';
 import { serviceEnvFor } from './serviceEnv';
+import { hasUnrenderedCharts, localityOf } from './unknowns';
 import { servicePath, type ServicePath } from './servicePath';
 
 export type DnsRecordType = 'A' | 'AAAA' | 'SRV' | 'CNAME' | 'PTR';
@@ -119,8 +120,11 @@ export interface Analysis {
   dnsRecords(): readonly DnsRecord[];
   /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
   dnsRecordsFor(resource: Resource): readonly DnsRecord[];
-  /** A name as written in a pod (`mysql`, `mysql.db:3306`, `web-0.nginx`, `x.ns.svc.cluster.local`) from a client namespace. */
-  resolveName(name: string, fromNamespace: string): NameResolution;
+  /**
+   * A name as written in a pod (`mysql`, `mysql.db:3306`, `web-0.nginx`, `x.ns.svc.cluster.local`) from a client
+   * namespace; `from`, the file that writes it (an unrendered chart makes names unknown only beside it).
+   */
+  resolveName(name: string, fromNamespace: string, from?: string): NameResolution;
   /** Service environment variables a pod in `namespace` receives (semantics §4). */
   serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
   ingressRoutes(): readonly IngressRoute[];
@@ -278,10 +282,11 @@ function createScopeAnalysis(cluster: Cluster, config: AnalysisConfig, scope: Sc
     dnsRecords: () => dnsIndex().all,
     // A Service's records are exactly those it gives rise to (every one is listed under it).
     dnsRecordsFor: (resource) => (isService(resource) ? recordsUnder(resource) : (dnsOf(resource.namespace).byResource.get(resource) ?? [])),
-    resolveName(name, fromNamespace) {
-      const key = `${fromNamespace}\u0000${name}`;
+    resolveName(name, fromNamespace, from) {
+      const near = from && hasUnrenderedCharts(cluster) ? localityOf(from) : '';
+      const key = `${fromNamespace}\u0000${name}\u0000${near}`;
       let r = resolutions.get(key);
-      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, recordsOf: recordsUnder, endpointsOf }, name, fromNamespace)));
+      if (!r) resolutions.set(key, (r = resolveName({ cluster, config, recordsOf: recordsUnder, endpointsOf }, name, fromNamespace, near)));
       return r;
     },
     serviceEnv(namespace, enableServiceLinks = true) {

@@ -11,7 +11,7 @@ import {
 import type { Resource, Service, ServicePort } from '../model/resources';
 import { requirementMatches, type LabelSelector } from '../model/selector';
 import { hasPlaceholder } from '../model/placeholder';
-import { unknownGateway, unknownService } from './unknowns';
+import { localityOf, unknownGateway, unknownService } from './unknowns';
 
 export type Tri = boolean | 'unknown';
 
@@ -22,10 +22,13 @@ export interface GatewayLookup {
   namespaceExists(namespace: string): boolean;
   namespaceDeclaration(namespace: string): Resource | undefined;
   referenceGrantsIn(namespace: string): readonly ReferenceGrant[];
-  /** Why a Service of this name may exist though no manifest defines it (an operator's, semantics §9.2), or undefined. */
-  serviceUnknown(namespace: string, name: string): string | undefined;
+  /**
+   * Why a Service of this name may exist though no manifest defines it (an operator's, semantics §9.2), or undefined.
+   * `from`: the asking file, so that an unrendered chart counts only beside it (analysis/unknowns.ts `localityOf`).
+   */
+  serviceUnknown(namespace: string, name: string, from?: string): string | undefined;
   /** Why a Gateway may exist in `namespace` though no manifest defines it (an unrendered chart's, an operator's), or undefined. */
-  gatewayUnknown(namespace: string): string | undefined;
+  gatewayUnknown(namespace: string, from?: string): string | undefined;
 }
 
 /** The cluster's own indexes as a GatewayLookup (for hovers, lenses and the trace, which see the whole snapshot). */
@@ -38,8 +41,8 @@ export function clusterLookup(cluster: Cluster): GatewayLookup {
     namespaceExists: (namespace) => cluster.namespaces.has(namespace),
     namespaceDeclaration: (namespace) => cluster.declaredNamespaces.get(namespace),
     referenceGrantsIn: (namespace) => gatewayObjectsOf(cluster.objectsIn(namespace)?.resources).referenceGrants,
-    serviceUnknown: (namespace, name) => unknownService(cluster, namespace, name),
-    gatewayUnknown: (namespace) => unknownGateway(cluster, namespace),
+    serviceUnknown: (namespace, name, from) => unknownService(cluster, namespace, name, from ? localityOf(from) : ''),
+    gatewayUnknown: (namespace, from) => unknownGateway(cluster, namespace, from ? localityOf(from) : ''),
   };
   lookups.set(cluster, found);
   return found;
@@ -82,12 +85,12 @@ export function parentTarget(lookup: GatewayLookup, route: GatewayRoute, ref: Pa
     const gateway = gateways[0];
     if (gateway) return { kind: 'gateway', namespace, gateway, onlyBelow: gateways.every((g) => inFolderBelow(g.uri, route.uri)) };
     if (!namespaceKnown(lookup, namespace)) return { kind: 'unknown', namespace };
-    return lookup.gatewayUnknown(namespace) ? { kind: 'unknown', namespace, outside: true } : { kind: 'missing', namespace, targetKind: 'Gateway' };
+    return lookup.gatewayUnknown(namespace, route.uri) ? { kind: 'unknown', namespace, outside: true } : { kind: 'missing', namespace, targetKind: 'Gateway' };
   }
   if (ref.group === '' && ref.kind === 'Service') {
     const service = lookup.service(namespace, ref.name);
     if (service) return { kind: 'service', namespace, service };
-    const known = namespaceKnown(lookup, namespace) && !lookup.serviceUnknown(namespace, ref.name);
+    const known = namespaceKnown(lookup, namespace) && !lookup.serviceUnknown(namespace, ref.name, route.uri);
     return known ? { kind: 'missing', namespace, targetKind: 'Service' } : { kind: 'unknown', namespace };
   }
   return { kind: 'unknown', namespace };

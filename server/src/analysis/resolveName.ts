@@ -64,7 +64,12 @@ type Lookup =
   /** The workspace does not describe what answers here (outside the zone, or a system namespace it says nothing about). */
   | { readonly kind: 'unknown' };
 
-export function resolveName(ctx: ResolveContext, written: string, fromNamespace: string): NameResolution {
+/**
+ * How the pod's resolver answers a name written in `fromNamespace` (semantics §3). `near`: the `localityOf` of the
+ * file that writes it (analysis/unknowns.ts), so that an unrendered chart makes the answer unknown only for names
+ * written beside it; '' counts every unrendered chart (semantics §9.0: unknown stays inside the unit it concerns).
+ */
+export function resolveName(ctx: ResolveContext, written: string, fromNamespace: string, near = ''): NameResolution {
   const msg = messages(ctx.config.locale);
   const parsed = splitHostPort(written);
   if (!parsed) return { query: written, host: written, records: [], resolves: false, reason: msg('"{0}" has no host name in it.', written) };
@@ -103,7 +108,7 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
   if (first?.lookup.kind === 'unknown') {
     return { ...base, records: [], resolves: false, unknown: true, reason: msg('This workspace does not describe what answers {0}.', first.fqdn) };
   }
-  const why = explainMissing(ctx, host, intended, zone, msg);
+  const why = explainMissing(ctx, host, intended, zone, msg, near);
   return { ...base, records: [], resolves: false, reason: why.reason, ...(why.suggestion ? { suggestion: why.suggestion } : {}), ...(why.unknown ? { unknown: true } : {}) };
 }
 
@@ -295,7 +300,7 @@ function replaceLabel(host: string, index: number, value: string): string | unde
   return labels.join('.') + (trailing ? '.' : '');
 }
 
-function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string, msg: Msg): { reason: string; suggestion?: string; unknown?: boolean } {
+function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string, msg: Msg, near: string): { reason: string; suggestion?: string; unknown?: boolean } {
   const cluster = ctx.cluster;
   if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { reason: msg('"{0}" is not a cluster name, and nothing in the cluster domain {1} answers it.', host, zone) };
   const labels = fqdn.slice(0, -(zone.length + 1)).split('.');
@@ -346,7 +351,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     const rejected = cluster.rejected('Service', ns, svcLabel);
     if (rejected) return { reason: msg('{0}, so nothing answers this name.', String(rejectionReason(rejected, ctx.config))) };
     // semantics §9.2–9.3: an operator may create the Service, or a Service written without a namespace may be applied here.
-    const unknown = close ? undefined : unknownService(cluster, ns, svcLabel);
+    const unknown = close ? undefined : unknownService(cluster, ns, svcLabel, near);
     if (unknown) return { reason: msg('No manifest in scope defines Service "{0}" in namespace "{1}", but {2}.', svcLabel, ns, unknown), unknown: true };
     const reason = close
       ? msg('No Service "{0}" in namespace "{1}"; did you mean "{2}"?', svcLabel, ns, close)
@@ -365,7 +370,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   const eps = ctx.endpointsOf(service);
   // Names that need endpoints, of a Service whose pods an operator makes or a controller labels: unknown (semantics §9.2).
   if (eps.source === 'selector' && !eps.groups.length && service.selector) {
-    const unknown = unknownPods(cluster, ns, service.selector.keys());
+    const unknown = unknownPods(cluster, ns, service.selector.keys(), near);
     if (unknown) return { reason: msg('Service "{0}" selects no pod template in scope, but {1}.', service.name, unknown), unknown: true };
   }
   if (labels.length === 3) {

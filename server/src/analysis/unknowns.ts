@@ -133,8 +133,8 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
  * platform's edge object), under names of their choosing (semantics §9.2). Gateway API objects themselves
  * (gateway.networking.k8s.io) are built in and do not count as such custom resources.
  */
-export function unknownGateway(cluster: Cluster, namespace: string): string | undefined {
-  const chart = unrenderedChart(cluster);
+export function unknownGateway(cluster: Cluster, namespace: string, near = ''): string | undefined {
+  const chart = unrenderedChart(cluster, near);
   if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define it`;
   // Gateways are made by operators of any kind (a mesh's ingress, a platform's edge object), not only by those that
   // make pods: any custom resource in the namespace counts.
@@ -191,6 +191,14 @@ function unrenderedCharts(cluster: Cluster): readonly string[] {
     unrendered.set(cluster, found);
   }
   return found;
+}
+
+/**
+ * Whether a chart in scope has no render: only then does the file asking matter to an answer (`near`), so callers
+ * that key answers by it can leave it out otherwise.
+ */
+export function hasUnrenderedCharts(cluster: Cluster): boolean {
+  return unrenderedCharts(cluster).length > 0;
 }
 
 /** Whether `…/parent/charts/sub/` lies in a rendered chart (through any depth of `charts/` folders). */

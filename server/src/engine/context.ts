@@ -32,7 +32,7 @@
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { reach } from '../analysis/reach';
 import { resolveName } from '../analysis/resolveName';
-import { localityOf, unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
+import { hasUnrenderedCharts, localityOf, unknownGateway, unknownPods, unknownService } from '../analysis/unknowns';
 import { rejectionReason } from '../analysis/validation/rejection';
 import { fileNamed, type Cluster, type NamespaceObjects, type ObjectList } from '../model/cluster';
 import type { AnalysisConfig } from '../model/config';
@@ -124,12 +124,12 @@ export interface ResolutionMemo {
 }
 
 /** The memo key of a name written in a namespace of a scope, and the dependency key that stands for its answer. */
-export function resolutionKey(scope: string, name: string, fromNamespace: string): string {
-  return `${scope}\u0001${fromNamespace}/${name}`;
+export function resolutionKey(scope: string, name: string, fromNamespace: string, near = ''): string {
+  return near ? `${scope}\u0001${fromNamespace}/${name}\u0004${near}` : `${scope}\u0001${fromNamespace}/${name}`;
 }
 
 /** What the manifests cannot know, asked of a namespace (analysis/unknowns.ts): pods with these label keys, a Service of this name, a Gateway. */
-export type UnknownQuestion = readonly ['pods', string, string, ...string[]] | readonly ['service', string, string, string] | readonly ['gateway', string];
+export type UnknownQuestion = readonly ['pods', string, string, ...string[]] | readonly ['service', string, string, string] | readonly ['gateway', string, string];
 
 /**
  * The memo key of an unknown question in a scope (see `KnownResolution`). Its answer reads namespace-wide facts (a
@@ -162,7 +162,7 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
     const resolution =
       question[0] === 'pods' ? unknownPods(cluster, question[1], question.slice(3), question[2])
       : question[0] === 'service' ? unknownService(cluster, question[1], question[2], question[3])
-      : unknownGateway(cluster, question[1]);
+      : unknownGateway(cluster, question[1], question[2]);
     return { resolution, deps };
   }
   if (key.charCodeAt(from) === 2) {
@@ -176,13 +176,15 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
   }
   const cut = key.indexOf('/', from);
   const fromNamespace = key.slice(from, cut);
-  const name = key.slice(cut + 1);
+  const end = key.indexOf('\u0004', cut);
+  const name = end < 0 ? key.slice(cut + 1) : key.slice(cut + 1, end);
+  const near = end < 0 ? '' : key.slice(end + 1);
   // Whether a chart lacks its renders is worked out once per snapshot (analysis/unknowns.ts): a resolution that
   // reads it from that memo reads no file list, so it depends on the charts whether it read them or not.
   const deps = new Set<string>(['charts']);
   const recorder = recorderFor(analysis);
   recorder.deps = deps;
-  return { resolution: resolveName(recorder.context, name, fromNamespace), deps };
+  return { resolution: resolveName(recorder.context, name, fromNamespace, near), deps };
 }
 
 /** One recording view of a snapshot's cluster for all its name resolutions, pointed at each one's dependency set in turn. */
@@ -310,6 +312,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(`wls:${namespace}`);
       return variantWorkloads(workspace, a().cluster, namespace);
     },
+    workloadsInFolderOf(uri) {
+      const all = scope!.workspace ?? a().cluster;
+      // Any workload of any namespace may be written there: the set of namespaces, and each one's workloads.
+      record('nsset');
+      for (const ns of all.namespaces) record(`wls:${ns}`);
+      return workloadsByFolder(all).get(folderOf(uri)) ?? [];
+    },
     servicesClaimingNodePort(nodePort) {
       record(`nodeport:${nodePort}`);
       return a().cluster.servicesClaimingNodePort(nodePort);
@@ -383,8 +392,8 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     serviceUnknown(namespace, name, from) {
       return known(unknownKey(scope!.id, ['service', namespace, name, from ? localityOf(from) : ''])) as string | undefined;
     },
-    gatewayUnknown(namespace) {
-      return known(unknownKey(scope!.id, ['gateway', namespace])) as string | undefined;
+    gatewayUnknown(namespace, from) {
+      return known(unknownKey(scope!.id, ['gateway', namespace, from ? localityOf(from) : ''])) as string | undefined;
     },
     // network-semantics.md 1.1, 1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.
@@ -398,8 +407,12 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       else record(`ns:${resource.namespace}`);
       return a().dnsRecordsFor(resource);
     },
-    resolveName(name, fromNamespace) {
-      return known(resolutionKey(scope!.id, name, fromNamespace)) as NameResolution;
+    resolveName(name, fromNamespace, from) {
+      // Where the name is written matters only while a chart lacks its render: the key leaves it out otherwise, so
+      // every file of a namespace shares one resolution of a name.
+      record('charts');
+      const near = from && hasUnrenderedCharts(a().cluster) ? localityOf(from) : '';
+      return known(resolutionKey(scope!.id, name, fromNamespace, near)) as NameResolution;
     },
     anyWorkloadSelectedBy(namespace, selector) {
       return known(selectionKey(scope!.id, namespace, selector)) as boolean;
@@ -491,6 +504,40 @@ const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads:
  * The workloads of a namespace that a scope's lookups do not answer with: every definition the workspace holds (a
  * workload defined differently in two variants has a definition in each) that is not one of the scope's.
  */
+/**
+ * The folder a file is in; a render's URI (`…/overlay/kustomization.yaml#rendered`, `…/chart/#helm/values.yaml`)
+ * stands for the folder of the kustomization or chart that defines it.
+ */
+function folderOf(uri: string): string {
+  const hash = uri.indexOf('#');
+  const path = hash < 0 ? uri : uri.slice(0, hash);
+  return path.endsWith('/') ? path.slice(0, -1) : path.slice(0, Math.max(path.lastIndexOf('/'), 0));
+}
+
+const byFolder = new WeakMap<Cluster, ReadonlyMap<string, readonly Workload[]>>();
+
+/** Every workload definition of a cluster (repeated definitions too) by the folder it is written in, made once per cluster. */
+function workloadsByFolder(cluster: Cluster): ReadonlyMap<string, readonly Workload[]> {
+  let index = byFolder.get(cluster);
+  if (index) return index;
+  const found = new Map<string, Workload[]>();
+  const seen = new Set<Workload>();
+  for (const ns of cluster.namespaces) {
+    for (const w of cluster.workloadsIn(ns)) {
+      for (const d of cluster.get(w.kind, ns, w.name)) {
+        if (!isWorkload(d) || seen.has(d)) continue;
+        seen.add(d);
+        const folder = folderOf(d.uri);
+        const list = found.get(folder);
+        if (list) list.push(d);
+        else found.set(folder, [d]);
+      }
+    }
+  }
+  byFolder.set(cluster, (index = found));
+  return index;
+}
+
 function variantWorkloads(workspace: Cluster, mine: Cluster, namespace: string): Workload[] {
   const own = new Set(mine.workloadsIn(namespace));
   const out: Workload[] = [];

@@ -9,7 +9,7 @@ import type { ManifestFile } from '../model/parseManifest';
 import type { RenderedSource } from '../model/rendered';
 import type { Span } from '../model/span';
 import type { Finding, RelatedInfo } from '../rules/finding';
-import { mergeAtSources, sourcePlace, type Landing, type Merging } from './renderedMerge';
+import { mappedRelated, mergeAtSources, sourcePlace, type Landing, type Merging } from './renderedMerge';
 import type { Msg } from '../l10n/l10n';
 
 const atStart: Span = { start: 0, end: 0 };
@@ -18,7 +18,16 @@ const atStart: Span = { start: 0, end: 0 };
 export function mapRenderedFindings(files: readonly ManifestFile[], findings: readonly Finding[], order: (f: Finding[]) => Finding[], msg: Msg): Finding[] {
   const rendered = new Map<string, RenderedSource>();
   for (const f of files) if (f.rendered) rendered.set(f.uri, f.rendered);
-  if (!rendered.size || !findings.some((f) => rendered.has(f.uri))) return [...findings];
+  if (!rendered.size) return [...findings];
+  // A finding on a workspace file may name a place in a render (the pods a Service written beside a build is for):
+  // that place shows on its source line, like the places of findings on renders.
+  const inRender = (r: RelatedInfo) => rendered.has(r.uri);
+  const placeOf = (uri: string, span: Span) => {
+    const u = rendered.get(uri);
+    return u && sourcePlace(u.text, u.definedBy, span);
+  };
+  const plain = (f: Finding) => (f.related?.some(inRender) ? { ...f, related: mappedRelated(f.related, placeOf) } : f);
+  if (!findings.some((f) => rendered.has(f.uri))) return findings.map(plain);
   let byUri: Map<string, ManifestFile> | undefined;
   const fileOf = (uri: string) => (byUri ??= new Map(files.map((f) => [f.uri, f]))).get(uri);
   const out: Finding[] = [];
@@ -26,7 +35,7 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
   for (const f of findings) {
     const unit = rendered.get(f.uri);
     if (unit) landings.push(landingOf(unit, f));
-    else out.push(f);
+    else out.push(plain(f));
   }
   for (const f of mergedOnce(landings, rendered, () => order(mergeAtSources(landings, kustomizeMerging(rendered, fileOf, msg))))) out.push(f);
   return order(out);

@@ -47,7 +47,7 @@ export function nameAt(analysis: Analysis, resource: Resource, source: string, o
   if (!value) return undefined;
   const token = nameTokens(source, value.span).find((t) => spanContains(t.span, offset));
   if (!token) return undefined;
-  const resolution = analysis.resolveName(token.text, resource.namespace);
+  const resolution = analysis.resolveName(token.text, resource.namespace, resource.uri);
   const whole = value.value.trim() === token.text;
   if (!looksLikeClusterName(analysis, token.text, resolution, whole)) return undefined;
   return { token, value, resolution };

@@ -53,7 +53,7 @@ export function serviceReferences(analysis: Analysis, s: Service, includeDeclara
       if (!v.value.toLowerCase().includes(first)) continue;
       for (const t of nameTokens(text, v.span)) {
         if (t.text.toLowerCase().split(/[.:]/)[0] !== first) continue;
-        if (analysis.resolveName(t.text, res.namespace).service === s) out.push({ uri: res.uri, span: t.span });
+        if (analysis.resolveName(t.text, res.namespace, res.uri).service === s) out.push({ uri: res.uri, span: t.span });
       }
     }
   }

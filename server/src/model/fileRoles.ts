@@ -76,12 +76,16 @@ export function fileRoles(uris: readonly string[], textOf: (uri: string) => stri
 }
 
 /**
- * Whether a file a kustomization beside it does not list is a whole workload applied on its own with `kubectl apply
- * -f` (a load generator kept out of the build), not a patch: a Deployment, StatefulSet or DaemonSet written with its
- * selector and a container image. A strategic-merge patch repeats neither the selector nor, usually, the image.
+ * Whether a file a kustomization beside it does not list is a whole object applied on its own with `kubectl apply
+ * -f` (a load generator kept out of the build, a Service a dev tool applies beside it), not a patch: a Deployment,
+ * StatefulSet or DaemonSet written with its selector and a container image, or a Service written with its selector
+ * and its ports. A strategic-merge patch repeats neither the selector nor, usually, the image; a Service's patch
+ * changes its ports, its type or its selector, rarely both of the last two.
  */
 function isStandaloneWorkload(text: string | undefined): boolean {
-  return text !== undefined && /^kind:[ \t]*["']?(?:Deployment|StatefulSet|DaemonSet)["']?[ \t]*$/m.test(text) && /^[ \t]+selector:/m.test(text) && /^[ \t-]+image:/m.test(text);
+  if (text === undefined || !/^[ \t]+selector:/m.test(text)) return false;
+  if (/^kind:[ \t]*["']?(?:Deployment|StatefulSet|DaemonSet)["']?[ \t]*$/m.test(text)) return /^[ \t-]+image:/m.test(text);
+  return /^kind:[ \t]*["']?Service["']?[ \t]*$/m.test(text) && /^[ \t]+ports:/m.test(text) && /(?:^|[\s{,-])port:/m.test(text);
 }
 
 /** chainsaw's test file names (its default `--test-file`, either extension). */

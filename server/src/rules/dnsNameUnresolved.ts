@@ -98,7 +98,7 @@ export function namesIn(value: TextValue, zone: string, variable?: string): read
 function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, where: string, zone: string, msg: Msg, variable?: string): Generator<FindingDraft> {
   const fileText = lookup.fileText(owner.uri);
   for (const name of namesIn(value, zone, variable)) {
-    const r = lookup.resolveName(name.text, owner.namespace);
+    const r = lookup.resolveName(name.text, owner.namespace, owner.uri);
     // A single label that no Service in scope comes near may be a typo of a Service applied apart from this file (a
     // Kustomize build of the same namespace, a variant): the cluster the pods run in holds both. A typo of a Service
     // that is there is decisive, whatever may supply names this scope does not see (semantics §9.0, §9.3).

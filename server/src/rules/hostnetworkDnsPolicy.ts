@@ -59,7 +59,7 @@ spec:
       const t = w.template;
       if (!t.hostNetwork || (t.dnsPolicy !== undefined && t.dnsPolicy !== 'ClusterFirst')) continue;
       // evidence that the pod needs the cluster DNS: a cluster name it is given (semantics §3.1, §9: severity follows evidence)
-      const named = clusterNameOf(w, zone, (name) => lookup.resolveName(name, w.namespace).resolves);
+      const named = clusterNameOf(w, zone, (name) => lookup.resolveName(name, w.namespace, w.uri).resolves);
       if (!named) continue;
       const source = lookup.fileText(w.uri) ?? '';
       const fixes: Fix[] = [];

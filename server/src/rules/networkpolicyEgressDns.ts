@@ -137,7 +137,7 @@ function clusterNameIn(lookup: Lookup, w: Workload, zone: string): string | unde
       const variable = 'name' in v ? (v as { name: string }).name : undefined;
       if (!v.value.includes(':') && variable === undefined) continue;
       for (const s of findShortNames(v.value, variable)) {
-        const r = lookup.resolveName(s.text, w.namespace);
+        const r = lookup.resolveName(s.text, w.namespace, w.uri);
         if (r.service && !r.unknown) return s.host;
       }
     }

@@ -89,6 +89,12 @@ export interface Lookup {
   workloadsSelectedInVariants(namespace: string, selector: LabelSelector): readonly Workload[];
   /** The workloads of `namespace` in variants the subjects' scope does not see (none without variants). */
   workloadsInVariants(namespace: string): readonly Workload[];
+  /**
+   * The workloads, of any namespace and any scope, written in the folder of `uri` itself: its files, and the Kustomize
+   * builds and Helm renders that folder defines (model/rendered.ts `renderSource`). For a subject written without a
+   * namespace, which lands wherever it is applied: the pods written beside it are the ones it is for (semantics §9.0).
+   */
+  workloadsInFolderOf(uri: string): readonly Workload[];
   /** NodePort and LoadBalancer Services of any namespace claiming this node port (semantics §5.6). */
   servicesClaimingNodePort(nodePort: number): readonly Service[];
   /** The manual Endpoints objects named like a Service (semantics §1.2). */
@@ -134,12 +140,15 @@ export interface Lookup {
   /** Why a Service of this name may exist in `namespace` although no manifest in scope defines it there (semantics §9.2, §9.3). */
   serviceUnknown(namespace: string, name: string, from?: string): string | undefined;
   /** Why a Gateway may exist in `namespace` although no manifest in scope defines it (semantics §9.2), or undefined. */
-  gatewayUnknown(namespace: string): string | undefined;
+  gatewayUnknown(namespace: string, from?: string): string | undefined;
   endpointsOf(service: Service): ServiceEndpoints;
   /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
   dnsRecordsFor(resource: Resource): readonly DnsRecord[];
-  /** A name as written in a pod, from a client namespace (semantics §3.3). */
-  resolveName(name: string, fromNamespace: string): NameResolution;
+  /**
+   * A name as written in a pod, from a client namespace (semantics §3.3). `from`: the file that writes it, so that an
+   * unrendered chart makes it unknown only beside that chart (analysis/unknowns.ts `localityOf`).
+   */
+  resolveName(name: string, fromNamespace: string, from?: string): NameResolution;
   /** Service environment variables a pod in `namespace` receives (semantics §4). */
   serviceEnv(namespace: string, enableServiceLinks?: boolean): readonly ServiceEnvVar[];
   /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */

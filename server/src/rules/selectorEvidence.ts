@@ -59,8 +59,18 @@ export interface SelectorEvidence {
 /** Keys under which applications commonly carry their name: a selector written with one while the pods use another is a swap. */
 const nameKeys: readonly string[] = ['app', 'app.kubernetes.io/name', 'name', 'k8s-app', 'app.kubernetes.io/instance', 'component', 'app.kubernetes.io/component', 'run'];
 
+/**
+ * The subject of a selector: its file and namespace, and whether the namespace is written (a subject written without
+ * one lands wherever it is applied).
+ */
+export interface SelectorSubject {
+  readonly uri: string;
+  readonly namespace: string;
+  readonly namespaceExplicit?: boolean;
+}
+
 /** The evidence for a selector of `subject` (its file and namespace) that matches no workload in that namespace. */
-export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string; readonly namespace: string }, selector: LabelSelector): SelectorEvidence {
+export function selectorEvidence(lookup: Lookup, subject: SelectorSubject, selector: LabelSelector): SelectorEvidence {
   const ns = subject.namespace;
   const local = lookup.workloadsIn(ns);
   const near: NearMiss[] = [];
@@ -74,6 +84,18 @@ export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string
     for (const w of lookup.workloadsInVariants(ns)) {
       const m = closeness(selector, w);
       if (m && isDecisive(m)) near.push(m);
+    }
+  }
+  // A subject written without a namespace lands where it is applied: next to the pods written in its own folder, of
+  // whatever namespace (a build that folder defines puts them into its own). A decisive miss of those pods stays a
+  // miss wherever the subject is applied (semantics §9.0); a selector that matches one of them is not wrong.
+  if (!near.length && subject.namespaceExplicit === false) {
+    const beside = lookup.workloadsInFolderOf(subject.uri).filter((w) => w.namespace !== ns);
+    if (!beside.some((w) => selectorMatches(selector, w.template.labels))) {
+      for (const w of beside) {
+        const m = closeness(selector, w);
+        if (m && isDecisive(m)) near.push(m);
+      }
     }
   }
   near.sort((a, b) => rank(a) - rank(b));

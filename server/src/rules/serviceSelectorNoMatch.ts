@@ -99,7 +99,10 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   // Keys no template in the namespace has (controller labels are on no template, model/podLabels.ts), unless a
   // workload carries the wanted value under another key: that is said as a swapped key.
   const swapped = new Set(near.filter((m) => m.closeness === 'key').map((m) => m.key));
-  const missingKeys = local.length ? [...selector.keys()].filter((k) => !localKeys.has(k) && !isControllerLabel(k) && !swapped.has(k)) : [];
+  // A near miss written beside a Service without a namespace, in another namespace (rules/selectorEvidence.ts): the
+  // keys of this namespace's templates say nothing about the pods it is for.
+  const away = near.find((m) => m.workload.namespace !== ns);
+  const missingKeys = local.length && !away ? [...selector.keys()].filter((k) => !localKeys.has(k) && !isControllerLabel(k) && !swapped.has(k)) : [];
   // A key that is a typo of a template's key is evidence when the corrected selector matches a workload.
   const guessed = missingKeys.filter((k) => {
     const guess = closestName(k, localKeys);
@@ -122,6 +125,7 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
     parts.push(describeNearMiss(m, msg));
     related.push(nearMissPlace(m, msg));
   }
+  if (away) parts.push(msg('Service "{0}" is written without a namespace, so it lands where it is applied; applied into namespace "{1}" next to {2} "{3}", it still selects none of its pods.', service.name, away.workload.namespace, away.workload.kind, away.workload.name));
   const fixes: Fix[] = [];
   for (const key of missingKeys) {
     const guess = closestName(key, localKeys);
