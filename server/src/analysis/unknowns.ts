@@ -151,10 +151,37 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and may come with such a Service`;
   const fromCluster = clusterService(cluster, namespace, name);
   if (fromCluster) return fromCluster;
+  const release = outsideRelease(cluster, namespace, name);
+  if (release) return `${describeSupplier(release)} carries release: ${release.labels.get('release')}, the label of a Helm release these manifests do not hold, and that release names its Services "${release.labels.get('release')}-…"`;
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
   if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
   if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return `the manifests hold no Service and no workload in namespace "${namespace}", only routing, so its applications are deployed from elsewhere`;
   return undefined;
+}
+
+const releaseLabelled = new WeakMap<object, readonly Resource[]>();
+
+/**
+ * A custom resource of `namespace` labelled `release: R` (Helm's release label, by which an operator's release
+ * discovers the objects written for it: a ServiceMonitor or PrometheusRule for a kube-prometheus-stack release) when
+ * `name` is named like that release's objects (`R-…`) and no object of the release (a built-in object with its
+ * `release` or `app.kubernetes.io/instance` label) is in scope there: positive evidence
+ * that the release, installed apart from these manifests, lands there and defines the Service (semantics §9.0, "an
+ * unrendered chart that lands there").
+ */
+function outsideRelease(cluster: Cluster, namespace: string, name: string): Resource | undefined {
+  const objects = cluster.objectsIn(namespace);
+  if (!objects) return undefined;
+  let labelled = releaseLabelled.get(objects);
+  if (labelled === undefined) {
+    labelled = objects.resources.filter((r) => !isBuiltInApiVersion(r.apiVersion) && !!r.labels.get('release'));
+    releaseLabelled.set(objects, labelled);
+  }
+  if (!labelled.length) return undefined;
+  return labelled.find((r) => {
+    const release = r.labels.get('release')!;
+    return name.startsWith(`${release}-`) && !objects.resources.some((o) => isBuiltInApiVersion(o.apiVersion) && (o.labels.get('release') === release || o.labels.get('app.kubernetes.io/instance') === release));
+  });
 }
 
 /**

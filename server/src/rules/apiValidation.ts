@@ -24,7 +24,9 @@ StatefulSet names (§6.4); and fields of the wrong type, such as \`port: "eighty
 
 An object the API server rejects does not exist (network-semantics §9.4): it gives no DNS records, endpoints or hover names,
 and the findings of objects that depend on it say that it is rejected. Fields holding a placeholder that a tool fills in
-before applying (\`\${VAR}\`, \`{{ .Values.x }}\`) are unknown and not judged.
+before applying (\`\${VAR}\`, \`{{ .Values.x }}\`) are unknown and not judged, and so are the upper-case words of a
+documentation example that says "replace PORT with your port" (\`containerPort: PORT\`), when the file shows it is such
+an example: its image is such a word too (\`image: CONTAINER_IMAGE\`), or the same word stands for several values.
 
 For a multi-port Service with unnamed ports, the quick fix names them (\`http\` for 80, \`https\` for 443, otherwise \`port-<number>\`).`,
   examples: {

@@ -1,7 +1,7 @@
 // One reason the API server would reject an object, and typed readers that report fields of the wrong type as such reasons.
 
 import type { AnalysisConfig } from '../../model/config';
-import { hasPlaceholder } from '../../model/placeholder';
+import { hasPlaceholder, isTemplateWord } from '../../model/placeholder';
 import type { Span } from '../../model/span';
 import { entry, isMap, isSeq, type YMap, type YNode, type YSeq } from '../../model/yamlTree';
 import type { Fix } from '../../model/edit';
@@ -31,7 +31,10 @@ export function messageOf(v: Violation): string {
 
 export function report(ctx: ValidationContext, path: string, span: Span, reason: string, why?: string, fixes?: readonly Fix[]): void {
   // A value a tool fills in later (envsubst, a template) is unknown: whatever it becomes is not judged here.
-  if (span.end - span.start < 4096 && hasPlaceholder(ctx.source.slice(span.start, span.end))) return;
+  if (span.end - span.start < 4096) {
+    const text = ctx.source.slice(span.start, span.end);
+    if (hasPlaceholder(text) || (text.length <= 64 && isTemplateWord(text, ctx.source))) return;
+  }
   ctx.out.push({ path, span, reason, why, fixes });
 }
 
