@@ -40,17 +40,22 @@ export function readTraceIntent(message: unknown, graph: TraceGraph | undefined)
   }
 }
 
+/** The kinds a trace may start from besides a Service (TraceParams.kind). */
+const traceKinds = ['Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute', 'IstioGateway', 'VirtualService'] as const;
+type TraceKind = (typeof traceKinds)[number];
+
 /**
- * The Service (or Gateway, `kind: 'Gateway'`) a command argument names, if it names one: `{namespace, name}` from a
- * code lens, hover link or caller.
+ * The Service (or Gateway, Gateway API route, Istio Gateway or VirtualService: `kind`) a command argument names, if it
+ * names one: `{namespace, name}` from a code lens, hover link or caller, or the view's saved state after a reload.
  */
-export function readTraceTarget(arg: unknown): { readonly kind?: 'Gateway'; readonly namespace: string; readonly name: string; readonly uri?: string; readonly client?: TraceClient } | undefined {
+export function readTraceTarget(arg: unknown): { readonly kind?: TraceKind; readonly namespace: string; readonly name: string; readonly uri?: string; readonly client?: TraceClient } | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
   if (typeof a.namespace !== 'string' || typeof a.name !== 'string' || !a.name) return undefined;
-  const kind = a.kind === 'Gateway' ? { kind: 'Gateway' as const } : {};
+  const named = traceKinds.find((k) => k === a.kind);
+  const kind = named ? { kind: named } : {};
   // The client a Service trace was drawn for (kept across reloads).
-  const client = a.kind !== 'Gateway' ? readClient(a.client) : undefined;
+  const client = named ? undefined : readClient(a.client);
   const withClient = client ? { client } : {};
   // The file of the definition, when variants of the workspace define the Service differently.
   return typeof a.uri === 'string' && a.uri ? { ...kind, namespace: a.namespace, name: a.name, uri: a.uri, ...withClient } : { ...kind, namespace: a.namespace, name: a.name, ...withClient };

@@ -58,6 +58,7 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       if (trace.disposed || seq !== trace.seq) return;
       trace.result = result ?? undefined;
       if (result) post(trace, { type: 'trace', result });
+      else if (kindPrefix(trace.target)) post(trace, { type: 'error', message: vscode.l10n.t('{0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)) });
       else post(trace, { type: 'error', message: vscode.l10n.t('The Service {0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)) });
     } catch (e) {
       if (trace.disposed || seq !== trace.seq || !client.isRunning()) return;
@@ -142,21 +143,32 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
   );
 }
 
-/** What a person reads: `shop/web`, or for one of several same-named Services, with the folder of its unit: `shop/web (overlays/prod)`. */
+/**
+ * What a person reads: `shop/web`, or for one of several same-named Services, with the folder of its unit: `shop/web
+ * (overlays/prod)`; another kind than a Service is named first (`Istio Gateway shop/public`, `VirtualService shop/web`).
+ */
 function titleOf(target: TraceParams): string {
-  const key = `${target.namespace}/${target.name}`;
+  const key = `${kindPrefix(target)}${target.namespace}/${target.name}`;
   if (!target.uri) return key;
   // A build's rendered file is `…/kustomization.yaml#rendered`: its folder is the build root.
   const file = vscode.Uri.parse(target.uri, true).with({ fragment: '' });
   return `${key} (${vscode.workspace.asRelativePath(vscode.Uri.joinPath(file, '..'), false)})`;
 }
 
+/** `Gateway `, `HTTPRoute `, `Istio Gateway `, `VirtualService `; nothing for a Service. */
+function kindPrefix(target: TraceParams): string {
+  if (!target.kind || target.kind === 'Service') return '';
+  return target.kind === 'IstioGateway' ? 'Istio Gateway ' : `${target.kind} `;
+}
+
+/** One panel per traced object: a route, an Istio Gateway or a VirtualService named like a Service has one of its own. */
 function keyOf(target: TraceParams): string {
-  return `${target.kind === 'Gateway' ? 'Gateway ' : ''}${target.namespace}/${target.name}${target.uri ? `@${target.uri}` : ''}`;
+  return `${kindPrefix(target)}${target.namespace}/${target.name}${target.uri ? `@${target.uri}` : ''}`;
 }
 
 function post(trace: OpenTrace, message: { type: 'trace'; result: TraceResult } | { type: 'error'; message: string } | { type: 'loading' }): void {
-  if (!trace.disposed) void trace.panel.webview.postMessage(message);
+  // A drawn trace carries what was traced: the view keeps it as its state, and a reload traces the same object again.
+  if (!trace.disposed) void trace.panel.webview.postMessage(message.type === 'trace' ? { ...message, target: trace.target } : message);
 }
 
 /**

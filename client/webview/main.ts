@@ -6,6 +6,7 @@ import { drawPacketPath, packetPathWideWidth } from './drawPacketPath';
 import { type ServicePathDrawing, drawServicePath } from './drawServicePath';
 import { exportSvg } from './exportSvg';
 import { connectHost } from './hostApi';
+import type { ViewState } from './messages';
 import { directionOf, neighbourOf } from './keyboardNavigation';
 import { type ServicePathLayout, layoutBands, layoutServicePath, planBands, warmUpLayout } from './layoutServicePath';
 import { showListView } from './listView';
@@ -34,15 +35,15 @@ let variant: Variant = 'sameNode';
 window.addEventListener('message', (ev: MessageEvent<unknown>) => {
   const msg = ev.data;
   if (typeof msg !== 'object' || msg === null) return;
-  const m = msg as { type?: unknown; result?: unknown; message?: unknown };
-  if (m.type === 'trace') void showTrace(m.result);
+  const m = msg as { type?: unknown; result?: unknown; message?: unknown; target?: unknown };
+  if (m.type === 'trace') void showTrace(m.result, m.target);
   else if (m.type === 'error') showError(typeof m.message === 'string' ? m.message : 'The trace failed.');
   else if (m.type === 'loading') setBanner('status', 'Tracing…');
 });
 host.post({ type: 'ready' });
 void warmUpLayout().then(() => document.body.setAttribute('data-layout-warm', 'true'));
 
-async function showTrace(raw: unknown): Promise<void> {
+async function showTrace(raw: unknown, target: unknown): Promise<void> {
   const started = performance.now();
   const token = ++pending;
   const next = readTrace(raw);
@@ -66,7 +67,7 @@ async function showTrace(raw: unknown): Promise<void> {
   // one sets its own title and banner).
   if (token !== pending) return;
   result = next;
-  host.remember({ namespace, name, ...(next.graph.client ? { client: next.graph.client.client } : {}) });
+  host.remember(viewState(target, next));
 
   const previous = drawing;
   if (selectedId && !next.graph.nodes.some((n) => n.id === selectedId)) selectedId = undefined;
@@ -165,6 +166,21 @@ function brokenNode(trace: TraceResult): TraceNode | undefined {
   return nodes.find((n) => n.status === 'error' && n.findings.length)
     ?? nodes.find((n) => n.id === edges.find((e) => e.status === 'broken')?.to)
     ?? nodes.find((n) => n.findings.length);
+}
+
+/**
+ * What a reload traces again: the target the host says it traced (its kind tells an Istio Gateway from a Gateway API
+ * one, its file one variant from another), else the graph's subject; with the client the trace is drawn for.
+ */
+function viewState(target: unknown, trace: TraceResult): ViewState {
+  const t = typeof target === 'object' && target !== null ? (target as Record<string, unknown>) : {};
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 2048 ? v : undefined);
+  const { namespace, name } = trace.graph.service;
+  const kind = str(t.kind) as ViewState['kind'];
+  const uri = str(t.uri);
+  const client = trace.graph.client?.client;
+  const same = str(t.namespace) === namespace && str(t.name) === name;
+  return { ...(same && kind ? { kind } : {}), namespace, name, ...(same && uri ? { uri } : {}), ...(client ? { client } : {}) };
 }
 
 /** A Service's trace may be drawn for a client: the button names the one chosen, and asks the host to pick another. */

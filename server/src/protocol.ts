@@ -179,9 +179,12 @@ export interface TraceGraph {
   readonly client?: { readonly client: TraceClient; readonly label: string } & TraceReach;
 }
 
-/** A starting point of a trace: a Service, a Gateway (`kind: 'Gateway'`) or a Gateway API route (its kind). */
+/**
+ * A starting point of a trace: a Service, a Gateway (`kind: 'Gateway'`), a Gateway API route (its kind), an Istio Gateway
+ * (`kind: 'IstioGateway'`) or a VirtualService.
+ */
 export interface ServiceSummary {
-  /** Set for a Gateway or a route; a Service otherwise. */
+  /** Set for a Gateway, a route, an Istio Gateway or a VirtualService; a Service otherwise. */
   readonly kind?: Exclude<TraceParams['kind'], 'Service'>;
   readonly namespace: string;
   readonly name: string;
@@ -203,8 +206,17 @@ export interface ServiceSummary {
   readonly routes?: readonly { readonly kind: string; readonly namespace: string; readonly name: string; readonly listeners: readonly string[] }[];
   /** For a Service a Helm chart renders: the releases and value sets that render it (`release shop, values.yaml`). */
   readonly release?: string;
-  /** For a Gateway: each listener (`http 80/HTTP`) and how many routes it accepts. */
+  /**
+   * For a Gateway: each listener (`http 80/HTTP`) and how many routes it accepts; for an Istio Gateway: each server
+   * and how many VirtualServices of the workspace it applies.
+   */
   readonly listeners?: readonly { readonly name: string; readonly routes: number }[];
+  /** For a VirtualService: its `hosts`, its `gateways` as written (`mesh` when it names none) and the destination hosts it sends to. */
+  readonly hosts?: readonly string[];
+  readonly gateways?: readonly string[];
+  readonly destinations?: readonly string[];
+  /** For a VirtualService: the Istio Gateways of the workspace (`namespace/name`) whose servers serve one of its hosts. */
+  readonly servedBy?: readonly string[];
 }
 
 export interface StatusParams {

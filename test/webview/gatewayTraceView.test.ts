@@ -1,10 +1,11 @@
 // The trace webview in headless Chromium, drawing the trace of a Gateway (its listeners, the routes they accept,
-// their backendRefs and the Services these lead to), straight from the server's answer.
+// their backendRefs and the Services these lead to), and of an Istio Gateway, straight from the server's answer.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceResultFor } from '../../server/src/features/traceResult';
 import { analysisOf } from '../helpers/checkDns';
 import { bundleWebview, launchChromium, openView, resultsDir } from './tracePage';
@@ -39,6 +40,36 @@ describe('trace webview: Gateway', () => {
       await page.screenshot({ path: join(resultsDir, 'gateway-trace.png') });
       await page.getByRole('tab', { name: 'Packet path' }).click();
       assert.match(await page.locator('.hint').first().textContent() ?? '', /This Gateway hands requests to Services; the packet path .* is drawn in the trace of each of those Services/, 'the packet tab says where the packet path is, not that the Gateway is an ExternalName Service');
+    } finally {
+      await v.close();
+    }
+  });
+});
+
+describe('trace webview: Istio Gateway', () => {
+  it('draws an Istio Gateway\'s servers, route blocks and destinations, and keeps what was traced as its state', async () => {
+    const dir = join(__dirname, '..', 'fixtures', 'e2e', 'istio');
+    const sources = ['gateway.yaml', 'shop.yaml', 'ingressgateway.yaml'].map((f) => ({ uri: `file:///w/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
+    const result = traceResultFor(analyzeTexts(sources), { kind: 'IstioGateway', namespace: 'shop', name: 'public' });
+    assert.ok(result);
+    const v = await openView(browser);
+    try {
+      const { page } = v;
+      const before = Number(await page.evaluate(() => document.body.getAttribute('data-render-count') ?? '0'));
+      // The host sends what it traced with the trace (tracePanel.ts): a reload must trace the Istio Gateway again, not a Service.
+      const target = { kind: 'IstioGateway', namespace: 'shop', name: 'public', uri: 'file:///w/gateway.yaml' };
+      await page.evaluate(([r, t]) => window.postMessage({ type: 'trace', result: r, target: t }, '*'), [result, target] as const);
+      await page.waitForFunction((n) => Number(document.body.getAttribute('data-render-count') ?? '0') > n, before);
+      for (const n of result.graph.nodes) assert.equal(await page.locator(nodeSel(n.id)).count(), 1, `node ${n.id} is drawn`);
+      assert.match(await page.locator('.title').textContent() ?? '', /^Gateway shop\/public/);
+      assert.equal(await page.locator('.trace-svg .node.status-error').count() > 0, true, 'the unexpanded short host is a broken hop');
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { __state: unknown }).__state), target);
+      // A target that is not this graph's subject is not kept: the state names what is drawn.
+      const again = Number(await page.evaluate(() => document.body.getAttribute('data-render-count') ?? '0'));
+      await page.evaluate(([r]) => window.postMessage({ type: 'trace', result: r, target: { kind: 'VirtualService', namespace: 'x', name: 'y' } }, '*'), [result] as const);
+      await page.waitForFunction((n) => Number(document.body.getAttribute('data-render-count') ?? '0') > n, again);
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { __state: unknown }).__state), { namespace: 'shop', name: 'public' });
+      await page.screenshot({ path: join(resultsDir, 'istio-gateway-trace.png') });
     } finally {
       await v.close();
     }

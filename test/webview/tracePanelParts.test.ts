@@ -197,6 +197,50 @@ describe('trace Service quick pick: Gateways', () => {
   });
 });
 
+describe('trace Service quick pick: Istio Gateways and VirtualServices', () => {
+  const at = (uri: string, start: number) => ({ uri, start, end: start + 4, line: 0, character: 0 });
+  const gateway = { kind: 'IstioGateway' as const, namespace: 'shop', name: 'public', type: 'Gateway', listeners: [{ name: 'http 8080/HTTP', routes: 1 }, { name: 'https 8443/HTTPS', routes: 0 }], source: at('file:///w/gateway.yaml', 10) };
+  const shop = { kind: 'VirtualService' as const, namespace: 'shop', name: 'shop', type: 'VirtualService', hosts: ['shop.example.com'], gateways: ['public'], servedBy: ['shop/public'], destinations: ['api', 'web.shop'], source: at('file:///w/gateway.yaml', 300) };
+  const api = { namespace: 'shop', name: 'api', type: 'ClusterIP', endpoints: 2 };
+
+  it('offers each Istio Gateway with its servers, then each VirtualService with its hosts, Gateways and destinations', () => {
+    const mesh = { kind: 'VirtualService' as const, namespace: 'shop', name: 'reviews', type: 'VirtualService', hosts: ['reviews', 'a', 'b', 'c'], gateways: ['mesh'], servedBy: [], destinations: ['reviews'] };
+    const lost = { kind: 'VirtualService' as const, namespace: 'ops', name: 'admin', type: 'VirtualService', hosts: ['admin.example.com'], gateways: ['istio-system/ingress'], servedBy: [], destinations: [] };
+    const picks = servicePicks([api, gateway, shop, mesh, lost, { ...gateway, name: 'bare', listeners: [], source: undefined }]);
+    assert.deepEqual(picks.map((p) => ('separator' in p ? `--${p.separator}` : `${p.label}: ${p.description}`)), [
+      '--shop', 'api: ClusterIP · 2 endpoints',
+      '--Istio Gateways', 'Istio Gateway shop/public: http 8080/HTTP: 1 VirtualService · https 8443/HTTPS: 0 VirtualServices', 'Istio Gateway shop/bare: no servers',
+      '--VirtualServices',
+      'VirtualService shop/shop → api, web.shop: shop.example.com · via shop/public',
+      'VirtualService shop/reviews → reviews: reviews, a, b +1 · via mesh',
+      'VirtualService ops/admin: admin.example.com · served by no Istio Gateway of the workspace',
+    ]);
+    const pick = picks.find((p) => 'label' in p && p.label.startsWith('Istio Gateway shop/public'));
+    assert.ok(pick && 'service' in pick && pick.service === gateway, 'the pick traces the Istio Gateway itself');
+  });
+
+  it('starts on the Istio Gateway or VirtualService under the cursor, never on a same-named object of another kind', () => {
+    const service = { ...api, name: 'public', source: at('file:///w/gateway.yaml', 10) };
+    const picks = servicePicks([service, gateway, shop], { current: gateway });
+    assert.deepEqual(picks.filter((p) => 'current' in p && p.current).map((p) => 'label' in p && p.label), ['Istio Gateway shop/public']);
+    const onVs = servicePicks([service, gateway, shop], { current: shop });
+    assert.deepEqual(onVs.filter((p) => 'current' in p && p.current).map((p) => 'description' in p && p.description), ['shop.example.com · via shop/public · at the cursor']);
+  });
+
+  it('tells same-named VirtualServices of two variants apart by their unit', () => {
+    const picks = servicePicks([{ ...shop, unit: 'variant prod' }, { ...shop, unit: 'variant dev' }]);
+    assert.deepEqual(picks.filter((p) => 'description' in p).map((p) => 'description' in p && p.description), ['shop.example.com · via shop/public · variant prod', 'shop.example.com · via shop/public · variant dev']);
+  });
+
+  it('reads every kind a trace starts from as a command argument or saved state, with its file; a client only for a Service', () => {
+    assert.deepEqual(readTraceTarget({ kind: 'IstioGateway', namespace: 'shop', name: 'public', uri: 'file:///w/gateway.yaml' }), { kind: 'IstioGateway', namespace: 'shop', name: 'public', uri: 'file:///w/gateway.yaml' });
+    assert.deepEqual(readTraceTarget({ kind: 'VirtualService', namespace: 'shop', name: 'shop', client: { kind: 'external' } }), { kind: 'VirtualService', namespace: 'shop', name: 'shop' });
+    assert.deepEqual(readTraceTarget({ kind: 'HTTPRoute', namespace: 'shop', name: 'store' }), { kind: 'HTTPRoute', namespace: 'shop', name: 'store' });
+    assert.deepEqual(readTraceTarget({ kind: 'Service', namespace: 'shop', name: 'api', client: { kind: 'external' } }), { namespace: 'shop', name: 'api', client: { kind: 'external' } });
+    assert.deepEqual(readTraceTarget({ kind: 'istiogateway', namespace: 'shop', name: 'public' }), { namespace: 'shop', name: 'public' });
+  });
+});
+
 describe('trace fixtures', () => {
   const names = readdirSync('test/fixtures/trace').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
 

@@ -1,12 +1,16 @@
 // codeLensesFor: a line above each Service (endpoints, backing workloads, Trace), each StatefulSet (its pod names), each
 // NetworkPolicy (the workloads it selects, the sources it admits, whether it limits egress),
-// each Gateway (routes per listener, Trace) and each route (the parents that accept it, its backends), and at the top of a
-// root kustomization what its build makes.
+// each Gateway (routes per listener, Trace) and each route (the parents that accept it, its backends), each Istio Gateway
+// (VirtualServices per server, Trace) and each VirtualService (the Gateways that serve it, its destinations, Trace), and
+// at the top of a root kustomization what its build makes.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
 import { attachToGateway, backendVerdict, parentTarget, clusterLookup } from '../analysis/gatewayRoutes';
+import { gatewayRef } from '../analysis/istioHosts';
+import { gatewaysOf, serverServes, virtualServicesOn } from '../analysis/istioTrace';
 import { isGateway, isRoute, type Gateway, type GatewayRoute } from '../model/gatewayApi';
+import { isIstioGateway, isVirtualService, type IstioGateway, type VirtualService } from '../model/istio';
 import { isService, isWorkload, type NetworkPolicy, type Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import type { TraceParams } from '../protocol';
@@ -35,10 +39,19 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
     const title = !namespaces.length ? objects : namespaces.length === 1 ? msg('{0} in namespace {1}', objects, namespaces[0]) : msg('{0} in namespaces {1}', objects, namespaces.join(', '));
     out.push({ span: { start: 0, end: 0 }, title });
   }
+  // With variants side by side, a lens traces the definition of this file (as the picker does for a variant's object).
+  const inFile = workspace.scopeOf(uri).label ? { uri } : {};
   for (const r of analysis.cluster.resources) {
     if (r.uri !== uri) continue;
     const span = { start: r.span.start, end: r.span.start };
-    if (isService(r)) {
+    if (isIstioGateway(r)) {
+      out.push({ span, title: istioGatewaySummary(analysis, r, msg) });
+      // Istio semantics §I4: the trace from its servers through the VirtualServices they apply (the CLI's istio-gateway/…).
+      out.push({ span, title: msg('Trace'), trace: { kind: 'IstioGateway', namespace: r.namespace, name: r.name, ...inFile } });
+    } else if (isVirtualService(r)) {
+      out.push({ span, title: virtualServiceSummary(analysis, r, msg) });
+      out.push({ span, title: msg('Trace'), trace: { kind: 'VirtualService', namespace: r.namespace, name: r.name, ...inFile } });
+    } else if (isService(r)) {
       out.push({ span, title: serviceSummary(analysis, r, msg) });
       out.push({ span, title: msg('Trace'), trace: { namespace: r.namespace, name: r.name } });
     } else if (isGateway(r)) {
@@ -92,6 +105,42 @@ function gatewaySummary(analysis: Analysis, g: Gateway, msg: Msg): string {
     const n = attachedRoutes(analysis, g, l).length;
     return `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}: ${n === 1 ? msg('{0} route', n) : msg('{0} routes', n)}`;
   }).join(' · ') + (g.listeners.length > 4 ? ` · ${msg('+{0} more', g.listeners.length - 4)}` : '');
+}
+
+/** Istio semantics §I4: how many VirtualServices of the workspace each server applies. */
+function istioGatewaySummary(analysis: Analysis, gw: IstioGateway, msg: Msg): string {
+  if (!gw.servers.length) return msg('no servers');
+  const bound = virtualServicesOn(analysis.cluster, gw);
+  return gw.servers.slice(0, 4).map((s) => {
+    const n = bound.filter((vs) => serverServes(gw, s, vs)).length;
+    return `${s.portName ?? '?'} ${s.port ?? '?'}/${s.protocol ?? '?'}: ${n === 1 ? msg('{0} VirtualService', n) : msg('{0} VirtualServices', n)}`;
+  }).join(' · ') + (gw.servers.length > 4 ? ` · ${msg('+{0} more', gw.servers.length - 4)}` : '');
+}
+
+/**
+ * Istio semantics §I4, §I1: for each Gateway it names, whether a server of it serves one of its hosts (or the mesh's
+ * sidecars), and how many destinations it sends to.
+ */
+function virtualServiceSummary(analysis: Analysis, vs: VirtualService, msg: Msg): string {
+  const parts: string[] = [];
+  const bound = gatewaysOf(analysis.cluster, vs);
+  const written = vs.gateways.length ? vs.gateways.map((g) => g.value) : ['mesh'];
+  for (const g of written.slice(0, 3)) {
+    const ref = gatewayRef(g, vs.namespace);
+    if (!ref) {
+      parts.push(g === 'mesh' ? msg('mesh sidecars') : g);
+      continue;
+    }
+    const name = ref.namespace === vs.namespace ? ref.name : `${ref.namespace}/${ref.name}`;
+    const gw = bound.find((b) => b.namespace === ref.namespace && b.name === ref.name);
+    // A Gateway the workspace does not hold may be installed with Istio (istio-system/ingressgateway): not "missing".
+    if (!gw) parts.push(msg('{0}: not in the workspace', name));
+    else parts.push(gw.servers.some((s) => serverServes(gw, s, vs)) ? msg('served by {0}', name) : msg('no server of {0} serves its hosts', name));
+  }
+  if (written.length > 3) parts.push(msg('+{0} more', written.length - 3));
+  const n = vs.destinations.length;
+  parts.push(n === 1 ? msg('{0} destination', n) : msg('{0} destinations', n));
+  return parts.join(' · ');
 }
 
 /** Gateway semantics §G2, §G7: which parents accept the route, and how many of its backends are valid. */

@@ -1,11 +1,14 @@
 // listServices: the starting points of a trace, for pickers and the trace view: every Service with its type, endpoint
-// count and the Gateway routes that reach it, then every Gateway with its listeners.
+// count and the Gateway routes that reach it, then every Gateway with its listeners, then every Istio Gateway with its
+// servers and every VirtualService with its hosts, Gateways and destinations.
 
 import type { Analysis } from '../analysis/analysis';
 import { endpointCount } from '../analysis/endpoints';
 import { acceptingListeners, backendVerdict, clusterLookup } from '../analysis/gatewayRoutes';
 import { routesFrom, throughListener } from '../analysis/gatewayTrace';
+import { gatewaysOf, serverServes, virtualServicesOn } from '../analysis/istioTrace';
 import { isGateway, isRoute } from '../model/gatewayApi';
+import { isIstioGateway, isVirtualService } from '../model/istio';
 import type { Service } from '../model/resources';
 import { type LineIndex, lineIndexesOf } from '../model/lineIndex';
 import type { ServiceSummary } from '../protocol';
@@ -41,7 +44,7 @@ export function listServices(analysis: Analysis, lines?: (uri: string) => LineIn
       };
     })
     .sort(byName);
-  return [...services, ...listGateways(analysis, linesOf)];
+  return [...services, ...listGateways(analysis, linesOf), ...listIstio(analysis, linesOf)];
 }
 
 function byName(a: ServiceSummary, b: ServiceSummary): number {
@@ -66,6 +69,47 @@ function listGateways(analysis: Analysis, linesOf: ReturnType<typeof lineIndexes
     });
   }
   return out.sort(byName);
+}
+
+/**
+ * Istio semantics §I4: every Istio Gateway, with its servers and how many VirtualServices of the workspace each applies,
+ * and every VirtualService, with its hosts, the Gateways it names and the hosts it sends to: starts of the trace the
+ * CLI draws from `istio-gateway/NS/NAME` and `virtualservice/NS/NAME` (features/istioTraceGraph.ts).
+ */
+function listIstio(analysis: Analysis, linesOf: ReturnType<typeof lineIndexesOf>): ServiceSummary[] {
+  const gateways: ServiceSummary[] = [];
+  const virtualServices: ServiceSummary[] = [];
+  for (const r of analysis.cluster.resources) {
+    if (!isIstioGateway(r) && !isVirtualService(r)) continue;
+    const scoped = analysis.scopeOf(r.uri);
+    const common = {
+      namespace: r.namespace,
+      name: r.name,
+      source: sourceSpan(r.uri, r.nameSpan, linesOf(r.uri)),
+      ...(scoped.label ? { unit: `variant ${scoped.label}` } : {}),
+    };
+    if (isIstioGateway(r)) {
+      const bound = virtualServicesOn(scoped.analysis.cluster, r);
+      gateways.push({
+        ...common,
+        kind: 'IstioGateway',
+        type: 'Gateway',
+        listeners: r.servers.map((s) => ({ name: `${s.portName ?? '?'} ${s.port ?? '?'}/${s.protocol ?? '?'}`, routes: bound.filter((vs) => serverServes(r, s, vs)).length })),
+      });
+    } else {
+      const served = gatewaysOf(scoped.analysis.cluster, r).filter((g) => g.servers.some((s) => serverServes(g, s, r)));
+      virtualServices.push({
+        ...common,
+        kind: 'VirtualService',
+        type: 'VirtualService',
+        hosts: r.hosts.map((h) => h.value),
+        gateways: r.gateways.length ? r.gateways.map((g) => g.value) : ['mesh'],
+        servedBy: served.map((g) => `${g.namespace}/${g.name}`),
+        destinations: [...new Set(r.destinations.flatMap((d) => (d.host === undefined ? [] : [d.host])))],
+      });
+    }
+  }
+  return [...gateways.sort(byName), ...virtualServices.sort(byName)];
 }
 
 /** Gateway semantics §G9: the routes whose backendRefs name each Service, with the listeners that accept them. */

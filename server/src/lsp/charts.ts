@@ -174,7 +174,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       for (const s of list) {
         const render = s.source && snap.renders.get(s.source.uri);
         const source = s.source && mapSourceSpan(s.source, sourcesOf(snap), (u) => snap.lines(u));
-        const key = `${s.namespace}/${s.name}\u0000${source?.uri}\u0000${source?.start}`;
+        const key = `${s.kind ?? 'Service'}\u0000${s.namespace}/${s.name}\u0000${source?.uri}\u0000${source?.start}`;
         const at = seen.get(key);
         if (at !== undefined) {
           // the same Service from another value set: named beside the first
