@@ -32,3 +32,4 @@ export declare function startCodeServer(options: {
   home?: string;
 }): Promise<RunningCodeServer>;
 export declare function stopProcessGroup(child: ChildProcess): Promise<void>;
+export declare function within<T, U>(promise: Promise<T>, ms: number, onTimeout: () => U): Promise<T | U>;

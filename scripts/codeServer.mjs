@@ -163,9 +163,8 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
     child.on('exit', (code, signal) => reject(new Error(`code-server exited (${signal ?? code}) before listening:\n${log}`)));
     child.on('error', reject);
   });
-  const timeout = sleep(60_000).then(() => { throw new Error(`code-server did not listen within 60 s:\n${log}`); });
   try {
-    await Promise.race([listening, timeout]);
+    await within(listening, 60_000, () => { throw new Error(`code-server did not listen within 60 s:\n${log}`); });
   } catch (e) {
     await stopProcessGroup(child);
     removeTemp();
@@ -198,7 +197,7 @@ export async function stopProcessGroup(child) {
   } else {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     killGroup(child.pid, 'SIGTERM');
-    const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
+    const timedOut = await within(exited.then(() => false), 5000, () => true);
     killGroup(child.pid, 'SIGKILL');
     if (timedOut) await exited;
   }
@@ -208,6 +207,29 @@ export async function stopProcessGroup(child) {
     } catch {
       // already gone
     }
+  }
+}
+
+/**
+ * What `promise` gives, or what `onTimeout` gives (or throws) after `ms`. The timer is cleared either way: a timer
+ * left running would hold the caller's process for the rest of `ms` (a test file's process ended only by the test
+ * runner's exit guard, 10 s after its last test, when it had run for less than a minute after code-server started).
+ */
+export async function within(promise, ms, onTimeout) {
+  let timer;
+  const timeout = new Promise((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(onTimeout());
+      } catch (e) {
+        reject(e);
+      }
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

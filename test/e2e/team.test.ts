@@ -1,12 +1,13 @@
 // What a team meets in a real VS Code (code-server), on a workspace of its own (test/fixtures/e2e/team): the "Ignore
 // <code> here…" quick fix that asks for a reason, adds the kube-netlens.io/ignore annotation and turns the warning into a
-// faded hint; `.kube-netlens.yaml` edits that change the diagnostics as they are typed (and an invalid value that is an
+// faded hint (and, on a workload, "… on the pod template…", which annotates spec.template.metadata); `.kube-netlens.yaml` edits that change the diagnostics as they are typed (and an invalid value that is an
 // error on the file); and NetworkPolicy reach in the workload hover and the policy code lens. Screenshots at 1366×768.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { parseAllDocuments } from 'yaml';
 import { goTo, hoverAtCursor, openEditor, openFile, patience, pickWithKeyboard, problemsShowing, readWorkspaceFile, squiggles, type Editor } from './harness';
 
 const scenarioTimeout = 4 * patience;
@@ -37,6 +38,18 @@ async function editorText(page: Page, ready: { includes: string; excludes?: stri
     const el = document.querySelector('.editor-group-container.active .monaco-editor .view-lines') as HTMLElement | null;
     const text = (el?.innerText ?? '').replace(/\u00a0/g, ' ');
     return text.includes(includes) && (!excludes || !text.includes(excludes));
+  }, ready);
+}
+
+/**
+ * Waits until the text drawn faded in the active editor (an `unnecessary` diagnostic: an ignored finding) includes
+ * `includes` and not `excludes`.
+ */
+async function fadedText(page: Page, ready: { includes?: string; excludes?: string }): Promise<void> {
+  await page.waitForFunction(({ includes, excludes }) => {
+    const faded = Array.from(document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines .squiggly-inline-unnecessary'));
+    const text = faded.map((el) => (el as HTMLElement).innerText).join('\n').replace(/\u00a0/g, ' ');
+    return (!includes || text.includes(includes)) && (!excludes || !text.includes(excludes));
   }, ready);
 }
 
@@ -80,9 +93,59 @@ describe('a team in VS Code (code-server): suppressions, the config file, Networ
     // saved, so the file on disk gives the lines as the editor shows them
     const now = find('payments.yaml', 'paymnts');
     await goTo(page, now.line, now.column + 1);
+    // in view again (the Problems panel took the lower half of the editor): the typo is drawn faded
+    await fadedText(page, { includes: 'paymnts' });
     const hover = await hoverAtCursor(page, 'made by the load tester');
     assert.match(hover, /ignored/i, 'the hover says the finding is ignored');
     assert.match(readWorkspaceFile(editor, 'payments.yaml'), /annotations:\n\s+kube-netlens\.io\/ignore: "service-selector-no-match: the payments pods/);
+  });
+
+  scenario('"Ignore hostnetwork-dns-policy on the pod template…" puts the annotation with the reason under spec.template.metadata and leaves a faded hint', '13-ignore-on-pod-template', async (page) => {
+    const reason = "the nodes' resolver forwards cluster.local to CoreDNS";
+    await openFile(page, 'node-agent.yaml');
+    const at = find('node-agent.yaml', 'hostNetwork: true');
+    await goTo(page, at.line, at.column + 'hostNetwork: '.length + 1);
+    await squiggles(page, 'warning').first().waitFor();
+    await fadedText(page, { excludes: 'true' });
+    await page.keyboard.press('Control+.');
+    const rows = page.locator('.action-widget .monaco-list-row');
+    // A workload offers both places: its own metadata and its pod template's.
+    await rows.filter({ hasText: 'Ignore hostnetwork-dns-policy on the pod template…' }).first().waitFor();
+    const offered = await rows.allInnerTexts();
+    assert.ok(offered.some((t) => t.includes('Ignore hostnetwork-dns-policy here…')), offered.join(' | '));
+    await pickWithKeyboard(page, rows, /Ignore hostnetwork-dns-policy on the pod template/);
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await page.locator('.quick-input-widget', { hasText: 'Ignore hostnetwork-dns-policy on the pod template' }).waitFor();
+    // An empty reason is refused with the input box's message, and the file is left as it is.
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'A reason is required' }).waitFor();
+    assert.equal(await page.locator('.tab.active.dirty').count(), 0, 'no edit without a reason');
+    await input.fill(reason);
+    await page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden' });
+    await editorText(page, { includes: `kube-netlens.io/ignore: "hostnetwork-dns-policy: ${reason}"` });
+    // The warning is gone from the Problems panel and the editor; `true` stays marked, faded (a hint tagged unnecessary).
+    await problemsShowing(page, 'hostnetwork-dns-policy', { absent: ['node-agent.yaml'] });
+    await page.waitForFunction(() => document.querySelectorAll('.editor-group-container.active .monaco-editor .view-overlays .squiggly-warning').length === 0);
+    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    await page.keyboard.press('Control+S');
+    await page.locator('.tab.active.dirty').waitFor({ state: 'detached' });
+    // On disk: the pod template's metadata holds the annotation, the DaemonSet's own metadata does not.
+    interface Saved { kind?: string; metadata?: unknown; spec?: { template?: { metadata?: unknown } } }
+    const saved = parseAllDocuments(readWorkspaceFile(editor, 'node-agent.yaml')).map((d) => d.toJS() as Saved);
+    const daemonSet = saved.find((d) => d.kind === 'DaemonSet');
+    assert.ok(daemonSet?.spec?.template, 'the DaemonSet and its pod template are still there');
+    assert.deepEqual(daemonSet.spec.template.metadata, { labels: { app: 'node-agent' }, annotations: { 'kube-netlens.io/ignore': `hostnetwork-dns-policy: ${reason}` } });
+    assert.deepEqual(daemonSet.metadata, { name: 'node-agent', namespace: 'shop' });
+    assert.equal(saved.length, 3, 'the other objects of the file are still there');
+    // The hint's hover says by what and why.
+    const now = find('node-agent.yaml', 'hostNetwork: true');
+    await goTo(page, now.line, now.column + 'hostNetwork: '.length + 1);
+    await fadedText(page, { includes: 'true' });
+    await editor.screenshot('13-ignore-on-pod-template-annotation');
+    const hover = await hoverAtCursor(page, reason);
+    assert.match(hover, /Ignored \(annotation on the pod template of DaemonSet shop\/node-agent: /);
   });
 
   scenario('typing in .kube-netlens.yaml switches a rule off at once, and an invalid value is an error on the file', '11-config-file-live', async (page) => {
