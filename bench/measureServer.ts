@@ -99,6 +99,22 @@ export async function measureServer(o: ServerRunOptions): Promise<ServerFigures>
   }
 }
 
+/**
+ * Cold index, then the two hover runs and nothing else (`npm run bench -- --hovers-only`): the hover figures of a
+ * size in a fraction of a full run's time, the reach hover measured exactly as the full run measures it.
+ */
+export async function measureHovers(o: ServerRunOptions): Promise<{ readonly coldIndexMs: number; readonly hover: HoverFigures; readonly reachHover: HoverFigures }> {
+  const s = startSession(o.serverJs, o.cpuProfileDir ? { cpuProfileDir: o.cpuProfileDir } : {});
+  try {
+    const cold = await coldIndex(s, o.folder, o.timeoutMs);
+    const hover = await hoverRun(s, o, o.busyServices, 'Service');
+    const reachHover = await hoverRun(s, o, o.busyWorkloads, 'NetworkPolicy reach');
+    return { coldIndexMs: cold.coldIndexMs, hover, reachHover };
+  } finally {
+    await s.close();
+  }
+}
+
 /** Cold index only, in a server started with a CPU profiler: the profile covers start-up and the first publish. */
 export async function profileColdIndex(serverJs: string, folder: string, profileDir: string, timeoutMs: number): Promise<number> {
   const s = startSession(serverJs, { cpuProfileDir: profileDir });

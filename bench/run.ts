@@ -13,7 +13,7 @@ import { summariseProfile } from './cpuProfile';
 import { defaultSeed, generateWorkspace, hostileShapes, withShape, writeWorkspace, type GeneratedWorkspace, type HostileShape } from './generate';
 import { describeMachine } from './machine';
 import { bestProcessRun } from './measureProcess';
-import { measureServer, profileColdIndex } from './measureServer';
+import { measureHovers, measureServer, profileColdIndex } from './measureServer';
 import { parseFloor } from './parseFloor';
 import { measureHelmCharts } from './helmCharts';
 import { formatResults, judgeTargets, type PeerFigures, type Results, type SizeResult } from './report';
@@ -33,6 +33,8 @@ const usage = `npm run bench -- [options]
   --profile SIZE|none        CPU profile of the cold index at SIZE (default 10000 when measured)
   --peer-limit-s S           time limit of the peer's run (default 600)
   --helm-charts N|none       a workspace of N Helm charts: cold check next to helm's own render time (default 20)
+  --hovers-only              only this: per size, the cold index then the Service and reach hovers (p50/p95, the
+                             server's CPU time per hover); nothing written
   --repo DIR                 only this: check on a real repository folder (wall time, peak RSS) next to the real
                              tools' render time of its Kustomize roots and Helm releases (bench/repo.ts)
   --out FILE                 results file (default bench/results.json)
@@ -223,6 +225,22 @@ async function main(): Promise<void> {
     return;
   }
   const o = readOptions(process.argv.slice(2));
+  if (process.argv.includes('--hovers-only')) {
+    if (o.build) {
+      const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+      if (b.status !== 0) throw new Error('npm run build failed');
+    }
+    for (const w of workspacesOf(o)) {
+      const folder = writeWorkspace(join(workDir, w.dir), w.ws);
+      const f = await measureHovers({
+        serverJs, folder, editTarget: w.ws.editTarget, busyServices: w.ws.busyServices, busyWorkloads: w.ws.busyWorkloads,
+        edits: 0, editBudgetMs: 0, hovers: o.hovers, timeoutMs: 15 * minute,
+      });
+      const row = (name: string, h: typeof f.hover) => `${name} p50 ${h.p50Ms.toFixed(1)} / p95 ${h.p95Ms.toFixed(1)} ms, CPU ${h.cpuMsPerHover.toFixed(2)} ms per hover`;
+      console.log(`[${w.dir}] cold index ${f.coldIndexMs.toFixed(0)} ms; ${row('hover', f.hover)}; ${row('reach hover', f.reachHover)} (${o.hovers} each, load ${loadavg()[0].toFixed(2)})`);
+    }
+    return;
+  }
   if (o.dryRun) {
     for (const w of workspacesOf(o)) {
       writeWorkspace(join(workDir, w.dir), w.ws);

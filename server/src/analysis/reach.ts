@@ -293,24 +293,44 @@ export interface SideResult {
   readonly unknownBecause?: string;
 }
 
-const selectionMemo = new WeakMap<Workload, Map<Direction, Selection>>();
+/**
+ * Which policies select a workload's pods depends on its namespace's objects alone: kept with the cluster's partition
+ * of that namespace (model/cluster.ts), which the next snapshot reuses while none of the namespace's files change and
+ * replaces when one does (a policy added or edited), so the answer is never one of an earlier snapshot's.
+ */
+const selectionMemo = new WeakMap<object, WeakMap<Workload, Map<Direction, Selection>>>();
 
 interface Selection { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: string }[] }
 
 /** Policies of the workload's namespace that select its pods for a direction (netpol §2, §3). */
 export function policiesFor(cluster: Cluster, w: Workload, direction: Direction): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: string }[] } {
-  let byDirection = selectionMemo.get(w);
-  if (!byDirection) selectionMemo.set(w, (byDirection = new Map()));
+  const partition: object = cluster.objectsIn(w.namespace) ?? cluster;
+  let byWorkload = selectionMemo.get(partition);
+  if (!byWorkload) selectionMemo.set(partition, (byWorkload = new WeakMap()));
+  let byDirection = byWorkload.get(w);
+  if (!byDirection) byWorkload.set(w, (byDirection = new Map()));
   let found = byDirection.get(direction);
   if (!found) byDirection.set(direction, (found = selection(cluster, { kind: 'workload', workload: w }, direction)));
+  return found;
+}
+
+const typedMemo = new WeakMap<object, Map<'Ingress' | 'Egress', readonly NetworkPolicy[]>>();
+
+/** A namespace's policies whose policyTypes hold `type`, kept with the namespace's partition. */
+function policiesOfType(cluster: Cluster, namespace: string, type: 'Ingress' | 'Egress'): readonly NetworkPolicy[] {
+  const partition = cluster.objectsIn(namespace);
+  if (!partition) return [];
+  let byType = typedMemo.get(partition);
+  if (!byType) typedMemo.set(partition, (byType = new Map()));
+  let found = byType.get(type);
+  if (!found) byType.set(type, (found = partition.networkPolicies.filter((p) => p.policyTypes.includes(type))));
   return found;
 }
 
 function selection(cluster: Cluster, self: PodsEnd, direction: Direction): Selection {
   const type = direction === 'ingress' ? 'Ingress' : 'Egress';
   const found: Selection = { sure: [], maybe: [] };
-  for (const p of cluster.objectsIn(namespaceOf(self))?.networkPolicies ?? []) {
-    if (!p.policyTypes.includes(type)) continue;
+  for (const p of policiesOfType(cluster, namespaceOf(self), type)) {
     const m = pods(p.podSelector, self);
     if (m.m === 'yes') found.sure.push(p);
     else if (m.m === 'unknown') found.maybe.push({ p, why: m.why });
@@ -334,19 +354,51 @@ export function side(cluster: Cluster, self: Workload, direction: Direction, oth
   return sideOf(cluster, { kind: 'workload', workload: self }, direction, other);
 }
 
+/**
+ * Side results of a workload, per cluster, direction and the signature of the far end: which peer of each rule
+ * matches it, for certain or not at all. Every far end with the same signature gets the same answer when the ports
+ * do not depend on it (ingress: named ports resolve on the workload itself; egress: only without named ports), so
+ * a connectivity list or a hover pays for each distinct answer once, not once per far end.
+ */
+const sideMemo = new WeakMap<Cluster, WeakMap<Workload, Map<string, SideResult>>>();
+/** Side results that stand for every far end of their signature (and `openSide`): what `reach` may keep pairs of. */
+const canonical = new WeakSet<SideResult>([]);
+
 function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: Endpoint): SideResult {
   const { sure: definite, maybe: perhaps } = selectionOf(cluster, self, direction);
   if (!definite.length && !perhaps.length) return openSide;
+  const isolating = [...definite, ...perhaps.map((x) => x.p)];
+  // Every rule's peer match against the far end, computed once and read by the evaluation below.
+  const matches = isolating.map((p) => (direction === 'ingress' ? p.ingress : p.egress).map((rule) => (rule.peers.length ? or(rule.peers.map((q) => peerMatch(cluster, p, q, other))) : yes)));
+  const memoized = self.kind === 'workload' && (direction === 'ingress' || !isolating.some((p) => p.egress.some((r) => r.ports.some((x) => typeof x.port === 'string'))));
+  let key: string | undefined;
+  if (memoized && matches.every((ms) => ms.every((m) => m.m !== 'unknown'))) {
+    key = `${direction}:${matches.map((ms) => ms.map((m) => (m.m === 'yes' ? 'y' : 'n')).join('')).join('|')}`;
+    let byWorkload = sideMemo.get(cluster);
+    if (!byWorkload) sideMemo.set(cluster, (byWorkload = new WeakMap()));
+    let bySignature = byWorkload.get(self.workload);
+    if (!bySignature) byWorkload.set(self.workload, (bySignature = new Map()));
+    const found = bySignature.get(key);
+    if (found) return found;
+    const made = evaluateSide(self, direction, other, definite, perhaps, matches);
+    bySignature.set(key, made);
+    canonical.add(made);
+    return made;
+  }
+  return evaluateSide(self, direction, other, definite, perhaps, matches);
+}
+
+function evaluateSide(self: PodsEnd, direction: Direction, other: Endpoint, definite: readonly NetworkPolicy[], perhaps: readonly { p: NetworkPolicy; why: string }[], matches: readonly (readonly Match[])[]): SideResult {
   const destination: Endpoint = direction === 'ingress' ? self : other;
   const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
   const selfText = self.kind === 'workload' ? `${self.workload.kind} "${self.workload.name}"` : self.labels ? `the pods labelled ${[...self.labels].map(([k, v]) => `${k}=${v}`).join(',')} in namespace "${self.namespace}"` : `any pod in namespace "${self.namespace}"`;
   let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${selfText} is unknown: ${perhaps[0].why}`;
-  const evaluate = (p: NetworkPolicy): { sure: PortSet; maybe: PortSet } => {
+  const evaluate = (p: NetworkPolicy, ms: readonly Match[]): { sure: PortSet; maybe: PortSet } => {
     const list = direction === 'ingress' ? p.ingress : p.egress;
     let sure: PortSet = noPorts;
     let maybe: PortSet = noPorts;
     list.forEach((rule, i) => {
-      const m = rule.peers.length ? or(rule.peers.map((q) => peerMatch(cluster, p, q, other))) : yes;
+      const m = ms[i];
       if (m.m === 'no') return;
       const ports = rulePorts(rule, destination);
       if (isEmpty(ports)) return;
@@ -357,16 +409,16 @@ function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: En
     });
     return { sure, maybe };
   };
-  const d = definite.map(evaluate);
-  const m = perhaps.map((x) => evaluate(x.p));
+  const d = definite.map((p, i) => evaluate(p, matches[i]));
+  const m = perhaps.map((x, i) => evaluate(x.p, matches[definite.length + i]));
   const isolating = [...definite, ...perhaps.map((x) => x.p)];
-  if (!isolating.length) return { isolating, isolated: false, sure: allPorts, maybe: allPorts, rules };
   const sure = definite.length ? union(...d.map((x) => x.sure)) : union(...m.map((x) => x.sure));
   const maybe = definite.length ? union(...d.map((x) => x.maybe), ...m.map((x) => x.maybe)) : allPorts;
   return { isolating, isolated: definite.length > 0, sure, maybe: union(maybe, sure), rules, ...(unknownBecause ? { unknownBecause } : {}) };
 }
 
 const openSide: SideResult = { isolating: [], isolated: false, sure: allPorts, maybe: allPorts, rules: [] };
+canonical.add(openSide);
 
 // ---- policies this tool recognises but does not evaluate (netpol §7) ----------------------------------------------
 
@@ -381,13 +433,14 @@ const otherPolicyKinds: readonly { readonly group: RegExp; readonly kind: string
   { group: /^(crd\.)?projectcalico\.org\//, kind: 'StagedNetworkPolicy', clusterWide: false },
 ];
 
+const otherKindNames = new Set(otherPolicyKinds.map((k) => k.kind));
 const otherMemo = new WeakMap<Cluster, readonly Resource[]>();
 
 /** AdminNetworkPolicies, Cilium and Calico policies in scope (recognised, not evaluated). */
 export function otherPolicies(cluster: Cluster): readonly Resource[] {
   let found = otherMemo.get(cluster);
   if (!found) {
-    found = cluster.resources.filter((r) => otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion)));
+    found = cluster.resources.filter((r) => otherKindNames.has(r.kind) && otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion)));
     otherMemo.set(cluster, found);
   }
   return found;
@@ -421,6 +474,21 @@ export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: Por
   const hostNetwork = [from, to].find((e): e is Extract<Endpoint, { kind: 'workload' }> => e.kind === 'workload' && e.workload.template.hostNetwork);
   const egress = from.kind !== 'external' ? sideOf(cluster, from, 'egress', to) : openSide;
   const ingress = to.kind !== 'external' ? sideOf(cluster, to, 'ingress', from) : openSide;
+  // The verdict is a function of the two sides alone when no port is asked, no end uses the host network and no
+  // other kind of policy is in scope: pairs of sides that stand for many ends are decided once per cluster.
+  if (port || hostNetwork || otherPolicies(cluster).length || !canonical.has(egress) || !canonical.has(ingress)) return verdictOf(cluster, from, to, egress, ingress, hostNetwork, port);
+  let byIngress = pairMemo.get(cluster);
+  if (!byIngress) pairMemo.set(cluster, (byIngress = new WeakMap()));
+  let byEgress = byIngress.get(ingress);
+  if (!byEgress) byIngress.set(ingress, (byEgress = new WeakMap()));
+  let found = byEgress.get(egress);
+  if (!found) byEgress.set(egress, (found = verdictOf(cluster, from, to, egress, ingress, undefined, undefined)));
+  return found;
+}
+
+const pairMemo = new WeakMap<Cluster, WeakMap<SideResult, WeakMap<SideResult, ReachResult>>>();
+
+function verdictOf(cluster: Cluster, from: Endpoint, to: Endpoint, egress: SideResult, ingress: SideResult, hostNetwork: Extract<Endpoint, { kind: 'workload' }> | undefined, port: PortQuery | undefined): ReachResult {
   const wanted = port ? single(port.protocol, port.port) : allPorts;
   const sure = intersect(intersect(egress.sure, ingress.sure), wanted);
   const maybe = intersect(intersect(egress.maybe, ingress.maybe), wanted);
@@ -465,6 +533,44 @@ function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
  * workload is denied by `w`'s ingress policies: a connectivity list asks `reach` only about these.
  */
 export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  let byWorkload = candidateMemo.get(cluster);
+  if (!byWorkload) candidateMemo.set(cluster, (byWorkload = new WeakMap()));
+  if (byWorkload.has(w)) return byWorkload.get(w);
+  const found = computeIngressCandidates(cluster, w);
+  byWorkload.set(w, found);
+  return found;
+}
+
+const candidateMemo = new WeakMap<Cluster, WeakMap<Workload, ReadonlySet<Workload> | undefined>>();
+const hostNetworkMemo = new WeakMap<Cluster, readonly Workload[]>();
+
+/** The workloads whose pods use the host network, in cluster order. */
+function hostNetworkWorkloads(cluster: Cluster): readonly Workload[] {
+  let found = hostNetworkMemo.get(cluster);
+  if (!found) hostNetworkMemo.set(cluster, (found = cluster.workloads.filter((x) => x.template.hostNetwork)));
+  return found;
+}
+
+const unindexedMemo = new WeakMap<object, Map<string, boolean>>();
+
+/**
+ * Whether a selector on this label key may select pods of the namespace the label index does not know of: a
+ * controller label a template does not write, or a placeholder as a template's value. Kept with the namespace's
+ * partition (it depends on that namespace's workloads alone).
+ */
+function unindexed(cluster: Cluster, namespace: string, key: string): boolean {
+  const partition: object = cluster.objectsIn(namespace) ?? cluster;
+  let byKey = unindexedMemo.get(partition);
+  if (!byKey) unindexedMemo.set(partition, (byKey = new Map()));
+  let found = byKey.get(key);
+  if (found === undefined) {
+    const controller = isControllerLabel(key);
+    byKey.set(key, (found = cluster.workloadsIn(namespace).some((x) => (controller && !x.template.labels.has(key)) || hasPlaceholder(x.template.labels.get(key) ?? ''))));
+  }
+  return found;
+}
+
+function computeIngressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
   const { sure, maybe } = policiesFor(cluster, w, 'ingress');
   if (!sure.length || maybe.length || w.template.hostNetwork) return undefined;
   const out = new Set<Workload>();
@@ -478,14 +584,14 @@ export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Wo
           const pods = peer.podSelector;
           const keys = pods ? [...pods.matchLabels.keys(), ...pods.matchExpressions.map((e) => e.key)] : [];
           // A selection the label index cannot answer (controller labels, placeholders): every workload there.
-          const all = !pods || cluster.workloadsIn(ns).some((x) => keys.some((k) => (isControllerLabel(k) && !x.template.labels.has(k)) || hasPlaceholder(x.template.labels.get(k) ?? '')));
+          const all = !pods || keys.some((k) => unindexed(cluster, ns, k));
           for (const x of all ? cluster.workloadsIn(ns) : cluster.workloadsSelectedBy(ns, pods!)) out.add(x);
         }
       }
     }
   }
   // A host-network source is never denied for certain: a verdict with one is unknown (docs/networkpolicy-semantics.md §2).
-  for (const x of cluster.workloads) if (x.template.hostNetwork) out.add(x);
+  for (const x of hostNetworkWorkloads(cluster)) out.add(x);
   return out;
 }
 

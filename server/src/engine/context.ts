@@ -291,6 +291,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       record(`wls:${namespace}`);
       return a().cluster.workloadsIn(namespace);
     },
+    hookWorkloadsIn(namespace) {
+      record(`wls:${namespace}`);
+      return a().cluster.hookWorkloadsIn(namespace);
+    },
     workloadsMatching(namespace, selector) {
       const key = selectorKey(namespace, selector);
       if (key) record(key);
@@ -589,6 +593,10 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
     workloadsIn(namespace) {
       record(`wls:${namespace}`);
       return c.workloadsIn(namespace);
+    },
+    hookWorkloadsIn(namespace) {
+      record(`wls:${namespace}`);
+      return c.hookWorkloadsIn(namespace);
     },
     servicesClaimingNodePort(nodePort) {
       record(`nodeport:${nodePort}`);

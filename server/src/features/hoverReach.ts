@@ -105,14 +105,28 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
     if (shown.length < shownMax) shown.push(verdictLine(peer, w, r));
     else more++;
   }
-  if (more) shown.push(md`- and ${plural(more, 'more')}`);
+  if (more) shown.push(md`- and ${plural(more, 'more', 'more')}`);
   if (denied) shown.push(md`- denied: ${plural(denied, direction === 'ingress' ? 'other source' : 'other destination')}`);
   if (!shown.length) shown.push(md`- nothing`);
   return shown;
 }
 
+/**
+ * Kept per analysis, which is one snapshot's (the next snapshot's analysis is another object, so an edit anywhere
+ * that changes a policy, a workload's labels or a namespace's labels makes a new answer; no time limit is involved).
+ */
+const hoverMemo = new WeakMap<Analysis, WeakMap<Workload, Md>>();
+
 /** The hover on a workload's name or kind: its policies and its connections in both directions. */
 export function workloadReachHover(analysis: Analysis, w: Workload): Md {
+  let byWorkload = hoverMemo.get(analysis);
+  if (!byWorkload) hoverMemo.set(analysis, (byWorkload = new WeakMap()));
+  let found = byWorkload.get(w);
+  if (!found) byWorkload.set(w, (found = reachHoverOf(analysis, w)));
+  return found;
+}
+
+function reachHoverOf(analysis: Analysis, w: Workload): Md {
   const out: Md[] = [md`**${text(w.kind)}** ${code(w.name)}: NetworkPolicy reach`, md``];
   const ingress = policiesFor(analysis.cluster, w, 'ingress');
   const egress = policiesFor(analysis.cluster, w, 'egress');

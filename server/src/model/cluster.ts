@@ -33,6 +33,8 @@ export interface Cluster {
   /** Services of any namespace whose name equals `name` ignoring case (CoreDNS compares names case-insensitively, semantics §1.3). */
   servicesNamed(name: string): readonly Service[];
   workloadsIn(namespace: string): readonly Workload[];
+  /** Workloads of Helm hooks (tests, pre-install Jobs): kept out of every list, their pods exist while the hook runs. */
+  hookWorkloadsIn(namespace: string): readonly Workload[];
   /** NodePort and LoadBalancer Services of any namespace with a port claiming this node port, in cluster order (the allocator is cluster-wide, semantics §5.6). */
   servicesClaimingNodePort(nodePort: number): readonly Service[];
   /** Workloads in `namespace` whose pod template labels contain every pair of the equality selector. */
@@ -85,6 +87,7 @@ interface Partition extends NamespaceObjects {
   readonly copies: readonly (readonly Resource[])[];
   /** kind + name → the first rejected definition */
   readonly rejected: ReadonlyMap<string, Resource>;
+  readonly hookWorkloads: readonly Workload[];
 }
 
 /**
@@ -195,6 +198,7 @@ export function buildCluster(input: readonly ManifestFile[], previous?: Cluster,
     servicesIn: (namespace) => partitions.get(namespace)?.services ?? none,
     servicesNamed,
     workloadsIn: (namespace) => partitions.get(namespace)?.workloads ?? none,
+    hookWorkloadsIn: (namespace) => partitions.get(namespace)?.hookWorkloads ?? none,
     servicesClaimingNodePort,
     workloadsMatching,
     workloadsSelectedBy: (namespace, selector) => {
@@ -408,12 +412,16 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[], rej
   const labelIndex = new Map<string, Workload[]>();
   const servicesByLowerName = new Map<string, Service[]>();
   const nodePortClaims = new Map<number, Service[]>();
+  const hookWorkloads: Workload[] = [];
   for (const f of holders) {
     for (const r of f.resources) {
       if (r.namespace !== namespace) continue;
       const key = `${r.kind}\u0000${r.name}`;
       // Helm hooks (tests, pre-install jobs) exist only while the hook runs, not with the release: nothing selects them.
-      if (r.annotations.has('helm.sh/hook')) continue;
+      if (r.annotations.has('helm.sh/hook')) {
+        if (isWorkload(r)) hookWorkloads.push(r);
+        continue;
+      }
       // semantics §9.4: an object the API server rejects never exists; it is kept aside for the messages about it.
       if (rejects?.(r)) {
         if (!rejected.has(key)) rejected.set(key, r);
@@ -435,7 +443,7 @@ function buildPartition(namespace: string, holders: readonly ManifestFile[], rej
   }
   const copies: Resource[][] = [];
   for (const defs of byKey.values()) if (defs.length > 1 && defs.some((d) => d.uri !== defs[0].uri)) copies.push(defs);
-  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims, copies, rejected };
+  return { ...l, byKey, labelIndex, servicesByLowerName, nodePortClaims, copies, rejected, hookWorkloads };
 }
 
 /** The node ports a Service claims, once each: only NodePort and LoadBalancer Services allocate them. */

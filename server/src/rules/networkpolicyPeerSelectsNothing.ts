@@ -7,7 +7,7 @@ import { isGeneratedLabel } from '../model/podLabels';
 import type { NetworkPolicy, PolicyPeer, PolicyRule } from '../model/resources';
 import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
 import { selectorKeys } from './networkpolicySelectsNothing';
-import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
+import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, ofSameUnit, selectorEvidence } from './selectorEvidence';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
@@ -30,7 +30,9 @@ nothing comes close and a custom resource in a target namespace is one an operat
 uses a generated label, and when nothing comes close in another namespace (or nothing is deployed next to the policy
 with the peer's label keys): the clients or servers a peer names there are often deployed by another repository (an
 ingress controller, a metrics scraper). A peer of the policy's own namespace that matches none of the workloads these
-manifests deploy there with its label keys (an owned namespace) is reported, and the message names them.`,
+manifests deploy there with its label keys (an owned namespace) is reported, and the message names them. A near miss
+or an owned namespace counts only within the policy's unit: for a policy of a Helm release, the workloads of that
+release, not those of another chart beside it. A peer for the pods of a Helm hook (a test pod) is quiet.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -105,6 +107,8 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   if (!namespaces) return undefined;
   // Whether any namespace has such pods first: a peer that selects pods somewhere depends on those pods only.
   for (const ns of namespaces) if (lookup.anyWorkloadSelectedBy(ns, pods)) return undefined;
+  // Pods of a Helm hook (a test pod, a pre-upgrade Job) exist while the hook runs: a peer for them admits them then.
+  for (const ns of namespaces) if (lookup.hookWorkloadsIn(ns).some((w) => selectorMatches(pods, w.template.labels))) return undefined;
   const keys = selectorKeys(pods);
   if (keys.some(isGeneratedLabel) || [...pods.matchLabels.values()].some(hasPlaceholder)) return undefined;
   const quoted = namespaces.map((n) => `"${n}"`).join(', ');
@@ -113,7 +117,9 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   for (const ns of namespaces) {
     const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods);
     if (evidence.inVariants.length) return undefined;
-    const near = evidence.near[0];
+    // A near miss is evidence only within the policy's unit (semantics §9.0): the pods of another release or another
+    // chart's example are installed on their own, and the peer may name pods of neither.
+    const near = evidence.near.find((m) => ofSameUnit(np.uri, m.workload.uri));
     if (!near || (!isDecisive(near) && lookup.podsUnknown(ns, keys, np.uri))) continue;
     // the near miss's workload (its words start with it in every language), placed in its namespace
     const hint = describeNearMiss(near, msg).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? msg('{0} in namespace "{1}"', '$1', ns) : '$1');
@@ -125,7 +131,8 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   // ingress controller, a scraper): unknown.
   if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys, np.uri)) {
     const evidence = selectorEvidence(lookup, np, pods);
-    if (evidence.owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(evidence.owned, policyNamespace, formatSelector(pods), msg) };
+    const owned = evidence.owned.filter((w) => ofSameUnit(np.uri, w.uri));
+    if (owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(owned, policyNamespace, formatSelector(pods), msg) };
   }
   return undefined;
 }

@@ -3,7 +3,7 @@
 import { joinSentences, messages } from '../l10n/l10n';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
-import { formatSelector, selectorIsEmpty, type LabelSelector } from '../model/selector';
+import { formatSelector, selectorIsEmpty, selectorMatches, type LabelSelector } from '../model/selector';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, selectorEvidence } from './selectorEvidence';
@@ -26,7 +26,8 @@ namespace is one an operator turns into pods (or a deployer's manifests land the
 value a controller generates (\`pod-template-hash\`, \`controller-revision-hash\`), and when the manifests deploy no
 workload carrying the selector's label keys next to the policy (a folder of policies only, for pods deployed from
 another repository, a chart or \`kubectl -n\`). A policy that matches pods in another build of the same files (a shared
-policy set applied to a build that leaves one app out) is quiet too. With workloads next to it that carry the keys
+policy set applied to a build that leaves one app out) is quiet too, as is a policy for the pods of a Helm hook (a
+pre-upgrade Job, a test pod), which exist while the hook runs. With workloads next to it that carry the keys
 (an owned namespace), a policy that matches none of them is reported, and the message names them.`,
   examples: {
     bad: `apiVersion: networking.k8s.io/v1
@@ -65,6 +66,8 @@ spec:
     for (const np of subjects.networkPolicies) {
       if (selectorIsEmpty(np.podSelector)) continue;
       if (lookup.anyWorkloadSelectedBy(np.namespace, np.podSelector)) continue;
+      // A policy for the pods of a Helm hook (a pre-upgrade Job, a test pod) selects them while the hook runs.
+      if (lookup.hookWorkloadsIn(np.namespace).some((w) => selectorMatches(np.podSelector, w.template.labels))) continue;
       const keys = selectorKeys(np.podSelector);
       if (keys.some(isGeneratedLabel) || [...np.podSelector.matchLabels.values()].some(hasPlaceholder)) continue;
       // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss first, whatever else is in scope.

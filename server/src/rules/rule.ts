@@ -72,6 +72,8 @@ export interface Lookup {
   /** Services of any namespace named `name`, ignoring case (semantics §1.3). */
   servicesNamed(name: string): readonly Service[];
   workloadsIn(namespace: string): readonly Workload[];
+  /** Workloads of Helm hooks in the namespace (kept out of every other list; their pods exist while the hook runs). */
+  hookWorkloadsIn(namespace: string): readonly Workload[];
   /** Workloads in `namespace` whose pod template labels contain every pair of the equality selector. */
   workloadsMatching(namespace: string, selector: ReadonlyMap<string, string>): readonly Workload[];
   /** Workloads in `namespace` whose pod template labels satisfy a full label selector. */

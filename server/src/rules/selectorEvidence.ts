@@ -235,6 +235,16 @@ export function servicesBeside(lookup: Lookup, subjectUri: string, namespace: st
   return lookup.servicesIn(namespace).some((s) => besides(subjectUri, s.uri));
 }
 
+/**
+ * Whether a workload is of the subject's unit (semantics §9.0): a subject of a render (a Helm release, a Kustomize
+ * build) has the workloads of that render as its unit, never those of a chart or folder beside it, which are installed
+ * on their own; a workspace file has those written beside it.
+ */
+export function ofSameUnit(subjectUri: string, workloadUri: string): boolean {
+  if (subjectUri.includes('#')) return subjectUri === workloadUri;
+  return besides(subjectUri, workloadUri);
+}
+
 /** Whether an object is written beside the subject: in the subject's folder's parent tree (analysis/unknowns.ts localityOf). */
 function besides(subjectUri: string, workloadUri: string): boolean {
   if (subjectUri === workloadUri) return true;
