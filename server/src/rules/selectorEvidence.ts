@@ -60,7 +60,7 @@ export interface SelectorEvidence {
 const nameKeys: readonly string[] = ['app', 'app.kubernetes.io/name', 'name', 'k8s-app', 'app.kubernetes.io/instance', 'component', 'app.kubernetes.io/component', 'run'];
 
 /** The evidence for a selector of `subject` (its file and namespace) that matches no workload in that namespace. */
-export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string; readonly namespace: string }, selector: LabelSelector): SelectorEvidence {
+export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string; readonly namespace: string }, selector: LabelSelector, msg: Msg): SelectorEvidence {
   const ns = subject.namespace;
   const local = lookup.workloadsIn(ns);
   const near: NearMiss[] = [];
@@ -80,7 +80,7 @@ export function selectorEvidence(lookup: Lookup, subject: { readonly uri: string
   // semantics §9.4: a rejected workload never exists; its near miss says both (item: rejected objects).
   if (near.length) {
     const w = near[0].workload;
-    const rejected = lookup.rejected(w.kind, w.namespace, w.name) ?? selectorRejection(w);
+    const rejected = lookup.rejected(w.kind, w.namespace, w.name) ?? selectorRejection(w, msg);
     if (rejected) near[0] = { ...near[0], rejected };
   }
   const elsewhere: Workload[] = [];
