@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../../server/src/features/diagnostics';
 import { findingsOfProblems } from '../../server/src/features/renderedFindings';
+import { messages } from '../../server/src/l10n/l10n';
 
 const broken = { uri: 'file:///w/broken.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [a\n' };
 const orphan = {
@@ -39,7 +40,7 @@ describe('configured severities', () => {
       { uri: 'file:///w/chart/Chart.yaml', span: { start: 0, end: 4 }, code: 'helm-failed', severity: 'error' as const, message: 'helm template failed: a missing value' },
       { uri: 'file:///w/chart/Chart.yaml', span: { start: 0, end: 4 }, code: 'helm-not-rendered', severity: 'information' as const, message: 'helm was not found, so the chart is not checked' },
     ];
-    assert.deepEqual(findingsOfProblems(problems, {}).map((f) => `${f.code} ${f.severity}`), ['helm-failed error', 'helm-not-rendered information']);
-    assert.deepEqual(findingsOfProblems(problems, { 'helm-failed': 'warning', 'helm-not-rendered': 'off' }).map((f) => `${f.code} ${f.severity}`), ['helm-failed warning']);
+    assert.deepEqual(findingsOfProblems(problems, {}, messages(undefined)).map((f) => `${f.code} ${f.severity}`), ['helm-failed error', 'helm-not-rendered information']);
+    assert.deepEqual(findingsOfProblems(problems, { 'helm-failed': 'warning', 'helm-not-rendered': 'off' }, messages(undefined)).map((f) => `${f.code} ${f.severity}`), ['helm-failed warning']);
   });
 });

@@ -47,14 +47,14 @@ function literalAt(text: string, i: number): { value: string; end: number } | un
   return undefined;
 }
 
-/** Every `msg(…)` of the server and CLI, and every `l10n.t(…)` of the client. */
+/** Every `msg(…)` and `phrase(…)` of the server and CLI, and every `l10n.t(…)` of the client. */
 function callSites(): CallSite[] {
   const sites: CallSite[] = [];
   const files = [...sourceFiles(join(root, 'server', 'src')), ...sourceFiles(join(root, 'client', 'src'))];
   for (const file of files) {
     if (file.endsWith(join('l10n', 'l10n.ts'))) continue;
     const text = readFileSync(file, 'utf8');
-    const call = file.includes(`${join('client', 'src')}`) ? /\bl10n\.t\(\s*/g : /(?<![.\w])msg\(\s*/g;
+    const call = file.includes(`${join('client', 'src')}`) ? /\bl10n\.t\(\s*/g : /(?<![.\w])(?:msg|phrase)\(\s*/g;
     for (const m of text.matchAll(call)) {
       const start = m.index! + m[0].length;
       const line = text.slice(0, m.index).split('\n').length;
@@ -62,7 +62,7 @@ function callSites(): CallSite[] {
       const rel = relative(root, file);
       const source = text.slice(m.index, text.indexOf('\n', m.index)).trim();
       // a call site that passes the formatter on (`(msg) => …`, `msg: Msg`) is no message
-      if (!lit && /^msg\(\s*\)/.test(text.slice(m.index))) continue;
+      if (!lit && /^(?:msg|phrase)\(\s*\)/.test(text.slice(m.index))) continue;
       sites.push({ file: rel, line, ...(lit && { template: lit.value }), source });
     }
   }

@@ -3,6 +3,7 @@
 // next to the plain manifests. Findings on a render go to its template lines, one finding naming every value set
 // that has it (features/renderedFindings.ts).
 
+import { messages } from '../l10n/l10n';
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
 import { findingsOfProblems, mapFindings, valueSetContext, type RenderedFindings } from '../features/renderedFindings';
@@ -38,7 +39,7 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
   if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
   const renders = renderCharts(loaded.charts, loaded.sources, options, env, progress);
   // the configured severities (the analysis's config is these defaults over loaded.config, features/analyzeTexts.ts)
-  const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], withDefaults(loaded.config).rules);
+  const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], withDefaults(loaded.config).rules, messages(loaded.analysis.config.locale));
   const units = renders.units.flatMap((unit) => {
     const chart = discovery.charts.find((c) => c.chartYaml === unit.definedBy)!;
     const valueSet = chart.valueSets.find((v) => unit.id === `helm:${chart.root}#${v.id}`)!;

@@ -3,7 +3,7 @@
 // earlier evaluated snapshot, only the units whose inputs changed run again. The only state it holds is the
 // evaluation of each snapshot (a memo by Analysis) and what the next evaluation reuses.
 
-import { messages } from '../l10n/l10n';
+import { messages, say } from '../l10n/l10n';
 import type { Analysis, ScopeAnalysis } from '../analysis/analysis';
 import { configuredSeverity, type AnalysisConfig, type Severity } from '../model/config';
 import type { ManifestFile } from '../model/parseManifest';
@@ -465,19 +465,21 @@ function assemble(analysis: Analysis, ruleFindings: readonly Finding[], mapUnits
  * A file's parse problems as findings at their configured severities, made once per parsed file and severity
  * settings (an unchanged file's findings stay the same objects).
  */
-const problemFindings = new WeakMap<ManifestFile, { readonly settings: AnalysisConfig['rules']; readonly findings: readonly Finding[] }>();
+const problemFindings = new WeakMap<ManifestFile, { readonly settings: AnalysisConfig['rules']; readonly locale: AnalysisConfig['locale']; readonly findings: readonly Finding[] }>();
 
 function problemsOf(f: ManifestFile, config: AnalysisConfig): readonly Finding[] {
   const hit = problemFindings.get(f);
-  if (hit?.settings === config.rules) return hit.findings;
+  if (hit?.settings === config.rules && hit.locale === config.locale) return hit.findings;
   const findings: Finding[] = [];
+  // worded in the finding's locale: the problems are made once with the parsed file, for every locale
+  const msg = messages(config.locale);
   for (const p of f.problems) {
     const severity = severityOf(config, p.code, p.severity);
     if (!severity) continue;
-    const related = p.related?.map((r) => ({ uri: f.uri, span: r.span, message: r.message }));
-    findings.push({ uri: f.uri, span: p.span, message: p.message, code: p.code, severity, ...(related ? { related } : {}) });
+    const related = p.related?.map((r) => ({ uri: f.uri, span: r.span, message: r.phrase ? say(r.phrase, msg) : r.message }));
+    findings.push({ uri: f.uri, span: p.span, message: p.phrase ? say(p.phrase, msg) : p.message, code: p.code, severity, ...(related ? { related } : {}) });
   }
-  problemFindings.set(f, { settings: config.rules, findings });
+  problemFindings.set(f, { settings: config.rules, locale: config.locale, findings });
   return findings;
 }
 

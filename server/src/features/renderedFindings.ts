@@ -3,6 +3,7 @@
 // them all. The mapping and merging are engine/renderedMerge.ts's (which drops fixes: they would edit rendered text,
 // which nobody can save); what is Helm's is here: how a value set is named, with the value it rendered.
 
+import { say, type Msg } from '../l10n/l10n';
 import { configuredSeverity, type AnalysisConfig } from '../model/config';
 import type { LineIndex } from '../model/lineIndex';
 import type { RenderedText, RenderProblem } from '../model/rendered';
@@ -111,13 +112,13 @@ function renderedSnippet(text: string, span: Span): string {
 
 /**
  * Render problems as findings (the CLI and the editor show them like rule findings), at their configured severities
- * (model/config.ts `configuredSeverity`); `off` drops them.
+ * (model/config.ts `configuredSeverity`); `off` drops them. Worded by `msg` (the analysis's locale).
  */
-export function findingsOfProblems(problems: readonly RenderProblem[], rules: AnalysisConfig['rules']): Finding[] {
+export function findingsOfProblems(problems: readonly RenderProblem[], rules: AnalysisConfig['rules'], msg: Msg): Finding[] {
   const out: Finding[] = [];
   for (const p of problems) {
     const severity = configuredSeverity(rules, p.code, p.severity);
-    if (severity) out.push({ uri: p.uri, span: p.span, code: p.code, severity, message: p.message });
+    if (severity) out.push({ uri: p.uri, span: p.span, code: p.code, severity, message: p.phrase ? say(p.phrase, msg) : p.message });
   }
   return out;
 }

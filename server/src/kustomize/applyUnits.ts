@@ -4,6 +4,7 @@
 // says why. A root that does not render leaves its files as they are (analysed as plain files, as before).
 // Pure; the memo carried from one call to the next only avoids rendering a root again while its inputs are unchanged.
 
+import { asIs, phrase, sentences, worded, type Phrase } from '../l10n/l10n';
 import type { LoadRestrictor } from '../model/config';
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
 import { renderedFileUri, type RenderedUnit } from '../model/rendered';
@@ -204,17 +205,19 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     for (const u of unknown) consumedUris.add(u);
     const bases = aloneFor.get(root.dir) ?? [];
     const why = !unknown.length
-      ? ''
+      ? undefined
       : bases.length
-        ? ` What this build makes of the files it reads is unknown; ${bases.length === 1 ? 'the base' : 'the bases'} it includes (${bases.map(labelOf).join(', ')}) ${bases.length === 1 ? 'is' : 'are'} checked as built on ${bases.length === 1 ? 'its' : 'their'} own.`
-        : ' The files it reads are not checked on their own: what they become in the build is unknown.';
+        ? bases.length === 1
+          ? phrase('What this build makes of the files it reads is unknown; the base it includes ({0}) is checked as built on its own.', bases.map(labelOf).join(', '))
+          : phrase('What this build makes of the files it reads is unknown; the bases it includes ({0}) are checked as built on their own.', bases.map(labelOf).join(', '))
+        : phrase('The files it reads are not checked on their own: what they become in the build is unknown.');
     for (const p0 of unit.problems) {
-      const p = why && p0.severity !== 'warning' ? { ...p0, message: p0.message + why } : p0;
+      const p = why && p0.severity !== 'warning' ? { ...p0, ...worded(sentences(phraseOf(p0), why)) } : p0;
       const list = problems.get(p.uri) ?? [];
       // One place, one problem: the same cause met in several builds names each build in one message.
       const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
-      if (i < 0) list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message });
-      else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], message: `${list[i].message} ${p.message}` };
+      if (i < 0) list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message, ...(p.phrase && { phrase: p.phrase }) });
+      else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], ...worded(sentences(phraseOf(list[i]), phraseOf(p))) };
       problems.set(p.uri, list);
     }
   }
@@ -490,4 +493,9 @@ function commonFolder(uris: readonly string[]): string | undefined {
       prefix = up;
     }
   return prefix;
+}
+
+/** A problem's message as a phrase: its own, or its English text as it is (a tool's words, never translated). */
+function phraseOf(p: { readonly message: string; readonly phrase?: Phrase }): Phrase {
+  return p.phrase ?? asIs(p.message);
 }

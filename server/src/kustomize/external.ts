@@ -3,6 +3,7 @@
 // asks for origin annotations, and its output (or its error) → a RenderedUnit whose source map points at the files
 // the objects came from. Pure: the binary runs in workspace/kustomizeBinary.ts, which calls these.
 
+import { phrase, worded, type Phrase } from '../l10n/l10n';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import type { Span } from '../model/span';
 import { emitDocuments } from './emit';
@@ -46,14 +47,14 @@ export function confirmedUnit(native: RenderedUnit, built: RenderedUnit): Render
  * read (resources, bases, components) and refused when it fetches something (a remote resource, a Helm chart,
  * which also needs `--enable-helm`, never passed).
  */
-export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: ParseCache): { readonly why: string; readonly at?: { readonly uri: string; readonly span: Span } } | undefined {
+export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: ParseCache): { readonly why: Phrase; readonly at?: { readonly uri: string; readonly span: Span } } | undefined {
   const seen = new Set<string>();
   const queue = [rootDir];
   while (queue.length) {
     const dir = queue.shift()!;
     if (seen.has(dir)) continue;
     seen.add(dir);
-    if (seen.size > maxKustomizations) return { why: `the build nests more than ${maxKustomizations} kustomizations` };
+    if (seen.size > maxKustomizations) return { why: phrase('the build nests more than {0} kustomizations', maxKustomizations) };
     const file = kustomizationFileOf(fsys, dir);
     if (!file) continue;
     const text = fsys.read(file);
@@ -62,7 +63,7 @@ export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: Pars
     if (!node || node.t !== 'm') continue;
     for (const key of ['helmCharts', 'helmChartInflationGenerator', 'helmGlobals']) {
       const e = entry(node, key);
-      if (e) return { why: 'Helm charts are inflated by Kustomize only with --enable-helm, which is never passed (it runs helm and may download charts)', at: { uri: file, span: e.ks?.span ?? { start: 0, end: 0 } } };
+      if (e) return { why: phrase('Helm charts are inflated by Kustomize only with --enable-helm, which is never passed (it runs helm and may download charts)'), at: { uri: file, span: e.ks?.span ?? { start: 0, end: 0 } } };
     }
     for (const key of ['resources', 'bases', 'components']) {
       const list = get(node, key);
@@ -70,7 +71,7 @@ export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: Pars
       for (const item of list.items) {
         const ref = str(item);
         if (ref === undefined) continue;
-        if (remote.test(ref)) return { why: `the remote resource '${ref}' is never fetched`, at: { uri: file, span: item.src?.span ?? { start: 0, end: 0 } } };
+        if (remote.test(ref)) return { why: phrase("the remote resource '{0}' is never fetched", ref), at: { uri: file, span: item.src?.span ?? { start: 0, end: 0 } } };
         const target = resolveUri(dir, ref);
         if (fsys.read(target) === undefined && fsys.list(target) !== undefined) queue.push(target);
       }
@@ -112,12 +113,13 @@ export interface KustomizeExit {
 /** One run → the rendered unit, or its problem on the kustomization line. `originUri` turns an origin path into a workspace URI. */
 export function unitFromKustomizeExit(root: ExternalRoot, exit: KustomizeExit, tool: string, timeoutMs: number, fsys: FileReader, originUri: (path: string) => string | undefined, parsed?: ParseCache): RenderedUnit {
   const base = { kind: 'kustomize' as const, id: root.id, label: root.label, definedBy: root.definedBy };
-  const fail = (severity: RenderProblem['severity'], message: string): RenderedUnit => ({ ...base, inputs: root.nativeInputs, problems: [{ uri: root.at.uri, span: root.at.span, severity, code: 'kustomize-render-failed', message }] });
-  if (exit.spawnError) return fail('warning', `${tool} could not be started to build ${root.label}: ${exit.spawnError}`);
-  if (exit.timedOut) return fail('warning', `${tool} did not finish building ${root.label} within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} and was stopped; the build is not analysed.`);
-  if (exit.status !== 0) return fail('error', `Kustomize build fails (${tool}, for ${root.label}):\n${kustomizeError(exit.stderr)}`);
+  const fail = (severity: RenderProblem['severity'], said: Phrase): RenderedUnit => ({ ...base, inputs: root.nativeInputs, problems: [{ uri: root.at.uri, span: root.at.span, severity, code: 'kustomize-render-failed', ...worded(said) }] });
+  if (exit.spawnError) return fail('warning', phrase('{0} could not be started to build {1}: {2}', tool, root.label, exit.spawnError));
+  if (exit.timedOut) return fail('warning', phrase('{0} did not finish building {1} within {2} and was stopped; the build is not analysed.', tool, root.label, timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`));
+  // Kustomize's own error text follows as it printed it (paths made relative): it is what a search finds
+  if (exit.status !== 0) return fail('error', phrase('Kustomize build fails ({0}, for {1}):\n{2}', tool, root.label, kustomizeError(exit.stderr)));
   const mapped = mapOutput(exit.stdout, root, fsys, originUri, parsed);
-  if (typeof mapped === 'string') return fail('warning', `The output of ${tool} for ${root.label} could not be read: ${mapped}`);
+  if (typeof mapped === 'string') return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, root.label, mapped));
   return { ...base, inputs: [...new Set([...root.nativeInputs, ...mapped.inputs])].sort(), rendered: mapped.rendered, problems: [] };
 }
 

@@ -6,6 +6,7 @@
 import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import type { Span } from '../model/span';
+import { messages, phrase, say, worded, type Phrase } from '../l10n/l10n';
 import { emitDocuments } from './emit';
 import {
   clusterScopedKinds,
@@ -79,15 +80,19 @@ interface Res {
   generatedBy?: Src;
 }
 
-/** Stops a render: something in the input Kustomize would refuse, or something not evaluated here. */
+/**
+ * Stops a render: something in the input Kustomize would refuse, or something not evaluated here. The reason is a
+ * phrase when it is ours to word (what is not evaluated, the load restrictor); Kustomize's own error texts, which
+ * the native renderer repeats so that they read as `kustomize build` prints them, stay as written.
+ */
 class Stop extends Error {
   constructor(
     readonly uri: string,
     readonly span: Span,
-    message: string,
+    readonly reason: string | Phrase,
     readonly notRendered = false,
   ) {
-    super(message);
+    super(typeof reason === 'string' ? reason : say(reason, messages(undefined)));
   }
 }
 
@@ -118,7 +123,7 @@ function readIn(ctx: Ctx, root: string, uri: string, at: Src): string | undefine
     const realRoot = ctx.fsys.realUri?.(root) ?? root;
     const real = ctx.fsys.realUri?.(uri) ?? uri;
     // the check comes before the read: a refused file's contents are never asked for
-    if (!isWithin(realRoot, dirnameUri(real))) throw new Stop(at.uri, at.span, `security; file '${ctx.shown(uri)}' is not in or below '${ctx.shown(root)}'`);
+    if (!isWithin(realRoot, dirnameUri(real))) throw new Stop(at.uri, at.span, phrase("security; file '{0}' is not in or below '{1}'", ctx.shown(uri), ctx.shown(root)));
   }
   // an input of the build (rendered again when it changes); a refused file is not one: it is never read
   ctx.inputs.add(uri);
@@ -248,19 +253,19 @@ const evaluated = new Set([
   'images', 'configMapGenerator', 'secretGenerator', 'generatorOptions', 'sortOptions',
 ]);
 
-const notEvaluatedWhy: Record<string, string> = {
-  replacements: 'replacements are not evaluated',
-  vars: 'vars are not evaluated',
-  helmCharts: 'Helm charts are not inflated',
-  helmGlobals: 'Helm charts are not inflated',
-  helmChartInflationGenerator: 'Helm charts are not inflated',
-  transformers: 'transformer configurations and plugins are not run',
-  generators: 'generator configurations and plugins are not run',
-  validators: 'validator plugins are not run',
-  configurations: 'custom transformer configurations are not read',
-  openapi: 'custom OpenAPI schemas are not read',
-  crds: 'CRD field specifications are not read',
-  buildMetadata: 'buildMetadata annotations are not written',
+const notEvaluatedWhy: Record<string, Phrase> = {
+  replacements: phrase('replacements are not evaluated'),
+  vars: phrase('vars are not evaluated'),
+  helmCharts: phrase('Helm charts are not inflated'),
+  helmGlobals: phrase('Helm charts are not inflated'),
+  helmChartInflationGenerator: phrase('Helm charts are not inflated'),
+  transformers: phrase('transformer configurations and plugins are not run'),
+  generators: phrase('generator configurations and plugins are not run'),
+  validators: phrase('validator plugins are not run'),
+  configurations: phrase('custom transformer configurations are not read'),
+  openapi: phrase('custom OpenAPI schemas are not read'),
+  crds: phrase('CRD field specifications are not read'),
+  buildMetadata: phrase('buildMetadata annotations are not written'),
 };
 
 function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
@@ -283,7 +288,7 @@ function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
   if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, `${present[0]} is empty`);
   for (const e of node.e) {
     if (evaluated.has(e.k)) continue;
-    const why = notEvaluatedWhy[e.k] ?? `the field '${e.k}' is not a Kustomization field Kubernetes Network Lens evaluates`;
+    const why = notEvaluatedWhy[e.k] ?? phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k);
     throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true);
   }
   return { uri, dir, node, text };
@@ -357,7 +362,7 @@ function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[] {
  */
 function unreadable(ctx: Ctx, uri: string, at: Src, missing: string): Stop {
   const present = ctx.fsys.list(dirnameUri(uri))?.includes(basenameUri(uri));
-  if (present) return new Stop(at.uri, at.span, `${basenameUri(uri)} is not read (too large, excluded or not text)`, true);
+  if (present) return new Stop(at.uri, at.span, phrase('{0} is not read (too large, excluded or not text)', basenameUri(uri)), true);
   return new Stop(at.uri, at.span, missing);
 }
 
@@ -383,7 +388,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
   if (!component && kind === 'Component' && stack.length > 1) throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
   for (const field of ['resources', 'bases'])
     for (const entry of stringList(k, field)) {
-      if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, `the remote resource '${entry.value}' is not fetched`, true);
+      if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote resource '{0}' is not fetched", entry.value), true);
       const uri = resolveUri(k.dir, entry.value);
       if (isFile(ctx, uri)) {
         appendAll(ra, loadObjects(ctx, k.dir, uri, entry.src), entry.src);
@@ -401,7 +406,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     }
   runGenerators(ctx, k, ra);
   for (const entry of stringList(k, 'components')) {
-    if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, `the remote component '${entry.value}' is not fetched`, true);
+    if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote component '{0}' is not fetched", entry.value), true);
     const uri = resolveUri(k.dir, entry.value);
     if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, `cycle: ${entry.value} includes this kustomization again`);
     if (ctx.fsys.list(uri) === undefined) throw new Stop(entry.src.uri, entry.src.span, `the component folder '${entry.value}' does not exist`);
@@ -551,7 +556,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the file '${f.value}'`);
     if (isBinary(text)) {
       // Kustomize puts such files in binaryData, base64-encoded from their bytes, which a text reader no longer has.
-      throw new Stop(f.src.uri, f.src.span, `the file '${f.value}' is binary, which is not evaluated`, true);
+      throw new Stop(f.src.uri, f.src.span, phrase("the file '{0}' is binary, which is not evaluated", f.value), true);
     }
     add(key, text, f.src);
   }
@@ -603,7 +608,7 @@ function parseEnvFile(text: string, at: Src): [string, string][] {
     const line = raw.replace(/\r$/, '');
     if (!line.trim() || line.trimStart().startsWith('#')) return;
     const i = line.indexOf('=');
-    if (i < 0) throw new Stop(at.uri, at.span, `line ${n + 1} of the env file is not KEY=VALUE (reading the value from the environment is not evaluated)`, true);
+    if (i < 0) throw new Stop(at.uri, at.span, phrase('line {0} of the env file is not KEY=VALUE (reading the value from the environment is not evaluated)', n + 1), true);
     const key = line.slice(0, i).trimStart();
     if (!key || /\s/.test(key)) throw new Stop(at.uri, at.span, `line ${n + 1} of the env file has an invalid key`);
     out.push([key, line.slice(i + 1)]);
@@ -673,7 +678,7 @@ function countPatches(k: Kust): number {
 function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   const patchCount = countPatches(k);
   if (patchCount > maxPatchesPerKustomization) {
-    throw new Stop(k.uri, { start: 0, end: 0 }, `this kustomization lists ${patchCount.toLocaleString('en-US')} patches; at most ${maxPatchesPerKustomization.toLocaleString('en-US')} are evaluated here`, true);
+    throw new Stop(k.uri, { start: 0, end: 0 }, phrase('this kustomization lists {0} patches; at most {1} are evaluated here', patchCount.toLocaleString('en-US'), maxPatchesPerKustomization.toLocaleString('en-US')), true);
   }
   ra = patchStrategicMerge(ctx, k, ra);
   ra = patches(ctx, k, ra);
@@ -937,7 +942,7 @@ function patches(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
     const pathNode = get(item, 'path');
     const patchNode = get(item, 'patch');
     const options = get(item, 'options');
-    if (options && options.t === 'm' && options.e.length) throw new Stop(at.uri, at.span, 'patch options (allowNameChange, allowKindChange) are not evaluated', true);
+    if (options && options.t === 'm' && options.e.length) throw new Stop(at.uri, at.span, phrase('patch options (allowNameChange, allowKindChange) are not evaluated'), true);
     if (!!pathNode === !!patchNode) throw new Stop(at.uri, at.span, 'a patch needs exactly one of path and patch');
     const value = str(pathNode ?? patchNode) ?? '';
     const loaded = loadPatchText(ctx, k, value, (pathNode ?? patchNode) as KNode, !!pathNode, at);
@@ -1504,11 +1509,11 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
     return { ...base, inputs: [...ctx.inputs].sort(), rendered, problems: notRewritten(ra, base.label) };
   } catch (err) {
     if (!(err instanceof Stop)) {
-      if (err instanceof RangeError) return { ...base, inputs: [...ctx.inputs].sort(), problems: [problem(definedBy, { start: 0, end: 0 }, 'the kustomization nests too deeply to render', false)] };
+      if (err instanceof RangeError) return { ...base, inputs: [...ctx.inputs].sort(), problems: [problem(definedBy, { start: 0, end: 0 }, phrase('the kustomization nests too deeply to render'), false)] };
       throw err;
     }
     const uri = err.uri || definedBy;
-    return { ...base, inputs: [...ctx.inputs].sort(), problems: [problem(uri, err.span, err.message, err.notRendered)] };
+    return { ...base, inputs: [...ctx.inputs].sort(), problems: [problem(uri, err.span, err.reason, err.notRendered)] };
   }
 }
 
@@ -1523,10 +1528,10 @@ function dropEmptyAnnotations(node: KNode): void {
   if (a && ((a.t === 's' && a.v === null) || (a.t === 'm' && a.e.length === 0))) meta.e = meta.e.filter((e) => e.k !== 'annotations');
 }
 
-function problem(uri: string, span: Span, message: string, notRendered: boolean): RenderProblem {
+function problem(uri: string, span: Span, reason: string | Phrase, notRendered: boolean): RenderProblem {
   return notRendered
-    ? { uri, span, severity: 'information', code: 'kustomize-not-rendered', message: `Not analysed as a Kustomize build: ${message}.` }
-    : { uri, span, severity: 'error', code: 'kustomize-render-failed', message: `Kustomize build fails: ${message}.` };
+    ? { uri, span, severity: 'information', code: 'kustomize-not-rendered', ...worded(phrase('Not analysed as a Kustomize build: {0}.', reason)) }
+    : { uri, span, severity: 'error', code: 'kustomize-render-failed', ...worded(phrase('Kustomize build fails: {0}.', reason)) };
 }
 
 

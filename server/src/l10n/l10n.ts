@@ -19,10 +19,10 @@ export type MsgArg = string | number;
 
 /** The placeholder indices of a template literal type: `'a {0} b {1}'` → `0 | 1`. */
 type Indices<T extends string> = T extends `${string}{${infer N}}${infer Rest}` ? (N extends `${infer D extends number}` ? D : never) | Indices<Rest> : never;
-/** A tuple with one argument per index up to the highest placeholder. */
-type ArgsFor<I extends number, Acc extends MsgArg[] = []> = [I] extends [never] ? Acc : ArgsFor<Exclude<I, Acc['length']>, [...Acc, MsgArg]>;
+/** A tuple with one argument of type `A` per index up to the highest placeholder. */
+type ArgsFor<I extends number, A, Acc extends A[] = []> = [I] extends [never] ? Acc : ArgsFor<Exclude<I, Acc['length']>, A, [...Acc, A]>;
 /** The arguments a template takes: exactly one per placeholder, checked by the compiler at every call site. */
-export type MsgArgs<T extends string> = ArgsFor<Indices<T>>;
+export type MsgArgs<T extends string> = ArgsFor<Indices<T>, MsgArg>;
 
 /**
  * A message formatter in one locale: `msg('Service "{0}" has no port {1}.', name, port)`. The first argument must be
@@ -95,4 +95,41 @@ export function joinSentences(parts: readonly string[]): string {
   let out = parts.length ? parts[0] : '';
   for (let i = 1; i < parts.length; i++) out += (/[\u3002\uff1f\uff01]$/.test(parts[i - 1]) ? '' : ' ') + parts[i];
   return out;
+}
+
+/**
+ * A message worded later, in the locale of whoever shows it: what parsing and rendering report (YAML errors, a
+ * manifest's shape, a Kustomize or Helm render), whose results are cached with the file or the render and shared by
+ * every locale. `phrase('…', args)` is declared like `msg('…', args)` (the test scans both: the English template is
+ * the catalogue key); an argument may be a phrase itself, worded in the same locale. `sentences` joins phrases as
+ * `joinSentences` joins strings.
+ */
+export type Phrase = { readonly template: string; readonly args: readonly PhraseArg[] } | { readonly sentences: readonly Phrase[] };
+export type PhraseArg = MsgArg | Phrase;
+
+/** A phrase of one template, with exactly one argument per placeholder (checked by the compiler, as for `Msg`). */
+export function phrase<const T extends string>(template: T, ...args: ArgsFor<Indices<T>, PhraseArg>): Phrase {
+  return { template, args };
+}
+
+/** Phrases one after the other, as sentences of one message. */
+export function sentences(...parts: readonly Phrase[]): Phrase {
+  return { sentences: parts };
+}
+
+/** A text kept as written in every locale (a tool's own words, an error of the YAML library). */
+export function asIs(text: string): Phrase {
+  return { template: '{0}', args: [text] };
+}
+
+/** The phrase in the words of `msg` (its arguments too). */
+export function say(p: Phrase, msg: Msg): string {
+  if ('sentences' in p) return joinSentences(p.sentences.map((s) => say(s, msg)));
+  const args = p.args.map((a) => (typeof a === 'object' ? say(a, msg) : a));
+  return (msg as (template: string, ...args: MsgArg[]) => string)(p.template, ...args);
+}
+
+/** The English text of a phrase and the phrase itself: what a problem keeps, so that both are made from one template. */
+export function worded(p: Phrase): { readonly message: string; readonly phrase: Phrase } {
+  return { message: say(p, messages(undefined)), phrase: p };
 }

@@ -3,6 +3,7 @@
 // their own. Turns the snapshot's findings on renders into findings on template lines, and adds each chart's notes
 // (not rendered: untrusted, no helm, a missing dependency, helm's error).
 
+import { messages } from '../l10n/l10n';
 import { fileURLToPath } from 'node:url';
 import { renderedHoverAt } from '../features/hoverRendered';
 import { findingsOfProblems, joinContexts, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, valueSetContext, type RenderSource } from '../features/renderedFindings';
@@ -110,7 +111,7 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
         helm: snap.settings.helm,
         units: snap.chartUnits,
         rules: snap.settings.analysis.rules,
-        findings: findingsOfProblems([...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems], snap.settings.analysis.rules),
+        findings: findingsOfProblems([...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems], snap.settings.analysis.rules, messages(snap.settings.analysis.locale)),
       };
     }
     return notes.findings;

@@ -11,6 +11,7 @@ import { fileRoles, type FileRole } from './fileRoles';
 import type { ClusterDependence } from './helmLookups';
 import type { RenderedSource } from './rendered';
 import type { Span } from './span';
+import { phrase, worded, type Phrase } from '../l10n/l10n';
 import type { YEntry, YNode, YScalar } from './yamlTree';
 import { readResourcesSteps, type Resource } from './resources';
 
@@ -18,7 +19,9 @@ export type SkipReason = 'template' | 'build-input' | 'test-suite' | 'too-deep' 
 
 export interface ParseProblem {
   readonly span: Span;
+  /** In English; `phrase`, when set, is the same message to be worded in the locale of the finding (l10n.ts). */
   readonly message: string;
+  readonly phrase?: Phrase;
   /**
    * `yaml-syntax` for YAML errors, `manifest` for Kubernetes shape problems (e.g. `metadata: []`), `kustomize-*` for
    * a Kustomize build that fails or is not evaluated (model/rendered.ts `RenderProblem`).
@@ -26,7 +29,7 @@ export interface ParseProblem {
   readonly code: 'yaml-syntax' | 'manifest' | 'kustomize-render-failed' | 'kustomize-not-rendered' | 'kustomize-name-not-rewritten';
   readonly severity: 'error' | 'warning' | 'information';
   /** Other places in the same file the problem is about (the first of a key written twice). */
-  readonly related?: readonly { readonly span: Span; readonly message: string }[];
+  readonly related?: readonly { readonly span: Span; readonly message: string; readonly phrase?: Phrase }[];
 }
 
 export interface ManifestDocument {
@@ -171,7 +174,7 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
     if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
   } catch (err) {
     if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
-    return { ...base, problems: [{ span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', message: `The YAML parser failed on this file: ${String(err)}` }] };
+    return { ...base, problems: [{ span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', ...worded(phrase('The YAML parser failed on this file: {0}', String(err))) }] };
   }
   // The parser reports a stack overflow as an error and carries on, but a second attempt on the same text can abort
   // the process; such a text is never parsed again by this process.
@@ -204,7 +207,7 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
       if (problems.length >= maxProblemsPerFile) break;
       // errors at the end of the input point one past it; a range must stay inside the document
       const start = Math.min(e.pos[0], text.length);
-      problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: ${firstLine(e.message)}` });
+      problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', ...worded(phrase('YAML syntax error: {0}', firstLine(e.message))) });
     }
     converted.push(tree.doc ? yield* toTree(tree.doc, text, problems, budget, sliced) : { root: tree.root, duplicates: [] });
     if (tree.doc) yield;
@@ -276,7 +279,7 @@ function tooDeep(base: Omit<ManifestFile, 'skipped'>, text: string): ManifestFil
     ...base,
     skipped: 'too-deep',
     problems: [{ span: { start: 0, end: Math.min(text.length, firstLineEnd(text)) }, code: 'yaml-syntax', severity: 'error',
-      message: `This file nests more than ${maxNestingDepth} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.` }],
+      ...worded(phrase('This file nests more than {0} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.', maxNestingDepth)) }],
   };
 }
 
@@ -442,7 +445,7 @@ function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], b
     if (isAlias(node)) {
       const target = anchors.get(node.source);
       if (!target && problems.length < maxProblemsPerFile) {
-        problems.push({ span: rangeOf(node) ?? fallback, code: 'yaml-syntax', severity: 'error', message: `YAML syntax error: the alias *${node.source} refers to no anchor &${node.source} defined before it.` });
+        problems.push({ span: rangeOf(node) ?? fallback, code: 'yaml-syntax', severity: 'error', ...worded(phrase('YAML syntax error: the alias *{0} refers to no anchor &{0} defined before it.', node.source)) });
       }
       if (!target || converting.has(target)) return nullAt(rangeOf(node) ?? fallback);
       const shared = convert(target, rangeOf(node) ?? fallback);
@@ -535,7 +538,7 @@ function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], b
   if (refused) {
     const start = Math.min(doc.range[0], text.length);
     problems.push({ span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) }, code: 'yaml-syntax', severity: 'error',
-      message: `The aliases and merge keys of this document expand to more than ${maxAliasExpansion.toLocaleString('en-US')} nodes, so it was not analysed (an alias is a reference, but reading the document would walk every copy). Kubernetes manifests never need this.` });
+      ...worded(phrase('The aliases and merge keys of this document expand to more than {0} nodes, so it was not analysed (an alias is a reference, but reading the document would walk every copy). Kubernetes manifests never need this.', maxAliasExpansion.toLocaleString('en-US'))) });
     return { root: undefined, duplicates: [] };
   }
   return { root, duplicates };
@@ -552,8 +555,8 @@ function duplicateKeyProblem(d: DuplicateKey): ParseProblem {
   // `helm template`'s output (another for each value set); a related place is mapped to the template like the problem.
   return {
     span: d.later, code: 'manifest', severity: 'error',
-    message: `"${d.key}" is set twice in this mapping (first at the related place, again here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.`,
-    related: [{ span: d.first, message: `"${d.key}" is first set here` }],
+    ...worded(phrase('"{0}" is set twice in this mapping (first at the related place, again here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.', d.key)),
+    related: [{ span: d.first, ...worded(phrase('"{0}" is first set here', d.key)) }],
   };
 }
 

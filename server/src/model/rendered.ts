@@ -4,6 +4,7 @@
 
 import type { ClusterDependence } from './helmLookups';
 import type { Span } from './span';
+import type { Phrase } from '../l10n/l10n';
 
 /** One piece of rendered text and where it came from. */
 export interface SourceMapping {
@@ -30,7 +31,9 @@ export interface RenderProblem {
   readonly span: Span;
   readonly severity: 'error' | 'warning' | 'information';
   readonly code: string;
+  /** In English; `phrase`, when set, is the same message to be worded in the locale of the finding (l10n.ts). */
   readonly message: string;
+  readonly phrase?: Phrase;
 }
 
 export interface RenderedUnit {

@@ -1,6 +1,7 @@
 // The Kubernetes objects the network analysis reads, with the source span of every field a finding or hover points at.
 // Readers take the YAML tree of one document and never throw: fields of the wrong type read as absent.
 
+import { phrase, worded } from '../l10n/l10n';
 import type { Span } from './span';
 import type { ParseProblem } from './parseManifest';
 import type { LabelSelector, SelectorOperator, SelectorRequirement } from './selector';
@@ -366,7 +367,7 @@ export function* readResourcesSteps(doc: DocumentInput, defaultNamespace: string
     if (!kind) continue;
     if (kind === 'List' || (kind.endsWith('List') && isSeqOfObjects(at(node, 'items')))) {
       if (path.length >= maxListDepth) {
-        problems.push({ span: entry(node, 'kind')!.value.span, code: 'manifest', severity: 'warning', message: `Lists nested more than ${maxListDepth} deep are not read further; the objects inside this one are left out of the analysis.` });
+        problems.push({ span: entry(node, 'kind')!.value.span, code: 'manifest', severity: 'warning', ...worded(phrase('Lists nested more than {0} deep are not read further; the objects inside this one are left out of the analysis.', maxListDepth)) });
         continue;
       }
       const list = items(at(node, 'items'));
@@ -428,7 +429,7 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
   const metadata = at(root, 'metadata');
   const kindSpan = entry(root, 'kind')!.value.span;
   if (metadata !== undefined && !isMap(metadata)) {
-    problems.push({ span: metadata.span, code: 'manifest', severity: 'error', message: `metadata must be a mapping (it holds name, namespace and labels); this ${kind} is ignored.` });
+    problems.push({ span: metadata.span, code: 'manifest', severity: 'error', ...worded(phrase('metadata must be a mapping (it holds name, namespace and labels); this {0} is ignored.', kind)) });
     return undefined;
   }
   const nameNode = at(metadata, 'name');
@@ -438,7 +439,7 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
     // Custom resources without a name are often inputs to another tool (an IstioOperator for istioctl, a partial
     // example), not objects to apply: only built-in kinds are reported.
     if (at(metadata, 'generateName') === undefined && isBuiltInApiVersion(text(at(root, 'apiVersion')) ?? '')) {
-      problems.push({ span: metadata?.span ?? kindSpan, code: 'manifest', severity: 'warning', message: `This ${kind} has no metadata.name, so nothing can refer to it; it is left out of the analysis.` });
+      problems.push({ span: metadata?.span ?? kindSpan, code: 'manifest', severity: 'warning', ...worded(phrase('This {0} has no metadata.name, so nothing can refer to it; it is left out of the analysis.', kind)) });
     }
     return undefined;
   }

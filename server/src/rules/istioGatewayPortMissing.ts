@@ -7,6 +7,7 @@ import { hasPlaceholder } from '../model/placeholder';
 import type { Service, Workload } from '../model/resources';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { messages } from '../l10n/l10n';
 
 export const istioGatewayPortMissing = defineRule({
   code: 'istio-gateway-port-missing',
@@ -64,7 +65,8 @@ spec:
     spec:
       containers: [{name: istio-proxy, image: auto}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const gw of subjects.resources) {
       if (!isIstioNetworkingVersion(gw.apiVersion) || !isIstioGateway(gw) || !gw.selector.size) continue;
       if ([...gw.selector.values()].some(hasPlaceholder)) continue;
@@ -96,16 +98,20 @@ spec:
         }
       }
       if (unknown) continue;
-      const services = fronts.map((f) => `Service "${f.service.name}"${f.service.namespace !== gw.namespace ? ` in namespace "${f.service.namespace}"` : ''}`);
+      const services = fronts.map((f) => (f.service.namespace !== gw.namespace ? msg('Service "{0}" in namespace "{1}"', f.service.name, f.service.namespace) : msg('Service "{0}"', f.service.name)));
       const ports = fronts.flatMap((f) => f.service.ports.filter((p) => p.protocol === 'TCP').map((p) => (p.targetPort !== undefined && p.targetPort !== p.port ? `${p.port}→${p.targetPort}` : `${p.port}`)));
       for (const server of gw.servers) {
         if (server.port === undefined || !server.portSpan || exposed.has(server.port)) continue;
+        const serverName = server.portName ? msg(' (server "{0}")', server.portName) : '';
+        const portList = ports.length ? [...new Set(ports)].join(', ') : msg('none');
         yield {
           uri: gw.uri,
           span: server.portSpan,
-          message: `Gateway "${gw.name}" listens on port ${server.port}${server.portName ? ` (server "${server.portName}")` : ''}, but ${services.join(', ')} in front of its gateway pods (${fronts[0].workload.kind} "${fronts[0].workload.name}") expose${fronts.length === 1 ? 's' : ''} no such port or targetPort (TCP ports: ${ports.length ? [...new Set(ports)].join(', ') : 'none'}), so clients going through the Service never reach this server (istioctl analyze IST0162).`,
+          message: (fronts.length === 1
+            ? msg('Gateway "{0}" listens on port {1}{2}, but {3} in front of its gateway pods ({4} "{5}") exposes no such port or targetPort (TCP ports: {6}), so clients going through the Service never reach this server (istioctl analyze IST0162).', gw.name, server.port, serverName, services.join(msg(', ')), fronts[0].workload.kind, fronts[0].workload.name, portList)
+            : msg('Gateway "{0}" listens on port {1}{2}, but {3} in front of its gateway pods ({4} "{5}") expose no such port or targetPort (TCP ports: {6}), so clients going through the Service never reach this server (istioctl analyze IST0162).', gw.name, server.port, serverName, services.join(msg(', ')), fronts[0].workload.kind, fronts[0].workload.name, portList)),
           resource: refOf(gw),
-          related: fronts.slice(0, 3).map((f) => ({ uri: f.service.uri, span: f.service.nameSpan, message: `The ports of Service "${f.service.name}"` })),
+          related: fronts.slice(0, 3).map((f) => ({ uri: f.service.uri, span: f.service.nameSpan, message: msg('The ports of Service "{0}"', f.service.name) })),
         };
       }
     }

@@ -115,7 +115,7 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   const where = peer.namespaceSelector ? (namespaces.length > 1 ? msg('in namespaces {0}', quoted) : msg('in namespace {0}', quoted)) : msg('in namespace "{0}"', policyNamespace);
   // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss is reported whatever else is there.
   for (const ns of namespaces) {
-    const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods);
+    const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods, msg);
     if (evidence.inVariants.length) return undefined;
     // A near miss is evidence only within the policy's unit (semantics §9.0): the pods of another release or another
     // chart's example are installed on their own, and the peer may name pods of neither.
@@ -130,7 +130,7 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   // should make: reported, naming them. Peers in other namespaces name clients or servers often deployed by others (an
   // ingress controller, a scraper): unknown.
   if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys, np.uri)) {
-    const evidence = selectorEvidence(lookup, np, pods);
+    const evidence = selectorEvidence(lookup, np, pods, msg);
     const owned = evidence.owned.filter((w) => ofSameUnit(np.uri, w.uri));
     if (owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(owned, policyNamespace, formatSelector(pods), msg) };
   }

@@ -71,7 +71,7 @@ spec:
       const keys = selectorKeys(np.podSelector);
       if (keys.some(isGeneratedLabel) || [...np.podSelector.matchLabels.values()].some(hasPlaceholder)) continue;
       // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss first, whatever else is in scope.
-      const evidence = selectorEvidence(lookup, np, np.podSelector);
+      const evidence = selectorEvidence(lookup, np, np.podSelector, msg);
       if (evidence.inVariants.length) continue;
       const near = evidence.near[0];
       let hint: string;

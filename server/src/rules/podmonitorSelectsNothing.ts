@@ -14,11 +14,7 @@ import { selectorKeys } from './networkpolicySelectsNothing';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, selectorEvidence, type NearMiss, type SelectorEvidence } from './selectorEvidence';
-import { messages } from '../l10n/l10n';
-
-// Not in the message catalogue yet (docs/localization.md): the whole message stays English in every locale, its shared
-// parts included, rather than mixing languages.
-const english = messages(undefined);
+import { joinSentences, messages } from '../l10n/l10n';
 
 export const podmonitorSelectsNothing = defineRule({
   code: 'podmonitor-selects-nothing',
@@ -64,7 +60,8 @@ spec:
     spec:
       containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
   },
-  *check({ subjects, lookup }) {
+  *check({ subjects, lookup, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       if (!isMonitoringVersion(r.apiVersion) || !isScrapeMonitor(r) || r.kind !== 'PodMonitor' || !r.selector || selectorIsEmpty(r.selector)) continue;
       if (selectedWorkloads(lookup, r).length) continue;
@@ -74,36 +71,39 @@ spec:
       const named = monitoredNamespaces(r);
       const namespaces = named ?? [...lookup.namespaces()];
       // One evidence per monitored namespace (semantics §9.0); pods in a variant never applied with this file: quiet.
-      const evidences = namespaces.map((ns) => [ns, selectorEvidence(lookup, { uri: r.uri, namespace: ns }, selector)] as [string, SelectorEvidence]);
+      const evidences = namespaces.map((ns) => [ns, selectorEvidence(lookup, { uri: r.uri, namespace: ns }, selector, msg)] as [string, SelectorEvidence]);
       if (evidences.some(([, e]) => e.inVariants.length)) continue;
       const near: NearMiss | undefined = evidences.flatMap(([, e]) => e.near).sort((a, b) => Number(isDecisive(b)) - Number(isDecisive(a)))[0];
       // Pods an operator or an unrendered chart makes may carry the labels (semantics §9.2), unless a near miss is decisive.
       if (!(near && isDecisive(near)) && namespaces.some((ns) => lookup.podsUnknown(ns, keys, r.uri))) continue;
-      const where = named ? (named.length === 1 ? `namespace "${named[0]}"` : `namespaces ${named.map((n) => `"${n}"`).join(', ')}`) : 'any namespace';
+      const where = named ? (named.length === 1 ? msg('namespace "{0}"', named[0]) : msg('namespaces {0}', named.map((n) => `"${n}"`).join(', '))) : msg('any namespace');
       let hint: string;
-      if (near) hint = describeNearMiss(near, english);
+      if (near) hint = describeNearMiss(near, msg);
       else if (!named) continue;
       else {
         // Elsewhere only when every monitored namespace is one the manifests describe: pods there are in scope.
         const elsewhere = named.every((ns) => lookup.namespaceExists(ns)) ? [...new Set(evidences.flatMap(([, e]) => e.elsewhere).map((w) => w.namespace).filter((ns) => !named.includes(ns)))] : [];
         const owned = evidences.find(([, e]) => e.owned.length);
-        if (elsewhere.length) hint = `Pods with these labels exist in namespace${elsewhere.length === 1 ? '' : 's'} ${elsewhere.map((n) => `"${n}"`).join(', ')}, which the namespaceSelector does not name.`;
-        else if (owned) hint = describeOwned(owned[1].owned, owned[0], formatSelector(selector), english);
+        if (elsewhere.length) {
+          const list = elsewhere.map((n) => `"${n}"`).join(', ');
+          hint = elsewhere.length === 1 ? msg('Pods with these labels exist in namespace {0}, which the namespaceSelector does not name.', list) : msg('Pods with these labels exist in namespaces {0}, which the namespaceSelector does not name.', list);
+        }
+        else if (owned) hint = describeOwned(owned[1].owned, owned[0], formatSelector(selector), msg);
         else continue;
       }
       const labelSpan = near ? selector.labelSpans.get(near.key) : selector.labelSpans.size === 1 && !selector.matchExpressions.length ? [...selector.labelSpans.values()][0] : undefined;
       const span = (near?.closeness === 'key' ? labelSpan?.key : labelSpan?.value) ?? r.selectorSpan ?? r.nameSpan;
       const fix = near && (near.closeness === 'typo' || near.closeness === 'value') && near.has !== undefined && labelSpan?.value
-        ? { title: `Select ${near.key}: ${near.has}`, edits: [{ uri: r.uri, span: labelSpan.value, newText: near.has }], isPreferred: isDecisive(near) || undefined }
+        ? { title: msg('Select {0}: {1}', near.key, near.has), edits: [{ uri: r.uri, span: labelSpan.value, newText: near.has }], isPreferred: isDecisive(near) || undefined }
         : near?.closeness === 'key' && labelSpan?.key
-          ? { title: `Select ${near.podKey}: ${near.wanted}`, edits: [{ uri: r.uri, span: labelSpan.key, newText: near.podKey! }], isPreferred: true }
+          ? { title: msg('Select {0}: {1}', near.podKey!, near.wanted), edits: [{ uri: r.uri, span: labelSpan.key, newText: near.podKey! }], isPreferred: true }
           : undefined;
       yield {
         uri: r.uri,
         span,
-        message: `PodMonitor "${r.name}" selects pods with ${formatSelector(selector)} in ${where}, but no pod template there matches, so nothing is scraped. ${hint}`,
+        message: joinSentences([msg('PodMonitor "{0}" selects pods with {1} in {2}, but no pod template there matches, so nothing is scraped.', r.name, formatSelector(selector), where), hint]),
         resource: refOf(r),
-        related: near ? [nearMissRelated(near, english)] : undefined,
+        related: near ? [nearMissRelated(near, msg)] : undefined,
         fixes: fix ? [fix] : [],
       };
     }

@@ -70,7 +70,7 @@ export interface SelectorSubject {
 }
 
 /** The evidence for a selector of `subject` (its file and namespace) that matches no workload in that namespace. */
-export function selectorEvidence(lookup: Lookup, subject: SelectorSubject, selector: LabelSelector): SelectorEvidence {
+export function selectorEvidence(lookup: Lookup, subject: SelectorSubject, selector: LabelSelector, msg: Msg): SelectorEvidence {
   const ns = subject.namespace;
   const local = lookup.workloadsIn(ns);
   const near: NearMiss[] = [];
@@ -102,7 +102,7 @@ export function selectorEvidence(lookup: Lookup, subject: SelectorSubject, selec
   // semantics §9.4: a rejected workload never exists; its near miss says both (item: rejected objects).
   if (near.length) {
     const w = near[0].workload;
-    const rejected = lookup.rejected(w.kind, w.namespace, w.name) ?? selectorRejection(w);
+    const rejected = lookup.rejected(w.kind, w.namespace, w.name) ?? selectorRejection(w, msg);
     if (rejected) near[0] = { ...near[0], rejected };
   }
   const elsewhere: Workload[] = [];

@@ -88,7 +88,7 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
     if (other !== ns && lookup.workloadsMatching(other, selector).some((w) => !w.namespaceExplicit)) return undefined;
   }
   const spans = service.selectorEntrySpans;
-  const evidence = selectorEvidence(lookup, service, asLabelSelector(selector, spans, service.selectorSpan ?? service.nameSpan));
+  const evidence = selectorEvidence(lookup, service, asLabelSelector(selector, spans, service.selectorSpan ?? service.nameSpan), msg);
   if (evidence.inVariants.length) return undefined;
   // A Service written without a namespace lands wherever it is applied: the namespace its pods are written into is
   // where it is meant to go (`kubectl apply -n`), as a StatefulSet's governing Service (semantics §9.2).

@@ -6,6 +6,7 @@ import { formatSelector, selectorIsEmpty, selectorMatches, unmatchedPairs, type 
 import type { FindingDraft } from './finding';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { messages, type Msg } from '../l10n/l10n';
 
 /** apps/v1 controllers must declare a non-empty selector (semantics §6.4 for StatefulSets; the same rule applies to the others). */
 const selectorRequired = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
@@ -56,12 +57,13 @@ spec:
         - name: web
           image: nginx`,
   },
-  *check({ subjects }) {
+  *check({ subjects, config }) {
+    const msg = messages(config.locale);
     for (const w of subjects.workloads) {
       if (w.kind === 'Pod' || w.kind === 'CronJob') continue;
       // No selector and no pod labels: a fragment merged into a live object, whose selector is unknown.
       if (isWorkloadFragment(w)) continue;
-      const finding = checkWorkload(w);
+      const finding = checkWorkload(w, msg);
       if (finding) yield finding;
     }
   },
@@ -71,14 +73,15 @@ spec:
  * Why the API server rejects the workload for its selector, in the words of rejectionReason (analysis/validation), or
  * undefined: for the messages of rules whose subject depends on the workload's pods (semantics §9.4).
  */
-export function selectorRejection(w: Workload): string | undefined {
-  const f = checkWorkload(w);
+export function selectorRejection(w: Workload, msg: Msg): string | undefined {
+  const f = checkWorkload(w, msg);
   if (!f) return undefined;
-  const what = !w.selector ? 'its spec.selector is missing' : selectorIsEmpty(w.selector) ? 'its spec.selector is empty' : 'its spec.selector does not match its own pod template labels';
-  return `${w.kind} "${w.name}" is rejected by the API server (${what})`;
+  if (!w.selector) return msg('{0} "{1}" is rejected by the API server (its spec.selector is missing)', w.kind, w.name);
+  if (selectorIsEmpty(w.selector)) return msg('{0} "{1}" is rejected by the API server (its spec.selector is empty)', w.kind, w.name);
+  return msg('{0} "{1}" is rejected by the API server (its spec.selector does not match its own pod template labels)', w.kind, w.name);
 }
 
-function checkWorkload(w: Workload): FindingDraft | undefined {
+function checkWorkload(w: Workload, msg: Msg): FindingDraft | undefined {
   const selector = w.selector;
   const required = selectorRequired.has(w.kind);
   if (!selector) {
@@ -86,7 +89,9 @@ function checkWorkload(w: Workload): FindingDraft | undefined {
     return {
       uri: w.uri,
       span: w.selectorSpan ?? w.nameSpan,
-      message: `spec.selector: Required value — a ${w.kind} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template${labelHint(w)}.`,
+      message: w.template.labels.size
+        ? msg('spec.selector: Required value — a {0} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template ({1}).', w.kind, labelList(w))
+        : msg('spec.selector: Required value — a {0} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template.', w.kind),
       resource: refOf(w),
     };
   }
@@ -96,16 +101,18 @@ function checkWorkload(w: Workload): FindingDraft | undefined {
     return {
       uri: w.uri,
       span: selector.span,
-      message: `spec.selector: Invalid value — an empty selector is invalid for a ${w.kind}: it would claim every pod in the namespace. List the pod template labels it should match${labelHint(w)}.`,
+      message: w.template.labels.size
+        ? msg('spec.selector: Invalid value — an empty selector is invalid for a {0}: it would claim every pod in the namespace. List the pod template labels it should match ({1}).', w.kind, labelList(w))
+        : msg('spec.selector: Invalid value — an empty selector is invalid for a {0}: it would claim every pod in the namespace. List the pod template labels it should match.', w.kind),
       resource: refOf(w),
     };
   }
   if (selectorMatches(selector, w.template.labels)) return undefined;
-  const related = [{ uri: w.uri, span: w.template.labelsSpan ?? w.template.span, message: w.template.labels.size ? `The pod template's labels: ${[...w.template.labels].map(([k, v]) => `${k}=${v}`).join(', ')}` : 'The pod template has no labels' }];
+  const related = [{ uri: w.uri, span: w.template.labelsSpan ?? w.template.span, message: w.template.labels.size ? msg('The pod template\'s labels: {0}', [...w.template.labels].map(([k, v]) => `${k}=${v}`).join(', ')) : msg('The pod template has no labels') }];
   return {
     uri: w.uri,
     span: firstMismatch(selector, w.template.labels) ?? selector.span,
-    message: `spec.template.metadata.labels: Invalid value — \`selector\` does not match template \`labels\`: the selector (${formatSelector(selector)}) does not select this ${w.kind}'s own pods, so the API server rejects it. Make the template labels satisfy the selector.`,
+    message: msg('spec.template.metadata.labels: Invalid value — `selector` does not match template `labels`: the selector ({0}) does not select this {1}\'s own pods, so the API server rejects it. Make the template labels satisfy the selector.', formatSelector(selector), w.kind),
     resource: refOf(w),
     related,
   };
@@ -122,6 +129,6 @@ function firstMismatch(selector: LabelSelector, labels: ReadonlyMap<string, stri
   return undefined;
 }
 
-function labelHint(w: Workload): string {
-  return w.template.labels.size ? ` (${[...w.template.labels].map(([k, v]) => `${k}: ${v}`).join(', ')})` : '';
+function labelList(w: Workload): string {
+  return [...w.template.labels].map(([k, v]) => `${k}: ${v}`).join(', ');
 }

@@ -4,6 +4,7 @@
 // template line it names, or on Chart.yaml. The caller decides whether helm may run at all (never in an untrusted
 // workspace).
 
+import { phrase, worded, type Phrase } from '../l10n/l10n';
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,7 +74,7 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
   });
   const inside = (real: string) => roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
   const shown = (p: string) => (roots.length ? relative(roots[0], p).split(sep).join('/') : p);
-  const problem = (message: string): RenderProblem => ({ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-not-rendered', message: `Chart ${chart.name} is not rendered (${valueSet.label}): ${message}` });
+  const problem = (why: Phrase): RenderProblem => ({ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-not-rendered', ...worded(phrase('Chart {0} is not rendered ({1}): {2}', chart.name, valueSet.label, why)) });
   if (!run.valuesAnywhere) {
     for (const f of valueSet.valuesFiles) {
       let real: string | undefined;
@@ -82,7 +83,7 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
       } catch {
         real = undefined;
       }
-      if (real !== undefined && !inside(real)) return problem(`the values file ${shown(real)} lies outside the workspace, and helm is never given a file from outside it.`);
+      if (real !== undefined && !inside(real)) return problem(phrase('the values file {0} lies outside the workspace, and helm is never given a file from outside it.', shown(real)));
     }
   }
   const top = source(chart.root);
@@ -97,7 +98,7 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
       continue;
     }
     for (const name of names) {
-      if (++seen > maxChartEntries) return problem(`the chart folder holds more than ${maxChartEntries} entries, too many to check for links leading out of the workspace.`);
+      if (++seen > maxChartEntries) return problem(phrase('the chart folder holds more than {0} entries, too many to check for links leading out of the workspace.', maxChartEntries));
       const p = join(dir, name);
       let st;
       try {
@@ -112,7 +113,7 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
         } catch {
           real = undefined; // a dangling link: helm fails on it itself
         }
-        if (real !== undefined && !inside(real)) return problem(`${relative(top, p).split(sep).join('/')} is a link leading outside the workspace, and helm reads what links lead to (.Files included).`);
+        if (real !== undefined && !inside(real)) return problem(phrase('{0} is a link leading outside the workspace, and helm reads what links lead to (.Files included).', relative(top, p).split(sep).join('/')));
       } else if (st.isDirectory()) stack.push(p);
     }
   }
@@ -222,7 +223,7 @@ export function missingDependencies(chart: Chart, charts: readonly Chart[]): Ren
         span: d.span,
         severity: 'information',
         code: 'helm-dependency-missing',
-        message: `Chart ${c.name} is not rendered: its dependency ${d.name}${d.version ? ` ${d.version}` : ''} is not in ${relativeTo(c.root, `${c.root}/charts`)}/. Run \`helm dependency build\` to fetch it (this extension never downloads anything).`,
+        ...worded(phrase('Chart {0} is not rendered: its dependency {1} is not in {2}/. Run `helm dependency build` to fetch it (this extension never downloads anything).', c.name, d.version ? `${d.name} ${d.version}` : d.name, relativeTo(c.root, `${c.root}/charts`))),
       });
     }
     for (const s of c.subcharts) {
@@ -241,7 +242,7 @@ export function helmMissingProblem(chart: Chart): RenderProblem {
     span: chart.nameSpan,
     severity: 'information',
     code: 'helm-not-rendered',
-    message: `Chart ${chart.name} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set \`kubeNetlens.helm.path\` (on the command line: --helm PATH) to the helm executable.`,
+    ...worded(phrase('Chart {0} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set `kubeNetlens.helm.path` (on the command line: --helm PATH) to the helm executable.', chart.name)),
   };
 }
 
@@ -252,7 +253,7 @@ export function untrustedProblem(chart: Chart): RenderProblem {
     span: chart.nameSpan,
     severity: 'information',
     code: 'helm-not-rendered',
-    message: `Chart ${chart.name} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.`,
+    ...worded(phrase('Chart {0} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.', chart.name)),
   };
 }
 
@@ -272,12 +273,12 @@ export function chartNotesFor(charts: readonly Chart[], settings: HelmSettings, 
 export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, exit: HelmExit, textOf: TextOf, timeoutMs: number, chartPath?: string): RenderedUnit {
   const base = unitBase(chart, valueSet);
   const where = `chart ${chart.name}, ${valueSet.label}`;
-  if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm could not be started for ${where}: ${exit.spawnError}` }] };
+  if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('helm could not be started for {0}: {1}', where, exit.spawnError)) }] };
   if (exit.tooLarge) {
-    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template wrote more than ${maxRenderBytes / (1024 * 1024)} MB for ${where} and was stopped; a render that large is not checked.` }] };
+    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('helm template wrote more than {0} MB for {1} and was stopped; a render that large is not checked.', maxRenderBytes / (1024 * 1024), where)) }] };
   }
   if (exit.timedOut) {
-    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `helm template did not finish within ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} for ${where} and was stopped; its templates are not checked.` }] };
+    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('helm template did not finish within {0} for {1} and was stopped; its templates are not checked.', timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`, where)) }] };
   }
   if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf, chartPath)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
@@ -290,9 +291,9 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
 export function helmErrorProblem(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, stderr: string, textOf: TextOf, chartPath?: string): RenderProblem {
   const lines = withoutMachinePaths(stderr, chartPath).split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
   const shown = lines.slice(0, errorLines).join('\n') || 'helm template failed without a message';
-  const message = `helm template failed for chart ${chart.name}, ${valueSet.label}:\n${shown}`;
   const at = locateHelmError(chart, charts, shown, textOf);
-  return { uri: at?.uri ?? chart.chartYaml, span: at?.span ?? chart.nameSpan, severity: 'error', code: 'helm-failed', message };
+  // helm's own error text follows as it printed it (machine paths removed): it is what a search finds
+  return { uri: at?.uri ?? chart.chartYaml, span: at?.span ?? chart.nameSpan, severity: 'error', code: 'helm-failed', ...worded(phrase('helm template failed for chart {0}, {1}:\n{2}', chart.name, valueSet.label, shown)) };
 }
 
 /**
@@ -369,7 +370,7 @@ function oversizedValues(chart: Chart, valueSet: ValueSet, run: HelmRun): Render
     }
     if (size <= limit) continue;
     const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(n >= 10 * 1024 * 1024 ? 0 : 1)} MB` : `${Math.ceil(n / 1024)} KB`);
-    return { uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', message: `Chart ${chart.name}, ${valueSet.label} is not rendered: the values file ${relativeTo(chart.root, uri)} is ${mb(size)}, over the ${mb(limit)} size limit (kubeNetlens.files.maxSizeKB).` };
+    return { uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('Chart {0}, {1} is not rendered: the values file {2} is {3}, over the {4} size limit (kubeNetlens.files.maxSizeKB).', chart.name, valueSet.label, relativeTo(chart.root, uri), mb(size), mb(limit))) };
   }
   return undefined;
 }
@@ -379,13 +380,15 @@ export function omittedValueSetsNote(chart: Chart): RenderProblem | undefined {
   const omitted = chart.omittedValueSets;
   if (!omitted?.length) return undefined;
   const named = omitted.slice(0, 10).join(', ');
-  const more = omitted.length > 10 ? ` and ${(omitted.length - 10).toLocaleString('en-US')} more` : '';
+  const total = (chart.valueSets.length + omitted.length).toLocaleString('en-US');
   return {
     uri: chart.chartYaml,
     span: chart.nameSpan,
     severity: 'information',
     code: 'helm-not-rendered',
-    message: `Chart ${chart.name} has ${(chart.valueSets.length + omitted.length).toLocaleString('en-US')} value sets; only the first ${chart.valueSets.length} are rendered. Not rendered: ${named}${more}.`,
+    ...worded(omitted.length > 10
+      ? phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3} and {4} more.', chart.name, total, chart.valueSets.length, named, (omitted.length - 10).toLocaleString('en-US'))
+      : phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3}.', chart.name, total, chart.valueSets.length, named)),
   };
 }
 

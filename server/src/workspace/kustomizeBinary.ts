@@ -8,6 +8,7 @@
 // handed over at all, and the process gets a proxy that answers nothing, so no fetch can happen; a build is killed
 // after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
 
+import { phrase, worded, type Phrase } from '../l10n/l10n';
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { confirmedUnit, unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
 import type { LoadRestrictor } from '../model/config';
-import type { RenderedUnit } from '../model/rendered';
+import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
@@ -147,8 +148,16 @@ function exitOf(tool: KustomizeTool, args: readonly string[]): Promise<Kustomize
 export function refusedUnit(native: RenderedUnit, fsys: FileReader, parsed?: ParseCache): RenderedUnit | undefined {
   const refused = whyNotForBinary(fsys, dirnameUri(native.definedBy), parsed);
   if (!refused) return undefined;
-  const problems = native.problems.map((p) => (p.code === 'kustomize-not-rendered' ? { ...p, message: `${p.message.replace(/\.$/, '')}; it is not built with Kustomize either: ${refused.why}.` } : p));
+  const problems = native.problems.map((p) => (p.code === 'kustomize-not-rendered' ? { ...p, ...worded(notBuiltEither(p, refused.why)) } : p));
   return { ...native, problems };
+}
+
+/** The native renderer's "not analysed" note with the reason the real Kustomize does not build the root either. */
+function notBuiltEither(p: RenderProblem, why: Phrase): Phrase {
+  const said = p.phrase;
+  // the native note is `Not analysed as a Kustomize build: <reason>.` (kustomize/render.ts)
+  if (said && 'template' in said && said.template === 'Not analysed as a Kustomize build: {0}.') return phrase('Not analysed as a Kustomize build: {0}; it is not built with Kustomize either: {1}.', said.args[0], why);
+  return phrase('{0}; it is not built with Kustomize either: {1}.', p.message.replace(/\.$/, ''), why);
 }
 
 /** Builds one root synchronously (the command line). */
