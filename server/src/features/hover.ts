@@ -2,7 +2,7 @@
 
 import type { Analysis } from '../analysis/analysis';
 import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
-import { code, joined, md, text, type Md } from './markdown';
+import { code, joined, text, type Md, mdMessages } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { fileNamed } from '../model/cluster';
 import { sourceOf, type SourceMapping } from '../model/rendered';
@@ -31,13 +31,14 @@ export interface Hover {
  * to answer a hover); without it they are those of the analysis.
  */
 export function hoverAt(workspace: Analysis, uri: string, offset: number, shown?: readonly Finding[]): Hover | undefined {
+  const msg = mdMessages(workspace.config.locale);
   // Everything a hover says is said within the scope of its file (model/project.ts), and names that scope when the
   // workspace holds variants.
   const scope = workspace.scopeOf(uri);
   const hover = hoverInScope(scope.analysis, uri, offset, shown) ?? renderedHover(workspace, uri, offset, shown);
   // A Service hover names its variant on its first line; the others say it at the end.
   if (!hover || !scope.label || hover.markdown.startsWith('**Service**')) return hover;
-  return { ...hover, markdown: md`${hover.markdown}\n\n---\n\nAnalysed with variant ${code(scope.label)}: other parts of the workspace define the same objects differently, so they are never applied with it.` };
+  return { ...hover, markdown: msg('{0}\n\n---\n\nAnalysed with variant {1}: other parts of the workspace define the same objects differently, so they are never applied with it.', hover.markdown, code(scope.label)) };
 }
 
 function hoverInScope(analysis: Analysis, uri: string, offset: number, shown: readonly Finding[] | undefined): Hover | undefined {
@@ -50,6 +51,7 @@ function hoverInScope(analysis: Analysis, uri: string, offset: number, shown: re
  * (`prod-web.prod.svc.cluster.local` in overlays/prod, `dev-web.dev.svc.cluster.local` in overlays/dev).
  */
 function renderedHover(workspace: Analysis, uri: string, offset: number, shown: readonly Finding[] | undefined): Hover | undefined {
+  const msg = mdMessages(workspace.config.locale);
   const source = fileNamed(workspace.cluster.files, uri);
   if (!source || source.skipped !== 'build-input') return undefined;
   const lineStart = source.text.lastIndexOf('\n', offset - 1) + 1;
@@ -90,7 +92,7 @@ function renderedHover(workspace: Analysis, uri: string, offset: number, shown: 
     }
     if (markdown === undefined) continue;
     span ??= headSpan ?? at;
-    parts.push(md`**In the build of ${text(f.rendered.label)}**\n\n${markdown}`);
+    parts.push(msg('**In the build of {0}**\n\n{1}', text(f.rendered.label), markdown));
   }
   return parts.length && span ? { markdown: joined(parts, '\n\n---\n\n'), span } : undefined;
 }
@@ -157,13 +159,13 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
   if (keys.length !== 2 || keys[0] !== 'spec') return undefined;
   switch (keys[1]) {
     case 'externalName':
-      return { markdown: externalNameHover(s), span };
+      return { markdown: externalNameHover(mdMessages(analysis.config.locale), s), span };
     case 'publishNotReadyAddresses':
-      return { markdown: publishNotReadyHover(s), span };
+      return { markdown: publishNotReadyHover(mdMessages(analysis.config.locale), s), span };
     case 'sessionAffinity':
-      return { markdown: sessionAffinityHover(s), span };
+      return { markdown: sessionAffinityHover(mdMessages(analysis.config.locale), s), span };
     case 'externalTrafficPolicy':
-      return { markdown: externalTrafficPolicyHover(s), span };
+      return { markdown: externalTrafficPolicyHover(mdMessages(analysis.config.locale), s), span };
   }
   return undefined;
 }

@@ -10,77 +10,79 @@ import {
 import { isRoute, type Gateway, type GatewayListener, type GatewayRoute, type ParentRef, type RouteBackendRef, type RouteRule } from '../model/gatewayApi';
 import { formatSelector } from '../model/selector';
 import { portLabel } from './hoverService';
-import { bounded, code, escape, inCell, joined, lines, md, text, type Md } from './markdown';
+import { bounded, code, escape, inCell, joined, lines, md, text, type Md, mdMessages, type MdMsg } from './markdown';
 
 export function parentRefHover(analysis: Analysis, route: GatewayRoute, ref: ParentRef): Md {
+  const msg = mdMessages(analysis.config.locale);
   const { cluster } = analysis;
   const target = parentTarget(clusterLookup(cluster), route, ref);
-  const head = md`**parentRef** ${code(`${ref.kind} ${target.namespace}/${ref.name ?? '?'}`)}${ref.sectionName ? md` section ${code(ref.sectionName)}` : md``}${ref.port !== undefined ? md` port ${ref.port}` : md``}`;
+  const head = msg('**parentRef** {0}{1}{2}', code(`${ref.kind} ${target.namespace}/${ref.name ?? '?'}`), ref.sectionName ? msg(' section {0}', code(ref.sectionName)) : md``, ref.port !== undefined ? msg(' port {0}', ref.port) : md``);
   const out: Md[] = [head, md``];
   switch (target.kind) {
     case 'unknown':
-      out.push(md`Not in the workspace: namespace ${code(target.namespace)} or kind ${code(ref.kind)} is not known from the manifests, so whether the route attaches is unknown.`);
+      out.push(msg('Not in the workspace: namespace {0} or kind {1} is not known from the manifests, so whether the route attaches is unknown.', code(target.namespace), code(ref.kind)));
       return lines(out);
     case 'missing':
-      out.push(md`⚠ No ${text(String(target.targetKind))} ${code(ref.name ?? md``)} in namespace ${code(target.namespace)}: the route is not accepted for this parent.`);
+      out.push(msg('⚠ No {0} {1} in namespace {2}: the route is not accepted for this parent.', text(String(target.targetKind)), code(ref.name ?? md``), code(target.namespace)));
       return lines(out);
     case 'service': {
       const p = servicePortOfParent(target.service, ref);
-      const role = target.namespace === route.namespace ? md`producer route: applies to calls from every namespace` : md`consumer route: applies to calls from namespace ${code(route.namespace)}`;
-      out.push(md`Mesh attachment to Service ${code(target.service.name)} (${text(String(role))}).`);
-      out.push(p ? md`Port ${code(portLabel(p))}.` : ref.sectionName || ref.port !== undefined ? md`⚠ The Service has no such port.` : md`Every port of the Service.`);
+      const role = target.namespace === route.namespace ? msg('producer route: applies to calls from every namespace') : msg('consumer route: applies to calls from namespace {0}', code(route.namespace));
+      out.push(msg('Mesh attachment to Service {0} ({1}).', code(target.service.name), text(String(role))));
+      out.push(p ? msg('Port {0}.', code(portLabel(p))) : ref.sectionName || ref.port !== undefined ? msg('⚠ The Service has no such port.') : msg('Every port of the Service.'));
       return lines(out);
     }
     case 'gateway': {
       const gateway = target.gateway;
       const a = attachToGateway(clusterLookup(cluster), route, ref, target);
-      out.push(md`Gateway ${code(gateway.name)}${gateway.gatewayClassName ? md` (class ${code(gateway.gatewayClassName)})` : md``}: ${a.onlyBelow ? md`its listeners would not accept the route, but it is written only in a folder below the route's, which is not applied with it: whether the route meets this Gateway is unknown.` : outcomeText[a.outcome]}`);
-      if (!a.selected.length) out.push(md``, md`Its listeners: ${gateway.listeners.length ? joined(gateway.listeners.map((l) => code(listenerName(l))), ', ') : md`none`}.`);
+      out.push(msg('Gateway {0}{1}: {2}', code(gateway.name), gateway.gatewayClassName ? msg(' (class {0})', code(gateway.gatewayClassName)) : md``, a.onlyBelow ? msg('its listeners would not accept the route, but it is written only in a folder below the route\'s, which is not applied with it: whether the route meets this Gateway is unknown.') : outcomeTexts(msg)[a.outcome]));
+      if (!a.selected.length) out.push(md``, msg('Its listeners: {0}.', gateway.listeners.length ? joined(gateway.listeners.map((l) => code(listenerName(l))), ', ') : msg('none')));
       if (a.selected.length) {
-        out.push(md``, md`| listener | accepts? | why |`, md`|---|---|---|`);
-        for (const v of a.selected) out.push(md`| ${escape(listenerName(v.listener))} | ${text(String(verdictWord(v)))} | ${escape(verdictWhy(v, route, gateway))} |`);
+        out.push(md``, msg('| listener | accepts? | why |'), md`|---|---|---|`);
+        for (const v of a.selected) out.push(md`| ${escape(listenerName(v.listener))} | ${text(String(verdictWord(msg, v)))} | ${escape(verdictWhy(msg, v, route, gateway))} |`);
       }
       return lines(out);
     }
   }
 }
 
-const outcomeText = {
-  attached: md`the route is accepted.`,
-  'no-listener': md`⚠ no listener matches the sectionName/port (reason NoMatchingParent).`,
-  'not-allowed': md`⚠ no listener admits the route (reason NotAllowedByListeners).`,
-  hostname: md`⚠ no admitting listener shares a hostname with the route (reason NoMatchingListenerHostname).`,
-  unknown: md`whether a listener admits the route depends on what the manifests do not say (namespace labels, an implementation-specific protocol).`,
-} as const;
+const outcomeTexts = (msg: MdMsg) => ({
+  attached: msg('the route is accepted.'),
+  'no-listener': msg('⚠ no listener matches the sectionName/port (reason NoMatchingParent).'),
+  'not-allowed': msg('⚠ no listener admits the route (reason NotAllowedByListeners).'),
+  hostname: msg('⚠ no admitting listener shares a hostname with the route (reason NoMatchingListenerHostname).'),
+  unknown: msg('whether a listener admits the route depends on what the manifests do not say (namespace labels, an implementation-specific protocol).'),
+});
 
 function listenerName(l: GatewayListener): string {
   return (`${l.name ?? `#${l.index + 1}`} ${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` ${l.hostname}` : ''}`);
 }
 
-function verdictWord(v: ListenerVerdict): Md {
-  if (v.kind === false || v.namespace === false || !v.hostname) return md`✖ no`;
-  if (v.kind === 'unknown' || v.namespace === 'unknown') return md`? unknown`;
-  return md`✓ yes`;
+function verdictWord(msg: MdMsg, v: ListenerVerdict): Md {
+  if (v.kind === false || v.namespace === false || !v.hostname) return msg('✖ no');
+  if (v.kind === 'unknown' || v.namespace === 'unknown') return msg('? unknown');
+  return msg('✓ yes');
 }
 
-function verdictWhy(v: ListenerVerdict, route: GatewayRoute, gateway: Gateway): Md {
+function verdictWhy(msg: MdMsg, v: ListenerVerdict, route: GatewayRoute, gateway: Gateway): Md {
   const l = v.listener;
-  if (v.kind === false) return md`admits ${text((listenerKinds(l) ?? []).join(', ') || 'no kinds')}, not ${text(String(route.kind))}`;
-  if (v.kind === 'unknown') return md`protocol ${text(String(l.protocol ?? md`?`))} is implementation-specific`;
+  if (v.kind === false) return msg('admits {0}, not {1}', text((listenerKinds(l) ?? []).join(', ') || String(msg('no kinds'))), text(String(route.kind)));
+  if (v.kind === 'unknown') return msg('protocol {0} is implementation-specific', text(String(l.protocol ?? md`?`)));
   if (v.namespace === false) {
-    if (l.from === 'Same') return md`only routes from ${text(String(gateway.namespace))} (from: Same)`;
-    if (l.from === 'Selector') return l.namespaceSelector ? md`namespace ${text(String(route.namespace))} does not match ${text(String(formatSelector(l.namespaceSelector)))}` : md`from: Selector without a selector`;
-    return md`from: ${text(String(l.from))}`;
+    if (l.from === 'Same') return msg('only routes from {0} (from: Same)', text(String(gateway.namespace)));
+    if (l.from === 'Selector') return l.namespaceSelector ? msg('namespace {0} does not match {1}', text(String(route.namespace)), text(String(formatSelector(l.namespaceSelector)))) : msg('from: Selector without a selector');
+    return msg('from: {0}', text(String(l.from)));
   }
-  if (v.namespace === 'unknown') return md`namespace ${text(String(route.namespace))} has no Namespace manifest, so its labels are unknown`;
-  if (!v.hostname) return md`hostname ${text(String(l.hostname))} meets none of ${text(String(route.hostnames.map((h) => h.value).join(', ')))}`;
-  return l.from === 'All' ? md`routes from every namespace` : l.from === 'Selector' ? md`namespace selected` : md`same namespace`;
+  if (v.namespace === 'unknown') return msg('namespace {0} has no Namespace manifest, so its labels are unknown', text(String(route.namespace)));
+  if (!v.hostname) return msg('hostname {0} meets none of {1}', text(String(l.hostname)), text(String(route.hostnames.map((h) => h.value).join(', '))));
+  return l.from === 'All' ? msg('routes from every namespace') : l.from === 'Selector' ? msg('namespace selected') : msg('same namespace');
 }
 
 /** A route hostname: the listeners of its Gateways whose hostname it meets (gateway semantics §G4). */
 export function routeHostnameHover(analysis: Analysis, route: GatewayRoute, hostname: string): Md {
+  const msg = mdMessages(analysis.config.locale);
   const lookup = clusterLookup(analysis.cluster);
-  const out: Md[] = [md`**Hostname** ${code(hostname)} of ${text(String(route.kind))} ${code(route.name)}`, md``];
+  const out: Md[] = [msg('**Hostname** {0} of {1} {2}', code(hostname), text(String(route.kind)), code(route.name)), md``];
   const rows: Md[] = [];
   for (const ref of route.parentRefs) {
     const t = parentTarget(lookup, route, ref);
@@ -89,38 +91,39 @@ export function routeHostnameHover(analysis: Analysis, route: GatewayRoute, host
       if (ref.sectionName !== undefined && l.name !== ref.sectionName) continue;
       if (ref.port !== undefined && l.port !== ref.port) continue;
       const meets = !l.hostname || hostnamesIntersect(l.hostname, hostname);
-      rows.push(md`- ${meets ? md`✓` : md`✖`} ${code(`${t.gateway.name}/${listenerName(l)}`)}${l.hostname ? md`` : md` (no hostname: every host)`}`);
+      rows.push(md`- ${meets ? md`✓` : md`✖`} ${code(`${t.gateway.name}/${listenerName(l)}`)}${l.hostname ? md`` : msg(' (no hostname: every host)')}`);
     }
   }
-  if (!rows.length) out.push(md`No Gateway listener in the workspace is selected by this route's parentRefs.`);
-  else out.push(md`Listeners selected by the parentRefs, and whether this hostname meets theirs (\`*.\` matches one or more labels, never the bare domain):`, md``, ...rows);
+  if (!rows.length) out.push(msg('No Gateway listener in the workspace is selected by this route\'s parentRefs.'));
+  else out.push(msg('Listeners selected by the parentRefs, and whether this hostname meets theirs (`*.` matches one or more labels, never the bare domain):'), md``, ...rows);
   return lines(out);
 }
 
 export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: RouteRule, ref: RouteBackendRef): Md {
+  const msg = mdMessages(analysis.config.locale);
   const v = backendVerdict(clusterLookup(analysis.cluster), route, ref);
   const share = backendShares(rule)[ref.index];
-  const out: Md[] = [md`**backendRef** ${code(`${ref.kind} ${v.namespace}/${ref.name ?? md`?`}`)}${text(String(ref.port !== undefined ? md` port ${ref.port}` : md``))}`, md``];
-  out.push(md`Weight ${text(String(ref.weight))}: ${text(String(percent(share)))} of the ${text(String(failureOf(route.kind).traffic))} matching rule ${text(String(rule.index + 1))}${rule.matches.length ? md` (${escape(rule.matches.join('; '))})` : md``}.`);
+  const out: Md[] = [msg('**backendRef** {0}{1}', code(`${ref.kind} ${v.namespace}/${ref.name ?? md`?`}`), text(String(ref.port !== undefined ? msg(' port {0}', ref.port) : md``))), md``];
+  out.push(msg('Weight {0}: {1} of the {2} matching rule {3}{4}.', text(String(ref.weight)), text(String(percent(share))), text(String(failureOf(route.kind).traffic)), text(String(rule.index + 1)), rule.matches.length ? md` (${escape(rule.matches.join('; '))})` : md``));
   if (v.status === 'unknown' && !v.service) {
-    out.push(md``, md`Not modelled here (another kind, or a namespace no manifest populates): unknown.`);
+    out.push(md``, msg('Not modelled here (another kind, or a namespace no manifest populates): unknown.'));
     return lines(out);
   }
   if (v.status === 'invalid') {
     const { traffic, fate } = failureOf(route.kind);
-    out.push(md``, md`⚠ Invalid (${text(String(problemsText(v.problems)))}): these ${text(String(traffic))} ${text(String(fate))}.`);
+    out.push(md``, msg('⚠ Invalid ({0}): these {1} {2}.', text(String(problemsText(v.problems))), text(String(traffic)), text(String(fate))));
   }
   const svc = v.service;
   if (!svc) return lines(out);
   const sp = v.servicePort;
-  out.push(md``, md`→ Service ${code(svc.name)}${sp ? md` port ${code(portLabel(sp))}` : md``}`);
+  out.push(md``, msg('→ Service {0}{1}', code(svc.name), sp ? msg(' port {0}', code(portLabel(sp))) : md``));
   if (!sp) return lines(out);
   const groups = analysis.endpointsOf(svc).groups;
-  if (!groups.length) out.push(md`→ no pods: the Service has no selected endpoints (${text(String(route.kind === 'HTTPRoute' ? md`HTTP 503` : md`no answer`))} while none is ready)`);
+  if (!groups.length) out.push(msg('→ no pods: the Service has no selected endpoints ({0} while none is ready)', text(String(route.kind === 'HTTPRoute' ? msg('HTTP 503') : msg('no answer')))));
   for (const g of groups) {
     const t = g.ports[sp.index];
-    if (!t || t.containerPort === undefined) out.push(md`→ ${text(String(g.workload.kind))} ${code(g.workload.name)}: ⚠ targetPort ${code(String(sp.targetPort))} does not resolve in its pods`);
-    else out.push(md`→ targetPort ${code(String(sp.targetPort))} → container port ${text(String(t.containerPort))} of ${text(String(g.workload.kind))} ${code(g.workload.name)}${text(String(g.replicas === undefined ? md`` : md` ×${g.replicas}`))}`);
+    if (!t || t.containerPort === undefined) out.push(msg('→ {0} {1}: ⚠ targetPort {2} does not resolve in its pods', text(String(g.workload.kind)), code(g.workload.name), code(String(sp.targetPort))));
+    else out.push(msg('→ targetPort {0} → container port {1} of {2} {3}{4}', code(String(sp.targetPort)), text(String(t.containerPort)), text(String(g.workload.kind)), code(g.workload.name), text(String(g.replicas === undefined ? md`` : md` ×${g.replicas}`))));
   }
   return lines(out);
 }
@@ -145,32 +148,34 @@ export function attachedRoutes(analysis: Analysis, gateway: Gateway, listener: G
 
 /** The Gateway itself: its class and each listener with the routes it accepts (gateway semantics §G3). */
 export function gatewayHover(analysis: Analysis, gateway: Gateway): Md {
-  const out: Md[] = [md`**Gateway** ${code(`${gateway.namespace}/${gateway.name}`)}${gateway.gatewayClassName ? md` of class ${code(gateway.gatewayClassName)}` : md``}`, md``];
+  const msg = mdMessages(analysis.config.locale);
+  const out: Md[] = [msg('**Gateway** {0}{1}', code(`${gateway.namespace}/${gateway.name}`), gateway.gatewayClassName ? msg(' of class {0}', code(gateway.gatewayClassName)) : md``), md``];
   if (!gateway.listeners.length) {
-    out.push(md`No listeners: nothing can attach to this Gateway.`);
+    out.push(msg('No listeners: nothing can attach to this Gateway.'));
     return lines(out);
   }
-  out.push(md`| listener | admits | routes attached |`, md`|---|---|---|`);
+  out.push(msg('| listener | admits | routes attached |'), md`|---|---|---|`);
   for (const l of gateway.listeners) {
     const routes = attachedRoutes(analysis, gateway, l);
-    const from = l.from === 'All' ? md`every namespace` : l.from === 'Selector' ? md`selected namespaces` : md`its namespace`;
-    out.push(md`| ${inCell(text(listenerName(l)))} | ${inCell(text((listenerKinds(l) ?? ['implementation-specific kinds']).join(', ')))} from ${from} | ${routes.length ? inCell(text(routes.map((r) => `${r.kind} ${r.namespace}/${r.name}`).join(', '))) : md`none`} |`);
+    const from = l.from === 'All' ? msg('every namespace') : l.from === 'Selector' ? msg('selected namespaces') : msg('its namespace');
+    out.push(msg('| {0} | {1} from {2} | {3} |', inCell(text(listenerName(l))), inCell(text((listenerKinds(l) ?? ['implementation-specific kinds']).join(', '))), from, routes.length ? inCell(text(routes.map((r) => `${r.kind} ${r.namespace}/${r.name}`).join(', '))) : msg('none')));
   }
-  out.push(md``, md`Gateways add no cluster DNS names: clients reach them at the addresses the controller assigns.`);
+  out.push(md``, msg('Gateways add no cluster DNS names: clients reach them at the addresses the controller assigns.'));
   return lines(out);
 }
 
 export function listenerHover(analysis: Analysis, gateway: Gateway, listener: GatewayListener): Md {
-  const out: Md[] = [md`**Listener** ${code(listenerName(listener))} of Gateway ${code(gateway.name)}`, md``];
-  const from = listener.from === 'Selector' && listener.namespaceSelector ? md`namespaces labelled ${code(formatSelector(listener.namespaceSelector))}` : listener.from === 'All' ? md`every namespace` : md`namespace ${code(gateway.namespace)} only`;
-  out.push(md`Admits ${text(String((listenerKinds(listener) ?? ['implementation-specific kinds']).join(', ')))} from ${text(String(from))}.`);
+  const msg = mdMessages(analysis.config.locale);
+  const out: Md[] = [msg('**Listener** {0} of Gateway {1}', code(listenerName(listener)), code(gateway.name)), md``];
+  const from = listener.from === 'Selector' && listener.namespaceSelector ? msg('namespaces labelled {0}', code(formatSelector(listener.namespaceSelector))) : listener.from === 'All' ? msg('every namespace') : msg('namespace {0} only', code(gateway.namespace));
+  out.push(msg('Admits {0} from {1}.', text(String((listenerKinds(listener) ?? ['implementation-specific kinds']).join(', '))), text(String(from))));
   const routes = attachedRoutes(analysis, gateway, listener);
   if (!routes.length) {
-    out.push(md``, md`No route in the workspace is attached to this listener.`);
+    out.push(md``, msg('No route in the workspace is attached to this listener.'));
     return lines(out);
   }
-  out.push(md``, md`Routes attached:`);
-  out.push(...bounded(routes, 12, (r) => {
+  out.push(md``, msg('Routes attached:'));
+  out.push(...bounded(msg, routes, 12, (r) => {
     const hosts = r.hostnames.length ? r.hostnames.filter(() => hostnamesMeet(listener, r)).map((h) => h.value).join(', ') : listener.hostname ?? '*';
     const paths = r.rules.flatMap((rule) => rule.matches).slice(0, 4);
     return md`- ${text(String(r.kind))} ${code(`${r.namespace}/${r.name}`)}: ${escape(hosts)}${paths.length ? md` · ${escape(paths.join('; '))}` : md``}`;

@@ -9,7 +9,7 @@ import { isWorkloadFragment } from '../analysis/unknowns';
 import type { Cluster } from '../model/cluster';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
-import { code, joined, lines, md, plural, text, type Md } from './markdown';
+import { code, joined, lines, md, plural, text, type Md, mdMessages, type MdMsg } from './markdown';
 
 /** At most this many connections are listed per direction; the rest are counted. */
 const shownMax = 8;
@@ -27,27 +27,27 @@ function fileOf(uri: string): string {
 }
 
 /** `api-from-web` ingress rule 0 (policies.yaml line 12) */
-function ruleText(ref: RuleRef, here: string): Md {
+function ruleText(msg: MdMsg, ref: RuleRef, here: string): Md {
   const rules = ref.direction === 'ingress' ? ref.policy.ingress : ref.policy.egress;
   const span = ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan;
-  const where = ref.policy.uri === here ? md`line ${lineOf(ref.policy, span)}` : md`${text(fileOf(ref.policy.uri))} line ${lineOf(ref.policy, span)}`;
+  const where = ref.policy.uri === here ? msg('line {0}', lineOf(ref.policy, span)) : msg('{0} line {1}', text(fileOf(ref.policy.uri)), lineOf(ref.policy, span));
   return ref.rule !== undefined
-    ? md`${code(ref.policy.name)} ${text(ref.direction)} rule ${ref.rule + 1} (${where})`
-    : md`${code(ref.policy.name)} isolates for ${text(ref.direction)} and admits none of it (${where})`;
+    ? msg('{0} {1} rule {2} ({3})', code(ref.policy.name), text(ref.direction), ref.rule + 1, where)
+    : msg('{0} isolates for {1} and admits none of it ({2})', code(ref.policy.name), text(ref.direction), where);
 }
 
-function endText(e: ListedEnd, from: Workload): Md {
-  if (e.kind === 'external') return md`outside the cluster`;
+function endText(msg: MdMsg, e: ListedEnd, from: Workload): Md {
+  if (e.kind === 'external') return msg('outside the cluster');
   const w = e.workload;
-  return w.namespace === from.namespace ? md`${text(w.kind)} ${code(w.name)}` : md`${text(w.kind)} ${code(w.name)} in ${code(w.namespace)}`;
+  return w.namespace === from.namespace ? md`${text(w.kind)} ${code(w.name)}` : msg('{0} {1} in {2}', text(w.kind), code(w.name), code(w.namespace));
 }
 
-function verdictLine(e: ListedEnd, w: Workload, r: ReachResult): Md {
+function verdictLine(msg: MdMsg, e: ListedEnd, w: Workload, r: ReachResult): Md {
   const ports = code(portSetText(r.ports));
-  const rules = r.because.map((b) => ruleText(b, w.uri));
+  const rules = r.because.map((b) => ruleText(msg, b, w.uri));
   const by = rules.length ? md` — ${joined(rules, '; ')}` : md``;
-  if (r.verdict === 'unknown') return md`- ${endText(e, w)}: unknown on ${ports} because ${text(r.unknownBecause ?? '')}${by}`;
-  return md`- ${endText(e, w)} on ${ports}${by}`;
+  if (r.verdict === 'unknown') return msg('- {0}: unknown on {1} because {2}{3}', endText(msg, e, w), ports, text(r.unknownBecause ?? ''), by);
+  return msg('- {0} on {1}{2}', endText(msg, e, w), ports, by);
 }
 
 /** The peers of a workload in its scope: every other workload, and external. */
@@ -89,6 +89,7 @@ function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Wor
 }
 
 function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 'egress'): Md[] {
+  const msg = mdMessages(analysis.config.locale);
   const self: Endpoint = { kind: 'workload', workload: w };
   const shown: Md[] = [];
   let denied = 0;
@@ -102,12 +103,12 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
       denied++;
       continue;
     }
-    if (shown.length < shownMax) shown.push(verdictLine(peer, w, r));
+    if (shown.length < shownMax) shown.push(verdictLine(msg, peer, w, r));
     else more++;
   }
-  if (more) shown.push(md`- and ${plural(more, 'more', 'more')}`);
-  if (denied) shown.push(md`- denied: ${plural(denied, direction === 'ingress' ? 'other source' : 'other destination')}`);
-  if (!shown.length) shown.push(md`- nothing`);
+  if (more) shown.push(msg('- and {0} more', more));
+  if (denied) shown.push(msg('- denied: {0}', direction === 'ingress' ? plural(denied, msg('{0} other source', denied), msg('{0} other sources', denied)) : plural(denied, msg('{0} other destination', denied), msg('{0} other destinations', denied))));
+  if (!shown.length) shown.push(msg('- nothing'));
   return shown;
 }
 
@@ -127,22 +128,27 @@ export function workloadReachHover(analysis: Analysis, w: Workload): Md {
 }
 
 function reachHoverOf(analysis: Analysis, w: Workload): Md {
-  const out: Md[] = [md`**${text(w.kind)}** ${code(w.name)}: NetworkPolicy reach`, md``];
+  const msg = mdMessages(analysis.config.locale);
+  const out: Md[] = [msg('**{0}** {1}: NetworkPolicy reach', text(w.kind), code(w.name)), md``];
   const ingress = policiesFor(analysis.cluster, w, 'ingress');
   const egress = policiesFor(analysis.cluster, w, 'egress');
   const selecting = [...new Set([...ingress.sure, ...egress.sure])];
   if (!selecting.length && !ingress.maybe.length && !egress.maybe.length) {
-    out.push(md`No NetworkPolicy selects these pods, so every connection to and from them is allowed (unless the other end's policies say otherwise).`);
+    out.push(msg('No NetworkPolicy selects these pods, so every connection to and from them is allowed (unless the other end\'s policies say otherwise).'));
   } else {
-    const types = (p: NetworkPolicy) => text([ingress.sure.includes(p) ? 'ingress' : '', egress.sure.includes(p) ? 'egress' : ''].filter(Boolean).join(' and '));
-    out.push(md`Selected by ${joined(selecting.map((p) => md`${code(p.name)} (${types(p)}, ${p.uri === w.uri ? md`line` : md`${text(fileOf(p.uri))} line`} ${lineOf(p, p.nameSpan)})`), ', ')}.`);
-    for (const m of [...ingress.maybe, ...egress.maybe]) out.push(md`Perhaps selected by ${code(m.p.name)}: ${text(m.why)}.`);
+    const types = (p: NetworkPolicy) => {
+      const i = ingress.sure.includes(p);
+      const e = egress.sure.includes(p);
+      return i && e ? msg('ingress and egress') : i ? msg('ingress') : e ? msg('egress') : md``;
+    };
+    out.push(msg('Selected by {0}.', joined(selecting.map((p) => md`${code(p.name)} (${types(p)}, ${p.uri === w.uri ? msg('line {0}', lineOf(p, p.nameSpan)) : msg('{0} line {1}', text(fileOf(p.uri)), lineOf(p, p.nameSpan))})`), ', ')));
+    for (const m of [...ingress.maybe, ...egress.maybe]) out.push(msg('Perhaps selected by {0}: {1}.', code(m.p.name), text(m.why)));
   }
-  out.push(md``, md`**Who can reach it**`);
-  if (!ingress.sure.length && !ingress.maybe.length) out.push(md`- any pod whose egress allows it, and outside the cluster: ingress is not isolated`);
+  out.push(md``, msg('**Who can reach it**'));
+  if (!ingress.sure.length && !ingress.maybe.length) out.push(msg('- any pod whose egress allows it, and outside the cluster: ingress is not isolated'));
   else out.push(...directionLines(analysis, w, 'ingress'));
-  out.push(md``, md`**Whom it can reach**`);
-  if (!egress.sure.length && !egress.maybe.length) out.push(md`- any pod whose ingress admits it, and outside the cluster: egress is not limited`);
+  out.push(md``, msg('**Whom it can reach**'));
+  if (!egress.sure.length && !egress.maybe.length) out.push(msg('- any pod whose ingress admits it, and outside the cluster: egress is not limited'));
   else out.push(...directionLines(analysis, w, 'egress'));
   return lines(out);
 }

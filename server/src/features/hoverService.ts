@@ -6,7 +6,8 @@ import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
 import { isIP } from '../analysis/ip';
-import { bounded, code, detailsLink, escape, joined, lines, md, plural, text, traceLink, type Md } from './markdown';
+import { messages } from '../l10n/l10n';
+import { bounded, code, detailsLink, escape, joined, lines, md, plural, text, traceLink, type Md, mdMessages, type MdMsg } from './markdown';
 
 /**
  * What the short Service hover says, in the order a person needs it. `unit` is the place for the apply unit
@@ -19,25 +20,26 @@ export interface ServiceHoverData {
 
 /** The default hover: what it is, whether it works, the name clients use, the port map, the links. At most ~15 lines. */
 export function serviceHover(analysis: Analysis, service: Service, data: ServiceHoverData = { service, unit: unitOf(analysis, service) }): Md {
+  const msg = mdMessages(analysis.config.locale);
   const zone = analysis.config.clusterDomain;
   // With variants side by side, the links name the definition (its file) so the trace opens this one.
   const uri = data.unit ? service.uri : undefined;
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
   const paragraphs: Md[] = [];
-  paragraphs.push(md`**Service** ${code(service.name)} in namespace ${code(service.namespace)}${data.unit ? md` (${escape(data.unit)})` : md``}: ${describeType(service)}`);
+  paragraphs.push(msg('**Service** {0} in namespace {1}{2}: {3}', code(service.name), code(service.namespace), data.unit ? md` (${escape(data.unit)})` : md``, describeType(msg, service)));
   paragraphs.push(verdictLine(analysis, service));
   paragraphs.push(namesLine(analysis, service, fqdn));
   if (service.type !== 'ExternalName') paragraphs.push(lines(portMap(analysis, service)));
-  const traffic = trafficFacts(service);
+  const traffic = trafficFacts(msg, service);
   if (traffic) paragraphs.push(traffic);
   const published = publishedNames(service);
   if (published.length) {
-    const how = service.type === 'LoadBalancer' ? md`records for its load balancer` : md`records only if ExternalDNS runs with flags that publish ${text(service.type)} Services`;
-    paragraphs.push(md`**Public names** (ExternalDNS, ${how}): ${joined(published.slice(0, 5).map((n) => code(n)), ', ')}${published.length > 5 ? md` and ${published.length - 5} more` : md``}`);
+    const how = service.type === 'LoadBalancer' ? msg('records for its load balancer') : msg('records only if ExternalDNS runs with flags that publish {0} Services', text(service.type));
+    paragraphs.push(msg('**Public names** (ExternalDNS, {0}): {1}{2}', how, joined(published.slice(0, 5).map((n) => code(n)), ', '), published.length > 5 ? msg(' and {0} more', published.length - 5) : md``));
   }
   const outside = externalAccess(analysis, service);
-  if (outside.length) paragraphs.push(lines([md`From outside the cluster:`, ...bounded(outside, 2, (l) => l)]));
-  paragraphs.push(md`${traceLink(service.namespace, service.name, uri)} · ${detailsLink(service.namespace, service.name, uri)}`);
+  if (outside.length) paragraphs.push(lines([msg('From outside the cluster:'), ...bounded(msg, outside, 2, (l) => l)]));
+  paragraphs.push(md`${traceLink(msg, service.namespace, service.name, uri)} · ${detailsLink(msg, service.namespace, service.name, uri)}`);
   return joined(paragraphs, '\n\n');
 }
 
@@ -45,29 +47,30 @@ export function serviceHover(analysis: Analysis, service: Service, data: Service
  * How kube-proxy picks an endpoint, when anything but the defaults is written: session affinity, the traffic
  * policies and trafficDistribution (network-semantics §5); undefined for a Service that uses the defaults.
  */
-function trafficFacts(service: Service): Md | undefined {
+function trafficFacts(msg: MdMsg, service: Service): Md | undefined {
   if (service.type === 'ExternalName' || service.headless) return undefined;
   const facts: Md[] = [];
-  if (service.sessionAffinity === 'ClientIP') facts.push(md`${code('sessionAffinity: ClientIP')}: each client IP sticks to one pod for ${service.sessionAffinityTimeout ?? 10800} s`);
-  if (service.internalTrafficPolicy === 'Local') facts.push(md`${code('internalTrafficPolicy: Local')}: pods reach only endpoints on their own node; from a node without one, connections are dropped`);
+  if (service.sessionAffinity === 'ClientIP') facts.push(msg('{0}: each client IP sticks to one pod for {1} s', code('sessionAffinity: ClientIP'), service.sessionAffinityTimeout ?? 10800));
+  if (service.internalTrafficPolicy === 'Local') facts.push(msg('{0}: pods reach only endpoints on their own node; from a node without one, connections are dropped', code('internalTrafficPolicy: Local')));
   if (service.externalTrafficPolicy === 'Local' && (service.type === 'NodePort' || service.type === 'LoadBalancer')) {
-    facts.push(md`${code('externalTrafficPolicy: Local')}: outside traffic goes only to pods on the node it arrives at (client IP kept); nodes without one drop it${service.type === 'LoadBalancer' ? md`, and the load balancer skips them through the health-check node port` : md``}`);
+    facts.push(msg('{0}: outside traffic goes only to pods on the node it arrives at (client IP kept); nodes without one drop it{1}', code('externalTrafficPolicy: Local'), service.type === 'LoadBalancer' ? msg(', and the load balancer skips them through the health-check node port') : md``));
   }
   if (service.trafficDistribution) {
     const known: Record<string, Md> = {
-      PreferClose: md`endpoints in the client's zone first, when the zone has some`,
-      PreferSameZone: md`endpoints in the client's zone first, when the zone has some`,
-      PreferSameNode: md`endpoints on the client's node first, then its zone`,
+      PreferClose: msg('endpoints in the client\'s zone first, when the zone has some'),
+      PreferSameZone: msg('endpoints in the client\'s zone first, when the zone has some'),
+      PreferSameNode: msg('endpoints on the client\'s node first, then its zone'),
     };
-    facts.push(md`${code(`trafficDistribution: ${service.trafficDistribution}`)}${known[service.trafficDistribution] ? md`: ${known[service.trafficDistribution]}` : md`: a value this version of Kubernetes may not know (ignored)`}`);
+    facts.push(md`${code(`trafficDistribution: ${service.trafficDistribution}`)}${known[service.trafficDistribution] ? md`: ${known[service.trafficDistribution]}` : msg(': a value this version of Kubernetes may not know (ignored)')}`);
   }
-  return facts.length ? lines([md`**Traffic**:`, ...facts.map((f) => md`- ${f}`)]) : undefined;
+  return facts.length ? lines([msg('**Traffic**:'), ...facts.map((f) => md`- ${f}`)]) : undefined;
 }
 
 /** `variant aws` when the Service's file is in a variant of the workspace (ARCHITECTURE.md, apply scopes). */
 function unitOf(analysis: Analysis, service: Service): string | undefined {
   const label = analysis.scopeOf(service.uri).label;
-  return label ? `variant ${label}` : undefined;
+  const msg = messages(analysis.config.locale);
+  return label ? msg('variant {0}', label) : undefined;
 }
 
 /**
@@ -75,16 +78,17 @@ function unitOf(analysis: Analysis, service: Service): string | undefined {
  * endpoints with their stable pod names, the port table, how clients spell the name, the environment variables.
  */
 export function serviceDetails(analysis: Analysis, service: Service): Md {
+  const msg = mdMessages(analysis.config.locale);
   const zone = analysis.config.clusterDomain;
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
-  const out: Md[] = [md`**Service** ${code(service.name)} in namespace ${code(service.namespace)}: ${describeType(service)}`];
+  const out: Md[] = [msg('**Service** {0} in namespace {1}: {2}', code(service.name), code(service.namespace), describeType(msg, service))];
 
   // StatefulSet pod names are listed under their endpoints below, not twice.
   const podNames = new Set(statefulPodRecords(analysis, service).map((r) => r.name));
   const records = analysis.dnsRecordsFor(service).filter((r) => !podNames.has(r.name) || r.type === 'SRV');
-  out.push(md``, md`**DNS names that resolve**`);
-  if (records.length) out.push(...bounded(records, 50, recordLine));
-  else out.push(noNameReason(service));
+  out.push(md``, msg('**DNS names that resolve**'));
+  if (records.length) out.push(...bounded(msg, records, 50, (r) => recordLine(msg, r)));
+  else out.push(noNameReason(msg, service));
 
   if (service.type !== 'ExternalName') {
     out.push(md``, ...portMap(analysis, service, 50));
@@ -92,63 +96,65 @@ export function serviceDetails(analysis: Analysis, service: Service): Md {
   }
 
   if (records.some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR')) {
-    out.push(md``, md`**How clients spell it**`);
-    out.push(md`- from pods in ${code(service.namespace)}: ${code(service.name)}`);
-    out.push(md`- from other namespaces: ${code(`${service.name}.${service.namespace}`)}, ${code(`${service.name}.${service.namespace}.svc`)} or ${code(fqdn)}`);
+    out.push(md``, msg('**How clients spell it**'));
+    out.push(msg('- from pods in {0}: {1}', code(service.namespace), code(service.name)));
+    out.push(msg('- from other namespaces: {0}, {1} or {2}', code(`${service.name}.${service.namespace}`), code(`${service.name}.${service.namespace}.svc`), code(fqdn)));
   }
 
   const env = analysis.serviceEnv(service.namespace).filter((v) => v.service === service);
   if (env.length) {
-    out.push(md``, md`**Environment variables** of pods in ${code(service.namespace)} started after this Service exists:`);
-    out.push(...bounded(env, 40, (v) => md`- ${code(`${v.name}=${v.value}`)}`));
+    out.push(md``, msg('**Environment variables** of pods in {0} started after this Service exists:', code(service.namespace)));
+    out.push(...bounded(msg, env, 40, (v) => md`- ${code(`${v.name}=${v.value}`)}`));
   }
 
   const outside = externalAccess(analysis, service);
-  if (outside.length) out.push(md``, md`**From outside the cluster**`, ...outside);
+  if (outside.length) out.push(md``, msg('**From outside the cluster**'), ...outside);
 
-  out.push(md``, traceLink(service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
+  out.push(md``, traceLink(msg, service.namespace, service.name, analysis.scopeOf(service.uri).label ? service.uri : undefined));
   return lines(out);
 }
 
 /** Whether the Service works: who backs it (workloads ×replicas, or manual addresses), or why nothing does. */
 function verdictLine(analysis: Analysis, service: Service): Md {
+  const msg = mdMessages(analysis.config.locale);
   if (service.type === 'ExternalName') {
     const target = service.externalName?.replace(/\.$/, '');
-    if (!target || isIP(target)) return md`✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName ${target ? md`whose target is an IP address` : md`without a target`} (semantics §2.1 E2).`;
-    return md`✓ **Alias**: DNS answers with a CNAME to ${code(target)}; nothing proxies the traffic and ports are not remapped.`;
+    if (!target || isIP(target)) return msg('✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName {0} (semantics §2.1 E2).', target ? msg('whose target is an IP address') : msg('without a target'));
+    return msg('✓ **Alias**: DNS answers with a CNAME to {0}; nothing proxies the traffic and ports are not remapped.', code(target));
   }
   const eps = analysis.endpointsOf(service);
   if (eps.groups.length) {
     const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
     const perNode = eps.groups.some((g) => g.replicas === undefined);
-    const who = bounded(eps.groups, 3, (g) => md`${text(g.workload.kind)} ${code(g.workload.name)} ${g.replicas === undefined ? md`(one per node)` : md`×${g.replicas}`}`);
-    const gated = eps.groups.every((g) => g.readinessGated) ? md` · only ready pods get traffic` : md``;
-    if (!total && !perNode) return md`⚠ **No ready pods**: ${joined(who, ', ')} is scaled to 0, so the Service has no endpoints.`;
-    const count = perNode ? (total ? md`${plural(total, 'pod')} plus one per node` : md`one pod per node`) : plural(total, 'pod');
-    return md`✓ **Endpoints**: ${count}: ${joined(who, ', ').replace(/, - \u2026 and/, ', … and') as Md}${gated}`;
+    const who = bounded(msg, eps.groups, 3, (g) => md`${text(g.workload.kind)} ${code(g.workload.name)} ${g.replicas === undefined ? msg('(one per node)') : md`×${g.replicas}`}`);
+    const gated = eps.groups.every((g) => g.readinessGated) ? msg(' · only ready pods get traffic') : md``;
+    if (!total && !perNode) return msg('⚠ **No ready pods**: {0} is scaled to 0, so the Service has no endpoints.', joined(who, ', '));
+    const count = perNode ? (total ? msg('{0} plus one per node', plural(total, msg('{0} pod', total), msg('{0} pods', total))) : msg('one pod per node')) : plural(total, msg('{0} pod', total), msg('{0} pods', total));
+    return msg('✓ **Endpoints**: {0}: {1}{2}', count, joined(who, ', ').replace(/, - \u2026 and/, ', … and') as Md, gated);
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
     const from = eps.manual.filter((m) => m.mirrored).map((m) => md`${text(m.resource.kind)} ${code(m.resource.name)}`);
-    return md`${n ? md`✓` : md`✖`} **Endpoints**: ${plural(n, 'address', 'addresses')} written by hand in ${joined(from, ', ')}`;
+    return msg('{0} **Endpoints**: {1} written by hand in {2}', n ? md`✓` : md`✖`, plural(n, msg('{0} address', n), msg('{0} addresses', n)), joined(from, ', '));
   }
   if (!service.selector) {
     const ignored = eps.manual.filter((m) => !m.mirrored);
-    const why = ignored.length ? md` A manual ${text(ignored[0].resource.kind)} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : md``;
-    return md`✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.${why}`;
+    const why = ignored.length ? msg(' A manual {0} exists but is ignored: {1}.', text(ignored[0].resource.kind), escape(ignored[0].reason ?? '')) : md``;
+    return msg('✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.{0}', why);
   }
   const selector = [...service.selector].map(([k, v]) => `${k}=${v}`).join(', ');
-  return md`✖ **No endpoints**: no pod template in ${code(service.namespace)} carries ${code(selector)}.`;
+  return msg('✖ **No endpoints**: no pod template in {0} carries {1}.', code(service.namespace), code(selector));
 }
 
 /** The name clients use, said only when it resolves; otherwise why it does not (a hover never lists names that fail). */
 function namesLine(analysis: Analysis, service: Service, fqdn: string): Md {
+  const msg = mdMessages(analysis.config.locale);
   const resolves = analysis.dnsRecordsFor(service).some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR');
   if (!resolves) {
-    const why = service.type === 'ExternalName' ? md`see above` : md`a headless Service answers only while it has ready endpoints`;
-    return md`✖ ${code(fqdn)} does not resolve (NXDOMAIN): ${why}.`;
+    const why = service.type === 'ExternalName' ? msg('see above') : msg('a headless Service answers only while it has ready endpoints');
+    return msg('✖ {0} does not resolve (NXDOMAIN): {1}.', code(fqdn), why);
   }
-  return md`**Name**: ${code(service.name)} from pods in ${code(service.namespace)}, ${code(`${service.name}.${service.namespace}`)} from other namespaces, or ${code(fqdn)}`;
+  return msg('**Name**: {0} from pods in {1}, {2} from other namespaces, or {3}', code(service.name), code(service.namespace), code(`${service.name}.${service.namespace}`), code(fqdn));
 }
 
 /**
@@ -156,94 +162,96 @@ function namesLine(analysis: Analysis, service: Service, fqdn: string): Md {
  * table: a table squeezes its columns and breaks names like `http-metrics` at the hyphen.
  */
 function portMap(analysis: Analysis, service: Service, max = 4): Md[] {
-  if (!service.ports.length) return [md`**Ports**: none; DNS answers A/AAAA queries only.`];
+  const msg = mdMessages(analysis.config.locale);
+  if (!service.ports.length) return [msg('**Ports**: none; DNS answers A/AAAA queries only.')];
   const groups = analysis.endpointsOf(service).groups;
-  const out: Md[] = [md`**Ports**`];
+  const out: Md[] = [msg('**Ports**')];
   const shown = service.ports.slice(0, max);
   for (const p of shown) {
-    const target = p.targetPort === undefined || String(p.targetPort) === String(p.port) ? md`` : md` → targetPort ${code(String(p.targetPort))}`;
+    const target = p.targetPort === undefined || String(p.targetPort) === String(p.port) ? md`` : msg(' → targetPort {0}', code(String(p.targetPort)));
     const head = md`- ${code(portLabel(p))}${target}`;
-    if (!groups.length) out.push(md`${head} → no selected pods`);
-    else if (groups.length === 1) out.push(md`${head} → ${landingText(groups[0], groups[0].ports[p.index])}`);
-    else out.push(head, ...bounded(groups, 3, (g) => md`  - ${landingText(g, g.ports[p.index])}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
+    if (!groups.length) out.push(msg('{0} → no selected pods', head));
+    else if (groups.length === 1) out.push(md`${head} → ${landingText(msg, groups[0], groups[0].ports[p.index])}`);
+    else out.push(head, ...bounded(msg, groups, 3, (g) => md`  - ${landingText(msg, g, g.ports[p.index])}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
   }
-  if (service.ports.length > shown.length) out.push(md`- … and ${service.ports.length - shown.length} more`);
+  if (service.ports.length > shown.length) out.push(msg('- … and {0} more', service.ports.length - shown.length));
   return out;
 }
 
-export function describeType(service: Service): Md {
+export function describeType(msg: MdMsg, service: Service): Md {
   if (service.type === 'ExternalName') {
-    return service.externalName ? md`ExternalName, a DNS alias (CNAME) for ${code(service.externalName)}` : md`ExternalName without an \`externalName\``;
+    return service.externalName ? msg('ExternalName, a DNS alias (CNAME) for {0}', code(service.externalName)) : msg('ExternalName without an `externalName`');
   }
-  if (service.headless) return md`headless (\`clusterIP: None\`): no virtual IP, DNS answers with the ready pods' own IPs`;
-  const ip = service.clusterIP ? md`cluster IP ${code(service.clusterIP)}` : md`a cluster IP assigned when it is created`;
-  return md`${code(service.type)} with ${ip}`;
+  if (service.headless) return msg('headless (`clusterIP: None`): no virtual IP, DNS answers with the ready pods\' own IPs');
+  const ip = service.clusterIP ? msg('cluster IP {0}', code(service.clusterIP)) : msg('a cluster IP assigned when it is created');
+  return msg('{0} with {1}', code(service.type), ip);
 }
 
-export function conditionText(c: DnsCondition): Md {
+export function conditionText(msg: MdMsg, c: DnsCondition): Md {
   switch (c) {
     case 'always':
-      return md`always`;
+      return msg('always');
     case 'while-ready':
-      return md`while at least one backing pod is ready`;
+      return msg('while at least one backing pod is ready');
     case 'coredns-only':
-      return md`CoreDNS only, not part of the Kubernetes DNS specification`;
+      return msg('CoreDNS only, not part of the Kubernetes DNS specification');
     case 'config-dependent':
-      return md`only with a matching CoreDNS option`;
+      return msg('only with a matching CoreDNS option');
   }
 }
 
-export function recordLine(r: DnsRecord): Md {
+export function recordLine(msg: MdMsg, r: DnsRecord): Md {
   // A/AAAA names below `<svc>.<ns>.svc` belong to one pod (semantics §2.1 H2, §2.3): they follow that pod's readiness.
   const perPod = (r.type === 'A' || r.type === 'AAAA') && r.condition === 'while-ready' && /^[^_.][^.]*\.[^.]+\.[^.]+\.svc\./.test(r.name);
-  return md`- ${code(r.name)} ${text(r.type)} → ${code(r.answer)} · ${perPod ? md`while that pod is ready` : conditionText(r.condition)}`;
+  return md`- ${code(r.name)} ${text(r.type)} → ${code(r.answer)} · ${perPod ? msg('while that pod is ready') : conditionText(msg, r.condition)}`;
 }
 
-function noNameReason(service: Service): Md {
-  if (service.type === 'ExternalName') return md`- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)`;
-  return md`- none`;
+function noNameReason(msg: MdMsg, service: Service): Md {
+  if (service.type === 'ExternalName') return msg('- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)');
+  return msg('- none');
 }
 
 export function portLabel(p: ServicePort): string {
   return `${p.port ?? '?'}/${p.protocol}${p.name ? ` (${p.name})` : ''}`;
 }
 
-function landingText(g: EndpointGroup, t: PortTarget | undefined): Md {
+function landingText(msg: MdMsg, g: EndpointGroup, t: PortTarget | undefined): Md {
   const who = md`${text(g.workload.kind)} ${code(g.workload.name)}`;
-  if (!t) return md`${who}: unknown`;
-  if (t.unresolved === 'missing-name') return md`⚠ not declared by ${who}`;
-  if (t.unresolved === 'protocol-mismatch') return md`⚠ declared by ${who} with another protocol than ${text(t.servicePort.protocol)}`;
-  const where = t.container ? md`, container ${code(t.container.name)}` : md`, declared by no container (used anyway)`;
+  if (!t) return msg('{0}: unknown', who);
+  if (t.unresolved === 'missing-name') return msg('⚠ not declared by {0}', who);
+  if (t.unresolved === 'protocol-mismatch') return msg('⚠ declared by {0} with another protocol than {1}', who, text(t.servicePort.protocol));
+  const where = t.container ? msg(', container {0}', code(t.container.name)) : msg(', declared by no container (used anyway)');
   return md`${t.containerPort ?? md`?`} (${who}${where})`;
 }
 
 function endpointSection(analysis: Analysis, service: Service): Md[] {
+  const msg = mdMessages(analysis.config.locale);
   const eps = analysis.endpointsOf(service);
   if (eps.source === 'none') {
     if (!service.selector) {
       const ignored = eps.manual.filter((m) => !m.mirrored);
-      const why = ignored.length ? md` A manual ${text(ignored[0].resource.kind)} exists but is ignored: ${escape(ignored[0].reason ?? '')}.` : md``;
-      return [md`**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.${why}`];
+      const why = ignored.length ? msg(' A manual {0} exists but is ignored: {1}.', text(ignored[0].resource.kind), escape(ignored[0].reason ?? '')) : md``;
+      return [msg('**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.{0}', why)];
     }
     return [];
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
-    return [md`**Endpoints**: ${plural(n, 'address', 'addresses')} from manual objects`, ...eps.manual.filter((m) => m.mirrored).map((m) => md`- ${text(m.resource.kind)} ${code(m.resource.name)}: ${plural(m.addresses.length, 'address', 'addresses')}`)];
+    return [msg('**Endpoints**: {0} from manual objects', plural(n, msg('{0} address', n), msg('{0} addresses', n))), ...eps.manual.filter((m) => m.mirrored).map((m) => md`- ${text(m.resource.kind)} ${code(m.resource.name)}: ${plural(m.addresses.length, msg('{0} address', m.addresses.length), msg('{0} addresses', m.addresses.length))}`)];
   }
   if (!eps.groups.length) {
     const selector = [...(service.selector ?? [])].map(([k, v]) => `${k}=${v}`).join(', ');
-    return [md`**Endpoints**: none. No pod template in namespace ${code(service.namespace)} carries ${code(selector)}.`];
+    return [msg('**Endpoints**: none. No pod template in namespace {0} carries {1}.', code(service.namespace), code(selector))];
   }
   const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
   const perNode = eps.groups.some((g) => g.replicas === undefined);
-  const out: Md[] = [md`**Endpoints**: ${perNode ? (total ? md`${plural(total, 'pod')} plus one pod per node` : md`one pod per node`) : plural(total, 'pod')}`];
+  const out: Md[] = [msg('**Endpoints**: {0}', perNode ? (total ? msg('{0} plus one pod per node', plural(total, msg('{0} pod', total), msg('{0} pods', total))) : msg('one pod per node')) : plural(total, msg('{0} pod', total), msg('{0} pods', total)))];
   for (const g of eps.groups) {
-    const count = g.replicas === undefined ? md`(one pod per node)` : md`×${g.replicas}`;
-    const gate = g.readinessGated ? md` · only ready pods receive traffic` : md``;
+    const count = g.replicas === undefined ? msg('(one pod per node)') : md`×${g.replicas}`;
+    const gate = g.readinessGated ? msg(' · only ready pods receive traffic') : md``;
     out.push(md`- ${text(g.workload.kind)} ${code(g.workload.name)} ${count}${gate}`);
     const names = statefulPodRecords(analysis, service, g);
-    out.push(...bounded(names, 5, (r) => md`  - ${code(r.name)}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
+    out.push(...bounded(msg, names, 5, (r) => md`  - ${code(r.name)}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
   }
   return out;
 }
@@ -264,19 +272,20 @@ function madeFrom(r: DnsRecord, w: Workload): boolean {
 }
 
 function externalAccess(analysis: Analysis, service: Service): Md[] {
+  const msg = mdMessages(analysis.config.locale);
   const out: Md[] = [];
   const [lo, hi] = analysis.config.nodePortRange;
   if (service.type === 'NodePort' || service.type === 'LoadBalancer') {
     for (const p of service.ports) {
-      const np = p.nodePort !== undefined ? String(p.nodePort) : md`<a port from ${lo}-${hi} chosen by the cluster>`;
-      out.push(md`- NodePort: ${code(`<any node IP>:${np}`)} → port ${text(`${p.port ?? '?'}/${p.protocol}`)}`);
+      const np = p.nodePort !== undefined ? String(p.nodePort) : msg('<a port from {0}-{1} chosen by the cluster>', lo, hi);
+      out.push(msg('- NodePort: {0} → port {1}', code(`<any node IP>:${np}`), text(`${p.port ?? '?'}/${p.protocol}`)));
     }
   }
   if (service.type === 'LoadBalancer') {
-    for (const p of service.ports) out.push(md`- LoadBalancer: ${code(`${service.loadBalancerIP ?? '<load balancer address>'}:${p.port ?? '?'}`)}`);
+    for (const p of service.ports) out.push(msg('- LoadBalancer: {0}', code(`${service.loadBalancerIP ?? '<load balancer address>'}:${p.port ?? '?'}`)));
   }
   if (service.type !== 'ExternalName') {
-    for (const ip of service.externalIPs) for (const p of service.ports) out.push(md`- external IP: ${code(`${ip}:${p.port ?? '?'}`)}`);
+    for (const ip of service.externalIPs) for (const p of service.ports) out.push(msg('- external IP: {0}', code(`${ip}:${p.port ?? '?'}`)));
   }
   return out;
 }

@@ -4,6 +4,8 @@
 // without one of them; there is no concatenation path for untrusted text. The only links are the product's own
 // (`traceLink`), with their arguments fully percent-encoded.
 
+import { messages, type Locale, type TypedArgs } from '../l10n/l10n';
+
 declare const vouched: unique symbol;
 
 /** Markdown that is safe to render: literal source text, or untrusted text after escaping. */
@@ -14,6 +16,19 @@ export function md(parts: TemplateStringsArray, ...values: readonly (Md | number
   let out = parts[0];
   for (let i = 0; i < values.length; i++) out += String(values[i]) + parts[i + 1];
   return out as Md;
+}
+
+/**
+ * A hover sentence in one locale (docs/localization.md): `msg('**Service** {0} in namespace {1}', code(name), code(ns))`.
+ * The English template is the catalogue key and, like an `md` template's literal parts, written in the source; its
+ * translation comes from the product's own bundle. Both are trusted Markdown; each argument must already be `Md` (or a
+ * number), so manifest text still goes through `text` or `code`.
+ */
+export type MdMsg = <const T extends string>(template: T, ...args: TypedArgs<T, Md | number>) => Md;
+
+/** The hover formatter of a locale (undefined: English). */
+export function mdMessages(locale: Locale | undefined): MdMsg {
+  return messages(locale) as unknown as MdMsg;
 }
 
 /** Text as literal Markdown: specials (and `:`, so no `http://` autolink forms) are backslash-escaped, `<` and `&` become entities. */
@@ -60,28 +75,29 @@ export function joined(list: readonly Md[], separator: '; ' | ', ' | ' and ' | '
 }
 
 /** `[Trace this Service](command:kubeNetlens.traceService?…)`: the one command link hovers contain. */
-export function traceLink(namespace: string, name: string, uri?: string): Md {
+export function traceLink(msg: MdMsg, namespace: string, name: string, uri?: string): Md {
   // encodeURIComponent leaves `(`, `)`, `'`, `!` and `*` alone; a `)` would end the link's destination early.
   const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `[Trace this Service](command:kubeNetlens.traceService?${args} "Open the trace view for this Service")` as Md;
+  return `[${msg('Trace this Service')}](command:kubeNetlens.traceService?${args} "${msg('Open the trace view for this Service')}")` as Md;
 }
 
 /** `[All DNS records, env vars…](command:kubeNetlens.serviceDetails?…)`: the second level of the Service hover. */
-export function detailsLink(namespace: string, name: string, uri?: string): Md {
+export function detailsLink(msg: MdMsg, namespace: string, name: string, uri?: string): Md {
   // encodeURIComponent leaves `(`, `)`, `'`, `!` and `*` alone; a `)` would end the link's destination early.
   const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `[All DNS records, env vars…](command:kubeNetlens.serviceDetails?${args} "Open every DNS record, pod name and environment variable of this Service")` as Md;
+  return `[${msg('All DNS records, env vars…')}](command:kubeNetlens.serviceDetails?${args} "${msg('Open every DNS record, pod name and environment variable of this Service')}")` as Md;
 }
 
 /** At most `max` items, then “… and N more”. */
-export function bounded<T>(list: readonly T[], max: number, render: (t: T) => Md): Md[] {
+export function bounded<T>(msg: MdMsg, list: readonly T[], max: number, render: (t: T) => Md): Md[] {
   const out = list.slice(0, max).map(render);
-  if (list.length > max) out.push(md`- … and ${list.length - max} more`);
+  if (list.length > max) out.push(msg('- … and {0} more', list.length - max));
   return out;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): Md {
-  return md`${n} ${text(n === 1 ? one : many)}`;
+/** One of two messages by a count (`plural(n, msg('{0} pod', n), msg('{0} pods', n))`; Chinese says both the same). */
+export function plural(n: number, one: Md, many: Md): Md {
+  return n === 1 ? one : many;
 }
 
 function oneLine(s: string): string {

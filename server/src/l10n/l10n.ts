@@ -19,10 +19,12 @@ export type MsgArg = string | number;
 
 /** The placeholder indices of a template literal type: `'a {0} b {1}'` → `0 | 1`. */
 type Indices<T extends string> = T extends `${string}{${infer N}}${infer Rest}` ? (N extends `${infer D extends number}` ? D : never) | Indices<Rest> : never;
-/** A tuple with one argument of type `A` per index up to the highest placeholder. */
-type ArgsFor<I extends number, A, Acc extends A[] = []> = [I] extends [never] ? Acc : ArgsFor<Exclude<I, Acc['length']>, A, [...Acc, A]>;
+/** A tuple with one argument per index up to the highest placeholder. */
+type ArgsFor<I extends number, E, Acc extends E[] = []> = [I] extends [never] ? Acc : ArgsFor<Exclude<I, Acc['length']>, E, [...Acc, E]>;
 /** The arguments a template takes: exactly one per placeholder, checked by the compiler at every call site. */
 export type MsgArgs<T extends string> = ArgsFor<Indices<T>, MsgArg>;
+/** The same, each argument of type `E` (features/markdown.ts: only vouched Markdown or numbers go into a hover). */
+export type TypedArgs<T extends string, E> = ArgsFor<Indices<T>, E>;
 
 /**
  * A message formatter in one locale: `msg('Service "{0}" has no port {1}.', name, port)`. The first argument must be
