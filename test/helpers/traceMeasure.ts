@@ -65,3 +65,44 @@ export function overlapArea(a: Rect, b: Rect): number {
 export function measureScript(nodeId: string | null = null): string {
   return `(() => { const __name = (f) => f; return (${measureTrace.toString()})(${JSON.stringify(nodeId)}); })()`;
 }
+
+/**
+ * The stretches of line that two edges of the drawn Service path share although they share neither their source
+ * nor their target (so one seems to lead where the other goes), each as `a → b | c → d: vertical x=… over … px`:
+ * parallel runs less than 3 drawing units apart that overlap by more than 2. Passed to `page.evaluate`.
+ */
+export function sharedEdgeRuns(): string[] {
+  type Run = { vertical: boolean; at: number; lo: number; hi: number };
+  const edges = Array.from(document.querySelectorAll('.trace-svg .edge')).map((g) => {
+    const pts = (g.querySelector('path')?.getAttribute('d') ?? '').split(/[ML]/).filter((p) => p.trim()).map((p) => p.trim().split(/\s+/).map(Number));
+    const runs: Run[] = [];
+    for (let i = 1; i < pts.length; i++) {
+      const [x1, y1] = pts[i - 1];
+      const [x2, y2] = pts[i];
+      if (Math.abs(x1 - x2) < 0.5) runs.push({ vertical: true, at: x1, lo: Math.min(y1, y2), hi: Math.max(y1, y2) });
+      else if (Math.abs(y1 - y2) < 0.5) runs.push({ vertical: false, at: y1, lo: Math.min(x1, x2), hi: Math.max(x1, x2) });
+    }
+    return { from: g.getAttribute('data-from'), to: g.getAttribute('data-to'), runs };
+  });
+  const out: string[] = [];
+  for (let a = 0; a < edges.length; a++) {
+    for (let b = a + 1; b < edges.length; b++) {
+      const [p, q] = [edges[a], edges[b]];
+      if (p.from === q.from || p.to === q.to) continue;
+      for (const r of p.runs) {
+        for (const s of q.runs) {
+          const overlap = Math.min(r.hi, s.hi) - Math.max(r.lo, s.lo);
+          if (r.vertical === s.vertical && Math.abs(r.at - s.at) < 3 && overlap > 2) {
+            out.push(`${p.from} → ${p.to} | ${q.from} → ${q.to}: ${r.vertical ? 'vertical x' : 'horizontal y'}=${r.at} over ${overlap.toFixed(0)} px`);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** `sharedEdgeRuns` as an expression to evaluate in a page (see `measureScript`). */
+export function sharedEdgeRunsScript(): string {
+  return `(() => { const __name = (f) => f; return (${sharedEdgeRuns.toString()})(); })()`;
+}
