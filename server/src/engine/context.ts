@@ -505,10 +505,6 @@ const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads:
  * resource list depends on everything.
  */
 /**
- * The workloads of a namespace that a scope's lookups do not answer with: every definition the workspace holds (a
- * workload defined differently in two variants has a definition in each) that is not one of the scope's.
- */
-/**
  * The folder a file is in; a render's URI (`…/overlay/kustomization.yaml#rendered`, `…/chart/#helm/values.yaml`)
  * stands for the folder of the kustomization or chart that defines it.
  */
@@ -542,6 +538,10 @@ function workloadsByFolder(cluster: Cluster): ReadonlyMap<string, readonly Workl
   return index;
 }
 
+/**
+ * The workloads of a namespace that a scope's lookups do not answer with: every definition the workspace holds (a
+ * workload defined differently in two variants has a definition in each) that is not one of the scope's.
+ */
 function variantWorkloads(workspace: Cluster, mine: Cluster, namespace: string): Workload[] {
   const own = new Set(mine.workloadsIn(namespace));
   const out: Workload[] = [];
