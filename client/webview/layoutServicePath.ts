@@ -326,38 +326,11 @@ function bandTopPadding(titles: boolean): number {
  * labels: the boxes at both ends say it, the tooltip and detail pane keep the text); an edge from one band to a later
  * one leaves its box to the right, runs down the gap after the box's (sub-)column and along the gap below its band,
  * then down the gap before its target (the left margin, for a band's first column) and enters it from the left.
- * Each of those runs gets a lane of its own (`lanes`): edges that share neither their source nor their target never
- * share a stretch of line, so none seems to lead where it does not (a DNS name's edge into a route backend).
  */
 export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale'>): Promise<ServicePathLayout> {
   const { bands, grid, density, titles } = plan;
   const bandOf = new Map<string, number>();
   bands.forEach((ids, b) => ids.forEach((id) => bandOf.set(id, b)));
-  // Each band by ELK first: the boxes' x does not depend on where the band goes, and the lanes below need them.
-  const laid: ServicePathLayout[] = [];
-  for (let b = 0; b < bands.length; b++) {
-    const ids = new Set(bands[b]);
-    const sub: TraceGraph = { ...graph, nodes: graph.nodes.filter((n) => ids.has(n.id)), edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) };
-    laid.push(await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles }));
-  }
-  const local = new Map(laid.flatMap((l) => l.nodes.map((p) => [p.node.id, p] as const)));
-  const crossing = graph.edges.filter((e) => local.has(e.from) && local.has(e.to) && bandOf.get(e.from) !== bandOf.get(e.to));
-  // The gap below a band: a lane (a height) for each edge leaving the band, shared by edges with the same source or
-  // target, or whose stretches along the gap are apart; the gap is as high as its lanes need.
-  const gapLane = new Map<TraceEdge, number>();
-  const gapLanes = bands.map(() => [] as { edge: TraceEdge; lo: number; hi: number }[][]);
-  for (const e of crossing) {
-    const from = local.get(e.from)!;
-    const to = local.get(e.to)!;
-    const lo = Math.min(from.x + from.card.width, to.x) - 12;
-    const hi = Math.max(from.x + from.card.width, to.x) + 12 + 12 * laneStep;
-    const lanesOf = gapLanes[bandOf.get(e.from)!];
-    let k = lanesOf.findIndex((lane) => lane.every((m) => m.edge.from === e.from || m.edge.to === e.to || m.hi < lo || hi < m.lo));
-    if (k < 0) k = lanesOf.push([]) - 1;
-    lanesOf[k].push({ edge: e, lo, hi });
-    gapLane.set(e, k);
-  }
-  const gapBelow = (b: number) => Math.max(bandGap, (gapLanes[b].length + 1) * laneStep);
   const nodes: PlacedNode[] = [];
   const placedEdges = new Map<TraceEdge, PlacedEdge>();
   const bandTop = new Map<TraceColumn, number>();
@@ -366,91 +339,44 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
   let top = 0;
   let width = 0;
   for (let b = 0; b < bands.length; b++) {
-    for (const p of laid[b].nodes) nodes.push({ ...p, y: p.y + top });
-    for (const e of laid[b].edges) placedEdges.set(e.edge, { ...e, points: e.points.map((pt) => ({ x: pt.x, y: pt.y + top })) });
+    const ids = new Set(bands[b]);
+    const sub: TraceGraph = { ...graph, nodes: graph.nodes.filter((n) => ids.has(n.id)), edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) };
+    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles });
+    for (const p of laid.nodes) nodes.push({ ...p, y: p.y + top });
+    for (const e of laid.edges) placedEdges.set(e.edge, { ...e, points: e.points.map((pt) => ({ x: pt.x, y: pt.y + top })) });
     // A column that goes on in the next band has its title in the first.
-    for (const p of laid[b].nodes) {
+    for (const p of laid.nodes) {
       if (bandTop.get(p.node.column) === undefined) bandTop.set(p.node.column, top);
       if (bandTop.get(p.node.column) === top) titleX.set(p.node.column, Math.min(titleX.get(p.node.column) ?? Infinity, p.x));
     }
-    width = Math.max(width, laid[b].width);
-    top += laid[b].height - (b < bands.length - 1 ? 16 - bandBottomPadding : 0);
+    width = Math.max(width, laid.width);
+    top += laid.height - (b < bands.length - 1 ? 16 - bandBottomPadding : 0);
     bandBottom.push(top);
-    if (b < bands.length - 1) top += gapBelow(b);
+    top += bandGap;
   }
-  const height = top;
+  const height = top - bandGap;
   const byId = new Map(nodes.map((p) => [p.node.id, p] as const));
   // The right edge of the (sub-)column a box stands in, so an edge leaving it runs down the gap after it, clear of
   // every box (a column laid out as a grid has a gap after each of its sub-columns).
   const laneRight = (from: PlacedNode) => Math.max(...nodes
     .filter((p) => p.node.column === from.node.column && bandOf.get(p.node.id) === bandOf.get(from.node.id) && p.x < from.x + from.card.width && from.x < p.x + p.card.width)
     .map((p) => p.x + p.card.width));
-  const lanes = new Lanes();
-  for (const placed of placedEdges.values()) lanes.add(placed.edge, placed.points);
-  /** The lane each source's edges go down after its column, and each target's edges go down before it. */
-  const down = new Map<string, number>();
-  const into = new Map<string, number>();
-  for (const e of crossing) {
-    const from = byId.get(e.from)!;
-    const to = byId.get(e.to)!;
+  const crossing = graph.edges.filter((e) => !placedEdges.has(e));
+  crossing.forEach((e, i) => {
+    const from = byId.get(e.from);
+    const to = byId.get(e.to);
+    if (!from || !to) return;
     const y1 = from.y + from.card.height / 2;
     const yt = to.y + to.card.height / 2;
-    const yg = bandBottom[bandOf.get(e.from)!] + laneStep * (gapLane.get(e)! + 1);
-    const xc = lanes.vertical(e, down.get(e.from), y1, yg, (k) => laneRight(from) + 10 + k * laneStep);
-    down.set(e.from, xc);
-    const xl = lanes.vertical(e, into.get(e.to), yg, yt, (k) => Math.max(2, to.x - 8 - k * laneStep));
-    into.set(e.to, xl);
+    const xc = laneRight(from) + 12 + 3 * (i % 3);
+    const b = bandOf.get(e.from)!;
+    const yg = bandBottom[b] + bandGap / 2 - 4 + 4 * (i % 3);
+    const xl = Math.max(4, to.x - 10 - 2 * (i % 3));
     const points = [{ x: from.x + from.card.width, y: y1 }, { x: xc, y: y1 }, { x: xc, y: yg }, { x: xl, y: yg }, { x: xl, y: yt }, { x: to.x, y: yt }];
-    lanes.add(e, points);
     placedEdges.set(e, { edge: e, points });
-  }
+  });
   const edges = graph.edges.map((e) => placedEdges.get(e) ?? { edge: e, points: [] });
   // An edge leaving the last column of the widest band runs right of it: the drawing includes it.
   for (const e of edges) for (const pt of e.points) width = Math.max(width, pt.x + 6);
   return { direction: 'RIGHT', bandTop, titles, titleX, nodes, edges, width: Math.ceil(width), height: Math.ceil(height) };
-}
-
-/** The distance between two parallel lines of different edges, in drawing units. */
-const laneStep = 5;
-
-/** A straight run of an edge: along x (`horizontal`, at y = `at`) or along y (at x = `at`), from `lo` to `hi`. */
-interface Run {
-  readonly edge: TraceEdge;
-  readonly horizontal: boolean;
-  readonly at: number;
-  readonly lo: number;
-  readonly hi: number;
-}
-
-/**
- * The runs of the edges drawn so far, to find a lane for the next: a line at least `laneStep` from every run of
- * another edge that it would lie along. Edges with the same source or the same target may share a run (they fan out
- * of one box or join into one: the line still leads where each goes).
- */
-class Lanes {
-  private readonly runs: Run[] = [];
-
-  add(edge: TraceEdge, points: readonly Point[]): void {
-    for (let i = 1; i < points.length; i++) {
-      const a = points[i - 1];
-      const b = points[i];
-      if (Math.abs(a.x - b.x) < 0.5) this.runs.push({ edge, horizontal: false, at: a.x, lo: Math.min(a.y, b.y), hi: Math.max(a.y, b.y) });
-      else if (Math.abs(a.y - b.y) < 0.5) this.runs.push({ edge, horizontal: true, at: a.y, lo: Math.min(a.x, b.x), hi: Math.max(a.x, b.x) });
-    }
-  }
-
-  /** The x of a line from y `y1` to `y2` for `edge`: `preferred` when it is clear, else the first clear `candidate(k)`. */
-  vertical(edge: TraceEdge, preferred: number | undefined, y1: number, y2: number, candidate: (k: number) => number): number {
-    const lo = Math.min(y1, y2);
-    const hi = Math.max(y1, y2);
-    const clear = (x: number) => !this.runs.some((r) => !r.horizontal && r.edge.from !== edge.from && r.edge.to !== edge.to
-      && Math.abs(r.at - x) < laneStep - 0.5 && Math.min(r.hi, hi) - Math.max(r.lo, lo) > 0.5);
-    if (preferred !== undefined && clear(preferred)) return preferred;
-    for (let k = 0; k < 12; k++) if (clear(candidate(k))) return candidate(k);
-    // no clear lane (many boxes entered from one margin): the one it shares least
-    const shared = (x: number) => this.runs.filter((r) => !r.horizontal && r.edge.from !== edge.from && r.edge.to !== edge.to
-      && Math.abs(r.at - x) < laneStep - 0.5).reduce((sum, r) => sum + Math.max(0, Math.min(r.hi, hi) - Math.max(r.lo, lo)), 0);
-    const tried = Array.from({ length: 12 }, (_, k) => candidate(k));
-    return tried.reduce((best, x) => (shared(x) < shared(best) ? x : best));
-  }
 }

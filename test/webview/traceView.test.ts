@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { checkSvg } from '../../client/src/svgCheck';
 import type { TraceNode, TraceResult } from '../../server/src/protocol';
-import { type TraceMeasure, inside, measureScript, overlapArea, sharedEdgeRunsScript } from '../helpers/traceMeasure';
+import { type TraceMeasure, inside, measureScript, overlapArea } from '../helpers/traceMeasure';
 import { type Theme, type ViewPage, bundleWebview, launchChromium, loadFixture, openView, resultsDir } from './tracePage';
 
 let browser: Browser;
@@ -196,26 +196,6 @@ describe('trace webview: readable where it opens', () => {
       }
     });
   }
-
-  // A side panel wraps the path into bands, and the edges between bands run along the gaps: each on a line of its own,
-  // so a DNS name's edge never seems to lead into a route backend (they shared the gap below the first band).
-  it('keeps distinct edges apart in a side panel: none shares a stretch of line with an edge of another source and target', async () => {
-    for (const [width, height] of [[420, 700], [420, 520], [560, 700], [900, 700]] as const) {
-      for (const name of ['examples-api', 'examples-frontend', 'nodeport-ingress', 'client-blocked', 'statefulset-broken-servicename', 'no-endpoints']) {
-        const v = await openView(browser, 'dark', { width, height });
-        try {
-          await v.sendTrace(loadFixture(name));
-          const shared = (await v.page.evaluate(sharedEdgeRunsScript())) as string[];
-          const edges = await v.page.locator('.trace-svg .edge').count();
-          assert.ok(edges >= 2, `${name} at ${width}×${height}: edges drawn (${edges})`);
-          assert.deepEqual(shared, [], `${name} at ${width}×${height}: edges that share a line`);
-          if (width === 420 && height === 700) await v.page.screenshot({ path: join(resultsDir, `edges-apart-${name}-${width}x${height}.png`) });
-        } finally {
-          await v.close();
-        }
-      }
-    }
-  });
 
   it('keeps the drawing on screen after Fit and zooming in twice, and after dragging it far away', async () => {
     for (const [width, height] of [[450, 600], [1366, 700]] as const) {
