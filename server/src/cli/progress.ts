@@ -10,7 +10,7 @@ export interface Progress {
   /** The line is cleared. */
   clear(): void;
   /**
-   * For a child process that writes the same kind of line to the inherited stderr (workspace/batchSync.ts): the
+   * For a child process that writes the same kind of line to the inherited stderr (workspace/externalTool.ts): the
    * words after the count, and the line is taken over from here.
    */
   readonly lineForChild: (what: string) => { readonly prefix: string; readonly what: string };

@@ -18,6 +18,8 @@ const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitb
 
 /** Kustomizations a build may nest; deeper trees are not handed to the binary either. */
 const maxKustomizations = 200;
+/** The most a real build may write (workspace/kustomizeBinary.ts stops it beyond), in MB. */
+export const maxBuildMegabytes = 64;
 
 /**
  * Whether the real Kustomize should build a root the native renderer did not: it stopped at something it does not
@@ -108,12 +110,15 @@ export interface KustomizeExit {
   readonly stderr: string;
   readonly timedOut: boolean;
   readonly spawnError?: string;
+  /** The output went over the runner's cap (workspace/kustomizeBinary.ts): the build was stopped, its output not read. */
+  readonly tooLarge?: boolean;
 }
 
 /** One run → the rendered unit, or its problem on the kustomization line. `originUri` turns an origin path into a workspace URI. */
 export function unitFromKustomizeExit(root: ExternalRoot, exit: KustomizeExit, tool: string, timeoutMs: number, fsys: FileReader, originUri: (path: string) => string | undefined, parsed?: ParseCache): RenderedUnit {
   const base = { kind: 'kustomize' as const, id: root.id, label: root.label, definedBy: root.definedBy };
   const fail = (severity: RenderProblem['severity'], said: Phrase): RenderedUnit => ({ ...base, inputs: root.nativeInputs, problems: [{ uri: root.at.uri, span: root.at.span, severity, code: 'kustomize-render-failed', ...worded(said) }] });
+  if (exit.tooLarge) return fail('warning', phrase('{0} wrote more than {1} MB for {2} and was stopped; a build that large is not checked.', tool, maxBuildMegabytes, root.label));
   if (exit.spawnError) return fail('warning', phrase('{0} could not be started to build {1}: {2}', tool, root.label, exit.spawnError));
   if (exit.timedOut) return fail('warning', phrase('{0} did not finish building {1} within {2} and was stopped; the build is not analysed.', tool, root.label, timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`));
   // Kustomize's own error text follows as it printed it (paths made relative): it is what a search finds

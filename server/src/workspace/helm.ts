@@ -5,7 +5,6 @@
 // workspace).
 
 import { phrase, worded, type Phrase } from '../l10n/l10n';
-import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -19,7 +18,7 @@ import { withWorkspacePaths } from '../kustomize/external';
 import type { HelmSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
-import { runBatchSync, type BatchProgress } from './batchSync';
+import { runTool, runToolBatchSync, runToolSync, type BatchProgress, type ToolExit, type ToolRun } from './externalTool';
 
 export const defaultHelmTimeoutMs = 10_000;
 /**
@@ -120,22 +119,8 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
   return undefined;
 }
 
-export interface HelmExit {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  /** The process could not be started (ENOENT, EACCES…). */
-  readonly spawnError?: string;
-  /** helm wrote more than `maxRenderBytes` and was stopped. */
-  readonly tooLarge?: boolean;
-}
-
-/** Whether a child process error is Node's "output over maxBuffer" (spawnSync and execFile name it differently). */
-function overBuffer(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null | undefined)?.code;
-  return code === 'ENOBUFS' || code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
-}
+/** A helm run's exit; `tooLarge`: helm wrote more than `maxRenderBytes` and was stopped. */
+export type HelmExit = ToolExit;
 
 /** The helm executable: an explicit path (which must be executable), else `helm` on PATH; undefined when neither. */
 export function findHelm(explicit: string | undefined, env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -165,40 +150,24 @@ function helmEnv(): NodeJS.ProcessEnv {
   return { ...process.env, HELM_NO_PLUGINS: '1' };
 }
 
-/** Runs one render synchronously (the CLI). */
-export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
-  const r = spawnSync(run.helm, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: helmEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  if (overBuffer(r.error)) return { status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true };
-  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' || (r.signal === 'SIGKILL' && r.status === null);
-  return {
-    status: r.status,
-    stdout: r.stdout ?? '',
-    stderr: r.stderr ?? '',
-    timedOut,
-    spawnError: r.error && !timedOut ? r.error.message : undefined,
-  };
+/** The runner's view of a helm run (workspace/externalTool.ts). */
+function toolRun(run: HelmRun): ToolRun {
+  return { executable: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, env: helmEnv() };
 }
 
-/**
- * Runs several renders synchronously (the CLI), `parallel` at a time (workspace/batchSync.ts); one by one is the
- * fallback.
- */
+/** Runs one render synchronously (the CLI). */
+export function runHelmSync(run: HelmRun, args: readonly string[]): HelmExit {
+  return runToolSync(toolRun(run), args);
+}
+
+/** Runs several renders synchronously (the CLI), `parallel` at a time (workspace/externalTool.ts). */
 export function runHelmBatchSync(run: HelmRun, batch: readonly (readonly string[])[], parallel: number, progress?: BatchProgress): HelmExit[] {
-  if (batch.length < 2 || parallel < 2) return batch.map((args) => runHelmSync(run, args));
-  return runBatchSync({ executable: run.helm, timeoutMs: run.timeoutMs, maxBuffer: maxOutputBytes, env: helmEnv() }, batch, parallel, progress) ?? batch.map((args) => runHelmSync(run, args));
+  return runToolBatchSync(toolRun(run), batch, parallel, progress);
 }
 
 /** Runs one render without blocking (the language server). */
 export function runHelm(run: HelmRun, args: readonly string[]): Promise<HelmExit> {
-  return new Promise((done) => {
-    execFile(run.helm, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: helmEnv() }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-      if (overBuffer(e)) return done({ status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true });
-      const timedOut = !!e?.killed;
-      const spawnError = e && typeof e.code === 'string' && !timedOut ? e.message : undefined;
-      done({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr, timedOut, spawnError });
-    });
-  });
+  return runTool(toolRun(run), args);
 }
 
 /** The unit's id, label and inputs, the same whether it renders or not. */

@@ -9,12 +9,11 @@
 // after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
 
 import { phrase, worded, type Phrase } from '../l10n/l10n';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { confirmedUnit, unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
+import { confirmedUnit, unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, maxBuildMegabytes, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
 import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
@@ -22,10 +21,10 @@ import type { KustomizeSettings } from './settings';
 import { isExecutable, onPath } from './executables';
 import { canonicalUri, fileUri } from './uri';
 import { dirnameUri } from '../kustomize/uriPath';
-import { runBatchSync, type BatchProgress } from './batchSync';
+import { runTool, runToolBatchSync, runToolSync, type BatchProgress, type ToolRun } from './externalTool';
 
 export const defaultKustomizeTimeoutMs = 10_000;
-const maxOutputBytes = 64 * 1024 * 1024;
+const maxOutputBytes = maxBuildMegabytes * 1024 * 1024;
 
 export interface KustomizeTool {
   readonly path: string;
@@ -124,21 +123,9 @@ function prepare(tool: KustomizeTool, rootDir: string): Prepared {
   return { dir, args: tool.kubectl ? ['kustomize', ...restrictor, dir] : ['build', ...restrictor, dir], originUri, relative: relativeExit };
 }
 
-function exitOfSync(tool: KustomizeTool, args: readonly string[]): KustomizeExit {
-  const r = spawnSync(tool.path, args, { encoding: 'utf8', timeout: tool.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: buildEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  const timedOut = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' || (r.signal === 'SIGKILL' && r.status === null);
-  return { status: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut, spawnError: r.error && !timedOut ? r.error.message : undefined };
-}
-
-function exitOf(tool: KustomizeTool, args: readonly string[]): Promise<KustomizeExit> {
-  return new Promise((done) => {
-    execFile(tool.path, args, { encoding: 'utf8', timeout: tool.timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxOutputBytes, env: buildEnv() }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
-      const timedOut = !!e?.killed;
-      const spawnError = e && typeof e.code === 'string' && !timedOut ? e.message : undefined;
-      done({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr, timedOut, spawnError });
-    });
-  });
+/** The runner's view of a build (workspace/externalTool.ts). */
+function toolRun(tool: KustomizeTool): ToolRun {
+  return { executable: tool.path, timeoutMs: tool.timeoutMs, maxBuffer: maxOutputBytes, env: buildEnv() };
 }
 
 /**
@@ -167,14 +154,14 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
   const root = externalRootOf(native);
   const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(exitOfSync(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
+    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(runToolSync(toolRun(tool), p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
 }
 
 /**
- * Builds several roots synchronously (the command line), `parallel` real builds at a time (workspace/batchSync.ts):
+ * Builds several roots synchronously (the command line), `parallel` real builds at a time (workspace/externalTool.ts):
  * the same units, by `definedBy`, as buildWithKustomizeSync gives one by one.
  */
 export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly RenderedUnit[], fsys: FileReader, parsed: ParseCache | undefined, parallel: number, progress?: BatchProgress): Map<string, RenderedUnit> {
@@ -189,11 +176,9 @@ export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly
         toRun.push({ native, root, p: prepare(tool, dirnameUri(root.definedBy)) });
       }
     }
-    const exits = (toRun.length > 1 && parallel > 1 && runBatchSync({ executable: tool.path, timeoutMs: tool.timeoutMs, maxBuffer: maxOutputBytes, env: buildEnv() }, toRun.map((r) => r.p.args), parallel, progress)) || undefined;
+    const exits = runToolBatchSync(toolRun(tool), toRun.map((r) => r.p.args), parallel, progress);
     toRun.forEach(({ native, root, p }, i) => {
-      const exit = exits?.[i];
-      // output over the cap: run alone, so the message is the one a single build gives
-      const run: KustomizeExit = exit && !exit.tooLarge ? exit : exitOfSync(tool, p.args);
+      const run = exits[i];
       // as buildWithKustomizeSync: a native failure the real build confirms keeps the native message and its line
       out.set(root.definedBy, confirmedUnit(native, unitFromKustomizeExit(root, p.relative(run), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed)));
     });
@@ -210,7 +195,7 @@ export async function buildWithKustomize(tool: KustomizeTool, native: RenderedUn
   const root = externalRootOf(native);
   const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(await exitOf(tool, p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
+    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(await runTool(toolRun(tool), p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
