@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { chartsIn } from '../server/src/cli/helmCharts';
 import { collectFiles, isCollectError } from '../server/src/cli/collectFiles';
-import { nodeFileReader } from '../server/src/cli/kustomizeBuild';
+import { diskReader } from '../server/src/workspace/diskReader';
 import { discoverKustomizations } from '../server/src/kustomize/roots';
 import { fileRoles } from '../server/src/model/fileRoles';
 import type { RenderedUnit } from '../server/src/model/rendered';
@@ -51,7 +51,7 @@ function kustomizeRootsOf(dir: string, sources: readonly { readonly uri: string;
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const roles = fileRoles([...texts.keys()], (u) => texts.get(u));
   const uris = [...texts.keys()].filter((u) => roles.get(u) !== 'test-suite');
-  const disk = nodeFileReader();
+  const disk = diskReader;
   const reader = { read: (u: string) => texts.get(u) ?? disk.read(u), list: disk.list, realUri: disk.realUri };
   // `reuse` answers for every root, so nothing is rendered: only which folders are roots is decided
   const placeholder = (d: string): RenderedUnit => ({ kind: 'kustomize', id: d, label: d, definedBy: join(d, 'kustomization.yaml'), inputs: [], problems: [] });

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
-import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
+import { diskReader } from '../../server/src/workspace/diskReader';
 import { renderedObjects, renderKustomization, type RenderOptions } from '../../server/src/kustomize/render';
 
 export interface KubectlInfo {
@@ -100,7 +100,7 @@ function kubectlBuild(dir: string, flags: readonly string[]): Promise<BuildOutco
 }
 
 export function nativeBuild(dir: string, options: RenderOptions = {}): BuildOutcome & { messages: string[] } {
-  const unit = renderKustomization(nodeFileReader(), pathToFileURL(resolve(dir)).href, options);
+  const unit = renderKustomization(diskReader, pathToFileURL(resolve(dir)).href, options);
   const messages = unit.problems.map((p) => p.message);
   if (!unit.rendered) return { ok: false, error: messages.join('; '), messages };
   return { ok: true, objects: renderedObjects(unit.rendered.text).filter((o) => o !== null), messages };

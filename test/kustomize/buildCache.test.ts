@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
+import { diskReader } from '../../server/src/workspace/diskReader';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor, diagnosticsFromScratch } from '../../server/src/features/diagnostics';
 import { readerOf } from '../../server/src/kustomize/applyUnits';
@@ -49,7 +49,7 @@ function twoApps(): Map<string, string> {
 
 describe('an included kustomization is built once for the overlays that include it', () => {
   it('renders every random layout as it renders alone, with the builds shared across its roots', () => {
-    const fsys = nodeFileReader();
+    const fsys = diskReader;
     let shared = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const dirs = writeRandomCase(join(temp, `case${seed}`), seed).map((d) => pathToFileURL(d).href);

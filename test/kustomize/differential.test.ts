@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
+import { diskReader } from '../../server/src/workspace/diskReader';
 import { discoverKustomizations } from '../../server/src/kustomize/roots';
 import { findKubectl, firstDifference, kubectlBuildAll, nativeBuild } from '../helpers/kubectlKustomize';
 import { writeRandomCase } from '../helpers/randomOverlays';
@@ -29,7 +29,7 @@ function allFiles(dir: string, out: string[] = []): string[] {
 /** Every kustomization under `dir` that can be built on its own (roots and the bases they include, not components). */
 function buildableUnder(dir: string): string[] {
   const uris = allFiles(dir).map((f) => pathToFileURL(f).href);
-  const layout = discoverKustomizations(uris, nodeFileReader());
+  const layout = discoverKustomizations(uris, diskReader);
   return layout.folders.filter((f) => !layout.components.includes(f)).map((f) => fileURLToPath(f));
 }
 

@@ -10,7 +10,7 @@ import { relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../cli/builtCli';
-import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
+import { diskReader } from '../../server/src/workspace/diskReader';
 import { renderKustomization } from '../../server/src/kustomize/render';
 import { firstDifference, kubectlBuildAll, nativeBuild } from '../helpers/kubectlKustomize';
 import { secretMarker, writeEscapeLayout, type EscapeLayout } from '../helpers/escapeCases';
@@ -26,7 +26,7 @@ describe('kustomize load restrictor', () => {
 
   it('the native renderer refuses every escape with kustomize\'s words, workspace-relative paths and no contents', () => {
     for (const c of layout.cases) {
-      const unit = renderKustomization(nodeFileReader(), pathToFileURL(c.dir).href, { workspace: pathToFileURL(layout.workspace).href });
+      const unit = renderKustomization(diskReader, pathToFileURL(c.dir).href, { workspace: pathToFileURL(layout.workspace).href });
       assert.equal(unit.rendered, undefined, `${c.name} must not build`);
       assert.equal(unit.problems.length, 1, c.name);
       const p = unit.problems[0];

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { nodeFileReader } from '../../server/src/cli/kustomizeBuild';
+import { diskReader } from '../../server/src/workspace/diskReader';
 import { contentHash, renderedObjects, renderKustomization, type FileReader } from '../../server/src/kustomize/render';
 import { discoverKustomizations } from '../../server/src/kustomize/roots';
 import { sha256Hex } from '../../server/src/kustomize/sha256';
@@ -17,7 +17,7 @@ import { relativeUri, resolveUri } from '../../server/src/kustomize/uriPath';
 import { sourceOf, type RenderedUnit } from '../../server/src/model/rendered';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'kustomize');
-const fsys = nodeFileReader();
+const fsys = diskReader;
 const uriOf = (rel: string) => pathToFileURL(join(fixtures, rel)).href;
 
 function render(rel: string): RenderedUnit {

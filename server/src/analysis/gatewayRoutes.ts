@@ -250,14 +250,27 @@ function attachToListeners(lookup: GatewayLookup, route: GatewayRoute, ref: Pare
   return { selected, outcome: 'not-allowed' };
 }
 
+/** A route's parentRef that names a Gateway of the manifests, with how it attaches (gateway semantics §G2–§G4). */
+export interface GatewayAttachment {
+  readonly ref: ParentRef;
+  readonly gateway: Gateway;
+  readonly attachment: Attachment;
+}
+
+/** Every parentRef of a route that names a Gateway in scope, with its attachment: the one walk the rules share. */
+export function* gatewayAttachments(lookup: GatewayLookup, route: GatewayRoute): Iterable<GatewayAttachment> {
+  for (const ref of route.parentRefs) {
+    const target = parentTarget(lookup, route, ref);
+    if (target.kind === 'gateway') yield { ref, gateway: target.gateway, attachment: attachToGateway(lookup, route, ref, target) };
+  }
+}
+
 /** The listeners, over all of a route's parentRefs, that accept it (gateway semantics §G2–§G4). */
 export function acceptingListeners(lookup: GatewayLookup, route: GatewayRoute): { gateway: Gateway; listener: GatewayListener }[] {
   const out: { gateway: Gateway; listener: GatewayListener }[] = [];
-  for (const ref of route.parentRefs) {
-    const t = parentTarget(lookup, route, ref);
-    if (t.kind !== 'gateway') continue;
-    for (const v of attachToGateway(lookup, route, ref, t).selected) {
-      if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway: t.gateway, listener: v.listener });
+  for (const { gateway, attachment } of gatewayAttachments(lookup, route)) {
+    for (const v of attachment.selected) {
+      if (v.kind === true && v.namespace === true && v.hostname && !out.some((o) => o.listener === v.listener)) out.push({ gateway, listener: v.listener });
     }
   }
   return out;

@@ -4,7 +4,7 @@
 import { analyzeTexts, type AnalyzeOptions, type SourceText } from '../features/analyzeTexts';
 import type { AnalysisConfig } from '../model/config';
 import type { FileReader } from '../kustomize/render';
-import { nodeFileReader } from './kustomizeBuild';
+import { diskReader } from '../workspace/diskReader';
 import { collectFiles, isCollectError, type CollectError } from './collectFiles';
 import type { Analysis } from './featureTypes';
 import { chartsIn, type ChartsFound } from './helmCharts';
@@ -113,7 +113,7 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: 
   };
   // A Kustomize build may read files the walk did not collect (env files, a base outside PATH): read from disk, and
   // kept so findings on them get line numbers.
-  const disk = nodeFileReader();
+  const disk = diskReader;
   const extra = new Map<string, string>();
   const readOther: FileReader = {
     read: (uri: string) => {

@@ -1,54 +1,22 @@
 // `kube-netlens build DIR` for a kustomization: the objects it builds, as `kustomize build DIR` prints them (or as
 // one JSON array), computed by the native renderer.
 
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
-import { kustomizationFileOf, renderedObjects, renderKustomization, type FileReader } from '../kustomize/render';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { kustomizationFileOf, renderedObjects, renderKustomization } from '../kustomize/render';
+import { diskReader, diskReaderWithin } from '../workspace/diskReader';
+import { maxSizeKBLimit } from '../workspace/settings';
 import { failure, type CommandResult } from './commandResult';
 import type { BuildRequest } from './parseArgs';
 
 /** Whether DIR holds a kustomization (then `build` renders it, else it looks for a chart). */
 export function isKustomizationDir(dir: string): boolean {
-  const fsys = nodeFileReader();
-  return kustomizationFileOf(fsys, pathToFileURL(resolve(dir)).href.replace(/\/+$/, '')) !== undefined;
-}
-
-/** The local file system as the renderer's read-only view (file: URLs, or paths as the CLI shows them). */
-export function nodeFileReader(): FileReader {
-  const pathOf = (uri: string) => (uri.startsWith('file:') ? fileURLToPath(uri) : uri);
-  return {
-    read(uri) {
-      try {
-        const p = pathOf(uri);
-        return statSync(p).isFile() ? readFileSync(p, 'utf8') : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    list(dirUri) {
-      try {
-        return readdirSync(pathOf(dirUri));
-      } catch {
-        return undefined;
-      }
-    },
-    // for the load restrictor (kustomize/render.ts readIn): links resolved, spelt as the URI or path was
-    realUri(uri) {
-      try {
-        const p = pathOf(uri);
-        const real = realpathSync.native(p);
-        if (real === resolve(p)) return uri;
-        return uri.startsWith('file:') ? pathToFileURL(real).href : real;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  return kustomizationFileOf(diskReader, pathToFileURL(resolve(dir)).href.replace(/\/+$/, '')) !== undefined;
 }
 
 export function kustomizeBuildCommand(request: BuildRequest): CommandResult {
-  const fsys = nodeFileReader();
+  // asked for by name: every file the build reads is read, up to the hard cap on a file (64 MB), as Kustomize would
+  const fsys = diskReaderWithin(undefined, maxSizeKBLimit * 1024);
   const dirUri = pathToFileURL(resolve(request.dir)).href.replace(/\/+$/, '');
   if (!fsys.list(dirUri)) return failure(`${request.dir} is not a folder`);
   if (!kustomizationFileOf(fsys, dirUri)) return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);

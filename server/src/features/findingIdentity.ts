@@ -23,11 +23,11 @@ import type { ManifestFile } from '../model/parseManifest';
 import { parseManifest } from '../model/parseManifest';
 import type { Resource } from '../model/resources';
 import type { Finding } from '../rules/finding';
-import { spanContains, type Span } from '../model/span';
+import { innermostAt, type Span } from '../model/span';
 import { treeOf } from '../model/trees';
 import type { YNode } from '../model/yamlTree';
 import { pathAt } from './cursor';
-import { sha256Hex } from './sha256';
+import { sha256Hex } from '../kustomize/sha256';
 
 export interface FindingIdentity {
   readonly rule: string;
@@ -92,7 +92,7 @@ export function findingIdentitySets(findings: readonly IdentifiedFinding[], anal
 }
 
 function identityOf(f: IdentifiedFinding, resources: readonly Resource[], text: string | undefined, file = f.uri): FindingIdentity {
-  const at = innermost(resources, f.span.start);
+  const at = innermostAt(resources, f.span.start);
   const object = f.resource ?? (at && { kind: at.kind, namespace: at.namespace, name: at.name });
   const value = text === undefined ? '' : text.slice(f.span.start, f.span.end).replace(/\s+/g, ' ').trim().slice(0, maxValueChars);
   return {
@@ -104,15 +104,6 @@ function identityOf(f: IdentifiedFinding, resources: readonly Resource[], text: 
   };
 }
 
-/** The innermost object whose span holds `offset` (a `kind: List` item before the list). */
-function innermost(resources: readonly Resource[], offset: number): Resource | undefined {
-  let best: Resource | undefined;
-  for (const r of resources) {
-    if (!spanContains(r.span, offset)) continue;
-    if (!best || r.span.end - r.span.start < best.span.end - best.span.start) best = r;
-  }
-  return best;
-}
 
 const plainKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

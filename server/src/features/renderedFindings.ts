@@ -8,6 +8,7 @@ import { configuredSeverity, type AnalysisConfig } from '../model/config';
 import type { LineIndex } from '../model/lineIndex';
 import type { RenderedText, RenderProblem } from '../model/rendered';
 import type { SourceSpan, TraceResult } from '../protocol';
+import { sourceSpan } from './sourceSpan';
 import type { Span } from '../model/span';
 import type { Finding } from '../rules/finding';
 import { mappedRelated, mergeAtSources, sourcePlace, type Landing, type Merging } from '../engine/renderedMerge';
@@ -140,8 +141,7 @@ export function mapSourceSpan(source: SourceSpan, renders: ReadonlyMap<string, R
   const r = renders.get(source.uri);
   if (!r) return source;
   const to = sourceLocation(r.rendered, r.fallbackUri, { start: source.start, end: source.end });
-  const p = lines(to.uri)?.positionAt(to.span.start) ?? { line: 0, character: 0 };
-  return { uri: to.uri, start: to.span.start, end: to.span.end, line: p.line, character: p.character };
+  return sourceSpan(to.uri, to.span, lines(to.uri));
 }
 
 /** A trace whose Service or nodes come from renders, with their places on template lines. */

@@ -14,10 +14,11 @@ import type { ResourceRef } from '../rules/finding';
 import type { ManifestFile } from '../model/parseManifest';
 import type { Resource } from '../model/resources';
 import { isWorkload } from '../model/resources';
-import { spanContains, type Span } from '../model/span';
+import { innermostAt, type Span } from '../model/span';
 import { treeOf } from '../model/trees';
 import { at, entry } from '../model/yamlTree';
 import { configuredSeverity, type Severity } from '../model/config';
+import type { ConfigSuppression } from '../model/configFile';
 import { codeCatalog } from './ruleCatalog';
 
 export const ignoreAnnotation = 'kube-netlens.io/ignore';
@@ -47,22 +48,8 @@ export interface Suppression {
   readonly place?: { readonly uri: string; readonly span: Span };
 }
 
-/**
- * An `ignore:` entry of the config file (model/configFile.ts), its globs compiled by the caller: it ignores the
- * findings of `code` whose object and file match every field it gives.
- */
-export interface ConfigSuppression {
-  readonly code: string;
-  readonly kind?: string;
-  readonly namespace?: string;
-  readonly name?: (name: string) => boolean;
-  readonly path?: (uri: string) => boolean;
-  readonly reason: string;
-  /** `the ignore entry at .kube-netlens.yaml:12` */
-  readonly label: string;
-  /** The entry in the config file, for the note when it matches nothing. */
-  readonly place?: { readonly uri: string; readonly span: Span };
-}
+/** An `ignore:` entry of the config file, its globs compiled by the caller (model/configFile.ts). */
+export type { ConfigSuppression };
 
 export interface SuppressionOptions {
   readonly knownCodes?: ReadonlySet<string>;
@@ -155,7 +142,7 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
   const filesByUri = new Map(analysis.cluster.files.map((f) => [f.uri, f]));
   for (const f of findings) {
     let object: ResourceRef | undefined = f.resource;
-    if (!object && (annotatedFiles.has(f.uri) || entries.length)) object = innermost(filesByUri.get(f.uri)?.resources ?? [], f.span.start);
+    if (!object && (annotatedFiles.has(f.uri) || entries.length)) object = innermostAt(filesByUri.get(f.uri)?.resources ?? [], f.span.start);
     const s = object && byObject.get(keyOf(object))?.find((x) => x.codes.includes(f.code));
     if (!s) {
       const e = entries.find((x) => entryMatches(x, f, object));
@@ -279,11 +266,3 @@ function ref(r: Resource): ResourceRef {
   return { kind: r.kind, namespace: r.namespace, name: r.name };
 }
 
-function innermost(resources: readonly Resource[], offset: number): Resource | undefined {
-  let best: Resource | undefined;
-  for (const r of resources) {
-    if (!spanContains(r.span, offset)) continue;
-    if (!best || r.span.end - r.span.start < best.span.end - best.span.start) best = r;
-  }
-  return best;
-}

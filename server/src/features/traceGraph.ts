@@ -17,6 +17,7 @@ import { lineIndexesOf } from '../model/lineIndex';
 import type { NetworkPolicy, Resource, Service } from '../model/resources';
 import type { Span } from '../model/span';
 import type { SourceSpan, TraceClient, TraceEdge, TraceFinding, TraceGraph, TraceNode, TraceReach, TraceStatus } from '../protocol';
+import { sourceSpan } from './sourceSpan';
 import { ruleByCode } from '../rules/index';
 import type { TraceHop } from '../rules/rule';
 import { packetPathFor, type PacketStop } from './packetPath';
@@ -58,8 +59,7 @@ export function graphBuilder(analysis: Analysis): GraphBuilder {
     edge: (from, to, status, label) => void edges.push({ from, to, status, ...(label ? { label } : {}) }),
     source(uri, span) {
       if (!span || !uri || !(uris ??= new Set(cluster.files.map((f) => f.uri))).has(uri)) return undefined;
-      const p = linesOf(uri).positionAt(span.start);
-      return { uri, start: span.start, end: span.end, line: p.line, character: p.character };
+      return sourceSpan(uri, span, linesOf(uri));
     },
     attach(id, f) {
       const l = attached.get(id) ?? [];

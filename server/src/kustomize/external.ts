@@ -4,7 +4,7 @@
 // the objects came from. Pure: the binary runs in workspace/kustomizeBinary.ts, which calls these.
 
 import { phrase, worded, type Phrase } from '../l10n/l10n';
-import type { RenderedUnit, RenderProblem } from '../model/rendered';
+import type { RenderedUnit, RenderProblem, ToolExit } from '../model/rendered';
 import type { Span } from '../model/span';
 import { emitDocuments } from './emit';
 import { kustomizationFileOf, parseShared, type FileReader, type ParseCache } from './render';
@@ -103,16 +103,8 @@ export interface ExternalRoot {
   readonly at: { readonly uri: string; readonly span: Span };
 }
 
-/** What came back from one run (workspace/kustomizeBinary.ts). */
-export interface KustomizeExit {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  readonly spawnError?: string;
-  /** The output went over the runner's cap (workspace/kustomizeBinary.ts): the build was stopped, its output not read. */
-  readonly tooLarge?: boolean;
-}
+/** What came back from one run (workspace/kustomizeBinary.ts, through workspace/externalTool.ts). */
+export type KustomizeExit = ToolExit;
 
 /** One run → the rendered unit, or its problem on the kustomization line. `originUri` turns an origin path into a workspace URI. */
 export function unitFromKustomizeExit(root: ExternalRoot, exit: KustomizeExit, tool: string, timeoutMs: number, fsys: FileReader, originUri: (path: string) => string | undefined, parsed?: ParseCache): RenderedUnit {

@@ -1,5 +1,6 @@
 // SHA-256 (FIPS 180-4) over a string's UTF-8 bytes, hex-encoded: the hash Kustomize names generated ConfigMaps and
-// Secrets after. Written here so the renderer stays free of Node built-ins.
+// Secrets after, and the fingerprint of a finding's identity (features/findingIdentity.ts). Written here so the
+// renderer and the features stay free of Node built-ins; the one SHA-256 of server/src.
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,

@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { loadRestrictors, readIngressController, ruleLevels, type IngressControllerSetting, type LoadRestrictor, type RuleLevel } from './config';
 import { isDns1123Label, isDns1123Subdomain } from './dnsNames';
+import type { Span } from './span';
 
 export const configFileName = '.kube-netlens.yaml';
 
@@ -22,6 +23,23 @@ export interface ConfigIgnore {
   readonly reason: string;
   /** Where the entry is written (0-based line), for the note on an entry that matches nothing. */
   readonly line: number;
+}
+
+/**
+ * An `ignore:` entry with its globs compiled (workspace/projectConfig.ts `ignoresOf`): it ignores the findings of
+ * `code` whose object and file match every field it gives (features/suppressions.ts).
+ */
+export interface ConfigSuppression {
+  readonly code: string;
+  readonly kind?: string;
+  readonly namespace?: string;
+  readonly name?: (name: string) => boolean;
+  readonly path?: (uri: string) => boolean;
+  readonly reason: string;
+  /** `the ignore entry at .kube-netlens.yaml:12` */
+  readonly label: string;
+  /** The entry in the config file, for the note when it matches nothing. */
+  readonly place?: { readonly uri: string; readonly span: Span };
 }
 
 export interface ConfigHelmRelease {

@@ -102,3 +102,18 @@ export function sourceOf(text: RenderedText, span: Span): SourceMapping | undefi
   }
   return best;
 }
+
+/**
+ * What one run of an external renderer (helm, the real Kustomize) gave: workspace/externalTool.ts makes it,
+ * workspace/helm.ts and kustomize/external.ts turn it into a RenderedUnit.
+ */
+export interface ToolExit {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+  /** The process could not be started (ENOENT, EACCES…). */
+  readonly spawnError?: string;
+  /** The output went over the runner's cap: the run was stopped and its output is not read. */
+  readonly tooLarge?: boolean;
+}

@@ -1,7 +1,7 @@
 // gateway-hostname-mismatch: the route and every listener that admits it set hostnames, and none intersect.
 
 import { messages } from '../l10n/l10n';
-import { attachToGateway, parentTarget } from '../analysis/gatewayRoutes';
+import { gatewayAttachments } from '../analysis/gatewayRoutes';
 import { listenerLabel, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
@@ -43,11 +43,7 @@ spec:
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const route of subjects.routes) {
-      for (const ref of route.parentRefs) {
-        const target = parentTarget(lookup, route, ref);
-        if (target.kind !== 'gateway') continue;
-        const gateway = target.gateway;
-        const attachment = attachToGateway(lookup, route, ref, target);
+      for (const { ref, gateway, attachment } of gatewayAttachments(lookup, route)) {
         if (attachment.outcome !== 'hostname') continue;
         const admitting = attachment.selected.filter((v) => v.kind === true && v.namespace === true);
         const hosts = route.hostnames.map((h) => h.value).join(', ');

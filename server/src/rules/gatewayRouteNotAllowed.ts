@@ -1,7 +1,7 @@
 // gateway-route-not-allowed: no listener the parentRef selects admits the route by its namespace or kind.
 
 import { messages, type Msg } from '../l10n/l10n';
-import { attachToGateway, listenerKinds, parentTarget, type ListenerVerdict } from '../analysis/gatewayRoutes';
+import { gatewayAttachments, listenerKinds, type ListenerVerdict } from '../analysis/gatewayRoutes';
 import type { GatewayRoute } from '../model/gatewayApi';
 import { formatSelector } from '../model/selector';
 import { listenerLabel, routeLabel } from './gatewayWording';
@@ -47,11 +47,7 @@ spec:
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const route of subjects.routes) {
-      for (const ref of route.parentRefs) {
-        const target = parentTarget(lookup, route, ref);
-        if (target.kind !== 'gateway') continue;
-        const gateway = target.gateway;
-        const attachment = attachToGateway(lookup, route, ref, target);
+      for (const { ref, gateway, attachment } of gatewayAttachments(lookup, route)) {
         if (attachment.outcome !== 'not-allowed') continue;
         const why = attachment.selected.map((v) => msg('{0} {1}', listenerLabel(v.listener, msg), refusal(v, route, gateway.namespace, msg)));
         yield {

@@ -1,43 +1,59 @@
-// Reads, for a Kustomize build, files of the workspace that are not indexed as manifests (env files, files a
-// generator embeds, JSON patches): synchronously, only for file: URIs, through readBounded (regular files only, at
-// most 1 MB). In an untrusted workspace only files inside the workspace folders (links resolved) are read at all
+// The one file reader of builds: reads, for a Kustomize build, files that are not indexed as manifests (env files,
+// files a generator embeds, JSON patches, a base outside the folders given), for the language server, the command
+// line and `kube-netlens build`: synchronously, for file: URIs and the command line's paths, through readBounded
+// (regular files only, never a FIFO or a device, at most 1 MB by default). In an untrusted workspace only files inside the workspace folders (links resolved) are read at all
 // (docs/robustness.md, third round); what a kustomization itself may read is held to its own folder by the
 // renderer's load restrictor (kustomize/render.ts readIn), which asks `realUri` here to resolve links.
 
 import { readdirSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FileReader } from '../kustomize/render';
 import { readBounded, realRoots } from './readBounded';
 import { fileUri } from './uri';
 
-const maxBytes = 1024 * 1024;
+/** The default cap on a file read for a build: the workspace's default file cap (and the command line's). */
+export const defaultMaxReadBytes = 1024 * 1024;
 
-/** `folders`: file system paths the reads must lie in (links resolved); undefined: anywhere (a trusted workspace). */
-export function diskReaderWithin(folders?: readonly string[]): FileReader {
+/**
+ * The file system path of a `file:` URI, or of a path as the command line spells its files (relative to the current
+ * folder, or absolute); undefined for any other scheme (an untitled document, a render), which is never on disk.
+ */
+function pathOf(uri: string): string | undefined {
+  if (uri.startsWith('file:')) {
+    try {
+      return fileURLToPath(uri);
+    } catch {
+      return undefined;
+    }
+  }
+  return /^[a-z][a-z0-9+.-]+:/i.test(uri) ? undefined : uri;
+}
+
+/**
+ * `folders`: file system paths the reads must lie in (links resolved); undefined: anywhere (a trusted workspace, the
+ * command line). `maxBytes`: the most a file may hold to be read.
+ */
+export function diskReaderWithin(folders?: readonly string[], maxBytes = defaultMaxReadBytes): FileReader {
   const roots = folders && realRoots(folders);
   const inside = (real: string) => !roots || roots.some((r) => real === r || real.startsWith(r.endsWith('/') ? r : r + '/'));
-  const real = (uri: string): string | undefined => {
+  const real = (path: string): string | undefined => {
     try {
-      return realpathSync.native(fileURLToPath(uri));
+      return realpathSync.native(path);
     } catch {
       return undefined;
     }
   };
   return {
     read(uri) {
-      if (!uri.startsWith('file:')) return undefined;
-      let path: string;
-      try {
-        path = fileURLToPath(uri);
-      } catch {
-        return undefined;
-      }
+      const path = pathOf(uri);
+      if (path === undefined) return undefined;
       const r = readBounded(path, { maxBytes, roots });
       return r.ok ? r.text : undefined;
     },
     list(dirUri) {
-      if (!dirUri.startsWith('file:')) return undefined;
-      const r = real(dirUri);
+      const path = pathOf(dirUri);
+      const r = path === undefined ? undefined : real(path);
       if (r === undefined || !inside(r)) return undefined;
       try {
         return readdirSync(r);
@@ -45,16 +61,19 @@ export function diskReaderWithin(folders?: readonly string[]): FileReader {
         return undefined;
       }
     },
+    // for the load restrictor (kustomize/render.ts readIn): links resolved, spelt as the URI or path was
     realUri(uri) {
-      if (!uri.startsWith('file:')) return undefined;
-      const r = real(uri);
-      if (r === undefined) return undefined;
+      const path = pathOf(uri);
+      const r = path === undefined ? undefined : real(path);
+      if (r === undefined || path === undefined) return undefined;
+      if (!uri.startsWith('file:')) return r === resolve(path) ? uri : r;
       // the same spelling as the URI when nothing was a link (workspace URIs are canonical, workspace/uri.ts)
       const spelt = fileUri(r);
-      return spelt === fileUri(fileURLToPath(uri)) ? uri : spelt;
+      return spelt === fileUri(path) ? uri : spelt;
     },
   };
 }
 
-/** Reads anywhere on the disk (a trusted workspace). */
+/** Reads anywhere on the disk (a trusted workspace, the command line), files of at most 1 MB. */
 export const diskReader: FileReader = diskReaderWithin();
+

@@ -7,17 +7,9 @@
 // child runs that same function.
 
 import { execFile, spawnSync } from 'node:child_process';
+import type { ToolExit } from '../model/rendered';
 
-export interface ToolExit {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly timedOut: boolean;
-  /** The process could not be started (ENOENT, EACCES…). */
-  readonly spawnError?: string;
-  /** The output went over `maxBuffer`: the run was stopped and its output is not read. */
-  readonly tooLarge?: boolean;
-}
+export type { ToolExit };
 
 export interface ToolRun {
   readonly executable: string;

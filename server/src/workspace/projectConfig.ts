@@ -5,10 +5,9 @@
 // never the file's to say: it has no keys for executables, and in an untrusted workspace its load restrictor and its
 // `files` are not read (those stay the user's own settings).
 
-import { parseConfigFile, type ConfigFile, type ParsedConfig } from '../model/configFile';
+import { parseConfigFile, type ConfigFile, type ConfigSuppression, type ParsedConfig } from '../model/configFile';
 
 export { configFileName, type ConfigFile } from '../model/configFile';
-import type { Span } from '../model/span';
 import { checkGlob, globMatcher } from './glob';
 
 /** `knownCode`: whether a code exists (the callers know the catalog; this layer does not). */
@@ -37,16 +36,7 @@ export function settingsWithConfig(raw: unknown, config: ConfigFile | undefined,
   return out;
 }
 
-export interface CompiledIgnore {
-  readonly code: string;
-  readonly kind?: string;
-  readonly namespace?: string;
-  readonly name?: (name: string) => boolean;
-  readonly path?: (uri: string) => boolean;
-  readonly reason: string;
-  readonly label: string;
-  readonly place?: { readonly uri: string; readonly span: Span };
-}
+export type CompiledIgnore = ConfigSuppression;
 
 /**
  * The `ignore:` entries as suppressions. `relative` turns a finding's URI into its path relative to the config file's
