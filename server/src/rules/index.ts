@@ -29,6 +29,7 @@ import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
 import { istioHostUnresolved } from './istioHostUnresolved';
 import { istioSubsetMissing } from './istioSubsetMissing';
 import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
+import { istioTlsCaMissing } from './istioTlsCaMissing';
 import { networkpolicyEgressDns } from './networkpolicyEgressDns';
 import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
@@ -87,6 +88,7 @@ export const rules: readonly Rule[] = [
   istioHostUnresolved,
   istioSubsetMissing,
   istioSubsetSelectsNothing,
+  istioTlsCaMissing,
   networkpolicyEgressDns,
   networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
