@@ -31,6 +31,7 @@ import { istioSubsetMissing } from './istioSubsetMissing';
 import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
 import { istioTlsCaMissing } from './istioTlsCaMissing';
 import { networkpolicyEgressDns } from './networkpolicyEgressDns';
+import { networkpolicyIpblockIpv4Only } from './networkpolicyIpblockIpv4Only';
 import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
@@ -90,6 +91,7 @@ export const rules: readonly Rule[] = [
   istioSubsetSelectsNothing,
   istioTlsCaMissing,
   networkpolicyEgressDns,
+  networkpolicyIpblockIpv4Only,
   networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
