@@ -80,8 +80,6 @@ export interface DestinationRule extends ResourceBase {
   readonly subsets: readonly DestinationRuleSubset[];
   /** The `tls` settings of `trafficPolicy` and of its `portLevelSettings`, in file order (subsets' own policies are not read). */
   readonly tls: readonly DestinationRuleTls[];
-  /** Whether `spec.workloadSelector` is written (the rule then applies to the selected workloads only). */
-  readonly workloadSelector: boolean;
 }
 
 export interface IstioServer {
@@ -235,7 +233,7 @@ function readDestinationRule(base: ResourceBase, spec: YNode | undefined): Desti
     const t = readClientTls(at(p, 'tls'), 'port', index, int(at(p, 'port', 'number')));
     if (t) tls.push(t);
   });
-  return { ...base, kind: 'DestinationRule', host: text(at(spec, 'host')), hostSpan: at(spec, 'host')?.span, subsets, tls, workloadSelector: isMap(at(spec, 'workloadSelector')) };
+  return { ...base, kind: 'DestinationRule', host: text(at(spec, 'host')), hostSpan: at(spec, 'host')?.span, subsets, tls };
 }
 
 function readClientTls(n: YNode | undefined, level: 'destination' | 'port', index?: number, port?: number): DestinationRuleTls | undefined {
