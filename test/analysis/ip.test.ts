@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dashedIP, isIP, isIPv4, isIPv6, reverseName } from '../../server/src/analysis/ip';
+import { cidrFamily, dashedIP, isIP, isIPv4, isIPv6, reverseName } from '../../server/src/analysis/ip';
 
 describe('IP parsing', () => {
   it('accepts IPv4 dotted quads up to 255 only', () => {
@@ -26,5 +26,11 @@ describe('IP parsing', () => {
     assert.equal(reverseName('10.1.2.3'), '3.2.1.10.in-addr.arpa');
     assert.equal(reverseName('::1'), `1.${'0.'.repeat(31)}ip6.arpa`);
     assert.equal(reverseName('nope'), undefined);
+  });
+
+  it('tells the family of an ipBlock CIDR, and nothing of other text (netpol §5)', () => {
+    for (const v4 of ['0.0.0.0/0', '10.0.0.0/8', '203.0.113.7/32', ' 192.168.0.0/16 ']) assert.equal(cidrFamily(v4), 'IPv4', v4);
+    for (const v6 of ['::/0', 'fc00::/7', '2001:db8::/64', '::ffff:10.0.0.0/104', '::1/128']) assert.equal(cidrFamily(v6), 'IPv6', v6);
+    for (const bad of ['10.0.0.1', '10.0.0.0/33', '::/129', '10.0.0.0/', '{{ .Values.cidr }}', 'example.com/24', '', '10.0.0.0/8/8']) assert.equal(cidrFamily(bad), undefined, bad);
   });
 });

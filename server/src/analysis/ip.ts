@@ -14,6 +14,19 @@ export function isIP(s: string): boolean {
   return isIPv4(s) || isIPv6(s);
 }
 
+/**
+ * The family of a CIDR as NetworkPolicy's ipBlock writes it (`192.168.1.0/24`, `2001:db8::/64`; netpol §5): the address
+ * and a prefix length within the family's bits. Undefined for anything else (a bare address, a placeholder).
+ */
+export function cidrFamily(s: string): 'IPv4' | 'IPv6' | undefined {
+  const m = /^([^/\s]+)\/(\d{1,3})$/.exec(s.trim());
+  if (!m) return undefined;
+  const bits = Number(m[2]);
+  if (isIPv4(m[1])) return bits <= 32 ? 'IPv4' : undefined;
+  if (isIPv6(m[1])) return bits <= 128 ? 'IPv6' : undefined;
+  return undefined;
+}
+
 /** semantics §1.4: `10.1.2.3` → `10-1-2-3`; IPv6 `:` → `-`, and a trailing `-` gets a `0` appended. */
 export function dashedIP(ip: string): string {
   if (isIPv4(ip)) return ip.replace(/\./g, '-');

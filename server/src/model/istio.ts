@@ -4,7 +4,7 @@
 
 import type { ResourceBase } from './resources';
 import type { Span } from './span';
-import { at, entry, int, isMap, items, stringMap, text, type YMap, type YNode } from './yamlTree';
+import { at, bool, entry, int, isMap, items, stringMap, text, type YMap, type YNode } from './yamlTree';
 
 export const istioNetworkingGroup = 'networking.istio.io';
 
@@ -51,11 +51,35 @@ export interface DestinationRuleSubset {
   readonly span: Span;
 }
 
+/**
+ * A `tls` block of a DestinationRule's `trafficPolicy` (ClientTLSSettings): the destination's, or one of its
+ * `portLevelSettings` (istio-semantics §I3).
+ */
+export interface DestinationRuleTls {
+  /** `destination`: `trafficPolicy.tls`; `port`: `trafficPolicy.portLevelSettings[index].tls`. */
+  readonly level: 'destination' | 'port';
+  /** For port level settings: the index in `portLevelSettings` and its `port.number`. */
+  readonly index?: number;
+  readonly port?: number;
+  /** `mode` as written (`DISABLE`, `SIMPLE`, `MUTUAL`, `ISTIO_MUTUAL`). */
+  readonly mode?: string;
+  readonly modeSpan?: Span;
+  /** Non-empty values only: an empty string is no value (the API's default). */
+  readonly caCertificates?: string;
+  readonly credentialName?: string;
+  /** `insecureSkipVerify` when written as a boolean. */
+  readonly insecureSkipVerify?: boolean;
+  /** The `tls` mapping. */
+  readonly span: Span;
+}
+
 export interface DestinationRule extends ResourceBase {
   readonly kind: 'DestinationRule';
   readonly host?: string;
   readonly hostSpan?: Span;
   readonly subsets: readonly DestinationRuleSubset[];
+  /** The `tls` settings of `trafficPolicy` and of its `portLevelSettings`, in file order (subsets' own policies are not read). */
+  readonly tls: readonly DestinationRuleTls[];
 }
 
 export interface IstioServer {
@@ -201,7 +225,31 @@ function readDestinationRule(base: ResourceBase, spec: YNode | undefined): Desti
     if (isMap(labels)) for (const [k, e] of labels.entries) spans.set(k, { key: e.keySpan, value: e.value.span });
     return { name: text(at(s, 'name')), nameSpan: at(s, 'name')?.span, labels: stringMap(labels), labelsSpan: entry(s, 'labels')?.keySpan, labelSpans: spans, span: s.span };
   });
-  return { ...base, kind: 'DestinationRule', host: text(at(spec, 'host')), hostSpan: at(spec, 'host')?.span, subsets };
+  const policy = at(spec, 'trafficPolicy');
+  const tls: DestinationRuleTls[] = [];
+  const own = readClientTls(at(policy, 'tls'), 'destination');
+  if (own) tls.push(own);
+  items(at(policy, 'portLevelSettings')).forEach((p, index) => {
+    const t = readClientTls(at(p, 'tls'), 'port', index, int(at(p, 'port', 'number')));
+    if (t) tls.push(t);
+  });
+  return { ...base, kind: 'DestinationRule', host: text(at(spec, 'host')), hostSpan: at(spec, 'host')?.span, subsets, tls };
+}
+
+function readClientTls(n: YNode | undefined, level: 'destination' | 'port', index?: number, port?: number): DestinationRuleTls | undefined {
+  if (!isMap(n)) return undefined;
+  const mode = at(n, 'mode');
+  return {
+    level,
+    ...(index !== undefined ? { index } : {}),
+    ...(port !== undefined ? { port } : {}),
+    mode: text(mode),
+    modeSpan: mode?.span,
+    caCertificates: text(at(n, 'caCertificates')) || undefined,
+    credentialName: text(at(n, 'credentialName')) || undefined,
+    insecureSkipVerify: bool(at(n, 'insecureSkipVerify')),
+    span: n.span,
+  };
 }
 
 function readGateway(base: ResourceBase, spec: YNode | undefined): IstioGateway {

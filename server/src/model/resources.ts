@@ -103,6 +103,10 @@ export interface Service extends ResourceBase {
   readonly loadBalancerIP?: string;
   readonly externalIPs: readonly string[];
   readonly ipFamilies: readonly string[];
+  /** `spec.ipFamilyPolicy` as written (`SingleStack`, `PreferDualStack`, `RequireDualStack`). */
+  readonly ipFamilyPolicy?: string;
+  readonly ipFamilyPolicySpan?: Span;
+  readonly ipFamiliesSpan?: Span;
 }
 
 export interface ContainerPort {
@@ -254,7 +258,7 @@ export interface Ingress extends ResourceBase {
 export interface PolicyPeer {
   readonly podSelector?: LabelSelector;
   readonly namespaceSelector?: LabelSelector;
-  readonly ipBlock?: { readonly cidr: string; readonly except: readonly string[] };
+  readonly ipBlock?: { readonly cidr: string; readonly except: readonly string[]; readonly cidrSpan?: Span };
   readonly span: Span;
 }
 
@@ -585,6 +589,9 @@ function readService(base: ResourceBase, root: YMap): Service {
     loadBalancerIP: text(at(spec, 'loadBalancerIP')),
     externalIPs: items(at(spec, 'externalIPs')).map(text).filter((s): s is string => s !== undefined),
     ipFamilies: items(at(spec, 'ipFamilies')).map(text).filter((s): s is string => s !== undefined),
+    ipFamilyPolicy: text(at(spec, 'ipFamilyPolicy')),
+    ipFamilyPolicySpan: at(spec, 'ipFamilyPolicy')?.span,
+    ipFamiliesSpan: at(spec, 'ipFamilies')?.span,
   };
 }
 
@@ -817,7 +824,7 @@ function readPolicyRules(n: YNode | undefined, peerKey: 'from' | 'to'): PolicyRu
       return {
         podSelector: readLabelSelector(at(p, 'podSelector')),
         namespaceSelector: readLabelSelector(at(p, 'namespaceSelector')),
-        ipBlock: isMap(ipBlock) ? { cidr: text(at(ipBlock, 'cidr')) ?? '', except: items(at(ipBlock, 'except')).map(text).filter((s): s is string => !!s) } : undefined,
+        ipBlock: isMap(ipBlock) ? { cidr: text(at(ipBlock, 'cidr')) ?? '', except: items(at(ipBlock, 'except')).map(text).filter((s): s is string => !!s), cidrSpan: at(ipBlock, 'cidr')?.span } : undefined,
         span: p.span,
       };
     }),

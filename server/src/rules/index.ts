@@ -29,7 +29,9 @@ import { istioGatewaySelectorNoMatch } from './istioGatewaySelectorNoMatch';
 import { istioHostUnresolved } from './istioHostUnresolved';
 import { istioSubsetMissing } from './istioSubsetMissing';
 import { istioSubsetSelectsNothing } from './istioSubsetSelectsNothing';
+import { istioTlsCaMissing } from './istioTlsCaMissing';
 import { networkpolicyEgressDns } from './networkpolicyEgressDns';
+import { networkpolicyIpblockIpv4Only } from './networkpolicyIpblockIpv4Only';
 import { networkpolicyNamedPortUndeclared } from './networkpolicyNamedPortUndeclared';
 import { networkpolicyPeerSelectsNothing } from './networkpolicyPeerSelectsNothing';
 import { networkpolicySelectsNothing } from './networkpolicySelectsNothing';
@@ -87,7 +89,9 @@ export const rules: readonly Rule[] = [
   istioHostUnresolved,
   istioSubsetMissing,
   istioSubsetSelectsNothing,
+  istioTlsCaMissing,
   networkpolicyEgressDns,
+  networkpolicyIpblockIpv4Only,
   networkpolicyNamedPortUndeclared,
   networkpolicyPeerSelectsNothing,
   networkpolicySelectsNothing,
