@@ -162,6 +162,25 @@ describe('the real Kustomize for what is not evaluated natively', () => {
     assert.ok(!findings.some((f) => f.code === 'kustomize-not-rendered'), 'no "not analysed" note once Kustomize built it');
   });
 
+  it('runs the "Kustomize did not rewrite it" checks on what the real Kustomize built, on the base line', () => {
+    // the overlay renames and moves Service web (prod/prod-web); a string in the base still names web.default.svc
+    const client = ['---', 'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: client', 'spec:', '  selector:', '    matchLabels:', '      app: client',
+      '  template:', '    metadata:', '      labels:', '        app: client', '    spec:', '      containers:', '        - name: client', '          image: curl',
+      '          env:', '            - name: WEB_URL', '              value: http://web.default.svc.cluster.local:80', '            - name: WEB_HOST', '              value: http://web:80', ''].join('\n');
+    const dir = workspace({ ...base, 'base/web.yaml': base['base/web.yaml'] + client, 'overlays/prod/kustomization.yaml': replacementsOverlay });
+    const t = tool();
+    const a = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { external: (native) => buildWithKustomizeSync(t, native, diskReader) } });
+    assert.ok(a.cluster.files.some((f) => f.rendered && /svc: prod-web/.test(f.text)), 'the real Kustomize built the overlay');
+    const found = diagnosticsFor(a).filter((f) => f.code === 'kustomize-name-not-rewritten');
+    const webYaml = fileUri(join(dir, 'base/web.yaml'));
+    const text = readFileSync(join(dir, 'base/web.yaml'), 'utf8');
+    assert.deepEqual(found.map((f) => [f.uri, text.slice(f.span.start, f.span.end)]).sort(), [
+      [webYaml, 'http://web.default.svc.cluster.local:80'],
+      [webYaml, 'http://web:80'],
+    ], `both strings, on the base's lines; got ${found.map((f) => f.message).join(' | ')}`);
+    assert.match(found.find((f) => text.slice(f.span.start, f.span.end).includes('.svc'))!.message, /renamed it to prod-web and moved it to namespace prod/);
+  });
+
   it('refuses roots that reach a remote resource or a Helm chart: the note stays and says why', () => {
     const dir = workspace({
       ...base,

@@ -7,6 +7,7 @@ import { phrase, worded, type Phrase } from '../l10n/l10n';
 import type { RenderedUnit, RenderProblem, ToolExit } from '../model/rendered';
 import type { Span } from '../model/span';
 import { emitDocuments } from './emit';
+import { notRewritten, type BuiltObject } from './notRewritten';
 import { kustomizationFileOf, parseShared, type FileReader, type ParseCache } from './render';
 import { entry, get, parseYaml, remove, str, type KMap, type KNode, type KSeq, type Src } from './tree';
 import { resolveUri } from './uriPath';
@@ -117,7 +118,8 @@ export function unitFromKustomizeExit(root: ExternalRoot, exit: KustomizeExit, t
   if (exit.status !== 0) return fail('error', phrase('Kustomize build fails ({0}, for {1}):\n{2}', tool, root.label, kustomizeError(exit.stderr)));
   const mapped = mapOutput(exit.stdout, root, fsys, originUri, parsed);
   if (typeof mapped === 'string') return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, root.label, mapped));
-  return { ...base, inputs: [...new Set([...root.nativeInputs, ...mapped.inputs])].sort(), rendered: mapped.rendered, problems: [] };
+  // the checks a native build gets, on what the real one built (semantics §8: names inside strings are not rewritten)
+  return { ...base, inputs: [...new Set([...root.nativeInputs, ...mapped.inputs])].sort(), rendered: mapped.rendered, problems: notRewritten(mapped.built, root.label) };
 }
 
 /**
@@ -146,6 +148,8 @@ export function kustomizeError(stderr: string): string {
 interface Mapped {
   readonly rendered: NonNullable<RenderedUnit['rendered']>;
   readonly inputs: readonly string[];
+  /** The objects with the identity they had in their source file (kustomize/notRewritten.ts reads renames from it). */
+  readonly built: readonly BuiltObject[];
 }
 
 function mapOutput(stdout: string, root: ExternalRoot, fsys: FileReader, originUri: (path: string) => string | undefined, parsed?: ParseCache): Mapped | string {
@@ -154,6 +158,7 @@ function mapOutput(stdout: string, root: ExternalRoot, fsys: FileReader, originU
   const inputs = new Set<string>();
   const fallback: Src = { uri: root.at.uri, span: root.at.span, via: 'kustomize build' };
   const docs: { node: KNode; src?: Src }[] = [];
+  const built: BuiltObject[] = [];
   for (const d of out.docs) {
     if (!d.node || d.node.t !== 'm') continue;
     const origin = takeOrigin(d.node);
@@ -165,14 +170,25 @@ function mapOutput(stdout: string, root: ExternalRoot, fsys: FileReader, originU
       const source = sourceDocument(fsys, fileUri, d.node, parsed);
       const docSrc: Src = source ? { uri: fileUri, span: source.span } : { uri: fileUri, span: { start: 0, end: 0 } };
       const near = source?.node.e[0]?.ks ?? docSrc;
-      docs.push({ node: restamp(d.node, source?.node, near), src: docSrc });
+      const node = restamp(d.node, source?.node, near);
+      docs.push({ node, src: docSrc });
+      if (node.t === 'm') built.push({ node, prevIds: source ? [identityOf(source.node)] : [] });
       continue;
     }
     // A generated object (configuredIn: the kustomization whose generator made it), or one Kustomize gave no origin.
     const made = configuredIn !== undefined && fileUri ? generatorSrc(fsys, fileUri, d.node, str(get(get(origin, 'configuredBy'), 'kind')), parsed) : fallback;
     docs.push({ node: restamp(d.node, undefined, made), src: made });
   }
-  return { rendered: emitDocuments(docs), inputs: [...inputs] };
+  return { rendered: emitDocuments(docs), inputs: [...inputs], built };
+}
+
+/**
+ * An object's identity as its source file writes it: what a real build renamed or moved it from (Kustomize's own
+ * previous ids are not in its output; the origin annotation leads to the file, and the file has the old name).
+ */
+function identityOf(node: KMap): BuiltObject['prevIds'][number] {
+  const meta = get(node, 'metadata');
+  return { gvk: { kind: str(get(node, 'kind')) ?? '' }, name: str(get(meta, 'name')) ?? '', namespace: str(get(meta, 'namespace')) ?? '' };
 }
 
 /** Removes the origin annotation (and an `annotations` map it leaves empty); returns it parsed. */
