@@ -84,7 +84,7 @@ export interface KustomizeOptions {
    * resource files already parsed, so mapping a build's objects back to their files parses nothing again.
    */
   readonly externalAll?: (natives: readonly RenderedUnit[], parsed: ParseCache) => ReadonlyMap<string, RenderedUnit>;
-  /** Which files a kustomization may read (render.ts readIn); default `rootOnly`, as kustomize's. */
+  /** Which files a kustomization may read (kustomize/buildContext.ts readIn); default `rootOnly`, as kustomize's. */
   readonly loadRestrictor?: LoadRestrictor;
   /** How messages show a path (render.ts RenderOptions.shown); default: relative to the workspace's common folder. */
   readonly shown?: (uri: string) => string;

@@ -3,7 +3,7 @@
 // line and `kube-netlens build`: synchronously, for file: URIs and the command line's paths, through readBounded
 // (regular files only, never a FIFO or a device, at most 1 MB by default). In an untrusted workspace only files inside the workspace folders (links resolved) are read at all
 // (docs/robustness.md, third round); what a kustomization itself may read is held to its own folder by the
-// renderer's load restrictor (kustomize/render.ts readIn), which asks `realUri` here to resolve links.
+// renderer's load restrictor (kustomize/buildContext.ts readIn), which asks `realUri` here to resolve links.
 
 import { readdirSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -61,7 +61,7 @@ export function diskReaderWithin(folders?: readonly string[], maxBytes = default
         return undefined;
       }
     },
-    // for the load restrictor (kustomize/render.ts readIn): links resolved, spelt as the URI or path was
+    // for the load restrictor (kustomize/buildContext.ts readIn): links resolved, spelt as the URI or path was
     realUri(uri) {
       const path = pathOf(uri);
       const r = path === undefined ? undefined : real(path);

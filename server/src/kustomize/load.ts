@@ -1,0 +1,139 @@
+// Loading in a native Kustomize build: the kustomization file (which fields are evaluated natively) and the objects of
+// its resources, as Kustomize's accumulation reads them (api/internal/target/kusttarget.go).
+
+import { phrase, type Phrase } from '../l10n/l10n';
+import { entry, get, map, str, type KMap, type KNode, type Src } from './tree';
+import { basenameUri, dirnameUri, resolveUri } from './uriPath';
+import { Stop, kustomizationFileNames, parseCached, readIn, type Ctx, type Kust, type Res } from './buildContext';
+import { curId, gvkOf, idEquals, idText, nameOf } from './identity';
+
+const evaluated = new Set([
+  'apiVersion', 'kind', 'metadata', 'resources', 'bases', 'components', 'namespace', 'namePrefix', 'nameSuffix',
+  'commonLabels', 'labels', 'commonAnnotations', 'patches', 'patchesStrategicMerge', 'patchesJson6902', 'replicas',
+  'images', 'configMapGenerator', 'secretGenerator', 'generatorOptions', 'sortOptions',
+]);
+
+const notEvaluatedWhy: Record<string, Phrase> = {
+  replacements: phrase('replacements are not evaluated'),
+  vars: phrase('vars are not evaluated'),
+  helmCharts: phrase('Helm charts are not inflated'),
+  helmGlobals: phrase('Helm charts are not inflated'),
+  helmChartInflationGenerator: phrase('Helm charts are not inflated'),
+  transformers: phrase('transformer configurations and plugins are not run'),
+  generators: phrase('generator configurations and plugins are not run'),
+  validators: phrase('validator plugins are not run'),
+  configurations: phrase('custom transformer configurations are not read'),
+  openapi: phrase('custom OpenAPI schemas are not read'),
+  crds: phrase('CRD field specifications are not read'),
+  buildMetadata: phrase('buildMetadata annotations are not written'),
+};
+
+export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
+  const names = ctx.fsys.list(dir);
+  const present = kustomizationFileNames.filter((n) => names?.includes(n));
+  const where = at ?? { uri: dir, span: { start: 0, end: 0 } };
+  if (!present.length) throw new Stop(where.uri, where.span, `no kustomization.yaml, kustomization.yml or Kustomization in ${dir}`);
+  if (present.length > 1) throw new Stop(where.uri, where.span, `${dir} holds more than one kustomization file (${present.join(', ')})`);
+  const uri = resolveUri(dir, present[0]);
+  // kusttarget.go loads the kustomization file through the folder's own loader, restricted like any other file
+  const text = readIn(ctx, dir, uri, at ?? { uri, span: { start: 0, end: 0 } });
+  if (text === undefined) throw unreadable(ctx, uri, where, `cannot read ${uri}`);
+  const parsed = parseCached(ctx, text, uri);
+  if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the kustomization: ${parsed.error.message}`);
+  const docs = parsed.docs.filter((d) => d.node !== undefined);
+  const first = docs[0]?.node;
+  const node = !first || (first.t === 's' && first.v === null) ? map() : first;
+  if (node.t !== 'm') throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, 'the kustomization is not a map');
+  // Kustomize refuses a kustomization without a field (an empty file, only comments, `{}`)
+  if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, `${present[0]} is empty`);
+  for (const e of node.e) {
+    if (evaluated.has(e.k)) continue;
+    const why = notEvaluatedWhy[e.k] ?? phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k);
+    throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true);
+  }
+  return { uri, dir, node, text };
+}
+
+export function keySrc(k: Kust, key: string, via?: string): Src {
+  const e = entry(k.node, key);
+  const span = e?.ks ? { start: e.ks.span.start, end: e.v.src?.span.end ?? e.ks.span.end } : { start: 0, end: 0 };
+  return via ? { uri: k.uri, span, via } : { uri: k.uri, span };
+}
+
+export function srcOf(n: KNode | undefined, fallback: Src, via?: string): Src {
+  const s = n?.src ?? fallback;
+  return via ? { uri: s.uri, span: s.span, via } : s;
+}
+
+export function stringList(k: Kust, key: string): { value: string; src: Src }[] {
+  const n = get(k.node, key);
+  if (!n || (n.t === 's' && n.v === null)) return [];
+  if (n.t !== 'q') throw new Stop(k.uri, keySrc(k, key).span, `'${key}' must be a list`);
+  return n.items.map((i) => {
+    const v = str(i);
+    if (v === undefined) throw new Stop(k.uri, srcOf(i, keySrc(k, key)).span, `an entry of '${key}' must be a string`);
+    return { value: v, src: srcOf(i, keySrc(k, key)) };
+  });
+}
+
+export function stringMap(k: Kust, n: KNode | undefined, what: string, fallback: Src): { key: string; value: string; src: Src }[] {
+  if (!n || (n.t === 's' && n.v === null)) return [];
+  if (n.t !== 'm') throw new Stop(k.uri, srcOf(n, fallback).span, `'${what}' must be a map of strings`);
+  return n.e.map((e) => {
+    const src = { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } };
+    // Kustomize reads these into map[string]string: a number or a boolean is refused (quote it), null is ''
+    if (e.v.t !== 's' || (e.v.v !== null && typeof e.v.v !== 'string')) throw new Stop(k.uri, src.span, `'${what}' must be a map of strings: the value of '${e.k}' is ${e.v.t === 's' ? `the ${typeof e.v.v} ${String(e.v.v)} (quote it)` : e.v.t === 'm' ? 'a map' : 'a list'}`);
+    return { key: e.k, value: str(e.v) ?? '', src };
+  });
+}
+
+export const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com\/|bitbucket\.org\/)|\?ref=|\.git(?:\/\/|$)/i;
+
+// ---- loading objects ---------------------------------------------------------------------------------------------
+
+export function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[] {
+  const text = readIn(ctx, root, uri, at);
+  if (text === undefined) throw unreadable(ctx, uri, at, `cannot read ${uri}`);
+  const parsed = parseCached(ctx, text, uri);
+  if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error: ${parsed.error.message}`);
+  const out: Res[] = [];
+  for (const d of parsed.docs) {
+    if (!d.node || (d.node.t === 's' && d.node.v === null)) continue;
+    if (d.node.t !== 'm') throw new Stop(uri, d.span, 'a document that is not a map cannot be a Kubernetes object');
+    const kind = str(get(d.node, 'kind'));
+    const items = get(d.node, 'items');
+    if (kind?.endsWith('List') && items?.t === 'q') {
+      for (const it of items.items) if (it.t === 'm') out.push(newRes(it, it.src));
+      continue;
+    }
+    out.push(newRes(d.node, { uri, span: d.span }));
+  }
+  for (const r of out) {
+    const g = gvkOf(r.node);
+    if (!g.kind) throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, `an object in ${basenameUri(uri)} has no kind`);
+    if (!nameOf(r.node)) throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, `the ${g.kind} in ${basenameUri(uri)} has no metadata.name`);
+  }
+  return out;
+}
+
+/**
+ * A file that cannot be read: missing (the build fails), or present in its folder but not available here (too large,
+ * excluded from the analysis): then the build is not analysed, rather than said to fail.
+ */
+export function unreadable(ctx: Ctx, uri: string, at: Src, missing: string): Stop {
+  const present = ctx.fsys.list(dirnameUri(uri))?.includes(basenameUri(uri));
+  if (present) return new Stop(at.uri, at.span, phrase('{0} is not read (too large, excluded or not text)', basenameUri(uri)), true);
+  return new Stop(at.uri, at.span, missing);
+}
+
+export function newRes(node: KMap, docSrc?: Src): Res {
+  return { node, docSrc, prevIds: [], prefixes: [], suffixes: [], needsHash: false };
+}
+
+export function appendAll(into: Res[], add: readonly Res[], at: Src): void {
+  for (const r of add) {
+    const id = curId(r);
+    if (into.some((x) => idEquals(curId(x), id))) throw new Stop(at.uri, at.span, `may not add resource with an already registered id: ${idText(id)}`);
+    into.push(r);
+  }
+}
