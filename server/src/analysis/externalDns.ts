@@ -33,7 +33,3 @@ export function servicesPublishing(cluster: Cluster, name: string): readonly Ser
   return index.get(name.toLowerCase()) ?? [];
 }
 
-/** The dependency key of the Services publishing a name (engine/context.ts). */
-export function publishedNameKey(name: string): string {
-  return `extdns:${name.toLowerCase()}`;
-}

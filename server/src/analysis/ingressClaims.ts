@@ -23,7 +23,3 @@ export function ingressesClaiming(cluster: Cluster, host: string): readonly Ingr
   return index.get(host.toLowerCase()) ?? [];
 }
 
-/** The dependency key of the Ingresses claiming a host (engine/context.ts). */
-export function ingressHostKey(host: string): string {
-  return `ingress-host:${host.toLowerCase()}`;
-}

@@ -29,7 +29,3 @@ export function gatewayParentsOf(route: GatewayRoute): string[] {
   return route.parentRefs.filter((p) => p.group === gatewayGroup && p.kind === 'Gateway' && p.name).map((p) => `${p.namespace ?? route.namespace}/${p.name}`);
 }
 
-/** The dependency key of the routes naming a Gateway (engine/context.ts). */
-export function gatewayRoutesKey(namespaceAndName: string): string {
-  return `gw-routes:${namespaceAndName}`;
-}

@@ -2,32 +2,7 @@
 // namespace (its subjects) and finds everything else through lookups that answer from the scope of that file
 // (model/project.ts) and record what they read, so an edit re-runs only the checks whose inputs changed.
 //
-// The dependency keys:
-//   `file:<uri>`      the file's own objects (every unit depends on its file);
-//   `ns:<namespace>`  anything about the objects in that namespace;
-//   `svcs:<namespace>` / `wls:<namespace>` / `netpol:<namespace>`  the Services / workloads / NetworkPolicies in it;
-//   `nsdecl:<namespace>`  the Namespace object declaring it;
-//   `obj:<kind>/<namespace>/<name>`  the objects with exactly this kind, namespace and name;
-//   `pod:<namespace>/<key>=<value>`  the workloads in that namespace whose pod template carries this label (a
-//                     selector's matches all carry its first pair, so that pair stands for the whole selector);
-//   `nsx:<namespace>` whether that namespace appears anywhere;
-//   `svc:<name>`      which Services of any namespace carry this name (case-insensitive, semantics §1.3);
-//   `nodeport:<port>` which Services of any namespace claim this node port (semantics §5.6);
-//   `slice:<namespace>/<service>`  the EndpointSlices in that namespace labelled for that Service (semantics §1.2);
-//   `res:<scope>\u0001<namespace>/<name>`  what a name written in that namespace of that scope resolves to (itself recomputed when what it read
-//                     changed, and counted as changed only when the answer differs);
-//   `res:<scope>\u0001\u0002<namespace>\u0002<selector>`  whether that selector selects any workload in that namespace
-//                     (the same way: a policy peer that selects pods runs again only when it stops selecting any);
-//   `charts`          which Helm charts are in scope and which of them have renders (semantics §9.2);
-//   `gws:<namespace>` / `grants:<namespace>` / `secrets:<namespace>`  the Gateways / ReferenceGrants / Secrets in it
-//                     (gateway semantics §G3, §G6);
-//   `istio:<namespace>` the Istio networking objects in it; `istio-se` / `istio-dr` the ServiceEntries / DestinationRules
-//                     of every namespace (their hosts are read across namespaces, istio-semantics);
-//   `ingress-host:<host>` the Ingresses of every namespace with a rule for that host;
-//   `certs:<namespace>` the cert-manager Certificates in it;
-//   `extdns:<name>`   the Services of every namespace whose ExternalDNS annotation publishes that name;
-//   `nsset`           which namespaces exist (iterating them, or closest-name searches over them);
-//   `*`               anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
+// The dependency keys are made in one place, engine/depKeys.ts (what each stands for is listed there).
 
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { reach } from '../analysis/reach';
@@ -40,68 +15,57 @@ import { gatewayObjectsOf, isGateway, isRoute, type Gateway } from '../model/gat
 import { isIstioNetworkingVersion, istioObjectsOf } from '../model/istio';
 import { certificatesOf } from '../model/certManager';
 import { destinationRulesFor, serviceEntriesFor } from '../analysis/istioHosts';
-import { ingressesClaiming, ingressHostKey } from '../analysis/ingressClaims';
-import { gatewayParentsOf, gatewayRoutesKey, routesNamingGateway } from '../analysis/routeClaims';
-import { publishedNameKey, publishedNames, servicesPublishing } from '../analysis/externalDns';
+import { ingressesClaiming } from '../analysis/ingressClaims';
+import { gatewayParentsOf, routesNamingGateway } from '../analysis/routeClaims';
+import { publishedNames, servicesPublishing } from '../analysis/externalDns';
 import { isControllerLabel } from '../model/podLabels';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Ingress, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
 import type { Lookup, RuleContext } from '../rules/rule';
+import { dep, type DepKey } from './depKeys';
 
 /** The dependency keys an object's presence and content feed (see the module comment). */
-export function keysOf(r: Resource, into: Set<string>): void {
-  into.add(`ns:${r.namespace}`);
-  into.add(objectKey(r.kind, r.namespace, r.name));
+export function keysOf(r: Resource, into: Set<DepKey>): void {
+  into.add(dep.namespace(r.namespace));
+  into.add(dep.object(r.kind, r.namespace, r.name));
   if (isWorkload(r)) {
-    into.add(`wls:${r.namespace}`);
-    for (const [k, v] of r.template.labels) into.add(podKey(r.namespace, k, v));
+    into.add(dep.workloads(r.namespace));
+    for (const [k, v] of r.template.labels) into.add(dep.podLabel(r.namespace, k, v));
   }
-  if (r.kind === 'NetworkPolicy') into.add(`netpol:${r.namespace}`);
+  if (r.kind === 'NetworkPolicy') into.add(dep.policies(r.namespace));
   if (r.kind === 'Namespace') {
-    into.add(`ns:${r.name}`);
-    into.add(`nsdecl:${r.name}`);
-    into.add('nsset');
+    into.add(dep.namespace(r.name));
+    into.add(dep.namespaceDeclared(r.name));
+    into.add(dep.namespaceSet);
   }
   if (r.kind === 'Service') {
-    into.add(`svcs:${r.namespace}`);
-    into.add(`svc:${r.name.toLowerCase()}`);
+    into.add(dep.services(r.namespace));
+    into.add(dep.servicesNamed(r.name));
     // Every node port written, whatever the type: a change of type or port touches both versions' keys.
-    for (const p of (r as Service).ports) if (p.nodePort) into.add(`nodeport:${p.nodePort}`);
-    for (const n of publishedNames(r as Service)) into.add(publishedNameKey(n));
+    for (const p of (r as Service).ports) if (p.nodePort) into.add(dep.nodePort(p.nodePort));
+    for (const n of publishedNames(r as Service)) into.add(dep.publishedName(n));
   }
-  if (r.kind === 'EndpointSlice') into.add(sliceKey(r.namespace, (r as EndpointSlice).serviceName ?? ''));
+  if (r.kind === 'EndpointSlice') into.add(dep.slices(r.namespace, (r as EndpointSlice).serviceName ?? ''));
   // Every object of these kinds, Gateway API or not: a change of apiVersion touches the key either way.
-  if (r.kind === 'Gateway') into.add(`gws:${r.namespace}`);
-  else if (r.kind === 'ReferenceGrant') into.add(`grants:${r.namespace}`);
-  else if (r.kind === 'Secret') into.add(`secrets:${r.namespace}`);
-  if (r.kind === 'Certificate') into.add(`certs:${r.namespace}`);
-  if (r.kind === 'Ingress') for (const p of (r as Ingress).paths) into.add(ingressHostKey(p.host ?? ''));
-  if (isRoute(r)) for (const g of gatewayParentsOf(r)) into.add(gatewayRoutesKey(g));
+  if (r.kind === 'Gateway') into.add(dep.gateways(r.namespace));
+  else if (r.kind === 'ReferenceGrant') into.add(dep.grants(r.namespace));
+  else if (r.kind === 'Secret') into.add(dep.secrets(r.namespace));
+  if (r.kind === 'Certificate') into.add(dep.certificates(r.namespace));
+  if (r.kind === 'Ingress') for (const p of (r as Ingress).paths) into.add(dep.ingressHost(p.host ?? ''));
+  if (isRoute(r)) for (const g of gatewayParentsOf(r)) into.add(dep.gatewayRoutes(g));
   // Every object of the group, whatever its kind or version: a change of either touches the keys.
   if (isIstioNetworkingVersion(r.apiVersion)) {
-    into.add(`istio:${r.namespace}`);
-    if (r.kind === 'ServiceEntry') into.add('istio-se');
-    else if (r.kind === 'DestinationRule') into.add('istio-dr');
+    into.add(dep.istio(r.namespace));
+    if (r.kind === 'ServiceEntry') into.add(dep.serviceEntries);
+    else if (r.kind === 'DestinationRule') into.add(dep.destinationRules);
   }
-}
-
-function sliceKey(namespace: string, service: string): string {
-  return `slice:${namespace}/${service}`;
-}
-
-function objectKey(kind: string, namespace: string, name: string): string {
-  return `obj:${kind}/${namespace}/${name}`;
-}
-
-function podKey(namespace: string, key: string, value: string): string {
-  return `pod:${namespace}/${key}=${value}`;
 }
 
 /** The key standing for a selector's matches in a namespace; undefined for an empty selector, which matches nothing here. */
-function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): string | undefined {
+function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): DepKey | undefined {
   // Controller labels are on no template (model/podLabels.ts): a selector of those alone depends on every workload.
-  for (const [k, v] of selector) if (!isControllerLabel(k)) return podKey(namespace, k, v);
-  return selector.size ? `wls:${namespace}` : undefined;
+  for (const [k, v] of selector) if (!isControllerLabel(k)) return dep.podLabel(namespace, k, v);
+  return selector.size ? dep.workloads(namespace) : undefined;
 }
 
 /**
@@ -111,7 +75,7 @@ function selectorKey(namespace: string, selector: ReadonlyMap<string, string>): 
  */
 export interface KnownResolution {
   readonly resolution: KnownAnswer;
-  readonly deps: ReadonlySet<string>;
+  readonly deps: ReadonlySet<DepKey>;
 }
 
 /** What a kept answer is: a name resolution, a yes or no, or a reason (undefined: no reason). */
@@ -155,7 +119,7 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
   const from = key.indexOf('\u0001') + 1;
   if (key.charCodeAt(from) === 3) {
     const question = JSON.parse(key.slice(from + 1)) as UnknownQuestion;
-    const deps = new Set<string>(['charts']);
+    const deps = new Set<DepKey>([dep.charts]);
     const recorder = recorderFor(analysis);
     recorder.deps = deps;
     const cluster = recorder.context.cluster;
@@ -169,7 +133,7 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
     const cut = key.indexOf('\u0002', from + 1);
     const [labels, expressions] = JSON.parse(key.slice(cut + 1)) as [[string, string][], [string, SelectorRequirement['operator'], string[]][]];
     const selector: LabelSelector = { matchLabels: new Map(labels), matchExpressions: expressions.map(([k, operator, values]): SelectorRequirement => ({ key: k, operator, values, span: { start: 0, end: 0 } })), labelSpans: new Map(), span: { start: 0, end: 0 } };
-    const deps = new Set<string>();
+    const deps = new Set<DepKey>();
     const recorder = recorderFor(analysis);
     recorder.deps = deps;
     return { resolution: recorder.context.cluster.workloadsSelectedBy(key.slice(from + 1, cut), selector).length > 0, deps };
@@ -181,7 +145,7 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
   const near = end < 0 ? '' : key.slice(end + 1);
   // Whether a chart lacks its renders is worked out once per snapshot (analysis/unknowns.ts): a resolution that
   // reads it from that memo reads no file list, so it depends on the charts whether it read them or not.
-  const deps = new Set<string>(['charts']);
+  const deps = new Set<DepKey>([dep.charts]);
   const recorder = recorderFor(analysis);
   recorder.deps = deps;
   return { resolution: resolveName(recorder.context, name, fromNamespace, near), deps };
@@ -223,13 +187,13 @@ function recorderFor(analysis: Analysis): Recorder {
  * its own namespace, the Endpoints object of its name and the EndpointSlices labelled with its name.
  */
 function endpointDeps(service: Service, deps: Set<string>): void {
-  deps.add(objectKey('Service', service.namespace, service.name));
+  deps.add(dep.object('Service', service.namespace, service.name));
   if (service.selector) {
     const key = selectorKey(service.namespace, service.selector);
     if (key) deps.add(key);
   }
-  deps.add(objectKey('Endpoints', service.namespace, service.name));
-  deps.add(sliceKey(service.namespace, service.name));
+  deps.add(dep.object('Endpoints', service.namespace, service.name));
+  deps.add(dep.slices(service.namespace, service.name));
 }
 
 /** Whether two resolutions of one name tell a rule the same thing (the Service as the very same object). */
@@ -244,7 +208,7 @@ export function sameResolution(a: KnownAnswer, b: KnownAnswer): boolean {
 export interface UnitContext {
   readonly context: RuleContext;
   /** From now on the subjects are `subjects`, lookups answer from `scope`, and every read lands in `deps`. */
-  bind(subjects: NamespaceObjects, deps: Set<string>, scope: ScopeAnalysis): void;
+  bind(subjects: NamespaceObjects, deps: Set<DepKey>, scope: ScopeAnalysis): void;
 }
 
 /**
@@ -253,11 +217,11 @@ export interface UnitContext {
  * `resolutionKey`, scope included); without it each resolution is made afresh and its reads recorded directly.
  */
 export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo): UnitContext {
-  let deps = new Set<string>();
+  let deps = new Set<DepKey>();
   let subjects: NamespaceObjects = emptyObjects;
   let scope: ScopeAnalysis | undefined;
   const a = () => scope!.analysis;
-  const record = (key: string) => deps.add(key);
+  const record = (key: DepKey) => deps.add(key);
   /** A kept answer (`KnownResolution`): the unit depends on the answer, not on what was read to make it. */
   const known = (key: string): KnownAnswer => {
     if (!resolutions) {
@@ -267,32 +231,32 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     }
     let found = resolutions.get(key);
     if (!found) resolutions.set(key, (found = resolveKnown(scope!, key)));
-    deps.add(`res:${key}`);
+    deps.add(dep.answer(key));
     return found.resolution;
   };
   const lookup: Lookup = {
     get(kind, namespace, name) {
-      record(objectKey(kind, namespace, name));
+      record(dep.object(kind, namespace, name));
       return a().cluster.get(kind, namespace, name);
     },
     service(namespace, name) {
-      record(objectKey('Service', namespace, name));
+      record(dep.object('Service', namespace, name));
       return a().cluster.service(namespace, name);
     },
     servicesIn(namespace) {
-      record(`svcs:${namespace}`);
+      record(dep.services(namespace));
       return a().cluster.servicesIn(namespace);
     },
     servicesNamed(name) {
-      record(`svc:${name.toLowerCase()}`);
+      record(dep.servicesNamed(name));
       return a().cluster.servicesNamed(name);
     },
     workloadsIn(namespace) {
-      record(`wls:${namespace}`);
+      record(dep.workloads(namespace));
       return a().cluster.workloadsIn(namespace);
     },
     hookWorkloadsIn(namespace) {
-      record(`wls:${namespace}`);
+      record(dep.workloads(namespace));
       return a().cluster.hookWorkloadsIn(namespace);
     },
     workloadsMatching(namespace, selector) {
@@ -301,60 +265,60 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       return a().cluster.workloadsMatching(namespace, selector);
     },
     workloadsSelectedBy(namespace, selector) {
-      record(selectorKey(namespace, selector.matchLabels) ?? `wls:${namespace}`);
+      record(selectorKey(namespace, selector.matchLabels) ?? dep.workloads(namespace));
       return a().cluster.workloadsSelectedBy(namespace, selector);
     },
     workloadsSelectedInVariants(namespace, selector) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
-      record(`wls:${namespace}`);
+      record(dep.workloads(namespace));
       return variantWorkloads(workspace, a().cluster, namespace).filter((w) => selectorMatches(selector, w.template.labels));
     },
     workloadsInVariants(namespace) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
-      record(`wls:${namespace}`);
+      record(dep.workloads(namespace));
       return variantWorkloads(workspace, a().cluster, namespace);
     },
     workloadsInFolderOf(uri) {
       const all = scope!.workspace ?? a().cluster;
       // Any workload of any namespace may be written there: the set of namespaces, and each one's workloads.
-      record('nsset');
-      for (const ns of all.namespaces) record(`wls:${ns}`);
+      record(dep.namespaceSet);
+      for (const ns of all.namespaces) record(dep.workloads(ns));
       return workloadsByFolder(all).get(folderOf(uri)) ?? [];
     },
     servicesClaimingNodePort(nodePort) {
-      record(`nodeport:${nodePort}`);
+      record(dep.nodePort(nodePort));
       return a().cluster.servicesClaimingNodePort(nodePort);
     },
     endpointsNamed(namespace, name) {
-      record(objectKey('Endpoints', namespace, name));
+      record(dep.object('Endpoints', namespace, name));
       return a().cluster.get('Endpoints', namespace, name) as readonly Endpoints[];
     },
     slicesFor(namespace, service) {
-      record(sliceKey(namespace, service));
+      record(dep.slices(namespace, service));
       return slicesOf(a().cluster, namespace, service);
     },
     namespaceExists(namespace) {
-      record(`nsx:${namespace}`);
+      record(dep.namespaceExists(namespace));
       return a().cluster.namespaces.has(namespace);
     },
     namespaceDeclaration(namespace) {
-      record(`nsdecl:${namespace}`);
+      record(dep.namespaceDeclared(namespace));
       return a().cluster.declaredNamespaces.get(namespace);
     },
     namespaces() {
-      record('nsset');
+      record(dep.namespaceSet);
       return a().cluster.namespaces;
     },
     gatewaysIn(namespace) {
-      record(`gws:${namespace}`);
+      record(dep.gateways(namespace));
       return a().cluster.objectsIn(namespace)?.gateways ?? [];
     },
     servicesInVariants(namespace) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
-      record(`svcs:${namespace}`);
+      record(dep.services(namespace));
       const own = new Set(a().cluster.servicesIn(namespace));
       const out: Service[] = [];
       for (const s of workspace.servicesIn(namespace)) {
@@ -365,7 +329,7 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     gatewaysInVariants(namespace) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
-      record(`gws:${namespace}`);
+      record(dep.gateways(namespace));
       const own = new Set(a().cluster.objectsIn(namespace)?.gateways ?? []);
       const out: Gateway[] = [];
       for (const g of workspace.objectsIn(namespace)?.gateways ?? []) {
@@ -374,19 +338,19 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       return out;
     },
     referenceGrantsIn(namespace) {
-      record(`grants:${namespace}`);
+      record(dep.grants(namespace));
       return gatewayObjectsOf(a().cluster.objectsIn(namespace)?.resources).referenceGrants;
     },
     secretsIn(namespace) {
-      record(`secrets:${namespace}`);
+      record(dep.secrets(namespace));
       return gatewayObjectsOf(a().cluster.objectsIn(namespace)?.resources).secrets as readonly Resource[];
     },
     fileText(uri) {
-      record(`file:${uri}`);
+      record(dep.file(uri));
       return fileNamed(a().cluster.files, uri)?.text;
     },
     rejected(kind, namespace, name) {
-      record(objectKey(kind, namespace, name));
+      record(dep.object(kind, namespace, name));
       const r = a().cluster.rejected(kind, namespace, name);
       return r && rejectionReason(r, config);
     },
@@ -408,13 +372,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     // network-semantics.md 2: a Service's records are made from it and its endpoints; other records from objects in their namespace.
     dnsRecordsFor(resource) {
       if (isService(resource)) endpointDeps(resource, deps);
-      else record(`ns:${resource.namespace}`);
+      else record(dep.namespace(resource.namespace));
       return a().dnsRecordsFor(resource);
     },
     resolveName(name, fromNamespace, from) {
       // Where the name is written matters only while a chart lacks its render: the key leaves it out otherwise, so
       // every file of a namespace shares one resolution of a name.
-      record('charts');
+      record(dep.charts);
       const near = from && hasUnrenderedCharts(a().cluster) ? localityOf(from) : '';
       return known(resolutionKey(scope!.id, name, fromNamespace, near)) as NameResolution;
     },
@@ -423,54 +387,54 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     },
     // network-semantics.md 4: the variables come from the Services of the pod's namespace and the master Service in `default`.
     serviceEnv(namespace, enableServiceLinks) {
-      record(`svcs:${namespace}`);
-      record('svcs:default');
+      record(dep.services(namespace));
+      record(dep.services('default'));
       return a().serviceEnv(namespace, enableServiceLinks);
     },
     policiesSelecting(workload) {
-      record(`netpol:${workload.namespace}`);
-      record(objectKey(workload.kind, workload.namespace, workload.name));
+      record(dep.policies(workload.namespace));
+      record(dep.object(workload.kind, workload.namespace, workload.name));
       return a().policiesSelecting(workload);
     },
     istioObjectsIn(namespace) {
-      record(`istio:${namespace}`);
+      record(dep.istio(namespace));
       return istioObjectsOf(a().cluster.objectsIn(namespace)?.resources);
     },
     serviceEntriesFor(fqdn) {
-      record('istio-se');
+      record(dep.serviceEntries);
       return serviceEntriesFor(a().cluster, a().config, fqdn);
     },
     destinationRulesFor(fqdn) {
-      record('istio-dr');
+      record(dep.destinationRules);
       return destinationRulesFor(a().cluster, a().config, fqdn);
     },
     servicesPublishing(name) {
-      record(publishedNameKey(name));
+      record(dep.publishedName(name));
       return servicesPublishing(a().cluster, name);
     },
     certificatesIn(namespace) {
-      record(`certs:${namespace}`);
+      record(dep.certificates(namespace));
       return certificatesOf(a().cluster.objectsIn(namespace)?.resources);
     },
     ingressesClaiming(host) {
-      record(ingressHostKey(host));
+      record(dep.ingressHost(host));
       return ingressesClaiming(a().cluster, host);
     },
     routesNamingGateway(namespace, name) {
-      record(gatewayRoutesKey(`${namespace}/${name}`));
+      record(dep.gatewayRoutes(`${namespace}/${name}`));
       return routesNamingGateway(a().cluster, namespace, name);
     },
     destinationRulesInVariants(fqdn) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
-      record('istio-dr');
+      record(dep.destinationRules);
       const own = new Set(destinationRulesFor(a().cluster, a().config, fqdn));
       return destinationRulesFor(workspace, a().config, fqdn).filter((r) => !own.has(r));
     },
     // docs/networkpolicy-semantics.md: both ends' policies and namespace labels, and the policy kinds of the network
     // plugin anywhere in scope (which make the answer unknown): a whole-scope read.
     reach(from, to, port) {
-      record('*');
+      record(dep.anything);
       return reach(a().cluster, 'template' in from ? { kind: 'workload', workload: from } : from, { kind: 'workload', workload: to }, port);
     },
   };
@@ -551,15 +515,15 @@ function variantWorkloads(workspace: Cluster, mine: Cluster, namespace: string):
   return out;
 }
 
-function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
+function recordedCluster(c: Cluster, record: (key: DepKey) => void): Cluster {
   const listed = <K extends keyof ResourceLists>(k: K): ResourceLists[K] => {
-    record('*');
+    record(dep.anything);
     return c[k];
   };
   return {
     // Name resolution reads the file list only to learn which Helm charts have renders (analysis/unknowns.ts).
     get files() {
-      record('charts');
+      record(dep.charts);
       return c.files;
     },
     namespaces: recordedSet(c.namespaces, record),
@@ -575,31 +539,31 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
     get routes() { return listed('routes'); },
     get gateways() { return listed('gateways'); },
     get(kind, namespace, name) {
-      record(objectKey(kind, namespace, name));
+      record(dep.object(kind, namespace, name));
       return c.get(kind, namespace, name);
     },
     service(namespace, name) {
-      record(objectKey('Service', namespace, name));
+      record(dep.object('Service', namespace, name));
       return c.service(namespace, name);
     },
     servicesIn(namespace) {
-      record(`svcs:${namespace}`);
+      record(dep.services(namespace));
       return c.servicesIn(namespace);
     },
     servicesNamed(name) {
-      record(`svc:${name.toLowerCase()}`);
+      record(dep.servicesNamed(name));
       return c.servicesNamed(name);
     },
     workloadsIn(namespace) {
-      record(`wls:${namespace}`);
+      record(dep.workloads(namespace));
       return c.workloadsIn(namespace);
     },
     hookWorkloadsIn(namespace) {
-      record(`wls:${namespace}`);
+      record(dep.workloads(namespace));
       return c.hookWorkloadsIn(namespace);
     },
     servicesClaimingNodePort(nodePort) {
-      record(`nodeport:${nodePort}`);
+      record(dep.nodePort(nodePort));
       return c.servicesClaimingNodePort(nodePort);
     },
     workloadsMatching(namespace, selector) {
@@ -608,24 +572,24 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
       return c.workloadsMatching(namespace, selector);
     },
     objectsIn(namespace) {
-      record(`ns:${namespace}`);
+      record(dep.namespace(namespace));
       return c.objectsIn(namespace);
     },
     namespacesWithObjects() {
-      record('*');
+      record(dep.anything);
       return c.namespacesWithObjects();
     },
     copies() {
-      record('*');
+      record(dep.anything);
       return c.copies();
     },
     rejected(kind, namespace, name) {
-      record(objectKey(kind, namespace, name));
+      record(dep.object(kind, namespace, name));
       return c.rejected(kind, namespace, name);
     },
     workloadsSelectedBy(namespace, selector) {
       const key = selectorKey(namespace, selector.matchLabels);
-      record(key ?? `wls:${namespace}`);
+      record(key ?? dep.workloads(namespace));
       return c.workloadsSelectedBy(namespace, selector);
     },
   };
@@ -633,71 +597,71 @@ function recordedCluster(c: Cluster, record: (key: string) => void): Cluster {
 
 type ResourceLists = Pick<Cluster, ObjectList>;
 
-function recordedSet(set: ReadonlySet<string>, record: (key: string) => void): ReadonlySet<string> {
+function recordedSet(set: ReadonlySet<string>, record: (key: DepKey) => void): ReadonlySet<string> {
   return {
     has: (v) => {
-      record(`nsx:${v}`);
+      record(dep.namespaceExists(v));
       return set.has(v);
     },
     get size() {
-      record('nsset');
+      record(dep.namespaceSet);
       return set.size;
     },
     forEach(cb, thisArg) {
-      record('nsset');
+      record(dep.namespaceSet);
       set.forEach((v) => cb.call(thisArg, v, v, this));
     },
     entries() {
-      record('nsset');
+      record(dep.namespaceSet);
       return set.entries();
     },
     keys() {
-      record('nsset');
+      record(dep.namespaceSet);
       return set.keys();
     },
     values() {
-      record('nsset');
+      record(dep.namespaceSet);
       return set.values();
     },
     [Symbol.iterator]() {
-      record('nsset');
+      record(dep.namespaceSet);
       return set[Symbol.iterator]();
     },
   } as ReadonlySet<string>;
 }
 
-function recordedMap<V>(map: ReadonlyMap<string, V>, record: (key: string) => void): ReadonlyMap<string, V> {
+function recordedMap<V>(map: ReadonlyMap<string, V>, record: (key: DepKey) => void): ReadonlyMap<string, V> {
   return {
     get: (k) => {
-      record(`nsdecl:${k}`);
+      record(dep.namespaceDeclared(k));
       return map.get(k);
     },
     has: (k) => {
-      record(`nsdecl:${k}`);
+      record(dep.namespaceDeclared(k));
       return map.has(k);
     },
     get size() {
-      record('nsset');
+      record(dep.namespaceSet);
       return map.size;
     },
     forEach(cb, thisArg) {
-      record('nsset');
+      record(dep.namespaceSet);
       map.forEach((v, k) => cb.call(thisArg, v, k, this));
     },
     entries() {
-      record('nsset');
+      record(dep.namespaceSet);
       return map.entries();
     },
     keys() {
-      record('nsset');
+      record(dep.namespaceSet);
       return map.keys();
     },
     values() {
-      record('nsset');
+      record(dep.namespaceSet);
       return map.values();
     },
     [Symbol.iterator]() {
-      record('nsset');
+      record(dep.namespaceSet);
       return map[Symbol.iterator]();
     },
   } as ReadonlyMap<string, V>;

@@ -13,6 +13,7 @@ import { fileNamed, fileObjectsIn, objectsOfFiles, type NamespaceObjects } from 
 import type { Resource } from '../model/resources';
 import { mapRenderedFindings } from './renderedFindings';
 import { keysOf, resolveKnown, sameResolution, unitContext, type KnownResolution } from './context';
+import { dep, isAnswerKey, type DepKey } from './depKeys';
 import type { Rule, RuleContext } from '../rules/rule';
 
 /** Findings beyond this many in one file are folded into a single "N more" note. */
@@ -22,7 +23,7 @@ export const maxFindingsPerFile = 200;
 interface Unit {
   readonly findings: readonly Finding[];
   /** Its dependency keys (engine/context.ts), its own file's `file:` key included. */
-  readonly deps: ReadonlySet<string>;
+  readonly deps: ReadonlySet<DepKey>;
 }
 
 /**
@@ -38,8 +39,8 @@ interface State {
   /** The units with findings, by id. */
   readonly found: Map<string, Unit>;
   readonly resolutions: Map<string, KnownResolution>;
-  readonly unitsByDep: Map<string, Set<string>>;
-  readonly resolutionsByDep: Map<string, Set<string>>;
+  readonly unitsByDep: Map<DepKey, Set<string>>;
+  readonly resolutionsByDep: Map<DepKey, Set<string>>;
   /** Whether the two indexes are built: a first evaluation leaves them for later (`prepareIncremental`). */
   indexed: boolean;
 }
@@ -204,13 +205,13 @@ function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis }
     set: (key, known) => void resolutions.set(key, known),
   });
   // A unit that finds nothing and reads nothing but its own file is not kept; its set and list serve the next one.
-  let deps = new Set<string>();
+  let deps = new Set<DepKey>();
   let findings: Finding[] = [];
   /** Objects checked since the last step. */
   let work = 0;
   /** Runs the enabled rules over a file's objects in one namespace; `only` limits them to one rule. */
   const run = function* (ns: string, file: ManifestFile, only?: { rule: Rule; severity: Finding['severity'] }): Generator<void, void> {
-    const own = `file:${file.uri}`;
+    const own = dep.file(file.uri);
     const pieces = slicesOf(fileObjectsIn(file, ns));
     const scope = analysis.scopeOf(file.uri);
     for (const { rule, severity } of only ? [only] : enabled) {
@@ -243,11 +244,11 @@ function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis }
     revalidate(analysis.scopes(), state, changed, resolutions);
     yield;
     // The units of files that changed, went away or came: the old ones are dropped, the new ones run.
-    for (const uri of files) for (const id of state.unitsByDep.get(`file:${uri}`) ?? []) units.set(id, undefined);
+    for (const uri of files) for (const id of state.unitsByDep.get(dep.file(uri)) ?? []) units.set(id, undefined);
     // Other units whose inputs changed, found through the index, plus those that read everything.
     const stale = new Set<string>();
     for (const k of changed) for (const id of state.unitsByDep.get(k) ?? []) stale.add(id);
-    for (const id of state.unitsByDep.get('*') ?? []) stale.add(id);
+    for (const id of state.unitsByDep.get(dep.anything) ?? []) stale.add(id);
     for (const uri of files) {
       const file = fileNamed(analysis.cluster.files, uri);
       if (file) for (const ns of namespacesOf(file)) yield* run(ns, file);
@@ -268,7 +269,7 @@ function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis }
 
 /** Makes what an evaluation found the state (in one piece: it only moves entries between maps) and assembles its findings. */
 function commit(analysis: Analysis, state: State, units: ReadonlyMap<string, Unit | undefined>, resolutions: ReadonlyMap<string, KnownResolution>): Evaluation {
-  const released = new Set<string>();
+  const released = new Set<DepKey>();
   // An index begun in steps and left unfinished is begun again from the whole state.
   if (!state.indexed) {
     state.unitsByDep.clear();
@@ -279,7 +280,7 @@ function commit(analysis: Analysis, state: State, units: ReadonlyMap<string, Uni
     if (old) {
       if (state.indexed) unindex(state.unitsByDep, id, old.deps);
       // the dependency keys themselves (`res:<resolution key>`), not new strings made from them
-      for (const k of old.deps) if (k.startsWith('res:')) released.add(k);
+      for (const k of old.deps) if (isAnswerKey(k)) released.add(k);
     }
     if (!unit) {
       if (old) {
@@ -358,23 +359,23 @@ function namespacesOf(file: ManifestFile): string[] {
  * again only when what the name resolves to is different. The fresh resolutions go to `into` (the state is changed
  * only when the evaluation commits). Returns the changed keys, those included.
  */
-function revalidate(scopes: readonly ScopeAnalysis[], state: State, changed: Set<string>, into: Map<string, KnownResolution>): Set<string> {
+function revalidate(scopes: readonly ScopeAnalysis[], state: State, changed: Set<DepKey>, into: Map<string, KnownResolution>): Set<DepKey> {
   const byId = new Map(scopes.map((s) => [s.id, s]));
   const affected = new Set<string>();
   for (const k of changed) for (const key of state.resolutionsByDep.get(k) ?? []) affected.add(key);
-  for (const key of state.resolutionsByDep.get('*') ?? []) affected.add(key);
+  for (const key of state.resolutionsByDep.get(dep.anything) ?? []) affected.add(key);
   for (const key of affected) {
     const old = state.resolutions.get(key)!;
     const scope = byId.get(key.slice(0, key.indexOf('\u0001')));
     if (!scope) continue;
     const fresh = resolveKnown(scope, key);
     into.set(key, fresh);
-    if (!sameResolution(old.resolution, fresh.resolution)) changed.add(`res:${key}`);
+    if (!sameResolution(old.resolution, fresh.resolution)) changed.add(dep.answer(key));
   }
   return changed;
 }
 
-function index(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<string>): void {
+function index(byDep: Map<DepKey, Set<string>>, id: string, deps: ReadonlySet<DepKey>): void {
   for (const k of deps) {
     const set = byDep.get(k);
     if (set) set.add(id);
@@ -382,7 +383,7 @@ function index(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<st
   }
 }
 
-function unindex(byDep: Map<string, Set<string>>, id: string, deps: ReadonlySet<string>): void {
+function unindex(byDep: Map<DepKey, Set<string>>, id: string, deps: ReadonlySet<DepKey>): void {
   for (const k of deps) {
     const set = byDep.get(k);
     if (!set) continue;
@@ -405,15 +406,15 @@ function collect(rule: Rule, context: RuleContext, severity: Finding['severity']
  * Dependency keys touched between two snapshots: those of every object in a file that changed, appeared or went
  * away, and those files' `file:` keys; with the URIs of those files.
  */
-function* changedKeys(before: Analysis, after: Analysis): Generator<void, { changed: Set<string>; files: Set<string> }> {
-  const keys = new Set<string>();
+function* changedKeys(before: Analysis, after: Analysis): Generator<void, { changed: Set<DepKey>; files: Set<string> }> {
+  const keys = new Set<DepKey>();
   const files = new Set<string>();
   /** A step per `sliceObjects` objects of the files that changed. */
   const touch = function* (f: ManifestFile): Generator<void, void> {
     files.add(f.uri);
-    keys.add(`file:${f.uri}`);
+    keys.add(dep.file(f.uri));
     // A chart or a render coming or going changes what is unknown (analysis/unknowns.ts).
-    if (f.uri.includes('#helm/') || f.uri.endsWith('/Chart.yaml')) keys.add('charts');
+    if (f.uri.includes('#helm/') || f.uri.endsWith('/Chart.yaml')) keys.add(dep.charts);
     for (let i = 0; i < f.resources.length; i++) {
       keysOf(f.resources[i], keys);
       if (i % sliceObjects === sliceObjects - 1) yield;
@@ -445,10 +446,10 @@ function* changedKeys(before: Analysis, after: Analysis): Generator<void, { chan
     const na = scopesBefore.get(scope.id);
     const nb = clusterOf(scope).namespaces;
     if (!na || na === nb) continue;
-    for (const n of na) if (!nb.has(n)) keys.add(`nsx:${n}`);
-    for (const n of nb) if (!na.has(n)) keys.add(`nsx:${n}`);
+    for (const n of na) if (!nb.has(n)) keys.add(dep.namespaceExists(n));
+    for (const n of nb) if (!na.has(n)) keys.add(dep.namespaceExists(n));
     // Iterating the namespaces reads their order too (first appearance in file order), which an edit can change alone.
-    if (na.size !== nb.size || [...na].join('/') !== [...nb].join('/')) keys.add('nsset');
+    if (na.size !== nb.size || [...na].join('/') !== [...nb].join('/')) keys.add(dep.namespaceSet);
   }
   return { changed: keys, files };
 }
