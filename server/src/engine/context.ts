@@ -234,40 +234,24 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     deps.add(dep.answer(key));
     return found.resolution;
   };
+  // The cluster's own questions go through the one recording view of a cluster (recordedCluster), made once per
+  // scope's cluster: the keys a lookup records are the keys an analysis function asking the same cluster records.
+  let viewOf: Cluster | undefined;
+  let view: Cluster | undefined;
+  const c = (): Cluster => {
+    const cluster = a().cluster;
+    if (cluster !== viewOf) [viewOf, view] = [cluster, recordedCluster(cluster, record)];
+    return view!;
+  };
   const lookup: Lookup = {
-    get(kind, namespace, name) {
-      record(dep.object(kind, namespace, name));
-      return a().cluster.get(kind, namespace, name);
-    },
-    service(namespace, name) {
-      record(dep.object('Service', namespace, name));
-      return a().cluster.service(namespace, name);
-    },
-    servicesIn(namespace) {
-      record(dep.services(namespace));
-      return a().cluster.servicesIn(namespace);
-    },
-    servicesNamed(name) {
-      record(dep.servicesNamed(name));
-      return a().cluster.servicesNamed(name);
-    },
-    workloadsIn(namespace) {
-      record(dep.workloads(namespace));
-      return a().cluster.workloadsIn(namespace);
-    },
-    hookWorkloadsIn(namespace) {
-      record(dep.workloads(namespace));
-      return a().cluster.hookWorkloadsIn(namespace);
-    },
-    workloadsMatching(namespace, selector) {
-      const key = selectorKey(namespace, selector);
-      if (key) record(key);
-      return a().cluster.workloadsMatching(namespace, selector);
-    },
-    workloadsSelectedBy(namespace, selector) {
-      record(selectorKey(namespace, selector.matchLabels) ?? dep.workloads(namespace));
-      return a().cluster.workloadsSelectedBy(namespace, selector);
-    },
+    get: (kind, namespace, name) => c().get(kind, namespace, name),
+    service: (namespace, name) => c().service(namespace, name),
+    servicesIn: (namespace) => c().servicesIn(namespace),
+    servicesNamed: (name) => c().servicesNamed(name),
+    workloadsIn: (namespace) => c().workloadsIn(namespace),
+    hookWorkloadsIn: (namespace) => c().hookWorkloadsIn(namespace),
+    workloadsMatching: (namespace, selector) => c().workloadsMatching(namespace, selector),
+    workloadsSelectedBy: (namespace, selector) => c().workloadsSelectedBy(namespace, selector),
     workloadsSelectedInVariants(namespace, selector) {
       const workspace = scope!.workspace;
       if (!workspace) return [];
@@ -287,26 +271,14 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       for (const ns of all.namespaces) record(dep.workloads(ns));
       return workloadsByFolder(all).get(folderOf(uri)) ?? [];
     },
-    servicesClaimingNodePort(nodePort) {
-      record(dep.nodePort(nodePort));
-      return a().cluster.servicesClaimingNodePort(nodePort);
-    },
-    endpointsNamed(namespace, name) {
-      record(dep.object('Endpoints', namespace, name));
-      return a().cluster.get('Endpoints', namespace, name) as readonly Endpoints[];
-    },
+    servicesClaimingNodePort: (nodePort) => c().servicesClaimingNodePort(nodePort),
+    endpointsNamed: (namespace, name) => c().get('Endpoints', namespace, name) as readonly Endpoints[],
     slicesFor(namespace, service) {
       record(dep.slices(namespace, service));
       return slicesOf(a().cluster, namespace, service);
     },
-    namespaceExists(namespace) {
-      record(dep.namespaceExists(namespace));
-      return a().cluster.namespaces.has(namespace);
-    },
-    namespaceDeclaration(namespace) {
-      record(dep.namespaceDeclared(namespace));
-      return a().cluster.declaredNamespaces.get(namespace);
-    },
+    namespaceExists: (namespace) => c().namespaces.has(namespace),
+    namespaceDeclaration: (namespace) => c().declaredNamespaces.get(namespace),
     namespaces() {
       record(dep.namespaceSet);
       return a().cluster.namespaces;
