@@ -4,9 +4,8 @@
 
 import { messages } from '../l10n/l10n';
 import type { Analysis } from '../analysis/analysis';
-import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
+import { ingressCandidates, inWorkloadOrder, listedWorkloadCount, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
-import type { Cluster } from '../model/cluster';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { code, joined, lines, md, plural, text, type Md, mdMessages, type MdMsg } from './markdown';
@@ -58,18 +57,6 @@ function peersOf(analysis: Analysis, w: Workload): ListedEnd[] {
   ];
 }
 
-/** Per cluster: each workload's place in `cluster.workloads`, and how many are not fragments (the peers of a hover). */
-const orderMemo = new WeakMap<Cluster, { readonly index: ReadonlyMap<Workload, number>; readonly whole: number }>();
-
-function orderOf(cluster: Cluster): { readonly index: ReadonlyMap<Workload, number>; readonly whole: number } {
-  let found = orderMemo.get(cluster);
-  if (!found) {
-    found = { index: new Map(cluster.workloads.map((x, i) => [x, i])), whole: cluster.workloads.filter((x) => !isWorkloadFragment(x)).length };
-    orderMemo.set(cluster, found);
-  }
-  return found;
-}
-
 function samePeer(x: Workload, w: Workload): boolean {
   return x === w || (x.namespace === w.namespace && x.name === w.name && x.kind === w.kind);
 }
@@ -81,9 +68,10 @@ function samePeer(x: Workload, w: Workload): boolean {
  */
 function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Workload> | undefined): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
   if (!candidates) return { asked: peersOf(analysis, w), skipped: 0 };
-  const { index, whole } = orderOf(analysis.cluster);
+  // The cluster's counts and order, kept per snapshot and made of its files' shares (analysis/reach.ts).
+  const whole = listedWorkloadCount(analysis.cluster);
   const own = analysis.cluster.workloadsIn(w.namespace).filter((x) => samePeer(x, w) && !isWorkloadFragment(x)).length;
-  const picked = [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x) && index.has(x)).sort((a, b) => index.get(a)! - index.get(b)!);
+  const picked = inWorkloadOrder(analysis.cluster, [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x)));
   const asked: ListedEnd[] = [...picked.map((x): ListedEnd => ({ kind: 'workload', workload: x })), { kind: 'external' }];
   return { asked, skipped: whole - own - picked.length };
 }
