@@ -718,19 +718,35 @@ function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
 /**
  * The workloads whose connections to `w` its ingress rules may admit (for certain or perhaps), found through the
  * cluster's label index; undefined when any workload may be admitted (`w` not isolated, a rule for every source, a
- * selection that is unknown), host-network workloads always among them (their verdict is unknown). Every other
- * workload is denied by `w`'s ingress policies: a connectivity list asks `reach` only about these.
+ * selection that is unknown, another kind of policy governing `w`), host-network workloads and those of namespaces
+ * another kind of policy governs always among them (their verdict is unknown). Every other workload is denied by
+ * `w`'s ingress policies: a connectivity list asks `reach` only about these.
  */
 export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  return candidates(cluster, w, 'ingress');
+}
+
+/**
+ * The same for egress: the workloads `w`'s egress rules may admit connections to. Every other destination matches no
+ * peer of them, so `w`'s egress side admits no port to it and the verdict is denied (netpol §3, §8), whatever its own
+ * policies say.
+ */
+export function egressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  return candidates(cluster, w, 'egress');
+}
+
+function candidates(cluster: Cluster, w: Workload, direction: Direction): ReadonlySet<Workload> | undefined {
   let byWorkload = candidateMemo.get(cluster);
   if (!byWorkload) candidateMemo.set(cluster, (byWorkload = new WeakMap()));
-  if (byWorkload.has(w)) return byWorkload.get(w);
-  const found = computeIngressCandidates(cluster, w);
-  byWorkload.set(w, found);
+  let byDirection = byWorkload.get(w);
+  if (!byDirection) byWorkload.set(w, (byDirection = new Map()));
+  if (byDirection.has(direction)) return byDirection.get(direction);
+  const found = computeCandidates(cluster, w, direction);
+  byDirection.set(direction, found);
   return found;
 }
 
-const candidateMemo = new WeakMap<Cluster, WeakMap<Workload, ReadonlySet<Workload> | undefined>>();
+const candidateMemo = new WeakMap<Cluster, WeakMap<Workload, Map<Direction, ReadonlySet<Workload> | undefined>>>();
 
 /** The workloads whose pods use the host network, in cluster order. */
 function hostNetworkWorkloads(cluster: Cluster): readonly Workload[] {
@@ -767,12 +783,15 @@ function unindexed(cluster: Cluster, namespace: string, key: string): boolean {
   return found;
 }
 
-function computeIngressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
-  const { sure, maybe } = policiesFor(cluster, w, 'ingress');
+function computeCandidates(cluster: Cluster, w: Workload, direction: Direction): ReadonlySet<Workload> | undefined {
+  const { sure, maybe } = policiesFor(cluster, w, direction);
   if (!sure.length || maybe.length || w.template.hostNetwork) return undefined;
+  // Another kind of policy governing `w`'s namespace makes every verdict with it unknown (netpol §7).
+  const others = otherPolicies(cluster);
+  if (others.length && governingOthers(cluster, [w.namespace]).length) return undefined;
   const out = new Set<Workload>();
   for (const policy of sure) {
-    for (const rule of policy.ingress) {
+    for (const rule of direction === 'ingress' ? policy.ingress : policy.egress) {
       if (!rule.peers.length) return undefined;
       for (const peer of rule.peers) {
         if (peer.ipBlock || (!peer.podSelector && !peer.namespaceSelector)) continue;
@@ -787,8 +806,10 @@ function computeIngressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Wo
       }
     }
   }
-  // A host-network source is never denied for certain: a verdict with one is unknown (docs/networkpolicy-semantics.md §2).
+  // A host-network end is never denied for certain: a verdict with one is unknown (docs/networkpolicy-semantics.md §2).
   for (const x of hostNetworkWorkloads(cluster)) out.add(x);
+  // Nor is one of a namespace another kind of policy governs (the cluster-wide kinds govern `w` too: answered above).
+  for (const r of others) for (const x of cluster.workloadsIn(r.namespace)) out.add(x);
   return out;
 }
 

@@ -4,7 +4,7 @@
 
 import { messages } from '../l10n/l10n';
 import type { Analysis } from '../analysis/analysis';
-import { ingressCandidates, inWorkloadOrder, listedWorkloadCount, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
+import { egressCandidates, ingressCandidates, inWorkloadOrder, listedWorkloadCount, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
@@ -62,8 +62,8 @@ function samePeer(x: Workload, w: Workload): boolean {
 }
 
 /**
- * The peers a direction asks about: with `candidates` (the sources the label index says `w`'s ingress rules may
- * admit), only those and external, in the cluster's order, and how many other peers there are (denied without
+ * The peers a direction asks about: with `candidates` (the ends the label index says `w`'s rules of that direction
+ * may admit), only those and external, in the cluster's order, and how many other peers there are (denied without
  * asking); otherwise every peer.
  */
 function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Workload> | undefined): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
@@ -82,8 +82,8 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
   const shown: Md[] = [];
   let denied = 0;
   let more = 0;
-  // The sources `w`'s ingress rules cannot admit are denied without asking (the label index finds the others).
-  const { asked, skipped } = askedPeers(analysis, w, direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : undefined);
+  // The ends `w`'s rules of this direction cannot admit are denied without asking (the label index finds the others).
+  const { asked, skipped } = askedPeers(analysis, w, direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : egressCandidates(analysis.cluster, w));
   denied += skipped;
   for (const peer of asked) {
     const r = direction === 'ingress' ? reach(analysis.cluster, peer, self) : reach(analysis.cluster, self, peer);
