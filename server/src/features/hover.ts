@@ -205,7 +205,7 @@ function ingressHover(analysis: Analysis, ing: Ingress, offset: number, diagnose
 }
 
 function textNameHover(analysis: Analysis, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
-  const source = analysis.cluster.files.find((f) => f.uri === place.resource.uri)?.text;
+  const source = fileNamed(analysis.cluster.files, place.resource.uri)?.text;
   if (source === undefined) return undefined;
   const at = nameAt(analysis, place.resource, source, offset);
   if (!at) return undefined;
