@@ -40,8 +40,19 @@ export function resourceAt(analysis: Analysis, uri: string, offset: number): Res
 export function placeAt(analysis: Analysis, uri: string, offset: number): CursorPlace | undefined {
   const resource = resourceAt(analysis, uri, offset);
   if (!resource) return undefined;
-  const { path, onKey } = pathAt(treeOf(resource), offset);
-  return { resource, path, onKey };
+  // The path is read from the file's YAML tree, which is read again when the tree cache no longer holds it: only when
+  // asked for (a hover on a workload's name needs the resource alone).
+  let found: ReturnType<typeof pathAt> | undefined;
+  const read = () => (found ??= pathAt(treeOf(resource), offset));
+  return {
+    resource,
+    get path() {
+      return read().path;
+    },
+    get onKey() {
+      return read().onKey;
+    },
+  };
 }
 
 export function pathAt(root: YNode, offset: number): { path: PathStep[]; onKey: boolean } {
