@@ -145,18 +145,28 @@ const no: Match = { m: 'no' };
 /** Namespace labels: a `kind: Namespace` manifest's, plus the automatic `kubernetes.io/metadata.name` (netpol §5). */
 function namespaceMatch(cluster: Cluster, selector: LabelSelector, namespace: string): Match {
   const declared = cluster.declaredNamespaces.get(namespace);
-  const labels = new Map([...(declared?.labels ?? []), ['kubernetes.io/metadata.name', namespace]]);
-  const keys = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+  const keys = selectorKeys(selector);
   if (!declared && keys.some((k) => k !== 'kubernetes.io/metadata.name')) {
     // Without a manifest only the name label is known; the selector's verdict on the other keys is open.
     return { m: 'unknown', why: `namespace "${namespace}" has no manifest in scope, so whether it carries the labels ${keys.filter((k) => k !== 'kubernetes.io/metadata.name').map((k) => `"${k}"`).join(', ')} is unknown` };
   }
-  return selectorMatches(selector, labels) ? yes : no;
+  return selectorMatches(selector, namespaceLabelsOf(cluster, namespace)) ? yes : no;
+}
+
+// Kept with the cluster's declared namespaces, which the next snapshot keeps while no Namespace object changes.
+const namespaceLabelMemo = new WeakMap<ReadonlyMap<string, Resource>, Map<string, ReadonlyMap<string, string>>>();
+
+function namespaceLabelsOf(cluster: Cluster, namespace: string): ReadonlyMap<string, string> {
+  let byName = namespaceLabelMemo.get(cluster.declaredNamespaces);
+  if (!byName) namespaceLabelMemo.set(cluster.declaredNamespaces, (byName = new Map()));
+  let found = byName.get(namespace);
+  if (!found) byName.set(namespace, (found = new Map([...(cluster.declaredNamespaces.get(namespace)?.labels ?? []), ['kubernetes.io/metadata.name', namespace]])));
+  return found;
 }
 
 /** Whether a pod selector selects the workload's pods, by their template labels (controller labels are unknown). */
 export function podMatch(selector: LabelSelector, w: Workload): Match {
-  const keys = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+  const keys = selectorKeys(selector);
   const controller = keys.find((k) => isControllerLabel(k) && !w.template.labels.has(k));
   if (controller) return { m: 'unknown', why: `the selector reads the "${controller}" label, which the controller sets on each pod` };
   const placeholder = keys.find((k) => hasPlaceholder(w.template.labels.get(k) ?? ''));
@@ -164,8 +174,13 @@ export function podMatch(selector: LabelSelector, w: Workload): Match {
   return selectorMatches(selector, w.template.labels) ? yes : no;
 }
 
-function selectorKeys(selector: LabelSelector): string[] {
-  return [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+const keysMemo = new WeakMap<LabelSelector, readonly string[]>();
+
+/** The label keys a selector reads, matchLabels first (made once per parsed selector: every pair of a list asks). */
+function selectorKeys(selector: LabelSelector): readonly string[] {
+  let found = keysMemo.get(selector);
+  if (!found) keysMemo.set(selector, (found = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)]));
+  return found;
 }
 
 /**
@@ -798,7 +813,7 @@ function computeCandidates(cluster: Cluster, w: Workload, direction: Direction):
         const namespaces = peer.namespaceSelector ? namespacesSelected(cluster, peer.namespaceSelector) : [policy.namespace];
         for (const ns of namespaces) {
           const pods = peer.podSelector;
-          const keys = pods ? [...pods.matchLabels.keys(), ...pods.matchExpressions.map((e) => e.key)] : [];
+          const keys = pods ? selectorKeys(pods) : [];
           // A selection the label index cannot answer (controller labels, placeholders): every workload there.
           const all = !pods || keys.some((k) => unindexed(cluster, ns, k));
           for (const x of all ? cluster.workloadsIn(ns) : cluster.workloadsSelectedBy(ns, pods!)) out.add(x);
