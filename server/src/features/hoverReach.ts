@@ -68,7 +68,7 @@ function samePeer(x: Workload, w: Workload): boolean {
  */
 function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Workload> | undefined): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
   if (!candidates) return { asked: peersOf(analysis, w), skipped: 0 };
-  // The cluster's counts and order, kept per snapshot and made of its files' shares (analysis/reach.ts).
+  // The cluster's count and order, kept per snapshot and made of its namespaces' shares (analysis/reach.ts).
   const whole = listedWorkloadCount(analysis.cluster);
   const own = analysis.cluster.workloadsIn(w.namespace).filter((x) => samePeer(x, w) && !isWorkloadFragment(x)).length;
   const picked = inWorkloadOrder(analysis.cluster, [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x)));
