@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createAnalysis } from '../../server/src/analysis/analysis';
-import { policiesFor, reach } from '../../server/src/analysis/reach';
+import { podMatch, policiesFor, prepareReach, reach } from '../../server/src/analysis/reach';
 import { workloadReachHover } from '../../server/src/features/hoverReach';
 import { buildCluster } from '../../server/src/model/cluster';
 import { withDefaults } from '../../server/src/model/config';
@@ -120,5 +120,151 @@ describe('NetworkPolicy reach across snapshots', () => {
     // a port asked for is answered on its own, not from the kept pair
     assert.equal(reach(a.cluster, { kind: 'workload', workload: named(a, 'web') }, api, { protocol: 'TCP', port: 9090 }).verdict, 'denied');
     assert.equal(reach(a.cluster, { kind: 'workload', workload: named(a, 'web') }, api).verdict, 'allowed');
+  });
+
+  it('keeps the reach indexes with the namespaces: an edit elsewhere reuses them, and the hover is the new snapshot\'s', () => {
+    const agent = (hostNetwork: boolean) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: agent
+  namespace: ops
+spec:
+  selector:
+    matchLabels:
+      app: agent
+  template:
+    metadata:
+      labels:
+        app: agent
+    spec:
+      hostNetwork: ${hostNetwork}
+      containers:
+        - name: app
+          image: agent
+`;
+    const [guard] = parse([{ uri: 'file:///w/policy-0.yaml', text: policy('web') }]);
+    const snapshot = (previous: ReturnType<typeof buildCluster> | undefined, hostNetwork: boolean) => {
+      const [ops] = parse([{ uri: 'file:///w/ops.yaml', text: agent(hostNetwork) }]);
+      const cluster = buildCluster([apps, guard, ops], previous);
+      prepareReach(cluster);
+      return createAnalysis(cluster, config);
+    };
+    const first = snapshot(undefined, false);
+    const api = named(first, 'api');
+    // the agent and outside the cluster
+    assert.match(workloadReachHover(first, api), /denied: 2 other sources/);
+    assert.doesNotMatch(workloadReachHover(first, api), /agent/);
+    // the agent's namespace is edited: the shop's partition (and what reach keeps with it) is the same object
+    const second = snapshot(first.cluster, true);
+    assert.equal(second.cluster.objectsIn('shop'), first.cluster.objectsIn('shop'));
+    assert.notEqual(second.cluster.objectsIn('ops'), first.cluster.objectsIn('ops'));
+    assert.match(workloadReachHover(second, api), /Deployment `agent` in `ops`: unknown on `All Connections` because Deployment "agent" uses the host network/);
+    assert.match(workloadReachHover(second, api), /denied: 1 other source\n/);
+    const third = snapshot(second.cluster, false);
+    assert.match(workloadReachHover(third, api), /denied: 2 other sources/);
+    assert.doesNotMatch(workloadReachHover(third, api), /agent/);
+  });
+
+  it('finds through the label index exactly the policies a scan of the namespace finds', () => {
+    const np = (name: string, selector: string) => `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: ${name}
+  namespace: zoo
+spec:
+  podSelector: ${selector}
+  policyTypes: [Ingress, Egress]
+`;
+    const deploy = (name: string, labels: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: zoo
+spec:
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: ${labels}
+    spec:
+      containers:
+        - name: app
+          image: x
+`;
+    const policies = [
+      np('all', '{}'),
+      np('api', '{matchLabels: {app: api}}'),
+      np('api-blue', '{matchLabels: {app: api, tier: blue}}'),
+      np('blue-api', '{matchLabels: {tier: blue, app: api}}'),
+      np('tier-in', '{matchExpressions: [{key: tier, operator: In, values: [blue, green]}]}'),
+      np('no-tier', '{matchExpressions: [{key: tier, operator: DoesNotExist}]}'),
+      np('hash', '{matchLabels: {pod-template-hash: abc}}'),
+      np('api-hash', '{matchLabels: {app: api, pod-template-hash: abc}}'),
+      np('web', '{matchLabels: {app: web}}'),
+    ];
+    const workloadsText = [
+      deploy('api', '{app: api, tier: blue}'),
+      deploy('api2', '{app: api}'),
+      deploy('web', '{app: web, tier: green}'),
+      deploy('tmpl', '{app: "${APP}", tier: blue}'),
+      deploy('bare', '{other: x}'),
+    ];
+    const files = parse([...workloadsText, ...policies].map((text, i) => ({ uri: `file:///z/${String(i).padStart(2, '0')}.yaml`, text })));
+    const cluster = buildCluster(files);
+    const all = cluster.objectsIn('zoo')!.networkPolicies;
+    assert.equal(all.length, policies.length);
+    for (const w of cluster.workloadsIn('zoo')) {
+      for (const direction of ['ingress', 'egress'] as const) {
+        const found = policiesFor(cluster, w, direction);
+        const scanned = all.map((p) => ({ p, m: podMatch(p.podSelector, w) }));
+        assert.deepEqual(found.sure.map((p) => p.name), scanned.filter((x) => x.m.m === 'yes').map((x) => x.p.name), `${w.name} ${direction}`);
+        assert.deepEqual(found.maybe.map((x) => x.p.name), scanned.filter((x) => x.m.m === 'unknown').map((x) => x.p.name), `${w.name} ${direction} perhaps`);
+      }
+    }
+    // the cases the index must not decide alone are there
+    assert.deepEqual(policiesFor(cluster, cluster.workloadsIn('zoo').find((w) => w.name === 'tmpl')!, 'ingress').maybe.map((x) => x.p.name), ['api', 'api-blue', 'blue-api', 'hash', 'api-hash', 'web']);
+  });
+
+  it('lists the sources of several namespaces in cluster order (by file), not by namespace', () => {
+    const client = (name: string, ns: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ${ns}
+spec:
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}, role: client}
+    spec:
+      containers:
+        - name: app
+          image: x
+`;
+    const open = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: api-from-clients
+  namespace: shop
+spec:
+  podSelector: {matchLabels: {app: api}}
+  policyTypes: [Ingress]
+  ingress:
+    - from:
+        - namespaceSelector: {}
+          podSelector: {matchLabels: {role: client}}
+`;
+    // namespace "b" appears first (file a.yaml), then "a"; each file holds clients of both, interleaved
+    const files = [apps, ...parse([
+      { uri: 'file:///w/a.yaml', text: [client('b1', 'b'), client('a1', 'a'), client('b2', 'b')].join('---\n') },
+      { uri: 'file:///w/c.yaml', text: [client('a2', 'a'), client('b3', 'b')].join('---\n') },
+      { uri: 'file:///w/p.yaml', text: open },
+    ])];
+    const a = createAnalysis(buildCluster(files), config);
+    const hover = workloadReachHover(a, named(a, 'api'));
+    const order = [...hover.matchAll(/Deployment `(\w+)` in/g)].map((m) => m[1]);
+    assert.deepEqual(order, a.cluster.workloads.filter((w) => w.name !== 'api' && w.name !== 'web').map((w) => w.name));
+    assert.deepEqual(order, ['b1', 'a1', 'b2', 'a2', 'b3']);
   });
 });

@@ -2,11 +2,13 @@
 // from one endpoint (a workload's pods, or an address outside the cluster) to another is allowed, on which ports, and
 // which policy rule decides it; "unknown" where the manifests cannot know (network-semantics §9).
 
-import type { Cluster } from '../model/cluster';
+import { filesByNamespace, objectsOfFile, type Cluster } from '../model/cluster';
+import type { ManifestFile } from '../model/parseManifest';
 import { hasPlaceholder } from '../model/placeholder';
 import { isControllerLabel } from '../model/podLabels';
 import { protocols, type NetworkPolicy, type PolicyPeer, type PolicyPort, type PolicyRule, type Protocol, type Resource, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
+import { isWorkloadFragment } from './unknowns';
 
 
 /** A set of ports: sorted, merged, inclusive ranges per protocol. */
@@ -143,18 +145,28 @@ const no: Match = { m: 'no' };
 /** Namespace labels: a `kind: Namespace` manifest's, plus the automatic `kubernetes.io/metadata.name` (netpol §5). */
 function namespaceMatch(cluster: Cluster, selector: LabelSelector, namespace: string): Match {
   const declared = cluster.declaredNamespaces.get(namespace);
-  const labels = new Map([...(declared?.labels ?? []), ['kubernetes.io/metadata.name', namespace]]);
-  const keys = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+  const keys = selectorKeys(selector);
   if (!declared && keys.some((k) => k !== 'kubernetes.io/metadata.name')) {
     // Without a manifest only the name label is known; the selector's verdict on the other keys is open.
     return { m: 'unknown', why: `namespace "${namespace}" has no manifest in scope, so whether it carries the labels ${keys.filter((k) => k !== 'kubernetes.io/metadata.name').map((k) => `"${k}"`).join(', ')} is unknown` };
   }
-  return selectorMatches(selector, labels) ? yes : no;
+  return selectorMatches(selector, namespaceLabelsOf(cluster, namespace)) ? yes : no;
+}
+
+// Kept with the cluster's declared namespaces, which the next snapshot keeps while no Namespace object changes.
+const namespaceLabelMemo = new WeakMap<ReadonlyMap<string, Resource>, Map<string, ReadonlyMap<string, string>>>();
+
+function namespaceLabelsOf(cluster: Cluster, namespace: string): ReadonlyMap<string, string> {
+  let byName = namespaceLabelMemo.get(cluster.declaredNamespaces);
+  if (!byName) namespaceLabelMemo.set(cluster.declaredNamespaces, (byName = new Map()));
+  let found = byName.get(namespace);
+  if (!found) byName.set(namespace, (found = new Map([...(cluster.declaredNamespaces.get(namespace)?.labels ?? []), ['kubernetes.io/metadata.name', namespace]])));
+  return found;
 }
 
 /** Whether a pod selector selects the workload's pods, by their template labels (controller labels are unknown). */
 export function podMatch(selector: LabelSelector, w: Workload): Match {
-  const keys = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+  const keys = selectorKeys(selector);
   const controller = keys.find((k) => isControllerLabel(k) && !w.template.labels.has(k));
   if (controller) return { m: 'unknown', why: `the selector reads the "${controller}" label, which the controller sets on each pod` };
   const placeholder = keys.find((k) => hasPlaceholder(w.template.labels.get(k) ?? ''));
@@ -162,8 +174,13 @@ export function podMatch(selector: LabelSelector, w: Workload): Match {
   return selectorMatches(selector, w.template.labels) ? yes : no;
 }
 
-function selectorKeys(selector: LabelSelector): string[] {
-  return [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)];
+const keysMemo = new WeakMap<LabelSelector, readonly string[]>();
+
+/** The label keys a selector reads, matchLabels first (made once per parsed selector: every pair of a list asks). */
+function selectorKeys(selector: LabelSelector): readonly string[] {
+  let found = keysMemo.get(selector);
+  if (!found) keysMemo.set(selector, (found = [...selector.matchLabels.keys(), ...selector.matchExpressions.map((e) => e.key)]));
+  return found;
 }
 
 /**
@@ -314,23 +331,75 @@ export function policiesFor(cluster: Cluster, w: Workload, direction: Direction)
   return found;
 }
 
-const typedMemo = new WeakMap<object, Map<'Ingress' | 'Egress', readonly NetworkPolicy[]>>();
+/**
+ * A namespace's policies whose policyTypes hold a type, in cluster order, indexed by the label pair their pod
+ * selector requires: a pod selector's `matchLabels` are ANDed with its expressions (netpol §2), so a policy requiring
+ * `app=web` can select only pods labelled `app=web`. Policies the index cannot answer for, listed in `always`: a
+ * selector without `matchLabels` (`{}`, expressions alone), or one that reads a controller label (its value is the
+ * controller's, not the template's: podMatch answers "unknown" for pods whose template lacks it).
+ */
+interface TypedPolicies {
+  readonly list: readonly NetworkPolicy[];
+  /** "key=value" → places in `list` of the policies whose first matchLabels pair that is */
+  readonly byPair: ReadonlyMap<string, readonly number[]>;
+  /** places in `list` of the policies every pod must be checked against */
+  readonly always: readonly number[];
+}
 
-/** A namespace's policies whose policyTypes hold `type`, kept with the namespace's partition. */
-function policiesOfType(cluster: Cluster, namespace: string, type: 'Ingress' | 'Egress'): readonly NetworkPolicy[] {
+const noPolicies: TypedPolicies = { list: [], byPair: new Map(), always: [] };
+const typedMemo = new WeakMap<object, Map<'Ingress' | 'Egress', TypedPolicies>>();
+
+/** A namespace's policies of a type with their label index, kept with the namespace's partition (model/cluster.ts). */
+function policiesOfType(cluster: Cluster, namespace: string, type: 'Ingress' | 'Egress'): TypedPolicies {
   const partition = cluster.objectsIn(namespace);
-  if (!partition) return [];
+  if (!partition) return noPolicies;
   let byType = typedMemo.get(partition);
   if (!byType) typedMemo.set(partition, (byType = new Map()));
   let found = byType.get(type);
-  if (!found) byType.set(type, (found = partition.networkPolicies.filter((p) => p.policyTypes.includes(type))));
+  if (!found) byType.set(type, (found = indexPolicies(partition.networkPolicies.filter((p) => p.policyTypes.includes(type)))));
   return found;
+}
+
+function indexPolicies(list: readonly NetworkPolicy[]): TypedPolicies {
+  const byPair = new Map<string, number[]>();
+  const always: number[] = [];
+  list.forEach((p, i) => {
+    const first = p.podSelector.matchLabels.entries().next();
+    if (first.done || selectorKeys(p.podSelector).some(isControllerLabel)) always.push(i);
+    else {
+      const key = `${first.value[0]}=${first.value[1]}`;
+      const at = byPair.get(key);
+      if (at) at.push(i);
+      else byPair.set(key, [i]);
+    }
+  });
+  return { list, byPair, always };
+}
+
+/**
+ * The policies that may select a workload's pods: those the index finds under one of its template's label pairs and
+ * those it cannot answer for, in cluster order. Every other policy's selector requires a pair the template lacks, so
+ * podMatch answers "no" for it, unless a template label's value is a placeholder (then its answer may be "unknown":
+ * every policy is asked).
+ */
+function candidatePolicies(typed: TypedPolicies, w: Workload): readonly NetworkPolicy[] {
+  if (!typed.list.length) return typed.list;
+  const labels = w.template.labels;
+  for (const v of labels.values()) if (hasPlaceholder(v)) return typed.list;
+  let places: number[] | undefined;
+  for (const [k, v] of labels) {
+    const at = typed.byPair.get(`${k}=${v}`);
+    if (at) (places ??= [...typed.always]).push(...at);
+  }
+  // Each policy is under one pair and a template has one value per key: no place is found twice.
+  return (places ? places.sort((a, b) => a - b) : typed.always).map((i) => typed.list[i]);
 }
 
 function selection(cluster: Cluster, self: PodsEnd, direction: Direction): Selection {
   const type = direction === 'ingress' ? 'Ingress' : 'Egress';
   const found: Selection = { sure: [], maybe: [] };
-  for (const p of policiesOfType(cluster, namespaceOf(self), type)) {
+  const typed = policiesOfType(cluster, namespaceOf(self), type);
+  for (const p of self.kind === 'workload' ? candidatePolicies(typed, self.workload) : typed.list) {
     const m = pods(p.podSelector, self);
     if (m.m === 'yes') found.sure.push(p);
     else if (m.m === 'unknown') found.maybe.push({ p, why: m.why });
@@ -434,16 +503,151 @@ const otherPolicyKinds: readonly { readonly group: RegExp; readonly kind: string
 ];
 
 const otherKindNames = new Set(otherPolicyKinds.map((k) => k.kind));
-const otherMemo = new WeakMap<Cluster, readonly Resource[]>();
 
 /** AdminNetworkPolicies, Cilium and Calico policies in scope (recognised, not evaluated). */
 export function otherPolicies(cluster: Cluster): readonly Resource[] {
-  let found = otherMemo.get(cluster);
-  if (!found) {
-    found = cluster.resources.filter((r) => otherKindNames.has(r.kind) && otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion)));
-    otherMemo.set(cluster, found);
+  return clusterReach(cluster).others;
+}
+
+// ---- what reach reads of the whole cluster -------------------------------------------------------------------------
+
+/** Where an object is in cluster order: its file, and its place among that file's objects of the list. */
+interface Place {
+  readonly file: ManifestFile;
+  readonly place: number;
+}
+
+/**
+ * One namespace's share of what reach reads of the whole cluster, made from the files holding its objects exactly as
+ * the cluster's lists are (every object of those files in the namespace: `cluster.workloads` is every file's
+ * workloads, in file order). Kept with the namespace's partition, which the next snapshot reuses while none of those
+ * files changes: a snapshot after an edit remakes the shares of the namespaces the edit touched, and its totals cost a
+ * pass over its namespaces, not over every object.
+ */
+interface NamespaceReach {
+  /** Its AdminNetworkPolicies, Cilium and Calico policies, with their places among their files' objects. */
+  readonly others: readonly { readonly r: Resource; readonly at: Place }[];
+  /** Its workloads whose pods use the host network, with their places. */
+  readonly hostNetwork: readonly { readonly r: Workload; readonly at: Place }[];
+  /** How many of its workloads are not fragments. */
+  readonly listed: number;
+  /** Each of its workloads' place among its file's workloads. */
+  readonly places: ReadonlyMap<Workload, Place>;
+}
+
+const namespaceReachMemo = new WeakMap<object, NamespaceReach>();
+const noShare: NamespaceReach = { others: [], hostNetwork: [], listed: 0, places: new Map() };
+
+function namespaceReach(cluster: Cluster, namespace: string): NamespaceReach {
+  const partition = cluster.objectsIn(namespace);
+  if (!partition) return noShare;
+  let found = namespaceReachMemo.get(partition);
+  if (found) return found;
+  const others: { r: Resource; at: Place }[] = [];
+  const hostNetwork: { r: Workload; at: Place }[] = [];
+  const places = new Map<Workload, Place>();
+  let listed = 0;
+  for (const file of filesByNamespace(cluster).get(namespace) ?? []) {
+    const { resources, workloads } = objectsOfFile(file);
+    resources.forEach((r, place) => {
+      if (r.namespace === namespace && otherKindNames.has(r.kind) && otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion))) others.push({ r, at: { file, place } });
+    });
+    workloads.forEach((r, place) => {
+      if (r.namespace !== namespace) return;
+      const at = { file, place };
+      // An object listed twice (a parsed file's object shared with another file): its first place.
+      if (!places.has(r)) places.set(r, at);
+      if (!isWorkloadFragment(r)) listed++;
+      if (r.template.hostNetwork) hostNetwork.push({ r, at });
+    });
   }
+  namespaceReachMemo.set(partition, (found = { others, hostNetwork, listed, places }));
   return found;
+}
+
+/** Per cluster snapshot, made once at its first reach question from its namespaces' shares. */
+interface ClusterReach {
+  /** The other kinds of policy (otherPolicies), in cluster order. */
+  readonly others: readonly Resource[];
+  /** The workloads whose pods use the host network, in cluster order. */
+  readonly hostNetwork: readonly Workload[];
+  /** How many of `cluster.workloads` are not fragments. */
+  readonly listed: number;
+}
+
+const clusterReachMemo = new WeakMap<Cluster, ClusterReach>();
+
+function clusterReach(cluster: Cluster): ClusterReach {
+  let found = clusterReachMemo.get(cluster);
+  if (found) return found;
+  const others: { r: Resource; at: Place }[] = [];
+  const hostNetwork: { r: Workload; at: Place }[] = [];
+  let listed = 0;
+  for (const ns of filesByNamespace(cluster).keys()) {
+    const share = namespaceReach(cluster, ns);
+    others.push(...share.others);
+    hostNetwork.push(...share.hostNetwork);
+    listed += share.listed;
+  }
+  const inOrder = <T>(xs: { r: T; at: Place }[]): T[] => (xs.length > 1 ? byPlace(cluster, xs) : xs).map((x) => x.r);
+  clusterReachMemo.set(cluster, (found = { others: inOrder(others), hostNetwork: inOrder(hostNetwork), listed }));
+  return found;
+}
+
+/** Entries in cluster order: by their file's place among the cluster's files, then their place in it. */
+function byPlace<T extends { readonly at: Place }>(cluster: Cluster, xs: readonly T[]): T[] {
+  const files = cluster.files;
+  return xs.map((x) => ({ x, rank: rankOf(files, x.at.file) })).sort((a, b) => a.rank - b.rank || a.x.at.place - b.x.at.place).map((y) => y.x);
+}
+
+/**
+ * Makes a snapshot's reach indexes: the cluster's totals from its namespaces' shares, and each namespace's policies
+ * indexed by type and label pair. Both are kept with the namespaces' partitions, so after an edit this remakes the
+ * shares of the namespaces the edit touched and passes over the others' (the cluster's files and objects are not
+ * read again); a reach question or hover then starts from them instead of building them.
+ */
+export function prepareReach(cluster: Cluster): void {
+  clusterReach(cluster);
+  for (const ns of filesByNamespace(cluster).keys()) {
+    policiesOfType(cluster, ns, 'Ingress');
+    policiesOfType(cluster, ns, 'Egress');
+  }
+}
+
+/** How many workloads of the cluster are not fragments (the peers a hover counts, itself included). */
+export function listedWorkloadCount(cluster: Cluster): number {
+  return clusterReach(cluster).listed;
+}
+
+/**
+ * Workloads of the cluster in its order (that of `cluster.workloads`: by file, then place in the file), found through
+ * their namespaces' shares rather than a list of every workload; those that are not among the cluster's are left out.
+ */
+export function inWorkloadOrder(cluster: Cluster, ws: Iterable<Workload>): Workload[] {
+  const keyed: { r: Workload; at: Place }[] = [];
+  for (const r of ws) {
+    const at = namespaceReach(cluster, r.namespace).places.get(r);
+    if (at) keyed.push({ r, at });
+  }
+  return byPlace(cluster, keyed).map((x) => x.r);
+}
+
+/** The place of a file among a cluster's files (in URI order): a binary search, then the files of the same URI. */
+function rankOf(files: readonly ManifestFile[], file: ManifestFile): number {
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const u = files[mid].uri;
+    if (u === file.uri) {
+      for (let i = mid; i >= 0 && files[i].uri === u; i--) if (files[i] === file) return i;
+      for (let i = mid + 1; i < files.length && files[i].uri === u; i++) if (files[i] === file) return i;
+      return -1;
+    }
+    if (u < file.uri) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** The other policies that may govern pods of these namespaces. */
@@ -529,25 +733,49 @@ function isOpen(cluster: Cluster, e: Endpoint, direction: Direction): boolean {
 /**
  * The workloads whose connections to `w` its ingress rules may admit (for certain or perhaps), found through the
  * cluster's label index; undefined when any workload may be admitted (`w` not isolated, a rule for every source, a
- * selection that is unknown), host-network workloads always among them (their verdict is unknown). Every other
- * workload is denied by `w`'s ingress policies: a connectivity list asks `reach` only about these.
+ * selection that is unknown, another kind of policy governing `w`), host-network workloads and those of namespaces
+ * another kind of policy governs always among them (their verdict is unknown). Every other workload is denied by
+ * `w`'s ingress policies: a connectivity list asks `reach` only about these.
  */
 export function ingressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  return candidates(cluster, w, 'ingress');
+}
+
+/**
+ * The same for egress: the workloads `w`'s egress rules may admit connections to. Every other destination matches no
+ * peer of them, so `w`'s egress side admits no port to it and the verdict is denied (netpol §3, §8), whatever its own
+ * policies say.
+ */
+export function egressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
+  return candidates(cluster, w, 'egress');
+}
+
+function candidates(cluster: Cluster, w: Workload, direction: Direction): ReadonlySet<Workload> | undefined {
   let byWorkload = candidateMemo.get(cluster);
   if (!byWorkload) candidateMemo.set(cluster, (byWorkload = new WeakMap()));
-  if (byWorkload.has(w)) return byWorkload.get(w);
-  const found = computeIngressCandidates(cluster, w);
-  byWorkload.set(w, found);
+  let byDirection = byWorkload.get(w);
+  if (!byDirection) byWorkload.set(w, (byDirection = new Map()));
+  if (byDirection.has(direction)) return byDirection.get(direction);
+  const found = computeCandidates(cluster, w, direction);
+  byDirection.set(direction, found);
   return found;
 }
 
-const candidateMemo = new WeakMap<Cluster, WeakMap<Workload, ReadonlySet<Workload> | undefined>>();
-const hostNetworkMemo = new WeakMap<Cluster, readonly Workload[]>();
+const candidateMemo = new WeakMap<Cluster, WeakMap<Workload, Map<Direction, ReadonlySet<Workload> | undefined>>>();
 
 /** The workloads whose pods use the host network, in cluster order. */
 function hostNetworkWorkloads(cluster: Cluster): readonly Workload[] {
-  let found = hostNetworkMemo.get(cluster);
-  if (!found) hostNetworkMemo.set(cluster, (found = cluster.workloads.filter((x) => x.template.hostNetwork)));
+  return clusterReach(cluster).hostNetwork;
+}
+
+const namespaceSelectionMemo = new WeakMap<Cluster, WeakMap<LabelSelector, readonly string[]>>();
+
+/** The namespaces a peer's namespaceSelector may select (for certain or perhaps), once per snapshot and selector. */
+function namespacesSelected(cluster: Cluster, selector: LabelSelector): readonly string[] {
+  let bySelector = namespaceSelectionMemo.get(cluster);
+  if (!bySelector) namespaceSelectionMemo.set(cluster, (bySelector = new WeakMap()));
+  let found = bySelector.get(selector);
+  if (!found) bySelector.set(selector, (found = [...cluster.namespaces].filter((ns) => namespaceMatch(cluster, selector, ns).m !== 'no')));
   return found;
 }
 
@@ -570,19 +798,22 @@ function unindexed(cluster: Cluster, namespace: string, key: string): boolean {
   return found;
 }
 
-function computeIngressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Workload> | undefined {
-  const { sure, maybe } = policiesFor(cluster, w, 'ingress');
+function computeCandidates(cluster: Cluster, w: Workload, direction: Direction): ReadonlySet<Workload> | undefined {
+  const { sure, maybe } = policiesFor(cluster, w, direction);
   if (!sure.length || maybe.length || w.template.hostNetwork) return undefined;
+  // Another kind of policy governing `w`'s namespace makes every verdict with it unknown (netpol §7).
+  const others = otherPolicies(cluster);
+  if (others.length && governingOthers(cluster, [w.namespace]).length) return undefined;
   const out = new Set<Workload>();
   for (const policy of sure) {
-    for (const rule of policy.ingress) {
+    for (const rule of direction === 'ingress' ? policy.ingress : policy.egress) {
       if (!rule.peers.length) return undefined;
       for (const peer of rule.peers) {
         if (peer.ipBlock || (!peer.podSelector && !peer.namespaceSelector)) continue;
-        const namespaces = peer.namespaceSelector ? [...cluster.namespaces].filter((ns) => namespaceMatch(cluster, peer.namespaceSelector!, ns).m !== 'no') : [policy.namespace];
+        const namespaces = peer.namespaceSelector ? namespacesSelected(cluster, peer.namespaceSelector) : [policy.namespace];
         for (const ns of namespaces) {
           const pods = peer.podSelector;
-          const keys = pods ? [...pods.matchLabels.keys(), ...pods.matchExpressions.map((e) => e.key)] : [];
+          const keys = pods ? selectorKeys(pods) : [];
           // A selection the label index cannot answer (controller labels, placeholders): every workload there.
           const all = !pods || keys.some((k) => unindexed(cluster, ns, k));
           for (const x of all ? cluster.workloadsIn(ns) : cluster.workloadsSelectedBy(ns, pods!)) out.add(x);
@@ -590,8 +821,10 @@ function computeIngressCandidates(cluster: Cluster, w: Workload): ReadonlySet<Wo
       }
     }
   }
-  // A host-network source is never denied for certain: a verdict with one is unknown (docs/networkpolicy-semantics.md §2).
+  // A host-network end is never denied for certain: a verdict with one is unknown (docs/networkpolicy-semantics.md §2).
   for (const x of hostNetworkWorkloads(cluster)) out.add(x);
+  // Nor is one of a namespace another kind of policy governs (the cluster-wide kinds govern `w` too: answered above).
+  for (const r of others) for (const x of cluster.workloadsIn(r.namespace)) out.add(x);
   return out;
 }
 

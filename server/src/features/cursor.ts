@@ -1,6 +1,7 @@
 // What is under the cursor: the resource whose document holds the offset, and the chain of YAML keys down to it.
 
 import type { Analysis } from '../analysis/analysis';
+import { fileNamed } from '../model/cluster';
 import type { Resource } from '../model/resources';
 import { spanContains, type Span } from '../model/span';
 import type { YNode } from '../model/yamlTree';
@@ -26,8 +27,9 @@ export interface CursorPlace {
 /** The innermost resource of `uri` whose span holds `offset` (a `kind: List` item before the list). */
 export function resourceAt(analysis: Analysis, uri: string, offset: number): Resource | undefined {
   let best: Resource | undefined;
-  // Only this file's resources: the cluster-wide list is large in a big workspace.
-  const file = analysis.cluster.files.find((f) => f.uri === uri);
+  // Only this file's resources: the cluster-wide list is large in a big workspace. A cluster's files are in URI
+  // order (model/cluster.ts), so the file is found by a binary search, not a pass over every file.
+  const file = fileNamed(analysis.cluster.files, uri);
   for (const r of file?.resources ?? []) {
     if (!spanContains(r.span, offset)) continue;
     if (!best || r.span.end - r.span.start < best.span.end - best.span.start) best = r;
@@ -38,8 +40,19 @@ export function resourceAt(analysis: Analysis, uri: string, offset: number): Res
 export function placeAt(analysis: Analysis, uri: string, offset: number): CursorPlace | undefined {
   const resource = resourceAt(analysis, uri, offset);
   if (!resource) return undefined;
-  const { path, onKey } = pathAt(treeOf(resource), offset);
-  return { resource, path, onKey };
+  // The path is read from the file's YAML tree, which is read again when the tree cache no longer holds it: only when
+  // asked for (a hover on a workload's name needs the resource alone).
+  let found: ReturnType<typeof pathAt> | undefined;
+  const read = () => (found ??= pathAt(treeOf(resource), offset));
+  return {
+    resource,
+    get path() {
+      return read().path;
+    },
+    get onKey() {
+      return read().onKey;
+    },
+  };
 }
 
 export function pathAt(root: YNode, offset: number): { path: PathStep[]; onKey: boolean } {

@@ -171,12 +171,13 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
 }
 
 function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
+  // The workload's name or kind: its NetworkPolicy reach in both directions (first: it needs no YAML path, and the
+  // `spec.serviceName` below is never at the name or kind).
+  if (spanContains(w.nameSpan, offset) || spanContains(w.kindSpan, offset)) return { markdown: workloadReachHover(analysis, w), span: spanContains(w.nameSpan, offset) ? w.nameSpan : w.kindSpan };
   const last = place.path[place.path.length - 1];
   const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? w.nameSpan;
   const t = w.template;
   if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2) return { markdown: serviceNameHover(analysis, w, diagnosed), span };
-  // The workload's name or kind: its NetworkPolicy reach in both directions.
-  if (spanContains(w.nameSpan, offset) || spanContains(w.kindSpan, offset)) return { markdown: workloadReachHover(analysis, w), span: spanContains(w.nameSpan, offset) ? w.nameSpan : w.kindSpan };
   for (const [key, spans] of t.labelSpans) {
     if (spanContains(spans.key, offset) || spanContains(spans.value, offset)) return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
   }
@@ -205,7 +206,7 @@ function ingressHover(analysis: Analysis, ing: Ingress, offset: number, diagnose
 }
 
 function textNameHover(analysis: Analysis, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
-  const source = analysis.cluster.files.find((f) => f.uri === place.resource.uri)?.text;
+  const source = fileNamed(analysis.cluster.files, place.resource.uri)?.text;
   if (source === undefined) return undefined;
   const at = nameAt(analysis, place.resource, source, offset);
   if (!at) return undefined;

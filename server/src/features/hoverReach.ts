@@ -4,9 +4,8 @@
 
 import { messages } from '../l10n/l10n';
 import type { Analysis } from '../analysis/analysis';
-import { ingressCandidates, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
+import { egressCandidates, ingressCandidates, inWorkloadOrder, listedWorkloadCount, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
-import type { Cluster } from '../model/cluster';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { code, joined, lines, md, plural, text, type Md, mdMessages, type MdMsg } from './markdown';
@@ -58,32 +57,21 @@ function peersOf(analysis: Analysis, w: Workload): ListedEnd[] {
   ];
 }
 
-/** Per cluster: each workload's place in `cluster.workloads`, and how many are not fragments (the peers of a hover). */
-const orderMemo = new WeakMap<Cluster, { readonly index: ReadonlyMap<Workload, number>; readonly whole: number }>();
-
-function orderOf(cluster: Cluster): { readonly index: ReadonlyMap<Workload, number>; readonly whole: number } {
-  let found = orderMemo.get(cluster);
-  if (!found) {
-    found = { index: new Map(cluster.workloads.map((x, i) => [x, i])), whole: cluster.workloads.filter((x) => !isWorkloadFragment(x)).length };
-    orderMemo.set(cluster, found);
-  }
-  return found;
-}
-
 function samePeer(x: Workload, w: Workload): boolean {
   return x === w || (x.namespace === w.namespace && x.name === w.name && x.kind === w.kind);
 }
 
 /**
- * The peers a direction asks about: with `candidates` (the sources the label index says `w`'s ingress rules may
- * admit), only those and external, in the cluster's order, and how many other peers there are (denied without
+ * The peers a direction asks about: with `candidates` (the ends the label index says `w`'s rules of that direction
+ * may admit), only those and external, in the cluster's order, and how many other peers there are (denied without
  * asking); otherwise every peer.
  */
 function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Workload> | undefined): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
   if (!candidates) return { asked: peersOf(analysis, w), skipped: 0 };
-  const { index, whole } = orderOf(analysis.cluster);
+  // The cluster's count and order, kept per snapshot and made of its namespaces' shares (analysis/reach.ts).
+  const whole = listedWorkloadCount(analysis.cluster);
   const own = analysis.cluster.workloadsIn(w.namespace).filter((x) => samePeer(x, w) && !isWorkloadFragment(x)).length;
-  const picked = [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x) && index.has(x)).sort((a, b) => index.get(a)! - index.get(b)!);
+  const picked = inWorkloadOrder(analysis.cluster, [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x)));
   const asked: ListedEnd[] = [...picked.map((x): ListedEnd => ({ kind: 'workload', workload: x })), { kind: 'external' }];
   return { asked, skipped: whole - own - picked.length };
 }
@@ -94,8 +82,8 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
   const shown: Md[] = [];
   let denied = 0;
   let more = 0;
-  // The sources `w`'s ingress rules cannot admit are denied without asking (the label index finds the others).
-  const { asked, skipped } = askedPeers(analysis, w, direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : undefined);
+  // The ends `w`'s rules of this direction cannot admit are denied without asking (the label index finds the others).
+  const { asked, skipped } = askedPeers(analysis, w, direction === 'ingress' ? ingressCandidates(analysis.cluster, w) : egressCandidates(analysis.cluster, w));
   denied += skipped;
   for (const peer of asked) {
     const r = direction === 'ingress' ? reach(analysis.cluster, peer, self) : reach(analysis.cluster, self, peer);

@@ -381,6 +381,14 @@ function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
   else if (isGateway(r)) l.gateways.push(r);
 }
 
+/**
+ * One file's objects, split by list, in file order: its share of the cluster's lists (`cluster.workloads` is every
+ * file's `workloads` in file order), made once per parsed file, which the next build reuses while the file is unchanged.
+ */
+export function objectsOfFile(file: ManifestFile): NamespaceObjects {
+  return shareOf(file).lists;
+}
+
 /** The objects of several files, split by list, in file order. */
 export function objectsOfFiles(files: readonly ManifestFile[]): NamespaceObjects {
   return concatLists(files);

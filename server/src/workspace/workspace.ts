@@ -3,6 +3,7 @@
 // rebuilt lazily after a change; an edit reparses only the edited file.
 
 import { createAnalysis, type Analysis } from '../analysis/analysis';
+import { prepareReach } from '../analysis/reach';
 import { rejectorFor } from '../analysis/validation/rejection';
 import { buildCluster, fileObjectsIn } from '../model/cluster';
 import { basename, discoverCharts, renderUri, type Chart, type ChartDiscovery, type ValueSet } from '../model/helmCharts';
@@ -266,6 +267,9 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     const versions = new Map<string, number>();
     for (const [uri, o] of overlays) versions.set(uri, o.version);
     const analysis = createAnalysis(buildCluster(files, history[0]?.cluster, rejectorFor(settings.analysis)), settings.analysis, history[0]);
+    // The reach indexes of a snapshot of one scope, made with it (analysis/reach.ts: a pass over the namespaces the
+    // previous snapshot's shares do not cover), so no reach hover builds them; scopes of variants make theirs when asked.
+    if (analysis.scopes().length === 1) prepareReach(analysis.cluster);
     const earlier = history;
     history = [analysis, ...history.slice(0, keptAnalyses - 1)];
     let resources = 0;
