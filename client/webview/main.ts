@@ -156,6 +156,11 @@ function sameSize(a: { w: number; h: number }, b: { w: number; h: number }): boo
   return a.w === b.w && a.h === b.h;
 }
 
+/** Whether the drawing's canvas is on screen, with a size of its own. */
+function canvasShown(): boolean {
+  return !ui.canvas.hidden && !ui.pathPanel.hidden && ui.canvas.clientWidth > 0 && ui.canvas.clientHeight > 0;
+}
+
 function canvasSize(): { w: number; h: number } {
   return { w: ui.canvas.clientWidth || window.innerWidth, h: ui.canvas.clientHeight || window.innerHeight / 2 };
 }
@@ -232,13 +237,16 @@ function onResize(): void {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     void (async () => {
-      if (!result || !drawing) return;
+      // A hidden canvas (the list view, the packet path tab) has no size to fit to: laying out for it and keeping
+      // that view when it shows again left the drawing off to one side. It is laid out when it shows again (the
+      // observer sees its size come back).
+      if (!result || !drawing || !canvasShown()) return;
       const shown = result;
       const mine = ++resizes;
       const laidFor = canvasSize();
       const layout = await chooseLayout(shown);
       // Another resize came while this one was being laid out: the newer one draws (its timer is already set).
-      if (mine !== resizes || shown !== result || !drawing || !sameSize(laidFor, canvasSize())) return;
+      if (mine !== resizes || shown !== result || !drawing || !canvasShown() || !sameSize(laidFor, canvasSize())) return;
       const old = drawing.layout;
       if (layout.direction !== old.direction || layout.width !== old.width || layout.height !== old.height) draw(layout, drawing.key, undefined);
       else drawing.panZoom.resized(focusBox(), ownResize);

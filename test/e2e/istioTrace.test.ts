@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { type TraceMeasure, measureScript } from '../helpers/traceMeasure';
 import { goTo, openEditor, openFile, patience, readWorkspaceFile, runCommand, webviewText, type Editor } from './harness';
 
 let editor: Editor;
@@ -67,6 +68,9 @@ describe('the trace from an Istio Gateway and a VirtualService (code-server, 136
       assert.match(list, /Gateway listener: public · http 8080\/HTTP[\s\S]*Route rule: VirtualService shop · http\[0\][\s\S]*Route backend: api:80[\s\S]*Service: api/, 'the list reads in traffic order');
       await frame.getByRole('button', { name: 'List view' }).click();
       await frame.locator('.trace-svg').waitFor();
+      // In the side panel the drawing fits across: no box runs off the right edge.
+      const m = (await frame.evaluate(measureScript(null))) as TraceMeasure;
+      assert.ok(!m.overflowsSideways && m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10, `the Istio Gateway's trace fits the side panel, readable: ${JSON.stringify(m)}`);
       await editor.screenshot('istio-trace-1366-gateway', { doc: true });
     } catch (e) {
       await editor.screenshot('istio-trace-1366-gateway-failed').catch(() => undefined);

@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceResultFor } from '../../server/src/features/traceResult';
 import { analysisOf } from '../helpers/checkDns';
+import { type TraceMeasure, measureScript } from '../helpers/traceMeasure';
 import { bundleWebview, launchChromium, openView, resultsDir } from './tracePage';
 
 let browser: Browser;
@@ -74,4 +75,30 @@ describe('trace webview: Istio Gateway', () => {
       await v.close();
     }
   });
+
+  // Side panels (the narrowest split, a side panel, half the screen): the drawing of an Istio Gateway and of a
+  // Gateway API Gateway fits across, at a readable size, as the Service path does (traceView.test.ts).
+  for (const [width, height] of [[320, 600], [450, 600], [683, 680]] as const) {
+    it(`at ${width}×${height}: an Istio Gateway's and a Gateway's traces fit across the panel, readable`, async () => {
+      const istio = ['gateway.yaml', 'shop.yaml', 'ingressgateway.yaml'].map((f) => ({ uri: `file:///w/${f}`, text: readFileSync(join(__dirname, '..', 'fixtures', 'e2e', 'istio', f), 'utf8') }));
+      const traces = [
+        ['istio-gateway', traceResultFor(analyzeTexts(istio), { kind: 'IstioGateway', namespace: 'shop', name: 'public' })],
+      ] as const;
+      for (const [name, result] of traces) {
+        assert.ok(result, name);
+        const v = await openView(browser, 'dark', { width, height });
+        try {
+          await v.sendTrace(result);
+          const m = (await v.page.evaluate(measureScript())) as TraceMeasure;
+          const where = `${name} at ${width}×${height} (${m.direction})`;
+          assert.ok(!m.overflowsSideways, `${where}: nothing is wider than the panel`);
+          assert.ok(m.minTextPx >= 10, `${where}: smallest text ${m.minTextPx.toFixed(2)} px`);
+          assert.ok(m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1, `${where}: the drawing fits across: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
+          await v.page.screenshot({ path: join(resultsDir, `${name}-${width}x${height}.png`) });
+        } finally {
+          await v.close();
+        }
+      }
+    });
+  }
 });
