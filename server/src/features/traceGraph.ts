@@ -10,6 +10,7 @@ import { failureOf, listenerKinds, percent, problemsText, type BackendVerdict } 
 import { routePath, routesFrom, throughListener, type RoutePath } from '../analysis/gatewayTrace';
 import { isIP } from '../analysis/ip';
 import { unknownPods } from '../analysis/unknowns';
+import { messages, say } from '../l10n/l10n';
 import type { ServicePath } from '../analysis/servicePath';
 import type { Severity } from '../model/config';
 import { routeKinds, type Gateway, type GatewayListener, type GatewayRoute } from '../model/gatewayApi';
@@ -495,7 +496,7 @@ export function drawServiceNodes(analysis: Analysis, b: GraphBuilder, services: 
     const unknown = !path.reachable && path.noEndpoints && s.selector ? unknownPods(analysis.cluster, s.namespace, s.selector.keys()) : undefined;
     const backs = path.external ? `ExternalName → ${path.external.target ?? '(none)'}: Gateway implementations should not forward to it.`
       : path.reachable ? n === undefined ? 'One endpoint per node.' : `${n} ${n === 1 ? 'endpoint' : 'endpoints'}.`
-        : unknown ? `No pod in the manifests backs it, but ${unknown}.`
+        : unknown ? `No pod in the manifests backs it, but ${say(unknown, messages(undefined))}.`
           : 'No request through it reaches a pod (trace the Service for why): HTTP requests routed here get 503, connections fail.';
     const kind = path.external ? 'external-name' : 'service';
     const status: TraceStatus = path.external ? 'error' : path.reachable ? 'ok' : unknown ? 'conditional' : 'error';
