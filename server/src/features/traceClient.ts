@@ -4,6 +4,7 @@
 // names them (policy, direction, 1-based rule number, file and line).
 
 import type { Analysis } from '../analysis/analysis';
+import { messages, say } from '../l10n/l10n';
 import { asProtocol, policiesFor, reach, type Endpoint, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
 import type { NetworkPolicy, Workload } from '../model/resources';
@@ -79,7 +80,7 @@ export function portReach(analysis: Analysis, client: Endpoint, clientLabel: str
 function sentence(r: ReachResult, client: string, port: string): string {
   if (r.verdict === 'allowed') return r.because.length ? `✓ From ${client}: allowed on ${port}.` : `✓ From ${client}: allowed on ${port}; no NetworkPolicy isolates either end.`;
   if (r.verdict === 'denied') return `✖ From ${client}: blocked on ${port} by NetworkPolicy.`;
-  return `◐ From ${client}: unknown on ${port}, because ${r.unknownBecause ?? 'the manifests cannot tell'}.`;
+  return `◐ From ${client}: unknown on ${port}, because ${r.unknownBecause ? say(r.unknownBecause, messages(undefined)) : 'the manifests cannot tell'}.`;
 }
 
 /** The verdict of several hops together: allowed when one is, denied when all are, else unknown. */
