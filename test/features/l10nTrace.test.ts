@@ -69,6 +69,24 @@ function englishLines(text: string): string[] {
     .replace(/\b(warning|error|information|hint) [a-z0-9-]+:/g, ' ')));
 }
 
+const gateway = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: shop}
+spec:
+  gatewayClassName: envoy
+  listeners: [{name: http, port: 80, protocol: HTTP, hostname: shop.example.com}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: site, namespace: shop}
+spec:
+  parentRefs: [{name: edge}]
+  hostnames: [shop.example.com]
+  rules:
+    - matches: [{path: {type: PathPrefix, value: /}}]
+      backendRefs: [{name: web, port: 80}]
+`;
+
 describe('the Service trace in zh-cn', () => {
   const client: TraceClient = { kind: 'workload', namespace: 'shop', workloadKind: 'Deployment', name: 'client' };
 
@@ -78,8 +96,8 @@ describe('the Service trace in zh-cn', () => {
     assert.match(zh, /这些 Pod 受就绪态探针把关：在探针通过之前，它们既不接收流量，也不会出现在 DNS 应答中。/);
     assert.match(zh, /容器 "main" 把 8080\/TCP 声明为 "http"。/);
     assert.match(zh, /\[仅限允许的对端\] NetworkPolicy web-in （有条件）\n {14}为入站选中了这些 Pod：只有其规则允许的连接才能通过。\n {14}规则 1：来自 1 个对端选择算符，端口 8080\/TCP。/);
-    assert.match(zh, /\n数据包路径，跨节点（flannel-vxlan）：\n {2}1\. DNS 查询: 应用向 CoreDNS（kube-system 中的 Service kube-dns）查询 "web"/);
-    assert.match(zh, /容器端口 8080: 在端口 8080 上侦听的进程接受连接；应答沿原路返回，并由 conntrack 撤销 DNAT。/);
+    assert.match(zh, /\n数据包路径，跨节点（flannel-vxlan）：\n {2}1\. DNS 查询：应用向 CoreDNS（kube-system 中的 Service kube-dns）查询 "web"/);
+    assert.match(zh, /容器端口 8080：在端口 8080 上侦听的进程接受连接；应答沿原路返回，并由 conntrack 撤销 DNAT。/);
     assert.deepEqual(englishLines(zh), []);
   });
 
@@ -97,5 +115,15 @@ describe('the Service trace in zh-cn', () => {
     assert.match(en, /\n {6}From pods in namespace shop \(the resolver adds shop\.svc\.cluster\.local\)\.\n/);
     assert.match(en, /Rule 1: from 1 peer selector on 8080\/TCP\./);
     assert.match(en, /\n {2}8\. container port 8080: The process listening on port 8080 accepts the connection; replies retrace the path and conntrack undoes the DNAT\.\n/);
+  });
+
+  it('words the Gateway\'s listener, route and backend boxes in Chinese', () => {
+    const trace = (locale?: Locale) => traceResultFor(analyzeTexts([{ uri: 'shop.yaml', text: shop }, { uri: 'gateway.yaml', text: gateway }], locale ? { locale } : {}), { kind: 'Gateway', namespace: 'shop', name: 'edge' })!.text;
+    const zh = trace('zh-cn');
+    assert.match(zh, /^Gateway shop\/edge\n\n侦听器：\n {2}edge · http 80\/HTTP shop\.example\.com\n {6}Gateway shop\/edge（类 envoy） 在 80\/HTTP 上为 shop\.example\.com 侦听。\n {6}接受来自名字空间 shop 的 HTTPRoute, GRPCRoute。\n {6}接受工作区中的 1 条路由。\n/);
+    assert.match(zh, /HTTPRoute site · 规则 1\n {8}匹配 PathPrefix \/。\n {8}主机名 shop\.example\.com。\n {8}按权重把它的请求发往 1 个后端。\n {6}--> \[权重 1\] Service web 端口 80（100%）\n/);
+    assert.match(zh, /2 个端点。/);
+    assert.deepEqual(englishLines(zh), []);
+    assert.match(trace(), /\n {6}Gateway shop\/edge \(class envoy\) listens on 80\/HTTP for shop\.example\.com\.\n {6}Admits HTTPRoute, GRPCRoute from namespace shop\.\n {6}Accepts 1 route of the workspace\.\n/);
   });
 });

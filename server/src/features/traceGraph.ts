@@ -6,7 +6,7 @@
 import type { Analysis } from '../analysis/analysis';
 import type { EndpointGroup, PortTarget } from '../analysis/endpoints';
 import { endpointCount } from '../analysis/endpoints';
-import { failureOf, listenerKinds, percent, problemsText, type BackendVerdict } from '../analysis/gatewayRoutes';
+import { listenerKinds, percent, problemsText, type BackendVerdict } from '../analysis/gatewayRoutes';
 import { routePath, routesFrom, throughListener, type RoutePath } from '../analysis/gatewayTrace';
 import { isIP } from '../analysis/ip';
 import { unknownPods } from '../analysis/unknowns';
@@ -43,6 +43,8 @@ export interface GraphBuilder {
   attach(id: string, f: HopFinding): void;
   /** The nodes with their findings, each node's status at least as bad as its worst finding. */
   finish(): TraceNode[];
+  /** The messages in the analysis locale. */
+  readonly msg: Msg;
 }
 
 export function graphBuilder(analysis: Analysis): GraphBuilder {
@@ -55,6 +57,7 @@ export function graphBuilder(analysis: Analysis): GraphBuilder {
   return {
     nodes,
     edges,
+    msg: messages(analysis.config.locale),
     node: (n) => void nodes.push({ ...n, findings: [] }),
     edge: (from, to, status, label) => void edges.push({ from, to, status, ...(label ? { label } : {}) }),
     source(uri, span) {
@@ -351,20 +354,24 @@ interface RoutePlace {
  */
 function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verdict: BackendVerdict) => string | undefined, listenerIds = new Set<string>()): RoutePlace[] {
   const places: RoutePlace[] = [];
+  const { msg } = b;
   for (const { route, listeners, meshParents, attached, rejected, rules } of routes) {
     for (const { rule, backends, invalidShare, allInvalid } of rules) {
-      const { traffic, fate } = failureOf(route.kind);
+      const { traffic, fate } = failureWords(route.kind, msg);
       const ruleId = `gateway:rule:${route.kind}/${route.namespace}/${route.name}/${rule.index}`;
       const detail = [
-        rule.matches.length ? `Matches ${rule.matches.join('; ')}.` : 'Matches every request of the route.',
-        ...(route.hostnames.length ? [`Hostnames ${route.hostnames.map((h) => h.value).join(', ')}.`] : []),
-        ...(rule.filters.length ? [`Filters: ${rule.filters.join(', ')}.`] : []),
-        allInvalid ? `Every backend is invalid: all ${traffic} it matches ${fate}.` : invalidShare > 0 ? `${percent(invalidShare)} of its ${traffic} go to invalid backends and ${fate}.` : `Sends its ${traffic} to ${rule.backendRefs.length} ${rule.backendRefs.length === 1 ? 'backend' : 'backends'} by weight.`,
-        ...meshParents.map((m) => `Mesh ${m.producer ? 'producer' : 'consumer'} route on Service ${m.namespace}/${m.service.name}: calls to it that match this rule are sent here.`),
-        ...(attached ? [] : ['No Gateway in the workspace accepts this route.']),
-        ...(rejected ? ['The API server rejects this route: a Service backendRef has no port ("Must have port for Service reference").'] : []),
+        rule.matches.length ? msg('Matches {0}.', rule.matches.join('; ')) : msg('Matches every request of the route.'),
+        ...(route.hostnames.length ? [msg('Hostnames {0}.', route.hostnames.map((h) => h.value).join(', '))] : []),
+        ...(rule.filters.length ? [msg('Filters: {0}.', rule.filters.join(', '))] : []),
+        allInvalid ? msg('Every backend is invalid: all {0} it matches {1}.', traffic, fate) : invalidShare > 0 ? msg('{0} of its {1} go to invalid backends and {2}.', percent(invalidShare), traffic, fate)
+          : rule.backendRefs.length === 1 ? msg('Sends its {0} to {1} backend by weight.', traffic, 1) : msg('Sends its {0} to {1} backends by weight.', traffic, rule.backendRefs.length),
+        ...meshParents.map((m) => (m.producer
+          ? msg('Mesh producer route on Service {0}: calls to it that match this rule are sent here.', `${m.namespace}/${m.service.name}`)
+          : msg('Mesh consumer route on Service {0}: calls to it that match this rule are sent here.', `${m.namespace}/${m.service.name}`))),
+        ...(attached ? [] : [msg('No Gateway in the workspace accepts this route.')]),
+        ...(rejected ? [msg('The API server rejects this route: a Service backendRef has no port ("Must have port for Service reference").')] : []),
       ];
-      b.node({ id: ruleId, kind: 'route-rule', column: 'route', label: `${route.kind} ${route.name} · rule ${rule.index + 1}`, detail, status: allInvalid ? 'error' : invalidShare > 0 || !attached ? 'warning' : 'ok', source: b.source(route.uri, rule.span) });
+      b.node({ id: ruleId, kind: 'route-rule', column: 'route', label: `${route.kind} ${route.name} · ${msg('rule {0}', rule.index + 1)}`, detail, status: allInvalid ? 'error' : invalidShare > 0 || !attached ? 'warning' : 'ok', source: b.source(route.uri, rule.span) });
       places.push({ id: ruleId, route, span: rule.span });
       for (const { gateway, listener } of listeners) {
         const lid = listenerId(gateway, listener);
@@ -380,12 +387,12 @@ function drawRoutes(b: GraphBuilder, routes: readonly RoutePath[], target: (verd
         const id = `gateway:backend:${route.kind}/${route.namespace}/${route.name}/${rule.index}/${ref.index}`;
         const share = percent(raw);
         const backend = backendName(route.namespace, ref);
-        const detail = [`${route.kind} ${route.name} sends ${share} of rule ${rule.index + 1}'s ${traffic} (weight ${ref.weight}) to ${backend} port ${ref.port ?? '(none)'}.`];
-        if (v.status === 'invalid') detail.push(`Invalid (${problemsText(v.problems)}): these ${traffic} ${fate}.`);
+        const detail = [msg('{0} {1} sends {2} of rule {3}\'s {4} (weight {5}) to {6} port {7}.', route.kind, route.name, share, rule.index + 1, traffic, ref.weight, backend, ref.port ?? msg('(none)'))];
+        if (v.status === 'invalid') detail.push(msg('Invalid ({0}): these {1} {2}.', problemsText(v.problems), traffic, fate));
         // the backend it names, not the route it is written in (the rule's box above names the route)
-        b.node({ id, kind: 'backend-ref', column: 'entry', label: `${backend} port ${ref.port ?? '?'} (${share})`, detail, status: v.status === 'invalid' ? 'error' : 'ok', source: b.source(route.uri, ref.span) });
+        b.node({ id, kind: 'backend-ref', column: 'entry', label: msg('{0} port {1} ({2})', backend, ref.port ?? '?', share), detail, status: v.status === 'invalid' ? 'error' : 'ok', source: b.source(route.uri, ref.span) });
         places.push({ id, route, span: ref.span });
-        b.edge(ruleId, id, v.status === 'invalid' ? 'broken' : 'ok', `weight ${ref.weight}`);
+        b.edge(ruleId, id, v.status === 'invalid' ? 'broken' : 'ok', msg('weight {0}', ref.weight));
         if (to) b.edge(id, to, v.status === 'invalid' ? 'broken' : 'ok', ref.port !== undefined ? String(ref.port) : undefined);
       }
     }
@@ -413,7 +420,7 @@ function listenerId(gateway: Gateway, listener: GatewayListener): string {
 }
 
 function drawListener(b: GraphBuilder, gateway: Gateway, listener: GatewayListener, status: TraceStatus = 'ok', more: readonly string[] = []): void {
-  b.node({ id: listenerId(gateway, listener), kind: 'gateway-listener', column: 'listener', label: `${gateway.name} · ${listener.name ?? '?'} ${listener.port ?? '?'}/${listener.protocol ?? '?'}${listener.hostname ? ` ${listener.hostname}` : ''}`, detail: [...listenerDetail(gateway, listener), ...more], status, source: b.source(gateway.uri, listener.span) });
+  b.node({ id: listenerId(gateway, listener), kind: 'gateway-listener', column: 'listener', label: `${gateway.name} · ${listener.name ?? '?'} ${listener.port ?? '?'}/${listener.protocol ?? '?'}${listener.hostname ? ` ${listener.hostname}` : ''}`, detail: [...listenerDetail(gateway, listener, b.msg), ...more], status, source: b.source(gateway.uri, listener.span) });
 }
 
 /**
@@ -425,9 +432,10 @@ export function gatewayTraceGraph(workspace: Analysis, gateway: Gateway, finding
   const b = graphBuilder(analysis);
   const routes = routesFrom(analysis.cluster, gateway);
   const listenerIds = new Set<string>();
+  const { msg } = b;
   for (const listener of gateway.listeners) {
     const n = routes.filter((r) => throughListener(r, listener)).length;
-    drawListener(b, gateway, listener, 'ok', [n ? `Accepts ${n} ${n === 1 ? 'route' : 'routes'} of the workspace.` : 'No route in the workspace is attached to this listener.']);
+    drawListener(b, gateway, listener, 'ok', [n === 1 ? msg('Accepts {0} route of the workspace.', n) : n ? msg('Accepts {0} routes of the workspace.', n) : msg('No route in the workspace is attached to this listener.')]);
     listenerIds.add(listenerId(gateway, listener));
   }
   return routesGraph(analysis, b, gateway, routes, findings, listenerIds, (f) => {
@@ -511,11 +519,28 @@ export function drawServiceNodes(analysis: Analysis, b: GraphBuilder, services: 
   return reachable;
 }
 
-function listenerDetail(gateway: Gateway, l: GatewayListener): string[] {
+function listenerDetail(gateway: Gateway, l: GatewayListener, msg: Msg): string[] {
+  const name = gateway.gatewayClassName ? msg('{0} (class {1})', `${gateway.namespace}/${gateway.name}`, gateway.gatewayClassName) : `${gateway.namespace}/${gateway.name}`;
+  const on = `${l.port ?? '?'}/${l.protocol ?? '?'}`;
+  const kinds = listenerKinds(l)?.join(', ') ?? msg('implementation-specific kinds');
   return [
-    `Gateway ${gateway.namespace}/${gateway.name}${gateway.gatewayClassName ? ` (class ${gateway.gatewayClassName})` : ''} listens on ${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` for ${l.hostname}` : ' for every hostname'}.`,
-    `Admits ${(listenerKinds(l) ?? ['implementation-specific kinds']).join(', ')} from ${l.from === 'All' ? 'every namespace' : l.from === 'Selector' ? 'selected namespaces' : `namespace ${gateway.namespace}`}.`,
+    l.hostname ? msg('Gateway {0} listens on {1} for {2}.', name, on, l.hostname) : msg('Gateway {0} listens on {1} for every hostname.', name, on),
+    l.from === 'All' ? msg('Admits {0} from every namespace.', kinds) : l.from === 'Selector' ? msg('Admits {0} from selected namespaces.', kinds) : msg('Admits {0} from namespace {1}.', kinds, gateway.namespace),
   ];
+}
+
+/** What a route kind carries and what becomes of it at an invalid backend (gatewayRoutes.ts `failureOf`), in the reader's words. */
+function failureWords(kind: GatewayRoute['kind'], msg: Msg): { readonly traffic: string; readonly fate: string } {
+  switch (kind) {
+    case 'HTTPRoute':
+      return { traffic: msg('requests'), fate: msg('get HTTP 500') };
+    case 'GRPCRoute':
+      return { traffic: msg('calls'), fate: msg('get gRPC status UNAVAILABLE') };
+    case 'UDPRoute':
+      return { traffic: msg('datagrams'), fate: msg('are dropped') };
+    default:
+      return { traffic: msg('connections'), fate: msg('are refused') };
+  }
 }
 
 function clusterIpOf(service: Service): string | undefined {

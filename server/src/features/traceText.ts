@@ -62,7 +62,7 @@ export function traceToText(graph: TraceGraph, msg: Msg = messages(undefined)): 
     const { cni } = graph.packetPath;
     for (const [title, hops] of [[msg('Packet path, same node ({0}):', cni), graph.packetPath.sameNode], [msg('Packet path, across nodes ({0}):', cni), graph.packetPath.crossNode]] as const) {
       out.push('', title);
-      hops.forEach((h, i) => out.push(`  ${i + 1}. ${h.label}: ${h.explanation}`));
+      hops.forEach((h, i) => out.push(`  ${i + 1}. ${msg('{0}: {1}', h.label, h.explanation)}`));
     }
   }
   return out.join('\n') + '\n';
