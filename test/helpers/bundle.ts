@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 export const repoRoot = join(__dirname, '..', '..');
 
-const bundleInputs = ['server/src', 'client', 'docs/rules.md', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
+const bundleInputs = ['server/src', 'client', 'l10n', 'docs/rules.md', 'scripts/build.mjs', 'package.json', 'package-lock.json'];
 /** What is copied, relative to the checkout: the bundles, and the rules document the server links diagnostics to. */
 const copied = ['dist/cli.js', 'dist/cli.js.map', 'dist/server.js', 'dist/server.js.map', 'docs/rules.md'];
 const buildTimeoutMs = 180_000;

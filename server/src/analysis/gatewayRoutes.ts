@@ -3,6 +3,7 @@
 // Every lookup goes through a GatewayLookup (a rule's lookup, or the cluster's indexes); "unknown" is an answer
 // (precision over recall).
 
+import type { Phrase } from '../l10n/l10n';
 import type { Cluster } from '../model/cluster';
 import {
   gatewayGroup, gatewayObjectsOf, isGateway, type Gateway, type GatewayListener, type GatewayRoute,
@@ -26,9 +27,9 @@ export interface GatewayLookup {
    * Why a Service of this name may exist though no manifest defines it (an operator's, semantics §9.2), or undefined.
    * `from`: the asking file, so that an unrendered chart counts only beside it (analysis/unknowns.ts `localityOf`).
    */
-  serviceUnknown(namespace: string, name: string, from?: string): string | undefined;
+  serviceUnknown(namespace: string, name: string, from?: string): Phrase | undefined;
   /** Why a Gateway may exist in `namespace` though no manifest defines it (an unrendered chart's, an operator's), or undefined. */
-  gatewayUnknown(namespace: string, from?: string): string | undefined;
+  gatewayUnknown(namespace: string, from?: string): Phrase | undefined;
 }
 
 /** The cluster's own indexes as a GatewayLookup (for hovers, lenses and the trace, which see the whole snapshot). */

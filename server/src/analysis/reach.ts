@@ -2,6 +2,7 @@
 // from one endpoint (a workload's pods, or an address outside the cluster) to another is allowed, on which ports, and
 // which policy rule decides it; "unknown" where the manifests cannot know (network-semantics §9).
 
+import { asIs, phrase, type Phrase } from '../l10n/l10n';
 import { filesByNamespace, objectsOfFile, type Cluster } from '../model/cluster';
 import type { ManifestFile } from '../model/parseManifest';
 import { hasPlaceholder } from '../model/placeholder';
@@ -49,8 +50,8 @@ export interface ReachResult {
   /** Allowed ports (for "unknown": the ports that may be allowed). */
   readonly ports: PortSet;
   readonly because: readonly RuleRef[];
-  /** Why (part of) the answer is unknown. */
-  readonly unknownBecause?: string;
+  /** Why (part of) the answer is unknown, worded in the reader's locale (l10n.ts `say`). */
+  readonly unknownBecause?: Phrase;
 }
 
 export const allPorts: PortSet = new Map(protocols.map((p) => [p, [[1, 65535]] as const]));
@@ -138,7 +139,7 @@ export function asProtocol(p: string): Protocol | undefined {
 
 // ---- one side of a connection --------------------------------------------------------------------------------------
 
-type Match = { readonly m: 'yes' } | { readonly m: 'no' } | { readonly m: 'unknown'; readonly why: string };
+type Match = { readonly m: 'yes' } | { readonly m: 'no' } | { readonly m: 'unknown'; readonly why: Phrase };
 const yes: Match = { m: 'yes' };
 const no: Match = { m: 'no' };
 
@@ -148,7 +149,7 @@ function namespaceMatch(cluster: Cluster, selector: LabelSelector, namespace: st
   const keys = selectorKeys(selector);
   if (!declared && keys.some((k) => k !== 'kubernetes.io/metadata.name')) {
     // Without a manifest only the name label is known; the selector's verdict on the other keys is open.
-    return { m: 'unknown', why: `namespace "${namespace}" has no manifest in scope, so whether it carries the labels ${keys.filter((k) => k !== 'kubernetes.io/metadata.name').map((k) => `"${k}"`).join(', ')} is unknown` };
+    return { m: 'unknown', why: phrase('namespace "{0}" has no manifest in scope, so whether it carries the labels {1} is unknown', namespace, keys.filter((k) => k !== 'kubernetes.io/metadata.name').map((k) => `"${k}"`).join(', ')) };
   }
   return selectorMatches(selector, namespaceLabelsOf(cluster, namespace)) ? yes : no;
 }
@@ -168,9 +169,9 @@ function namespaceLabelsOf(cluster: Cluster, namespace: string): ReadonlyMap<str
 export function podMatch(selector: LabelSelector, w: Workload): Match {
   const keys = selectorKeys(selector);
   const controller = keys.find((k) => isControllerLabel(k) && !w.template.labels.has(k));
-  if (controller) return { m: 'unknown', why: `the selector reads the "${controller}" label, which the controller sets on each pod` };
+  if (controller) return { m: 'unknown', why: phrase('the selector reads the "{0}" label, which the controller sets on each pod', controller) };
   const placeholder = keys.find((k) => hasPlaceholder(w.template.labels.get(k) ?? ''));
-  if (placeholder) return { m: 'unknown', why: `${w.kind} "${w.name}" has a placeholder as the value of its "${placeholder}" label` };
+  if (placeholder) return { m: 'unknown', why: phrase('{0} "{1}" has a placeholder as the value of its "{2}" label', w.kind, w.name, placeholder) };
   return selectorMatches(selector, w.template.labels) ? yes : no;
 }
 
@@ -191,7 +192,7 @@ export function anyPodMatch(selector: LabelSelector, namespace: string, labels?:
   if (labels) return selectorMatches(selector, labels) ? yes : no;
   const keys = selectorKeys(selector);
   if (!keys.length) return yes;
-  return { m: 'unknown', why: `the labels of "any pod in namespace ${namespace}" are not given, and the selector reads ${[...new Set(keys)].map((k) => `"${k}"`).join(', ')}` };
+  return { m: 'unknown', why: phrase('the labels of "any pod in namespace {0}" are not given, and the selector reads {1}', namespace, [...new Set(keys)].map((k) => `"${k}"`).join(', ')) };
 }
 
 function pods(selector: LabelSelector, e: PodsEnd): Match {
@@ -250,8 +251,10 @@ function computePeerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyP
   if (other.kind === 'external') {
     if (!peer.ipBlock) return no;
     if (coversAllExternal(peer.ipBlock)) return yes;
-    const except = peer.ipBlock.except.length ? ` except ${peer.ipBlock.except.join(', ')}` : '';
-    return { m: 'unknown', why: `only addresses in ${peer.ipBlock.cidr}${except} are admitted, and which external address connects is not in the manifests` };
+    const why = peer.ipBlock.except.length
+      ? phrase('only addresses in {0} except {1} are admitted, and which external address connects is not in the manifests', peer.ipBlock.cidr, peer.ipBlock.except.join(', '))
+      : phrase('only addresses in {0} are admitted, and which external address connects is not in the manifests', peer.ipBlock.cidr);
+    return { m: 'unknown', why };
   }
   // ipBlock is for cluster-external addresses; pod IPs are not in the manifests (netpol §5).
   if (peer.ipBlock) return no;
@@ -307,7 +310,7 @@ export interface SideResult {
   readonly maybe: PortSet;
   /** Rules that admit something, with what they admit for certain. */
   readonly rules: readonly { readonly ref: RuleRef; readonly ports: PortSet; readonly sure: boolean }[];
-  readonly unknownBecause?: string;
+  readonly unknownBecause?: Phrase;
 }
 
 /**
@@ -317,10 +320,10 @@ export interface SideResult {
  */
 const selectionMemo = new WeakMap<object, WeakMap<Workload, Map<Direction, Selection>>>();
 
-interface Selection { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: string }[] }
+interface Selection { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: Phrase }[] }
 
 /** Policies of the workload's namespace that select its pods for a direction (netpol §2, §3). */
-export function policiesFor(cluster: Cluster, w: Workload, direction: Direction): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: string }[] } {
+export function policiesFor(cluster: Cluster, w: Workload, direction: Direction): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: Phrase }[] } {
   const partition: object = cluster.objectsIn(w.namespace) ?? cluster;
   let byWorkload = selectionMemo.get(partition);
   if (!byWorkload) selectionMemo.set(partition, (byWorkload = new WeakMap()));
@@ -457,11 +460,13 @@ function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: En
   return evaluateSide(self, direction, other, definite, perhaps, matches);
 }
 
-function evaluateSide(self: PodsEnd, direction: Direction, other: Endpoint, definite: readonly NetworkPolicy[], perhaps: readonly { p: NetworkPolicy; why: string }[], matches: readonly (readonly Match[])[]): SideResult {
+function evaluateSide(self: PodsEnd, direction: Direction, other: Endpoint, definite: readonly NetworkPolicy[], perhaps: readonly { p: NetworkPolicy; why: Phrase }[], matches: readonly (readonly Match[])[]): SideResult {
   const destination: Endpoint = direction === 'ingress' ? self : other;
   const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
-  const selfText = self.kind === 'workload' ? `${self.workload.kind} "${self.workload.name}"` : self.labels ? `the pods labelled ${[...self.labels].map(([k, v]) => `${k}=${v}`).join(',')} in namespace "${self.namespace}"` : `any pod in namespace "${self.namespace}"`;
-  let unknownBecause: string | undefined = perhaps[0] && `whether NetworkPolicy "${perhaps[0].p.name}" selects ${selfText} is unknown: ${perhaps[0].why}`;
+  const selfText = self.kind === 'workload' ? asIs(`${self.workload.kind} "${self.workload.name}"`)
+    : self.labels ? phrase('the pods labelled {0} in namespace "{1}"', [...self.labels].map(([k, v]) => `${k}=${v}`).join(','), self.namespace)
+      : phrase('any pod in namespace "{0}"', self.namespace);
+  let unknownBecause: Phrase | undefined = perhaps[0] && phrase('whether NetworkPolicy "{0}" selects {1} is unknown: {2}', perhaps[0].p.name, selfText, perhaps[0].why);
   const evaluate = (p: NetworkPolicy, ms: readonly Match[]): { sure: PortSet; maybe: PortSet } => {
     const list = direction === 'ingress' ? p.ingress : p.egress;
     let sure: PortSet = noPorts;
@@ -698,8 +703,13 @@ function verdictOf(cluster: Cluster, from: Endpoint, to: Endpoint, egress: SideR
   const maybe = intersect(intersect(egress.maybe, ingress.maybe), wanted);
   const others = governingOthers(cluster, [from, to].flatMap((e) => (e.kind === 'external' ? [] : [namespaceOf(e)])));
   let unknownBecause = egress.unknownBecause ?? ingress.unknownBecause;
-  if (hostNetwork) unknownBecause = `${hostNetwork.workload.kind} "${hostNetwork.workload.name}" uses the host network, and NetworkPolicy does not define how host-network pods are treated`;
-  else if (others.length) unknownBecause = `also governed by ${others.slice(0, 3).map(describeOther).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}, which this tool recognises but does not evaluate`;
+  if (hostNetwork) unknownBecause = phrase('{0} "{1}" uses the host network, and NetworkPolicy does not define how host-network pods are treated', hostNetwork.workload.kind, hostNetwork.workload.name);
+  else if (others.length) {
+    const named = others.slice(0, 3).map(describeOther).join(', ');
+    unknownBecause = others.length > 3
+      ? phrase('also governed by {0} and {1} more, which this tool recognises but does not evaluate', named, others.length - 3)
+      : phrase('also governed by {0}, which this tool recognises but does not evaluate', named);
+  }
   const certain = !hostNetwork && !others.length;
   // The rules that admit some of the ports (for an allowed verdict, only those whose peer matches for certain).
   const decided = (ports: PortSet, sureOnly = false): RuleRef[] => [egress, ingress].flatMap((s) => s.rules.filter((r) => (!sureOnly || r.sure) && !isEmpty(intersect(r.ports, ports))).map((r) => r.ref));
@@ -711,7 +721,7 @@ function verdictOf(cluster: Cluster, from: Endpoint, to: Endpoint, egress: SideR
     const ports = isEmpty(maybe) ? wanted : maybe;
     return { verdict: 'unknown', ports, because: decided(ports), unknownBecause: unknownBecause! };
   }
-  if (!isEmpty(maybe)) return { verdict: 'unknown', ports: maybe, because: decided(maybe), unknownBecause: unknownBecause ?? 'the manifests cannot tell' };
+  if (!isEmpty(maybe)) return { verdict: 'unknown', ports: maybe, because: decided(maybe), unknownBecause: unknownBecause ?? phrase('the manifests cannot tell') };
   // Denied: name the isolating policies of each side that removes what the other side would admit.
   const because: RuleRef[] = [];
   const blocks = (s: SideResult, other: SideResult): boolean => s.isolating.length > 0 && (port ? !contains(s.maybe, port.protocol, port.port) : !equalSets(intersect(s.maybe, other.maybe), other.maybe) || isEmpty(s.maybe));

@@ -2,7 +2,7 @@
 // (semantics §3.2), CoreDNS's parsing of the query (§1.3, §3.3), and a sentence when nothing answers.
 
 import type { AnalysisConfig } from '../model/config';
-import { messages, type Msg } from '../l10n/l10n';
+import { messages, say, type Msg } from '../l10n/l10n';
 import type { Cluster } from '../model/cluster';
 import type { Endpoints, EndpointSlice, Service, Workload } from '../model/resources';
 import type { DnsRecord, NameResolution } from './analysis';
@@ -352,7 +352,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     if (rejected) return { reason: msg('{0}, so nothing answers this name.', String(rejectionReason(rejected, ctx.config))) };
     // semantics §9.2–9.3: an operator may create the Service, or a Service written without a namespace may be applied here.
     const unknown = close ? undefined : unknownService(cluster, ns, svcLabel, near);
-    if (unknown) return { reason: msg('No manifest in scope defines Service "{0}" in namespace "{1}", but {2}.', svcLabel, ns, unknown), unknown: true };
+    if (unknown) return { reason: msg('No manifest in scope defines Service "{0}" in namespace "{1}", but {2}.', svcLabel, ns, say(unknown, msg)), unknown: true };
     const reason = close
       ? msg('No Service "{0}" in namespace "{1}"; did you mean "{2}"?', svcLabel, ns, close)
       : other
@@ -371,7 +371,7 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   // Names that need endpoints, of a Service whose pods an operator makes or a controller labels: unknown (semantics §9.2).
   if (eps.source === 'selector' && !eps.groups.length && service.selector) {
     const unknown = unknownPods(cluster, ns, service.selector.keys(), near);
-    if (unknown) return { reason: msg('Service "{0}" selects no pod template in scope, but {1}.', service.name, unknown), unknown: true };
+    if (unknown) return { reason: msg('Service "{0}" selects no pod template in scope, but {1}.', service.name, say(unknown, msg)), unknown: true };
   }
   if (labels.length === 3) {
     // Only headless Services lack an S1 record; theirs needs ready endpoints (semantics §2.1 H1).

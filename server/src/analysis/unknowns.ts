@@ -9,6 +9,7 @@ import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
 import { hasPlaceholder } from '../model/placeholder';
 import { isGeneratedLabel } from '../model/podLabels';
 import { isBuiltInApiVersion, type OtherResource, type Resource, type Workload } from '../model/resources';
+import { phrase, type Phrase } from '../l10n/l10n';
 
 /**
  * A custom resource that supplies what the manifests do not show in `namespace` (semantics §9.0, §9.2): one of a kind
@@ -16,7 +17,7 @@ import { isBuiltInApiVersion, type OtherResource, type Resource, type Workload }
  * template), or a deployer (a GitOps Application, a Flux HelmRelease) whose manifests land there. A ServiceMonitor,
  * a Certificate or an Istio VirtualService supplies nothing and is not returned.
  */
-export function supplierIn(cluster: Cluster, namespace: string): { readonly resource: Resource; readonly why: string } | undefined {
+export function supplierIn(cluster: Cluster, namespace: string): { readonly resource: Resource; readonly why: Phrase } | undefined {
   const objects = cluster.objectsIn(namespace);
   const everywhere = suppliersOf(cluster);
   if (objects) {
@@ -52,9 +53,9 @@ function customResourceIn(cluster: Cluster, namespace: string): Resource | undef
 
 const customResources = new WeakMap<object, Resource | null>();
 
-const localSuppliers = new WeakMap<object, { readonly resource: Resource; readonly why: string } | null>();
+const localSuppliers = new WeakMap<object, { readonly resource: Resource; readonly why: Phrase } | null>();
 
-function supplies(r: Resource, podKinds: ReadonlySet<string>, namespace: string): string | undefined {
+function supplies(r: Resource, podKinds: ReadonlySet<string>, namespace: string): Phrase | undefined {
   if (isBuiltInApiVersion(r.apiVersion)) return undefined;
   const s = (r as OtherResource).supplier;
   if (s?.supplies === 'pods') return s.why;
@@ -62,7 +63,7 @@ function supplies(r: Resource, podKinds: ReadonlySet<string>, namespace: string)
   const group = r.apiVersion.slice(0, Math.max(r.apiVersion.indexOf('/'), 0));
   // a kind named like a built-in one carries its group (model/resources.ts readKind): `Service.serving.knative.dev`
   const kind = r.kind.includes('.') ? r.kind.slice(0, r.kind.indexOf('.')) : r.kind;
-  if (podKinds.has(`${group}/${kind}`)) return 'an operator turns into pods (its CustomResourceDefinition has a pod template)';
+  if (podKinds.has(`${group}/${kind}`)) return phrase('an operator turns into pods (its CustomResourceDefinition has a pod template)');
   return undefined;
 }
 
@@ -112,18 +113,18 @@ function suppliersOf(cluster: Cluster): Suppliers {
  * undefined when the manifests would show them. `near`: the subject's `localityOf` (an unrendered chart counts only
  * within it), or '' when the question has no subject file (any unrendered chart counts).
  */
-export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>, near = ''): string | undefined {
+export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<string>, near = ''): Phrase | undefined {
   const chart = unrenderedChart(cluster, near);
-  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define such pods`;
+  if (chart) return phrase('the chart in folder "{0}" is not rendered (its Chart.yaml says why), and its templates may define such pods', chart);
   const supplier = supplierIn(cluster, namespace);
-  if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and such pods may come from it`;
+  if (supplier) return phrase('{0} {1}, and such pods may come from it', describeSupplier(supplier.resource), supplier.why);
   const fromCluster = clusterPods(cluster, namespace);
   if (fromCluster) return fromCluster;
   for (const key of keys) {
-    if (isGeneratedLabel(key)) return `the controller generates the value of the "${key}" label, so no manifest can know it`;
+    if (isGeneratedLabel(key)) return phrase('the controller generates the value of the "{0}" label, so no manifest can know it', key);
   }
   const templated = cluster.workloadsIn(namespace).find((w) => [...w.template.labels.values()].some(hasPlaceholder));
-  if (templated) return `${templated.kind} "${templated.name}" has pod labels that a tool fills in later (placeholders), so which pods carry which labels is unknown`;
+  if (templated) return phrase('{0} "{1}" has pod labels that a tool fills in later (placeholders), so which pods carry which labels is unknown', templated.kind, templated.name);
   return undefined;
 }
 
@@ -133,29 +134,29 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
  * platform's edge object), under names of their choosing (semantics §9.2). Gateway API objects themselves
  * (gateway.networking.k8s.io) are built in and do not count as such custom resources.
  */
-export function unknownGateway(cluster: Cluster, namespace: string, near = ''): string | undefined {
+export function unknownGateway(cluster: Cluster, namespace: string, near = ''): Phrase | undefined {
   const chart = unrenderedChart(cluster, near);
-  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and its templates may define it`;
+  if (chart) return phrase('the chart in folder "{0}" is not rendered (its Chart.yaml says why), and its templates may define it', chart);
   // Gateways are made by operators of any kind (a mesh's ingress, a platform's edge object), not only by those that
   // make pods: any custom resource in the namespace counts.
   const cr = customResourceIn(cluster, namespace);
-  if (cr) return `the ${cr.kind} "${cr.name}" (${cr.apiVersion}) in namespace "${namespace}" is a custom resource, and operators create Gateways for theirs`;
+  if (cr) return phrase('the {0} "{1}" ({2}) in namespace "{3}" is a custom resource, and operators create Gateways for theirs', cr.kind, cr.name, cr.apiVersion, namespace);
   return undefined;
 }
 
 /** Why a Service named `name` may exist in `namespace` though no manifest in scope defines it there, or undefined. */
-export function unknownService(cluster: Cluster, namespace: string, name: string, near = ''): string | undefined {
+export function unknownService(cluster: Cluster, namespace: string, name: string, near = ''): Phrase | undefined {
   const chart = unrenderedChart(cluster, near);
-  if (chart) return `the chart in folder "${chart}" is not rendered (its Chart.yaml says why), and it may define it`;
+  if (chart) return phrase('the chart in folder "{0}" is not rendered (its Chart.yaml says why), and it may define it', chart);
   const supplier = supplierIn(cluster, namespace);
-  if (supplier) return `${describeSupplier(supplier.resource)} ${supplier.why}, and may come with such a Service`;
+  if (supplier) return phrase('{0} {1}, and may come with such a Service', describeSupplier(supplier.resource), supplier.why);
   const fromCluster = clusterService(cluster, namespace, name);
   if (fromCluster) return fromCluster;
   const release = outsideRelease(cluster, namespace, name);
-  if (release) return `${describeSupplier(release)} carries release: ${release.labels.get('release')}, the label of a Helm release these manifests do not hold, and that release names its Services "${release.labels.get('release')}-…"`;
+  if (release) return phrase('{0} carries release: {1}, the label of a Helm release these manifests do not hold, and that release names its Services "{1}-…"', describeSupplier(release), release.labels.get('release')!);
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
-  if (floating) return `Service "${name}" is written without a namespace, so it lands in whichever namespace it is applied to`;
-  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return `the manifests hold no Service and no workload in namespace "${namespace}", only routing, so its applications are deployed from elsewhere`;
+  if (floating) return phrase('Service "{0}" is written without a namespace, so it lands in whichever namespace it is applied to', name);
+  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return phrase('the manifests hold no Service and no workload in namespace "{0}", only routing, so its applications are deployed from elsewhere', namespace);
   return undefined;
 }
 
@@ -281,34 +282,39 @@ function dependences(cluster: Cluster): readonly { readonly chart: string; reado
 }
 
 /** Why pods may exist that a render lacks: a template looks up a workload, or writes one only when the cluster says so. */
-function clusterPods(cluster: Cluster, namespace: string): string | undefined {
+function clusterPods(cluster: Cluster, namespace: string): Phrase | undefined {
   for (const { chart, d } of dependences(cluster)) {
     if (d.namespace !== undefined && d.namespace !== namespace) continue;
     // a custom resource written only when its API is installed: an operator may turn it into pods (semantics §9.2)
     const operated = d.how === 'guard' && d.apiVersion !== undefined && !isBuiltInApiVersion(d.apiVersion);
-    if (d.kind === '*' || podMakingKinds.has(d.kind) || operated) return explain(chart, d, 'such pods may exist');
+    if (d.kind === '*' || podMakingKinds.has(d.kind) || operated) return explain(chart, d, 'pods');
   }
   return undefined;
 }
 
 /** Why a Service named `name` may exist that a render lacks: a template looks it up, or writes one only when the cluster says so. */
-function clusterService(cluster: Cluster, namespace: string, name: string): string | undefined {
+function clusterService(cluster: Cluster, namespace: string, name: string): Phrase | undefined {
   for (const { chart, d } of dependences(cluster)) {
     if (d.namespace !== undefined && d.namespace !== namespace) continue;
     if (d.kind !== '*' && d.kind !== 'Service') continue;
     // a lookup of another name, written out, says nothing of this one (`""` lists them all)
     if (d.how === 'lookup' && d.name && d.name !== name) continue;
-    return explain(chart, d, 'the Service may exist');
+    return explain(chart, d, 'service');
   }
   return undefined;
 }
 
-function explain(chart: string, d: ClusterDependence, so: string): string {
+function explain(chart: string, d: ClusterDependence, so: 'pods' | 'service'): Phrase {
   const template = d.uri.slice(d.uri.lastIndexOf('/templates/') + 1);
-  const what = d.kind === '*' ? 'objects' : `a ${d.kind}`;
-  return d.how === 'lookup'
-    ? `the chart in folder "${chart}" looks up ${what} in the cluster (\`${d.text}\` in ${template}), which helm template answers with nothing, so ${so}`
-    : `the chart in folder "${chart}" writes ${what} only when the cluster answers \`${d.text}\` (in ${template}), which helm template cannot know, so ${so}`;
+  const then = so === 'pods' ? phrase('such pods may exist') : phrase('the Service may exist');
+  if (d.how === 'lookup') {
+    return d.kind === '*'
+      ? phrase('the chart in folder "{0}" looks up objects in the cluster (`{1}` in {2}), which helm template answers with nothing, so {3}', chart, d.text, template, then)
+      : phrase('the chart in folder "{0}" looks up a {1} in the cluster (`{2}` in {3}), which helm template answers with nothing, so {4}', chart, d.kind, d.text, template, then);
+  }
+  return d.kind === '*'
+    ? phrase('the chart in folder "{0}" writes objects only when the cluster answers `{1}` (in {2}), which helm template cannot know, so {3}', chart, d.text, template, then)
+    : phrase('the chart in folder "{0}" writes a {1} only when the cluster answers `{2}` (in {3}), which helm template cannot know, so {4}', chart, d.kind, d.text, template, then);
 }
 
 /** `…/charts/web/#helm/values.yaml` → `web`. */
@@ -329,6 +335,6 @@ export function isWorkloadFragment(w: Workload): boolean {
 }
 
 /** `the RabbitmqCluster "mq" (rabbitmq.com/v1beta1) in namespace "shop" is a custom resource that`. */
-function describeSupplier(r: Resource): string {
-  return `the ${r.kind} "${r.name}" (${r.apiVersion}) in namespace "${r.namespace}" is a custom resource that`;
+function describeSupplier(r: Resource): Phrase {
+  return phrase('the {0} "{1}" ({2}) in namespace "{3}" is a custom resource that', r.kind, r.name, r.apiVersion, r.namespace);
 }

@@ -1,6 +1,7 @@
 // `kube-netlens dns`: the DNS names the manifests give rise to. Without --all, only names that resolve
 // unconditionally or while a pod is ready (semantics §8.1, §8.2); --all adds CoreDNS-only and Corefile-dependent ones.
 
+import { messages } from '../l10n/l10n';
 import { analyzePaths } from './analyzePaths';
 import { withConfigFile } from './configFile';
 import { analyzeWithCharts } from './chartFindings';
@@ -24,7 +25,7 @@ export function dnsCommand(asked: DnsRequest, terminal: Terminal): CommandResult
   // names of Helm charts' Services count too
   const { analysis } = analyzeWithCharts(loaded, request, terminal.env);
   const records = sortRecords(analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
-  const stdout = request.format === 'json' ? recordsToJson(records) : textOutput(terminal, (paint) => recordsToText(records, paint));
+  const stdout = request.format === 'json' ? recordsToJson(records) : textOutput(terminal, (paint) => recordsToText(records, paint, messages(request.locale)));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 

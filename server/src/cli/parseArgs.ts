@@ -112,6 +112,8 @@ export interface DiffRequest {
   readonly config?: string;
   readonly format: 'text' | 'markdown' | 'json';
   readonly failOn: FailOn;
+  /** The language of the text and Markdown, and of the findings' messages (runCli's `--lang` or environment). */
+  readonly locale?: Locale;
 }
 
 export type CliRequest =

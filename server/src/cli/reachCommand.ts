@@ -3,6 +3,7 @@
 // shape is documented in docs/reach.md and kept stable.
 
 import { connectivity, parsePortQuery, reachBetween, resolveReachRef, type ReachConnection } from '../features/reachReport';
+import { messages, type Msg } from '../l10n/l10n';
 import { lineIndexesOf } from '../model/lineIndex';
 import { analyzePaths } from './analyzePaths';
 import { analyzeWithCharts } from './chartFindings';
@@ -20,9 +21,10 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
   const configured = withConfigFile(asked);
   if ('error' in configured) return failure(configured.error);
   const request = configured.request;
+  const msg = messages(request.locale);
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
-  const port = request.port === undefined ? undefined : parsePortQuery(request.port);
+  const port = request.port === undefined ? undefined : parsePortQuery(request.port, msg);
   if (port && 'error' in port) return failure(port.error);
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
@@ -33,18 +35,18 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
   let connections: readonly ReachConnection[];
   if (request.from !== undefined && request.to !== undefined) {
     const from = resolveReachRef(analysis, request.from);
-    if ('error' in from) return failure(`--from: ${from.error}`, loaded.notes);
+    if ('error' in from) return failure(msg('--from: {0}', from.error), loaded.notes);
     const to = resolveReachRef(analysis, request.to);
-    if ('error' in to) return failure(`--to: ${to.error}`, loaded.notes);
-    if (from.endpoint.kind === 'external' && to.endpoint.kind === 'external') return failure('--from and --to are both external: NetworkPolicies govern pods, so name a workload on at least one side', loaded.notes);
-    if (to.endpoint.kind === 'namespace') return failure('--to: NAMESPACE/* names any pod of a namespace, whose ports are not given; name a workload (NAMESPACE/NAME) or external', loaded.notes);
+    if ('error' in to) return failure(msg('--to: {0}', to.error), loaded.notes);
+    if (from.endpoint.kind === 'external' && to.endpoint.kind === 'external') return failure(msg('--from and --to are both external: NetworkPolicies govern pods, so name a workload on at least one side'), loaded.notes);
+    if (to.endpoint.kind === 'namespace') return failure(msg('--to: NAMESPACE/* names any pod of a namespace, whose ports are not given; name a workload (NAMESPACE/NAME) or external'), loaded.notes);
     const one = reachBetween(analysis, from, to, port);
     if ('error' in one) return failure(one.error, loaded.notes);
     connections = [one];
   } else connections = connectivity(analysis, port);
   const stdout = request.format === 'json'
     ? JSON.stringify({ connections: connections.map((c) => c.json) }, null, 2) + '\n'
-    : textOutput(terminal, (paint) => (request.from !== undefined ? verdictText(connections[0], lineOf, paint) : listText(connections, paint)));
+    : textOutput(terminal, (paint) => (request.from !== undefined ? verdictText(connections[0], lineOf, paint, msg) : listText(connections, paint, msg)));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
@@ -54,30 +56,30 @@ function ends(c: ReachConnection): string {
 }
 
 /** One verdict: the line np-guard would print, then each deciding rule with its place. */
-function verdictText(c: ReachConnection, lineOf: (uri: string, offset: number) => string, paint: Paint): string {
+function verdictText(c: ReachConnection, lineOf: (uri: string, offset: number) => string, paint: Paint, msg: Msg): string {
   const j = c.json;
   const head = j.verdict === 'allowed' ? paint.cyan('allowed') : j.verdict === 'denied' ? paint.red('denied') : paint.yellow('unknown');
   const lines = [`${head}: ${ends(c)}${j.verdict === 'denied' ? '' : ` : ${c.portsText}`}`];
-  if (!j.because.length && j.verdict === 'allowed') lines.push('  no NetworkPolicy isolates either end, so every connection is allowed');
+  if (!j.because.length && j.verdict === 'allowed') lines.push(`  ${msg('no NetworkPolicy isolates either end, so every connection is allowed')}`);
   j.because.forEach((b, i) => {
     const where = paint.dim(`(${terminalSafe(lineOf(c.places[i].uri, c.places[i].span.start))})`);
     const policy = terminalSafe(`${b.policy.namespace}/${b.policy.name}`);
     lines.push(b.rule !== undefined
-      ? `  ${b.direction}: NetworkPolicy ${policy} ${b.direction} rule ${b.rule} admits it ${where}`
-      : `  ${b.direction}: NetworkPolicy ${policy} isolates the pods for ${b.direction} and no rule of it admits this ${where}`);
+      ? `  ${msg('{0}: NetworkPolicy {1} {0} rule {2} admits it {3}', b.direction, policy, b.rule, where)}`
+      : `  ${msg('{0}: NetworkPolicy {1} isolates the pods for {0} and no rule of it admits this {2}', b.direction, policy, where)}`);
   });
-  if (j.unknownBecause) lines.push(`  unknown because ${terminalSafe(j.unknownBecause)}`);
+  if (j.unknownBecause) lines.push(`  ${msg('unknown because {0}', terminalSafe(j.unknownBecause))}`);
   return lines.join('\n') + '\n';
 }
 
 /** The connectivity list: allowed connections, then the unknown ones with their reason. */
-function listText(connections: readonly ReachConnection[], paint: Paint): string {
+function listText(connections: readonly ReachConnection[], paint: Paint, msg: Msg): string {
   const allowed = connections.filter((c) => c.json.verdict === 'allowed');
   const unknown = connections.filter((c) => c.json.verdict === 'unknown');
   const lines = allowed.map((c) => `${ends(c)} : ${c.portsText}`);
-  if (!allowed.length) lines.push(paint.dim('no connection is allowed for certain'));
+  if (!allowed.length) lines.push(paint.dim(msg('no connection is allowed for certain')));
   if (unknown.length) {
-    lines.push('', paint.yellow('unknown (the manifests cannot tell):'));
+    lines.push('', paint.yellow(msg('unknown (the manifests cannot tell):')));
     for (const c of unknown) lines.push(`${ends(c)} : ${c.portsText} ${paint.dim(`(${terminalSafe(c.json.unknownBecause ?? '')})`)}`);
   }
   return lines.join('\n') + '\n';

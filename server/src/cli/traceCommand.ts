@@ -3,6 +3,7 @@
 // through the routes to their Services; `trace istio-gateway/NAMESPACE/NAME` or `virtualservice/…`: from an Istio
 // Gateway's servers, or a VirtualService, through its route blocks and destinations to their Services.
 
+import { messages, type Msg } from '../l10n/l10n';
 import { mapTraceSources } from '../features/renderedFindings';
 import { resolveReachRef } from '../features/reachReport';
 import { traceResultFor } from '../features/traceResult';
@@ -25,6 +26,7 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   const configured = withConfigFile(asked);
   if ('error' in configured) return failure(configured.error);
   const request = configured.request;
+  const msg = messages(request.locale);
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const loaded = analyzePaths(request);
@@ -36,7 +38,7 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   let client: TraceClient | undefined;
   if (request.from !== undefined) {
     const end = resolveReachRef(charts.analysis, request.from);
-    if ('error' in end) return failure(`--from: ${end.error}`, loaded.notes);
+    if ('error' in end) return failure(msg('--from: {0}', end.error), loaded.notes);
     const e = end.endpoint;
     client = e.kind === 'workload' ? { kind: 'workload', namespace: e.workload.namespace, workloadKind: e.workload.kind, name: e.workload.name } : e;
   }
@@ -47,8 +49,8 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
     ?? ((kind === 'Gateway' || !kind) && !client ? traceResultFor(charts.analysis, { kind: 'IstioGateway', namespace, name }) : undefined);
   if (!found) {
     const message = kind && kind !== 'Service'
-      ? unknownMessage(kind, namespace, name, charts.analysis.cluster.resources.filter((r) => (kind === 'IstioGateway' ? isIstioGateway(r) : kind === 'VirtualService' ? isVirtualService(r) : r.kind === kind && (isGateway(r) || isRoute(r) || isIstioGateway(r)))))
-      : unknownMessage('Service', namespace, name, charts.analysis.cluster.services);
+      ? unknownMessage(msg, kind, namespace, name, charts.analysis.cluster.resources.filter((r) => (kind === 'IstioGateway' ? isIstioGateway(r) : kind === 'VirtualService' ? isVirtualService(r) : r.kind === kind && (isGateway(r) || isRoute(r) || isIstioGateway(r)))))
+      : unknownMessage(msg, 'Service', namespace, name, charts.analysis.cluster.services);
     return failure(message, loaded.notes);
   }
   const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
@@ -62,17 +64,17 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
-function unknownMessage(kind: string, namespace: string, name: string, services: readonly Resource[]): string {
+function unknownMessage(msg: Msg, kind: string, namespace: string, name: string, services: readonly Resource[]): string {
   const wanted = `${namespace}/${name}`;
-  if (!services.length) return `no ${kind} ${wanted}: the given files define no ${kind} at all`;
+  if (!services.length) return msg('no {0} {1}: the given files define no {0} at all', kind, wanted);
   const all = [...new Set(services.map((s) => `${s.namespace}/${s.name}`))];
   // The same name in another namespace is the likeliest slip, then names a few keystrokes away.
   const sameName = all.filter((s) => s.endsWith(`/${name}`));
   const close = [...new Set([...sameName, ...closeNames(wanted, all)])].slice(0, 5);
-  if (close.length) return `no ${kind} ${wanted} in the given files; did you mean ${close.join(', ')}?`;
+  if (close.length) return msg('no {0} {1} in the given files; did you mean {2}?', kind, wanted, close.join(', '));
   const inNamespace = all.filter((s) => s.startsWith(`${namespace}/`)).slice(0, 5);
-  if (inNamespace.length) return `no ${kind} ${wanted} in the given files; namespace ${namespace} has ${inNamespace.join(', ')}`;
-  return `no ${kind} ${wanted} in the given files, and no ${kind} in namespace ${namespace}`;
+  if (inNamespace.length) return msg('no {0} {1} in the given files; namespace {2} has {3}', kind, wanted, namespace, inNamespace.join(', '));
+  return msg('no {0} {1} in the given files, and no {0} in namespace {2}', kind, wanted, namespace);
 }
 
 function ensureNewline(s: string): string {

@@ -4,6 +4,7 @@
 //
 // The dependency keys are made in one place, engine/depKeys.ts (what each stands for is listed there).
 
+import type { Phrase } from '../l10n/l10n';
 import type { Analysis, NameResolution, ScopeAnalysis } from '../analysis/analysis';
 import { reach } from '../analysis/reach';
 import { resolveName } from '../analysis/resolveName';
@@ -79,7 +80,7 @@ export interface KnownResolution {
 }
 
 /** What a kept answer is: a name resolution, a yes or no, or a reason (undefined: no reason). */
-export type KnownAnswer = NameResolution | boolean | string | undefined;
+export type KnownAnswer = NameResolution | boolean | string | Phrase | undefined;
 
 /** Where a rule run finds and keeps the name resolutions it makes (keyed by `resolutionKey`). */
 export interface ResolutionMemo {
@@ -200,6 +201,8 @@ function endpointDeps(service: Service, deps: Set<string>): void {
 export function sameResolution(a: KnownAnswer, b: KnownAnswer): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
+  // a reason (a Phrase, analysis/unknowns.ts) is the same when it says the same
+  if (!('query' in a) || !('query' in b)) return JSON.stringify(a) === JSON.stringify(b);
   if (a.service !== b.service) return false;
   return JSON.stringify({ ...a, service: undefined }) === JSON.stringify({ ...b, service: undefined });
 }
@@ -327,13 +330,13 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
       return r && rejectionReason(r, config);
     },
     podsUnknown(namespace, keys, from) {
-      return known(unknownKey(scope!.id, ['pods', namespace, from ? localityOf(from) : '', ...keys])) as string | undefined;
+      return known(unknownKey(scope!.id, ['pods', namespace, from ? localityOf(from) : '', ...keys])) as Phrase | undefined;
     },
     serviceUnknown(namespace, name, from) {
-      return known(unknownKey(scope!.id, ['service', namespace, name, from ? localityOf(from) : ''])) as string | undefined;
+      return known(unknownKey(scope!.id, ['service', namespace, name, from ? localityOf(from) : ''])) as Phrase | undefined;
     },
     gatewayUnknown(namespace, from) {
-      return known(unknownKey(scope!.id, ['gateway', namespace, from ? localityOf(from) : ''])) as string | undefined;
+      return known(unknownKey(scope!.id, ['gateway', namespace, from ? localityOf(from) : ''])) as Phrase | undefined;
     },
     // network-semantics.md 1.1, 1.2: a Service's endpoints come from itself, the pods its selector matches in its namespace,
     // the Endpoints object of its name and the EndpointSlices labelled with it.

@@ -2,7 +2,7 @@
 // them and whom they can reach, each answer with the rule that decides it and its line; and the code lens summary of a
 // NetworkPolicy ("selects 3 workloads · admits 2 · egress limited").
 
-import { messages } from '../l10n/l10n';
+import { messages, say, type Msg } from '../l10n/l10n';
 import type { Analysis } from '../analysis/analysis';
 import { egressCandidates, ingressCandidates, inWorkloadOrder, listedWorkloadCount, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
@@ -45,7 +45,8 @@ function verdictLine(msg: MdMsg, e: ListedEnd, w: Workload, r: ReachResult): Md 
   const ports = code(portSetText(r.ports));
   const rules = r.because.map((b) => ruleText(msg, b, w.uri));
   const by = rules.length ? md` — ${joined(rules, '; ')}` : md``;
-  if (r.verdict === 'unknown') return msg('- {0}: unknown on {1} because {2}{3}', endText(msg, e, w), ports, text(r.unknownBecause ?? ''), by);
+  // an MdMsg is the locale's Msg (markdown.ts mdMessages): the reason is worded by it, then escaped
+  if (r.verdict === 'unknown') return msg('- {0}: unknown on {1} because {2}{3}', endText(msg, e, w), ports, text(r.unknownBecause ? say(r.unknownBecause, msg as unknown as Msg) : ''), by);
   return msg('- {0} on {1}{2}', endText(msg, e, w), ports, by);
 }
 
@@ -130,7 +131,7 @@ function reachHoverOf(analysis: Analysis, w: Workload): Md {
       return i && e ? msg('ingress and egress') : i ? msg('ingress') : e ? msg('egress') : md``;
     };
     out.push(msg('Selected by {0}.', joined(selecting.map((p) => md`${code(p.name)} (${types(p)}, ${p.uri === w.uri ? msg('line {0}', lineOf(p, p.nameSpan)) : msg('{0} line {1}', text(fileOf(p.uri)), lineOf(p, p.nameSpan))})`), ', ')));
-    for (const m of [...ingress.maybe, ...egress.maybe]) out.push(msg('Perhaps selected by {0}: {1}.', code(m.p.name), text(m.why)));
+    for (const m of [...ingress.maybe, ...egress.maybe]) out.push(msg('Perhaps selected by {0}: {1}.', code(m.p.name), text(say(m.why, messages(analysis.config.locale)))));
   }
   out.push(md``, msg('**Who can reach it**'));
   if (!ingress.sure.length && !ingress.maybe.length) out.push(msg('- any pod whose egress allows it, and outside the cluster: ingress is not isolated'));

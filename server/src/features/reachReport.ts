@@ -6,6 +6,7 @@ import { asProtocol, ingressCandidates, isAll, portSetText, reach, type Endpoint
 import type { Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { isWorkloadFragment } from '../analysis/unknowns';
+import { messages, say, type Msg } from '../l10n/l10n';
 
 export type ReachPeerJson = { readonly namespace: string; readonly kind: string; readonly name: string } | { readonly external: true } | { readonly namespace: string; readonly anyPod: true };
 export type ReachPortsJson = 'all' | readonly { readonly protocol: string; readonly port: number; readonly endPort?: number }[];
@@ -39,12 +40,13 @@ export interface ReachEnd {
  * of a workload → the endpoint, or a message saying why not.
  */
 export function resolveReachRef(analysis: Analysis, ref: string): ReachEnd | { readonly error: string } {
+  const msg = messages(analysis.config.locale);
   if (ref.toLowerCase() === 'external') return { endpoint: { kind: 'external' } };
   const any = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/\*$/.exec(ref);
   if (any) return { endpoint: { kind: 'namespace', namespace: any[1] } };
   const parts = ref.split('/');
   if ((parts.length !== 2 && parts.length !== 3) || parts.some((p) => !p)) {
-    return { error: `'${ref}' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, NAMESPACE/* (any pod of a namespace), or external` };
+    return { error: msg('\'{0}\' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, NAMESPACE/* (any pod of a namespace), or external', ref) };
   }
   const namespace = parts[0];
   const name = parts[parts.length - 1];
@@ -57,21 +59,22 @@ export function resolveReachRef(analysis: Analysis, ref: string): ReachEnd | { r
     }
   }
   if (found.length === 1) return { endpoint: { kind: 'workload', workload: found[0].w }, analysis: found[0].a };
-  if (found.length > 1) return { error: `'${ref}' names several workloads (${found.map((f) => `${namespace}/${f.w.kind}/${name}`).join(', ')}); say which with NAMESPACE/KIND/NAME` };
+  if (found.length > 1) return { error: msg('\'{0}\' names several workloads ({1}); say which with NAMESPACE/KIND/NAME', ref, found.map((f) => `${namespace}/${f.w.kind}/${name}`).join(', ')) };
   const all = analysis.cluster.workloads.filter((w) => !isWorkloadFragment(w));
   const inNamespace = all.filter((w) => w.namespace === namespace).map((w) => `${namespace}/${w.kind}/${w.name}`);
   const sameName = all.filter((w) => w.name === name).map((w) => `${w.namespace}/${w.kind}/${w.name}`);
-  const hint = sameName.length ? `; did you mean ${[...new Set(sameName)].slice(0, 5).join(', ')}?` : inNamespace.length ? `; namespace ${namespace} has ${[...new Set(inNamespace)].slice(0, 5).join(', ')}` : all.length ? `, and no workload in namespace ${namespace}` : ': the given files define no workload at all';
-  return { error: `no workload ${ref} in the given files${hint}` };
+  if (sameName.length) return { error: msg('no workload {0} in the given files; did you mean {1}?', ref, [...new Set(sameName)].slice(0, 5).join(', ')) };
+  if (inNamespace.length) return { error: msg('no workload {0} in the given files; namespace {1} has {2}', ref, namespace, [...new Set(inNamespace)].slice(0, 5).join(', ')) };
+  return { error: all.length ? msg('no workload {0} in the given files, and no workload in namespace {1}', ref, namespace) : msg('no workload {0} in the given files: the given files define no workload at all', ref) };
 }
 
 /** `8080`, `53/UDP`, `8080/tcp` → the port query, or a message. */
-export function parsePortQuery(text: string): PortQuery | { readonly error: string } {
+export function parsePortQuery(text: string, msg: Msg = messages(undefined)): PortQuery | { readonly error: string } {
   const m = /^(\d{1,5})(?:\/([A-Za-z]+))?$/.exec(text);
   const port = m ? Number(m[1]) : NaN;
   const protocol = m?.[2] === undefined ? 'TCP' : asProtocol(m[2]);
-  if (!m || port < 1 || port > 65535) return { error: `--port '${text}' is not PORT or PORT/PROTOCOL with PORT 1-65535 (e.g. 8080, 53/UDP)` };
-  if (!protocol) return { error: `--port '${text}': the protocol must be TCP, UDP or SCTP` };
+  if (!m || port < 1 || port > 65535) return { error: msg('--port \'{0}\' is not PORT or PORT/PROTOCOL with PORT 1-65535 (e.g. 8080, 53/UDP)', text) };
+  if (!protocol) return { error: msg('--port \'{0}\': the protocol must be TCP, UDP or SCTP', text) };
   return { port, protocol };
 }
 
@@ -90,7 +93,7 @@ function portsJson(s: PortSet): ReachPortsJson {
   return [...s].flatMap(([protocol, ranges]) => ranges.map(([a, b]) => ({ protocol, port: a, ...(b !== a ? { endPort: b } : {}) })));
 }
 
-function connection(from: Endpoint, to: Endpoint, r: ReachResult): ReachConnection {
+function connection(from: Endpoint, to: Endpoint, r: ReachResult, msg: Msg): ReachConnection {
   const place = (ref: RuleRef) => {
     const rules = ref.direction === 'ingress' ? ref.policy.ingress : ref.policy.egress;
     return { uri: ref.policy.uri, span: ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan ?? ref.policy.span };
@@ -102,7 +105,7 @@ function connection(from: Endpoint, to: Endpoint, r: ReachResult): ReachConnecti
       verdict: r.verdict,
       ports: r.verdict === 'denied' ? [] : portsJson(r.ports),
       because: r.because.map((b) => ({ policy: { namespace: b.policy.namespace, name: b.policy.name }, direction: b.direction, ...(b.rule !== undefined ? { rule: b.rule } : {}) })),
-      ...(r.unknownBecause && r.verdict !== 'denied' ? { unknownBecause: r.unknownBecause } : {}),
+      ...(r.unknownBecause && r.verdict !== 'denied' ? { unknownBecause: say(r.unknownBecause, msg) } : {}),
     },
     places: r.because.map(place),
     portsText: r.verdict === 'denied' ? 'No Connections' : portSetText(r.ports),
@@ -112,10 +115,11 @@ function connection(from: Endpoint, to: Endpoint, r: ReachResult): ReachConnecti
 /** One verdict between two endpoints; both workloads must be in one apply scope. */
 export function reachBetween(analysis: Analysis, from: ReachEnd, to: ReachEnd, port?: PortQuery): ReachConnection | { readonly error: string } {
   const scoped = from.analysis ?? to.analysis ?? analysis;
+  const msg = messages(analysis.config.locale);
   if (from.analysis && to.analysis && from.analysis !== to.analysis) {
-    return { error: 'the two workloads are in different variants of the workspace (files that are never applied together), so no connection between them exists' };
+    return { error: msg('the two workloads are in different variants of the workspace (files that are never applied together), so no connection between them exists') };
   }
-  return connection(from.endpoint, to.endpoint, reach(scoped.cluster, from.endpoint, to.endpoint, port));
+  return connection(from.endpoint, to.endpoint, reach(scoped.cluster, from.endpoint, to.endpoint, port), msg);
 }
 
 /**
@@ -124,6 +128,7 @@ export function reachBetween(analysis: Analysis, from: ReachEnd, to: ReachEnd, p
  */
 export function connectivity(analysis: Analysis, port?: PortQuery): readonly ReachConnection[] {
   const out = new Map<string, ReachConnection>();
+  const msg = messages(analysis.config.locale);
   const external: ListedEnd = { kind: 'external' };
   for (const scope of analysis.scopes()) {
     const cluster = scope.analysis.cluster;
@@ -140,7 +145,7 @@ export function connectivity(analysis: Analysis, port?: PortQuery): readonly Rea
         const r = reach(cluster, from, to, port);
         if (r.verdict === 'denied') continue;
         const key = `${peerText(from)}\u0000${peerText(to)}`;
-        if (!out.has(key)) out.set(key, connection(from, to, r));
+        if (!out.has(key)) out.set(key, connection(from, to, r, msg));
       }
     }
   }

@@ -13,6 +13,7 @@ import { istioGatewayTraceGraph, virtualServiceTraceGraph } from './istioTraceGr
 import { isIstioGateway, isVirtualService, type IstioGateway, type VirtualService } from '../model/istio';
 import { traceToMermaid } from './traceMermaid';
 import { traceToText } from './traceText';
+import { messages } from '../l10n/l10n';
 
 /** With variants side by side, the definition in the given file (a hover's or a picker's); otherwise the first. */
 function serviceFor(analysis: Analysis, params: TraceParams): Service | undefined {
@@ -43,7 +44,7 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
     const findings = findingsInUnits(analysis);
     const traced = isIstioGateway(target) ? istioGatewayTraceGraph(analysis, target, findings) : virtualServiceTraceGraph(analysis, target, findings);
     const graph = variant ? { ...traced, variant } : traced;
-    return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
+    return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph, messages(analysis.config.locale)) };
   }
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(target.uri).label;
@@ -51,7 +52,7 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
   const client = readTraceClient(params.client);
   const traced = isGateway(target) ? gatewayTraceGraph(analysis, target, findings) : isRoute(target) ? routeTraceGraph(analysis, target, findings) : traceGraph(analysis, target, findings, client);
   const graph = variant ? { ...traced, variant } : traced;
-  const result = { graph, mermaid: traceToMermaid(graph), text: traceToText(graph) };
+  const result = { graph, mermaid: traceToMermaid(graph), text: traceToText(graph, messages(analysis.config.locale)) };
   // A Service's trace may be drawn for a client: the picker offers the workloads of its scope (netpol §1).
   return isGateway(target) || isRoute(target) ? result : { ...result, clients: clientChoices(analysis.scopeOf(target.uri).analysis) };
 }

@@ -3,6 +3,7 @@
 // application, a Helm release object) that applies manifests from elsewhere. A ServiceMonitor, a Certificate, an Istio
 // VirtualService or a Kueue ClusterQueue makes nothing of the kind and is no such evidence.
 
+import { phrase, type Phrase } from '../l10n/l10n';
 import { at, isMap, type YMap, type YNode } from './yamlTree';
 
 /**
@@ -12,7 +13,7 @@ import { at, isMap, type YMap, type YNode } from './yamlTree';
  */
 export interface Supplier {
   readonly supplies: 'pods' | 'objects';
-  readonly why: string;
+  readonly why: Phrase;
   /** For `objects`: the namespace its manifests land in, when it says; undefined means wherever they name. */
   readonly namespace?: string;
 }
@@ -112,12 +113,12 @@ export function supplierOf(apiVersion: string, kind: string, namespace: string, 
   const deployer = deployers.get(`${group}/${kind}`);
   if (deployer) {
     const lands = deployer(spec, namespace);
-    return { supplies: 'objects', why: `deploys manifests kept elsewhere${lands ? ` into namespace "${lands}"` : ''}`, ...(lands ? { namespace: lands } : {}) };
+    return { supplies: 'objects', why: lands ? phrase('deploys manifests kept elsewhere into namespace "{0}"', lands) : phrase('deploys manifests kept elsewhere'), ...(lands ? { namespace: lands } : {}) };
   }
   const known = podMakingKinds.get(group);
-  if (known === '*' || known?.has(kind)) return { supplies: 'pods', why: 'an operator turns into pods' };
+  if (known === '*' || known?.has(kind)) return { supplies: 'pods', why: phrase('an operator turns into pods') };
   if (known) return undefined;
-  if (looksLikeWorkload(spec)) return { supplies: 'pods', why: 'looks like a workload (it has a pod template, containers or replicas), so an operator may turn it into pods' };
+  if (looksLikeWorkload(spec)) return { supplies: 'pods', why: phrase('looks like a workload (it has a pod template, containers or replicas), so an operator may turn it into pods') };
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 // The shape of a rule module: metadata that generates docs/rules.md, and a pure check over a rule context.
 
+import type { Phrase } from '../l10n/l10n';
 import type { DnsRecord, NameResolution, ServiceEnvVar } from '../analysis/analysis';
 import type { ServiceEndpoints } from '../analysis/endpoints';
 import type { Endpoint, PortQuery, ReachResult } from '../analysis/reach';
@@ -133,16 +134,16 @@ export interface Lookup {
    * Rules stay quiet when it answers (semantics §9.2). `from`: the subject's file, so that evidence stays near it (an
    * unrendered chart counts only for subjects beside it, analysis/unknowns.ts `localityOf`).
    */
-  podsUnknown(namespace: string, keys: Iterable<string>, from?: string): string | undefined;
+  podsUnknown(namespace: string, keys: Iterable<string>, from?: string): Phrase | undefined;
   /**
    * Why the object of this kind, namespace and name does not exist although a manifest defines it: the API server
    * rejects it (semantics §9.4). Lookups never return rejected objects; messages about what depends on them say why.
    */
   rejected(kind: string, namespace: string, name: string): string | undefined;
   /** Why a Service of this name may exist in `namespace` although no manifest in scope defines it there (semantics §9.2, §9.3). */
-  serviceUnknown(namespace: string, name: string, from?: string): string | undefined;
+  serviceUnknown(namespace: string, name: string, from?: string): Phrase | undefined;
   /** Why a Gateway may exist in `namespace` although no manifest in scope defines it (semantics §9.2), or undefined. */
-  gatewayUnknown(namespace: string, from?: string): string | undefined;
+  gatewayUnknown(namespace: string, from?: string): Phrase | undefined;
   endpointsOf(service: Service): ServiceEndpoints;
   /** The records a Service or workload (StatefulSet/pod names) gives rise to. */
   dnsRecordsFor(resource: Resource): readonly DnsRecord[];
