@@ -20,6 +20,33 @@ const entries = Object.entries(translations).filter(([code]) => !code.startsWith
 const documented = documentedTexts(rules);
 const byCode = new Map(documented.map((d) => [d.code, d]));
 
+interface GlossaryTerm {
+  readonly term: string;
+  readonly translation: string;
+  readonly keep?: boolean;
+}
+const glossary = (JSON.parse(readFileSync(join(root, 'l10n', 'glossary.zh-cn.json'), 'utf8')) as { terms: GlossaryTerm[] }).terms;
+
+/**
+ * The glossary terms an English text uses, longest first (as test/l10n/catalogue.test.ts reads them): not in code spans,
+ * <patterns>, quotes, field paths or file names.
+ */
+function termsIn(english: string): GlossaryTerm[] {
+  let text = english
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
+    .replace(/"[^"]*"/g, ' ')
+    .replace(/[\w-]*[./][\w./-]*/g, ' ');
+  const found: GlossaryTerm[] = [];
+  for (const t of [...glossary].sort((a, b) => b.term.length - a.term.length)) {
+    const re = new RegExp(`\\b${t.term.replace(/ /g, '\\s+')}(s|es)?\\b`, t.keep ? 'g' : 'gi');
+    if (!re.test(text)) continue;
+    found.push(t);
+    text = text.replace(re, ' ');
+  }
+  return found;
+}
+
 /** Code spans and link targets of a Markdown text, sorted: what a translation must keep exactly. */
 function literals(markdown: string): string[] {
   return [...markdown.matchAll(/`[^`]+`|\]\([^)]+\)/g)].map((m) => m[0]).sort();
@@ -57,6 +84,20 @@ describe('docs/rules.zh-cn.md', () => {
       assert.deepEqual(literals(entry.title), literals(english.title), `${code}: the title's code spans differ from the English`);
       assert.deepEqual(literals(entry.description), literals(english.description ?? ''), `${code}: the description's code spans and links differ from the English`);
     }
+  });
+
+  it('writes every glossary term of the English as l10n/glossary.zh-cn.json translates it', () => {
+    const wrong: string[] = [];
+    for (const [code, entry] of entries) {
+      const english = byCode.get(code);
+      if (!english) continue;
+      for (const part of ['title', 'description'] as const) {
+        for (const term of termsIn(english[part] ?? '')) {
+          if (!entry[part].includes(term.translation)) wrong.push(`${code} (${part}): "${term.term}" must read "${term.translation}"`);
+        }
+      }
+    }
+    assert.deepEqual(wrong, []);
   });
 
   it('writes Chinese punctuation after Chinese text, and the glossary word for namespace', () => {
