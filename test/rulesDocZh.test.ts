@@ -117,14 +117,14 @@ describe('docs/rules.zh-cn.md', () => {
     ] as const) {
       const doc = renderRulesDoc(rules, 'zh-cn', { translations: given, hash });
       const section = doc.slice(doc.indexOf(`\n## ${rule.code}\n`), doc.indexOf('\n## ', doc.indexOf(`\n## ${rule.code}\n`) + 1));
-      assert.ok(section.includes(`*${note}*`), `no note in ${section.slice(0, 200)}`);
-      assert.ok(section.includes(`**${rule.title}** （默认严重程度：${rule.defaultSeverity}）`));
+      assert.ok(section.includes(`\n> ${note}\n`), `no note in ${section.slice(0, 200)}`);
+      assert.ok(section.includes(`**${rule.title}**（默认严重程度：${rule.defaultSeverity}）`));
       assert.ok(section.includes(rule.description.trim()));
       assert.ok(!section.includes('旧标题'));
     }
     const current: RuleTranslations = { [rule.code]: { title: '新标题', description: '新说明。', source: ruleSourceHash(rule) } };
     const doc = renderRulesDoc(rules, 'zh-cn', { translations: current, hash });
-    assert.ok(doc.includes(`\n## ${rule.code}\n\n**新标题** （默认严重程度：${rule.defaultSeverity}）\n\n新说明。\n`));
+    assert.ok(doc.includes(`\n## ${rule.code}\n\n**新标题**（默认严重程度：${rule.defaultSeverity}）\n\n新说明。\n`));
     assert.ok(doc.includes(`| [\`${rule.code}\`](#${rule.code}) | ${rule.defaultSeverity} | 新标题 |`));
   });
 

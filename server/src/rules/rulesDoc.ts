@@ -61,6 +61,7 @@ interface PageTexts {
   readonly generated: string;
   readonly intro: readonly string[];
   readonly tableHeader: string;
+  /** Follows the title in a rule's section (with the space the language puts before it). */
   readonly severity: (severity: string) => string;
   readonly firesOn: string;
   readonly quietOn: string;
@@ -68,7 +69,7 @@ interface PageTexts {
   readonly otherCodesIntro: string;
   /** The sentence after an input code's title. */
   readonly inputCode: (title: string, severity: string) => string;
-  /** The note above a rule shown in English, by why it is. */
+  /** The note above a rule shown in English (a block quote), by why it is. */
   readonly untranslated?: Readonly<Record<Exclude<TranslationState, 'current'>, string>>;
 }
 
@@ -85,7 +86,7 @@ const english: PageTexts = {
     '**Unknown is not missing.** Where the manifests cannot know (pods an operator makes from a custom resource, labels whose values a controller generates, a namespace or Service created elsewhere, a value a tool fills in later), rules stay quiet rather than report something that may be wrong. Each rule says below when it stays quiet. An object the API server rejects does not exist: it gives no DNS names or endpoints, and what depends on it says so.',
   ],
   tableHeader: '| Code | Default severity | What it catches |',
-  severity: (s) => `(default severity: ${s})`,
+  severity: (s) => ` (default severity: ${s})`,
   firesOn: '**Fires on:**',
   quietOn: '**Quiet on:**',
   otherCodes: '## Other codes',
@@ -143,9 +144,9 @@ export function renderRulesDoc(rules: readonly Rule[], locale: RulesDocLocale = 
   for (const r of rules) {
     const text = shown(r);
     out.push('', `## ${r.code}`, '');
-    if (text.note) out.push(`*${text.note}*`, '');
+    if (text.note) out.push(`> ${text.note}`, '');
     out.push(
-      `**${text.title}** ${page.severity(r.defaultSeverity)}`,
+      `**${text.title}**${page.severity(r.defaultSeverity)}`,
       '',
       text.description.trim(),
       '',
@@ -166,7 +167,7 @@ export function renderRulesDoc(rules: readonly Rule[], locale: RulesDocLocale = 
   for (const c of inputCodes) {
     const text = shown(c);
     out.push('', `### ${c.code}`, '');
-    if (text.note) out.push(`*${text.note}*`, '');
+    if (text.note) out.push(`> ${text.note}`, '');
     out.push(page.inputCode(text.title, c.defaultSeverity));
   }
   return out.join('\n') + '\n';
