@@ -1,22 +1,27 @@
-// Writes the files derived from the rule modules: the registry server/src/rules/index.ts and docs/rules.md. With
-// them generated, adding a rule is its module and its fixtures. `npm run build` and the test commands run this
+// Writes the files derived from the rule modules: the registry server/src/rules/index.ts, docs/rules.md and its
+// Simplified Chinese twin docs/rules.zh-cn.md (with the translations of l10n/rules.zh-cn.json). With them generated,
+// adding a rule is its module and its fixtures; a rule without a current translation is shown in English on the
+// Chinese page, under a note, and this script warns about it (on stderr, naming the hash its entry's `source` takes). `npm run build` and the test commands run this
 // first (`npm run derived` runs it alone); on CI they run it with --check, so a stale committed file fails there
 // instead of being rewritten.
 //
 // Usage: node --import tsx scripts/derived.ts [--check]
-//   --check  writes nothing; exits 1 naming each stale file and the command that updates it.
+//   --check  writes nothing; exits 1 naming each stale file and the command that updates it (the warning about
+//            untranslated rules does not fail it).
 // scripts/derivedFiles.mjs runs it for the build and the tests, with --check when CI=true.
 //
 // Paths are relative to this script's checkout, so a copy of the tree (test/derived.test.ts) derives its own files.
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Rule } from '../server/src/rules/rule';
-import { renderRulesDoc } from '../server/src/rules/rulesDoc';
+import { documentedTexts, renderRulesDoc, ruleSourceText, translationState, type RuleTranslations, type Translated } from '../server/src/rules/rulesDoc';
 
 const root = join(__dirname, '..');
 const rulesFolder = 'server/src/rules';
 const updateCommand = 'npm run derived';
+const translationsPath = 'l10n/rules.zh-cn.json';
 
 /**
  * What makes a module a rule module. Helper modules (closestName.ts, finding.ts, rule.ts, …) export no
@@ -83,12 +88,52 @@ function renderRegistry(modules: readonly RuleModule[]): string {
   ].join('\n');
 }
 
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** l10n/rules.zh-cn.json: every value a title, a description and a source hash (none when the file is absent). */
+function readTranslations(): RuleTranslations {
+  const path = join(root, translationsPath);
+  if (!existsSync(path)) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Problem(`${translationsPath}: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Problem(`${translationsPath}: not an object of translations by code`);
+  for (const [code, entry] of Object.entries(parsed)) {
+    if (code.startsWith('$')) continue;
+    const e = entry as Record<string, unknown>;
+    if (typeof e !== 'object' || e === null || typeof e.title !== 'string' || typeof e.description !== 'string' || typeof e.source !== 'string') {
+      throw new Problem(`${translationsPath}: "${code}" needs a string title, description and source`);
+    }
+  }
+  return parsed as RuleTranslations;
+}
+
+/** Warns (stderr) about each code the Chinese page shows in English, with the hash its entry's `source` must take. */
+function warnUntranslated(rules: readonly Rule[], translated: Translated): void {
+  const lines: string[] = [];
+  for (const item of documentedTexts(rules)) {
+    const state = translationState(item, translated);
+    if (state === 'current') continue;
+    lines.push(`  ${item.code}: ${state === 'missing' ? 'no entry' : 'translated from older English'} (source: ${sha256(ruleSourceText(item))})`);
+  }
+  if (!lines.length) return;
+  console.warn(`warning: docs/rules.zh-cn.md shows ${lines.length} code(s) in English: ${translationsPath} has no current translation of`);
+  for (const line of lines) console.warn(line);
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const modules = await ruleModules();
+  const rules = modules.map((m) => m.rule);
+  const translated: Translated = { translations: readTranslations(), hash: sha256 };
+  warnUntranslated(rules, translated);
   const derived = [
     { path: `${rulesFolder}/index.ts`, text: renderRegistry(modules) },
-    { path: 'docs/rules.md', text: renderRulesDoc(modules.map((m) => m.rule)) },
+    { path: 'docs/rules.md', text: renderRulesDoc(rules) },
+    { path: 'docs/rules.zh-cn.md', text: renderRulesDoc(rules, 'zh-cn', translated) },
   ];
   const stale = derived.filter((d) => {
     const path = join(root, d.path);

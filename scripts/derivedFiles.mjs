@@ -1,4 +1,4 @@
-// Brings the files derived from the rule modules (the rule registry and docs/rules.md, scripts/derived.ts) up to date;
+// Brings the files derived from the rule modules (the rule registry, docs/rules.md and docs/rules.zh-cn.md, scripts/derived.ts) up to date;
 // with CI=true it only checks them, so a stale committed file fails CI instead of being rewritten where nobody would
 // commit it. The build, the test runner and scripts/test.sh all go through here: the policy is in one place.
 //

@@ -1,4 +1,4 @@
-// scripts/derived.ts: the committed registry and docs/rules.md are what it derives from the rule modules, and a rule
+// scripts/derived.ts: the committed registry, docs/rules.md and docs/rules.zh-cn.md are what it derives from the rule modules, and a rule
 // module added to a copy of the tree is registered and documented there by it alone. The real tree is never written.
 
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { rules } from '../server/src/rules/index';
 const repoRoot = join(__dirname, '..');
 const registryPath = join('server', 'src', 'rules', 'index.ts');
 const docPath = join('docs', 'rules.md');
+const zhDocPath = join('docs', 'rules.zh-cn.md');
 
 /** Runs the checkout's own copy of the script, so the copy of the tree below derives its own files. */
 function derive(root: string, ...args: string[]) {
@@ -49,19 +50,21 @@ describe('scripts/derived.ts', () => {
   const committed = {
     registry: readFileSync(join(repoRoot, registryPath), 'utf8'),
     doc: readFileSync(join(repoRoot, docPath), 'utf8'),
+    zhDoc: readFileSync(join(repoRoot, zhDocPath), 'utf8'),
   };
 
-  it('finds the committed registry and docs/rules.md up to date (--check)', () => {
+  it('finds the committed registry, docs/rules.md and docs/rules.zh-cn.md up to date (--check)', () => {
     const run = derive(repoRoot, '--check');
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stderr, '');
+    // The one thing it may say: which codes docs/rules.zh-cn.md shows in English (test/rulesDocZh.test.ts counts them).
+    assert.equal(run.stderr.replace(/^warning: docs\/rules\.zh-cn\.md shows .*\n(?: {2}.*\n)*/, ''), '');
   });
 
   describe('on a copy of the tree with one more rule module', () => {
     const copy = mkdtempSync(join(tmpdir(), 'kube-netlens-derived-'));
     before(() => {
       // What the script reads: the sources it imports, its outputs, and what tsx resolves with.
-      for (const rel of [join('server', 'src'), 'l10n', join('scripts', 'derived.ts'), docPath, 'package.json', 'tsconfig.json']) {
+      for (const rel of [join('server', 'src'), 'l10n', join('scripts', 'derived.ts'), docPath, zhDocPath, 'package.json', 'tsconfig.json']) {
         cpSync(join(repoRoot, rel), join(copy, rel), { recursive: true });
       }
       symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
@@ -75,8 +78,10 @@ describe('scripts/derived.ts', () => {
       assert.equal(run.status, 1);
       assert.match(run.stderr, /^server\/src\/rules\/index\.ts is stale: `npm run derived` updates it/m);
       assert.match(run.stderr, /^docs\/rules\.md is stale: `npm run derived` updates it/m);
+      assert.match(run.stderr, /^docs\/rules\.zh-cn\.md is stale: `npm run derived` updates it/m);
       assert.equal(readFileSync(join(copy, registryPath), 'utf8'), committed.registry);
       assert.equal(readFileSync(join(copy, docPath), 'utf8'), committed.doc);
+      assert.equal(readFileSync(join(copy, zhDocPath), 'utf8'), committed.zhDoc);
     });
 
     it('registers the new rule in code order and documents it', () => {
@@ -93,6 +98,10 @@ describe('scripts/derived.ts', () => {
       const doc = readFileSync(join(copy, docPath), 'utf8');
       assert.ok(doc.includes('\n## extra-rule\n'));
       assert.ok(doc.includes('| [`extra-rule`](#extra-rule) | hint | A rule added by test/derived.test.ts |'));
+      // Not translated: in English on the Chinese page, under a note, and named by the warning with its hash.
+      const zhDoc = readFileSync(join(copy, zhDocPath), 'utf8');
+      assert.ok(zhDoc.includes('\n## extra-rule\n\n> （此规则尚无中文说明，以下为英文原文）\n\n**A rule added by test/derived.test.ts**（默认严重程度：hint）\n\nFires on nothing.\n'));
+      assert.match(run.stderr, /^ {2}extra-rule: no entry \(source: [0-9a-f]{64}\)$/m);
     });
 
     it('then finds the copy up to date', () => {
@@ -104,5 +113,6 @@ describe('scripts/derived.ts', () => {
   it('never wrote the real tree', () => {
     assert.equal(readFileSync(join(repoRoot, registryPath), 'utf8'), committed.registry);
     assert.equal(readFileSync(join(repoRoot, docPath), 'utf8'), committed.doc);
+    assert.equal(readFileSync(join(repoRoot, zhDocPath), 'utf8'), committed.zhDoc);
   });
 });
