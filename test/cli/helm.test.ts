@@ -53,6 +53,20 @@ describe('Helm charts rendered with the real helm', () => {
     assert.deepEqual(d.related.map((r) => r.file), [join(charts, 'typo', 'templates', 'deployment.yaml')]);
   });
 
+  it('reports TLS origination without a CA and IPv4-only ipBlocks in a dual-stack namespace at their template lines', () => {
+    const { diagnostics } = check(['--helm', helm, join(charts, 'tlsdual')]);
+    const t = (f: string) => join(charts, 'tlsdual', 'templates', f);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [
+      ['istio-tls-ca-missing', 'information', t('destination-rule.yaml'), '9:13'],
+      ['networkpolicy-ipblock-ipv4-only', 'information', t('networkpolicy.yaml'), '13:19'],
+    ]);
+    const [tls, ipv4] = diagnostics;
+    assert.match(tls.message, /to host "payments\.example\.com" without caCertificates or credentialName[^]*\nin release tlsdual, values\.yaml: rendered `SIMPLE`$/);
+    assert.match(ipv4.message, /is an IPv4 range \(192\.0\.2\.0\/24\)[^]*\nin release tlsdual, values\.yaml: rendered `192\.0\.2\.0\/24`$/);
+    // the Service that asks for IPv6 is named on its template line
+    assert.deepEqual(ipv4.related.map((r) => r.file), [t('service.yaml')]);
+  });
+
   it('reports the Istio and Prometheus operator rules at their template lines, with the rendered value', () => {
     const { diagnostics } = check(['--helm', helm, join(charts, 'mesh')]);
     const t = (f: string) => join(charts, 'mesh', 'templates', f);
