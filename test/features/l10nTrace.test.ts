@@ -3,6 +3,8 @@
 // English trace is unchanged by it.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { traceResultFor } from '../../server/src/features/traceResult';
@@ -125,5 +127,22 @@ describe('the Service trace in zh-cn', () => {
     assert.match(zh, /2 个端点。/);
     assert.deepEqual(englishLines(zh), []);
     assert.match(trace(), /\n {6}Gateway shop\/edge \(class envoy\) listens on 80\/HTTP for shop\.example\.com\.\n {6}Admits HTTPRoute, GRPCRoute from namespace shop\.\n {6}Accepts 1 route of the workspace\.\n/);
+  });
+
+  it('words an Istio Gateway\'s servers, route blocks and destinations in Chinese', () => {
+    const dir = join(__dirname, '..', 'fixtures', 'e2e', 'istio');
+    const sources = ['gateway.yaml', 'shop.yaml', 'ingressgateway.yaml'].map((f) => ({ uri: `file:///w/${f}`, text: readFileSync(join(dir, f), 'utf8') }));
+    const trace = (locale?: Locale) => traceResultFor(analyzeTexts(sources, locale ? { locale } : {}), { kind: 'IstioGateway', namespace: 'shop', name: 'public' })!.text;
+    const zh = trace('zh-cn');
+    assert.match(zh, /Istio Gateway shop\/public（网关 Pod：istio=ingressgateway）在 8080\/HTTP 上为 shop\.example\.com 侦听。\n {6}应用工作区中的 1 个 VirtualService。/);
+    assert.match(zh, /1 个目标，其中 1 个指向不存在的 Service（503）。/);
+    assert.match(zh, /http\[1\]\.route\[0\]：把请求发送到 web\.shop 端口 80。\n {10}Istio 不会补全这个名称：请写成 web\.shop\.svc\.cluster\.local（否则返回 503）。/);
+    // a finding quoted in a box is the rule's message (in Chinese, quoting Envoy's "no cluster"); every other line is Chinese
+    const finding = /^\s*(error|warning|information|hint) [a-z-]+: /;
+    assert.ok(zh.split('\n').some((l) => finding.test(l) && /路由到主机/.test(l)), 'the finding is in Chinese');
+    assert.deepEqual(englishLines(zh).filter((l) => !finding.test(l)), []);
+    const en = trace();
+    assert.match(en, /Istio Gateway shop\/public \(gateway pods istio=ingressgateway\) listens on 8080\/HTTP for shop\.example\.com\.\n {6}Applies 1 VirtualService of the workspace\./);
+    assert.match(en, /1 destination, 1 of them to no Service \(503\)\./);
   });
 });

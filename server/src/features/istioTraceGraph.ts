@@ -4,6 +4,7 @@
 // (features/traceGraph.ts gatewayTraceGraph), drawn with the same builder and Service nodes.
 
 import type { Analysis } from '../analysis/analysis';
+import type { Msg } from '../l10n/l10n';
 import type { IstioTarget } from '../analysis/istioHosts';
 import { gatewaysOf, routeBlocks, serverServes, virtualServicesOn, type IstioRouteBlock } from '../analysis/istioTrace';
 import type { IstioGateway, IstioServer, VirtualService } from '../model/istio';
@@ -16,31 +17,39 @@ function serverId(gw: IstioGateway, index: number): string {
 }
 
 function drawServer(b: GraphBuilder, gw: IstioGateway, server: IstioServer, index: number, more: readonly string[]): void {
-  const hosts = server.hosts.map((h) => h.value).join(', ') || '(no hosts)';
+  const msg = b.msg;
+  const hosts = server.hosts.map((h) => h.value).join(', ') || msg('(no hosts)');
+  const pods = [...gw.selector].map(([k, v]) => `${k}=${v}`).join(', ') || msg('of any labels');
   b.node({
     id: serverId(gw, index),
     kind: 'gateway-listener',
     column: 'listener',
-    label: `${gw.name} · ${server.portName ?? `server ${index + 1}`} ${server.port ?? '?'}/${server.protocol ?? '?'}`,
-    detail: [`Istio Gateway ${gw.namespace}/${gw.name} (gateway pods ${[...gw.selector].map(([k, v]) => `${k}=${v}`).join(', ') || 'of any labels'}) listens on ${server.port ?? '?'}/${server.protocol ?? '?'} for ${hosts}.`, ...more],
+    label: `${gw.name} · ${server.portName ?? msg('server {0}', index + 1)} ${server.port ?? '?'}/${server.protocol ?? '?'}`,
+    detail: [msg('Istio Gateway {0}/{1} (gateway pods {2}) listens on {3}/{4} for {5}.', gw.namespace, gw.name, pods, server.port ?? '?', server.protocol ?? '?', hosts), ...more],
     status: 'ok',
     source: b.source(gw.uri, server.span),
   });
 }
 
-function targetText(t: IstioTarget): { status: TraceStatus; line: string } {
+function targetText(t: IstioTarget, msg: Msg): { status: TraceStatus; line: string } {
   switch (t.kind) {
     case 'service':
       return { status: 'ok', line: `Service ${t.service.namespace}/${t.service.name} (${t.fqdn}).` };
     case 'entry':
-      return { status: 'ok', line: `ServiceEntry ${t.entry.namespace}/${t.entry.name} declares ${t.fqdn}.` };
+      return { status: 'ok', line: msg('ServiceEntry {0}/{1} declares {2}.', t.entry.namespace, t.entry.name, t.fqdn) };
     case 'missing':
-      return { status: 'error', line: `No Service "${t.name}" in namespace ${t.namespace}: Istio has no cluster for ${t.fqdn} (503).` };
+      return { status: 'error', line: msg('No Service "{0}" in namespace {1}: Istio has no cluster for {2} (503).', t.name, t.namespace, t.fqdn) };
     case 'unexpanded':
-      return { status: 'error', line: `Istio does not expand this name: write ${t.full} (503 otherwise).` };
+      return { status: 'error', line: msg('Istio does not expand this name: write {0} (503 otherwise).', t.full) };
     case 'unknown':
-      return { status: 'conditional', line: t.fqdn ? `${t.fqdn} is not defined in the manifests (a ServiceEntry or a Service made elsewhere may serve it).` : 'No host.' };
+      return { status: 'conditional', line: t.fqdn ? msg('{0} is not defined in the manifests (a ServiceEntry or a Service made elsewhere may serve it).', t.fqdn) : msg('No host.') };
   }
+}
+
+/** "3 destinations, 1 of them to no Service (503)." */
+function destinationCount(n: number, broken: number, msg: Msg): string {
+  if (!broken) return n === 1 ? msg('{0} destination.', n) : msg('{0} destinations.', n);
+  return n === 1 ? msg('{0} destination, {1} of them to no Service (503).', n, broken) : msg('{0} destinations, {1} of them to no Service (503).', n, broken);
 }
 
 /** The route blocks and destinations of VirtualServices; `from` gives the nodes each block is reached from. */
@@ -52,25 +61,28 @@ function drawBlocks(b: GraphBuilder, blocks: readonly IstioRouteBlock[], service
     l.push({ id, vs, span });
     places.set(key, l);
   };
+  const msg = b.msg;
   for (const block of blocks) {
     const { vs, where, destinations } = block;
     const id = `istio:block:${vs.namespace}/${vs.name}/${where}`;
-    const broken = destinations.filter((d) => targetText(d.target).status === 'error').length;
+    const broken = destinations.filter((d) => targetText(d.target, msg).status === 'error').length;
     b.node({
       id,
       kind: 'route-rule',
       column: 'route',
       label: `VirtualService ${vs.name} · ${where}`,
-      detail: [`Hosts ${vs.hosts.map((h) => h.value).join(', ') || '(none)'}.`, `${destinations.length} ${destinations.length === 1 ? 'destination' : 'destinations'}${broken ? `, ${broken} of them to no Service (503)` : ''}.`],
+      detail: [msg('Hosts {0}.', vs.hosts.map((h) => h.value).join(', ') || msg('(none)')), destinationCount(destinations.length, broken, msg)],
       status: broken === destinations.length && broken > 0 ? 'error' : broken ? 'warning' : 'ok',
       source: b.source(vs.uri, destinations[0]?.destination.span),
     });
     for (const f of from(block)) b.edge(f, id, 'ok');
     destinations.forEach(({ destination: d, target }, i) => {
-      const { status, line } = targetText(target);
+      const { status, line } = targetText(target, msg);
       const did = `${id}/${i}`;
-      const label = `${d.host ?? '?'}${d.port !== undefined ? `:${d.port}` : ''}${d.subset ? ` subset ${d.subset}` : ''}${d.role === 'mirror' ? ' (mirror)' : ''}`;
-      b.node({ id: did, kind: 'backend-ref', column: 'entry', label, detail: [`${d.where}: ${d.role === 'mirror' ? 'mirrors a copy of the requests to' : 'sends requests to'} ${d.host ?? '(no host)'}${d.port !== undefined ? ` port ${d.port}` : ''}${d.subset ? `, subset ${d.subset}` : ''}.`, line], status, source: b.source(vs.uri, d.span) });
+      const label = `${d.host ?? '?'}${d.port !== undefined ? `:${d.port}` : ''}${d.subset ? ` ${msg('subset {0}', d.subset)}` : ''}${d.role === 'mirror' ? ` ${msg('(mirror)')}` : ''}`;
+      const to = `${d.host ?? msg('(no host)')}${d.port !== undefined ? ` ${msg('port {0}', d.port)}` : ''}${d.subset ? msg(', subset {0}', d.subset) : ''}`;
+      const sends = d.role === 'mirror' ? msg('{0}: mirrors a copy of the requests to {1}.', d.where, to) : msg('{0}: sends requests to {1}.', d.where, to);
+      b.node({ id: did, kind: 'backend-ref', column: 'entry', label, detail: [sends, line], status, source: b.source(vs.uri, d.span) });
       add(vs, did, d.span);
       b.edge(id, did, status === 'error' ? 'broken' : 'ok');
       const service = target.kind === 'service' ? target.service : undefined;
@@ -113,7 +125,8 @@ export function istioGatewayTraceGraph(workspace: Analysis, gw: IstioGateway, fi
   const vss = virtualServicesOn(analysis.cluster, gw);
   gw.servers.forEach((server, i) => {
     const n = vss.filter((vs) => serverServes(gw, server, vs)).length;
-    drawServer(b, gw, server, i, [n ? `Applies ${n} VirtualService${n === 1 ? '' : 's'} of the workspace.` : 'No VirtualService in the workspace is bound to it for these hosts.']);
+    const msg = b.msg;
+    drawServer(b, gw, server, i, [n === 1 ? msg('Applies {0} VirtualService of the workspace.', n) : n ? msg('Applies {0} VirtualServices of the workspace.', n) : msg('No VirtualService in the workspace is bound to it for these hosts.')]);
   });
   const blocks = vss.flatMap((vs) => routeBlocks(analysis.cluster, analysis.config, vs));
   const services: Service[] = [];
