@@ -232,6 +232,23 @@ function firstLine(text: string, max = 300): string {
   return (first ?? '').replace(/^"|"$/g, '').slice(0, max);
 }
 
+/**
+ * kubectl's whole error on one line: its message is one Go error that may span lines (a builtin's config is quoted
+ * between backticks before the cause, "trouble configuring builtin PatchTransformer with config: `...`: security; ..."),
+ * so its first line alone can miss the cause.
+ */
+function wholeError(text: string, max = Infinity): string {
+  const first = firstLine(text, Infinity);
+  const all = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+  const start = all.indexOf(first.slice(0, 40));
+  // the quoted config is not the reason (it may name files, URLs or Helm charts the cause is not about)
+  return (start >= 0 ? all.slice(start) : all).replace(/`[^`]*`/g, '`…`').replace(/"$/, '').slice(0, max);
+}
+
 async function compareRoot(o: Options, repo: string, root: string): Promise<RootResult> {
   const [ours, theirs] = await Promise.all([run(process.execPath, [o.cli, 'build', root, '--format', 'json']), run(o.kubectl, ['kustomize', root])]);
   const name = relative(repo, root) || '.';
@@ -263,7 +280,7 @@ async function compareRoot(o: Options, repo: string, root: string): Promise<Root
     const c = compareObjects(ourObjects, theirObjects);
     outcome = c.path ? { kind: 'different', path: c.path } : { kind: 'equal', orderDiffers: c.orderDiffers };
   } else if (!ourObjects && !theirObjects) {
-    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(firstLine(theirError, Infinity)), ours: firstLine(ourReason), theirs: firstLine(theirError) };
+    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(wholeError(theirError)), ours: firstLine(ourReason), theirs: wholeError(theirError, 300) };
   } else if (!ourObjects) outcome = { kind: 'we-refuse', ours: firstLine(ourReason), notEvaluated: /Not analysed as a Kustomize build/.test(ourReason) };
   else outcome = { kind: 'kubectl-refuses', theirs: firstLine(theirError) };
   return { repo: basename(repo), root: name, outcome };

@@ -9,7 +9,7 @@ import type { Span } from '../model/span';
 import { messages, phrase, say, worded, type Phrase } from '../l10n/l10n';
 import { emitDocuments } from './emit';
 import {
-  clusterScopedKinds,
+  clusterScopedGvks,
   commonAnnotationSpecs,
   commonLabelSpecs,
   gvkSelected,
@@ -177,6 +177,12 @@ interface Kust {
   readonly dir: string;
   readonly node: KMap;
   readonly text: string;
+  /**
+   * The fields not evaluated here, each with the stop it raises, in file order. They stop the build where Kustomize
+   * would run them (kusttarget.go's accumulateTarget), not when the file is read: what Kustomize refuses earlier
+   * (a resource it cannot load, a configuration file that is not there) is refused for its own reason first.
+   */
+  readonly notEvaluated: readonly { readonly field: string; readonly stop: Stop }[];
 }
 
 // ---- identities ------------------------------------------------------------------------------------------------
@@ -204,7 +210,7 @@ function orgId(r: Res): Id {
 }
 
 function isClusterScoped(gvk: Gvk): boolean {
-  return clusterScopedKinds.has(gvk.kind);
+  return clusterScopedGvks.has(`${gvk.kind} ${gvk.group}/${gvk.version}`);
 }
 
 function effectiveNs(id: Id): string {
@@ -286,12 +292,53 @@ function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): Kust {
   if (node.t !== 'm') throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, 'the kustomization is not a map');
   // Kustomize refuses a kustomization without a field (an empty file, only comments, `{}`)
   if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, `${present[0]} is empty`);
+  const notEvaluated: { field: string; stop: Stop }[] = [];
   for (const e of node.e) {
     if (evaluated.has(e.k)) continue;
-    const why = notEvaluatedWhy[e.k] ?? phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k);
-    throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true);
+    const why = notEvaluatedWhy[e.k];
+    // a field that is not Kustomize's at all: Kustomize refuses the file as it reads it
+    if (!why) throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k), true);
+    notEvaluated.push({ field: e.k, stop: new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true) });
   }
-  return { uri, dir, node, text };
+  return { uri, dir, node, text, notEvaluated };
+}
+
+/**
+ * The step of kusttarget.go's accumulateTarget that reads each field not evaluated here: after the resources the
+ * transformer configurations, CRD field specifications and schema (and the build metadata); after the builtin
+ * generators the Helm charts and generator plugins; after the components the transformers, validators, replacements
+ * and vars.
+ */
+const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'afterComponents'> = {
+  configurations: 'afterResources',
+  crds: 'afterResources',
+  openapi: 'afterResources',
+  buildMetadata: 'afterResources',
+  helmCharts: 'afterGenerators',
+  helmGlobals: 'afterGenerators',
+  helmChartInflationGenerator: 'afterGenerators',
+  generators: 'afterGenerators',
+  transformers: 'afterComponents',
+  validators: 'afterComponents',
+  replacements: 'afterComponents',
+  vars: 'afterComponents',
+};
+
+/** Stops the build at `step` if the kustomization has a field not evaluated here that Kustomize reads by then. */
+function stopIfNotEvaluated(ctx: Ctx, k: Kust, step: 'afterResources' | 'afterGenerators' | 'afterComponents'): void {
+  if (step === 'afterResources')
+    // Kustomize reads these files before it refuses anything about them: one that is not there fails the build
+    for (const field of ['configurations', 'crds'])
+      if (k.notEvaluated.some((n) => n.field === field))
+        for (const entry of stringList(k, field)) {
+          const uri = resolveUri(k.dir, entry.value);
+          if (isFile(ctx, uri)) continue;
+          readIn(ctx, k.dir, uri, entry.src);
+          throw unreadable(ctx, uri, entry.src, `cannot read the file '${entry.value}'`);
+        }
+  const order = ['afterResources', 'afterGenerators', 'afterComponents'];
+  const first = k.notEvaluated.find((n) => order.indexOf(notEvaluatedStep[n.field]) <= order.indexOf(step));
+  if (first) throw first.stop;
 }
 
 function keySrc(k: Kust, key: string, via?: string): Src {
@@ -404,7 +451,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
     }
+  stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
+  stopIfNotEvaluated(ctx, k, 'afterGenerators');
   for (const entry of stringList(k, 'components')) {
     if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote component '{0}' is not fetched", entry.value), true);
     const uri = resolveUri(k.dir, entry.value);
@@ -413,6 +462,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     const sub = loadKustomization(ctx, uri, entry.src);
     ra = accumulate(ctx, sub, ra, [...stack, uri], true);
   }
+  stopIfNotEvaluated(ctx, k, 'afterComponents');
   return runTransformers(ctx, k, ra);
 }
 
