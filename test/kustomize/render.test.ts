@@ -400,3 +400,21 @@ describe('Kustomize rendering: cluster-scoped as Kustomize’s built-in schema k
     assert.deepEqual(namespaces, { 'fs-beta': 'old', 'fs-v1': 'new', role: 'old', 'role-alpha': 'new', 'look-alike': 'new', policy: 'new', fast: 'old' });
   });
 });
+
+describe('Kustomize rendering: a path outside the root that is not there', () => {
+  it('is refused as missing, as Kustomize resolves a path before its load restrictor looks; one that is there is refused by the restrictor', () => {
+    const files: Record<string, string> = {
+      'file:///o/shared.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\n',
+      'file:///o/app/kustomization.yaml': 'resources:\n- ../gone\n',
+      'file:///o/app2/kustomization.yaml': 'resources:\n- ../shared.yaml\n',
+    };
+    const dirs: Record<string, string[]> = { 'file:///o': ['shared.yaml', 'app', 'app2'], 'file:///o/app': ['kustomization.yaml'], 'file:///o/app2': ['kustomization.yaml'] };
+    const reader: FileReader = { read: (u) => files[u], list: (d) => dirs[d], realUri: (u) => (files[u] !== undefined || dirs[u] ? u : undefined) };
+    const missing = renderKustomization(reader, 'file:///o/app').problems;
+    assert.equal(missing.length, 1);
+    assert.match(missing[0].message, /'\.\.\/gone' is neither a file nor a folder/);
+    const outside = renderKustomization(reader, 'file:///o/app2').problems;
+    assert.equal(outside.length, 1);
+    assert.match(outside[0].message, /security; file .*shared\.yaml' is not in or below/);
+  });
+});
