@@ -418,3 +418,19 @@ describe('Kustomize rendering: a path outside the root that is not there', () =>
     assert.match(outside[0].message, /security; file .*shared\.yaml' is not in or below/);
   });
 });
+
+describe('Kustomize rendering: a JSON patch test of null', () => {
+  const run = (ops: string) => {
+    const files: Record<string, string> = {
+      'file:///jp/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: x\n',
+      'file:///jp/p.yaml': ops,
+      'file:///jp/kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  target:\n    kind: ConfigMap\n',
+    };
+    return renderKustomization({ read: (u) => files[u], list: (d) => (d === 'file:///jp' ? ['cm.yaml', 'p.yaml', 'kustomization.yaml'] : undefined) }, 'file:///jp');
+  };
+  it('passes on a member that is not there (as evanphx/json-patch, Kustomize’s), and fails on one that is or whose parent is not', () => {
+    assert.deepEqual(find(run('- op: test\n  path: /data/b\n  value: null\n- op: add\n  path: /data/b\n  value: two\n'), 'ConfigMap', 'c').data, { a: 'x', b: 'two' });
+    assert.match(run('- op: test\n  path: /data/a\n  value: null\n').problems[0]?.message ?? '', /test of '\/data\/a' failed/);
+    assert.equal(run('- op: test\n  path: /spec/x\n  value: null\n').rendered, undefined);
+  });
+});
