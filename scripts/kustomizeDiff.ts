@@ -2,13 +2,15 @@
 // real repositories, as data. It fetches nothing; the folders are given. Not part of the test command.
 //
 // Usage: node --import tsx scripts/kustomizeDiff.ts [--cli PATH] [--kubectl PATH] [--per-repo N] [--jobs N]
-//                                                   [--out FILE] [--verbose] DIR [DIR...]
+//                                                   [--out FILE] [--verbose] [--load-restrictor VALUE] DIR [DIR...]
 //   --cli PATH      the CLI bundle (default: this checkout's dist/cli.js)
 //   --kubectl PATH  the kubectl whose `kustomize` is the reference (default: kubectl on PATH)
 //   --per-repo N    at most N roots per DIR, chosen evenly over the sorted list (default: all)
 //   --jobs N        builds run at once (default 2)
 //   --out FILE      also write every root's outcome as JSON
 //   --verbose       print every root that is not equal, with the first differing path or both reasons
+//   --load-restrictor VALUE  given to both tools (LoadRestrictionsRootOnly, the default, or LoadRestrictionsNone: how
+//                   repositories whose templates read files outside the root, such as cluster-api's, build them)
 //
 // A root is a folder with a kustomization (kustomization.yaml, kustomization.yml, Kustomization) that is not a
 // Component. For each: `node CLI build ROOT --format json` and `kubectl kustomize ROOT`, both parsed as data (the
@@ -29,6 +31,7 @@ interface Options {
   jobs: number;
   out?: string;
   verbose: boolean;
+  loadRestrictor?: string;
   dirs: string[];
 }
 
@@ -60,6 +63,7 @@ function parseOptions(argv: readonly string[]): Options {
     else if (a === '--jobs') o.jobs = Math.max(1, Number(value()));
     else if (a === '--out') o.out = value();
     else if (a === '--verbose') o.verbose = true;
+    else if (a === '--load-restrictor') o.loadRestrictor = value();
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else o.dirs.push(resolve(a));
   }
@@ -232,8 +236,26 @@ function firstLine(text: string, max = 300): string {
   return (first ?? '').replace(/^"|"$/g, '').slice(0, max);
 }
 
+/**
+ * kubectl's whole error on one line: its message is one Go error that may span lines (a builtin's config is quoted
+ * between backticks before the cause, "trouble configuring builtin PatchTransformer with config: `...`: security; ..."),
+ * so its first line alone can miss the cause.
+ */
+function wholeError(text: string, max = Infinity): string {
+  const first = firstLine(text, Infinity);
+  const all = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+  const start = all.indexOf(first.slice(0, 40));
+  // the quoted config is not the reason (it may name files, URLs or Helm charts the cause is not about)
+  return (start >= 0 ? all.slice(start) : all).replace(/`[^`]*`/g, '`…`').replace(/"$/, '').slice(0, max);
+}
+
 async function compareRoot(o: Options, repo: string, root: string): Promise<RootResult> {
-  const [ours, theirs] = await Promise.all([run(process.execPath, [o.cli, 'build', root, '--format', 'json']), run(o.kubectl, ['kustomize', root])]);
+  const restrictor = o.loadRestrictor ? ['--load-restrictor', o.loadRestrictor] : [];
+  const [ours, theirs] = await Promise.all([run(process.execPath, [o.cli, 'build', root, '--format', 'json', ...restrictor]), run(o.kubectl, ['kustomize', root, ...restrictor])]);
   const name = relative(repo, root) || '.';
   let ourObjects: unknown[] | undefined;
   let ourError = ours.stderr.trim() || `exit ${ours.code}`;
@@ -263,7 +285,7 @@ async function compareRoot(o: Options, repo: string, root: string): Promise<Root
     const c = compareObjects(ourObjects, theirObjects);
     outcome = c.path ? { kind: 'different', path: c.path } : { kind: 'equal', orderDiffers: c.orderDiffers };
   } else if (!ourObjects && !theirObjects) {
-    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(firstLine(theirError, Infinity)), ours: firstLine(ourReason), theirs: firstLine(theirError) };
+    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(wholeError(theirError)), ours: firstLine(ourReason), theirs: wholeError(theirError, 300) };
   } else if (!ourObjects) outcome = { kind: 'we-refuse', ours: firstLine(ourReason), notEvaluated: /Not analysed as a Kustomize build/.test(ourReason) };
   else outcome = { kind: 'kubectl-refuses', theirs: firstLine(theirError) };
   return { repo: basename(repo), root: name, outcome };

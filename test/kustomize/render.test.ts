@@ -333,3 +333,105 @@ describe('Kustomize roots', () => {
     assert.equal(relativeUri('file:///a/b/c', 'file:///a/d/e.yaml'), '../../d/e.yaml');
   });
 });
+
+describe('Kustomize rendering: a field not evaluated here stops the build where Kustomize would read it', () => {
+  function reader(files: Record<string, string>): FileReader {
+    const dirs = new Map<string, string[]>();
+    for (const uri of Object.keys(files)) {
+      let d = uri;
+      while (d.lastIndexOf('/') > 'file://'.length) {
+        const name = d.slice(d.lastIndexOf('/') + 1);
+        d = d.slice(0, d.lastIndexOf('/'));
+        const names = dirs.get(d) ?? [];
+        if (!names.includes(name)) dirs.set(d, [...names, name]);
+      }
+    }
+    return { read: (u) => files[u], list: (d) => dirs.get(d) };
+  }
+  const service = 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\n';
+  const problemOf = (files: Record<string, string>, root: string) => {
+    const unit = renderKustomization(reader(files), root);
+    assert.equal(unit.rendered, undefined);
+    assert.equal(unit.problems.length, 1);
+    return unit.problems[0];
+  };
+
+  it('a resource outside the root is refused before the Helm charts are (accumulateResources comes first)', () => {
+    const p = problemOf({ 'file:///r/shared.yaml': service, 'file:///r/app/kustomization.yaml': 'resources:\n- ../shared.yaml\nhelmCharts:\n- name: web\n' }, 'file:///r/app');
+    assert.equal(p.code, 'kustomize-render-failed');
+    assert.match(p.message, /security; file .*shared\.yaml' is not in or below/);
+  });
+
+  it('a missing resource is refused before replacements, in a base as in the root', () => {
+    const p = problemOf({ 'file:///b/base/kustomization.yaml': 'replacements:\n- path: r.yaml\nresources:\n- gone.yaml\n', 'file:///b/kustomization.yaml': 'resources:\n- base\n' }, 'file:///b');
+    assert.equal(p.code, 'kustomize-render-failed');
+    assert.match(p.message, /gone\.yaml/);
+  });
+
+  it('a transformer configuration file that is not there fails the build; one that is there is not read', () => {
+    const missing = problemOf({ 'file:///c/web.yaml': service, 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' }, 'file:///c');
+    assert.equal(missing.code, 'kustomize-render-failed');
+    assert.match(missing.message, /conf\/kinds\.yaml/);
+    const present = problemOf({ 'file:///c/web.yaml': service, 'file:///c/conf/kinds.yaml': 'images: []\n', 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' }, 'file:///c');
+    assert.equal(present.code, 'kustomize-not-rendered');
+  });
+
+  it('with every resource loading, the field is still not evaluated (and the first such field in the file is named)', () => {
+    const p = problemOf({ 'file:///d/web.yaml': service, 'file:///d/kustomization.yaml': 'vars: []\nresources:\n- web.yaml\nreplacements: []\n' }, 'file:///d');
+    assert.equal(p.code, 'kustomize-not-rendered');
+    assert.match(p.message, /vars are not evaluated/);
+  });
+});
+
+describe('Kustomize rendering: cluster-scoped as Kustomize’s built-in schema knows it, by group and version', () => {
+  it('the namespace transformer skips a kind only in the versions that schema has it cluster-scoped', () => {
+    const doc = (apiVersion: string, kind: string, name: string) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: ${name}\n  namespace: old\n`;
+    const objectsText = [
+      doc('flowcontrol.apiserver.k8s.io/v1beta1', 'FlowSchema', 'fs-beta'),
+      doc('flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', 'fs-v1'),
+      doc('rbac.authorization.k8s.io/v1', 'ClusterRole', 'role'),
+      doc('rbac.authorization.k8s.io/v1alpha1', 'ClusterRole', 'role-alpha'),
+      doc('example.com/v1', 'ClusterRole', 'look-alike'),
+      doc('admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicy', 'policy'),
+      doc('storage.k8s.io/v1', 'StorageClass', 'fast'),
+    ].join('---\n');
+    const files: Record<string, string> = { 'file:///ns/all.yaml': objectsText, 'file:///ns/kustomization.yaml': 'namespace: new\nresources:\n- all.yaml\n' };
+    const reader: FileReader = { read: (u) => files[u], list: (d) => (d === 'file:///ns' ? ['all.yaml', 'kustomization.yaml'] : undefined) };
+    const namespaces = Object.fromEntries(objects(renderKustomization(reader, 'file:///ns')).map((o) => [o.metadata.name, o.metadata.namespace]));
+    assert.deepEqual(namespaces, { 'fs-beta': 'old', 'fs-v1': 'new', role: 'old', 'role-alpha': 'new', 'look-alike': 'new', policy: 'new', fast: 'old' });
+  });
+});
+
+describe('Kustomize rendering: a path outside the root that is not there', () => {
+  it('is refused as missing, as Kustomize resolves a path before its load restrictor looks; one that is there is refused by the restrictor', () => {
+    const files: Record<string, string> = {
+      'file:///o/shared.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\n',
+      'file:///o/app/kustomization.yaml': 'resources:\n- ../gone\n',
+      'file:///o/app2/kustomization.yaml': 'resources:\n- ../shared.yaml\n',
+    };
+    const dirs: Record<string, string[]> = { 'file:///o': ['shared.yaml', 'app', 'app2'], 'file:///o/app': ['kustomization.yaml'], 'file:///o/app2': ['kustomization.yaml'] };
+    const reader: FileReader = { read: (u) => files[u], list: (d) => dirs[d], realUri: (u) => (files[u] !== undefined || dirs[u] ? u : undefined) };
+    const missing = renderKustomization(reader, 'file:///o/app').problems;
+    assert.equal(missing.length, 1);
+    assert.match(missing[0].message, /'\.\.\/gone' is neither a file nor a folder/);
+    const outside = renderKustomization(reader, 'file:///o/app2').problems;
+    assert.equal(outside.length, 1);
+    assert.match(outside[0].message, /security; file .*shared\.yaml' is not in or below/);
+  });
+});
+
+describe('Kustomize rendering: a JSON patch test of null', () => {
+  const run = (ops: string) => {
+    const files: Record<string, string> = {
+      'file:///jp/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: x\n',
+      'file:///jp/p.yaml': ops,
+      'file:///jp/kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  target:\n    kind: ConfigMap\n',
+    };
+    return renderKustomization({ read: (u) => files[u], list: (d) => (d === 'file:///jp' ? ['cm.yaml', 'p.yaml', 'kustomization.yaml'] : undefined) }, 'file:///jp');
+  };
+  it('passes on a member that is not there (as evanphx/json-patch, Kustomize’s), and fails on one that is or whose parent is not', () => {
+    assert.deepEqual(find(run('- op: test\n  path: /data/b\n  value: null\n- op: add\n  path: /data/b\n  value: two\n'), 'ConfigMap', 'c').data, { a: 'x', b: 'two' });
+    assert.match(run('- op: test\n  path: /data/a\n  value: null\n').problems[0]?.message ?? '', /test of '\/data\/a' failed/);
+    assert.equal(run('- op: test\n  path: /spec/x\n  value: null\n').rendered, undefined);
+  });
+});

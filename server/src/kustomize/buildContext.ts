@@ -99,8 +99,15 @@ export interface Ctx {
  */
 export function readIn(ctx: Ctx, root: string, uri: string, at: Src): string | undefined {
   if (ctx.restrictor !== 'none') {
+    const resolved = ctx.fsys.realUri?.(uri);
+    // nothing there (a reader that resolves links says so): Kustomize's file loader fails resolving the path
+    // (its evalsymlink failure) before its restrictor looks, so the caller's 'not there' is the reason, inside or out
+    if (ctx.fsys.realUri && resolved === undefined) {
+      ctx.inputs.add(uri);
+      return undefined;
+    }
     const realRoot = ctx.fsys.realUri?.(root) ?? root;
-    const real = ctx.fsys.realUri?.(uri) ?? uri;
+    const real = resolved ?? uri;
     // the check comes before the read: a refused file's contents are never asked for
     if (!isWithin(realRoot, dirnameUri(real))) throw new Stop(at.uri, at.span, phrase("security; file '{0}' is not in or below '{1}'", ctx.shown(uri), ctx.shown(root)));
   }
@@ -156,4 +163,10 @@ export interface Kust {
   readonly dir: string;
   readonly node: KMap;
   readonly text: string;
+  /**
+   * The fields not evaluated here, each with the stop it raises, in file order. They stop the build where Kustomize
+   * would run them (kusttarget.go's accumulateTarget), not when the file is read: what Kustomize refuses earlier
+   * (a resource it cannot load, a configuration file that is not there) is refused for its own reason first.
+   */
+  readonly notEvaluated: readonly { readonly field: string; readonly stop: Stop }[];
 }

@@ -195,13 +195,35 @@ export const nameReferences: readonly NameReference[] = [
   },
 ];
 
-/** Kinds Kustomize's built-in schema knows to be cluster-scoped (no namespace is set on them). */
-export const clusterScopedKinds: ReadonlySet<string> = new Set([
-  'APIService', 'CertificateSigningRequest', 'ClusterRole', 'ClusterRoleBinding', 'ComponentStatus', 'CSIDriver', 'CSINode',
-  'CustomResourceDefinition', 'FlowSchema', 'IngressClass', 'MutatingWebhookConfiguration', 'Namespace', 'Node',
-  'PersistentVolume', 'PodSecurityPolicy', 'PriorityClass', 'PriorityLevelConfiguration', 'RuntimeClass',
-  'SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'StorageClass', 'SubjectAccessReview', 'TokenReview',
-  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'ValidatingWebhookConfiguration', 'VolumeAttachment',
+/**
+ * The kinds Kustomize's built-in OpenAPI schema (Kubernetes 1.21, its default) knows to be cluster-scoped, by group and
+ * version: a kind is cluster-scoped only in the versions that schema has (not alpha ones), so `FlowSchema` of
+ * flowcontrol.apiserver.k8s.io/v1 or a `ValidatingAdmissionPolicy` (newer than 1.21) is namespaced to Kustomize and
+ * gets the namespace transformer's namespace, as does any kind of another group (read from `kubectl kustomize`).
+ */
+const clusterScopedByGroup: Readonly<Record<string, readonly string[]>> = {
+  '': ['ComponentStatus', 'Namespace', 'Node', 'PersistentVolume'],
+  'apiregistration.k8s.io': ['APIService'],
+  'storage.k8s.io': ['CSIDriver', 'CSINode', 'StorageClass', 'VolumeAttachment'],
+  'certificates.k8s.io': ['CertificateSigningRequest'],
+  'rbac.authorization.k8s.io': ['ClusterRole', 'ClusterRoleBinding'],
+  'apiextensions.k8s.io': ['CustomResourceDefinition'],
+  'networking.k8s.io': ['IngressClass'],
+  'admissionregistration.k8s.io': ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
+  'scheduling.k8s.io': ['PriorityClass'],
+  'node.k8s.io': ['RuntimeClass'],
+};
+/** The versions of each group the schema has the kinds above in (flowcontrol and policy only in v1beta1). */
+const clusterScopedVersions: Readonly<Record<string, readonly string[]>> = { '': ['v1'] };
+
+/** `kind group/version` of every object Kustomize's built-in schema knows to be cluster-scoped. */
+export const clusterScopedGvks: ReadonlySet<string> = new Set([
+  ...Object.entries(clusterScopedByGroup).flatMap(([group, kinds]) =>
+    kinds.flatMap((kind) => (clusterScopedVersions[group] ?? ['v1', 'v1beta1']).map((version) => `${kind} ${group}/${version}`)),
+  ),
+  'FlowSchema flowcontrol.apiserver.k8s.io/v1beta1',
+  'PriorityLevelConfiguration flowcontrol.apiserver.k8s.io/v1beta1',
+  'PodSecurityPolicy policy/v1beta1',
 ]);
 
 /** Kinds ordered first and last by `kustomize build`'s default (legacy) output order. */

@@ -1,7 +1,7 @@
 // Object identities in a native Kustomize build: group/version/kind, name and namespace, the current and the original
 // one (Kustomize's ResId and OrgId), and the history a rename leaves (prevIds).
 
-import { clusterScopedKinds, type Gvk } from './fieldSpecs';
+import { clusterScopedGvks, type Gvk } from './fieldSpecs';
 import { entry, get, map, scalar, set, str, type KMap, type KNode, type Src } from './tree';
 import type { Id, Res } from './buildContext';
 
@@ -28,7 +28,7 @@ export function orgId(r: Res): Id {
 }
 
 export function isClusterScoped(gvk: Gvk): boolean {
-  return clusterScopedKinds.has(gvk.kind);
+  return clusterScopedGvks.has(`${gvk.kind} ${gvk.group}/${gvk.version}`);
 }
 
 export function effectiveNs(id: Id): string {

@@ -4,7 +4,7 @@
 import { phrase, type Phrase } from '../l10n/l10n';
 import { entry, get, map, str, type KMap, type KNode, type Src } from './tree';
 import { basenameUri, dirnameUri, resolveUri } from './uriPath';
-import { Stop, kustomizationFileNames, parseCached, readIn, type Ctx, type Kust, type Res } from './buildContext';
+import { Stop, isFile, kustomizationFileNames, parseCached, readIn, type Ctx, type Kust, type Res } from './buildContext';
 import { curId, gvkOf, idEquals, idText, nameOf } from './identity';
 
 const evaluated = new Set([
@@ -46,12 +46,53 @@ export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): K
   if (node.t !== 'm') throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, 'the kustomization is not a map');
   // Kustomize refuses a kustomization without a field (an empty file, only comments, `{}`)
   if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, `${present[0]} is empty`);
+  const notEvaluated: { field: string; stop: Stop }[] = [];
   for (const e of node.e) {
     if (evaluated.has(e.k)) continue;
-    const why = notEvaluatedWhy[e.k] ?? phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k);
-    throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true);
+    const why = notEvaluatedWhy[e.k];
+    // a field that is not Kustomize's at all: Kustomize refuses the file as it reads it
+    if (!why) throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k), true);
+    notEvaluated.push({ field: e.k, stop: new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true) });
   }
-  return { uri, dir, node, text };
+  return { uri, dir, node, text, notEvaluated };
+}
+
+/**
+ * The step of kusttarget.go's accumulateTarget that reads each field not evaluated here: after the resources the
+ * transformer configurations, CRD field specifications and schema (and the build metadata); after the builtin
+ * generators the Helm charts and generator plugins; after the components the transformers, validators, replacements
+ * and vars.
+ */
+const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'afterComponents'> = {
+  configurations: 'afterResources',
+  crds: 'afterResources',
+  openapi: 'afterResources',
+  buildMetadata: 'afterResources',
+  helmCharts: 'afterGenerators',
+  helmGlobals: 'afterGenerators',
+  helmChartInflationGenerator: 'afterGenerators',
+  generators: 'afterGenerators',
+  transformers: 'afterComponents',
+  validators: 'afterComponents',
+  replacements: 'afterComponents',
+  vars: 'afterComponents',
+};
+
+/** Stops the build at `step` if the kustomization has a field not evaluated here that Kustomize reads by then. */
+export function stopIfNotEvaluated(ctx: Ctx, k: Kust, step: 'afterResources' | 'afterGenerators' | 'afterComponents'): void {
+  if (step === 'afterResources')
+    // Kustomize reads these files before it refuses anything about them: one that is not there fails the build
+    for (const field of ['configurations', 'crds'])
+      if (k.notEvaluated.some((n) => n.field === field))
+        for (const entry of stringList(k, field)) {
+          const uri = resolveUri(k.dir, entry.value);
+          if (isFile(ctx, uri)) continue;
+          readIn(ctx, k.dir, uri, entry.src);
+          throw unreadable(ctx, uri, entry.src, `cannot read the file '${entry.value}'`);
+        }
+  const order = ['afterResources', 'afterGenerators', 'afterComponents'];
+  const first = k.notEvaluated.find((n) => order.indexOf(notEvaluatedStep[n.field]) <= order.indexOf(step));
+  if (first) throw first.stop;
 }
 
 export function keySrc(k: Kust, key: string, via?: string): Src {

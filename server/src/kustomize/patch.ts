@@ -370,6 +370,15 @@ export function applyJson6902(target: KMap, ops: KSeq): void {
         break;
       }
       case 'test': {
+        // as evanphx/json-patch (Kustomize's): a missing member of a map that is there, or a null one, passes a
+        // test of null (`value: null`); anything else there fails it
+        const isNull = (n: KNode | undefined) => !n || (n.t === 's' && n.v === null);
+        const parts = pointer(path);
+        const parent = parts.length ? parentOf(target, parts, path) : undefined;
+        if (parent?.t === 'm' && isNull(get(parent, parts[parts.length - 1]))) {
+          if (!isNull(value)) throw new PatchError(`the test of '${path}' failed`);
+          break;
+        }
         const v = getAt(target, path);
         if (!value || JSON.stringify(plain(v)) !== JSON.stringify(plain(value))) throw new PatchError(`the test of '${path}' failed`);
         break;

@@ -29,7 +29,7 @@ import { Stop, isFile, kustomizationFileOf, maxDepth, readIn, type BuildCache, t
 import { runGenerators } from './generators';
 import { addHashes } from './hash';
 import { curId } from './identity';
-import { appendAll, loadKustomization, loadObjects, remote, stringList, unreadable } from './load';
+import { appendAll, loadKustomization, loadObjects, remote, stopIfNotEvaluated, stringList, unreadable } from './load';
 import { fixNameReferences } from './nameReferences';
 import { legacyLess, sortOrderOf } from './order';
 import { patchStrategicMerge, patches, patchesJson6902 } from './patchTransformers';
@@ -61,7 +61,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
     }
+  stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
+  stopIfNotEvaluated(ctx, k, 'afterGenerators');
   for (const entry of stringList(k, 'components')) {
     if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote component '{0}' is not fetched", entry.value), true);
     const uri = resolveUri(k.dir, entry.value);
@@ -70,6 +72,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     const sub = loadKustomization(ctx, uri, entry.src);
     ra = accumulate(ctx, sub, ra, [...stack, uri], true);
   }
+  stopIfNotEvaluated(ctx, k, 'afterComponents');
   return runTransformers(ctx, k, ra);
 }
 
