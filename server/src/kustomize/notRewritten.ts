@@ -4,6 +4,7 @@
 // reference resolves in the base and nowhere in the overlay (semantics §8: `<service>.<namespace>.svc.<domain>`).
 // Reported only when the build holds no Service the old name still reaches (precision over recall).
 
+import { phrase, worded, type Phrase } from '../l10n/l10n';
 import type { RenderProblem } from '../model/rendered';
 import { get, str, type KMap, type KNode } from './tree';
 
@@ -48,12 +49,13 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
   const movedNamespaces = new Set(moved.flatMap((m) => m.before.map((b) => b.ns)).filter((ns) => !namespaces.has(ns)));
   const out: RenderProblem[] = [];
   const seen = new Set<string>();
-  const report = (n: KNode, message: string) => {
+  const report = (n: KNode, said: Phrase) => {
     if (!n.src || n.src.via) return;
-    const key = `${n.src.uri}\u0000${n.src.span.start}\u0000${message}`;
+    const w = worded(said);
+    const key = `${n.src.uri}\u0000${n.src.span.start}\u0000${w.message}`;
     if (seen.has(key)) return;
     seen.add(key);
-    out.push({ uri: n.src.uri, span: n.src.span, severity: 'warning', code: 'kustomize-name-not-rewritten', message });
+    out.push({ uri: n.src.uri, span: n.src.span, severity: 'warning', code: 'kustomize-name-not-rewritten', ...w });
   };
   for (const o of objects) {
     const kind = str(get(o.node, 'kind')) ?? '';
@@ -95,13 +97,14 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
       if (services.has(`${ns}/${name}`)) continue;
       const hit = moved.find((x) => x.kind === 'Service' && x.ns === ns && x.before.some((b) => b.name === name && wasIn.includes(b.ns)));
       if (hit)
-        report(n, `"${name}" names Service ${name} of its own namespace as the base defines it, but the build of ${label} renamed that Service to ${hit.name}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be ${hit.name}).`);
+        report(n, phrase('"{0}" names Service {1} of its own namespace as the base defines it, but the build of {2} renamed that Service to {3}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {4}).', name, name, label, hit.name, hit.name));
     }
   }
 
-  function message(written: string, m: Moved, was: { name: string; ns: string }, instead: string): string {
-    const what = was.name !== m.name && was.ns !== m.ns ? `renamed it to ${m.name} and moved it to namespace ${m.ns}` : was.name !== m.name ? `renamed it to ${m.name}` : `moved it to namespace ${m.ns}`;
-    return `"${written}" names ${m.kind} ${was.name} in namespace ${was.ns} as the base defines it, but the build of ${label} ${what}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be ${instead}).`;
+  function message(written: string, m: Moved, was: { name: string; ns: string }, instead: string): Phrase {
+    if (was.name !== m.name && was.ns !== m.ns) return phrase('"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} renamed it to {5} and moved it to namespace {6}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {7}).', written, m.kind, was.name, was.ns, label, m.name, m.ns, instead);
+    if (was.name !== m.name) return phrase('"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} renamed it to {5}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {6}).', written, m.kind, was.name, was.ns, label, m.name, instead);
+    return phrase('"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} moved it to namespace {5}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {6}).', written, m.kind, was.name, was.ns, label, m.ns, instead);
   }
 
   function checkRoute(node: KNode, ns: string): void {
@@ -124,7 +127,7 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
     if (existing.has(`${target}/${name}`)) return;
     const hit = moved.find((x) => x.kind === kind && x.before.some((b) => b.name === name && (b.ns === target || x.ns === target)));
     if (!hit) return;
-    report(nameNode, `The ${kind} reference "${name}" is the name the base gives it, but the build of ${label} renamed the ${kind} to ${hit.name}; Kustomize does not rewrite Gateway API references, so the route points at nothing there.`);
+    report(nameNode, phrase('The {0} reference "{1}" is the name the base gives it, but the build of {2} renamed the {3} to {4}; Kustomize does not rewrite Gateway API references, so the route points at nothing there.', kind, name, label, kind, hit.name));
   }
 
   function checkPolicy(node: KNode): void {
@@ -139,7 +142,7 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
           const ns = str(v);
           if (!v || !ns || !movedNamespaces.has(ns)) continue;
           const to = moved.find((m) => m.before.some((b) => b.ns === ns))!.ns;
-          report(v, `The namespace selector names namespace ${ns}, where the base puts its objects, but the build of ${label} moved them to namespace ${to}; Kustomize does not rewrite label values, so this selects a namespace nothing of this build runs in.`);
+          report(v, phrase('The namespace selector names namespace {0}, where the base puts its objects, but the build of {1} moved them to namespace {2}; Kustomize does not rewrite label values, so this selects a namespace nothing of this build runs in.', ns, label, to));
         }
       }
     }
