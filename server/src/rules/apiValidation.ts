@@ -4,6 +4,7 @@ import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { violationsOf } from '../analysis/validation/rejection';
 import { messageOf } from '../analysis/validation/violation';
+import { messages } from '../l10n/l10n';
 
 export const apiValidation = defineRule({
   code: 'api-validation',
@@ -76,9 +77,10 @@ spec:
     spec: {containers: [{name: api, image: api, ports: [{containerPort: 8080}, {containerPort: 8443}]}]}`,
   },
   *check({ subjects, config }) {
+    const msg = messages(config.locale);
     for (const r of subjects.resources) {
       for (const v of violationsOf(r, config)) {
-        yield { uri: r.uri, span: v.span, message: messageOf(v), resource: refOf(r), fixes: v.fixes };
+        yield { uri: r.uri, span: v.span, message: messageOf(v, msg), resource: refOf(r), fixes: v.fixes };
       }
     }
   },

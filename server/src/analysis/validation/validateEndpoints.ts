@@ -7,6 +7,7 @@ import { dns1123LabelErrors, portNumberErrors, specialIPReason } from './formats
 import { protocols } from './validateService';
 import { invalid, readInt, readMap, readSeq, readString, report, shown, type ValidationContext } from './violation';
 import { treeOf } from '../../model/trees';
+import { phrase } from '../../l10n/l10n';
 
 export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
   items(readSeq(ctx, at(treeOf(ep), 'subsets'), 'subsets')).forEach((s, i) => {
@@ -16,7 +17,7 @@ export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
     const ready = items(readSeq(ctx, at(subset, 'addresses'), `${path}.addresses`));
     const notReady = items(readSeq(ctx, at(subset, 'notReadyAddresses'), `${path}.notReadyAddresses`));
     if (!ready.length && !notReady.length) {
-      report(ctx, path, subset.span, 'Required value: must specify `addresses` or `notReadyAddresses`', 'a subset without addresses gives the Service no backends');
+      report(ctx, path, subset.span, 'Required value: must specify `addresses` or `notReadyAddresses`', phrase('a subset without addresses gives the Service no backends'));
     }
     for (const [list, field] of [[ready, 'addresses'], [notReady, 'notReadyAddresses']] as const) {
       list.forEach((a, j) => {
@@ -25,12 +26,12 @@ export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
         if (!am) return;
         const ipNode = at(am, 'ip');
         const ip = readString(ctx, ipNode, `${ap}.ip`);
-        if (ipNode === undefined) report(ctx, `${ap}.ip`, am.span, 'Required value', 'each endpoint address needs the IP traffic is sent to');
+        if (ipNode === undefined) report(ctx, `${ap}.ip`, am.span, 'Required value', phrase('each endpoint address needs the IP traffic is sent to'));
         else if (ip !== undefined) {
           if (!isIP(ip)) invalid(ctx, `${ap}.ip`, ipNode.span, ip, ['must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']);
           else {
             const special = specialIPReason(ip);
-            if (special) invalid(ctx, `${ap}.ip`, ipNode.span, ip, [special], 'traffic to this address would never leave the node that sends it');
+            if (special) invalid(ctx, `${ap}.ip`, ipNode.span, ip, [special], phrase('traffic to this address would never leave the node that sends it'));
           }
         }
         const hnNode = at(am, 'hostname');
@@ -46,7 +47,7 @@ export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
       if (!pm) return;
       const nameNode = at(pm, 'name');
       const name = readString(ctx, nameNode, `${pp}.name`);
-      if (ports.length > 1 && !name) report(ctx, `${pp}.name`, pm.span, 'Required value', 'a subset with more than one port must name every port, with the names of the Service\'s ports');
+      if (ports.length > 1 && !name) report(ctx, `${pp}.name`, pm.span, 'Required value', phrase('a subset with more than one port must name every port, with the names of the Service\'s ports'));
       if (name) {
         invalid(ctx, `${pp}.name`, nameNode!.span, name, dns1123LabelErrors(name));
         if (seen.has(name)) report(ctx, `${pp}.name`, nameNode!.span, `Duplicate value: ${shown(name)}`);
@@ -54,7 +55,7 @@ export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
       }
       const portNode = at(pm, 'port');
       const port = readInt(ctx, portNode, `${pp}.port`);
-      if (portNode === undefined) report(ctx, `${pp}.port`, pm.span, 'Required value', 'each endpoint port needs its number');
+      if (portNode === undefined) report(ctx, `${pp}.port`, pm.span, 'Required value', phrase('each endpoint port needs its number'));
       else if (port !== undefined) invalid(ctx, `${pp}.port`, portNode.span, port, portNumberErrors(port));
       const protoNode = at(pm, 'protocol');
       const proto = readString(ctx, protoNode, `${pp}.protocol`);

@@ -7,6 +7,7 @@ import { dns1123LabelErrors, dns1123SubdomainErrors, portNameErrors, portNumberE
 import { protocols } from './validateService';
 import { invalid, keySpanOf, readBool, readInt, readMap, readSeq, readString, report, shown, type ValidationContext } from './violation';
 import { treeOf } from '../../model/trees';
+import { phrase } from '../../l10n/l10n';
 
 const dnsPolicies = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
 const maxNameservers = 3;
@@ -28,7 +29,7 @@ export function validatePodSpec(ctx: ValidationContext, w: Workload): void {
   for (const field of ['hostname', 'subdomain'] as const) {
     const n = at(spec, field);
     const v = readString(ctx, n, `${prefix}.${field}`);
-    if (v) invalid(ctx, `${prefix}.${field}`, n!.span, v, dns1123LabelErrors(v), field === 'subdomain' ? 'the subdomain must be the name of a headless Service, a single DNS label' : 'the hostname is the first label of the pod\'s DNS name');
+    if (v) invalid(ctx, `${prefix}.${field}`, n!.span, v, dns1123LabelErrors(v), field === 'subdomain' ? phrase('the subdomain must be the name of a headless Service, a single DNS label') : phrase('the hostname is the first label of the pod\'s DNS name'));
   }
   readBool(ctx, at(spec, 'hostNetwork'), `${prefix}.hostNetwork`);
   readBool(ctx, at(spec, 'setHostnameAsFQDN'), `${prefix}.setHostnameAsFQDN`);
@@ -51,14 +52,14 @@ function validateContainerPorts(ctx: ValidationContext, c: YMap, path: string): 
     const nameNode = at(m, 'name');
     const name = readString(ctx, nameNode, `${pp}.name`);
     if (name) {
-      invalid(ctx, `${pp}.name`, nameNode!.span, name, portNameErrors(name), 'a container port name is what a Service\'s targetPort refers to: at most 15 lower-case letters, digits and single hyphens, with at least one letter');
+      invalid(ctx, `${pp}.name`, nameNode!.span, name, portNameErrors(name), phrase('a container port name is what a Service\'s targetPort refers to: at most 15 lower-case letters, digits and single hyphens, with at least one letter'));
       const prev = seen.get(name);
-      if (prev !== undefined) report(ctx, `${pp}.name`, nameNode!.span, `Duplicate value: ${shown(name)}`, `${path}.ports[${prev}] already uses this name in the same container`);
+      if (prev !== undefined) report(ctx, `${pp}.name`, nameNode!.span, `Duplicate value: ${shown(name)}`, phrase('{0}.ports[{1}] already uses this name in the same container', path, prev));
       else seen.set(name, i);
     }
     const cpNode = at(m, 'containerPort');
     const cp = readInt(ctx, cpNode, `${pp}.containerPort`);
-    if (cpNode === undefined) report(ctx, `${pp}.containerPort`, m.span, 'Required value', 'every declared container port needs its number');
+    if (cpNode === undefined) report(ctx, `${pp}.containerPort`, m.span, 'Required value', phrase('every declared container port needs its number'));
     else if (cp !== undefined) invalid(ctx, `${pp}.containerPort`, cpNode.span, cp, portNumberErrors(cp));
     const hpNode = at(m, 'hostPort');
     const hp = readInt(ctx, hpNode, `${pp}.hostPort`);
@@ -67,7 +68,7 @@ function validateContainerPorts(ctx: ValidationContext, c: YMap, path: string): 
     const proto = readString(ctx, protoNode, `${pp}.protocol`);
     if (proto !== undefined && !protocols.includes(proto)) {
       const match = protocols.find((s) => s.toLowerCase() === proto.toLowerCase());
-      report(ctx, `${pp}.protocol`, protoNode!.span, `Unsupported value: ${shown(proto)}: supported values: ${protocols.map((s) => shown(s)).join(', ')}`, match ? `values are case-sensitive; write ${match}` : undefined);
+      report(ctx, `${pp}.protocol`, protoNode!.span, `Unsupported value: ${shown(proto)}: supported values: ${protocols.map((s) => shown(s)).join(', ')}`, match ? phrase('values are case-sensitive; write {0}', match) : undefined);
     }
   });
 }
@@ -78,7 +79,7 @@ function validateDns(ctx: ValidationContext, spec: YMap, prefix: string): void {
   const policy = readString(ctx, policyNode, `${prefix}.dnsPolicy`);
   if (policy !== undefined && policy !== '' && !dnsPolicies.includes(policy)) {
     const match = dnsPolicies.find((s) => s.toLowerCase() === policy.toLowerCase());
-    report(ctx, `${prefix}.dnsPolicy`, policyNode!.span, `Unsupported value: ${shown(policy)}: supported values: ${dnsPolicies.map((s) => shown(s)).join(', ')}`, match ? `values are case-sensitive; write ${match}` : undefined);
+    report(ctx, `${prefix}.dnsPolicy`, policyNode!.span, `Unsupported value: ${shown(policy)}: supported values: ${dnsPolicies.map((s) => shown(s)).join(', ')}`, match ? phrase('values are case-sensitive; write {0}', match) : undefined);
   }
   const configNode = at(spec, 'dnsConfig');
   const config = readMap(ctx, configNode, `${prefix}.dnsConfig`);
@@ -86,9 +87,9 @@ function validateDns(ctx: ValidationContext, spec: YMap, prefix: string): void {
   const nameservers = items(nsNode);
   if (policy === 'None') {
     if (!config) {
-      report(ctx, `${prefix}.dnsConfig`, policyNode!.span, 'Required value: must provide `dnsConfig` when `dnsPolicy` is None', 'with dnsPolicy None the pod gets no resolver at all unless dnsConfig lists one');
+      report(ctx, `${prefix}.dnsConfig`, policyNode!.span, 'Required value: must provide `dnsConfig` when `dnsPolicy` is None', phrase('with dnsPolicy None the pod gets no resolver at all unless dnsConfig lists one'));
     } else if (!nameservers.length) {
-      report(ctx, `${prefix}.dnsConfig.nameservers`, keySpanOf(config, 'nameservers') ?? keySpanOf(spec, 'dnsConfig')!, 'Required value: must provide at least one DNS nameserver when `dnsPolicy` is None', 'with dnsPolicy None, dnsConfig.nameservers is the only resolver the pod has');
+      report(ctx, `${prefix}.dnsConfig.nameservers`, keySpanOf(config, 'nameservers') ?? keySpanOf(spec, 'dnsConfig')!, 'Required value: must provide at least one DNS nameserver when `dnsPolicy` is None', phrase('with dnsPolicy None, dnsConfig.nameservers is the only resolver the pod has'));
     }
   }
   if (nameservers.length > maxNameservers) {
@@ -96,7 +97,7 @@ function validateDns(ctx: ValidationContext, spec: YMap, prefix: string): void {
   }
   nameservers.forEach((n, i) => {
     const v = readString(ctx, n, `${prefix}.dnsConfig.nameservers[${i}]`);
-    if (v !== undefined && !isIP(v)) invalid(ctx, `${prefix}.dnsConfig.nameservers[${i}]`, n.span, v, ['must be valid IP address'], 'nameservers are IP addresses, not host names');
+    if (v !== undefined && !isIP(v)) invalid(ctx, `${prefix}.dnsConfig.nameservers[${i}]`, n.span, v, ['must be valid IP address'], phrase('nameservers are IP addresses, not host names'));
   });
   const searchNode = readSeq(ctx, at(config, 'searches'), `${prefix}.dnsConfig.searches`);
   const searches = items(searchNode).map((n, i) => ({ n, i, v: readString(ctx, n, `${prefix}.dnsConfig.searches[${i}]`) }));

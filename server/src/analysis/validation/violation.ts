@@ -5,6 +5,7 @@ import { hasPlaceholder, isTemplateWord } from '../../model/placeholder';
 import type { Span } from '../../model/span';
 import { entry, isMap, isSeq, type YMap, type YNode, type YSeq } from '../../model/yamlTree';
 import type { Fix } from '../../model/edit';
+import { phrase, say, type Msg, type Phrase } from '../../l10n/l10n';
 
 export interface Violation {
   /** The field path as the API server prints it: `spec.ports[1].name`. */
@@ -12,8 +13,8 @@ export interface Violation {
   readonly span: Span;
   /** The API server's wording: `Required value`, `Invalid value: "HTTP": …`. */
   readonly reason: string;
-  /** What it means in practice, for someone who has not read the validation code. */
-  readonly why?: string;
+  /** What it means in practice, for someone who has not read the validation code: worded in the reader's language. */
+  readonly why?: Phrase;
   readonly fixes?: readonly Fix[];
 }
 
@@ -25,11 +26,12 @@ export interface ValidationContext {
   readonly out: Violation[];
 }
 
-export function messageOf(v: Violation): string {
-  return `${v.path}: ${v.reason}${v.why ? ` — ${v.why}` : ''}`;
+/** The path and the reason as the API server prints them (English in every locale), then what it means, in the words of `msg`. */
+export function messageOf(v: Violation, msg: Msg): string {
+  return `${v.path}: ${v.reason}${v.why ? ` — ${say(v.why, msg)}` : ''}`;
 }
 
-export function report(ctx: ValidationContext, path: string, span: Span, reason: string, why?: string, fixes?: readonly Fix[]): void {
+export function report(ctx: ValidationContext, path: string, span: Span, reason: string, why?: Phrase, fixes?: readonly Fix[]): void {
   // A value a tool fills in later (envsubst, a template) is unknown: whatever it becomes is not judged here.
   if (span.end - span.start < 4096) {
     const text = ctx.source.slice(span.start, span.end);
@@ -39,7 +41,7 @@ export function report(ctx: ValidationContext, path: string, span: Span, reason:
 }
 
 /** `Invalid value: "x": reason; reason`, quoting strings as the API server does. */
-export function invalid(ctx: ValidationContext, path: string, span: Span, value: string | number, reasons: readonly string[], why?: string): void {
+export function invalid(ctx: ValidationContext, path: string, span: Span, value: string | number, reasons: readonly string[], why?: Phrase): void {
   if (!reasons.length) return;
   report(ctx, path, span, `Invalid value: ${shown(value)}: ${reasons.join('; ')}`, why);
 }
@@ -54,19 +56,21 @@ export function written(ctx: ValidationContext, n: YNode): string {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-function typeName(n: YNode): string {
-  if (n.type === 'map') return 'a mapping';
-  if (n.type === 'seq') return 'a list';
+function typeName(n: YNode): Phrase {
+  if (n.type === 'map') return phrase('a mapping');
+  if (n.type === 'seq') return phrase('a list');
   const v = n.value;
-  if (typeof v === 'number') return 'a number';
-  if (typeof v === 'boolean') return 'a boolean';
-  return 'a string';
+  if (typeof v === 'number') return phrase('a number');
+  if (typeof v === 'boolean') return phrase('a boolean');
+  return phrase('a string');
 }
 
-function wrongType(ctx: ValidationContext, path: string, n: YNode, expected: string, hint?: string): void {
+function wrongType(ctx: ValidationContext, path: string, n: YNode, expected: Phrase, hint?: Phrase): void {
   const shownValue = n.type === 'scalar' && typeof n.value === 'string' && !n.quoted ? JSON.stringify(n.value) : written(ctx, n);
-  const what = n.type === 'scalar' ? `${shownValue} is ${typeName(n)}` : `it is ${typeName(n)}`;
-  report(ctx, path, n.span, `Invalid type`, `must be ${expected}, but ${what}; the API server cannot decode the object${hint ? `. ${hint}` : ''}`);
+  const what = n.type === 'scalar' ? phrase('{0} is {1}', shownValue, typeName(n)) : phrase('it is {0}', typeName(n));
+  report(ctx, path, n.span, `Invalid type`, hint
+    ? phrase('must be {0}, but {1}; the API server cannot decode the object. {2}', expected, what, hint)
+    : phrase('must be {0}, but {1}; the API server cannot decode the object', expected, what));
 }
 
 function isNull(n: YNode | undefined): boolean {
@@ -77,7 +81,7 @@ function isNull(n: YNode | undefined): boolean {
 export function readString(ctx: ValidationContext, n: YNode | undefined, path: string): string | undefined {
   if (isNull(n)) return undefined;
   if (n!.type === 'scalar' && typeof n!.value === 'string') return n!.value;
-  wrongType(ctx, path, n!, 'a string', n!.type === 'scalar' ? `Quote it: "${written(ctx, n!)}"` : undefined);
+  wrongType(ctx, path, n!, phrase('a string'), n!.type === 'scalar' ? phrase('Quote it: "{0}"', written(ctx, n!)) : undefined);
   return undefined;
 }
 
@@ -86,28 +90,28 @@ export function readInt(ctx: ValidationContext, n: YNode | undefined, path: stri
   if (isNull(n)) return undefined;
   if (n!.type === 'scalar' && typeof n!.value === 'number' && Number.isInteger(n!.value)) return n!.value;
   const numeric = n!.type === 'scalar' && typeof n!.value === 'string' && /^\d+$/.test(n!.value);
-  wrongType(ctx, path, n!, 'an integer', numeric ? 'Remove the quotes' : undefined);
+  wrongType(ctx, path, n!, phrase('an integer'), numeric ? phrase('Remove the quotes') : undefined);
   return undefined;
 }
 
 export function readBool(ctx: ValidationContext, n: YNode | undefined, path: string): boolean | undefined {
   if (isNull(n)) return undefined;
   if (n!.type === 'scalar' && typeof n!.value === 'boolean') return n!.value;
-  wrongType(ctx, path, n!, 'true or false');
+  wrongType(ctx, path, n!, phrase('true or false'));
   return undefined;
 }
 
 export function readMap(ctx: ValidationContext, n: YNode | undefined, path: string): YMap | undefined {
   if (isNull(n)) return undefined;
   if (isMap(n)) return n;
-  wrongType(ctx, path, n!, 'a mapping (key: value pairs)');
+  wrongType(ctx, path, n!, phrase('a mapping (key: value pairs)'));
   return undefined;
 }
 
 export function readSeq(ctx: ValidationContext, n: YNode | undefined, path: string): YSeq | undefined {
   if (isNull(n)) return undefined;
   if (isSeq(n)) return n;
-  wrongType(ctx, path, n!, 'a list (items starting with "-")');
+  wrongType(ctx, path, n!, phrase('a list (items starting with "-")'));
   return undefined;
 }
 
