@@ -53,7 +53,7 @@ const expected: readonly { readonly reason: string; readonly en: string; readonl
   {
     reason: 'spec.ports[1].port: Invalid type',
     en: 'must be an integer, but "eighty" is a string; the API server cannot decode the object',
-    zh: '必须是整数，但"eighty" 是字符串；API 服务器无法解码该对象',
+    zh: '必须是整数，但值 "eighty" 是字符串；API 服务器无法解码该对象',
   },
   {
     reason: 'spec.ports: Required value',
