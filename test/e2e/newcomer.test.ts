@@ -79,3 +79,28 @@ describe('a Kustomize base of three builds, at 1366×768', { timeout: 8 * patien
     assert.doesNotMatch(text, /skipped as too large/);
   });
 });
+
+describe('a Helm template with two Deployments, at 1366×768', { timeout: 6 * patience }, () => {
+  before(async () => {
+    // test/fixtures/helm/sorted: one template writes Deployment cartservice, Deployment redis-cart and a Service whose
+    // selector has a typo of redis-cart's label (helm prints the Service first, sorted by kind)
+    editor = await openEditor({ workspaceFrom: join(root, 'test', 'fixtures', 'helm', 'sorted'), viewport: { width: 1366, height: 768 } });
+  }, { timeout: 5 * patience });
+
+  after(async () => {
+    const closed = await editor?.close();
+    assert.deepEqual(closed?.extensionHostErrors ?? [], [], 'the extension logs no errors');
+  });
+
+  scenario('the related place of a finding on a Helm render is the labels of the Deployment it names', 'newcomer-1366-helm-related-place', async (page) => {
+    await openFile(page, 'cartservice.yaml');
+    await goTo(page, 28, 14);
+    const rows = await problemsShowing(page, 'service-selector-no-match', {
+      // the finding on the Service's selector (line 41), its note on redis-cart's pod labels (line 28)
+      present: ['cartservice.yaml', '[Ln 41, Col 10]', 'in release', 'Deployment "redis-cart" has app: redis-cart', '[Ln 28,'],
+    });
+    // not on the labels of the Deployment written above it (cartservice's, line 12)
+    assert.doesNotMatch(rows, /\[Ln 12,/, rows);
+    await squiggles(page, 'warning').first().waitFor();
+  });
+});
