@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { rules } from '../server/src/rules/index';
 import { documentedTexts, renderRulesDoc, ruleSourceText, translationState, type DocumentedText, type RuleTranslations, type Translated } from '../server/src/rules/rulesDoc';
+import { termsIn } from './helpers/glossary';
 
 const root = join(__dirname, '..');
 const docPath = join(root, 'docs', 'rules.zh-cn.md');
@@ -19,33 +20,6 @@ const translated: Translated = { translations, hash };
 const entries = Object.entries(translations).filter(([code]) => !code.startsWith('$'));
 const documented = documentedTexts(rules);
 const byCode = new Map(documented.map((d) => [d.code, d]));
-
-interface GlossaryTerm {
-  readonly term: string;
-  readonly translation: string;
-  readonly keep?: boolean;
-}
-const glossary = (JSON.parse(readFileSync(join(root, 'l10n', 'glossary.zh-cn.json'), 'utf8')) as { terms: GlossaryTerm[] }).terms;
-
-/**
- * The glossary terms an English text uses, longest first (as test/l10n/catalogue.test.ts reads them): not in code spans,
- * <patterns>, quotes, field paths or file names.
- */
-function termsIn(english: string): GlossaryTerm[] {
-  let text = english
-    .replace(/`[^`]*`/g, ' ')
-    .replace(/<[^<>]*>/g, ' ')
-    .replace(/"[^"]*"/g, ' ')
-    .replace(/[\w-]*[./][\w./-]*/g, ' ');
-  const found: GlossaryTerm[] = [];
-  for (const t of [...glossary].sort((a, b) => b.term.length - a.term.length)) {
-    const re = new RegExp(`\\b${t.term.replace(/ /g, '\\s+')}(s|es)?\\b`, t.keep ? 'g' : 'gi');
-    if (!re.test(text)) continue;
-    found.push(t);
-    text = text.replace(re, ' ');
-  }
-  return found;
-}
 
 /** Code spans and link targets of a Markdown text, sorted: what a translation must keep exactly. */
 function literals(markdown: string): string[] {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { bundleOf, format, messages } from '../../server/src/l10n/l10n';
+import { glossary, termsIn } from '../helpers/glossary';
 
 const root = join(__dirname, '..', '..');
 
@@ -71,39 +72,6 @@ function callSites(): CallSite[] {
 
 function placeholders(s: string): string[] {
   return [...new Set([...s.matchAll(/\{(\d+)\}/g)].map((m) => m[1]))].sort();
-}
-
-interface GlossaryTerm {
-  readonly term: string;
-  readonly translation: string;
-  readonly keep?: boolean;
-  readonly source: string;
-}
-
-const glossary = (JSON.parse(readFileSync(join(root, 'l10n', 'glossary.zh-cn.json'), 'utf8')) as { terms: GlossaryTerm[] }).terms;
-
-/** The English words of a template, without placeholders, code spans, <name patterns>, field paths, flags and quoted names. */
-function prose(template: string): string {
-  return template
-    .replace(/`[^`]*`/g, ' ')
-    .replace(/<[^<>]*>/g, ' ')
-    .replace(/"[^"]*"/g, ' ')
-    .replace(/\{\d+\}/g, ' ')
-    .replace(/--[\w-]+/g, ' ')
-    .replace(/[\w-]*[./][\w./-]*/g, ' ');
-}
-
-/** The glossary terms an English template uses, longest first, each occurrence counted once. */
-function termsIn(template: string): GlossaryTerm[] {
-  let text = prose(template);
-  const found: GlossaryTerm[] = [];
-  for (const t of [...glossary].sort((a, b) => b.term.length - a.term.length)) {
-    const re = new RegExp(`\\b${t.term.replace(/ /g, '\\s+')}(s|es)?\\b`, t.keep ? 'g' : 'gi');
-    if (!re.test(text)) continue;
-    found.push(t);
-    text = text.replace(re, ' ');
-  }
-  return found;
 }
 
 const zh = bundleOf('zh-cn');

@@ -25,7 +25,7 @@ import { selectorMatches, type LabelSelector, type SelectorRequirement } from '.
 import type { Lookup, RuleContext } from '../rules/rule';
 import { dep, type DepKey } from './depKeys';
 
-/** The dependency keys an object's presence and content feed (see the module comment). */
+/** The dependency keys an object's presence and content feed (engine/depKeys.ts says what each stands for). */
 export function keysOf(r: Resource, into: Set<DepKey>): void {
   into.add(dep.namespace(r.namespace));
   into.add(dep.object(r.kind, r.namespace, r.name));
