@@ -23,12 +23,14 @@ function sibling(names) {
 /** Patterns for a server layer that may import only `allowed` layers, plus `external` bare modules. */
 function layer(allowed, { external = null, builtins = false, protocol = false } = {}) {
   const forbidden = layers.filter((l) => !allowed.includes(l));
-  const patterns = [
-    { regex: sibling(forbidden), message: 'ARCHITECTURE.md dependency rule: this layer may not import that one.' },
-  ];
+  const patterns = [{ regex: sibling(forbidden), message: 'ARCHITECTURE.md dependency rule: this layer may not import that one.' }];
   if (!protocol) {
     // The trace graph is data shared with the client and the webview: inner layers may name its types, nothing more.
-    patterns.push({ regex: sibling(['protocol']), allowTypeImports: true, message: 'ARCHITECTURE.md dependency rule: inner layers use only types from protocol.ts (`import type`).' });
+    patterns.push({
+      regex: sibling(['protocol']),
+      allowTypeImports: true,
+      message: 'ARCHITECTURE.md dependency rule: inner layers use only types from protocol.ts (`import type`).',
+    });
   }
   if (external !== null) {
     const allowedBare = [...external, ...(builtins ? nodeBuiltins.flatMap((m) => [m, `node:${m}`]) : [])];
@@ -48,8 +50,14 @@ function restrict(files, patterns) {
   };
 }
 
-const noVscode = { group: ['vscode', 'vscode-*', '@vscode/*'], message: 'ARCHITECTURE.md: only client/ (vscode) and server/src/lsp (vscode-languageserver) import VS Code packages.' };
-const serverInternals = { regex: '(^|/)server/src/(?!protocol$)', message: 'ARCHITECTURE.md: the client and the webview use protocol.ts only, never server internals.' };
+const noVscode = {
+  group: ['vscode', 'vscode-*', '@vscode/*'],
+  message: 'ARCHITECTURE.md: only client/ (vscode) and server/src/lsp (vscode-languageserver) import VS Code packages.',
+};
+const serverInternals = {
+  regex: '(^|/)server/src/(?!protocol$)',
+  message: 'ARCHITECTURE.md: the client and the webview use protocol.ts only, never server internals.',
+};
 
 /** What git ignores, ESLint ignores too (build output, installs, scratch folders), plus the YAML-only fixtures. */
 function ignoredByGit() {
@@ -95,11 +103,14 @@ export default tseslint.config(
   // workspace → model, analysis (it owns the file reading, so Node built-ins are allowed)
   restrict(['server/src/workspace/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'workspace'], { external: [], builtins: true })),
   // lsp → workspace, features, protocol, vscode-languageserver*
-  restrict(['server/src/lsp/**/*.ts'], layer(['workspace', 'features', 'lsp'], {
-    external: ['vscode-languageserver', 'vscode-languageserver-textdocument', 'vscode-languageserver-protocol', 'vscode-uri'],
-    builtins: true,
-    protocol: true,
-  })),
+  restrict(
+    ['server/src/lsp/**/*.ts'],
+    layer(['workspace', 'features', 'lsp'], {
+      external: ['vscode-languageserver', 'vscode-languageserver-textdocument', 'vscode-languageserver-protocol', 'vscode-uri'],
+      builtins: true,
+      protocol: true,
+    }),
+  ),
   // cli → workspace, features, model, node built-ins
   restrict(['server/src/cli/**/*.ts'], layer(['workspace', 'features', 'model', 'kustomize', 'cli'], { external: [], builtins: true })),
   // l10n → nothing but its bundles (every layer may import it)
@@ -107,17 +118,26 @@ export default tseslint.config(
   // protocol.ts is shared with the client and the webview: it imports nothing.
   restrict(['server/src/protocol.ts'], [{ regex: '.*', message: 'protocol.ts is types and names only; it imports nothing.' }]),
   // client → vscode, vscode-languageclient, protocol (types only); never server internals
-  restrict(['client/src/**/*.ts'], [
-    serverInternals,
-    { group: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'], message: 'The client talks to the server over LSP only (vscode-languageclient).' },
-    { group: ['yaml', 'elkjs', 'elkjs/*'], message: 'The client hosts the view; parsing and layout happen in the server and the webview.' },
-  ]),
+  restrict(
+    ['client/src/**/*.ts'],
+    [
+      serverInternals,
+      {
+        group: ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'],
+        message: 'The client talks to the server over LSP only (vscode-languageclient).',
+      },
+      { group: ['yaml', 'elkjs', 'elkjs/*'], message: 'The client hosts the view; parsing and layout happen in the server and the webview.' },
+    ],
+  ),
   // webview → protocol (types only); never vscode, never node
-  restrict(['client/webview/**/*.ts'], [
-    serverInternals,
-    noVscode,
-    { regex: sibling(['src']), message: 'The webview is browser code: it never imports the extension host side.' },
-    { regex: '(^|/)server/src/protocol$', allowTypeImports: true, message: 'The webview imports only types from protocol.ts; data arrives by postMessage.' },
-    { regex: `^(node:.*|(${nodeBuiltins.join('|')})(/.*)?)$`, message: 'The webview runs in a browser: no Node built-ins.' },
-  ]),
+  restrict(
+    ['client/webview/**/*.ts'],
+    [
+      serverInternals,
+      noVscode,
+      { regex: sibling(['src']), message: 'The webview is browser code: it never imports the extension host side.' },
+      { regex: '(^|/)server/src/protocol$', allowTypeImports: true, message: 'The webview imports only types from protocol.ts; data arrives by postMessage.' },
+      { regex: `^(node:.*|(${nodeBuiltins.join('|')})(/.*)?)$`, message: 'The webview runs in a browser: no Node built-ins.' },
+    ],
+  ),
 );

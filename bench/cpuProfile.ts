@@ -71,7 +71,10 @@ export function summariseProfile(profilePath: string, top: number): ProfileSumma
     areas.set(area, (areas.get(area) ?? 0) + e.us);
   }
   return {
-    top: [...byFunction.values()].sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ function: e.function, location: e.location, ...share(e.us) })),
+    top: [...byFunction.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map((e) => ({ function: e.function, location: e.location, ...share(e.us) })),
     areas: [...areas].sort((a, b) => b[1] - a[1]).map(([area, us]) => ({ area, ...share(us) })),
   };
 }

@@ -74,12 +74,57 @@ export interface GenerateOptions {
 export const defaultSeed = 20240611;
 
 const namespaces = [
-  'payments', 'checkout', 'catalog', 'search', 'identity', 'notifications', 'analytics', 'billing',
-  'shipping', 'inventory', 'reviews', 'recommendations', 'media', 'messaging', 'reporting', 'auth',
-  'gateway', 'ledger', 'fraud', 'support', 'marketing', 'pricing', 'orders', 'accounts',
+  'payments',
+  'checkout',
+  'catalog',
+  'search',
+  'identity',
+  'notifications',
+  'analytics',
+  'billing',
+  'shipping',
+  'inventory',
+  'reviews',
+  'recommendations',
+  'media',
+  'messaging',
+  'reporting',
+  'auth',
+  'gateway',
+  'ledger',
+  'fraud',
+  'support',
+  'marketing',
+  'pricing',
+  'orders',
+  'accounts',
 ] as const;
-const prefixes = ['order', 'user', 'payment', 'invoice', 'stock', 'price', 'review', 'image', 'email', 'sms',
-  'audit', 'event', 'session', 'token', 'report', 'feed', 'media', 'geo', 'rate', 'tax', 'cart', 'coupon', 'label', 'quote'];
+const prefixes = [
+  'order',
+  'user',
+  'payment',
+  'invoice',
+  'stock',
+  'price',
+  'review',
+  'image',
+  'email',
+  'sms',
+  'audit',
+  'event',
+  'session',
+  'token',
+  'report',
+  'feed',
+  'media',
+  'geo',
+  'rate',
+  'tax',
+  'cart',
+  'coupon',
+  'label',
+  'quote',
+];
 const roles = ['api', 'worker', 'web', 'cache', 'queue', 'scheduler', 'indexer', 'exporter', 'store', 'sync', 'notifier', 'proxy'];
 const statefulRoles = new Set(['cache', 'queue', 'store', 'indexer']);
 
@@ -129,7 +174,13 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
   const typos: { namespace: string; name: string; what: 'service' | 'label' }[] = [];
   const urlTargets: UrlTarget[] = [];
   const usedNames = new Set<string>();
-  const planted: Record<MistakeKind, number> = { 'selector-typo': 0, 'service-name-typo': 0, 'target-port-missing': 0, 'ingress-port-missing': 0, 'dns-name-missing': 0 };
+  const planted: Record<MistakeKind, number> = {
+    'selector-typo': 0,
+    'service-name-typo': 0,
+    'target-port-missing': 0,
+    'ingress-port-missing': 0,
+    'dns-name-missing': 0,
+  };
   let total = 0;
   let appIndex = 0;
 
@@ -231,7 +282,8 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
 
     const serviceFile = where('service', 'services');
     add(serviceFile, { text: serviceYaml(app, selectorValue), site: { namespace: ns, name, endpoints: app.replicas } });
-    if (app.mistake === 'selector-typo' || app.mistake === 'target-port-missing') mistakes.push({ kind: app.mistake, file: serviceFile, namespace: ns, resource: name });
+    if (app.mistake === 'selector-typo' || app.mistake === 'target-port-missing')
+      mistakes.push({ kind: app.mistake, file: serviceFile, namespace: ns, resource: name });
     serviceNames(ns).add(name);
     if (app.headless) {
       add(where('service-headless', 'services'), { text: headlessYaml(app, headlessName) });
@@ -292,7 +344,14 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
       if (d.site) {
         const at = d.text.indexOf('\n  name: ') + 1;
         const lineInDoc = countLines(d.text, at);
-        (d.site.workload ? workloadSites : sites).push({ file: path, namespace: d.site.namespace, name: d.site.name, line: line + lineInDoc, character: '  name: '.length, endpoints: d.site.endpoints });
+        (d.site.workload ? workloadSites : sites).push({
+          file: path,
+          namespace: d.site.namespace,
+          name: d.site.name,
+          line: line + lineInDoc,
+          character: '  name: '.length,
+          endpoints: d.site.endpoints,
+        });
       }
       text += d.text;
       line += countLines(d.text, d.text.length);
@@ -343,14 +402,24 @@ export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: nu
   }
   const docs: string[] = [];
   if (shape === 'many-copies') {
-    const one = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: copy\n  namespace: hostile\nspec:\n  selector: {app: copy}\n  ports: [{port: 80, targetPort: http}]\n';
+    const one =
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: copy\n  namespace: hostile\nspec:\n  selector: {app: copy}\n  ports: [{port: 80, targetPort: http}]\n';
     for (let i = 0; i < count; i++) docs.push(one);
   } else if (shape === 'orphan-slices') {
     docs.push(...orphanSlices(count, Math.max(1, Math.floor(count / 20))));
   } else {
-    for (let i = 0; i < count; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: web-${String(i).padStart(6, '0')}\n  namespace: hostile\nspec:\n  selector: {app: near}\n  ports: [{port: 80}]\n`);
-    const paths = Array.from({ length: 200 }, (_, i) => `      - path: /p${i}\n        pathType: Prefix\n        backend: {service: {name: web-${String(i * 7).padStart(6, '0')}x, port: {number: 80}}}`).join('\n');
-    docs.push(`apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: near\n  namespace: hostile\nspec:\n  rules:\n  - http:\n      paths:\n${paths}\n`);
+    for (let i = 0; i < count; i++)
+      docs.push(
+        `apiVersion: v1\nkind: Service\nmetadata:\n  name: web-${String(i).padStart(6, '0')}\n  namespace: hostile\nspec:\n  selector: {app: near}\n  ports: [{port: 80}]\n`,
+      );
+    const paths = Array.from(
+      { length: 200 },
+      (_, i) =>
+        `      - path: /p${i}\n        pathType: Prefix\n        backend: {service: {name: web-${String(i * 7).padStart(6, '0')}x, port: {number: 80}}}`,
+    ).join('\n');
+    docs.push(
+      `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: near\n  namespace: hostile\nspec:\n  rules:\n  - http:\n      paths:\n${paths}\n`,
+    );
   }
   const file: GeneratedFile = { path: `hostile/${shape}.yaml`, text: docs.join('---\n'), documents: docs.length };
   return { ...ws, resources: ws.resources + docs.length, files: [...ws.files, file] };
@@ -362,10 +431,18 @@ export function withShape(ws: GeneratedWorkspace, shape: HostileShape, count: nu
  * 2,000 and 100 (4,000 and 200: 54 s).
  */
 export function orphanSlices(services: number, slices: number): string[] {
-  const docs: string[] = [`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: orphans, namespace: orphans}\nspec:\n  selector: {matchLabels: {app: orphans}}\n  template:\n    metadata: {labels: {app: orphans}}\n    spec: {containers: [{name: a, image: a, ports: [{containerPort: 80}]}]}\n`];
+  const docs: string[] = [
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: orphans, namespace: orphans}\nspec:\n  selector: {matchLabels: {app: orphans}}\n  template:\n    metadata: {labels: {app: orphans}}\n    spec: {containers: [{name: a, image: a, ports: [{containerPort: 80}]}]}\n`,
+  ];
   const long = 'backend'.repeat(7);
-  for (let i = 0; i < services; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata:\n  name: ${long}-${String(i).padStart(6, '0')}\n  namespace: orphans\nspec:\n  selector: {app: orphans}\n  ports: [{port: 80}]\n`);
-  for (let i = 0; i < slices; i++) docs.push(`apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: orphan-${i}\n  namespace: orphans\n  labels: {kubernetes.io/service-name: ${'missing'.repeat(7)}-${i}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.${i >> 8 & 255}.${i & 255}]}]\nports: [{port: 80}]\n`);
+  for (let i = 0; i < services; i++)
+    docs.push(
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${long}-${String(i).padStart(6, '0')}\n  namespace: orphans\nspec:\n  selector: {app: orphans}\n  ports: [{port: 80}]\n`,
+    );
+  for (let i = 0; i < slices; i++)
+    docs.push(
+      `apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: orphan-${i}\n  namespace: orphans\n  labels: {kubernetes.io/service-name: ${'missing'.repeat(7)}-${i}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.${(i >> 8) & 255}.${i & 255}]}]\nports: [{port: 80}]\n`,
+    );
   return docs;
 }
 
@@ -375,12 +452,14 @@ export function orphanSlices(services: number, slices: number): string[] {
  * name prefix of its own. The base's file is the first of the returned files.
  */
 export function hostileKustomizeTree(overlays: number): GeneratedFile[] {
-  const objects = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kweb}\nspec:\n  selector: {matchLabels: {app: kweb}}\n  template:\n    metadata: {labels: {app: kweb}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: kweb}\nspec:\n  selector: {app: kwbe}\n  ports: [{port: 80, targetPort: http}]\n';
+  const objects =
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kweb}\nspec:\n  selector: {matchLabels: {app: kweb}}\n  template:\n    metadata: {labels: {app: kweb}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n---\napiVersion: v1\nkind: Service\nmetadata: {name: kweb}\nspec:\n  selector: {app: kwbe}\n  ports: [{port: 80, targetPort: http}]\n';
   const files: GeneratedFile[] = [
     { path: 'hostile/kustomize-overlays.yaml', text: objects, documents: 2 },
     { path: 'hostile/kustomization.yaml', text: 'resources: [kustomize-overlays.yaml]\n', documents: 1 },
   ];
-  for (let i = 0; i < overlays; i++) files.push({ path: `hostile/overlays/o${i}/kustomization.yaml`, text: `resources: [../..]\nnamePrefix: o${i}-\n`, documents: 1 });
+  for (let i = 0; i < overlays; i++)
+    files.push({ path: `hostile/overlays/o${i}/kustomization.yaml`, text: `resources: [../..]\nnamePrefix: o${i}-\n`, documents: 1 });
   return files;
 }
 
@@ -391,19 +470,38 @@ export function hostileKustomizeTree(overlays: number): GeneratedFile[] {
  * inline patches (at most 1,000: built), and components that include each other (a cycle). The chain's root comes first.
  */
 export function hostileKustomizeForest(count: number): GeneratedFile[] {
-  const dep = (name: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n`;
+  const dep = (name: string) =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}}\nspec:\n  selector: {matchLabels: {app: ${name}}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n`;
   const kustomization = (path: string, text: string): GeneratedFile => ({ path: `hostile/tree/${path}/kustomization.yaml`, text, documents: 1 });
   const depth = Math.max(1, Math.min(500, Math.floor(count / 8)));
   const files: GeneratedFile[] = [];
   for (let i = 0; i < depth; i++) files.push(kustomization(`chain/k${i}`, `resources: [../k${i + 1}]\n`));
-  files.push(kustomization(`chain/k${depth}`, 'resources: [deep.yaml]\n'), { path: `hostile/tree/chain/k${depth}/deep.yaml`, text: dep('tdeep'), documents: 1 });
+  files.push(kustomization(`chain/k${depth}`, 'resources: [deep.yaml]\n'), {
+    path: `hostile/tree/chain/k${depth}/deep.yaml`,
+    text: dep('tdeep'),
+    documents: 1,
+  });
   const refused = Math.max(1, Math.floor(count * 2.5));
-  files.push(kustomization('patches-refused', `resources: [app.yaml]\npatches:\n${Array.from({ length: refused }, (_, i) => `- path: p${i}.yaml\n`).join('')}`), { path: 'hostile/tree/patches-refused/app.yaml', text: dep('trefused'), documents: 1 });
+  files.push(
+    kustomization('patches-refused', `resources: [app.yaml]\npatches:\n${Array.from({ length: refused }, (_, i) => `- path: p${i}.yaml\n`).join('')}`),
+    { path: 'hostile/tree/patches-refused/app.yaml', text: dep('trefused'), documents: 1 },
+  );
   const patched = Math.max(1, Math.min(1000, Math.floor(count / 4)));
-  const inline = Array.from({ length: patched }, (_, i) => `- patch: '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "tpatched", "labels": {"l${i}": "v"}}}'\n`).join('');
-  files.push(kustomization('patches', `resources: [app.yaml]\npatches:\n${inline}`), { path: 'hostile/tree/patches/app.yaml', text: dep('tpatched'), documents: 1 });
+  const inline = Array.from(
+    { length: patched },
+    (_, i) => `- patch: '{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "tpatched", "labels": {"l${i}": "v"}}}'\n`,
+  ).join('');
+  files.push(kustomization('patches', `resources: [app.yaml]\npatches:\n${inline}`), {
+    path: 'hostile/tree/patches/app.yaml',
+    text: dep('tpatched'),
+    documents: 1,
+  });
   const component = (body: string) => `apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n${body}`;
-  files.push(kustomization('components/app', 'resources: [app.yaml]\ncomponents: [../a]\n'), { path: 'hostile/tree/components/app/app.yaml', text: dep('tcomponents'), documents: 1 });
+  files.push(kustomization('components/app', 'resources: [app.yaml]\ncomponents: [../a]\n'), {
+    path: 'hostile/tree/components/app/app.yaml',
+    text: dep('tcomponents'),
+    documents: 1,
+  });
   files.push(kustomization('components/a', component('components: [../b]\n')), kustomization('components/b', component('components: [../a]\n')));
   return files;
 }
@@ -509,89 +607,102 @@ function workloadYaml(app: App, serviceName: string, configName: string, rng: Pr
 
 function serviceYaml(app: App, selectorValue: string): string {
   // The metrics port names a container port the mistaken app does not declare (semantics §5).
-  return [
-    'apiVersion: v1',
-    'kind: Service',
-    'metadata:',
-    `  name: ${app.name}`,
-    `  namespace: ${app.namespace}`,
-    '  labels:',
-    `    app: ${app.name}`,
-    'spec:',
-    '  selector:',
-    `    app: ${selectorValue}`,
-    '  ports:',
-    '    - name: http',
-    '      port: 80',
-    '      targetPort: http',
-    '    - name: metrics',
-    '      port: 9090',
-    '      targetPort: metrics',
-    ...(app.grpc ? ['    - name: grpc', '      port: 9000', '      targetPort: grpc', '      appProtocol: grpc'] : []),
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      `  name: ${app.name}`,
+      `  namespace: ${app.namespace}`,
+      '  labels:',
+      `    app: ${app.name}`,
+      'spec:',
+      '  selector:',
+      `    app: ${selectorValue}`,
+      '  ports:',
+      '    - name: http',
+      '      port: 80',
+      '      targetPort: http',
+      '    - name: metrics',
+      '      port: 9090',
+      '      targetPort: metrics',
+      ...(app.grpc ? ['    - name: grpc', '      port: 9000', '      targetPort: grpc', '      appProtocol: grpc'] : []),
+    ].join('\n') + '\n'
+  );
 }
 
 function headlessYaml(app: App, name: string): string {
-  return [
-    'apiVersion: v1',
-    'kind: Service',
-    'metadata:',
-    `  name: ${name}`,
-    `  namespace: ${app.namespace}`,
-    'spec:',
-    '  clusterIP: None',
-    // Members of a StatefulSet find each other by these names before they are Ready (semantics §2.4).
-    ...(app.kind === 'StatefulSet' ? ['  publishNotReadyAddresses: true'] : []),
-    '  selector:',
-    `    app: ${app.name}`,
-    '  ports:',
-    '    - name: http',
-    '      port: 8080',
-    '      targetPort: http',
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      `  name: ${name}`,
+      `  namespace: ${app.namespace}`,
+      'spec:',
+      '  clusterIP: None',
+      // Members of a StatefulSet find each other by these names before they are Ready (semantics §2.4).
+      ...(app.kind === 'StatefulSet' ? ['  publishNotReadyAddresses: true'] : []),
+      '  selector:',
+      `    app: ${app.name}`,
+      '  ports:',
+      '    - name: http',
+      '      port: 8080',
+      '      targetPort: http',
+    ].join('\n') + '\n'
+  );
 }
 
 function nodePortYaml(app: App): string {
-  return [
-    'apiVersion: v1',
-    'kind: Service',
-    'metadata:',
-    `  name: ${app.name}-nodeport`,
-    `  namespace: ${app.namespace}`,
-    'spec:',
-    '  type: NodePort',
-    '  selector:',
-    `    app: ${app.name}`,
-    '  ports:',
-    '    - name: http',
-    '      port: 80',
-    '      targetPort: http',
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      `  name: ${app.name}-nodeport`,
+      `  namespace: ${app.namespace}`,
+      'spec:',
+      '  type: NodePort',
+      '  selector:',
+      `    app: ${app.name}`,
+      '  ports:',
+      '    - name: http',
+      '      port: 80',
+      '      targetPort: http',
+    ].join('\n') + '\n'
+  );
 }
 
 function ingressYaml(app: App, rng: Prng): string {
   // The mistaken Ingress asks for the container's port number; the Service only offers 80 (semantics §5).
-  const port = app.mistake === 'ingress-port-missing' ? ['                  number: 8080'] : rng.chance(0.5) ? ['                  number: 80'] : ['                  name: http'];
-  return [
-    'apiVersion: networking.k8s.io/v1',
-    'kind: Ingress',
-    'metadata:',
-    `  name: ${app.name}`,
-    `  namespace: ${app.namespace}`,
-    'spec:',
-    '  ingressClassName: nginx',
-    '  rules:',
-    `    - host: ${app.name}.${app.namespace}.example.com`,
-    '      http:',
-    '        paths:',
-    '          - path: /',
-    '            pathType: Prefix',
-    '            backend:',
-    '              service:',
-    `                name: ${app.name}`,
-    '                port:',
-    ...port,
-  ].join('\n') + '\n';
+  const port =
+    app.mistake === 'ingress-port-missing'
+      ? ['                  number: 8080']
+      : rng.chance(0.5)
+        ? ['                  number: 80']
+        : ['                  name: http'];
+  return (
+    [
+      'apiVersion: networking.k8s.io/v1',
+      'kind: Ingress',
+      'metadata:',
+      `  name: ${app.name}`,
+      `  namespace: ${app.namespace}`,
+      'spec:',
+      '  ingressClassName: nginx',
+      '  rules:',
+      `    - host: ${app.name}.${app.namespace}.example.com`,
+      '      http:',
+      '        paths:',
+      '          - path: /',
+      '            pathType: Prefix',
+      '            backend:',
+      '              service:',
+      `                name: ${app.name}`,
+      '                port:',
+      ...port,
+    ].join('\n') + '\n'
+  );
 }
 
 function configMapYaml(ns: string, name: string, urls: readonly { key: string; url: string }[], rng: Prng): string {
@@ -603,17 +714,19 @@ function configMapYaml(ns: string, name: string, urls: readonly { key: string; u
     seen.add(key);
     data.push(`  ${key}: ${u.url}`);
   }
-  return [
-    'apiVersion: v1',
-    'kind: ConfigMap',
-    'metadata:',
-    `  name: ${name}`,
-    `  namespace: ${ns}`,
-    'data:',
-    `  LOG_LEVEL: ${rng.pick(['debug', 'info', 'warn'])}`,
-    `  WORKERS: "${rng.int(1, 16)}"`,
-    ...data,
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      `  name: ${name}`,
+      `  namespace: ${ns}`,
+      'data:',
+      `  LOG_LEVEL: ${rng.pick(['debug', 'info', 'warn'])}`,
+      `  WORKERS: "${rng.int(1, 16)}"`,
+      ...data,
+    ].join('\n') + '\n'
+  );
 }
 
 function networkPolicyYaml(app: App, caller: string | undefined): string {
@@ -624,44 +737,51 @@ function networkPolicyYaml(app: App, caller: string | undefined): string {
     '            matchLabels:',
     `              team: ${app.namespace}`,
   ];
-  return [
-    'apiVersion: networking.k8s.io/v1',
-    'kind: NetworkPolicy',
-    'metadata:',
-    `  name: ${app.name}-ingress`,
-    `  namespace: ${app.namespace}`,
-    'spec:',
-    '  podSelector:',
-    '    matchLabels:',
-    `      app: ${app.name}`,
-    '  policyTypes:',
-    '    - Ingress',
-    '  ingress:',
-    '    - from:',
-    ...from,
-    '      ports:',
-    '        - protocol: TCP',
-    '          port: 8080',
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: networking.k8s.io/v1',
+      'kind: NetworkPolicy',
+      'metadata:',
+      `  name: ${app.name}-ingress`,
+      `  namespace: ${app.namespace}`,
+      'spec:',
+      '  podSelector:',
+      '    matchLabels:',
+      `      app: ${app.name}`,
+      '  policyTypes:',
+      '    - Ingress',
+      '  ingress:',
+      '    - from:',
+      ...from,
+      '      ports:',
+      '        - protocol: TCP',
+      '          port: 8080',
+    ].join('\n') + '\n'
+  );
 }
 
 function settingsYaml(ns: string, name: string, rng: Prng): string {
-  return [
-    'apiVersion: v1',
-    'kind: ConfigMap',
-    'metadata:',
-    `  name: ${name}`,
-    `  namespace: ${ns}`,
-    'data:',
-    `  FEATURE_FLAGS: "${rng.pick(['search-v2', 'checkout-v3', 'none'])}"`,
-    `  REGION: ${rng.pick(['eu-west-1', 'us-east-1', 'ap-south-1'])}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      `  name: ${name}`,
+      `  namespace: ${ns}`,
+      'data:',
+      `  FEATURE_FLAGS: "${rng.pick(['search-v2', 'checkout-v3', 'none'])}"`,
+      `  REGION: ${rng.pick(['eu-west-1', 'us-east-1', 'ap-south-1'])}`,
+    ].join('\n') + '\n'
+  );
 }
 
 function parseSizes(argv: readonly string[]): number[] {
   const i = argv.indexOf('--sizes');
   const raw = i >= 0 ? argv[i + 1] : '1000,10000,50000';
-  return (raw ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
+  return (raw ?? '')
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
 }
 
 if (process.argv[1] && /generate\.ts$/.test(process.argv[1])) {

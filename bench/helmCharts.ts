@@ -26,19 +26,66 @@ function chart(dir: string, i: number): void {
   write(join(dir, 'ci', 'small-values.yaml'), `replicas: 1\n`);
   // every fourth chart's prod values misspell the selector: a finding in that value set only
   write(join(dir, 'ci', 'prod-values.yaml'), `replicas: 6\n${i % 4 === 0 ? 'component: wbe\n' : ''}`);
-  write(join(dir, 'templates', '_helpers.tpl'), `{{- define "labels" -}}\napp.kubernetes.io/name: {{ .Chart.Name }}\napp.kubernetes.io/instance: {{ .Release.Name }}\n{{- end }}\n`);
-  write(join(dir, 'templates', 'deployment.yaml'), [
-    'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: {{ .Release.Name }}', '  labels:', '    {{- include "labels" . | nindent 4 }}',
-    'spec:', '  replicas: {{ .Values.replicas }}', '  selector:', '    matchLabels:', '      component: web',
-    '  template:', '    metadata:', '      labels:', '        component: web', '        {{- include "labels" . | nindent 8 }}',
-    '    spec:', '      containers:', '        - name: app', '          image: registry.example/app:1',
-    '          ports:', '            - name: http', '              containerPort: {{ .Values.port }}', '',
-  ].join('\n'));
-  write(join(dir, 'templates', 'service.yaml'), [
-    'apiVersion: v1', 'kind: Service', 'metadata:', '  name: {{ .Release.Name }}', 'spec:', '  selector:', '    component: {{ .Values.component }}',
-    '  ports:', '    - port: 80', '      targetPort: http', '---', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: {{ .Release.Name }}-headless',
-    'spec:', '  clusterIP: None', '  selector:', '    component: web', '  ports:', '    - port: {{ .Values.port }}', '',
-  ].join('\n'));
+  write(
+    join(dir, 'templates', '_helpers.tpl'),
+    `{{- define "labels" -}}\napp.kubernetes.io/name: {{ .Chart.Name }}\napp.kubernetes.io/instance: {{ .Release.Name }}\n{{- end }}\n`,
+  );
+  write(
+    join(dir, 'templates', 'deployment.yaml'),
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: {{ .Release.Name }}',
+      '  labels:',
+      '    {{- include "labels" . | nindent 4 }}',
+      'spec:',
+      '  replicas: {{ .Values.replicas }}',
+      '  selector:',
+      '    matchLabels:',
+      '      component: web',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        component: web',
+      '        {{- include "labels" . | nindent 8 }}',
+      '    spec:',
+      '      containers:',
+      '        - name: app',
+      '          image: registry.example/app:1',
+      '          ports:',
+      '            - name: http',
+      '              containerPort: {{ .Values.port }}',
+      '',
+    ].join('\n'),
+  );
+  write(
+    join(dir, 'templates', 'service.yaml'),
+    [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: {{ .Release.Name }}',
+      'spec:',
+      '  selector:',
+      '    component: {{ .Values.component }}',
+      '  ports:',
+      '    - port: 80',
+      '      targetPort: http',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: {{ .Release.Name }}-headless',
+      'spec:',
+      '  clusterIP: None',
+      '  selector:',
+      '    component: web',
+      '  ports:',
+      '    - port: {{ .Values.port }}',
+      '',
+    ].join('\n'),
+  );
 }
 
 export interface HelmBenchResult {
@@ -64,7 +111,8 @@ function rendersOf(work: string, count: number): string[][] {
   const out: string[][] = [];
   for (let i = 1; i <= count; i++) {
     const dir = join(work, `chart${i}`);
-    for (const values of [[], ['-f', join(dir, 'ci', 'small-values.yaml')], ['-f', join(dir, 'ci', 'prod-values.yaml')]]) out.push(['template', `app${i}`, dir, ...values]);
+    for (const values of [[], ['-f', join(dir, 'ci', 'small-values.yaml')], ['-f', join(dir, 'ci', 'prod-values.yaml')]])
+      out.push(['template', `app${i}`, dir, ...values]);
   }
   return out;
 }
@@ -77,7 +125,11 @@ async function timeRenders(renders: readonly string[][], parallel: number): Prom
   const worker = async (): Promise<void> => {
     while (next < renders.length) {
       const i = next++;
-      outputs[i] = await new Promise<string>((done, fail) => execFile(helm, renders[i], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 }, (err, out, stderr) => (err ? fail(new Error(stderr || err.message)) : done(out))));
+      outputs[i] = await new Promise<string>((done, fail) =>
+        execFile(helm, renders[i], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 }, (err, out, stderr) =>
+          err ? fail(new Error(stderr || err.message)) : done(out),
+        ),
+      );
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));

@@ -69,16 +69,51 @@ const crdProperties = 300;
 function crd(i: number): string {
   const group = 'platform.example.com';
   const kind = `Widget${i}`;
-  const out = ['apiVersion: apiextensions.k8s.io/v1', 'kind: CustomResourceDefinition', 'metadata:', `  name: widget${i}s.${group}`, 'spec:', `  group: ${group}`, '  names:', `    kind: ${kind}`, `    plural: widget${i}s`, '  scope: Namespaced', '  versions:', '    - name: v1', '      served: true', '      storage: true', '      schema:', '        openAPIV3Schema:', '          type: object', '          properties:', '            spec:', '              type: object', '              properties:'];
+  const out = [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    `  name: widget${i}s.${group}`,
+    'spec:',
+    `  group: ${group}`,
+    '  names:',
+    `    kind: ${kind}`,
+    `    plural: widget${i}s`,
+    '  scope: Namespaced',
+    '  versions:',
+    '    - name: v1',
+    '      served: true',
+    '      storage: true',
+    '      schema:',
+    '        openAPIV3Schema:',
+    '          type: object',
+    '          properties:',
+    '            spec:',
+    '              type: object',
+    '              properties:',
+  ];
   for (let p = 0; p < crdProperties; p++) {
     const ind = ' '.repeat(16);
     const text = `Field ${p} of ${kind} sets how the controller reconciles part ${p % 17} of the object. It is defaulted by the API server when omitted, and changing it restarts the pods it selects.`;
     out.push(`${ind}field${p}:`);
-    if (p % 2) out.push(`${ind}  description: |-`, `${ind}    ${text}`, `${ind}    More info: https://platform.example.com/docs/${kind.toLowerCase()}#field${p}`);
-    else out.push(`${ind}  description: ${JSON.stringify(`${text}
+    if (p % 2)
+      out.push(`${ind}  description: |-`, `${ind}    ${text}`, `${ind}    More info: https://platform.example.com/docs/${kind.toLowerCase()}#field${p}`);
+    else
+      out.push(
+        `${ind}  description: ${JSON.stringify(`${text}
 More info: https://platform.example.com/docs/${kind.toLowerCase()}#field${p}
-	"quoted"`)}`);
-    out.push(`${ind}  type: object`, `${ind}  properties:`, `${ind}    enabled:`, `${ind}      type: boolean`, `${ind}      description: Whether field ${p} applies.`, `${ind}    mode:`, `${ind}      type: string`, `${ind}      enum: [Always, IfNotPresent, Never]`);
+	"quoted"`)}`,
+      );
+    out.push(
+      `${ind}  type: object`,
+      `${ind}  properties:`,
+      `${ind}    enabled:`,
+      `${ind}      type: boolean`,
+      `${ind}      description: Whether field ${p} applies.`,
+      `${ind}    mode:`,
+      `${ind}      type: string`,
+      `${ind}      enum: [Always, IfNotPresent, Never]`,
+    );
   }
   return lines(...out);
 }
@@ -92,36 +127,122 @@ function platform(dir: string): void {
   write(join(crds, 'kustomization.yaml'), lines('resources:', ...Array.from({ length: platformCrds }, (_, i) => `  - widget${i}.yaml`)));
   for (let i = 0; i < platformCrds; i++) write(join(crds, `widget${i}.yaml`), crd(i));
   const comp = join(dir, 'platform', 'components', 'observability');
-  write(join(comp, 'kustomization.yaml'), lines(
-    'apiVersion: kustomize.config.k8s.io/v1alpha1', 'kind: Component', 'resources:', '  - widget.yaml',
-    'patches:', '  - target: { kind: Deployment }', '    patch: |-', '      - op: add', '        path: /metadata/annotations', '        value: { observability.example.com/scrape: "true" }',
-  ));
-  write(join(comp, 'widget.yaml'), lines('apiVersion: platform.example.com/v1', 'kind: Widget0', 'metadata:', '  name: observability', 'spec:', '  field0:', '    enabled: true'));
+  write(
+    join(comp, 'kustomization.yaml'),
+    lines(
+      'apiVersion: kustomize.config.k8s.io/v1alpha1',
+      'kind: Component',
+      'resources:',
+      '  - widget.yaml',
+      'patches:',
+      '  - target: { kind: Deployment }',
+      '    patch: |-',
+      '      - op: add',
+      '        path: /metadata/annotations',
+      '        value: { observability.example.com/scrape: "true" }',
+    ),
+  );
+  write(
+    join(comp, 'widget.yaml'),
+    lines('apiVersion: platform.example.com/v1', 'kind: Widget0', 'metadata:', '  name: observability', 'spec:', '  field0:', '    enabled: true'),
+  );
 }
 
 /** One base (a Deployment, its Service, a headless Service, a ConfigMap) and its three overlays. */
 function app(dir: string, i: number, withPlatform = false): void {
   const name = `app${String(i).padStart(2, '0')}`;
   const b = join(dir, name, 'base');
-  write(join(b, 'kustomization.yaml'), lines('resources:', '  - deployment.yaml', '  - service.yaml', 'labels:', `  - pairs: { app.kubernetes.io/part-of: ${name} }`));
-  write(join(b, 'deployment.yaml'), lines(
-    'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${name}`, 'spec:', '  replicas: 2', '  selector:', '    matchLabels:', `      app: ${name}`,
-    '  template:', '    metadata:', '      labels:', `        app: ${name}`, '    spec:', '      containers:', '        - name: app', '          image: registry.example/app:1',
-    '          ports:', '            - name: http', '              containerPort: 8080', '          env:', '            - name: PEER', `              value: http://${name}-peers:8080`,
-    '          envFrom:', '            - configMapRef:', '                name: settings',
-  ));
-  write(join(b, 'service.yaml'), lines(
-    'apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${name}`, 'spec:', '  selector:', `    app: ${name}`, '  ports:', '    - port: 80', '      targetPort: http',
-    '---', 'apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${name}-peers`, 'spec:', '  clusterIP: None', '  selector:', `    app: ${name}`, '  ports:', '    - port: 8080',
-  ));
+  write(
+    join(b, 'kustomization.yaml'),
+    lines('resources:', '  - deployment.yaml', '  - service.yaml', 'labels:', `  - pairs: { app.kubernetes.io/part-of: ${name} }`),
+  );
+  write(
+    join(b, 'deployment.yaml'),
+    lines(
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      `  name: ${name}`,
+      'spec:',
+      '  replicas: 2',
+      '  selector:',
+      '    matchLabels:',
+      `      app: ${name}`,
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      `        app: ${name}`,
+      '    spec:',
+      '      containers:',
+      '        - name: app',
+      '          image: registry.example/app:1',
+      '          ports:',
+      '            - name: http',
+      '              containerPort: 8080',
+      '          env:',
+      '            - name: PEER',
+      `              value: http://${name}-peers:8080`,
+      '          envFrom:',
+      '            - configMapRef:',
+      '                name: settings',
+    ),
+  );
+  write(
+    join(b, 'service.yaml'),
+    lines(
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      `  name: ${name}`,
+      'spec:',
+      '  selector:',
+      `    app: ${name}`,
+      '  ports:',
+      '    - port: 80',
+      '      targetPort: http',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      `  name: ${name}-peers`,
+      'spec:',
+      '  clusterIP: None',
+      '  selector:',
+      `    app: ${name}`,
+      '  ports:',
+      '    - port: 8080',
+    ),
+  );
   for (const o of overlays) {
     const d = join(dir, name, 'overlays', o);
-    write(join(d, 'kustomization.yaml'), lines(
-      `namespace: ${name}-${o}`, `namePrefix: ${o}-`, 'resources:', '  - ../../base', ...(withPlatform ? ['  - ../../../platform/crds', 'components:', '  - ../../../platform/components/observability'] : []), 'labels:', `  - pairs: { env: ${o} }`,
-      'patches:', '  - path: replicas.yaml', '  - target: { kind: Service, name: ' + name + ' }', '    patch: |-', '      - op: replace', '        path: /spec/ports/0/port', `        value: ${o === 'prod' ? 443 : 80}`,
-      'configMapGenerator:', '  - name: settings', '    literals:', `      - LEVEL=${o}`, `      - UPSTREAM=http://${name}.${name}-${o}.svc.cluster.local`,
-    ));
-    write(join(d, 'replicas.yaml'), lines('apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${name}`, 'spec:', `  replicas: ${o === 'prod' ? 6 : 1}`));
+    write(
+      join(d, 'kustomization.yaml'),
+      lines(
+        `namespace: ${name}-${o}`,
+        `namePrefix: ${o}-`,
+        'resources:',
+        '  - ../../base',
+        ...(withPlatform ? ['  - ../../../platform/crds', 'components:', '  - ../../../platform/components/observability'] : []),
+        'labels:',
+        `  - pairs: { env: ${o} }`,
+        'patches:',
+        '  - path: replicas.yaml',
+        '  - target: { kind: Service, name: ' + name + ' }',
+        '    patch: |-',
+        '      - op: replace',
+        '        path: /spec/ports/0/port',
+        `        value: ${o === 'prod' ? 443 : 80}`,
+        'configMapGenerator:',
+        '  - name: settings',
+        '    literals:',
+        `      - LEVEL=${o}`,
+        `      - UPSTREAM=http://${name}.${name}-${o}.svc.cluster.local`,
+      ),
+    );
+    write(
+      join(d, 'replicas.yaml'),
+      lines('apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${name}`, 'spec:', `  replicas: ${o === 'prod' ? 6 : 1}`),
+    );
   }
 }
 
@@ -167,7 +288,8 @@ export async function measureKustomize(bases = 20, edits = 60, cpuProfileDir?: s
     const indexed = await s.waitFor((m) => m.method === 'kubeNetlens/status' && !(m.params as StatusParams).indexing, from, 120_000);
     const coldAnalysisMs = indexed.at - t0;
     const latest = new Map<string, number>();
-    for (const m of s.received.slice(from)) if (m.method === 'textDocument/publishDiagnostics') latest.set((m.params as PublishParams).uri, (m.params as PublishParams).diagnostics.length);
+    for (const m of s.received.slice(from))
+      if (m.method === 'textDocument/publishDiagnostics') latest.set((m.params as PublishParams).uri, (m.params as PublishParams).diagnostics.length);
     const filesWithDiagnostics = [...latest.values()].filter((n) => n > 0).length;
 
     // The edit: the pod label of app01's base Deployment, which both Services of its three overlays select.

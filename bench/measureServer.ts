@@ -90,7 +90,10 @@ export async function measureServer(o: ServerRunOptions): Promise<ServerFigures>
     // every edit is reverted by the next one: what is shown at the end is what the cold index showed
     const after = publishedState(s.received);
     const differ = [...new Set([...before.keys(), ...after.keys()])].filter((uri) => (before.get(uri) ?? '[]') !== (after.get(uri) ?? '[]'));
-    if (differ.length) throw new Error(`after ${incremental.edits} edits, each reverted, the diagnostics of ${differ.length} files differ from the cold index's: ${differ.slice(0, 3).join(', ')}`);
+    if (differ.length)
+      throw new Error(
+        `after ${incremental.edits} edits, each reverted, the diagnostics of ${differ.length} files differ from the cold index's: ${differ.slice(0, 3).join(', ')}`,
+      );
     const hover = await hoverRun(s, o, o.busyServices, 'Service');
     const reachHover = await hoverRun(s, o, o.busyWorkloads, 'NetworkPolicy reach');
     return { ...cold, incremental, hover, reachHover, peakRssMb: s.peakRssMb() };
@@ -103,7 +106,9 @@ export async function measureServer(o: ServerRunOptions): Promise<ServerFigures>
  * Cold index, then the two hover runs and nothing else (`npm run bench -- --hovers-only`): the hover figures of a
  * size in a fraction of a full run's time, the reach hover measured exactly as the full run measures it.
  */
-export async function measureHovers(o: ServerRunOptions): Promise<{ readonly coldIndexMs: number; readonly hover: HoverFigures; readonly reachHover: HoverFigures }> {
+export async function measureHovers(
+  o: ServerRunOptions,
+): Promise<{ readonly coldIndexMs: number; readonly hover: HoverFigures; readonly reachHover: HoverFigures }> {
   const s = startSession(o.serverJs, o.cpuProfileDir ? { cpuProfileDir: o.cpuProfileDir } : {});
   try {
     const cold = await coldIndex(s, o.folder, o.timeoutMs);
@@ -175,7 +180,11 @@ function mutationsFor(t: EditTarget): Mutation[] {
     { file: 'workload', from: `      labels:\n        app: ${t.app}\n`, to: `      labels:\n        app: ${t.app}-canary\n` },
     { file: 'service', from: '      port: 80\n', to: '      port: 8081\n' },
     { file: 'workload', from: `  serviceName: ${t.headlessService}\n`, to: `  serviceName: ${t.app}-peers\n` },
-    { file: 'workload', from: '            - name: http\n              containerPort: 8080\n', to: '            - name: web\n              containerPort: 8080\n' },
+    {
+      file: 'workload',
+      from: '            - name: http\n              containerPort: 8080\n',
+      to: '            - name: web\n              containerPort: 8080\n',
+    },
     { file: 'service', from: `  selector:\n    app: ${t.app}\n`, to: `  selector:\n    app: ${t.app}-v2\n` },
   ];
 }
@@ -204,7 +213,8 @@ async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
     const m = mutations[Math.floor(i / 2) % mutations.length];
     const [from, to] = i % 2 === 0 ? [m.from, m.to] : [m.to, m.from];
     const d = docs[m.file];
-    if (d.text.split(from).length !== 2) throw new Error(`edit ${i}: "${from.trim()}" is not found exactly once in ${t[m.file === 'workload' ? 'workloadFile' : 'serviceFile']}`);
+    if (d.text.split(from).length !== 2)
+      throw new Error(`edit ${i}: "${from.trim()}" is not found exactly once in ${t[m.file === 'workload' ? 'workloadFile' : 'serviceFile']}`);
     d.text = d.text.replace(from, to);
     d.version++;
     const wait = lastSent + editGapMs - performance.now();
@@ -223,7 +233,15 @@ async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
     if (publishes.some((p) => (p.params as PublishParams).uri !== d.uri)) elsewhere++;
   }
   const cpuMsPerEdit = (s.cpuMs() - cpu0) / times.length;
-  return { edits: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxMs: Math.max(...times), silentEdits: silent, editsChangingOtherFiles: elsewhere, cpuMsPerEdit };
+  return {
+    edits: times.length,
+    p50Ms: percentile(times, 50),
+    p95Ms: percentile(times, 95),
+    maxMs: Math.max(...times),
+    silentEdits: silent,
+    editsChangingOtherFiles: elsewhere,
+    cpuMsPerEdit,
+  };
 }
 
 /** `o.hovers` hovers on the sites in turn, each checked to answer about that object (its name and `about` in it). */
@@ -234,10 +252,22 @@ async function hoverRun(s: Session, o: ServerRunOptions, sites: readonly Service
     const site = sites[i % sites.length];
     const uri = pathToFileURL(join(o.folder, site.file)).href;
     const t0 = performance.now();
-    const h = await s.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: site.line, character: site.character + 1 } });
+    const h = await s.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: site.line, character: site.character + 1 },
+    });
     times.push(performance.now() - t0);
-    if (!h || !h.contents.value.includes(site.name) || !h.contents.value.includes(about)) throw new Error(`hover on ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? `a hover without its name or "${about}"` : 'nothing'}`);
+    if (!h || !h.contents.value.includes(site.name) || !h.contents.value.includes(about))
+      throw new Error(
+        `hover on ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? `a hover without its name or "${about}"` : 'nothing'}`,
+      );
   }
   const cpuMsPerHover = (s.cpuMs() - cpu0) / times.length;
-  return { requests: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), maxEndpoints: Math.max(...sites.map((b) => b.endpoints)), cpuMsPerHover };
+  return {
+    requests: times.length,
+    p50Ms: percentile(times, 50),
+    p95Ms: percentile(times, 95),
+    maxEndpoints: Math.max(...sites.map((b) => b.endpoints)),
+    cpuMsPerHover,
+  };
 }

@@ -51,11 +51,29 @@ for (const path of paths.sort()) {
 const t1 = performance.now();
 
 const parser = new ResourceParser();
-const validator = new MonokleValidator({ loader: new DefaultPluginLoader(), parser, schemaLoader: new SchemaLoader(), suppressors: [], fixer: new DisabledFixer() });
+const validator = new MonokleValidator({
+  loader: new DefaultPluginLoader(),
+  parser,
+  schemaLoader: new SchemaLoader(),
+  suppressors: [],
+  fixer: new DisabledFixer(),
+});
 // The configuration goes to preload: called without one, preload unloads every plugin.
 await validator.preload({ plugins: { 'resource-links': true } });
-if (validator.getPlugins().map((p) => p.name).join() !== 'resource-links') {
-  console.error(`peer: expected only the resource-links plugin, got ${validator.getPlugins().map((p) => p.name).join(', ') || 'none'}`);
+if (
+  validator
+    .getPlugins()
+    .map((p) => p.name)
+    .join() !== 'resource-links'
+) {
+  console.error(
+    `peer: expected only the resource-links plugin, got ${
+      validator
+        .getPlugins()
+        .map((p) => p.name)
+        .join(', ') || 'none'
+    }`,
+  );
   process.exit(1);
 }
 const t2 = performance.now();

@@ -87,7 +87,11 @@ function runCheck(dir: string, helm: string | undefined): Promise<{ ms: number; 
       try {
         const rssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
         const parsed = JSON.parse(Buffer.concat(out).toString('utf8')) as unknown;
-        const findings = Array.isArray(parsed) ? parsed.length : Array.isArray((parsed as { diagnostics?: unknown[] }).diagnostics) ? (parsed as { diagnostics: unknown[] }).diagnostics.length : 0;
+        const findings = Array.isArray(parsed)
+          ? parsed.length
+          : Array.isArray((parsed as { diagnostics?: unknown[] }).diagnostics)
+            ? (parsed as { diagnostics: unknown[] }).diagnostics.length
+            : 0;
         done({ ms, rssMb, exitCode: code, findings });
       } catch (err) {
         fail(new Error(`check did not answer as expected (exit ${code}): ${err instanceof Error ? err.message : String(err)}`));

@@ -91,17 +91,31 @@ export function judgeTargets(all: readonly SizeResult[]): TargetRow[] {
     // admit (bench/README.md): it should cost no more than a second check.
     row('CLI reach list / CLI check', '≤ 2×', ref?.reachMs !== undefined ? ref.reachMs / ref.cliMs : undefined, 2, x),
   ];
-  rows.push(big && ten
-    ? { figure: '50,000 / 10,000 cold index', target: '≤ 5.5×', measured: x(big.coldIndexMs / ten.coldIndexMs), verdict: big.coldIndexMs / ten.coldIndexMs <= 5.5 ? 'PASS' : 'MISS' }
-    : { figure: '50,000 / 10,000 cold index', target: '≤ 5.5×', measured: '–', verdict: 'not measured' });
+  rows.push(
+    big && ten
+      ? {
+          figure: '50,000 / 10,000 cold index',
+          target: '≤ 5.5×',
+          measured: x(big.coldIndexMs / ten.coldIndexMs),
+          verdict: big.coldIndexMs / ten.coldIndexMs <= 5.5 ? 'PASS' : 'MISS',
+        }
+      : { figure: '50,000 / 10,000 cold index', target: '≤ 5.5×', measured: '–', verdict: 'not measured' },
+  );
   if (!ref || ref.peer.timedOut || !Number.isFinite(ref.cliOverPeer)) {
-    rows.push({ figure: 'CLI check vs peer' + at, target: 'faster', measured: ref?.peer.timedOut ? `peer did not finish in ${ms(ref.peer.ms)}; CLI ${ms(ref.cliMs)}` : '–', verdict: ref?.peer.timedOut ? 'PASS' : 'not measured' });
+    rows.push({
+      figure: 'CLI check vs peer' + at,
+      target: 'faster',
+      measured: ref?.peer.timedOut ? `peer did not finish in ${ms(ref.peer.ms)}; CLI ${ms(ref.cliMs)}` : '–',
+      verdict: ref?.peer.timedOut ? 'PASS' : 'not measured',
+    });
   } else {
     const faster = ref.cliOverPeer < 1;
     rows.push({
       figure: 'CLI check vs peer' + at,
       target: 'faster',
-      measured: faster ? `${x(1 / ref.cliOverPeer)} faster (${ms(ref.cliMs)} vs ${ms(ref.peer.ms)})` : `${x(ref.cliOverPeer)} slower (${ms(ref.cliMs)} vs ${ms(ref.peer.ms)})`,
+      measured: faster
+        ? `${x(1 / ref.cliOverPeer)} faster (${ms(ref.cliMs)} vs ${ms(ref.peer.ms)})`
+        : `${x(ref.cliOverPeer)} slower (${ms(ref.cliMs)} vs ${ms(ref.peer.ms)})`,
       verdict: faster ? 'PASS' : 'MISS',
     });
   }
@@ -117,17 +131,27 @@ export function formatResults(r: Results): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of r.sizes) {
-    lines.push(`| ${s.size.toLocaleString('en-US')}${s.shape ? ` + ${s.shape}` : ''} | ${s.files} | ${s.megabytes.toFixed(1)} | ${ms(s.parseFloorMs)} | ${ms(s.coldIndexMs)} | ${x(s.coldOverParse)} | ${x(s.coldOverParseCpu)} | ${ms(s.incremental.p50Ms)} | ${ms(s.incremental.p95Ms)} | ${s.incremental.edits} | ${ms(s.hover.p50Ms)} | ${ms(s.hover.p95Ms)} | ${s.reachHover ? ms(s.reachHover.p95Ms) : '–'} | ${s.peakRssMb.toFixed(0)} MB | ${ms(s.cliMs)} | ${s.reachMs !== undefined ? ms(s.reachMs) : '–'} | ${s.peer.timedOut ? `> ${ms(s.peer.ms)}` : ms(s.peer.ms)} | ${s.peer.timedOut ? '–' : x(s.cliOverPeer)} |`);
+    lines.push(
+      `| ${s.size.toLocaleString('en-US')}${s.shape ? ` + ${s.shape}` : ''} | ${s.files} | ${s.megabytes.toFixed(1)} | ${ms(s.parseFloorMs)} | ${ms(s.coldIndexMs)} | ${x(s.coldOverParse)} | ${x(s.coldOverParseCpu)} | ${ms(s.incremental.p50Ms)} | ${ms(s.incremental.p95Ms)} | ${s.incremental.edits} | ${ms(s.hover.p50Ms)} | ${ms(s.hover.p95Ms)} | ${s.reachHover ? ms(s.reachHover.p95Ms) : '–'} | ${s.peakRssMb.toFixed(0)} MB | ${ms(s.cliMs)} | ${s.reachMs !== undefined ? ms(s.reachMs) : '–'} | ${s.peer.timedOut ? `> ${ms(s.peer.ms)}` : ms(s.peer.ms)} | ${s.peer.timedOut ? '–' : x(s.cliOverPeer)} |`,
+    );
   }
   lines.push('', '| target | goal | measured | verdict |', '|---|---|---|---|');
   for (const t of r.targets) lines.push(`| ${t.figure} | ${t.target} | ${t.measured} | ${t.verdict} |`);
-  lines.push('', 'Findings (cold index vs CLI, planted mistakes) and the peer\'s results:', '');
+  lines.push('', "Findings (cold index vs CLI, planted mistakes) and the peer's results:", '');
   for (const s of r.sizes) {
     const agree = s.serverFilesWithDiagnostics === s.cliFilesWithFindings && s.serverDiagnostics === s.cliFindings;
-    lines.push(`- ${s.size.toLocaleString('en-US')}${s.shape ? ` + ${s.shape}` : ''}: server ${s.serverDiagnostics} diagnostics in ${s.serverFilesWithDiagnostics} files, CLI ${s.cliFindings} in ${s.cliFilesWithFindings} files${agree ? '' : ' (DISAGREE)'}; ${s.mistakes} planted mistakes; peer: ${s.peer.timedOut ? 'did not finish' : `${s.peer.results} results over ${s.peer.resources} resources`}; edits that changed another file's diagnostics: ${s.incremental.editsChangingOtherFiles}/${s.incremental.edits}, silent: ${s.incremental.silentEdits}.`);
+    lines.push(
+      `- ${s.size.toLocaleString('en-US')}${s.shape ? ` + ${s.shape}` : ''}: server ${s.serverDiagnostics} diagnostics in ${s.serverFilesWithDiagnostics} files, CLI ${s.cliFindings} in ${s.cliFilesWithFindings} files${agree ? '' : ' (DISAGREE)'}; ${s.mistakes} planted mistakes; peer: ${s.peer.timedOut ? 'did not finish' : `${s.peer.results} results over ${s.peer.resources} resources`}; edits that changed another file's diagnostics: ${s.incremental.editsChangingOtherFiles}/${s.incremental.edits}, silent: ${s.incremental.silentEdits}.`,
+    );
   }
   if (r.profile) {
-    lines.push('', `CPU profile of the cold index at ${r.profile.size.toLocaleString('en-US')} resources (${ms(r.profile.coldIndexMs)} with the profiler on), top self time:`, '', '| self | % | function | where |', '|---:|---:|---|---|');
+    lines.push(
+      '',
+      `CPU profile of the cold index at ${r.profile.size.toLocaleString('en-US')} resources (${ms(r.profile.coldIndexMs)} with the profiler on), top self time:`,
+      '',
+      '| self | % | function | where |',
+      '|---:|---:|---|---|',
+    );
     for (const e of r.profile.top) lines.push(`| ${ms(e.selfMs)} | ${e.selfPercent.toFixed(1)} | ${e.function} | ${e.location || '–'} |`);
     lines.push('', 'Self time by area:', '', '| self | % | area |', '|---:|---:|---|');
     for (const a of r.profile.areas) lines.push(`| ${ms(a.selfMs)} | ${a.selfPercent.toFixed(1)} | ${a.area} |`);

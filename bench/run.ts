@@ -73,14 +73,16 @@ function readOptions(argv: readonly string[]): Options {
   };
   const quick = argv.includes('--quick');
   const sizes = (value('--sizes') ?? '1000,10000,50000').split(',').map((s) => Number(s.trim()));
-  if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('--sizes takes whole numbers of resources, at least 100 each, e.g. --sizes 1000,10000');
+  if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error('--sizes takes whole numbers of resources, at least 100 each, e.g. --sizes 1000,10000');
   const shapesArg = value('--shapes') ?? hostileShapes.join(',');
   const shapes = shapesArg === 'none' ? [] : shapesArg.split(',').map((s) => s.trim());
   const unknown = shapes.filter((s) => !(hostileShapes as readonly string[]).includes(s));
   if (unknown.length) throw new Error(`--shapes takes ${hostileShapes.join(', ')} or none; not ${unknown.join(', ')}`);
   const shapeBase = Number(value('--shape-base') ?? 1000);
   const shapeCount = Number(value('--shape-count') ?? 4000);
-  if (!Number.isInteger(shapeBase) || shapeBase < 100 || !Number.isInteger(shapeCount) || shapeCount < 1) throw new Error('--shape-base takes at least 100 resources and --shape-count a whole number');
+  if (!Number.isInteger(shapeBase) || shapeBase < 100 || !Number.isInteger(shapeCount) || shapeCount < 1)
+    throw new Error('--shape-base takes at least 100 resources and --shape-count a whole number');
   const profile = value('--profile');
   const profileSize = profile === 'none' ? undefined : profile ? Number(profile) : quick ? undefined : sizes.includes(10000) ? 10000 : undefined;
   return {
@@ -102,14 +104,27 @@ function readOptions(argv: readonly string[]): Options {
 
 /** The workspaces a run measures: the ordinary sizes, then each hostile shape on its base workspace. */
 function workspacesOf(o: Options): { readonly size: number; readonly shape?: HostileShape; readonly dir: string; readonly ws: GeneratedWorkspace }[] {
-  const out: { size: number; shape?: HostileShape; dir: string; ws: GeneratedWorkspace }[] = o.sizes.map((size) => ({ size, dir: String(size), ws: generateWorkspace({ resources: size, seed: defaultSeed }) }));
+  const out: { size: number; shape?: HostileShape; dir: string; ws: GeneratedWorkspace }[] = o.sizes.map((size) => ({
+    size,
+    dir: String(size),
+    ws: generateWorkspace({ resources: size, seed: defaultSeed }),
+  }));
   for (const shape of o.shapes) {
-    out.push({ size: o.shapeBase, shape, dir: `${o.shapeBase}-${shape}`, ws: withShape(generateWorkspace({ resources: o.shapeBase, seed: defaultSeed }), shape, o.shapeCount) });
+    out.push({
+      size: o.shapeBase,
+      shape,
+      dir: `${o.shapeBase}-${shape}`,
+      ws: withShape(generateWorkspace({ resources: o.shapeBase, seed: defaultSeed }), shape, o.shapeCount),
+    });
   }
   return out;
 }
 
-async function measureSize(size: number, o: Options, given?: { readonly shape?: HostileShape; readonly dir: string; readonly ws: GeneratedWorkspace }): Promise<SizeResult> {
+async function measureSize(
+  size: number,
+  o: Options,
+  given?: { readonly shape?: HostileShape; readonly dir: string; readonly ws: GeneratedWorkspace },
+): Promise<SizeResult> {
   const label = given?.shape ? `${size} + ${given.shape}` : String(size);
   const say = (what: string) => console.error(`[${label}] ${what}`);
   const ws = given?.ws ?? generateWorkspace({ resources: size, seed: defaultSeed });
@@ -122,20 +137,30 @@ async function measureSize(size: number, o: Options, given?: { readonly shape?: 
   const floorBefore = parseFloor(texts, runs);
   say(`parse floor ${floorBefore.wallMs.toFixed(0)} ms; starting the server`);
   const server = await measureServer({
-    serverJs, folder, editTarget: ws.editTarget, busyServices: ws.busyServices, busyWorkloads: ws.busyWorkloads,
-    edits: o.edits, editBudgetMs: (o.quick ? 1 : 5) * minute, hovers: o.hovers, timeoutMs: 15 * minute,
+    serverJs,
+    folder,
+    editTarget: ws.editTarget,
+    busyServices: ws.busyServices,
+    busyWorkloads: ws.busyWorkloads,
+    edits: o.edits,
+    editBudgetMs: (o.quick ? 1 : 5) * minute,
+    hovers: o.hovers,
+    timeoutMs: 15 * minute,
   });
   // The floor is taken again after the server run and the better kept: the machine's load drifts.
   const floorAfter = parseFloor(texts, runs);
   const floor = { wallMs: Math.min(floorBefore.wallMs, floorAfter.wallMs), cpuMs: Math.min(floorBefore.cpuMs, floorAfter.cpuMs) };
-  say(`cold index ${server.coldIndexMs.toFixed(0)} ms, edit p95 ${server.incremental.p95Ms.toFixed(0)} ms over ${server.incremental.edits}, hover p95 ${server.hover.p95Ms.toFixed(1)} ms, reach hover p95 ${server.reachHover.p95Ms.toFixed(1)} ms`);
+  say(
+    `cold index ${server.coldIndexMs.toFixed(0)} ms, edit p95 ${server.incremental.p95Ms.toFixed(0)} ms over ${server.incremental.edits}, hover p95 ${server.hover.p95Ms.toFixed(1)} ms, reach hover p95 ${server.reachHover.p95Ms.toFixed(1)} ms`,
+  );
 
   const cli = await bestProcessRun([cliJs, 'check', folder, '--format', 'json', '--fail-on', 'never'], runs, 15 * minute);
   if (cli.timedOut || cli.exitCode !== 0) throw new Error(`CLI check failed (exit ${cli.exitCode}${cli.timedOut ? ', timed out' : ''}): ${cli.stderr}`);
   const cliDiagnostics = (JSON.parse(cli.stdout) as { diagnostics: { file: string }[] }).diagnostics;
   say(`CLI ${cli.ms.toFixed(0)} ms`);
   const reachRun = await bestProcessRun([cliJs, 'reach', folder], runs, 15 * minute);
-  if (reachRun.timedOut || reachRun.exitCode !== 0) throw new Error(`CLI reach failed (exit ${reachRun.exitCode}${reachRun.timedOut ? ', timed out' : ''}): ${reachRun.stderr}`);
+  if (reachRun.timedOut || reachRun.exitCode !== 0)
+    throw new Error(`CLI reach failed (exit ${reachRun.exitCode}${reachRun.timedOut ? ', timed out' : ''}): ${reachRun.stderr}`);
   say(`CLI reach ${reachRun.ms.toFixed(0)} ms, ${reachRun.stdout.split('\n').length - 1} lines`);
 
   const peerLimit = o.peerLimitMs;
@@ -233,11 +258,21 @@ async function main(): Promise<void> {
     for (const w of workspacesOf(o)) {
       const folder = writeWorkspace(join(workDir, w.dir), w.ws);
       const f = await measureHovers({
-        serverJs, folder, editTarget: w.ws.editTarget, busyServices: w.ws.busyServices, busyWorkloads: w.ws.busyWorkloads,
-        edits: 0, editBudgetMs: 0, hovers: o.hovers, timeoutMs: 15 * minute,
+        serverJs,
+        folder,
+        editTarget: w.ws.editTarget,
+        busyServices: w.ws.busyServices,
+        busyWorkloads: w.ws.busyWorkloads,
+        edits: 0,
+        editBudgetMs: 0,
+        hovers: o.hovers,
+        timeoutMs: 15 * minute,
       });
-      const row = (name: string, h: typeof f.hover) => `${name} p50 ${h.p50Ms.toFixed(1)} / p95 ${h.p95Ms.toFixed(1)} ms, CPU ${h.cpuMsPerHover.toFixed(2)} ms per hover`;
-      console.log(`[${w.dir}] cold index ${f.coldIndexMs.toFixed(0)} ms; ${row('hover', f.hover)}; ${row('reach hover', f.reachHover)} (${o.hovers} each, load ${loadavg()[0].toFixed(2)})`);
+      const row = (name: string, h: typeof f.hover) =>
+        `${name} p50 ${h.p50Ms.toFixed(1)} / p95 ${h.p95Ms.toFixed(1)} ms, CPU ${h.cpuMsPerHover.toFixed(2)} ms per hover`;
+      console.log(
+        `[${w.dir}] cold index ${f.coldIndexMs.toFixed(0)} ms; ${row('hover', f.hover)}; ${row('reach hover', f.reachHover)} (${o.hovers} each, load ${loadavg()[0].toFixed(2)})`,
+      );
     }
     return;
   }

@@ -21,8 +21,15 @@ const builds = [
 ];
 if (existsSync('client/webview/main.ts')) {
   builds.push({
-    bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: ['client/webview/main.ts'], outfile: 'dist/webview/trace.js',
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: ['client/webview/main.ts'],
+    outfile: 'dist/webview/trace.js',
   });
 }
 

@@ -8,11 +8,7 @@ export declare const quietSettings: Readonly<Record<string, unknown>>;
 export declare function ensureCodeServer(options?: { quiet?: boolean }): void;
 export declare function vsixPath(): string;
 export declare function ensureVsix(options?: { force?: boolean }): Promise<string>;
-export declare function prepareProfile(
-  dir: string,
-  vsix: string,
-  settings?: Record<string, unknown>,
-): { userDataDir: string; extensionsDir: string };
+export declare function prepareProfile(dir: string, vsix: string, settings?: Record<string, unknown>): { userDataDir: string; extensionsDir: string };
 export declare function freePort(): Promise<number>;
 export interface RunningCodeServer {
   readonly pid: number;

@@ -79,8 +79,11 @@ export async function ensureVsix({ force = false } = {}) {
 function ownFolders(dir) {
   const config = join(dir, 'code-server.yaml');
   const env = {
-    ...process.env, NODE_OPTIONS: '',
-    XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CACHE_HOME: join(dir, 'xdg-cache'),
+    ...process.env,
+    NODE_OPTIONS: '',
+    XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+    XDG_DATA_HOME: join(dir, 'xdg-data'),
+    XDG_CACHE_HOME: join(dir, 'xdg-cache'),
   };
   return { config, env };
 }
@@ -95,9 +98,11 @@ export function prepareProfile(dir, vsix, settings = {}) {
   // VS Code reads extensions.json in the extensions folder, so the VSIX goes through its installer.
   const own = ownFolders(dir);
   const temp = privateTemp();
-  const r = spawnSync(process.execPath, [
-    codeServerEntry, '--config', own.config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force',
-  ], { encoding: 'utf8', env: { ...own.env, TMPDIR: temp } });
+  const r = spawnSync(
+    process.execPath,
+    [codeServerEntry, '--config', own.config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+    { encoding: 'utf8', env: { ...own.env, TMPDIR: temp } },
+  );
   rmSync(temp, { recursive: true, force: true });
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) {
     throw new Error(`installing ${vsix} into code-server failed:\n${r.stdout}\n${r.stderr}`);
@@ -135,19 +140,28 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
   // sockets and temporary files go to a temp folder of its own, removed once it has stopped.
   const own = ownFolders(dirname(userDataDir));
   const temp = privateTemp();
-  const child = spawn(process.execPath, [
-    codeServerEntry,
-    '--auth', 'none',
-    '--bind-addr', `${host}:${port}`,
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
-    '--config', own.config,
-    folder,
-  ], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...own.env, TMPDIR: temp, ...(home ? { HOME: home } : {}) } });
+  const child = spawn(
+    process.execPath,
+    [
+      codeServerEntry,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `${host}:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+      '--config',
+      own.config,
+      folder,
+    ],
+    { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...own.env, TMPDIR: temp, ...(home ? { HOME: home } : {}) } },
+  );
   const removeTemp = () => rmSync(temp, { recursive: true, force: true, maxRetries: 3 });
 
   let log = '';
@@ -164,16 +178,20 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
     child.on('error', reject);
   });
   try {
-    await within(listening, 60_000, () => { throw new Error(`code-server did not listen within 60 s:\n${log}`); });
+    await within(listening, 60_000, () => {
+      throw new Error(`code-server did not listen within 60 s:\n${log}`);
+    });
   } catch (e) {
     await stopProcessGroup(child);
     removeTemp();
     throw e;
   }
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-    removeTemp();
-    resolve(signal ?? code);
-  }));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      removeTemp();
+      resolve(signal ?? code);
+    }),
+  );
   return {
     pid: child.pid,
     url: `http://${host}:${port}/?folder=${encodeURIComponent(folder).replace(/%2F/g, '/')}`,
@@ -197,7 +215,11 @@ export async function stopProcessGroup(child) {
   } else {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     killGroup(child.pid, 'SIGTERM');
-    const timedOut = await within(exited.then(() => false), 5000, () => true);
+    const timedOut = await within(
+      exited.then(() => false),
+      5000,
+      () => true,
+    );
     killGroup(child.pid, 'SIGKILL');
     if (timedOut) await exited;
   }
@@ -236,7 +258,7 @@ export async function within(promise, ms, onTimeout) {
 /** The processes below `pid`, from Linux's /proc (elsewhere none: the group is all there is). */
 function descendants(pid) {
   const found = [];
-  for (const queue = [pid]; queue.length; ) {
+  for (const queue = [pid]; queue.length;) {
     const parent = queue.shift();
     let children = [];
     try {
@@ -263,7 +285,7 @@ function lockHolderAlive(lock) {
     process.kill(Number(readFileSync(join(lock, 'pid'), 'utf8')), 0);
     return true;
   } catch (e) {
-    return e.code === 'EPERM' || e.code === 'ENOENT' && existsSync(lock) && Date.now() - statSync(lock).mtimeMs < 2000;
+    return e.code === 'EPERM' || (e.code === 'ENOENT' && existsSync(lock) && Date.now() - statSync(lock).mtimeMs < 2000);
   }
 }
 
@@ -279,7 +301,19 @@ function newestInputTime() {
       newest = s.mtimeMs;
     }
   };
-  for (const p of ['server/src', 'client', 'syntaxes', 'images', 'docs/rules.md', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs']) {
+  for (const p of [
+    'server/src',
+    'client',
+    'syntaxes',
+    'images',
+    'docs/rules.md',
+    'package.json',
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    '.vscodeignore',
+    'scripts/build.mjs',
+  ]) {
     visit(join(root, p));
   }
   return newest;

@@ -44,7 +44,9 @@ interface RuleModule {
 async function ruleModules(): Promise<RuleModule[]> {
   const folder = join(root, rulesFolder);
   const found: RuleModule[] = [];
-  for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts') && f !== 'index.ts').sort()) {
+  for (const file of readdirSync(folder)
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts')
+    .sort()) {
     const names = [...readFileSync(join(folder, file), 'utf8').matchAll(ruleExport)].map((m) => m[1]);
     if (!names.length) continue;
     // Imported rather than read, so the order follows the codes the rules really have.

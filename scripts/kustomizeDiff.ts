@@ -218,7 +218,12 @@ function reasonClass(text: string): string {
   if (/remote|https?:\/\/|git::|github\.com\/|\?ref=/.test(t)) return 'remote resource';
   if (/cycle/.test(t)) return 'cycle';
   if (/external plugins? disabled|plugin|exec function/.test(t)) return 'not evaluated';
-  if (/no such file|not found|must resolve to a file|does not exist|missing|unable to find|cannot find|cannot read|no kustomization|evalsymlink|neither a file nor a folder|not read \(too large/.test(t)) return 'missing file';
+  if (
+    /no such file|not found|must resolve to a file|does not exist|missing|unable to find|cannot find|cannot read|no kustomization|evalsymlink|neither a file nor a folder|not read \(too large/.test(
+      t,
+    )
+  )
+    return 'missing file';
   if (/conflict|already registered|id conflict|may not add resource with an already registered id/.test(t)) return 'conflicting ids';
   if (/yaml|json|unmarshal|parse/.test(t)) return 'unreadable YAML';
   if (/replacement|vars|transformers?:|configurations|not analysed|not evaluated|openapi|crds|plugin|exec/.test(t)) return 'not evaluated';
@@ -250,12 +255,18 @@ function wholeError(text: string, max = Infinity): string {
     .join(' ');
   const start = all.indexOf(first.slice(0, 40));
   // the quoted config is not the reason (it may name files, URLs or Helm charts the cause is not about)
-  return (start >= 0 ? all.slice(start) : all).replace(/`[^`]*`/g, '`…`').replace(/"$/, '').slice(0, max);
+  return (start >= 0 ? all.slice(start) : all)
+    .replace(/`[^`]*`/g, '`…`')
+    .replace(/"$/, '')
+    .slice(0, max);
 }
 
 async function compareRoot(o: Options, repo: string, root: string): Promise<RootResult> {
   const restrictor = o.loadRestrictor ? ['--load-restrictor', o.loadRestrictor] : [];
-  const [ours, theirs] = await Promise.all([run(process.execPath, [o.cli, 'build', root, '--format', 'json', ...restrictor]), run(o.kubectl, ['kustomize', root, ...restrictor])]);
+  const [ours, theirs] = await Promise.all([
+    run(process.execPath, [o.cli, 'build', root, '--format', 'json', ...restrictor]),
+    run(o.kubectl, ['kustomize', root, ...restrictor]),
+  ]);
   const name = relative(repo, root) || '.';
   let ourObjects: unknown[] | undefined;
   let ourError = ours.stderr.trim() || `exit ${ours.code}`;
@@ -285,7 +296,12 @@ async function compareRoot(o: Options, repo: string, root: string): Promise<Root
     const c = compareObjects(ourObjects, theirObjects);
     outcome = c.path ? { kind: 'different', path: c.path } : { kind: 'equal', orderDiffers: c.orderDiffers };
   } else if (!ourObjects && !theirObjects) {
-    outcome = { kind: 'both-refuse', same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(wholeError(theirError)), ours: firstLine(ourReason), theirs: wholeError(theirError, 300) };
+    outcome = {
+      kind: 'both-refuse',
+      same: reasonClass(firstLine(ourReason, Infinity)) === reasonClass(wholeError(theirError)),
+      ours: firstLine(ourReason),
+      theirs: wholeError(theirError, 300),
+    };
   } else if (!ourObjects) outcome = { kind: 'we-refuse', ours: firstLine(ourReason), notEvaluated: /Not analysed as a Kustomize build/.test(ourReason) };
   else outcome = { kind: 'kubectl-refuses', theirs: firstLine(theirError) };
   return { repo: basename(repo), root: name, outcome };
@@ -327,7 +343,9 @@ async function main(): Promise<void> {
   const table = [['repository', ...columns], ...[...rows].map(([repo, row]) => [repo, ...row.map(String)]), ['total', ...total.map(String)]];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   const line = (row: string[]) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log('"order": equal as a set of objects, in another order; "not native": kubectl builds what the native renderer says it does not evaluate (check builds it with the real binary).');
+  console.log(
+    '"order": equal as a set of objects, in another order; "not native": kubectl builds what the native renderer says it does not evaluate (check builds it with the real binary).',
+  );
   for (const row of table) console.log(line(row));
   if (o.verbose) {
     for (const r of results) {

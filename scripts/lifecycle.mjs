@@ -32,5 +32,9 @@ export function stopWhenAsked(stop, { pollMs = 500 } = {}) {
     if (process.ppid !== parent) once(`the process that started it (${parent}) ended`);
   }, pollMs);
   watch.unref();
-  return { get stopping() { return stopping; } };
+  return {
+    get stopping() {
+      return stopping;
+    },
+  };
 }

@@ -98,10 +98,19 @@ function runCheck(opts: Options, dir: string): Promise<CheckRun> {
       if (error) return done({ ok: false, error, seconds, diagnostics: [] });
       try {
         const json = JSON.parse(Buffer.concat(out).toString('utf8')) as { diagnostics: Diagnostic[] };
-        const diagnostics = json.diagnostics.map((d) => ({ ...d, file: rel(dir, d.file), related: (d.related ?? []).map((r) => ({ ...r, file: rel(dir, r.file) })) }));
+        const diagnostics = json.diagnostics.map((d) => ({
+          ...d,
+          file: rel(dir, d.file),
+          related: (d.related ?? []).map((r) => ({ ...r, file: rel(dir, r.file) })),
+        }));
         done({ ok: true, seconds, diagnostics });
       } catch (e) {
-        done({ ok: false, error: `unreadable output (${(e as Error).message}); stderr: ${Buffer.concat(err).toString('utf8').slice(0, 300)}`, seconds, diagnostics: [] });
+        done({
+          ok: false,
+          error: `unreadable output (${(e as Error).message}); stderr: ${Buffer.concat(err).toString('utf8').slice(0, 300)}`,
+          seconds,
+          diagnostics: [],
+        });
       }
     };
     child.on('error', (e) => finish(e.message));
@@ -200,7 +209,14 @@ async function runRepo(opts: Options, dir: string): Promise<RepoResult> {
       bySeverity[d.severity] = (bySeverity[d.severity] ?? 0) + 1;
       byCode[`${d.code} (${d.severity})`] = (byCode[`${d.code} (${d.severity})`] ?? 0) + 1;
     }
-    const result: RepoResult = { repo, dir, objects: 0, baseline: { ok: base.ok, error: base.error, seconds: base.seconds, bySeverity, byCode }, candidates: {}, trials: [] };
+    const result: RepoResult = {
+      repo,
+      dir,
+      objects: 0,
+      baseline: { ok: base.ok, error: base.error, seconds: base.seconds, bySeverity, byCode },
+      candidates: {},
+      trials: [],
+    };
     if (!base.ok) return result;
     const objects = readRepository(copies[0]);
     result.objects = objects.length;
@@ -285,7 +301,9 @@ function report(results: RepoResult[], opts: Options): string {
       .filter(Boolean)
       .join('; ');
     const failed = r.trials.length - ts.length;
-    lines.push(`  ${r.repo}: ${ts.filter((t) => t.foundAt).length}/${ts.length}${failed ? ` (${failed} runs failed)` : ''}; ${r.baseline.seconds.toFixed(1)} s${r.baseline.ok ? '' : ` BASELINE FAILED: ${r.baseline.error}`}`);
+    lines.push(
+      `  ${r.repo}: ${ts.filter((t) => t.foundAt).length}/${ts.length}${failed ? ` (${failed} runs failed)` : ''}; ${r.baseline.seconds.toFixed(1)} s${r.baseline.ok ? '' : ` BASELINE FAILED: ${r.baseline.error}`}`,
+    );
     if (per) lines.push(`    ${per}`);
   }
   lines.push('');
@@ -303,7 +321,10 @@ function report(results: RepoResult[], opts: Options): string {
   lines.push('');
   lines.push('Baseline findings per repository (for the precision audit)');
   for (const r of results) {
-    const sev = Object.entries(r.baseline.bySeverity).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+    const sev =
+      Object.entries(r.baseline.bySeverity)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ') || 'none';
     lines.push(`  ${r.repo} (${r.objects} objects read by the harness): ${sev}`);
     for (const [code, n] of Object.entries(r.baseline.byCode).sort((a, b) => b[1] - a[1])) lines.push(`    ${pad(String(n), 5)} ${code}`);
   }
@@ -327,7 +348,8 @@ async function main() {
   const started = new Date().toISOString();
   const results: RepoResult[] = [];
   const write = () => {
-    if (opts.out) writeFileSync(opts.out, JSON.stringify({ cli: opts.cli, perClass: opts.perClass, started, finished: new Date().toISOString(), results }, null, 2) + '\n');
+    if (opts.out)
+      writeFileSync(opts.out, JSON.stringify({ cli: opts.cli, perClass: opts.perClass, started, finished: new Date().toISOString(), results }, null, 2) + '\n');
   };
   try {
     for (const dir of opts.dirs) {

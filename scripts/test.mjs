@@ -41,7 +41,17 @@ updateDerivedFiles();
 const testTimeoutMs = 5 * 60_000;
 // Both runs together stay well inside CI's limit, with the installs (about 6 minutes in all when nothing hangs).
 const runTimeoutMs = (skipE2e ? 20 : 15) * 60_000;
-const args = ['--import', 'tsx', '--import', './test/helpers/exitGuard.ts', '--test', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${testTimeoutMs}`, ...files];
+const args = [
+  '--import',
+  'tsx',
+  '--import',
+  './test/helpers/exitGuard.ts',
+  '--test',
+  '--test-reporter=spec',
+  '--test-concurrency=1',
+  `--test-timeout=${testTimeoutMs}`,
+  ...files,
+];
 const sandbox = mkdtempSync(join(tmpdir(), 'kube-netlens-test-run-'));
 const home = join(sandbox, 'home');
 const temp = join(sandbox, 'tmp');
@@ -66,7 +76,9 @@ let status;
 try {
   const r = spawnSync(process.execPath, args, { stdio: 'inherit', timeout: runTimeoutMs, killSignal: 'SIGKILL', env });
   if (r.error && r.error.code === 'ETIMEDOUT') {
-    console.error(`\nThe tests did not finish within ${runTimeoutMs / 60_000} minutes and were stopped; files run in the order of their paths, and the one after the last results shown above was still running.`);
+    console.error(
+      `\nThe tests did not finish within ${runTimeoutMs / 60_000} minutes and were stopped; files run in the order of their paths, and the one after the last results shown above was still running.`,
+    );
     status = 1;
   } else {
     status = r.status ?? 1;
@@ -84,6 +96,9 @@ process.exit(status);
 
 /** What is in the private home and temp dir, but tsx's compile cache (the runner's own, `tsx-<uid>`). */
 function leftovers() {
-  const list = (dir, name, skip) => readdirSync(dir, { recursive: true }).filter((p) => !skip(String(p))).map((p) => join(name, String(p)));
+  const list = (dir, name, skip) =>
+    readdirSync(dir, { recursive: true })
+      .filter((p) => !skip(String(p)))
+      .map((p) => join(name, String(p)));
   return [...list(home, 'home', () => false), ...list(temp, 'tmp', (p) => /^tsx-\d+(\/|$)/.test(p))];
 }

@@ -18,12 +18,18 @@ describe('bench workspace generator', () => {
     assert.deepEqual(again.files, ws.files);
     assert.deepEqual(again.mistakes, ws.mistakes);
     const other = generateWorkspace({ resources: size, seed: 8 });
-    assert.notDeepEqual(other.files.map((f) => f.text), ws.files.map((f) => f.text));
+    assert.notDeepEqual(
+      other.files.map((f) => f.text),
+      ws.files.map((f) => f.text),
+    );
   });
 
   it('produces exactly the requested number of resources, in files of one to several documents', () => {
     assert.equal(ws.resources, size);
-    assert.equal(analysis.cluster.files.reduce((n, f) => n + f.resources.length, 0), size);
+    assert.equal(
+      analysis.cluster.files.reduce((n, f) => n + f.resources.length, 0),
+      size,
+    );
     const docs = ws.files.map((f) => f.documents);
     assert.equal(Math.min(...docs), 1);
     assert.ok(Math.max(...docs) >= 5, `largest file has ${Math.max(...docs)} documents`);
@@ -35,7 +41,10 @@ describe('bench workspace generator', () => {
     assert.deepEqual([...kinds].sort(), Object.keys(findingOfMistake).sort());
     for (const m of ws.mistakes) {
       const code = findingOfMistake[m.kind];
-      assert.ok(findings.some((f) => f.uri === uriOf(m.file) && f.code === code), `${m.kind} in ${m.file} (${m.namespace}/${m.resource}) gives no ${code}`);
+      assert.ok(
+        findings.some((f) => f.uri === uriOf(m.file) && f.code === code),
+        `${m.kind} in ${m.file} (${m.namespace}/${m.resource}) gives no ${code}`,
+      );
     }
   });
 
@@ -47,7 +56,7 @@ describe('bench workspace generator', () => {
     }
   });
 
-  it('reports the name positions of the busy apps\' workloads, each selected by a NetworkPolicy (the reach hover)', () => {
+  it("reports the name positions of the busy apps' workloads, each selected by a NetworkPolicy (the reach hover)", () => {
     assert.deepEqual(ws.busyWorkloads.map((w) => `${w.namespace}/${w.name}`).sort(), ws.busyServices.map((s) => `${s.namespace}/${s.name}`).sort());
     const a = analysis;
     for (const w of ws.busyWorkloads) {

@@ -94,13 +94,21 @@ describe('scripts/derived.ts', () => {
       const names = registered(registry);
       const position = [...rules.map((r) => r.code), 'extra-rule'].sort().indexOf('extra-rule');
       assert.equal(names[position], 'extraRule');
-      assert.deepEqual(names.filter((n) => n !== 'extraRule'), registered(committed.registry), 'the other rules keep their order');
+      assert.deepEqual(
+        names.filter((n) => n !== 'extraRule'),
+        registered(committed.registry),
+        'the other rules keep their order',
+      );
       const doc = readFileSync(join(copy, docPath), 'utf8');
       assert.ok(doc.includes('\n## extra-rule\n'));
       assert.ok(doc.includes('| [`extra-rule`](#extra-rule) | hint | A rule added by test/derived.test.ts |'));
       // Not translated: in English on the Chinese page, under a note, and named by the warning with its hash.
       const zhDoc = readFileSync(join(copy, zhDocPath), 'utf8');
-      assert.ok(zhDoc.includes('\n## extra-rule\n\n> （此规则尚无中文说明，以下为英文原文）\n\n**A rule added by test/derived.test.ts**（默认严重程度：hint）\n\nFires on nothing.\n'));
+      assert.ok(
+        zhDoc.includes(
+          '\n## extra-rule\n\n> （此规则尚无中文说明，以下为英文原文）\n\n**A rule added by test/derived.test.ts**（默认严重程度：hint）\n\nFires on nothing.\n',
+        ),
+      );
       assert.match(run.stderr, /^ {2}extra-rule: no entry \(source: [0-9a-f]{64}\)$/m);
     });
 

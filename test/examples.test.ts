@@ -37,7 +37,8 @@ describe('examples/', () => {
   it('check reports exactly the planted mistakes, at their lines, and nothing else', () => {
     const run = runCli(['check', 'examples', '--format', 'json']);
     assert.equal(run.status, 0, `only warnings are planted, so the default --fail-on error passes (stderr: ${run.stderr})`);
-    const diagnostics = (JSON.parse(run.stdout) as { diagnostics: { file: string; range: { start: { line: number } }; code: string; message: string }[] }).diagnostics;
+    const diagnostics = (JSON.parse(run.stdout) as { diagnostics: { file: string; range: { start: { line: number } }; code: string; message: string }[] })
+      .diagnostics;
     const describe = (d: Expected) => `${d.file}:${d.line} ${d.code}`;
     const actual = diagnostics.map((d) => describe({ file: d.file, line: d.range.start.line + 1, code: d.code }));
     assert.deepEqual(actual.sort(), expected.map(describe).sort(), diagnostics.map((d) => `${d.file} ${d.code}: ${d.message}`).join('\n'));
@@ -93,7 +94,10 @@ describe('examples/', () => {
 
     it('shows the names that resolve', () => {
       const has = (name: string, type: string, condition: string) =>
-        assert.ok(shown.some((r) => r.name === name && r.type === type && r.condition === condition), `${type} ${name} (${condition})`);
+        assert.ok(
+          shown.some((r) => r.name === name && r.type === type && r.condition === condition),
+          `${type} ${name} (${condition})`,
+        );
       has('api.shop.svc.cluster.local', 'A', 'always');
       has('_http._tcp.api.shop.svc.cluster.local', 'SRV', 'always');
       has('frontend.shop.svc.cluster.local', 'A', 'always');

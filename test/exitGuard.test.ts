@@ -23,7 +23,10 @@ function runGuarded(body: string): { stderr: string; status: number | null; ms: 
   delete env.NODE_TEST_CONTEXT;
   const started = Date.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/exitGuard.ts', '--test', '--test-reporter=spec', file], {
-    cwd: repoRoot, encoding: 'utf8', env, timeout: 60_000,
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env,
+    timeout: 60_000,
   });
   return { stderr: r.stdout + r.stderr, status: r.status, ms: Date.now() - started };
 }
@@ -34,7 +37,7 @@ function timers(): string[] {
 }
 
 describe('the exit guard of test files', () => {
-  it('names a timer that holds the process, not the file\'s own stdout and stderr, and ends it', () => {
+  it("names a timer that holds the process, not the file's own stdout and stderr, and ends it", () => {
     const r = runGuarded('  setTimeout(() => {}, 60_000);');
     assert.match(r.stderr, /still running 0\.3 s after its last test, held by: Timeout; ending it\./);
     assert.doesNotMatch(r.stderr, /PipeWrap/);
@@ -50,13 +53,16 @@ describe('the exit guard of test files', () => {
 });
 
 describe('the code-server helpers leave no timer running', () => {
-  it('within: the value in time, the timeout\'s answer or error after it; the timer cleared either way', async () => {
+  it("within: the value in time, the timeout's answer or error after it; the timer cleared either way", async () => {
     const before = timers().length;
     assert.equal(await within(Promise.resolve('ready'), 60_000, () => 'late'), 'ready');
     assert.equal(await within(new Promise(() => {}), 20, () => 'late'), 'late');
-    await assert.rejects(within(new Promise(() => {}), 20, () => {
-      throw new Error('did not listen');
-    }), /did not listen/);
+    await assert.rejects(
+      within(new Promise(() => {}), 20, () => {
+        throw new Error('did not listen');
+      }),
+      /did not listen/,
+    );
     assert.equal(timers().length, before, 'no timer of within is left');
   });
 

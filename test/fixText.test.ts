@@ -89,13 +89,22 @@ spec:
     assert.equal(svc.name, 'nginx');
     assert.ok(svc.headless);
     assert.deepEqual([...svc.selector!], [['app', 'web']]);
-    assert.deepEqual(svc.ports.map((p) => [p.name, p.port, p.protocol]), [['http', 80, 'TCP'], ['udp-9000', 9000, 'UDP']]);
+    assert.deepEqual(
+      svc.ports.map((p) => [p.name, p.port, p.protocol]),
+      [
+        ['http', 80, 'TCP'],
+        ['udp-9000', 9000, 'UDP'],
+      ],
+    );
   });
   it('inserts between documents, keeping the next one intact', () => {
     const next = '\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: after}\ndata: {a: b}\n';
     const cluster = created(sts + next);
     assert.equal(cluster.services.length, 1);
-    assert.deepEqual(cluster.configMaps.map((c) => c.name), ['after']);
+    assert.deepEqual(
+      cluster.configMaps.map((c) => c.name),
+      ['after'],
+    );
     assert.deepEqual(cluster.files[0].problems, []);
   });
 });

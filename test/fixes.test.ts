@@ -24,7 +24,9 @@ for (const rule of rules) {
   const dir = join(root, rule.code);
   if (!existsSync(dir)) continue;
   describe(`fixes of ${rule.code}`, () => {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       const fixture = loadFixture(join(dir, file));
       const before = diagnosticsFor(analyzeTexts(fixture.sources));
       for (const finding of before.filter((f) => f.code === rule.code)) {

@@ -9,7 +9,15 @@ import type { Finding, TextEdit } from '../server/src/rules/finding';
 import { findingsOf } from './helpers/checkDiagnostics';
 import { loadFixture, type Fixture } from './helpers/fixture';
 
-const codes = ['api-validation', 'ineffective-field', 'pod-subdomain-unresolved', 'service-target-port-unresolved', 'hostnetwork-dns-policy', 'endpoints-orphan', 'networkpolicy-service-port'];
+const codes = [
+  'api-validation',
+  'ineffective-field',
+  'pod-subdomain-unresolved',
+  'service-target-port-unresolved',
+  'hostnetwork-dns-policy',
+  'endpoints-orphan',
+  'networkpolicy-service-port',
+];
 const root = join(__dirname, 'fixtures', 'rules');
 
 function applyEdits(sources: readonly SourceText[], edits: readonly TextEdit[]): SourceText[] {
@@ -29,17 +37,25 @@ function identity(f: Finding): string {
 for (const code of codes) {
   describe(`fixes of ${code}`, () => {
     const dir = join(root, code);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     const cases = files.flatMap((file) => {
       const fixture = loadFixture(join(dir, file));
-      return findingsOf(fixture).filter((f) => f.code === code && f.fixes?.length).flatMap((finding) => finding.fixes!.map((fix) => ({ file, fixture, finding, fix })));
+      return findingsOf(fixture)
+        .filter((f) => f.code === code && f.fixes?.length)
+        .flatMap((finding) => finding.fixes!.map((fix) => ({ file, fixture, finding, fix })));
     });
     it('has at least one fix to try', () => assert.ok(cases.length > 0));
     for (const { file, fixture, finding, fix } of cases) {
       it(`${file}: ${fix.title}`, () => {
         const fixed: Fixture = { sources: applyEdits(fixture.sources, fix.edits), expectations: [] };
         const after = findingsOf(fixed);
-        assert.deepEqual(after.filter((f) => f.code === 'yaml-syntax'), [], 'the fix broke the YAML');
+        assert.deepEqual(
+          after.filter((f) => f.code === 'yaml-syntax'),
+          [],
+          'the fix broke the YAML',
+        );
         assert.ok(!after.some((f) => identity(f) === identity(finding)), `still reported after "${fix.title}": ${finding.message}`);
         assert.ok(after.length < findingsOf(fixture).length, 'the fix removed no finding');
       });

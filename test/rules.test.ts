@@ -20,7 +20,10 @@ describe('the rule registry', () => {
     for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts'))) {
       const exported = Object.values((await import(join(folder, file))) as Record<string, unknown>);
       for (const value of exported.filter(isRule)) {
-        assert.ok(rules.includes(value), `${file} exports rule ${value.code}, which the generated registry server/src/rules/index.ts lacks: export it as \`export const <name> = defineRule({ … })\`, then \`npm run derived\` (the build and the tests also run it)`);
+        assert.ok(
+          rules.includes(value),
+          `${file} exports rule ${value.code}, which the generated registry server/src/rules/index.ts lacks: export it as \`export const <name> = defineRule({ … })\`, then \`npm run derived\` (the build and the tests also run it)`,
+        );
       }
     }
   });
@@ -28,7 +31,10 @@ describe('the rule registry', () => {
   it('has a rule for every fixture folder', () => {
     const codes = new Set(rules.map((r) => r.code));
     for (const folder of readdirSync(root)) {
-      assert.ok(codes.has(folder), `test/fixtures/rules/${folder} names no registered rule: no rule module defines code ${folder}, or \`npm run derived\` has not run since one does`);
+      assert.ok(
+        codes.has(folder),
+        `test/fixtures/rules/${folder} names no registered rule: no rule module defines code ${folder}, or \`npm run derived\` has not run since one does`,
+      );
     }
   });
 });
@@ -40,12 +46,25 @@ function isRule(value: unknown): value is Rule {
 for (const rule of rules) {
   describe(`rule ${rule.code}`, () => {
     const dir = join(root, rule.code);
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.yaml'))
+          .sort()
+      : [];
     it('has firing and non-firing fixtures, and an annotation that names a part of its message', () => {
       const fixtures = files.map((f) => loadFixture(join(dir, f)));
-      assert.ok(fixtures.some((fx) => fx.expectations.some((e) => e.code === rule.code)), `no fixture in ${dir} expects ${rule.code}`);
-      assert.ok(fixtures.some((fx) => !fx.expectations.some((e) => e.code === rule.code)), `no fixture in ${dir} stays quiet for ${rule.code}`);
-      assert.ok(fixtures.some((fx) => fx.expectations.some((e) => e.code === rule.code && e.message)), `no annotation in ${dir} gives a message part for ${rule.code}`);
+      assert.ok(
+        fixtures.some((fx) => fx.expectations.some((e) => e.code === rule.code)),
+        `no fixture in ${dir} expects ${rule.code}`,
+      );
+      assert.ok(
+        fixtures.some((fx) => !fx.expectations.some((e) => e.code === rule.code)),
+        `no fixture in ${dir} stays quiet for ${rule.code}`,
+      );
+      assert.ok(
+        fixtures.some((fx) => fx.expectations.some((e) => e.code === rule.code && e.message)),
+        `no annotation in ${dir} gives a message part for ${rule.code}`,
+      );
     });
     for (const f of files) {
       it(f, () => {

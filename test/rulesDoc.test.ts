@@ -14,7 +14,10 @@ const docPath = join(__dirname, '..', 'docs', 'rules.md');
 describe('docs/rules.md', () => {
   it('is up to date with the rule registry', () => {
     const written = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '';
-    assert.ok(written === renderRulesDoc(rules), 'docs/rules.md is stale: `npm run derived` updates it (the build and the tests also run it); commit the result');
+    assert.ok(
+      written === renderRulesDoc(rules),
+      'docs/rules.md is stale: `npm run derived` updates it (the build and the tests also run it); commit the result',
+    );
   });
 
   it('has a section anchored at each code', () => {

@@ -8,7 +8,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { rules } from '../server/src/rules/index';
-import { documentedTexts, renderRulesDoc, ruleSourceText, translationState, type DocumentedText, type RuleTranslations, type Translated } from '../server/src/rules/rulesDoc';
+import {
+  documentedTexts,
+  renderRulesDoc,
+  ruleSourceText,
+  translationState,
+  type DocumentedText,
+  type RuleTranslations,
+  type Translated,
+} from '../server/src/rules/rulesDoc';
 import { termsIn } from './helpers/glossary';
 
 const root = join(__dirname, '..');
@@ -48,7 +56,11 @@ describe('docs/rules.zh-cn.md', () => {
 
   it('translates every rule and every other code', () => {
     const missing = documented.filter((d) => translationState(d, translated) === 'missing').map((d) => d.code);
-    assert.deepEqual(missing, [], `${missing.length} of ${documented.length} codes have no translation in l10n/rules.zh-cn.json (\`npm run derived\` prints the source hash of each)`);
+    assert.deepEqual(
+      missing,
+      [],
+      `${missing.length} of ${documented.length} codes have no translation in l10n/rules.zh-cn.json (\`npm run derived\` prints the source hash of each)`,
+    );
   });
 
   it('keeps every code span and link target of the English', () => {
@@ -56,7 +68,11 @@ describe('docs/rules.zh-cn.md', () => {
       const english = byCode.get(code);
       if (!english) continue;
       assert.deepEqual(literals(entry.title), literals(english.title), `${code}: the title's code spans differ from the English`);
-      assert.deepEqual(literals(entry.description), literals(english.description ?? ''), `${code}: the description's code spans and links differ from the English`);
+      assert.deepEqual(
+        literals(entry.description),
+        literals(english.description ?? ''),
+        `${code}: the description's code spans and links differ from the English`,
+      );
     }
   });
 
@@ -84,7 +100,9 @@ describe('docs/rules.zh-cn.md', () => {
 
   it('shows a rule in English under a note when its translation is missing or stale', () => {
     const [rule] = rules;
-    const stale: RuleTranslations = { [rule.code]: { title: '旧标题', description: '旧说明。', source: ruleSourceHash({ ...rule, title: `${rule.title} (older)` }) } };
+    const stale: RuleTranslations = {
+      [rule.code]: { title: '旧标题', description: '旧说明。', source: ruleSourceHash({ ...rule, title: `${rule.title} (older)` }) },
+    };
     for (const [given, note] of [
       [{}, '（此规则尚无中文说明，以下为英文原文）'],
       [stale, '（此规则的中文说明尚未随英文原文更新，以下为英文原文）'],

@@ -27,14 +27,17 @@ function standIn(): string {
     'console.log(JSON.stringify([inGroup.pid, ownSession.pid]));',
     'setInterval(() => {}, 1000);',
   ].join('\n');
-  writeFileSync(join(dir, 'start.mjs'), [
-    "import { spawn } from 'node:child_process';",
-    `import { stopWhenAsked } from ${JSON.stringify(join(repoRoot, 'scripts', 'lifecycle.mjs'))};`,
-    `import { stopProcessGroup } from ${JSON.stringify(join(repoRoot, 'scripts', 'codeServer.mjs'))};`,
-    `const server = spawn(process.execPath, ['-e', ${JSON.stringify(below)}], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });`,
-    'server.stdout.once(\'data\', (d) => console.log(JSON.stringify({ start: process.pid, server: server.pid, below: JSON.parse(String(d)) })));',
-    'stopWhenAsked(async (reason) => { console.log(`stopping: ${reason}`); await stopProcessGroup(server); process.exit(0); });',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'start.mjs'),
+    [
+      "import { spawn } from 'node:child_process';",
+      `import { stopWhenAsked } from ${JSON.stringify(join(repoRoot, 'scripts', 'lifecycle.mjs'))};`,
+      `import { stopProcessGroup } from ${JSON.stringify(join(repoRoot, 'scripts', 'codeServer.mjs'))};`,
+      `const server = spawn(process.execPath, ['-e', ${JSON.stringify(below)}], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });`,
+      "server.stdout.once('data', (d) => console.log(JSON.stringify({ start: process.pid, server: server.pid, below: JSON.parse(String(d)) })));",
+      'stopWhenAsked(async (reason) => { console.log(`stopping: ${reason}`); await stopProcessGroup(server); process.exit(0); });',
+    ].join('\n'),
+  );
   const script = startScript.replace('scripts/start.mjs', JSON.stringify(join(dir, 'start.mjs')));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'start-stand-in', private: true, scripts: { start: script } }));
   return dir;
@@ -80,7 +83,7 @@ async function startAndStop(signal: NodeJS.Signals): Promise<void> {
 }
 
 describe('npm start', () => {
-  it('runs the start script in place of npm\'s shell, so npm\'s signals reach it, and stops when asked', () => {
+  it("runs the start script in place of npm's shell, so npm's signals reach it, and stops when asked", () => {
     assert.match(startScript, /^exec node scripts\/start\.mjs$/);
     assert.match(readFileSync(join(repoRoot, 'scripts', 'start.mjs'), 'utf8'), /stopWhenAsked\(/);
   });

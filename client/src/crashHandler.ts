@@ -22,7 +22,11 @@ export function crashHandler(output: vscode.OutputChannel, client: () => Languag
       const showLogs = vscode.l10n.t('Show logs');
       const restart = vscode.l10n.t('Restart');
       void vscode.window
-        .showErrorMessage(vscode.l10n.t('Kubernetes Network Lens stopped after repeated crashes. Diagnostics and hovers are off until it is restarted.'), showLogs, restart)
+        .showErrorMessage(
+          vscode.l10n.t('Kubernetes Network Lens stopped after repeated crashes. Diagnostics and hovers are off until it is restarted.'),
+          showLogs,
+          restart,
+        )
         .then(async (choice) => {
           if (choice === showLogs) output.show(true);
           if (choice === restart) {

@@ -94,7 +94,15 @@ function stopClient(): Promise<void> {
  * client logs each and rethrows it into the extension host's log. Nothing is wrong then: the failures are dropped.
  */
 function settleWhileStopping(): Middleware {
-  const names = ['provideHover', 'provideCodeActions', 'provideCodeLenses', 'provideDefinition', 'provideReferences', 'provideCompletionItem', 'resolveCompletionItem'] as const;
+  const names = [
+    'provideHover',
+    'provideCodeActions',
+    'provideCodeLenses',
+    'provideDefinition',
+    'provideReferences',
+    'provideCompletionItem',
+    'resolveCompletionItem',
+  ] as const;
   const middleware: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const name of names) {
     middleware[name] = async (...args: unknown[]) => {
@@ -118,7 +126,9 @@ const userOnlyConfiguration: NonNullable<Middleware['workspace']>['configuration
   const result = await next(params, token);
   if (!Array.isArray(result)) return result;
   const config = vscode.workspace.getConfiguration('kubeNetlens');
-  return result.map((value: unknown, i) => (params.items[i]?.section === 'kubeNetlens' ? withUserOnlySettings(value, (key) => config.inspect(key)?.globalValue) : value));
+  return result.map((value: unknown, i) =>
+    params.items[i]?.section === 'kubeNetlens' ? withUserOnlySettings(value, (key) => config.inspect(key)?.globalValue) : value,
+  );
 };
 
 /** The output channel as the client sees it: what it writes once stopping has begun is not kept. */

@@ -18,12 +18,24 @@ export function registerIgnoreFinding(): vscode.Disposable {
     if (!reason?.trim()) return;
     const edit = new vscode.WorkspaceEdit();
     const r = arg.range;
-    edit.replace(vscode.Uri.parse(arg.uri), new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), `${arg.before}${ignoreAnnotationValue(arg, reason)}${arg.after}`);
+    edit.replace(
+      vscode.Uri.parse(arg.uri),
+      new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character),
+      `${arg.before}${ignoreAnnotationValue(arg, reason)}${arg.after}`,
+    );
     await vscode.workspace.applyEdit(edit);
   });
 }
 
 function isArgs(a: unknown): a is IgnoreFindingArgs {
   const x = a as IgnoreFindingArgs | undefined;
-  return typeof x === 'object' && x !== null && typeof x.uri === 'string' && typeof x.code === 'string' && typeof x.before === 'string' && typeof x.after === 'string' && typeof x.range === 'object';
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof x.uri === 'string' &&
+    typeof x.code === 'string' &&
+    typeof x.before === 'string' &&
+    typeof x.after === 'string' &&
+    typeof x.range === 'object'
+  );
 }

@@ -9,7 +9,17 @@ export function progressText(p: StatusProgress | undefined, l10n: L10n = english
   if (!p) return undefined;
   const parts: string[] = [];
   if (p.files) parts.push(l10n.t('indexing {0}/{1} files', p.files.done, p.files.total));
-  if (p.charts) parts.push(p.charts.total === 1 ? l10n.t('rendering {0}/{1} chart', p.charts.done, p.charts.total) : l10n.t('rendering {0}/{1} charts', p.charts.done, p.charts.total));
-  if (p.kustomizeRoots) parts.push(p.kustomizeRoots.total === 1 ? l10n.t('building {0}/{1} Kustomize root', p.kustomizeRoots.done, p.kustomizeRoots.total) : l10n.t('building {0}/{1} Kustomize roots', p.kustomizeRoots.done, p.kustomizeRoots.total));
+  if (p.charts)
+    parts.push(
+      p.charts.total === 1
+        ? l10n.t('rendering {0}/{1} chart', p.charts.done, p.charts.total)
+        : l10n.t('rendering {0}/{1} charts', p.charts.done, p.charts.total),
+    );
+  if (p.kustomizeRoots)
+    parts.push(
+      p.kustomizeRoots.total === 1
+        ? l10n.t('building {0}/{1} Kustomize root', p.kustomizeRoots.done, p.kustomizeRoots.total)
+        : l10n.t('building {0}/{1} Kustomize roots', p.kustomizeRoots.done, p.kustomizeRoots.total),
+    );
   return parts.length ? parts.join(' · ') : undefined;
 }

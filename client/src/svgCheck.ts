@@ -4,7 +4,23 @@
 // quoted attributes, known entities), one `<svg>` root, only the drawing elements the view makes, no event-handler
 // attributes, no links other than to fragments of the same file, no CSS that fetches anything.
 
-const drawingElements: ReadonlySet<string> = new Set(['svg', 'g', 'rect', 'text', 'tspan', 'path', 'line', 'polyline', 'polygon', 'circle', 'ellipse', 'title', 'desc', 'defs', 'marker']);
+const drawingElements: ReadonlySet<string> = new Set([
+  'svg',
+  'g',
+  'rect',
+  'text',
+  'tspan',
+  'path',
+  'line',
+  'polyline',
+  'polygon',
+  'circle',
+  'ellipse',
+  'title',
+  'desc',
+  'defs',
+  'marker',
+]);
 
 /** Characters XML 1.0 allows (the `Char` production), checked code unit by code unit with surrogate pairs. */
 function badCharacter(s: string): number {
@@ -104,13 +120,15 @@ export function checkSvg(svg: string): string | undefined {
       const value = svg.slice(i, close);
       i = close + 1;
       if (value.includes('<')) return `a "<" in the attribute ${attr}`;
-      for (let k = value.indexOf('&'); k >= 0; k = value.indexOf('&', k + 1)) if (!entity.test(value.slice(k))) return `an unknown entity in the attribute ${attr}`;
+      for (let k = value.indexOf('&'); k >= 0; k = value.indexOf('&', k + 1))
+        if (!entity.test(value.slice(k))) return `an unknown entity in the attribute ${attr}`;
       if (seen.has(attr)) return `the attribute ${attr} is repeated`;
       seen.add(attr);
       const lower = attr.toLowerCase();
       if (lower.startsWith('on')) return `an event-handler attribute (${attr})`;
       if ((lower === 'href' || lower.endsWith(':href')) && !value.startsWith('#')) return `a link (${attr}) to something outside the drawing`;
-      if (/url\s*\(|@import|expression\s*\(|javascript:/i.test(value) && !/^url\(#[-\w]+\)$/.test(value.trim())) return `the attribute ${attr} refers to something outside the drawing`;
+      if (/url\s*\(|@import|expression\s*\(|javascript:/i.test(value) && !/^url\(#[-\w]+\)$/.test(value.trim()))
+        return `the attribute ${attr} refers to something outside the drawing`;
     }
   }
   if (open.length) return `the element <${open[open.length - 1]}> is never closed`;

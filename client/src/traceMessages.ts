@@ -48,7 +48,9 @@ type TraceKind = (typeof traceKinds)[number];
  * The Service (or Gateway, Gateway API route, Istio Gateway or VirtualService: `kind`) a command argument names, if it
  * names one: `{namespace, name}` from a code lens, hover link or caller, or the view's saved state after a reload.
  */
-export function readTraceTarget(arg: unknown): { readonly kind?: TraceKind; readonly namespace: string; readonly name: string; readonly uri?: string; readonly client?: TraceClient } | undefined {
+export function readTraceTarget(
+  arg: unknown,
+): { readonly kind?: TraceKind; readonly namespace: string; readonly name: string; readonly uri?: string; readonly client?: TraceClient } | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
   if (typeof a.namespace !== 'string' || typeof a.name !== 'string' || !a.name) return undefined;
@@ -58,7 +60,9 @@ export function readTraceTarget(arg: unknown): { readonly kind?: TraceKind; read
   const client = named ? undefined : readClient(a.client);
   const withClient = client ? { client } : {};
   // The file of the definition, when variants of the workspace define the Service differently.
-  return typeof a.uri === 'string' && a.uri ? { ...kind, namespace: a.namespace, name: a.name, uri: a.uri, ...withClient } : { ...kind, namespace: a.namespace, name: a.name, ...withClient };
+  return typeof a.uri === 'string' && a.uri
+    ? { ...kind, namespace: a.namespace, name: a.name, uri: a.uri, ...withClient }
+    : { ...kind, namespace: a.namespace, name: a.name, ...withClient };
 }
 
 /** A trace client, if the value is exactly one (from a command argument or the view's saved state). */
@@ -68,6 +72,7 @@ export function readClient(v: unknown): TraceClient | undefined {
   const str = (x: unknown): x is string => typeof x === 'string' && x.length > 0 && x.length <= 253;
   if (c.kind === 'external') return { kind: 'external' };
   if (c.kind === 'namespace' && str(c.namespace)) return { kind: 'namespace', namespace: c.namespace };
-  if (c.kind === 'workload' && str(c.namespace) && str(c.workloadKind) && str(c.name)) return { kind: 'workload', namespace: c.namespace, workloadKind: c.workloadKind, name: c.name };
+  if (c.kind === 'workload' && str(c.namespace) && str(c.workloadKind) && str(c.name))
+    return { kind: 'workload', namespace: c.namespace, workloadKind: c.workloadKind, name: c.name };
   return undefined;
 }

@@ -2,8 +2,14 @@
 import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 import {
-  type ServiceSummary, type SourceSpan, type TraceClient, type TraceParams, type TraceResult,
-  analysisChangedNotification, listServicesRequest, traceRequest,
+  type ServiceSummary,
+  type SourceSpan,
+  type TraceClient,
+  type TraceParams,
+  type TraceResult,
+  analysisChangedNotification,
+  listServicesRequest,
+  traceRequest,
 } from '../../server/src/protocol';
 import { freshNonce, renderTraceHtml } from './traceHtml';
 import { readTraceIntent, readTraceTarget } from './traceMessages';
@@ -58,8 +64,16 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       if (trace.disposed || seq !== trace.seq) return;
       trace.result = result ?? undefined;
       if (result) post(trace, { type: 'trace', result });
-      else if (kindPrefix(trace.target)) post(trace, { type: 'error', message: vscode.l10n.t('{0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)) });
-      else post(trace, { type: 'error', message: vscode.l10n.t('The Service {0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)) });
+      else if (kindPrefix(trace.target))
+        post(trace, {
+          type: 'error',
+          message: vscode.l10n.t('{0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)),
+        });
+      else
+        post(trace, {
+          type: 'error',
+          message: vscode.l10n.t('The Service {0} is no longer in the workspace (renamed, deleted, or its file excluded).', titleOf(trace.target)),
+        });
     } catch (e) {
       if (trace.disposed || seq !== trace.seq || !client.isRunning()) return;
       post(trace, { type: 'error', message: vscode.l10n.t('The trace of {0} failed: {1}', titleOf(trace.target), e instanceof Error ? e.message : String(e)) });
@@ -113,10 +127,15 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       void refresh(existing);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(viewType, vscode.l10n.t('Trace: {0}', titleOf(target)), { viewColumn: columnForNewTrace(), preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [webviewRoot],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      viewType,
+      vscode.l10n.t('Trace: {0}', titleOf(target)),
+      { viewColumn: columnForNewTrace(), preserveFocus: false },
+      {
+        enableScripts: true,
+        localResourceRoots: [webviewRoot],
+      },
+    );
     adopt(panel, target);
   };
 
@@ -208,7 +227,9 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   try {
     services = await client.sendRequest<ServiceSummary[]>(listServicesRequest);
   } catch (e) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Cannot list Services: the Kubernetes Network Lens server is not running ({0}).', e instanceof Error ? e.message : String(e)));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Cannot list Services: the Kubernetes Network Lens server is not running ({0}).', e instanceof Error ? e.message : String(e)),
+    );
     return undefined;
   }
   if (file) {
@@ -223,7 +244,12 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   }
   // From the command palette: the Service under the cursor of the active YAML editor is the one the picker starts on.
   const active = vscode.window.activeTextEditor?.document.uri;
-  const current = active ? serviceAtCursor(services.filter((s) => placeIn(s, active.toString())), active) : undefined;
+  const current = active
+    ? serviceAtCursor(
+        services.filter((s) => placeIn(s, active.toString())),
+        active,
+      )
+    : undefined;
   const folderOf = (s: ServiceSummary) => {
     const at = s.definedAt ?? s.source;
     if (!at) return undefined;
@@ -231,9 +257,11 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
     return folder.replace(/\/$/, '') || undefined;
   };
   type Item = vscode.QuickPickItem & { service?: ServiceSummary };
-  const items: Item[] = servicePicks(services, { folderOf, current, l10n: vscode.l10n }).map((p) => ('separator' in p
-    ? { label: p.separator, kind: vscode.QuickPickItemKind.Separator }
-    : { label: p.label, description: p.description, service: p.service, ...(p.current ? { picked: true } : {}) }));
+  const items: Item[] = servicePicks(services, { folderOf, current, l10n: vscode.l10n }).map((p) =>
+    'separator' in p
+      ? { label: p.separator, kind: vscode.QuickPickItemKind.Separator }
+      : { label: p.label, description: p.description, service: p.service, ...(p.current ? { picked: true } : {}) },
+  );
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = vscode.l10n.t('Trace a Kubernetes Service');
   pick.placeholder = vscode.l10n.t('Service to trace');
@@ -251,7 +279,9 @@ async function pickService(client: LanguageClient, file: vscode.Uri | undefined)
   if (!service) return undefined;
   // Same-named Services of variants are told apart by their file.
   const kind = service.kind ? { kind: service.kind } : {};
-  return service.unit && service.source ? { ...kind, namespace: service.namespace, name: service.name, uri: service.source.uri } : { ...kind, namespace: service.namespace, name: service.name };
+  return service.unit && service.source
+    ? { ...kind, namespace: service.namespace, name: service.name, uri: service.source.uri }
+    : { ...kind, namespace: service.namespace, name: service.name };
 }
 
 /**

@@ -8,8 +8,7 @@ import { english, type L10n } from './l10n';
 type RouteKind = Exclude<ServiceSummary['kind'], 'Gateway' | 'IstioGateway' | 'VirtualService' | undefined>;
 
 export type ServicePick =
-  | { readonly separator: string }
-  | { readonly label: string; readonly description: string; readonly service: ServiceSummary; readonly current: boolean };
+  { readonly separator: string } | { readonly label: string; readonly description: string; readonly service: ServiceSummary; readonly current: boolean };
 
 export interface PickOptions {
   /** The folder of a Service's file relative to the workspace (`apps/shop`), to tell same-named Services apart. */
@@ -36,7 +35,12 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
     }
     // A Service of a Kustomize base is listed once per build root: each is "at the cursor" in the base.
     const current = options.current !== undefined && sameService(s, options.current);
-    const parts = [`${s.type}${endpointsNote(s, l10n)}`, s.release, whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf), current ? atCursor : undefined];
+    const parts = [
+      `${s.type}${endpointsNote(s, l10n)}`,
+      s.release,
+      whereNote(s, (count.get(keyOf(s)) ?? 0) > 1, options.folderOf),
+      current ? atCursor : undefined,
+    ];
     picks.push({ label: s.name, description: parts.filter(Boolean).join(' · '), service: s, current });
   }
   // Each route once, traced from the listeners that accept it through its rules to every Service it sends to.
@@ -60,10 +64,17 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
   const gatewayCount = new Map<string, number>();
   for (const g of gateways) gatewayCount.set(keyOf(g), (gatewayCount.get(keyOf(g)) ?? 0) + 1);
   for (const g of gateways) {
-    const listeners = (g.listeners ?? []).map((l) => `${l.name}: ${l.routes === 1 ? l10n.t('{0} route', l.routes) : l10n.t('{0} routes', l.routes)}`).join(' · ');
+    const listeners = (g.listeners ?? [])
+      .map((l) => `${l.name}: ${l.routes === 1 ? l10n.t('{0} route', l.routes) : l10n.t('{0} routes', l.routes)}`)
+      .join(' · ');
     const current = options.current !== undefined && sameService(g, options.current);
     const where = whereNote(g, (gatewayCount.get(keyOf(g)) ?? 0) > 1, options.folderOf);
-    picks.push({ label: `Gateway ${g.namespace}/${g.name}`, description: [listeners || l10n.t('no listeners'), where, current ? atCursor : undefined].filter(Boolean).join(' · '), service: g, current });
+    picks.push({
+      label: `Gateway ${g.namespace}/${g.name}`,
+      description: [listeners || l10n.t('no listeners'), where, current ? atCursor : undefined].filter(Boolean).join(' · '),
+      service: g,
+      current,
+    });
   }
   picks.push(...istioPicks(all, options, l10n, atCursor));
   return picks;
@@ -73,7 +84,8 @@ export function servicePicks(all: readonly ServiceSummary[], options: PickOption
 function istioPicks(all: readonly ServiceSummary[], options: PickOptions, l10n: L10n, atCursor: string): ServicePick[] {
   const picks: ServicePick[] = [];
   const count = new Map<string, number>();
-  for (const s of all) if (s.kind === 'IstioGateway' || s.kind === 'VirtualService') count.set(`${s.kind}/${keyOf(s)}`, (count.get(`${s.kind}/${keyOf(s)}`) ?? 0) + 1);
+  for (const s of all)
+    if (s.kind === 'IstioGateway' || s.kind === 'VirtualService') count.set(`${s.kind}/${keyOf(s)}`, (count.get(`${s.kind}/${keyOf(s)}`) ?? 0) + 1);
   const push = (s: ServiceSummary, label: string, parts: readonly (string | undefined)[]) => {
     const current = options.current !== undefined && sameService(s, options.current);
     const where = whereNote(s, (count.get(`${s.kind}/${keyOf(s)}`) ?? 0) > 1, options.folderOf);
@@ -82,7 +94,9 @@ function istioPicks(all: readonly ServiceSummary[], options: PickOptions, l10n: 
   const gateways = all.filter((s) => s.kind === 'IstioGateway');
   if (gateways.length) picks.push({ separator: l10n.t('Istio Gateways') });
   for (const g of gateways) {
-    const servers = (g.listeners ?? []).map((l) => `${l.name}: ${l.routes === 1 ? l10n.t('{0} VirtualService', l.routes) : l10n.t('{0} VirtualServices', l.routes)}`).join(' · ');
+    const servers = (g.listeners ?? [])
+      .map((l) => `${l.name}: ${l.routes === 1 ? l10n.t('{0} VirtualService', l.routes) : l10n.t('{0} VirtualServices', l.routes)}`)
+      .join(' · ');
     push(g, `Istio Gateway ${g.namespace}/${g.name}`, [servers || l10n.t('no servers')]);
   }
   const virtualServices = all.filter((s) => s.kind === 'VirtualService');
@@ -107,7 +121,14 @@ function short(list: readonly string[]): string {
 function whereNote(s: ServiceSummary, ambiguous: boolean, folderOf: PickOptions['folderOf']): string | undefined {
   if (s.unit) return s.unit;
   if (!ambiguous) return undefined;
-  return folderOf?.(s) ?? s.source?.uri.replace(/\/[^/]*$/, '').split('/').pop() ?? undefined;
+  return (
+    folderOf?.(s) ??
+    s.source?.uri
+      .replace(/\/[^/]*$/, '')
+      .split('/')
+      .pop() ??
+    undefined
+  );
 }
 
 function sameService(a: ServiceSummary, b: ServiceSummary): boolean {

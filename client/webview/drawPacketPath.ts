@@ -43,11 +43,20 @@ export function drawPacketPath(hops: readonly PacketHop[], title: string, availa
   });
   const height = y + bandPad;
   const svg = svgEl('svg', {
-    class: `packet-svg${stacked ? ' packet-stacked' : ''}`, xmlns: 'http://www.w3.org/2000/svg', role: 'list', 'aria-label': title,
-    viewBox: `0 0 ${totalWidth} ${height}`, width: totalWidth, height,
+    class: `packet-svg${stacked ? ' packet-stacked' : ''}`,
+    xmlns: 'http://www.w3.org/2000/svg',
+    role: 'list',
+    'aria-label': title,
+    viewBox: `0 0 ${totalWidth} ${height}`,
+    width: totalWidth,
+    height,
   });
   const defs = svgEl('defs', {}, svg);
-  const marker = svgEl('marker', { id: 'kn-hop-arrow', class: 'arrow arrow-ok', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' }, defs);
+  const marker = svgEl(
+    'marker',
+    { id: 'kn-hop-arrow', class: 'arrow arrow-ok', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' },
+    defs,
+  );
   svgEl('path', { d: 'M0 0 L10 5 L0 10 z' }, marker);
 
   for (const band of bandsOf(placed)) {
@@ -57,7 +66,16 @@ export function drawPacketPath(hops: readonly PacketHop[], title: string, availa
     svgEl('text', { class: 'zone-title', x: zoneX, y: stacked ? top + 18 : band.top + 16 }, g, zoneTitle[band.zone]);
   }
   placed.forEach((r, i) => {
-    const g = svgEl('g', { class: `hop zone-${r.hop.zone}${r.hop.stop ? ' hop-stop' : ''}`, role: 'listitem', 'aria-label': displayText(`${zoneTitle[r.hop.zone]}: ${r.hop.label}. ${r.hop.explanation}`, 1200), 'data-hop-id': r.hop.id }, svg);
+    const g = svgEl(
+      'g',
+      {
+        class: `hop zone-${r.hop.zone}${r.hop.stop ? ' hop-stop' : ''}`,
+        role: 'listitem',
+        'aria-label': displayText(`${zoneTitle[r.hop.zone]}: ${r.hop.label}. ${r.hop.explanation}`, 1200),
+        'data-hop-id': r.hop.id,
+      },
+      svg,
+    );
     svgEl('title', {}, g, displayText(`${r.hop.label}\n${r.hop.explanation}`, 2000));
     svgEl('rect', { class: 'hop-box', x: hopX, y: r.top, width: hopWidth, height: r.boxHeight, rx: 6 }, g);
     r.label.forEach((line, j) => svgEl('text', { class: 'hop-label', x: hopX + 10, y: r.top + 21 + j * 17 }, g, line));
@@ -66,7 +84,11 @@ export function drawPacketPath(hops: readonly PacketHop[], title: string, availa
     const next = placed[i + 1];
     if (next) {
       const x = stacked ? hopX + 14 : hopX + hopWidth / 2;
-      svgEl('path', { class: 'hop-arrow', d: `M${x} ${stacked ? r.top + r.height : r.top + r.boxHeight} L${x} ${next.top - 1}`, 'marker-end': 'url(#kn-hop-arrow)' }, svg);
+      svgEl(
+        'path',
+        { class: 'hop-arrow', d: `M${x} ${stacked ? r.top + r.height : r.top + r.boxHeight} L${x} ${next.top - 1}`, 'marker-end': 'url(#kn-hop-arrow)' },
+        svg,
+      );
     }
   });
   return svg;

@@ -41,7 +41,12 @@ export function drawServicePath(layout: ServicePathLayout, title: string, handle
     if (placed.points.length < 2) continue;
     const { edge } = placed;
     const g = svgEl('g', { class: `edge edge-${edge.status}`, 'data-from': edge.from, 'data-to': edge.to }, edgeGroup);
-    svgEl('title', {}, g, displayText(`${labelOf.get(edge.from)} → ${labelOf.get(edge.to)}: ${edgeWord[edge.status]}${edge.label ? ` (${edge.label})` : ''}`, 500));
+    svgEl(
+      'title',
+      {},
+      g,
+      displayText(`${labelOf.get(edge.from)} → ${labelOf.get(edge.to)}: ${edgeWord[edge.status]}${edge.label ? ` (${edge.label})` : ''}`, 500),
+    );
     const d = placed.points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
     svgEl('path', { class: 'edge-line', d, 'marker-end': `url(#kn-arrow-${edge.status})` }, g);
     if (placed.label) {
@@ -77,14 +82,18 @@ export function describeNode(node: TraceNode): string {
 }
 
 function drawNode(node: TraceNode, card: ServicePathLayout['nodes'][number]['card'], x: number, y: number, parent: SVGGElement): SVGGElement {
-  const g = svgEl('g', {
-    class: `node status-${node.status} kind-${node.kind}${node.source ? ' has-source' : ''}`,
-    transform: `translate(${x} ${y})`,
-    tabindex: 0,
-    role: 'button',
-    'aria-label': describeNode(node),
-    'data-node-id': node.id,
-  }, parent);
+  const g = svgEl(
+    'g',
+    {
+      class: `node status-${node.status} kind-${node.kind}${node.source ? ' has-source' : ''}`,
+      transform: `translate(${x} ${y})`,
+      tabindex: 0,
+      role: 'button',
+      'aria-label': describeNode(node),
+      'data-node-id': node.id,
+    },
+    parent,
+  );
   const tooltip = [node.label, ...node.detail, ...node.findings.map((f) => `${f.severity === 'error' ? '✖' : '⚠'} ${f.message}`)].join('\n');
   svgEl('title', {}, g, displayText(tooltip, 2000));
   svgEl('rect', { class: 'focus-ring', x: -4, y: -4, width: card.width + 8, height: card.height + 8, rx: 9 }, g);
@@ -122,10 +131,20 @@ function drawColumnTitles(layout: ServicePathLayout, parent: SVGGElement): void 
 function drawArrowHeads(svg: SVGSVGElement): void {
   const defs = svgEl('defs', {}, svg);
   for (const status of ['ok', 'conditional', 'broken'] as const) {
-    const marker = svgEl('marker', {
-      id: `kn-arrow-${status}`, class: `arrow arrow-${status}`, viewBox: '0 0 10 10', refX: 9, refY: 5,
-      markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse',
-    }, defs);
+    const marker = svgEl(
+      'marker',
+      {
+        id: `kn-arrow-${status}`,
+        class: `arrow arrow-${status}`,
+        viewBox: '0 0 10 10',
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        orient: 'auto-start-reverse',
+      },
+      defs,
+    );
     svgEl('path', { d: 'M0 0 L10 5 L0 10 z' }, marker);
   }
 }

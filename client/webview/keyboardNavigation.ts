@@ -37,10 +37,15 @@ export function neighbourOf(layout: ServicePathLayout, fromId: string, pressed: 
 
 export function directionOf(key: string): Direction | undefined {
   switch (key) {
-    case 'ArrowLeft': return 'left';
-    case 'ArrowRight': return 'right';
-    case 'ArrowUp': return 'up';
-    case 'ArrowDown': return 'down';
-    default: return undefined;
+    case 'ArrowLeft':
+      return 'left';
+    case 'ArrowRight':
+      return 'right';
+    case 'ArrowUp':
+      return 'up';
+    case 'ArrowDown':
+      return 'down';
+    default:
+      return undefined;
   }
 }

@@ -56,7 +56,14 @@ const placements = new Map<string, ElkNode>();
 
 /** ELK's first layout pays for compiling its code; doing it while the first trace is still being computed hides that. */
 export async function warmUpLayout(): Promise<void> {
-  await elk.layout({ id: 'warm', children: [{ id: 'a', width: 10, height: 10 }, { id: 'b', width: 10, height: 10 }], edges: [{ id: 'e', sources: ['a'], targets: ['b'] }] });
+  await elk.layout({
+    id: 'warm',
+    children: [
+      { id: 'a', width: 10, height: 10 },
+      { id: 'b', width: 10, height: 10 },
+    ],
+    edges: [{ id: 'e', sources: ['a'], targets: ['b'] }],
+  });
 }
 
 export interface LayoutOptions {
@@ -125,15 +132,29 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
       'elk.edgeLabels.placement': 'CENTER',
       // Across rows, the gap between layers also holds each row's title.
-      ...(direction === 'DOWN' ? { 'elk.layered.spacing.nodeNodeBetweenLayers': '40', 'elk.spacing.nodeNode': '16', 'elk.spacing.edgeLabel': '2', 'elk.layered.nodePlacement.strategy': 'SIMPLE' } : {}),
+      ...(direction === 'DOWN'
+        ? {
+            'elk.layered.spacing.nodeNodeBetweenLayers': '40',
+            'elk.spacing.nodeNode': '16',
+            'elk.spacing.edgeLabel': '2',
+            'elk.layered.nodePlacement.strategy': 'SIMPLE',
+          }
+        : {}),
       'elk.padding': `[top=${bandTopPadding(titles)},left=16,bottom=16,right=16]`,
     },
     children,
     edges,
   };
   // Live updates mostly change text, not shape: the same geometry gets the same placement without asking ELK again.
-  const key = JSON.stringify([direction, density, titles, graph.nodes.length, children.map((c) => [c.width, c.height, c.layoutOptions]), edges.map((e) => [e.sources, e.targets, e.labels])]);
-  const root: ElkNode = placements.get(key) ?? await elk.layout(graphIn);
+  const key = JSON.stringify([
+    direction,
+    density,
+    titles,
+    graph.nodes.length,
+    children.map((c) => [c.width, c.height, c.layoutOptions]),
+    edges.map((e) => [e.sources, e.targets, e.labels]),
+  ]);
+  const root: ElkNode = placements.get(key) ?? (await elk.layout(graphIn));
   placements.delete(key);
   placements.set(key, root);
   if (placements.size > 12) placements.delete(placements.keys().next().value!);
@@ -238,7 +259,10 @@ export function planBands(graph: TraceGraph, w: number, h: number, density: Card
     let width = 0;
     let height = 0;
     for (let j = 0; j < k; j++) {
-      const sub = boxes.slice(from, to).filter((_, i) => i % k === j).map((b) => b.card);
+      const sub = boxes
+        .slice(from, to)
+        .filter((_, i) => i % k === j)
+        .map((b) => b.card);
       width += Math.max(...sub.map((c) => c.width)) + (j ? gaps.layer : 0);
       height = Math.max(height, sub.reduce((sum, c) => sum + c.height, 0) + gaps.node * (sub.length - 1));
     }
@@ -256,7 +280,11 @@ export function planBands(graph: TraceGraph, w: number, h: number, density: Card
     const fits = (b: Band) => b.width <= maxWidth;
     const pick = (g: number, chosen: number[], width: number, height: number) => {
       if (g === groups.length) {
-        const b = { width: width + 16 + edgeRoom + gaps.layer * (groups.length - 1), height: height + top + 16, grid: chosen.map((k, i) => [boxes[groups[i][0]].node.column, k] as [TraceColumn, number]) };
+        const b = {
+          width: width + 16 + edgeRoom + gaps.layer * (groups.length - 1),
+          height: height + top + 16,
+          grid: chosen.map((k, i) => [boxes[groups[i][0]].node.column, k] as [TraceColumn, number]),
+        };
         if (!best || (fits(b) !== fits(best) ? fits(b) : fits(b) ? b.height < best.height : b.width < best.width)) best = b;
         return;
       }
@@ -358,9 +386,18 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
   const byId = new Map(nodes.map((p) => [p.node.id, p] as const));
   // The right edge of the (sub-)column a box stands in, so an edge leaving it runs down the gap after it, clear of
   // every box (a column laid out as a grid has a gap after each of its sub-columns).
-  const laneRight = (from: PlacedNode) => Math.max(...nodes
-    .filter((p) => p.node.column === from.node.column && bandOf.get(p.node.id) === bandOf.get(from.node.id) && p.x < from.x + from.card.width && from.x < p.x + p.card.width)
-    .map((p) => p.x + p.card.width));
+  const laneRight = (from: PlacedNode) =>
+    Math.max(
+      ...nodes
+        .filter(
+          (p) =>
+            p.node.column === from.node.column &&
+            bandOf.get(p.node.id) === bandOf.get(from.node.id) &&
+            p.x < from.x + from.card.width &&
+            from.x < p.x + p.card.width,
+        )
+        .map((p) => p.x + p.card.width),
+    );
   const crossing = graph.edges.filter((e) => !placedEdges.has(e));
   crossing.forEach((e, i) => {
     const from = byId.get(e.from);
@@ -372,7 +409,14 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
     const b = bandOf.get(e.from)!;
     const yg = bandBottom[b] + bandGap / 2 - 4 + 4 * (i % 3);
     const xl = Math.max(4, to.x - 10 - 2 * (i % 3));
-    const points = [{ x: from.x + from.card.width, y: y1 }, { x: xc, y: y1 }, { x: xc, y: yg }, { x: xl, y: yg }, { x: xl, y: yt }, { x: to.x, y: yt }];
+    const points = [
+      { x: from.x + from.card.width, y: y1 },
+      { x: xc, y: y1 },
+      { x: xc, y: yg },
+      { x: xl, y: yg },
+      { x: xl, y: yt },
+      { x: to.x, y: yt },
+    ];
     placedEdges.set(e, { edge: e, points });
   });
   const edges = graph.edges.map((e) => placedEdges.get(e) ?? { edge: e, points: [] });

@@ -88,10 +88,14 @@ async function showTrace(raw: unknown, target: unknown): Promise<void> {
 /** Puts a layout on the canvas, keeping the selection, keyboard focus and (for the same Service) the view. */
 function draw(layout: ServicePathLayout, key: string, view: ReturnType<PanZoom['view']> | undefined): void {
   if (!result) return;
-  const svg = drawServicePath(layout, key, { open: openNode, select: (n) => selectNode(n.id), click: (n) => {
-    selectNode(n.id);
-    if (selectedId === n.id) toggleDetail(false);
-  } });
+  const svg = drawServicePath(layout, key, {
+    open: openNode,
+    select: (n) => selectNode(n.id),
+    click: (n) => {
+      selectNode(n.id);
+      if (selectedId === n.id) toggleDetail(false);
+    },
+  });
   const hadFocus = document.activeElement instanceof SVGGElement ? document.activeElement.getAttribute('data-node-id') : null;
   clear(ui.canvas);
   ui.canvas.appendChild(svg.svg);
@@ -168,9 +172,11 @@ function canvasSize(): { w: number; h: number } {
 /** The hop the trace is broken at: the node with an error finding, else the target of the first blocked edge. */
 function brokenNode(trace: TraceResult): TraceNode | undefined {
   const { nodes, edges } = trace.graph;
-  return nodes.find((n) => n.status === 'error' && n.findings.length)
-    ?? nodes.find((n) => n.id === edges.find((e) => e.status === 'broken')?.to)
-    ?? nodes.find((n) => n.findings.length);
+  return (
+    nodes.find((n) => n.status === 'error' && n.findings.length) ??
+    nodes.find((n) => n.id === edges.find((e) => e.status === 'broken')?.to) ??
+    nodes.find((n) => n.findings.length)
+  );
 }
 
 /**
@@ -194,7 +200,10 @@ function showClientButton(trace: TraceResult): void {
   ui.clientButton.hidden = !forService;
   const c = trace.graph.client;
   ui.clientButton.textContent = displayText(c ? `Client: ${c.label} ▾` : 'Choose client… ▾', 120);
-  ui.clientButton.setAttribute('aria-label', c ? `Client: ${displayText(c.label, 200)}. Choose another client` : 'Choose a client whose connections the NetworkPolicies are checked for');
+  ui.clientButton.setAttribute(
+    'aria-label',
+    c ? `Client: ${displayText(c.label, 200)}. Choose another client` : 'Choose a client whose connections the NetworkPolicies are checked for',
+  );
 }
 
 /** The banner says that the path is broken and where, and offers to show that hop; the boxes say the rest. */
@@ -211,8 +220,11 @@ function showBanner(trace: TraceResult): void {
   }
   const at = brokenNode(trace);
   // "It stops at No endpoints" is no sentence: a Service without endpoints says so.
-  const where = !at ? ' the path is broken.' : at.kind === 'no-endpoints' ? ' no endpoints.'
-    : ` it stops at ${kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`}.`;
+  const where = !at
+    ? ' the path is broken.'
+    : at.kind === 'no-endpoints'
+      ? ' no endpoints.'
+      : ` it stops at ${kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`}.`;
   setBanner('alert', displayText(`✖ No request can reach a pod:${where}`, 400));
   if (at) {
     const show = htmlEl('button', { type: 'button', class: 'show-broken' }, ui.banner, 'Show');
@@ -279,7 +291,12 @@ function selectNode(id: string | undefined): void {
   selectedId = id;
   if (!result || !drawing) return;
   for (const [nodeId, el] of drawing.svg.nodeElements) el.classList.toggle('selected', nodeId === id);
-  showNodeDetail(ui.detailBody, result.graph, result.graph.nodes.find((n) => n.id === id), openNode);
+  showNodeDetail(
+    ui.detailBody,
+    result.graph,
+    result.graph.nodes.find((n) => n.id === id),
+    openNode,
+  );
 }
 
 function wireNodeKeys(): void {
@@ -312,15 +329,24 @@ function showPacketPath(): void {
   if (!path) {
     const kind = result?.graph.service.kind;
     // A Gateway's or a route's trace ends at the Services it leads to; the packet path is drawn per Service.
-    const why = kind && kind !== 'Service' && kind !== 'ExternalName'
-      ? `This ${kind} hands requests to Services; the packet path from a client pod to a pod is drawn in the trace of each of those Services.`
-      : 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).';
+    const why =
+      kind && kind !== 'Service' && kind !== 'ExternalName'
+        ? `This ${kind} hands requests to Services; the packet path from a client pod to a pod is drawn in the trace of each of those Services.`
+        : 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).';
     htmlEl('p', { class: 'hint' }, ui.packet, why);
     return;
   }
-  htmlEl('p', { class: 'packet-intro' }, ui.packet, displayText(`A request from a client pod to one endpoint, with the ${path.cni || 'generic'} network plugin.`, 400));
+  htmlEl(
+    'p',
+    { class: 'packet-intro' },
+    ui.packet,
+    displayText(`A request from a client pod to one endpoint, with the ${path.cni || 'generic'} network plugin.`, 400),
+  );
   const switcher = htmlEl('div', { class: 'variant-switch', role: 'group', 'aria-label': 'Where the target pod runs' }, ui.packet);
-  const choices: readonly [Variant, string][] = [['sameNode', 'Target pod on the same node'], ['crossNode', 'Target pod on another node']];
+  const choices: readonly [Variant, string][] = [
+    ['sameNode', 'Target pod on the same node'],
+    ['crossNode', 'Target pod on another node'],
+  ];
   for (const [v, label] of choices) {
     const b = htmlEl('button', { type: 'button', 'aria-pressed': String(v === variant), 'data-variant': v }, switcher, label);
     b.addEventListener('click', () => {
@@ -391,8 +417,18 @@ function buildShell() {
   const toolbar = htmlEl('header', { class: 'toolbar' }, body);
   const title = htmlEl('h1', { class: 'title' }, toolbar, 'Trace');
   const tabs = htmlEl('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' }, toolbar);
-  const pathTab = htmlEl('button', { type: 'button', role: 'tab', id: 'tab-path', 'aria-controls': 'panel-path', 'aria-selected': 'true' }, tabs, 'Service path');
-  const packetTab = htmlEl('button', { type: 'button', role: 'tab', id: 'tab-packet', 'aria-controls': 'panel-packet', 'aria-selected': 'false', tabindex: -1 }, tabs, 'Packet path');
+  const pathTab = htmlEl(
+    'button',
+    { type: 'button', role: 'tab', id: 'tab-path', 'aria-controls': 'panel-path', 'aria-selected': 'true' },
+    tabs,
+    'Service path',
+  );
+  const packetTab = htmlEl(
+    'button',
+    { type: 'button', role: 'tab', id: 'tab-packet', 'aria-controls': 'panel-packet', 'aria-selected': 'false', tabindex: -1 },
+    tabs,
+    'Packet path',
+  );
   const actions = htmlEl('div', { class: 'actions' }, toolbar);
   const listToggle = htmlEl('button', { type: 'button', 'aria-pressed': 'false', class: 'list-toggle' }, actions, 'List view');
   const zoomOut = htmlEl('button', { type: 'button', 'aria-label': 'Zoom out', title: 'Zoom out (-)' }, actions, '−');
@@ -406,7 +442,16 @@ function buildShell() {
   banner.hidden = true;
 
   const pathPanel = htmlEl('main', { class: 'panel path-panel', id: 'panel-path', role: 'tabpanel', 'aria-labelledby': 'tab-path' }, body);
-  const canvas = htmlEl('div', { class: 'canvas', tabindex: 0, 'aria-label': 'Drawing of the Service path. Click a box to select it; double-click or Enter opens its YAML. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.' }, pathPanel);
+  const canvas = htmlEl(
+    'div',
+    {
+      class: 'canvas',
+      tabindex: 0,
+      'aria-label':
+        'Drawing of the Service path. Click a box to select it; double-click or Enter opens its YAML. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.',
+    },
+    pathPanel,
+  );
   const list = htmlEl('div', { class: 'list-view', 'aria-label': 'The Service path as a list' }, pathPanel);
   list.hidden = true;
   const detail = htmlEl('aside', { class: 'detail', id: 'detail', 'aria-label': 'Details of the selected box' }, pathPanel);
@@ -449,5 +494,21 @@ function buildShell() {
   }
   new ResizeObserver(() => onResize()).observe(canvas);
   showNodeDetail(detailBody, { service: { kind: '', namespace: '', name: '' }, nodes: [], edges: [], broken: false }, undefined, () => undefined);
-  return { title, pathTab, packetTab, listToggle, clientButton, banner, pathPanel, packetPanel, canvas, list, detail, detailToggle, detailBody, packet, pathOnly: [zoomOut, zoomIn, fit] };
+  return {
+    title,
+    pathTab,
+    packetTab,
+    listToggle,
+    clientButton,
+    banner,
+    pathPanel,
+    packetPanel,
+    canvas,
+    list,
+    detail,
+    detailToggle,
+    detailBody,
+    packet,
+    pathOnly: [zoomOut, zoomIn, fit],
+  };
 }

@@ -23,7 +23,11 @@ export function textWidth(text: string, font: Font): number {
 /** Greedy word wrap to `maxWidth`; a word longer than a line is cut; at most `maxLines`, the last one ending in an ellipsis when text remains. */
 export function wrapText(text: string, maxWidth: number, font: Font, maxLines: number): string[] {
   // A box shows a few lines at most, so longer text (names can be 100 KB) is never measured whole.
-  const words = text.slice(0, 2000).split(/\s+/).filter(Boolean).map((w) => w.slice(0, 300));
+  const words = text
+    .slice(0, 2000)
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w.slice(0, 300));
   const lines: string[] = [];
   let line = '';
   for (let i = 0; i < words.length; i++) {

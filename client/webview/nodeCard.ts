@@ -4,7 +4,8 @@ import { displayText, shortText } from './displayText';
 import { type Font, fitWidth, textWidth, wrapText } from './measureText';
 import { kindCaption, statusMarker } from './vocabulary';
 
-export type CardLineRole = 'caption' | 'label' | 'pods' | 'detail' | 'reach-allowed' | 'reach-denied' | 'reach-unknown' | 'finding-error' | 'finding-warning' | 'more';
+export type CardLineRole =
+  'caption' | 'label' | 'pods' | 'detail' | 'reach-allowed' | 'reach-denied' | 'reach-unknown' | 'finding-error' | 'finding-warning' | 'more';
 
 export interface CardLine {
   readonly role: CardLineRole;
@@ -69,9 +70,19 @@ export function reachLine(node: TraceNode): string {
   const r = node.reach!;
   if (node.kind === 'client') return r.verdict === 'allowed' ? '✓ reaches some pods' : r.verdict === 'denied' ? '✖ blocked at every pod' : '◐ reach unknown';
   // `ingress: shop/api-in rule 1 (policies.yaml line 12)` → `api-in rule 1`; a policy that admits none of it → `api-in`.
-  const names = r.because.map((b) => b.replace(/ \(.*\)$/, '').replace(/^(ingress|egress): [^/]+\//, '').replace(/ admits none of it$/, ''));
+  const names = r.because.map((b) =>
+    b
+      .replace(/ \(.*\)$/, '')
+      .replace(/^(ingress|egress): [^/]+\//, '')
+      .replace(/ admits none of it$/, ''),
+  );
   const by = names.length === 1 ? names[0] : '';
-  const text = r.verdict === 'allowed' ? `✓ client admitted${by ? ` · ${by}` : ''}` : r.verdict === 'denied' ? `✖ client blocked${by ? ` by ${by}` : ''}` : '◐ client: unknown';
+  const text =
+    r.verdict === 'allowed'
+      ? `✓ client admitted${by ? ` · ${by}` : ''}`
+      : r.verdict === 'denied'
+        ? `✖ client blocked${by ? ` by ${by}` : ''}`
+        : '◐ client: unknown';
   return fitWidth(text, maxTextWidth, verdict);
 }
 

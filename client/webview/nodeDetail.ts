@@ -36,9 +36,7 @@ export function writeNodeFacts(parent: HTMLElement, graph: TraceGraph, node: Tra
   }
   if (node.pods) {
     const n = node.pods.count ?? node.pods.names.length;
-    const gate = node.pods.readinessGated
-      ? 'Only Ready pods receive traffic.'
-      : 'Pods receive traffic even before they are Ready (publishNotReadyAddresses).';
+    const gate = node.pods.readinessGated ? 'Only Ready pods receive traffic.' : 'Pods receive traffic even before they are Ready (publishNotReadyAddresses).';
     htmlEl('p', { class: 'pods' }, parent, `${n} ${n === 1 ? 'pod' : 'pods'}. ${gate}`);
     if (node.pods.names.length) {
       const shown = node.pods.names.slice(0, 50).map((s) => displayText(s, 100));

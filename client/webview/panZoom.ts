@@ -109,11 +109,15 @@ export function attachPanZoom(svg: SVGSVGElement, viewport: SVGGElement, content
     apply();
   };
 
-  svg.addEventListener('wheel', (ev) => {
-    ev.preventDefault();
-    const r = svg.getBoundingClientRect();
-    zoomAt(Math.exp(-ev.deltaY * 0.0015), ev.clientX - r.left, ev.clientY - r.top);
-  }, { passive: false });
+  svg.addEventListener(
+    'wheel',
+    (ev) => {
+      ev.preventDefault();
+      const r = svg.getBoundingClientRect();
+      zoomAt(Math.exp(-ev.deltaY * 0.0015), ev.clientX - r.left, ev.clientY - r.top);
+    },
+    { passive: false },
+  );
   svg.addEventListener('pointerdown', (ev) => {
     if (ev.button !== 0) return;
     drag = { x: ev.clientX, y: ev.clientY, tx, ty, moved: false };

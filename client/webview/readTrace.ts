@@ -37,17 +37,24 @@ function readNode(n: unknown): TraceNode | undefined {
   if (!isObject(n) || typeof n.id !== 'string' || !isColumn(n.column)) return undefined;
   const kind = typeof n.kind === 'string' && Object.hasOwn(kindCaption, n.kind) ? (n.kind as TraceNode['kind']) : undefined;
   if (!kind) return undefined;
-  const findings: TraceFinding[] = array(n.findings).filter(isObject).map((f) => ({
-    code: string(f.code),
-    severity: f.severity === 'error' || f.severity === 'information' || f.severity === 'hint' ? f.severity : 'warning',
-    message: string(f.message),
-  }));
+  const findings: TraceFinding[] = array(n.findings)
+    .filter(isObject)
+    .map((f) => ({
+      code: string(f.code),
+      severity: f.severity === 'error' || f.severity === 'information' || f.severity === 'hint' ? f.severity : 'warning',
+      message: string(f.message),
+    }));
   const pods = isObject(n.pods)
-    ? { count: typeof n.pods.count === 'number' ? n.pods.count : undefined, names: array(n.pods.names).filter(isString), readinessGated: n.pods.readinessGated !== false }
+    ? {
+        count: typeof n.pods.count === 'number' ? n.pods.count : undefined,
+        names: array(n.pods.names).filter(isString),
+        readinessGated: n.pods.readinessGated !== false,
+      }
     : undefined;
-  const source = isObject(n.source) && typeof n.source.uri === 'string'
-    ? { uri: n.source.uri, start: number(n.source.start), end: number(n.source.end), line: number(n.source.line), character: number(n.source.character) }
-    : undefined;
+  const source =
+    isObject(n.source) && typeof n.source.uri === 'string'
+      ? { uri: n.source.uri, start: number(n.source.start), end: number(n.source.end), line: number(n.source.line), character: number(n.source.character) }
+      : undefined;
   const reach = readReach(n.reach);
   return {
     id: n.id,
@@ -73,10 +80,14 @@ function readClientSummary(c: unknown): { client?: TraceGraph['client'] } {
   const reach = readReach(c);
   if (!reach || !isObject(c) || !isObject(c.client)) return {};
   const k = c.client;
-  const client: TraceClient | undefined = k.kind === 'external' ? { kind: 'external' }
-    : k.kind === 'namespace' && isString(k.namespace) ? { kind: 'namespace', namespace: k.namespace }
-      : k.kind === 'workload' && isString(k.namespace) && isString(k.workloadKind) && isString(k.name) ? { kind: 'workload', namespace: k.namespace, workloadKind: k.workloadKind, name: k.name }
-        : undefined;
+  const client: TraceClient | undefined =
+    k.kind === 'external'
+      ? { kind: 'external' }
+      : k.kind === 'namespace' && isString(k.namespace)
+        ? { kind: 'namespace', namespace: k.namespace }
+        : k.kind === 'workload' && isString(k.namespace) && isString(k.workloadKind) && isString(k.name)
+          ? { kind: 'workload', namespace: k.namespace, workloadKind: k.workloadKind, name: k.name }
+          : undefined;
   return client ? { client: { client, label: string(c.label), ...reach } } : {};
 }
 
@@ -86,9 +97,21 @@ function readPacketPath(p: unknown): PacketPath | undefined {
 }
 
 function readHops(hops: unknown): PacketHop[] {
-  return array(hops).filter(isObject).flatMap((h) => typeof h.zone === 'string' && Object.hasOwn(zoneTitle, h.zone)
-    ? [{ id: string(h.id), zone: h.zone as PacketHop['zone'], label: string(h.label), explanation: string(h.explanation), ...(h.stop === true ? { stop: true } : {}) }]
-    : []);
+  return array(hops)
+    .filter(isObject)
+    .flatMap((h) =>
+      typeof h.zone === 'string' && Object.hasOwn(zoneTitle, h.zone)
+        ? [
+            {
+              id: string(h.id),
+              zone: h.zone as PacketHop['zone'],
+              label: string(h.label),
+              explanation: string(h.explanation),
+              ...(h.stop === true ? { stop: true } : {}),
+            },
+          ]
+        : [],
+    );
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

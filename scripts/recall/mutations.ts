@@ -114,7 +114,13 @@ function candidate(
 }
 
 /** A typo in the scalar at `path` (a string value of length ≥ 4); `taken` are names the typo must not hit. */
-function scalarTypo(cls: MistakeClass, o: ManifestObject, path: Path, counterparts: readonly ManifestObject[] = [], taken: ReadonlySet<string> = new Set()): Candidate | undefined {
+function scalarTypo(
+  cls: MistakeClass,
+  o: ManifestObject,
+  path: Path,
+  counterparts: readonly ManifestObject[] = [],
+  taken: ReadonlySet<string> = new Set(),
+): Candidate | undefined {
   const span = scalarValueSpan(o.text, nodeAt(o.doc, path));
   if (!span) return undefined;
   const typo = swapLetters(span.value);
@@ -214,7 +220,9 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
         const ports = Array.isArray(spec?.ports) ? spec.ports : [];
         ports.forEach((p: { targetPort?: unknown }, i: number) => {
           if (typeof p?.targetPort !== 'string') return;
-          const declared = selected.some((w) => containers(podTemplate(w)?.spec).some(({ c }) => Array.isArray(c?.ports) && c.ports.some((cp: { name?: unknown }) => cp?.name === p.targetPort)));
+          const declared = selected.some((w) =>
+            containers(podTemplate(w)?.spec).some(({ c }) => Array.isArray(c?.ports) && c.ports.some((cp: { name?: unknown }) => cp?.name === p.targetPort)),
+          );
           if (declared) push(scalarTypo('targetport-name-typo', o, ['spec', 'ports', i, 'targetPort'], selected));
         });
       }
@@ -229,7 +237,11 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
           // [path, whether a bare name counts]: a bare value is a host only in a variable named like one (not a
           // WEBHOOK_NAME, a MINIO_ACCESS_KEY or a `-service=` flag that merely mention the name)
           const values: [Path, boolean][] = [];
-          if (Array.isArray(c?.env)) c.env.forEach((e: { name?: unknown; value?: unknown }, i: number) => typeof e?.value === 'string' && values.push([[...path, 'env', i, 'value'], hostVariable.test(String(e.name ?? ''))]));
+          if (Array.isArray(c?.env))
+            c.env.forEach(
+              (e: { name?: unknown; value?: unknown }, i: number) =>
+                typeof e?.value === 'string' && values.push([[...path, 'env', i, 'value'], hostVariable.test(String(e.name ?? ''))]),
+            );
           if (Array.isArray(c?.args)) c.args.forEach((a: unknown, i: number) => typeof a === 'string' && values.push([[...path, 'args', i], false]));
           for (const [vp, bare] of values) {
             const full = [...tpath, ...vp];
@@ -257,7 +269,12 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
             if (typeof cp?.name !== 'string') return;
             const users = peers(ix, o, 'Service').filter((s) => {
               const ss = serviceSelector(s);
-              return ss && subsetOf(ss, t.labels) && Array.isArray(s.js.spec?.ports) && s.js.spec.ports.some((p: { targetPort?: unknown }) => p?.targetPort === cp.name);
+              return (
+                ss &&
+                subsetOf(ss, t.labels) &&
+                Array.isArray(s.js.spec?.ports) &&
+                s.js.spec.ports.some((p: { targetPort?: unknown }) => p?.targetPort === cp.name)
+              );
             });
             if (users.length) push(scalarTypo('port-name-typo', o, [...tpath, ...path, 'ports', i, 'name'], users));
           });
@@ -286,7 +303,10 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
           if (gov.length === 1 && k?.range) {
             const starts = lineStarts(g.text);
             const lineStart = starts[lineOf(starts, k.range[0])];
-            if (/^\s*$/.test(g.text.slice(lineStart, k.range[0]))) out.push(candidate('sts-governing-not-headless', g, k.range[0], k.range[0], '# ', [o], { before: 'clusterIP: None', after: '# clusterIP: None' }));
+            if (/^\s*$/.test(g.text.slice(lineStart, k.range[0])))
+              out.push(
+                candidate('sts-governing-not-headless', g, k.range[0], k.range[0], '# ', [o], { before: 'clusterIP: None', after: '# clusterIP: None' }),
+              );
           }
         }
       }
@@ -298,7 +318,10 @@ export function findCandidates(objects: readonly ManifestObject[]): Candidate[] 
         const key = Object.keys(ps).find((k) => swapLetters(ps[k]));
         if (key !== undefined) push(scalarTypo('netpol-podselector-typo', o, ['spec', 'podSelector', 'matchLabels', key], workloadsSelected(ix, o, ps)));
       }
-      for (const [dir, peerKey] of [['ingress', 'from'], ['egress', 'to']] as const) {
+      for (const [dir, peerKey] of [
+        ['ingress', 'from'],
+        ['egress', 'to'],
+      ] as const) {
         const rules = Array.isArray(spec?.[dir]) ? spec[dir] : [];
         rules.forEach((r: Record<string, unknown>, ri: number) => {
           const peersList = Array.isArray(r?.[peerKey]) ? (r[peerKey] as Record<string, unknown>[]) : [];

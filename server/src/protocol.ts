@@ -17,7 +17,10 @@ export const ignoreFindingCommand = 'kubeNetlens.ignoreFinding';
  */
 export interface IgnoreFindingArgs {
   readonly uri: string;
-  readonly range: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
+  readonly range: {
+    readonly start: { readonly line: number; readonly character: number };
+    readonly end: { readonly line: number; readonly character: number };
+  };
   readonly before: string;
   readonly after: string;
   readonly code: string;
@@ -112,12 +115,21 @@ export interface TraceFinding {
 export type TraceColumn = 'listener' | 'route' | 'entry' | 'service' | 'proxy' | 'endpoints' | 'port' | 'policy';
 
 export type TraceNodeKind =
-  | 'gateway-listener' | 'route-rule' | 'backend-ref'
+  | 'gateway-listener'
+  | 'route-rule'
+  | 'backend-ref'
   | 'client'
-  | 'dns' | 'nodeport' | 'loadbalancer' | 'ingress' | 'external-ip'
-  | 'service' | 'external-name'
+  | 'dns'
+  | 'nodeport'
+  | 'loadbalancer'
+  | 'ingress'
+  | 'external-ip'
+  | 'service'
+  | 'external-name'
   | 'kube-proxy'
-  | 'workload' | 'manual-endpoints' | 'no-endpoints'
+  | 'workload'
+  | 'manual-endpoints'
+  | 'no-endpoints'
   | 'container-port'
   | 'network-policy';
 

@@ -4,7 +4,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { closestName as closestWritten, editDistance as bandedFull, editDistanceWithin, maxCandidates, maxComparedLength } from '../../server/src/analysis/closestName';
+import {
+  closestName as closestWritten,
+  editDistance as bandedFull,
+  editDistanceWithin,
+  maxCandidates,
+  maxComparedLength,
+} from '../../server/src/analysis/closestName';
 import { closestName, isNearMiss } from '../../server/src/rules/closestName';
 
 /** The whole optimal-string-alignment table, the definition the banded computation must agree with. */
@@ -41,18 +47,24 @@ function measuredEverything(written: string, candidates: readonly string[]) {
 
 describe('editDistanceWithin', () => {
   it('is the full distance when that is within the bound, and one more than the bound otherwise', () => {
-    fc.assert(fc.property(name, name, fc.nat(10), (a, b, max) => {
-      const full = editDistance(a, b);
-      assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1);
-    }), { seed: 20261129, numRuns: 2000 });
+    fc.assert(
+      fc.property(name, name, fc.nat(10), (a, b, max) => {
+        const full = editDistance(a, b);
+        assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1);
+      }),
+      { seed: 20261129, numRuns: 2000 },
+    );
   });
   it('agrees with the whole table on longer names and wider bounds', () => {
     const longer = fc.stringMatching(/^[ab]{0,40}$/);
-    fc.assert(fc.property(longer, longer, fc.nat(12), (a, b, max) => {
-      const full = editDistance(a, b);
-      assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1);
-      assert.equal(bandedFull(a, b), full);
-    }), { seed: 20261201, numRuns: 1500 });
+    fc.assert(
+      fc.property(longer, longer, fc.nat(12), (a, b, max) => {
+        const full = editDistance(a, b);
+        assert.equal(editDistanceWithin(a, b, max), full <= max ? full : max + 1);
+        assert.equal(bandedFull(a, b), full);
+      }),
+      { seed: 20261201, numRuns: 1500 },
+    );
   });
   it('takes time in proportion to the bound times the length, not the square of the length', () => {
     const a = 'x'.repeat(200_000);
@@ -71,9 +83,12 @@ describe('editDistanceWithin', () => {
 
 describe('closest names with a bounded search', () => {
   it('suggest what measuring every candidate fully suggests', () => {
-    fc.assert(fc.property(name, names, (written, candidates) => {
-      assert.deepEqual(closestName(written, candidates), measuredEverything(written, candidates));
-    }), { seed: 20261129, numRuns: 2000 });
+    fc.assert(
+      fc.property(name, names, (written, candidates) => {
+        assert.deepEqual(closestName(written, candidates), measuredEverything(written, candidates));
+      }),
+      { seed: 20261129, numRuns: 2000 },
+    );
   });
   it('never compare names longer than any Kubernetes name, and measure at most the candidate cap', () => {
     const long = 'a'.repeat(30_000);
@@ -91,10 +106,13 @@ describe('closest names with a bounded search', () => {
     assert.equal(isNearMiss('ABCDEF', 'abcdef'), true);
   });
   it('judge a near miss as the full distance does', () => {
-    fc.assert(fc.property(name, name, (a, b) => {
-      const expected = a !== b && (a.toLowerCase() === b.toLowerCase() || editDistance(a, b) <= Math.max(1, Math.floor(Math.max(a.length, b.length) / 3)));
-      assert.equal(isNearMiss(a, b), expected);
-    }), { seed: 20261129, numRuns: 2000 });
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        const expected = a !== b && (a.toLowerCase() === b.toLowerCase() || editDistance(a, b) <= Math.max(1, Math.floor(Math.max(a.length, b.length) / 3)));
+        assert.equal(isNearMiss(a, b), expected);
+      }),
+      { seed: 20261129, numRuns: 2000 },
+    );
   });
   it('pick the DNS suggestion a full measurement picks', () => {
     const scored = (wanted: string, candidates: readonly string[]) => {
@@ -111,8 +129,11 @@ describe('closest names with a bounded search', () => {
       }
       return best;
     };
-    fc.assert(fc.property(name, names, (wanted, candidates) => {
-      assert.equal(closestWritten(wanted, candidates), scored(wanted, candidates));
-    }), { seed: 20261129, numRuns: 2000 });
+    fc.assert(
+      fc.property(name, names, (wanted, candidates) => {
+        assert.equal(closestWritten(wanted, candidates), scored(wanted, candidates));
+      }),
+      { seed: 20261129, numRuns: 2000 },
+    );
   });
 });

@@ -25,21 +25,36 @@ describe('the ingress controller setting', () => {
   });
 
   it('without it, no controller is known and the rule stays quiet', () => {
-    assert.deepEqual(findingsOf(loadFixture(file)).filter((f) => f.code === code), []);
+    assert.deepEqual(
+      findingsOf(loadFixture(file)).filter((f) => f.code === code),
+      [],
+    );
   });
 
   it('other labels: the admitting policy no longer admits the controller', () => {
-    const found = findingsOf(loadFixture(file), { ingressController: { namespace: 'ingress-nginx', podLabels: { app: 'other' } } }).filter((f) => f.code === code);
-    assert.deepEqual(found.map((f) => /behind Service "(\w+)"/.exec(f.message)?.[1]), ['web', 'api']);
+    const found = findingsOf(loadFixture(file), { ingressController: { namespace: 'ingress-nginx', podLabels: { app: 'other' } } }).filter(
+      (f) => f.code === code,
+    );
+    assert.deepEqual(
+      found.map((f) => /behind Service "(\w+)"/.exec(f.message)?.[1]),
+      ['web', 'api'],
+    );
   });
 
   it('gives way to a controller the workspace describes', () => {
     const fixture = loadFixture(file);
-    const controller = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: traefik, namespace: edge}\nspec:\n  selector: {matchLabels: {app: traefik}}\n  template:\n    metadata: {labels: {app: traefik}}\n    spec: {containers: [{name: traefik, image: traefik:v3.1}]}\n';
-    const found = findingsOf({ ...fixture, sources: [...fixture.sources, { uri: 'file:///controller.yaml', text: controller }] }, { ingressController: setting }).filter((f) => f.code === code);
+    const controller =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: traefik, namespace: edge}\nspec:\n  selector: {matchLabels: {app: traefik}}\n  template:\n    metadata: {labels: {app: traefik}}\n    spec: {containers: [{name: traefik, image: traefik:v3.1}]}\n';
+    const found = findingsOf(
+      { ...fixture, sources: [...fixture.sources, { uri: 'file:///controller.yaml', text: controller }] },
+      { ingressController: setting },
+    ).filter((f) => f.code === code);
     // Traefik in namespace edge: web-in admits only ingress-nginx's pods; admin-in admits team=edge, which edge
     // (no Namespace manifest) may or may not carry.
-    assert.deepEqual(found.map((f) => /behind Service "(\w+)"/.exec(f.message)?.[1]), ['web', 'api']);
+    assert.deepEqual(
+      found.map((f) => /behind Service "(\w+)"/.exec(f.message)?.[1]),
+      ['web', 'api'],
+    );
     assert.ok(found.every((f) => f.message.includes('the ingress controller Deployment "edge/traefik"')));
   });
 
@@ -49,17 +64,29 @@ describe('the ingress controller setting', () => {
     assert.equal(bad.analysis.ingressController, undefined);
     assert.deepEqual(bad.warnings, ['kubeNetlens.ingressController.namespace must be a namespace name; the setting is ignored.']);
     assert.equal(readSettings({ ingressController: null }).warnings, undefined);
-    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: {} }), { error: 'ingressController.podLabels must be a mapping of at least one label to its value' });
-    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: { 'bad key!': 'v' } }), { error: 'ingressController.podLabels: "bad key!" is not a label key' });
-    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: { tier: 1 } }), { error: 'ingressController.podLabels.tier must be a label value (a string of at most 63 characters)' });
-    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: { a: 'b' }, labels: {} }), { error: 'ingressController: unknown key "labels" (the keys are namespace and podLabels)' });
+    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: {} }), {
+      error: 'ingressController.podLabels must be a mapping of at least one label to its value',
+    });
+    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: { 'bad key!': 'v' } }), {
+      error: 'ingressController.podLabels: "bad key!" is not a label key',
+    });
+    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: { tier: 1 } }), {
+      error: 'ingressController.podLabels.tier must be a label value (a string of at most 63 characters)',
+    });
+    assert.deepEqual(readIngressController({ namespace: 'x', podLabels: { a: 'b' }, labels: {} }), {
+      error: 'ingressController: unknown key "labels" (the keys are namespace and podLabels)',
+    });
   });
 
   it('is a key of .kube-netlens.yaml, with errors at their line, merged over the settings', () => {
-    const ok = parseConfigFile('ingressController:\n  namespace: ingress-nginx\n  podLabels: {app.kubernetes.io/name: ingress-nginx}\n', { glob: () => undefined });
+    const ok = parseConfigFile('ingressController:\n  namespace: ingress-nginx\n  podLabels: {app.kubernetes.io/name: ingress-nginx}\n', {
+      glob: () => undefined,
+    });
     assert.deepEqual(ok, { config: { ingressController: setting }, errors: [] });
     const bad = parseConfigFile('defaultNamespace: shop\ningressController:\n  namespace: ingress-nginx\n  podLabels: {tier: 1}\n', { glob: () => undefined });
-    assert.deepEqual(bad.errors, [{ line: 2, column: 2, message: 'ingressController.podLabels.tier must be a label value (a string of at most 63 characters)' }]);
+    assert.deepEqual(bad.errors, [
+      { line: 2, column: 2, message: 'ingressController.podLabels.tier must be a label value (a string of at most 63 characters)' },
+    ]);
     assert.deepEqual(settingsWithConfig({ ingressController: { namespace: 'x', podLabels: { a: 'b' } } }, ok.config, true), { ingressController: setting });
   });
 
@@ -67,7 +94,8 @@ describe('the ingress controller setting', () => {
     const dir = tempDir('kube-netlens-ingress-controller-');
     writeFileSync(join(dir, 'shop.yaml'), loadFixture(file).sources[0].text);
     const check = () => runCli(['check', dir, '--format', 'json', '--fail-on', 'never'], { stdoutIsTTY: false, env: {} });
-    const codes = (r: ReturnType<typeof check>) => (JSON.parse(r.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((f) => f.code).filter((c) => c === code);
+    const codes = (r: ReturnType<typeof check>) =>
+      (JSON.parse(r.stdout) as { diagnostics: { code: string }[] }).diagnostics.map((f) => f.code).filter((c) => c === code);
     assert.deepEqual(codes(check()), []);
     writeFileSync(join(dir, '.kube-netlens.yaml'), 'ingressController:\n  namespace: ingress-nginx\n  podLabels: {app.kubernetes.io/name: ingress-nginx}\n');
     assert.deepEqual(codes(check()), [code]);

@@ -11,8 +11,10 @@ describe('IP parsing', () => {
   });
 
   it('accepts IPv6 with one `::`, eight groups without it, and an IPv4 tail as two groups', () => {
-    for (const ok of ['::', '::1', '2001:db8::ffff', 'FE80::1', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7::', '::ffff:10.0.0.1', '1:2:3:4:5:6:1.2.3.4']) assert.ok(isIPv6(ok), ok);
-    for (const bad of ['1:2:3:4:5:6:7', '1::2::3', '12345::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:1.2.3.4', '::ffff:300.0.0.1', 'db.local', '10.0.0.1']) assert.ok(!isIPv6(bad), bad);
+    for (const ok of ['::', '::1', '2001:db8::ffff', 'FE80::1', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7::', '::ffff:10.0.0.1', '1:2:3:4:5:6:1.2.3.4'])
+      assert.ok(isIPv6(ok), ok);
+    for (const bad of ['1:2:3:4:5:6:7', '1::2::3', '12345::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:1.2.3.4', '::ffff:300.0.0.1', 'db.local', '10.0.0.1'])
+      assert.ok(!isIPv6(bad), bad);
   });
 
   it('isIP is either family; host names are not IPs', () => {
@@ -31,6 +33,7 @@ describe('IP parsing', () => {
   it('tells the family of an ipBlock CIDR, and nothing of other text (netpol §5)', () => {
     for (const v4 of ['0.0.0.0/0', '10.0.0.0/8', '203.0.113.7/32', ' 192.168.0.0/16 ']) assert.equal(cidrFamily(v4), 'IPv4', v4);
     for (const v6 of ['::/0', 'fc00::/7', '2001:db8::/64', '::ffff:10.0.0.0/104', '::1/128']) assert.equal(cidrFamily(v6), 'IPv6', v6);
-    for (const bad of ['10.0.0.1', '10.0.0.0/33', '::/129', '10.0.0.0/', '{{ .Values.cidr }}', 'example.com/24', '', '10.0.0.0/8/8']) assert.equal(cidrFamily(bad), undefined, bad);
+    for (const bad of ['10.0.0.1', '10.0.0.0/33', '::/129', '10.0.0.0/', '{{ .Values.cidr }}', 'example.com/24', '', '10.0.0.0/8/8'])
+      assert.equal(cidrFamily(bad), undefined, bad);
   });
 });

@@ -72,15 +72,31 @@ describe('NetworkPolicy reach', () => {
 describe('Service environment variables (semantics §4)', () => {
   it('lists every cluster IP Service of the namespace plus the master Service', () => {
     const env = envLines(a, 'edge');
-    assert.deepEqual(env.filter((l) => l.startsWith('FREE_')), [
-      'FREE_SERVICE_HOST=<cluster IP of free>', 'FREE_SERVICE_PORT=80', 'FREE_PORT=tcp://<cluster IP of free>:80',
-      'FREE_PORT_80_TCP=tcp://<cluster IP of free>:80', 'FREE_PORT_80_TCP_PROTO=tcp', 'FREE_PORT_80_TCP_PORT=80', 'FREE_PORT_80_TCP_ADDR=<cluster IP of free>',
-    ]);
+    assert.deepEqual(
+      env.filter((l) => l.startsWith('FREE_')),
+      [
+        'FREE_SERVICE_HOST=<cluster IP of free>',
+        'FREE_SERVICE_PORT=80',
+        'FREE_PORT=tcp://<cluster IP of free>:80',
+        'FREE_PORT_80_TCP=tcp://<cluster IP of free>:80',
+        'FREE_PORT_80_TCP_PROTO=tcp',
+        'FREE_PORT_80_TCP_PORT=80',
+        'FREE_PORT_80_TCP_ADDR=<cluster IP of free>',
+      ],
+    );
     assert.ok(env.includes('KUBERNETES_SERVICE_PORT_HTTPS=443'));
   });
   it('uses the literal cluster IP, named ports and UDP; dashes become underscores', () => {
     const env = envLines(a, 'shop');
-    for (const l of ['API_SERVICE_HOST=10.96.0.20', 'API_SERVICE_PORT=80', 'API_SERVICE_PORT_STATS=8125', 'API_PORT=tcp://10.96.0.20:80', 'API_PORT_8125_UDP=udp://10.96.0.20:8125', 'EXT_DB_SERVICE_PORT_PG=5432']) assert.ok(env.includes(l), l);
+    for (const l of [
+      'API_SERVICE_HOST=10.96.0.20',
+      'API_SERVICE_PORT=80',
+      'API_SERVICE_PORT_STATS=8125',
+      'API_PORT=tcp://10.96.0.20:80',
+      'API_PORT_8125_UDP=udp://10.96.0.20:8125',
+      'EXT_DB_SERVICE_PORT_PG=5432',
+    ])
+      assert.ok(env.includes(l), l);
   });
   it('keeps only the master Service with enableServiceLinks: false', () => {
     assert.ok(envLines(a, 'shop', false).every((l) => l.startsWith('KUBERNETES_')));

@@ -16,10 +16,17 @@ import type { Workload } from '../../server/src/model/resources';
 const root = join(__dirname, '..', 'fixtures', 'reach');
 
 /** What the hover would list for one direction when asking about every other workload and outside the cluster. */
-function expected(all: readonly Workload[], w: Workload, direction: 'ingress' | 'egress', cluster: Parameters<typeof reach>[0]): { listed: string[]; denied: number } {
+function expected(
+  all: readonly Workload[],
+  w: Workload,
+  direction: 'ingress' | 'egress',
+  cluster: Parameters<typeof reach>[0],
+): { listed: string[]; denied: number } {
   const self: Endpoint = { kind: 'workload', workload: w };
   const peers: ListedEnd[] = [
-    ...all.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): ListedEnd => ({ kind: 'workload', workload: x })),
+    ...all
+      .filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind))
+      .map((x): ListedEnd => ({ kind: 'workload', workload: x })),
     { kind: 'external' },
   ];
   const listed: string[] = [];
@@ -39,12 +46,17 @@ function section(hover: string, heading: string): string {
 }
 
 describe('reach hover: the candidates say what asking about every end says', () => {
-  for (const name of readdirSync(root).filter((n) => !n.includes('.')).sort()) {
+  for (const name of readdirSync(root)
+    .filter((n) => !n.includes('.'))
+    .sort()) {
     it(name, () => {
       const a = analyzeTexts([{ uri: 'file:///c/manifests.yaml', text: readFileSync(join(root, name, 'manifests.yaml'), 'utf8') }]);
       for (const w of a.cluster.workloads.filter((x) => !isWorkloadFragment(x))) {
         const hover = workloadReachHover(a, w);
-        for (const [direction, heading] of [['ingress', '**Who can reach it**'], ['egress', '**Whom it can reach**']] as const) {
+        for (const [direction, heading] of [
+          ['ingress', '**Who can reach it**'],
+          ['egress', '**Whom it can reach**'],
+        ] as const) {
           const text = section(hover, heading);
           if (/ingress is not isolated|egress is not limited/.test(text)) continue;
           const want = expected(a.cluster.workloads, w, direction, a.cluster);

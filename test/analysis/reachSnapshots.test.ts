@@ -91,7 +91,10 @@ describe('NetworkPolicy reach across snapshots', () => {
     const guarded = analysisOf(policy('web'));
     // the same parsed object in the new snapshot
     assert.equal(named(guarded, 'api'), api);
-    assert.deepEqual(policiesFor(guarded.cluster, api, 'ingress').sure.map((p) => p.name), ['api-ingress']);
+    assert.deepEqual(
+      policiesFor(guarded.cluster, api, 'ingress').sure.map((p) => p.name),
+      ['api-ingress'],
+    );
     assert.match(workloadReachHover(guarded, api), /Selected by `api-ingress`/);
     assert.equal(reach(guarded.cluster, { kind: 'workload', workload: named(guarded, 'web') }, { kind: 'workload', workload: api }).verdict, 'allowed');
     // and back: the earlier answer is not kept for the workload either
@@ -122,7 +125,7 @@ describe('NetworkPolicy reach across snapshots', () => {
     assert.equal(reach(a.cluster, { kind: 'workload', workload: named(a, 'web') }, api).verdict, 'allowed');
   });
 
-  it('keeps the reach indexes with the namespaces: an edit elsewhere reuses them, and the hover is the new snapshot\'s', () => {
+  it("keeps the reach indexes with the namespaces: an edit elsewhere reuses them, and the hover is the new snapshot's", () => {
     const agent = (hostNetwork: boolean) => `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -217,12 +220,27 @@ spec:
       for (const direction of ['ingress', 'egress'] as const) {
         const found = policiesFor(cluster, w, direction);
         const scanned = all.map((p) => ({ p, m: podMatch(p.podSelector, w) }));
-        assert.deepEqual(found.sure.map((p) => p.name), scanned.filter((x) => x.m.m === 'yes').map((x) => x.p.name), `${w.name} ${direction}`);
-        assert.deepEqual(found.maybe.map((x) => x.p.name), scanned.filter((x) => x.m.m === 'unknown').map((x) => x.p.name), `${w.name} ${direction} perhaps`);
+        assert.deepEqual(
+          found.sure.map((p) => p.name),
+          scanned.filter((x) => x.m.m === 'yes').map((x) => x.p.name),
+          `${w.name} ${direction}`,
+        );
+        assert.deepEqual(
+          found.maybe.map((x) => x.p.name),
+          scanned.filter((x) => x.m.m === 'unknown').map((x) => x.p.name),
+          `${w.name} ${direction} perhaps`,
+        );
       }
     }
     // the cases the index must not decide alone are there
-    assert.deepEqual(policiesFor(cluster, cluster.workloadsIn('zoo').find((w) => w.name === 'tmpl')!, 'ingress').maybe.map((x) => x.p.name), ['api', 'api-blue', 'blue-api', 'hash', 'api-hash', 'web']);
+    assert.deepEqual(
+      policiesFor(
+        cluster,
+        cluster.workloadsIn('zoo').find((w) => w.name === 'tmpl')!,
+        'ingress',
+      ).maybe.map((x) => x.p.name),
+      ['api', 'api-blue', 'blue-api', 'hash', 'api-hash', 'web'],
+    );
   });
 
   it('lists the sources of several namespaces in cluster order (by file), not by namespace', () => {
@@ -256,15 +274,21 @@ spec:
           podSelector: {matchLabels: {role: client}}
 `;
     // namespace "b" appears first (file a.yaml), then "a"; each file holds clients of both, interleaved
-    const files = [apps, ...parse([
-      { uri: 'file:///w/a.yaml', text: [client('b1', 'b'), client('a1', 'a'), client('b2', 'b')].join('---\n') },
-      { uri: 'file:///w/c.yaml', text: [client('a2', 'a'), client('b3', 'b')].join('---\n') },
-      { uri: 'file:///w/p.yaml', text: open },
-    ])];
+    const files = [
+      apps,
+      ...parse([
+        { uri: 'file:///w/a.yaml', text: [client('b1', 'b'), client('a1', 'a'), client('b2', 'b')].join('---\n') },
+        { uri: 'file:///w/c.yaml', text: [client('a2', 'a'), client('b3', 'b')].join('---\n') },
+        { uri: 'file:///w/p.yaml', text: open },
+      ]),
+    ];
     const a = createAnalysis(buildCluster(files), config);
     const hover = workloadReachHover(a, named(a, 'api'));
     const order = [...hover.matchAll(/Deployment `(\w+)` in/g)].map((m) => m[1]);
-    assert.deepEqual(order, a.cluster.workloads.filter((w) => w.name !== 'api' && w.name !== 'web').map((w) => w.name));
+    assert.deepEqual(
+      order,
+      a.cluster.workloads.filter((w) => w.name !== 'api' && w.name !== 'web').map((w) => w.name),
+    );
     assert.deepEqual(order, ['b1', 'a1', 'b2', 'a2', 'b3']);
   });
 });

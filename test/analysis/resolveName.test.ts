@@ -34,7 +34,9 @@ describe('resolveName: semantics §3.3 from namespace test', () => {
     assert.equal(r.suggestion, 'data.prod.svc.cluster.local');
   });
   it('pod names follow the pods mode', () => {
-    const disabled = analysisOf(join(__dirname, '..', 'fixtures', 'analysis', 'resolve', 'namespaces.yaml'), { coreDns: { podsMode: 'disabled', endpointPodNames: false } });
+    const disabled = analysisOf(join(__dirname, '..', 'fixtures', 'analysis', 'resolve', 'namespaces.yaml'), {
+      coreDns: { podsMode: 'disabled', endpointPodNames: false },
+    });
     assert.equal(resolveFrom(disabled, '10-1-2-3.prod.pod', 'test').resolves, false);
   });
 });
@@ -55,7 +57,12 @@ describe('resolveName: capture hazard', () => {
 
 describe('resolveName: URLs, ports and reasons', () => {
   it('strips scheme, user, path and port; checks the port against the Service', () => {
-    assert.deepEqual(resolveFrom(a, 'http://data.prod.svc.cluster.local:80/api?q=1', 'test'), { resolves: true, fqdn: 'data.prod.svc.cluster.local', service: 'prod/data', portKnown: true });
+    assert.deepEqual(resolveFrom(a, 'http://data.prod.svc.cluster.local:80/api?q=1', 'test'), {
+      resolves: true,
+      fqdn: 'data.prod.svc.cluster.local',
+      service: 'prod/data',
+      portKnown: true,
+    });
     const wrong = resolveFrom(a, 'mysql://user@data.prod:8080', 'test');
     assert.equal(wrong.portKnown, false);
     assert.match(wrong.reason ?? '', /has no port 8080/);

@@ -22,10 +22,18 @@ describe('trace graphs', () => {
     checkTraceGolden(analysisOf(join(fixtures, 'reach', 'shop.yaml')), ['shop/api', 'shop/ext-db'], join(trace, 'shop.golden.json'));
   });
   it('headless StatefulSet, ExternalName, manual Endpoints (ipvs, calico-ipip)', () => {
-    checkTraceGolden(analysisOf(join(fixtures, 'dns', 'records.yaml'), { proxyMode: 'ipvs', cni: 'calico-ipip' }), ['shop/db', 'shop/payments', 'shop/legacy-db'], join(trace, 'records.golden.json'));
+    checkTraceGolden(
+      analysisOf(join(fixtures, 'dns', 'records.yaml'), { proxyMode: 'ipvs', cni: 'calico-ipip' }),
+      ['shop/db', 'shop/payments', 'shop/legacy-db'],
+      join(trace, 'records.golden.json'),
+    );
   });
   it('broken Services (nftables, cilium)', () => {
-    checkTraceGolden(analysisOf(join(trace, 'broken.yaml'), { proxyMode: 'nftables', cni: 'cilium' }), ['shop/web', 'shop/legacy', 'shop/public'], join(trace, 'broken.golden.json'));
+    checkTraceGolden(
+      analysisOf(join(trace, 'broken.yaml'), { proxyMode: 'nftables', cni: 'cilium' }),
+      ['shop/web', 'shop/legacy', 'shop/public'],
+      join(trace, 'broken.golden.json'),
+    );
   });
 
   it('puts each finding on the hop it breaks and marks unreachable Services broken', () => {
@@ -70,18 +78,28 @@ describe('trace graphs', () => {
   it('stays small: one node per workload for 200 pods in 20 workloads', () => {
     const docs = ['apiVersion: v1\nkind: Service\nmetadata: {name: big}\nspec:\n  selector: {app: big}\n  ports: [{name: http, port: 80, targetPort: http}]'];
     for (let i = 0; i < 20; i++) {
-      docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big-${i}}\nspec:\n  replicas: 10\n  selector: {matchLabels: {app: big, shard: "${i}"}}\n  template:\n    metadata: {labels: {app: big, shard: "${i}"}}\n    spec:\n      containers: [{name: c, image: c, ports: [{name: http, containerPort: ${8000 + i}}]}]`);
+      docs.push(
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big-${i}}\nspec:\n  replicas: 10\n  selector: {matchLabels: {app: big, shard: "${i}"}}\n  template:\n    metadata: {labels: {app: big, shard: "${i}"}}\n    spec:\n      containers: [{name: c, image: c, ports: [{name: http, containerPort: ${8000 + i}}]}]`,
+      );
     }
     const a = analyzeTexts([{ uri: 'file:///big.yaml', text: docs.join('\n---\n') }]);
     const g = traceOf(a, 'default', 'big');
     assert.equal(g.nodes.filter((n) => n.kind === 'workload').length, 20);
-    assert.equal(g.nodes.filter((n) => n.kind === 'workload').reduce((s, n) => s + (n.pods?.count ?? 0), 0), 200);
+    assert.equal(
+      g.nodes.filter((n) => n.kind === 'workload').reduce((s, n) => s + (n.pods?.count ?? 0), 0),
+      200,
+    );
     assert.ok(g.nodes.length < 50, `${g.nodes.length} nodes`);
   });
 
   it('escapes labels from YAML so nothing breaks the Mermaid syntax', () => {
     // An Ingress path is free text from YAML, and its rule is a node of the Service's trace.
-    const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  selector: {app: odd}\n  ports: [{port: 80}]\n---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: odd}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: "/a\\"b]|c<d>(e)#f&g"\n        pathType: Prefix\n        backend: {service: {name: odd, port: {number: 80}}}\n' }]);
+    const a = analyzeTexts([
+      {
+        uri: 'file:///m.yaml',
+        text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  selector: {app: odd}\n  ports: [{port: 80}]\n---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: odd}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: "/a\\"b]|c<d>(e)#f&g"\n        pathType: Prefix\n        backend: {service: {name: odd, port: {number: 80}}}\n',
+      },
+    ]);
     const svc = a.cluster.service('default', 'odd')!;
     const mermaid = traceToMermaid(traceOf(a, 'default', svc.name));
     const labelLine = mermaid.split('\n').find((l) => l.includes('#124;'))!;
@@ -89,7 +107,12 @@ describe('trace graphs', () => {
   });
 
   it('draws the trace of a rejected Service safely, its odd externalName kept out of the Mermaid labels', () => {
-    const a = analyzeTexts([{ uri: 'file:///m.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  type: ExternalName\n  externalName: "a\\"b]|c<d>(e)#f&g"\n' }]);
+    const a = analyzeTexts([
+      {
+        uri: 'file:///m.yaml',
+        text: 'apiVersion: v1\nkind: Service\nmetadata: {name: odd}\nspec:\n  type: ExternalName\n  externalName: "a\\"b]|c<d>(e)#f&g"\n',
+      },
+    ]);
     // That externalName is no DNS name, so the API server rejects the Service; its trace must still draw safely.
     const svc = a.cluster.rejected('Service', 'default', 'odd') as Service;
     const graph = traceGraph(a, svc, []);

@@ -67,7 +67,10 @@ describe('trace for a chosen client', () => {
     assert.ok(g.edges.some((e) => e.to === 'policy:shop/api-in' && e.status === 'broken' && e.label === 'blocks the client'));
     assert.equal(node(g, 'endpoints:Deployment/api-canary').reach?.verdict, 'allowed');
     assert.equal(g.client?.verdict, 'allowed');
-    assert.deepEqual(g.client?.because, ['Deployment api: blocked — ingress: shop/api-in admits none of it (client.yaml line 64)', 'Deployment api-canary: allowed — no NetworkPolicy isolates either end']);
+    assert.deepEqual(g.client?.because, [
+      'Deployment api: blocked — ingress: shop/api-in admits none of it (client.yaml line 64)',
+      'Deployment api-canary: allowed — no NetworkPolicy isolates either end',
+    ]);
     // The Service path itself is not broken: other clients get through.
     assert.equal(g.broken, false);
     const text = traceToText(g);
@@ -77,12 +80,17 @@ describe('trace for a chosen client', () => {
   });
 
   it('a client blocked everywhere: every pod marked, the client box broken', () => {
-    const only = analyzeTexts([{ uri: 'file:///one.yaml', text: [
-      'apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: x}\nspec:\n  selector: {app: db}\n  ports: [{port: 5432}]',
-      'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: x}\nspec:\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db, image: db, ports: [{containerPort: 5432}]}]',
-      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: x}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web}]',
-      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: web-no-egress, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  policyTypes: [Egress]',
-    ].join('\n---\n') }]);
+    const only = analyzeTexts([
+      {
+        uri: 'file:///one.yaml',
+        text: [
+          'apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: x}\nspec:\n  selector: {app: db}\n  ports: [{port: 5432}]',
+          'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db, namespace: x}\nspec:\n  serviceName: db\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db, image: db, ports: [{containerPort: 5432}]}]',
+          'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: x}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web}]',
+          'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: web-no-egress, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  policyTypes: [Egress]',
+        ].join('\n---\n'),
+      },
+    ]);
     const g = traced(only, 'x', 'db', workload('x', 'Deployment', 'web'));
     assert.equal(g.client?.verdict, 'denied');
     assert.equal(node(g, 'client').status, 'error');
@@ -92,13 +100,18 @@ describe('trace for a chosen client', () => {
   });
 
   it('with two policies on the pods, the edge to each says whether its own rules admit the client', () => {
-    const two = analyzeTexts([{ uri: 'file:///two.yaml', text: [
-      'apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: x}\nspec:\n  selector: {app: api}\n  ports: [{port: 80, targetPort: 8080}]',
-      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: x}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec:\n      containers: [{name: api, image: api, ports: [{containerPort: 8080}]}]',
-      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: x}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web}]',
-      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: from-web, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: api}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{port: 8080}]}]',
-      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: from-admin, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: api}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: admin}}}]}]',
-    ].join('\n---\n') }]);
+    const two = analyzeTexts([
+      {
+        uri: 'file:///two.yaml',
+        text: [
+          'apiVersion: v1\nkind: Service\nmetadata: {name: api, namespace: x}\nspec:\n  selector: {app: api}\n  ports: [{port: 80, targetPort: 8080}]',
+          'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: x}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec:\n      containers: [{name: api, image: api, ports: [{containerPort: 8080}]}]',
+          'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: x}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: web}]',
+          'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: from-web, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: api}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{port: 8080}]}]',
+          'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: from-admin, namespace: x}\nspec:\n  podSelector: {matchLabels: {app: api}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: admin}}}]}]',
+        ].join('\n---\n'),
+      },
+    ]);
     const g = traced(two, 'x', 'api', workload('x', 'Deployment', 'web'));
     const label = (policy: string) => g.edges.find((e) => e.from === 'port:Deployment/api:0' && e.to === `policy:x/${policy}`)?.label;
     assert.equal(label('from-web'), 'admits the client');
@@ -118,7 +131,7 @@ describe('trace for a chosen client', () => {
     assert.equal(node(edge, 'endpoints:Deployment/api-canary').reach?.verdict, 'allowed');
   });
 
-  it('a client missing from the Service\'s scope is said so, and nothing is checked', () => {
+  it("a client missing from the Service's scope is said so, and nothing is checked", () => {
     const g = traced(a, 'shop', 'api', workload('shop', 'Deployment', 'gone'));
     assert.equal(g.client?.verdict, 'unknown');
     assert.match(node(g, 'client').detail[0], /Deployment shop\/gone is not in the files applied with this Service/);
@@ -128,7 +141,10 @@ describe('trace for a chosen client', () => {
   it('the trace result offers the clients of the scope, and reads a requested client defensively', () => {
     const r = traceResultFor(a, { namespace: 'shop', name: 'api', client: workload('shop', 'Deployment', 'web') })!;
     assert.equal(r.graph.client?.label, 'From shop/web (Deployment)'.slice(5));
-    assert.deepEqual(r.clients?.map((c) => c.label), ['outside the cluster', 'shop/api', 'shop/api-canary', 'shop/batch', 'shop/web', 'any pod in namespace edge', 'any pod in namespace shop']);
+    assert.deepEqual(
+      r.clients?.map((c) => c.label),
+      ['outside the cluster', 'shop/api', 'shop/api-canary', 'shop/batch', 'shop/web', 'any pod in namespace edge', 'any pod in namespace shop'],
+    );
     assert.deepEqual(clientChoices(a)[0].client, { kind: 'external' });
     assert.equal(readTraceClient({ kind: 'workload', namespace: 'shop' }), undefined);
     assert.equal(readTraceClient('external'), undefined);

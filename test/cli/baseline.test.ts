@@ -69,7 +69,10 @@ describe('check with a baseline', () => {
     const json = runCli(['check', '--format', 'json', '--fail-on', 'warning', '--baseline', 'baseline.json', '.'], { cwd: dir });
     assert.equal(json.status, 1, json.stderr);
     const out = JSON.parse(json.stdout) as Json;
-    assert.deepEqual(out.diagnostics.map((d) => `${d.code} ${d.identity.object.name}`), ['service-selector-no-match db']);
+    assert.deepEqual(
+      out.diagnostics.map((d) => `${d.code} ${d.identity.object.name}`),
+      ['service-selector-no-match db'],
+    );
     assert.equal(out.baseline?.known, 2);
     assert.deepEqual(out.baseline?.stale, []);
     const sarif = runCli(['check', '--format', 'sarif', '--baseline', 'baseline.json', '.'], { cwd: dir });
@@ -82,18 +85,32 @@ describe('check with a baseline', () => {
     writeFileSync(join(dir, 'b.yaml'), app('api', 'api'));
     const run = runCli(['check', '--format', 'json', '--baseline', 'baseline.json', '.'], { cwd: dir });
     assert.equal(run.status, 0);
-    assert.match(run.stderr, /1 baseline entry no finding matches any more \(fixed, or changed\); --write-baseline baseline\.json drops it:\nkube-netlens: {3}service-selector-no-match on Service shop\/api at spec\.selector\.app \("apii"\)\n/);
-    assert.deepEqual((JSON.parse(run.stdout) as Json).baseline?.stale.map((e) => e.identity.object.name), ['api']);
+    assert.match(
+      run.stderr,
+      /1 baseline entry no finding matches any more \(fixed, or changed\); --write-baseline baseline\.json drops it:\nkube-netlens: {3}service-selector-no-match on Service shop\/api at spec\.selector\.app \("apii"\)\n/,
+    );
+    assert.deepEqual(
+      (JSON.parse(run.stdout) as Json).baseline?.stale.map((e) => e.identity.object.name),
+      ['api'],
+    );
     const rewrite = runCli(['check', '--baseline', 'baseline.json', '--write-baseline', 'baseline.json', '.'], { cwd: dir });
     assert.equal(rewrite.status, 0);
     assert.match(rewrite.stderr, /dropped from the baseline:/);
     assert.match(rewrite.stderr, /wrote 1 finding to the baseline baseline\.json \(dropped 1 entry no finding matches any more\)/);
     const written = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8'));
-    assert.deepEqual(written.findings.map((f: { identity: { object: { name: string } } }) => f.identity.object.name), ['web']);
+    assert.deepEqual(
+      written.findings.map((f: { identity: { object: { name: string } } }) => f.identity.object.name),
+      ['web'],
+    );
   });
 
   it('refuses a baseline it cannot use, with the reason (exit 2)', () => {
-    const dir = workspace({ 'a.yaml': app('web', 'wbe'), 'bad.json': '{"version": 1, "findings": [', 'old.json': '{"version": 7, "findings": []}', 'list.json': '[]' });
+    const dir = workspace({
+      'a.yaml': app('web', 'wbe'),
+      'bad.json': '{"version": 1, "findings": [',
+      'old.json': '{"version": 7, "findings": []}',
+      'list.json': '[]',
+    });
     const cases: [string, RegExp][] = [
       ['missing.json', /cannot read the baseline missing\.json: no such file \(write one with --write-baseline FILE\)/],
       ['bad.json', /the baseline bad\.json is not JSON/],

@@ -19,7 +19,10 @@ describe('kube-netlens build', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stderr, '');
     const docs = parseAllDocuments(run.stdout).map((d) => d.toJS() as { kind: string; metadata: { name: string } });
-    assert.deepEqual(docs.map((d) => d.kind), ['Namespace', 'ConfigMap', 'Secret', 'Service', 'Service', 'Deployment', 'StatefulSet', 'Ingress']);
+    assert.deepEqual(
+      docs.map((d) => d.kind),
+      ['Namespace', 'ConfigMap', 'Secret', 'Service', 'Service', 'Deployment', 'StatefulSet', 'Ingress'],
+    );
     assert.equal(run.stdout.split('\n').filter((l) => l === '---').length, docs.length - 1);
   });
 
@@ -34,7 +37,10 @@ describe('kube-netlens build', () => {
   it('reads integers in JSON output as Kustomize does: 0444 is octal (292), and a last block scalar without a final newline has none', () => {
     const run = runCli(['build', '--format', 'json', join(fixtures, 'fidelity', 'scalars')]);
     assert.equal(run.status, 0, run.stderr);
-    const objects = JSON.parse(run.stdout) as { kind: string; spec?: { volumes: { configMap: { defaultMode: number; items: { mode: number }[] } }[]; containers: { args: string[] }[] } }[];
+    const objects = JSON.parse(run.stdout) as {
+      kind: string;
+      spec?: { volumes: { configMap: { defaultMode: number; items: { mode: number }[] } }[]; containers: { args: string[] }[] };
+    }[];
     const pod = objects.find((o) => o.kind === 'Pod');
     assert.equal(pod?.spec?.volumes[0].configMap.defaultMode, 0o755);
     assert.equal(pod?.spec?.volumes[0].configMap.items[0].mode, 0o444);

@@ -145,15 +145,20 @@ describe('kube-netlens check', () => {
     const driver = sarif.runs[0].tool.driver;
     assert.equal(driver.name, 'kube-netlens');
     assert.equal(driver.version, version);
-    assert.deepEqual(driver.rules.map((r: { id: string }) => r.id), [...rules.map((r) => r.code), ...inputCodes.map((c) => c.code)]);
+    assert.deepEqual(
+      driver.rules.map((r: { id: string }) => r.id),
+      [...rules.map((r) => r.code), ...inputCodes.map((c) => c.code)],
+    );
     for (const [i, r] of driver.rules.entries()) {
       if (i < rules.length) assert.equal(r.shortDescription.text, rules[i].title);
       assert.equal(r.helpUri, `https://github.com/kube-netlens/kube-netlens/blob/main/docs/rules.md#${r.id}`);
       assert.ok(['error', 'warning', 'note'].includes(r.defaultConfiguration.level));
     }
     const results = sarif.runs[0].results;
-    const dup = results.find((r: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
-      r.ruleId === 'duplicate-resource' && r.locations[0].physicalLocation.artifactLocation.uri === 'one.yaml');
+    const dup = results.find(
+      (r: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+        r.ruleId === 'duplicate-resource' && r.locations[0].physicalLocation.artifactLocation.uri === 'one.yaml',
+    );
     assert.ok(dup, 'duplicate-resource on one.yaml');
     assert.equal(dup.level, 'error');
     assert.equal(driver.rules[dup.ruleIndex].id, 'duplicate-resource');
@@ -178,27 +183,40 @@ describe('kube-netlens check', () => {
   it('reads no client-side configuration (a kubeconfig, skaffold, kind, kubeadm) as objects', () => {
     const dir = workspace('client-config.yaml');
     const { status, diagnostics } = checkJson(['.'], dir);
-    assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`), ['deploy/service.yaml:4 api-validation']);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`),
+      ['deploy/service.yaml:4 api-validation'],
+    );
     assert.equal(status, 1);
   });
 
   it('reads no test suite (chainsaw, kuttl, Go testdata) as objects, counts its files and still checks the manifests beside it', () => {
     const dir = workspaceFrom(readFileSync(join(repoRoot, 'test', 'fixtures', 'rules', 'api-validation', 'fires-beside-test-suites.yaml'), 'utf8'));
     const { status, diagnostics } = checkJson(['.'], dir);
-    assert.deepEqual(diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`), ['deploy/ordered/01-service.yaml:4 api-validation', 'deploy/service.yaml:4 api-validation']);
+    assert.deepEqual(
+      diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}`),
+      ['deploy/ordered/01-service.yaml:4 api-validation', 'deploy/service.yaml:4 api-validation'],
+    );
     assert.equal(status, 1);
     const text = runCli(['check', '.'], { cwd: dir });
-    assert.match(text.stdout, /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies\)\n$/);
+    assert.match(
+      text.stdout,
+      /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies\)\n$/,
+    );
   });
 
   it('`check .` in a kustomization folder reads its files as `check <folder>` does: a missing resource is the error, the files beside it are in the folder', () => {
-    const dir = workspaceFrom('# file: kustomization.yaml\nresources:\n  - ./manifests/a.yaml\n  - ./manifests/missing.yaml\n# file: manifests/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
+    const dir = workspaceFrom(
+      '# file: kustomization.yaml\nresources:\n  - ./manifests/a.yaml\n  - ./manifests/missing.yaml\n# file: manifests/a.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    );
     const inside = checkJson(['.'], dir).diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.code}: ${d.message}`);
     assert.equal(inside.length, 1, inside.join('\n'));
     assert.match(inside[0], /^kustomization\.yaml:3 kustomize-render-failed: Kustomize build fails.*missing\.yaml/);
     assert.doesNotMatch(inside[0], /security/);
     // a file outside the folder is still refused from `.` (Kustomize's load restrictor)
-    const escape = workspaceFrom('# file: app/kustomization.yaml\nconfigMapGenerator:\n  - name: x\n    files: [../outside.txt]\n# file: outside.txt\nsecret\n');
+    const escape = workspaceFrom(
+      '# file: app/kustomization.yaml\nconfigMapGenerator:\n  - name: x\n    files: [../outside.txt]\n# file: outside.txt\nsecret\n',
+    );
     const refused = checkJson(['.'], join(escape, 'app')).diagnostics.map((d) => d.message);
     assert.equal(refused.length, 1);
     assert.match(refused[0], /security; file '\.\.\/outside\.txt' is not in or below '\.'/);

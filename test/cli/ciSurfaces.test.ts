@@ -50,15 +50,30 @@ function hookRepository(): string {
   return dir;
 }
 
-interface Step { name: string; id?: string; if?: string; shell?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }
+interface Step {
+  name: string;
+  id?: string;
+  if?: string;
+  shell?: string;
+  run?: string;
+  uses?: string;
+  with?: Record<string, string>;
+  env?: Record<string, string>;
+}
 
 /** Runs the action's steps in `cwd` with `inputs` (over the defaults); `uses` steps are recorded, not run. */
 function runAction(actionDir: string, cwd: string, given: Record<string, string>) {
-  const action = parseYaml(readFileSync(join(actionDir, 'action.yml'), 'utf8')) as { inputs: Record<string, { default: string }>; runs: { using: string; steps: Step[] } };
+  const action = parseYaml(readFileSync(join(actionDir, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default: string }>;
+    runs: { using: string; steps: Step[] };
+  };
   assert.equal(action.runs.using, 'composite');
   const inputs: Record<string, string> = { ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default])), ...given };
   const outputs: Record<string, Record<string, string>> = {};
-  const expr = (s: string) => s.replace(/\$\{\{\s*(inputs|steps)\.([\w-]+)(?:\.outputs\.([\w-]+))?\s*\}\}/g, (_, scope: string, name: string, out?: string) => (scope === 'inputs' ? inputs[name] : (outputs[name]?.[out!] ?? '')));
+  const expr = (s: string) =>
+    s.replace(/\$\{\{\s*(inputs|steps)\.([\w-]+)(?:\.outputs\.([\w-]+))?\s*\}\}/g, (_, scope: string, name: string, out?: string) =>
+      scope === 'inputs' ? inputs[name] : (outputs[name]?.[out!] ?? ''),
+    );
   const condition = (c: string | undefined) => {
     if (!c) return true;
     // the conditions this action uses: `a == 'x' && b == 'y'` and `steps.x.outputs.y != '0'`, over inputs and outputs
@@ -73,15 +88,31 @@ function runAction(actionDir: string, cwd: string, given: Record<string, string>
   for (const step of action.runs.steps) {
     if (!condition(step.if)) continue;
     if (step.uses) {
-      log.push({ step: step.name, status: 0, stdout: '', uses: { ...step, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expr(v)])) } });
+      log.push({
+        step: step.name,
+        status: 0,
+        stdout: '',
+        uses: { ...step, with: Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expr(v)])) },
+      });
       continue;
     }
     assert.equal(step.shell, 'bash');
     const outputFile = join(tempDir('gh-output-'), 'output');
     writeFileSync(outputFile, '');
-    const env = { ...process.env, GITHUB_ACTION_PATH: actionDir, GITHUB_OUTPUT: outputFile, ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(v)])) };
+    const env = {
+      ...process.env,
+      GITHUB_ACTION_PATH: actionDir,
+      GITHUB_OUTPUT: outputFile,
+      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(v)])),
+    };
     const r = spawnSync('bash', ['-e', '-c', expr(step.run!)], { cwd, env, encoding: 'utf8' });
-    if (step.id) outputs[step.id] = Object.fromEntries(readFileSync(outputFile, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=', 2) as [string, string]));
+    if (step.id)
+      outputs[step.id] = Object.fromEntries(
+        readFileSync(outputFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('=', 2) as [string, string]),
+      );
     log.push({ step: step.name, status: r.status, stdout: r.stdout + r.stderr });
     if (r.status !== 0) break;
   }
@@ -98,7 +129,10 @@ describe('CI surfaces', () => {
     const run = runCli(['check', '--format', 'github', '.'], { cwd: dir });
     assert.equal(run.status, 0, run.stderr);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.match(lines[0], /^::warning file=deploy\/a%2Cb%3Ac\.yaml,line=5,col=19,endLine=5,endColumn=22,title=kube-netlens service-selector-no-match::The selector app: wbe matches no pod template/);
+    assert.match(
+      lines[0],
+      /^::warning file=deploy\/a%2Cb%3Ac\.yaml,line=5,col=19,endLine=5,endColumn=22,title=kube-netlens service-selector-no-match::The selector app: wbe matches no pod template/,
+    );
     assert.ok(!lines[0].slice(2).includes('\n'));
     assert.equal(lines[lines.length - 1], '0 errors, 1 warning in 1 file');
     assert.equal(runCli(['check', '--format', 'github', '--fail-on', 'warning', '.'], { cwd: dir }).status, 1);
@@ -108,24 +142,55 @@ describe('CI surfaces', () => {
     const action = hookRepository();
     const repo = workspace({ 'k8s/app.yaml': broken });
     const log = runAction(action, repo, { 'fail-on': 'warning' });
-    assert.deepEqual(log.map((l) => [l.step, l.status]), [['Install kube-netlens', 0], ['Check', 0], ['Upload SARIF', 0], ['Fail on findings', 1]]);
-    assert.deepEqual(log[2].uses, { ...log[2].uses, uses: 'github/codeql-action/upload-sarif@v3', with: { sarif_file: 'kube-netlens.sarif', category: 'kube-netlens' } });
+    assert.deepEqual(
+      log.map((l) => [l.step, l.status]),
+      [
+        ['Install kube-netlens', 0],
+        ['Check', 0],
+        ['Upload SARIF', 0],
+        ['Fail on findings', 1],
+      ],
+    );
+    assert.deepEqual(log[2].uses, {
+      ...log[2].uses,
+      uses: 'github/codeql-action/upload-sarif@v3',
+      with: { sarif_file: 'kube-netlens.sarif', category: 'kube-netlens' },
+    });
     const sarif = JSON.parse(readFileSync(join(repo, 'kube-netlens.sarif'), 'utf8'));
     assert.deepEqual(sarifViolations(sarif), []);
-    assert.deepEqual(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId), ['service-selector-no-match']);
+    assert.deepEqual(
+      sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId),
+      ['service-selector-no-match'],
+    );
     writeFileSync(join(repo, 'k8s', 'app.yaml'), fixed);
-    assert.deepEqual(runAction(action, repo, { 'fail-on': 'warning' }).map((l) => [l.step, l.status]), [['Install kube-netlens', 0], ['Check', 0], ['Upload SARIF', 0]]);
+    assert.deepEqual(
+      runAction(action, repo, { 'fail-on': 'warning' }).map((l) => [l.step, l.status]),
+      [
+        ['Install kube-netlens', 0],
+        ['Check', 0],
+        ['Upload SARIF', 0],
+      ],
+    );
   });
 
   it('the GitHub Action prints annotations with format github, and holds back what the baseline knows', () => {
     const action = hookRepository();
     const repo = workspace({ 'k8s/app.yaml': broken });
     const log = runAction(action, repo, { format: 'github', 'fail-on': 'warning' });
-    assert.deepEqual(log.map((l) => l.step), ['Install kube-netlens', 'Check', 'Fail on findings']);
+    assert.deepEqual(
+      log.map((l) => l.step),
+      ['Install kube-netlens', 'Check', 'Fail on findings'],
+    );
     assert.match(log[1].stdout, /^::warning file=k8s\/app\.yaml,line=5,/m);
     execFileSync(process.execPath, [buildCli(), 'check', '--write-baseline', '.kube-netlens-baseline.json', '.'], { cwd: repo });
     const held = runAction(action, repo, { format: 'github', 'fail-on': 'warning', baseline: '.kube-netlens-baseline.json' });
-    assert.deepEqual(held.map((l) => [l.step, l.status]), [['Install kube-netlens', 0], ['Check', 0]]);
+    assert.deepEqual(
+      held.map((l) => [l.step, l.status]),
+      [
+        ['Install kube-netlens', 0],
+        ['Check', 0],
+      ],
+    );
     assert.match(held[1].stdout, /1 known finding held back by the baseline/);
     const bad = runAction(action, repo, { format: 'xml' });
     assert.equal(bad[1].status, 2);
@@ -134,7 +199,14 @@ describe('CI surfaces', () => {
 
   it('the pre-commit hook checks the whole repository when YAML changes, and fails the commit on errors', () => {
     const hooks = hookRepository();
-    const [hook] = parseYaml(readFileSync(join(hooks, '.pre-commit-hooks.yaml'), 'utf8')) as { id: string; entry: string; args: string[]; language: string; files: string; pass_filenames: boolean }[];
+    const [hook] = parseYaml(readFileSync(join(hooks, '.pre-commit-hooks.yaml'), 'utf8')) as {
+      id: string;
+      entry: string;
+      args: string[];
+      language: string;
+      files: string;
+      pass_filenames: boolean;
+    }[];
     assert.equal(hook.id, 'kube-netlens');
     assert.equal(hook.language, 'script');
     assert.equal(hook.pass_filenames, false);

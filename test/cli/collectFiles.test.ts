@@ -31,21 +31,36 @@ describe('collectFiles', () => {
   it('reads each file once, whichever path reaches it first, and only YAML files', () => {
     const got = collectFiles([join(dir, 'ws')]);
     assert.ok(!isCollectError(got));
-    assert.deepEqual(got.sources.map((s) => s.uri.slice(dir.length + 1)), ['ws/also-apps/a.yaml']);
-    assert.ok(got.notes.some((n) => n.includes('out.yaml') && n.includes('outside')), got.notes.join('\n'));
+    assert.deepEqual(
+      got.sources.map((s) => s.uri.slice(dir.length + 1)),
+      ['ws/also-apps/a.yaml'],
+    );
+    assert.ok(
+      got.notes.some((n) => n.includes('out.yaml') && n.includes('outside')),
+      got.notes.join('\n'),
+    );
   });
 
   it('never walks a linked folder that leads out of the folder given: its file names are not even listed', () => {
     const got = collectFiles([join(dir, 'ws')]);
     assert.ok(!isCollectError(got));
-    assert.ok(got.notes.some((n) => n.endsWith(`${join('ws', 'linked-out')}: a link to a folder outside the folders checked`)), got.notes.join('\n'));
-    assert.ok(!got.notes.some((n) => n.includes('keys.yaml') || n.includes('private') || n.includes('secret.yaml') && n.includes('linked-out')), got.notes.join('\n'));
+    assert.ok(
+      got.notes.some((n) => n.endsWith(`${join('ws', 'linked-out')}: a link to a folder outside the folders checked`)),
+      got.notes.join('\n'),
+    );
+    assert.ok(
+      !got.notes.some((n) => n.includes('keys.yaml') || n.includes('private') || (n.includes('secret.yaml') && n.includes('linked-out'))),
+      got.notes.join('\n'),
+    );
     assert.ok(!got.sources.some((s) => s.uri.includes('linked-out')));
   });
 
   it('reads a file named twice on the command line once', () => {
     const got = collectFiles([join(dir, 'ws', 'apps', 'a.yaml'), join(dir, 'ws', 'b.yaml'), join(dir, 'ws', 'apps')]);
     assert.ok(!isCollectError(got));
-    assert.deepEqual(got.sources.map((s) => s.uri.slice(dir.length + 1)), ['ws/apps/a.yaml']);
+    assert.deepEqual(
+      got.sources.map((s) => s.uri.slice(dir.length + 1)),
+      ['ws/apps/a.yaml'],
+    );
   });
 });

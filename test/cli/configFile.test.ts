@@ -38,7 +38,17 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-interface Json { diagnostics: { file: string; code: string; severity: string; message: string; range: { start: { line: number } }; resource: { name: string; namespace: string } | null }[]; ignored: { code: string; by: string; reason: string }[] }
+interface Json {
+  diagnostics: {
+    file: string;
+    code: string;
+    severity: string;
+    message: string;
+    range: { start: { line: number } };
+    resource: { name: string; namespace: string } | null;
+  }[];
+  ignored: { code: string; by: string; reason: string }[];
+}
 const json = (dir: string, ...args: string[]) => {
   const run = runCli(['check', '--format', 'json', '--fail-on', 'never', ...args], { cwd: dir });
   assert.equal(run.status, 0, run.stderr);
@@ -73,8 +83,18 @@ describe('check and .kube-netlens.yaml', () => {
     });
     const out = json(join(dir, 'deploy'), '.');
     const selector = out.diagnostics.filter((d) => d.code === 'service-selector-no-match');
-    assert.deepEqual(selector.map((d) => [d.resource?.name, d.resource?.namespace, d.severity]).sort(), [['web', 'shop', 'error'], ['web2', 'shop', 'error']], 'severity from rules:, namespace from defaultNamespace:, generated/ excluded, legacy-web ignored');
-    assert.deepEqual(out.ignored.map((i) => [i.code, i.by, i.reason]), [['service-selector-no-match', 'ignore entry at ../.kube-netlens.yaml:7', 'selected by pods a vendor operator creates']]);
+    assert.deepEqual(
+      selector.map((d) => [d.resource?.name, d.resource?.namespace, d.severity]).sort(),
+      [
+        ['web', 'shop', 'error'],
+        ['web2', 'shop', 'error'],
+      ],
+      'severity from rules:, namespace from defaultNamespace:, generated/ excluded, legacy-web ignored',
+    );
+    assert.deepEqual(
+      out.ignored.map((i) => [i.code, i.by, i.reason]),
+      [['service-selector-no-match', 'ignore entry at ../.kube-netlens.yaml:7', 'selected by pods a vendor operator creates']],
+    );
     // a flag comes before the file
     const flagged = json(join(dir, 'deploy'), '--namespace', 'other', '.');
     assert.ok(flagged.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.resource?.name === 'web' && d.resource.namespace === 'other'));
@@ -100,21 +120,25 @@ describe('check and .kube-netlens.yaml', () => {
 
   it('refuses an invalid file with each error at its line, and checks nothing', () => {
     const dir = workspace({
-      '.kube-netlens.yaml': 'rules:\n  service-selector-no-mach: off\n  dns-name-unresolved: loud\nignore:\n  - code: dns-name-unresolved\nfiles:\n  include: "*.yaml"\nbogus: 1\n',
+      '.kube-netlens.yaml':
+        'rules:\n  service-selector-no-mach: off\n  dns-name-unresolved: loud\nignore:\n  - code: dns-name-unresolved\nfiles:\n  include: "*.yaml"\nbogus: 1\n',
       'app.yaml': service('web'),
     });
     const run = runCli(['check', '.'], { cwd: dir });
     assert.equal(run.status, 2);
     assert.equal(run.stdout, '');
-    assert.equal(run.stderr, [
-      'kube-netlens: the config file .kube-netlens.yaml is not valid (nothing was checked):',
-      '.kube-netlens.yaml:2:3: rules: "service-selector-no-mach" is not a code of kube-netlens (docs/rules.md lists them)',
-      '.kube-netlens.yaml:3:24: rules.dns-name-unresolved must be one of error, warning, information, hint, off',
-      '.kube-netlens.yaml:5:5: an ignore entry needs code and reason (say why the findings are intended)',
-      '.kube-netlens.yaml:7:12: files.include must be a list of strings',
-      '.kube-netlens.yaml:8:1: .kube-netlens.yaml has no key "bogus"; the keys are rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ingressController, ignore',
-      '',
-    ].join('\n'));
+    assert.equal(
+      run.stderr,
+      [
+        'kube-netlens: the config file .kube-netlens.yaml is not valid (nothing was checked):',
+        '.kube-netlens.yaml:2:3: rules: "service-selector-no-mach" is not a code of kube-netlens (docs/rules.md lists them)',
+        '.kube-netlens.yaml:3:24: rules.dns-name-unresolved must be one of error, warning, information, hint, off',
+        '.kube-netlens.yaml:5:5: an ignore entry needs code and reason (say why the findings are intended)',
+        '.kube-netlens.yaml:7:12: files.include must be a list of strings',
+        '.kube-netlens.yaml:8:1: .kube-netlens.yaml has no key "bogus"; the keys are rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ingressController, ignore',
+        '',
+      ].join('\n'),
+    );
     const broken = workspace({ '.kube-netlens.yaml': 'rules: [\n', 'app.yaml': service('web') });
     assert.match(runCli(['check', '.'], { cwd: broken }).stderr, /\.kube-netlens\.yaml:\d+:\d+: YAML syntax error/);
     assert.match(runCli(['check', '--config', 'none.yaml', '.'], { cwd: broken }).stderr, /cannot read the config file none\.yaml: no such file/);
@@ -123,9 +147,14 @@ describe('check and .kube-netlens.yaml', () => {
   it('publishes a JSON Schema that accepts and refuses what the parser does', () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
     assert.deepEqual(pkg.contributes.yamlValidation, [{ fileMatch: '.kube-netlens.yaml', url: './schemas/kube-netlens.schema.json' }]);
-    const validate = new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(repoRoot, 'schemas', 'kube-netlens.schema.json'), 'utf8')));
+    const validate = new Ajv({ strict: true, allErrors: true }).compile(
+      JSON.parse(readFileSync(join(repoRoot, 'schemas', 'kube-netlens.schema.json'), 'utf8')),
+    );
     const samples: [string, boolean][] = [
-      ['rules: {service-port-not-exposed: off}\nfiles: {include: ["**/*.yaml"], exclude: ["vendor/**"]}\nkustomize: {roots: ["overlays/*"], loadRestrictor: rootOnly}\nhelm: {releases: [{chart: charts/web, name: web, namespace: shop, values: [ci/values.yaml], set: ["a=b"]}]}\nclusterDomain: corp.local\ndefaultNamespace: shop\nnodePortRange: 30000-32767\nignore: [{code: service-selector-no-match, kind: Service, namespace: shop, name: "legacy-*", path: "vendor/**", reason: vendor chart}]\n', true],
+      [
+        'rules: {service-port-not-exposed: off}\nfiles: {include: ["**/*.yaml"], exclude: ["vendor/**"]}\nkustomize: {roots: ["overlays/*"], loadRestrictor: rootOnly}\nhelm: {releases: [{chart: charts/web, name: web, namespace: shop, values: [ci/values.yaml], set: ["a=b"]}]}\nclusterDomain: corp.local\ndefaultNamespace: shop\nnodePortRange: 30000-32767\nignore: [{code: service-selector-no-match, kind: Service, namespace: shop, name: "legacy-*", path: "vendor/**", reason: vendor chart}]\n',
+        true,
+      ],
       ['rules: {service-port-not-exposed: loud}\n', false],
       ['ignore: [{code: service-selector-no-match}]\n', false],
       ['kustomize: {path: /usr/bin/kustomize}\n', false],

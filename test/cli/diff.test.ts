@@ -32,11 +32,22 @@ interface Json {
   fixed: { code: string; file: string; message: string }[];
   unchanged: number;
   dns: { added: { name: string; type: string }[]; removed: { name: string; type: string }[] };
-  services: { added: { key: string; endpoints?: number }[]; removed: { key: string }[]; changed: { before: { key: string; endpoints?: number }; after: { key: string; endpoints?: number } }[] };
+  services: {
+    added: { key: string; endpoints?: number }[];
+    removed: { key: string }[];
+    changed: { before: { key: string; endpoints?: number }; after: { key: string; endpoints?: number } }[];
+  };
   routes: {
     added: { key: string; parents: string[]; rules: { match: string; to: string }[] }[];
     removed: { key: string }[];
-    changed: { key: string; parentsAdded: string[]; parentsRemoved: string[]; rulesAdded: { match: string; to: string }[]; rulesRemoved: { match: string; to: string }[]; repointed: { match: string; from: string; to: string }[] }[];
+    changed: {
+      key: string;
+      parentsAdded: string[];
+      parentsRemoved: string[];
+      rulesAdded: { match: string; to: string }[];
+      rulesRemoved: { match: string; to: string }[];
+      repointed: { match: string; from: string; to: string }[];
+    }[];
   };
   reach: { connection: string; units?: string[]; before: string; after: string }[];
 }
@@ -71,15 +82,40 @@ describe('kube-netlens diff', () => {
     r.commit({ 'web.yaml': app('web', 'web'), 'api.yaml': app('api', 'apii'), 'cart.yaml': '' }, 'fix one, add one');
     const { status, out } = diffJson(r.dir, 'HEAD~1', 'HEAD');
     assert.equal(status, 0, 'warnings do not fail with the default --fail-on error');
-    assert.deepEqual(out.introduced.map((f) => `${f.file} ${f.code}`), ['api.yaml service-selector-no-match']);
-    assert.deepEqual(out.fixed.map((f) => `${f.file} ${f.code}`), ['web.yaml service-selector-no-match']);
+    assert.deepEqual(
+      out.introduced.map((f) => `${f.file} ${f.code}`),
+      ['api.yaml service-selector-no-match'],
+    );
+    assert.deepEqual(
+      out.fixed.map((f) => `${f.file} ${f.code}`),
+      ['web.yaml service-selector-no-match'],
+    );
     assert.equal(out.unchanged, 0);
-    assert.ok(out.dns.added.some((d) => d.name === 'api.shop.svc.cluster.local' && d.type === 'A'), JSON.stringify(out.dns.added));
-    assert.ok(out.dns.removed.some((d) => d.name === 'cart.shop.svc.cluster.local'), JSON.stringify(out.dns.removed));
-    assert.deepEqual(out.services.added.map((x) => [x.key, x.endpoints]), [['shop/api', 0]]);
-    assert.deepEqual(out.services.removed.map((x) => x.key), ['shop/cart']);
-    assert.deepEqual(out.services.changed.map((c) => [c.after.key, c.before.endpoints, c.after.endpoints]), [['shop/web', 0, 1]], 'the fixed selector gives web its pod');
-    assert.match(runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout, /\nServices added, removed or changed \(3\)\n {2}\+ shop\/api: 0 endpoints\n {2}- shop\/cart\n {2}~ shop\/web: 0 endpoints → 1 endpoint\nRoutes added, removed or re-pointed \(0\)\nNetworkPolicy reach changes \(0\)\n$/);
+    assert.ok(
+      out.dns.added.some((d) => d.name === 'api.shop.svc.cluster.local' && d.type === 'A'),
+      JSON.stringify(out.dns.added),
+    );
+    assert.ok(
+      out.dns.removed.some((d) => d.name === 'cart.shop.svc.cluster.local'),
+      JSON.stringify(out.dns.removed),
+    );
+    assert.deepEqual(
+      out.services.added.map((x) => [x.key, x.endpoints]),
+      [['shop/api', 0]],
+    );
+    assert.deepEqual(
+      out.services.removed.map((x) => x.key),
+      ['shop/cart'],
+    );
+    assert.deepEqual(
+      out.services.changed.map((c) => [c.after.key, c.before.endpoints, c.after.endpoints]),
+      [['shop/web', 0, 1]],
+      'the fixed selector gives web its pod',
+    );
+    assert.match(
+      runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout,
+      /\nServices added, removed or changed \(3\)\n {2}\+ shop\/api: 0 endpoints\n {2}- shop\/cart\n {2}~ shop\/web: 0 endpoints → 1 endpoint\nRoutes added, removed or re-pointed \(0\)\nNetworkPolicy reach changes \(0\)\n$/,
+    );
     assert.equal(diffJson(r.dir, '--fail-on', 'warning', 'HEAD~1', 'HEAD').status, 1);
     // a commit that only moves the mistake down its file (and into another order) changes nothing
     r.commit({ 'api.yaml': `# moved\n\n\n${app('api', 'apii').split('---\n').reverse().join('---\n')}` }, 'move');
@@ -113,7 +149,10 @@ describe('kube-netlens diff', () => {
     assert.match(md, /\*\*DNS names\*\*\n\n- removed `web\.shop\.svc\.cluster\.local` \(A, Service `shop\/web`\)/, 'a rejected Service has no name');
     assert.ok(!md.includes('w`b'), 'manifest text cannot break out of Markdown');
     const text = runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout;
-    assert.match(text, /^kube-netlens diff: HEAD~1 \([0-9a-f]{12}\) → HEAD \([0-9a-f]{12}\)\n\nFindings introduced \(2\)\n {2}web\.yaml:5: error api-validation: /);
+    assert.match(
+      text,
+      /^kube-netlens diff: HEAD~1 \([0-9a-f]{12}\) → HEAD \([0-9a-f]{12}\)\n\nFindings introduced \(2\)\n {2}web\.yaml:5: error api-validation: /,
+    );
   });
 
   it('reports Ingress and Gateway API routes added, removed and re-pointed, and NetworkPolicy reach that changes', () => {
@@ -126,7 +165,8 @@ spec:
       http:
         paths:
 ${paths}`;
-    const path = (p: string, service: string, port: number | string) => `          - {path: ${p}, pathType: Prefix, backend: {service: {name: ${service}, port: {${typeof port === 'number' ? 'number' : 'name'}: ${port}}}}}\n`;
+    const path = (p: string, service: string, port: number | string) =>
+      `          - {path: ${p}, pathType: Prefix, backend: {service: {name: ${service}, port: {${typeof port === 'number' ? 'number' : 'name'}: ${port}}}}}\n`;
     const httpRoute = (name: string, gateway: string, backend: string) => `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: ${name}, namespace: shop}
@@ -159,30 +199,46 @@ spec:
   podSelector: {matchLabels: {app: api}}
   ingress:
     - from: [{podSelector: {matchLabels: {app: web}}}]
-${apiPorts}${db ? `---
+${apiPorts}${
+      db
+        ? `---
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata: {name: db-isolated, namespace: shop}
 spec:
   podSelector: {matchLabels: {app: db}}
   policyTypes: [Ingress]
-` : ''}`;
+`
+        : ''
+    }`;
     const r = repo();
-    r.commit({
-      'apps.yaml': [app('web', 'web'), app('api', 'api'), app('db', 'db')].join('---\n'),
-      'ingress.yaml': ingress(path('/', 'web', 80) + path('/old', 'web', 80)),
-      'gateways.yaml': gateways,
-      'routes.yaml': `${httpRoute('api', 'public', 'api')}---\n${httpRoute('legacy', 'public', 'web')}`,
-      'policies.yaml': policies('', false),
-    }, 'before');
-    r.commit({
-      'ingress.yaml': ingress(path('/', 'api', 80) + path('/new', 'web', 'http')),
-      'routes.yaml': `${httpRoute('api', 'internal', 'web')}---\n${httpRoute('beta', 'public', 'api')}`,
-      'policies.yaml': policies('      ports: [{port: 8080}]\n', true),
-    }, 'after');
+    r.commit(
+      {
+        'apps.yaml': [app('web', 'web'), app('api', 'api'), app('db', 'db')].join('---\n'),
+        'ingress.yaml': ingress(path('/', 'web', 80) + path('/old', 'web', 80)),
+        'gateways.yaml': gateways,
+        'routes.yaml': `${httpRoute('api', 'public', 'api')}---\n${httpRoute('legacy', 'public', 'web')}`,
+        'policies.yaml': policies('', false),
+      },
+      'before',
+    );
+    r.commit(
+      {
+        'ingress.yaml': ingress(path('/', 'api', 80) + path('/new', 'web', 'http')),
+        'routes.yaml': `${httpRoute('api', 'internal', 'web')}---\n${httpRoute('beta', 'public', 'api')}`,
+        'policies.yaml': policies('      ports: [{port: 8080}]\n', true),
+      },
+      'after',
+    );
     const { out } = diffJson(r.dir, 'HEAD~1', 'HEAD');
-    assert.deepEqual(out.routes.added.map((x) => [x.key, x.parents, x.rules]), [['HTTPRoute shop/beta', ['Gateway shop/public'], [{ match: 'api.example.com PathPrefix /v1', to: 'Service shop/api:80' }]]]);
-    assert.deepEqual(out.routes.removed.map((x) => x.key), ['HTTPRoute shop/legacy']);
+    assert.deepEqual(
+      out.routes.added.map((x) => [x.key, x.parents, x.rules]),
+      [['HTTPRoute shop/beta', ['Gateway shop/public'], [{ match: 'api.example.com PathPrefix /v1', to: 'Service shop/api:80' }]]],
+    );
+    assert.deepEqual(
+      out.routes.removed.map((x) => x.key),
+      ['HTTPRoute shop/legacy'],
+    );
     assert.deepEqual(out.routes.changed, [
       {
         key: 'HTTPRoute shop/api',
@@ -209,10 +265,19 @@ spec:
       { connection: 'shop/web[Deployment] => shop/db[Deployment]', before: 'allowed All Connections', after: 'denied' },
     ]);
     const text = runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout;
-    assert.match(text, /\nRoutes added, removed or re-pointed \(4\)\n {2}\+ HTTPRoute shop\/beta via Gateway shop\/public\n {6}api\.example\.com PathPrefix \/v1 → Service shop\/api:80\n {2}- HTTPRoute shop\/legacy\n {2}~ HTTPRoute shop\/api\n {6}\+ parent Gateway shop\/internal\n {6}- parent Gateway shop\/public\n {6}~ api\.example\.com PathPrefix \/v1 → Service shop\/web:80 \(was Service shop\/api:80\)\n {2}~ Ingress shop\/site\n/);
-    assert.match(text, /\nNetworkPolicy reach changes \(4\)\n {2}- external => shop\/db\[Deployment\]: allowed All Connections → denied\n(?:.*\n) {2}~ shop\/web\[Deployment\] => shop\/api\[Deployment\]: allowed All Connections → allowed TCP 8080\n/);
+    assert.match(
+      text,
+      /\nRoutes added, removed or re-pointed \(4\)\n {2}\+ HTTPRoute shop\/beta via Gateway shop\/public\n {6}api\.example\.com PathPrefix \/v1 → Service shop\/api:80\n {2}- HTTPRoute shop\/legacy\n {2}~ HTTPRoute shop\/api\n {6}\+ parent Gateway shop\/internal\n {6}- parent Gateway shop\/public\n {6}~ api\.example\.com PathPrefix \/v1 → Service shop\/web:80 \(was Service shop\/api:80\)\n {2}~ Ingress shop\/site\n/,
+    );
+    assert.match(
+      text,
+      /\nNetworkPolicy reach changes \(4\)\n {2}- external => shop\/db\[Deployment\]: allowed All Connections → denied\n(?:.*\n) {2}~ shop\/web\[Deployment\] => shop\/api\[Deployment\]: allowed All Connections → allowed TCP 8080\n/,
+    );
     const md = runCli(['diff', '--format', 'markdown', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout;
-    assert.match(md, /\*\*Routes\*\*\n\n- added `HTTPRoute shop\/beta` via `Gateway shop\/public`: `api\.example\.com PathPrefix \/v1 → Service shop\/api:80`\n- removed `HTTPRoute shop\/legacy`\n- `HTTPRoute shop\/api`: `\+ parent Gateway shop\/internal`, /);
+    assert.match(
+      md,
+      /\*\*Routes\*\*\n\n- added `HTTPRoute shop\/beta` via `Gateway shop\/public`: `api\.example\.com PathPrefix \/v1 → Service shop\/api:80`\n- removed `HTTPRoute shop\/legacy`\n- `HTTPRoute shop\/api`: `\+ parent Gateway shop\/internal`, /,
+    );
     assert.match(md, /\*\*NetworkPolicy reach\*\*\n\n- `external => shop\/db\[Deployment\]`: `allowed All Connections` → `denied`\n/);
   });
 
@@ -235,15 +300,32 @@ spec:
     mkdirSync(join(r.dir, 'base'));
     for (const o of ['eu', 'us']) mkdirSync(join(r.dir, 'overlays', o), { recursive: true });
     const overlay = (o: string) => `resources: [../../base]\ncommonAnnotations: {region: ${o}}\n`;
-    r.commit({ 'base/kustomization.yaml': 'resources: [app.yaml]\n', 'base/app.yaml': base('web', 80), 'overlays/eu/kustomization.yaml': overlay('eu'), 'overlays/us/kustomization.yaml': overlay('us') }, 'before');
+    r.commit(
+      {
+        'base/kustomization.yaml': 'resources: [app.yaml]\n',
+        'base/app.yaml': base('web', 80),
+        'overlays/eu/kustomization.yaml': overlay('eu'),
+        'overlays/us/kustomization.yaml': overlay('us'),
+      },
+      'before',
+    );
     r.commit({ 'base/app.yaml': base('api', 8080) }, 'after');
     const { out } = diffJson(r.dir, 'HEAD~1', 'HEAD');
     const units = ['build overlays/eu', 'build overlays/us'];
-    assert.deepEqual(out.routes.changed.map((c) => [c.key, (c as { units?: string[] }).units, c.repointed]), [['Ingress shop/site', units, [{ match: 'default backend', from: 'Service web:80', to: 'Service api:80' }]]]);
+    assert.deepEqual(
+      out.routes.changed.map((c) => [c.key, (c as { units?: string[] }).units, c.repointed]),
+      [['Ingress shop/site', units, [{ match: 'default backend', from: 'Service web:80', to: 'Service api:80' }]]],
+    );
     assert.deepEqual(out.reach, [{ connection: 'shop/web[Deployment] => shop/api[Deployment]', units, before: 'allowed TCP 80', after: 'allowed TCP 8080' }]);
     const text = runCli(['diff', 'HEAD~1', 'HEAD'], { cwd: r.dir }).stdout;
-    assert.match(text, /\n {2}~ Ingress shop\/site \(in build overlays\/eu, build overlays\/us\)\n {6}~ default backend → Service api:80 \(was Service web:80\)\n/);
-    assert.match(text, /\n {2}~ shop\/web\[Deployment\] => shop\/api\[Deployment\]: allowed TCP 80 → allowed TCP 8080 \(in build overlays\/eu, build overlays\/us\)\n/);
+    assert.match(
+      text,
+      /\n {2}~ Ingress shop\/site \(in build overlays\/eu, build overlays\/us\)\n {6}~ default backend → Service api:80 \(was Service web:80\)\n/,
+    );
+    assert.match(
+      text,
+      /\n {2}~ shop\/web\[Deployment\] => shop\/api\[Deployment\]: allowed TCP 80 → allowed TCP 8080 \(in build overlays\/eu, build overlays\/us\)\n/,
+    );
   });
 
   it('says what is wrong with a commit that does not exist or a folder outside git (exit 2)', () => {

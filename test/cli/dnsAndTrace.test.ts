@@ -73,7 +73,13 @@ describe('kube-netlens dns', () => {
   it('prints records with name, type, answer, condition and resource', () => {
     const records = dnsJson();
     const a = records.find((r) => r.name === 'api.shop.svc.cluster.local' && r.type === 'A');
-    assert.deepEqual(a, { name: 'api.shop.svc.cluster.local', type: 'A', answer: '10.96.0.20', condition: 'always', resource: { kind: 'Service', namespace: 'shop', name: 'api' } });
+    assert.deepEqual(a, {
+      name: 'api.shop.svc.cluster.local',
+      type: 'A',
+      answer: '10.96.0.20',
+      condition: 'always',
+      resource: { kind: 'Service', namespace: 'shop', name: 'api' },
+    });
     const pod = records.find((r) => r.name === 'db-1.db.shop.svc.cluster.local');
     assert.equal(pod?.condition, 'while-ready');
     for (const r of records) assert.deepEqual(Object.keys(r).sort(), ['answer', 'condition', 'name', 'resource', 'type']);
@@ -86,7 +92,10 @@ describe('kube-netlens dns', () => {
     const all = dnsJson('--all');
     const key = (r: JsonRecord) => `${r.name} ${r.type} ${r.answer}`;
     const allKeys = new Set(all.map(key));
-    assert.ok(shown.every((r) => allKeys.has(key(r))), '--all is a superset');
+    assert.ok(
+      shown.every((r) => allKeys.has(key(r))),
+      '--all is a superset',
+    );
   });
 
   it('uses the cluster domain given', () => {
@@ -101,7 +110,10 @@ describe('kube-netlens dns', () => {
     const lines = run.stdout.split('\n');
     assert.equal(lines[0], 'namespace shop');
     assert.match(lines[1], /^ {2}NAME +TYPE +ANSWER +RESOLVES +FROM$/);
-    assert.ok(lines.some((l) => /^ {2}api\.shop\.svc\.cluster\.local +A +10\.96\.0\.20 +always +Service api$/.test(l)), run.stdout);
+    assert.ok(
+      lines.some((l) => /^ {2}api\.shop\.svc\.cluster\.local +A +10\.96\.0\.20 +always +Service api$/.test(l)),
+      run.stdout,
+    );
   });
 });
 
@@ -114,7 +126,10 @@ describe('kube-netlens trace', () => {
     const run = runCli(['trace', 'shop/api', '--format', 'json'], { cwd: shop });
     assert.equal(run.status, 0, run.stderr);
     const graph = JSON.parse(run.stdout);
-    assert.deepEqual({ kind: graph.service.kind, namespace: graph.service.namespace, name: graph.service.name }, { kind: 'Service', namespace: 'shop', name: 'api' });
+    assert.deepEqual(
+      { kind: graph.service.kind, namespace: graph.service.namespace, name: graph.service.name },
+      { kind: 'Service', namespace: 'shop', name: 'api' },
+    );
     assert.ok(Array.isArray(graph.nodes) && graph.nodes.length > 0);
     assert.ok(Array.isArray(graph.edges));
     assert.equal(graph.broken, false);

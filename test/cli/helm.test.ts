@@ -24,7 +24,11 @@ interface JsonDiagnostic {
   related: { file: string; message: string }[];
 }
 
-function check(args: readonly string[], env: Record<string, string> = {}, cwd?: string): { status: number | null; diagnostics: JsonDiagnostic[]; stderr: string } {
+function check(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): { status: number | null; diagnostics: JsonDiagnostic[]; stderr: string } {
   const run = runCli(['check', '--format', 'json', ...args], { env: { PATH: noHelmPath, ...env }, cwd });
   assert.ok(run.status === 0 || run.status === 1, `exit ${run.status}: ${run.stderr}`);
   return { status: run.status, diagnostics: (JSON.parse(run.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics, stderr: run.stderr };
@@ -45,47 +49,74 @@ describe('Helm charts rendered with the real helm', () => {
   it('finds a planted selector typo at its template line, with the value set and the rendered value', () => {
     const { diagnostics, status } = check(['--helm', helm, join(charts, 'typo')]);
     assert.equal(status, 0);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['service-selector-no-match', join(charts, 'typo', 'templates', 'service.yaml'), '9:10']]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file, at(d)]),
+      [['service-selector-no-match', join(charts, 'typo', 'templates', 'service.yaml'), '9:10']],
+    );
     const [d] = diagnostics;
     assert.match(d.message, /"shop-wbe" looks like a typo of "shop-web"/);
     assert.match(d.message, /\nin release shop, values\.yaml: rendered `shop-wbe`$/);
     // the related place is the label in the Deployment's template, not the rendered text
-    assert.deepEqual(d.related.map((r) => r.file), [join(charts, 'typo', 'templates', 'deployment.yaml')]);
+    assert.deepEqual(
+      d.related.map((r) => r.file),
+      [join(charts, 'typo', 'templates', 'deployment.yaml')],
+    );
   });
 
   it('reports TLS origination without a CA and IPv4-only ipBlocks in a dual-stack namespace at their template lines', () => {
     const { diagnostics } = check(['--helm', helm, join(charts, 'tlsdual')]);
     const t = (f: string) => join(charts, 'tlsdual', 'templates', f);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [
-      ['istio-tls-ca-missing', 'information', t('destination-rule.yaml'), '9:13'],
-      ['networkpolicy-ipblock-ipv4-only', 'information', t('networkpolicy.yaml'), '13:19'],
-    ]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]),
+      [
+        ['istio-tls-ca-missing', 'information', t('destination-rule.yaml'), '9:13'],
+        ['networkpolicy-ipblock-ipv4-only', 'information', t('networkpolicy.yaml'), '13:19'],
+      ],
+    );
     const [tls, ipv4] = diagnostics;
-    assert.match(tls.message, /to host "payments\.example\.com" without caCertificates or credentialName[^]*\nin release tlsdual, values\.yaml: rendered `SIMPLE`$/);
+    assert.match(
+      tls.message,
+      /to host "payments\.example\.com" without caCertificates or credentialName[^]*\nin release tlsdual, values\.yaml: rendered `SIMPLE`$/,
+    );
     assert.match(ipv4.message, /is an IPv4 range \(192\.0\.2\.0\/24\)[^]*\nin release tlsdual, values\.yaml: rendered `192\.0\.2\.0\/24`$/);
     // the Service that asks for IPv6 is named on its template line
-    assert.deepEqual(ipv4.related.map((r) => r.file), [t('service.yaml')]);
+    assert.deepEqual(
+      ipv4.related.map((r) => r.file),
+      [t('service.yaml')],
+    );
   });
 
   it('reports the Istio and Prometheus operator rules at their template lines, with the rendered value', () => {
     const { diagnostics } = check(['--helm', helm, join(charts, 'mesh')]);
     const t = (f: string) => join(charts, 'mesh', 'templates', f);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
-      ['istio-destination-port', t('istio.yaml'), '14:23'],
-      ['servicemonitor-port-missing', t('monitoring.yaml'), '10:13'],
-      ['podmonitor-selects-nothing', t('monitoring.yaml'), '20:16'],
-    ]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file, at(d)]),
+      [
+        ['istio-destination-port', t('istio.yaml'), '14:23'],
+        ['servicemonitor-port-missing', t('monitoring.yaml'), '10:13'],
+        ['podmonitor-selects-nothing', t('monitoring.yaml'), '20:16'],
+      ],
+    );
     const [route, scrape, pods] = diagnostics;
-    assert.match(route.message, /to port 9081 of host "reviews", but Service "reviews" has no such port[^]*\nin release reviews, values\.yaml: rendered `9081`$/);
+    assert.match(
+      route.message,
+      /to port 9081 of host "reviews", but Service "reviews" has no such port[^]*\nin release reviews, values\.yaml: rendered `9081`$/,
+    );
     assert.match(scrape.message, /Did you mean "metrics"\?\nin release reviews, values\.yaml: rendered `metrcs`$/);
     assert.match(pods.message, /Deployment "reviews" has every other label, but version: v1\.\nin release reviews, values\.yaml: rendered `v2`$/);
     // the related places are the chart's templates, not the rendered text
-    assert.deepEqual(diagnostics.map((d) => d.related.map((r) => r.file)), [[t('service.yaml')], [t('service.yaml')], [t('deployment.yaml')]]);
+    assert.deepEqual(
+      diagnostics.map((d) => d.related.map((r) => r.file)),
+      [[t('service.yaml')], [t('service.yaml')], [t('deployment.yaml')]],
+    );
   });
 
   it('finds helm on PATH when --helm is not given', () => {
     const { diagnostics } = check([join(charts, 'typo')], { PATH: `${dirname(helm)}:${noHelmPath}` });
-    assert.deepEqual(diagnostics.map((d) => d.code), ['service-selector-no-match']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['service-selector-no-match'],
+    );
   });
 
   it('says nothing about a correct chart, and counts its value set as rendered', () => {
@@ -98,10 +129,13 @@ describe('Helm charts rendered with the real helm', () => {
   it('renders values.yaml and each ci/*-values.yaml on its own: different findings, and one finding naming every value set that has it', () => {
     const { diagnostics } = check(['--helm', helm, join(charts, 'valuesets')]);
     const services = join(charts, 'valuesets', 'templates', 'services.yaml');
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
-      ['service-selector-no-match', services, '7:10'],
-      ['service-target-port-unresolved', services, '21:19'],
-    ]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file, at(d)]),
+      [
+        ['service-selector-no-match', services, '7:10'],
+        ['service-target-port-unresolved', services, '21:19'],
+      ],
+    );
     const [typo, port] = diagnostics;
     // only the prod values misspell the selector
     assert.match(typo.message, /\nin release api, values ci\/prod-values\.yaml: rendered `apii`$/);
@@ -110,11 +144,21 @@ describe('Helm charts rendered with the real helm', () => {
   });
 
   it('identifies a finding on a render by its value set and the rendered value, one identity per value set that has it', () => {
-    interface Identified { identity: { build?: string; value: string; path: string }; fingerprint: string; otherIdentities?: { identity: { build?: string }; fingerprint: string }[] }
+    interface Identified {
+      identity: { build?: string; value: string; path: string };
+      fingerprint: string;
+      otherIdentities?: { identity: { build?: string }; fingerprint: string }[];
+    }
     const run = runCli(['check', '--format', 'json', '--helm', helm, join(charts, 'valuesets')], { env: { PATH: noHelmPath } });
     const [typo, port] = (JSON.parse(run.stdout) as { diagnostics: Identified[] }).diagnostics;
     // the value at fault is what the template rendered, not the template's text
-    assert.deepEqual(typo.identity, { rule: 'service-selector-no-match', object: { kind: 'Service', namespace: 'default', name: 'api' }, path: 'spec.selector.app', value: 'apii', build: 'release api, values ci/prod-values.yaml' });
+    assert.deepEqual(typo.identity, {
+      rule: 'service-selector-no-match',
+      object: { kind: 'Service', namespace: 'default', name: 'api' },
+      path: 'spec.selector.app',
+      value: 'apii',
+      build: 'release api, values ci/prod-values.yaml',
+    });
     assert.equal(typo.otherIdentities, undefined);
     const builds = [port.identity.build, ...(port.otherIdentities ?? []).map((o) => o.identity.build)];
     assert.deepEqual(builds, ['release api, values ci/prod-values.yaml', 'release api, values ci/staging-values.yaml', 'release api, values.yaml']);
@@ -124,7 +168,11 @@ describe('Helm charts rendered with the real helm', () => {
   it('keeps the fingerprints of a render’s findings while template lines move and unrelated objects are added', () => {
     const fingerprints = (dir: string) => {
       const run = runCli(['check', '--format', 'json', '--helm', helm, dir], { env: { PATH: noHelmPath } });
-      const ds = (JSON.parse(run.stdout) as { diagnostics: { code: string; range: { start: { line: number } }; fingerprint: string; otherIdentities?: { fingerprint: string }[] }[] }).diagnostics;
+      const ds = (
+        JSON.parse(run.stdout) as {
+          diagnostics: { code: string; range: { start: { line: number } }; fingerprint: string; otherIdentities?: { fingerprint: string }[] }[];
+        }
+      ).diagnostics;
       return ds.map((d) => ({ code: d.code, line: d.range.start.line, all: [d.fingerprint, ...(d.otherIdentities ?? []).map((o) => o.fingerprint)] }));
     };
     const dir = tempDir('kube-netlens-helm-identity-');
@@ -132,10 +180,20 @@ describe('Helm charts rendered with the real helm', () => {
     const before = fingerprints(join(dir, 'api'));
     const services = join(dir, 'api', 'templates', 'services.yaml');
     writeFileSync(services, `{{/* moved down */}}\n\n# a comment\n${readFileSync(services, 'utf8')}`);
-    writeFileSync(join(dir, 'api', 'templates', 'extra.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-settings\ndata: {a: b}\n');
+    writeFileSync(
+      join(dir, 'api', 'templates', 'extra.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-settings\ndata: {a: b}\n',
+    );
     const after = fingerprints(join(dir, 'api'));
-    assert.deepEqual(after.map((d) => [d.code, d.all]), before.map((d) => [d.code, d.all]));
-    assert.notDeepEqual(after.map((d) => d.line), before.map((d) => d.line), 'the lines did move');
+    assert.deepEqual(
+      after.map((d) => [d.code, d.all]),
+      before.map((d) => [d.code, d.all]),
+    );
+    assert.notDeepEqual(
+      after.map((d) => d.line),
+      before.map((d) => d.line),
+      'the lines did move',
+    );
   });
 
   it('gives the same findings inside the chart folder, with `.` or no path, as for the folder named from outside', () => {
@@ -143,7 +201,10 @@ describe('Helm charts rendered with the real helm', () => {
       const inside = join(repoRoot, charts, chart);
       const seen = (diagnostics: JsonDiagnostic[], cwd: string) => diagnostics.map((d) => [d.code, join(cwd, d.file), at(d), d.message]);
       const named = seen(check(['--helm', helm, join(charts, chart)]).diagnostics, repoRoot);
-      assert.ok(named.length > 0 && named.every(([, file]) => file.includes(join(chart, 'templates')) || file.includes(join(chart, 'charts'))), `${chart}: on template lines: ${JSON.stringify(named)}`);
+      assert.ok(
+        named.length > 0 && named.every(([, file]) => file.includes(join(chart, 'templates')) || file.includes(join(chart, 'charts'))),
+        `${chart}: on template lines: ${JSON.stringify(named)}`,
+      );
       assert.deepEqual(seen(check(['--helm', helm, '.'], {}, inside).diagnostics, inside), named, `${chart}: check .`);
       assert.deepEqual(seen(check(['--helm', helm], {}, inside).diagnostics, inside), named, `${chart}: check with no path`);
     }
@@ -151,7 +212,10 @@ describe('Helm charts rendered with the real helm', () => {
 
   it('renders a subchart with its parent and maps its findings to the subchart template', () => {
     const { diagnostics } = check(['--helm', helm, join(charts, 'umbrella')]);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['service-target-port-unresolved', join(charts, 'umbrella', 'charts', 'cache', 'templates', 'cache.yaml'), '32:19']]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file, at(d)]),
+      [['service-target-port-unresolved', join(charts, 'umbrella', 'charts', 'cache', 'templates', 'cache.yaml'), '32:19']],
+    );
     assert.match(diagnostics[0].message, /Service "portal-cache"/);
   });
 
@@ -161,14 +225,23 @@ describe('Helm charts rendered with the real helm', () => {
     cpSync(join(repoRoot, charts, 'umbrella'), chart, { recursive: true });
     // a Service whose selector is near no workload of the release: reported from the evidence of the release's own
     // workloads (the parent's and the subchart's), not made unknown by the subchart
-    writeFileSync(join(chart, 'templates', 'frontend.yaml'), `${readFileSync(join(chart, 'templates', 'frontend.yaml'), 'utf8')}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-payments\nspec:\n  selector:\n    app: payments\n  ports:\n    - port: 80\n`);
+    writeFileSync(
+      join(chart, 'templates', 'frontend.yaml'),
+      `${readFileSync(join(chart, 'templates', 'frontend.yaml'), 'utf8')}---\napiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-payments\nspec:\n  selector:\n    app: payments\n  ports:\n    - port: 80\n`,
+    );
     // a Prometheus (whose operator makes pods) only in the monitoring value set: unknown there, and only there
     mkdirSync(join(chart, 'ci'));
     writeFileSync(join(chart, 'ci', 'monitoring-values.yaml'), 'monitoring: true\n');
-    writeFileSync(join(chart, 'templates', 'prom.yaml'), '{{- if .Values.monitoring }}\napiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata:\n  name: {{ .Release.Name }}-prom\nspec:\n  replicas: 1\n{{- end }}\n');
+    writeFileSync(
+      join(chart, 'templates', 'prom.yaml'),
+      '{{- if .Values.monitoring }}\napiVersion: monitoring.coreos.com/v1\nkind: Prometheus\nmetadata:\n  name: {{ .Release.Name }}-prom\nspec:\n  replicas: 1\n{{- end }}\n',
+    );
     const { diagnostics } = check(['--helm', helm, chart]);
     const found = diagnostics.filter((d) => d.code === 'service-selector-no-match');
-    assert.deepEqual(found.map((d) => [d.file, at(d)]), [[join(chart, 'templates', 'frontend.yaml'), '27:10']]);
+    assert.deepEqual(
+      found.map((d) => [d.file, at(d)]),
+      [[join(chart, 'templates', 'frontend.yaml'), '27:10']],
+    );
     assert.match(found[0].message, /These manifests deploy 2 workloads into namespace "default" \(Deployment "portal-frontend", StatefulSet "portal-cache"\)/);
     assert.match(found[0].message, /in release portal, values\.yaml/);
     assert.doesNotMatch(found[0].message, /monitoring-values/);
@@ -196,7 +269,10 @@ describe('Helm charts rendered with the real helm', () => {
     assert.deepEqual(readdirSync(join(work, 'umbrella', 'charts')), ['cache-0.1.0.tgz']);
     const { diagnostics } = check(['--helm', helm, join(work, 'umbrella')]);
     // the packaged templates are not workspace files: the finding goes to the chart that depends on them
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file]), [['service-target-port-unresolved', join(work, 'umbrella', 'Chart.yaml')]]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file]),
+      [['service-target-port-unresolved', join(work, 'umbrella', 'Chart.yaml')]],
+    );
     assert.match(diagnostics[0].message, /in release portal, values\.yaml/);
   });
 
@@ -204,11 +280,23 @@ describe('Helm charts rendered with the real helm', () => {
     const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'quiet'), join(work, 'chart'), { recursive: true });
     mkdirSync(join(work, 'plain'));
-    writeFileSync(join(work, 'plain', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: store\nspec:\n  rules:\n    - http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n              service:\n                name: store-web\n                port:\n                  number: 80\n');
-    writeFileSync(join(work, 'plain', 'service.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: store-admin\nspec:\n  selector:\n    app: store-wbe\n  ports:\n    - port: 81\n      targetPort: http\n');
+    writeFileSync(
+      join(work, 'plain', 'ingress.yaml'),
+      'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: store\nspec:\n  rules:\n    - http:\n        paths:\n          - path: /\n            pathType: Prefix\n            backend:\n              service:\n                name: store-web\n                port:\n                  number: 80\n',
+    );
+    writeFileSync(
+      join(work, 'plain', 'service.yaml'),
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: store-admin\nspec:\n  selector:\n    app: store-wbe\n  ports:\n    - port: 81\n      targetPort: http\n',
+    );
     const { diagnostics } = check(['--helm', helm, work]);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file]), [['service-selector-no-match', join(work, 'plain', 'service.yaml')]]);
-    assert.deepEqual(diagnostics[0].related.map((r) => [r.file, r.message]), [[join(work, 'chart', 'templates', 'deployment.yaml'), 'Deployment "store-web" has app: store-web']]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file]),
+      [['service-selector-no-match', join(work, 'plain', 'service.yaml')]],
+    );
+    assert.deepEqual(
+      diagnostics[0].related.map((r) => [r.file, r.message]),
+      [[join(work, 'chart', 'templates', 'deployment.yaml'), 'Deployment "store-web" has app: store-web']],
+    );
     // Without helm the chart that defines store-web is not rendered, so the backend is unknown, not missing
     // (semantics §9.2): findings that a chart not rendered could answer stay quiet.
     assert.ok(!check([work]).diagnostics.some((d) => d.code === 'ingress-backend-missing' || d.code === 'service-selector-no-match'));
@@ -222,16 +310,29 @@ describe('Helm charts rendered with the real helm', () => {
     // routing only) that names the Service is still reported
     mkdirSync(join(work, 'edge'));
     cpSync(join(repoRoot, charts, 'lookup'), join(work, 'edge', 'portal'), { recursive: true });
-    writeFileSync(join(work, 'edge', 'ingress.yaml'), 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: edge\n  namespace: edge\nspec:\n  defaultBackend:\n    service:\n      name: platform-api\n      port:\n        number: 80\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: edge-proxy\n  namespace: edge\nspec:\n  selector: {matchLabels: {app: edge-proxy}}\n  template:\n    metadata: {labels: {app: edge-proxy}}\n    spec: {containers: [{name: proxy, image: proxy}]}\n');
-    assert.deepEqual(check(['--helm', helm, join(work, 'edge')]).diagnostics.map((d) => [d.code, d.file]), [['ingress-backend-missing', join(work, 'edge', 'ingress.yaml')]]);
+    writeFileSync(
+      join(work, 'edge', 'ingress.yaml'),
+      'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: edge\n  namespace: edge\nspec:\n  defaultBackend:\n    service:\n      name: platform-api\n      port:\n        number: 80\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: edge-proxy\n  namespace: edge\nspec:\n  selector: {matchLabels: {app: edge-proxy}}\n  template:\n    metadata: {labels: {app: edge-proxy}}\n    spec: {containers: [{name: proxy, image: proxy}]}\n',
+    );
+    assert.deepEqual(
+      check(['--helm', helm, join(work, 'edge')]).diagnostics.map((d) => [d.code, d.file]),
+      [['ingress-backend-missing', join(work, 'edge', 'ingress.yaml')]],
+    );
     // looking up a ConfigMap, or a Service of another name, says nothing of platform-api: the finding stays
-    for (const [i, lookup] of ['lookup "v1" "ConfigMap" .Release.Namespace .Values.apiService', 'lookup "v1" "Service" .Release.Namespace "platform-auth"'].entries()) {
+    for (const [i, lookup] of [
+      'lookup "v1" "ConfigMap" .Release.Namespace .Values.apiService',
+      'lookup "v1" "Service" .Release.Namespace "platform-auth"',
+    ].entries()) {
       const chart = join(work, `portal${i}`);
       cpSync(join(repoRoot, charts, 'lookup'), chart, { recursive: true });
       const ingress = join(chart, 'templates', 'ingress.yaml');
       writeFileSync(ingress, readFileSync(ingress, 'utf8').replace('lookup "v1" "Service" .Release.Namespace .Values.apiService', lookup));
       const { diagnostics } = check(['--helm', helm, chart]);
-      assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [['ingress-backend-missing', ingress, '15:23']], lookup);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.code, d.file, at(d)]),
+        [['ingress-backend-missing', ingress, '15:23']],
+        lookup,
+      );
       assert.match(diagnostics[0].message, /Service "platform-api", which does not exist in namespace "default"/);
     }
   });
@@ -241,14 +342,20 @@ describe('Helm charts rendered with the real helm', () => {
     const work = tempDir('kube-netlens-helm-');
     cpSync(join(repoRoot, charts, 'capabilities'), join(work, 'metrics'), { recursive: true });
     // plain manifests beside the chart are in its scope: a Service there selecting the exporter is judged alike
-    writeFileSync(join(work, 'alerts.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: alerts\nspec:\n  selector:\n    app: metrics-exporter\n  ports:\n    - port: 9100\n');
+    writeFileSync(
+      join(work, 'alerts.yaml'),
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: alerts\nspec:\n  selector:\n    app: metrics-exporter\n  ports:\n    - port: 9100\n',
+    );
     // without the guarded exporter only the guarded PodDisruptionBudget is left: the selectors' near misses are findings
     rmSync(join(work, 'metrics', 'templates', 'exporter.yaml'));
     const { diagnostics } = check(['--helm', helm, work]);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.file, at(d)]), [
-      ['service-selector-no-match', join(work, 'alerts.yaml'), '7:10'],
-      ['service-selector-no-match', join(work, 'metrics', 'templates', 'service.yaml'), '9:10'],
-    ]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.file, at(d)]),
+      [
+        ['service-selector-no-match', join(work, 'alerts.yaml'), '7:10'],
+        ['service-selector-no-match', join(work, 'metrics', 'templates', 'service.yaml'), '9:10'],
+      ],
+    );
     assert.match(diagnostics[1].message, /The selector app: metrics-exporter matches no pod template/);
     cpSync(join(repoRoot, charts, 'capabilities', 'templates', 'exporter.yaml'), join(work, 'metrics', 'templates', 'exporter.yaml'));
     assert.deepEqual(check(['--helm', helm, work]).diagnostics, []);
@@ -261,24 +368,39 @@ describe('Helm charts rendered with the real helm', () => {
     mkdirSync(join(work, 'deploy', 'base'), { recursive: true });
     mkdirSync(join(work, 'deploy', 'dev'), { recursive: true });
     writeFileSync(join(work, 'deploy', 'base', 'kustomization.yaml'), 'resources: [app.yaml]\n');
-    writeFileSync(join(work, 'deploy', 'base', 'app.yaml'), 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: wbe\n  ports: [{port: 80}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: web}]}\n');
+    writeFileSync(
+      join(work, 'deploy', 'base', 'app.yaml'),
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: wbe\n  ports: [{port: 80}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: web}]}\n',
+    );
     writeFileSync(join(work, 'deploy', 'dev', 'kustomization.yaml'), 'namespace: dev\nresources: [../base]\ntransformers: [labels.yaml]\n');
-    writeFileSync(join(work, 'deploy', 'dev', 'labels.yaml'), 'apiVersion: builtin\nkind: LabelTransformer\nmetadata: {name: labels}\nlabels: {env: dev}\nfieldSpecs: [{path: metadata/labels, create: true}]\n');
+    writeFileSync(
+      join(work, 'deploy', 'dev', 'labels.yaml'),
+      'apiVersion: builtin\nkind: LabelTransformer\nmetadata: {name: labels}\nlabels: {env: dev}\nfieldSpecs: [{path: metadata/labels, create: true}]\n',
+    );
     const found = check(['--helm', helm, '--kustomize', kubectlPath(), work]).diagnostics.filter((d) => d.code === 'service-selector-no-match');
-    assert.deepEqual(found.map((d) => [d.file, at(d)]), [[join(work, 'deploy', 'base', 'app.yaml'), '7:10']]);
+    assert.deepEqual(
+      found.map((d) => [d.file, at(d)]),
+      [[join(work, 'deploy', 'base', 'app.yaml'), '7:10']],
+    );
   });
 
   it('does not render a chart whose dependency is missing: one information finding on Chart.yaml', () => {
     const { diagnostics, status } = check(['--helm', helm, join(charts, 'missingdep')]);
     assert.equal(status, 0);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [['helm-dependency-missing', 'information', join(charts, 'missingdep', 'Chart.yaml'), '5:5']]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]),
+      [['helm-dependency-missing', 'information', join(charts, 'missingdep', 'Chart.yaml'), '5:5']],
+    );
     assert.match(diagnostics[0].message, /postgresql 12\.1\.0 is not in charts\//);
   });
 
   it("shows helm's error on the template line it names", () => {
     const { diagnostics, status } = check(['--helm', helm, join(charts, 'failing')]);
     assert.equal(status, 1);
-    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]), [['helm-failed', 'error', join(charts, 'failing', 'templates', 'deployment.yaml'), '18:25']]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity, d.file, at(d)]),
+      [['helm-failed', 'error', join(charts, 'failing', 'templates', 'deployment.yaml'), '18:25']],
+    );
     assert.match(diagnostics[0].message, /queue\.url is required/);
   });
 
@@ -288,7 +410,10 @@ describe('Helm charts rendered with the real helm', () => {
     writeFileSync(join(work, 'store', 'values.yaml'), 'replicas: [2\nimage: registry.example/shop:1.4\n');
     const { diagnostics } = check(['--helm', helm, join(work, 'store')]);
     const failed = diagnostics.filter((d) => d.code === 'helm-failed');
-    assert.deepEqual(failed.map((d) => [d.severity, d.file, at(d)]), [['error', join(work, 'store', 'Chart.yaml'), '2:1']]);
+    assert.deepEqual(
+      failed.map((d) => [d.severity, d.file, at(d)]),
+      [['error', join(work, 'store', 'Chart.yaml'), '2:1']],
+    );
     assert.match(failed[0].message, /^helm template failed for chart store, values\.yaml:\nError: cannot load values\.yaml: error converting YAML to JSON/);
   });
 
@@ -324,7 +449,10 @@ describe('Helm charts rendered with the real helm', () => {
   it('dns and trace see the Services charts render; the trace points at template lines', () => {
     const dns = runCli(['dns', '--helm', helm, '--format', 'json', join(charts, 'typo')], { env: { PATH: noHelmPath } });
     assert.equal(dns.status, 0, dns.stderr);
-    assert.ok((JSON.parse(dns.stdout) as { records: { name: string }[] }).records.some((r) => r.name === 'shop-web.default.svc.cluster.local'), dns.stdout.slice(0, 400));
+    assert.ok(
+      (JSON.parse(dns.stdout) as { records: { name: string }[] }).records.some((r) => r.name === 'shop-web.default.svc.cluster.local'),
+      dns.stdout.slice(0, 400),
+    );
     const trace = runCli(['trace', 'default/shop-web', '--helm', helm, '--format', 'json', join(charts, 'typo')], { env: { PATH: noHelmPath } });
     assert.equal(trace.status, 0, trace.stderr);
     const graph = JSON.parse(trace.stdout) as { service: { source?: { uri: string; line: number } } };
@@ -336,12 +464,21 @@ describe('Helm charts rendered with the real helm', () => {
   it('build prints the rendered objects as YAML documents or one JSON array', () => {
     const yaml = runCli(['build', join(charts, 'typo'), '--helm', helm], { env: { PATH: noHelmPath } });
     assert.equal(yaml.status, 0, yaml.stderr);
-    assert.deepEqual(yaml.stdout.split('\n').filter((l) => l.startsWith('kind:')), ['kind: Service', 'kind: Deployment']);
+    assert.deepEqual(
+      yaml.stdout.split('\n').filter((l) => l.startsWith('kind:')),
+      ['kind: Service', 'kind: Deployment'],
+    );
     assert.equal(yaml.stdout.split('\n').filter((l) => l === '---').length, 2);
-    const json = runCli(['build', join(charts, 'valuesets'), '--helm', helm, '--format', 'json', '--helm-values', join(charts, 'valuesets', 'ci', 'prod-values.yaml')], { env: { PATH: noHelmPath } });
+    const json = runCli(
+      ['build', join(charts, 'valuesets'), '--helm', helm, '--format', 'json', '--helm-values', join(charts, 'valuesets', 'ci', 'prod-values.yaml')],
+      { env: { PATH: noHelmPath } },
+    );
     assert.equal(json.status, 0, json.stderr);
     const objects = JSON.parse(json.stdout) as { kind: string; metadata: { name: string }; spec: { replicas?: number; selector?: unknown } }[];
-    assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`), ['Service/api', 'Service/api-metrics', 'Deployment/api']);
+    assert.deepEqual(
+      objects.map((o) => `${o.kind}/${o.metadata.name}`),
+      ['Service/api', 'Service/api-metrics', 'Deployment/api'],
+    );
     assert.equal(objects[2].spec.replicas, 4);
     assert.deepEqual(objects[0].spec.selector, { app: 'apii' });
   });
@@ -362,14 +499,17 @@ describe('Helm charts rendered with the real helm', () => {
       cpSync(join(repoRoot, charts, 'valuesets'), join(dir, 'charts', 'api'), { recursive: true });
       rmSync(join(dir, 'charts', 'api', 'ci'), { recursive: true });
       writeFileSync(join(dir, 'eu-values.yaml'), 'selectorApp: apx\n');
-      writeFileSync(join(dir, '.kube-netlens.yaml'), [
-        'helm:',
-        '  releases:',
-        '    - {chart: charts/api, name: shop-eu, namespace: eu, values: [eu-values.yaml]}',
-        '    - {chart: ./charts/api/, name: shop-us, namespace: us, set: ["replicas=3"]}',
-        '    - {chart: charts/missing, name: ghost}',
-        '',
-      ].join('\n'));
+      writeFileSync(
+        join(dir, '.kube-netlens.yaml'),
+        [
+          'helm:',
+          '  releases:',
+          '    - {chart: charts/api, name: shop-eu, namespace: eu, values: [eu-values.yaml]}',
+          '    - {chart: ./charts/api/, name: shop-us, namespace: us, set: ["replicas=3"]}',
+          '    - {chart: charts/missing, name: ghost}',
+          '',
+        ].join('\n'),
+      );
       return dir;
     }
     const cli = (args: string[], cwd: string) => runCli(args, { env: { PATH: noHelmPath }, cwd });
@@ -385,8 +525,14 @@ describe('Helm charts rendered with the real helm', () => {
       assert.match(typo.message, /namespace "eu".*\nin release shop-eu, values eu-values\.yaml: rendered `apx`$/s);
       assert.equal(typo.identity.build, 'release shop-eu, values eu-values.yaml');
       const port = diagnostics.find((d) => d.code === 'service-target-port-unresolved');
-      assert.match(port?.message ?? '', /\nin release api, values\.yaml; release shop-eu, values eu-values\.yaml; release shop-us, values --set replicas=3: rendered `metrics`$/);
-      assert.match(run.stderr, /the config file's helm release ghost names the chart charts\/missing, which is not a chart under the paths checked: not rendered/);
+      assert.match(
+        port?.message ?? '',
+        /\nin release api, values\.yaml; release shop-eu, values eu-values\.yaml; release shop-us, values --set replicas=3: rendered `metrics`$/,
+      );
+      assert.match(
+        run.stderr,
+        /the config file's helm release ghost names the chart charts\/missing, which is not a chart under the paths checked: not rendered/,
+      );
       // the same from the folder above, naming the chart's folder: the config is found above the path and its paths are its own
       const text = cli(['check', '--helm', helm, join(dir, 'charts', 'api')], join(dir, 'charts'));
       assert.match(text.stdout, /in release shop-eu, values .*eu-values\.yaml: rendered `apx`/);
@@ -398,7 +544,8 @@ describe('Helm charts rendered with the real helm', () => {
       const dns = cli(['dns', '--format', 'json', '--helm', helm, '.'], dir);
       assert.equal(dns.status, 0, dns.stderr);
       const names = (JSON.parse(dns.stdout) as { records: { name: string }[] }).records.map((r) => r.name);
-      for (const n of ['api.default.svc.cluster.local', 'api.eu.svc.cluster.local', 'api.us.svc.cluster.local']) assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
+      for (const n of ['api.default.svc.cluster.local', 'api.eu.svc.cluster.local', 'api.us.svc.cluster.local'])
+        assert.ok(names.includes(n), `${n} in ${names.join(', ')}`);
       const trace = cli(['trace', '--helm', helm, 'eu/api', '.'], dir);
       assert.equal(trace.status, 0, trace.stderr);
       assert.match(trace.stdout, /^Service eu\/api: no request can reach a pod\n/);
@@ -421,7 +568,10 @@ describe('Helm charts rendered with the real helm', () => {
       assert.match(unknown.stderr, /--release shop-ap: the config file's releases of this chart are shop-eu, shop-us/);
       const flags = cli(['build', '--helm', helm, '--helm-values', 'eu-values.yaml', 'charts/api'], dir);
       assert.equal(flags.status, 0, flags.stderr);
-      assert.match(flags.stderr, /--helm-values renders each chart with those files alone: the 3 releases of the config file's helm\.releases are not rendered/);
+      assert.match(
+        flags.stderr,
+        /--helm-values renders each chart with those files alone: the 3 releases of the config file's helm\.releases are not rendered/,
+      );
     });
   });
 });

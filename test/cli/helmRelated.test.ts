@@ -19,7 +19,11 @@ describe('a Helm template with several objects', () => {
   it('puts the related place on the labels of the Deployment it names', () => {
     const run = runCli(['check', chart, '--helm', helm, '--format', 'json']);
     assert.equal(run.status, 0, run.stderr);
-    const [finding] = (JSON.parse(run.stdout) as { diagnostics: { code: string; range: { start: { line: number } }; related?: { message: string; range: { start: { line: number } } }[] }[] }).diagnostics;
+    const [finding] = (
+      JSON.parse(run.stdout) as {
+        diagnostics: { code: string; range: { start: { line: number } }; related?: { message: string; range: { start: { line: number } } }[] }[];
+      }
+    ).diagnostics;
     assert.equal(finding.code, 'service-selector-no-match');
     assert.equal(template[finding.range.start.line].trim(), 'app: redis-crat');
     const note = finding.related?.find((r) => r.message.startsWith('Deployment "redis-cart"'));
@@ -34,12 +38,21 @@ describe('a Helm template with several objects', () => {
     const dupkey = join('test', 'fixtures', 'helm', 'dupkey');
     const lines = readFileSync(join(repoRoot, dupkey, 'templates', 'service.yaml'), 'utf8').split('\n');
     const run = runCli(['check', dupkey, '--helm', helm, '--format', 'json']);
-    const findings = (JSON.parse(run.stdout) as { diagnostics: { code: string; message: string; range: { start: { line: number } }; related?: { message: string; range: { start: { line: number } } }[] }[] }).diagnostics;
+    const findings = (
+      JSON.parse(run.stdout) as {
+        diagnostics: {
+          code: string;
+          message: string;
+          range: { start: { line: number } };
+          related?: { message: string; range: { start: { line: number } } }[];
+        }[];
+      }
+    ).diagnostics;
     assert.equal(findings.length, 1, JSON.stringify(findings, null, 2));
     const [f] = findings;
     assert.match(f.message, /"type" is set twice in this mapping/);
     assert.match(f.message, /value sets values\.yaml and ci\/annotated-values\.yaml/);
-    assert.doesNotMatch(f.message, /line \d+/, 'no line of helm template\'s output');
+    assert.doesNotMatch(f.message, /line \d+/, "no line of helm template's output");
     assert.equal(lines[f.range.start.line].trim(), 'type: NodePort');
     const first = f.related?.find((r) => r.message === '"type" is first set here');
     assert.ok(first, JSON.stringify(f.related));

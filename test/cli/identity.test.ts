@@ -69,23 +69,38 @@ describe('finding identity', () => {
 
   it('names the rule, the object, the field path and the value at fault', () => {
     const [finding] = byCode(check(write({ 'app.yaml': `${deployment('web')}---\n${service('web', 'wbe')}` })), 'service-selector-no-match');
-    assert.deepEqual(finding.identity, { rule: 'service-selector-no-match', object: { kind: 'Service', namespace: 'shop', name: 'web' }, path: 'spec.selector.app', value: 'wbe' });
+    assert.deepEqual(finding.identity, {
+      rule: 'service-selector-no-match',
+      object: { kind: 'Service', namespace: 'shop', name: 'web' },
+      path: 'spec.selector.app',
+      value: 'wbe',
+    });
     assert.match(finding.fingerprint, /^[0-9a-f]{32}$/);
   });
 
   it('keeps fingerprints while lines move and unrelated objects are added, and gives another mistake another one', () => {
     const before = check(write({ 'app.yaml': `${deployment('web')}---\n${service('web', 'wbe')}---\n${service('api', 'web', 'htp')}` }));
     // the same mistakes after comments, a reordering of the documents and new objects before them, in the file and beside it
-    const after = check(write({
-      'app.yaml': `# the shop\n\n${deployment('cart', ['cart', 'sidecar'])}---\n${service('api', 'web', 'htp')}---\n# moved down\n${deployment('web')}---\n\n${service('web', 'wbe')}`,
-      'more.yaml': `${deployment('db')}---\n${service('db', 'dbb')}`,
-    }));
+    const after = check(
+      write({
+        'app.yaml': `# the shop\n\n${deployment('cart', ['cart', 'sidecar'])}---\n${service('api', 'web', 'htp')}---\n# moved down\n${deployment('web')}---\n\n${service('web', 'wbe')}`,
+        'more.yaml': `${deployment('db')}---\n${service('db', 'dbb')}`,
+      }),
+    );
     for (const code of ['service-selector-no-match', 'service-target-port-unresolved']) {
       const was = byCode(before, code).map((d) => d.fingerprint);
       assert.ok(was.length, `${code} found before`);
       const now = byCode(after, code);
-      for (const fp of was) assert.ok(now.some((d) => d.fingerprint === fp), `${code} keeps its fingerprint`);
-      assert.notDeepEqual(byCode(before, code).map((d) => d.range.start.line), now.filter((d) => was.includes(d.fingerprint)).map((d) => d.range.start.line), 'the lines did move');
+      for (const fp of was)
+        assert.ok(
+          now.some((d) => d.fingerprint === fp),
+          `${code} keeps its fingerprint`,
+        );
+      assert.notDeepEqual(
+        byCode(before, code).map((d) => d.range.start.line),
+        now.filter((d) => was.includes(d.fingerprint)).map((d) => d.range.start.line),
+        'the lines did move',
+      );
     }
     const db = after.find((d) => d.code === 'service-selector-no-match' && d.identity.object?.name === 'db');
     assert.ok(db && !before.some((d) => d.fingerprint === db.fingerprint), 'another object’s mistake has another fingerprint');
@@ -103,7 +118,10 @@ describe('finding identity', () => {
     const two = ids(['init', 'web']);
     assert.ok(one.length, 'a finding on the container port');
     assert.ok(one[0].id.path.startsWith('spec.template.spec.containers[name=web].ports[name=http]'), one[0].id.path);
-    assert.ok(two.some((t) => t.fp === one[0].fp), 'the finding in web keeps its fingerprint when a container is added before it');
+    assert.ok(
+      two.some((t) => t.fp === one[0].fp),
+      'the finding in web keeps its fingerprint when a container is added before it',
+    );
   });
 
   it('writes valid SARIF with every rule declared and nothing but the log on stdout when there are no findings', () => {
@@ -173,7 +191,8 @@ spec:
     identity: Diagnostic['identity'] & { build?: string };
     otherIdentities?: { identity: Diagnostic['identity'] & { build?: string }; fingerprint: string }[];
   }
-  const all = (d: RenderedDiagnostic) => [d, ...(d.otherIdentities ?? [])].map((x) => ({ build: x.identity.build, object: x.identity.object, fingerprint: x.fingerprint }));
+  const all = (d: RenderedDiagnostic) =>
+    [d, ...(d.otherIdentities ?? [])].map((x) => ({ build: x.identity.build, object: x.identity.object, fingerprint: x.fingerprint }));
   const files = (overlays: string[], baseText = base()): Record<string, string> => ({
     'base/kustomization.yaml': 'resources: [app.yaml]\n',
     'base/app.yaml': baseText,
@@ -184,12 +203,21 @@ spec:
     const found = byCode(check(kustomizeTree(files(['a', 'b']))), 'service-selector-no-match') as RenderedDiagnostic[];
     assert.equal(found.length, 1, 'one finding on the base line, naming both builds');
     const ids = all(found[0]);
-    assert.deepEqual(ids.map((i) => [i.build, i.object]), [
-      ['overlays/a', { kind: 'Service', namespace: 'a', name: 'a-web' }],
-      ['overlays/b', { kind: 'Service', namespace: 'b', name: 'b-web' }],
-    ]);
+    assert.deepEqual(
+      ids.map((i) => [i.build, i.object]),
+      [
+        ['overlays/a', { kind: 'Service', namespace: 'a', name: 'a-web' }],
+        ['overlays/b', { kind: 'Service', namespace: 'b', name: 'b-web' }],
+      ],
+    );
     assert.notEqual(ids[0].fingerprint, ids[1].fingerprint, 'distinct per build');
-    assert.deepEqual(found[0].identity, { rule: 'service-selector-no-match', object: { kind: 'Service', namespace: 'a', name: 'a-web' }, path: 'spec.selector.app', value: 'wbe', build: 'overlays/a' });
+    assert.deepEqual(found[0].identity, {
+      rule: 'service-selector-no-match',
+      object: { kind: 'Service', namespace: 'a', name: 'a-web' },
+      path: 'spec.selector.app',
+      value: 'wbe',
+      build: 'overlays/a',
+    });
   });
 
   it('keeps the fingerprints of every build while the base’s lines move and unrelated objects are added', () => {
@@ -208,10 +236,13 @@ spec:
     tree['overlays/b/kustomization.yaml'] = overlay('b', 'patches:\n  - path: svc.yaml\n');
     tree['overlays/b/svc.yaml'] = 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: webb}\n';
     const found = byCode(check(kustomizeTree(tree)), 'service-selector-no-match') as RenderedDiagnostic[];
-    assert.deepEqual(found.map((d) => [d.file, all(d).map((i) => i.build)]), [
-      ['base/app.yaml', ['overlays/a']],
-      ['overlays/b/svc.yaml', ['overlays/b']],
-    ]);
+    assert.deepEqual(
+      found.map((d) => [d.file, all(d).map((i) => i.build)]),
+      [
+        ['base/app.yaml', ['overlays/a']],
+        ['overlays/b/svc.yaml', ['overlays/b']],
+      ],
+    );
     assert.equal(found[1].identity.value, 'webb');
   });
 

@@ -62,7 +62,10 @@ describe('check and kube-netlens.io/ignore', () => {
     const dir = workspace(`${deployment()}---\n${service(annotated)}`);
     const { out, stderr } = json(dir);
     assert.deepEqual(codes(out), ['workload-selector-mismatch'], 'the Deployment’s own mistake is still reported');
-    assert.deepEqual(out.ignored.map((i) => [i.code, i.reason, i.by]), [['service-selector-no-match', 'the operator creates these pods', 'annotation on Service shop/web']]);
+    assert.deepEqual(
+      out.ignored.map((i) => [i.code, i.reason, i.by]),
+      [['service-selector-no-match', 'the operator creates these pods', 'annotation on Service shop/web']],
+    );
     assert.match(stderr, /ignored 1 finding \(--no-ignores reports them\): 1 by the annotation on Service shop\/web/);
     const text = runCli(['check', '--fail-on', 'never', '.'], { cwd: dir });
     assert.match(text.stdout, /\nignored 1 finding \(--no-ignores reports them\): 1 by the annotation on Service shop\/web\n$/);
@@ -77,12 +80,20 @@ describe('check and kube-netlens.io/ignore', () => {
     const { out } = json(dir);
     // the Service's finding is not on the Deployment: service-selector-no-match is unused there, and said so
     assert.deepEqual(codes(out), ['ignore-unused', 'service-selector-no-match']);
-    assert.match(out.diagnostics.find((d) => d.code === 'ignore-unused')!.message, /ignores service-selector-no-match on this Deployment, but no such finding is here any more .*remove that code/);
-    assert.deepEqual(out.ignored.map((i) => [i.code, i.by]), [['workload-selector-mismatch', 'annotation on the pod template of Deployment shop/web']]);
+    assert.match(
+      out.diagnostics.find((d) => d.code === 'ignore-unused')!.message,
+      /ignores service-selector-no-match on this Deployment, but no such finding is here any more .*remove that code/,
+    );
+    assert.deepEqual(
+      out.ignored.map((i) => [i.code, i.by]),
+      [['workload-selector-mismatch', 'annotation on the pod template of Deployment shop/web']],
+    );
   });
 
   it('reports a suppression without a reason, or naming no code, and ignores nothing by it', () => {
-    const dir = workspace(`${deployment()}---\n${service(`  annotations:\n    kube-netlens.io/ignore: "service-selector-no-match"\n`)}---\n${service(`  annotations:\n    kube-netlens.io/ignore: "service-selector-nomatch: typo"\n`).replace('name: web', 'name: api')}`);
+    const dir = workspace(
+      `${deployment()}---\n${service(`  annotations:\n    kube-netlens.io/ignore: "service-selector-no-match"\n`)}---\n${service(`  annotations:\n    kube-netlens.io/ignore: "service-selector-nomatch: typo"\n`).replace('name: web', 'name: api')}`,
+    );
     const { out } = json(dir);
     const invalid = out.diagnostics.filter((d) => d.code === 'ignore-invalid');
     assert.equal(invalid.length, 2, JSON.stringify(out.diagnostics));
@@ -98,20 +109,27 @@ describe('check and kube-netlens.io/ignore', () => {
     assert.deepEqual(codes(out), ['ignore-unused']);
     const [unused] = out.diagnostics;
     assert.equal(unused.severity, 'information');
-    assert.equal(unused.range.start.line, text.split('\n').findIndex((l) => l.includes('kube-netlens.io/ignore')));
+    assert.equal(
+      unused.range.start.line,
+      text.split('\n').findIndex((l) => l.includes('kube-netlens.io/ignore')),
+    );
     assert.match(unused.message, /ignores service-selector-no-match on this Service, but no such finding is here any more.*pods come later/);
     assert.deepEqual(codes(json(workspace(text), '--no-ignores').out), [], '--no-ignores reads no suppression');
   });
 
   it('writes ignored findings into SARIF as accepted in-source suppressions with the reason', () => {
-    const dir = workspace(`${deployment()}---\n${service(`  annotations:\n    kube-netlens.io/ignore: "service-selector-no-match: the operator creates these pods"\n`)}`);
+    const dir = workspace(
+      `${deployment()}---\n${service(`  annotations:\n    kube-netlens.io/ignore: "service-selector-no-match: the operator creates these pods"\n`)}`,
+    );
     const run = runCli(['check', '--format', 'sarif', '.'], { cwd: dir });
     const sarif = JSON.parse(run.stdout);
     assert.deepEqual(sarifViolations(sarif), []);
     const suppressed = sarif.runs[0].results.filter((r: { suppressions?: unknown[] }) => r.suppressions);
     assert.equal(suppressed.length, 1);
     assert.equal(suppressed[0].ruleId, 'service-selector-no-match');
-    assert.deepEqual(suppressed[0].suppressions, [{ kind: 'inSource', status: 'accepted', justification: 'the operator creates these pods (annotation on Service shop/web)' }]);
+    assert.deepEqual(suppressed[0].suppressions, [
+      { kind: 'inSource', status: 'accepted', justification: 'the operator creates these pods (annotation on Service shop/web)' },
+    ]);
     assert.equal(run.status, 1, 'the Deployment’s error still fails the run');
   });
 });

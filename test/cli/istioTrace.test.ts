@@ -73,14 +73,20 @@ describe('kube-netlens trace from Istio objects', () => {
     assert.match(text.stdout, /--> VirtualService shop · http\[0\]\n/);
     assert.match(text.stdout, /--> api:80\n(?: {10}.*\n)+ {8}--> \[80\] Service api\n/);
     // the unexpanded short form is a broken hop, with the istio-host-unresolved finding on it
-    assert.match(text.stdout, /-x-> web\.shop:80 \[error\]\n {10}http\[1\]\.route\[0\]: sends requests to web\.shop port 80\.\n {10}Istio does not expand this name: write web\.shop\.svc\.cluster\.local/);
+    assert.match(
+      text.stdout,
+      /-x-> web\.shop:80 \[error\]\n {10}http\[1\]\.route\[0\]: sends requests to web\.shop port 80\.\n {10}Istio does not expand this name: write web\.shop\.svc\.cluster\.local/,
+    );
     assert.match(text.stdout, /istio-host-unresolved/);
     // gateway/NAMESPACE/NAME finds the Istio Gateway when no Gateway API Gateway has the name
     const plain = runCli(['trace', 'gateway/shop/public', '--format', 'json', mesh]);
     assert.equal(plain.status, 0, plain.stderr);
     const graph = JSON.parse(plain.stdout) as { service: { kind: string; name: string }; nodes: { kind: string; label: string }[] };
     assert.deepEqual([graph.service.kind, graph.service.name], ['Gateway', 'public']);
-    assert.deepEqual(graph.nodes.filter((n) => n.kind === 'gateway-listener').map((n) => n.label), ['public · http 8080/HTTP', 'public · https 8443/HTTPS']);
+    assert.deepEqual(
+      graph.nodes.filter((n) => n.kind === 'gateway-listener').map((n) => n.label),
+      ['public · http 8080/HTTP', 'public · https 8443/HTTPS'],
+    );
   });
 
   it('traces a VirtualService from the servers that serve its hosts', () => {

@@ -42,7 +42,10 @@ describe('check on a build only the real Kustomize makes (replacements)', () => 
     assert.ok(findings.includes(mismatch), findings.join('\n'));
     assert.ok(!findings.some((f) => / (kustomize-not-rendered|kustomize-render-failed)$/.test(f)), `the build is made and checked: ${findings.join('\n')}`);
     // the replacement ran: the Service's name the overlay prefixed was copied, so the build is the real one
-    assert.ok(findings.some((f) => f.endsWith('service-selector-no-match') && f.startsWith(join(operator, 'config', 'default', 'metrics_service.yaml'))), findings.join('\n'));
+    assert.ok(
+      findings.some((f) => f.endsWith('service-selector-no-match') && f.startsWith(join(operator, 'config', 'default', 'metrics_service.yaml'))),
+      findings.join('\n'),
+    );
   });
 
   it('gives the same findings for the folder, for `.` inside it and for no path inside it', () => {

@@ -87,7 +87,7 @@ describe('kube-netlens dns, reach, trace and diff in Simplified Chinese', () => 
     writeFileSync(join(dir, 'shop.yaml'), shop);
   });
 
-  it('dns: the table\'s headings, conditions and answers are Chinese', () => {
+  it("dns: the table's headings, conditions and answers are Chinese", () => {
     const en = runCli(['dns', dir]).stdout;
     assert.match(en, /^namespace shop\n {2}NAME +TYPE +ANSWER +RESOLVES +FROM\n/);
     assert.match(en, /<cluster IP of web, allocated when it is created> +always +Service web/);
@@ -106,14 +106,20 @@ describe('kube-netlens dns, reach, trace and diff in Simplified Chinese', () => 
 
   it('reach: the reasons and notes of a verdict and of the connectivity list are Chinese', () => {
     const one = runCli(['reach', dir, '--from', 'shop/client', '--to', 'shop/web', '--lang', 'zh-cn']).stdout;
-    assert.match(one, /^allowed: shop\/client\[Deployment\] => shop\/web\[Deployment\] : TCP 8080\n {2}ingress：NetworkPolicy shop\/web-in 的 ingress 规则 0 允许此连接 \(/);
+    assert.match(
+      one,
+      /^allowed: shop\/client\[Deployment\] => shop\/web\[Deployment\] : TCP 8080\n {2}ingress：NetworkPolicy shop\/web-in 的 ingress 规则 0 允许此连接 \(/,
+    );
     const denied = runCli(['reach', dir, '--from', 'shop/other', '--to', 'shop/web', '--lang', 'zh-cn']).stdout;
     assert.match(denied, /ingress：NetworkPolicy shop\/web-in 在 ingress 方向上隔离了这些 Pod，且它没有任何规则允许此连接/);
     const open = runCli(['reach', dir, '--from', 'shop/web', '--to', 'shop/client', '--lang', 'zh-cn']).stdout;
     assert.match(open, /没有任何 NetworkPolicy 隔离任一端，因此所有连接都被允许/);
     const list = runCli(['reach', dir, '--lang', 'zh-cn']).stdout;
     assert.match(list, /\n未知（清单无法说明）：\n/);
-    assert.match(runCli(['reach', dir, '--from', 'shop/agent', '--to', 'shop/web', '--lang', 'zh-cn']).stdout, /^unknown: shop\/agent\[DaemonSet\] => shop\/web\[Deployment\] : All Connections\n {2}未知，原因：DaemonSet "agent" 使用主机网络/);
+    assert.match(
+      runCli(['reach', dir, '--from', 'shop/agent', '--to', 'shop/web', '--lang', 'zh-cn']).stdout,
+      /^unknown: shop\/agent\[DaemonSet\] => shop\/web\[Deployment\] : All Connections\n {2}未知，原因：DaemonSet "agent" 使用主机网络/,
+    );
     assert.match(list, /shop\/agent\[DaemonSet\] : All Connections \(DaemonSet "agent" 使用主机网络，而 NetworkPolicy 没有规定如何对待使用主机网络的 Pod\)/);
     for (const text of [one, denied, open, list]) assert.deepEqual(englishLines(text), [], text);
     const bad = runCli(['reach', dir, '--from', 'shop/nothing', '--to', 'shop/web', '--lang', 'zh-cn']);
@@ -122,7 +128,10 @@ describe('kube-netlens dns, reach, trace and diff in Simplified Chinese', () => 
     // JSON: the same keys and verdicts, the reason in the reader's words
     const en = JSON.parse(runCli(['reach', dir, '--format', 'json']).stdout) as { connections: { verdict: string; unknownBecause?: string }[] };
     const zh = JSON.parse(runCli(['reach', dir, '--format', 'json', '--lang', 'zh-cn']).stdout) as typeof en;
-    assert.deepEqual(zh.connections.map((c) => [Object.keys(c), c.verdict]), en.connections.map((c) => [Object.keys(c), c.verdict]));
+    assert.deepEqual(
+      zh.connections.map((c) => [Object.keys(c), c.verdict]),
+      en.connections.map((c) => [Object.keys(c), c.verdict]),
+    );
     assert.ok(zh.connections.some((c) => c.unknownBecause?.includes('使用主机网络')));
   });
 
@@ -137,7 +146,7 @@ describe('kube-netlens dns, reach, trace and diff in Simplified Chinese', () => 
     assert.equal(runCli(['trace', 'shop/web', dir, '--format', 'json', '--lang', 'zh-cn']).status, 0);
   });
 
-  it('diff: the headings, the findings\' messages and the changes are Chinese', () => {
+  it("diff: the headings, the findings' messages and the changes are Chinese", () => {
     const repo = tempDir('kube-netlens-l10n-diff-');
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: repo, encoding: 'utf8' });
     git('init', '-q', '-b', 'main');
@@ -147,8 +156,14 @@ describe('kube-netlens dns, reach, trace and diff in Simplified Chinese', () => 
     writeFileSync(join(repo, 'shop.yaml'), shop.replace('selector: {app: web}', 'selector: {app: wbe}'));
     const text = runCli(['diff', '--lang', 'zh-cn'], { cwd: repo });
     assert.equal(text.status, 0, text.stderr);
-    assert.match(text.stdout, /^kube-netlens diff: 与 main 的合并基础 \([0-9a-f]{12}\) → 工作树\n\n新增的问题（1）\n {2}shop\.yaml:\d+: warning service-selector-no-match: 选择算符/);
-    assert.match(text.stdout, /\n修复的问题（0）\n未变的问题：0\n\n增加的 DNS 名称（0）\n删除的 DNS 名称（0）\n新增、删除或变化的 Service（1）\n {2}~ shop\/web: 1 个端点 → 0 个端点\n新增、删除或改指的路由（0）\nNetworkPolicy 可达性的变化（0）\n$/);
+    assert.match(
+      text.stdout,
+      /^kube-netlens diff: 与 main 的合并基础 \([0-9a-f]{12}\) → 工作树\n\n新增的问题（1）\n {2}shop\.yaml:\d+: warning service-selector-no-match: 选择算符/,
+    );
+    assert.match(
+      text.stdout,
+      /\n修复的问题（0）\n未变的问题：0\n\n增加的 DNS 名称（0）\n删除的 DNS 名称（0）\n新增、删除或变化的 Service（1）\n {2}~ shop\/web: 1 个端点 → 0 个端点\n新增、删除或改指的路由（0）\nNetworkPolicy 可达性的变化（0）\n$/,
+    );
     assert.deepEqual(englishLines(text.stdout), []);
     const markdown = runCli(['diff', '--lang', 'zh-cn', '--format', 'markdown'], { cwd: repo }).stdout;
     assert.match(markdown, /^### kube-netlens：新增 1 个，修复 0 个，未变 0 个\n/);

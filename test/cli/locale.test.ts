@@ -7,7 +7,13 @@ import { describe, it } from 'node:test';
 import { runCli } from './builtCli';
 
 interface JsonOut {
-  readonly diagnostics: readonly { readonly file: string; readonly range: unknown; readonly code: string; readonly message: string; readonly fingerprint?: string }[];
+  readonly diagnostics: readonly {
+    readonly file: string;
+    readonly range: unknown;
+    readonly code: string;
+    readonly message: string;
+    readonly fingerprint?: string;
+  }[];
 }
 
 const cjk = /[\u4e00-\u9fff]/;
@@ -23,13 +29,20 @@ describe('kube-netlens in Simplified Chinese', () => {
     assert.match(text.stdout, /13 个文件中共有 0 个错误，8 个警告\n$/);
     const en = JSON.parse(english.stdout) as JsonOut;
     const zh = JSON.parse(chinese.stdout) as JsonOut;
-    assert.deepEqual(zh.diagnostics.map((d) => [d.file, d.range, d.code, d.fingerprint]), en.diagnostics.map((d) => [d.file, d.range, d.code, d.fingerprint]));
+    assert.deepEqual(
+      zh.diagnostics.map((d) => [d.file, d.range, d.code, d.fingerprint]),
+      en.diagnostics.map((d) => [d.file, d.range, d.code, d.fingerprint]),
+    );
     assert.ok(en.diagnostics.every((d) => !cjk.test(d.message)));
     assert.ok(zh.diagnostics.some((d) => cjk.test(d.message)));
   });
 
   it('follows LC_ALL, then LC_MESSAGES, then LANG, and --lang over them', () => {
-    const summary = (env: Record<string, string>, ...args: string[]) => runCli(['check', 'examples/', ...args], { env }).stdout.trim().split('\n').pop();
+    const summary = (env: Record<string, string>, ...args: string[]) =>
+      runCli(['check', 'examples/', ...args], { env })
+        .stdout.trim()
+        .split('\n')
+        .pop();
     assert.equal(summary({ LANG: 'zh_CN.UTF-8' }), '13 个文件中共有 0 个错误，8 个警告');
     assert.equal(summary({ LC_MESSAGES: 'zh_CN.UTF-8', LANG: 'en_US.UTF-8' }), '13 个文件中共有 0 个错误，8 个警告');
     assert.equal(summary({ LC_ALL: 'en_US.UTF-8', LC_MESSAGES: 'zh_CN.UTF-8' }), '0 errors, 8 warnings in 13 files');
@@ -51,14 +64,23 @@ describe('kube-netlens in Simplified Chinese', () => {
     assert.match(run.stderr, /--lang must be one of en, zh-cn \(got 'fr'\)/);
   });
 
-  it('writes SARIF with run.language zh-CN, the Chinese text and the English one in each result\'s property bag', () => {
-    const sarif = (args: string[]) => JSON.parse(runCli(['check', 'examples/', '--format', 'sarif', ...args]).stdout) as { runs: { language?: string; results: { ruleId: string; message: { text: string }; properties?: { englishMessage: string } }[] }[] };
+  it("writes SARIF with run.language zh-CN, the Chinese text and the English one in each result's property bag", () => {
+    const sarif = (args: string[]) =>
+      JSON.parse(runCli(['check', 'examples/', '--format', 'sarif', ...args]).stdout) as {
+        runs: { language?: string; results: { ruleId: string; message: { text: string }; properties?: { englishMessage: string } }[] }[];
+      };
     const en = sarif([]).runs[0];
     const zh = sarif(['--lang', 'zh-cn']).runs[0];
     assert.equal(en.language, undefined);
     assert.equal(zh.language, 'zh-CN');
-    assert.deepEqual(zh.results.map((r) => r.ruleId), en.results.map((r) => r.ruleId));
-    assert.deepEqual(zh.results.map((r) => r.properties?.englishMessage), en.results.map((r) => r.message.text));
+    assert.deepEqual(
+      zh.results.map((r) => r.ruleId),
+      en.results.map((r) => r.ruleId),
+    );
+    assert.deepEqual(
+      zh.results.map((r) => r.properties?.englishMessage),
+      en.results.map((r) => r.message.text),
+    );
     assert.ok(en.results.every((r) => r.properties === undefined));
     assert.ok(zh.results.some((r) => cjk.test(r.message.text)));
   });

@@ -13,7 +13,10 @@ describe('CLI progress', () => {
   it('rewrites one line with the count, at most every 100 ms unless complete, and clears it', () => {
     const out: string[] = [];
     let t = 0;
-    const p = terminalProgress((s) => out.push(s), () => t);
+    const p = terminalProgress(
+      (s) => out.push(s),
+      () => t,
+    );
     p.count('Kustomize roots rendered', 1, 3);
     t = 50;
     p.count('Kustomize roots rendered', 2, 3);
@@ -32,7 +35,10 @@ describe('CLI progress', () => {
     const writes: string[] = [];
     const withProgress = runCli(['check', builds, '--format', 'json'], { stdoutIsTTY: false, env: {}, progress: (s) => writes.push(s) });
     const without = runCli(['check', builds, '--format', 'json'], { stdoutIsTTY: false, env: {} });
-    assert.ok(writes.some((w) => w.endsWith('2/2 Kustomize roots rendered')), JSON.stringify(writes));
+    assert.ok(
+      writes.some((w) => w.endsWith('2/2 Kustomize roots rendered')),
+      JSON.stringify(writes),
+    );
     assert.equal(writes.at(-1), '\r\x1b[K', 'the line is cleared before the results');
     assert.deepEqual(withProgress, without);
   });

@@ -16,7 +16,10 @@ interface Case {
   readonly queries: readonly { readonly args: readonly string[]; readonly expect: unknown }[];
 }
 
-const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const folders = readdirSync(root, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 describe('reach test set', () => {
   it('has at least 40 cases', () => assert.ok(folders.length >= 40, `${folders.length} cases`));
@@ -38,25 +41,34 @@ describe('reach command line', () => {
   it('prints one verdict with the deciding rule and its line', () => {
     const r = runCli(['reach', dir, '--from', 'x/b', '--to', 'x/a'], terminal);
     assert.equal(r.exitCode, 0);
-    assert.match(r.stdout, /^allowed: x\/b\[Deployment\] => x\/a\[Deployment\] : TCP 80\n {2}ingress: NetworkPolicy x\/b-on-80 ingress rule 0 admits it \(.*manifests\.yaml:\d+\)\n$/);
+    assert.match(
+      r.stdout,
+      /^allowed: x\/b\[Deployment\] => x\/a\[Deployment\] : TCP 80\n {2}ingress: NetworkPolicy x\/b-on-80 ingress rule 0 admits it \(.*manifests\.yaml:\d+\)\n$/,
+    );
   });
   it('says which policy isolates when it denies', () => {
     const r = runCli(['reach', dir, '--from', 'x/b', '--to', 'x/a', '--port', '81'], terminal);
-    assert.match(r.stdout, /^denied: x\/b\[Deployment\] => x\/a\[Deployment\]\n {2}ingress: NetworkPolicy x\/b-on-80 isolates the pods for ingress and no rule of it admits this/);
+    assert.match(
+      r.stdout,
+      /^denied: x\/b\[Deployment\] => x\/a\[Deployment\]\n {2}ingress: NetworkPolicy x\/b-on-80 isolates the pods for ingress and no rule of it admits this/,
+    );
   });
   it('lists connections np-guard style, then the unknown ones', () => {
     const r = runCli(['reach', join(root, 'namespace-labels-unknown')], terminal);
     assert.equal(r.exitCode, 0);
-    assert.equal(r.stdout, [
-      'external => y/a[Deployment] : All Connections',
-      'x/a[Deployment] => external : All Connections',
-      'x/a[Deployment] => y/a[Deployment] : All Connections',
-      'y/a[Deployment] => external : All Connections',
-      '',
-      'unknown (the manifests cannot tell):',
-      'y/a[Deployment] => x/a[Deployment] : All Connections (namespace "y" has no manifest in scope, so whether it carries the labels "team" is unknown)',
-      '',
-    ].join('\n'));
+    assert.equal(
+      r.stdout,
+      [
+        'external => y/a[Deployment] : All Connections',
+        'x/a[Deployment] => external : All Connections',
+        'x/a[Deployment] => y/a[Deployment] : All Connections',
+        'y/a[Deployment] => external : All Connections',
+        '',
+        'unknown (the manifests cannot tell):',
+        'y/a[Deployment] => x/a[Deployment] : All Connections (namespace "y" has no manifest in scope, so whether it carries the labels "team" is unknown)',
+        '',
+      ].join('\n'),
+    );
   });
   it('rejects bad references and ports with a clear message', () => {
     const bad = (args: string[]) => runCli(['reach', dir, ...args], terminal);
@@ -75,14 +87,20 @@ describe('trace --from: a Service trace for a chosen client', () => {
   it('text: the client first, each pod port with its verdict and the deciding rules', () => {
     const r = runCli(['trace', 'shop/api', file, '--from', 'shop/batch'], terminal);
     assert.equal(r.exitCode, 0, r.stderr.join('\n'));
-    assert.match(r.stdout, /^Service shop\/api\nClient: ✓ From shop\/batch \(Job\): 1 of 2 endpoint groups admit the connection\.\n {2}Deployment api: blocked — ingress: shop\/api-in admits none of it \(client\.yaml line 64\)\n {2}Deployment api-canary: allowed — no NetworkPolicy isolates either end\n/);
+    assert.match(
+      r.stdout,
+      /^Service shop\/api\nClient: ✓ From shop\/batch \(Job\): 1 of 2 endpoint groups admit the connection\.\n {2}Deployment api: blocked — ingress: shop\/api-in admits none of it \(client\.yaml line 64\)\n {2}Deployment api-canary: allowed — no NetworkPolicy isolates either end\n/,
+    );
     assert.match(r.stdout, /--> Deployment api ×1 \[error\]\n {10}✖ From shop\/batch \(Job\): NetworkPolicy blocks the connection to these pods\./);
   });
   it('mermaid and json carry the verdicts; NAMESPACE/* and external are clients too', () => {
     const m = runCli(['trace', 'shop/api', file, '--from', 'shop/web', '--format', 'mermaid'], terminal);
     assert.match(m.stdout, /\(\["From shop\/web #40;Deployment#41;"\]\)/);
     assert.match(m.stdout, /-->\|"admits the client"\|/);
-    const j = JSON.parse(runCli(['trace', 'shop/api', file, '--from', 'edge/*', '--format', 'json'], terminal).stdout) as { client: { verdict: string; label: string }; nodes: { id: string; reach?: { verdict: string } }[] };
+    const j = JSON.parse(runCli(['trace', 'shop/api', file, '--from', 'edge/*', '--format', 'json'], terminal).stdout) as {
+      client: { verdict: string; label: string };
+      nodes: { id: string; reach?: { verdict: string } }[];
+    };
     assert.deepEqual([j.client.label, j.client.verdict], ['any pod in namespace edge', 'allowed']);
     assert.equal(j.nodes.find((n) => n.id === 'port:Deployment/api:0')?.reach?.verdict, 'unknown');
     const e = runCli(['trace', 'shop/api', file, '--from', 'external'], terminal);

@@ -14,10 +14,16 @@ describe('terminal text', () => {
     assert.equal(terminalSafe('a\u001b]0;t\u0007b\u009b\u202ec\u007f'), 'a\\x1B]0;t\\x07b\\x9B\\u202Ec\\x7F');
     assert.equal(terminalSafe('line\nnext'), 'line\\nnext');
     assert.equal(terminalSafe('line\nnext', true), 'line\nnext');
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => {
-      assert.ok(!unsafe.test(terminalSafe(s, true)));
-      assert.equal(terminalSafe(s, true).replace(/\\(x[0-9A-F]{2}|u[0-9A-F]{4})/g, ''), s.replace(new RegExp(unsafe.source, 'g'), '').replace(/\\(x[0-9A-F]{2}|u[0-9A-F]{4})/g, ''));
-    }), { seed: 20261201, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => {
+        assert.ok(!unsafe.test(terminalSafe(s, true)));
+        assert.equal(
+          terminalSafe(s, true).replace(/\\(x[0-9A-F]{2}|u[0-9A-F]{4})/g, ''),
+          s.replace(new RegExp(unsafe.source, 'g'), '').replace(/\\(x[0-9A-F]{2}|u[0-9A-F]{4})/g, ''),
+        );
+      }),
+      { seed: 20261201, numRuns: 500 },
+    );
   });
 
   it('keeps only the colour sequences of a coloured output', () => {

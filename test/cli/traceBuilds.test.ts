@@ -8,9 +8,32 @@ import { traceResultFor } from '../../server/src/features/traceResult';
 import { runCli, workspaceFrom } from './builtCli';
 
 const base = [
-  'apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: wbe', '  ports:', '    - port: 80',
-  '---', 'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  selector:', '    matchLabels:', '      app: web',
-  '  template:', '    metadata:', '      labels:', '        app: web', '    spec:', '      containers:', '        - name: web', '          image: web:1',
+  'apiVersion: v1',
+  'kind: Service',
+  'metadata:',
+  '  name: web',
+  'spec:',
+  '  selector:',
+  '    app: wbe',
+  '  ports:',
+  '    - port: 80',
+  '---',
+  'apiVersion: apps/v1',
+  'kind: Deployment',
+  'metadata:',
+  '  name: web',
+  'spec:',
+  '  selector:',
+  '    matchLabels:',
+  '      app: web',
+  '  template:',
+  '    metadata:',
+  '      labels:',
+  '        app: web',
+  '    spec:',
+  '      containers:',
+  '        - name: web',
+  '          image: web:1',
 ].join('\n');
 const overlay = (tier: string) => `namespace: shop\nresources:\n  - ../../base\nlabels:\n  - pairs:\n      tier: ${tier}\n`;
 const files: Record<string, string> = {
@@ -23,13 +46,17 @@ const files: Record<string, string> = {
 
 describe('the trace of a Service three Kustomize builds make', () => {
   it('kube-netlens trace prints the warning once', () => {
-    const dir = workspaceFrom(Object.entries(files).map(([name, text]) => `# file: ${name}\n${text}`).join('\n'));
+    const dir = workspaceFrom(
+      Object.entries(files)
+        .map(([name, text]) => `# file: ${name}\n${text}`)
+        .join('\n'),
+    );
     const run = runCli(['trace', 'shop/web', dir]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.match(/warning service-selector-no-match/g)?.length, 1, run.stdout);
   });
 
-  it('one build\'s trace carries that build\'s findings only', () => {
+  it("one build's trace carries that build's findings only", () => {
     const analysis = analyzeTexts(Object.entries(files).map(([name, text]) => ({ uri: `file:///w/${name}`, text })));
     for (const build of ['a', 'b', 'c']) {
       const uri = `file:///w/overlays/${build}/kustomization.yaml#rendered`;

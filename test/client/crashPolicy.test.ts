@@ -7,7 +7,10 @@ import { createCrashPolicy } from '../../client/src/crashPolicy';
 describe('crash policy', () => {
   it('restarts three times within the window, then gives up', () => {
     const p = createCrashPolicy(4, 180_000);
-    assert.deepEqual([1, 2, 3, 4, 5].map((i) => p.crashed(i * 1000).action), ['restart', 'restart', 'restart', 'give-up', 'give-up']);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((i) => p.crashed(i * 1000).action),
+      ['restart', 'restart', 'restart', 'give-up', 'give-up'],
+    );
   });
   it('forgets crashes older than the window', () => {
     const p = createCrashPolicy(4, 180_000);

@@ -23,9 +23,18 @@ describe('user-only settings', () => {
   }
   it("the client answers the server with the user's value, not the workspace's", () => {
     const merged = { kustomize: { loadRestrictor: 'none', roots: ['a'] }, clusterDomain: 'x' };
-    assert.deepEqual(withUserOnlySettings(merged, () => undefined), { kustomize: { roots: ['a'] }, clusterDomain: 'x' });
-    assert.deepEqual(withUserOnlySettings({ clusterDomain: 'x' }, (k) => (k === 'kustomize.loadRestrictor' ? 'none' : undefined)), { clusterDomain: 'x', kustomize: { loadRestrictor: 'none' } });
-    assert.equal(withUserOnlySettings(null, () => 'none'), null);
+    assert.deepEqual(
+      withUserOnlySettings(merged, () => undefined),
+      { kustomize: { roots: ['a'] }, clusterDomain: 'x' },
+    );
+    assert.deepEqual(
+      withUserOnlySettings({ clusterDomain: 'x' }, (k) => (k === 'kustomize.loadRestrictor' ? 'none' : undefined)),
+      { clusterDomain: 'x', kustomize: { loadRestrictor: 'none' } },
+    );
+    assert.equal(
+      withUserOnlySettings(null, () => 'none'),
+      null,
+    );
   });
   it('the server reads none only in a trusted workspace; anything else is rootOnly', () => {
     assert.equal(readSettings({ kustomize: { loadRestrictor: 'none' } }, true).kustomize.loadRestrictor, 'none');

@@ -71,9 +71,12 @@ async function replaceToEndOfLine(page: Page, text: string): Promise<void> {
 }
 
 describe('the packaged extension in VS Code (code-server)', { timeout: 12 * patience }, () => {
-  before(async () => {
-    editor = await openEditor();
-  }, { timeout: 5 * patience });
+  before(
+    async () => {
+      editor = await openEditor();
+    },
+    { timeout: 5 * patience },
+  );
 
   after(async () => {
     await editor?.close();
@@ -107,16 +110,20 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     assert.match(hover, /\b3\b/, 'the hover counts the three api replicas');
   });
 
-  scenario('a route finding: the sectionName typo is squiggled, and hovering the parentRef says which listener refuses it', '02-route-finding', async (page) => {
-    await openFile(page, 'gateway.yaml');
-    const at = positionOf('gateway.yaml', /^kind: HTTPRoute/, /sectionName: htps/);
-    await goTo(page, at.line, at.column - 3);
-    await squiggles(page, 'warning').first().waitFor();
-    const hover = await hoverAtCursor(page, 'NoMatchingParent');
-    assert.match(hover, /shop-gateway/, 'the hover names the Gateway');
-    assert.match(hover, /https/, 'the hover lists the listeners, the near miss among them');
-    await problemsShowing(page, 'gateway-listener-not-found', { present: ['gateway.yaml', 'htps', `[Ln ${at.line}, Col`] });
-  });
+  scenario(
+    'a route finding: the sectionName typo is squiggled, and hovering the parentRef says which listener refuses it',
+    '02-route-finding',
+    async (page) => {
+      await openFile(page, 'gateway.yaml');
+      const at = positionOf('gateway.yaml', /^kind: HTTPRoute/, /sectionName: htps/);
+      await goTo(page, at.line, at.column - 3);
+      await squiggles(page, 'warning').first().waitFor();
+      const hover = await hoverAtCursor(page, 'NoMatchingParent');
+      assert.match(hover, /shop-gateway/, 'the hover names the Gateway');
+      assert.match(hover, /https/, 'the hover lists the listeners, the near miss among them');
+      await problemsShowing(page, 'gateway-listener-not-found', { present: ['gateway.yaml', 'htps', `[Ln ${at.line}, Col`] });
+    },
+  );
 
   scenario('the quick fix on the serviceName typo edits the file and the squiggle goes away', '03-quick-fix', async (page) => {
     await openFile(page, 'database.yaml');
@@ -127,7 +134,10 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
     await pickWithKeyboard(page, page.locator('.action-widget .monaco-list-row'), /postgres\b/);
     await waitForEditorText(page, { includes: 'serviceName: postgres', excludes: 'postgress' });
     await page.waitForFunction(
-      () => document.querySelectorAll('.editor-group-container.active .monaco-editor .view-overlays .squiggly-warning, .editor-group-container.active .monaco-editor .view-overlays .squiggly-error').length === 0,
+      () =>
+        document.querySelectorAll(
+          '.editor-group-container.active .monaco-editor .view-overlays .squiggly-warning, .editor-group-container.active .monaco-editor .view-overlays .squiggly-error',
+        ).length === 0,
     );
     await problemsShowing(page, 'statefulset-service-missing', { absent: ['database.yaml'] });
     await saveActiveEditor(page);
@@ -198,7 +208,11 @@ describe('the packaged extension in VS Code (code-server)', { timeout: 12 * pati
   scenario('a Helm chart is rendered with helm and its selector typo is a finding on the template line', '07-helm-template-line', async (page) => {
     await problemsShowing(page, 'service-selector-no-match', { present: ['service.yaml', '[Ln 9, Col 10]', 'in release shop, values.yaml'] });
     // the status bar counts the chart as rendered
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('.statusbar-item'), (e) => e.textContent ?? '').some((t) => t.includes('1/1 chart rendered')), undefined, { timeout: patience });
+    await page.waitForFunction(
+      () => Array.from(document.querySelectorAll('.statusbar-item'), (e) => e.textContent ?? '').some((t) => t.includes('1/1 chart rendered')),
+      undefined,
+      { timeout: patience },
+    );
     await openFile(page, 'service.yaml');
     await goTo(page, 9, 12);
     await squiggles(page, 'warning').first().waitFor();

@@ -5,15 +5,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
-import {
-  ensureCodeServer,
-  ensureVsix,
-  freePort,
-  prepareProfile,
-  root,
-  startCodeServer,
-  type RunningCodeServer,
-} from '../../scripts/codeServer.mjs';
+import { ensureCodeServer, ensureVsix, freePort, prepareProfile, root, startCodeServer, type RunningCodeServer } from '../../scripts/codeServer.mjs';
 
 export const screenshotDir = join(root, 'test-results', 'e2e');
 /**
@@ -59,12 +51,14 @@ export interface Editor {
  * starts code-server on a free loopback port and opens the workbench in Chromium.
  * KUBE_NETLENS_VSIX=path uses that VSIX instead of packaging.
  */
-export async function openEditor(options: {
-  readonly extraFolders?: Readonly<Record<string, string>>;
-  readonly workspaceFrom?: string;
-  /** The browser window's size (default 1600×1000). */
-  readonly viewport?: { readonly width: number; readonly height: number };
-} = {}): Promise<Editor> {
+export async function openEditor(
+  options: {
+    readonly extraFolders?: Readonly<Record<string, string>>;
+    readonly workspaceFrom?: string;
+    /** The browser window's size (default 1600×1000). */
+    readonly viewport?: { readonly width: number; readonly height: number };
+  } = {},
+): Promise<Editor> {
   ensureCodeServer({ quiet: true });
   const vsix = process.env.KUBE_NETLENS_VSIX ?? (await ensureVsix());
   const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-e2e-'));
@@ -94,12 +88,22 @@ export async function openEditor(options: {
     browser = await chromium.launch({
       executablePath: chromiumPath,
       env: {
-        ...process.env, HOME: browserHome, XDG_CONFIG_HOME: join(browserHome, '.config'), XDG_CACHE_HOME: join(browserHome, '.cache'),
-        XDG_DATA_HOME: join(browserHome, '.local', 'share'), TMPDIR: dir,
+        ...process.env,
+        HOME: browserHome,
+        XDG_CONFIG_HOME: join(browserHome, '.config'),
+        XDG_CACHE_HOME: join(browserHome, '.cache'),
+        XDG_DATA_HOME: join(browserHome, '.local', 'share'),
+        TMPDIR: dir,
       },
       args: [
-        '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
       ],
     });
     const page = await browser.newPage({ viewport: { ...(options.viewport ?? { width: 1600, height: 1000 }) } });
@@ -167,7 +171,9 @@ export function seededMistakes(): readonly SeededMistake[] {
 
 /** The YAML files of the workspace copy, by name. */
 export function workspaceFiles(editor: Editor): readonly string[] {
-  return readdirSync(editor.workspace).filter((f) => /\.ya?ml$/.test(f)).sort();
+  return readdirSync(editor.workspace)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort();
 }
 
 export function readWorkspaceFile(editor: Editor, name: string): string {
@@ -260,7 +266,9 @@ export async function problemsShowing(
   await input.fill(filter);
   const handle = await page.waitForFunction(
     ({ present, absent }) => {
-      const rows = Array.from(document.querySelectorAll('.markers-panel .monaco-list-row')).map((r) => (r as HTMLElement).innerText).join('\n');
+      const rows = Array.from(document.querySelectorAll('.markers-panel .monaco-list-row'))
+        .map((r) => (r as HTMLElement).innerText)
+        .join('\n');
       return present.every((p) => rows.includes(p)) && !absent.some((a) => rows.includes(a)) ? rows || ' ' : false;
     },
     { present, absent },

@@ -21,62 +21,89 @@ async function traceFrame(page: Page, text: string | RegExp): Promise<Frame> {
 
 /** The labels of the drawn boxes, in the order the view lays them out. */
 async function boxes(frame: Frame): Promise<string[]> {
-  return frame.locator('.trace-svg .node').evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') ?? e.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  return frame
+    .locator('.trace-svg .node')
+    .evaluateAll((els) => els.map((e) => (e.getAttribute('aria-label') ?? e.textContent ?? '').replace(/\s+/g, ' ').trim()));
 }
 
 describe('the trace from an Istio Gateway and a VirtualService (code-server, 1366×768)', { timeout: 8 * patience }, () => {
-  before(async () => {
-    editor = await openEditor({ workspaceFrom: join(__dirname, '..', 'fixtures', 'e2e', 'istio') });
-    await editor.page.setViewportSize({ width: 1366, height: 768 });
-  }, { timeout: 5 * patience });
+  before(
+    async () => {
+      editor = await openEditor({ workspaceFrom: join(__dirname, '..', 'fixtures', 'e2e', 'istio') });
+      await editor.page.setViewportSize({ width: 1366, height: 768 });
+    },
+    { timeout: 5 * patience },
+  );
 
   after(async () => {
     const closed = await editor?.close();
     assert.deepEqual(closed?.extensionHostErrors ?? [], [], 'the extension logs no errors');
   });
 
-  it('the picker starts on the Istio Gateway under the cursor; the view draws servers → route blocks → destinations → Services', { timeout: 4 * patience }, async () => {
-    const page = editor.page;
-    try {
-      await openFile(page, 'gateway.yaml');
-      const lines = readWorkspaceFile(editor, 'gateway.yaml').split('\n');
-      await goTo(page, lines.indexOf('  name: public') + 1, 9);
-      await runCommand(page, 'Kubernetes: Trace Service');
-      const focused = page.locator('.quick-input-list .monaco-list-row.focused');
-      await focused.filter({ hasText: 'Istio Gateway shop/public' }).waitFor();
-      const row = await focused.innerText();
-      assert.match(row, /http 8080\/HTTP: 1 VirtualService · https 8443\/HTTPS: 0 VirtualServices/, 'the row names its servers and what each applies');
-      assert.match(row, /at the cursor/);
-      // The VirtualService is offered as a start of its own, with the Services it sends to.
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'VirtualService shop/shop → api, web.shop' }).waitFor();
-      await editor.screenshot('istio-trace-1366-picker');
-      await page.keyboard.press('Enter');
-      const frame = await traceFrame(page, 'Gateway shop/public');
-      await page.locator('.tab', { hasText: 'Trace: Istio Gateway shop/public' }).waitFor();
-      const drawn = await boxes(frame);
-      for (const label of ['public · http 8080/HTTP', 'public · https 8443/HTTPS', 'VirtualService shop · http[0]', 'VirtualService shop · http[1]', 'api:80', 'web.shop:80', 'Service api']) {
-        assert.ok(drawn.some((b) => b.includes(label)), `a box says "${label}": ${JSON.stringify(drawn)}`);
+  it(
+    'the picker starts on the Istio Gateway under the cursor; the view draws servers → route blocks → destinations → Services',
+    { timeout: 4 * patience },
+    async () => {
+      const page = editor.page;
+      try {
+        await openFile(page, 'gateway.yaml');
+        const lines = readWorkspaceFile(editor, 'gateway.yaml').split('\n');
+        await goTo(page, lines.indexOf('  name: public') + 1, 9);
+        await runCommand(page, 'Kubernetes: Trace Service');
+        const focused = page.locator('.quick-input-list .monaco-list-row.focused');
+        await focused.filter({ hasText: 'Istio Gateway shop/public' }).waitFor();
+        const row = await focused.innerText();
+        assert.match(row, /http 8080\/HTTP: 1 VirtualService · https 8443\/HTTPS: 0 VirtualServices/, 'the row names its servers and what each applies');
+        assert.match(row, /at the cursor/);
+        // The VirtualService is offered as a start of its own, with the Services it sends to.
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'VirtualService shop/shop → api, web.shop' }).waitFor();
+        await editor.screenshot('istio-trace-1366-picker');
+        await page.keyboard.press('Enter');
+        const frame = await traceFrame(page, 'Gateway shop/public');
+        await page.locator('.tab', { hasText: 'Trace: Istio Gateway shop/public' }).waitFor();
+        const drawn = await boxes(frame);
+        for (const label of [
+          'public · http 8080/HTTP',
+          'public · https 8443/HTTPS',
+          'VirtualService shop · http[0]',
+          'VirtualService shop · http[1]',
+          'api:80',
+          'web.shop:80',
+          'Service api',
+        ]) {
+          assert.ok(
+            drawn.some((b) => b.includes(label)),
+            `a box says "${label}": ${JSON.stringify(drawn)}`,
+          );
+        }
+        // The short form Istio does not expand is the broken hop, with its finding; the working route reaches the pods.
+        const broken = frame.locator('.trace-svg .node.status-error', { hasText: 'web.shop:80' });
+        await broken.waitFor();
+        assert.equal(await frame.locator('.trace-svg .node.status-error', { hasText: 'api:80' }).count(), 0);
+        await broken.click();
+        assert.match(await frame.locator('.detail').innerText(), /istio-host-unresolved[\s\S]*web\.shop\.svc\.cluster\.local/);
+        await frame.getByRole('button', { name: 'List view' }).click();
+        const list = await frame.locator('.list-view').innerText();
+        assert.match(
+          list,
+          /Gateway listener: public · http 8080\/HTTP[\s\S]*Route rule: VirtualService shop · http\[0\][\s\S]*Route backend: api:80[\s\S]*Service: api/,
+          'the list reads in traffic order',
+        );
+        await frame.getByRole('button', { name: 'List view' }).click();
+        await frame.locator('.trace-svg').waitFor();
+        // In the side panel the drawing fits across: no box runs off the right edge.
+        const m = (await frame.evaluate(measureScript(null))) as TraceMeasure;
+        assert.ok(
+          !m.overflowsSideways && m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10,
+          `the Istio Gateway's trace fits the side panel, readable: ${JSON.stringify(m)}`,
+        );
+        await editor.screenshot('istio-trace-1366-gateway', { doc: true });
+      } catch (e) {
+        await editor.screenshot('istio-trace-1366-gateway-failed').catch(() => undefined);
+        throw e;
       }
-      // The short form Istio does not expand is the broken hop, with its finding; the working route reaches the pods.
-      const broken = frame.locator('.trace-svg .node.status-error', { hasText: 'web.shop:80' });
-      await broken.waitFor();
-      assert.equal(await frame.locator('.trace-svg .node.status-error', { hasText: 'api:80' }).count(), 0);
-      await broken.click();
-      assert.match(await frame.locator('.detail').innerText(), /istio-host-unresolved[\s\S]*web\.shop\.svc\.cluster\.local/);
-      await frame.getByRole('button', { name: 'List view' }).click();
-      const list = await frame.locator('.list-view').innerText();
-      assert.match(list, /Gateway listener: public · http 8080\/HTTP[\s\S]*Route rule: VirtualService shop · http\[0\][\s\S]*Route backend: api:80[\s\S]*Service: api/, 'the list reads in traffic order');
-      await frame.getByRole('button', { name: 'List view' }).click();
-      await frame.locator('.trace-svg').waitFor();
-      // In the side panel the drawing fits across: no box runs off the right edge.
-      const m = (await frame.evaluate(measureScript(null))) as TraceMeasure;
-      assert.ok(!m.overflowsSideways && m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10, `the Istio Gateway's trace fits the side panel, readable: ${JSON.stringify(m)}`);
-      await editor.screenshot('istio-trace-1366-gateway', { doc: true });
-    } catch (e) {
-      await editor.screenshot('istio-trace-1366-gateway-failed').catch(() => undefined);
-      throw e;
-    }
-  });
+    },
+  );
 
   it('the Trace lens above the VirtualService opens its trace from the servers that serve its hosts', { timeout: 4 * patience }, async () => {
     const page = editor.page;
@@ -84,11 +111,17 @@ describe('the trace from an Istio Gateway and a VirtualService (code-server, 136
       await page.locator('.tab', { hasText: 'gateway.yaml' }).click();
       const lens = page.locator('.editor-group-container .monaco-editor .codelens-decoration', { hasText: /served by public · 2 destinations/ });
       await lens.first().waitFor();
-      await lens.first().locator('a', { hasText: /^Trace$/ }).click();
+      await lens
+        .first()
+        .locator('a', { hasText: /^Trace$/ })
+        .click();
       const frame = await traceFrame(page, 'VirtualService shop/shop');
       await page.locator('.tab', { hasText: 'Trace: VirtualService shop/shop' }).waitFor();
       const drawn = await boxes(frame);
-      assert.ok(drawn.some((b) => b.includes('public · http 8080/HTTP')), `the server that serves shop.example.com: ${JSON.stringify(drawn)}`);
+      assert.ok(
+        drawn.some((b) => b.includes('public · http 8080/HTTP')),
+        `the server that serves shop.example.com: ${JSON.stringify(drawn)}`,
+      );
       assert.ok(!drawn.some((b) => b.includes('8443')), 'not the HTTPS server, which serves another host');
       await editor.screenshot('istio-trace-1366-virtualservice');
     } catch (e) {

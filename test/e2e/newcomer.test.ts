@@ -27,33 +27,42 @@ function scenario(title: string, name: string, body: (page: Page) => Promise<voi
 }
 
 describe('a Kustomize base of three builds, at 1366×768', { timeout: 8 * patience }, () => {
-  before(async () => {
-    editor = await openEditor({ workspaceFrom: join(root, 'test', 'fixtures', 'e2e', 'three-builds'), viewport: { width: 1366, height: 768 } });
-  }, { timeout: 5 * patience });
+  before(
+    async () => {
+      editor = await openEditor({ workspaceFrom: join(root, 'test', 'fixtures', 'e2e', 'three-builds'), viewport: { width: 1366, height: 768 } });
+    },
+    { timeout: 5 * patience },
+  );
 
   after(async () => {
     const closed = await editor?.close();
     assert.deepEqual(closed?.extensionHostErrors ?? [], [], 'the extension logs no errors');
   });
 
-  scenario('the base finding names the three builds once, with one short note on each kustomization\'s include line', 'newcomer-1366-kustomize-three-builds', async (page) => {
-    await openFile(page, 'web.yaml');
-    await goTo(page, 7, 10);
-    await squiggles(page, 'warning').first().waitFor();
-    const rows = await problemsShowing(page, '', {
-      present: [
-        '(in the builds of overlays/a, overlays/b, overlays/c)',
-        'Included here in the build of overlays/a', 'Included here in the build of overlays/b', 'Included here in the build of overlays/c',
-      ],
-      absent: ['In the build of overlays/a:'],
-    });
-    assert.equal(rows.match(/matches no pod template/g)?.length, 1, `the message once, not again per build:\n${rows}`);
-    // each note is on the `- ../../base` line (line 5), not on the licence comment of line 1
-    assert.equal(rows.match(/\[Ln 5, Col 5\]/g)?.length, 3, rows);
-    assert.doesNotMatch(rows, /\[Ln 1, Col 1\]/, rows);
-  });
+  scenario(
+    "the base finding names the three builds once, with one short note on each kustomization's include line",
+    'newcomer-1366-kustomize-three-builds',
+    async (page) => {
+      await openFile(page, 'web.yaml');
+      await goTo(page, 7, 10);
+      await squiggles(page, 'warning').first().waitFor();
+      const rows = await problemsShowing(page, '', {
+        present: [
+          '(in the builds of overlays/a, overlays/b, overlays/c)',
+          'Included here in the build of overlays/a',
+          'Included here in the build of overlays/b',
+          'Included here in the build of overlays/c',
+        ],
+        absent: ['In the build of overlays/a:'],
+      });
+      assert.equal(rows.match(/matches no pod template/g)?.length, 1, `the message once, not again per build:\n${rows}`);
+      // each note is on the `- ../../base` line (line 5), not on the licence comment of line 1
+      assert.equal(rows.match(/\[Ln 5, Col 5\]/g)?.length, 3, rows);
+      assert.doesNotMatch(rows, /\[Ln 1, Col 1\]/, rows);
+    },
+  );
 
-  scenario('one build\'s trace carries that build\'s finding only', 'newcomer-1366-trace-one-build', async (page) => {
+  scenario("one build's trace carries that build's finding only", 'newcomer-1366-trace-one-build', async (page) => {
     await page.keyboard.press('Escape');
     await runCommand(page, 'Kubernetes: Trace Service');
     const rows = page.locator('.quick-input-list .monaco-list-row');
@@ -66,7 +75,7 @@ describe('a Kustomize base of three builds, at 1366×768', { timeout: 8 * patien
     assert.ok((list.match(/app: wbe matches no pod template/g)?.length ?? 0) <= 1, `the warning at most once:\n${list}`);
   });
 
-  scenario('the status item\'s tooltip says what the files not analysed on their own are', 'newcomer-1366-status-tooltip', async (page) => {
+  scenario("the status item's tooltip says what the files not analysed on their own are", 'newcomer-1366-status-tooltip', async (page) => {
     await page.keyboard.press('Escape');
     const item = page.locator('.statusbar-item', { hasText: /resources? ·/ }).first();
     await item.hover();
@@ -81,11 +90,14 @@ describe('a Kustomize base of three builds, at 1366×768', { timeout: 8 * patien
 });
 
 describe('a Helm template with two Deployments, at 1366×768', { timeout: 6 * patience }, () => {
-  before(async () => {
-    // test/fixtures/helm/sorted: one template writes Deployment cartservice, Deployment redis-cart and a Service whose
-    // selector has a typo of redis-cart's label (helm prints the Service first, sorted by kind)
-    editor = await openEditor({ workspaceFrom: join(root, 'test', 'fixtures', 'helm', 'sorted'), viewport: { width: 1366, height: 768 } });
-  }, { timeout: 5 * patience });
+  before(
+    async () => {
+      // test/fixtures/helm/sorted: one template writes Deployment cartservice, Deployment redis-cart and a Service whose
+      // selector has a typo of redis-cart's label (helm prints the Service first, sorted by kind)
+      editor = await openEditor({ workspaceFrom: join(root, 'test', 'fixtures', 'helm', 'sorted'), viewport: { width: 1366, height: 768 } });
+    },
+    { timeout: 5 * patience },
+  );
 
   after(async () => {
     const closed = await editor?.close();

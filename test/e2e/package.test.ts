@@ -65,10 +65,13 @@ function zipEntries(zip: Buffer): readonly Entry[] {
 describe('the packaged VSIX', () => {
   let vsix: string;
   let entries: readonly Entry[];
-  before(async () => {
-    vsix = await ensureVsix();
-    entries = zipEntries(readFileSync(vsix));
-  }, { timeout: 180_000 });
+  before(
+    async () => {
+      vsix = await ensureVsix();
+      entries = zipEntries(readFileSync(vsix));
+    },
+    { timeout: 180_000 },
+  );
 
   it(`stays under ${maxBytes / 1024 / 1024} MB`, () => {
     const size = statSync(vsix).size;

@@ -27,10 +27,13 @@ async function pick(page: Page, label: string): Promise<void> {
 }
 
 describe('the trace for a chosen client (code-server, 1366×768)', { timeout: 8 * patience }, () => {
-  before(async () => {
-    editor = await openEditor({ workspaceFrom: join(__dirname, '..', 'fixtures', 'e2e', 'trace-client') });
-    await editor.page.setViewportSize({ width: 1366, height: 768 });
-  }, { timeout: 5 * patience });
+  before(
+    async () => {
+      editor = await openEditor({ workspaceFrom: join(__dirname, '..', 'fixtures', 'e2e', 'trace-client') });
+      await editor.page.setViewportSize({ width: 1366, height: 768 });
+    },
+    { timeout: 5 * patience },
+  );
 
   after(async () => {
     const closed = await editor?.close();
@@ -51,9 +54,9 @@ describe('the trace for a chosen client (code-server, 1366×768)', { timeout: 8 
       frame = await traceFrame(page, 'Client: shop/batch (Job)');
       await frame.waitForSelector('[data-node-id="client"]');
       const blocked = frame.locator('.trace-svg [data-node-id="endpoints:Deployment/api"]');
-      assert.match(await blocked.textContent() ?? '', /client blocked by api-in/);
-      assert.match(await blocked.getAttribute('class') ?? '', /status-error/);
-      assert.match(await frame.locator('.trace-svg [data-node-id="endpoints:Deployment/api-canary"]').textContent() ?? '', /client admitted/);
+      assert.match((await blocked.textContent()) ?? '', /client blocked by api-in/);
+      assert.match((await blocked.getAttribute('class')) ?? '', /status-error/);
+      assert.match((await frame.locator('.trace-svg [data-node-id="endpoints:Deployment/api-canary"]').textContent()) ?? '', /client admitted/);
       await frame.locator('.trace-svg [data-node-id="port:Deployment/api:0"]').click();
       assert.match(await frame.locator('.detail').innerText(), /ingress: shop\/api-in admits none of it \(shop\.yaml line 64\)/);
       await editor.screenshot('trace-client-1366-batch');

@@ -14,9 +14,32 @@ const sources: SourceText[] = [
   {
     uri: 'file:///w/base/web.yaml',
     text: [
-      'apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: wbe', '  ports:', '    - port: 80',
-      '---', 'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  selector:', '    matchLabels:', '      app: web',
-      '  template:', '    metadata:', '      labels:', '        app: web', '    spec:', '      containers:', '        - name: web', '          image: web:1',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  selector:',
+      '    app: wbe',
+      '  ports:',
+      '    - port: 80',
+      '---',
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  selector:',
+      '    matchLabels:',
+      '      app: web',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        app: web',
+      '    spec:',
+      '      containers:',
+      '        - name: web',
+      '          image: web:1',
       '',
     ].join('\n'),
   },
@@ -45,11 +68,14 @@ describe('a base finding of several Kustomize builds', () => {
 
   it('has one short note per build, on the entry that includes the base, through the kustomizations between', () => {
     const notes = (findings[0].related ?? []).filter((r) => r.uri.endsWith('/kustomization.yaml'));
-    assert.deepEqual(notes.map((r) => `${r.uri.slice('file:///w/'.length)}: ${lineAt(r.uri, r.span.start)}: ${r.message}`), [
-      'overlays/dev/kustomization.yaml: - ../../base: Included here in the build of overlays/dev',
-      'overlays/prod/kustomization.yaml: - ../../shared/: Included here in the build of overlays/prod',
-      'overlays/staging/kustomization.yaml: - ../../base: Included here in the build of overlays/staging',
-    ]);
+    assert.deepEqual(
+      notes.map((r) => `${r.uri.slice('file:///w/'.length)}: ${lineAt(r.uri, r.span.start)}: ${r.message}`),
+      [
+        'overlays/dev/kustomization.yaml: - ../../base: Included here in the build of overlays/dev',
+        'overlays/prod/kustomization.yaml: - ../../shared/: Included here in the build of overlays/prod',
+        'overlays/staging/kustomization.yaml: - ../../base: Included here in the build of overlays/staging',
+      ],
+    );
     for (const r of notes) {
       assert.ok(!r.message.includes('matches no pod template'), 'the message is not repeated');
       assert.ok(r.span.start > licence.length, 'not the licence comment on the first line');

@@ -52,7 +52,8 @@ function merging(byMessage = false, reuse?: Merging<Render>['reuse']): Merging<R
       return r && sourcePlace(r.text, r.definedBy, span);
     },
     message: (ls) => `${ls[0].finding.message} [${ls.map((l) => l.render.label).join(', ')}]`,
-    related: (ls) => ls.map((l) => ({ uri: l.render.definedBy, span: { start: 0, end: 0 }, message: `in ${l.render.label}${l.at.via ? ` by ${l.at.via}` : ''}` })),
+    related: (ls) =>
+      ls.map((l) => ({ uri: l.render.definedBy, span: { start: 0, end: 0 }, message: `in ${l.render.label}${l.at.via ? ` by ${l.at.via}` : ''}` })),
     ...(reuse ? { reuse } : {}),
   };
 }
@@ -90,8 +91,14 @@ describe('merging findings of renders at their source places', () => {
 
   it('keeps findings apart by code, and by message when the renderer asks', () => {
     const findings = [landing(a, finding(a)), landing(b, finding(b)), landing(b, finding(b, { code: 'other' }))];
-    assert.deepEqual(mergeAtSources(findings, merging()).map((f) => f.message), ['no port in a [a, b]', 'no port in b [b]']);
-    assert.deepEqual(mergeAtSources(findings, merging(true)).map((f) => f.message), ['no port in a [a]', 'no port in b [b]', 'no port in b [b]']);
+    assert.deepEqual(
+      mergeAtSources(findings, merging()).map((f) => f.message),
+      ['no port in a [a, b]', 'no port in b [b]'],
+    );
+    assert.deepEqual(
+      mergeAtSources(findings, merging(true)).map((f) => f.message),
+      ['no port in a [a]', 'no port in b [b]', 'no port in b [b]'],
+    );
   });
 
   it('a finding whose span no mapping covers goes to the start of its render fallback place', () => {

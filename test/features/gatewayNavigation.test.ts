@@ -63,7 +63,15 @@ function at(name: string, needle: string, delta: number) {
 }
 
 const where = (locs: readonly { uri: string; span: { start: number } }[], sources: readonly { uri: string; text: string }[]) =>
-  locs.map((l) => `${l.uri.split('/').pop()}:${sources.find((s) => s.uri === l.uri)!.text.slice(l.span.start).split('\n')[0]}`);
+  locs.map(
+    (l) =>
+      `${l.uri.split('/').pop()}:${
+        sources
+          .find((s) => s.uri === l.uri)!
+          .text.slice(l.span.start)
+          .split('\n')[0]
+      }`,
+  );
 
 describe('Gateway API definition', () => {
   it('parentRef name → the Gateway', () => {
@@ -137,12 +145,20 @@ describe('a Gateway written only in a folder below the route', () => {
   const analysis = analyzeTexts(sources);
 
   it('is still where go to definition leads', () => {
-    assert.deepEqual(definitionAt(analysis, route.uri, offset).map((d) => d.uri), [sources.find((s) => s.uri.endsWith('tls-passthrough/gateway.yaml'))!.uri]);
+    assert.deepEqual(
+      definitionAt(analysis, route.uri, offset).map((d) => d.uri),
+      [sources.find((s) => s.uri.endsWith('tls-passthrough/gateway.yaml'))!.uri],
+    );
   });
-  it('leaves the route\'s acceptance unknown in the hover and the lens, not refused', () => {
+  it("leaves the route's acceptance unknown in the hover and the lens, not refused", () => {
     const hover = hoverAt(analysis, route.uri, offset);
-    assert.match(hover?.markdown ?? '', /written only in a folder below the route's, which is not applied with it: whether the route meets this Gateway is unknown/);
-    const lens = codeLensesFor(analysis, route.uri).map((l) => l.title).join(' | ');
+    assert.match(
+      hover?.markdown ?? '',
+      /written only in a folder below the route's, which is not applied with it: whether the route meets this Gateway is unknown/,
+    );
+    const lens = codeLensesFor(analysis, route.uri)
+      .map((l) => l.title)
+      .join(' | ');
     assert.match(lens, /example-gateway: acceptance unknown/);
     assert.doesNotMatch(lens, /not accepted/);
   });

@@ -13,7 +13,9 @@ import { checkHover } from './checkHover';
 const dir = join(__dirname, '..', 'fixtures', 'hover');
 
 describe('hover', () => {
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.yaml'))
+    .sort()) {
     it(f.replace(/\.yaml$/, ''), () => {
       const md = checkHover(join(dir, f), join(dir, f.replace(/\.yaml$/, '.md')));
       // The only link a hover may contain is the trace command it builds itself.
@@ -51,7 +53,13 @@ describe('Service hover levels', () => {
     const short = readFileSync(join(dir, 'service-clusterip.md'), 'utf8');
     assert.doesNotMatch(short, /_tcp|API_SERVICE_HOST/);
     assert.match(short, /command:kubeNetlens\.serviceDetails\?/);
-    assert.ok(short.trim().split('\n').filter((l) => l.trim()).length <= 15, 'the default hover fits in 15 lines');
+    assert.ok(
+      short
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim()).length <= 15,
+      'the default hover fits in 15 lines',
+    );
   });
 
   it('answers no details for a Service that does not exist', () => {

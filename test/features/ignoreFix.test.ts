@@ -41,14 +41,23 @@ function ignored(text: string, reason: string): { text: string; ignored: string[
 describe('the "Ignore <code> here…" edit', () => {
   it('adds an annotations mapping to block metadata, at its keys’ indentation', () => {
     const r = ignored(service('metadata:\n  name: web'), 'pods come from an operator');
-    assert.match(r.text, /^metadata:\n {2}annotations:\n {4}kube-netlens\.io\/ignore: "service-selector-no-match: pods come from an operator"\n {2}name: web\n/m);
+    assert.match(
+      r.text,
+      /^metadata:\n {2}annotations:\n {4}kube-netlens\.io\/ignore: "service-selector-no-match: pods come from an operator"\n {2}name: web\n/m,
+    );
     assert.deepEqual(r.ignored, ['service-selector-no-match: pods come from an operator']);
   });
 
   it('adds the entry to annotations that exist, and to flow-style metadata', () => {
-    assert.match(ignored(service('metadata:\n  name: web\n  annotations:\n    team: shop'), 'r').text, /annotations:\n {4}kube-netlens\.io\/ignore: "service-selector-no-match: r"\n {4}team: shop/);
+    assert.match(
+      ignored(service('metadata:\n  name: web\n  annotations:\n    team: shop'), 'r').text,
+      /annotations:\n {4}kube-netlens\.io\/ignore: "service-selector-no-match: r"\n {4}team: shop/,
+    );
     const flow = ignored(service('metadata: {name: web}'), 'a reason: with a colon, "quotes" and a # hash');
-    assert.match(flow.text, /^metadata: \{annotations: \{kube-netlens\.io\/ignore: "service-selector-no-match: a reason: with a colon, \\"quotes\\" and a # hash"\}, name: web\}/m);
+    assert.match(
+      flow.text,
+      /^metadata: \{annotations: \{kube-netlens\.io\/ignore: "service-selector-no-match: a reason: with a colon, \\"quotes\\" and a # hash"\}, name: web\}/m,
+    );
     assert.deepEqual(flow.ignored, ['service-selector-no-match: a reason: with a colon, "quotes" and a # hash']);
   });
 
@@ -86,7 +95,10 @@ ${template}`;
     it('offers the object’s metadata first, then the pod template, whose annotation then ignores the finding', () => {
       const r = onTemplate(deployment('    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: main, image: nginx}]\n'), 'a migration');
       assert.deepEqual(r.titles, ['Ignore workload-selector-mismatch here…', 'Ignore workload-selector-mismatch on the pod template…']);
-      assert.match(r.text, /\n {2}template:\n {4}metadata:\n {6}annotations:\n {8}kube-netlens\.io\/ignore: "workload-selector-mismatch: a migration"\n {6}labels: \{app: web\}\n/);
+      assert.match(
+        r.text,
+        /\n {2}template:\n {4}metadata:\n {6}annotations:\n {8}kube-netlens\.io\/ignore: "workload-selector-mismatch: a migration"\n {6}labels: \{app: web\}\n/,
+      );
       assert.match(r.text, /^metadata:\n {2}name: web\n/m, 'the Deployment’s own metadata is left as it was');
       assert.deepEqual(r.ignored, ['workload-selector-mismatch by annotation on the pod template of Deployment default/web: a migration']);
     });
@@ -94,15 +106,26 @@ ${template}`;
     it('makes the pod template’s metadata when it has none, in block and flow style', () => {
       // no labels on the pods at all: the selector matches nothing the template makes
       const block = onTemplate(deployment('    spec:\n      containers: [{name: main, image: nginx}]\n'), 'generated');
-      assert.match(block.text, /\n {2}template:\n {4}metadata:\n {6}annotations:\n {8}kube-netlens\.io\/ignore: "workload-selector-mismatch: generated"\n {4}spec:\n/);
+      assert.match(
+        block.text,
+        /\n {2}template:\n {4}metadata:\n {6}annotations:\n {8}kube-netlens\.io\/ignore: "workload-selector-mismatch: generated"\n {4}spec:\n/,
+      );
       assert.deepEqual(block.ignored, ['workload-selector-mismatch by annotation on the pod template of Deployment default/web: generated']);
       const flow = onTemplate(deployment('    {spec: {containers: [{name: main, image: nginx}]}}\n'), 'generated');
-      assert.match(flow.text, /\n {2}template:\n {4}\{metadata: \{annotations: \{kube-netlens\.io\/ignore: "workload-selector-mismatch: generated"\}\}, spec: /);
+      assert.match(
+        flow.text,
+        /\n {2}template:\n {4}\{metadata: \{annotations: \{kube-netlens\.io\/ignore: "workload-selector-mismatch: generated"\}\}, spec: /,
+      );
       assert.deepEqual(flow.ignored, ['workload-selector-mismatch by annotation on the pod template of Deployment default/web: generated']);
     });
 
     it('adds a line to a pod-template annotation that ignores other codes already', () => {
-      const r = onTemplate(deployment('    metadata:\n      labels: {app: web}\n      annotations:\n        kube-netlens.io/ignore: "hostnetwork-dns-policy: legacy"\n    spec:\n      containers: [{name: main, image: nginx}]\n'), 'later');
+      const r = onTemplate(
+        deployment(
+          '    metadata:\n      labels: {app: web}\n      annotations:\n        kube-netlens.io/ignore: "hostnetwork-dns-policy: legacy"\n    spec:\n      containers: [{name: main, image: nginx}]\n',
+        ),
+        'later',
+      );
       assert.match(r.text, /kube-netlens\.io\/ignore: "hostnetwork-dns-policy: legacy\\nworkload-selector-mismatch: later"/);
       assert.deepEqual(r.ignored, ['workload-selector-mismatch by annotation on the pod template of Deployment default/web: later']);
     });
@@ -127,10 +150,17 @@ spec:
       assert.ok(finding, JSON.stringify(findings.map((f) => f.code)));
       const fix = ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).find((f) => f.title === 'Ignore api-validation on the pod template…');
       assert.ok(fix);
-      const after = text.slice(0, fix.span.start) + fix.before + ignoreAnnotationValue(fix, 'a test of the admission webhook') + fix.after + text.slice(fix.span.end);
-      assert.match(after, /\n {6}template:\n {8}metadata:\n {10}annotations:\n {12}kube-netlens\.io\/ignore: "api-validation: a test of the admission webhook"\n {8}spec:\n/);
+      const after =
+        text.slice(0, fix.span.start) + fix.before + ignoreAnnotationValue(fix, 'a test of the admission webhook') + fix.after + text.slice(fix.span.end);
+      assert.match(
+        after,
+        /\n {6}template:\n {8}metadata:\n {10}annotations:\n {12}kube-netlens\.io\/ignore: "api-validation: a test of the admission webhook"\n {8}spec:\n/,
+      );
       const again = analyzeTexts([{ uri: 'a.yaml', text: after }]);
-      assert.deepEqual(applySuppressions(diagnosticsFor(again), again).ignored.map((i) => `${i.finding.code} by ${i.by}`), ['api-validation by annotation on the pod template of CronJob default/sync']);
+      assert.deepEqual(
+        applySuppressions(diagnosticsFor(again), again).ignored.map((i) => `${i.finding.code} by ${i.by}`),
+        ['api-validation by annotation on the pod template of CronJob default/sync'],
+      );
     });
 
     it('offers no pod-template choice on an object that has no pods (a Service)', () => {
@@ -138,7 +168,10 @@ spec:
       const analysis = analyzeTexts([{ uri: 'a.yaml', text }]);
       const findings = diagnosticsFor(analysis);
       const finding = findings.find((f) => f.code === 'service-selector-no-match')!;
-      assert.deepEqual(ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).map((f) => f.title), ['Ignore service-selector-no-match here…']);
+      assert.deepEqual(
+        ignoreFixesAt(findings, analysis, 'a.yaml', finding.span).map((f) => f.title),
+        ['Ignore service-selector-no-match here…'],
+      );
     });
   });
 });

@@ -81,7 +81,7 @@ describe('definition', () => {
     const c = at('svc.yaml', 'app: nginx', 6);
     assert.deepEqual(where(definitionAt(c.analysis, c.uri, c.offset), c.sources), ['sts.yaml:app: nginx}']);
   });
-  it('a Service port\'s targetPort or name → the container port it resolves to, one per workload', () => {
+  it("a Service port's targetPort or name → the container port it resolves to, one per workload", () => {
     const onTarget = at('svc.yaml', 'targetPort: web', 13);
     assert.deepEqual(where(definitionAt(onTarget.analysis, onTarget.uri, onTarget.offset), onTarget.sources), ['sts.yaml:web, containerPort: 8080}]']);
     const onName = at('svc.yaml', 'name: http, port: 80, targetPort: web', 7);
@@ -100,7 +100,11 @@ describe('definition', () => {
 describe('references', () => {
   it('a Service → StatefulSets, Ingress backends and its declaration', () => {
     const c = at('svc.yaml', 'name: nginx', 7);
-    assert.deepEqual(where(referencesAt(c.analysis, c.uri, c.offset, true), c.sources), ['svc.yaml:nginx, namespace: web}', 'sts.yaml:nginx', 'ing.yaml:nginx']);
+    assert.deepEqual(where(referencesAt(c.analysis, c.uri, c.offset, true), c.sources), [
+      'svc.yaml:nginx, namespace: web}',
+      'sts.yaml:nginx',
+      'ing.yaml:nginx',
+    ]);
   });
   it('a Service → host names in free text', () => {
     const c = at('svc.yaml', 'name: api', 7);
@@ -113,28 +117,48 @@ describe('references', () => {
 });
 
 describe('completion', () => {
-  it('serviceName offers the namespace\'s Services, headless first', () => {
+  it("serviceName offers the namespace's Services, headless first", () => {
     const c = at('sts.yaml', 'serviceName: ', 13, workspace.replace('serviceName: nginx', 'serviceName: '));
     const items = completionAt(c.analysis, c.uri, c.text, c.offset).sort((a, b) => (a.sortText < b.sortText ? -1 : 1));
-    assert.deepEqual(items.map((i) => `${i.label} (${i.detail})`), ['nginx (headless Service)', 'api (ClusterIP Service (not headless))']);
+    assert.deepEqual(
+      items.map((i) => `${i.label} (${i.detail})`),
+      ['nginx (headless Service)', 'api (ClusterIP Service (not headless))'],
+    );
   });
   it('targetPort offers the port names the selected containers declare', () => {
-    const c = at('svc.yaml', 'targetPort: \n', 12, workspace.replace('ports: [{name: http, port: 80, targetPort: web}]', 'ports:\n  - name: http\n    port: 80\n    targetPort: '));
-    assert.deepEqual(completionAt(c.analysis, c.uri, c.text, c.offset).map((i) => i.label), ['web']);
+    const c = at(
+      'svc.yaml',
+      'targetPort: \n',
+      12,
+      workspace.replace('ports: [{name: http, port: 80, targetPort: web}]', 'ports:\n  - name: http\n    port: 80\n    targetPort: '),
+    );
+    assert.deepEqual(
+      completionAt(c.analysis, c.uri, c.text, c.offset).map((i) => i.label),
+      ['web'],
+    );
   });
   it('selector keys offer labels that exist', () => {
     const c = at('svc.yaml', 'selector:\n    ', 14, workspace.replace('selector: {app: api}', 'selector:\n    '));
     const items = completionAt(c.analysis, c.uri, c.text, c.offset);
-    assert.deepEqual(items.map((i) => i.label), ['app']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['app'],
+    );
   });
 });
 
 describe('code lenses and code actions', () => {
   it('lenses summarise Services and name StatefulSet pods', () => {
     const c = at('svc.yaml', 'kind', 0);
-    assert.deepEqual(codeLensesFor(c.analysis, c.uri).map((l) => l.title), ['3 endpoints · StatefulSet site ×3', 'Trace', 'no endpoints: selector matches no pods', 'Trace']);
+    assert.deepEqual(
+      codeLensesFor(c.analysis, c.uri).map((l) => l.title),
+      ['3 endpoints · StatefulSet site ×3', 'Trace', 'no endpoints: selector matches no pods', 'Trace'],
+    );
     const s = at('sts.yaml', 'kind', 0);
-    assert.deepEqual(codeLensesFor(s.analysis, s.uri).map((l) => l.title), ['site-0…site-2.nginx']);
+    assert.deepEqual(
+      codeLensesFor(s.analysis, s.uri).map((l) => l.title),
+      ['site-0…site-2.nginx'],
+    );
   });
   it('a NetworkPolicy lens says what it selects, how many sources it admits and whether it limits egress', () => {
     const policies = `# file: np.yaml
@@ -156,21 +180,31 @@ spec:
   podSelector: {matchLabels: {app: nothing}}
   policyTypes: [Ingress]
 # file: apps.yaml
-${['api', 'api2', 'web', 'admin', 'other'].map((n) => `apiVersion: apps/v1
+${['api', 'api2', 'web', 'admin', 'other']
+  .map(
+    (n) => `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: ${n}, namespace: shop}
 spec:
   selector: {matchLabels: {app: ${n}}}
   template:
     metadata: {labels: {app: ${n}${n.startsWith('api') ? ', tier: api' : ''}}}
-    spec: {containers: [{name: c, image: c}]}`).join('\n---\n')}
+    spec: {containers: [{name: c, image: c}]}`,
+  )
+  .join('\n---\n')}
 `;
     const p = at('np.yaml', 'kind', 0, policies);
-    assert.deepEqual(codeLensesFor(p.analysis, p.uri).map((l) => l.title), ['selects 2 workloads · admits 2 · egress limited', 'selects 0 workloads · denies all ingress']);
+    assert.deepEqual(
+      codeLensesFor(p.analysis, p.uri).map((l) => l.title),
+      ['selects 2 workloads · admits 2 · egress limited', 'selects 0 workloads · denies all ingress'],
+    );
   });
   it('a StatefulSet lens never shows per-pod names that will not resolve (semantics §2.3)', () => {
     const typo = at('sts.yaml', 'kind', 0, workspace.replace('serviceName: nginx', 'serviceName: ngnix'));
-    assert.deepEqual(codeLensesFor(typo.analysis, typo.uri).map((l) => l.title), ['no per-pod DNS names: no Service "ngnix"']);
+    assert.deepEqual(
+      codeLensesFor(typo.analysis, typo.uri).map((l) => l.title),
+      ['no per-pod DNS names: no Service "ngnix"'],
+    );
   });
   it('quick fixes come from findings overlapping the range, the preferred one first', () => {
     const c = at('sts.yaml', 'serviceName: ngnix', 13, workspace.replace('serviceName: nginx', 'serviceName: ngnix'));

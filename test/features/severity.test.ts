@@ -37,10 +37,28 @@ describe('configured severities', () => {
 
   it('the problems of Helm renders follow the same settings', () => {
     const problems = [
-      { uri: 'file:///w/chart/Chart.yaml', span: { start: 0, end: 4 }, code: 'helm-failed', severity: 'error' as const, message: 'helm template failed: a missing value' },
-      { uri: 'file:///w/chart/Chart.yaml', span: { start: 0, end: 4 }, code: 'helm-not-rendered', severity: 'information' as const, message: 'helm was not found, so the chart is not checked' },
+      {
+        uri: 'file:///w/chart/Chart.yaml',
+        span: { start: 0, end: 4 },
+        code: 'helm-failed',
+        severity: 'error' as const,
+        message: 'helm template failed: a missing value',
+      },
+      {
+        uri: 'file:///w/chart/Chart.yaml',
+        span: { start: 0, end: 4 },
+        code: 'helm-not-rendered',
+        severity: 'information' as const,
+        message: 'helm was not found, so the chart is not checked',
+      },
     ];
-    assert.deepEqual(findingsOfProblems(problems, {}, messages(undefined)).map((f) => `${f.code} ${f.severity}`), ['helm-failed error', 'helm-not-rendered information']);
-    assert.deepEqual(findingsOfProblems(problems, { 'helm-failed': 'warning', 'helm-not-rendered': 'off' }, messages(undefined)).map((f) => `${f.code} ${f.severity}`), ['helm-failed warning']);
+    assert.deepEqual(
+      findingsOfProblems(problems, {}, messages(undefined)).map((f) => `${f.code} ${f.severity}`),
+      ['helm-failed error', 'helm-not-rendered information'],
+    );
+    assert.deepEqual(
+      findingsOfProblems(problems, { 'helm-failed': 'warning', 'helm-not-rendered': 'off' }, messages(undefined)).map((f) => `${f.code} ${f.severity}`),
+      ['helm-failed warning'],
+    );
   });
 });

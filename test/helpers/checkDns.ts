@@ -11,12 +11,22 @@ export function analysisOf(fixturePath: string, config?: Partial<AnalysisConfig>
 }
 
 /** Records as the CLI prints them (no spans), in a stable order. */
-export function dnsRecordsOf(fixturePath: string, config?: Partial<AnalysisConfig>): { name: string; type: string; answer: string; condition: string; resource: string; note?: string }[] {
+export function dnsRecordsOf(
+  fixturePath: string,
+  config?: Partial<AnalysisConfig>,
+): { name: string; type: string; answer: string; condition: string; resource: string; note?: string }[] {
   return analysisOf(fixturePath, config).dnsRecords().map(plain);
 }
 
 function plain(r: DnsRecord) {
-  return { name: r.name, type: r.type, answer: r.answer, condition: r.condition, resource: `${r.resource.kind}/${r.resource.namespace}/${r.resource.name}`, ...(r.note ? { note: r.note } : {}) };
+  return {
+    name: r.name,
+    type: r.type,
+    answer: r.answer,
+    condition: r.condition,
+    resource: `${r.resource.kind}/${r.resource.namespace}/${r.resource.name}`,
+    ...(r.note ? { note: r.note } : {}),
+  };
 }
 
 export function checkDnsGolden(fixturePath: string, goldenPath: string, config?: Partial<AnalysisConfig>): void {

@@ -19,5 +19,10 @@ export function portMap(analysis: Analysis, namespace: string, service: string):
 export function manualEndpoints(analysis: Analysis, namespace: string, service: string): string[] {
   const svc = analysis.cluster.service(namespace, service)!;
   const eps = analysis.endpointsOf(svc);
-  return [eps.source, ...eps.manual.map((m) => `${m.resource.kind}/${m.resource.name} ${m.mirrored ? 'mirrored' : `ignored: ${m.reason}`} ${m.addresses.map((a) => a.ip).join(',')}`)];
+  return [
+    eps.source,
+    ...eps.manual.map(
+      (m) => `${m.resource.kind}/${m.resource.name} ${m.mirrored ? 'mirrored' : `ignored: ${m.reason}`} ${m.addresses.map((a) => a.ip).join(',')}`,
+    ),
+  ];
 }

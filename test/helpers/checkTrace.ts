@@ -52,7 +52,12 @@ export function checkTraceGolden(analysis: Analysis, services: readonly string[]
   const out: Record<string, unknown> = {};
   for (const ref of services) {
     const parts = ref.split('/');
-    const graph = parts.length === 2 ? traceOf(analysis, parts[0], parts[1]) : parts[0] === 'Gateway' ? gatewayTraceOf(analysis, parts[1], parts[2]) : routeTraceOf(analysis, parts[0], parts[1], parts[2]);
+    const graph =
+      parts.length === 2
+        ? traceOf(analysis, parts[0], parts[1])
+        : parts[0] === 'Gateway'
+          ? gatewayTraceOf(analysis, parts[1], parts[2])
+          : routeTraceOf(analysis, parts[0], parts[1], parts[2]);
     out[ref] = { graph, text: traceToText(graph).split('\n'), mermaid: traceToMermaid(graph).split('\n') };
   }
   checkGolden(goldenPath, out);

@@ -22,7 +22,9 @@ after(() => {
   // unref'd: the guard's own timer holds nothing, and the runtime does not list it among what does
   setTimeout(() => {
     const open = holders();
-    process.stderr.write(`\nThis test file's process was still running ${graceMs / 1000} s after its last test, held by: ${open.join(', ') || 'nothing the runtime names'}${children()}; ending it.\n`);
+    process.stderr.write(
+      `\nThis test file's process was still running ${graceMs / 1000} s after its last test, held by: ${open.join(', ') || 'nothing the runtime names'}${children()}; ending it.\n`,
+    );
     process.exit();
   }, graceMs).unref();
 });

@@ -68,7 +68,16 @@ export function parseFixture(content: string, baseUri = 'file:///fixture/', defa
         return;
       }
       const end = m[4] !== undefined ? { end: { lines: Number(m[4]), character: Number(m[5]) - 1 } } : {};
-      expectations.push({ uri, line: target, character: m[1].length + 1 + m[2].length, length: m[3].length, ...end, severity: m[6], code: m[7], ...(m[8] ? { message: m[8] } : {}) });
+      expectations.push({
+        uri,
+        line: target,
+        character: m[1].length + 1 + m[2].length,
+        length: m[3].length,
+        ...end,
+        severity: m[6],
+        code: m[7],
+        ...(m[8] ? { message: m[8] } : {}),
+      });
     });
     sources.push({ uri, text: part.lines.join('\n') });
   }

@@ -12,7 +12,9 @@ export interface GlossaryTerm {
   readonly source: string;
 }
 
-export const glossary: readonly GlossaryTerm[] = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'glossary.zh-cn.json'), 'utf8')) as { terms: GlossaryTerm[] }).terms;
+export const glossary: readonly GlossaryTerm[] = (
+  JSON.parse(readFileSync(join(__dirname, '..', '..', 'l10n', 'glossary.zh-cn.json'), 'utf8')) as { terms: GlossaryTerm[] }
+).terms;
 
 /** The English words of a text, without placeholders, code spans, <name patterns>, field paths, flags and quoted names. */
 export function prose(text: string): string {

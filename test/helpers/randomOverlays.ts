@@ -332,10 +332,13 @@ function writeOverlay(g: Gen, root: string, dir: string, bases: readonly BaseInf
   if (g.chance(0.4)) {
     writeFileSync(join(p, 'extra.env'), `# settings\nA=${g.int(0, 99)}\nB=two words\n\nC=\n`);
     writeFileSync(join(p, 'note.txt'), `hello ${g.pick(words)}\nsecond line\n`);
-    gens.push(`- name: overlay-settings\n  envs:\n  - extra.env\n  files:\n  - note.txt\n${g.chance(0.3) ? '  options:\n    disableNameSuffixHash: true\n' : ''}`);
+    gens.push(
+      `- name: overlay-settings\n  envs:\n  - extra.env\n  files:\n  - note.txt\n${g.chance(0.3) ? '  options:\n    disableNameSuffixHash: true\n' : ''}`,
+    );
   }
   if (gens.length) k += 'configMapGenerator:\n' + gens.join('');
-  if (g.chance(0.3)) k += `secretGenerator:\n- name: creds\n  literals:\n  - password=${g.pick(['hunter2', 'p@ss&<w>'])}\n${g.chance(0.5) ? '  type: kubernetes.io/basic-auth\n' : ''}`;
+  if (g.chance(0.3))
+    k += `secretGenerator:\n- name: creds\n  literals:\n  - password=${g.pick(['hunter2', 'p@ss&<w>'])}\n${g.chance(0.5) ? '  type: kubernetes.io/basic-auth\n' : ''}`;
   if (g.chance(0.2)) k += `generatorOptions:\n  labels:\n    generated: "true"\n${g.chance(0.3) ? '  disableNameSuffixHash: true\n' : ''}`;
   writeFileSync(join(p, 'kustomization.yaml'), k);
 }

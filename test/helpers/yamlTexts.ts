@@ -3,15 +3,157 @@
 
 import fc from 'fast-check';
 
-const tricky = ['#', ' #', ':', ': ', '"', "'", '-', '- ', '[', ']', '{', '}', ',', '&a', '*a', '!t', '|', '>', '%', '@', '`', '\t', '\r', '\r\n', '\n', ' ', '  ',
-  'ü', '日本', '\u2028', '\uFEFF', '\u00a0', '\\', '?', '~', '---', '...', '0x1F', '1e3', '.5', '+1', '0o7', '1_000', 'Null', 'TRUE', 'yes'];
+const tricky = [
+  '#',
+  ' #',
+  ':',
+  ': ',
+  '"',
+  "'",
+  '-',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '&a',
+  '*a',
+  '!t',
+  '|',
+  '>',
+  '%',
+  '@',
+  '`',
+  '\t',
+  '\r',
+  '\r\n',
+  '\n',
+  ' ',
+  '  ',
+  'ü',
+  '日本',
+  '\u2028',
+  '\uFEFF',
+  '\u00a0',
+  '\\',
+  '?',
+  '~',
+  '---',
+  '...',
+  '0x1F',
+  '1e3',
+  '.5',
+  '+1',
+  '0o7',
+  '1_000',
+  'Null',
+  'TRUE',
+  'yes',
+];
 
 const plainish = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('a', 'web', 'nginx:1.25', 'http://svc.ns:80/p', '80', '8080', 'TCP', 'ClusterIP', 'v1', 'apps/v1', 'true', 'a-b.c', '10.0.0.1', '/healthz', '1', '0') },
-  { weight: 4, arbitrary: fc.constantFrom('0x1F', '1e3', '.5', '+1', '-1', '-0', '0o7', '0o9', '1_000', '~', 'Null', 'NULL', 'null', 'TRUE', 'True', 'false', 'yes', 'no', '.inf', '-.Inf',
-    '.NaN', '1.50', '3.', '1.2.3', 'a#b', 'a #b', 'a: b', 'a:b', 'x:', '-', '- a', '-x', '[a]', '[a, "b", 1]', '[ ]', '[]', '{}', '{ }', '{a: 1}', '[a,]', '[,]', '[a b]', '&a x', '*a',
-    '!t x', '|', '|-', '>', '%x', '@x', '`x`', "it's", 'say "hi"', 'ünï', '日本', 'a\tb', ' lead', 'trail ', '', '?', '? x', ':', ',a', 'a,b', 'a]', '#', 'a  # c', '=', '<<',
-    '$x', '(x)', ';', '"', "'", 'a\\b') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'a',
+      'web',
+      'nginx:1.25',
+      'http://svc.ns:80/p',
+      '80',
+      '8080',
+      'TCP',
+      'ClusterIP',
+      'v1',
+      'apps/v1',
+      'true',
+      'a-b.c',
+      '10.0.0.1',
+      '/healthz',
+      '1',
+      '0',
+    ),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '0x1F',
+      '1e3',
+      '.5',
+      '+1',
+      '-1',
+      '-0',
+      '0o7',
+      '0o9',
+      '1_000',
+      '~',
+      'Null',
+      'NULL',
+      'null',
+      'TRUE',
+      'True',
+      'false',
+      'yes',
+      'no',
+      '.inf',
+      '-.Inf',
+      '.NaN',
+      '1.50',
+      '3.',
+      '1.2.3',
+      'a#b',
+      'a #b',
+      'a: b',
+      'a:b',
+      'x:',
+      '-',
+      '- a',
+      '-x',
+      '[a]',
+      '[a, "b", 1]',
+      '[ ]',
+      '[]',
+      '{}',
+      '{ }',
+      '{a: 1}',
+      '[a,]',
+      '[,]',
+      '[a b]',
+      '&a x',
+      '*a',
+      '!t x',
+      '|',
+      '|-',
+      '>',
+      '%x',
+      '@x',
+      '`x`',
+      "it's",
+      'say "hi"',
+      'ünï',
+      '日本',
+      'a\tb',
+      ' lead',
+      'trail ',
+      '',
+      '?',
+      '? x',
+      ':',
+      ',a',
+      'a,b',
+      'a]',
+      '#',
+      'a  # c',
+      '=',
+      '<<',
+      '$x',
+      '(x)',
+      ';',
+      '"',
+      "'",
+      'a\\b',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 4 }) },
   { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9.:/#\-_ ]{1,10}$/) },
@@ -24,28 +166,51 @@ const scalarText = fc.oneof(
 );
 const key = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('name', 'app.kubernetes.io/name', 'ports', 'a', 'b', 'c', 'kind', 'metadata', 'spec', 'x-y', '_u', 'a.b/c') },
-  { weight: 1, arbitrary: fc.constantFrom('80', 'true', 'null', '~', '0x10', '1e3', '.inf', '-k', 'a b', '"q"', "'s'", '<<', '? k', 'k#', '&x k', '!t k', 'a:b', '') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('80', 'true', 'null', '~', '0x10', '1e3', '.inf', '-k', 'a b', '"q"', "'s'", '<<', '? k', 'k#', '&x k', '!t k', 'a:b', ''),
+  },
 );
 
-type Tree = { kind: 'scalar'; text: string } | { kind: 'map'; entries: [string, Tree][] } | { kind: 'seq'; items: Tree[] } | { kind: 'literal'; header: string; lines: string[] };
+type Tree =
+  | { kind: 'scalar'; text: string }
+  | { kind: 'map'; entries: [string, Tree][] }
+  | { kind: 'seq'; items: Tree[] }
+  | { kind: 'literal'; header: string; lines: string[] };
 
 const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true },
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
     { weight: 4, arbitrary: scalarText.map((text): Tree => ({ kind: 'scalar', text })) },
-    { weight: 1, arbitrary: fc.record({ header: fc.constantFrom('|', '|-', '|+', '>', '| # c', '|2'), lines: fc.array(fc.oneof(plainish, fc.constant('')), { minLength: 0, maxLength: 4 }) }).map((l): Tree => ({ kind: 'literal', ...l })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({
+          header: fc.constantFrom('|', '|-', '|+', '>', '| # c', '|2'),
+          lines: fc.array(fc.oneof(plainish, fc.constant('')), { minLength: 0, maxLength: 4 }),
+        })
+        .map((l): Tree => ({ kind: 'literal', ...l })),
+    },
     { weight: 2, arbitrary: fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((entries): Tree => ({ kind: 'map', entries })) },
     { weight: 2, arbitrary: fc.array(tie('node'), { maxLength: 4 }).map((items): Tree => ({ kind: 'seq', items })) },
   ),
 })).node;
 
 /** Layout choices drawn per text: indentation step, whether sequences sit at their key's column, decorations. */
-const style = fc.record({ step: fc.constantFrom(2, 2, 2, 4, 1, 3), sameIndentSeq: fc.boolean(), comments: fc.constantFrom(0, 0, 0.05, 0.2, 0.4), blanks: fc.constantFrom(0, 0.1), oddIndent: fc.constantFrom(0, 0, 0, 0.02) });
+const style = fc.record({
+  step: fc.constantFrom(2, 2, 2, 4, 1, 3),
+  sameIndentSeq: fc.boolean(),
+  comments: fc.constantFrom(0, 0, 0.05, 0.2, 0.4),
+  blanks: fc.constantFrom(0, 0.1),
+  oddIndent: fc.constantFrom(0, 0, 0, 0.02),
+});
 type Style = typeof style extends fc.Arbitrary<infer S> ? S : never;
 
 function render(t: Tree, indent: number, s: Style, rnd: () => number, out: string[]): void {
   const pad = (n: number) => ' '.repeat(Math.max(0, n + (rnd() < s.oddIndent ? (rnd() < 0.5 ? -1 : 1) : 0)));
   // comment lines at column 0, at the collection's column, or a little off it, sometimes more than one
-  const commentLine = () => `${' '.repeat(Math.max(0, [0, 0, indent, indent, indent + 2, indent - 1, indent + 1][Math.floor(rnd() * 7)]))}# note: ${rnd() < 0.5 ? 'x' : '- y'}`;
+  const commentLine = () =>
+    `${' '.repeat(Math.max(0, [0, 0, indent, indent, indent + 2, indent - 1, indent + 1][Math.floor(rnd() * 7)]))}# note: ${rnd() < 0.5 ? 'x' : '- y'}`;
   const decorate = () => {
     if (rnd() < s.blanks) out.push(rnd() < 0.5 ? '' : '  ');
     while (rnd() < s.comments) out.push(commentLine());
@@ -82,7 +247,15 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
   if (t.kind !== 'scalar' && t.kind !== 'literal') decorate();
 }
 
-export const manifestText = fc.tuple(fc.tuple(fc.array(tree, { minLength: 1, maxLength: 3 }), fc.constantFrom(false, false, true)), style, fc.integer(), fc.constantFrom('', '---\n', '# head\n', '# head\n---\n'), fc.boolean(), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...tricky)), { maxLength: 2 }))
+export const manifestText = fc
+  .tuple(
+    fc.tuple(fc.array(tree, { minLength: 1, maxLength: 3 }), fc.constantFrom(false, false, true)),
+    style,
+    fc.integer(),
+    fc.constantFrom('', '---\n', '# head\n', '# head\n---\n'),
+    fc.boolean(),
+    fc.array(fc.tuple(fc.nat(), fc.constantFrom(...tricky)), { maxLength: 2 }),
+  )
   .map(([[docs, crlf], s, salt, head, finalNewline, inserts]) => {
     let state = salt | 0;
     const rnd = () => {
@@ -103,8 +276,16 @@ export const manifestText = fc.tuple(fc.tuple(fc.array(tree, { minLength: 1, max
 
 export const mutation: fc.Arbitrary<(t: string) => string> = fc.oneof(
   fc.constant((t: string) => t.replace(/\n/g, '\r\n')),
-  fc.tuple(fc.nat(), fc.constantFrom(...tricky)).map(([at, what]) => (t: string) => t.slice(0, at % (t.length + 1)) + what + t.slice(at % (t.length + 1))),
-  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8 })).map(([at, len]) => (t: string) => t.slice(0, at % (t.length + 1)) + t.slice((at % (t.length + 1)) + len)),
+  fc.tuple(fc.nat(), fc.constantFrom(...tricky)).map(
+    ([at, what]) =>
+      (t: string) =>
+        t.slice(0, at % (t.length + 1)) + what + t.slice(at % (t.length + 1)),
+  ),
+  fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8 })).map(
+    ([at, len]) =>
+      (t: string) =>
+        t.slice(0, at % (t.length + 1)) + t.slice((at % (t.length + 1)) + len),
+  ),
   fc.tuple(fc.nat(), fc.constantFrom(' ', '  ', '- ', '# ')).map(([line, lead]) => (t: string) => {
     const lines = t.split('\n');
     const i = line % lines.length;

@@ -49,10 +49,13 @@ describe('Kustomize apply units', () => {
     // one short note per build, on the entry of its kustomization that includes the base (not its first line, not
     // the message again)
     const perOverlay = (f.related ?? []).filter((r) => r.message.includes('in the build of'));
-    assert.deepEqual(perOverlay.map((r) => `${rel(r.uri)}: ${lineOf(sources, r.uri, r.span.start)}: ${r.message}`), [
-      'project/overlays/dev/kustomization.yaml: - ../../base: Included here in the build of overlays/dev',
-      'project/overlays/prod/kustomization.yaml: - ../../base: Included here in the build of overlays/prod',
-    ]);
+    assert.deepEqual(
+      perOverlay.map((r) => `${rel(r.uri)}: ${lineOf(sources, r.uri, r.span.start)}: ${r.message}`),
+      [
+        'project/overlays/dev/kustomization.yaml: - ../../base: Included here in the build of overlays/dev',
+        'project/overlays/prod/kustomization.yaml: - ../../base: Included here in the build of overlays/prod',
+      ],
+    );
     for (const r of perOverlay) assert.equal(sources.find((s) => s.uri === r.uri)!.text.slice(r.span.start, r.span.end), '../../base');
     const info = findings.find((x) => x.code === 'kustomize-not-rendered')!;
     assert.equal(info.severity, 'information');
@@ -62,11 +65,21 @@ describe('Kustomize apply units', () => {
   it('analyses each build as its own cluster: no duplicate objects across overlays, no findings on patches', () => {
     const all = sourcesOf(join(fixtures, 'shop')).concat(sourcesOf(join(fixtures, 'patches')));
     const findings = diagnosticsFor(analyzeTexts(all));
-    assert.deepEqual(findings.filter((f) => f.code === 'duplicate-resource'), []);
-    assert.deepEqual(findings.filter((f) => rel(f.uri).startsWith('patches/overlay/') && !rel(f.uri).endsWith('kustomization.yaml')), []);
+    assert.deepEqual(
+      findings.filter((f) => f.code === 'duplicate-resource'),
+      [],
+    );
+    assert.deepEqual(
+      findings.filter((f) => rel(f.uri).startsWith('patches/overlay/') && !rel(f.uri).endsWith('kustomization.yaml')),
+      [],
+    );
     const analysis = analyzeTexts(all);
     const scopes = analysis.scopes().map((s) => s.label ?? '');
-    for (const unit of ['overlays/dev', 'overlays/prod', 'overlay']) assert.ok(scopes.some((l) => l.endsWith(unit)), scopes.join(', '));
+    for (const unit of ['overlays/dev', 'overlays/prod', 'overlay'])
+      assert.ok(
+        scopes.some((l) => l.endsWith(unit)),
+        scopes.join(', '),
+      );
   });
 
   it('hovers a base Service with its DNS names in every build that includes it', () => {
@@ -83,7 +96,10 @@ describe('Kustomize apply units', () => {
   it('puts a code lens on a root kustomization saying what it builds', () => {
     const analysis = analyzeTexts(sources);
     const prod = sources.find((s) => s.uri.endsWith('overlays/prod/kustomization.yaml'))!;
-    assert.deepEqual(codeLensesFor(analysis, prod.uri).map((l) => l.title), ['Builds 2 objects in namespace prod']);
+    assert.deepEqual(
+      codeLensesFor(analysis, prod.uri).map((l) => l.title),
+      ['Builds 2 objects in namespace prod'],
+    );
     const experimental = sources.find((s) => s.uri.endsWith('overlays/experimental/kustomization.yaml'))!;
     assert.deepEqual(codeLensesFor(analysis, experimental.uri), [], 'no lens on a build that is not analysed');
   });

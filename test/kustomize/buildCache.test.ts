@@ -28,11 +28,29 @@ function outcome(fsys: FileReader, dir: string, caches?: { parsed: ParseCache; b
 
 const deployment = (app: string, label: string) =>
   [
-    'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', '    matchLabels:', `      app: ${label}`,
-    '  template:', '    metadata:', '      labels:', `        app: ${label}`, '    spec:', '      containers:', '        - name: app', '          image: registry.example/app:1',
-    '          env:', '            - name: PEER', `              value: http://${app}.default.svc.cluster.local`, '',
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    `  name: ${app}`,
+    'spec:',
+    '  selector:',
+    '    matchLabels:',
+    `      app: ${label}`,
+    '  template:',
+    '    metadata:',
+    '      labels:',
+    `        app: ${label}`,
+    '    spec:',
+    '      containers:',
+    '        - name: app',
+    '          image: registry.example/app:1',
+    '          env:',
+    '            - name: PEER',
+    `              value: http://${app}.default.svc.cluster.local`,
+    '',
   ].join('\n');
-const service = (app: string) => ['apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', `    app: ${app}`, '  ports:', '    - port: 80', ''].join('\n');
+const service = (app: string) =>
+  ['apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${app}`, 'spec:', '  selector:', `    app: ${app}`, '  ports:', '    - port: 80', ''].join('\n');
 
 /** Two apps, each a base and three overlays (namespace, prefix, labels), as workspace files. */
 function twoApps(): Map<string, string> {
@@ -42,7 +60,10 @@ function twoApps(): Map<string, string> {
     files.set(`file:///w/${app}/base/deployment.yaml`, deployment(app, app));
     files.set(`file:///w/${app}/base/service.yaml`, service(app));
     for (const o of ['dev', 'staging', 'prod'])
-      files.set(`file:///w/${app}/overlays/${o}/kustomization.yaml`, `namespace: ${app}-${o}\nnamePrefix: ${o}-\nresources:\n  - ../../base\nlabels:\n  - pairs: { env: ${o} }\n`);
+      files.set(
+        `file:///w/${app}/overlays/${o}/kustomization.yaml`,
+        `namespace: ${app}-${o}\nnamePrefix: ${o}-\nresources:\n  - ../../base\nlabels:\n  - pairs: { env: ${o} }\n`,
+      );
   }
   return files;
 }
@@ -91,20 +112,37 @@ describe('an edit in a base leaves what it does not reach unchanged', () => {
     ws.replaceDisk(files, []);
     const first = ws.snapshot();
     const before = diagnosticsFor(first.analysis);
-    assert.ok(before.some((f) => f.code === 'kustomize-name-not-rewritten' && f.uri.includes('/blog/')), 'the fixture has a finding in blog');
+    assert.ok(
+      before.some((f) => f.code === 'kustomize-name-not-rewritten' && f.uri.includes('/blog/')),
+      'the fixture has a finding in blog',
+    );
     const uri = 'file:///w/shop/base/deployment.yaml';
     ws.open(uri, deployment('shop', 'shop-canary'), 1);
     const second = ws.snapshot();
     const after = diagnosticsFor(second.analysis, second.earlier);
     const byUri = new Map(first.analysis.cluster.files.map((f) => [f.uri, f]));
     const changed = second.analysis.cluster.files.filter((f) => byUri.get(f.uri) !== f).map((f) => f.uri.slice('file:///w/'.length));
-    assert.deepEqual(changed.sort(), ['shop/base/deployment.yaml', 'shop/overlays/dev/kustomization.yaml#rendered', 'shop/overlays/prod/kustomization.yaml#rendered', 'shop/overlays/staging/kustomization.yaml#rendered'].sort());
+    assert.deepEqual(
+      changed.sort(),
+      [
+        'shop/base/deployment.yaml',
+        'shop/overlays/dev/kustomization.yaml#rendered',
+        'shop/overlays/prod/kustomization.yaml#rendered',
+        'shop/overlays/staging/kustomization.yaml#rendered',
+      ].sort(),
+    );
     const blogBefore = before.filter((f) => f.uri.includes('/blog/'));
     const blogAfter = after.filter((f) => f.uri.includes('/blog/'));
     assert.ok(blogBefore.length > 0);
     assert.equal(blogAfter.length, blogBefore.length);
-    assert.ok(blogAfter.every((f, i) => f === blogBefore[i]), "blog's findings are the same objects");
-    assert.ok(after.some((f) => f.code === 'service-selector-no-match' && f.uri === 'file:///w/shop/base/service.yaml'), 'the edit is seen');
+    assert.ok(
+      blogAfter.every((f, i) => f === blogBefore[i]),
+      "blog's findings are the same objects",
+    );
+    assert.ok(
+      after.some((f) => f.code === 'service-selector-no-match' && f.uri === 'file:///w/shop/base/service.yaml'),
+      'the edit is seen',
+    );
     const edited = new Map(files).set(uri, deployment('shop', 'shop-canary'));
     assert.deepEqual(after, diagnosticsFromScratch(analyzeTexts([...edited].map(([u, text]) => ({ uri: u, text })))));
   });

@@ -50,14 +50,23 @@ async function compare(dirs: readonly string[], base: string): Promise<Compariso
     if (!mine.ok && mine.messages.every((m) => m.startsWith('Not analysed as a Kustomize build'))) return { dir: name, built: false, notEvaluated: true };
     if (!theirs.ok && !mine.ok) return { dir: name, built: false };
     if (theirs.ok !== mine.ok)
-      return { dir: name, built: false, problem: `kubectl kustomize ${theirs.ok ? 'builds it' : `fails (${firstLine(theirs.error)})`}, the native renderer ${mine.ok ? 'builds it' : `fails (${mine.error})`}` };
+      return {
+        dir: name,
+        built: false,
+        problem: `kubectl kustomize ${theirs.ok ? 'builds it' : `fails (${firstLine(theirs.error)})`}, the native renderer ${mine.ok ? 'builds it' : `fails (${mine.error})`}`,
+      };
     const diff = firstDifference(mine.objects, theirs.objects);
     return { dir: name, built: true, problem: diff && `native vs kubectl differ at ${diff}` };
   });
 }
 
 function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n').filter((l) => l.trim() && !l.startsWith('#'))[0]?.slice(0, 300) ?? '';
+  return (
+    (text ?? '')
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('#'))[0]
+      ?.slice(0, 300) ?? ''
+  );
 }
 
 function requireKubectl(): void {
@@ -79,15 +88,24 @@ describe('native Kustomize rendering equals kubectl kustomize', () => {
     assert.deepEqual(bad, [], bad.map((b) => `${b.dir}: ${b.problem}`).join('\n'));
     // Every fixture is one Kustomize builds (a fixture both refuse would compare nothing), except the one that uses
     // what the renderer says it does not evaluate.
-    assert.deepEqual(results.filter((r) => !r.built && !r.notEvaluated).map((r) => r.dir), []);
-    assert.deepEqual(results.filter((r) => r.notEvaluated).map((r) => r.dir), [join('project', 'overlays', 'experimental')]);
+    assert.deepEqual(
+      results.filter((r) => !r.built && !r.notEvaluated).map((r) => r.dir),
+      [],
+    );
+    assert.deepEqual(
+      results.filter((r) => r.notEvaluated).map((r) => r.dir),
+      [join('project', 'overlays', 'experimental')],
+    );
   });
 
   it('refuses what Kustomize refuses: each problem fixture that kubectl fails (or builds) is said to', async () => {
     requireKubectl();
     const expected = JSON.parse(readFileSync(join(fixtures, 'problems', 'expected.json'), 'utf8')) as Record<string, { kubectl: 'fails' | 'builds' | 'any' }>;
     const named = Object.entries(expected).filter(([, e]) => e.kubectl !== 'any');
-    const real = await kubectlBuildAll(named.map(([name]) => join(fixtures, 'problems', name)), 3);
+    const real = await kubectlBuildAll(
+      named.map(([name]) => join(fixtures, 'problems', name)),
+      3,
+    );
     const wrong = named.filter(([, e], i) => (e.kubectl === 'fails') === real[i].ok).map(([name, e]) => `${name}: expected kubectl to say it ${e.kubectl}`);
     assert.deepEqual(wrong, []);
     assert.ok(named.filter(([, e]) => e.kubectl === 'fails').length >= 6);
@@ -107,8 +125,20 @@ describe('native Kustomize rendering equals kubectl kustomize', () => {
     const started = Date.now();
     const results = await compare(dirs, temp);
     const bad = results.filter((r) => r.problem);
-    assert.deepEqual(bad.slice(0, 10), [], `${bad.length} of ${results.length} builds differ (seed = case number):\n` + bad.slice(0, 10).map((b) => `${b.dir}: ${b.problem}`).join('\n'));
-    assert.deepEqual(results.filter((r) => r.notEvaluated).map((r) => r.dir), [], 'the random layouts use only what is evaluated');
+    assert.deepEqual(
+      bad.slice(0, 10),
+      [],
+      `${bad.length} of ${results.length} builds differ (seed = case number):\n` +
+        bad
+          .slice(0, 10)
+          .map((b) => `${b.dir}: ${b.problem}`)
+          .join('\n'),
+    );
+    assert.deepEqual(
+      results.filter((r) => r.notEvaluated).map((r) => r.dir),
+      [],
+      'the random layouts use only what is evaluated',
+    );
     const built = results.filter((r) => r.built).length;
     // The generator aims at layouts Kustomize accepts; most must build, or the comparison says little.
     assert.ok(built >= results.length * 0.9, `only ${built} of ${results.length} random layouts built`);

@@ -22,11 +22,20 @@ describe('the kubectl of the Kustomize tests', () => {
 
   it('without kubectl on PATH, the unpacked one serves', () => {
     assert.ok(existsSync(unpackedKubectl), `${unpackedKubectl} is missing: node scripts/setup-kubectl.mjs unpacks it`);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./test/helpers/kubectlKustomize.ts').then((m) => console.log(JSON.stringify((m.findKubectl ?? m.default.findKubectl)())))"], {
-      encoding: 'utf8',
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, PATH: '' },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        "import('./test/helpers/kubectlKustomize.ts').then((m) => console.log(JSON.stringify((m.findKubectl ?? m.default.findKubectl)())))",
+      ],
+      {
+        encoding: 'utf8',
+        cwd: join(__dirname, '..', '..'),
+        env: { ...process.env, PATH: '' },
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
     const found = JSON.parse(r.stdout.trim().split('\n').pop()!) as { path?: string; kustomizeVersion?: string };
     assert.equal(found.path, unpackedKubectl);
@@ -37,7 +46,9 @@ describe('the kubectl of the Kustomize tests', () => {
     assert.ok(existsSync(fixture), fixture);
     const r = spawnSync(unpackedKubectl, ['kustomize', fixture], { encoding: 'utf8', timeout: 20_000 });
     assert.equal(r.status, 0, r.stderr);
-    const theirs = parseAllDocuments(r.stdout, { logLevel: 'error' }).map((d) => d.toJS() as unknown).filter((o) => o !== null);
+    const theirs = parseAllDocuments(r.stdout, { logLevel: 'error' })
+      .map((d) => d.toJS() as unknown)
+      .filter((o) => o !== null);
     const mine = nativeBuild(fixture);
     assert.ok(mine.ok, mine.error);
     assert.ok(theirs.length > 0);

@@ -24,7 +24,7 @@ describe('kustomize load restrictor', () => {
   });
   after(() => rmSync(layout.top, { recursive: true, force: true }));
 
-  it('the native renderer refuses every escape with kustomize\'s words, workspace-relative paths and no contents', () => {
+  it("the native renderer refuses every escape with kustomize's words, workspace-relative paths and no contents", () => {
     for (const c of layout.cases) {
       const unit = renderKustomization(diskReader, pathToFileURL(c.dir).href, { workspace: pathToFileURL(layout.workspace).href });
       assert.equal(unit.rendered, undefined, `${c.name} must not build`);
@@ -68,7 +68,7 @@ describe('kustomize load restrictor', () => {
     });
   });
 
-  it('kube-netlens build refuses each escape (exit 2, kustomize\'s words, relative paths) unless --load-restrictor LoadRestrictionsNone', () => {
+  it("kube-netlens build refuses each escape (exit 2, kustomize's words, relative paths) unless --load-restrictor LoadRestrictionsNone", () => {
     for (const c of layout.cases) {
       const rel = relative(layout.workspace, c.dir);
       const r = runCli(['build', rel], { cwd: layout.workspace });

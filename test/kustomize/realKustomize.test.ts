@@ -46,16 +46,49 @@ function allFiles(dir: string, out: string[] = []): string[] {
 const base = {
   'base/kustomization.yaml': 'resources:\n  - web.yaml\n',
   'base/web.yaml': [
-    'apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', 'spec:', '  selector:', '    app: web', '  ports:', '    - port: 80',
-    '---', 'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: web', 'spec:', '  selector:', '    matchLabels:', '      app: web',
-    '  template:', '    metadata:', '      labels:', '        app: web', '    spec:', '      containers:', '        - name: web', '          image: nginx', '',
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  selector:',
+    '    app: web',
+    '  ports:',
+    '    - port: 80',
+    '---',
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  selector:',
+    '    matchLabels:',
+    '      app: web',
+    '  template:',
+    '    metadata:',
+    '      labels:',
+    '        app: web',
+    '    spec:',
+    '      containers:',
+    '        - name: web',
+    '          image: nginx',
+    '',
   ].join('\n'),
 };
 
 /** An overlay whose replacement copies the Service's name into a pod label (replacements are not evaluated natively). */
 const replacementsOverlay = [
-  'namespace: prod', 'namePrefix: prod-', 'resources:', '  - ../../base', 'replacements:', '  - source: { kind: Service, name: web, fieldPath: metadata.name }',
-  '    targets:', '      - select: { kind: Deployment }', '        fieldPaths: [spec.template.metadata.labels.svc]', '        options: { create: true }', '',
+  'namespace: prod',
+  'namePrefix: prod-',
+  'resources:',
+  '  - ../../base',
+  'replacements:',
+  '  - source: { kind: Service, name: web, fieldPath: metadata.name }',
+  '    targets:',
+  '      - select: { kind: Deployment }',
+  '        fieldPaths: [spec.template.metadata.labels.svc]',
+  '        options: { create: true }',
+  '',
 ].join('\n');
 
 function sources(dir: string) {
@@ -82,13 +115,21 @@ describe('kubeNetlens.kustomize.roots', () => {
   it('with it, only the kustomizations it names are roots, included ones too, components never', () => {
     assert.deepEqual(units(dir, { isRoot: rootMatcher(['overlays/prod'], [dir]) }).map(label), ['overlays/prod']);
     assert.deepEqual(units(dir, { isRoot: rootMatcher(['base', '**/extra'], [dir]) }).map(label), ['base']);
-    assert.deepEqual(units(dir, { isRoot: rootMatcher(['overlays/*/kustomization.yaml'], [dir]) }).map(label).sort(), ['overlays/dev', 'overlays/prod']);
+    assert.deepEqual(
+      units(dir, { isRoot: rootMatcher(['overlays/*/kustomization.yaml'], [dir]) })
+        .map(label)
+        .sort(),
+      ['overlays/dev', 'overlays/prod'],
+    );
     assert.deepEqual(units(dir, { isRoot: rootMatcher(['nothing/here'], [dir]) }), []);
   });
 
   it('the overlay it leaves out is not analysed: its namespace makes no findings or DNS names', () => {
     const a = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { isRoot: rootMatcher(['overlays/prod'], [dir]) } });
-    const services = a.cluster.files.flatMap((f) => f.resources).filter((r) => r.kind === 'Service').map((r) => `${r.namespace}/${r.name}`);
+    const services = a.cluster.files
+      .flatMap((f) => f.resources)
+      .filter((r) => r.kind === 'Service')
+      .map((r) => `${r.namespace}/${r.name}`);
     assert.deepEqual(services, ['prod/prod-web']);
   });
 
@@ -140,12 +181,20 @@ describe('the real Kustomize for what is not evaluated natively', () => {
   };
 
   it('builds the root through a temporary wrapper, maps findings to the base line, and leaves the user files alone', () => {
-    const dir = workspace({ ...base, 'overlays/prod/kustomization.yaml': replacementsOverlay, 'base/typo.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: typo\nspec:\n  selector:\n    app: wbe\n  ports:\n    - port: 80\n' });
+    const dir = workspace({
+      ...base,
+      'overlays/prod/kustomization.yaml': replacementsOverlay,
+      'base/typo.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: typo\nspec:\n  selector:\n    app: wbe\n  ports:\n    - port: 80\n',
+    });
     writeFileSync(join(dir, 'base/kustomization.yaml'), 'resources:\n  - web.yaml\n  - typo.yaml\n');
     const before = allFiles(dir).map((p) => [p, readFileSync(p, 'utf8'), statSync(p).mtimeMs]);
     const t = tool();
     const a = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { external: (native) => buildWithKustomizeSync(t, native, diskReader) } });
-    assert.deepEqual(allFiles(dir).map((p) => [p, readFileSync(p, 'utf8'), statSync(p).mtimeMs]), before, 'no file of the workspace is written, none is added');
+    assert.deepEqual(
+      allFiles(dir).map((p) => [p, readFileSync(p, 'utf8'), statSync(p).mtimeMs]),
+      before,
+      'no file of the workspace is written, none is added',
+    );
     const rendered = a.cluster.files.find((f) => f.rendered)!;
     assert.ok(rendered, 'the overlay is analysed as its build');
     assert.doesNotMatch(rendered.text, /config\.kubernetes\.io\/origin/, 'the origin annotations are removed');
@@ -155,7 +204,13 @@ describe('the real Kustomize for what is not evaluated natively', () => {
     const image = rendered.text.indexOf('image: nginx') + 'image: '.length;
     const m = sourceOf(rendered.rendered!.text, { start: image, end: image + 5 })!;
     assert.equal(m.uri, fileUri(join(dir, 'base/web.yaml')));
-    assert.equal(before.find(([p]) => p === join(dir, 'base/web.yaml'))![1].toString().slice(m.span.start, m.span.end), 'nginx');
+    assert.equal(
+      before
+        .find(([p]) => p === join(dir, 'base/web.yaml'))![1]
+        .toString()
+        .slice(m.span.start, m.span.end),
+      'nginx',
+    );
     const findings = diagnosticsFor(a);
     const typo = findings.find((f) => f.code === 'service-selector-no-match')!;
     assert.ok(typo, `a finding in the build; got ${findings.map((f) => f.code).join(', ')}`);
@@ -164,20 +219,49 @@ describe('the real Kustomize for what is not evaluated natively', () => {
 
   it('runs the "Kustomize did not rewrite it" checks on what the real Kustomize built, on the base line', () => {
     // the overlay renames and moves Service web (prod/prod-web); a string in the base still names web.default.svc
-    const client = ['---', 'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: client', 'spec:', '  selector:', '    matchLabels:', '      app: client',
-      '  template:', '    metadata:', '      labels:', '        app: client', '    spec:', '      containers:', '        - name: client', '          image: curl',
-      '          env:', '            - name: WEB_URL', '              value: http://web.default.svc.cluster.local:80', '            - name: WEB_HOST', '              value: http://web:80', ''].join('\n');
+    const client = [
+      '---',
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: client',
+      'spec:',
+      '  selector:',
+      '    matchLabels:',
+      '      app: client',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        app: client',
+      '    spec:',
+      '      containers:',
+      '        - name: client',
+      '          image: curl',
+      '          env:',
+      '            - name: WEB_URL',
+      '              value: http://web.default.svc.cluster.local:80',
+      '            - name: WEB_HOST',
+      '              value: http://web:80',
+      '',
+    ].join('\n');
     const dir = workspace({ ...base, 'base/web.yaml': base['base/web.yaml'] + client, 'overlays/prod/kustomization.yaml': replacementsOverlay });
     const t = tool();
     const a = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { external: (native) => buildWithKustomizeSync(t, native, diskReader) } });
-    assert.ok(a.cluster.files.some((f) => f.rendered && /svc: prod-web/.test(f.text)), 'the real Kustomize built the overlay');
+    assert.ok(
+      a.cluster.files.some((f) => f.rendered && /svc: prod-web/.test(f.text)),
+      'the real Kustomize built the overlay',
+    );
     const found = diagnosticsFor(a).filter((f) => f.code === 'kustomize-name-not-rewritten');
     const webYaml = fileUri(join(dir, 'base/web.yaml'));
     const text = readFileSync(join(dir, 'base/web.yaml'), 'utf8');
-    assert.deepEqual(found.map((f) => [f.uri, text.slice(f.span.start, f.span.end)]).sort(), [
-      [webYaml, 'http://web.default.svc.cluster.local:80'],
-      [webYaml, 'http://web:80'],
-    ], `both strings, on the base's lines; got ${found.map((f) => f.message).join(' | ')}`);
+    assert.deepEqual(
+      found.map((f) => [f.uri, text.slice(f.span.start, f.span.end)]).sort(),
+      [
+        [webYaml, 'http://web.default.svc.cluster.local:80'],
+        [webYaml, 'http://web:80'],
+      ],
+      `both strings, on the base's lines; got ${found.map((f) => f.message).join(' | ')}`,
+    );
     assert.match(found.find((f) => text.slice(f.span.start, f.span.end).includes('.svc'))!.message, /renamed it to prod-web and moved it to namespace prod/);
   });
 
@@ -190,8 +274,15 @@ describe('the real Kustomize for what is not evaluated natively', () => {
     });
     const t = tool();
     const us = units(dir, { external: (native) => buildWithKustomizeSync(t, native, diskReader) });
-    const note = (l: string) => us.find((u) => u.label === l)!.problems.map((p) => `${p.code}: ${p.message}`).join('\n');
-    assert.match(note('overlays/remote'), /kustomize-not-rendered: .*not built with Kustomize either: the remote resource 'https:\/\/example\.invalid\/app\.yaml' is never fetched/);
+    const note = (l: string) =>
+      us
+        .find((u) => u.label === l)!
+        .problems.map((p) => `${p.code}: ${p.message}`)
+        .join('\n');
+    assert.match(
+      note('overlays/remote'),
+      /kustomize-not-rendered: .*not built with Kustomize either: the remote resource 'https:\/\/example\.invalid\/app\.yaml' is never fetched/,
+    );
     assert.match(note('overlays/helm'), /kustomize-not-rendered: .*--enable-helm, which is never passed/);
   });
 
@@ -199,12 +290,16 @@ describe('the real Kustomize for what is not evaluated natively', () => {
     const dir = workspace({
       ...base,
       // a JSON patch under a parent the object lacks: Kustomize fails too
-      'overlays/broken/kustomization.yaml': 'resources:\n  - ../../base\npatches:\n  - target: { kind: Deployment }\n    patch: |-\n      - { op: add, path: /spec/strategy/rollingUpdate/maxSurge, value: 1 }\n',
+      'overlays/broken/kustomization.yaml':
+        'resources:\n  - ../../base\npatches:\n  - target: { kind: Deployment }\n    patch: |-\n      - { op: add, path: /spec/strategy/rollingUpdate/maxSurge, value: 1 }\n',
     });
     const t = tool();
     const [broken] = units(dir, { external: (native) => buildWithKustomizeSync(t, native, diskReader) });
     assert.equal(broken.rendered, undefined);
-    assert.deepEqual(broken.problems.map((p) => [p.code, p.severity]), [['kustomize-render-failed', 'error']]);
+    assert.deepEqual(
+      broken.problems.map((p) => [p.code, p.severity]),
+      [['kustomize-render-failed', 'error']],
+    );
     assert.match(broken.problems[0].message, /^Kustomize build fails: JSON patch on Deployment/, 'the native message, which names the patch, is kept');
     // a Kustomize that builds what the native renderer refused: its build is analysed, and no failure is reported
     const fake = join(dir, 'fake-kustomize');
@@ -213,7 +308,11 @@ describe('the real Kustomize for what is not evaluated natively', () => {
     const built = units(dir, { external: (native) => buildWithKustomizeSync({ ...t, path: fake, kubectl: false }, native, diskReader) });
     assert.ok(built[0].rendered, 'the real build replaces the native failure');
     assert.deepEqual(built[0].problems, []);
-    const a = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { external: (native) => buildWithKustomizeSync({ ...t, path: fake, kubectl: false }, native, diskReader) } });
+    const a = analyzeTexts(
+      sources(dir),
+      {},
+      { readOther: diskReader, kustomize: { external: (native) => buildWithKustomizeSync({ ...t, path: fake, kubectl: false }, native, diskReader) } },
+    );
     const codes = diagnosticsFor(a).map((f) => f.code);
     assert.ok(!codes.includes('kustomize-render-failed'), `no failure once Kustomize built it: ${codes.join(', ')}`);
     assert.ok(codes.includes('workload-selector-mismatch'), `the build is checked: ${codes.join(', ')}`);

@@ -39,7 +39,12 @@ function objects(unit: RenderedUnit): Obj[] {
 
 function find(unit: RenderedUnit, kind: string, name: string): Obj {
   const o = objects(unit).find((x) => x.kind === kind && x.metadata.name === name);
-  assert.ok(o, `${kind} ${name} in ${objects(unit).map((x) => `${x.kind}/${x.metadata.name}`).join(', ')}`);
+  assert.ok(
+    o,
+    `${kind} ${name} in ${objects(unit)
+      .map((x) => `${x.kind}/${x.metadata.name}`)
+      .join(', ')}`,
+  );
   return o;
 }
 
@@ -54,7 +59,12 @@ function origin(unit: RenderedUnit, pattern: RegExp): { file: string; text: stri
   const src = fsys.read(mapping.uri) ?? '';
   const ls = src.lastIndexOf('\n', mapping.span.start - 1) + 1;
   const le = src.indexOf('\n', mapping.span.start);
-  return { file: relativeUri(pathToFileURL(fixtures).href, mapping.uri), text: src.slice(mapping.span.start, mapping.span.end), line: src.slice(ls, le < 0 ? undefined : le).trim(), via: mapping.via };
+  return {
+    file: relativeUri(pathToFileURL(fixtures).href, mapping.uri),
+    text: src.slice(mapping.span.start, mapping.span.end),
+    line: src.slice(ls, le < 0 ? undefined : le).trim(),
+    via: mapping.via,
+  };
 }
 
 describe('Kustomize rendering: transformers', () => {
@@ -71,7 +81,10 @@ describe('Kustomize rendering: transformers', () => {
       'StatefulSet/prod/prod-db-v2',
       'Ingress/prod/prod-web-v2',
     ]);
-    const ing = find(prod, 'Ingress', 'prod-web-v2').spec as { defaultBackend: { service: { name: string } }; rules: { http: { paths: { backend: { service: { name: string } } }[] } }[] };
+    const ing = find(prod, 'Ingress', 'prod-web-v2').spec as {
+      defaultBackend: { service: { name: string } };
+      rules: { http: { paths: { backend: { service: { name: string } } }[] } }[];
+    };
     assert.equal(ing.defaultBackend.service.name, 'prod-web-v2');
     assert.equal(ing.rules[0].http.paths[0].backend.service.name, 'prod-web-v2');
     assert.equal(find(prod, 'StatefulSet', 'prod-db-v2').spec?.serviceName, 'prod-db-v2');
@@ -118,7 +131,11 @@ describe('Kustomize rendering: transformers', () => {
     const sel = render('labels/selectors');
     assert.deepEqual((find(sel, 'Service', 'api').spec as { selector: unknown }).selector, { app: 'api', team: 'payments' });
     assert.deepEqual((find(sel, 'Service', 'external').spec as { selector: unknown }).selector, { team: 'payments' });
-    const np = find(sel, 'NetworkPolicy', 'api-ingress').spec as { podSelector: { matchLabels: unknown }; ingress: { from: { podSelector?: { matchLabels: unknown } }[] }[]; egress: { to: { podSelector: unknown }[] }[] };
+    const np = find(sel, 'NetworkPolicy', 'api-ingress').spec as {
+      podSelector: { matchLabels: unknown };
+      ingress: { from: { podSelector?: { matchLabels: unknown } }[] }[];
+      egress: { to: { podSelector: unknown }[] }[];
+    };
     assert.deepEqual(np.podSelector.matchLabels, { app: 'api', team: 'payments' });
     assert.deepEqual(np.ingress[0].from[0].podSelector?.matchLabels, { role: 'client', team: 'payments' });
     assert.deepEqual(np.egress[0].to[0].podSelector, {}, 'an empty pod selector is not created');
@@ -137,17 +154,29 @@ describe('Kustomize rendering: transformers', () => {
     const unit = render('patches/overlay');
     const names = objects(unit).map((o) => `${o.kind}/${o.metadata.name}`);
     assert.ok(!names.includes('ConfigMap/staging-legacy'), '$patch: delete removes the object');
-    const api = find(unit, 'Deployment', 'staging-api') as Obj & { spec: { replicas: number; template: { metadata: { annotations: unknown }; spec: { containers: { name: string; env?: unknown; args?: string[] }[]; tolerations?: unknown } } } };
+    const api = find(unit, 'Deployment', 'staging-api') as Obj & {
+      spec: {
+        replicas: number;
+        template: { metadata: { annotations: unknown }; spec: { containers: { name: string; env?: unknown; args?: string[] }[]; tolerations?: unknown } };
+      };
+    };
     assert.equal(api.spec.replicas, 4);
-    assert.deepEqual(api.spec.template.spec.containers.map((c) => c.name), ['sidecar', 'api']);
-    assert.deepEqual(api.spec.template.spec.containers[1].env, [{ name: 'B', value: '20' }, { name: 'C', value: '3' }, { name: 'A', value: '1' }]);
+    assert.deepEqual(
+      api.spec.template.spec.containers.map((c) => c.name),
+      ['sidecar', 'api'],
+    );
+    assert.deepEqual(api.spec.template.spec.containers[1].env, [
+      { name: 'B', value: '20' },
+      { name: 'C', value: '3' },
+      { name: 'A', value: '1' },
+    ]);
     assert.deepEqual(api.spec.template.spec.containers[1].args, ['--port=8080', '--verbose']);
     assert.equal(api.spec.template.spec.tolerations, undefined);
     assert.deepEqual(api.spec.template.metadata.annotations, { patched: 'yes' });
     const worker = find(unit, 'Deployment', 'staging-worker') as Obj & { spec: { template: { spec: { containers: { image: string; env: unknown }[] } } } };
     assert.equal(worker.spec.template.spec.containers[0].image, 'worker:2');
     assert.deepEqual(find(unit, 'ConfigMap', 'staging-settings').data, { a: '1', c: '3', d: '4', e: '1' });
-    assert.equal(((find(unit, 'Service', 'staging-api').spec as { ports: { port: number }[] }).ports[0]).port, 8081);
+    assert.equal((find(unit, 'Service', 'staging-api').spec as { ports: { port: number }[] }).ports[0].port, 8081);
     const replaced = find(render('replace/overlay'), 'NetworkPolicy', 'allow').spec as { podSelector: unknown; ingress: unknown };
     assert.deepEqual(replaced.podSelector, { matchLabels: { app: 'api-v2' } });
     assert.deepEqual(replaced.ingress, [{ from: [{ namespaceSelector: {} }] }]);
@@ -157,7 +186,9 @@ describe('Kustomize rendering: transformers', () => {
     const unit = render('components/overlay');
     const names = objects(unit).map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`);
     assert.ok(names.includes('Service/observed/metrics-blue'), names.join(', '));
-    const app = find(unit, 'Deployment', 'app-blue') as Obj & { spec: { template: { spec: { containers: { name: string; envFrom?: { configMapRef: { name: string } }[] }[] } } } };
+    const app = find(unit, 'Deployment', 'app-blue') as Obj & {
+      spec: { template: { spec: { containers: { name: string; envFrom?: { configMapRef: { name: string } }[] }[] } } };
+    };
     const exporter = app.spec.template.spec.containers.find((c) => c.name === 'exporter');
     assert.match(exporter?.envFrom?.[0].configMapRef.name ?? '', /^metrics-config-blue-[a-z0-9]{10}$/);
     assert.equal(app.metadata.labels?.monitored, 'true');
@@ -167,7 +198,12 @@ describe('Kustomize rendering: transformers', () => {
 describe('Kustomize rendering: source map', () => {
   it('maps base fields to base lines, settings’ values to the kustomization line that set them', () => {
     const prod = render('shop/overlays/prod');
-    assert.deepEqual(origin(prod, /name: (prod-web-v2)\n {2}namespace: prod\nspec:\n {2}selector/), { file: 'shop/overlays/prod/kustomization.yaml', text: 'nameSuffix: -v2', line: 'nameSuffix: -v2', via: 'nameSuffix' });
+    assert.deepEqual(origin(prod, /name: (prod-web-v2)\n {2}namespace: prod\nspec:\n {2}selector/), {
+      file: 'shop/overlays/prod/kustomization.yaml',
+      text: 'nameSuffix: -v2',
+      line: 'nameSuffix: -v2',
+      via: 'nameSuffix',
+    });
     const ns = origin(prod, /kind: Service\nmetadata:\n {2}name: prod-db-v2\n {2}namespace: (prod)/);
     assert.equal(ns.file, 'shop/overlays/prod/kustomization.yaml');
     assert.equal(ns.line, 'namespace: prod');
@@ -252,14 +288,30 @@ describe('Kustomize rendering: problems instead of exceptions', () => {
     add('file:///weird/kustomization.yaml', 'resources: 7\nnamePrefix: [1]\n');
     add('file:///expand/kustomization.yaml', 'resources:\n- a.yaml\n');
     const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
-    add('file:///expand/a.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n' + levels.slice(1).map((l, i) => `  ${l}: &${l} [${Array(10).fill('*' + levels[i]).join(', ')}]\n`).join(''));
+    add(
+      'file:///expand/a.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n' +
+        levels
+          .slice(1)
+          .map(
+            (l, i) =>
+              `  ${l}: &${l} [${Array(10)
+                .fill('*' + levels[i])
+                .join(', ')}]\n`,
+          )
+          .join(''),
+    );
     add('file:///nested/kustomization.yaml', 'resources:\n- a.yaml\n');
     add('file:///nested/a.yaml', 'kind: ConfigMap\nmetadata: {name: m}\ndata: ' + '['.repeat(3000) + ']'.repeat(3000) + '\n');
     add('file:///unread/kustomization.yaml', 'resources:\n- big.yaml\n');
     dirs.set('file:///unread', [...(dirs.get('file:///unread') ?? []), 'big.yaml']);
     const reader: FileReader = { read: (u) => files.get(u), list: (d) => dirs.get(d) };
     const unread = renderKustomization(reader, 'file:///unread').problems[0];
-    assert.deepEqual([unread.code, unread.severity], ['kustomize-not-rendered', 'information'], 'a file in its folder that cannot be read is not a failed build');
+    assert.deepEqual(
+      [unread.code, unread.severity],
+      ['kustomize-not-rendered', 'information'],
+      'a file in its folder that cannot be read is not a failed build',
+    );
     for (const root of ['file:///deep/k0', 'file:///self', 'file:///bomb', 'file:///weird', 'file:///missing', 'file:///expand', 'file:///nested']) {
       const started = Date.now();
       const unit = renderKustomization(reader, root);
@@ -315,15 +367,39 @@ describe('Kustomize roots', () => {
   }
 
   it('finds the kustomizations no other one includes, the files each reads, and the files that are patches', () => {
-    const layout = discoverKustomizations(walk(join(fixtures, 'shop')).concat(walk(join(fixtures, 'components')), walk(join(fixtures, 'patches'))), fsys, pathToFileURL(fixtures).href);
+    const layout = discoverKustomizations(
+      walk(join(fixtures, 'shop')).concat(walk(join(fixtures, 'components')), walk(join(fixtures, 'patches'))),
+      fsys,
+      pathToFileURL(fixtures).href,
+    );
     const rel = (u: string) => relativeUri(pathToFileURL(fixtures).href, u);
-    assert.deepEqual(layout.folders.map(rel), ['components/base', 'components/monitoring', 'components/overlay', 'patches/base', 'patches/overlay', 'shop/base', 'shop/overlays/dev', 'shop/overlays/prod']);
-    assert.deepEqual(layout.roots.map((r) => rel(r.dir)), ['components/overlay', 'patches/overlay', 'shop/overlays/dev', 'shop/overlays/prod']);
-    assert.deepEqual(layout.roots.map((r) => r.unit.label), ['components/overlay', 'patches/overlay', 'shop/overlays/dev', 'shop/overlays/prod']);
+    assert.deepEqual(layout.folders.map(rel), [
+      'components/base',
+      'components/monitoring',
+      'components/overlay',
+      'patches/base',
+      'patches/overlay',
+      'shop/base',
+      'shop/overlays/dev',
+      'shop/overlays/prod',
+    ]);
+    assert.deepEqual(
+      layout.roots.map((r) => rel(r.dir)),
+      ['components/overlay', 'patches/overlay', 'shop/overlays/dev', 'shop/overlays/prod'],
+    );
+    assert.deepEqual(
+      layout.roots.map((r) => r.unit.label),
+      ['components/overlay', 'patches/overlay', 'shop/overlays/dev', 'shop/overlays/prod'],
+    );
     const prod = layout.roots.find((r) => rel(r.dir) === 'shop/overlays/prod')!;
     assert.ok(prod.reads.map(rel).includes('shop/base/web.yaml'));
     assert.ok(prod.unit.rendered);
-    assert.deepEqual([...layout.patchFiles].map(rel).sort(), ['patches/overlay/api-resources.yaml', 'patches/overlay/delete-legacy.yaml', 'patches/overlay/service-ops.yaml', 'patches/overlay/settings-ops.json']);
+    assert.deepEqual([...layout.patchFiles].map(rel).sort(), [
+      'patches/overlay/api-resources.yaml',
+      'patches/overlay/delete-legacy.yaml',
+      'patches/overlay/service-ops.yaml',
+      'patches/overlay/settings-ops.json',
+    ]);
   });
 
   it('resolves paths inside URIs without the path module', () => {
@@ -357,22 +433,41 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
   };
 
   it('a resource outside the root is refused before the Helm charts are (accumulateResources comes first)', () => {
-    const p = problemOf({ 'file:///r/shared.yaml': service, 'file:///r/app/kustomization.yaml': 'resources:\n- ../shared.yaml\nhelmCharts:\n- name: web\n' }, 'file:///r/app');
+    const p = problemOf(
+      { 'file:///r/shared.yaml': service, 'file:///r/app/kustomization.yaml': 'resources:\n- ../shared.yaml\nhelmCharts:\n- name: web\n' },
+      'file:///r/app',
+    );
     assert.equal(p.code, 'kustomize-render-failed');
     assert.match(p.message, /security; file .*shared\.yaml' is not in or below/);
   });
 
   it('a missing resource is refused before replacements, in a base as in the root', () => {
-    const p = problemOf({ 'file:///b/base/kustomization.yaml': 'replacements:\n- path: r.yaml\nresources:\n- gone.yaml\n', 'file:///b/kustomization.yaml': 'resources:\n- base\n' }, 'file:///b');
+    const p = problemOf(
+      {
+        'file:///b/base/kustomization.yaml': 'replacements:\n- path: r.yaml\nresources:\n- gone.yaml\n',
+        'file:///b/kustomization.yaml': 'resources:\n- base\n',
+      },
+      'file:///b',
+    );
     assert.equal(p.code, 'kustomize-render-failed');
     assert.match(p.message, /gone\.yaml/);
   });
 
   it('a transformer configuration file that is not there fails the build; one that is there is not read', () => {
-    const missing = problemOf({ 'file:///c/web.yaml': service, 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' }, 'file:///c');
+    const missing = problemOf(
+      { 'file:///c/web.yaml': service, 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' },
+      'file:///c',
+    );
     assert.equal(missing.code, 'kustomize-render-failed');
     assert.match(missing.message, /conf\/kinds\.yaml/);
-    const present = problemOf({ 'file:///c/web.yaml': service, 'file:///c/conf/kinds.yaml': 'images: []\n', 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' }, 'file:///c');
+    const present = problemOf(
+      {
+        'file:///c/web.yaml': service,
+        'file:///c/conf/kinds.yaml': 'images: []\n',
+        'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n',
+      },
+      'file:///c',
+    );
     assert.equal(present.code, 'kustomize-not-rendered');
   });
 
@@ -409,7 +504,11 @@ describe('Kustomize rendering: a path outside the root that is not there', () =>
       'file:///o/app/kustomization.yaml': 'resources:\n- ../gone\n',
       'file:///o/app2/kustomization.yaml': 'resources:\n- ../shared.yaml\n',
     };
-    const dirs: Record<string, string[]> = { 'file:///o': ['shared.yaml', 'app', 'app2'], 'file:///o/app': ['kustomization.yaml'], 'file:///o/app2': ['kustomization.yaml'] };
+    const dirs: Record<string, string[]> = {
+      'file:///o': ['shared.yaml', 'app', 'app2'],
+      'file:///o/app': ['kustomization.yaml'],
+      'file:///o/app2': ['kustomization.yaml'],
+    };
     const reader: FileReader = { read: (u) => files[u], list: (d) => dirs[d], realUri: (u) => (files[u] !== undefined || dirs[u] ? u : undefined) };
     const missing = renderKustomization(reader, 'file:///o/app').problems;
     assert.equal(missing.length, 1);
@@ -427,10 +526,16 @@ describe('Kustomize rendering: a JSON patch test of null', () => {
       'file:///jp/p.yaml': ops,
       'file:///jp/kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  target:\n    kind: ConfigMap\n',
     };
-    return renderKustomization({ read: (u) => files[u], list: (d) => (d === 'file:///jp' ? ['cm.yaml', 'p.yaml', 'kustomization.yaml'] : undefined) }, 'file:///jp');
+    return renderKustomization(
+      { read: (u) => files[u], list: (d) => (d === 'file:///jp' ? ['cm.yaml', 'p.yaml', 'kustomization.yaml'] : undefined) },
+      'file:///jp',
+    );
   };
   it('passes on a member that is not there (as evanphx/json-patch, Kustomize’s), and fails on one that is or whose parent is not', () => {
-    assert.deepEqual(find(run('- op: test\n  path: /data/b\n  value: null\n- op: add\n  path: /data/b\n  value: two\n'), 'ConfigMap', 'c').data, { a: 'x', b: 'two' });
+    assert.deepEqual(find(run('- op: test\n  path: /data/b\n  value: null\n- op: add\n  path: /data/b\n  value: two\n'), 'ConfigMap', 'c').data, {
+      a: 'x',
+      b: 'two',
+    });
     assert.match(run('- op: test\n  path: /data/a\n  value: null\n').problems[0]?.message ?? '', /test of '\/data\/a' failed/);
     assert.equal(run('- op: test\n  path: /spec/x\n  value: null\n').rendered, undefined);
   });

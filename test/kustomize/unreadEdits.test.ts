@@ -31,13 +31,19 @@ function initial(): Map<string, string> {
     [`${root}/base/kustomization.yaml`, 'resources: [web.yaml]\n'],
     [`${root}/base/web.yaml`, `${deployment('web', 'web')}---\n${service('web', 'web')}`],
     [`${root}/overlays/a/kustomization.yaml`, 'resources: [../../base]\nnamePrefix: a-\n'],
-    [`${root}/overlays/b/kustomization.yaml`, 'resources: [../../base, extra.yaml]\nnamePrefix: b-\nconfigMapGenerator:\n- name: settings\n  literals: [URL=http://b-web:80]\n'],
+    [
+      `${root}/overlays/b/kustomization.yaml`,
+      'resources: [../../base, extra.yaml]\nnamePrefix: b-\nconfigMapGenerator:\n- name: settings\n  literals: [URL=http://b-web:80]\n',
+    ],
     [`${root}/overlays/b/extra.yaml`, service('extra', 'web')],
     // not evaluated natively (replacements): the real Kustomize's build is asked for on every snapshot
     [`${root}/replaced/kustomization.yaml`, 'resources: [svc.yaml]\nreplacements:\n- source: {kind: Service, name: r}\n  targets: []\n'],
     [`${root}/replaced/svc.yaml`, service('r', 'web')],
     [`${root}/plain/app.yaml`, `${deployment('api', 'api')}---\n${service('api', 'api')}`],
-    [`${root}/plain/other.yaml`, `${service('other', 'nothing')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: callers}\ndata: {URL: "http://api.default.svc.cluster.local:80"}\n`],
+    [
+      `${root}/plain/other.yaml`,
+      `${service('other', 'nothing')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: callers}\ndata: {URL: "http://api.default.svc.cluster.local:80"}\n`,
+    ],
   ]);
 }
 
@@ -64,7 +70,11 @@ describe('Kustomize builds over edits of files no build reads', () => {
     assert.deepEqual(wanted, [`${root}/replaced/kustomization.yaml`]);
     // plain files: the builds are the same objects
     edit('plain/app.yaml', `${deployment('api', 'api-v2')}---\n${service('api', 'api')}`);
-    assert.deepEqual(snap.kustomizeWanted.map((u) => u.definedBy), wanted, 'the real build is still wanted');
+    assert.deepEqual(
+      snap.kustomizeWanted.map((u) => u.definedBy),
+      wanted,
+      'the real build is still wanted',
+    );
     assert.ok(diagnosticsFor(snap.analysis, snap.earlier).some((f) => f.code === 'service-selector-no-match' && f.uri.endsWith('plain/app.yaml')));
     assert.deepEqual(rendered(), builds, 'an edit of a plain file renders nothing again');
     edit('plain/other.yaml', service('other', 'api'));
@@ -73,7 +83,11 @@ describe('Kustomize builds over edits of files no build reads', () => {
     const [native] = snap.kustomizeWanted;
     ws.setKustomizeBuilds(new Map([[native.definedBy, { ...native }]]));
     edit('plain/app.yaml', `${deployment('api', 'api')}---\n${service('api', 'api')}`);
-    assert.deepEqual(snap.kustomizeWanted.map((u) => u.definedBy), wanted, 'wanted once');
+    assert.deepEqual(
+      snap.kustomizeWanted.map((u) => u.definedBy),
+      wanted,
+      'wanted once',
+    );
     assert.deepEqual(rendered(), builds);
     // a file a build reads, a kustomization, a file in a kustomization's folder: rendered again
     edit('base/web.yaml', `${deployment('web', 'web')}---\n${service('web', 'wbe')}`);

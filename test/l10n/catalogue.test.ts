@@ -84,28 +84,39 @@ describe('message catalogue', () => {
 
   it('takes a plain string literal as every template (the catalogue key)', () => {
     const bad = sites.filter((s) => s.template === undefined);
-    assert.deepEqual(bad.map((s) => `${s.file}:${s.line}: ${s.source}`), []);
+    assert.deepEqual(
+      bad.map((s) => `${s.file}:${s.line}: ${s.source}`),
+      [],
+    );
   });
 
   it('translates every template into zh-cn', () => {
-    const missing = [...new Set(sites.filter((s) => s.template !== undefined && !zh.has(s.template)).map((s) => `${s.file}:${s.line}: ${JSON.stringify(s.template)}`))];
+    const missing = [
+      ...new Set(sites.filter((s) => s.template !== undefined && !zh.has(s.template)).map((s) => `${s.file}:${s.line}: ${JSON.stringify(s.template)}`)),
+    ];
     assert.deepEqual(missing, []);
   });
 
-  it('keeps each translation\'s placeholders those of its English template', () => {
-    const wrong = [...zh].filter(([en, t]) => placeholders(en).join() !== placeholders(t).join()).map(([en, t]) => `${JSON.stringify(en)} → ${JSON.stringify(t)}`);
+  it("keeps each translation's placeholders those of its English template", () => {
+    const wrong = [...zh]
+      .filter(([en, t]) => placeholders(en).join() !== placeholders(t).join())
+      .map(([en, t]) => `${JSON.stringify(en)} → ${JSON.stringify(t)}`);
     assert.deepEqual(wrong, []);
   });
 
   it('has no translation without a call site (a changed English text leaves none behind)', () => {
     const used = new Set(sites.map((s) => s.template));
-    assert.deepEqual([...zh.keys()].filter((k) => !used.has(k)), []);
+    assert.deepEqual(
+      [...zh.keys()].filter((k) => !used.has(k)),
+      [],
+    );
   });
 
   it('writes every glossary term as the glossary translates it', () => {
     const wrong: string[] = [];
     for (const [en, t] of zh) {
-      for (const term of termsIn(en)) if (!t.includes(term.translation)) wrong.push(`${JSON.stringify(en)}: "${term.term}" must read "${term.translation}" in ${JSON.stringify(t)}`);
+      for (const term of termsIn(en))
+        if (!t.includes(term.translation)) wrong.push(`${JSON.stringify(en)}: "${term.term}" must read "${term.translation}" in ${JSON.stringify(t)}`);
     }
     assert.deepEqual(wrong, []);
   });
@@ -130,7 +141,10 @@ describe('message catalogue', () => {
   });
 
   it('names a source on kubernetes.io/zh-cn for each glossary term', () => {
-    assert.deepEqual(glossary.filter((t) => !t.source.startsWith('https://kubernetes.io/zh-cn/')).map((t) => t.term), []);
+    assert.deepEqual(
+      glossary.filter((t) => !t.source.startsWith('https://kubernetes.io/zh-cn/')).map((t) => t.term),
+      [],
+    );
   });
 });
 
@@ -142,13 +156,25 @@ describe('extension manifest strings (package.nls)', () => {
 
   it('declares every %key% of package.json in package.nls.json', () => {
     assert.ok(keys.length > 10);
-    assert.deepEqual(keys.filter((k) => !(k in en)), []);
-    assert.deepEqual(Object.keys(en).filter((k) => !keys.includes(k)), []);
+    assert.deepEqual(
+      keys.filter((k) => !(k in en)),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(en).filter((k) => !keys.includes(k)),
+      [],
+    );
   });
 
   it('translates every key into package.nls.zh-cn.json with the same placeholders and glossary terms', () => {
-    assert.deepEqual(Object.keys(en).filter((k) => !(k in zhNls)), []);
-    assert.deepEqual(Object.keys(zhNls).filter((k) => !(k in en)), []);
+    assert.deepEqual(
+      Object.keys(en).filter((k) => !(k in zhNls)),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(zhNls).filter((k) => !(k in en)),
+      [],
+    );
     const wrong: string[] = [];
     for (const [k, text] of Object.entries(en)) {
       const t = zhNls[k];
@@ -159,7 +185,9 @@ describe('extension manifest strings (package.nls)', () => {
   });
 
   it('leaves no user-facing title or description of package.json untranslated', () => {
-    const pkg = JSON.parse(pkgText) as { contributes: { commands: { title: string }[]; configuration: { properties: Record<string, Record<string, unknown>> } } };
+    const pkg = JSON.parse(pkgText) as {
+      contributes: { commands: { title: string }[]; configuration: { properties: Record<string, Record<string, unknown>> } };
+    };
     const literal: string[] = [];
     for (const c of pkg.contributes.commands) if (!c.title.startsWith('%')) literal.push(c.title);
     for (const [name, p] of Object.entries(pkg.contributes.configuration.properties)) {

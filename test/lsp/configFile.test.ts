@@ -34,9 +34,11 @@ describe('language server: .kube-netlens.yaml', () => {
   let version = 1;
   const selectorFinding = () => client.diagnostics.get(uri('app.yaml'))?.diagnostics.find((d) => d.code === 'service-selector-no-match');
   const waitSeverity = (what: string, severity: number | undefined) =>
-    client.waitFor(what, () => (selectorFinding()?.severity === severity ? true : undefined), 30000).catch((err: Error) => {
-      throw new Error(`${err.message}; the finding: ${JSON.stringify(selectorFinding())}`);
-    });
+    client
+      .waitFor(what, () => (selectorFinding()?.severity === severity ? true : undefined), 30000)
+      .catch((err: Error) => {
+        throw new Error(`${err.message}; the finding: ${JSON.stringify(selectorFinding())}`);
+      });
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-config-'));
@@ -49,7 +51,10 @@ describe('language server: .kube-netlens.yaml', () => {
       processId: process.pid,
       rootUri: pathToFileURL(dir).href,
       workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
-      capabilities: { workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: { versionSupport: true, tagSupport: { valueSet: [1, 2] } } } },
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } },
+        textDocument: { publishDiagnostics: { versionSupport: true, tagSupport: { valueSet: [1, 2] } } },
+      },
     });
     await client.connection.sendNotification('initialized', {});
   });
@@ -61,7 +66,10 @@ describe('language server: .kube-netlens.yaml', () => {
 
   const edit = async (text: string) => {
     version++;
-    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: uri('.kube-netlens.yaml'), version }, contentChanges: [{ text }] });
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: uri('.kube-netlens.yaml'), version },
+      contentChanges: [{ text }],
+    });
   };
 
   it('applies the config file over the client’s settings', async () => {
@@ -74,14 +82,32 @@ describe('language server: .kube-netlens.yaml', () => {
     await edit('rules:\n  service-selector-no-match: information\n');
     await waitSeverity('information after the edit', 3);
     await edit('rules:\n  service-selector-no-match: loud\n');
-    const problem = await client.waitFor('config-invalid', () => client.diagnostics.get(uri('.kube-netlens.yaml'))?.diagnostics.find((d) => d.code === 'config-invalid'), 30000);
+    const problem = await client.waitFor(
+      'config-invalid',
+      () => client.diagnostics.get(uri('.kube-netlens.yaml'))?.diagnostics.find((d) => d.code === 'config-invalid'),
+      30000,
+    );
     assert.equal(problem.severity, 1);
     assert.equal(problem.range.start.line, 1);
-    assert.match(problem.message, /rules\.service-selector-no-match must be one of error, warning, information, hint, off\. While \.kube-netlens\.yaml is invalid, none of its values apply\./);
+    assert.match(
+      problem.message,
+      /rules\.service-selector-no-match must be one of error, warning, information, hint, off\. While \.kube-netlens\.yaml is invalid, none of its values apply\./,
+    );
     await waitSeverity('the workspace setting (hint) while the file is invalid', 4);
     await edit('ignore:\n  - code: service-selector-no-match\n    name: "w*"\n    reason: made by an operator\n');
-    await client.waitFor('faded', () => (selectorFinding()?.message.startsWith('Ignored (ignore entry at .kube-netlens.yaml:2: made by an operator)') && selectorFinding()?.tags?.includes(1) ? true : undefined), 30000);
-    await client.waitFor('no diagnostics on the valid file', () => ((client.diagnostics.get(uri('.kube-netlens.yaml'))?.diagnostics ?? []).length === 0 ? true : undefined), 30000);
+    await client.waitFor(
+      'faded',
+      () =>
+        selectorFinding()?.message.startsWith('Ignored (ignore entry at .kube-netlens.yaml:2: made by an operator)') && selectorFinding()?.tags?.includes(1)
+          ? true
+          : undefined,
+      30000,
+    );
+    await client.waitFor(
+      'no diagnostics on the valid file',
+      () => ((client.diagnostics.get(uri('.kube-netlens.yaml'))?.diagnostics ?? []).length === 0 ? true : undefined),
+      30000,
+    );
     await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: uri('.kube-netlens.yaml') } });
   });
 

@@ -19,7 +19,11 @@ async function initialized(client: TestClient, dir: string): Promise<void> {
     capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
   });
   await client.connection.sendNotification('initialized', {});
-  await client.waitFor('the first index', () => client.notifications.some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing: boolean }).indexing === false), 60000);
+  await client.waitFor(
+    'the first index',
+    () => client.notifications.some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing: boolean }).indexing === false),
+    60000,
+  );
 }
 
 /** uri → sorted "line:col code" of the latest diagnostics, leaving out files whose latest publish is empty. */
@@ -74,7 +78,10 @@ describe('server under edits and file churn', () => {
     }
     await a.waitFor('diagnostics for version 16', () => a.diagnostics.get(file)?.version === 16, 30000);
     await quiet(a);
-    const versions = a.published.slice(from).filter((p) => p.uri === file).map((p) => p.version ?? 0);
+    const versions = a.published
+      .slice(from)
+      .filter((p) => p.uri === file)
+      .map((p) => p.version ?? 0);
     for (let i = 1; i < versions.length; i++) assert.ok(versions[i] >= versions[i - 1], `version went back: ${versions.join(', ')}`);
     assert.equal(a.diagnostics.get(file)!.version, 16);
     assert.ok(!a.diagnostics.get(file)!.diagnostics.some((d) => d.code === 'service-selector-no-match'));
@@ -89,7 +96,11 @@ describe('server under edits and file churn', () => {
     renameSync(join(dir, 'database.yaml'), join(dir, 'db', 'database.yaml'));
     unlinkSync(join(dir, 'debug.yaml'));
     await a.connection.sendNotification('workspace/didChangeWatchedFiles', {
-      changes: [{ uri: uri('database.yaml'), type: 3 }, { uri: uri('db/database.yaml'), type: 1 }, { uri: uri('debug.yaml'), type: 3 }],
+      changes: [
+        { uri: uri('database.yaml'), type: 3 },
+        { uri: uri('db/database.yaml'), type: 1 },
+        { uri: uri('debug.yaml'), type: 3 },
+      ],
     });
     await a.waitFor('the renamed file analysed', () => a.diagnostics.get(uri('db/database.yaml'))?.diagnostics.length, 30000);
     await quiet(a);
@@ -101,7 +112,10 @@ describe('server under edits and file churn', () => {
       const incremental = summary(a, dir);
       const fresh = summary(b, dir);
       assert.deepEqual([...incremental].sort(), [...fresh].sort());
-      assert.ok(fresh.get('/frontend.yaml')?.some((c) => c.endsWith('service-selector-no-match')), 'the typo on disk is reported again after closing');
+      assert.ok(
+        fresh.get('/frontend.yaml')?.some((c) => c.endsWith('service-selector-no-match')),
+        'the typo on disk is reported again after closing',
+      );
       assert.ok(!incremental.has('/debug.yaml') && !incremental.has('/database.yaml'), 'deleted and renamed-away files keep no diagnostics');
       assert.equal(a.process.exitCode, null, 'the first server is still running');
     } finally {

@@ -30,7 +30,12 @@ describe('language server: Istio Gateways and VirtualServices as trace starts', 
   before(async () => {
     client = startServer();
     const folder = pathToFileURL(workspace).href;
-    await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folder, workspaceFolders: [{ uri: folder, name: 'ws' }], capabilities: {} });
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: folder,
+      workspaceFolders: [{ uri: folder, name: 'ws' }],
+      capabilities: {},
+    });
     await client.connection.sendNotification('initialized', {});
     // The server answers once it has indexed the workspace; until then the list may be short.
     for (let i = 0; i < 100 && listed.length < 6; i++) {
@@ -43,18 +48,25 @@ describe('language server: Istio Gateways and VirtualServices as trace starts', 
   });
 
   it('lists the Istio Gateway with its servers and the VirtualService with its hosts, Gateway and destinations', () => {
-    assert.deepEqual(listed.map((s) => `${s.kind ?? 'Service'} ${s.namespace}/${s.name}`), [
-      'Service istio-system/istio-ingressgateway', 'Service shop/api', 'Service shop/web', 'IstioGateway shop/public', 'VirtualService shop/shop',
-    ]);
+    assert.deepEqual(
+      listed.map((s) => `${s.kind ?? 'Service'} ${s.namespace}/${s.name}`),
+      ['Service istio-system/istio-ingressgateway', 'Service shop/api', 'Service shop/web', 'IstioGateway shop/public', 'VirtualService shop/shop'],
+    );
     const gateway = listed.find((s) => s.kind === 'IstioGateway')!;
-    assert.deepEqual(gateway.listeners, [{ name: 'http 8080/HTTP', routes: 1 }, { name: 'https 8443/HTTPS', routes: 0 }]);
+    assert.deepEqual(gateway.listeners, [
+      { name: 'http 8080/HTTP', routes: 1 },
+      { name: 'https 8443/HTTPS', routes: 0 },
+    ]);
     assert.equal(gateway.source?.uri, canonicalUri(pathToFileURL(join(workspace, 'gateway.yaml')).href));
     assert.equal(gateway.source?.line, 3, 'the picker knows the line of its name (1-based)');
     const vs = listed.find((s) => s.kind === 'VirtualService')!;
     assert.deepEqual([vs.hosts, vs.gateways, vs.servedBy, vs.destinations], [['shop.example.com'], ['public'], ['shop/public'], ['api', 'web.shop']]);
   });
 
-  for (const [kind, ref] of [['IstioGateway', 'istio-gateway/shop/public'], ['VirtualService', 'virtualservice/shop/shop']] as const) {
+  for (const [kind, ref] of [
+    ['IstioGateway', 'istio-gateway/shop/public'],
+    ['VirtualService', 'virtualservice/shop/shop'],
+  ] as const) {
     it(`traces ${ref} as the CLI does`, async () => {
       const name = ref.split('/')[2];
       const trace = await client.connection.sendRequest<TraceResult>('kubeNetlens/trace', { kind, namespace: 'shop', name });
@@ -74,12 +86,23 @@ describe('language server: Istio Gateways and VirtualServices as trace starts', 
   });
 
   it('puts a summary and a Trace lens above the Istio Gateway and the VirtualService', async () => {
-    const lenses = await client.connection.sendRequest<{ range: { start: { line: number } }; command: { title: string; command: string; arguments?: unknown[] } }[]>('textDocument/codeLens', { textDocument: { uri: pathToFileURL(join(workspace, 'gateway.yaml')).href } });
-    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command.title]), [
-      [0, 'http 8080/HTTP: 1 VirtualService · https 8443/HTTPS: 0 VirtualServices'], [0, 'Trace'],
-      [25, 'served by public · 2 destinations'], [25, 'Trace'],
-    ]);
-    assert.deepEqual(lenses[1].command, { title: 'Trace', command: 'kubeNetlens.traceService', arguments: [{ kind: 'IstioGateway', namespace: 'shop', name: 'public' }] });
+    const lenses = await client.connection.sendRequest<
+      { range: { start: { line: number } }; command: { title: string; command: string; arguments?: unknown[] } }[]
+    >('textDocument/codeLens', { textDocument: { uri: pathToFileURL(join(workspace, 'gateway.yaml')).href } });
+    assert.deepEqual(
+      lenses.map((l) => [l.range.start.line, l.command.title]),
+      [
+        [0, 'http 8080/HTTP: 1 VirtualService · https 8443/HTTPS: 0 VirtualServices'],
+        [0, 'Trace'],
+        [25, 'served by public · 2 destinations'],
+        [25, 'Trace'],
+      ],
+    );
+    assert.deepEqual(lenses[1].command, {
+      title: 'Trace',
+      command: 'kubeNetlens.traceService',
+      arguments: [{ kind: 'IstioGateway', namespace: 'shop', name: 'public' }],
+    });
     assert.deepEqual(lenses[3].command.arguments, [{ kind: 'VirtualService', namespace: 'shop', name: 'shop' }]);
   });
 });

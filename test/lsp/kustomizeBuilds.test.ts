@@ -16,7 +16,12 @@ describe('language server: Services of Kustomize builds', () => {
   before(async () => {
     client = startServer();
     const folder = pathToFileURL(workspace).href;
-    await client.connection.sendRequest('initialize', { processId: process.pid, rootUri: folder, workspaceFolders: [{ uri: folder, name: 'ws' }], capabilities: {} });
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: folder,
+      workspaceFolders: [{ uri: folder, name: 'ws' }],
+      capabilities: {},
+    });
     await client.connection.sendNotification('initialized', {});
   });
   after(() => {

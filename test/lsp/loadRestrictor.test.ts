@@ -43,10 +43,14 @@ describe('language server: Kustomize load restrictor', () => {
   };
   /** The messages published on each case's kustomization, once every one has been published. */
   const caseMessages = (client: TestClient) =>
-    client.waitFor('diagnostics of every case', () => {
-      const out = layout.cases.map((c) => client.diagnostics.get(uri(c.dir)));
-      return out.every((p) => p !== undefined) && out.map((p) => p!.diagnostics.map((d) => d.message));
-    }, 30_000);
+    client.waitFor(
+      'diagnostics of every case',
+      () => {
+        const out = layout.cases.map((c) => client.diagnostics.get(uri(c.dir)));
+        return out.every((p) => p !== undefined) && out.map((p) => p!.diagnostics.map((d) => d.message));
+      },
+      30_000,
+    );
   const nothingLeaks = (client: TestClient) => {
     for (const p of client.published)
       for (const d of p.diagnostics) {
@@ -61,7 +65,10 @@ describe('language server: Kustomize load restrictor', () => {
       const messages = await caseMessages(client);
       messages.forEach((m, i) => {
         const c = layout.cases[i];
-        assert.ok(m.some((x) => refusal.test(x) && x.includes(`not in or below 'cases/${c.name}'`)), `${c.name}: ${m.join(' | ')}`);
+        assert.ok(
+          m.some((x) => refusal.test(x) && x.includes(`not in or below 'cases/${c.name}'`)),
+          `${c.name}: ${m.join(' | ')}`,
+        );
       });
       // what may be read builds: no failure on those kustomizations (published with the others, if at all)
       for (const dir of layout.allowed) assert.deepEqual(client.diagnostics.get(uri(dir))?.diagnostics.map((d) => d.message) ?? [], [], dir);
@@ -69,17 +76,26 @@ describe('language server: Kustomize load restrictor', () => {
     });
   }
 
-  it('loadRestrictor none from a trusted workspace\'s user settings: the cases build; from an untrusted one: still refused', async () => {
+  it("loadRestrictor none from a trusted workspace's user settings: the cases build; from an untrusted one: still refused", async () => {
     const untrusted = await start(false, { kustomize: { loadRestrictor: 'none' } });
     const refused = await caseMessages(untrusted);
-    refused.forEach((m, i) => assert.ok(m.some((x) => refusal.test(x)), layout.cases[i].name));
+    refused.forEach((m, i) =>
+      assert.ok(
+        m.some((x) => refusal.test(x)),
+        layout.cases[i].name,
+      ),
+    );
     nothingLeaks(untrusted);
     const trusted = await start(true, { kustomize: { loadRestrictor: 'none' } });
     // built: after a pass (a status once indexed), no case's kustomization carries a refusal (a file without
     // findings gets no diagnostics at all)
-    await trusted.waitFor('a pass with every case built', () => {
-      const passed = trusted.notifications.some((n) => (n.params as { indexing?: boolean } | undefined)?.indexing === false);
-      return passed && layout.cases.every((c) => !(trusted.diagnostics.get(uri(c.dir))?.diagnostics ?? []).some((d) => refusal.test(d.message)));
-    }, 30_000);
+    await trusted.waitFor(
+      'a pass with every case built',
+      () => {
+        const passed = trusted.notifications.some((n) => (n.params as { indexing?: boolean } | undefined)?.indexing === false);
+        return passed && layout.cases.every((c) => !(trusted.diagnostics.get(uri(c.dir))?.diagnostics ?? []).some((d) => refusal.test(d.message)));
+      },
+      30_000,
+    );
   });
 });

@@ -16,7 +16,16 @@ import { serverNodeOptions } from '../../server/src/protocol';
 export interface PublishedDiagnostics {
   readonly uri: string;
   readonly version?: number;
-  readonly diagnostics: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; severity?: number; code?: string; message: string; source?: string; codeDescription?: { href: string }; relatedInformation?: unknown[]; tags?: number[] }[];
+  readonly diagnostics: readonly {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    severity?: number;
+    code?: string;
+    message: string;
+    source?: string;
+    codeDescription?: { href: string };
+    relatedInformation?: unknown[];
+    tags?: number[];
+  }[];
 }
 
 export interface TestClient {

@@ -14,7 +14,9 @@ import { parseFixture } from '../helpers/fixture';
 
 /** The files of a fixture whose Service selector has a typo (service-selector-no-match fires on it). */
 const files = new Map(
-  parseFixture(readFileSync(join(__dirname, '..', 'fixtures', 'rules', 'service-selector-no-match', 'fires-typo.yaml'), 'utf8'), 'file:///ws/').sources.map((f) => [f.uri, f.text]),
+  parseFixture(readFileSync(join(__dirname, '..', 'fixtures', 'rules', 'service-selector-no-match', 'fires-typo.yaml'), 'utf8'), 'file:///ws/').sources.map(
+    (f) => [f.uri, f.text],
+  ),
 );
 
 function fakeConnection(errors: string[]): Connection {
@@ -30,7 +32,10 @@ const noOpen: OpenDocuments = { documentAt: () => undefined, editorUri: (u: stri
 function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what}: not answered within ${ms} ms`)), ms);
-    p.then((v) => (clearTimeout(timer), resolve(v)), (e: unknown) => (clearTimeout(timer), reject(e as Error)));
+    p.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e: unknown) => (clearTimeout(timer), reject(e as Error)),
+    );
   });
 }
 
@@ -38,7 +43,11 @@ function setUp(): { workspace: Workspace; publisher: ReturnType<typeof createPub
   const errors: string[] = [];
   const workspace = createWorkspace();
   workspace.replaceDisk(files, []);
-  const charts = createChartRenderer(workspace, () => undefined, () => undefined);
+  const charts = createChartRenderer(
+    workspace,
+    () => undefined,
+    () => undefined,
+  );
   const publisher = createPublisher(fakeConnection(errors), workspace, noOpen, charts);
   return { workspace, publisher, errors };
 }
@@ -48,7 +57,10 @@ describe('requests waiting for the findings of a pass', () => {
     const { workspace, publisher, errors } = setUp();
     publisher.indexed();
     const first = await within(10_000, 'the first findings', publisher.findingsOf(workspace.snapshot()));
-    assert.ok(first?.some((f) => f.code === 'service-selector-no-match'), 'the first pass finds the typo');
+    assert.ok(
+      first?.some((f) => f.code === 'service-selector-no-match'),
+      'the first pass finds the typo',
+    );
     // The pass that answered is still finishing (it prepares the next edit's indexes): a change that schedules no
     // pass of its own (a build result entering the workspace) makes a newer snapshot, and a request waits for it.
     workspace.setKustomizeBuilds(new Map());
@@ -62,13 +74,25 @@ describe('requests waiting for the findings of a pass', () => {
     const errors: string[] = [];
     const workspace = createWorkspace();
     workspace.replaceDisk(files, []);
-    const charts = createChartRenderer(workspace, () => undefined, () => undefined);
-    const failing = { ...fakeConnection(errors), sendDiagnostics: () => { throw new Error('planted failure'); } } as unknown as Connection;
+    const charts = createChartRenderer(
+      workspace,
+      () => undefined,
+      () => undefined,
+    );
+    const failing = {
+      ...fakeConnection(errors),
+      sendDiagnostics: () => {
+        throw new Error('planted failure');
+      },
+    } as unknown as Connection;
     const publisher = createPublisher(failing, workspace, noOpen, charts);
     const waiting = publisher.findingsOf(workspace.snapshot());
     publisher.indexed();
     await within(10_000, 'a request during the failing pass', waiting);
     await within(1_000, 'a request after it', publisher.findingsOf(workspace.snapshot()));
-    assert.ok(errors.some((e) => e.includes('planted failure')), 'the failure is logged');
+    assert.ok(
+      errors.some((e) => e.includes('planted failure')),
+      'the failure is logged',
+    );
   });
 });

@@ -11,8 +11,14 @@ import { parseFrames, startServer, type TestClient } from './lspClient';
 
 const fixture = join(__dirname, '..', 'fixtures', 'lsp', 'workspace');
 
-interface Pos { line: number; character: number }
-interface TextEditLike { range: { start: Pos; end: Pos }; newText: string }
+interface Pos {
+  line: number;
+  character: number;
+}
+interface TextEditLike {
+  range: { start: Pos; end: Pos };
+  newText: string;
+}
 
 describe('language server over stdio', () => {
   let dir: string;
@@ -40,7 +46,10 @@ describe('language server over stdio', () => {
     return { line: before.length - 1, character: before[before.length - 1].length };
   };
   const hover = async (rel: string, needle: string, delta = 1): Promise<string> => {
-    const h = await client.connection.sendRequest<{ contents: { kind: string; value: string } } | null>('textDocument/hover', { textDocument: { uri: uri(rel) }, position: pos(rel, needle, delta) });
+    const h = await client.connection.sendRequest<{ contents: { kind: string; value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: uri(rel) },
+      position: pos(rel, needle, delta),
+    });
     assert.ok(h, `no hover on ${needle} in ${rel}`);
     assert.equal(h.contents.kind, 'markdown');
     return h.contents.value;
@@ -64,13 +73,21 @@ describe('language server over stdio', () => {
       workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
       capabilities: {
         window: { workDoneProgress: true },
-        workspace: { configuration: true, workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true }, didChangeConfiguration: { dynamicRegistration: true } },
-        textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, tagSupport: { valueSet: [1, 2] } } },
+        workspace: {
+          configuration: true,
+          workspaceFolders: true,
+          didChangeWatchedFiles: { dynamicRegistration: true },
+          didChangeConfiguration: { dynamicRegistration: true },
+        },
+        textDocument: {
+          publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, tagSupport: { valueSet: [1, 2] } },
+        },
       },
     });
     const caps = result.capabilities;
     assert.deepEqual(caps.textDocumentSync, { openClose: true, change: 2 });
-    for (const c of ['hoverProvider', 'codeActionProvider', 'codeLensProvider', 'definitionProvider', 'referencesProvider', 'completionProvider']) assert.ok(caps[c], c);
+    for (const c of ['hoverProvider', 'codeActionProvider', 'codeLensProvider', 'definitionProvider', 'referencesProvider', 'completionProvider'])
+      assert.ok(caps[c], c);
     await client.connection.sendNotification('initialized', {});
   });
 
@@ -90,7 +107,12 @@ describe('language server over stdio', () => {
     assert.ok(progress.includes('end'));
     // node_modules is excluded by default; the Helm template is counted as skipped, not analysed.
     assert.ok(![...client.diagnostics.keys()].some((u) => u.includes('node_modules')));
-    const status = await client.waitFor('status', () => client.notifications.map((n) => n.params as { indexing?: boolean; resources?: number; skippedTemplates?: number }).filter((p) => p && p.indexing === false).pop());
+    const status = await client.waitFor('status', () =>
+      client.notifications
+        .map((n) => n.params as { indexing?: boolean; resources?: number; skippedTemplates?: number })
+        .filter((p) => p && p.indexing === false)
+        .pop(),
+    );
     assert.equal(status.resources, 5);
     assert.equal(status.skippedTemplates, 1);
     assert.deepEqual(codes('apps/service.yaml'), []);
@@ -112,7 +134,10 @@ describe('language server over stdio', () => {
     assert.match(await hover('apps/service.yaml', 'app: api', 6), /^\*\*Selector\*\* `app=api`[\s\S]*Deployment `api` ×2/);
     assert.match(await hover('apps/service.yaml', 'sessionAffinity'), /^\*\*sessionAffinity\*\* `ClientIP`/);
     assert.match(await hover('apps/deployment.yaml', 'app: api\n    spec', 6), /^\*\*Pod label\*\* `app=api`[\s\S]*`api`/);
-    assert.match(await hover('apps/deployment.yaml', 'name: api', 7), /^\*\*Deployment\*\* `api`: NetworkPolicy reach[\s\S]*\*\*Who can reach it\*\*[\s\S]*\*\*Whom it can reach\*\*/);
+    assert.match(
+      await hover('apps/deployment.yaml', 'name: api', 7),
+      /^\*\*Deployment\*\* `api`: NetworkPolicy reach[\s\S]*\*\*Who can reach it\*\*[\s\S]*\*\*Whom it can reach\*\*/,
+    );
     assert.match(await hover('apps/deployment.yaml', 'containerPort', 16), /^\*\*Container port\*\* `8080\/TCP \(web\)`[\s\S]*Service `api` port `80\/TCP`/);
     assert.match(await hover('apps/deployment.yaml', 'postgres.data', 2), /^\*\*DNS name\*\* `postgres\.data`[\s\S]*Service `postgres` in `data`/);
     assert.match(await hover('apps/ingress.yaml', 'name: api', 7), /^\*\*Ingress backend\*\*[\s\S]*container port 8080/);
@@ -125,8 +150,12 @@ describe('language server over stdio', () => {
   it('applies the preferred quick fix and the diagnostic vanishes', async () => {
     const rel = 'data/postgres.yaml';
     const diag = client.diagnostics.get(uri(rel))!.diagnostics.find((d) => d.code === 'statefulset-service-missing')!;
-    const actions = await client.connection.sendRequest<{ title: string; isPreferred?: boolean; diagnostics: unknown[]; edit: { changes: Record<string, TextEditLike[]> } }[]>('textDocument/codeAction', {
-      textDocument: { uri: uri(rel) }, range: diag.range, context: { diagnostics: [diag], only: ['quickfix'] },
+    const actions = await client.connection.sendRequest<
+      { title: string; isPreferred?: boolean; diagnostics: unknown[]; edit: { changes: Record<string, TextEditLike[]> } }[]
+    >('textDocument/codeAction', {
+      textDocument: { uri: uri(rel) },
+      range: diag.range,
+      context: { diagnostics: [diag], only: ['quickfix'] },
     });
     assert.ok(actions.length >= 2, JSON.stringify(actions));
     const preferred = actions.filter((a) => a.isPreferred);
@@ -144,31 +173,69 @@ describe('language server over stdio', () => {
 
   it('goes to definitions and finds references', async () => {
     type Loc = { uri: string; range: { start: Pos } };
-    const def = await client.connection.sendRequest<Loc[]>('textDocument/definition', { textDocument: { uri: uri('data/postgres.yaml') }, position: pos('data/postgres.yaml', 'serviceName: postgres', 15) });
-    assert.deepEqual(def.map((l) => [l.uri, l.range.start.line]), [[uri('data/postgres.yaml'), 3]]);
-    const sel = await client.connection.sendRequest<Loc[]>('textDocument/definition', { textDocument: { uri: uri('apps/service.yaml') }, position: pos('apps/service.yaml', 'app: api', 6) });
-    assert.deepEqual(sel.map((l) => [l.uri, l.range.start.line]), [[uri('apps/deployment.yaml'), 13]]);
-    const refs = await client.connection.sendRequest<Loc[]>('textDocument/references', { textDocument: { uri: uri('apps/service.yaml') }, position: pos('apps/service.yaml', 'name: api', 7), context: { includeDeclaration: false } });
-    assert.deepEqual(refs.map((l) => l.uri), [uri('apps/ingress.yaml')]);
-    const labelRefs = await client.connection.sendRequest<Loc[]>('textDocument/references', { textDocument: { uri: uri('apps/deployment.yaml') }, position: pos('apps/deployment.yaml', 'app: api\n    spec', 2), context: { includeDeclaration: false } });
+    const def = await client.connection.sendRequest<Loc[]>('textDocument/definition', {
+      textDocument: { uri: uri('data/postgres.yaml') },
+      position: pos('data/postgres.yaml', 'serviceName: postgres', 15),
+    });
+    assert.deepEqual(
+      def.map((l) => [l.uri, l.range.start.line]),
+      [[uri('data/postgres.yaml'), 3]],
+    );
+    const sel = await client.connection.sendRequest<Loc[]>('textDocument/definition', {
+      textDocument: { uri: uri('apps/service.yaml') },
+      position: pos('apps/service.yaml', 'app: api', 6),
+    });
+    assert.deepEqual(
+      sel.map((l) => [l.uri, l.range.start.line]),
+      [[uri('apps/deployment.yaml'), 13]],
+    );
+    const refs = await client.connection.sendRequest<Loc[]>('textDocument/references', {
+      textDocument: { uri: uri('apps/service.yaml') },
+      position: pos('apps/service.yaml', 'name: api', 7),
+      context: { includeDeclaration: false },
+    });
+    assert.deepEqual(
+      refs.map((l) => l.uri),
+      [uri('apps/ingress.yaml')],
+    );
+    const labelRefs = await client.connection.sendRequest<Loc[]>('textDocument/references', {
+      textDocument: { uri: uri('apps/deployment.yaml') },
+      position: pos('apps/deployment.yaml', 'app: api\n    spec', 2),
+      context: { includeDeclaration: false },
+    });
     assert.deepEqual(labelRefs.map((l) => l.uri).sort(), [uri('apps/deployment.yaml'), uri('apps/service.yaml')]);
   });
 
   it('completes Service names (headless first), Ingress ports and selector values', async () => {
     const rel = 'data/new.yaml';
-    await open(rel, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: cache\n  namespace: data\nspec:\n  ports: [{port: 6379}]\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: cache\n  namespace: data\nspec:\n  serviceName: \n');
+    await open(
+      rel,
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: cache\n  namespace: data\nspec:\n  ports: [{port: 6379}]\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: cache\n  namespace: data\nspec:\n  serviceName: \n',
+    );
     type Item = { label: string; sortText?: string };
-    const items = await client.connection.sendRequest<Item[]>('textDocument/completion', { textDocument: { uri: uri(rel) }, position: pos(rel, 'serviceName: ', 13) });
+    const items = await client.connection.sendRequest<Item[]>('textDocument/completion', {
+      textDocument: { uri: uri(rel) },
+      position: pos(rel, 'serviceName: ', 13),
+    });
     const sorted = [...items].sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1)).map((i) => i.label);
     assert.deepEqual(sorted, ['postgres', 'cache']);
     const ing = 'apps/ingress.yaml';
     await change(ing, texts.get(ing)!.text.replace('name: http', 'name: '));
-    const ports = await client.connection.sendRequest<Item[]>('textDocument/completion', { textDocument: { uri: uri(ing) }, position: pos(ing, 'port:\n              name: ', 26) });
-    assert.deepEqual(ports.map((i) => i.label), ['http']);
+    const ports = await client.connection.sendRequest<Item[]>('textDocument/completion', {
+      textDocument: { uri: uri(ing) },
+      position: pos(ing, 'port:\n              name: ', 26),
+    });
+    assert.deepEqual(
+      ports.map((i) => i.label),
+      ['http'],
+    );
     const svc = 'apps/service.yaml';
     await change(svc, texts.get(svc)!.text.replace('app: api', 'app: '));
     const values = await client.connection.sendRequest<Item[]>('textDocument/completion', { textDocument: { uri: uri(svc) }, position: pos(svc, 'app: ', 5) });
-    assert.deepEqual(values.map((i) => i.label), ['api']);
+    assert.deepEqual(
+      values.map((i) => i.label),
+      ['api'],
+    );
     await change(svc, texts.get(svc)!.text.replace('app: \n', 'app: api\n'));
     await change(ing, texts.get(ing)!.text.replace('name: \n', 'name: http\n'));
   });
@@ -179,16 +246,23 @@ describe('language server over stdio', () => {
     await client.waitFor('statefulset-service-missing in new.yaml', () => codes(rel).includes('statefulset-service-missing'));
     const dep = 'apps/deployment.yaml';
     await change(dep, texts.get(dep)!.text.replace(/app: api\n/g, 'app: api-v2\n'));
-    await client.waitFor('selector warning', () => client.diagnostics.get(uri('apps/service.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.severity === 2));
+    await client.waitFor('selector warning', () =>
+      client.diagnostics.get(uri('apps/service.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.severity === 2),
+    );
     client.settings = { rules: { 'statefulset-service-missing': 'off', 'service-selector-no-match': 'error' } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    await client.waitFor('selector error', () => client.diagnostics.get(uri('apps/service.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.severity === 1));
+    await client.waitFor('selector error', () =>
+      client.diagnostics.get(uri('apps/service.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.severity === 1),
+    );
     await client.waitFor('rule off', () => !codes(rel).includes('statefulset-service-missing'));
   });
 
   it('follows files created and deleted on disk', async () => {
     const rel = 'apps/extra.yaml';
-    writeFileSync(join(dir, rel), 'apiVersion: v1\nkind: Service\nmetadata: {name: lonely, namespace: shop}\nspec:\n  selector: {app: nobody}\n  ports: [{port: 80, protocol: tcp}]\n');
+    writeFileSync(
+      join(dir, rel),
+      'apiVersion: v1\nkind: Service\nmetadata: {name: lonely, namespace: shop}\nspec:\n  selector: {app: nobody}\n  ports: [{port: 80, protocol: tcp}]\n',
+    );
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(rel), type: 1 }] });
     await client.waitFor('extra.yaml diagnostics', () => codes(rel).includes('api-validation'));
     unlinkSync(join(dir, rel));
@@ -197,13 +271,24 @@ describe('language server over stdio', () => {
   });
 
   it('answers trace and listServices, and lenses that run the trace command', async () => {
-    const trace = await client.connection.sendRequest<{ graph: { service: { name: string } }; mermaid: string; text: string }>('kubeNetlens/trace', { namespace: 'shop', name: 'api' });
+    const trace = await client.connection.sendRequest<{ graph: { service: { name: string } }; mermaid: string; text: string }>('kubeNetlens/trace', {
+      namespace: 'shop',
+      name: 'api',
+    });
     assert.equal(trace.graph.service.name, 'api');
     assert.ok(trace.mermaid.length > 0 && trace.text.includes('api'));
     const services = await client.connection.sendRequest<{ namespace: string; name: string; type: string }[]>('kubeNetlens/listServices');
-    assert.deepEqual(services.map((s) => `${s.namespace}/${s.name}`), ['data/cache', 'data/postgres', 'shop/api']);
-    const lenses = await client.connection.sendRequest<{ command: { title: string; command: string; arguments?: unknown[] } }[]>('textDocument/codeLens', { textDocument: { uri: uri('data/postgres.yaml') } });
-    assert.deepEqual(lenses.map((l) => l.command.title), ['2 endpoints · StatefulSet db ×2', 'Trace', 'db-0…db-1.postgres']);
+    assert.deepEqual(
+      services.map((s) => `${s.namespace}/${s.name}`),
+      ['data/cache', 'data/postgres', 'shop/api'],
+    );
+    const lenses = await client.connection.sendRequest<{ command: { title: string; command: string; arguments?: unknown[] } }[]>('textDocument/codeLens', {
+      textDocument: { uri: uri('data/postgres.yaml') },
+    });
+    assert.deepEqual(
+      lenses.map((l) => l.command.title),
+      ['2 endpoints · StatefulSet db ×2', 'Trace', 'db-0…db-1.postgres'],
+    );
     assert.deepEqual(lenses[1].command, { title: 'Trace', command: 'kubeNetlens.traceService', arguments: [{ namespace: 'data', name: 'postgres' }] });
   });
 

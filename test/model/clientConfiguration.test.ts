@@ -15,7 +15,10 @@ describe('client-side configuration documents', () => {
     it(`${source.uri.slice('file:///ws/'.length)} holds no object and no problem`, () => {
       for (const fastPath of [true, false]) {
         const file = parseManifest(source.uri, source.text, { defaultNamespace: 'default', fastPath });
-        assert.deepEqual(file.resources.map((r) => `${r.kind}/${r.name}`), []);
+        assert.deepEqual(
+          file.resources.map((r) => `${r.kind}/${r.name}`),
+          [],
+        );
         assert.deepEqual(file.problems, []);
         assert.equal(file.manifestDocuments, 0);
       }
@@ -25,11 +28,17 @@ describe('client-side configuration documents', () => {
   it('leave an object beside them in the same file in the model', () => {
     const text = 'apiVersion: skaffold/v4beta11\nkind: Config\nmetadata: {name: web}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web}\n';
     const file = parseManifest('file:///ws/mixed.yaml', text, { defaultNamespace: 'default' });
-    assert.deepEqual(file.resources.map((r) => `${r.kind}/${r.name}`), ['ConfigMap/web']);
+    assert.deepEqual(
+      file.resources.map((r) => `${r.kind}/${r.name}`),
+      ['ConfigMap/web'],
+    );
   });
 
-  it('pass a v1 Config over only on a kubeconfig\'s evidence (clusters, contexts, users)', () => {
+  it("pass a v1 Config over only on a kubeconfig's evidence (clusters, contexts, users)", () => {
     const file = parseManifest('file:///ws/config.yaml', 'apiVersion: v1\nkind: Config\nmetadata: {name: app}\n', { defaultNamespace: 'default' });
-    assert.deepEqual(file.resources.map((r) => `${r.kind}/${r.name}`), ['Config/app']);
+    assert.deepEqual(
+      file.resources.map((r) => `${r.kind}/${r.name}`),
+      ['Config/app'],
+    );
   });
 });

@@ -16,7 +16,9 @@ interface Property {
   readonly additionalProperties?: { readonly enum?: readonly string[] };
 }
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, Property> } | { properties: Record<string, Property> }[] } };
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, Property> } | { properties: Record<string, Property> }[] };
+};
 const sections = manifest.contributes.configuration;
 const properties: Record<string, Property> = Object.assign({}, ...(Array.isArray(sections) ? sections : [sections]).map((s) => s.properties));
 

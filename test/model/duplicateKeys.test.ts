@@ -18,10 +18,16 @@ describe('duplicate mapping keys', () => {
       assert.deepEqual([...(s.selector ?? [])], [['app', 'two']]);
       const problems = m.problems.filter((p) => /set twice/.test(p.message));
       assert.equal(problems.length, 2);
-      assert.deepEqual(problems.map((p) => duplicateKeys.slice(p.span.start, p.span.end)), ['name', 'app']);
+      assert.deepEqual(
+        problems.map((p) => duplicateKeys.slice(p.span.start, p.span.end)),
+        ['name', 'app'],
+      );
       assert.match(problems[0].message, /"name" is set twice in this mapping \(first at the related place, again here\)\. kubectl apply rejects the object/);
       // the first key, as a related place (line 4)
-      assert.deepEqual(problems[0].related?.map((r) => [duplicateKeys.slice(0, r.span.start).split('\n').length, duplicateKeys.slice(r.span.start, r.span.end), r.message]), [[4, 'name', '"name" is first set here']]);
+      assert.deepEqual(
+        problems[0].related?.map((r) => [duplicateKeys.slice(0, r.span.start).split('\n').length, duplicateKeys.slice(r.span.start, r.span.end), r.message]),
+        [[4, 'name', '"name" is first set here']],
+      );
       assert.equal(problems[0].severity, 'error');
     }
   });

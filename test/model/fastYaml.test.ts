@@ -40,7 +40,10 @@ function agrees(text: string): boolean {
   assert.equal(lib.errors, 0, `the library reports errors for an accepted text: ${JSON.stringify(text)}`);
   assert.deepStrictEqual(fast, lib.documents, `trees differ for ${JSON.stringify(text)}`);
   const options = { defaultNamespace: 'default' };
-  assert.deepStrictEqual(withTrees(parseManifest('file:///t.yaml', text, options)), withTrees(parseManifest('file:///t.yaml', text, { ...options, fastPath: false })));
+  assert.deepStrictEqual(
+    withTrees(parseManifest('file:///t.yaml', text, options)),
+    withTrees(parseManifest('file:///t.yaml', text, { ...options, fastPath: false })),
+  );
   return true;
 }
 
@@ -73,18 +76,40 @@ describe('fast YAML path', () => {
   });
 
   it('resolves plain scalars as the YAML 1.2 core schema does', () => {
-    const cases: [string, unknown][] = [['~', null], ['', null], ['Null', null], ['nULL', 'nULL'], ['TRUE', true], ['yes', 'yes'], ['0x1F', 31], ['0o7', 7], ['0o8', '0o8'],
-      ['1e3', 1000], ['.5', 0.5], ['+1', 1], ['-0', -0], ['1_000', '1_000'], ['3.', 3], ['-.Inf', -Infinity], ['.NaN', NaN], ['0X1F', '0X1F'], ['1.2.3', '1.2.3']];
+    const cases: [string, unknown][] = [
+      ['~', null],
+      ['', null],
+      ['Null', null],
+      ['nULL', 'nULL'],
+      ['TRUE', true],
+      ['yes', 'yes'],
+      ['0x1F', 31],
+      ['0o7', 7],
+      ['0o8', '0o8'],
+      ['1e3', 1000],
+      ['.5', 0.5],
+      ['+1', 1],
+      ['-0', -0],
+      ['1_000', '1_000'],
+      ['3.', 3],
+      ['-.Inf', -Infinity],
+      ['.NaN', NaN],
+      ['0X1F', '0X1F'],
+      ['1.2.3', '1.2.3'],
+    ];
     for (const [s, want] of cases) assert.deepStrictEqual(resolvePlain(s), want, s);
   });
 
   it('random manifest-like texts: whenever it accepts, it equals the library', (t) => {
     let accepted = 0;
     let runs = 0;
-    fc.assert(fc.property(manifestText, (text) => {
-      runs++;
-      if (agrees(text)) accepted++;
-    }), { seed, numRuns: 3000 });
+    fc.assert(
+      fc.property(manifestText, (text) => {
+        runs++;
+        if (agrees(text)) accepted++;
+      }),
+      { seed, numRuns: 3000 },
+    );
     t.diagnostic(`accepted ${accepted} of ${runs} random texts`);
     // the property must exercise acceptance, not only bail-outs
     assert.ok(accepted / runs > 0.2, `accepted ${accepted} of ${runs}`);
@@ -97,18 +122,31 @@ describe('fast YAML path', () => {
       'k: "ends with escape\\\\" # comment\n',
     ];
     for (const text of accepted) assert.ok(agrees(text), `refused ${JSON.stringify(text)}`);
-    assert.equal((fastParse(accepted[0])![0].root as unknown as { entries: Map<string, { value: { value: unknown } }> }).entries.get('description')!.value.value, 'one\ntwo\n\ttab "quoted" back\\slash / \u00e9\u2028 \r\b\f\0');
+    assert.equal(
+      (fastParse(accepted[0])![0].root as unknown as { entries: Map<string, { value: { value: unknown } }> }).entries.get('description')!.value.value,
+      'one\ntwo\n\ttab "quoted" back\\slash / \u00e9\u2028 \r\b\f\0',
+    );
     // YAML's own escapes, a broken \u, an escaped line break: the library decides
-    for (const text of ['k: "\\x41"\n', 'k: "\\e"\n', 'k: "\\u12"\n', 'k: "\\U0001F600"\n', 'k: "a\\\nb"\n', 'k: "\\ "\n', 'k: "\\q"\n']) assert.equal(fastParse(text), undefined, text);
+    for (const text of ['k: "\\x41"\n', 'k: "\\e"\n', 'k: "\\u12"\n', 'k: "\\U0001F600"\n', 'k: "a\\\nb"\n', 'k: "\\ "\n', 'k: "\\q"\n'])
+      assert.equal(fastParse(text), undefined, text);
   });
 
   it('random strings written as JSON does in double quotes: whenever it accepts, it equals the library', (t) => {
     let accepted = 0;
     let runs = 0;
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '"', '\\', '/', '\n', '\t', '\r', '\b', '\f', '\u0000', '\u0001', '\u001f', 'é', '日', '#', ':', "'", '{', '-'), maxLength: 40 }), (value) => {
-      runs++;
-      if (agrees(`metadata:\n  name: x\n  annotations:\n    a: ${JSON.stringify(value)}\n`)) accepted++;
-    }), { seed, numRuns: 1500 });
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom('a', 'Z', ' ', '"', '\\', '/', '\n', '\t', '\r', '\b', '\f', '\u0000', '\u0001', '\u001f', 'é', '日', '#', ':', "'", '{', '-'),
+          maxLength: 40,
+        }),
+        (value) => {
+          runs++;
+          if (agrees(`metadata:\n  name: x\n  annotations:\n    a: ${JSON.stringify(value)}\n`)) accepted++;
+        },
+      ),
+      { seed, numRuns: 1500 },
+    );
     t.diagnostic(`accepted ${accepted} of ${runs} strings`);
     assert.ok(accepted / runs > 0.5, `accepted ${accepted} of ${runs}`);
   });
@@ -118,10 +156,13 @@ describe('fast YAML path', () => {
     let runs = 0;
     // texts the fast path accepts before the mutation, so that it often still accepts after it
     const sources = [...repoTexts, ...generated.slice(0, 40)].filter((t) => t.length < 4000 && fastParse(t));
-    fc.assert(fc.property(fc.constantFrom(...sources), fc.array(mutation, { minLength: 1, maxLength: 3 }), (text, edits) => {
-      runs++;
-      if (agrees(edits.reduce((t, edit) => edit(t), text))) accepted++;
-    }), { seed, numRuns: 1500 });
+    fc.assert(
+      fc.property(fc.constantFrom(...sources), fc.array(mutation, { minLength: 1, maxLength: 3 }), (text, edits) => {
+        runs++;
+        if (agrees(edits.reduce((t, edit) => edit(t), text))) accepted++;
+      }),
+      { seed, numRuns: 1500 },
+    );
     t.diagnostic(`accepted ${accepted} of ${runs} mutated files`);
     assert.ok(accepted / runs > 0.15, `accepted ${accepted} of ${runs}`);
   });
@@ -140,8 +181,14 @@ const quotedShapes: readonly { readonly name: string; readonly text: string }[] 
   { name: 'blank-line', text: 'data:\n  a: "one\n\n  two"\n' },
   { name: 'colon-inside', text: 'data:\n  a: "one\n  two: three"\n' },
   { name: 'escapes', text: 'data:\n  a: "one \\"quoted\\"\n  two\\\n  three"\n' },
-  { name: 'annotation', text: 'metadata:\n  name: shape\n  annotations:\n    description: "A long text\n    that continues at the key\'s column"\n    other: \'it\'\'s\n    here\'\n' },
-  { name: 'crd-description', text: 'spec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: "older controller-gen\n          wrapped here, and\n        here"\n        type: object\n' },
+  {
+    name: 'annotation',
+    text: "metadata:\n  name: shape\n  annotations:\n    description: \"A long text\n    that continues at the key's column\"\n    other: 'it''s\n    here'\n",
+  },
+  {
+    name: 'crd-description',
+    text: 'spec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema:\n        description: "older controller-gen\n          wrapped here, and\n        here"\n        type: object\n',
+  },
   { name: 'sequence-item', text: 'items:\n- name: "one\n  two"\n- "three\nfour"\n' },
   { name: 'top-level', text: 'top: "one\ntwo"\nnext: x\n' },
   { name: 'rejected-document-marker', text: 'data:\n  a: "one\n---\n  two"\n' },
@@ -182,7 +229,11 @@ describe('the library path against go-yaml (kubectl kustomize)', () => {
           const syntax = file.problems.filter((p) => p.code === 'yaml-syntax');
           if (outcome.ok) {
             assert.deepEqual(syntax, [], `${shape.name}: kubectl reads it, so no yaml-syntax error`);
-            assert.deepEqual(file.resources.map((r) => `${r.kind}/${r.name}`), ['ConfigMap/shape'], shape.name);
+            assert.deepEqual(
+              file.resources.map((r) => `${r.kind}/${r.name}`),
+              ['ConfigMap/shape'],
+              shape.name,
+            );
           } else {
             assert.ok(syntax.length > 0, `${shape.name}: kubectl rejects it, so a yaml-syntax error`);
             assert.deepEqual(file.resources, [], shape.name);

@@ -26,19 +26,39 @@ spec:
 
 describe('Gateway API model', () => {
   for (const [apiVersion, kind] of [
-    ['gateway.networking.k8s.io/v1', 'HTTPRoute'], ['gateway.networking.k8s.io/v1beta1', 'HTTPRoute'],
-    ['gateway.networking.k8s.io/v1', 'GRPCRoute'], ['gateway.networking.k8s.io/v1alpha2', 'GRPCRoute'],
-    ['gateway.networking.k8s.io/v1alpha2', 'TLSRoute'], ['gateway.networking.k8s.io/v1alpha3', 'TLSRoute'], ['gateway.networking.k8s.io/v1', 'TLSRoute'],
-    ['gateway.networking.k8s.io/v1alpha2', 'TCPRoute'], ['gateway.networking.k8s.io/v1alpha2', 'UDPRoute'],
+    ['gateway.networking.k8s.io/v1', 'HTTPRoute'],
+    ['gateway.networking.k8s.io/v1beta1', 'HTTPRoute'],
+    ['gateway.networking.k8s.io/v1', 'GRPCRoute'],
+    ['gateway.networking.k8s.io/v1alpha2', 'GRPCRoute'],
+    ['gateway.networking.k8s.io/v1alpha2', 'TLSRoute'],
+    ['gateway.networking.k8s.io/v1alpha3', 'TLSRoute'],
+    ['gateway.networking.k8s.io/v1', 'TLSRoute'],
+    ['gateway.networking.k8s.io/v1alpha2', 'TCPRoute'],
+    ['gateway.networking.k8s.io/v1alpha2', 'UDPRoute'],
   ]) {
     it(`${kind} ${apiVersion}: parentRef and backendRef defaults`, () => {
       const [r] = read(route(apiVersion, kind));
       assert.ok(isRoute(r));
       const rt = r as GatewayRoute;
-      assert.deepEqual(rt.parentRefs.map((p) => [p.group, p.kind, p.name, p.namespace, p.port]), [['gateway.networking.k8s.io', 'Gateway', 'edge', undefined, undefined], ['', 'Service', 'web', undefined, 80]]);
-      assert.deepEqual(rt.rules[0].backendRefs.map((b) => [b.group, b.kind, b.name, b.namespace, b.port, b.weight]), [['', 'Service', 'web', undefined, 80, 1], ['', 'Service', 'api', 'backend', 8080, 3]]);
+      assert.deepEqual(
+        rt.parentRefs.map((p) => [p.group, p.kind, p.name, p.namespace, p.port]),
+        [
+          ['gateway.networking.k8s.io', 'Gateway', 'edge', undefined, undefined],
+          ['', 'Service', 'web', undefined, 80],
+        ],
+      );
+      assert.deepEqual(
+        rt.rules[0].backendRefs.map((b) => [b.group, b.kind, b.name, b.namespace, b.port, b.weight]),
+        [
+          ['', 'Service', 'web', undefined, 80, 1],
+          ['', 'Service', 'api', 'backend', 8080, 3],
+        ],
+      );
       // TCPRoute and UDPRoute have no hostnames (gateway semantics §G4); the others read them in lower case.
-      assert.deepEqual(rt.hostnames.map((h) => h.value), kind === 'TCPRoute' || kind === 'UDPRoute' ? [] : ['shop.example.com']);
+      assert.deepEqual(
+        rt.hostnames.map((h) => h.value),
+        kind === 'TCPRoute' || kind === 'UDPRoute' ? [] : ['shop.example.com'],
+      );
     });
   }
 
@@ -65,10 +85,16 @@ spec:
       assert.equal(http.from, 'Same');
       assert.deepEqual(http.kinds, []);
       assert.equal(https.from, 'Selector');
-      assert.deepEqual(https.kinds.map((k) => `${k.group}/${k.kind}`), ['gateway.networking.k8s.io/HTTPRoute', 'example.com/Custom']);
+      assert.deepEqual(
+        https.kinds.map((k) => `${k.group}/${k.kind}`),
+        ['gateway.networking.k8s.io/HTTPRoute', 'example.com/Custom'],
+      );
       assert.equal(https.hostname, '*.example.com');
       assert.equal(https.tls?.mode, 'Terminate');
-      assert.deepEqual(https.tls?.certificateRefs.map((c) => [c.group, c.kind, c.name]), [['', 'Secret', 'cert']]);
+      assert.deepEqual(
+        https.tls?.certificateRefs.map((c) => [c.group, c.kind, c.name]),
+        [['', 'Secret', 'cert']],
+      );
     }
   });
 
@@ -87,17 +113,24 @@ spec:
   });
 
   it('a Gateway of another group (Istio) is not a Gateway API Gateway', () => {
-    const [g] = read('apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata: {name: edge}\nspec:\n  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*"]}]\n');
+    const [g] = read(
+      'apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata: {name: edge}\nspec:\n  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*"]}]\n',
+    );
     assert.equal(g.kind, 'Gateway');
     assert.ok(!isGateway(g));
   });
 
   it('fields of the wrong type read as absent, never throw', () => {
-    const [r] = read('apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r}\nspec:\n  parentRefs: edge\n  hostnames: {a: b}\n  rules: [{backendRefs: [7, {name: [x], port: "80"}]}]\n');
+    const [r] = read(
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r}\nspec:\n  parentRefs: edge\n  hostnames: {a: b}\n  rules: [{backendRefs: [7, {name: [x], port: "80"}]}]\n',
+    );
     const rt = r as GatewayRoute;
     assert.deepEqual(rt.parentRefs, []);
     assert.deepEqual(rt.hostnames, []);
-    assert.deepEqual(rt.rules[0].backendRefs.map((b) => [b.name, b.port]), [[undefined, undefined]]);
+    assert.deepEqual(
+      rt.rules[0].backendRefs.map((b) => [b.name, b.port]),
+      [[undefined, undefined]],
+    );
   });
 });
 

@@ -9,7 +9,8 @@ import { readSettings } from '../../server/src/workspace/settings';
 
 const w = 'file:///w';
 const files: Record<string, string> = {
-  [`${w}/shop/Chart.yaml`]: 'apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n  - name: cache\n    version: 0.1.0\n  - name: queue\n    version: ~2.0.0\n  - name: search\n    version: 1.0.0\n',
+  [`${w}/shop/Chart.yaml`]:
+    'apiVersion: v2\nname: shop\nversion: 1.0.0\ndependencies:\n  - name: cache\n    version: 0.1.0\n  - name: queue\n    version: ~2.0.0\n  - name: search\n    version: 1.0.0\n',
   [`${w}/shop/values.yaml`]: 'a: 1\n',
   [`${w}/shop/ci/prod-values.yaml`]: 'a: 2\n',
   [`${w}/shop/ci/notes.yaml`]: 'not a value set: true\n',
@@ -36,17 +37,27 @@ describe('chart discovery', () => {
   const chart = (root: string) => found.charts.find((c) => c.root === `${w}/${root}`)!;
 
   it('finds chart roots of apiVersion v1 and v2 (none for other versions) and their subcharts', () => {
-    assert.deepEqual(found.charts.map((c) => [c.root.slice(w.length + 1), c.name, c.apiVersion, c.parent?.slice(w.length + 1)]), [
-      ['legacy', 'legacy', 'v1', undefined],
-      ['shop', 'shop', 'v2', undefined],
-      ['shop/charts/cache', 'cache', 'v2', 'shop'],
-    ]);
+    assert.deepEqual(
+      found.charts.map((c) => [c.root.slice(w.length + 1), c.name, c.apiVersion, c.parent?.slice(w.length + 1)]),
+      [
+        ['legacy', 'legacy', 'v1', undefined],
+        ['shop', 'shop', 'v2', undefined],
+        ['shop/charts/cache', 'cache', 'v2', 'shop'],
+      ],
+    );
     assert.deepEqual(chart('shop').subcharts, [`${w}/shop/charts/cache`]);
     assert.deepEqual(chart('shop').packaged, [`${w}/shop/charts/queue-2.0.3.tgz`]);
   });
 
   it('tells which declared dependencies are present: a folder, a packaged .tgz, or missing (v2 in Chart.yaml, v1 in requirements.yaml)', () => {
-    assert.deepEqual(chart('shop').dependencies.map((d) => [d.name, d.present]), [['cache', true], ['queue', true], ['search', false]]);
+    assert.deepEqual(
+      chart('shop').dependencies.map((d) => [d.name, d.present]),
+      [
+        ['cache', true],
+        ['queue', true],
+        ['search', false],
+      ],
+    );
     const [db] = chart('legacy').dependencies;
     assert.equal(db.declaredIn, `${w}/legacy/requirements.yaml`);
     assert.equal(db.present, false);
@@ -65,15 +76,32 @@ describe('chart discovery', () => {
   it('value sets: values.yaml alone, each ci/*-values.yaml, and the releases of the setting; none for a subchart', () => {
     assert.deepEqual(chart('shop').valueSets, [
       { id: 'values.yaml', label: 'values.yaml', release: 'shop', namespace: 'shop', valuesFiles: [], set: [] },
-      { id: 'ci/prod-values.yaml', label: 'values ci/prod-values.yaml', release: 'shop', namespace: 'shop', valuesFiles: [`${w}/shop/ci/prod-values.yaml`], set: [] },
-      { id: 'release shop-eu', label: 'release shop-eu, values ../deploy/eu.yaml, --set replicas=3', release: 'shop-eu', namespace: 'eu', valuesFiles: [`${w}/deploy/eu.yaml`], set: ['replicas=3'] },
+      {
+        id: 'ci/prod-values.yaml',
+        label: 'values ci/prod-values.yaml',
+        release: 'shop',
+        namespace: 'shop',
+        valuesFiles: [`${w}/shop/ci/prod-values.yaml`],
+        set: [],
+      },
+      {
+        id: 'release shop-eu',
+        label: 'release shop-eu, values ../deploy/eu.yaml, --set replicas=3',
+        release: 'shop-eu',
+        namespace: 'eu',
+        valuesFiles: [`${w}/deploy/eu.yaml`],
+        set: ['replicas=3'],
+      },
     ]);
     assert.deepEqual(chart('shop/charts/cache').valueSets, []);
   });
 
   it('explicit values files replace the default value sets', () => {
     const only = discoverCharts(Object.keys(files), textOf, { namespace: 'x', valuesFiles: [`${w}/shop/ci/prod-values.yaml`] });
-    assert.deepEqual(only.charts.find((c) => c.name === 'shop')!.valueSets.map((v) => v.label), ['values ci/prod-values.yaml']);
+    assert.deepEqual(
+      only.charts.find((c) => c.name === 'shop')!.valueSets.map((v) => v.label),
+      ['values ci/prod-values.yaml'],
+    );
   });
 
   it('resolves setting paths from the workspace folder', () => {
@@ -128,8 +156,11 @@ describe('template line index', () => {
   });
 
   it('maps rendered keys and values to their template lines, and what comes from an include to the enclosing key', () => {
-    const chart = discoverCharts(['c/Chart.yaml', 'c/templates/svc.yaml'], (u) => (u === 'c/Chart.yaml' ? 'apiVersion: v2\nname: web\n' : template), { namespace: 'default' }).charts[0];
-    const rendered = '---\n# Source: web/templates/svc.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: r-web\n  labels:\n    team: a\nspec:\n  selector:\n    app: shop\n  ports:\n    - name: http\n      port: 80\n    - name: admin\n      port: 81\n';
+    const chart = discoverCharts(['c/Chart.yaml', 'c/templates/svc.yaml'], (u) => (u === 'c/Chart.yaml' ? 'apiVersion: v2\nname: web\n' : template), {
+      namespace: 'default',
+    }).charts[0];
+    const rendered =
+      '---\n# Source: web/templates/svc.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: r-web\n  labels:\n    team: a\nspec:\n  selector:\n    app: shop\n  ports:\n    - name: http\n      port: 80\n    - name: admin\n      port: 81\n';
     const mapped = mapHelmOutput(rendered, chart, [chart], chart.valueSets[0], (u) => (u === 'c/templates/svc.yaml' ? template : undefined));
     const lineOf = (needle: string, nth = 0) => {
       let start = -1;
@@ -145,7 +176,10 @@ describe('template line index', () => {
     assert.equal(lineOf('admin'), 16);
     // `team: a` comes from the include: the labels key
     assert.equal(lineOf('team: a'), 5);
-    assert.deepEqual(mapped.documents.map((d) => d.templateUri), ['c/templates/svc.yaml']);
+    assert.deepEqual(
+      mapped.documents.map((d) => d.templateUri),
+      ['c/templates/svc.yaml'],
+    );
   });
 });
 

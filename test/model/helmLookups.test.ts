@@ -14,11 +14,16 @@ describe('cluster dependences of a template', () => {
   });
 
   it('a lookup, with its literal kind and name, or * when the template computes them', () => {
-    assert.deepEqual(brief('{{- $s := lookup "v1" "Service" .Release.Namespace "api" }}\n{{- $all := (lookup "v1" "Secret" "" "") }}\n{{ $k := lookup "v1" .Values.kind "ns" (printf "%s-x" .Release.Name) }}\n'), [
-      ['lookup', 'Service', 'api', null, 'lookup "v1" "Service" .Release.Namespace "api"'],
-      ['lookup', 'Secret', '', null, 'lookup "v1" "Secret" "" ""'],
-      ['lookup', '*', null, null, 'lookup "v1" .Values.kind "ns" (printf "%s-x" .Release.Name)'],
-    ]);
+    assert.deepEqual(
+      brief(
+        '{{- $s := lookup "v1" "Service" .Release.Namespace "api" }}\n{{- $all := (lookup "v1" "Secret" "" "") }}\n{{ $k := lookup "v1" .Values.kind "ns" (printf "%s-x" .Release.Name) }}\n',
+      ),
+      [
+        ['lookup', 'Service', 'api', null, 'lookup "v1" "Service" .Release.Namespace "api"'],
+        ['lookup', 'Secret', '', null, 'lookup "v1" "Secret" "" ""'],
+        ['lookup', '*', null, null, 'lookup "v1" .Values.kind "ns" (printf "%s-x" .Release.Name)'],
+      ],
+    );
   });
 
   it('objects written inside a block whose condition asks lookup or .Capabilities, directly or through a variable', () => {
@@ -69,18 +74,22 @@ describe('cluster dependences of a template', () => {
       '{{- end }}',
       '',
     ].join('\n');
-    assert.deepEqual(brief(text).filter((d) => d[0] === 'guard'), [
-      ['guard', '*', null, 'v1', 'with lookup "v1" "ConfigMap" "ns" "flags"'],
-      ['guard', '*', null, null, 'with lookup "v1" "ConfigMap" "ns" "flags"'],
-    ]);
+    assert.deepEqual(
+      brief(text).filter((d) => d[0] === 'guard'),
+      [
+        ['guard', '*', null, 'v1', 'with lookup "v1" "ConfigMap" "ns" "flags"'],
+        ['guard', '*', null, null, 'with lookup "v1" "ConfigMap" "ns" "flags"'],
+      ],
+    );
   });
 
   it('a nested block inside a guard is guarded; a guard closes at its end; comments are not actions', () => {
-    const text = '{{/* lookup "v1" "Service" */}}\n{{- if .Capabilities.KubeVersion }}\n{{- if .Values.a }}\nkind: Deployment\n{{- end }}\n{{- end }}\nkind: Service\n';
+    const text =
+      '{{/* lookup "v1" "Service" */}}\n{{- if .Capabilities.KubeVersion }}\n{{- if .Values.a }}\nkind: Deployment\n{{- end }}\n{{- end }}\nkind: Service\n';
     assert.deepEqual(brief(text), [['guard', 'Deployment', null, null, 'if .Capabilities.KubeVersion']]);
   });
 
-  it('the namespace: literal, the release\'s (for .Release.Namespace, and for guarded objects that name none), or unknown when computed', () => {
+  it("the namespace: literal, the release's (for .Release.Namespace, and for guarded objects that name none), or unknown when computed", () => {
     const text = [
       '{{- $a := lookup "v1" "Service" .Release.Namespace "a" }}',
       '{{- $b := lookup "v1" "Service" "infra" "b" }}',
@@ -111,7 +120,10 @@ describe('cluster dependences of a template', () => {
     ].join('\n');
     assert.deepEqual(namespaces(text), ['{release}', 'infra', null, null, '{release}', 'monitoring', '{release}', null]);
     const resolved = chartClusterDependences([uri, 'file:///w/web/values.yaml'], (u) => (u === uri ? text : 'lookup: "v1"'), 'shop');
-    assert.deepEqual(resolved.map((d) => d.namespace ?? null), ['shop', 'infra', null, null, 'shop', 'monitoring', 'shop', null]);
+    assert.deepEqual(
+      resolved.map((d) => d.namespace ?? null),
+      ['shop', 'infra', null, null, 'shop', 'monitoring', 'shop', null],
+    );
   });
 
   it('unbalanced or hostile text gives an answer, not an exception, in linear time', () => {

@@ -54,7 +54,8 @@ function referenceEstimate(text: string): number {
     else if (c === 34 || c === 39) {
       const prev = text.charCodeAt(i - 1);
       // a quote opens a quoted scalar only where a scalar starts (`don't` is plain)
-      if (i === 0 || prev === 32 || prev === 9 || prev === 10 || prev === 58 || (flow && (prev === 91 || prev === 123 || prev === 44))) quote = c === 34 ? '"' : "'";
+      if (i === 0 || prev === 32 || prev === 9 || prev === 10 || prev === 58 || (flow && (prev === 91 || prev === 123 || prev === 44)))
+        quote = c === 34 ? '"' : "'";
     } else if (c === 35 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl - 1;
@@ -86,9 +87,12 @@ describe('estimateNestingDepth', () => {
 
   it('equals it on random texts of quotes, escapes, brackets, comments, dashes and indentation', () => {
     const piece = fc.constantFrom('a', ' ', '  ', '\n', '"', "'", '\\', '#', ' #', '[', ']', '{', '}', '- ', '? ', ': ', '\t', ',', 'x: ', '\r\n', "''", 'é');
-    fc.assert(fc.property(fc.array(piece, { maxLength: 80 }), (parts) => {
-      const text = parts.join('');
-      assert.equal(estimateNestingDepth(text), referenceEstimate(text), JSON.stringify(text));
-    }), { seed: 27, numRuns: 20000 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 80 }), (parts) => {
+        const text = parts.join('');
+        assert.equal(estimateNestingDepth(text), referenceEstimate(text), JSON.stringify(text));
+      }),
+      { seed: 27, numRuns: 20000 },
+    );
   });
 });

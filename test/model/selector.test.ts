@@ -32,6 +32,7 @@ describe('equality selectors', () => {
 
   it('matchLabels of a LabelSelector use the same matcher', () => {
     const s = (matchLabels: Map<string, string>): LabelSelector => ({ matchLabels, matchExpressions: [], labelSpans: new Map(), span: { start: 0, end: 0 } });
-    for (const sel of [new Map([['app', 'web']]), new Map([['app', 'api']]), new Map<string, string>()]) assert.equal(selectorMatches(s(sel), labels), equalityMatches(sel, labels));
+    for (const sel of [new Map([['app', 'web']]), new Map([['app', 'api']]), new Map<string, string>()])
+      assert.equal(selectorMatches(s(sel), labels), equalityMatches(sel, labels));
   });
 });

@@ -174,7 +174,11 @@ describe('recall mutations', () => {
       assert.deepEqual(changedLines(app, after), [line]);
       const a = app.split('\n');
       const b = after.split('\n');
-      assert.equal(c[0].line, a.findIndex((l, i) => l !== b[i]), 'the candidate names the changed line');
+      assert.equal(
+        c[0].line,
+        a.findIndex((l, i) => l !== b[i]),
+        'the candidate names the changed line',
+      );
     });
   }
 

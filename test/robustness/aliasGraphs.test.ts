@@ -36,25 +36,31 @@ describe('alias graphs', () => {
   }
 
   it('random alias graphs of mixed styles finish in bounded time and stay within the budget', () => {
-    const graph = fc.array(fc.record({ style: fc.constantFrom('flow-seq', 'flow-map', 'block-seq', 'merge', 'list'), refs: fc.array(fc.nat(), { minLength: 1, maxLength: 12 }) }), { minLength: 1, maxLength: 30 });
-    fc.assert(fc.property(graph, (nodes) => {
-      let t = 'apiVersion: v1\nkind: List\nmetadata:\n  anchors:\n    n0: &n0 {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {k: v}}\n';
-      nodes.forEach((n, i) => {
-        const id = i + 1;
-        const refs = n.refs.map((r) => `*n${r % id}`);
-        if (n.style === 'flow-seq') t += `    n${id}: &n${id} [${refs.join(', ')}]\n`;
-        else if (n.style === 'flow-map') t += `    n${id}: &n${id} {${refs.map((r, k) => `k${k}: ${r}`).join(', ')}}\n`;
-        else if (n.style === 'block-seq') t += `    n${id}: &n${id}\n${refs.map((r) => `      - ${r}\n`).join('')}`;
-        else if (n.style === 'merge') t += `    n${id}: &n${id} {<<: [${refs.join(', ')}], own${id}: x}\n`;
-        else t += `    n${id}: &n${id} {apiVersion: v1, kind: List, items: [${refs.join(', ')}]}\n`;
-      });
-      t += `items: [*n${nodes.length}, *n0]\n`;
-      const started = Date.now();
-      const m = parseManifest('file:///r.yaml', t, { defaultNamespace: 'default' });
-      diagnosticsFor(analyzeTexts([{ uri: 'file:///r.yaml', text: t }]));
-      assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
-      assert.ok(m.resources.length <= maxAliasExpansion);
-      if (!m.problems.some((p) => refused.test(p.message))) assert.ok(m.resources.length >= 1, 'the ConfigMap is read');
-    }), { seed: 20261201, numRuns: 150 });
+    const graph = fc.array(
+      fc.record({ style: fc.constantFrom('flow-seq', 'flow-map', 'block-seq', 'merge', 'list'), refs: fc.array(fc.nat(), { minLength: 1, maxLength: 12 }) }),
+      { minLength: 1, maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(graph, (nodes) => {
+        let t = 'apiVersion: v1\nkind: List\nmetadata:\n  anchors:\n    n0: &n0 {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {k: v}}\n';
+        nodes.forEach((n, i) => {
+          const id = i + 1;
+          const refs = n.refs.map((r) => `*n${r % id}`);
+          if (n.style === 'flow-seq') t += `    n${id}: &n${id} [${refs.join(', ')}]\n`;
+          else if (n.style === 'flow-map') t += `    n${id}: &n${id} {${refs.map((r, k) => `k${k}: ${r}`).join(', ')}}\n`;
+          else if (n.style === 'block-seq') t += `    n${id}: &n${id}\n${refs.map((r) => `      - ${r}\n`).join('')}`;
+          else if (n.style === 'merge') t += `    n${id}: &n${id} {<<: [${refs.join(', ')}], own${id}: x}\n`;
+          else t += `    n${id}: &n${id} {apiVersion: v1, kind: List, items: [${refs.join(', ')}]}\n`;
+        });
+        t += `items: [*n${nodes.length}, *n0]\n`;
+        const started = Date.now();
+        const m = parseManifest('file:///r.yaml', t, { defaultNamespace: 'default' });
+        diagnosticsFor(analyzeTexts([{ uri: 'file:///r.yaml', text: t }]));
+        assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+        assert.ok(m.resources.length <= maxAliasExpansion);
+        if (!m.problems.some((p) => refused.test(p.message))) assert.ok(m.resources.length >= 1, 'the ConfigMap is read');
+      }),
+      { seed: 20261201, numRuns: 150 },
+    );
   });
 });

@@ -75,7 +75,8 @@ describe('hostile Helm charts', () => {
     // helm itself refuses a chart holding a file over 5 MB: the other sets fail with helm's own words, not a hang
     const others = units.filter((u) => u !== big);
     assert.equal(others.length, 2);
-    for (const u of others) assert.match(u.problems[0]?.message ?? '', /helm template failed for chart web.*\n.*big-values\.yaml" is larger than the maximum file size/);
+    for (const u of others)
+      assert.match(u.problems[0]?.message ?? '', /helm template failed for chart web.*\n.*big-values\.yaml" is larger than the maximum file size/);
   });
 
   it(`3,000 ci/*-values.yaml sets: ${maxValueSetsPerChart} rendered, a note names those that are not`, async () => {
@@ -86,7 +87,10 @@ describe('hostile Helm charts', () => {
     assert.equal(c.charts[0].omittedValueSets?.length, 3001 - maxValueSetsPerChart);
     const units = await timed('3,000 value sets', () => renderChart(c.charts[0], c.charts, c.run, (u) => c.texts.get(u)));
     assert.equal(units.length, maxValueSetsPerChart);
-    assert.ok(units.every((u) => u.rendered?.text.includes('kind: Service')), JSON.stringify(units.map((u) => u.problems)));
+    assert.ok(
+      units.every((u) => u.rendered?.text.includes('kind: Service')),
+      JSON.stringify(units.map((u) => u.problems)),
+    );
     const notes = units.flatMap((u) => u.problems).filter((p) => p.code === 'helm-not-rendered');
     assert.equal(notes.length, 1);
     assert.match(notes[0].message, /has 3,001 value sets; only the first 20 are rendered\. Not rendered: values ci\/s0019-values\.yaml, .* and 2,971 more\./);
@@ -101,7 +105,9 @@ describe('hostile Helm charts', () => {
     const units = await timed('a 100 MB render (server)', () => renderChart(c.charts[0], c.charts, run, (u) => c.texts.get(u)));
     assert.equal(units[0].rendered, undefined);
     assert.match(units[0].problems[0]?.message ?? '', /helm template wrote more than 16 MB for chart web, values\.yaml and was stopped/);
-    const sync = await timed('a 100 MB render (CLI, two at a time)', () => renderChartsSync([c.charts[0], c.charts[0]], c.charts, run, (u) => c.texts.get(u), 2));
+    const sync = await timed('a 100 MB render (CLI, two at a time)', () =>
+      renderChartsSync([c.charts[0], c.charts[0]], c.charts, run, (u) => c.texts.get(u), 2),
+    );
     for (const u of sync) assert.match(u.problems[0]?.message ?? '', /wrote more than 16 MB/);
     const one = await timed('a 100 MB render (CLI, one at a time)', () => renderChartsSync(c.charts, c.charts, run, (u) => c.texts.get(u), 1));
     assert.match(one[0].problems[0]?.message ?? '', /wrote more than 16 MB/);

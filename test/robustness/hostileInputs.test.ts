@@ -9,7 +9,10 @@ import { hoverAt } from '../../server/src/features/hover';
 import { estimateNestingDepth, maxNestingDepth, parseManifest } from '../../server/src/model/parseManifest';
 import { deepShapes, hostileInputs } from './hostileInputs';
 
-const neighbour = { uri: 'file:///ws/web.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n' };
+const neighbour = {
+  uri: 'file:///ws/web.yaml',
+  text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n',
+};
 
 describe('hostile inputs', () => {
   for (const h of hostileInputs()) {
@@ -26,7 +29,10 @@ describe('hostile inputs', () => {
           break;
         case 'syntax-error':
           assert.equal(m.skipped, undefined);
-          assert.ok(m.problems.some((p) => p.code === 'yaml-syntax'), 'a yaml-syntax problem');
+          assert.ok(
+            m.problems.some((p) => p.code === 'yaml-syntax'),
+            'a yaml-syntax problem',
+          );
           break;
         case 'analysed':
           assert.equal(m.skipped, undefined);
@@ -37,7 +43,8 @@ describe('hostile inputs', () => {
           assert.deepEqual([m.resources.length, m.problems.length, m.manifestDocuments], [0, 0, 0]);
           break;
       }
-      for (const p of m.problems) assert.ok(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= h.text.length, `problem span ${JSON.stringify(p.span)} inside the file`);
+      for (const p of m.problems)
+        assert.ok(p.span.start >= 0 && p.span.start <= p.span.end && p.span.end <= h.text.length, `problem span ${JSON.stringify(p.span)} inside the file`);
       for (const r of m.resources) assert.ok(r.span.start >= 0 && r.span.end <= h.text.length);
 
       const analysis = analyzeTexts([{ uri, text: h.text }, neighbour]);
@@ -70,7 +77,7 @@ describe('hostile inputs', () => {
     diagnosticsFor(a);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal(Object.getPrototypeOf({}), Object.prototype);
-    assert.equal(typeof ({}).constructor, 'function');
+    assert.equal(typeof {}.constructor, 'function');
   });
 
   it('custom and unsafe tags are read as plain data and run nothing', () => {

@@ -17,7 +17,8 @@ export function aliasGraph(style: AliasStyle, levels: number, fanOut: number): s
   switch (style) {
     case 'list-block':
       t = `apiVersion: v1\nkind: List\nitems:\n- &a0 ${svc}\n`;
-      for (let i = 1; i < levels; i++) t += `- &a${i}\n  apiVersion: v1\n  kind: List\n  items:\n${Array.from({ length: fanOut }, () => `  - *a${i - 1}\n`).join('')}`;
+      for (let i = 1; i < levels; i++)
+        t += `- &a${i}\n  apiVersion: v1\n  kind: List\n  items:\n${Array.from({ length: fanOut }, () => `  - *a${i - 1}\n`).join('')}`;
       return t;
     case 'list-flow':
       t = `apiVersion: v1\nkind: List\nitems:\n- &a0 ${svc}\n`;
@@ -63,22 +64,29 @@ export function manyCopies(n: number): string {
 export function longNames(length: number): string {
   const name = 'a'.repeat(length);
   const near = `${'a'.repeat(length >> 1)}b${'a'.repeat(length - (length >> 1) - 1)}`;
-  return `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec: {clusterIP: None, selector: {app: db}, ports: [{port: 80}]}\n---\n`
-    + `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: ${near}\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c, env: [{name: U, value: "http://${near}:80"}]}]}\n---\n`
-    + `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /, pathType: Prefix, backend: {service: {name: ${near}, port: {number: 80}}}}\n`;
+  return (
+    `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}}\nspec: {clusterIP: None, selector: {app: db}, ports: [{port: 80}]}\n---\n` +
+    `apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: ${near}\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: c, env: [{name: U, value: "http://${near}:80"}]}]}\n---\n` +
+    `apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing}\nspec:\n  rules:\n  - http:\n      paths:\n      - {path: /, pathType: Prefix, backend: {service: {name: ${near}, port: {number: 80}}}}\n`
+  );
 }
 
 /** `n` Services with names one edit apart, and `refs` references to names that are none of them (each asks for a suggestion). */
 export function nearIdenticalNames(n: number, refs: number): string {
   const docs: string[] = [];
-  for (let i = 0; i < n; i++) docs.push(`apiVersion: v1\nkind: Service\nmetadata: {name: web-${String(i).padStart(5, '0')}}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n`);
-  const paths = Array.from({ length: refs }, (_, i) => `      - {path: /p${i}, pathType: Prefix, backend: {service: {name: web-${String(i).padStart(5, '0')}x, port: {number: 80}}}}`).join('\n');
+  for (let i = 0; i < n; i++)
+    docs.push(`apiVersion: v1\nkind: Service\nmetadata: {name: web-${String(i).padStart(5, '0')}}\nspec: {selector: {app: web}, ports: [{port: 80}]}\n`);
+  const paths = Array.from(
+    { length: refs },
+    (_, i) => `      - {path: /p${i}, pathType: Prefix, backend: {service: {name: web-${String(i).padStart(5, '0')}x, port: {number: 80}}}}`,
+  ).join('\n');
   docs.push(`apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing}\nspec:\n  rules:\n  - http:\n      paths:\n${paths}\n`);
   return docs.join('---\n');
 }
 
 /** A mapping key written twice: the name, and a selector key. */
-export const duplicateKeys = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: first\n  name: second\nspec:\n  selector:\n    app: one\n    app: two\n  ports: [{port: 80}]\n';
+export const duplicateKeys =
+  'apiVersion: v1\nkind: Service\nmetadata:\n  name: first\n  name: second\nspec:\n  selector:\n    app: one\n    app: two\n  ports: [{port: 80}]\n';
 
 /** Glob patterns that make a backtracking matcher run for minutes, and invalid ones. */
 export const hostileGlobs = {

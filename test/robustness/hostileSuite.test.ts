@@ -15,7 +15,8 @@ import { buildCli } from '../cli/builtCli';
 import { parseFrames, startServer, type TestClient } from '../lsp/lspClient';
 import { aliasGraph, aliasStyles, duplicateKeys, hostileGlobs, longNames, manyCopies, nearIdenticalNames } from './hostileShapes';
 
-const normal = (app: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: ${app}}\n  ports: [{port: 80, targetPort: http}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n`;
+const normal = (app: string) =>
+  `apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: ${app}}\n  ports: [{port: 80, targetPort: http}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n`;
 /** Another Service and Deployment, named `name`, whose selector is a renamed label (one known warning). */
 const other = (name: string) => normal(`${name}-other`).replace(/web/g, name);
 /** What a hover must answer within, on a machine shared with other work (the goal is 300 ms; the figures are printed). */
@@ -31,13 +32,17 @@ describe('hostile inputs, second round: server over stdio', () => {
   const uri = (rel: string) => pathToFileURL(join(dir, rel)).href;
   const normalUri = () => uri('normal.yaml');
   const watched = (changes: { uri: string; type: 1 | 2 | 3 }[]) => client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
-  const open = (u: string, text: string) => client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text } });
+  const open = (u: string, text: string) =>
+    client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text } });
   const close = (u: string) => client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: u } });
 
   /** A hover on the normal file, then an edit of it that must get its diagnostic, then the edit undone: same process. */
   const healthy = async (what: string) => {
     const started = Date.now();
-    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: normalUri() }, position: { line: 3, character: 8 } });
+    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: normalUri() },
+      position: { line: 3, character: 8 },
+    });
     const ms = Date.now() - started;
     latencies.push({ what, ms });
     assert.ok(h && h.contents.value.includes('web'), `hover after ${what}`);
@@ -45,17 +50,31 @@ describe('hostile inputs, second round: server over stdio', () => {
     // a selector value that extends the pods' label: evidence of what it was meant to match, so it is reported
     const broken = `web-broken${++round}`;
     const v = ++version;
-    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: normalUri(), version: v }, contentChanges: [{ text: normal(broken) }] });
-    await client.waitFor(`the diagnostic of an edit after ${what}`, () => {
-      const p = client.diagnostics.get(normalUri());
-      return p?.version === v && p.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.message.includes(broken));
-    }, 30000);
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: normalUri(), version: v },
+      contentChanges: [{ text: normal(broken) }],
+    });
+    await client.waitFor(
+      `the diagnostic of an edit after ${what}`,
+      () => {
+        const p = client.diagnostics.get(normalUri());
+        return p?.version === v && p.diagnostics.some((d) => d.code === 'service-selector-no-match' && d.message.includes(broken));
+      },
+      30000,
+    );
     const back = ++version;
-    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: normalUri(), version: back }, contentChanges: [{ text: normal('web') }] });
-    await client.waitFor(`no diagnostic once the edit is undone after ${what}`, () => {
-      const p = client.diagnostics.get(normalUri());
-      return p?.version === back && p.diagnostics.length === 0;
-    }, 30000);
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: normalUri(), version: back },
+      contentChanges: [{ text: normal('web') }],
+    });
+    await client.waitFor(
+      `no diagnostic once the edit is undone after ${what}`,
+      () => {
+        const p = client.diagnostics.get(normalUri());
+        return p?.version === back && p.diagnostics.length === 0;
+      },
+      30000,
+    );
     assert.equal(client.process.pid, pid, `the same server process after ${what}`);
     assert.equal(client.process.exitCode, null, `the server exited after ${what}`);
   };
@@ -65,7 +84,12 @@ describe('hostile inputs, second round: server over stdio', () => {
     await watched([{ uri: uri(rel), type: 3 }]);
     await client.waitFor(`${rel} forgotten`, () => client.diagnostics.get(uri(rel))?.diagnostics.length === 0, 30000);
   };
-  const indexed = (after: number) => client.waitFor('indexing done', () => client.notifications.slice(after).some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false), 60000);
+  const indexed = (after: number) =>
+    client.waitFor(
+      'indexing done',
+      () => client.notifications.slice(after).some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false),
+      60000,
+    );
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'netlens-hostile2-'));
@@ -79,7 +103,9 @@ describe('hostile inputs, second round: server over stdio', () => {
       return null;
     });
     await client.connection.sendRequest('initialize', {
-      processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
       capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true, workspaceFolders: true } },
     });
     const at = client.notifications.length;
@@ -92,7 +118,9 @@ describe('hostile inputs, second round: server over stdio', () => {
   after(() => {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    console.log(`server peak RSS ${(peakKb / 1024).toFixed(0)} MB; hover latency after each case (ms): ${latencies.map((l) => `${l.what} ${l.ms}`).join(', ')}`);
+    console.log(
+      `server peak RSS ${(peakKb / 1024).toFixed(0)} MB; hover latency after each case (ms): ${latencies.map((l) => `${l.what} ${l.ms}`).join(', ')}`,
+    );
     if (client.process.exitCode === null) client.process.kill();
     rmSync(dir, { recursive: true, force: true });
     assert.ok(peakKb < 2 * 1024 * 1024, `peak RSS ${peakKb} kB`);
@@ -104,7 +132,11 @@ describe('hostile inputs, second round: server over stdio', () => {
       const text = aliasGraph(style, 12, 10);
       writeFileSync(join(dir, rel), text);
       await watched([{ uri: uri(rel), type: 1 }]);
-      await client.waitFor(`the refusal of ${style}`, () => client.diagnostics.get(uri(rel))?.diagnostics.some((d) => /expand to more than/.test(d.message)), 30000);
+      await client.waitFor(
+        `the refusal of ${style}`,
+        () => client.diagnostics.get(uri(rel))?.diagnostics.some((d) => /expand to more than/.test(d.message)),
+        30000,
+      );
       await healthy(`alias graph ${style} on disk`);
       const opened = uri(`hostile/open-${style}.yaml`);
       await open(opened, text);
@@ -116,7 +148,7 @@ describe('hostile inputs, second round: server over stdio', () => {
   it('4,000 copies of one Service: findings capped per file, each with at most 20 related places', async () => {
     writeFileSync(join(dir, 'hostile/copies.yaml'), manyCopies(4000));
     await watched([{ uri: uri('hostile/copies.yaml'), type: 1 }]);
-    const p = await client.waitFor('the copies\' diagnostics', () => client.diagnostics.get(uri('hostile/copies.yaml')), 60000);
+    const p = await client.waitFor("the copies' diagnostics", () => client.diagnostics.get(uri('hostile/copies.yaml')), 60000);
     assert.ok(p.diagnostics.length <= 201, `${p.diagnostics.length} diagnostics`);
     assert.ok(p.diagnostics.some((d) => d.code === 'too-many-findings'));
     for (const d of p.diagnostics) assert.ok((d.relatedInformation?.length ?? 0) <= 20);
@@ -127,12 +159,12 @@ describe('hostile inputs, second round: server over stdio', () => {
   it('names of 30,000 characters and 5,000 near-identical names: suggestions stay bounded', async () => {
     const long = uri('hostile/long.yaml');
     await open(long, longNames(30_000));
-    await client.waitFor('the long names\' diagnostics', () => client.diagnostics.get(long), 60000);
+    await client.waitFor("the long names' diagnostics", () => client.diagnostics.get(long), 60000);
     await healthy('30,000-character names');
     await close(long);
     writeFileSync(join(dir, 'hostile/near.yaml'), nearIdenticalNames(5000, 300));
     await watched([{ uri: uri('hostile/near.yaml'), type: 1 }]);
-    await client.waitFor('the near names\' diagnostics', () => client.diagnostics.get(uri('hostile/near.yaml')), 60000);
+    await client.waitFor("the near names' diagnostics", () => client.diagnostics.get(uri('hostile/near.yaml')), 60000);
     await healthy('5,000 near-identical names');
     await gone('hostile/near.yaml');
   });
@@ -143,7 +175,11 @@ describe('hostile inputs, second round: server over stdio', () => {
     const at = client.notifications.length;
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     await indexed(at);
-    const warning = await client.waitFor('a warning about the invalid patterns', () => client.notifications.slice(at).find((n) => n.method === 'window/showMessageRequest' || n.method === 'window/showMessage'), 30000);
+    const warning = await client.waitFor(
+      'a warning about the invalid patterns',
+      () => client.notifications.slice(at).find((n) => n.method === 'window/showMessageRequest' || n.method === 'window/showMessage'),
+      30000,
+    );
     assert.match((warning.params as { message: string }).message, /deploy\/\{a,b.*never closed/);
     await healthy('hostile globs');
     client.settings = {};
@@ -171,7 +207,10 @@ describe('hostile inputs, second round: server over stdio', () => {
     const hoverWhile = async (until: () => boolean) => {
       while (!until()) {
         const started = Date.now();
-        const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: normalUri() }, position: { line: 3, character: 8 } });
+        const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+          textDocument: { uri: normalUri() },
+          position: { line: 3, character: 8 },
+        });
         during.push(Date.now() - started);
         assert.ok(h && h.contents.value.includes('web'));
         await new Promise((r) => setTimeout(r, 20));
@@ -179,7 +218,11 @@ describe('hostile inputs, second round: server over stdio', () => {
     };
     await open(big, text);
     await hoverWhile(() => client.diagnostics.get(big)?.version === 1);
-    for (let v = 2; v <= 4; v++) await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: big, version: v }, contentChanges: [{ text: `${text}# edit ${v}\n` }] });
+    for (let v = 2; v <= 4; v++)
+      await client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: big, version: v },
+        contentChanges: [{ text: `${text}# edit ${v}\n` }],
+      });
     await hoverWhile(() => client.diagnostics.get(big)?.version === 4);
     const worst = Math.max(...during);
     latencies.push({ what: `worst of ${during.length} hovers while a 900 KB document was parsed`, ms: worst });
@@ -195,10 +238,14 @@ describe('hostile inputs, second round: server over stdio', () => {
     const storm = Array.from({ length: 7000 }, (_, i) => ({ uri: uri(`gone/${i}.yaml`), type: 3 as const }));
     await watched([...storm, { uri: uri('hostile/late.yaml'), type: 1 }]);
     await healthy('7,000 delete events');
-    await client.waitFor('the real change in the storm', () => client.diagnostics.get(uri('hostile/late.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match'), 30000);
+    await client.waitFor(
+      'the real change in the storm',
+      () => client.diagnostics.get(uri('hostile/late.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match'),
+      30000,
+    );
   });
 
-  it('FIFOs, devices and links to the server\'s own stdin and stdout are never opened; links out of the folder are not followed', async () => {
+  it("FIFOs, devices and links to the server's own stdin and stdout are never opened; links out of the folder are not followed", async () => {
     execFileSync('mkfifo', [join(dir, 'hostile/pipe.yaml')]);
     symlinkSync('/proc/self/fd/0', join(dir, 'hostile/stdin.yaml'));
     symlinkSync('/proc/self/fd/1', join(dir, 'hostile/stdout.yaml'));
@@ -209,7 +256,11 @@ describe('hostile inputs, second round: server over stdio', () => {
     writeFileSync(join(dir, 'hostile/after.yaml'), other('after'));
     const names = ['pipe', 'stdin', 'stdout', 'zero', 'outside'];
     await watched([...names.map((n) => ({ uri: uri(`hostile/${n}.yaml`), type: 2 as const })), { uri: uri('hostile/after.yaml'), type: 1 }]);
-    await client.waitFor('the real change after the special files', () => client.diagnostics.get(uri('hostile/after.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match'), 30000);
+    await client.waitFor(
+      'the real change after the special files',
+      () => client.diagnostics.get(uri('hostile/after.yaml'))?.diagnostics.some((d) => d.code === 'service-selector-no-match'),
+      30000,
+    );
     for (const n of names) assert.equal(client.diagnostics.get(uri(`hostile/${n}.yaml`))?.diagnostics.length ?? 0, 0, `${n}.yaml was not read`);
     await healthy('special files');
     rmSync(outside, { recursive: true, force: true });
@@ -226,7 +277,9 @@ describe('hostile inputs, second round: server over stdio', () => {
     await watched(spellings.map((u) => ({ uri: u, type: 1 as const })));
     await open(spellings[1], readFileSync(join(dir, 'hostile', name), 'utf8'));
     await healthy('URI spellings');
-    const duplicates = [...client.diagnostics.values()].flatMap((p) => p.diagnostics).filter((d) => d.code === 'duplicate-resource' && d.message.includes('spelled'));
+    const duplicates = [...client.diagnostics.values()]
+      .flatMap((p) => p.diagnostics)
+      .filter((d) => d.code === 'duplicate-resource' && d.message.includes('spelled'));
     assert.deepEqual(duplicates, []);
     await close(spellings[1]);
   });
@@ -243,11 +296,17 @@ describe('hostile inputs, second round: server over stdio', () => {
     await close(u);
   });
 
-  it('a hover over a manifest full of link and image payloads renders only the product\'s own link', async () => {
+  it("a hover over a manifest full of link and image payloads renders only the product's own link", async () => {
     const u = uri('hostile/payload.yaml');
     const payload = '[p](https://evil.test/x) ![i](https://evil.test/t.png) <img src=https://evil.test/h.png>';
-    await open(u, `apiVersion: v1\nkind: Service\nmetadata: {name: pay}\nspec:\n  type: NodePort\n  selector: {app: web}\n  ports: [{port: 80, protocol: ${JSON.stringify(payload)}, targetPort: http}]\n`);
-    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: u }, position: { line: 2, character: 18 } });
+    await open(
+      u,
+      `apiVersion: v1\nkind: Service\nmetadata: {name: pay}\nspec:\n  type: NodePort\n  selector: {app: web}\n  ports: [{port: 80, protocol: ${JSON.stringify(payload)}, targetPort: http}]\n`,
+    );
+    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: u },
+      position: { line: 2, character: 18 },
+    });
     assert.ok(h);
     const html = new MarkdownIt({ html: false, linkify: true }).render(h.contents.value);
     assert.ok(!/<img\b/.test(html), html);
@@ -273,7 +332,10 @@ describe('hostile inputs, second round: the CLI as a process', () => {
   const healthy = (what: string) => {
     const r = run(['check', 'normal.yaml', '--format', 'json', '--fail-on', 'warning']);
     assert.equal(r.status, 1, `${what}: ${r.stderr}`);
-    assert.ok((JSON.parse(r.stdout) as { diagnostics: { code: string }[] }).diagnostics.some((d) => d.code === 'service-selector-no-match'), what);
+    assert.ok(
+      (JSON.parse(r.stdout) as { diagnostics: { code: string }[] }).diagnostics.some((d) => d.code === 'service-selector-no-match'),
+      what,
+    );
   };
 
   before(() => {
@@ -332,7 +394,10 @@ describe('hostile inputs, second round: the CLI as a process', () => {
 
   it('control characters in file names and manifest strings never reach the terminal; JSON stays exact', () => {
     const name = 'x\u001b]0;title\u0007\u001b[2J\u009b\u202e.yaml';
-    writeFileSync(join(dir, name), `apiVersion: v1\nkind: Service\nmetadata: {name: "s\\e[31m\\x9b\\u202e"}\nspec: {selector: {app: "\\e]8;;https://evil.test\\a"}, ports: [{port: 80}]}\n`);
+    writeFileSync(
+      join(dir, name),
+      `apiVersion: v1\nkind: Service\nmetadata: {name: "s\\e[31m\\x9b\\u202e"}\nspec: {selector: {app: "\\e]8;;https://evil.test\\a"}, ports: [{port: 80}]}\n`,
+    );
     const text = run(['check', name]);
     assert.equal(text.status, 1);
     // eslint-disable-next-line no-control-regex -- control characters are what this looks for
@@ -340,8 +405,14 @@ describe('hostile inputs, second round: the CLI as a process', () => {
     assert.match(text.stdout, /x\\x1B\]0;title\\x07/);
     const json = run(['check', name, '--format', 'json']);
     const diags = (JSON.parse(json.stdout) as { diagnostics: { file: string; message: string; resource: { name: string } | null }[] }).diagnostics;
-    assert.ok(diags.every((d) => d.file === name), 'the file name is exact in JSON');
-    assert.ok(diags.some((d) => d.resource?.name === 's\u001b[31m\u009b\u202e'), 'manifest strings are exact in JSON');
+    assert.ok(
+      diags.every((d) => d.file === name),
+      'the file name is exact in JSON',
+    );
+    assert.ok(
+      diags.some((d) => d.resource?.name === 's\u001b[31m\u009b\u202e'),
+      'manifest strings are exact in JSON',
+    );
     const sarif = run(['check', name, '--format', 'sarif']);
     assert.doesNotThrow(() => JSON.parse(sarif.stdout));
     healthy('control characters');

@@ -119,7 +119,10 @@ describe('hover Markdown with hostile manifest text', () => {
         for (const m of html.matchAll(/<\/?([a-zA-Z][\w-]*)/g)) assert.ok(ownTags.has(m[1].toLowerCase()), `a <${m[1]}> tag: ${where}`);
         for (const m of html.matchAll(/<a\b[^>]*href="([^"]*)"/g)) {
           const href = m[1].replace(/&amp;/g, '&');
-          assert.ok(href.startsWith('command:kubeNetlens.traceService?') || href.startsWith('command:kubeNetlens.serviceDetails?'), `a link to ${href}: ${where}`);
+          assert.ok(
+            href.startsWith('command:kubeNetlens.traceService?') || href.startsWith('command:kubeNetlens.serviceDetails?'),
+            `a link to ${href}: ${where}`,
+          );
           const args = decodeURIComponent(href.slice(href.indexOf('?') + 1));
           assert.ok(services.has(args), `trace link arguments ${args} name an existing Service: ${where}`);
         }

@@ -16,7 +16,8 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestClient } from '../lsp/lspClient';
 
-const normal = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: http}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n';
+const normal =
+  'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: http}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: a, image: a, ports: [{name: http, containerPort: 8080}]}]}\n';
 const goalMs = 300;
 
 /** Every `typoEvery`-th Service selects a label no template has (its pods' label with `-x` added): one diagnostic each. */
@@ -30,8 +31,24 @@ function bigDocument(pairs: number, shape: 'stream' | 'list'): { text: string; t
   const indent = shape === 'list' ? '  ' : '';
   for (let i = 0; i < pairs; i++) {
     const docs = [
-      ['apiVersion: v1', 'kind: Service', `metadata: {name: svc-${i}, namespace: big}`, 'spec:', `  selector: {app: ${app(i)}${i % typoEvery ? '' : '-x'}}`, '  ports: [{port: 80, targetPort: http}]'],
-      ['apiVersion: apps/v1', 'kind: Deployment', `metadata: {name: dep-${i}, namespace: big}`, 'spec:', `  selector: {matchLabels: {app: ${app(i)}}}`, '  template:', `    metadata: {labels: {app: ${app(i)}}}`, '    spec: {containers: [{name: c, image: c, ports: [{name: http, containerPort: 8080}]}]}'],
+      [
+        'apiVersion: v1',
+        'kind: Service',
+        `metadata: {name: svc-${i}, namespace: big}`,
+        'spec:',
+        `  selector: {app: ${app(i)}${i % typoEvery ? '' : '-x'}}`,
+        '  ports: [{port: 80, targetPort: http}]',
+      ],
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        `metadata: {name: dep-${i}, namespace: big}`,
+        'spec:',
+        `  selector: {matchLabels: {app: ${app(i)}}}`,
+        '  template:',
+        `    metadata: {labels: {app: ${app(i)}}}`,
+        '    spec: {containers: [{name: c, image: c, ports: [{name: http, containerPort: 8080}]}]}',
+      ],
     ];
     for (const [d, doc] of docs.entries()) {
       if (shape === 'stream' && lines.length) lines.push('---');
@@ -55,7 +72,10 @@ describe('hover latency while a huge open document is checked: server over stdio
     const server = client.process.pid!;
     const waited = waitedMs(server) + waitedMs('self');
     const started = performance.now();
-    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: normalUri() }, position: { line: 3, character: 8 } });
+    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: normalUri() },
+      position: { line: 3, character: 8 },
+    });
     const ms = performance.now() - started;
     const own = ms - (waitedMs(server) + waitedMs('self') - waited);
     assert.ok(h && h.contents.value.includes('web'), 'the hover answers about the normal file');
@@ -78,12 +98,18 @@ describe('hover latency while a huge open document is checked: server over stdio
     writeFileSync(join(dir, 'normal.yaml'), normal);
     client = startServer();
     await client.connection.sendRequest('initialize', {
-      processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
       capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true, workspaceFolders: true } },
     });
     const at = client.notifications.length;
     await client.connection.sendNotification('initialized', {});
-    await client.waitFor('indexing done', () => client.notifications.slice(at).some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false), 60000);
+    await client.waitFor(
+      'indexing done',
+      () => client.notifications.slice(at).some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false),
+      60000,
+    );
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: normalUri(), languageId: 'yaml', version: 1, text: normal } });
     await hover();
   });
@@ -107,16 +133,24 @@ describe('hover latency while a huge open document is checked: server over stdio
       const during = await hoversUntil(published(1));
       // edits while it is checked: each one supersedes the check of the one before
       for (let v = 2; v <= 4; v++) {
-        await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: big, version: v }, contentChanges: [{ text: `${text}# edit ${v}\n` }] });
+        await client.connection.sendNotification('textDocument/didChange', {
+          textDocument: { uri: big, version: v },
+          contentChanges: [{ text: `${text}# edit ${v}\n` }],
+        });
         during.push(await hover());
         await new Promise((r) => setTimeout(r, 40 * v));
       }
-      during.push(...await hoversUntil(published(4)));
+      during.push(...(await hoversUntil(published(4))));
       const sorted = during.map((d) => d.ms).sort((a, b) => a - b);
       const worst = during.reduce((w, d) => (d.own > w.own ? d : w));
-      console.log(`${shape}: ${during.length} hovers while checked; round trip median ${sorted[sorted.length >> 1].toFixed(0)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms; less the waits for a core: max ${worst.own.toFixed(0)} ms (that hover's round trip ${worst.ms.toFixed(0)} ms)`);
+      console.log(
+        `${shape}: ${during.length} hovers while checked; round trip median ${sorted[sorted.length >> 1].toFixed(0)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)].toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms; less the waits for a core: max ${worst.own.toFixed(0)} ms (that hover's round trip ${worst.ms.toFixed(0)} ms)`,
+      );
       assert.ok(during.length >= 10, `${during.length} hovers`);
-      assert.ok(worst.own <= goalMs, `a hover took ${worst.own.toFixed(0)} ms of the server's own time (${worst.ms.toFixed(0)} ms in all) while the document was checked`);
+      assert.ok(
+        worst.own <= goalMs,
+        `a hover took ${worst.own.toFixed(0)} ms of the server's own time (${worst.ms.toFixed(0)} ms in all) while the document was checked`,
+      );
       // the check ran to the end: exactly the selectors written wrong, at their lines
       const diagnostics = client.diagnostics.get(big)!.diagnostics;
       assert.deepEqual(diagnostics.map((d) => `${d.code}@${d.range.start.line}`).sort(), typoLines.map((l) => `service-selector-no-match@${l}`).sort());

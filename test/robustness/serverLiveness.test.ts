@@ -21,7 +21,10 @@ describe('server liveness under hostile files', () => {
 
   const hoverPromptly = async (what: string) => {
     const started = Date.now();
-    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri: uri('web.yaml') }, position: { line: 3, character: 8 } });
+    const h = await client.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+      textDocument: { uri: uri('web.yaml') },
+      position: { line: 3, character: 8 },
+    });
     assert.ok(h && h.contents.value.includes('web'), `hover after ${what}`);
     assert.ok(Date.now() - started < 5000, `hover after ${what} took ${Date.now() - started} ms`);
     assert.equal(client.process.pid, pid);
@@ -32,19 +35,29 @@ describe('server liveness under hostile files', () => {
     dir = mkdtempSync(join(tmpdir(), 'netlens-hostile-'));
     writeFileSync(join(dir, 'web.yaml'), web);
     mkdirSync(join(dir, 'hostile'));
-    for (const h of hostileInputs()) writeFileSync(join(dir, 'hostile', h.file), h.text, h.file === 'image.yaml' || h.file === 'utf16.yaml' ? 'latin1' : 'utf8');
+    for (const h of hostileInputs())
+      writeFileSync(join(dir, 'hostile', h.file), h.text, h.file === 'image.yaml' || h.file === 'utf16.yaml' ? 'latin1' : 'utf8');
     // bytes no text editor would write: invalid UTF-8, and a file over the size limit (5 MB on one line)
     writeFileSync(join(dir, 'hostile', 'invalid-utf8.yaml'), Buffer.from([0x6b, 0x69, 0x6e, 0x64, 0x3a, 0x20, 0xc3, 0x28, 0xff, 0xfe, 0x0a]));
     writeFileSync(join(dir, 'hostile', 'five-mb-line.yaml'), 'x: ' + 'a'.repeat(5 * 1024 * 1024));
-    for (const name of ['name with spaces.yaml', 'ünï cødé ‮.yaml', '#hash%25 &amp;.yaml', '-dash.yaml']) writeFileSync(join(dir, 'hostile', name), web.replace('web', 'odd'));
+    for (const name of ['name with spaces.yaml', 'ünï cødé ‮.yaml', '#hash%25 &amp;.yaml', '-dash.yaml'])
+      writeFileSync(join(dir, 'hostile', name), web.replace('web', 'odd'));
     client = startServer();
     pid = client.process.pid;
     await client.connection.sendRequest('initialize', {
-      processId: process.pid, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
       capabilities: { window: { workDoneProgress: true }, workspace: { configuration: true, workspaceFolders: true } },
     });
     await client.connection.sendNotification('initialized', {});
-    await client.waitFor('indexing done', () => client.notifications.some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false), 60000).catch(() => undefined);
+    await client
+      .waitFor(
+        'indexing done',
+        () => client.notifications.some((n) => n.method === 'kubeNetlens/status' && (n.params as { indexing?: boolean }).indexing === false),
+        60000,
+      )
+      .catch(() => undefined);
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri('web.yaml'), languageId: 'yaml', version: 1, text: web } });
   });
 
@@ -73,7 +86,10 @@ describe('server liveness under hostile files', () => {
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text: '' } });
     const deep = deepShapes(400)[0].text;
     for (let v = 2, n = 0; n <= deep.length; v++, n += 40) {
-      await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri: u, version: v }, contentChanges: [{ text: deep.slice(0, n) }] });
+      await client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: u, version: v },
+        contentChanges: [{ text: deep.slice(0, n) }],
+      });
     }
     await hoverPromptly('typing deep nesting');
     const d = await client.waitFor('too-deep diagnostic', () => client.diagnostics.get(u)?.diagnostics.find((x) => /levels deep/.test(x.message)));
@@ -83,7 +99,8 @@ describe('server liveness under hostile files', () => {
   it('publishes only ranges inside their documents, and only LSP frames on stdout', async () => {
     await hoverPromptly('everything');
     for (const [u, p] of client.diagnostics) {
-      for (const d of p.diagnostics) assert.ok(d.range.start.line >= 0 && d.range.start.character >= 0 && d.range.end.line >= d.range.start.line, `range in ${u}`);
+      for (const d of p.diagnostics)
+        assert.ok(d.range.start.line >= 0 && d.range.start.character >= 0 && d.range.end.line >= d.range.start.line, `range in ${u}`);
     }
     assert.doesNotThrow(() => parseFrames(client.stdout));
   });

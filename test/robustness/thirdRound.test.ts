@@ -31,13 +31,18 @@ describe('hostile inputs, third round: did-you-mean searches', () => {
     // nothing else is wrong in the file, so every slice's finding is there
     const orphans = findings.filter((f) => f.code === 'endpoints-orphan');
     assert.equal(orphans.length, 100);
-    assert.ok(orphans.every((f) => !f.message.includes('Did you mean')), 'no Service is a near miss of "missing…"');
+    assert.ok(
+      orphans.every((f) => !f.message.includes('Did you mean')),
+      'no Service is a near miss of "missing…"',
+    );
   });
 
   it('an orphan slice one edit from a Service among 2,000 still gets its suggestion and a fix', () => {
     const docs = orphanSlices(2000, 0);
     const target = 'backend'.repeat(7) + '-000123';
-    docs.push(`apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: typo\n  namespace: orphans\n  labels: {kubernetes.io/service-name: ${target.replace('-000123', '-00123')}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.0.1]}]\nports: [{port: 80}]\n`);
+    docs.push(
+      `apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: typo\n  namespace: orphans\n  labels: {kubernetes.io/service-name: ${target.replace('-000123', '-00123')}}\naddressType: IPv4\nendpoints: [{addresses: [10.0.0.1]}]\nports: [{port: 80}]\n`,
+    );
     const findings = diagnosticsFor(analyzeTexts([{ uri: 'file:///ws/orphans.yaml', text: docs.join('---\n') }]));
     const f = findings.find((x) => x.code === 'endpoints-orphan');
     assert.ok(f, 'the orphan is reported');
@@ -70,7 +75,10 @@ export function templateBraces(): { name: string; text: string }[] {
 describe('hostile inputs, third round: texts made of template braces', () => {
   for (const t of templateBraces()) {
     it(`${t.name}: skipped quietly as a template, in both parsers`, async () => {
-      for (const m of [parseManifest('file:///ws/t.yaml', t.text, { defaultNamespace: 'default' }), await parseManifestAsync('file:///ws/t.yaml', t.text, { defaultNamespace: 'default' }, () => undefined)]) {
+      for (const m of [
+        parseManifest('file:///ws/t.yaml', t.text, { defaultNamespace: 'default' }),
+        await parseManifestAsync('file:///ws/t.yaml', t.text, { defaultNamespace: 'default' }, () => undefined),
+      ]) {
         assert.equal(m.skipped, 'template');
         assert.deepEqual(m.problems, []);
         assert.equal(m.resources.length, 0);

@@ -62,14 +62,18 @@ spec:
 `;
 
 const release = 'file:///repo/charts/collector/#helm/ci/networkpolicy-values.yaml';
-const peerFindings = (sources: { uri: string; text: string }[]) => diagnosticsFor(analyzeTexts(sources)).filter((f) => f.code === 'networkpolicy-peer-selects-nothing');
+const peerFindings = (sources: { uri: string; text: string }[]) =>
+  diagnosticsFor(analyzeTexts(sources)).filter((f) => f.code === 'networkpolicy-peer-selects-nothing');
 
 describe('networkpolicy-peer-selects-nothing and the units of Helm releases', () => {
   it('stays quiet when the near miss is a workload of another chart beside the release', () => {
-    assert.deepEqual(peerFindings([
-      { uri: release, text: `${policy}---\n${collector}` },
-      { uri: 'file:///repo/charts/demo/examples/rendered/jaeger.yaml', text: jaeger },
-    ]), []);
+    assert.deepEqual(
+      peerFindings([
+        { uri: release, text: `${policy}---\n${collector}` },
+        { uri: 'file:///repo/charts/demo/examples/rendered/jaeger.yaml', text: jaeger },
+      ]),
+      [],
+    );
   });
 
   it('fires when the near miss is in the release itself', () => {

@@ -55,8 +55,8 @@ describe('trace webview: Service path', () => {
       assert.deepEqual(reading, at);
       assert.equal(await page.locator('.trace-svg .edge-broken').count(), 0);
       assert.equal(await page.locator('.banner-alert').count(), 0);
-      assert.match(await page.locator(nodeSel('endpoints:Deployment/api')).textContent() ?? '', /3 pods · Ready only/);
-      assert.match(await page.locator('.title').textContent() ?? '', /Service shop\/api/);
+      assert.match((await page.locator(nodeSel('endpoints:Deployment/api')).textContent()) ?? '', /3 pods · Ready only/);
+      assert.match((await page.locator('.title').textContent()) ?? '', /Service shop\/api/);
       const posted = await v.posted();
       assert.equal(posted[0].type, 'ready');
       assert.deepEqual(await page.evaluate(() => (window as unknown as { __state: unknown }).__state), { namespace: 'shop', name: 'api' });
@@ -68,13 +68,16 @@ describe('trace webview: Service path', () => {
     const fixture = loadFixture('statefulset-broken-servicename');
     await withView(fixture, async (v) => {
       const { page } = v;
-      const withFindings = fixture.graph.nodes.filter((n) => n.findings.length).map((n) => n.id).sort();
+      const withFindings = fixture.graph.nodes
+        .filter((n) => n.findings.length)
+        .map((n) => n.id)
+        .sort();
       const marked = (await page.locator('.trace-svg .node:has(.finding-marker)').evaluateAll((els) => els.map((e) => e.getAttribute('data-node-id')))).sort();
       assert.deepEqual(marked, withFindings);
       const sts = page.locator(nodeSel('endpoints:StatefulSet/db'));
-      assert.match(await sts.textContent() ?? '', /3 pods: db-0, db-1, db-2/);
-      assert.match(await sts.textContent() ?? '', /No Service named "db-headles"/);
-      assert.match(await sts.locator('.finding-marker title').textContent() ?? '', /db-headles/);
+      assert.match((await sts.textContent()) ?? '', /3 pods: db-0, db-1, db-2/);
+      assert.match((await sts.textContent()) ?? '', /No Service named "db-headles"/);
+      assert.match((await sts.locator('.finding-marker title').textContent()) ?? '', /db-headles/);
       const broken = page.locator('.trace-svg .edge-broken[data-from="entry:dns:pods"][data-to="service"]');
       assert.equal(await broken.count(), 1);
       const style = await broken.locator('.edge-line').evaluate((e) => {
@@ -84,7 +87,7 @@ describe('trace webview: Service path', () => {
       assert.notEqual(style.dash, 'none');
       assert.equal(style.stroke, 'rgb(161, 38, 13)', 'broken edges use the theme error colour');
       // The worst problem is selected on open, so its full message is readable without a click.
-      assert.match(await page.locator('.detail').textContent() ?? '', /never resolves/);
+      assert.match((await page.locator('.detail').textContent()) ?? '', /never resolves/);
       await page.screenshot({ path: join(resultsDir, 'statefulset-broken-servicename-light.png') });
     });
   });
@@ -93,13 +96,13 @@ describe('trace webview: Service path', () => {
     const fixture = loadFixture('no-endpoints');
     await withView(fixture, async (v) => {
       const { page } = v;
-      assert.match(await page.locator('.banner-alert').textContent() ?? '', /No request can reach a pod/);
+      assert.match((await page.locator('.banner-alert').textContent()) ?? '', /No request can reach a pod/);
       assert.equal(await page.locator('.trace-svg .edge-broken[data-from="proxy"][data-to="endpoints:none"]').count(), 1);
       const none = page.locator(nodeSel('endpoints:none'));
-      assert.match(await none.getAttribute('class') ?? '', /status-error/);
-      assert.match(await none.textContent() ?? '', /✖ No endpoints/);
-      assert.match(await none.textContent() ?? '', /app: order matches no pod/);
-      assert.match(await none.getAttribute('aria-label') ?? '', /Status: broken/);
+      assert.match((await none.getAttribute('class')) ?? '', /status-error/);
+      assert.match((await none.textContent()) ?? '', /✖ No endpoints/);
+      assert.match((await none.textContent()) ?? '', /app: order matches no pod/);
+      assert.match((await none.getAttribute('aria-label')) ?? '', /Status: broken/);
     });
   });
 
@@ -107,7 +110,7 @@ describe('trace webview: Service path', () => {
     const fixture = loadFixture('external-name');
     await withView(fixture, async (v) => {
       const { page } = v;
-      assert.match(await page.locator(nodeSel('service')).textContent() ?? '', /ExternalName → payments\.example\.net/);
+      assert.match((await page.locator(nodeSel('service')).textContent()) ?? '', /ExternalName → payments\.example\.net/);
       assert.equal(await page.locator('.trace-svg .kind-kube-proxy').count(), 0);
       assert.deepEqual(await page.locator('.column-title').allTextContents(), ['How clients reach it', 'Service']);
     });
@@ -117,9 +120,9 @@ describe('trace webview: Service path', () => {
     const fixture = loadFixture('nodeport-ingress');
     await withView(fixture, async (v) => {
       const { page } = v;
-      assert.match(await page.locator(nodeSel('entry:nodeport:0')).textContent() ?? '', /<NodeIP>:30080/);
+      assert.match((await page.locator(nodeSel('entry:nodeport:0')).textContent()) ?? '', /<NodeIP>:30080/);
       const bad = page.locator(nodeSel('entry:ingress:frontend/web:1'));
-      assert.match(await bad.textContent() ?? '', /www\.example\.com\/static/);
+      assert.match((await bad.textContent()) ?? '', /www\.example\.com\/static/);
       assert.equal(await bad.locator('.finding-marker').count(), 1);
       assert.equal(await page.locator(nodeSel('entry:ingress:frontend/web:0')).locator('.finding-marker').count(), 0);
       assert.equal(await page.locator('.trace-svg .edge-broken[data-from="entry:ingress:frontend/web:1"]').count(), 1);
@@ -160,7 +163,14 @@ describe('trace webview: Service path', () => {
 
 describe('trace webview: readable where it opens', () => {
   // Side panels of 450 px and more, the two side-by-side sizes people use, and maximized editors.
-  const sizes = [[320, 600], [450, 600], [683, 680], [960, 990], [1366, 700], [1920, 990]] as const;
+  const sizes = [
+    [320, 600],
+    [450, 600],
+    [683, 680],
+    [960, 990],
+    [1366, 700],
+    [1920, 990],
+  ] as const;
   for (const [width, height] of sizes) {
     it(`at ${width}×${height}: the whole path in view, text at 10 px or more, the broken hop in view, nothing collapsed`, async () => {
       for (const name of ['no-endpoints', 'healthy-deployment', 'nodeport-ingress', 'examples-api', 'examples-frontend']) {
@@ -169,22 +179,41 @@ describe('trace webview: readable where it opens', () => {
           await v.sendTrace(loadFixture(name));
           const m = (await v.page.evaluate(measureScript())) as TraceMeasure;
           const where = `${name} at ${width}×${height} (${m.direction})`;
-          assert.ok(m.canvas.bottom - m.canvas.top >= 200 && m.canvas.right - m.canvas.left >= 200, `${where}: the canvas keeps its room: ${JSON.stringify(m.canvas)}`);
+          assert.ok(
+            m.canvas.bottom - m.canvas.top >= 200 && m.canvas.right - m.canvas.left >= 200,
+            `${where}: the canvas keeps its room: ${JSON.stringify(m.canvas)}`,
+          );
           assert.ok(!m.overflowsSideways, `${where}: nothing is wider than the panel`);
           assert.ok(m.minTextPx >= 10, `${where}: smallest text ${m.minTextPx.toFixed(2)} px`);
-          assert.ok(m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1, `${where}: the path fits across: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
+          assert.ok(
+            m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1,
+            `${where}: the path fits across: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`,
+          );
           if (name === 'no-endpoints') {
-            assert.ok(m.focusNode && inside(m.focusNode, m.canvas), `${where}: the broken hop is on screen: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`);
+            assert.ok(
+              m.focusNode && inside(m.focusNode, m.canvas),
+              `${where}: the broken hop is on screen: ${JSON.stringify(m.focusNode)} in ${JSON.stringify(m.canvas)}`,
+            );
           }
           // The longest paths (the demo's api: twelve boxes) in the smallest side panel (450×600) too: in bands that
           // fill the width, a column of entries as a grid, boxes as wide as their text. In the narrowest split (three
           // editor groups, 320 px) a long path at a readable size is taller than the panel: it fits across, the view
           // starts on the broken hop (or the first box), and the rest is a vertical pan away.
-          if (width >= 450) assert.ok(m.drawing && inside(m.drawing, m.canvas), `${where}: the whole path is in view: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`);
-          else assert.ok(m.focusNode ? inside(m.focusNode, m.canvas) : m.drawing && m.drawing.top >= m.canvas.top - 1, `${where}: the view starts on the broken hop or the first box: ${JSON.stringify(m)}`);
+          if (width >= 450)
+            assert.ok(
+              m.drawing && inside(m.drawing, m.canvas),
+              `${where}: the whole path is in view: ${JSON.stringify(m.drawing)} in ${JSON.stringify(m.canvas)}`,
+            );
+          else
+            assert.ok(
+              m.focusNode ? inside(m.focusNode, m.canvas) : m.drawing && m.drawing.top >= m.canvas.top - 1,
+              `${where}: the view starts on the broken hop or the first box: ${JSON.stringify(m)}`,
+            );
           await v.page.screenshot({ path: join(resultsDir, `readable-${name}-${width}x${height}.png`) });
           await v.page.getByRole('tab', { name: 'Packet path' }).click();
-          const packet = await v.page.locator('.packet-svg').evaluate((e) => ({ right: e.getBoundingClientRect().right, page: document.documentElement.clientWidth }));
+          const packet = await v.page
+            .locator('.packet-svg')
+            .evaluate((e) => ({ right: e.getBoundingClientRect().right, page: document.documentElement.clientWidth }));
           assert.ok(packet.right <= packet.page, `${where}: the packet path fits the panel (${packet.right} of ${packet.page} px)`);
           if (name === 'no-endpoints') {
             assert.equal(await v.page.locator('.packet-svg .hop-stop').count(), 1, `${where}: the packet path ends where the Service path does`);
@@ -198,7 +227,10 @@ describe('trace webview: readable where it opens', () => {
   }
 
   it('keeps the drawing on screen after Fit and zooming in twice, and after dragging it far away', async () => {
-    for (const [width, height] of [[450, 600], [1366, 700]] as const) {
+    for (const [width, height] of [
+      [450, 600],
+      [1366, 700],
+    ] as const) {
       const v = await openView(browser, 'dark', { width, height });
       try {
         await v.sendTrace(loadFixture('healthy-deployment'));
@@ -212,7 +244,10 @@ describe('trace webview: readable where it opens', () => {
         const visible = overlapArea(zoomed.drawing!, zoomed.canvas);
         const canvasArea = (zoomed.canvas.right - zoomed.canvas.left) * (zoomed.canvas.bottom - zoomed.canvas.top);
         const fittedArea = overlapArea(fitted.drawing!, fitted.canvas);
-        assert.ok(visible >= Math.min(canvasArea, fittedArea) * 0.9, `after Fit and + + the drawing still fills the view (${visible} of ${canvasArea} px²) at ${width}×${height}`);
+        assert.ok(
+          visible >= Math.min(canvasArea, fittedArea) * 0.9,
+          `after Fit and + + the drawing still fills the view (${visible} of ${canvasArea} px²) at ${width}×${height}`,
+        );
         const box = (await page.locator('.canvas').boundingBox())!;
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         await page.mouse.down();
@@ -226,7 +261,7 @@ describe('trace webview: readable where it opens', () => {
     }
   });
 
-  it('the banner\'s Show button brings the broken hop back into view and selects it', async () => {
+  it("the banner's Show button brings the broken hop back into view and selects it", async () => {
     const v = await openView(browser, 'dark', { width: 683, height: 680 });
     try {
       await v.sendTrace(loadFixture('no-endpoints'));
@@ -247,7 +282,7 @@ describe('trace webview: readable where it opens', () => {
     }
   });
 
-  it('after a large resize chooses the view that suits the new size; after a small one keeps the person\'s zoom', async () => {
+  it("after a large resize chooses the view that suits the new size; after a small one keeps the person's zoom", async () => {
     const v = await openView(browser, 'dark', { width: 1570, height: 980 });
     try {
       await v.sendTrace(loadFixture('no-endpoints'));
@@ -255,10 +290,15 @@ describe('trace webview: readable where it opens', () => {
       const scale = () => page.locator('.trace-svg').getAttribute('data-scale');
       // The view records the canvas size it last fitted itself to; after a resize, wait until that is the new size.
       const canvasWidth = () => page.locator('.canvas').evaluate((c) => c.clientWidth);
-      const settled = (before: number) => page.waitForFunction((w) => {
-        const c = document.querySelector('.canvas') as HTMLElement;
-        return c.clientWidth !== w && document.body.getAttribute('data-view-size') === `${c.clientWidth}x${c.clientHeight}`;
-      }, before, { polling: 100 });
+      const settled = (before: number) =>
+        page.waitForFunction(
+          (w) => {
+            const c = document.querySelector('.canvas') as HTMLElement;
+            return c.clientWidth !== w && document.body.getAttribute('data-view-size') === `${c.clientWidth}x${c.clientHeight}`;
+          },
+          before,
+          { polling: 100 },
+        );
       await page.getByRole('button', { name: 'Zoom in' }).click();
       const zoomed = await scale();
       let before = await canvasWidth();
@@ -269,13 +309,19 @@ describe('trace webview: readable where it opens', () => {
       await page.setViewportSize({ width: 1018, height: 676 });
       await settled(before);
       const m = (await page.evaluate(measureScript())) as TraceMeasure;
-      assert.ok(m.drawing && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10, `after a large resize the path fits across, readable: ${JSON.stringify(m)}`);
+      assert.ok(
+        m.drawing && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10,
+        `after a large resize the path fits across, readable: ${JSON.stringify(m)}`,
+      );
       // down to the narrowest split: refitted, nothing cut off on either side
       before = await canvasWidth();
       await page.setViewportSize({ width: 320, height: 676 });
       await settled(before);
       const narrow = (await page.evaluate(measureScript())) as TraceMeasure;
-      assert.ok(narrow.drawing && narrow.drawing.left >= narrow.canvas.left - 1 && narrow.drawing.right <= narrow.canvas.right + 1 && narrow.minTextPx >= 10, `after a resize to 320 px the path fits across, readable: ${JSON.stringify(narrow)}`);
+      assert.ok(
+        narrow.drawing && narrow.drawing.left >= narrow.canvas.left - 1 && narrow.drawing.right <= narrow.canvas.right + 1 && narrow.minTextPx >= 10,
+        `after a resize to 320 px the path fits across, readable: ${JSON.stringify(narrow)}`,
+      );
       await page.screenshot({ path: join(resultsDir, 'resized-to-320.png') });
     } finally {
       await v.close();
@@ -324,7 +370,7 @@ describe('trace webview: interaction', () => {
       assert.equal(await focusedId(v), 'service');
       await page.keyboard.press('Tab');
       assert.equal(await focusedId(v), 'proxy');
-      assert.match(await page.locator('.detail').textContent() ?? '', /kube-proxy \(iptables\)/);
+      assert.match((await page.locator('.detail').textContent()) ?? '', /kube-proxy \(iptables\)/);
       await page.keyboard.press('Enter');
       const posted = await v.posted();
       assert.deepEqual(posted[posted.length - 1], { type: 'reveal', nodeId: 'proxy' });
@@ -337,8 +383,8 @@ describe('trace webview: interaction', () => {
       const node = v.page.locator(nodeSel('endpoints:Deployment/api'));
       await node.click();
       assert.ok(!(await v.posted()).some((m) => m.type === 'reveal'), 'a click only selects');
-      assert.match(await node.getAttribute('class') ?? '', /\bselected\b/);
-      assert.match(await v.page.locator('.detail').textContent() ?? '', /Deployment api ×3/);
+      assert.match((await node.getAttribute('class')) ?? '', /\bselected\b/);
+      assert.match((await v.page.locator('.detail').textContent()) ?? '', /Deployment api ×3/);
       await node.dblclick();
       const posted = await v.posted();
       assert.deepEqual(posted[posted.length - 1], { type: 'reveal', nodeId: 'endpoints:Deployment/api' });
@@ -385,13 +431,18 @@ describe('trace webview: interaction', () => {
       assert.equal(await page.locator('.canvas').isVisible(), false);
       const items = page.locator('.list-view .list-node');
       assert.equal(await items.count(), fixture.graph.nodes.length);
-      const text = await page.locator('.list-view').textContent() ?? '';
+      const text = (await page.locator('.list-view').textContent()) ?? '';
       for (const n of fixture.graph.nodes) assert.ok(text.includes(n.label), `list shows ${n.label}`);
       // The banner above says the path is broken; the list does not say it again.
       assert.doesNotMatch(text, /No request can reach a pod|red markers/);
-      assert.match(await page.locator('.banner-alert').textContent() ?? '', /No request can reach a pod: no endpoints\./);
+      assert.match((await page.locator('.banner-alert').textContent()) ?? '', /No request can reach a pod: no endpoints\./);
       assert.match(text, /→ No endpoints: blocked/);
-      assert.deepEqual(await page.locator('.list-view h2').allTextContents(), ['1. How clients reach it', '2. Service', '3. kube-proxy', '4. Endpoints (pods)']);
+      assert.deepEqual(await page.locator('.list-view h2').allTextContents(), [
+        '1. How clients reach it',
+        '2. Service',
+        '3. kube-proxy',
+        '4. Endpoints (pods)',
+      ]);
       await page.screenshot({ path: join(resultsDir, 'list-view-light.png') });
     });
   });
@@ -405,14 +456,14 @@ describe('trace webview: interaction', () => {
       assert.equal(await page.locator('#panel-packet').isVisible(), true);
       assert.equal(await page.locator('.packet-svg .hop').count(), path.sameNode.length);
       const first = page.locator('.packet-svg .hop').first();
-      assert.match(await first.getAttribute('aria-label') ?? '', /DNS lookup/);
+      assert.match((await first.getAttribute('aria-label')) ?? '', /DNS lookup/);
       const bands = path.sameNode.filter((h, i, a) => i === 0 || a[i - 1].zone !== h.zone).length;
       assert.equal(await page.locator('.packet-svg .zone-title').count(), bands);
       await page.getByRole('button', { name: 'Target pod on another node' }).click();
       assert.equal(await page.locator('.packet-svg .hop').count(), path.crossNode.length);
       const zones = await page.locator('.packet-svg .zone-title').allTextContents();
       assert.deepEqual(zones, ['Client pod', 'Client node', 'Node network', 'Target node', 'Target pod']);
-      assert.match(await page.locator('.packet-svg').textContent() ?? '', /BGP/);
+      assert.match((await page.locator('.packet-svg').textContent()) ?? '', /BGP/);
       await page.screenshot({ path: join(resultsDir, 'packet-path-cross-node-light.png') });
     });
   });
@@ -435,7 +486,9 @@ describe('trace webview: interaction', () => {
 
   it('saves an SVG the host accepts (well-formed XML, drawing only) when names hold characters XML forbids', async () => {
     // every name and label of the fixture gains NUL, ESC, an ANSI sequence, a C1 control, a lone surrogate and markup
-    const hostile = JSON.parse(JSON.stringify(loadFixture('healthy-deployment')).replace(/"api/g, '"a\\u0000\\u001b[31m\\u0085\\ud800<script>&amp;\\u202epi')) as TraceResult;
+    const hostile = JSON.parse(
+      JSON.stringify(loadFixture('healthy-deployment')).replace(/"api/g, '"a\\u0000\\u001b[31m\\u0085\\ud800<script>&amp;\\u202epi'),
+    ) as TraceResult;
     await withView(hostile, async (v) => {
       await v.page.getByRole('button', { name: 'Save as SVG' }).click();
       const save = (await v.posted()).find((m) => m.type === 'saveSvg') as { svg: string } | undefined;
@@ -457,7 +510,7 @@ describe('trace webview: interaction', () => {
       changed.graph.nodes = changed.graph.nodes.filter((n) => n.column !== 'policy');
       changed.graph.edges = changed.graph.edges.filter((e) => !e.to.startsWith('policy:'));
       await v.sendTrace(changed);
-      assert.match(await page.locator(nodeSel('endpoints:Deployment/api')).textContent() ?? '', /Deployment api ×5/);
+      assert.match((await page.locator(nodeSel('endpoints:Deployment/api')).textContent()) ?? '', /Deployment api ×5/);
       assert.equal(await page.locator('.trace-svg .kind-network-policy').count(), 0);
       assert.equal(await page.locator('.trace-svg .node').count(), first.graph.nodes.length - 1);
     });
@@ -467,7 +520,7 @@ describe('trace webview: interaction', () => {
     await withView(loadFixture('healthy-deployment'), async (v) => {
       await v.page.evaluate(() => window.postMessage({ type: 'error', message: 'The Service shop/api is no longer in the workspace.' }, '*'));
       await v.page.waitForSelector('.banner-alert');
-      assert.match(await v.page.locator('.banner').textContent() ?? '', /no longer in the workspace/);
+      assert.match((await v.page.locator('.banner').textContent()) ?? '', /no longer in the workspace/);
       assert.equal(await v.page.locator('.trace-svg').count(), 0);
     });
   });
@@ -481,17 +534,17 @@ describe('trace webview: a trace for a chosen client', () => {
       assert.equal(await page.locator('.pick-client').textContent(), 'Client: shop/batch (Job) ▾');
       assert.equal(await page.locator('.pick-client').isVisible(), true);
       // The client comes first among the callers, with its short verdict on the box.
-      assert.match(await page.locator(nodeSel('client')).textContent() ?? '', /From shop\/batch \(Job\).*✓ reaches some pods/);
+      assert.match((await page.locator(nodeSel('client')).textContent()) ?? '', /From shop\/batch \(Job\).*✓ reaches some pods/);
       const blocked = page.locator(nodeSel('endpoints:Deployment/api'));
-      assert.match(await blocked.getAttribute('class') ?? '', /\bstatus-error\b/);
-      assert.match(await blocked.textContent() ?? '', /✖ client blocked by api-in/);
-      assert.match(await page.locator(nodeSel('port:Deployment/api:0')).textContent() ?? '', /✖ client blocked/);
-      assert.match(await page.locator(nodeSel('endpoints:Deployment/api-canary')).textContent() ?? '', /✓ client admitted/);
+      assert.match((await blocked.getAttribute('class')) ?? '', /\bstatus-error\b/);
+      assert.match((await blocked.textContent()) ?? '', /✖ client blocked by api-in/);
+      assert.match((await page.locator(nodeSel('port:Deployment/api:0')).textContent()) ?? '', /✖ client blocked/);
+      assert.match((await page.locator(nodeSel('endpoints:Deployment/api-canary')).textContent()) ?? '', /✓ client admitted/);
       assert.equal(await page.locator(`${nodeSel('endpoints:Deployment/api')} .line-reach-denied`).count(), 1);
       // Some pods admit the client: no alert.
       assert.equal(await page.locator('.banner').isHidden(), true);
       await page.locator(nodeSel('port:Deployment/api:0')).click();
-      assert.match(await page.locator('.detail').textContent() ?? '', /ingress: shop\/api-in admits none of it \(client\.yaml line 64\)/);
+      assert.match((await page.locator('.detail').textContent()) ?? '', /ingress: shop\/api-in admits none of it \(client\.yaml line 64\)/);
       await page.locator('.pick-client').click();
       const posted = await v.posted();
       assert.deepEqual(posted[posted.length - 1], { type: 'pickClient' });
@@ -501,14 +554,23 @@ describe('trace webview: a trace for a chosen client', () => {
 
   it('says so in the banner when the client is blocked at every pod; no client button on a Gateway trace', async () => {
     const fixture = loadFixture('client-blocked');
-    const denied: TraceResult = { ...fixture, graph: { ...fixture.graph, client: { ...fixture.graph.client!, verdict: 'denied', text: '✖ From shop/batch (Job): NetworkPolicies block the connection to every pod.' } } };
+    const denied: TraceResult = {
+      ...fixture,
+      graph: {
+        ...fixture.graph,
+        client: { ...fixture.graph.client!, verdict: 'denied', text: '✖ From shop/batch (Job): NetworkPolicies block the connection to every pod.' },
+      },
+    };
     await withView(denied, async (v) => {
       assert.equal(await v.page.locator('.banner').textContent(), '✖ From shop/batch (Job): NetworkPolicies block the connection to every pod.');
     });
     await withView(loadFixture('healthy-deployment'), async (v) => {
       assert.equal(await v.page.locator('.pick-client').textContent(), 'Choose client… ▾');
     });
-    const gateway: TraceResult = { ...loadFixture('healthy-deployment'), graph: { ...loadFixture('healthy-deployment').graph, service: { kind: 'Gateway', namespace: 'shop', name: 'gw' } } };
+    const gateway: TraceResult = {
+      ...loadFixture('healthy-deployment'),
+      graph: { ...loadFixture('healthy-deployment').graph, service: { kind: 'Gateway', namespace: 'shop', name: 'gw' } },
+    };
     await withView(gateway, async (v) => {
       assert.equal(await v.page.locator('.pick-client').isHidden(), true);
     });
@@ -569,9 +631,17 @@ describe('trace webview: hostile strings from YAML', () => {
         assert.equal(await page.locator('img').count(), 0);
         assert.equal(await page.locator('script').count(), scriptsBefore);
         assert.equal(await page.locator('a, iframe, object, embed, foreignObject').count(), 0);
-        const foreignSvgs = await page.locator('svg').evaluateAll((els) => els.filter((e) => !e.classList.contains('trace-svg') && !e.classList.contains('packet-svg')).length);
+        const foreignSvgs = await page
+          .locator('svg')
+          .evaluateAll((els) => els.filter((e) => !e.classList.contains('trace-svg') && !e.classList.contains('packet-svg')).length);
         assert.equal(foreignSvgs, 0);
-        const handlers = await page.evaluate(() => Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).filter((a) => a.name.startsWith('on')).map((a) => a.name)));
+        const handlers = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('*')).flatMap((e) =>
+            Array.from(e.attributes)
+              .filter((a) => a.name.startsWith('on'))
+              .map((a) => a.name),
+          ),
+        );
         assert.deepEqual(handlers, []);
         const text = await page.evaluate(() => document.body.textContent ?? '');
         for (const s of payloads.slice(0, 4)) assert.ok(text.includes(s), `shows ${s} literally`);
@@ -590,7 +660,10 @@ describe('trace webview: hostile strings from YAML', () => {
       await v.page.evaluate(() => {
         window.postMessage(null, '*');
         window.postMessage('trace', '*');
-        window.postMessage({ type: 'trace', result: { graph: { nodes: [{ id: 1 }, { id: 'x', column: 'nowhere', kind: 'dns' }], edges: [{ from: 'a', to: 'b' }] } } }, '*');
+        window.postMessage(
+          { type: 'trace', result: { graph: { nodes: [{ id: 1 }, { id: 'x', column: 'nowhere', kind: 'dns' }], edges: [{ from: 'a', to: 'b' }] } } },
+          '*',
+        );
       });
       await v.page.waitForFunction(() => document.body.getAttribute('data-render-count') === '2');
       assert.equal(await v.page.locator('.trace-svg .node').count(), 0);

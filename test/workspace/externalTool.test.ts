@@ -28,7 +28,11 @@ describe('external tool runner', () => {
   }
 
   it('gives a batch the exits of its runs in order, as when made one by one', () => {
-    const exits = runToolBatchSync(sh, cases.map(([, args]) => args), 2);
+    const exits = runToolBatchSync(
+      sh,
+      cases.map(([, args]) => args),
+      2,
+    );
     assert.equal(exits.length, cases.length);
     cases.forEach(([what, , want], i) => assertLike(exits[i], want, `${what}, in a batch`));
   });

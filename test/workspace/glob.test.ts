@@ -38,28 +38,40 @@ describe('glob matcher', () => {
   it('matches what the regular-expression translation matches', () => {
     const pattern = fc.stringMatching(/^[ab/*?.]{1,9}$/);
     const path = fc.stringMatching(/^[ab/.]{0,10}$/);
-    fc.assert(fc.property(pattern, path, (p, s) => {
-      assert.equal(globMatcher([p])(s), reference(p).test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
-    }), { seed: 20261201, numRuns: 5000 });
+    fc.assert(
+      fc.property(pattern, path, (p, s) => {
+        assert.equal(globMatcher([p])(s), reference(p).test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
+      }),
+      { seed: 20261201, numRuns: 5000 },
+    );
   });
 
   it('answers the common shapes by string comparison exactly as the automaton does', () => {
     const lit = fc.stringMatching(/^[ab/.]{0,5}$/);
     const shape = fc.tuple(fc.constantFrom('**/*', '**/', '', 'a/**/'), lit, fc.constantFrom('', '/**', '/*')).map(([head, l, tail]) => head + l + tail);
     const path = fc.stringMatching(/^[ab/.]{0,10}$/);
-    fc.assert(fc.property(shape, path, (p, s) => {
-      const programs = compileOne(p);
-      if (typeof programs === 'string') return;
-      for (const prog of programs) assert.equal(matcherOf(prog)(s), automatonOf(prog)(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
-    }), { seed: 20261202, numRuns: 20000 });
+    fc.assert(
+      fc.property(shape, path, (p, s) => {
+        const programs = compileOne(p);
+        if (typeof programs === 'string') return;
+        for (const prog of programs) assert.equal(matcherOf(prog)(s), automatonOf(prog)(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`);
+      }),
+      { seed: 20261202, numRuns: 20000 },
+    );
   });
 
   it('reads the usual patterns as VS Code does', () => {
     const cases: [string, string, boolean][] = [
-      ['**/*.yaml', 'a/b.yaml', true], ['**/*.yaml', 'b.yaml', true], ['**/*.yaml', 'a/b.yml', false],
-      ['deploy/{a,b}/*.yml', 'deploy/b/x.yml', true], ['deploy/{a,b}/*.yml', 'deploy/c/x.yml', false],
-      ['**/node_modules/**', 'x/node_modules/y/z', true], ['*.yaml', 'q/w.yaml', true], ['./k8s/*.yaml', 'k8s/a.yaml', true],
-      ['k8s/{base,overlays/{dev,prod}}/*.yaml', 'k8s/overlays/prod/a.yaml', true], ['a?c.yaml', 'a/c.yaml', false],
+      ['**/*.yaml', 'a/b.yaml', true],
+      ['**/*.yaml', 'b.yaml', true],
+      ['**/*.yaml', 'a/b.yml', false],
+      ['deploy/{a,b}/*.yml', 'deploy/b/x.yml', true],
+      ['deploy/{a,b}/*.yml', 'deploy/c/x.yml', false],
+      ['**/node_modules/**', 'x/node_modules/y/z', true],
+      ['*.yaml', 'q/w.yaml', true],
+      ['./k8s/*.yaml', 'k8s/a.yaml', true],
+      ['k8s/{base,overlays/{dev,prod}}/*.yaml', 'k8s/overlays/prod/a.yaml', true],
+      ['a?c.yaml', 'a/c.yaml', false],
     ];
     for (const [p, s, want] of cases) assert.equal(globMatcher([p])(s), want, `${p} on ${s}`);
   });
@@ -74,7 +86,15 @@ describe('glob matcher', () => {
 
   it('refuses invalid patterns with a reason and keeps the valid ones', () => {
     const c = compileGlobs(['**/*.yaml', 'deploy/{a,b', 'x'.repeat(maxPatternLength + 1), '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}', '']);
-    assert.deepEqual(c.invalid.map((i) => i.reason), ['the "{" at position 8 is never closed', `longer than ${maxPatternLength} characters`, `its braces expand to more than ${maxAlternatives} alternatives`, 'empty']);
+    assert.deepEqual(
+      c.invalid.map((i) => i.reason),
+      [
+        'the "{" at position 8 is never closed',
+        `longer than ${maxPatternLength} characters`,
+        `its braces expand to more than ${maxAlternatives} alternatives`,
+        'empty',
+      ],
+    );
     assert.equal(c.match('a/b.yaml'), true);
     assert.equal(checkGlob('**/*.{yaml,yml}'), undefined);
   });

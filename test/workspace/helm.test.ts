@@ -36,11 +36,14 @@ describe('rendering charts for the language server', () => {
     const texts = filesUnder(join(repoRoot, 'test', 'fixtures', 'helm', 'valuesets'));
     const { charts } = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'api' });
     const units = await renderChart(charts[0], charts, { helm, timeoutMs: 10_000, pathOf: (u) => fileURLToPath(u) }, (u) => texts.get(u));
-    assert.deepEqual(units.map((u) => [u.kind, u.label, u.problems.length, !!u.rendered]), [
-      ['helm', 'chart api, values.yaml', 0, true],
-      ['helm', 'chart api, values ci/prod-values.yaml', 0, true],
-      ['helm', 'chart api, values ci/staging-values.yaml', 0, true],
-    ]);
+    assert.deepEqual(
+      units.map((u) => [u.kind, u.label, u.problems.length, !!u.rendered]),
+      [
+        ['helm', 'chart api, values.yaml', 0, true],
+        ['helm', 'chart api, values ci/prod-values.yaml', 0, true],
+        ['helm', 'chart api, values ci/staging-values.yaml', 0, true],
+      ],
+    );
     const prod = units[1];
     assert.equal(prod.id, `helm:${charts[0].root}#ci/prod-values.yaml`);
     assert.equal(prod.definedBy, charts[0].chartYaml);
@@ -58,14 +61,20 @@ describe('rendering charts for the language server', () => {
     mkdirSync(join(dir, 'templates'));
     writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: slow\nversion: 0.1.0\n');
     // about a hundred million loop turns: several seconds of helm's time
-    writeFileSync(join(dir, 'templates', 'cm.yaml'), '{{- range until 10000 }}{{- range until 10000 }}{{- end }}{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\n');
+    writeFileSync(
+      join(dir, 'templates', 'cm.yaml'),
+      '{{- range until 10000 }}{{- range until 10000 }}{{- end }}{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\n',
+    );
     const texts = filesUnder(dir);
     const { charts } = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default' });
     const started = Date.now();
     const [unit] = await renderChart(charts[0], charts, { helm, timeoutMs: 300, pathOf: (u) => fileURLToPath(u) }, (u) => texts.get(u));
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
     assert.equal(unit.rendered, undefined);
-    assert.deepEqual(unit.problems.map((p) => [p.code, p.uri]), [['helm-failed', charts[0].chartYaml]]);
+    assert.deepEqual(
+      unit.problems.map((p) => [p.code, p.uri]),
+      [['helm-failed', charts[0].chartYaml]],
+    );
     assert.match(unit.problems[0].message, /did not finish within 300 ms for chart slow, values\.yaml and was stopped/);
   });
 
@@ -73,22 +82,29 @@ describe('rendering charts for the language server', () => {
     const dir = tempDir('kube-netlens-batch-');
     mkdirSync(join(dir, 'slow', 'templates'), { recursive: true });
     writeFileSync(join(dir, 'slow', 'Chart.yaml'), 'apiVersion: v2\nname: slow\nversion: 0.1.0\n');
-    writeFileSync(join(dir, 'slow', 'templates', 'cm.yaml'), '{{- range until 10000 }}{{- range until 10000 }}{{- end }}{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\n');
+    writeFileSync(
+      join(dir, 'slow', 'templates', 'cm.yaml'),
+      '{{- range until 10000 }}{{- range until 10000 }}{{- end }}{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: slow\n',
+    );
     for (const name of ['valuesets', 'failing']) cpSync(join(repoRoot, 'test', 'fixtures', 'helm', name), join(dir, name), { recursive: true });
     const texts = filesUnder(dir);
     const { charts } = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default' });
     const run = { helm, timeoutMs: 2000, pathOf: (u: string) => fileURLToPath(u) };
-    const brief = (units: RenderedUnit[]) => units.map((u): [string, string, number] => [u.label, u.problems.map((p) => p.code).join(), u.rendered?.text.length ?? 0]);
+    const brief = (units: RenderedUnit[]) =>
+      units.map((u): [string, string, number] => [u.label, u.problems.map((p) => p.code).join(), u.rendered?.text.length ?? 0]);
     const started = Date.now();
     const parallel = renderChartsSync(charts, charts, run, (u) => texts.get(u), 2);
     assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
-    assert.deepEqual(brief(parallel).map(([label, codes, length]) => [label, codes, length > 0]), [
-      ['chart worker, values.yaml', 'helm-failed', false],
-      ['chart slow, values.yaml', 'helm-failed', false],
-      ['chart api, values.yaml', '', true],
-      ['chart api, values ci/prod-values.yaml', '', true],
-      ['chart api, values ci/staging-values.yaml', '', true],
-    ]);
+    assert.deepEqual(
+      brief(parallel).map(([label, codes, length]) => [label, codes, length > 0]),
+      [
+        ['chart worker, values.yaml', 'helm-failed', false],
+        ['chart slow, values.yaml', 'helm-failed', false],
+        ['chart api, values.yaml', '', true],
+        ['chart api, values ci/prod-values.yaml', '', true],
+        ['chart api, values ci/staging-values.yaml', '', true],
+      ],
+    );
     assert.match(parallel[1].problems[0].message, /did not finish within 2 s/);
     assert.match(parallel[0].problems[0].message, /queue\.url is required/);
     // the same units as one render after another
@@ -103,7 +119,10 @@ describe('rendering charts for the language server', () => {
     assert.equal(snap.analysis.cluster.services.length, 0, 'templates are not read as manifests');
     const chart = snap.charts.charts[0];
     const units = await renderChart(chart, snap.charts.charts, { helm, timeoutMs: 10_000, pathOf: (u) => fileURLToPath(u) }, (u) => snap.text(u));
-    ws.setChartRenders(chart.root, units.map((unit, i) => ({ chart, valueSet: { ...chart.valueSets[i], namespace: 'api' }, unit })));
+    ws.setChartRenders(
+      chart.root,
+      units.map((unit, i) => ({ chart, valueSet: { ...chart.valueSets[i], namespace: 'api' }, unit })),
+    );
     const rendered = ws.snapshot();
     assert.equal(rendered.renders.size, 3);
     assert.deepEqual([...new Set(rendered.analysis.cluster.services.map((s) => `${s.namespace}/${s.name}`))].sort(), ['api/api', 'api/api-metrics']);
@@ -120,10 +139,13 @@ describe('rendering charts for the language server', () => {
     assert.deepEqual([r.chart, r.values], ['file:///w/repo/charts/shop', ['file:///w/repo/deploy/eu.yaml', 'file:///etc/x.yaml']]);
     const texts = new Map([['file:///w/repo/charts/shop/Chart.yaml', 'apiVersion: v2\nname: shop\n']]);
     const chart = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default', releases: [r] }).charts[0];
-    assert.deepEqual(chart.valueSets.map((v) => [v.label, v.release, v.valuesFiles]), [
-      ['values.yaml', 'shop', []],
-      ['release eu, values ../../deploy/eu.yaml, file:///etc/x.yaml', 'eu', ['file:///w/repo/deploy/eu.yaml', 'file:///etc/x.yaml']],
-    ]);
+    assert.deepEqual(
+      chart.valueSets.map((v) => [v.label, v.release, v.valuesFiles]),
+      [
+        ['values.yaml', 'shop', []],
+        ['release eu, values ../../deploy/eu.yaml, file:///etc/x.yaml', 'eu', ['file:///w/repo/deploy/eu.yaml', 'file:///etc/x.yaml']],
+      ],
+    );
   });
 
   it('never runs helm in an untrusted workspace, whatever the settings name', () => {

@@ -41,7 +41,10 @@ describe('helm reads nothing outside the workspace', () => {
       mkdirSync(join(chart, 'templates'), { recursive: true });
       mkdirSync(join(chart, 'files'), { recursive: true });
       writeFileSync(join(chart, 'Chart.yaml'), `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n`);
-      writeFileSync(join(chart, 'templates', 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Chart.Name }}\ndata:\n  s: {{ .Files.Get "files/data" | quote }}\n');
+      writeFileSync(
+        join(chart, 'templates', 'cm.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Chart.Name }}\ndata:\n  s: {{ .Files.Get "files/data" | quote }}\n',
+      );
     }
     symlinkSync(join(top, 'outside', 'secret'), join(ws, 'leaky', 'files', 'data'));
     writeFileSync(join(ws, 'shared.txt'), 'shared\n');
@@ -49,7 +52,7 @@ describe('helm reads nothing outside the workspace', () => {
   });
   after(() => rmSync(top, { recursive: true, force: true }));
 
-  it('the language server\'s renders: a link out of the workspace or a values file outside it stops the render', async () => {
+  it("the language server's renders: a link out of the workspace or a values file outside it stops the render", async () => {
     const texts = filesUnder(ws);
     const { charts } = discoverCharts([...texts.keys()], (u) => texts.get(u), { namespace: 'default' });
     const run = { helm, timeoutMs: 10_000, pathOf: (u: string) => fileURLToPath(u), roots: [ws] };
@@ -60,7 +63,10 @@ describe('helm reads nothing outside the workspace', () => {
     assert.match(refused.problems[0]?.message ?? '', /files\/data is a link leading outside the workspace/);
     const [rendered] = await renderChart(fine, charts, run, (u) => texts.get(u));
     assert.ok(rendered.rendered?.text.includes('shared'), 'a link inside the workspace renders');
-    const outsideValues = { ...fine, valueSets: [{ ...fine.valueSets[0], id: 'x', label: 'values outside', valuesFiles: [pathToFileURL(join(top, 'outside', 'values.yaml')).href] }] };
+    const outsideValues = {
+      ...fine,
+      valueSets: [{ ...fine.valueSets[0], id: 'x', label: 'values outside', valuesFiles: [pathToFileURL(join(top, 'outside', 'values.yaml')).href] }],
+    };
     const [values] = await renderChart(outsideValues, charts, run, (u) => texts.get(u));
     assert.equal(values.rendered, undefined);
     assert.match(values.problems[0]?.message ?? '', /the values file \.\.\/outside\/values\.yaml lies outside the workspace/);

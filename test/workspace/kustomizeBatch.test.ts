@@ -41,15 +41,20 @@ function sources(dir: string): { uri: string; text: string }[] {
   return out;
 }
 
-const web = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: wbe\n  ports:\n    - port: 80\n';
+const web =
+  'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: wbe\n  ports:\n    - port: 80\n';
 // `replacements` is not evaluated natively: each overlay is built by the real Kustomize
-const overlay = (ns: string) => `namespace: ${ns}\nresources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: web, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths: [spec.template.metadata.labels.svc]\n        options: { create: true }\n`;
+const overlay = (ns: string) =>
+  `namespace: ${ns}\nresources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: web, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths: [spec.template.metadata.labels.svc]\n        options: { create: true }\n`;
 
 describe('real Kustomize builds several at a time', () => {
   it('gives the units and findings building each root alone gives: built, failing and refused roots', () => {
     const k = findKubectl();
     assert.ok(k.path, `this test needs real Kustomize: ${k.why}. node scripts/setup-kubectl.mjs unpacks the pinned kubectl.`);
-    const tool: KustomizeTool | undefined = kustomizeForSettings({ roots: [], folders: [], path: k.path, timeoutMs: 20_000, allowed: true, loadRestrictor: 'rootOnly' }, {});
+    const tool: KustomizeTool | undefined = kustomizeForSettings(
+      { roots: [], folders: [], path: k.path, timeoutMs: 20_000, allowed: true, loadRestrictor: 'rootOnly' },
+      {},
+    );
     assert.ok(tool);
     const dir = workspace({
       'base/kustomization.yaml': 'resources:\n  - web.yaml\n',
@@ -58,30 +63,42 @@ describe('real Kustomize builds several at a time', () => {
       'overlays/prod/kustomization.yaml': overlay('prod'),
       'overlays/staging/kustomization.yaml': overlay('staging'),
       // kustomize refuses it: the replacement's source does not exist
-      'overlays/broken/kustomization.yaml': 'resources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: missing, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths: [metadata.name]\n',
+      'overlays/broken/kustomization.yaml':
+        'resources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: missing, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths: [metadata.name]\n',
       // never handed over: a remote resource
       'overlays/remote/kustomization.yaml': 'resources:\n  - ../../base\n  - https://example.invalid/app.yaml\nreplacements: []\n',
     });
     let batches = 0;
-    const alone = analyzeTexts(sources(dir), {}, { readOther: diskReader, kustomize: { external: (native, parsed) => buildWithKustomizeSync(tool, native, diskReader, parsed) } });
-    const together = analyzeTexts(sources(dir), {}, {
-      readOther: diskReader,
-      kustomize: {
-        external: () => assert.fail('every root is built in the batch'),
-        externalAll: (natives, parsed) => {
-          batches++;
-          assert.equal(natives.length, 5, 'every root that needs the real Kustomize, at once');
-          return buildAllWithKustomizeSync(tool, natives, diskReader, parsed, 3);
+    const alone = analyzeTexts(
+      sources(dir),
+      {},
+      { readOther: diskReader, kustomize: { external: (native, parsed) => buildWithKustomizeSync(tool, native, diskReader, parsed) } },
+    );
+    const together = analyzeTexts(
+      sources(dir),
+      {},
+      {
+        readOther: diskReader,
+        kustomize: {
+          external: () => assert.fail('every root is built in the batch'),
+          externalAll: (natives, parsed) => {
+            batches++;
+            assert.equal(natives.length, 5, 'every root that needs the real Kustomize, at once');
+            return buildAllWithKustomizeSync(tool, natives, diskReader, parsed, 3);
+          },
         },
       },
-    });
+    );
     assert.equal(batches, 1);
     const rendered = (a: typeof alone) => a.cluster.files.filter((f) => f.rendered).map((f) => [f.uri, f.text, f.rendered!.text.mappings.length]);
     assert.equal(rendered(together).length, 3, 'three overlays built');
     assert.deepEqual(rendered(together), rendered(alone));
     const findings = diagnosticsFor(together);
     assert.deepEqual(findings, diagnosticsFor(alone));
-    assert.ok(findings.some((f) => f.code === 'kustomize-render-failed' && /missing/.test(f.message)), findings.map((f) => `${f.code}: ${f.message}`).join('\n'));
+    assert.ok(
+      findings.some((f) => f.code === 'kustomize-render-failed' && /missing/.test(f.message)),
+      findings.map((f) => `${f.code}: ${f.message}`).join('\n'),
+    );
     assert.ok(findings.some((f) => /never fetched/.test(f.message)));
     assert.equal(findings.filter((f) => f.code === 'service-selector-no-match').length, 1, 'one finding on the base line, merged over the overlays');
   });

@@ -16,7 +16,9 @@ const texts = new Map([
 ]);
 
 function failures(snap: Snapshot): string[] {
-  return snap.analysis.cluster.files.flatMap((f) => f.problems.filter((p) => p.code === 'kustomize-render-failed').map((p) => `${f.uri.slice(root.length + 1)}: ${p.message}`));
+  return snap.analysis.cluster.files.flatMap((f) =>
+    f.problems.filter((p) => p.code === 'kustomize-render-failed').map((p) => `${f.uri.slice(root.length + 1)}: ${p.message}`),
+  );
 }
 
 describe('workspace: a native Kustomize failure waits for the real Kustomize', () => {
@@ -34,7 +36,11 @@ describe('workspace: a native Kustomize failure waits for the real Kustomize', (
     ws.setRealKustomize(() => true);
     const pending = ws.snapshot();
     assert.deepEqual(failures(pending), [], 'nothing is said before the real build answers');
-    assert.deepEqual(pending.kustomizeWanted.map((u) => u.definedBy), [`${root}/overlay/kustomization.yaml`], 'the root is handed to the real Kustomize');
+    assert.deepEqual(
+      pending.kustomizeWanted.map((u) => u.definedBy),
+      [`${root}/overlay/kustomization.yaml`],
+      'the root is handed to the real Kustomize',
+    );
     // the real build failed too: the native failure, with its line, is what the builder hands back (confirmedUnit)
     const native = pending.kustomizeWanted[0];
     ws.setKustomizeBuilds(new Map([[native.definedBy, native]]));
@@ -49,10 +55,17 @@ describe('workspace: a native Kustomize failure waits for the real Kustomize', (
     ws.setRealKustomize(() => true);
     const native = ws.snapshot().kustomizeWanted[0];
     // the real build answered with objects (here: the native attempt with a rendered text standing for its output)
-    const rendered = { ...native, problems: [], rendered: { text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n    - port: 80\n', mappings: [] } };
+    const rendered = {
+      ...native,
+      problems: [],
+      rendered: { text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n    - port: 80\n', mappings: [] },
+    };
     ws.setKustomizeBuilds(new Map([[native.definedBy, rendered]]));
     const snap = ws.snapshot();
     assert.deepEqual(failures(snap), []);
-    assert.ok(snap.analysis.cluster.files.some((f) => f.rendered?.definedBy === native.definedBy), 'the real build is analysed');
+    assert.ok(
+      snap.analysis.cluster.files.some((f) => f.rendered?.definedBy === native.definedBy),
+      'the real build is analysed',
+    );
   });
 });

@@ -31,13 +31,18 @@ describe('readBounded', () => {
 
   it('reads a regular file inside the roots, also through a link that stays inside', () => {
     const st = statSync(join(dir, 'ws', 'a.yaml'));
-    assert.deepEqual(readBounded(join(dir, 'ws', 'a.yaml'), limits), { ok: true, text: 'kind: ConfigMap\n', realPath: join(dir, 'ws', 'a.yaml'), identity: `${st.dev}:${st.ino}` });
+    assert.deepEqual(readBounded(join(dir, 'ws', 'a.yaml'), limits), {
+      ok: true,
+      text: 'kind: ConfigMap\n',
+      realPath: join(dir, 'ws', 'a.yaml'),
+      identity: `${st.dev}:${st.ino}`,
+    });
     const linked = readBounded(join(dir, 'ws', 'in.yaml'), limits);
     assert.equal(linked.ok && linked.identity, `${st.dev}:${st.ino}`, 'the file a link leads to is the same file');
     assert.deepEqual(roots, [join(dir, 'ws')], 'a root that does not exist is left out');
   });
 
-  it('refuses FIFOs, devices and the process\'s own stdin and stdout without blocking', () => {
+  it("refuses FIFOs, devices and the process's own stdin and stdout without blocking", () => {
     const started = Date.now();
     for (const n of ['fifo', 'zero', 'stdin', 'stdout']) {
       const r = readBounded(join(dir, 'ws', `${n}.yaml`), limits);

@@ -71,7 +71,10 @@ describe('Restricted Mode (an untrusted workspace)', () => {
     const untrusted = build(false);
     // nothing is there for the build: outside the kustomization's folder, that is the restrictor's refusal (kustomize
     // words a resource it can load neither as a file nor as a folder with the file's refusal too)
-    assert.ok(untrusted.problems.some((m) => /Kustomize build fails: security; file '..\/..\/shared-base' is not in or below/.test(m)), untrusted.problems.join(' | '));
+    assert.ok(
+      untrusted.problems.some((m) => /Kustomize build fails: security; file '..\/..\/shared-base' is not in or below/.test(m)),
+      untrusted.problems.join(' | '),
+    );
     assert.ok(!untrusted.text.includes(secretMarker));
     const trusted = build(true);
     assert.deepEqual(trusted.problems, []);

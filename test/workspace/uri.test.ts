@@ -7,7 +7,11 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { canonicalUri, fileUri } from '../../server/src/workspace/uri';
 
-const fullyEncoded = (path: string) => `file://${path.split('/').map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)).join('/')}`;
+const fullyEncoded = (path: string) =>
+  `file://${path
+    .split('/')
+    .map((s) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/')}`;
 
 describe('canonical file URIs', () => {
   it('spells a path as VS Code does', () => {
@@ -21,14 +25,17 @@ describe('canonical file URIs', () => {
 
   it('gives every spelling of one path the same URI, which is a fixed point and names the same path', () => {
     const segment = fc.stringMatching(/^[a-zA-Z0-9 +@'!()*,;=&$%#?~._\-üé中\u202e]{1,12}$/).filter((s) => s !== '.' && s !== '..');
-    fc.assert(fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (segments) => {
-      const path = `/${segments.join('/')}`;
-      const spellings = [pathToFileURL(path).href, fullyEncoded(path), fullyEncoded(path).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())];
-      if (!/[#?%]/.test(path)) spellings.push(`file://${path}`);
-      const canonical = fileUri(path);
-      for (const s of spellings) assert.equal(canonicalUri(s), canonical, s);
-      assert.equal(canonicalUri(canonical), canonical);
-      assert.equal(fileURLToPath(canonical), path);
-    }), { seed: 20261201, numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), (segments) => {
+        const path = `/${segments.join('/')}`;
+        const spellings = [pathToFileURL(path).href, fullyEncoded(path), fullyEncoded(path).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())];
+        if (!/[#?%]/.test(path)) spellings.push(`file://${path}`);
+        const canonical = fileUri(path);
+        for (const s of spellings) assert.equal(canonicalUri(s), canonical, s);
+        assert.equal(canonicalUri(canonical), canonical);
+        assert.equal(fileURLToPath(canonical), path);
+      }),
+      { seed: 20261201, numRuns: 1000 },
+    );
   });
 });

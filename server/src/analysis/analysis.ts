@@ -131,7 +131,12 @@ export interface Analysis {
   /** NetworkPolicies whose podSelector selects the workload's pods (same namespace). */
   policiesSelecting(workload: Workload): readonly NetworkPolicy[];
   /** Whether ingress from a peer (pod labels + namespace) on a port/protocol reaches the workload's pods. */
-  ingressAllowed(workload: Workload, peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string }, port: number, protocol?: string): PolicyVerdict;
+  ingressAllowed(
+    workload: Workload,
+    peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string },
+    port: number,
+    protocol?: string,
+  ): PolicyVerdict;
   /** The path of one Service as semantic data (servicePath.ts); features/traceGraph.ts draws it. */
   servicePath(service: Service): ServicePath;
 }
@@ -176,7 +181,11 @@ function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: S
     // made when first asked: an edit asks the scopes of the files it touched (1,000 Kustomize builds are 1,000 scopes)
     let made: Analysis | undefined;
     const scope: ScopeAnalysis = {
-      id: s.id, label: s.label, members: s.members, workspace: cluster, cluster: c,
+      id: s.id,
+      label: s.label,
+      members: s.members,
+      workspace: cluster,
+      cluster: c,
       get analysis() {
         return (made ??= createScopeAnalysis(c, config, scope));
       },
@@ -199,15 +208,19 @@ function createProjectAnalysis(cluster: Cluster, config: AnalysisConfig, plan: S
     scopeOf,
     endpointsOf: (service) => scopeOf(service.uri).analysis.endpointsOf(service),
     // Each record once, from the scope of the object it comes from (network-semantics.md 8: never a name from an arbitrary copy).
-    dnsRecords: () => (records ??= uniqueRecords(scopes.flatMap((s) => {
-      const mine = memberOf(s);
-      return s.analysis.dnsRecords().filter((r) => mine(r.source.uri));
-    }))),
+    dnsRecords: () =>
+      (records ??= uniqueRecords(
+        scopes.flatMap((s) => {
+          const mine = memberOf(s);
+          return s.analysis.dnsRecords().filter((r) => mine(r.source.uri));
+        }),
+      )),
     dnsRecordsFor: (resource) => scopeOf(resource.uri).analysis.dnsRecordsFor(resource),
-    ingressRoutes: () => (routes ??= scopes.flatMap((s) => {
-      const mine = memberOf(s);
-      return s.analysis.ingressRoutes().filter((r) => mine(r.ingress.uri));
-    })),
+    ingressRoutes: () =>
+      (routes ??= scopes.flatMap((s) => {
+        const mine = memberOf(s);
+        return s.analysis.ingressRoutes().filter((r) => mine(r.ingress.uri));
+      })),
     policiesSelecting: (workload) => scopeOf(workload.uri).analysis.policiesSelecting(workload),
     ingressAllowed: (workload, peer, port, protocol) => scopeOf(workload.uri).analysis.ingressAllowed(workload, peer, port, protocol),
     servicePath: (service) => scopeOf(service.uri).analysis.servicePath(service),

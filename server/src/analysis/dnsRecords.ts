@@ -45,7 +45,10 @@ export function endpointHostsOf(service: Service, group: EndpointGroup, config: 
   if (w.kind === 'StatefulSet') {
     if (w.serviceName !== service.name) return { hosts: [], byPodName: false };
     const span = w.serviceNameSpan ?? w.nameSpan;
-    return { hosts: group.podNames.map((label, i) => ({ label, workload: w, group, span, laterOrdinal: i > 0 && w.podManagementPolicy !== 'Parallel' })), byPodName: false };
+    return {
+      hosts: group.podNames.map((label, i) => ({ label, workload: w, group, span, laterOrdinal: i > 0 && w.podManagementPolicy !== 'Parallel' })),
+      byPodName: false,
+    };
   }
   const t = w.template;
   if (t.hostname && t.subdomain === service.name) {
@@ -103,11 +106,22 @@ export function predictDnsRecords(cluster: Cluster, config: AnalysisConfig, reco
  * §2: `<service>.<namespace>.svc`, `<pod>.<service>.<namespace>.svc`, `<a-b-c-d>.<namespace>.pod`), so a
  * namespace's records are those the whole cluster's prediction gives it.
  */
-export function predictNamespaceRecords(namespace: string, cluster: Cluster, config: AnalysisConfig, recordsOf: (s: Service) => readonly OwnedRecord[]): DnsIndex {
+export function predictNamespaceRecords(
+  namespace: string,
+  cluster: Cluster,
+  config: AnalysisConfig,
+  recordsOf: (s: Service) => readonly OwnedRecord[],
+): DnsIndex {
   return predictRecordsOf(cluster.servicesIn(namespace), cluster.workloadsIn(namespace), cluster, config, recordsOf);
 }
 
-function predictRecordsOf(services: readonly Service[], workloads: readonly Workload[], cluster: Cluster, config: AnalysisConfig, recordsOf: (s: Service) => readonly OwnedRecord[]): DnsIndex {
+function predictRecordsOf(
+  services: readonly Service[],
+  workloads: readonly Workload[],
+  cluster: Cluster,
+  config: AnalysisConfig,
+  recordsOf: (s: Service) => readonly OwnedRecord[],
+): DnsIndex {
   const zone = zoneOf(config);
   const all: DnsRecord[] = [];
   const byResource = new Map<Resource, DnsRecord[]>();
@@ -125,10 +139,19 @@ function predictRecordsOf(services: readonly Service[], workloads: readonly Work
   if (config.coreDns.podsMode !== 'disabled') {
     for (const w of workloads) {
       if (!isFirstOfName(cluster, w)) continue;
-      const note = config.coreDns.podsMode === 'insecure'
-        ? 'CoreDNS "pods insecure" answers this for any IP written in the name; the pod IP is only known at run time.'
-        : 'CoreDNS "pods verified" answers this only for the IP of a running pod in the namespace.';
-      const d: Draft = { name: `<a-b-c-d>.${w.namespace}.pod.${zone}`, type: 'A', answer: `<pod IP of ${w.kind} ${w.name}>`, condition: 'config-dependent', owner: w, span: w.nameSpan, note };
+      const note =
+        config.coreDns.podsMode === 'insecure'
+          ? 'CoreDNS "pods insecure" answers this for any IP written in the name; the pod IP is only known at run time.'
+          : 'CoreDNS "pods verified" answers this only for the IP of a running pod in the namespace.';
+      const d: Draft = {
+        name: `<a-b-c-d>.${w.namespace}.pod.${zone}`,
+        type: 'A',
+        answer: `<pod IP of ${w.kind} ${w.name}>`,
+        condition: 'config-dependent',
+        owner: w,
+        span: w.nameSpan,
+        note,
+      };
       add(recordOf(d), w);
     }
   }
@@ -155,7 +178,14 @@ function serviceRecords(service: Service, eps: ServiceEndpoints, config: Analysi
     // semantics §2.1 E1–E3: a CNAME only, never for an IP-shaped value, never SRV or sub-names.
     const target = service.externalName?.replace(/\.$/, '');
     if (!target || isIP(target)) return out;
-    out.push({ name: fqdn, type: 'CNAME', answer: `${target.toLowerCase()}.`, condition: 'always', owner: service, span: service.externalNameSpan ?? service.nameSpan });
+    out.push({
+      name: fqdn,
+      type: 'CNAME',
+      answer: `${target.toLowerCase()}.`,
+      condition: 'always',
+      owner: service,
+      span: service.externalNameSpan ?? service.nameSpan,
+    });
     return out;
   }
   if (!service.headless) out.push(...clusterIPRecords(service, fqdn));
@@ -170,22 +200,53 @@ function clusterIPRecords(service: Service, fqdn: string): Draft[] {
   const out: Draft[] = [];
   const ips = (service.clusterIPs.length ? service.clusterIPs : service.clusterIP ? [service.clusterIP] : []).filter(isIP);
   if (ips.length) {
-    for (const ip of ips) out.push({ name: fqdn, type: isIPv6(ip) ? 'AAAA' : 'A', answer: ip, condition: 'always', owner: service, span: service.clusterIPSpan ?? service.nameSpan });
+    for (const ip of ips)
+      out.push({
+        name: fqdn,
+        type: isIPv6(ip) ? 'AAAA' : 'A',
+        answer: ip,
+        condition: 'always',
+        owner: service,
+        span: service.clusterIPSpan ?? service.nameSpan,
+      });
   } else {
     const families = service.ipFamilies.length ? service.ipFamilies : ['IPv4'];
     for (const f of families) {
       const v6 = f === 'IPv6';
-      out.push({ name: fqdn, type: v6 ? 'AAAA' : 'A', answer: `<cluster ${v6 ? 'IPv6' : 'IP'} of ${service.name}, allocated when it is created>`, condition: 'always', owner: service, span: service.nameSpan });
+      out.push({
+        name: fqdn,
+        type: v6 ? 'AAAA' : 'A',
+        answer: `<cluster ${v6 ? 'IPv6' : 'IP'} of ${service.name}, allocated when it is created>`,
+        condition: 'always',
+        owner: service,
+        span: service.nameSpan,
+      });
     }
   }
   for (const p of service.ports) {
     // semantics §2.1 S2 / §5.8: only named ports; the port is the Service port.
     if (!p.name || p.port === undefined) continue;
-    out.push({ name: `_${p.name}._${p.protocol.toLowerCase()}.${fqdn}`.toLowerCase(), type: 'SRV', answer: `0 100 ${p.port} ${fqdn}.`, condition: 'always', owner: service, span: p.nameSpan ?? p.span });
+    out.push({
+      name: `_${p.name}._${p.protocol.toLowerCase()}.${fqdn}`.toLowerCase(),
+      type: 'SRV',
+      answer: `0 100 ${p.port} ${fqdn}.`,
+      condition: 'always',
+      owner: service,
+      span: p.nameSpan ?? p.span,
+    });
   }
   for (const ip of ips) {
     const rev = reverseName(ip);
-    if (rev) out.push({ name: rev, type: 'PTR', answer: `${fqdn}.`, condition: 'always', owner: service, span: service.clusterIPSpan ?? service.nameSpan, note: 'Answered when the Corefile serves the reverse zones (kubeadm\'s does).' });
+    if (rev)
+      out.push({
+        name: rev,
+        type: 'PTR',
+        answer: `${fqdn}.`,
+        condition: 'always',
+        owner: service,
+        span: service.clusterIPSpan ?? service.nameSpan,
+        note: "Answered when the Corefile serves the reverse zones (kubeadm's does).",
+      });
   }
   return out;
 }
@@ -203,12 +264,30 @@ function headlessPodRecords(service: Service, eps: ServiceEndpoints, config: Ana
     // A workload scaled to zero has no pods, so nothing answers for it.
     if (group.replicas === 0) continue;
     const note = readinessNote(service, group);
-    out.push(...familyRecords(service).map((type) => ({ name: fqdn, type, answer: `<pod IPs of ${w.kind} ${w.name}>`, condition: 'while-ready' as const, owner: service, span: service.selectorSpan ?? service.nameSpan, note })));
+    out.push(
+      ...familyRecords(service).map((type) => ({
+        name: fqdn,
+        type,
+        answer: `<pod IPs of ${w.kind} ${w.name}>`,
+        condition: 'while-ready' as const,
+        owner: service,
+        span: service.selectorSpan ?? service.nameSpan,
+        note,
+      })),
+    );
     const { hosts, byPodName } = endpointHostsOf(service, group, config);
     for (const h of hosts) {
       const hostNote = h.laterOrdinal ? `${note} With podManagementPolicy OrderedReady, ${h.label} is created only after the pods before it are Ready.` : note;
       for (const type of familyRecords(service)) {
-        out.push({ name: `${h.label}.${fqdn}`, type, answer: podIPOf(h), condition: byPodName ? 'config-dependent' : 'while-ready', owner: w, span: h.span, note: byPodName ? 'Needs the CoreDNS option endpoint_pod_names.' : hostNote });
+        out.push({
+          name: `${h.label}.${fqdn}`,
+          type,
+          answer: podIPOf(h),
+          condition: byPodName ? 'config-dependent' : 'while-ready',
+          owner: w,
+          span: h.span,
+          note: byPodName ? 'Needs the CoreDNS option endpoint_pod_names.' : hostNote,
+        });
       }
     }
     for (const target of group.ports) {
@@ -217,10 +296,27 @@ function headlessPodRecords(service: Service, eps: ServiceEndpoints, config: Ana
       if (!p.name || target.containerPort === undefined) continue;
       const name = `_${p.name}._${p.protocol.toLowerCase()}.${fqdn}`.toLowerCase();
       if (hosts.length && !byPodName) {
-        for (const h of hosts) out.push({ name, type: 'SRV', answer: `0 100 ${target.containerPort} ${h.label}.${fqdn}.`, condition: 'while-ready', owner: service, span: p.nameSpan ?? p.span, note });
+        for (const h of hosts)
+          out.push({
+            name,
+            type: 'SRV',
+            answer: `0 100 ${target.containerPort} ${h.label}.${fqdn}.`,
+            condition: 'while-ready',
+            owner: service,
+            span: p.nameSpan ?? p.span,
+            note,
+          });
       } else {
         const label = config.coreDns.endpointPodNames ? '<pod name>' : '<a-b-c-d>';
-        out.push({ name, type: 'SRV', answer: `0 100 ${target.containerPort} ${label}.${fqdn}. (one per ready pod of ${w.kind} ${w.name})`, condition: 'while-ready', owner: service, span: p.nameSpan ?? p.span, note });
+        out.push({
+          name,
+          type: 'SRV',
+          answer: `0 100 ${target.containerPort} ${label}.${fqdn}. (one per ready pod of ${w.kind} ${w.name})`,
+          condition: 'while-ready',
+          owner: service,
+          span: p.nameSpan ?? p.span,
+          note,
+        });
       }
     }
   }
@@ -235,7 +331,12 @@ function clusterIPPodRecords(service: Service, eps: ServiceEndpoints, config: An
     const { hosts, byPodName } = endpointHostsOf(service, group, config);
     for (const h of hosts) {
       out.push({
-        name: `${h.label}.${fqdn}`, type: 'A', answer: podIPOf(h), condition: byPodName ? 'config-dependent' : 'coredns-only', owner: h.workload, span: h.span,
+        name: `${h.label}.${fqdn}`,
+        type: 'A',
+        answer: podIPOf(h),
+        condition: byPodName ? 'config-dependent' : 'coredns-only',
+        owner: h.workload,
+        span: h.span,
         note: `CoreDNS answers this while the pod is ready, but ${service.name} has a cluster IP: it is not in the DNS specification, kube-dns does not serve it, and zone transfers leave it out. Make the Service headless (clusterIP: None) for stable per-pod names.`,
       });
     }
@@ -251,7 +352,8 @@ function manualAddresses(eps: ServiceEndpoints): { resource: Endpoints | Endpoin
     const r = m.resource;
     // semantics §1.2 / §2.4: notReadyAddresses (and slice endpoints with ready: false) never answer, whatever publishNotReadyAddresses says.
     if (r.kind === 'Endpoints') {
-      for (const s of (r as Endpoints).subsets) for (const a of s.addresses) if (a.ready && a.ip && isIP(a.ip)) out.push({ resource: r, address: a, ports: s.ports });
+      for (const s of (r as Endpoints).subsets)
+        for (const a of s.addresses) if (a.ready && a.ip && isIP(a.ip)) out.push({ resource: r, address: a, ports: s.ports });
     } else {
       const slice = r as EndpointSlice;
       for (const a of slice.endpoints) if (a.ready && a.ip && isIP(a.ip)) out.push({ resource: r, address: a, ports: slice.ports });
@@ -272,23 +374,57 @@ function manualRecords(service: Service, eps: ServiceEndpoints, fqdn: string): D
     if (service.headless) {
       out.push({ name: fqdn, type, answer: ip, condition: 'always', owner: resource, span: address.span, note: `A ready address of ${via}.` });
       if (label) out.push({ name: `${label}.${fqdn}`, type, answer: ip, condition: 'always', owner: resource, span: address.span });
-      else out.push({ name: `${dashedIP(ip)}.${fqdn}`, type, answer: ip, condition: 'config-dependent', owner: resource, span: address.span, note: 'Dashed-IP endpoint names are a CoreDNS behaviour outside the DNS specification.' });
+      else
+        out.push({
+          name: `${dashedIP(ip)}.${fqdn}`,
+          type,
+          answer: ip,
+          condition: 'config-dependent',
+          owner: resource,
+          span: address.span,
+          note: 'Dashed-IP endpoint names are a CoreDNS behaviour outside the DNS specification.',
+        });
       for (const p of ports) {
         if (!p.name || p.port === undefined) continue;
-        out.push({ name: `_${p.name}._${p.protocol.toLowerCase()}.${fqdn}`.toLowerCase(), type: 'SRV', answer: `0 100 ${p.port} ${label ?? dashedIP(ip)}.${fqdn}.`, condition: 'always', owner: resource, span: p.span });
+        out.push({
+          name: `_${p.name}._${p.protocol.toLowerCase()}.${fqdn}`.toLowerCase(),
+          type: 'SRV',
+          answer: `0 100 ${p.port} ${label ?? dashedIP(ip)}.${fqdn}.`,
+          condition: 'always',
+          owner: resource,
+          span: p.span,
+        });
       }
     } else if (label) {
-      out.push({ name: `${label}.${fqdn}`, type, answer: ip, condition: 'coredns-only', owner: resource, span: address.span, note: `CoreDNS answers per-endpoint names even under a cluster IP Service; the DNS specification and kube-dns do not.` });
+      out.push({
+        name: `${label}.${fqdn}`,
+        type,
+        answer: ip,
+        condition: 'coredns-only',
+        owner: resource,
+        span: address.span,
+        note: `CoreDNS answers per-endpoint names even under a cluster IP Service; the DNS specification and kube-dns do not.`,
+      });
     }
     const rev = reverseName(ip);
-    if (rev) out.push({ name: rev, type: 'PTR', answer: `${label ?? dashedIP(ip)}.${fqdn}.`, condition: service.headless ? 'always' : 'coredns-only', owner: resource, span: address.span });
+    if (rev)
+      out.push({
+        name: rev,
+        type: 'PTR',
+        answer: `${label ?? dashedIP(ip)}.${fqdn}.`,
+        condition: service.headless ? 'always' : 'coredns-only',
+        owner: resource,
+        span: address.span,
+      });
   }
   return out;
 }
 
 /** StatefulSet pods have known names; other pods are named after their workload. */
 function podIPOf(h: EndpointHost): string {
-  return h.workload.kind === 'StatefulSet' || h.workload.kind === 'Pod' ? `<pod IP of ${h.workload.kind === 'Pod' ? h.workload.name : h.label}>` : `<pod IPs of ${h.workload.kind} ${h.workload.name}>`;
+  return h.workload.kind === 'StatefulSet' || h.workload.kind === 'Pod'
+    ? `<pod IP of ${h.workload.kind === 'Pod' ? h.workload.name : h.label}>`
+    : `<pod IPs of ${h.workload.kind} ${h.workload.name}>`;
 }
 
 function familyRecords(service: Service): DnsRecordType[] {

@@ -120,7 +120,8 @@ export function manualEndpointsFor(cluster: Cluster, service: Service): ManualEn
     const addresses = r.subsets.flatMap((s) => s.addresses);
     let reason: string | undefined;
     if (service.selector) reason = 'the Service has a selector, so the EndpointSlice controller manages its endpoints and ignores this object';
-    else if (r.labels.get('endpointslice.kubernetes.io/skip-mirror') === 'true') reason = 'it carries the label endpointslice.kubernetes.io/skip-mirror: "true"';
+    else if (r.labels.get('endpointslice.kubernetes.io/skip-mirror') === 'true')
+      reason = 'it carries the label endpointslice.kubernetes.io/skip-mirror: "true"';
     else if (r.annotations.has('control-plane.alpha.kubernetes.io/leader')) reason = 'it carries the leader-election annotation';
     out.push({ resource: r, addresses, mirrored: reason === undefined, reason });
   }

@@ -11,7 +11,14 @@ export const hostnameAnnotation = 'external-dns.alpha.kubernetes.io/hostname';
 export function publishedNames(service: Service): string[] {
   const v = service.annotations.get(hostnameAnnotation);
   if (!v) return [];
-  return [...new Set(v.split(',').map((s) => s.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean))];
+  return [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim().toLowerCase().replace(/\.$/, ''))
+        .filter(Boolean),
+    ),
+  ];
 }
 
 const indexes = new WeakMap<Cluster, ReadonlyMap<string, readonly Service[]>>();
@@ -32,4 +39,3 @@ export function servicesPublishing(cluster: Cluster, name: string): readonly Ser
   }
   return index.get(name.toLowerCase()) ?? [];
 }
-

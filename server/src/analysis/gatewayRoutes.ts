@@ -6,8 +6,17 @@
 import type { Phrase } from '../l10n/l10n';
 import type { Cluster } from '../model/cluster';
 import {
-  gatewayGroup, gatewayObjectsOf, isGateway, type Gateway, type GatewayListener, type GatewayRoute,
-  type ParentRef, type ReferenceGrant, type RouteBackendRef, type RouteKind, type RouteRule,
+  gatewayGroup,
+  gatewayObjectsOf,
+  isGateway,
+  type Gateway,
+  type GatewayListener,
+  type GatewayRoute,
+  type ParentRef,
+  type ReferenceGrant,
+  type RouteBackendRef,
+  type RouteKind,
+  type RouteRule,
 } from '../model/gatewayApi';
 import type { Resource, Service, ServicePort } from '../model/resources';
 import { requirementMatches, type LabelSelector } from '../model/selector';
@@ -105,7 +114,10 @@ function inFolderBelow(uri: string, of: string): boolean {
 
 /** Whether two definitions of a Gateway say the same of what routes attach to (class and listeners), wherever written. */
 function sameDefinition(a: Gateway, b: Gateway): boolean {
-  const bare = (g: Gateway) => JSON.stringify([g.gatewayClassName, g.listeners], (key, value: unknown) => (key === 'span' || key.endsWith('Span') || key.endsWith('Spans') ? undefined : value instanceof Map ? [...value] : value));
+  const bare = (g: Gateway) =>
+    JSON.stringify([g.gatewayClassName, g.listeners], (key, value: unknown) =>
+      key === 'span' || key.endsWith('Span') || key.endsWith('Spans') ? undefined : value instanceof Map ? [...value] : value,
+    );
   return a === b || bare(a) === bare(b);
 }
 
@@ -231,7 +243,9 @@ export interface Attachment {
 /** How a route's parentRef attaches to the Gateway it names (gateway semantics §G2–§G4). */
 export function attachToGateway(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, target: Extract<ParentTarget, { kind: 'gateway' }>): Attachment {
   const a = attachToListeners(lookup, route, ref, target.gateway);
-  return target.onlyBelow && (a.outcome === 'no-listener' || a.outcome === 'not-allowed' || a.outcome === 'hostname') ? { selected: a.selected, outcome: 'unknown', onlyBelow: true } : a;
+  return target.onlyBelow && (a.outcome === 'no-listener' || a.outcome === 'not-allowed' || a.outcome === 'hostname')
+    ? { selected: a.selected, outcome: 'unknown', onlyBelow: true }
+    : a;
 }
 
 function attachToListeners(lookup: GatewayLookup, route: GatewayRoute, ref: ParentRef, gateway: Gateway): Attachment {
@@ -246,7 +260,8 @@ function attachToListeners(lookup: GatewayLookup, route: GatewayRoute, ref: Pare
     }));
   if (!selected.length) return { selected, outcome: 'no-listener' };
   if (selected.some((v) => v.kind === true && v.namespace === true && v.hostname)) return { selected, outcome: 'attached' };
-  if (selected.some((v) => v.kind !== false && v.namespace !== false && (v.kind === 'unknown' || v.namespace === 'unknown'))) return { selected, outcome: 'unknown' };
+  if (selected.some((v) => v.kind !== false && v.namespace !== false && (v.kind === 'unknown' || v.namespace === 'unknown')))
+    return { selected, outcome: 'unknown' };
   if (selected.some((v) => v.kind === true && v.namespace === true)) return { selected, outcome: 'hostname' };
   return { selected, outcome: 'not-allowed' };
 }
@@ -292,7 +307,11 @@ export interface GrantAnswer {
  * Whether a ReferenceGrant in `toNamespace` lets an object {from group, kind, namespace} refer to {to group, kind,
  * name}. Unknown when no manifest populates that namespace.
  */
-export function grantFor(lookup: GatewayLookup, from: { group: string; kind: string; namespace: string }, to: { group: string; kind: string; namespace: string; name: string }): GrantAnswer {
+export function grantFor(
+  lookup: GatewayLookup,
+  from: { group: string; kind: string; namespace: string },
+  to: { group: string; kind: string; namespace: string; name: string },
+): GrantAnswer {
   if (from.namespace === to.namespace) return { allowed: true };
   if (!lookup.namespaceExists(to.namespace)) return { allowed: 'unknown' };
   for (const r of lookup.referenceGrantsIn(to.namespace)) {
@@ -331,14 +350,19 @@ export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: 
   if (ref.port === undefined) problems.push('port-missing');
   let unknown = false;
   if (namespace !== route.namespace) {
-    const grant = grantFor(lookup, { group: gatewayGroup, kind: route.kind, namespace: route.namespace }, { group: '', kind: 'Service', namespace, name: ref.name });
+    const grant = grantFor(
+      lookup,
+      { group: gatewayGroup, kind: route.kind, namespace: route.namespace },
+      { group: '', kind: 'Service', namespace, name: ref.name },
+    );
     if (grant.allowed === 'unknown') unknown = true;
     else if (!grant.allowed) problems.push('refgrant');
   }
   const service = lookup.service(namespace, ref.name);
   if (!service) {
     // A namespace no manifest describes, or a Service an operator may create there: unknown (semantics §9.2, §9.3).
-    if (!namespaceKnown(lookup, namespace) || lookup.serviceUnknown(namespace, ref.name)) return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
+    if (!namespaceKnown(lookup, namespace) || lookup.serviceUnknown(namespace, ref.name))
+      return { status: problems.length ? 'invalid' : 'unknown', namespace, problems };
     problems.push('missing');
     return { status: 'invalid', namespace, problems };
   }

@@ -22,4 +22,3 @@ export function ingressesClaiming(cluster: Cluster, host: string): readonly Ingr
   }
   return index.get(host.toLowerCase()) ?? [];
 }
-

@@ -15,7 +15,15 @@ export function resolveIngressRoutes(cluster: Cluster, endpointsOf: (s: Service)
   return out;
 }
 
-function routeOf(cluster: Cluster, endpointsOf: (s: Service) => ServiceEndpoints, ingress: Ingress, backend: IngressBackend, host: string | undefined, path: string, isDefault: boolean): IngressRoute {
+function routeOf(
+  cluster: Cluster,
+  endpointsOf: (s: Service) => ServiceEndpoints,
+  ingress: Ingress,
+  backend: IngressBackend,
+  host: string | undefined,
+  path: string,
+  isDefault: boolean,
+): IngressRoute {
   const base = { ingress, ...(host ? { host } : {}), path, backendSpan: backend.span, ...(isDefault ? { isDefault } : {}) };
   if (backend.resource || backend.serviceName === undefined) return base;
   const serviceName = backend.serviceName;
@@ -26,15 +34,21 @@ function routeOf(cluster: Cluster, endpointsOf: (s: Service) => ServiceEndpoints
     const problem = `No Service "${serviceName}" in namespace "${ingress.namespace}"${close ? `; did you mean "${close}"?` : ' (an Ingress can only send traffic to Services in its own namespace).'}`;
     return { ...base, serviceName, problem };
   }
-  const servicePort = backend.portNumber !== undefined
-    ? service.ports.find((p) => p.port === backend.portNumber)
-    : backend.portName !== undefined ? service.ports.find((p) => p.name === backend.portName) : service.ports.length === 1 ? service.ports[0] : undefined;
+  const servicePort =
+    backend.portNumber !== undefined
+      ? service.ports.find((p) => p.port === backend.portNumber)
+      : backend.portName !== undefined
+        ? service.ports.find((p) => p.name === backend.portName)
+        : service.ports.length === 1
+          ? service.ports[0]
+          : undefined;
   if (!servicePort && service.type !== 'ExternalName') {
     const list = service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') || 'none';
     const wanted = backend.portNumber ?? (backend.portName !== undefined ? `"${backend.portName}"` : undefined);
-    const problem = wanted === undefined
-      ? `The backend names no port and Service "${service.name}" has ${service.ports.length} ports (${list}); name one.`
-      : `Service "${service.name}" has no port ${wanted}; its ports are ${list}.`;
+    const problem =
+      wanted === undefined
+        ? `The backend names no port and Service "${service.name}" has ${service.ports.length} ports (${list}); name one.`
+        : `Service "${service.name}" has no port ${wanted}; its ports are ${list}.`;
     return { ...base, serviceName, service, problem };
   }
   const targets = servicePort ? endpointsOf(service).groups.map((g) => ({ workload: g.workload, target: g.ports[servicePort.index] })) : [];

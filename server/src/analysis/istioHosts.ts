@@ -68,7 +68,9 @@ function indexOf(cluster: Cluster, config: AnalysisConfig): IstioIndex {
 
 /** The ServiceEntries of any namespace with a host covering `fqdn` (exportTo is not read: every entry counts as visible). */
 export function serviceEntriesFor(cluster: Cluster, config: AnalysisConfig, fqdn: string): readonly ServiceEntry[] {
-  return indexOf(cluster, config).entries.filter((e) => e.hosts.some((h) => hostCovers(h, fqdn))).map((e) => e.entry);
+  return indexOf(cluster, config)
+    .entries.filter((e) => e.hosts.some((h) => hostCovers(h, fqdn)))
+    .map((e) => e.entry);
 }
 
 /** The DestinationRules of any namespace for this fully qualified host. */

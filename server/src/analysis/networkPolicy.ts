@@ -26,9 +26,13 @@ export function ingressVerdict(
   // A pod is isolated for ingress only when some policy with policyType Ingress selects it; otherwise all traffic is allowed.
   const policies = policiesSelectingWorkload(cluster, workload).filter((p) => p.policyTypes.includes('Ingress'));
   if (!policies.length) return { allowed: true, policies: [], allowedBy: [] };
-  const allowedBy = policies.filter((p) => p.ingress.some((rule) =>
-    (rule.peers.length === 0 || rule.peers.some((q) => peerMatches(cluster, p, q, peer))) &&
-    (rule.ports.length === 0 || rule.ports.some((q) => portMatches(workload, q, port, protocol)))));
+  const allowedBy = policies.filter((p) =>
+    p.ingress.some(
+      (rule) =>
+        (rule.peers.length === 0 || rule.peers.some((q) => peerMatches(cluster, p, q, peer))) &&
+        (rule.ports.length === 0 || rule.ports.some((q) => portMatches(workload, q, port, protocol))),
+    ),
+  );
   return { allowed: allowedBy.length > 0, policies, allowedBy };
 }
 
@@ -36,7 +40,12 @@ export function ingressVerdict(
  * A peer entry: podSelector alone means pods of the policy's namespace; namespaceSelector alone means every pod of the
  * matching namespaces; both together must both match. ipBlock peers are CIDRs, which pod IPs cannot be checked against.
  */
-function peerMatches(cluster: Cluster, policy: NetworkPolicy, q: PolicyPeer, peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string }): boolean {
+function peerMatches(
+  cluster: Cluster,
+  policy: NetworkPolicy,
+  q: PolicyPeer,
+  peer: { readonly labels: ReadonlyMap<string, string>; readonly namespace: string },
+): boolean {
   if (q.ipBlock) return false;
   if (!q.podSelector && !q.namespaceSelector) return false;
   const nsOk = q.namespaceSelector ? selectorMatches(q.namespaceSelector, namespaceLabels(cluster, peer.namespace)) : peer.namespace === policy.namespace;

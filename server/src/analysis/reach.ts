@@ -7,10 +7,18 @@ import { filesByNamespace, objectsOfFile, type Cluster } from '../model/cluster'
 import type { ManifestFile } from '../model/parseManifest';
 import { hasPlaceholder } from '../model/placeholder';
 import { isControllerLabel } from '../model/podLabels';
-import { protocols, type NetworkPolicy, type PolicyPeer, type PolicyPort, type PolicyRule, type Protocol, type Resource, type Workload } from '../model/resources';
+import {
+  protocols,
+  type NetworkPolicy,
+  type PolicyPeer,
+  type PolicyPort,
+  type PolicyRule,
+  type Protocol,
+  type Resource,
+  type Workload,
+} from '../model/resources';
 import { selectorMatches, type LabelSelector } from '../model/selector';
 import { isWorkloadFragment } from './unknowns';
-
 
 /** A set of ports: sorted, merged, inclusive ranges per protocol. */
 export type PortSet = ReadonlyMap<Protocol, readonly (readonly [number, number])[]>;
@@ -60,7 +68,10 @@ const noPorts: PortSet = new Map();
 // ---- port sets ----------------------------------------------------------------------------------------------------
 
 function normalize(ranges: readonly (readonly [number, number])[]): [number, number][] {
-  const sorted = ranges.filter(([a, b]) => a <= b).map(([a, b]): [number, number] => [a, b]).sort((x, y) => x[0] - y[0]);
+  const sorted = ranges
+    .filter(([a, b]) => a <= b)
+    .map(([a, b]): [number, number] => [a, b])
+    .sort((x, y) => x[0] - y[0]);
   const out: [number, number][] = [];
   for (const r of sorted) {
     const last = out[out.length - 1];
@@ -89,11 +100,12 @@ export function intersect(a: PortSet, b: PortSet): PortSet {
   const out = new Map<Protocol, [number, number][]>();
   for (const p of protocols) {
     const r: [number, number][] = [];
-    for (const [x1, x2] of a.get(p) ?? []) for (const [y1, y2] of b.get(p) ?? []) {
-      const lo = Math.max(x1, y1);
-      const hi = Math.min(x2, y2);
-      if (lo <= hi) r.push([lo, hi]);
-    }
+    for (const [x1, x2] of a.get(p) ?? [])
+      for (const [y1, y2] of b.get(p) ?? []) {
+        const lo = Math.max(x1, y1);
+        const hi = Math.min(x2, y2);
+        if (lo <= hi) r.push([lo, hi]);
+      }
     if (r.length) out.set(p, normalize(r));
   }
   return out;
@@ -127,9 +139,25 @@ function single(protocol: Protocol, from: number, to = from): PortSet {
 
 /** np-guard's spelling: `All Connections`, or `TCP 80,8080-8090,UDP 53`. */
 export function portSetText(s: PortSet): string {
-  if (s.size === protocols.length && protocols.every((p) => { const r = s.get(p)!; return r.length === 1 && r[0][0] === 1 && r[0][1] === 65535; })) return 'All Connections';
+  if (
+    s.size === protocols.length &&
+    protocols.every((p) => {
+      const r = s.get(p)!;
+      return r.length === 1 && r[0][0] === 1 && r[0][1] === 65535;
+    })
+  )
+    return 'All Connections';
   if (!s.size) return 'No Connections';
-  return protocols.filter((p) => s.has(p)).map((p) => `${p} ${s.get(p)!.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',')}`).join(',');
+  return protocols
+    .filter((p) => s.has(p))
+    .map(
+      (p) =>
+        `${p} ${s
+          .get(p)!
+          .map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`))
+          .join(',')}`,
+    )
+    .join(',');
 }
 
 export function asProtocol(p: string): Protocol | undefined {
@@ -149,7 +177,17 @@ function namespaceMatch(cluster: Cluster, selector: LabelSelector, namespace: st
   const keys = selectorKeys(selector);
   if (!declared && keys.some((k) => k !== 'kubernetes.io/metadata.name')) {
     // Without a manifest only the name label is known; the selector's verdict on the other keys is open.
-    return { m: 'unknown', why: phrase('namespace "{0}" has no manifest in scope, so whether it carries the labels {1} is unknown', namespace, keys.filter((k) => k !== 'kubernetes.io/metadata.name').map((k) => `"${k}"`).join(', ')) };
+    return {
+      m: 'unknown',
+      why: phrase(
+        'namespace "{0}" has no manifest in scope, so whether it carries the labels {1} is unknown',
+        namespace,
+        keys
+          .filter((k) => k !== 'kubernetes.io/metadata.name')
+          .map((k) => `"${k}"`)
+          .join(', '),
+      ),
+    };
   }
   return selectorMatches(selector, namespaceLabelsOf(cluster, namespace)) ? yes : no;
 }
@@ -161,7 +199,8 @@ function namespaceLabelsOf(cluster: Cluster, namespace: string): ReadonlyMap<str
   let byName = namespaceLabelMemo.get(cluster.declaredNamespaces);
   if (!byName) namespaceLabelMemo.set(cluster.declaredNamespaces, (byName = new Map()));
   let found = byName.get(namespace);
-  if (!found) byName.set(namespace, (found = new Map([...(cluster.declaredNamespaces.get(namespace)?.labels ?? []), ['kubernetes.io/metadata.name', namespace]])));
+  if (!found)
+    byName.set(namespace, (found = new Map([...(cluster.declaredNamespaces.get(namespace)?.labels ?? []), ['kubernetes.io/metadata.name', namespace]])));
   return found;
 }
 
@@ -192,7 +231,14 @@ export function anyPodMatch(selector: LabelSelector, namespace: string, labels?:
   if (labels) return selectorMatches(selector, labels) ? yes : no;
   const keys = selectorKeys(selector);
   if (!keys.length) return yes;
-  return { m: 'unknown', why: phrase('the labels of "any pod in namespace {0}" are not given, and the selector reads {1}', namespace, [...new Set(keys)].map((k) => `"${k}"`).join(', ')) };
+  return {
+    m: 'unknown',
+    why: phrase(
+      'the labels of "any pod in namespace {0}" are not given, and the selector reads {1}',
+      namespace,
+      [...new Set(keys)].map((k) => `"${k}"`).join(', '),
+    ),
+  };
 }
 
 function pods(selector: LabelSelector, e: PodsEnd): Match {
@@ -218,7 +264,7 @@ function coversAllExternal(block: NonNullable<PolicyPeer['ipBlock']>): boolean {
     const bits = Number(len);
     if (!Number.isInteger(bits)) return false;
     const lower = addr.toLowerCase();
-    if (lower.includes(':')) return (lower.startsWith('fc') || lower.startsWith('fd')) ? bits >= 7 : lower.startsWith('fe80:') ? bits >= 10 : false;
+    if (lower.includes(':')) return lower.startsWith('fc') || lower.startsWith('fd') ? bits >= 7 : lower.startsWith('fe80:') ? bits >= 10 : false;
     const [a, b] = lower.split('.').map(Number);
     if (a === 10) return bits >= 8;
     if (a === 172 && b >= 16 && b <= 31) return bits >= 12;
@@ -252,7 +298,11 @@ function computePeerMatch(cluster: Cluster, policy: NetworkPolicy, peer: PolicyP
     if (!peer.ipBlock) return no;
     if (coversAllExternal(peer.ipBlock)) return yes;
     const why = peer.ipBlock.except.length
-      ? phrase('only addresses in {0} except {1} are admitted, and which external address connects is not in the manifests', peer.ipBlock.cidr, peer.ipBlock.except.join(', '))
+      ? phrase(
+          'only addresses in {0} except {1} are admitted, and which external address connects is not in the manifests',
+          peer.ipBlock.cidr,
+          peer.ipBlock.except.join(', '),
+        )
       : phrase('only addresses in {0} are admitted, and which external address connects is not in the manifests', peer.ipBlock.cidr);
     return { m: 'unknown', why };
   }
@@ -277,7 +327,9 @@ export function portEntrySet(entry: PolicyPort, destination: Endpoint): PortSet 
   if (/^\d+$/.test(entry.port)) return single(protocol, Number(entry.port));
   // A named port resolves on the destination's pods: outside the cluster, or on pods not given, it names no port.
   if (destination.kind !== 'workload') return noPorts;
-  const found = destination.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name === entry.port && p.protocol === protocol && p.containerPort !== undefined);
+  const found = destination.workload.template.containers
+    .flatMap((c) => c.ports)
+    .filter((p) => p.name === entry.port && p.protocol === protocol && p.containerPort !== undefined);
   return union(...found.map((p) => single(protocol, p.containerPort!)));
 }
 
@@ -320,10 +372,17 @@ export interface SideResult {
  */
 const selectionMemo = new WeakMap<object, WeakMap<Workload, Map<Direction, Selection>>>();
 
-interface Selection { readonly sure: NetworkPolicy[]; readonly maybe: { p: NetworkPolicy; why: Phrase }[] }
+interface Selection {
+  readonly sure: NetworkPolicy[];
+  readonly maybe: { p: NetworkPolicy; why: Phrase }[];
+}
 
 /** Policies of the workload's namespace that select its pods for a direction (netpol §2, §3). */
-export function policiesFor(cluster: Cluster, w: Workload, direction: Direction): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: Phrase }[] } {
+export function policiesFor(
+  cluster: Cluster,
+  w: Workload,
+  direction: Direction,
+): { readonly sure: readonly NetworkPolicy[]; readonly maybe: readonly { p: NetworkPolicy; why: Phrase }[] } {
   const partition: object = cluster.objectsIn(w.namespace) ?? cluster;
   let byWorkload = selectionMemo.get(partition);
   if (!byWorkload) selectionMemo.set(partition, (byWorkload = new WeakMap()));
@@ -441,8 +500,11 @@ function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: En
   if (!definite.length && !perhaps.length) return openSide;
   const isolating = [...definite, ...perhaps.map((x) => x.p)];
   // Every rule's peer match against the far end, computed once and read by the evaluation below.
-  const matches = isolating.map((p) => (direction === 'ingress' ? p.ingress : p.egress).map((rule) => (rule.peers.length ? or(rule.peers.map((q) => peerMatch(cluster, p, q, other))) : yes)));
-  const memoized = self.kind === 'workload' && (direction === 'ingress' || !isolating.some((p) => p.egress.some((r) => r.ports.some((x) => typeof x.port === 'string'))));
+  const matches = isolating.map((p) =>
+    (direction === 'ingress' ? p.ingress : p.egress).map((rule) => (rule.peers.length ? or(rule.peers.map((q) => peerMatch(cluster, p, q, other))) : yes)),
+  );
+  const memoized =
+    self.kind === 'workload' && (direction === 'ingress' || !isolating.some((p) => p.egress.some((r) => r.ports.some((x) => typeof x.port === 'string'))));
   let key: string | undefined;
   if (memoized && matches.every((ms) => ms.every((m) => m.m !== 'unknown'))) {
     key = `${direction}:${matches.map((ms) => ms.map((m) => (m.m === 'yes' ? 'y' : 'n')).join('')).join('|')}`;
@@ -460,13 +522,24 @@ function sideOf(cluster: Cluster, self: PodsEnd, direction: Direction, other: En
   return evaluateSide(self, direction, other, definite, perhaps, matches);
 }
 
-function evaluateSide(self: PodsEnd, direction: Direction, other: Endpoint, definite: readonly NetworkPolicy[], perhaps: readonly { p: NetworkPolicy; why: Phrase }[], matches: readonly (readonly Match[])[]): SideResult {
+function evaluateSide(
+  self: PodsEnd,
+  direction: Direction,
+  other: Endpoint,
+  definite: readonly NetworkPolicy[],
+  perhaps: readonly { p: NetworkPolicy; why: Phrase }[],
+  matches: readonly (readonly Match[])[],
+): SideResult {
   const destination: Endpoint = direction === 'ingress' ? self : other;
   const rules: { ref: RuleRef; ports: PortSet; sure: boolean }[] = [];
-  const selfText = self.kind === 'workload' ? asIs(`${self.workload.kind} "${self.workload.name}"`)
-    : self.labels ? phrase('the pods labelled {0} in namespace "{1}"', [...self.labels].map(([k, v]) => `${k}=${v}`).join(','), self.namespace)
-      : phrase('any pod in namespace "{0}"', self.namespace);
-  let unknownBecause: Phrase | undefined = perhaps[0] && phrase('whether NetworkPolicy "{0}" selects {1} is unknown: {2}', perhaps[0].p.name, selfText, perhaps[0].why);
+  const selfText =
+    self.kind === 'workload'
+      ? asIs(`${self.workload.kind} "${self.workload.name}"`)
+      : self.labels
+        ? phrase('the pods labelled {0} in namespace "{1}"', [...self.labels].map(([k, v]) => `${k}=${v}`).join(','), self.namespace)
+        : phrase('any pod in namespace "{0}"', self.namespace);
+  let unknownBecause: Phrase | undefined =
+    perhaps[0] && phrase('whether NetworkPolicy "{0}" selects {1} is unknown: {2}', perhaps[0].p.name, selfText, perhaps[0].why);
   const evaluate = (p: NetworkPolicy, ms: readonly Match[]): { sure: PortSet; maybe: PortSet } => {
     const list = direction === 'ingress' ? p.ingress : p.egress;
     let sure: PortSet = noPorts;
@@ -555,7 +628,8 @@ function namespaceReach(cluster: Cluster, namespace: string): NamespaceReach {
   for (const file of filesByNamespace(cluster).get(namespace) ?? []) {
     const { resources, workloads } = objectsOfFile(file);
     resources.forEach((r, place) => {
-      if (r.namespace === namespace && otherKindNames.has(r.kind) && otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion))) others.push({ r, at: { file, place } });
+      if (r.namespace === namespace && otherKindNames.has(r.kind) && otherPolicyKinds.some((k) => k.kind === r.kind && k.group.test(r.apiVersion)))
+        others.push({ r, at: { file, place } });
     });
     workloads.forEach((r, place) => {
       if (r.namespace !== namespace) return;
@@ -602,7 +676,10 @@ function clusterReach(cluster: Cluster): ClusterReach {
 /** Entries in cluster order: by their file's place among the cluster's files, then their place in it. */
 function byPlace<T extends { readonly at: Place }>(cluster: Cluster, xs: readonly T[]): T[] {
   const files = cluster.files;
-  return xs.map((x) => ({ x, rank: rankOf(files, x.at.file) })).sort((a, b) => a.rank - b.rank || a.x.at.place - b.x.at.place).map((y) => y.x);
+  return xs
+    .map((x) => ({ x, rank: rankOf(files, x.at.file) }))
+    .sort((a, b) => a.rank - b.rank || a.x.at.place - b.x.at.place)
+    .map((y) => y.x);
 }
 
 /**
@@ -685,7 +762,8 @@ export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: Por
   const ingress = to.kind !== 'external' ? sideOf(cluster, to, 'ingress', from) : openSide;
   // The verdict is a function of the two sides alone when no port is asked, no end uses the host network and no
   // other kind of policy is in scope: pairs of sides that stand for many ends are decided once per cluster.
-  if (port || hostNetwork || otherPolicies(cluster).length || !canonical.has(egress) || !canonical.has(ingress)) return verdictOf(cluster, from, to, egress, ingress, hostNetwork, port);
+  if (port || hostNetwork || otherPolicies(cluster).length || !canonical.has(egress) || !canonical.has(ingress))
+    return verdictOf(cluster, from, to, egress, ingress, hostNetwork, port);
   let byIngress = pairMemo.get(cluster);
   if (!byIngress) pairMemo.set(cluster, (byIngress = new WeakMap()));
   let byEgress = byIngress.get(ingress);
@@ -697,22 +775,40 @@ export function reach(cluster: Cluster, from: Endpoint, to: Endpoint, port?: Por
 
 const pairMemo = new WeakMap<Cluster, WeakMap<SideResult, WeakMap<SideResult, ReachResult>>>();
 
-function verdictOf(cluster: Cluster, from: Endpoint, to: Endpoint, egress: SideResult, ingress: SideResult, hostNetwork: Extract<Endpoint, { kind: 'workload' }> | undefined, port: PortQuery | undefined): ReachResult {
+function verdictOf(
+  cluster: Cluster,
+  from: Endpoint,
+  to: Endpoint,
+  egress: SideResult,
+  ingress: SideResult,
+  hostNetwork: Extract<Endpoint, { kind: 'workload' }> | undefined,
+  port: PortQuery | undefined,
+): ReachResult {
   const wanted = port ? single(port.protocol, port.port) : allPorts;
   const sure = intersect(intersect(egress.sure, ingress.sure), wanted);
   const maybe = intersect(intersect(egress.maybe, ingress.maybe), wanted);
-  const others = governingOthers(cluster, [from, to].flatMap((e) => (e.kind === 'external' ? [] : [namespaceOf(e)])));
+  const others = governingOthers(
+    cluster,
+    [from, to].flatMap((e) => (e.kind === 'external' ? [] : [namespaceOf(e)])),
+  );
   let unknownBecause = egress.unknownBecause ?? ingress.unknownBecause;
-  if (hostNetwork) unknownBecause = phrase('{0} "{1}" uses the host network, and NetworkPolicy does not define how host-network pods are treated', hostNetwork.workload.kind, hostNetwork.workload.name);
+  if (hostNetwork)
+    unknownBecause = phrase(
+      '{0} "{1}" uses the host network, and NetworkPolicy does not define how host-network pods are treated',
+      hostNetwork.workload.kind,
+      hostNetwork.workload.name,
+    );
   else if (others.length) {
     const named = others.slice(0, 3).map(describeOther).join(', ');
-    unknownBecause = others.length > 3
-      ? phrase('also governed by {0} and {1} more, which this tool recognises but does not evaluate', named, others.length - 3)
-      : phrase('also governed by {0}, which this tool recognises but does not evaluate', named);
+    unknownBecause =
+      others.length > 3
+        ? phrase('also governed by {0} and {1} more, which this tool recognises but does not evaluate', named, others.length - 3)
+        : phrase('also governed by {0}, which this tool recognises but does not evaluate', named);
   }
   const certain = !hostNetwork && !others.length;
   // The rules that admit some of the ports (for an allowed verdict, only those whose peer matches for certain).
-  const decided = (ports: PortSet, sureOnly = false): RuleRef[] => [egress, ingress].flatMap((s) => s.rules.filter((r) => (!sureOnly || r.sure) && !isEmpty(intersect(r.ports, ports))).map((r) => r.ref));
+  const decided = (ports: PortSet, sureOnly = false): RuleRef[] =>
+    [egress, ingress].flatMap((s) => s.rules.filter((r) => (!sureOnly || r.sure) && !isEmpty(intersect(r.ports, ports))).map((r) => r.ref));
   if (certain && !isEmpty(sure)) {
     return { verdict: 'allowed', ports: sure, because: decided(sure, true), ...(!equalSets(sure, maybe) && unknownBecause ? { unknownBecause } : {}) };
   }
@@ -721,13 +817,22 @@ function verdictOf(cluster: Cluster, from: Endpoint, to: Endpoint, egress: SideR
     const ports = isEmpty(maybe) ? wanted : maybe;
     return { verdict: 'unknown', ports, because: decided(ports), unknownBecause: unknownBecause! };
   }
-  if (!isEmpty(maybe)) return { verdict: 'unknown', ports: maybe, because: decided(maybe), unknownBecause: unknownBecause ?? phrase('the manifests cannot tell') };
+  if (!isEmpty(maybe))
+    return { verdict: 'unknown', ports: maybe, because: decided(maybe), unknownBecause: unknownBecause ?? phrase('the manifests cannot tell') };
   // Denied: name the isolating policies of each side that removes what the other side would admit.
   const because: RuleRef[] = [];
-  const blocks = (s: SideResult, other: SideResult): boolean => s.isolating.length > 0 && (port ? !contains(s.maybe, port.protocol, port.port) : !equalSets(intersect(s.maybe, other.maybe), other.maybe) || isEmpty(s.maybe));
+  const blocks = (s: SideResult, other: SideResult): boolean =>
+    s.isolating.length > 0 &&
+    (port ? !contains(s.maybe, port.protocol, port.port) : !equalSets(intersect(s.maybe, other.maybe), other.maybe) || isEmpty(s.maybe));
   if (blocks(egress, ingress)) because.push(...egress.isolating.map((p): RuleRef => ({ policy: p, direction: 'egress' })));
   if (blocks(ingress, egress)) because.push(...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' })));
-  if (!because.length) because.push(...[...egress.isolating.map((p): RuleRef => ({ policy: p, direction: 'egress' })), ...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' }))]);
+  if (!because.length)
+    because.push(
+      ...[
+        ...egress.isolating.map((p): RuleRef => ({ policy: p, direction: 'egress' })),
+        ...ingress.isolating.map((p): RuleRef => ({ policy: p, direction: 'ingress' })),
+      ],
+    );
   return { verdict: 'denied', ports: noPorts, because };
 }
 
@@ -803,7 +908,10 @@ function unindexed(cluster: Cluster, namespace: string, key: string): boolean {
   let found = byKey.get(key);
   if (found === undefined) {
     const controller = isControllerLabel(key);
-    byKey.set(key, (found = cluster.workloadsIn(namespace).some((x) => (controller && !x.template.labels.has(key)) || hasPlaceholder(x.template.labels.get(key) ?? ''))));
+    byKey.set(
+      key,
+      (found = cluster.workloadsIn(namespace).some((x) => (controller && !x.template.labels.has(key)) || hasPlaceholder(x.template.labels.get(key) ?? ''))),
+    );
   }
   return found;
 }

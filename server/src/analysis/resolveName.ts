@@ -75,7 +75,8 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
   if (!parsed) return { query: written, host: written, records: [], resolves: false, reason: msg('"{0}" has no host name in it.', written) };
   const host = parsed.host.toLowerCase();
   const base = { query: written, host, ...(parsed.port !== undefined ? { port: parsed.port } : {}) };
-  if (isIP(host.replace(/\.$/, ''))) return { ...base, records: [], resolves: false, unknown: true, reason: msg('"{0}" is an IP address, not a DNS name.', host) };
+  if (isIP(host.replace(/\.$/, '')))
+    return { ...base, records: [], resolves: false, unknown: true, reason: msg('"{0}" is an IP address, not a DNS name.', host) };
   const zone = zoneOf(ctx.config);
   const candidates = searchCandidates(host, fromNamespace, zone);
   const inCluster = looksInCluster(ctx, host, fromNamespace, zone);
@@ -88,9 +89,18 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
   if (first?.lookup.kind === 'answer') {
     const answer = first.lookup;
     const later = lookups.slice(lookups.indexOf(first) + 1).find((l) => l.lookup.kind === 'answer');
-    const warning = first === lookups[0] && host.includes('.') && !host.endsWith('.') && later
-      ? msg('From namespace "{0}", "{1}" first matches {2} (endpoint "{3}" of Service "{4}" in "{0}"), so it never reaches {5}. Write the full name to be sure.', fromNamespace, host, first.fqdn, host.split('.')[0], host.split('.')[1], later.fqdn)
-      : undefined;
+    const warning =
+      first === lookups[0] && host.includes('.') && !host.endsWith('.') && later
+        ? msg(
+            'From namespace "{0}", "{1}" first matches {2} (endpoint "{3}" of Service "{4}" in "{0}"), so it never reaches {5}. Write the full name to be sure.',
+            fromNamespace,
+            host,
+            first.fqdn,
+            host.split('.')[0],
+            host.split('.')[1],
+            later.fqdn,
+          )
+        : undefined;
     const portKnown = parsed.port !== undefined && answer.service ? portIsServed(ctx, answer.service, parsed.port, answer.perPod) : undefined;
     // Built field by field (in the order the other answers use) rather than by spreading: this runs for every name.
     const resolved: { -readonly [K in keyof NameResolution]?: NameResolution[K] } = { query: written, host };
@@ -109,7 +119,14 @@ export function resolveName(ctx: ResolveContext, written: string, fromNamespace:
     return { ...base, records: [], resolves: false, unknown: true, reason: msg('This workspace does not describe what answers {0}.', first.fqdn) };
   }
   const why = explainMissing(ctx, host, intended, zone, msg, near);
-  return { ...base, records: [], resolves: false, reason: why.reason, ...(why.suggestion ? { suggestion: why.suggestion } : {}), ...(why.unknown ? { unknown: true } : {}) };
+  return {
+    ...base,
+    records: [],
+    resolves: false,
+    reason: why.reason,
+    ...(why.suggestion ? { suggestion: why.suggestion } : {}),
+    ...(why.unknown ? { unknown: true } : {}),
+  };
 }
 
 function inZone(fqdn: string, zone: string): boolean {
@@ -127,7 +144,12 @@ function looksInCluster(ctx: ResolveContext, host: string, fromNamespace: string
   const labels = h.split('.');
   const last = labels[labels.length - 1];
   if (last === 'svc' || last === 'pod' || labels.length === 1) return true;
-  if (labels.length === 2) return namespaceKnown(ctx.cluster, last) || serviceNamed(ctx.cluster, fromNamespace, last) !== undefined || statefulSetFor(ctx.cluster, fromNamespace, labels[0]) !== undefined;
+  if (labels.length === 2)
+    return (
+      namespaceKnown(ctx.cluster, last) ||
+      serviceNamed(ctx.cluster, fromNamespace, last) !== undefined ||
+      statefulSetFor(ctx.cluster, fromNamespace, labels[0]) !== undefined
+    );
   if (labels.length === 3) return namespaceKnown(ctx.cluster, last);
   return false;
 }
@@ -152,7 +174,14 @@ function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
   if (last === 'pod' && labels.length === 3) {
     // semantics §2.2 P1: any valid IP in an existing namespace under `pods insecure`; only live pod IPs under `verified`.
     if (ctx.config.coreDns.podsMode === 'disabled' || !namespaceKnown(ctx.cluster, ns) || !podLabelIsIP(labels[0])) return { kind: 'none' };
-    const record: DnsRecord = { name: fqdn, type: 'A', answer: labels[0].replace(/-/g, ctx.config.coreDns.podsMode === 'verified' ? '-' : '.'), condition: 'config-dependent', resource: { kind: 'Namespace', namespace: ns, name: ns }, source: { uri: '', span: { start: 0, end: 0 } } };
+    const record: DnsRecord = {
+      name: fqdn,
+      type: 'A',
+      answer: labels[0].replace(/-/g, ctx.config.coreDns.podsMode === 'verified' ? '-' : '.'),
+      condition: 'config-dependent',
+      resource: { kind: 'Namespace', namespace: ns, name: ns },
+      source: { uri: '', span: { start: 0, end: 0 } },
+    };
     return { kind: 'answer', records: [record], perPod: true };
   }
   // semantics §3.3: anything that is not `…<ns>.svc` or `…<ns>.pod` is an invalid request (NXDOMAIN).
@@ -168,7 +197,14 @@ function lookupName(ctx: ResolveContext, fqdn: string, zone: string): Lookup {
   if (wanted.length) return { kind: 'answer', records: wanted, service, perPod: labels.length === 4 || service.headless };
   // semantics §1.4 P4: dashed-IP endpoint names exist for ready endpoints without a hostname; the IPs are unknown here.
   if (labels.length === 4 && podLabelIsIP(labels[0]) && service.type !== 'ExternalName' && ctx.endpointsOf(service).groups.length) {
-    const record: DnsRecord = { name: fqdn, type: 'A', answer: `<endpoint of ${service.name} with IP ${labels[0]}, if there is one>`, condition: 'config-dependent', resource: { kind: 'Service', namespace: service.namespace, name: service.name }, source: { uri: service.uri, span: service.nameSpan } };
+    const record: DnsRecord = {
+      name: fqdn,
+      type: 'A',
+      answer: `<endpoint of ${service.name} with IP ${labels[0]}, if there is one>`,
+      condition: 'config-dependent',
+      resource: { kind: 'Service', namespace: service.namespace, name: service.name },
+      source: { uri: service.uri, span: service.nameSpan },
+    };
     return { kind: 'answer', records: [record], service, perPod: true };
   }
   return { kind: 'none' };
@@ -205,7 +241,14 @@ function byLowerName(records: readonly DnsRecord[]): ReadonlyMap<string, readonl
 function builtin(ctx: ResolveContext, labels: readonly string[], fqdn: string): Lookup {
   const ns = labels[labels.length - 2];
   if (labels.length === 3 && labels[0] === 'kubernetes' && ns === 'default') {
-    const record: DnsRecord = { name: fqdn, type: 'A', answer: '<cluster IP of the API server Service>', condition: 'always', resource: { kind: 'Service', namespace: 'default', name: 'kubernetes' }, source: { uri: '', span: { start: 0, end: 0 } } };
+    const record: DnsRecord = {
+      name: fqdn,
+      type: 'A',
+      answer: '<cluster IP of the API server Service>',
+      condition: 'always',
+      resource: { kind: 'Service', namespace: 'default', name: 'kubernetes' },
+      source: { uri: '', span: { start: 0, end: 0 } },
+    };
     return { kind: 'answer', records: [record], perPod: false };
   }
   if (systemNamespaces.has(ns) && !ctx.cluster.servicesIn(ns).length) return { kind: 'unknown' };
@@ -246,7 +289,8 @@ function portIsServed(ctx: ResolveContext, service: Service, port: number, direc
 
 function portReason(service: Service, port: number, direct: boolean, msg: Msg): string {
   const list = service.ports.map((p) => (p.name ? `${p.port}/${p.name}` : `${p.port}`)).join(', ') || msg('none');
-  if (!direct && !service.headless) return msg('Service "{0}" has no port {1} (its ports: {2}); connections to {1} on its cluster IP are refused or time out.', service.name, port, list);
+  if (!direct && !service.headless)
+    return msg('Service "{0}" has no port {1} (its ports: {2}); connections to {1} on its cluster IP are refused or time out.', service.name, port, list);
   return msg('Neither Service "{0}" nor its pods declare port {1} (Service ports: {2}).', service.name, port, list);
 }
 
@@ -300,24 +344,43 @@ function replaceLabel(host: string, index: number, value: string): string | unde
   return labels.join('.') + (trailing ? '.' : '');
 }
 
-function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: string, msg: Msg, near: string): { reason: string; suggestion?: string; unknown?: boolean } {
+function explainMissing(
+  ctx: ResolveContext,
+  host: string,
+  fqdn: string,
+  zone: string,
+  msg: Msg,
+  near: string,
+): { reason: string; suggestion?: string; unknown?: boolean } {
   const cluster = ctx.cluster;
-  if (fqdn !== zone && !fqdn.endsWith(`.${zone}`)) return { reason: msg('"{0}" is not a cluster name, and nothing in the cluster domain {1} answers it.', host, zone) };
+  if (fqdn !== zone && !fqdn.endsWith(`.${zone}`))
+    return { reason: msg('"{0}" is not a cluster name, and nothing in the cluster domain {1} answers it.', host, zone) };
   const labels = fqdn.slice(0, -(zone.length + 1)).split('.');
   const last = labels[labels.length - 1];
   if (last === 'pod') {
-    if (ctx.config.coreDns.podsMode === 'disabled') return { reason: msg('CoreDNS answers <a-b-c-d>.<namespace>.pod names only when the Corefile enables "pods"; it is disabled in the settings.') };
+    if (ctx.config.coreDns.podsMode === 'disabled')
+      return { reason: msg('CoreDNS answers <a-b-c-d>.<namespace>.pod names only when the Corefile enables "pods"; it is disabled in the settings.') };
     return { reason: msg('"{0}" is not <dashed IP>.<namespace>.pod.{1} with an IP and a namespace of this workspace.', host, zone) };
   }
   if (last !== 'svc') {
     // semantics §3.3: `data.prod.cluster.local` is an invalid request.
     if (labels.length === 2) {
       const fixed = `${labels[0]}.${labels[1]}.svc.${zone}`;
-      return { reason: msg('"{0}" is missing ".svc": cluster DNS answers <service>.<namespace>.svc.{1}, so write "{2}".', host, zone, fixed), suggestion: host.endsWith('.') ? `${fixed}.` : fixed };
+      return {
+        reason: msg('"{0}" is missing ".svc": cluster DNS answers <service>.<namespace>.svc.{1}, so write "{2}".', host, zone, fixed),
+        suggestion: host.endsWith('.') ? `${fixed}.` : fixed,
+      };
     }
     return { reason: msg('CoreDNS answers only <service>.<namespace>.svc.{0} and <dashed IP>.<namespace>.pod.{0} names; "{1}" is neither.', zone, host) };
   }
-  if (labels.length < 3 || labels.length > 5) return { reason: msg('"{0}" has the wrong number of labels before ".svc": write <service>.<namespace>.svc.{1}, or <pod hostname>.<service>.<namespace>.svc.{1}.', host, zone) };
+  if (labels.length < 3 || labels.length > 5)
+    return {
+      reason: msg(
+        '"{0}" has the wrong number of labels before ".svc": write <service>.<namespace>.svc.{1}, or <pod hostname>.<service>.<namespace>.svc.{1}.',
+        host,
+        zone,
+      ),
+    };
   const nsIndex = labels.length - 2;
   const ns = labels[nsIndex];
   const svcLabel = labels[labels.length - 3];
@@ -327,9 +390,25 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     const elsewhere = cluster.servicesNamed(svcLabel)[0];
     // semantics §9.3: a namespace no manifest in scope describes may exist (another repository, `kubectl create
     // namespace`): unknown, unless its name is a near miss of one that is described (a typo).
-    if (!close) return { reason: elsewhere ? msg('namespace "{0}" is not described by the manifests in scope (it may be created elsewhere); a Service "{1}" exists in namespace "{2}".', ns, elsewhere.name, elsewhere.namespace) : msg('namespace "{0}" is not described by the manifests in scope (it may be created elsewhere).', ns), unknown: true };
+    if (!close)
+      return {
+        reason: elsewhere
+          ? msg(
+              'namespace "{0}" is not described by the manifests in scope (it may be created elsewhere); a Service "{1}" exists in namespace "{2}".',
+              ns,
+              elsewhere.name,
+              elsewhere.namespace,
+            )
+          : msg('namespace "{0}" is not described by the manifests in scope (it may be created elsewhere).', ns),
+        unknown: true,
+      };
     const reason = msg('"{0}" is not a namespace in this workspace; did you mean "{1}"?', ns, close);
-    const suggestion = nsIndex < hostLabels ? replaceLabel(host, nsIndex, close) : elsewhere && nsIndex < hostLabels ? replaceLabel(host, nsIndex, elsewhere.namespace) : undefined;
+    const suggestion =
+      nsIndex < hostLabels
+        ? replaceLabel(host, nsIndex, close)
+        : elsewhere && nsIndex < hostLabels
+          ? replaceLabel(host, nsIndex, elsewhere.namespace)
+          : undefined;
     return { reason, ...(suggestion ? { suggestion } : {}) };
   }
   const service = serviceNamed(cluster, ns, svcLabel);
@@ -341,9 +420,19 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     const suggestion = close && svcIndex < hostLabels ? replaceLabel(host, svcIndex, close) : undefined;
     if (pod && sts) {
       const reason = sts.sts.serviceName
-        ? msg('{0}.{1} needs a headless Service "{1}" that selects the StatefulSet\'s pods; there is no Service "{1}" in namespace "{2}" (StatefulSet "{3}" names "{4}" as its serviceName).', pod, svcLabel, ns, sts.sts.name, sts.sts.serviceName)
+        ? msg(
+            '{0}.{1} needs a headless Service "{1}" that selects the StatefulSet\'s pods; there is no Service "{1}" in namespace "{2}" (StatefulSet "{3}" names "{4}" as its serviceName).',
+            pod,
+            svcLabel,
+            ns,
+            sts.sts.name,
+            sts.sts.serviceName,
+          )
         : msg('{0}.{1} needs a headless Service "{1}" that selects the StatefulSet\'s pods; there is no Service "{1}" in namespace "{2}".', pod, svcLabel, ns);
-      const stsSuggestion = sts.sts.serviceName && serviceNamed(cluster, ns, sts.sts.serviceName) && svcIndex < hostLabels ? replaceLabel(host, svcIndex, sts.sts.serviceName) : suggestion;
+      const stsSuggestion =
+        sts.sts.serviceName && serviceNamed(cluster, ns, sts.sts.serviceName) && svcIndex < hostLabels
+          ? replaceLabel(host, svcIndex, sts.sts.serviceName)
+          : suggestion;
       return { reason, ...(stsSuggestion ? { suggestion: stsSuggestion } : {}) };
     }
     const other = cluster.servicesNamed(svcLabel).find((s) => s.namespace !== ns);
@@ -352,7 +441,8 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
     if (rejected) return { reason: msg('{0}, so nothing answers this name.', String(rejectionReason(rejected, ctx.config))) };
     // semantics §9.2–9.3: an operator may create the Service, or a Service written without a namespace may be applied here.
     const unknown = close ? undefined : unknownService(cluster, ns, svcLabel, near);
-    if (unknown) return { reason: msg('No manifest in scope defines Service "{0}" in namespace "{1}", but {2}.', svcLabel, ns, say(unknown, msg)), unknown: true };
+    if (unknown)
+      return { reason: msg('No manifest in scope defines Service "{0}" in namespace "{1}", but {2}.', svcLabel, ns, say(unknown, msg)), unknown: true };
     const reason = close
       ? msg('No Service "{0}" in namespace "{1}"; did you mean "{2}"?', svcLabel, ns, close)
       : other
@@ -363,9 +453,16 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   const fqdnSvc = serviceFqdn(service.name, service.namespace, zone);
   if (service.type === 'ExternalName') {
     const target = service.externalName?.replace(/\.$/, '');
-    if (labels.length > 3) return { reason: msg('Service "{0}" is an ExternalName: CoreDNS answers only {1} itself (a CNAME), no SRV or per-pod names.', service.name, fqdnSvc) };
+    if (labels.length > 3)
+      return { reason: msg('Service "{0}" is an ExternalName: CoreDNS answers only {1} itself (a CNAME), no SRV or per-pod names.', service.name, fqdnSvc) };
     if (!target) return { reason: msg('ExternalName Service "{0}" has no externalName, so there is nothing to answer with.', service.name) };
-    return { reason: msg('ExternalName Service "{0}" points at the IP address "{1}"; CoreDNS answers NXDOMAIN for IP-shaped ExternalNames (use a selector-less Service with Endpoints instead).', service.name, target) };
+    return {
+      reason: msg(
+        'ExternalName Service "{0}" points at the IP address "{1}"; CoreDNS answers NXDOMAIN for IP-shaped ExternalNames (use a selector-less Service with Endpoints instead).',
+        service.name,
+        target,
+      ),
+    };
   }
   const eps = ctx.endpointsOf(service);
   // Names that need endpoints, of a Service whose pods an operator makes or a controller labels: unknown (semantics §9.2).
@@ -379,7 +476,8 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
       const why = service.selector ? msg('its selector matches no pod template in "{0}"', ns) : msg('it has no selector and no Endpoints for it');
       return { reason: msg('Headless Service "{0}" has no endpoints ({1}), so its name has no addresses (NXDOMAIN).', service.name, why) };
     }
-    if (eps.groups.every((g) => g.replicas === 0)) return { reason: msg('Headless Service "{0}" selects only workloads scaled to 0 replicas, so its name has no addresses.', service.name) };
+    if (eps.groups.every((g) => g.replicas === 0))
+      return { reason: msg('Headless Service "{0}" selects only workloads scaled to 0 replicas, so its name has no addresses.', service.name) };
     return { reason: msg('Headless Service "{0}" has no ready addresses in the manifests, so its name has no answer.', service.name) };
   }
   if (labels[0].startsWith('_')) {
@@ -393,20 +491,51 @@ function explainMissing(ctx: ResolveContext, host: string, fqdn: string, zone: s
   if (sts) {
     const { sts: set, ordinal } = sts;
     const prefix = `${pod}.${service.name}`;
-    if (set.serviceName !== service.name) return { reason: msg('{0} needs StatefulSet "{1}" to be governed by "{2}", but its serviceName is "{3}".', prefix, set.name, service.name, set.serviceName ?? '') };
-    if (!eps.groups.some((g) => g.workload === set)) return { reason: msg('{0} needs a headless Service "{1}" that selects the StatefulSet\'s pods; its selector does not match the pod template labels of "{2}".', prefix, service.name, set.name) };
+    if (set.serviceName !== service.name)
+      return {
+        reason: msg(
+          '{0} needs StatefulSet "{1}" to be governed by "{2}", but its serviceName is "{3}".',
+          prefix,
+          set.name,
+          service.name,
+          set.serviceName ?? '',
+        ),
+      };
+    if (!eps.groups.some((g) => g.workload === set))
+      return {
+        reason: msg(
+          '{0} needs a headless Service "{1}" that selects the StatefulSet\'s pods; its selector does not match the pod template labels of "{2}".',
+          prefix,
+          service.name,
+          set.name,
+        ),
+      };
     const count = set.replicas ?? 1;
     const last = set.ordinalsStart + count - 1;
     if (ordinal < set.ordinalsStart || ordinal > last) {
       const range = count ? `${set.name}-${set.ordinalsStart} … ${set.name}-${last}` : msg('none');
-      return { reason: count === 1 ? msg('StatefulSet "{0}" has {1} replica ({2}), so there is no pod "{3}".', set.name, count, range, pod!) : msg('StatefulSet "{0}" has {1} replicas ({2}), so there is no pod "{3}".', set.name, count, range, pod!) };
+      return {
+        reason:
+          count === 1
+            ? msg('StatefulSet "{0}" has {1} replica ({2}), so there is no pod "{3}".', set.name, count, range, pod!)
+            : msg('StatefulSet "{0}" has {1} replicas ({2}), so there is no pod "{3}".', set.name, count, range, pod!),
+      };
     }
   }
   const known = eps.groups.flatMap((g) => endpointHostsOf(service, g, ctx.config).hosts.map((h) => h.label));
   const close = pod ? closestName(pod, known) : undefined;
   const reason = close
-    ? msg('Service "{0}" has no endpoint with hostname "{1}"; only StatefulSet pods, pods with hostname and subdomain "{0}", and Endpoints addresses with a hostname get per-pod names; did you mean "{2}"?', service.name, pod ?? labels[0], close)
-    : msg('Service "{0}" has no endpoint with hostname "{1}"; only StatefulSet pods, pods with hostname and subdomain "{0}", and Endpoints addresses with a hostname get per-pod names.', service.name, pod ?? labels[0]);
+    ? msg(
+        'Service "{0}" has no endpoint with hostname "{1}"; only StatefulSet pods, pods with hostname and subdomain "{0}", and Endpoints addresses with a hostname get per-pod names; did you mean "{2}"?',
+        service.name,
+        pod ?? labels[0],
+        close,
+      )
+    : msg(
+        'Service "{0}" has no endpoint with hostname "{1}"; only StatefulSet pods, pods with hostname and subdomain "{0}", and Endpoints addresses with a hostname get per-pod names.',
+        service.name,
+        pod ?? labels[0],
+      );
   const suggestion = close ? replaceLabel(host, 0, close) : undefined;
   return { reason, ...(suggestion ? { suggestion } : {}) };
 }

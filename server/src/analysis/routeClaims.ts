@@ -28,4 +28,3 @@ export function routesNamingGateway(cluster: Cluster, namespace: string, name: s
 export function gatewayParentsOf(route: GatewayRoute): string[] {
   return route.parentRefs.filter((p) => p.group === gatewayGroup && p.kind === 'Gateway' && p.name).map((p) => `${p.namespace ?? route.namespace}/${p.name}`);
 }
-

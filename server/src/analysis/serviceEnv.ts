@@ -65,7 +65,10 @@ const masterService: Service = {
   span: { start: 0, end: 0 },
   nameSpan: { start: 0, end: 0 },
   kindSpan: { start: 0, end: 0 },
-  labels: new Map([['component', 'apiserver'], ['provider', 'kubernetes']]),
+  labels: new Map([
+    ['component', 'apiserver'],
+    ['provider', 'kubernetes'],
+  ]),
   annotations: new Map(),
   source: { text: '', kept: { type: 'map', span: { start: 0, end: 0 }, entries: new Map() } },
   type: 'ClusterIP',

@@ -92,7 +92,9 @@ export function servicePath(analysis: Analysis, service: Service): ServicePath {
       const epPorts = r.kind === 'Endpoints' ? (r as Endpoints).subsets.flatMap((s) => s.ports) : (r as EndpointSlice).ports;
       const ports = service.ports.map((p) => ({
         servicePort: p,
-        endpointPort: epPorts.find((e) => (e.name ?? '') === (p.name ?? '') && e.protocol === p.protocol) ?? (epPorts.length === 1 && service.ports.length === 1 ? epPorts[0] : undefined),
+        endpointPort:
+          epPorts.find((e) => (e.name ?? '') === (p.name ?? '') && e.protocol === p.protocol) ??
+          (epPorts.length === 1 && service.ports.length === 1 ? epPorts[0] : undefined),
       }));
       manual.push({ manual: m, ok, ports });
       if (ok && (service.ports.length === 0 || ports.some((p) => p.endpointPort))) reachable = true;

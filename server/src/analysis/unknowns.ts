@@ -96,7 +96,8 @@ function suppliersOf(cluster: Cluster): Suppliers {
       for (const r of f.resources) {
         const o = r as OtherResource;
         if (o.definesPodKind) kinds.push(o.definesPodKind);
-        else if (o.supplier?.supplies === 'objects') own.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
+        else if (o.supplier?.supplies === 'objects')
+          own.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
       }
       fileSuppliers.set(f, (share = { podKinds: kinds, deployers: own }));
     }
@@ -124,7 +125,12 @@ export function unknownPods(cluster: Cluster, namespace: string, keys: Iterable<
     if (isGeneratedLabel(key)) return phrase('the controller generates the value of the "{0}" label, so no manifest can know it', key);
   }
   const templated = cluster.workloadsIn(namespace).find((w) => [...w.template.labels.values()].some(hasPlaceholder));
-  if (templated) return phrase('{0} "{1}" has pod labels that a tool fills in later (placeholders), so which pods carry which labels is unknown', templated.kind, templated.name);
+  if (templated)
+    return phrase(
+      '{0} "{1}" has pod labels that a tool fills in later (placeholders), so which pods carry which labels is unknown',
+      templated.kind,
+      templated.name,
+    );
   return undefined;
 }
 
@@ -140,7 +146,14 @@ export function unknownGateway(cluster: Cluster, namespace: string, near = ''): 
   // Gateways are made by operators of any kind (a mesh's ingress, a platform's edge object), not only by those that
   // make pods: any custom resource in the namespace counts.
   const cr = customResourceIn(cluster, namespace);
-  if (cr) return phrase('the {0} "{1}" ({2}) in namespace "{3}" is a custom resource, and operators create Gateways for theirs', cr.kind, cr.name, cr.apiVersion, namespace);
+  if (cr)
+    return phrase(
+      'the {0} "{1}" ({2}) in namespace "{3}" is a custom resource, and operators create Gateways for theirs',
+      cr.kind,
+      cr.name,
+      cr.apiVersion,
+      namespace,
+    );
   return undefined;
 }
 
@@ -153,10 +166,16 @@ export function unknownService(cluster: Cluster, namespace: string, name: string
   const fromCluster = clusterService(cluster, namespace, name);
   if (fromCluster) return fromCluster;
   const release = outsideRelease(cluster, namespace, name);
-  if (release) return phrase('{0} carries release: {1}, the label of a Helm release these manifests do not hold, and that release names its Services "{1}-…"', describeSupplier(release), release.labels.get('release')!);
+  if (release)
+    return phrase(
+      '{0} carries release: {1}, the label of a Helm release these manifests do not hold, and that release names its Services "{1}-…"',
+      describeSupplier(release),
+      release.labels.get('release')!,
+    );
   const floating = cluster.servicesNamed(name).find((s) => !s.namespaceExplicit && s.name === name);
   if (floating) return phrase('Service "{0}" is written without a namespace, so it lands in whichever namespace it is applied to', name);
-  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name)) return phrase('the manifests hold no Service and no workload in namespace "{0}", only routing, so its applications are deployed from elsewhere', namespace);
+  if (routingOnly(cluster, namespace) && !cluster.rejected('Service', namespace, name))
+    return phrase('the manifests hold no Service and no workload in namespace "{0}", only routing, so its applications are deployed from elsewhere', namespace);
   return undefined;
 }
 
@@ -181,7 +200,12 @@ function outsideRelease(cluster: Cluster, namespace: string, name: string): Reso
   if (!labelled.length) return undefined;
   return labelled.find((r) => {
     const release = r.labels.get('release')!;
-    return name.startsWith(`${release}-`) && !objects.resources.some((o) => isBuiltInApiVersion(o.apiVersion) && (o.labels.get('release') === release || o.labels.get('app.kubernetes.io/instance') === release));
+    return (
+      name.startsWith(`${release}-`) &&
+      !objects.resources.some(
+        (o) => isBuiltInApiVersion(o.apiVersion) && (o.labels.get('release') === release || o.labels.get('app.kubernetes.io/instance') === release),
+      )
+    );
   });
 }
 
@@ -309,12 +333,38 @@ function explain(chart: string, d: ClusterDependence, so: 'pods' | 'service'): P
   const then = so === 'pods' ? phrase('such pods may exist') : phrase('the Service may exist');
   if (d.how === 'lookup') {
     return d.kind === '*'
-      ? phrase('the chart in folder "{0}" looks up objects in the cluster (`{1}` in {2}), which helm template answers with nothing, so {3}', chart, d.text, template, then)
-      : phrase('the chart in folder "{0}" looks up a {1} in the cluster (`{2}` in {3}), which helm template answers with nothing, so {4}', chart, d.kind, d.text, template, then);
+      ? phrase(
+          'the chart in folder "{0}" looks up objects in the cluster (`{1}` in {2}), which helm template answers with nothing, so {3}',
+          chart,
+          d.text,
+          template,
+          then,
+        )
+      : phrase(
+          'the chart in folder "{0}" looks up a {1} in the cluster (`{2}` in {3}), which helm template answers with nothing, so {4}',
+          chart,
+          d.kind,
+          d.text,
+          template,
+          then,
+        );
   }
   return d.kind === '*'
-    ? phrase('the chart in folder "{0}" writes objects only when the cluster answers `{1}` (in {2}), which helm template cannot know, so {3}', chart, d.text, template, then)
-    : phrase('the chart in folder "{0}" writes a {1} only when the cluster answers `{2}` (in {3}), which helm template cannot know, so {4}', chart, d.kind, d.text, template, then);
+    ? phrase(
+        'the chart in folder "{0}" writes objects only when the cluster answers `{1}` (in {2}), which helm template cannot know, so {3}',
+        chart,
+        d.text,
+        template,
+        then,
+      )
+    : phrase(
+        'the chart in folder "{0}" writes a {1} only when the cluster answers `{2}` (in {3}), which helm template cannot know, so {4}',
+        chart,
+        d.kind,
+        d.text,
+        template,
+        then,
+      );
 }
 
 /** `…/charts/web/#helm/values.yaml` → `web`. */
@@ -331,7 +381,9 @@ function chartFolderOf(renderUri: string): string {
  * selector, labels and serviceName stay quiet.
  */
 export function isWorkloadFragment(w: Workload): boolean {
-  return w.kind !== 'Pod' && w.kind !== 'Job' && w.kind !== 'CronJob' && w.selector === undefined && w.selectorSpan === undefined && w.template.labels.size === 0;
+  return (
+    w.kind !== 'Pod' && w.kind !== 'Job' && w.kind !== 'CronJob' && w.selector === undefined && w.selectorSpan === undefined && w.template.labels.size === 0
+  );
 }
 
 /** `the RabbitmqCluster "mq" (rabbitmq.com/v1beta1) in namespace "shop" is a custom resource that`. */

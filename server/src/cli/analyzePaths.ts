@@ -63,10 +63,16 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress
   // roots the config file names are relative to its folder; those of --kustomize-root to each folder PATH
   const isRoot = rootMatcher(options.kustomizeRoots ?? [], options.kustomizeRootsDir ? [options.kustomizeRootsDir] : folders.length ? folders : [resolve('.')]);
   const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
-  const tool = kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor }, process.env);
+  const tool = kustomizeForSettings(
+    { roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor },
+    process.env,
+  );
   // paths in messages as the command line shows them: relative to the current folder, never absolute
   const cwd = resolve('.');
-  const shown = (uri: string) => relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri)).split(sep).join('/') || '.';
+  const shown = (uri: string) =>
+    relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri))
+      .split(sep)
+      .join('/') || '.';
   const onRendered = progress && ((done: number, total: number) => progress.count('Kustomize roots rendered', done, total));
   if (!tool) return { isRoot, loadRestrictor, shown, onRendered };
   // the real builds are CPU-bound: as many at once as there are cores, at most four (as helm's renders)
@@ -76,7 +82,15 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress
     loadRestrictor,
     shown,
     external: (native, parsed) => buildWithKustomizeSync(tool, native, reader, parsed),
-    externalAll: (natives, parsed) => buildAllWithKustomizeSync(tool, natives, reader, parsed, parallel, progress?.lineForChild(`Kustomize roots built with ${tool.kubectl ? 'kubectl kustomize' : 'kustomize'}`)),
+    externalAll: (natives, parsed) =>
+      buildAllWithKustomizeSync(
+        tool,
+        natives,
+        reader,
+        parsed,
+        parallel,
+        progress?.lineForChild(`Kustomize roots built with ${tool.kubectl ? 'kubectl kustomize' : 'kustomize'}`),
+      ),
     onRendered,
   };
 }
@@ -94,7 +108,13 @@ function fileFilter(c: NonNullable<AnalysisOptions['fromConfig']>): (s: SourceTe
 
 export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: Progress): AnalyzedPaths | CollectError {
   // a usage error, as for --helm: a named Kustomize that cannot run is not silently replaced by the one on PATH
-  if (options.kustomize !== undefined && !kustomizeForSettings({ roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor: 'rootOnly' }, {})) {
+  if (
+    options.kustomize !== undefined &&
+    !kustomizeForSettings(
+      { roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor: 'rootOnly' },
+      {},
+    )
+  ) {
     return { error: `--kustomize ${options.kustomize} is not an executable file` };
   }
   const walked = collectFiles(options.paths);

@@ -35,7 +35,9 @@ export function readBaseline(file: string): Baseline | { readonly error: string 
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { error: `cannot read the baseline ${file}: ${code === 'ENOENT' ? 'no such file (write one with --write-baseline FILE)' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message)}` };
+    return {
+      error: `cannot read the baseline ${file}: ${code === 'ENOENT' ? 'no such file (write one with --write-baseline FILE)' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message)}`,
+    };
   }
   return parseBaseline(text, file);
 }
@@ -48,8 +50,10 @@ export function parseBaseline(text: string, file: string): Baseline | { readonly
     return { error: `the baseline ${file} is not JSON: ${(err as Error).message}` };
   }
   const doc = data as { version?: unknown; findings?: unknown };
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: `the baseline ${file} is not a kube-netlens baseline (an object with "version" and "findings")` };
-  if (doc.version !== baselineVersion) return { error: `the baseline ${file} has version ${JSON.stringify(doc.version)}; this kube-netlens reads version ${baselineVersion}` };
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return { error: `the baseline ${file} is not a kube-netlens baseline (an object with "version" and "findings")` };
+  if (doc.version !== baselineVersion)
+    return { error: `the baseline ${file} has version ${JSON.stringify(doc.version)}; this kube-netlens reads version ${baselineVersion}` };
   if (!Array.isArray(doc.findings)) return { error: `the baseline ${file} has no "findings" list` };
   const entries: BaselineEntry[] = [];
   for (const [i, e] of (doc.findings as unknown[]).entries()) {
@@ -58,7 +62,8 @@ export function parseBaseline(text: string, file: string): Baseline | { readonly
       return { error: `the baseline ${file}: findings[${i}] has no fingerprint (32 hex digits)` };
     }
     const identity = entry.identity as FindingIdentity | undefined;
-    if (typeof identity !== 'object' || identity === null || typeof identity.rule !== 'string') return { error: `the baseline ${file}: findings[${i}] has no identity with a rule` };
+    if (typeof identity !== 'object' || identity === null || typeof identity.rule !== 'string')
+      return { error: `the baseline ${file}: findings[${i}] has no identity with a rule` };
     entries.push({ fingerprint: entry.fingerprint, identity });
   }
   return { entries };

@@ -20,7 +20,10 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const chartYaml = join(request.dir, 'Chart.yaml');
-  if (!existsSync(chartYaml)) return failure(`${request.dir} is not a chart folder: it has no Chart.yaml, and it holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)`);
+  if (!existsSync(chartYaml))
+    return failure(
+      `${request.dir} is not a chart folder: it has no Chart.yaml, and it holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)`,
+    );
   const options: AnalysisOptions = { paths: [request.dir], ...(request.config !== undefined && { config: request.config }) };
   const configured = withConfigFile(options);
   if ('error' in configured) return failure(configured.error);
@@ -37,11 +40,23 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
   let valueSet = chart.valueSets[0];
   if (request.release !== undefined) {
     const named = releases.find((v) => v.release === request.release);
-    if (!named) return failure(`--release ${request.release}: ${releases.length ? `the config file's releases of this chart are ${releases.map((v) => v.release).join(', ')}` : `the config file names no release of the chart ${request.dir}`}`);
+    if (!named)
+      return failure(
+        `--release ${request.release}: ${releases.length ? `the config file's releases of this chart are ${releases.map((v) => v.release).join(', ')}` : `the config file names no release of the chart ${request.dir}`}`,
+      );
     valueSet = named;
   } else if (releases.length) {
     valueSet = releases[0];
-    notes.push(`rendered the config file's release ${valueSet.release}${releases.length > 1 ? ` (the others: ${releases.slice(1).map((v) => v.release).join(', ')}; --release NAME renders one of them)` : ''}`);
+    notes.push(
+      `rendered the config file's release ${valueSet.release}${
+        releases.length > 1
+          ? ` (the others: ${releases
+              .slice(1)
+              .map((v) => v.release)
+              .join(', ')}; --release NAME renders one of them)`
+          : ''
+      }`,
+    );
   }
   const only = { ...found, topLevel: [{ ...chart, valueSets: [valueSet] }] };
   const renders = renderCharts(only, collected.sources, request, terminal.env);
@@ -53,9 +68,14 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
     const p = lines.of(uri, texts.get(uri) ?? readIfAny(uri)).positionAt(offset);
     return `${uri}:${p.line + 1}:${p.character + 1}`;
   };
-  const stderr = [...collected.notes.map(note), ...notes.map(note), ...problems.map((p) => note(`${where(p.uri, p.span.start)}: ${p.message.replace(/\n/g, '\n    ')}`))];
+  const stderr = [
+    ...collected.notes.map(note),
+    ...notes.map(note),
+    ...problems.map((p) => note(`${where(p.uri, p.span.start)}: ${p.message.replace(/\n/g, '\n    ')}`)),
+  ];
   if (!unit?.rendered) return { exitCode: 2, stdout: '', stderr };
-  const stdout = request.format === 'json' ? JSON.stringify(renderedObjects(unit.rendered.text), null, 2) + '\n' : renderedDocuments(unit.rendered.text).join('');
+  const stdout =
+    request.format === 'json' ? JSON.stringify(renderedObjects(unit.rendered.text), null, 2) + '\n' : renderedDocuments(unit.rendered.text).join('');
   return { exitCode: 0, stdout, stderr };
 }
 

@@ -34,19 +34,40 @@ export interface ChartAnalysis {
 
 export type RenderedFindingsSource = Omit<RenderedFindings, 'findings'>;
 
-export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartAnalysis {
+export function analyzeWithCharts(
+  loaded: AnalyzedPaths,
+  options: HelmOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  progress?: Progress,
+): ChartAnalysis {
   const { topLevel, discovery } = loaded.charts;
   if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
   const renders = renderCharts(loaded.charts, loaded.sources, options, env, progress);
   // the configured severities (the analysis's config is these defaults over loaded.config, features/analyzeTexts.ts)
-  const problems = findingsOfProblems([...renders.problems, ...renders.units.flatMap((u) => u.problems)], withDefaults(loaded.config).rules, messages(loaded.analysis.config.locale));
+  const problems = findingsOfProblems(
+    [...renders.problems, ...renders.units.flatMap((u) => u.problems)],
+    withDefaults(loaded.config).rules,
+    messages(loaded.analysis.config.locale),
+  );
   const units = renders.units.flatMap((unit) => {
     const chart = discovery.charts.find((c) => c.chartYaml === unit.definedBy)!;
     const valueSet = chart.valueSets.find((v) => unit.id === `helm:${chart.root}#${v.id}`)!;
     return unit.rendered ? [{ unit, chart, valueSet, uri: renderUri(chart, valueSet) }] : [];
   });
   const analysis = units.length
-    ? analyzeTexts([...loaded.manifests, ...units.map((u) => ({ uri: u.uri, text: u.unit.rendered!.text, defaultNamespace: u.valueSet.namespace, clusterDependences: u.unit.clusterDependences }))], loaded.config, loaded.analysisOptions)
+    ? analyzeTexts(
+        [
+          ...loaded.manifests,
+          ...units.map((u) => ({
+            uri: u.uri,
+            text: u.unit.rendered!.text,
+            defaultNamespace: u.valueSet.namespace,
+            clusterDependences: u.unit.clusterDependences,
+          })),
+        ],
+        loaded.config,
+        loaded.analysisOptions,
+      )
     : loaded.analysis;
   const counts = units.length ? loaded.countsOf(analysis, new Set(units.map((u) => u.uri))) : loaded.counts;
   const renderedCharts = new Set(units.map((u) => u.chart.root));
@@ -61,11 +82,21 @@ export function analyzeWithCharts(loaded: AnalyzedPaths, options: HelmOptions, e
       fallbackUri: u.chart.chartYaml,
     })),
     problems,
-    counts: { ...counts, templates: counts.templates - renderedTemplates, rendered: units.length, notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length },
+    counts: {
+      ...counts,
+      templates: counts.templates - renderedTemplates,
+      rendered: units.length,
+      notRendered: topLevel.filter((c) => !renderedCharts.has(c.root)).length,
+    },
   };
 }
 
-export function checkWithCharts(loaded: AnalyzedPaths, options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartCheck {
+export function checkWithCharts(
+  loaded: AnalyzedPaths,
+  options: HelmOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  progress?: Progress,
+): ChartCheck {
   const a = analyzeWithCharts(loaded, options, env, progress);
   return { findings: [...mapFindings(diagnosticsFor(a.analysis), a.units), ...a.problems], counts: a.counts, analysis: a.analysis };
 }

@@ -52,7 +52,14 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
   const needIdentity = request.format !== 'text' || baseline !== undefined || request.writeBaseline !== undefined;
   // identities are computed only where something uses them (plain text output has no use for them)
   const identified = needIdentity ? identify(findings, checked.analysis, sources) : [];
-  const ignored = request.format === 'text' ? [] : identify(suppressed.ignored.map((i) => i.finding), checked.analysis, sources).map((r, i) => ({ ...r, suppression: suppressed.ignored[i] }));
+  const ignored =
+    request.format === 'text'
+      ? []
+      : identify(
+          suppressed.ignored.map((i) => i.finding),
+          checked.analysis,
+          sources,
+        ).map((r, i) => ({ ...r, suppression: suppressed.ignored[i] }));
   const split: BaselineSplit | undefined = baseline && splitByBaseline(identified, baseline);
   const reported = split ? split.fresh : identified;
   const notes = [...loaded.notes];
@@ -64,18 +71,39 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
     const error = writeBaseline(request.writeBaseline, identified);
     if (error) return failure(error, notes);
     const dropped = previous ? splitByBaseline(identified, previous).stale.length : 0;
-    notes.push(`wrote ${plural(identified.length, 'finding')} to the baseline ${request.writeBaseline}${dropped ? ` (dropped ${plural(dropped, 'entry', 'entries')} no finding matches any more)` : ''}`);
+    notes.push(
+      `wrote ${plural(identified.length, 'finding')} to the baseline ${request.writeBaseline}${dropped ? ` (dropped ${plural(dropped, 'entry', 'entries')} no finding matches any more)` : ''}`,
+    );
   }
   const shown = needIdentity ? reported.map((r) => r.finding) : findings;
   const stdout =
     request.format === 'json'
       ? findingsToJson(reported, rangeOf, {
-          ignored: ignored.map((i) => ({ file: i.finding.uri, range: rangeOf(i.finding.uri, i.finding.span), code: i.finding.code, message: i.finding.message, reason: i.suppression.reason, by: i.suppression.by, identity: i.identity, fingerprint: i.fingerprint })),
+          ignored: ignored.map((i) => ({
+            file: i.finding.uri,
+            range: rangeOf(i.finding.uri, i.finding.span),
+            code: i.finding.code,
+            message: i.finding.message,
+            reason: i.suppression.reason,
+            by: i.suppression.by,
+            identity: i.identity,
+            fingerprint: i.fingerprint,
+          })),
           ...(split && { baseline: { file: request.baseline, known: split.known, stale: split.stale } }),
         })
-    : request.format === 'github' ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts, messages(request.locale)), ignoredNote].filter(Boolean).join('\n'))
-    : request.format === 'sarif' ? findingsToSarif([...reported, ...ignored], rangeOf, { rules: codeCatalog, version: cliVersion, helpUri: request.helpUri ?? defaultHelpUri, ...(request.locale && request.locale !== 'en' && { language: request.locale, english: englishMessages(request, terminal, configured.ignores) }) })
-    : textOutput(terminal, (paint) => findingsToText(shown, rangeOf, checked.counts, paint, messages(request.locale)) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''));
+      : request.format === 'github'
+        ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts, messages(request.locale)), ignoredNote].filter(Boolean).join('\n'))
+        : request.format === 'sarif'
+          ? findingsToSarif([...reported, ...ignored], rangeOf, {
+              rules: codeCatalog,
+              version: cliVersion,
+              helpUri: request.helpUri ?? defaultHelpUri,
+              ...(request.locale && request.locale !== 'en' && { language: request.locale, english: englishMessages(request, terminal, configured.ignores) }),
+            })
+          : textOutput(
+              terminal,
+              (paint) => findingsToText(shown, rangeOf, checked.counts, paint, messages(request.locale)) + (ignoredNote ? `${paint.dim(ignoredNote)}\n` : ''),
+            );
   // a run that records the baseline accepts what it records
   const fails = request.writeBaseline === undefined && shown.some((f) => reaches(f.severity, request.failOn));
   return { exitCode: fails ? 1 : 0, stdout, stderr: notes.map(note) };
@@ -84,7 +112,9 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
 function baselineNotes(split: BaselineSplit, file: string, rewritten: boolean): string[] {
   const out = [`${plural(split.known, 'known finding')} held back by the baseline ${file}; ${plural(split.fresh.length, 'new finding')} reported`];
   if (split.stale.length) {
-    out.push(`${plural(split.stale.length, 'baseline entry', 'baseline entries')} no finding matches any more (fixed, or changed)${rewritten ? '; dropped from the baseline:' : `; --write-baseline ${file} drops ${split.stale.length === 1 ? 'it' : 'them'}:`}`);
+    out.push(
+      `${plural(split.stale.length, 'baseline entry', 'baseline entries')} no finding matches any more (fixed, or changed)${rewritten ? '; dropped from the baseline:' : `; --write-baseline ${file} drops ${split.stale.length === 1 ? 'it' : 'them'}:`}`,
+    );
     for (const e of split.stale.slice(0, 50)) out.push(`  ${describeEntry(e)}`);
     if (split.stale.length > 50) out.push(`  and ${split.stale.length - 50} more`);
   }
@@ -133,5 +163,7 @@ function englishMessages(request: CheckRequest, terminal: Terminal, ignores: Par
 }
 
 function sortFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
+  return [...findings].sort((a, b) =>
+    a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
 }

@@ -32,7 +32,9 @@ export function withConfigFile<R extends AnalysisOptions>(request: R): Configure
   const parsed = readConfigFile(text, (code) => knownCodes.has(code));
   if (!parsed.config) {
     const shown = parsed.errors.slice(0, 20).map((e) => `${file}:${e.line + 1}:${e.column + 1}: ${e.message}`);
-    return { error: `the config file ${file} is not valid (nothing was checked):\n${shown.join('\n')}${parsed.errors.length > 20 ? `\n… and ${parsed.errors.length - 20} more` : ''}` };
+    return {
+      error: `the config file ${file} is not valid (nothing was checked):\n${shown.join('\n')}${parsed.errors.length > 20 ? `\n… and ${parsed.errors.length - 20} more` : ''}`,
+    };
   }
   const dir = resolve(dirname(file));
   const config = parsed.config;
@@ -52,7 +54,17 @@ function applied<R extends AnalysisOptions>(r: R, c: ConfigFile, dir: string): R
     clusterDomain: r.clusterDomain ?? c.clusterDomain,
     namespace: r.namespace ?? c.defaultNamespace,
     loadRestrictor: r.loadRestrictor ?? c.kustomize?.loadRestrictor,
-    fromConfig: { dir, ...(c.rules && { rules: c.rules }), ...(range && { nodePortRange: range }), ...(c.ingressController && { ingressController: c.ingressController }), ...(c.files?.include && { include: c.files.include }), ...(c.files?.exclude && { exclude: c.files.exclude }), ...(c.helm?.releases?.length && { helmReleases: c.helm.releases.map((h) => ({ ...h, chart: resolve(dir, h.chart), values: h.values.map((v) => resolve(dir, v)) })) }) },
+    fromConfig: {
+      dir,
+      ...(c.rules && { rules: c.rules }),
+      ...(range && { nodePortRange: range }),
+      ...(c.ingressController && { ingressController: c.ingressController }),
+      ...(c.files?.include && { include: c.files.include }),
+      ...(c.files?.exclude && { exclude: c.files.exclude }),
+      ...(c.helm?.releases?.length && {
+        helmReleases: c.helm.releases.map((h) => ({ ...h, chart: resolve(dir, h.chart), values: h.values.map((v) => resolve(dir, v)) })),
+      }),
+    },
   };
 }
 

@@ -20,12 +20,25 @@ import { analyzeWithCharts } from './chartFindings';
 import { isCollectError } from './collectFiles';
 import { withConfigFile } from './configFile';
 import { listServices } from '../features/serviceList';
-import { compareReach, compareRoutes, reachSummary, routeSummaries, type ReachChange, type ReachSummary, type RouteChange, type RouteChanges, type RouteSummary } from '../features/networkChanges';
+import {
+  compareReach,
+  compareRoutes,
+  reachSummary,
+  routeSummaries,
+  type ReachChange,
+  type ReachSummary,
+  type RouteChange,
+  type RouteChanges,
+  type RouteSummary,
+} from '../features/networkChanges';
 
 /** The scopes a change is in, the first few named: ` (in build overlays/a, build overlays/b)`. */
 function unitsText(c: { readonly units?: readonly string[] }, msg: Msg): string {
   if (!c.units?.length) return '';
-  const named = c.units.slice(0, 5).map((u) => unitText(u, msg)).join(', ');
+  const named = c.units
+    .slice(0, 5)
+    .map((u) => unitText(u, msg))
+    .join(', ');
   return ` ${c.units.length > 5 ? msg('(in {0} and {1} more)', named, c.units.length - 5) : msg('(in {0})', named)}`;
 }
 
@@ -98,12 +111,22 @@ export function diffCommand(request: DiffRequest, terminal: Terminal): CommandRe
   const root = top.out.trim();
   const merge = request.base === undefined ? defaultBase(root) : undefined;
   const base = request.base ?? merge?.commit;
-  if (!base) return failure(msg('no BASE given and no default branch found (origin/HEAD, main or master): name the commit to compare with, e.g. kube-netlens diff origin/main'));
+  if (!base)
+    return failure(
+      msg('no BASE given and no default branch found (origin/HEAD, main or master): name the commit to compare with, e.g. kube-netlens diff origin/main'),
+    );
   const temps: string[] = [];
   try {
-    const baseTree = treeOf(root, base, temps, msg, merge && { label: `the merge base with ${merge.branch}`, shown: msg('the merge base with {0}', merge.branch) });
+    const baseTree = treeOf(
+      root,
+      base,
+      temps,
+      msg,
+      merge && { label: `the merge base with ${merge.branch}`, shown: msg('the merge base with {0}', merge.branch) },
+    );
     if ('error' in baseTree) return failure(baseTree.error);
-    const headTree = request.head === undefined ? { dir: root, label: 'the working tree', shown: msg('the working tree') } : treeOf(root, request.head, temps, msg);
+    const headTree =
+      request.head === undefined ? { dir: root, label: 'the working tree', shown: msg('the working tree') } : treeOf(root, request.head, temps, msg);
     if ('error' in headTree) return failure(headTree.error);
     const before = analyse(baseTree, request, msg);
     if ('error' in before) return failure(before.error);
@@ -113,9 +136,11 @@ export function diffCommand(request: DiffRequest, terminal: Terminal): CommandRe
     const failOn = request.failOn;
     const fails = failOn !== 'never' && report.introduced.some((f) => rank[f.severity] >= rank[failOn]);
     const stdout =
-      request.format === 'json' ? JSON.stringify({ base: before.label, head: after.label, ...report, unchanged: report.unchanged.length }, null, 2) + '\n'
-      : request.format === 'markdown' ? markdownOf(report, before.shown, after.shown, msg)
-      : textOutput(terminal, () => textOf(report, before.shown, after.shown, msg));
+      request.format === 'json'
+        ? JSON.stringify({ base: before.label, head: after.label, ...report, unchanged: report.unchanged.length }, null, 2) + '\n'
+        : request.format === 'markdown'
+          ? markdownOf(report, before.shown, after.shown, msg)
+          : textOutput(terminal, () => textOf(report, before.shown, after.shown, msg));
     return { exitCode: fails ? 1 : 0, stdout, stderr: [] };
   } finally {
     for (const t of temps) rmSync(t, { recursive: true, force: true });
@@ -153,7 +178,12 @@ function compare(before: Tree, after: Tree): Report {
     dns: { added: after.records.filter((r) => !hadName.has(key(r))), removed: before.records.filter((r) => !hasName.has(key(r))) },
     services: compareServices(before.services, after.services),
     routes: compareRoutes(before.routes, after.routes),
-    reach: 'skipped' in before.reach ? { skipped: `${before.label} has ${before.reach.skipped}` } : 'skipped' in after.reach ? { skipped: `${after.label} has ${after.reach.skipped}` } : compareReach(before.reach, after.reach),
+    reach:
+      'skipped' in before.reach
+        ? { skipped: `${before.label} has ${before.reach.skipped}` }
+        : 'skipped' in after.reach
+          ? { skipped: `${after.label} has ${after.reach.skipped}` }
+          : compareReach(before.reach, after.reach),
   };
 }
 
@@ -168,7 +198,8 @@ function compareServices(before: readonly TreeService[], after: readonly TreeSer
   return { added: after.filter((s) => !was.has(s.key)), removed: before.filter((s) => !is.has(s.key)), changed };
 }
 
-const endpointsText = (n: number | undefined, msg: Msg) => (n === undefined ? msg('no endpoints (ExternalName)') : n === 1 ? msg('{0} endpoint', n) : msg('{0} endpoints', n));
+const endpointsText = (n: number | undefined, msg: Msg) =>
+  n === undefined ? msg('no endpoints (ExternalName)') : n === 1 ? msg('{0} endpoint', n) : msg('{0} endpoints', n);
 
 /** `denied`, `allowed TCP 80` (features/networkChanges.ts, np-guard's words, kept as they are in every language). */
 const skippedText = (skipped: string, msg: Msg) => {
@@ -195,8 +226,14 @@ function textOf(r: Report, base: string, head: string, msg: Msg): string {
   findings(msg('Findings introduced ({0})', r.introduced.length), r.introduced);
   findings(msg('Findings fixed ({0})', r.fixed.length), r.fixed);
   lines.push(msg('Findings unchanged: {0}', r.unchanged.length), '');
-  lines.push(msg('DNS names added ({0})', r.dns.added.length), ...r.dns.added.map((d) => `  + ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`));
-  lines.push(msg('DNS names removed ({0})', r.dns.removed.length), ...r.dns.removed.map((d) => `  - ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`));
+  lines.push(
+    msg('DNS names added ({0})', r.dns.added.length),
+    ...r.dns.added.map((d) => `  + ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`),
+  );
+  lines.push(
+    msg('DNS names removed ({0})', r.dns.removed.length),
+    ...r.dns.removed.map((d) => `  - ${terminalSafe(d.name)} ${d.type} (${d.resource.kind} ${d.resource.namespace}/${d.resource.name})`),
+  );
   const { added, removed, changed } = r.services;
   lines.push(msg('Services added, removed or changed ({0})', added.length + removed.length + changed.length));
   for (const s of added) lines.push(`  + ${terminalSafe(s.key)}: ${endpointsText(s.endpoints, msg)}`);
@@ -204,13 +241,19 @@ function textOf(r: Report, base: string, head: string, msg: Msg): string {
   for (const c of changed) lines.push(`  ~ ${terminalSafe(c.after.key)}: ${terminalSafe(serviceChange(c, msg))}`);
   const routes = r.routes;
   lines.push(msg('Routes added, removed or re-pointed ({0})', routes.added.length + routes.removed.length + routes.changed.length));
-  for (const x of routes.added) lines.push(`  + ${terminalSafe(x.key + unitsText(x, msg))}${x.parents.length ? ` ${msg('via {0}', terminalSafe(x.parents.join(', ')))}` : ''}`, ...x.rules.map((rule) => `      ${terminalSafe(ruleText(rule, msg))}`));
+  for (const x of routes.added)
+    lines.push(
+      `  + ${terminalSafe(x.key + unitsText(x, msg))}${x.parents.length ? ` ${msg('via {0}', terminalSafe(x.parents.join(', ')))}` : ''}`,
+      ...x.rules.map((rule) => `      ${terminalSafe(ruleText(rule, msg))}`),
+    );
   for (const x of routes.removed) lines.push(`  - ${terminalSafe(x.key + unitsText(x, msg))}`);
-  for (const c of routes.changed) lines.push(`  ~ ${terminalSafe(c.key + unitsText(c, msg))}`, ...routeChangeLines(c, msg).map((l) => `      ${terminalSafe(l)}`));
+  for (const c of routes.changed)
+    lines.push(`  ~ ${terminalSafe(c.key + unitsText(c, msg))}`, ...routeChangeLines(c, msg).map((l) => `      ${terminalSafe(l)}`));
   if ('skipped' in r.reach) lines.push(msg('NetworkPolicy reach: not compared ({0})', terminalSafe(skippedText(r.reach.skipped, msg))));
   else {
     lines.push(msg('NetworkPolicy reach changes ({0})', r.reach.length));
-    for (const c of r.reach) lines.push(`  ${c.after === 'denied' ? '-' : c.before === 'denied' ? '+' : '~'} ${terminalSafe(c.connection)}: ${terminalSafe(reachChangeText(c, msg))}`);
+    for (const c of r.reach)
+      lines.push(`  ${c.after === 'denied' ? '-' : c.before === 'denied' ? '+' : '~'} ${terminalSafe(c.connection)}: ${terminalSafe(reachChangeText(c, msg))}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -231,12 +274,16 @@ function reachChangeText(c: ReachChange, msg: Msg): string {
   return `${c.before} → ${c.after}${unitsText(c, msg)}`;
 }
 
-
 /** Markdown for a pull-request comment: short, grouped; manifest text only inside code spans, backticks removed. */
 function markdownOf(r: Report, base: string, head: string, msg: Msg): string {
   const code = (s: string) => `\`${s.replace(/[`\r\n]/g, ' ')}\``;
   const text = (s: string) => s.split('\n')[0].replace(/[\\`*_[\]<>|#!]/g, (c) => `\\${c}`);
-  const out = [`### ${msg('kube-netlens: {0} introduced, {1} fixed, {2} unchanged', r.introduced.length, r.fixed.length, r.unchanged.length)}`, '', `${text(base)} → ${text(head)}`, ''];
+  const out = [
+    `### ${msg('kube-netlens: {0} introduced, {1} fixed, {2} unchanged', r.introduced.length, r.fixed.length, r.unchanged.length)}`,
+    '',
+    `${text(base)} → ${text(head)}`,
+    '',
+  ];
   const findings = (title: string, list: readonly TreeFinding[]) => {
     if (!list.length) return;
     out.push(`**${title}**`, '');
@@ -247,8 +294,10 @@ function markdownOf(r: Report, base: string, head: string, msg: Msg): string {
   findings(msg('Fixed'), r.fixed);
   if (r.dns.added.length || r.dns.removed.length) {
     out.push(`**${msg('DNS names')}**`, '');
-    for (const d of r.dns.added) out.push(`- ${msg('added {0} ({1}, {2} {3})', code(d.name), d.type, d.resource.kind, code(`${d.resource.namespace}/${d.resource.name}`))}`);
-    for (const d of r.dns.removed) out.push(`- ${msg('removed {0} ({1}, {2} {3})', code(d.name), d.type, d.resource.kind, code(`${d.resource.namespace}/${d.resource.name}`))}`);
+    for (const d of r.dns.added)
+      out.push(`- ${msg('added {0} ({1}, {2} {3})', code(d.name), d.type, d.resource.kind, code(`${d.resource.namespace}/${d.resource.name}`))}`);
+    for (const d of r.dns.removed)
+      out.push(`- ${msg('removed {0} ({1}, {2} {3})', code(d.name), d.type, d.resource.kind, code(`${d.resource.namespace}/${d.resource.name}`))}`);
     out.push('');
   }
   const { added, removed, changed } = r.services;
@@ -262,7 +311,10 @@ function markdownOf(r: Report, base: string, head: string, msg: Msg): string {
   const routes = r.routes;
   if (routes.added.length || routes.removed.length || routes.changed.length) {
     out.push(`**${msg('Routes')}**`, '');
-    for (const x of routes.added) out.push(`- ${msg('added {0}', `${code(x.key)}${text(unitsText(x, msg))}${x.parents.length ? ` ${msg('via {0}', x.parents.map(code).join(', '))}` : ''}`)}: ${x.rules.map((rule) => code(ruleText(rule, msg))).join(', ') || msg('no rules')}`);
+    for (const x of routes.added)
+      out.push(
+        `- ${msg('added {0}', `${code(x.key)}${text(unitsText(x, msg))}${x.parents.length ? ` ${msg('via {0}', x.parents.map(code).join(', '))}` : ''}`)}: ${x.rules.map((rule) => code(ruleText(rule, msg))).join(', ') || msg('no rules')}`,
+      );
     for (const x of routes.removed) out.push(`- ${msg('removed {0}', `${code(x.key)}${text(unitsText(x, msg))}`)}`);
     for (const c of routes.changed) out.push(`- ${code(c.key)}${text(unitsText(c, msg))}: ${routeChangeLines(c, msg).map(code).join(', ')}`);
     out.push('');
@@ -276,7 +328,11 @@ function markdownOf(r: Report, base: string, head: string, msg: Msg): string {
   return out.join('\n');
 }
 
-function analyse(tree: { readonly dir: string; readonly label: string; readonly shown: string }, request: DiffRequest, msg: Msg): Tree | { readonly error: string } {
+function analyse(
+  tree: { readonly dir: string; readonly label: string; readonly shown: string },
+  request: DiffRequest,
+  msg: Msg,
+): Tree | { readonly error: string } {
   const { dir, label, shown } = tree;
   // the findings' messages in the reader's language (the child would otherwise read the locale environment alone)
   const common = ['--lang', request.locale ?? 'en', ...(request.config ? ['--config', request.config] : []), ...request.paths];
@@ -286,7 +342,13 @@ function analyse(tree: { readonly dir: string; readonly label: string; readonly 
   if ('error' in dns) return { error: msg('listing the DNS names of {0}: {1}', shown, dns.error) };
   const network = networkIn(dir, request);
   if ('error' in network) return { error: msg('reading the Services of {0}: {1}', shown, network.error) };
-  return { label, shown, findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics, records: (dns.json as { records: TreeRecord[] }).records, ...network };
+  return {
+    label,
+    shown,
+    findings: (check.json as { diagnostics: TreeFinding[] }).diagnostics,
+    records: (dns.json as { records: TreeRecord[] }).records,
+    ...network,
+  };
 }
 
 /**
@@ -301,17 +363,19 @@ function networkIn(dir: string, request: DiffRequest): Pick<Tree, 'services' | '
   const { analysis } = analyzeWithCharts(loaded, {}, process.env);
   // names of units are paths in the tree: the same in both trees only without the tree's folder
   const local = (s: string | undefined) => s?.split(`${dir}/`).join('');
-  const list = listServices(analysis).filter((s) => s.kind === undefined).map((s) => {
-    const unit = local(s.unit);
-    return {
-      key: `${s.namespace}/${s.name}${unit ? ` (${unit})` : ''}`,
-      namespace: s.namespace,
-      name: s.name,
-      ...(unit && { unit }),
-      ...(s.endpoints !== undefined && { endpoints: s.endpoints }),
-      routes: (s.routes ?? []).map((r) => `${r.kind} ${r.namespace}/${r.name}`).sort(),
-    };
-  });
+  const list = listServices(analysis)
+    .filter((s) => s.kind === undefined)
+    .map((s) => {
+      const unit = local(s.unit);
+      return {
+        key: `${s.namespace}/${s.name}${unit ? ` (${unit})` : ''}`,
+        namespace: s.namespace,
+        name: s.name,
+        ...(unit && { unit }),
+        ...(s.endpoints !== undefined && { endpoints: s.endpoints }),
+        routes: (s.routes ?? []).map((r) => `${r.kind} ${r.namespace}/${r.name}`).sort(),
+      };
+    });
   return { services: list, routes: routeSummaries(analysis, (u) => local(u)!), reach: reachSummary(analysis, (u) => local(u)!) };
 }
 
@@ -327,10 +391,16 @@ function cli(args: readonly string[], cwd: string, msg: Msg): { readonly json: u
 }
 
 /** The commit's tree, from `git archive`, in a temporary folder. */
-function treeOf(root: string, rev: string, temps: string[], msg: Msg, name?: { readonly label: string; readonly shown: string }): { readonly dir: string; readonly label: string; readonly shown: string } | { readonly error: string } {
-  if (rev.startsWith('-')) return { error: msg('\'{0}\' is not a commit', rev) };
+function treeOf(
+  root: string,
+  rev: string,
+  temps: string[],
+  msg: Msg,
+  name?: { readonly label: string; readonly shown: string },
+): { readonly dir: string; readonly label: string; readonly shown: string } | { readonly error: string } {
+  if (rev.startsWith('-')) return { error: msg("'{0}' is not a commit", rev) };
   const commit = git(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], root);
-  if (!commit.ok) return { error: msg('\'{0}\' is not a commit of this repository', rev) };
+  if (!commit.ok) return { error: msg("'{0}' is not a commit of this repository", rev) };
   const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-diff-'));
   temps.push(dir);
   const archive = spawnSync('git', ['archive', '--format=tar', commit.out.trim()], { cwd: root, maxBuffer: 1024 * 1024 * 1024, timeout: gitTimeoutMs });

@@ -46,7 +46,8 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
   const rules = [...options.rules];
   // a code outside the catalog still gets a rule entry, so every result has its rule
   for (const { finding } of findings) {
-    if (!rules.some((r) => r.code === finding.code)) rules.push({ code: finding.code, title: finding.code, description: finding.code, defaultSeverity: finding.severity, documented: 'other' });
+    if (!rules.some((r) => r.code === finding.code))
+      rules.push({ code: finding.code, title: finding.code, description: finding.code, defaultSeverity: finding.severity, documented: 'other' });
   }
   const ruleIndex = new Map(rules.map((r, i) => [r.code, i]));
   const location = (uri: string, range: Range) => ({
@@ -58,19 +59,25 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
     taken.set(fingerprint, n + 1);
     return options.english?.get(fingerprint)?.[n];
   };
-  const results = findings.map(({ finding: f, fingerprint, suppression }) => ({ f, fingerprint, suppression, en: options.language ? englishOf(fingerprint) : undefined })).map(({ f, fingerprint, suppression, en }) => ({
-    ruleId: f.code,
-    ruleIndex: ruleIndex.get(f.code)!,
-    level: levelOf(f.severity),
-    message: { text: f.message },
-    locations: [location(f.uri, rangeOf(f.uri, f.span))],
-    partialFingerprints: { [fingerprintKey]: fingerprint },
-    ...(suppression && { suppressions: [{ kind: 'inSource', status: 'accepted', justification: `${suppression.reason} (${suppression.by})` }] }),
-    ...(f.related?.length && {
-      relatedLocations: f.related.map((r, id) => ({ id, ...location(r.uri, rangeOf(r.uri, r.span)), message: { text: r.message, ...(en?.related?.[id] && { properties: { englishText: en.related[id].message } }) } })),
-    }),
-    ...(en && { properties: { englishMessage: en.message } }),
-  }));
+  const results = findings
+    .map(({ finding: f, fingerprint, suppression }) => ({ f, fingerprint, suppression, en: options.language ? englishOf(fingerprint) : undefined }))
+    .map(({ f, fingerprint, suppression, en }) => ({
+      ruleId: f.code,
+      ruleIndex: ruleIndex.get(f.code)!,
+      level: levelOf(f.severity),
+      message: { text: f.message },
+      locations: [location(f.uri, rangeOf(f.uri, f.span))],
+      partialFingerprints: { [fingerprintKey]: fingerprint },
+      ...(suppression && { suppressions: [{ kind: 'inSource', status: 'accepted', justification: `${suppression.reason} (${suppression.by})` }] }),
+      ...(f.related?.length && {
+        relatedLocations: f.related.map((r, id) => ({
+          id,
+          ...location(r.uri, rangeOf(r.uri, r.span)),
+          message: { text: r.message, ...(en?.related?.[id] && { properties: { englishText: en.related[id].message } }) },
+        })),
+      }),
+      ...(en && { properties: { englishMessage: en.message } }),
+    }));
   const sarif = {
     $schema: sarifSchema,
     version: '2.1.0',

@@ -25,7 +25,10 @@ export interface ChartsFound {
  * file's `helm.releases` add value sets to the charts they name (as in the editor), unless `--helm-values` chooses
  * the one value set of every chart.
  */
-export function chartsIn(sources: readonly SourceText[], options: HelmOptions & Pick<AnalysisOptions, 'fromConfig'> & { readonly namespace?: string }): ChartsFound {
+export function chartsIn(
+  sources: readonly SourceText[],
+  options: HelmOptions & Pick<AnalysisOptions, 'fromConfig'> & { readonly namespace?: string },
+): ChartsFound {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const uris = sources.map((s) => s.uri);
   for (const s of sources) {
@@ -42,11 +45,17 @@ export function chartsIn(sources: readonly SourceText[], options: HelmOptions & 
   const notes: string[] = [];
   const unmatched: string[] = [];
   let releases: ReleaseSetting[] = [];
-  if (configured.length && options.helmValues) notes.push(`--helm-values renders each chart with those files alone: the ${configured.length === 1 ? 'release' : `${configured.length} releases`} of the config file's helm.releases ${configured.length === 1 ? 'is' : 'are'} not rendered`);
+  if (configured.length && options.helmValues)
+    notes.push(
+      `--helm-values renders each chart with those files alone: the ${configured.length === 1 ? 'release' : `${configured.length} releases`} of the config file's helm.releases ${configured.length === 1 ? 'is' : 'are'} not rendered`,
+    );
   else if (configured.length) {
     const spelled = releasesAsWalked(configured, sources);
     releases = spelled.releases;
-    for (const r of spelled.unmatched) unmatched.push(`the config file's helm release ${r.name} names the chart ${shownPath(r.chart)}, which is not a chart under the paths checked: not rendered`);
+    for (const r of spelled.unmatched)
+      unmatched.push(
+        `the config file's helm release ${r.name} names the chart ${shownPath(r.chart)}, which is not a chart under the paths checked: not rendered`,
+      );
   }
   const discovery = discoverCharts(uris, (u) => texts.get(u), {
     namespace: options.helmNamespace ?? options.namespace ?? 'default',
@@ -106,7 +115,13 @@ function commonFolder(paths: readonly string[]): string {
 }
 
 /** Renders every top-level chart's value sets, or says per chart that rendering needs helm. */
-export function renderCharts(found: ChartsFound, sources: readonly SourceText[], options: HelmOptions, env: Readonly<Record<string, string | undefined>>, progress?: Progress): ChartRenders {
+export function renderCharts(
+  found: ChartsFound,
+  sources: readonly SourceText[],
+  options: HelmOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  progress?: Progress,
+): ChartRenders {
   if (!found.topLevel.length) return { units: [], problems: [] };
   const helm = findHelm(options.helm, env);
   if (!helm) return { units: [], problems: found.topLevel.map(helmMissingProblem) };
@@ -114,8 +129,21 @@ export function renderCharts(found: ChartsFound, sources: readonly SourceText[],
   // helm reads no link leading outside the current folder and the folder analysed (workspace/helm.ts
   // outsideWorkspace); --helm-values
   // files are the user's own choice, read wherever they are
-  const run = { helm, timeoutMs: defaultHelmTimeoutMs, pathOf: (uri: string) => uri, roots: [process.cwd(), commonFolder(found.topLevel.map((c) => resolve(c.root)))], valuesAnywhere: true };
+  const run = {
+    helm,
+    timeoutMs: defaultHelmTimeoutMs,
+    pathOf: (uri: string) => uri,
+    roots: [process.cwd(), commonFolder(found.topLevel.map((c) => resolve(c.root)))],
+    valuesAnywhere: true,
+  };
   // helm is CPU-bound: as many renders at once as there are cores, at most four
-  const units = renderChartsSync(found.topLevel, found.discovery.charts, run, (u) => texts.get(u), Math.min(4, availableParallelism()), progress?.lineForChild('Helm releases rendered'));
+  const units = renderChartsSync(
+    found.topLevel,
+    found.discovery.charts,
+    run,
+    (u) => texts.get(u),
+    Math.min(4, availableParallelism()),
+    progress?.lineForChild('Helm releases rendered'),
+  );
   return { helm, units, problems: [] };
 }

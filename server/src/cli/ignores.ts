@@ -11,7 +11,12 @@ export interface WithSuppressions {
   readonly ignored: readonly Ignored<Finding>[];
 }
 
-export function withSuppressions(findings: readonly Finding[], analysis: Analysis, noIgnores: boolean, entries: readonly ConfigSuppression[] = []): WithSuppressions {
+export function withSuppressions(
+  findings: readonly Finding[],
+  analysis: Analysis,
+  noIgnores: boolean,
+  entries: readonly ConfigSuppression[] = [],
+): WithSuppressions {
   if (noIgnores) return { findings, ignored: [] };
   const outcome = applySuppressions(findings, analysis, { entries });
   return { findings: [...outcome.kept, ...outcome.notes], ignored: outcome.ignored };

@@ -19,12 +19,16 @@ export function kustomizeBuildCommand(request: BuildRequest): CommandResult {
   const fsys = diskReaderWithin(undefined, maxSizeKBLimit * 1024);
   const dirUri = pathToFileURL(resolve(request.dir)).href.replace(/\/+$/, '');
   if (!fsys.list(dirUri)) return failure(`${request.dir} is not a folder`);
-  if (!kustomizationFileOf(fsys, dirUri)) return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);
+  if (!kustomizationFileOf(fsys, dirUri))
+    return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);
   const cwd = pathToFileURL(resolve('.')).href.replace(/\/+$/, '');
   const unit = renderKustomization(fsys, dirUri, { label: request.dir, loadRestrictor: request.loadRestrictor, workspace: cwd });
   if (!unit.rendered) {
     const notes = unit.problems.map((p) => `${displayPath(p.uri)}:${lineOf(fsys.read(p.uri) ?? '', p.span.start)}: ${p.message}`);
-    return failure(`cannot build ${request.dir}`, notes.map((n) => n));
+    return failure(
+      `cannot build ${request.dir}`,
+      notes.map((n) => n),
+    );
   }
   if (request.format === 'yaml') return { exitCode: 0, stdout: unit.rendered.text, stderr: [] };
   const objects = renderedObjects(unit.rendered.text);

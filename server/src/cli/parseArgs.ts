@@ -154,12 +154,32 @@ const helmFlags: Record<string, FlagSpec> = {
 };
 
 const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
-  check: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'sarif', 'github'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--help-uri': { values: [] }, '--baseline': { values: [] }, '--write-baseline': { values: [] }, '--no-ignores': {} },
-  build: { ...helmFlags, '--load-restrictor': commonFlags['--load-restrictor'], '--config': commonFlags['--config'], '--release': { values: [] }, '--format': { values: ['yaml', 'json'] } },
+  check: {
+    ...commonFlags,
+    ...helmFlags,
+    '--format': { values: ['text', 'json', 'sarif', 'github'] },
+    '--fail-on': { values: ['error', 'warning', 'never'] },
+    '--help-uri': { values: [] },
+    '--baseline': { values: [] },
+    '--write-baseline': { values: [] },
+    '--no-ignores': {},
+  },
+  build: {
+    ...helmFlags,
+    '--load-restrictor': commonFlags['--load-restrictor'],
+    '--config': commonFlags['--config'],
+    '--release': { values: [] },
+    '--format': { values: ['yaml', 'json'] },
+  },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] }, '--from': { values: [] } },
   reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
-  diff: { '--format': { values: ['text', 'markdown', 'json'] }, '--fail-on': { values: ['error', 'warning', 'never'] }, '--path': { values: [], repeatable: true }, '--config': { values: [] } },
+  diff: {
+    '--format': { values: ['text', 'markdown', 'json'] },
+    '--fail-on': { values: ['error', 'warning', 'never'] },
+    '--path': { values: [], repeatable: true },
+    '--config': { values: [] },
+  },
 };
 
 const commands: readonly string[] = ['check', 'dns', 'trace', 'build', 'reach', 'diff'];
@@ -174,11 +194,13 @@ export function parseArgs(argv: readonly string[], msg: Msg = messages(undefined
   if (first === 'help') {
     const topic = rest[0];
     if (topic === undefined) return { command: 'help' };
-    return isCommand(topic) ? { command: 'help', topic } : usage(msg('unknown command \'{0}\'; the commands are check, dns, trace, build, reach and diff', topic));
+    return isCommand(topic)
+      ? { command: 'help', topic }
+      : usage(msg("unknown command '{0}'; the commands are check, dns, trace, build, reach and diff", topic));
   }
   if (!isCommand(first)) {
-    if (first.startsWith('-')) return usage(msg('unknown option \'{0}\'; try `kube-netlens --help`', first));
-    return usage(msg('unknown command \'{0}\'; the commands are check, dns, trace, build, reach and diff', first));
+    if (first.startsWith('-')) return usage(msg("unknown option '{0}'; try `kube-netlens --help`", first));
+    return usage(msg("unknown command '{0}'; the commands are check, dns, trace, build, reach and diff", first));
   }
   return parseCommand(first, rest, msg);
 }
@@ -204,7 +226,7 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const spec = specs[flag];
-    if (!spec) return usage(msg('unknown option \'{0}\' for {1}; try `kube-netlens {1} --help`', flag, command));
+    if (!spec) return usage(msg("unknown option '{0}' for {1}; try `kube-netlens {1} --help`", flag, command));
     if (!spec.values) {
       if (eq > 0) return usage(msg('option {0} takes no value', flag));
       switches.add(flag);
@@ -213,13 +235,15 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
     let value: string | undefined;
     if (eq > 0) value = arg.slice(eq + 1);
     else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
-    if (value === undefined || value === '') return usage(spec.values.length ? msg('option {0} needs a value ({1})', flag, spec.values.join(', ')) : msg('option {0} needs a value', flag));
-    if (spec.values.length && !spec.values.includes(value)) return usage(msg('option {0} must be one of {1} (got \'{2}\')', flag, spec.values.join(', '), value));
+    if (value === undefined || value === '')
+      return usage(spec.values.length ? msg('option {0} needs a value ({1})', flag, spec.values.join(', ')) : msg('option {0} needs a value', flag));
+    if (spec.values.length && !spec.values.includes(value)) return usage(msg("option {0} must be one of {1} (got '{2}')", flag, spec.values.join(', '), value));
     values.set(flag, value);
     if (spec.repeatable) lists.set(flag, [...(lists.get(flag) ?? []), value]);
   }
   const helmNamespace = values.get('--helm-namespace');
-  if (helmNamespace !== undefined && !isDns1123Label(helmNamespace)) return usage(msg('--helm-namespace \'{0}\' is not a valid namespace name (lower-case letters, digits and \'-\')', helmNamespace));
+  if (helmNamespace !== undefined && !isDns1123Label(helmNamespace))
+    return usage(msg("--helm-namespace '{0}' is not a valid namespace name (lower-case letters, digits and '-')", helmNamespace));
   const helm: HelmOptions = { helm: values.get('--helm'), helmValues: lists.get('--helm-values'), helmNamespace };
   const restrictor = values.get('--load-restrictor');
   const loadRestrictor: LoadRestrictor | undefined = restrictor === undefined ? undefined : restrictor === 'LoadRestrictionsNone' ? 'none' : 'rootOnly';
@@ -227,30 +251,73 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
   if (command === 'diff') {
     if (positionals.length > 2) return usage(msg('diff takes at most two commits: BASE and HEAD'));
     const [base, head] = positionals;
-    return { command, ...(base !== undefined && { base }), ...(head !== undefined && { head }), paths: lists.get('--path') ?? ['.'], ...(values.has('--config') && { config: values.get('--config') }), format: (values.get('--format') ?? 'text') as DiffRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn };
+    return {
+      command,
+      ...(base !== undefined && { base }),
+      ...(head !== undefined && { head }),
+      paths: lists.get('--path') ?? ['.'],
+      ...(values.has('--config') && { config: values.get('--config') }),
+      format: (values.get('--format') ?? 'text') as DiffRequest['format'],
+      failOn: (values.get('--fail-on') ?? 'error') as FailOn,
+    };
   }
   if (command === 'build') {
     if (positionals.length !== 1) return usage(msg('build needs one folder: a kustomization or a chart (a folder with a Chart.yaml)'));
-    return { command, ...helm, ...restricted, dir: positionals[0], ...(values.has('--config') && { config: values.get('--config') }), ...(values.has('--release') && { release: values.get('--release') }), format: (values.get('--format') ?? 'yaml') as BuildRequest['format'] };
+    return {
+      command,
+      ...helm,
+      ...restricted,
+      dir: positionals[0],
+      ...(values.has('--config') && { config: values.get('--config') }),
+      ...(values.has('--release') && { release: values.get('--release') }),
+      format: (values.get('--format') ?? 'yaml') as BuildRequest['format'],
+    };
   }
   const namespace = values.get('--namespace');
-  if (namespace !== undefined && !isDns1123Label(namespace)) return usage(msg('--namespace \'{0}\' is not a valid namespace name (lower-case letters, digits and \'-\')', namespace));
+  if (namespace !== undefined && !isDns1123Label(namespace))
+    return usage(msg("--namespace '{0}' is not a valid namespace name (lower-case letters, digits and '-')", namespace));
   let clusterDomain = values.get('--cluster-domain');
   if (clusterDomain !== undefined) {
     clusterDomain = clusterDomain.replace(/\.$/, '');
-    if (!isDns1123Subdomain(clusterDomain)) return usage(msg('--cluster-domain \'{0}\' is not a valid DNS domain', values.get('--cluster-domain')!));
+    if (!isDns1123Subdomain(clusterDomain)) return usage(msg("--cluster-domain '{0}' is not a valid DNS domain", values.get('--cluster-domain')!));
   }
   const kustomizeRoots = lists.get('--kustomize-root');
   const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
-  if (bad) return usage(msg('--kustomize-root \'{0}\' is not a usable pattern ({1})', bad[0], String(bad[1])));
-  const common = { clusterDomain, namespace, ...restricted, ...(values.has('--config') && { config: values.get('--config') }), ...(kustomizeRoots && { kustomizeRoots }), ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }) };
+  if (bad) return usage(msg("--kustomize-root '{0}' is not a usable pattern ({1})", bad[0], String(bad[1])));
+  const common = {
+    clusterDomain,
+    namespace,
+    ...restricted,
+    ...(values.has('--config') && { config: values.get('--config') }),
+    ...(kustomizeRoots && { kustomizeRoots }),
+    ...(values.has('--kustomize') && { kustomize: values.get('--kustomize') }),
+  };
   if (command === 'check') {
     const helpUri = values.get('--help-uri');
-    if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri)) return usage(msg('--help-uri \'{0}\' is not an absolute http(s) URL without a fragment', helpUri));
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as CheckRequest['format'], failOn: (values.get('--fail-on') ?? 'error') as FailOn, ...(helpUri && { helpUri }), ...(values.has('--baseline') && { baseline: values.get('--baseline') }), ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }), ...(switches.has('--no-ignores') && { noIgnores: true }) };
+    if (helpUri !== undefined && !/^https?:\/\/[^\s#]+$/.test(helpUri))
+      return usage(msg("--help-uri '{0}' is not an absolute http(s) URL without a fragment", helpUri));
+    return {
+      command,
+      ...common,
+      ...helm,
+      paths: orCurrentDir(positionals),
+      format: (values.get('--format') ?? 'text') as CheckRequest['format'],
+      failOn: (values.get('--fail-on') ?? 'error') as FailOn,
+      ...(helpUri && { helpUri }),
+      ...(values.has('--baseline') && { baseline: values.get('--baseline') }),
+      ...(values.has('--write-baseline') && { writeBaseline: values.get('--write-baseline') }),
+      ...(switches.has('--no-ignores') && { noIgnores: true }),
+    };
   }
   if (command === 'dns') {
-    return { command, ...common, ...helm, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as DnsRequest['format'], all: switches.has('--all') };
+    return {
+      command,
+      ...common,
+      ...helm,
+      paths: orCurrentDir(positionals),
+      format: (values.get('--format') ?? 'text') as DnsRequest['format'],
+      all: switches.has('--all'),
+    };
   }
   if (command === 'reach') {
     const ends = { from: values.get('--from'), to: values.get('--to'), port: values.get('--port') };
@@ -258,13 +325,28 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
     return { command, ...common, ...helm, ...ends, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as ReachRequest['format'] };
   }
   const [target, ...paths] = positionals;
-  if (target === undefined) return usage(msg('trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge, istio-gateway/shop/public, virtualservice/shop/reviews)'));
+  if (target === undefined)
+    return usage(
+      msg(
+        'trace needs the Service to trace, as NAMESPACE/SERVICE (e.g. shop/api), or a Gateway or route, as KIND/NAMESPACE/NAME (e.g. gateway/shop/edge, istio-gateway/shop/public, virtualservice/shop/reviews)',
+      ),
+    );
   const m = /^(?:([^/]+)\/)?([^/]+)\/([^/]+)$/.exec(target);
   const kind = m?.[1] === undefined ? undefined : traceKinds.find((k) => k.toLowerCase() === m[1].toLowerCase().replace(/-/g, ''));
-  if (!m || (m[1] !== undefined && !kind)) return usage(msg('\'{0}\' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of {1}', target, traceKinds.join(', ')));
+  if (!m || (m[1] !== undefined && !kind))
+    return usage(msg("'{0}' is not NAMESPACE/SERVICE (e.g. shop/api) or KIND/NAMESPACE/NAME with KIND one of {1}", target, traceKinds.join(', ')));
   const from = values.get('--from');
-  if (from !== undefined && kind !== undefined && kind !== 'Service') return usage(msg('--from checks a client\'s connections to a Service\'s pods; a {0} trace has no pods of its own', kind));
-  return { command, ...common, ...helm, target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] }, ...(from !== undefined ? { from } : {}), paths: orCurrentDir(paths), format: (values.get('--format') ?? 'text') as TraceRequest['format'] };
+  if (from !== undefined && kind !== undefined && kind !== 'Service')
+    return usage(msg("--from checks a client's connections to a Service's pods; a {0} trace has no pods of its own", kind));
+  return {
+    command,
+    ...common,
+    ...helm,
+    target: { ...(kind ? { kind } : {}), namespace: m[2], name: m[3] },
+    ...(from !== undefined ? { from } : {}),
+    paths: orCurrentDir(paths),
+    format: (values.get('--format') ?? 'text') as TraceRequest['format'],
+  };
 }
 
 function isCommand(s: string): s is CommandName {

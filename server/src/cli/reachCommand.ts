@@ -38,20 +38,27 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
     if ('error' in from) return failure(msg('--from: {0}', from.error), loaded.notes);
     const to = resolveReachRef(analysis, request.to);
     if ('error' in to) return failure(msg('--to: {0}', to.error), loaded.notes);
-    if (from.endpoint.kind === 'external' && to.endpoint.kind === 'external') return failure(msg('--from and --to are both external: NetworkPolicies govern pods, so name a workload on at least one side'), loaded.notes);
-    if (to.endpoint.kind === 'namespace') return failure(msg('--to: NAMESPACE/* names any pod of a namespace, whose ports are not given; name a workload (NAMESPACE/NAME) or external'), loaded.notes);
+    if (from.endpoint.kind === 'external' && to.endpoint.kind === 'external')
+      return failure(msg('--from and --to are both external: NetworkPolicies govern pods, so name a workload on at least one side'), loaded.notes);
+    if (to.endpoint.kind === 'namespace')
+      return failure(
+        msg('--to: NAMESPACE/* names any pod of a namespace, whose ports are not given; name a workload (NAMESPACE/NAME) or external'),
+        loaded.notes,
+      );
     const one = reachBetween(analysis, from, to, port);
     if ('error' in one) return failure(one.error, loaded.notes);
     connections = [one];
   } else connections = connectivity(analysis, port);
-  const stdout = request.format === 'json'
-    ? JSON.stringify({ connections: connections.map((c) => c.json) }, null, 2) + '\n'
-    : textOutput(terminal, (paint) => (request.from !== undefined ? verdictText(connections[0], lineOf, paint, msg) : listText(connections, paint, msg)));
+  const stdout =
+    request.format === 'json'
+      ? JSON.stringify({ connections: connections.map((c) => c.json) }, null, 2) + '\n'
+      : textOutput(terminal, (paint) => (request.from !== undefined ? verdictText(connections[0], lineOf, paint, msg) : listText(connections, paint, msg)));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
 function ends(c: ReachConnection): string {
-  const end = (p: ReachConnection['json']['from']) => ('external' in p ? 'external' : 'anyPod' in p ? `${p.namespace}/*` : `${p.namespace}/${p.name}[${p.kind}]`);
+  const end = (p: ReachConnection['json']['from']) =>
+    'external' in p ? 'external' : 'anyPod' in p ? `${p.namespace}/*` : `${p.namespace}/${p.name}[${p.kind}]`;
   return terminalSafe(`${end(c.json.from)} => ${end(c.json.to)}`);
 }
 
@@ -64,9 +71,11 @@ function verdictText(c: ReachConnection, lineOf: (uri: string, offset: number) =
   j.because.forEach((b, i) => {
     const where = paint.dim(`(${terminalSafe(lineOf(c.places[i].uri, c.places[i].span.start))})`);
     const policy = terminalSafe(`${b.policy.namespace}/${b.policy.name}`);
-    lines.push(b.rule !== undefined
-      ? `  ${msg('{0}: NetworkPolicy {1} {0} rule {2} admits it {3}', b.direction, policy, b.rule, where)}`
-      : `  ${msg('{0}: NetworkPolicy {1} isolates the pods for {0} and no rule of it admits this {2}', b.direction, policy, where)}`);
+    lines.push(
+      b.rule !== undefined
+        ? `  ${msg('{0}: NetworkPolicy {1} {0} rule {2} admits it {3}', b.direction, policy, b.rule, where)}`
+        : `  ${msg('{0}: NetworkPolicy {1} isolates the pods for {0} and no rule of it admits this {2}', b.direction, policy, where)}`,
+    );
   });
   if (j.unknownBecause) lines.push(`  ${msg('unknown because {0}', terminalSafe(j.unknownBecause))}`);
   return lines.join('\n') + '\n';
@@ -84,4 +93,3 @@ function listText(connections: readonly ReachConnection[], paint: Paint, msg: Ms
   }
   return lines.join('\n') + '\n';
 }
-

@@ -7,10 +7,14 @@ import { terminalSafe } from './terminalText';
 
 function conditionText(condition: DnsCondition, msg: Msg): string {
   switch (condition) {
-    case 'always': return msg('always');
-    case 'while-ready': return msg('while a pod is ready');
-    case 'coredns-only': return msg('CoreDNS only');
-    case 'config-dependent': return msg('needs Corefile option');
+    case 'always':
+      return msg('always');
+    case 'while-ready':
+      return msg('while a pod is ready');
+    case 'coredns-only':
+      return msg('CoreDNS only');
+    case 'config-dependent':
+      return msg('needs Corefile option');
   }
 }
 
@@ -31,7 +35,13 @@ function answerText(answer: string, msg: Msg): string {
 /** Columns a terminal gives a text: East Asian wide and full-width characters take two. */
 function displayWidth(s: string): number {
   let n = 0;
-  for (const ch of s) n += /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
+  for (const ch of s)
+    n +=
+      /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(
+        ch,
+      )
+        ? 2
+        : 1;
   return n;
 }
 
@@ -46,9 +56,17 @@ export function recordsToText(records: readonly DnsRecord[], paint: Paint, msg: 
   const header = [msg('NAME'), msg('TYPE'), msg('ANSWER'), msg('RESOLVES'), msg('FROM')];
   const blocks: string[] = [];
   for (const ns of [...byNamespace.keys()].sort()) {
-    const rows = byNamespace.get(ns)!.map((r) => [r.name, r.type, answerText(r.answer, msg), conditionText(r.condition, msg), `${r.resource.kind} ${r.resource.name}`].map((c) => terminalSafe(c)));
+    const rows = byNamespace
+      .get(ns)!
+      .map((r) =>
+        [r.name, r.type, answerText(r.answer, msg), conditionText(r.condition, msg), `${r.resource.kind} ${r.resource.name}`].map((c) => terminalSafe(c)),
+      );
     const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i]))));
-    const format = (row: readonly string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - displayWidth(cell)))).join('  ').trimEnd();
+    const format = (row: readonly string[]) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - displayWidth(cell))))
+        .join('  ')
+        .trimEnd();
     blocks.push([paint.bold(msg('namespace {0}', terminalSafe(ns))), `  ${paint.dim(format(header))}`, ...rows.map((row) => `  ${format(row)}`)].join('\n'));
   }
   return blocks.join('\n\n') + '\n';

@@ -33,7 +33,7 @@ function takeLang(argv: readonly string[], env: Terminal['env']): { readonly arg
     }
     const value = arg === '--lang' ? argv[++i] : arg.slice('--lang='.length);
     const known = localeOf(value);
-    if (!known) return { error: msg('option --lang must be one of {0} (got \'{1}\')', locales.join(', '), value ?? '') };
+    if (!known) return { error: msg("option --lang must be one of {0} (got '{1}')", locales.join(', '), value ?? '') };
     locale = known;
   }
   return locale ? { argv: rest, locale } : { argv: rest };

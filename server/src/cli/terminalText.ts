@@ -20,8 +20,13 @@ export function terminalSafe(s: string, multiline = false): string {
  */
 export function terminalOutput(s: string, coloured: boolean): string {
   if (!coloured) return terminalSafe(s, true);
-  // eslint-disable-next-line no-control-regex -- control characters are what this matches
-  return s.split(/(\u001b\[[0-9;]*m)/).map((part, i) => (i % 2 ? part : terminalSafe(part, true))).join('');
+  return (
+    s
+      // eslint-disable-next-line no-control-regex -- control characters are what this matches
+      .split(/(\u001b\[[0-9;]*m)/)
+      .map((part, i) => (i % 2 ? part : terminalSafe(part, true)))
+      .join('')
+  );
 }
 
 function visible(c: string): string {

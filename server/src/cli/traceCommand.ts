@@ -43,14 +43,28 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
     client = e.kind === 'workload' ? { kind: 'workload', namespace: e.workload.namespace, workloadKind: e.workload.kind, name: e.workload.name } : e;
   }
   // NAMESPACE/NAME is a Service, or a Gateway when no Service has that name.
-  const found = traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name, ...(client ? { client } : {}) })
-    ?? (kind || client ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name }))
+  const found =
+    traceResultFor(charts.analysis, { kind: kind ?? 'Service', namespace, name, ...(client ? { client } : {}) }) ??
+    (kind || client ? undefined : traceResultFor(charts.analysis, { kind: 'Gateway', namespace, name })) ??
     // gateway/NS/NAME names an Istio Gateway when no Gateway API Gateway has that name.
-    ?? ((kind === 'Gateway' || !kind) && !client ? traceResultFor(charts.analysis, { kind: 'IstioGateway', namespace, name }) : undefined);
+    ((kind === 'Gateway' || !kind) && !client ? traceResultFor(charts.analysis, { kind: 'IstioGateway', namespace, name }) : undefined);
   if (!found) {
-    const message = kind && kind !== 'Service'
-      ? unknownMessage(msg, kind, namespace, name, charts.analysis.cluster.resources.filter((r) => (kind === 'IstioGateway' ? isIstioGateway(r) : kind === 'VirtualService' ? isVirtualService(r) : r.kind === kind && (isGateway(r) || isRoute(r) || isIstioGateway(r)))))
-      : unknownMessage(msg, 'Service', namespace, name, charts.analysis.cluster.services);
+    const message =
+      kind && kind !== 'Service'
+        ? unknownMessage(
+            msg,
+            kind,
+            namespace,
+            name,
+            charts.analysis.cluster.resources.filter((r) =>
+              kind === 'IstioGateway'
+                ? isIstioGateway(r)
+                : kind === 'VirtualService'
+                  ? isVirtualService(r)
+                  : r.kind === kind && (isGateway(r) || isRoute(r) || isIstioGateway(r)),
+            ),
+          )
+        : unknownMessage(msg, 'Service', namespace, name, charts.analysis.cluster.services);
     return failure(message, loaded.notes);
   }
   const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
@@ -58,9 +72,11 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   const linesOf = lineIndexesOf(loaded.sources);
   const trace = mapTraceSources(found, renders, (uri) => (texts.has(uri) ? linesOf(uri) : undefined));
   const stdout =
-    request.format === 'json' ? JSON.stringify(trace.graph, null, 2) + '\n'
-    : request.format === 'mermaid' ? terminalOutput(ensureNewline(trace.mermaid), false)
-    : terminalOutput(ensureNewline(trace.text), false);
+    request.format === 'json'
+      ? JSON.stringify(trace.graph, null, 2) + '\n'
+      : request.format === 'mermaid'
+        ? terminalOutput(ensureNewline(trace.mermaid), false)
+        : terminalOutput(ensureNewline(trace.text), false);
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 

@@ -3,7 +3,8 @@
 import type { CommandName } from './parseArgs';
 import { messages, type Msg } from '../l10n/l10n';
 
-const overview = (msg: Msg) => msg(`kube-netlens: find Kubernetes networking mistakes in YAML manifests
+const overview = (msg: Msg) =>
+  msg(`kube-netlens: find Kubernetes networking mistakes in YAML manifests
 
 Usage:
   kube-netlens check [PATH...]               report mistakes (selectors that match nothing, typos in
@@ -39,12 +40,15 @@ one includes) is rendered natively and checked as the cluster it builds.
 Exit codes: 0 no findings at or above --fail-on, 1 findings at or above it, 2 usage or I/O error.
 `);
 
-const restrictor = (msg: Msg) => msg(`  --load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone
+const restrictor = (msg: Msg) =>
+  msg(`  --load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone
                         which files a kustomization may read, as kustomize's flag (default
                         LoadRestrictionsRootOnly: only files in or below its own folder)
 `);
 
-const common = (msg: Msg) => msg(`  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above the
+const common = (msg: Msg) =>
+  msg(
+    `  --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above the
                         first PATH); these flags come before its values
   --cluster-domain D    the cluster's DNS domain (kubelet --cluster-domain; default cluster.local)
   --namespace NS        namespace of objects that do not set metadata.namespace (default: default)
@@ -53,9 +57,12 @@ const common = (msg: Msg) => msg(`  --config FILE         the config file (defau
   --kustomize PATH      the kustomize or kubectl executable that builds the roots using what is not
                         evaluated natively (replacements, openapi, ...; default: kustomize, else
                         kubectl, on PATH); never with plugins, exec functions, Helm or the network
-{0}`, restrictor(msg));
+{0}`,
+    restrictor(msg),
+  );
 
-const helm = (msg: Msg) => msg(`  --helm PATH           the helm executable (default: helm on PATH); charts render with
+const helm = (msg: Msg) =>
+  msg(`  --helm PATH           the helm executable (default: helm on PATH); charts render with
                         \`helm template\`, never with anything that reaches the network
   --helm-values FILE    render each chart with these values files instead of values.yaml,
                         ci/*-values.yaml and the config file's helm.releases (repeat for several files)
@@ -63,7 +70,8 @@ const helm = (msg: Msg) => msg(`  --helm PATH           the helm executable (def
 `);
 
 const pages: Record<CommandName, (msg: Msg) => string> = {
-  diff: (msg) => msg(`Usage: kube-netlens diff [BASE [HEAD]] [options]
+  diff: (msg) =>
+    msg(`Usage: kube-netlens diff [BASE [HEAD]] [options]
 
 Compares two trees of the git repository the current folder is in, for the review of a change: the
 findings it introduces, fixes and leaves unchanged (by identity, so lines that moved are no change), and
@@ -81,7 +89,9 @@ Options:
   --config FILE                  the config file, relative to the repository's root
   -h, --help                     this help
 `),
-  check: (msg) => msg(`Usage: kube-netlens check [PATH...] [options]
+  check: (msg) =>
+    msg(
+      `Usage: kube-netlens check [PATH...] [options]
 
 Reads every manifest under PATH and reports networking mistakes, one line per finding:
   file:line:col: severity code: message
@@ -100,8 +110,13 @@ Options:
   --help-uri URL                 the page SARIF rules link to, #CODE appended (default: docs/rules.md
                                  in the project's repository)
 {0}{1}  -h, --help                     this help
-`, common(msg), helm(msg)),
-  dns: (msg) => msg(`Usage: kube-netlens dns [PATH...] [options]
+`,
+      common(msg),
+      helm(msg),
+    ),
+  dns: (msg) =>
+    msg(
+      `Usage: kube-netlens dns [PATH...] [options]
 
 Lists the DNS names CoreDNS will answer for the Services and pods in the manifests, grouped by namespace,
 with the answer and when it resolves (always, or only while a pod is ready).
@@ -110,8 +125,13 @@ Options:
   --format text|json    output format (default text)
   --all                 also list names that depend on CoreDNS-only behaviour or on Corefile options
 {0}{1}  -h, --help            this help
-`, common(msg), helm(msg)),
-  trace: (msg) => msg(`Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
+`,
+      common(msg),
+      helm(msg),
+    ),
+  trace: (msg) =>
+    msg(
+      `Usage: kube-netlens trace NAMESPACE/SERVICE [PATH...] [options]
        kube-netlens trace KIND/NAMESPACE/NAME [PATH...] [options]
 
 Shows the path a request takes to the Service's pods: the names and entry points that reach it,
@@ -133,8 +153,13 @@ Options:
   --format text|json|mermaid   output format (default text; mermaid is a flowchart a README can embed)
   --from REF                   the client to check NetworkPolicies for (a Service's trace)
 {0}{1}  -h, --help                   this help
-`, common(msg), helm(msg)),
-  reach: (msg) => msg(`Usage: kube-netlens reach [PATH...] [options]
+`,
+      common(msg),
+      helm(msg),
+    ),
+  reach: (msg) =>
+    msg(
+      `Usage: kube-netlens reach [PATH...] [options]
        kube-netlens reach [PATH...] --from REF --to REF [--port PORT[/PROTOCOL]] [options]
 
 Evaluates the NetworkPolicies of the manifests in both directions: a connection is allowed when the
@@ -152,8 +177,13 @@ Options:
   --port PORT[/PROTO]   only this port (protocol TCP, UDP or SCTP; default TCP)
   --format text|json    output format (default text)
 {0}{1}  -h, --help            this help
-`, common(msg), helm(msg)),
-  build: (msg) => msg(`Usage: kube-netlens build DIR [options]
+`,
+      common(msg),
+      helm(msg),
+    ),
+  build: (msg) =>
+    msg(
+      `Usage: kube-netlens build DIR [options]
 
 A folder with a kustomization (kustomization.yaml, kustomization.yml or Kustomization): renders it the way
 \`kustomize build DIR\` does, without running Kustomize: resources and nested kustomizations, components,
@@ -170,7 +200,10 @@ Options:
   --release NAME        the config file's release of the chart to render (default: its first)
   --config FILE         the config file (default: the nearest .kube-netlens.yaml in or above DIR)
 {0}{1}  -h, --help            this help
-`, restrictor(msg), helm(msg)),
+`,
+      restrictor(msg),
+      helm(msg),
+    ),
 };
 
 export function helpText(topic?: CommandName, msg: Msg = messages(undefined)): string {

@@ -94,7 +94,8 @@ export function resolutionKey(scope: string, name: string, fromNamespace: string
 }
 
 /** What the manifests cannot know, asked of a namespace (analysis/unknowns.ts): pods with these label keys, a Service of this name, a Gateway. */
-export type UnknownQuestion = readonly ['pods', string, string, ...string[]] | readonly ['service', string, string, string] | readonly ['gateway', string, string];
+export type UnknownQuestion =
+  readonly ['pods', string, string, ...string[]] | readonly ['service', string, string, string] | readonly ['gateway', string, string];
 
 /**
  * The memo key of an unknown question in a scope (see `KnownResolution`). Its answer reads namespace-wide facts (a
@@ -125,15 +126,22 @@ export function resolveKnown(scope: ScopeAnalysis, key: string): KnownResolution
     recorder.deps = deps;
     const cluster = recorder.context.cluster;
     const resolution =
-      question[0] === 'pods' ? unknownPods(cluster, question[1], question.slice(3), question[2])
-      : question[0] === 'service' ? unknownService(cluster, question[1], question[2], question[3])
-      : unknownGateway(cluster, question[1], question[2]);
+      question[0] === 'pods'
+        ? unknownPods(cluster, question[1], question.slice(3), question[2])
+        : question[0] === 'service'
+          ? unknownService(cluster, question[1], question[2], question[3])
+          : unknownGateway(cluster, question[1], question[2]);
     return { resolution, deps };
   }
   if (key.charCodeAt(from) === 2) {
     const cut = key.indexOf('\u0002', from + 1);
     const [labels, expressions] = JSON.parse(key.slice(cut + 1)) as [[string, string][], [string, SelectorRequirement['operator'], string[]][]];
-    const selector: LabelSelector = { matchLabels: new Map(labels), matchExpressions: expressions.map(([k, operator, values]): SelectorRequirement => ({ key: k, operator, values, span: { start: 0, end: 0 } })), labelSpans: new Map(), span: { start: 0, end: 0 } };
+    const selector: LabelSelector = {
+      matchLabels: new Map(labels),
+      matchExpressions: expressions.map(([k, operator, values]): SelectorRequirement => ({ key: k, operator, values, span: { start: 0, end: 0 } })),
+      labelSpans: new Map(),
+      span: { start: 0, end: 0 },
+    };
     const deps = new Set<DepKey>();
     const recorder = recorderFor(analysis);
     recorder.deps = deps;
@@ -437,7 +445,18 @@ export function slicesOf(cluster: Cluster, namespace: string, service: string): 
   return all.filter((s) => s.serviceName === service);
 }
 
-const emptyObjects: NamespaceObjects = { resources: [], services: [], workloads: [], endpoints: [], endpointSlices: [], ingresses: [], networkPolicies: [], configMaps: [], routes: [], gateways: [] };
+const emptyObjects: NamespaceObjects = {
+  resources: [],
+  services: [],
+  workloads: [],
+  endpoints: [],
+  endpointSlices: [],
+  ingresses: [],
+  networkPolicies: [],
+  configMaps: [],
+  routes: [],
+  gateways: [],
+};
 
 /**
  * The cluster with every lookup recorded, for name resolution (analysis/resolveName.ts reads a Cluster): reading a
@@ -503,16 +522,36 @@ function recordedCluster(c: Cluster, record: (key: DepKey) => void): Cluster {
     },
     namespaces: recordedSet(c.namespaces, record),
     declaredNamespaces: recordedMap(c.declaredNamespaces, record),
-    get resources() { return listed('resources'); },
-    get services() { return listed('services'); },
-    get workloads() { return listed('workloads'); },
-    get endpoints() { return listed('endpoints'); },
-    get endpointSlices() { return listed('endpointSlices'); },
-    get ingresses() { return listed('ingresses'); },
-    get networkPolicies() { return listed('networkPolicies'); },
-    get configMaps() { return listed('configMaps'); },
-    get routes() { return listed('routes'); },
-    get gateways() { return listed('gateways'); },
+    get resources() {
+      return listed('resources');
+    },
+    get services() {
+      return listed('services');
+    },
+    get workloads() {
+      return listed('workloads');
+    },
+    get endpoints() {
+      return listed('endpoints');
+    },
+    get endpointSlices() {
+      return listed('endpointSlices');
+    },
+    get ingresses() {
+      return listed('ingresses');
+    },
+    get networkPolicies() {
+      return listed('networkPolicies');
+    },
+    get configMaps() {
+      return listed('configMaps');
+    },
+    get routes() {
+      return listed('routes');
+    },
+    get gateways() {
+      return listed('gateways');
+    },
     get(kind, namespace, name) {
       record(dep.object(kind, namespace, name));
       return c.get(kind, namespace, name);

@@ -165,7 +165,9 @@ export function runRules(analysis: Analysis, only: readonly Rule[] = rules): Fin
  * reported in. (The message settles the order whatever order the incremental evaluation gathered them in.)
  */
 export function orderFindings(findings: Finding[]): Finding[] {
-  return findings.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || compare(a.code, b.code) || compare(a.message, b.message)));
+  return findings.sort((a, b) =>
+    a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || compare(a.code, b.code) || compare(a.message, b.message),
+  );
 }
 
 function compare(a: string, b: string): number {
@@ -194,7 +196,14 @@ interface Pending {
 }
 
 function* evaluate(analysis: Analysis, basis: { state: State; before: Analysis } | undefined): Generator<void, Pending> {
-  const state: State = basis?.state ?? { units: new Map(), found: new Map(), resolutions: new Map(), unitsByDep: new Map(), resolutionsByDep: new Map(), indexed: false };
+  const state: State = basis?.state ?? {
+    units: new Map(),
+    found: new Map(),
+    resolutions: new Map(),
+    unitsByDep: new Map(),
+    resolutionsByDep: new Map(),
+    indexed: false,
+  };
   if (basis && !state.indexed) yield* indexSteps(state, () => true);
   const enabled = enabledRules(analysis);
   /** Units run or dropped by this evaluation (undefined: dropped), and name resolutions made or made again. */
@@ -458,7 +467,8 @@ function* changedKeys(before: Analysis, after: Analysis): Generator<void, { chan
 function assemble(analysis: Analysis, ruleFindings: readonly Finding[], mapUnits = true): Finding[] {
   const out: Finding[] = [];
   for (const f of analysis.cluster.files) if (f.problems.length) for (const p of problemsOf(f, analysis.config)) out.push(p);
-  for (const f of mapUnits ? mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings, messages(analysis.config.locale)) : ruleFindings) out.push(f);
+  for (const f of mapUnits ? mapRenderedFindings(analysis.cluster.files, ruleFindings, orderFindings, messages(analysis.config.locale)) : ruleFindings)
+    out.push(f);
   return capPerFile(out, analysis);
 }
 
@@ -466,7 +476,10 @@ function assemble(analysis: Analysis, ruleFindings: readonly Finding[], mapUnits
  * A file's parse problems as findings at their configured severities, made once per parsed file and severity
  * settings (an unchanged file's findings stay the same objects).
  */
-const problemFindings = new WeakMap<ManifestFile, { readonly settings: AnalysisConfig['rules']; readonly locale: AnalysisConfig['locale']; readonly findings: readonly Finding[] }>();
+const problemFindings = new WeakMap<
+  ManifestFile,
+  { readonly settings: AnalysisConfig['rules']; readonly locale: AnalysisConfig['locale']; readonly findings: readonly Finding[] }
+>();
 
 function problemsOf(f: ManifestFile, config: AnalysisConfig): readonly Finding[] {
   const hit = problemFindings.get(f);
@@ -509,7 +522,10 @@ function capPerFile(findings: Finding[], analysis: Analysis): Finding[] {
     const message = `${list.length - maxFindingsPerFile} more findings in this file are not shown.`;
     const file = fileNamed(analysis.cluster.files, uri);
     const kept = file && capNotes.get(file);
-    const note: Finding = kept && kept.message === message && kept.severity === noteSeverity ? kept : { uri, span: { start: 0, end: 0 }, code: 'too-many-findings', severity: noteSeverity, message };
+    const note: Finding =
+      kept && kept.message === message && kept.severity === noteSeverity
+        ? kept
+        : { uri, span: { start: 0, end: 0 }, code: 'too-many-findings', severity: noteSeverity, message };
     if (file) capNotes.set(file, note);
     out.push(note);
   }

@@ -46,7 +46,10 @@ export function mapRenderedFindings(files: readonly ManifestFile[], findings: re
  * an edit outside every build costs a pass over the landings, not a merge of each group again. Each first finding's
  * related places must map through the same builds too (they are mapped when a merged finding is made).
  */
-const mergedLists = new WeakMap<Landing<RenderedSource>, { readonly landings: readonly Landing<RenderedSource>[]; readonly related: readonly (RenderedSource | undefined)[]; readonly merged: readonly Finding[] }>();
+const mergedLists = new WeakMap<
+  Landing<RenderedSource>,
+  { readonly landings: readonly Landing<RenderedSource>[]; readonly related: readonly (RenderedSource | undefined)[]; readonly merged: readonly Finding[] }
+>();
 
 function mergedOnce(landings: readonly Landing<RenderedSource>[], rendered: ReadonlyMap<string, RenderedSource>, merge: () => Finding[]): readonly Finding[] {
   if (!landings.length) return [];
@@ -103,7 +106,10 @@ function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>, fileOf:
  * A merged finding by the first finding it merges, with what it was made from: the findings it merges and the builds
  * it read (the first one's, those of its related places, the others' in order); memoization keyed by immutable inputs.
  */
-const mergedOf = new WeakMap<Finding, { readonly inputs: readonly Finding[]; readonly sources: readonly (RenderedSource | undefined)[]; readonly finding: Finding }>();
+const mergedOf = new WeakMap<
+  Finding,
+  { readonly inputs: readonly Finding[]; readonly sources: readonly (RenderedSource | undefined)[]; readonly finding: Finding }
+>();
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -116,7 +122,11 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 function perUnitOf(unit: RenderedSource, at: { uri: string; via?: string }, fileOf: (uri: string) => ManifestFile | undefined, msg: Msg): RelatedInfo {
   const entry = includingEntry(unit.definedBy, at.uri, fileOf);
   const via = at.via ? msg(', where {0} writes this value', at.via) : '';
-  return { uri: unit.definedBy, span: entry ?? atStart, message: entry ? msg('Included here in the build of {0}{1}', unit.label, via) : msg('Here in the build of {0}{1}', unit.label, via) };
+  return {
+    uri: unit.definedBy,
+    span: entry ?? atStart,
+    message: entry ? msg('Included here in the build of {0}{1}', unit.label, via) : msg('Here in the build of {0}{1}', unit.label, via),
+  };
 }
 
 /** Where a finding on a build lands, once per finding and build (both immutable). */

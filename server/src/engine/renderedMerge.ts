@@ -99,6 +99,11 @@ function merged<R>(group: readonly Landing<R>[], merging: Merging<R>): Finding {
   if (merging.related) for (const r of merging.related(distinct.slice(0, maxRelated))) related.push(r);
   const { fixes: _fixes, ...rest } = first;
   // every render named, for the finding's identity (one per build; the message names only the first few)
-  const renders = distinct.map((l) => ({ build: merging.name(l.render), uri: l.finding.uri, span: l.finding.span, ...(l.finding.resource && { resource: l.finding.resource }) }));
+  const renders = distinct.map((l) => ({
+    build: merging.name(l.render),
+    uri: l.finding.uri,
+    span: l.finding.span,
+    ...(l.finding.resource && { resource: l.finding.resource }),
+  }));
   return { ...rest, uri: at.uri, span: at.span, message: merging.message(distinct), related: related.slice(0, maxRelated), renders };
 }

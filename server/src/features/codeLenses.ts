@@ -36,7 +36,11 @@ export function codeLensesFor(workspace: Analysis, uri: string): Lens[] {
     const namespaces = [...new Set(f.resources.map((r) => r.namespace))].sort();
     const n = f.resources.length;
     const objects = n === 1 ? msg('Builds {0} object', n) : msg('Builds {0} objects', n);
-    const title = !namespaces.length ? objects : namespaces.length === 1 ? msg('{0} in namespace {1}', objects, namespaces[0]) : msg('{0} in namespaces {1}', objects, namespaces.join(', '));
+    const title = !namespaces.length
+      ? objects
+      : namespaces.length === 1
+        ? msg('{0} in namespace {1}', objects, namespaces[0])
+        : msg('{0} in namespaces {1}', objects, namespaces.join(', '));
     out.push({ span: { start: 0, end: 0 }, title });
   }
   // With variants side by side, a lens traces the definition of this file (as the picker does for a variant's object).
@@ -101,20 +105,30 @@ function statefulPodNames(analysis: Analysis, sts: Workload, pods: string, msg: 
 /** Gateway semantics §G3: how many routes each listener accepts. */
 function gatewaySummary(analysis: Analysis, g: Gateway, msg: Msg): string {
   if (!g.listeners.length) return msg('no listeners');
-  return g.listeners.slice(0, 4).map((l) => {
-    const n = attachedRoutes(analysis, g, l).length;
-    return `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}: ${n === 1 ? msg('{0} route', n) : msg('{0} routes', n)}`;
-  }).join(' · ') + (g.listeners.length > 4 ? ` · ${msg('+{0} more', g.listeners.length - 4)}` : '');
+  return (
+    g.listeners
+      .slice(0, 4)
+      .map((l) => {
+        const n = attachedRoutes(analysis, g, l).length;
+        return `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}: ${n === 1 ? msg('{0} route', n) : msg('{0} routes', n)}`;
+      })
+      .join(' · ') + (g.listeners.length > 4 ? ` · ${msg('+{0} more', g.listeners.length - 4)}` : '')
+  );
 }
 
 /** Istio semantics §I4: how many VirtualServices of the workspace each server applies. */
 function istioGatewaySummary(analysis: Analysis, gw: IstioGateway, msg: Msg): string {
   if (!gw.servers.length) return msg('no servers');
   const bound = virtualServicesOn(analysis.cluster, gw);
-  return gw.servers.slice(0, 4).map((s) => {
-    const n = bound.filter((vs) => serverServes(gw, s, vs)).length;
-    return `${s.portName ?? '?'} ${s.port ?? '?'}/${s.protocol ?? '?'}: ${n === 1 ? msg('{0} VirtualService', n) : msg('{0} VirtualServices', n)}`;
-  }).join(' · ') + (gw.servers.length > 4 ? ` · ${msg('+{0} more', gw.servers.length - 4)}` : '');
+  return (
+    gw.servers
+      .slice(0, 4)
+      .map((s) => {
+        const n = bound.filter((vs) => serverServes(gw, s, vs)).length;
+        return `${s.portName ?? '?'} ${s.port ?? '?'}/${s.protocol ?? '?'}: ${n === 1 ? msg('{0} VirtualService', n) : msg('{0} VirtualServices', n)}`;
+      })
+      .join(' · ') + (gw.servers.length > 4 ? ` · ${msg('+{0} more', gw.servers.length - 4)}` : '')
+  );
 }
 
 /**
@@ -151,7 +165,13 @@ function routeSummary(analysis: Analysis, route: GatewayRoute, msg: Msg): string
     const name = `${ref.name ?? '?'}${ref.sectionName ? `/${ref.sectionName}` : ''}`;
     if (t.kind === 'gateway') {
       const a = attachToGateway(clusterLookup(analysis.cluster), route, ref, t);
-      parts.push(a.outcome === 'attached' ? msg('accepted by {0}', name) : a.outcome === 'unknown' ? msg('{0}: acceptance unknown', name) : msg('not accepted by {0}', name));
+      parts.push(
+        a.outcome === 'attached'
+          ? msg('accepted by {0}', name)
+          : a.outcome === 'unknown'
+            ? msg('{0}: acceptance unknown', name)
+            : msg('not accepted by {0}', name),
+      );
     } else if (t.kind === 'service') parts.push(msg('mesh route for Service {0}', t.service.name));
     else if (t.kind === 'missing') parts.push(msg('no parent {0}', name));
   }

@@ -54,7 +54,17 @@ export function completionAt(workspace: Analysis, uri: string, text: string, off
       if (!svc) return [];
       return svc.ports.flatMap((p, i): Completion[] => {
         const value = key === 'name' ? p.name : p.port === undefined ? undefined : String(p.port);
-        return value === undefined ? [] : [{ label: value, detail: msg('port {0} of Service {1}', `${p.port ?? '?'}/${p.protocol}`, svc.name), sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }];
+        return value === undefined
+          ? []
+          : [
+              {
+                label: value,
+                detail: msg('port {0} of Service {1}', `${p.port ?? '?'}/${p.protocol}`, svc.name),
+                sortText: String(i).padStart(4, '0'),
+                span: ctx.prefixSpan,
+                kind: 'port',
+              },
+            ];
       });
     }
   }
@@ -63,14 +73,49 @@ export function completionAt(workspace: Analysis, uri: string, text: string, off
     if (last === 'backendRefs' && key === 'name') return serviceItems(analysis, ns, ctx.prefixSpan, false);
     if (last === 'backendRefs' && key === 'port') {
       const svc = analysis.cluster.service(ns, siblingValue(ctx, 'name') ?? '');
-      return (svc?.ports ?? []).flatMap((p, i): Completion[] => (p.port === undefined ? [] : [{ label: String(p.port), detail: msg('Service port {0} of {1} → targetPort {2}', `${p.port}/${p.protocol}${p.name ? ` (${p.name})` : ''}`, svc!.name, p.targetPort ?? p.port), sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }]));
+      return (svc?.ports ?? []).flatMap((p, i): Completion[] =>
+        p.port === undefined
+          ? []
+          : [
+              {
+                label: String(p.port),
+                detail: msg(
+                  'Service port {0} of {1} → targetPort {2}',
+                  `${p.port}/${p.protocol}${p.name ? ` (${p.name})` : ''}`,
+                  svc!.name,
+                  p.targetPort ?? p.port,
+                ),
+                sortText: String(i).padStart(4, '0'),
+                span: ctx.prefixSpan,
+                kind: 'port',
+              },
+            ],
+      );
     }
     if (last === 'parentRefs' && key === 'name') {
-      return (analysis.cluster.objectsIn(ns)?.gateways ?? []).map((g) => ({ label: g.name, detail: g.gatewayClassName ? msg('Gateway in {0} (class {1})', ns, g.gatewayClassName) : msg('Gateway in {0}', ns), sortText: g.name, span: ctx.prefixSpan, kind: 'service' as const }));
+      return (analysis.cluster.objectsIn(ns)?.gateways ?? []).map((g) => ({
+        label: g.name,
+        detail: g.gatewayClassName ? msg('Gateway in {0} (class {1})', ns, g.gatewayClassName) : msg('Gateway in {0}', ns),
+        sortText: g.name,
+        span: ctx.prefixSpan,
+        kind: 'service' as const,
+      }));
     }
     if (last === 'parentRefs' && key === 'sectionName') {
       const gateway = analysis.cluster.get('Gateway', ns, siblingValue(ctx, 'name') ?? '').find(isGateway);
-      return (gateway?.listeners ?? []).flatMap((l, i): Completion[] => (l.name === undefined ? [] : [{ label: l.name, detail: msg('listener {0} of Gateway {1}', `${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` ${l.hostname}` : ''}`, gateway!.name), sortText: String(i).padStart(4, '0'), span: ctx.prefixSpan, kind: 'port' }]));
+      return (gateway?.listeners ?? []).flatMap((l, i): Completion[] =>
+        l.name === undefined
+          ? []
+          : [
+              {
+                label: l.name,
+                detail: msg('listener {0} of Gateway {1}', `${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` ${l.hostname}` : ''}`, gateway!.name),
+                sortText: String(i).padStart(4, '0'),
+                span: ctx.prefixSpan,
+                kind: 'port',
+              },
+            ],
+      );
     }
   }
   if (kind === 'Service') {
@@ -85,7 +130,11 @@ function serviceItems(analysis: Analysis, namespace: string, span: Span, headles
   const msg = messages(analysis.config.locale);
   return analysis.cluster.servicesIn(namespace).map((s) => {
     const rank = headlessFirst ? (s.headless ? 0 : 1) : 0;
-    const detail = s.headless ? msg('headless Service') : s.type === 'ExternalName' ? `ExternalName → ${s.externalName ?? ''}` : msg('{0} Service (not headless)', s.type);
+    const detail = s.headless
+      ? msg('headless Service')
+      : s.type === 'ExternalName'
+        ? `ExternalName → ${s.externalName ?? ''}`
+        : msg('{0} Service (not headless)', s.type);
     return { label: s.name, detail, sortText: `${rank}${s.name}`, span, kind: 'service' as const };
   });
 }
@@ -97,13 +146,27 @@ function selectorItems(analysis: Analysis, namespace: string, ctx: LineContext, 
   const templates = (n: number) => (n === 1 ? msg('{0} pod template', n) : msg('{0} pod templates', n));
   if (ctx.key === undefined) {
     for (const w of workloads) for (const k of w.template.labels.keys()) seen.set(k, (seen.get(k) ?? 0) + 1);
-    return [...seen].filter(([k]) => !svc?.selector?.has(k)).map(([k, n]) => ({ label: k, detail: msg('label key on {0} in {1}', templates(n), namespace), sortText: k, span: ctx.prefixSpan, kind: 'label' as const }));
+    return [...seen]
+      .filter(([k]) => !svc?.selector?.has(k))
+      .map(([k, n]) => ({
+        label: k,
+        detail: msg('label key on {0} in {1}', templates(n), namespace),
+        sortText: k,
+        span: ctx.prefixSpan,
+        kind: 'label' as const,
+      }));
   }
   for (const w of workloads) {
     const v = w.template.labels.get(ctx.key);
     if (v !== undefined) seen.set(v, (seen.get(v) ?? 0) + 1);
   }
-  return [...seen].map(([v, n]) => ({ label: v, detail: msg('{0} on {1} in {2}', `${ctx.key}=${v}`, templates(n), namespace), sortText: v, span: ctx.prefixSpan, kind: 'label' as const }));
+  return [...seen].map(([v, n]) => ({
+    label: v,
+    detail: msg('{0} on {1} in {2}', `${ctx.key}=${v}`, templates(n), namespace),
+    sortText: v,
+    span: ctx.prefixSpan,
+    kind: 'label' as const,
+  }));
 }
 
 function targetPortItems(analysis: Analysis, namespace: string, span: Span, resource: Resource | undefined): Completion[] {
@@ -116,7 +179,13 @@ function targetPortItems(analysis: Analysis, namespace: string, span: Span, reso
     for (const c of w.template.containers) {
       for (const p of c.ports) {
         if (!p.name || out.has(p.name)) continue;
-        out.set(p.name, { label: p.name, detail: msg('{0} in {1} {2}, container {3}', `${p.containerPort ?? '?'}/${p.protocol}`, w.kind, w.name, c.name), sortText: p.name, span, kind: 'port' });
+        out.set(p.name, {
+          label: p.name,
+          detail: msg('{0} in {1} {2}, container {3}', `${p.containerPort ?? '?'}/${p.protocol}`, w.kind, w.name, c.name),
+          sortText: p.name,
+          span,
+          kind: 'port',
+        });
       }
     }
   }

@@ -31,12 +31,14 @@ export function definitionAt(workspace: Analysis, uri: string, offset: number): 
     if (keys.length !== 3 || keys[0] !== 'spec' || keys[1] !== 'selector' || !r.selector) return [];
     return analysis.endpointsOf(r).groups.map((g) => {
       const spans = g.workload.template.labelSpans.get(keys[2]);
-      return { uri: g.workload.uri, span: spans ? { start: spans.key.start, end: spans.value.end } : g.workload.template.labelsSpan ?? g.workload.nameSpan };
+      return { uri: g.workload.uri, span: spans ? { start: spans.key.start, end: spans.value.end } : (g.workload.template.labelsSpan ?? g.workload.nameSpan) };
     });
   }
   if (isWorkload(r)) {
-    if (r.kind === 'StatefulSet' && r.serviceNameSpan && spanContains(r.serviceNameSpan, offset)) return serviceLocation(analysis.cluster.service(r.namespace, r.serviceName ?? ''));
-    if (r.template.subdomainSpan && spanContains(r.template.subdomainSpan, offset)) return serviceLocation(analysis.cluster.service(r.namespace, r.template.subdomain ?? ''));
+    if (r.kind === 'StatefulSet' && r.serviceNameSpan && spanContains(r.serviceNameSpan, offset))
+      return serviceLocation(analysis.cluster.service(r.namespace, r.serviceName ?? ''));
+    if (r.template.subdomainSpan && spanContains(r.template.subdomainSpan, offset))
+      return serviceLocation(analysis.cluster.service(r.namespace, r.template.subdomain ?? ''));
   }
   if (r.kind === 'Ingress') {
     const ing = r as Ingress;
@@ -68,7 +70,8 @@ function routeDefinition(analysis: Analysis, route: GatewayRoute, offset: number
   if (parent) {
     const t = parentTarget(clusterLookup(analysis.cluster), route, parent);
     if (t.kind === 'gateway') {
-      const l = parent.sectionNameSpan && spanContains(parent.sectionNameSpan, offset) ? t.gateway.listeners.find((x) => x.name === parent.sectionName) : undefined;
+      const l =
+        parent.sectionNameSpan && spanContains(parent.sectionNameSpan, offset) ? t.gateway.listeners.find((x) => x.name === parent.sectionName) : undefined;
       return [{ uri: t.gateway.uri, span: l ? l.span : t.gateway.nameSpan }];
     }
     return t.kind === 'service' ? serviceLocation(t.service) : [];

@@ -67,7 +67,11 @@ export function findingIdentities(findings: readonly IdentifiedFinding[], analys
  * Every identity of each finding, in their order: one for a finding on a file as written; for a finding on renders one
  * per render (`Finding.renders`, each read in its rendered file), sorted by build name.
  */
-export function findingIdentitySets(findings: readonly IdentifiedFinding[], analysis: Analysis, textOf: (uri: string) => string | undefined): FindingIdentity[][] {
+export function findingIdentitySets(
+  findings: readonly IdentifiedFinding[],
+  analysis: Analysis,
+  textOf: (uri: string) => string | undefined,
+): FindingIdentity[][] {
   const analysed = new Map<string, ManifestFile>();
   for (const f of analysis.cluster.files) if (f.resources.length) analysed.set(f.uri, f);
   const parsed = new Map<string, readonly Resource[]>();
@@ -86,7 +90,10 @@ export function findingIdentitySets(findings: readonly IdentifiedFinding[], anal
   const textIn = (uri: string) => textOf(uri) ?? analysed.get(uri)?.text;
   return findings.map((f) => {
     if (!f.renders?.length) return [identityOf(f, resourcesOf(f.uri), textOf(f.uri))];
-    const ids = f.renders.map((r) => ({ ...identityOf({ uri: r.uri, span: r.span, code: f.code, resource: r.resource }, resourcesOf(r.uri), textIn(r.uri), f.uri), build: r.build }));
+    const ids = f.renders.map((r) => ({
+      ...identityOf({ uri: r.uri, span: r.span, code: f.code, resource: r.resource }, resourcesOf(r.uri), textIn(r.uri), f.uri),
+      build: r.build,
+    }));
     return ids.sort((a, b) => (a.build < b.build ? -1 : a.build > b.build ? 1 : 0));
   });
 }
@@ -103,7 +110,6 @@ function identityOf(f: IdentifiedFinding, resources: readonly Resource[], text: 
     value,
   };
 }
-
 
 const plainKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

@@ -8,7 +8,15 @@ import { fileNamed } from '../model/cluster';
 import { sourceOf, type SourceMapping } from '../model/rendered';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
-import { externalNameHover, externalTrafficPolicyHover, ingressBackendHover, publishNotReadyHover, selectorHover, servicePortHover, sessionAffinityHover } from './hoverFields';
+import {
+  externalNameHover,
+  externalTrafficPolicyHover,
+  ingressBackendHover,
+  publishNotReadyHover,
+  selectorHover,
+  servicePortHover,
+  sessionAffinityHover,
+} from './hoverFields';
 import { backendRefHover, gatewayHover, listenerHover, parentRefHover, routeHostnameHover } from './hoverGateway';
 import { nameHover } from './hoverName';
 import { istioDestinationHover, istioSubsetHover } from './hoverIstio';
@@ -38,7 +46,14 @@ export function hoverAt(workspace: Analysis, uri: string, offset: number, shown?
   const hover = hoverInScope(scope.analysis, uri, offset, shown) ?? renderedHover(workspace, uri, offset, shown);
   // A Service hover names its variant on its first line; the others say it at the end.
   if (!hover || !scope.label || hover.markdown.startsWith('**Service**')) return hover;
-  return { ...hover, markdown: msg('{0}\n\n---\n\nAnalysed with variant {1}: other parts of the workspace define the same objects differently, so they are never applied with it.', hover.markdown, code(scope.label)) };
+  return {
+    ...hover,
+    markdown: msg(
+      '{0}\n\n---\n\nAnalysed with variant {1}: other parts of the workspace define the same objects differently, so they are never applied with it.',
+      hover.markdown,
+      code(scope.label),
+    ),
+  };
 }
 
 function hoverInScope(analysis: Analysis, uri: string, offset: number, shown: readonly Finding[] | undefined): Hover | undefined {
@@ -110,7 +125,8 @@ function hoverOn(analysis: Analysis, place: CursorPlace, offset: number, shown: 
   if (isRoute(r)) return routeHover(analysis, r, offset);
   if (isIstioNetworkingVersion(r.apiVersion)) return istioHover(analysis, r, offset);
   if (isGateway(r)) {
-    if (spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset)) return { markdown: gatewayHover(analysis, r), span: spanContains(r.nameSpan, offset) ? r.nameSpan : r.kindSpan };
+    if (spanContains(r.nameSpan, offset) || spanContains(r.kindSpan, offset))
+      return { markdown: gatewayHover(analysis, r), span: spanContains(r.nameSpan, offset) ? r.nameSpan : r.kindSpan };
     const l = r.listeners.find((x) => spanContains(x.span, offset));
     return l ? { markdown: listenerHover(analysis, r, l), span: l.nameSpan && spanContains(l.nameSpan, offset) ? l.nameSpan : l.span } : undefined;
   }
@@ -146,9 +162,14 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
   const keys = keysOf(place.path);
   const last = place.path[place.path.length - 1];
   const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? s.nameSpan;
-  if (spanContains(s.nameSpan, offset) || spanContains(s.kindSpan, offset) || (keys.length === 1 && keys[0] === 'kind')
-    || (keys.length === 2 && (endsWith(keys, 'metadata', 'name') || endsWith(keys, 'spec', 'type') || endsWith(keys, 'spec', 'clusterIP') || endsWith(keys, 'spec', 'clusterIPs')))
-    || (keys.length === 3 && endsWith(keys, 'spec', 'clusterIPs'))) {
+  if (
+    spanContains(s.nameSpan, offset) ||
+    spanContains(s.kindSpan, offset) ||
+    (keys.length === 1 && keys[0] === 'kind') ||
+    (keys.length === 2 &&
+      (endsWith(keys, 'metadata', 'name') || endsWith(keys, 'spec', 'type') || endsWith(keys, 'spec', 'clusterIP') || endsWith(keys, 'spec', 'clusterIPs'))) ||
+    (keys.length === 3 && endsWith(keys, 'spec', 'clusterIPs'))
+  ) {
     return { markdown: serviceHover(analysis, s), span };
   }
   if (keys.length === 3 && keys[0] === 'spec' && keys[1] === 'selector') return { markdown: selectorHover(analysis, s, keys[2], diagnosed), span };
@@ -173,16 +194,25 @@ function serviceFieldHover(analysis: Analysis, s: Service, place: CursorPlace, o
 function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offset: number, diagnosed: boolean): Hover | undefined {
   // The workload's name or kind: its NetworkPolicy reach in both directions (first: it needs no YAML path, and the
   // `spec.serviceName` below is never at the name or kind).
-  if (spanContains(w.nameSpan, offset) || spanContains(w.kindSpan, offset)) return { markdown: workloadReachHover(analysis, w), span: spanContains(w.nameSpan, offset) ? w.nameSpan : w.kindSpan };
+  if (spanContains(w.nameSpan, offset) || spanContains(w.kindSpan, offset))
+    return { markdown: workloadReachHover(analysis, w), span: spanContains(w.nameSpan, offset) ? w.nameSpan : w.kindSpan };
   const last = place.path[place.path.length - 1];
   const span = (last && (place.onKey ? last.keySpan : last.node.span)) ?? w.nameSpan;
   const t = w.template;
-  if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2) return { markdown: serviceNameHover(analysis, w, diagnosed), span };
+  if (w.kind === 'StatefulSet' && last?.key === 'serviceName' && keysOf(place.path).length === 2)
+    return { markdown: serviceNameHover(analysis, w, diagnosed), span };
   for (const [key, spans] of t.labelSpans) {
-    if (spanContains(spans.key, offset) || spanContains(spans.value, offset)) return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
+    if (spanContains(spans.key, offset) || spanContains(spans.value, offset))
+      return { markdown: labelsHover(analysis, w, key), span: { start: spans.key.start, end: spans.value.end } };
   }
   // Nodes of two reads of one file are different objects: the pod spec is recognised by where it is.
-  if (last && (last.key === 'hostname' || last.key === 'subdomain') && t.spec && last.parent.span.start === t.spec.span.start && last.parent.span.end === t.spec.span.end) {
+  if (
+    last &&
+    (last.key === 'hostname' || last.key === 'subdomain') &&
+    t.spec &&
+    last.parent.span.start === t.spec.span.start &&
+    last.parent.span.end === t.spec.span.end
+  ) {
     return { markdown: hostnameHover(analysis, w, last.key), span };
   }
   for (const c of t.containers) {

@@ -21,7 +21,9 @@ export function selectorHover(analysis: Analysis, service: Service, key: string,
   const groups = analysis.endpointsOf(service).groups;
   if (groups.length) {
     out.push(msg('Pod templates in {0} matching the whole selector:', code(service.namespace)));
-    out.push(...bounded(msg, groups, 8, (g) => md`- ${text(g.workload.kind)} ${code(g.workload.name)}${g.replicas === undefined ? md`` : md` ×${g.replicas}`}`));
+    out.push(
+      ...bounded(msg, groups, 8, (g) => md`- ${text(g.workload.kind)} ${code(g.workload.name)}${g.replicas === undefined ? md`` : md` ×${g.replicas}`}`),
+    );
     return lines(out);
   }
   out.push(msg('No pod template in {0} matches the whole selector, so the Service has no endpoints.', code(service.namespace)));
@@ -62,33 +64,54 @@ function nearMisses(analysis: Analysis, service: Service): Md[] {
 export function servicePortHover(analysis: Analysis, service: Service, port: ServicePort, field: 'targetPort' | 'name'): Md {
   const msg = mdMessages(analysis.config.locale);
   const target = port.targetPort === undefined ? String(port.port ?? '?') : String(port.targetPort);
-  const out: Md[] = field === 'targetPort'
-    ? [msg('**targetPort** {0} of Service port {1}', code(target), code(portLabel(port))), md``]
-    : [msg('**Service port name** {0}: port {1} of Service {2}', code(port.name ?? ''), code(`${port.port ?? '?'}/${port.protocol}`), code(service.name)), md``,
-      msg('Ingress backends can name this port; it is the service label of its SRV record {0}, and kube-proxy matches endpoint ports by it.', code(`_${port.name ?? ''}._${port.protocol.toLowerCase()}.${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain}`)), md``];
+  const out: Md[] =
+    field === 'targetPort'
+      ? [msg('**targetPort** {0} of Service port {1}', code(target), code(portLabel(port))), md``]
+      : [
+          msg('**Service port name** {0}: port {1} of Service {2}', code(port.name ?? ''), code(`${port.port ?? '?'}/${port.protocol}`), code(service.name)),
+          md``,
+          msg(
+            'Ingress backends can name this port; it is the service label of its SRV record {0}, and kube-proxy matches endpoint ports by it.',
+            code(`_${port.name ?? ''}._${port.protocol.toLowerCase()}.${service.name}.${service.namespace}.svc.${analysis.config.clusterDomain}`),
+          ),
+          md``,
+        ];
   if (service.type === 'ExternalName') {
-    out.push(msg('No effect: an ExternalName Service has no endpoints; clients connect to the external host\'s own port.'));
+    out.push(msg("No effect: an ExternalName Service has no endpoints; clients connect to the external host's own port."));
     return lines(out);
   }
-  if (service.headless && field === 'targetPort') out.push(msg('kube-proxy ignores it on a headless Service, but the EndpointSlice (and so the DNS SRV record) carries the container port it names.'), md``);
+  if (service.headless && field === 'targetPort')
+    out.push(msg('kube-proxy ignores it on a headless Service, but the EndpointSlice (and so the DNS SRV record) carries the container port it names.'), md``);
   const eps = analysis.endpointsOf(service);
   if (eps.source !== 'selector' || !eps.groups.length) {
-    out.push(service.selector ? msg('No pod template matches the selector, so nothing resolves it.') : msg('The Service has no selector: manual Endpoints give the port numbers, and targetPort is not used.'));
+    out.push(
+      service.selector
+        ? msg('No pod template matches the selector, so nothing resolves it.')
+        : msg('The Service has no selector: manual Endpoints give the port numbers, and targetPort is not used.'),
+    );
     return lines(out);
   }
   const lookup = typeof port.targetPort === 'string' ? msg(', looked up by name and protocol {0}', text(port.protocol)) : md``;
-  out.push(field === 'name' ? msg('Its targetPort {0}{1}{2} lands on:', code(target), lookup, lookup ? md`,` : md``) : typeof port.targetPort === 'string' ? msg('Looked up by name and protocol {0} in each selected workload:', text(port.protocol)) : msg('Each selected workload receives it on:'));
-  out.push(...bounded(msg, eps.groups, 8, (g) => {
-    const t = g.ports[port.index];
-    const who = md`${text(g.workload.kind)} ${code(g.workload.name)}`;
-    if (!t || t.containerPort === undefined) {
-      const declared = g.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name);
-      const names = declared.map((p) => md`${code(p.name!)} (${p.containerPort ?? md`?`}/${text(p.protocol)})`);
-      return msg('- {0}: none; it names {1}', who, names.length ? joined(names.slice(0, 4), ', ') : msg('no container port'));
-    }
-    const where = t.container ? msg('container {0}', code(t.container.name)) : msg('no container declares it');
-    return md`- ${who}: ${t.containerPort}/${text(port.protocol)}, ${where}${t.declared?.name ? msg(' as {0}', code(t.declared.name)) : md``}`;
-  }));
+  out.push(
+    field === 'name'
+      ? msg('Its targetPort {0}{1}{2} lands on:', code(target), lookup, lookup ? md`,` : md``)
+      : typeof port.targetPort === 'string'
+        ? msg('Looked up by name and protocol {0} in each selected workload:', text(port.protocol))
+        : msg('Each selected workload receives it on:'),
+  );
+  out.push(
+    ...bounded(msg, eps.groups, 8, (g) => {
+      const t = g.ports[port.index];
+      const who = md`${text(g.workload.kind)} ${code(g.workload.name)}`;
+      if (!t || t.containerPort === undefined) {
+        const declared = g.workload.template.containers.flatMap((c) => c.ports).filter((p) => p.name);
+        const names = declared.map((p) => md`${code(p.name!)} (${p.containerPort ?? md`?`}/${text(p.protocol)})`);
+        return msg('- {0}: none; it names {1}', who, names.length ? joined(names.slice(0, 4), ', ') : msg('no container port'));
+      }
+      const where = t.container ? msg('container {0}', code(t.container.name)) : msg('no container declares it');
+      return md`- ${who}: ${t.containerPort}/${text(port.protocol)}, ${where}${t.declared?.name ? msg(' as {0}', code(t.declared.name)) : md``}`;
+    }),
+  );
   return lines(out);
 }
 
@@ -101,9 +124,18 @@ export function externalNameHover(msg: MdMsg, service: Service): Md {
   }
   // semantics §2.1 E1/E2: a CNAME unless the value parses as an IP, in which case CoreDNS answers NXDOMAIN.
   if (isIP(target)) {
-    out.push(msg('⚠ This looks like an IP address. The API accepts it, but CoreDNS does not answer for the Service at all (NXDOMAIN). Use a Service with manual Endpoints for a fixed IP.'));
+    out.push(
+      msg(
+        '⚠ This looks like an IP address. The API accepts it, but CoreDNS does not answer for the Service at all (NXDOMAIN). Use a Service with manual Endpoints for a fixed IP.',
+      ),
+    );
   } else {
-    out.push(msg('DNS answers the Service name with a CNAME to {0}; the client then resolves that name itself. No endpoints, no kube-proxy rules and no port mapping: clients must use the port the external host listens on.', code(`${target}.`)));
+    out.push(
+      msg(
+        'DNS answers the Service name with a CNAME to {0}; the client then resolves that name itself. No endpoints, no kube-proxy rules and no port mapping: clients must use the port the external host listens on.',
+        code(`${target}.`),
+      ),
+    );
   }
   return lines(out);
 }
@@ -114,9 +146,17 @@ export function publishNotReadyHover(msg: MdMsg, service: Service): Md {
   if (!service.selector) {
     out.push(msg('No effect here: the Service has no selector, and manual Endpoints are mirrored with their own readiness regardless of this field.'));
   } else if (service.publishNotReadyAddresses) {
-    out.push(msg('Pods count as ready endpoints as soon as they have an IP, before their readiness probe passes and while terminating. Their DNS names answer early (useful for StatefulSet peer discovery), and kube-proxy sends them traffic too.'));
+    out.push(
+      msg(
+        'Pods count as ready endpoints as soon as they have an IP, before their readiness probe passes and while terminating. Their DNS names answer early (useful for StatefulSet peer discovery), and kube-proxy sends them traffic too.',
+      ),
+    );
   } else {
-    out.push(msg('Only ready pods are endpoints: a pod gets DNS records and traffic once its readiness probe passes, and loses them when it stops being ready or starts terminating.'));
+    out.push(
+      msg(
+        'Only ready pods are endpoints: a pod gets DNS records and traffic once its readiness probe passes, and loses them when it stops being ready or starts terminating.',
+      ),
+    );
   }
   return lines(out);
 }
@@ -127,7 +167,12 @@ export function sessionAffinityHover(msg: MdMsg, service: Service): Md {
     out.push(msg('No effect: kube-proxy does not handle headless or ExternalName Services; clients connect to pod IPs (or the external host) directly.'));
   } else if (service.sessionAffinity === 'ClientIP') {
     const t = service.sessionAffinityTimeout ?? 10800;
-    out.push(msg('kube-proxy sends every connection from the same client IP to the same pod for {0} seconds after the last one. Behind SNAT or a proxy, many clients share one IP and land on one pod.', t));
+    out.push(
+      msg(
+        'kube-proxy sends every connection from the same client IP to the same pod for {0} seconds after the last one. Behind SNAT or a proxy, many clients share one IP and land on one pod.',
+        t,
+      ),
+    );
   } else {
     out.push(msg('Each new connection picks a pod at random; long-lived connections stay where they landed.'));
   }
@@ -140,9 +185,15 @@ export function externalTrafficPolicyHover(msg: MdMsg, service: Service): Md {
   if (service.type !== 'NodePort' && service.type !== 'LoadBalancer') {
     out.push(msg('No effect: it applies only to traffic entering through node ports or a load balancer, and this Service is {0}.', code(service.type)));
   } else if (policy === 'Local') {
-    out.push(msg('Traffic arriving at a node goes only to pods on that node, and the client source IP is preserved. Nodes without a ready pod drop it (a load balancer learns this from the health-check node port), and pods may be unevenly loaded.'));
+    out.push(
+      msg(
+        'Traffic arriving at a node goes only to pods on that node, and the client source IP is preserved. Nodes without a ready pod drop it (a load balancer learns this from the health-check node port), and pods may be unevenly loaded.',
+      ),
+    );
   } else {
-    out.push(msg('Any node forwards to any ready pod, possibly on another node; the packet is SNATed on the way, so pods see a node IP instead of the client IP.'));
+    out.push(
+      msg('Any node forwards to any ready pod, possibly on another node; the packet is SNATed on the way, so pods see a node IP instead of the client IP.'),
+    );
   }
   return lines(out);
 }
@@ -153,7 +204,10 @@ export function ingressBackendHover(analysis: Analysis, route: IngressRoute, dia
   const out: Md[] = [msg('**Ingress backend** for {0}', code(where)), md``];
   if (route.problem || !route.service) {
     if (diagnosed) out.push(msg('→ Service {0}: the controller cannot route these requests.', code(route.serviceName ?? '')));
-    else out.push(md`⚠ ${route.problem ? escape(route.problem) : msg('Service {0} does not exist in {1}.', code(route.serviceName ?? ''), code(route.ingress.namespace))}`);
+    else
+      out.push(
+        md`⚠ ${route.problem ? escape(route.problem) : msg('Service {0} does not exist in {1}.', code(route.serviceName ?? ''), code(route.ingress.namespace))}`,
+      );
     return lines(out);
   }
   const svc = route.service;
@@ -164,8 +218,19 @@ export function ingressBackendHover(analysis: Analysis, route: IngressRoute, dia
   if (!groups.length) out.push(msg('→ no pods: the Service has no selected endpoints'));
   for (const g of groups) {
     const t = g.ports[sp.index];
-    if (!t || t.containerPort === undefined) out.push(msg('→ {0} {1}: ⚠ targetPort {2} does not resolve in its pods', text(g.workload.kind), code(g.workload.name), code(String(sp.targetPort))));
-    else out.push(msg('→ targetPort {0} → container port {1} of {2} {3}{4}', code(String(sp.targetPort)), t.containerPort, text(g.workload.kind), code(g.workload.name), t.container ? msg(' (container {0})', code(t.container.name)) : md``));
+    if (!t || t.containerPort === undefined)
+      out.push(msg('→ {0} {1}: ⚠ targetPort {2} does not resolve in its pods', text(g.workload.kind), code(g.workload.name), code(String(sp.targetPort))));
+    else
+      out.push(
+        msg(
+          '→ targetPort {0} → container port {1} of {2} {3}{4}',
+          code(String(sp.targetPort)),
+          t.containerPort,
+          text(g.workload.kind),
+          code(g.workload.name),
+          t.container ? msg(' (container {0})', code(t.container.name)) : md``,
+        ),
+      );
   }
   return lines(out);
 }

@@ -4,8 +4,19 @@
 
 import type { Analysis } from '../analysis/analysis';
 import {
-  attachToGateway, backendShares, backendVerdict, clusterLookup, failureOf, hostnamesIntersect, hostnamesMeet, listenerKinds, parentTarget, percent,
-  problemsText, servicePortOfParent, type ListenerVerdict,
+  attachToGateway,
+  backendShares,
+  backendVerdict,
+  clusterLookup,
+  failureOf,
+  hostnamesIntersect,
+  hostnamesMeet,
+  listenerKinds,
+  parentTarget,
+  percent,
+  problemsText,
+  servicePortOfParent,
+  type ListenerVerdict,
 } from '../analysis/gatewayRoutes';
 import { isRoute, type Gateway, type GatewayListener, type GatewayRoute, type ParentRef, type RouteBackendRef, type RouteRule } from '../model/gatewayApi';
 import { formatSelector } from '../model/selector';
@@ -16,30 +27,81 @@ export function parentRefHover(analysis: Analysis, route: GatewayRoute, ref: Par
   const msg = mdMessages(analysis.config.locale);
   const { cluster } = analysis;
   const target = parentTarget(clusterLookup(cluster), route, ref);
-  const head = msg('**parentRef** {0}{1}{2}', code(`${ref.kind} ${target.namespace}/${ref.name ?? '?'}`), ref.sectionName ? msg(' section {0}', code(ref.sectionName)) : md``, ref.port !== undefined ? msg(' port {0}', ref.port) : md``);
+  const head = msg(
+    '**parentRef** {0}{1}{2}',
+    code(`${ref.kind} ${target.namespace}/${ref.name ?? '?'}`),
+    ref.sectionName ? msg(' section {0}', code(ref.sectionName)) : md``,
+    ref.port !== undefined ? msg(' port {0}', ref.port) : md``,
+  );
   const out: Md[] = [head, md``];
   switch (target.kind) {
     case 'unknown':
-      out.push(msg('Not in the workspace: namespace {0} or kind {1} is not known from the manifests, so whether the route attaches is unknown.', code(target.namespace), code(ref.kind)));
+      out.push(
+        msg(
+          'Not in the workspace: namespace {0} or kind {1} is not known from the manifests, so whether the route attaches is unknown.',
+          code(target.namespace),
+          code(ref.kind),
+        ),
+      );
       return lines(out);
     case 'missing':
-      out.push(msg('⚠ No {0} {1} in namespace {2}: the route is not accepted for this parent.', text(String(target.targetKind)), code(ref.name ?? md``), code(target.namespace)));
+      out.push(
+        msg(
+          '⚠ No {0} {1} in namespace {2}: the route is not accepted for this parent.',
+          text(String(target.targetKind)),
+          code(ref.name ?? md``),
+          code(target.namespace),
+        ),
+      );
       return lines(out);
     case 'service': {
       const p = servicePortOfParent(target.service, ref);
-      const role = target.namespace === route.namespace ? msg('producer route: applies to calls from every namespace') : msg('consumer route: applies to calls from namespace {0}', code(route.namespace));
+      const role =
+        target.namespace === route.namespace
+          ? msg('producer route: applies to calls from every namespace')
+          : msg('consumer route: applies to calls from namespace {0}', code(route.namespace));
       out.push(msg('Mesh attachment to Service {0} ({1}).', code(target.service.name), text(String(role))));
-      out.push(p ? msg('Port {0}.', code(portLabel(p))) : ref.sectionName || ref.port !== undefined ? msg('⚠ The Service has no such port.') : msg('Every port of the Service.'));
+      out.push(
+        p
+          ? msg('Port {0}.', code(portLabel(p)))
+          : ref.sectionName || ref.port !== undefined
+            ? msg('⚠ The Service has no such port.')
+            : msg('Every port of the Service.'),
+      );
       return lines(out);
     }
     case 'gateway': {
       const gateway = target.gateway;
       const a = attachToGateway(clusterLookup(cluster), route, ref, target);
-      out.push(msg('Gateway {0}{1}: {2}', code(gateway.name), gateway.gatewayClassName ? msg(' (class {0})', code(gateway.gatewayClassName)) : md``, a.onlyBelow ? msg('its listeners would not accept the route, but it is written only in a folder below the route\'s, which is not applied with it: whether the route meets this Gateway is unknown.') : outcomeTexts(msg)[a.outcome]));
-      if (!a.selected.length) out.push(md``, msg('Its listeners: {0}.', gateway.listeners.length ? joined(gateway.listeners.map((l) => code(listenerName(l))), ', ') : msg('none')));
+      out.push(
+        msg(
+          'Gateway {0}{1}: {2}',
+          code(gateway.name),
+          gateway.gatewayClassName ? msg(' (class {0})', code(gateway.gatewayClassName)) : md``,
+          a.onlyBelow
+            ? msg(
+                "its listeners would not accept the route, but it is written only in a folder below the route's, which is not applied with it: whether the route meets this Gateway is unknown.",
+              )
+            : outcomeTexts(msg)[a.outcome],
+        ),
+      );
+      if (!a.selected.length)
+        out.push(
+          md``,
+          msg(
+            'Its listeners: {0}.',
+            gateway.listeners.length
+              ? joined(
+                  gateway.listeners.map((l) => code(listenerName(l))),
+                  ', ',
+                )
+              : msg('none'),
+          ),
+        );
       if (a.selected.length) {
         out.push(md``, msg('| listener | accepts? | why |'), md`|---|---|---|`);
-        for (const v of a.selected) out.push(md`| ${escape(listenerName(v.listener))} | ${text(String(verdictWord(msg, v)))} | ${escape(verdictWhy(msg, v, route, gateway))} |`);
+        for (const v of a.selected)
+          out.push(md`| ${escape(listenerName(v.listener))} | ${text(String(verdictWord(msg, v)))} | ${escape(verdictWhy(msg, v, route, gateway))} |`);
       }
       return lines(out);
     }
@@ -55,7 +117,7 @@ const outcomeTexts = (msg: MdMsg) => ({
 });
 
 function listenerName(l: GatewayListener): string {
-  return (`${l.name ?? `#${l.index + 1}`} ${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` ${l.hostname}` : ''}`);
+  return `${l.name ?? `#${l.index + 1}`} ${l.port ?? '?'}/${l.protocol ?? '?'}${l.hostname ? ` ${l.hostname}` : ''}`;
 }
 
 function verdictWord(msg: MdMsg, v: ListenerVerdict): Md {
@@ -70,7 +132,10 @@ function verdictWhy(msg: MdMsg, v: ListenerVerdict, route: GatewayRoute, gateway
   if (v.kind === 'unknown') return msg('protocol {0} is implementation-specific', text(String(l.protocol ?? md`?`)));
   if (v.namespace === false) {
     if (l.from === 'Same') return msg('only routes from {0} (from: Same)', text(String(gateway.namespace)));
-    if (l.from === 'Selector') return l.namespaceSelector ? msg('namespace {0} does not match {1}', text(String(route.namespace)), text(String(formatSelector(l.namespaceSelector)))) : msg('from: Selector without a selector');
+    if (l.from === 'Selector')
+      return l.namespaceSelector
+        ? msg('namespace {0} does not match {1}', text(String(route.namespace)), text(String(formatSelector(l.namespaceSelector))))
+        : msg('from: Selector without a selector');
     return msg('from: {0}', text(String(l.from)));
   }
   if (v.namespace === 'unknown') return msg('namespace {0} has no Namespace manifest, so its labels are unknown', text(String(route.namespace)));
@@ -94,8 +159,13 @@ export function routeHostnameHover(analysis: Analysis, route: GatewayRoute, host
       rows.push(md`- ${meets ? md`✓` : md`✖`} ${code(`${t.gateway.name}/${listenerName(l)}`)}${l.hostname ? md`` : msg(' (no hostname: every host)')}`);
     }
   }
-  if (!rows.length) out.push(msg('No Gateway listener in the workspace is selected by this route\'s parentRefs.'));
-  else out.push(msg('Listeners selected by the parentRefs, and whether this hostname meets theirs (`*.` matches one or more labels, never the bare domain):'), md``, ...rows);
+  if (!rows.length) out.push(msg("No Gateway listener in the workspace is selected by this route's parentRefs."));
+  else
+    out.push(
+      msg('Listeners selected by the parentRefs, and whether this hostname meets theirs (`*.` matches one or more labels, never the bare domain):'),
+      md``,
+      ...rows,
+    );
   return lines(out);
 }
 
@@ -103,8 +173,24 @@ export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: R
   const msg = mdMessages(analysis.config.locale);
   const v = backendVerdict(clusterLookup(analysis.cluster), route, ref);
   const share = backendShares(rule)[ref.index];
-  const out: Md[] = [msg('**backendRef** {0}{1}', code(`${ref.kind} ${v.namespace}/${ref.name ?? md`?`}`), text(String(ref.port !== undefined ? msg(' port {0}', ref.port) : md``))), md``];
-  out.push(msg('Weight {0}: {1} of the {2} matching rule {3}{4}.', text(String(ref.weight)), text(String(percent(share))), text(String(failureOf(route.kind).traffic)), text(String(rule.index + 1)), rule.matches.length ? md` (${escape(rule.matches.join('; '))})` : md``));
+  const out: Md[] = [
+    msg(
+      '**backendRef** {0}{1}',
+      code(`${ref.kind} ${v.namespace}/${ref.name ?? md`?`}`),
+      text(String(ref.port !== undefined ? msg(' port {0}', ref.port) : md``)),
+    ),
+    md``,
+  ];
+  out.push(
+    msg(
+      'Weight {0}: {1} of the {2} matching rule {3}{4}.',
+      text(String(ref.weight)),
+      text(String(percent(share))),
+      text(String(failureOf(route.kind).traffic)),
+      text(String(rule.index + 1)),
+      rule.matches.length ? md` (${escape(rule.matches.join('; '))})` : md``,
+    ),
+  );
   if (v.status === 'unknown' && !v.service) {
     out.push(md``, msg('Not modelled here (another kind, or a namespace no manifest populates): unknown.'));
     return lines(out);
@@ -119,11 +205,30 @@ export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: R
   out.push(md``, msg('→ Service {0}{1}', code(svc.name), sp ? msg(' port {0}', code(portLabel(sp))) : md``));
   if (!sp) return lines(out);
   const groups = analysis.endpointsOf(svc).groups;
-  if (!groups.length) out.push(msg('→ no pods: the Service has no selected endpoints ({0} while none is ready)', text(String(route.kind === 'HTTPRoute' ? msg('HTTP 503') : msg('no answer')))));
+  if (!groups.length)
+    out.push(
+      msg(
+        '→ no pods: the Service has no selected endpoints ({0} while none is ready)',
+        text(String(route.kind === 'HTTPRoute' ? msg('HTTP 503') : msg('no answer'))),
+      ),
+    );
   for (const g of groups) {
     const t = g.ports[sp.index];
-    if (!t || t.containerPort === undefined) out.push(msg('→ {0} {1}: ⚠ targetPort {2} does not resolve in its pods', text(String(g.workload.kind)), code(g.workload.name), code(String(sp.targetPort))));
-    else out.push(msg('→ targetPort {0} → container port {1} of {2} {3}{4}', code(String(sp.targetPort)), text(String(t.containerPort)), text(String(g.workload.kind)), code(g.workload.name), text(String(g.replicas === undefined ? md`` : md` ×${g.replicas}`))));
+    if (!t || t.containerPort === undefined)
+      out.push(
+        msg('→ {0} {1}: ⚠ targetPort {2} does not resolve in its pods', text(String(g.workload.kind)), code(g.workload.name), code(String(sp.targetPort))),
+      );
+    else
+      out.push(
+        msg(
+          '→ targetPort {0} → container port {1} of {2} {3}{4}',
+          code(String(sp.targetPort)),
+          text(String(t.containerPort)),
+          text(String(g.workload.kind)),
+          code(g.workload.name),
+          text(String(g.replicas === undefined ? md`` : md` ×${g.replicas}`)),
+        ),
+      );
   }
   return lines(out);
 }
@@ -149,7 +254,14 @@ export function attachedRoutes(analysis: Analysis, gateway: Gateway, listener: G
 /** The Gateway itself: its class and each listener with the routes it accepts (gateway semantics §G3). */
 export function gatewayHover(analysis: Analysis, gateway: Gateway): Md {
   const msg = mdMessages(analysis.config.locale);
-  const out: Md[] = [msg('**Gateway** {0}{1}', code(`${gateway.namespace}/${gateway.name}`), gateway.gatewayClassName ? msg(' of class {0}', code(gateway.gatewayClassName)) : md``), md``];
+  const out: Md[] = [
+    msg(
+      '**Gateway** {0}{1}',
+      code(`${gateway.namespace}/${gateway.name}`),
+      gateway.gatewayClassName ? msg(' of class {0}', code(gateway.gatewayClassName)) : md``,
+    ),
+    md``,
+  ];
   if (!gateway.listeners.length) {
     out.push(msg('No listeners: nothing can attach to this Gateway.'));
     return lines(out);
@@ -158,7 +270,15 @@ export function gatewayHover(analysis: Analysis, gateway: Gateway): Md {
   for (const l of gateway.listeners) {
     const routes = attachedRoutes(analysis, gateway, l);
     const from = l.from === 'All' ? msg('every namespace') : l.from === 'Selector' ? msg('selected namespaces') : msg('its namespace');
-    out.push(msg('| {0} | {1} from {2} | {3} |', inCell(text(listenerName(l))), inCell(text((listenerKinds(l) ?? ['implementation-specific kinds']).join(', '))), from, routes.length ? inCell(text(routes.map((r) => `${r.kind} ${r.namespace}/${r.name}`).join(', '))) : msg('none')));
+    out.push(
+      msg(
+        '| {0} | {1} from {2} | {3} |',
+        inCell(text(listenerName(l))),
+        inCell(text((listenerKinds(l) ?? ['implementation-specific kinds']).join(', '))),
+        from,
+        routes.length ? inCell(text(routes.map((r) => `${r.kind} ${r.namespace}/${r.name}`).join(', '))) : msg('none'),
+      ),
+    );
   }
   out.push(md``, msg('Gateways add no cluster DNS names: clients reach them at the addresses the controller assigns.'));
   return lines(out);
@@ -167,7 +287,12 @@ export function gatewayHover(analysis: Analysis, gateway: Gateway): Md {
 export function listenerHover(analysis: Analysis, gateway: Gateway, listener: GatewayListener): Md {
   const msg = mdMessages(analysis.config.locale);
   const out: Md[] = [msg('**Listener** {0} of Gateway {1}', code(listenerName(listener)), code(gateway.name)), md``];
-  const from = listener.from === 'Selector' && listener.namespaceSelector ? msg('namespaces labelled {0}', code(formatSelector(listener.namespaceSelector))) : listener.from === 'All' ? msg('every namespace') : msg('namespace {0} only', code(gateway.namespace));
+  const from =
+    listener.from === 'Selector' && listener.namespaceSelector
+      ? msg('namespaces labelled {0}', code(formatSelector(listener.namespaceSelector)))
+      : listener.from === 'All'
+        ? msg('every namespace')
+        : msg('namespace {0} only', code(gateway.namespace));
   out.push(msg('Admits {0} from {1}.', text(String((listenerKinds(listener) ?? ['implementation-specific kinds']).join(', '))), text(String(from))));
   const routes = attachedRoutes(analysis, gateway, listener);
   if (!routes.length) {
@@ -175,10 +300,17 @@ export function listenerHover(analysis: Analysis, gateway: Gateway, listener: Ga
     return lines(out);
   }
   out.push(md``, msg('Routes attached:'));
-  out.push(...bounded(msg, routes, 12, (r) => {
-    const hosts = r.hostnames.length ? r.hostnames.filter(() => hostnamesMeet(listener, r)).map((h) => h.value).join(', ') : listener.hostname ?? '*';
-    const paths = r.rules.flatMap((rule) => rule.matches).slice(0, 4);
-    return md`- ${text(String(r.kind))} ${code(`${r.namespace}/${r.name}`)}: ${escape(hosts)}${paths.length ? md` · ${escape(paths.join('; '))}` : md``}`;
-  }));
+  out.push(
+    ...bounded(msg, routes, 12, (r) => {
+      const hosts = r.hostnames.length
+        ? r.hostnames
+            .filter(() => hostnamesMeet(listener, r))
+            .map((h) => h.value)
+            .join(', ')
+        : (listener.hostname ?? '*');
+      const paths = r.rules.flatMap((rule) => rule.matches).slice(0, 4);
+      return md`- ${text(String(r.kind))} ${code(`${r.namespace}/${r.name}`)}: ${escape(hosts)}${paths.length ? md` · ${escape(paths.join('; '))}` : md``}`;
+    }),
+  );
   return lines(out);
 }

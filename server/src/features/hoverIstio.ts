@@ -15,7 +15,13 @@ const maxShown = 8;
 export function istioDestinationHover(analysis: Analysis, vs: VirtualService, d: IstioDestination): Md {
   const msg = mdMessages(analysis.config.locale);
   const target = istioHostTarget(clusterHostView(analysis.cluster, analysis.config), analysis.config, d.host ?? '', vs.namespace);
-  const head = msg('**destination** {0}{1}{2} ({3})', code(d.host ?? '?'), d.subset ? msg(' subset {0}', code(d.subset)) : md``, d.port !== undefined ? msg(' port {0}', d.port) : md``, text(d.where));
+  const head = msg(
+    '**destination** {0}{1}{2} ({3})',
+    code(d.host ?? '?'),
+    d.subset ? msg(' subset {0}', code(d.subset)) : md``,
+    d.port !== undefined ? msg(' port {0}', d.port) : md``,
+    text(d.where),
+  );
   const out: Md[] = [head, md``, msg('Istio reads the host as {0}.', code(target.fqdn || '?')), md``];
   const body = targetText(analysis, target);
   out.push(body);
@@ -46,9 +52,21 @@ export function istioDestinationHover(analysis: Analysis, vs: VirtualService, d:
 export function istioSubsetHover(analysis: Analysis, rule: DestinationRule, subset: DestinationRuleSubset): Md {
   const msg = mdMessages(analysis.config.locale);
   const target = istioHostTarget(clusterHostView(analysis.cluster, analysis.config), analysis.config, rule.host ?? '', rule.namespace);
-  const out: Md[] = [msg('**subset** {0} of DestinationRule {1}', code(subset.name ?? '?'), code(`${rule.namespace}/${rule.name}`)), md``, msg('Host {0}: {1}', code(target.fqdn || '?'), targetText(analysis, target))];
+  const out: Md[] = [
+    msg('**subset** {0} of DestinationRule {1}', code(subset.name ?? '?'), code(`${rule.namespace}/${rule.name}`)),
+    md``,
+    msg('Host {0}: {1}', code(target.fqdn || '?'), targetText(analysis, target)),
+  ];
   if (target.kind === 'service') {
-    out.push(md``, subsetLine(msg, rule, subset, analysis.endpointsOf(target.service).groups.map((g) => g.workload)));
+    out.push(
+      md``,
+      subsetLine(
+        msg,
+        rule,
+        subset,
+        analysis.endpointsOf(target.service).groups.map((g) => g.workload),
+      ),
+    );
   }
   return lines(out);
 }
@@ -59,13 +77,23 @@ function targetText(analysis: Analysis, target: IstioTarget): Md {
     case 'service':
       return serviceLine(msg, target.service);
     case 'entry':
-      return msg('ServiceEntry {0}{1}.', code(`${target.entry.namespace}/${target.entry.name}`), target.entry.ports.length ? msg(' (ports {0})', text(target.entry.ports.join(', '))) : md``);
+      return msg(
+        'ServiceEntry {0}{1}.',
+        code(`${target.entry.namespace}/${target.entry.name}`),
+        target.entry.ports.length ? msg(' (ports {0})', text(target.entry.ports.join(', '))) : md``,
+      );
     case 'missing':
       return msg('⚠ No Service {0} in namespace {1} and no ServiceEntry for it.', code(target.name), code(target.namespace));
     case 'unexpanded':
-      return msg('⚠ Istio expands only names without a dot: this host is not Service {0} (write {1}).', code(`${target.service.namespace}/${target.service.name}`), code(target.full));
+      return msg(
+        '⚠ Istio expands only names without a dot: this host is not Service {0} (write {1}).',
+        code(`${target.service.namespace}/${target.service.name}`),
+        code(target.full),
+      );
     case 'unknown':
-      return analysis.cluster.namespaces.size ? msg('Not a Service of the workspace: a host outside the cluster domain, a wildcard, or a namespace the manifests do not describe.') : msg('Unknown.');
+      return analysis.cluster.namespaces.size
+        ? msg('Not a Service of the workspace: a host outside the cluster domain, a wildcard, or a namespace the manifests do not describe.')
+        : msg('Unknown.');
   }
 }
 
@@ -81,14 +109,21 @@ function findSubset(rules: readonly DestinationRule[], name: string): { rule: De
 function subsetLine(msg: MdMsg, rule: DestinationRule, subset: DestinationRuleSubset, pods: readonly Workload[]): Md {
   const labels = [...subset.labels].map(([k, v]) => `${k}=${v}`).join(', ');
   const selected = pods.filter((w) => selectsPods(w, subset.labels));
-  const what = msg('Subset {0} (DestinationRule {1}{2})', code(subset.name ?? '?'), code(rule.name), labels ? msg(', labels {0}', code(labels)) : msg(', every endpoint'));
+  const what = msg(
+    'Subset {0} (DestinationRule {1}{2})',
+    code(subset.name ?? '?'),
+    code(rule.name),
+    labels ? msg(', labels {0}', code(labels)) : msg(', every endpoint'),
+  );
   if (!pods.length) return msg('{0}: the Service selects no pod template in the workspace.', what);
-  return selected.length ? md`${what} → ${podList(msg, selected)}` : msg('{0}: ⚠ selects none of the Service\'s pods.', what);
+  return selected.length ? md`${what} → ${podList(msg, selected)}` : msg("{0}: ⚠ selects none of the Service's pods.", what);
 }
 
 function podList(msg: MdMsg, pods: readonly Workload[]): Md {
   if (!pods.length) return msg('no pod template in the workspace');
-  const shown = pods.slice(0, maxShown).map((w) => md`${text(w.kind)} ${code(w.name)}${w.replicas !== undefined ? md` ×${w.replicas}` : msg(' (one per node)')}`);
+  const shown = pods
+    .slice(0, maxShown)
+    .map((w) => md`${text(w.kind)} ${code(w.name)}${w.replicas !== undefined ? md` ×${w.replicas}` : msg(' (one per node)')}`);
   if (pods.length > maxShown) shown.push(msg('and {0} more', pods.length - maxShown));
   return joined(shown, ', ');
 }

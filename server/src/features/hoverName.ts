@@ -14,15 +14,28 @@ export function nameHover(analysis: Analysis, at: NameAt, fromNamespace: string,
     // semantics §9: what the manifests cannot know is said as unknown, never as "does not resolve". A diagnostic on the
     // name already says why it does not resolve; the hover does not say it twice.
     if (r.unknown) out.push(msg('Unknown: {0}', escape(r.reason ?? String(msg('the manifests do not describe what answers this name.')))));
-    else out.push(diagnosed ? msg('Does not resolve.') : msg('Does not resolve: {0}', escape(r.reason ?? String(msg('no Service in the manifests answers this name.')))));
+    else
+      out.push(
+        diagnosed ? msg('Does not resolve.') : msg('Does not resolve: {0}', escape(r.reason ?? String(msg('no Service in the manifests answers this name.')))),
+      );
     return lines(out);
   }
   const s = r.service;
   out.push(msg('Resolves as {0} to Service {1} in {2}: {3}.', code(r.fqdn ?? r.host), code(s.name), code(s.namespace), describeType(msg, s)));
   if (r.port !== undefined) {
     if (r.portKnown === false) {
-      const ports = s.ports.map((p) => p.port).filter((p) => p !== undefined).join(', ');
-      out.push(md``, msg('⚠ Port {0} is not a port of this Service{1}; connections to it are refused or time out.', r.port, ports ? msg(' (its ports: {0})', text(ports)) : md``));
+      const ports = s.ports
+        .map((p) => p.port)
+        .filter((p) => p !== undefined)
+        .join(', ');
+      out.push(
+        md``,
+        msg(
+          '⚠ Port {0} is not a port of this Service{1}; connections to it are refused or time out.',
+          r.port,
+          ports ? msg(' (its ports: {0})', text(ports)) : md``,
+        ),
+      );
     } else out.push(md``, msg('Port {0} is a port of this Service.', r.port));
   }
   const records = r.records.length ? r.records : analysis.dnsRecordsFor(s).filter((x) => x.name === r.fqdn);

@@ -4,7 +4,21 @@
 
 import { messages, say, type Msg } from '../l10n/l10n';
 import type { Analysis } from '../analysis/analysis';
-import { egressCandidates, ingressCandidates, inWorkloadOrder, listedWorkloadCount, podMatch, policiesFor, portSetText, reach, side, type Endpoint, type ListedEnd, type ReachResult, type RuleRef } from '../analysis/reach';
+import {
+  egressCandidates,
+  ingressCandidates,
+  inWorkloadOrder,
+  listedWorkloadCount,
+  podMatch,
+  policiesFor,
+  portSetText,
+  reach,
+  side,
+  type Endpoint,
+  type ListedEnd,
+  type ReachResult,
+  type RuleRef,
+} from '../analysis/reach';
 import { isWorkloadFragment } from '../analysis/unknowns';
 import type { NetworkPolicy, Workload } from '../model/resources';
 import type { Span } from '../model/span';
@@ -29,7 +43,8 @@ function fileOf(uri: string): string {
 function ruleText(msg: MdMsg, ref: RuleRef, here: string): Md {
   const rules = ref.direction === 'ingress' ? ref.policy.ingress : ref.policy.egress;
   const span = ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan;
-  const where = ref.policy.uri === here ? msg('line {0}', lineOf(ref.policy, span)) : msg('{0} line {1}', text(fileOf(ref.policy.uri)), lineOf(ref.policy, span));
+  const where =
+    ref.policy.uri === here ? msg('line {0}', lineOf(ref.policy, span)) : msg('{0} line {1}', text(fileOf(ref.policy.uri)), lineOf(ref.policy, span));
   return ref.rule !== undefined
     ? msg('{0} {1} rule {2} ({3})', code(ref.policy.name), text(ref.direction), ref.rule + 1, where)
     : msg('{0} isolates for {1} and admits none of it ({2})', code(ref.policy.name), text(ref.direction), where);
@@ -46,14 +61,23 @@ function verdictLine(msg: MdMsg, e: ListedEnd, w: Workload, r: ReachResult): Md 
   const rules = r.because.map((b) => ruleText(msg, b, w.uri));
   const by = rules.length ? md` — ${joined(rules, '; ')}` : md``;
   // an MdMsg is the locale's Msg (markdown.ts mdMessages): the reason is worded by it, then escaped
-  if (r.verdict === 'unknown') return msg('- {0}: unknown on {1} because {2}{3}', endText(msg, e, w), ports, text(r.unknownBecause ? say(r.unknownBecause, msg as unknown as Msg) : ''), by);
+  if (r.verdict === 'unknown')
+    return msg(
+      '- {0}: unknown on {1} because {2}{3}',
+      endText(msg, e, w),
+      ports,
+      text(r.unknownBecause ? say(r.unknownBecause, msg as unknown as Msg) : ''),
+      by,
+    );
   return msg('- {0} on {1}{2}', endText(msg, e, w), ports, by);
 }
 
 /** The peers of a workload in its scope: every other workload, and external. */
 function peersOf(analysis: Analysis, w: Workload): ListedEnd[] {
   return [
-    ...analysis.cluster.workloads.filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind)).map((x): ListedEnd => ({ kind: 'workload', workload: x })),
+    ...analysis.cluster.workloads
+      .filter((x) => x !== w && !isWorkloadFragment(x) && !(x.namespace === w.namespace && x.name === w.name && x.kind === w.kind))
+      .map((x): ListedEnd => ({ kind: 'workload', workload: x })),
     { kind: 'external' },
   ];
 }
@@ -67,12 +91,19 @@ function samePeer(x: Workload, w: Workload): boolean {
  * may admit), only those and external, in the cluster's order, and how many other peers there are (denied without
  * asking); otherwise every peer.
  */
-function askedPeers(analysis: Analysis, w: Workload, candidates: ReadonlySet<Workload> | undefined): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
+function askedPeers(
+  analysis: Analysis,
+  w: Workload,
+  candidates: ReadonlySet<Workload> | undefined,
+): { readonly asked: readonly ListedEnd[]; readonly skipped: number } {
   if (!candidates) return { asked: peersOf(analysis, w), skipped: 0 };
   // The cluster's count and order, kept per snapshot and made of its namespaces' shares (analysis/reach.ts).
   const whole = listedWorkloadCount(analysis.cluster);
   const own = analysis.cluster.workloadsIn(w.namespace).filter((x) => samePeer(x, w) && !isWorkloadFragment(x)).length;
-  const picked = inWorkloadOrder(analysis.cluster, [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x)));
+  const picked = inWorkloadOrder(
+    analysis.cluster,
+    [...candidates].filter((x) => !samePeer(x, w) && !isWorkloadFragment(x)),
+  );
   const asked: ListedEnd[] = [...picked.map((x): ListedEnd => ({ kind: 'workload', workload: x })), { kind: 'external' }];
   return { asked, skipped: whole - own - picked.length };
 }
@@ -96,7 +127,15 @@ function directionLines(analysis: Analysis, w: Workload, direction: 'ingress' | 
     else more++;
   }
   if (more) shown.push(msg('- and {0} more', more));
-  if (denied) shown.push(msg('- denied: {0}', direction === 'ingress' ? plural(denied, msg('{0} other source', denied), msg('{0} other sources', denied)) : plural(denied, msg('{0} other destination', denied), msg('{0} other destinations', denied))));
+  if (denied)
+    shown.push(
+      msg(
+        '- denied: {0}',
+        direction === 'ingress'
+          ? plural(denied, msg('{0} other source', denied), msg('{0} other sources', denied))
+          : plural(denied, msg('{0} other destination', denied), msg('{0} other destinations', denied)),
+      ),
+    );
   if (!shown.length) shown.push(msg('- nothing'));
   return shown;
 }
@@ -123,15 +162,27 @@ function reachHoverOf(analysis: Analysis, w: Workload): Md {
   const egress = policiesFor(analysis.cluster, w, 'egress');
   const selecting = [...new Set([...ingress.sure, ...egress.sure])];
   if (!selecting.length && !ingress.maybe.length && !egress.maybe.length) {
-    out.push(msg('No NetworkPolicy selects these pods, so every connection to and from them is allowed (unless the other end\'s policies say otherwise).'));
+    out.push(msg("No NetworkPolicy selects these pods, so every connection to and from them is allowed (unless the other end's policies say otherwise)."));
   } else {
     const types = (p: NetworkPolicy) => {
       const i = ingress.sure.includes(p);
       const e = egress.sure.includes(p);
       return i && e ? msg('ingress and egress') : i ? msg('ingress') : e ? msg('egress') : md``;
     };
-    out.push(msg('Selected by {0}.', joined(selecting.map((p) => md`${code(p.name)} (${types(p)}, ${p.uri === w.uri ? msg('line {0}', lineOf(p, p.nameSpan)) : msg('{0} line {1}', text(fileOf(p.uri)), lineOf(p, p.nameSpan))})`), ', ')));
-    for (const m of [...ingress.maybe, ...egress.maybe]) out.push(msg('Perhaps selected by {0}: {1}.', code(m.p.name), text(say(m.why, messages(analysis.config.locale)))));
+    out.push(
+      msg(
+        'Selected by {0}.',
+        joined(
+          selecting.map(
+            (p) =>
+              md`${code(p.name)} (${types(p)}, ${p.uri === w.uri ? msg('line {0}', lineOf(p, p.nameSpan)) : msg('{0} line {1}', text(fileOf(p.uri)), lineOf(p, p.nameSpan))})`,
+          ),
+          ', ',
+        ),
+      ),
+    );
+    for (const m of [...ingress.maybe, ...egress.maybe])
+      out.push(msg('Perhaps selected by {0}: {1}.', code(m.p.name), text(say(m.why, messages(analysis.config.locale)))));
   }
   out.push(md``, msg('**Who can reach it**'));
   if (!ingress.sure.length && !ingress.maybe.length) out.push(msg('- any pod whose egress allows it, and outside the cluster: ingress is not isolated'));

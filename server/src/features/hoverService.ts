@@ -26,7 +26,15 @@ export function serviceHover(analysis: Analysis, service: Service, data: Service
   const uri = data.unit ? service.uri : undefined;
   const fqdn = `${service.name}.${service.namespace}.svc.${zone}`;
   const paragraphs: Md[] = [];
-  paragraphs.push(msg('**Service** {0} in namespace {1}{2}: {3}', code(service.name), code(service.namespace), data.unit ? md` (${escape(data.unit)})` : md``, describeType(msg, service)));
+  paragraphs.push(
+    msg(
+      '**Service** {0} in namespace {1}{2}: {3}',
+      code(service.name),
+      code(service.namespace),
+      data.unit ? md` (${escape(data.unit)})` : md``,
+      describeType(msg, service),
+    ),
+  );
   paragraphs.push(verdictLine(analysis, service));
   paragraphs.push(namesLine(analysis, service, fqdn));
   if (service.type !== 'ExternalName') paragraphs.push(lines(portMap(analysis, service)));
@@ -34,8 +42,21 @@ export function serviceHover(analysis: Analysis, service: Service, data: Service
   if (traffic) paragraphs.push(traffic);
   const published = publishedNames(service);
   if (published.length) {
-    const how = service.type === 'LoadBalancer' ? msg('records for its load balancer') : msg('records only if ExternalDNS runs with flags that publish {0} Services', text(service.type));
-    paragraphs.push(msg('**Public names** (ExternalDNS, {0}): {1}{2}', how, joined(published.slice(0, 5).map((n) => code(n)), ', '), published.length > 5 ? msg(' and {0} more', published.length - 5) : md``));
+    const how =
+      service.type === 'LoadBalancer'
+        ? msg('records for its load balancer')
+        : msg('records only if ExternalDNS runs with flags that publish {0} Services', text(service.type));
+    paragraphs.push(
+      msg(
+        '**Public names** (ExternalDNS, {0}): {1}{2}',
+        how,
+        joined(
+          published.slice(0, 5).map((n) => code(n)),
+          ', ',
+        ),
+        published.length > 5 ? msg(' and {0} more', published.length - 5) : md``,
+      ),
+    );
   }
   const outside = externalAccess(analysis, service);
   if (outside.length) paragraphs.push(lines([msg('From outside the cluster:'), ...bounded(msg, outside, 2, (l) => l)]));
@@ -50,18 +71,28 @@ export function serviceHover(analysis: Analysis, service: Service, data: Service
 function trafficFacts(msg: MdMsg, service: Service): Md | undefined {
   if (service.type === 'ExternalName' || service.headless) return undefined;
   const facts: Md[] = [];
-  if (service.sessionAffinity === 'ClientIP') facts.push(msg('{0}: each client IP sticks to one pod for {1} s', code('sessionAffinity: ClientIP'), service.sessionAffinityTimeout ?? 10800));
-  if (service.internalTrafficPolicy === 'Local') facts.push(msg('{0}: pods reach only endpoints on their own node; from a node without one, connections are dropped', code('internalTrafficPolicy: Local')));
+  if (service.sessionAffinity === 'ClientIP')
+    facts.push(msg('{0}: each client IP sticks to one pod for {1} s', code('sessionAffinity: ClientIP'), service.sessionAffinityTimeout ?? 10800));
+  if (service.internalTrafficPolicy === 'Local')
+    facts.push(msg('{0}: pods reach only endpoints on their own node; from a node without one, connections are dropped', code('internalTrafficPolicy: Local')));
   if (service.externalTrafficPolicy === 'Local' && (service.type === 'NodePort' || service.type === 'LoadBalancer')) {
-    facts.push(msg('{0}: outside traffic goes only to pods on the node it arrives at (client IP kept); nodes without one drop it{1}', code('externalTrafficPolicy: Local'), service.type === 'LoadBalancer' ? msg(', and the load balancer skips them through the health-check node port') : md``));
+    facts.push(
+      msg(
+        '{0}: outside traffic goes only to pods on the node it arrives at (client IP kept); nodes without one drop it{1}',
+        code('externalTrafficPolicy: Local'),
+        service.type === 'LoadBalancer' ? msg(', and the load balancer skips them through the health-check node port') : md``,
+      ),
+    );
   }
   if (service.trafficDistribution) {
     const known: Record<string, Md> = {
-      PreferClose: msg('endpoints in the client\'s zone first, when the zone has some'),
-      PreferSameZone: msg('endpoints in the client\'s zone first, when the zone has some'),
-      PreferSameNode: msg('endpoints on the client\'s node first, then its zone'),
+      PreferClose: msg("endpoints in the client's zone first, when the zone has some"),
+      PreferSameZone: msg("endpoints in the client's zone first, when the zone has some"),
+      PreferSameNode: msg("endpoints on the client's node first, then its zone"),
     };
-    facts.push(md`${code(`trafficDistribution: ${service.trafficDistribution}`)}${known[service.trafficDistribution] ? md`: ${known[service.trafficDistribution]}` : msg(': a value this version of Kubernetes may not know (ignored)')}`);
+    facts.push(
+      md`${code(`trafficDistribution: ${service.trafficDistribution}`)}${known[service.trafficDistribution] ? md`: ${known[service.trafficDistribution]}` : msg(': a value this version of Kubernetes may not know (ignored)')}`,
+    );
   }
   return facts.length ? lines([msg('**Traffic**:'), ...facts.map((f) => md`- ${f}`)]) : undefined;
 }
@@ -98,7 +129,14 @@ export function serviceDetails(analysis: Analysis, service: Service): Md {
   if (records.some((r) => r.name === fqdn && r.type !== 'SRV' && r.type !== 'PTR')) {
     out.push(md``, msg('**How clients spell it**'));
     out.push(msg('- from pods in {0}: {1}', code(service.namespace), code(service.name)));
-    out.push(msg('- from other namespaces: {0}, {1} or {2}', code(`${service.name}.${service.namespace}`), code(`${service.name}.${service.namespace}.svc`), code(fqdn)));
+    out.push(
+      msg(
+        '- from other namespaces: {0}, {1} or {2}',
+        code(`${service.name}.${service.namespace}`),
+        code(`${service.name}.${service.namespace}.svc`),
+        code(fqdn),
+      ),
+    );
   }
 
   const env = analysis.serviceEnv(service.namespace).filter((v) => v.service === service);
@@ -119,23 +157,41 @@ function verdictLine(analysis: Analysis, service: Service): Md {
   const msg = mdMessages(analysis.config.locale);
   if (service.type === 'ExternalName') {
     const target = service.externalName?.replace(/\.$/, '');
-    if (!target || isIP(target)) return msg('✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName {0} (semantics §2.1 E2).', target ? msg('whose target is an IP address') : msg('without a target'));
+    if (!target || isIP(target))
+      return msg(
+        '✖ **No answer**: CoreDNS answers NXDOMAIN for an ExternalName {0} (semantics §2.1 E2).',
+        target ? msg('whose target is an IP address') : msg('without a target'),
+      );
     return msg('✓ **Alias**: DNS answers with a CNAME to {0}; nothing proxies the traffic and ports are not remapped.', code(target));
   }
   const eps = analysis.endpointsOf(service);
   if (eps.groups.length) {
     const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
     const perNode = eps.groups.some((g) => g.replicas === undefined);
-    const who = bounded(msg, eps.groups, 3, (g) => md`${text(g.workload.kind)} ${code(g.workload.name)} ${g.replicas === undefined ? msg('(one per node)') : md`×${g.replicas}`}`);
+    const who = bounded(
+      msg,
+      eps.groups,
+      3,
+      (g) => md`${text(g.workload.kind)} ${code(g.workload.name)} ${g.replicas === undefined ? msg('(one per node)') : md`×${g.replicas}`}`,
+    );
     const gated = eps.groups.every((g) => g.readinessGated) ? msg(' · only ready pods get traffic') : md``;
     if (!total && !perNode) return msg('⚠ **No ready pods**: {0} is scaled to 0, so the Service has no endpoints.', joined(who, ', '));
-    const count = perNode ? (total ? msg('{0} plus one per node', plural(total, msg('{0} pod', total), msg('{0} pods', total))) : msg('one pod per node')) : plural(total, msg('{0} pod', total), msg('{0} pods', total));
+    const count = perNode
+      ? total
+        ? msg('{0} plus one per node', plural(total, msg('{0} pod', total), msg('{0} pods', total)))
+        : msg('one pod per node')
+      : plural(total, msg('{0} pod', total), msg('{0} pods', total));
     return msg('✓ **Endpoints**: {0}: {1}{2}', count, joined(who, ', ').replace(/, - \u2026 and/, ', … and') as Md, gated);
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
     const from = eps.manual.filter((m) => m.mirrored).map((m) => md`${text(m.resource.kind)} ${code(m.resource.name)}`);
-    return msg('{0} **Endpoints**: {1} written by hand in {2}', n ? md`✓` : md`✖`, plural(n, msg('{0} address', n), msg('{0} addresses', n)), joined(from, ', '));
+    return msg(
+      '{0} **Endpoints**: {1} written by hand in {2}',
+      n ? md`✓` : md`✖`,
+      plural(n, msg('{0} address', n), msg('{0} addresses', n)),
+      joined(from, ', '),
+    );
   }
   if (!service.selector) {
     const ignored = eps.manual.filter((m) => !m.mirrored);
@@ -154,7 +210,13 @@ function namesLine(analysis: Analysis, service: Service, fqdn: string): Md {
     const why = service.type === 'ExternalName' ? msg('see above') : msg('a headless Service answers only while it has ready endpoints');
     return msg('✖ {0} does not resolve (NXDOMAIN): {1}.', code(fqdn), why);
   }
-  return msg('**Name**: {0} from pods in {1}, {2} from other namespaces, or {3}', code(service.name), code(service.namespace), code(`${service.name}.${service.namespace}`), code(fqdn));
+  return msg(
+    '**Name**: {0} from pods in {1}, {2} from other namespaces, or {3}',
+    code(service.name),
+    code(service.namespace),
+    code(`${service.name}.${service.namespace}`),
+    code(fqdn),
+  );
 }
 
 /**
@@ -172,7 +234,11 @@ function portMap(analysis: Analysis, service: Service, max = 4): Md[] {
     const head = md`- ${code(portLabel(p))}${target}`;
     if (!groups.length) out.push(msg('{0} → no selected pods', head));
     else if (groups.length === 1) out.push(md`${head} → ${landingText(msg, groups[0], groups[0].ports[p.index])}`);
-    else out.push(head, ...bounded(msg, groups, 3, (g) => md`  - ${landingText(msg, g, g.ports[p.index])}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)));
+    else
+      out.push(
+        head,
+        ...bounded(msg, groups, 3, (g) => md`  - ${landingText(msg, g, g.ports[p.index])}`).map((l): Md => (l.startsWith('- …') ? md`  ${l}` : l)),
+      );
   }
   if (service.ports.length > shown.length) out.push(msg('- … and {0} more', service.ports.length - shown.length));
   return out;
@@ -182,7 +248,7 @@ export function describeType(msg: MdMsg, service: Service): Md {
   if (service.type === 'ExternalName') {
     return service.externalName ? msg('ExternalName, a DNS alias (CNAME) for {0}', code(service.externalName)) : msg('ExternalName without an `externalName`');
   }
-  if (service.headless) return msg('headless (`clusterIP: None`): no virtual IP, DNS answers with the ready pods\' own IPs');
+  if (service.headless) return msg("headless (`clusterIP: None`): no virtual IP, DNS answers with the ready pods' own IPs");
   const ip = service.clusterIP ? msg('cluster IP {0}', code(service.clusterIP)) : msg('a cluster IP assigned when it is created');
   return msg('{0} with {1}', code(service.type), ip);
 }
@@ -207,7 +273,8 @@ export function recordLine(msg: MdMsg, r: DnsRecord): Md {
 }
 
 function noNameReason(msg: MdMsg, service: Service): Md {
-  if (service.type === 'ExternalName') return msg('- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)');
+  if (service.type === 'ExternalName')
+    return msg('- none: CoreDNS does not answer for an ExternalName whose target is missing or looks like an IP address (semantics §2.1 E2)');
   return msg('- none');
 }
 
@@ -237,7 +304,15 @@ function endpointSection(analysis: Analysis, service: Service): Md[] {
   }
   if (eps.source === 'manual') {
     const n = endpointCount(eps) ?? 0;
-    return [msg('**Endpoints**: {0} from manual objects', plural(n, msg('{0} address', n), msg('{0} addresses', n))), ...eps.manual.filter((m) => m.mirrored).map((m) => md`- ${text(m.resource.kind)} ${code(m.resource.name)}: ${plural(m.addresses.length, msg('{0} address', m.addresses.length), msg('{0} addresses', m.addresses.length))}`)];
+    return [
+      msg('**Endpoints**: {0} from manual objects', plural(n, msg('{0} address', n), msg('{0} addresses', n))),
+      ...eps.manual
+        .filter((m) => m.mirrored)
+        .map(
+          (m) =>
+            md`- ${text(m.resource.kind)} ${code(m.resource.name)}: ${plural(m.addresses.length, msg('{0} address', m.addresses.length), msg('{0} addresses', m.addresses.length))}`,
+        ),
+    ];
   }
   if (!eps.groups.length) {
     const selector = [...(service.selector ?? [])].map(([k, v]) => `${k}=${v}`).join(', ');
@@ -245,7 +320,16 @@ function endpointSection(analysis: Analysis, service: Service): Md[] {
   }
   const total = eps.groups.reduce((n, g) => n + (g.replicas ?? 0), 0);
   const perNode = eps.groups.some((g) => g.replicas === undefined);
-  const out: Md[] = [msg('**Endpoints**: {0}', perNode ? (total ? msg('{0} plus one pod per node', plural(total, msg('{0} pod', total), msg('{0} pods', total))) : msg('one pod per node')) : plural(total, msg('{0} pod', total), msg('{0} pods', total)))];
+  const out: Md[] = [
+    msg(
+      '**Endpoints**: {0}',
+      perNode
+        ? total
+          ? msg('{0} plus one pod per node', plural(total, msg('{0} pod', total), msg('{0} pods', total)))
+          : msg('one pod per node')
+        : plural(total, msg('{0} pod', total), msg('{0} pods', total)),
+    ),
+  ];
   for (const g of eps.groups) {
     const count = g.replicas === undefined ? msg('(one pod per node)') : md`×${g.replicas}`;
     const gate = g.readinessGated ? msg(' · only ready pods receive traffic') : md``;
@@ -268,7 +352,9 @@ function statefulPodRecords(analysis: Analysis, service: Service, only?: Endpoin
 }
 
 function madeFrom(r: DnsRecord, w: Workload): boolean {
-  return r.resource.kind === w.kind && r.resource.name === w.name && r.source.uri === w.uri && r.source.span.start >= w.span.start && r.source.span.end <= w.span.end;
+  return (
+    r.resource.kind === w.kind && r.resource.name === w.name && r.source.uri === w.uri && r.source.span.start >= w.span.start && r.source.span.end <= w.span.end
+  );
 }
 
 function externalAccess(analysis: Analysis, service: Service): Md[] {

@@ -24,7 +24,10 @@ export function serviceNameHover(analysis: Analysis, w: Workload, diagnosed = fa
   out.push(msg('Per-pod names:'));
   out.push(...bounded(msg, records, 6, (r) => recordLine(msg, r)));
   if ((w.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady' && (w.replicas ?? 1) > 1) {
-    out.push(md``, msg('With `podManagementPolicy: OrderedReady` (the default) a pod is created only after the previous one is ready, so later names appear one by one.'));
+    out.push(
+      md``,
+      msg('With `podManagementPolicy: OrderedReady` (the default) a pod is created only after the previous one is ready, so later names appear one by one.'),
+    );
   }
   return lines(out);
 }
@@ -35,15 +38,34 @@ export function whyNoPodNames(analysis: Analysis, w: Workload, svc: Service | un
   const ns = w.namespace;
   if (!name) return msg('serviceName is empty, so the pods get no subdomain.');
   if (!svc) {
-    const headless = analysis.cluster.servicesIn(ns).filter((s) => s.headless).map((s) => code(s.name));
-    const hint = headless.length ? msg(' Headless Services in {0}: {1}.', code(ns), joined(headless.slice(0, 5), ', ')) : msg(' There is no headless Service in {0}.', code(ns));
-    return msg('no Service named {0} exists in namespace {1}; Kubernetes does not check this field, so names like {2} silently never resolve.{3}', code(name), code(ns), code(`${w.name}-${w.ordinalsStart}.${name}.${ns}.svc.${analysis.config.clusterDomain}`), hint);
+    const headless = analysis.cluster
+      .servicesIn(ns)
+      .filter((s) => s.headless)
+      .map((s) => code(s.name));
+    const hint = headless.length
+      ? msg(' Headless Services in {0}: {1}.', code(ns), joined(headless.slice(0, 5), ', '))
+      : msg(' There is no headless Service in {0}.', code(ns));
+    return msg(
+      'no Service named {0} exists in namespace {1}; Kubernetes does not check this field, so names like {2} silently never resolve.{3}',
+      code(name),
+      code(ns),
+      code(`${w.name}-${w.ordinalsStart}.${name}.${ns}.svc.${analysis.config.clusterDomain}`),
+      hint,
+    );
   }
   if (svc.type === 'ExternalName') return msg('Service {0} is an ExternalName alias, which has no endpoints.', code(name));
-  if (!svc.selector) return msg('Service {0} has no selector, so the EndpointSlice controller never lists these pods (manual Endpoints with hostnames would be needed).', code(name));
+  if (!svc.selector)
+    return msg(
+      'Service {0} has no selector, so the EndpointSlice controller never lists these pods (manual Endpoints with hostnames would be needed).',
+      code(name),
+    );
   const missing = selectsPods(w, svc.selector) ? [] : unmatchedPairs(svc.selector, w.template.labels).map(([k, v]) => code(`${k}=${v}`));
   if (missing.length) return msg('Service {0} does not select these pods: the pod template lacks {1}.', code(name), joined(missing, ', '));
-  if (!svc.headless) return msg('Service {0} is not headless (it has a cluster IP); only CoreDNS answers per-pod names under it, outside the DNS specification. Set `clusterIP: None`.', code(name));
+  if (!svc.headless)
+    return msg(
+      'Service {0} is not headless (it has a cluster IP); only CoreDNS answers per-pod names under it, outside the DNS specification. Set `clusterIP: None`.',
+      code(name),
+    );
   return undefined;
 }
 
@@ -77,7 +99,15 @@ export function containerPortHover(analysis: Analysis, w: Workload, c: Container
     for (const t of g.ports) {
       if (t.declared === port || (t.container === c && t.containerPort === port.containerPort && t.servicePort.protocol === port.protocol)) {
         const sp = t.servicePort;
-        routes.push(msg('- Service {0} port {1}{2} via targetPort {3}', code(s.name), code(`${sp.port ?? '?'}/${sp.protocol}`), sp.name ? md` (${code(sp.name)})` : md``, code(String(sp.targetPort))));
+        routes.push(
+          msg(
+            '- Service {0} port {1}{2} via targetPort {3}',
+            code(s.name),
+            code(`${sp.port ?? '?'}/${sp.protocol}`),
+            sp.name ? md` (${code(sp.name)})` : md``,
+            code(String(sp.targetPort)),
+          ),
+        );
       }
     }
   }
@@ -92,9 +122,11 @@ export function hostnameHover(analysis: Analysis, w: Workload, field: 'hostname'
   const t = w.template;
   const zone = analysis.config.clusterDomain;
   const out: Md[] = [msg('**Pod {0}** {1}', text(field), code((field === 'hostname' ? t.hostname : t.subdomain) ?? '')), md``];
-  out.push(field === 'hostname'
-    ? msg('Sets the pod\'s host name. It becomes part of a DNS name only together with `subdomain`.')
-    : msg('Names the headless Service under which the pod gets a DNS name.'));
+  out.push(
+    field === 'hostname'
+      ? msg("Sets the pod's host name. It becomes part of a DNS name only together with `subdomain`.")
+      : msg('Names the headless Service under which the pod gets a DNS name.'),
+  );
   if (w.kind === 'StatefulSet') {
     out.push(md``, msg('A StatefulSet overwrites both: each pod gets hostname `<name>-<ordinal>` and subdomain = `serviceName`.'));
     return lines(out);
@@ -110,7 +142,16 @@ export function hostnameHover(analysis: Analysis, w: Workload, field: 'hostname'
   else if (svc.type === 'ExternalName') why = msg('Service {0} is an ExternalName alias', code(svc.name));
   else if (!svc.selector || !selectsPods(w, svc.selector)) why = msg('Service {0} does not select this pod', code(svc.name));
   if (why) out.push(md``, msg('{0} does not resolve: {1}.', code(name), why));
-  else if (!svc!.headless) out.push(md``, msg('{0} is answered by CoreDNS only (Service {1} is not headless), outside the DNS specification.', code(name), code(svc!.name)));
-  else out.push(md``, msg('{0} resolves to the pod IP while the pod is ready{1}.', code(name), svc!.publishNotReadyAddresses ? msg(' (or as soon as it has an IP: publishNotReadyAddresses)') : md``));
+  else if (!svc!.headless)
+    out.push(md``, msg('{0} is answered by CoreDNS only (Service {1} is not headless), outside the DNS specification.', code(name), code(svc!.name)));
+  else
+    out.push(
+      md``,
+      msg(
+        '{0} resolves to the pod IP while the pod is ready{1}.',
+        code(name),
+        svc!.publishNotReadyAddresses ? msg(' (or as soon as it has an IP: publishNotReadyAddresses)') : md``,
+      ),
+    );
   return lines(out);
 }

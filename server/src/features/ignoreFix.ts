@@ -51,7 +51,8 @@ export function ignoreFixesAt(findings: readonly Finding[], analysis: Analysis, 
     if (!place && !onTemplate) continue;
     seen.add(`${finding.code}\u0000${r.span.start}`);
     if (place) out.push({ title: msg('Ignore {0} here…', finding.code), finding, code: finding.code, uri, ...place });
-    if (onTemplate) out.push({ title: msg('Ignore {0} on the pod template…', finding.code), finding, code: finding.code, uri, ...onTemplate, onPodTemplate: true });
+    if (onTemplate)
+      out.push({ title: msg('Ignore {0} on the pod template…', finding.code), finding, code: finding.code, uri, ...onTemplate, onPodTemplate: true });
   }
   return out;
 }
@@ -84,14 +85,17 @@ function annotationPlace(r: Resource, holder: YMap, podTemplate = false): Pick<I
     const column = firstKeyColumn(text, holder);
     if (column === undefined) return undefined;
     const nl = lineEndOf(text);
-    return split(insertMapEntry(r.uri, text, holder, `metadata:${nl}${' '.repeat(column + 2)}annotations:${nl}${' '.repeat(column + 4)}${ignoreAnnotation}: ${hole}`));
+    return split(
+      insertMapEntry(r.uri, text, holder, `metadata:${nl}${' '.repeat(column + 2)}annotations:${nl}${' '.repeat(column + 4)}${ignoreAnnotation}: ${hole}`),
+    );
   }
   if (!isMap(metadata)) return undefined;
   const annotations = entry(metadata, 'annotations')?.value;
   if (annotations) {
     if (!isMap(annotations)) return undefined;
     const current = entry(annotations, ignoreAnnotation)?.value;
-    if (current) return current.type === 'scalar' && current.value !== null ? { span: current.span, before: '', after: '', existing: String(current.value) } : undefined;
+    if (current)
+      return current.type === 'scalar' && current.value !== null ? { span: current.span, before: '', after: '', existing: String(current.value) } : undefined;
     return split(insertMapEntry(r.uri, text, annotations, `${ignoreAnnotation}: ${hole}`));
   }
   if (text[metadata.span.start] === '{') return split(insertMapEntry(r.uri, text, metadata, `annotations: {${ignoreAnnotation}: ${hole}}`));

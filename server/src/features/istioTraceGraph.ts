@@ -25,7 +25,18 @@ function drawServer(b: GraphBuilder, gw: IstioGateway, server: IstioServer, inde
     kind: 'gateway-listener',
     column: 'listener',
     label: `${gw.name} · ${server.portName ?? msg('server {0}', index + 1)} ${server.port ?? '?'}/${server.protocol ?? '?'}`,
-    detail: [msg('Istio Gateway {0}/{1} (gateway pods {2}) listens on {3}/{4} for {5}.', gw.namespace, gw.name, pods, server.port ?? '?', server.protocol ?? '?', hosts), ...more],
+    detail: [
+      msg(
+        'Istio Gateway {0}/{1} (gateway pods {2}) listens on {3}/{4} for {5}.',
+        gw.namespace,
+        gw.name,
+        pods,
+        server.port ?? '?',
+        server.protocol ?? '?',
+        hosts,
+      ),
+      ...more,
+    ],
     status: 'ok',
     source: b.source(gw.uri, server.span),
   });
@@ -42,7 +53,10 @@ function targetText(t: IstioTarget, msg: Msg): { status: TraceStatus; line: stri
     case 'unexpanded':
       return { status: 'error', line: msg('Istio does not expand this name: write {0} (503 otherwise).', t.full) };
     case 'unknown':
-      return { status: 'conditional', line: t.fqdn ? msg('{0} is not defined in the manifests (a ServiceEntry or a Service made elsewhere may serve it).', t.fqdn) : msg('No host.') };
+      return {
+        status: 'conditional',
+        line: t.fqdn ? msg('{0} is not defined in the manifests (a ServiceEntry or a Service made elsewhere may serve it).', t.fqdn) : msg('No host.'),
+      };
   }
 }
 
@@ -53,7 +67,12 @@ function destinationCount(n: number, broken: number, msg: Msg): string {
 }
 
 /** The route blocks and destinations of VirtualServices; `from` gives the nodes each block is reached from. */
-function drawBlocks(b: GraphBuilder, blocks: readonly IstioRouteBlock[], services: Service[], from: (block: IstioRouteBlock) => readonly string[]): Map<string, { id: string; vs: VirtualService; span: { start: number; end: number } }[]> {
+function drawBlocks(
+  b: GraphBuilder,
+  blocks: readonly IstioRouteBlock[],
+  services: Service[],
+  from: (block: IstioRouteBlock) => readonly string[],
+): Map<string, { id: string; vs: VirtualService; span: { start: number; end: number } }[]> {
   const places = new Map<string, { id: string; vs: VirtualService; span: { start: number; end: number } }[]>();
   const add = (vs: VirtualService, id: string, span: { start: number; end: number }) => {
     const key = `${vs.namespace}/${vs.name}`;
@@ -95,7 +114,16 @@ function drawBlocks(b: GraphBuilder, blocks: readonly IstioRouteBlock[], service
   return places;
 }
 
-function finishGraph(analysis: Analysis, b: GraphBuilder, subject: IstioGateway | VirtualService, services: readonly Service[], places: ReturnType<typeof drawBlocks>, findings: readonly HopFinding[], own: (f: HopFinding) => boolean, anyRoute: boolean): TraceGraph {
+function finishGraph(
+  analysis: Analysis,
+  b: GraphBuilder,
+  subject: IstioGateway | VirtualService,
+  services: readonly Service[],
+  places: ReturnType<typeof drawBlocks>,
+  findings: readonly HopFinding[],
+  own: (f: HopFinding) => boolean,
+  anyRoute: boolean,
+): TraceGraph {
   const reachable = drawServiceNodes(analysis, b, services, () => true);
   for (const f of findings) {
     const r = f.resource;
@@ -126,19 +154,34 @@ export function istioGatewayTraceGraph(workspace: Analysis, gw: IstioGateway, fi
   gw.servers.forEach((server, i) => {
     const n = vss.filter((vs) => serverServes(gw, server, vs)).length;
     const msg = b.msg;
-    drawServer(b, gw, server, i, [n === 1 ? msg('Applies {0} VirtualService of the workspace.', n) : n ? msg('Applies {0} VirtualServices of the workspace.', n) : msg('No VirtualService in the workspace is bound to it for these hosts.')]);
+    drawServer(b, gw, server, i, [
+      n === 1
+        ? msg('Applies {0} VirtualService of the workspace.', n)
+        : n
+          ? msg('Applies {0} VirtualServices of the workspace.', n)
+          : msg('No VirtualService in the workspace is bound to it for these hosts.'),
+    ]);
   });
   const blocks = vss.flatMap((vs) => routeBlocks(analysis.cluster, analysis.config, vs));
   const services: Service[] = [];
   const places = drawBlocks(b, blocks, services, (block) => gw.servers.flatMap((s, i) => (serverServes(gw, s, block.vs) ? [serverId(gw, i)] : [])));
-  return finishGraph(analysis, b, gw, services, places, findings, (f) => {
-    const r = f.resource!;
-    if (r.kind !== 'Gateway' || r.namespace !== gw.namespace || r.name !== gw.name) return false;
-    if (f.uri !== gw.uri) return true;
-    const inside = gw.servers.map((s, i) => [s, i] as const).filter(([s]) => within(f.span, s.span));
-    for (const [, i] of inside.length ? inside : gw.servers.map((s, i) => [s, i] as const)) b.attach(serverId(gw, i), f);
-    return true;
-  }, vss.length > 0);
+  return finishGraph(
+    analysis,
+    b,
+    gw,
+    services,
+    places,
+    findings,
+    (f) => {
+      const r = f.resource!;
+      if (r.kind !== 'Gateway' || r.namespace !== gw.namespace || r.name !== gw.name) return false;
+      if (f.uri !== gw.uri) return true;
+      const inside = gw.servers.map((s, i) => [s, i] as const).filter(([s]) => within(f.span, s.span));
+      for (const [, i] of inside.length ? inside : gw.servers.map((s, i) => [s, i] as const)) b.attach(serverId(gw, i), f);
+      return true;
+    },
+    vss.length > 0,
+  );
 }
 
 /** The trace graph of one VirtualService: the Istio Gateways it is bound to (servers serving its hosts), its route blocks and destinations. */

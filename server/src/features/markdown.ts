@@ -77,14 +77,20 @@ export function joined(list: readonly Md[], separator: '; ' | ', ' | ' and ' | '
 /** `[Trace this Service](command:kubeNetlens.traceService?…)`: the one command link hovers contain. */
 export function traceLink(msg: MdMsg, namespace: string, name: string, uri?: string): Md {
   // encodeURIComponent leaves `(`, `)`, `'`, `!` and `*` alone; a `)` would end the link's destination early.
-  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(
+    /[()'!*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `[${msg('Trace this Service')}](command:kubeNetlens.traceService?${args} "${msg('Open the trace view for this Service')}")` as Md;
 }
 
 /** `[All DNS records, env vars…](command:kubeNetlens.serviceDetails?…)`: the second level of the Service hover. */
 export function detailsLink(msg: MdMsg, namespace: string, name: string, uri?: string): Md {
   // encodeURIComponent leaves `(`, `)`, `'`, `!` and `*` alone; a `)` would end the link's destination early.
-  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const args = encodeURIComponent(JSON.stringify([uri ? { namespace, name, uri } : { namespace, name }])).replace(
+    /[()'!*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `[${msg('All DNS records, env vars…')}](command:kubeNetlens.serviceDetails?${args} "${msg('Open every DNS record, pod name and environment variable of this Service')}")` as Md;
 }
 

@@ -37,7 +37,8 @@ export function routeSummaries(analysis: Analysis, local: (unit: string) => stri
     const unit = build !== undefined ? `build ${local(build)}` : variant ? `variant ${local(variant)}` : undefined;
     const key = `${r.kind} ${r.namespace}/${r.name}${unit ? ` (${unit})` : ''}`;
     // an object defined twice in one scope: the first one, as the cluster keeps it
-    if (!out.has(key)) out.set(key, { key, kind: r.kind, namespace: r.namespace, name: r.name, ...(unit && { unit }), parents: [...parents].sort(), rules: sortRules(rules) });
+    if (!out.has(key))
+      out.set(key, { key, kind: r.kind, namespace: r.namespace, name: r.name, ...(unit && { unit }), parents: [...parents].sort(), rules: sortRules(rules) });
   };
   for (const ing of analysis.cluster.ingresses) {
     const rules = ing.paths.map((p) => ({ match: `${p.host ?? '*'}${p.path.startsWith('/') ? '' : ' '}${p.path}`, to: ingressTarget(p.backend) }));
@@ -46,12 +47,19 @@ export function routeSummaries(analysis: Analysis, local: (unit: string) => stri
   }
   for (const r of analysis.cluster.routes) {
     if (!isRoute(r)) continue;
-    const parents = r.parentRefs.map((p) => `${p.kind} ${p.namespace ?? r.namespace}/${p.name ?? '?'}${p.sectionName ? `/${p.sectionName}` : ''}${p.port !== undefined ? `:${p.port}` : ''}`);
+    const parents = r.parentRefs.map(
+      (p) => `${p.kind} ${p.namespace ?? r.namespace}/${p.name ?? '?'}${p.sectionName ? `/${p.sectionName}` : ''}${p.port !== undefined ? `:${p.port}` : ''}`,
+    );
     const hosts = r.hostnames.map((h) => h.value).join(',') || '*';
     const rules = r.rules.map((rule) => ({
       match: `${hosts} ${rule.matches.length ? rule.matches.join(' or ') : 'every request'}`,
       to: rule.backendRefs.length
-        ? rule.backendRefs.map((b) => `${b.kind} ${b.namespace ?? r.namespace}/${b.name ?? '?'}${b.port !== undefined ? `:${b.port}` : ''}${rule.backendRefs.length > 1 ? ` (weight ${b.weight})` : ''}`).join(', ')
+        ? rule.backendRefs
+            .map(
+              (b) =>
+                `${b.kind} ${b.namespace ?? r.namespace}/${b.name ?? '?'}${b.port !== undefined ? `:${b.port}` : ''}${rule.backendRefs.length > 1 ? ` (weight ${b.weight})` : ''}`,
+            )
+            .join(', ')
         : 'no backends',
     }));
     add(r, parents, rules);
@@ -66,7 +74,10 @@ function ingressTarget(b: IngressBackend): string {
 
 /** Rules sorted by match; two rules with one match (the first one wins in a router) keep their order. */
 function sortRules(rules: readonly { match: string; to: string }[]): { match: string; to: string }[] {
-  return rules.map((r, i) => ({ r, i })).sort((a, b) => (a.r.match < b.r.match ? -1 : a.r.match > b.r.match ? 1 : a.i - b.i)).map((x) => x.r);
+  return rules
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (a.r.match < b.r.match ? -1 : a.r.match > b.r.match ? 1 : a.i - b.i))
+    .map((x) => x.r);
 }
 
 export interface RouteChange {
@@ -121,7 +132,8 @@ export function compareRoutes(before: readonly RouteSummary[], after: readonly R
       rulesRemoved: [...tb].filter(([m]) => !ta.has(m)).map(([match, to]) => ({ match, to })),
       repointed: [...ta].filter(([m, to]) => tb.has(m) && tb.get(m) !== to).map(([match, to]) => ({ match, from: tb.get(match)!, to })),
     };
-    if (change.parentsAdded.length || change.parentsRemoved.length || change.rulesAdded.length || change.rulesRemoved.length || change.repointed.length) changed.push({ route: a, change });
+    if (change.parentsAdded.length || change.parentsRemoved.length || change.rulesAdded.length || change.rulesRemoved.length || change.repointed.length)
+      changed.push({ route: a, change });
   }
   const entry = (r: RouteSummary) => ({ parents: r.parents, rules: r.rules });
   return {
@@ -190,10 +202,21 @@ export function reachSummary(analysis: Analysis, local: (unit: string) => string
       const end = (p: (typeof c.json)['from']) => ('external' in p ? 'external' : 'anyPod' in p ? `${p.namespace}/*` : `${p.namespace}/${p.name}[${p.kind}]`);
       const pair = `${end(c.json.from)} => ${end(c.json.to)}`;
       const connection = `${pair}${suffix}`;
-      if (!connections.has(connection)) connections.set(connection, { connection, pair, ...(unit && { unit }), from: `${end(c.json.from)}${suffix}`, to: `${end(c.json.to)}${suffix}`, verdict: `${c.json.verdict} ${c.portsText}` });
+      if (!connections.has(connection))
+        connections.set(connection, {
+          connection,
+          pair,
+          ...(unit && { unit }),
+          from: `${end(c.json.from)}${suffix}`,
+          to: `${end(c.json.to)}${suffix}`,
+          verdict: `${c.json.verdict} ${c.portsText}`,
+        });
     }
   }
-  return { ends: [...ends].sort(), connections: [...connections.values()].sort((a, b) => (a.connection < b.connection ? -1 : a.connection > b.connection ? 1 : 0)) };
+  return {
+    ends: [...ends].sort(),
+    connections: [...connections.values()].sort((a, b) => (a.connection < b.connection ? -1 : a.connection > b.connection ? 1 : 0)),
+  };
 }
 
 export interface ReachChange {

@@ -2,13 +2,28 @@
 // or the connectivity list of every workload in scope, in the JSON shape docs/reach.md documents (keep it stable).
 
 import type { Analysis } from '../analysis/analysis';
-import { asProtocol, ingressCandidates, isAll, portSetText, reach, type Endpoint, type ListedEnd, type PortQuery, type PortSet, type ReachResult, type RuleRef } from '../analysis/reach';
+import {
+  asProtocol,
+  ingressCandidates,
+  isAll,
+  portSetText,
+  reach,
+  type Endpoint,
+  type ListedEnd,
+  type PortQuery,
+  type PortSet,
+  type ReachResult,
+  type RuleRef,
+} from '../analysis/reach';
 import type { Workload } from '../model/resources';
 import type { Span } from '../model/span';
 import { isWorkloadFragment } from '../analysis/unknowns';
 import { messages, say, type Msg } from '../l10n/l10n';
 
-export type ReachPeerJson = { readonly namespace: string; readonly kind: string; readonly name: string } | { readonly external: true } | { readonly namespace: string; readonly anyPod: true };
+export type ReachPeerJson =
+  | { readonly namespace: string; readonly kind: string; readonly name: string }
+  | { readonly external: true }
+  | { readonly namespace: string; readonly anyPod: true };
 export type ReachPortsJson = 'all' | readonly { readonly protocol: string; readonly port: number; readonly endPort?: number }[];
 
 export interface ReachConnectionJson {
@@ -16,7 +31,11 @@ export interface ReachConnectionJson {
   readonly to: ReachPeerJson;
   readonly verdict: ReachResult['verdict'];
   readonly ports: ReachPortsJson;
-  readonly because: readonly { readonly policy: { readonly namespace: string; readonly name: string }; readonly direction: 'ingress' | 'egress'; readonly rule?: number }[];
+  readonly because: readonly {
+    readonly policy: { readonly namespace: string; readonly name: string };
+    readonly direction: 'ingress' | 'egress';
+    readonly rule?: number;
+  }[];
   readonly unknownBecause?: string;
 }
 
@@ -46,7 +65,7 @@ export function resolveReachRef(analysis: Analysis, ref: string): ReachEnd | { r
   if (any) return { endpoint: { kind: 'namespace', namespace: any[1] } };
   const parts = ref.split('/');
   if ((parts.length !== 2 && parts.length !== 3) || parts.some((p) => !p)) {
-    return { error: msg('\'{0}\' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, NAMESPACE/* (any pod of a namespace), or external', ref) };
+    return { error: msg("'{0}' is not NAMESPACE/NAME or NAMESPACE/KIND/NAME of a workload, NAMESPACE/* (any pod of a namespace), or external", ref) };
   }
   const namespace = parts[0];
   const name = parts[parts.length - 1];
@@ -59,13 +78,25 @@ export function resolveReachRef(analysis: Analysis, ref: string): ReachEnd | { r
     }
   }
   if (found.length === 1) return { endpoint: { kind: 'workload', workload: found[0].w }, analysis: found[0].a };
-  if (found.length > 1) return { error: msg('\'{0}\' names several workloads ({1}); say which with NAMESPACE/KIND/NAME', ref, found.map((f) => `${namespace}/${f.w.kind}/${name}`).join(', ')) };
+  if (found.length > 1)
+    return {
+      error: msg(
+        "'{0}' names several workloads ({1}); say which with NAMESPACE/KIND/NAME",
+        ref,
+        found.map((f) => `${namespace}/${f.w.kind}/${name}`).join(', '),
+      ),
+    };
   const all = analysis.cluster.workloads.filter((w) => !isWorkloadFragment(w));
   const inNamespace = all.filter((w) => w.namespace === namespace).map((w) => `${namespace}/${w.kind}/${w.name}`);
   const sameName = all.filter((w) => w.name === name).map((w) => `${w.namespace}/${w.kind}/${w.name}`);
   if (sameName.length) return { error: msg('no workload {0} in the given files; did you mean {1}?', ref, [...new Set(sameName)].slice(0, 5).join(', ')) };
-  if (inNamespace.length) return { error: msg('no workload {0} in the given files; namespace {1} has {2}', ref, namespace, [...new Set(inNamespace)].slice(0, 5).join(', ')) };
-  return { error: all.length ? msg('no workload {0} in the given files, and no workload in namespace {1}', ref, namespace) : msg('no workload {0} in the given files: the given files define no workload at all', ref) };
+  if (inNamespace.length)
+    return { error: msg('no workload {0} in the given files; namespace {1} has {2}', ref, namespace, [...new Set(inNamespace)].slice(0, 5).join(', ')) };
+  return {
+    error: all.length
+      ? msg('no workload {0} in the given files, and no workload in namespace {1}', ref, namespace)
+      : msg('no workload {0} in the given files: the given files define no workload at all', ref),
+  };
 }
 
 /** `8080`, `53/UDP`, `8080/tcp` → the port query, or a message. */
@@ -73,8 +104,8 @@ export function parsePortQuery(text: string, msg: Msg = messages(undefined)): Po
   const m = /^(\d{1,5})(?:\/([A-Za-z]+))?$/.exec(text);
   const port = m ? Number(m[1]) : NaN;
   const protocol = m?.[2] === undefined ? 'TCP' : asProtocol(m[2]);
-  if (!m || port < 1 || port > 65535) return { error: msg('--port \'{0}\' is not PORT or PORT/PROTOCOL with PORT 1-65535 (e.g. 8080, 53/UDP)', text) };
-  if (!protocol) return { error: msg('--port \'{0}\': the protocol must be TCP, UDP or SCTP', text) };
+  if (!m || port < 1 || port > 65535) return { error: msg("--port '{0}' is not PORT or PORT/PROTOCOL with PORT 1-65535 (e.g. 8080, 53/UDP)", text) };
+  if (!protocol) return { error: msg("--port '{0}': the protocol must be TCP, UDP or SCTP", text) };
   return { port, protocol };
 }
 
@@ -96,7 +127,7 @@ function portsJson(s: PortSet): ReachPortsJson {
 function connection(from: Endpoint, to: Endpoint, r: ReachResult, msg: Msg): ReachConnection {
   const place = (ref: RuleRef) => {
     const rules = ref.direction === 'ingress' ? ref.policy.ingress : ref.policy.egress;
-    return { uri: ref.policy.uri, span: ref.rule !== undefined ? rules[ref.rule].span : ref.policy.nameSpan ?? ref.policy.span };
+    return { uri: ref.policy.uri, span: ref.rule !== undefined ? rules[ref.rule].span : (ref.policy.nameSpan ?? ref.policy.span) };
   };
   return {
     json: {
@@ -104,7 +135,11 @@ function connection(from: Endpoint, to: Endpoint, r: ReachResult, msg: Msg): Rea
       to: peerJson(to),
       verdict: r.verdict,
       ports: r.verdict === 'denied' ? [] : portsJson(r.ports),
-      because: r.because.map((b) => ({ policy: { namespace: b.policy.namespace, name: b.policy.name }, direction: b.direction, ...(b.rule !== undefined ? { rule: b.rule } : {}) })),
+      because: r.because.map((b) => ({
+        policy: { namespace: b.policy.namespace, name: b.policy.name },
+        direction: b.direction,
+        ...(b.rule !== undefined ? { rule: b.rule } : {}),
+      })),
       ...(r.unknownBecause && r.verdict !== 'denied' ? { unknownBecause: say(r.unknownBecause, msg) } : {}),
     },
     places: r.because.map(place),
@@ -117,7 +152,9 @@ export function reachBetween(analysis: Analysis, from: ReachEnd, to: ReachEnd, p
   const scoped = from.analysis ?? to.analysis ?? analysis;
   const msg = messages(analysis.config.locale);
   if (from.analysis && to.analysis && from.analysis !== to.analysis) {
-    return { error: msg('the two workloads are in different variants of the workspace (files that are never applied together), so no connection between them exists') };
+    return {
+      error: msg('the two workloads are in different variants of the workspace (files that are never applied together), so no connection between them exists'),
+    };
   }
   return connection(from.endpoint, to.endpoint, reach(scoped.cluster, from.endpoint, to.endpoint, port), msg);
 }
@@ -132,7 +169,10 @@ export function connectivity(analysis: Analysis, port?: PortQuery): readonly Rea
   const external: ListedEnd = { kind: 'external' };
   for (const scope of analysis.scopes()) {
     const cluster = scope.analysis.cluster;
-    const ends: ListedEnd[] = [...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): ListedEnd => ({ kind: 'workload', workload })), external];
+    const ends: ListedEnd[] = [
+      ...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): ListedEnd => ({ kind: 'workload', workload })),
+      external,
+    ];
     // Per destination, only the sources its ingress rules may admit (and external): the others are denied.
     const sourcesOf = (to: ListedEnd): readonly ListedEnd[] => {
       const candidates = to.kind === 'workload' ? ingressCandidates(cluster, to.workload) : undefined;
@@ -141,7 +181,14 @@ export function connectivity(analysis: Analysis, port?: PortQuery): readonly Rea
     for (const to of ends) {
       for (const from of sourcesOf(to)) {
         if (from === to) continue;
-        if (from.kind === 'workload' && to.kind === 'workload' && from.workload.namespace === to.workload.namespace && from.workload.name === to.workload.name && from.workload.kind === to.workload.kind) continue;
+        if (
+          from.kind === 'workload' &&
+          to.kind === 'workload' &&
+          from.workload.namespace === to.workload.namespace &&
+          from.workload.name === to.workload.name &&
+          from.workload.kind === to.workload.kind
+        )
+          continue;
         const r = reach(cluster, from, to, port);
         if (r.verdict === 'denied') continue;
         const key = `${peerText(from)}\u0000${peerText(to)}`;

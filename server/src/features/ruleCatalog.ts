@@ -14,7 +14,16 @@ export interface RuleInfo {
   readonly documented: 'rule' | 'other';
 }
 
-export const ruleCatalog: readonly RuleInfo[] = rules.map((r) => ({ code: r.code, title: r.title, description: r.description, defaultSeverity: r.defaultSeverity, documented: 'rule' }));
+export const ruleCatalog: readonly RuleInfo[] = rules.map((r) => ({
+  code: r.code,
+  title: r.title,
+  description: r.description,
+  defaultSeverity: r.defaultSeverity,
+  documented: 'rule',
+}));
 
 /** Every code a finding may carry: the rules, then the other codes. */
-export const codeCatalog: readonly RuleInfo[] = [...ruleCatalog, ...inputCodes.map((c) => ({ code: c.code, title: c.title, description: c.title, defaultSeverity: c.defaultSeverity, documented: 'other' as const }))];
+export const codeCatalog: readonly RuleInfo[] = [
+  ...ruleCatalog,
+  ...inputCodes.map((c) => ({ code: c.code, title: c.title, description: c.title, defaultSeverity: c.defaultSeverity, documented: 'other' as const })),
+];

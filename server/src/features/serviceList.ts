@@ -65,7 +65,10 @@ function listGateways(analysis: Analysis, linesOf: ReturnType<typeof lineIndexes
       type: 'Gateway',
       source: sourceSpan(g.uri, g.nameSpan, linesOf(g.uri)),
       ...(scoped.label ? { unit: `variant ${scoped.label}` } : {}),
-      listeners: g.listeners.map((l) => ({ name: `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}`, routes: routes.filter((r) => throughListener(r, l)).length })),
+      listeners: g.listeners.map((l) => ({
+        name: `${l.name ?? '?'} ${l.port ?? '?'}/${l.protocol ?? '?'}`,
+        routes: routes.filter((r) => throughListener(r, l)).length,
+      })),
     });
   }
   return out.sort(byName);
@@ -94,7 +97,10 @@ function listIstio(analysis: Analysis, linesOf: ReturnType<typeof lineIndexesOf>
         ...common,
         kind: 'IstioGateway',
         type: 'Gateway',
-        listeners: r.servers.map((s) => ({ name: `${s.portName ?? '?'} ${s.port ?? '?'}/${s.protocol ?? '?'}`, routes: bound.filter((vs) => serverServes(r, s, vs)).length })),
+        listeners: r.servers.map((s) => ({
+          name: `${s.portName ?? '?'} ${s.port ?? '?'}/${s.protocol ?? '?'}`,
+          routes: bound.filter((vs) => serverServes(r, s, vs)).length,
+        })),
       });
     } else {
       const served = gatewaysOf(scoped.analysis.cluster, r).filter((g) => g.servers.some((s) => serverServes(g, s, r)));

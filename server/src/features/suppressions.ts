@@ -72,14 +72,22 @@ export interface SuppressionOutcome<F> {
 }
 
 /** The annotation lines on `r` (metadata, then pod template), and what is wrong with those that cannot be used. */
-export function suppressionsOf(r: Resource, knownCodes: ReadonlySet<string>, rendered: boolean): { suppressions: Suppression[]; problems: SuppressibleFinding[] } {
+export function suppressionsOf(
+  r: Resource,
+  knownCodes: ReadonlySet<string>,
+  rendered: boolean,
+): { suppressions: Suppression[]; problems: SuppressibleFinding[] } {
   const suppressions: Suppression[] = [];
   const problems: SuppressibleFinding[] = [];
   const tree = r.annotations.has(ignoreAnnotation) || isWorkload(r) ? treeOf(r) : undefined;
   const sources: { on: Suppression['on']; text: string | undefined; span?: Span }[] = [];
-  if (r.annotations.has(ignoreAnnotation)) sources.push({ on: 'metadata', text: r.annotations.get(ignoreAnnotation), span: entry(at(tree, 'metadata', 'annotations'), ignoreAnnotation)?.value.span });
+  if (r.annotations.has(ignoreAnnotation))
+    sources.push({ on: 'metadata', text: r.annotations.get(ignoreAnnotation), span: entry(at(tree, 'metadata', 'annotations'), ignoreAnnotation)?.value.span });
   if (tree && isWorkload(r) && r.kind !== 'Pod') {
-    const template = r.kind === 'CronJob' ? at(at(tree, 'spec', 'jobTemplate', 'spec'), 'template', 'metadata', 'annotations') : at(tree, 'spec', 'template', 'metadata', 'annotations');
+    const template =
+      r.kind === 'CronJob'
+        ? at(at(tree, 'spec', 'jobTemplate', 'spec'), 'template', 'metadata', 'annotations')
+        : at(tree, 'spec', 'template', 'metadata', 'annotations');
     const value = entry(template, ignoreAnnotation)?.value;
     if (value) sources.push({ on: 'pod template', text: value.type === 'scalar' && value.value !== null ? String(value.value) : undefined, span: value.span });
   }
@@ -96,16 +104,24 @@ export function suppressionsOf(r: Resource, knownCodes: ReadonlySet<string>, ren
       if (!line.trim()) continue;
       const m = /^\s*([^:]*?)\s*:\s*(.*?)\s*$/.exec(line);
       if (!m || !m[1]) {
-        problem(`${ignoreAnnotation} needs the codes and a reason: "<code>[,<code>]: <reason>" (got ${JSON.stringify(line.trim())}); nothing is ignored by it.`);
+        problem(
+          `${ignoreAnnotation} needs the codes and a reason: "<code>[,<code>]: <reason>" (got ${JSON.stringify(line.trim())}); nothing is ignored by it.`,
+        );
         continue;
       }
       if (!m[2]) {
         problem(`${ignoreAnnotation} gives no reason after "${m[1]}:": say why the finding is intended; nothing is ignored by it.`);
         continue;
       }
-      const codes = m[1].split(',').map((c) => c.trim()).filter(Boolean);
+      const codes = m[1]
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
       const unknown = codes.filter((c) => !knownCodes.has(c));
-      if (unknown.length) problem(`${ignoreAnnotation} names ${unknown.map((c) => JSON.stringify(c)).join(', ')}, which ${unknown.length === 1 ? 'is no code' : 'are no codes'} of kube-netlens (docs/rules.md lists them).`);
+      if (unknown.length)
+        problem(
+          `${ignoreAnnotation} names ${unknown.map((c) => JSON.stringify(c)).join(', ')}, which ${unknown.length === 1 ? 'is no code' : 'are no codes'} of kube-netlens (docs/rules.md lists them).`,
+        );
       const known = codes.filter((c) => knownCodes.has(c));
       if (known.length) suppressions.push({ codes: known, reason: m[2], on: s.on, resource: r, ...(place && { place }) });
     }
@@ -117,7 +133,11 @@ export function suppressionsOf(r: Resource, knownCodes: ReadonlySet<string>, ren
  * Findings split into kept and ignored by the annotations of the objects they are on, with notes on annotations that
  * are malformed or match nothing. Without any annotation in the analysis the findings come back as they are.
  */
-export function applySuppressions<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, options: SuppressionOptions = {}): SuppressionOutcome<F> {
+export function applySuppressions<F extends SuppressibleFinding>(
+  findings: readonly F[],
+  analysis: Analysis,
+  options: SuppressionOptions = {},
+): SuppressionOutcome<F> {
   const knownCodes = options.knownCodes ?? catalogCodes;
   const entries = options.entries ?? [];
   const byObject = new Map<string, Suppression[]>();
@@ -132,7 +152,13 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
     }
   }
   for (const e of entries) {
-    if (!knownCodes.has(e.code) && e.place) problems.push({ ...e.place, code: 'ignore-invalid', severity: 'warning', message: `This ignore entry names ${JSON.stringify(e.code)}, which is no code of kube-netlens (docs/rules.md lists them); it ignores nothing.` });
+    if (!knownCodes.has(e.code) && e.place)
+      problems.push({
+        ...e.place,
+        code: 'ignore-invalid',
+        severity: 'warning',
+        message: `This ignore entry names ${JSON.stringify(e.code)}, which is no code of kube-netlens (docs/rules.md lists them); it ignores nothing.`,
+      });
   }
   if (!byObject.size && !entries.length) return { kept: findings, ignored: [], notes: configured(problems, analysis) };
   const used = new Map<Suppression, Set<string>>();
@@ -155,7 +181,11 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
     let codes = used.get(s);
     if (!codes) used.set(s, (codes = new Set()));
     codes.add(f.code);
-    ignored.push({ finding: f, reason: s.reason, by: `annotation on ${s.on === 'pod template' ? 'the pod template of ' : ''}${s.resource.kind} ${s.resource.namespace}/${s.resource.name}` });
+    ignored.push({
+      finding: f,
+      reason: s.reason,
+      by: `annotation on ${s.on === 'pod template' ? 'the pod template of ' : ''}${s.resource.kind} ${s.resource.namespace}/${s.resource.name}`,
+    });
   }
   for (const list of byObject.values()) {
     for (const s of list) {
@@ -166,13 +196,18 @@ export function applySuppressions<F extends SuppressibleFinding>(findings: reado
         code: 'ignore-unused',
         severity: 'information',
         resource: ref(s.resource),
-        message: `${ignoreAnnotation} ignores ${unused.join(', ')} on this ${s.resource.kind}, but no such finding is here any more (fixed, or the rule is off): remove ${unused.length === s.codes.length ? 'it' : (unused.length === 1 ? 'that code' : 'those codes')}. The reason given was: ${s.reason}`,
+        message: `${ignoreAnnotation} ignores ${unused.join(', ')} on this ${s.resource.kind}, but no such finding is here any more (fixed, or the rule is off): remove ${unused.length === s.codes.length ? 'it' : unused.length === 1 ? 'that code' : 'those codes'}. The reason given was: ${s.reason}`,
       });
     }
   }
   for (const e of entries) {
     if (usedEntries.has(e) || !e.place || !knownCodes.has(e.code)) continue;
-    problems.push({ ...e.place, code: 'ignore-unused', severity: 'information', message: `This ignore entry matches no ${e.code} finding any more (fixed, or the rule is off): remove it. The reason given was: ${e.reason}` });
+    problems.push({
+      ...e.place,
+      code: 'ignore-unused',
+      severity: 'information',
+      message: `This ignore entry matches no ${e.code} finding any more (fixed, or the rule is off): remove it. The reason given was: ${e.reason}`,
+    });
   }
   return { kept, ignored, notes: configured(problems, analysis) };
 }
@@ -248,14 +283,21 @@ export function isIgnoredHint(f: object): boolean {
  * The findings as the editor shows them: ignored ones in their place as faded hints with the reason, then the notes on
  * suppressions. Without any suppression in the analysis (the usual case), the findings as they are.
  */
-export function editorFindings<F extends SuppressibleFinding>(findings: readonly F[], analysis: Analysis, entries: readonly ConfigSuppression[] = []): readonly F[] {
+export function editorFindings<F extends SuppressibleFinding>(
+  findings: readonly F[],
+  analysis: Analysis,
+  entries: readonly ConfigSuppression[] = [],
+): readonly F[] {
   const o = applySuppressions(findings, analysis, { entries });
   if (!o.ignored.length && !o.notes.length) return findings;
   const ignored = new Map(o.ignored.map((i) => [i.finding as object, i]));
-  return [...findings.map((f) => {
-    const i = ignored.get(f);
-    return i ? asIgnoredHint(i) : f;
-  }), ...(o.notes as F[])];
+  return [
+    ...findings.map((f) => {
+      const i = ignored.get(f);
+      return i ? asIgnoredHint(i) : f;
+    }),
+    ...(o.notes as F[]),
+  ];
 }
 
 function keyOf(r: ResourceRef): string {
@@ -265,4 +307,3 @@ function keyOf(r: ResourceRef): string {
 function ref(r: Resource): ResourceRef {
   return { kind: r.kind, namespace: r.namespace, name: r.name };
 }
-

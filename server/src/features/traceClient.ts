@@ -18,18 +18,24 @@ export function readTraceClient(v: unknown): TraceClient | undefined {
   const str = (x: unknown): x is string => typeof x === 'string' && x.length > 0 && x.length <= 253;
   if (c.kind === 'external') return { kind: 'external' };
   if (c.kind === 'namespace' && str(c.namespace)) return { kind: 'namespace', namespace: c.namespace };
-  if (c.kind === 'workload' && str(c.namespace) && str(c.workloadKind) && str(c.name)) return { kind: 'workload', namespace: c.namespace, workloadKind: c.workloadKind, name: c.name };
+  if (c.kind === 'workload' && str(c.namespace) && str(c.workloadKind) && str(c.name))
+    return { kind: 'workload', namespace: c.namespace, workloadKind: c.workloadKind, name: c.name };
   return undefined;
 }
 
 /** The client as an end of a connection in this analysis (apply scope), or why it is not one. */
-export function clientEnd(analysis: Analysis, client: TraceClient): { readonly end: Endpoint; readonly label: string } | { readonly missing: string; readonly label: string } {
+export function clientEnd(
+  analysis: Analysis,
+  client: TraceClient,
+): { readonly end: Endpoint; readonly label: string } | { readonly missing: string; readonly label: string } {
   const msg = messages(analysis.config.locale);
   if (client.kind === 'external') return { end: { kind: 'external' }, label: msg('outside the cluster') };
   if (client.kind === 'namespace') return { end: { kind: 'namespace', namespace: client.namespace }, label: msg('any pod in namespace {0}', client.namespace) };
   const label = `${client.namespace}/${client.name} (${client.workloadKind})`;
   const w = analysis.cluster.workloadsIn(client.namespace).find((x) => x.kind === client.workloadKind && x.name === client.name && !isWorkloadFragment(x));
-  return w ? { end: { kind: 'workload', workload: w }, label } : { missing: msg('{0} {1}/{2} is not in the files applied with this Service', client.workloadKind, client.namespace, client.name), label };
+  return w
+    ? { end: { kind: 'workload', workload: w }, label }
+    : { missing: msg('{0} {1}/{2} is not in the files applied with this Service', client.workloadKind, client.namespace, client.name), label };
 }
 
 /** The clients the picker offers: the workloads of the scope, outside the cluster, and any pod of each namespace. */
@@ -42,10 +48,18 @@ export function clientChoices(analysis: Analysis): TraceClientChoice[] {
     const key = `${w.namespace}/${w.kind}/${w.name}`;
     if (isWorkloadFragment(w) || seen.has(key)) continue;
     seen.add(key);
-    workloads.push({ client: { kind: 'workload', namespace: w.namespace, workloadKind: w.kind, name: w.name }, label: `${w.namespace}/${w.name}`, description: w.kind });
+    workloads.push({
+      client: { kind: 'workload', namespace: w.namespace, workloadKind: w.kind, name: w.name },
+      label: `${w.namespace}/${w.name}`,
+      description: w.kind,
+    });
   }
   workloads.sort((a, b) => (a.label === b.label ? (a.description! < b.description! ? -1 : 1) : a.label < b.label ? -1 : 1));
-  const namespaces = [...cluster.namespaces].sort().map((namespace): TraceClientChoice => ({ client: { kind: 'namespace', namespace }, label: msg('any pod in namespace {0}', namespace), description: msg('labels not given') }));
+  const namespaces = [...cluster.namespaces].sort().map((namespace): TraceClientChoice => ({
+    client: { kind: 'namespace', namespace },
+    label: msg('any pod in namespace {0}', namespace),
+    description: msg('labels not given'),
+  }));
   return [{ client: { kind: 'external' }, label: msg('outside the cluster'), description: msg('an address outside the cluster') }, ...workloads, ...namespaces];
 }
 
@@ -61,27 +75,42 @@ function lineOf(p: NetworkPolicy, span: Span): number {
 export function ruleText(ref: RuleRef, msg: Msg = messages(undefined)): string {
   const p = ref.policy;
   const rules = ref.direction === 'ingress' ? p.ingress : p.egress;
-  const span = ref.rule !== undefined ? rules[ref.rule].span : p.nameSpan ?? p.span;
+  const span = ref.rule !== undefined ? rules[ref.rule].span : (p.nameSpan ?? p.span);
   // A build's or a render's objects have no file of their own to point at a line in: the name says which policy.
   const where = p.uri.includes('#') ? '' : ` ${msg('({0} line {1})', p.uri.slice(p.uri.lastIndexOf('/') + 1), lineOf(p, span))}`;
   const name = `${p.namespace}/${p.name}`;
-  return ref.rule !== undefined ? `${msg('{0}: {1} rule {2}', ref.direction, name, ref.rule + 1)}${where}` : `${msg('{0}: {1} admits none of it', ref.direction, name)}${where}`;
+  return ref.rule !== undefined
+    ? `${msg('{0}: {1} rule {2}', ref.direction, name, ref.rule + 1)}${where}`
+    : `${msg('{0}: {1} admits none of it', ref.direction, name)}${where}`;
 }
 
 /**
  * The client's connection to a workload's pods on one pod port (protocol of the Service port), and the pods' ingress
  * policies whose rules decide it (for the edges to the policies' boxes).
  */
-export function portReach(analysis: Analysis, client: Endpoint, clientLabel: string, to: Workload, protocol: string, port: number): { readonly reach: TraceReach; readonly ingressDeciders: ReadonlySet<NetworkPolicy> } {
+export function portReach(
+  analysis: Analysis,
+  client: Endpoint,
+  clientLabel: string,
+  to: Workload,
+  protocol: string,
+  port: number,
+): { readonly reach: TraceReach; readonly ingressDeciders: ReadonlySet<NetworkPolicy> } {
   const proto = asProtocol(protocol) ?? 'TCP';
   const r = reach(analysis.cluster, client, { kind: 'workload', workload: to }, { protocol: proto, port });
   const msg = messages(analysis.config.locale);
   const ingressDeciders = new Set(r.because.filter((b) => b.direction === 'ingress' && b.rule !== undefined).map((b) => b.policy));
-  return { reach: { verdict: r.verdict, text: sentence(r, clientLabel, `${port}/${proto}`, msg), because: r.because.map((b) => ruleText(b, msg)) }, ingressDeciders };
+  return {
+    reach: { verdict: r.verdict, text: sentence(r, clientLabel, `${port}/${proto}`, msg), because: r.because.map((b) => ruleText(b, msg)) },
+    ingressDeciders,
+  };
 }
 
 function sentence(r: ReachResult, client: string, port: string, msg: Msg): string {
-  if (r.verdict === 'allowed') return r.because.length ? `✓ ${msg('From {0}: allowed on {1}.', client, port)}` : `✓ ${msg('From {0}: allowed on {1}; no NetworkPolicy isolates either end.', client, port)}`;
+  if (r.verdict === 'allowed')
+    return r.because.length
+      ? `✓ ${msg('From {0}: allowed on {1}.', client, port)}`
+      : `✓ ${msg('From {0}: allowed on {1}; no NetworkPolicy isolates either end.', client, port)}`;
   if (r.verdict === 'denied') return `✖ ${msg('From {0}: blocked on {1} by NetworkPolicy.', client, port)}`;
   return `◐ ${msg('From {0}: unknown on {1}, because {2}.', client, port, r.unknownBecause ? say(r.unknownBecause, msg) : msg('the manifests cannot tell'))}`;
 }
@@ -97,10 +126,15 @@ export function combined(reaches: readonly TraceReach[]): TraceReach['verdict'] 
 /** What the client node says about the client's own egress. */
 export function clientEgressText(analysis: Analysis, client: Endpoint): string {
   const msg = messages(analysis.config.locale);
-  if (client.kind === 'external') return msg('An address outside the cluster: only the pods\' ingress policies apply, matched on the address they see (through a node port with externalTrafficPolicy Cluster, or an Ingress controller, that is a node\'s or the controller pod\'s, not the client\'s).');
+  if (client.kind === 'external')
+    return msg(
+      "An address outside the cluster: only the pods' ingress policies apply, matched on the address they see (through a node port with externalTrafficPolicy Cluster, or an Ingress controller, that is a node's or the controller pod's, not the client's).",
+    );
   if (client.kind === 'namespace') {
     const limiting = (analysis.cluster.objectsIn(client.namespace)?.networkPolicies ?? []).filter((p) => p.policyTypes.includes('Egress'));
-    return limiting.length ? msg('Its egress may be limited by {0}, as its labels decide (they are not given).', limiting.map((p) => p.name).join(', ')) : msg('No NetworkPolicy of namespace {0} limits egress.', client.namespace);
+    return limiting.length
+      ? msg('Its egress may be limited by {0}, as its labels decide (they are not given).', limiting.map((p) => p.name).join(', '))
+      : msg('No NetworkPolicy of namespace {0} limits egress.', client.namespace);
   }
   const { sure, maybe } = policiesFor(analysis.cluster, client.workload, 'egress');
   if (!sure.length && !maybe.length) return msg('No NetworkPolicy limits its egress.');

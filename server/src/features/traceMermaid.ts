@@ -32,7 +32,11 @@ export function traceToMermaid(graph: TraceGraph): string {
     const label = e.status === 'broken' ? `✗ ${e.label ?? 'broken'}` : e.label;
     out.push(`  ${from} ${arrow}${label ? `|"${escapeLabel(label)}"|` : ''} ${to}`);
   });
-  out.push('  classDef error fill:#fde2e1,stroke:#c62828,color:#000;', '  classDef warning fill:#fff4d6,stroke:#b26a00,color:#000;', '  classDef conditional stroke-dasharray:4 3;');
+  out.push(
+    '  classDef error fill:#fde2e1,stroke:#c62828,color:#000;',
+    '  classDef warning fill:#fff4d6,stroke:#b26a00,color:#000;',
+    '  classDef conditional stroke-dasharray:4 3;',
+  );
   for (const status of ['error', 'warning', 'conditional'] as const) {
     const members = graph.nodes.filter((n) => n.status === status).map((n) => ids.get(n.id));
     if (members.length) out.push(`  class ${members.join(',')} ${status};`);

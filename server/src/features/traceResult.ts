@@ -30,14 +30,19 @@ function gatewayObjectFor(analysis: Analysis, params: TraceParams): Gateway | Ga
 /** An Istio Gateway or a VirtualService, by namespace and name (the definition in the given file when there are several). */
 function istioObjectFor(analysis: Analysis, params: TraceParams): IstioGateway | VirtualService | undefined {
   const kind = params.kind === 'IstioGateway' ? 'Gateway' : 'VirtualService';
-  const defs = analysis.cluster.get(kind, params.namespace, params.name).filter((r): r is IstioGateway | VirtualService => isIstioGateway(r) || isVirtualService(r));
+  const defs = analysis.cluster
+    .get(kind, params.namespace, params.name)
+    .filter((r): r is IstioGateway | VirtualService => isIstioGateway(r) || isVirtualService(r));
   return defs.find((g) => g.uri === params.uri) ?? defs[0];
 }
 
 export function traceResultFor(analysis: Analysis, params: TraceParams): TraceResult | undefined {
-  const target = params.kind === undefined || params.kind === 'Service' ? serviceFor(analysis, params)
-    : params.kind === 'IstioGateway' || params.kind === 'VirtualService' ? istioObjectFor(analysis, params)
-      : gatewayObjectFor(analysis, params);
+  const target =
+    params.kind === undefined || params.kind === 'Service'
+      ? serviceFor(analysis, params)
+      : params.kind === 'IstioGateway' || params.kind === 'VirtualService'
+        ? istioObjectFor(analysis, params)
+        : gatewayObjectFor(analysis, params);
   if (!target) return undefined;
   if (isIstioGateway(target) || isVirtualService(target)) {
     const variant = analysis.scopeOf(target.uri).label;
@@ -50,7 +55,11 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
   const variant = analysis.scopeOf(target.uri).label;
   const findings = findingsInUnits(analysis);
   const client = readTraceClient(params.client);
-  const traced = isGateway(target) ? gatewayTraceGraph(analysis, target, findings) : isRoute(target) ? routeTraceGraph(analysis, target, findings) : traceGraph(analysis, target, findings, client);
+  const traced = isGateway(target)
+    ? gatewayTraceGraph(analysis, target, findings)
+    : isRoute(target)
+      ? routeTraceGraph(analysis, target, findings)
+      : traceGraph(analysis, target, findings, client);
   const graph = variant ? { ...traced, variant } : traced;
   const result = { graph, mermaid: traceToMermaid(graph), text: traceToText(graph, messages(analysis.config.locale)) };
   // A Service's trace may be drawn for a client: the picker offers the workloads of its scope (netpol §1).

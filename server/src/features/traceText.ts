@@ -7,7 +7,11 @@ function statusMark(status: TraceNode['status'], msg: Msg): string {
   return status === 'conditional' ? ` ${msg('(conditional)')}` : status === 'warning' ? ` ${msg('[warning]')}` : status === 'error' ? ` ${msg('[error]')}` : '';
 }
 /** Node labels name the object; in plain text, the kinds a name alone does not tell are said before it. */
-const kindWord: Partial<Record<TraceNode['kind'], string>> = { service: 'Service ', 'external-name': 'ExternalName Service ', 'network-policy': 'NetworkPolicy ' };
+const kindWord: Partial<Record<TraceNode['kind'], string>> = {
+  service: 'Service ',
+  'external-name': 'ExternalName Service ',
+  'network-policy': 'NetworkPolicy ',
+};
 
 export function traceToText(graph: TraceGraph, msg: Msg = messages(undefined)): string {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
@@ -60,7 +64,10 @@ export function traceToText(graph: TraceGraph, msg: Msg = messages(undefined)): 
   }
   if (graph.packetPath) {
     const { cni } = graph.packetPath;
-    for (const [title, hops] of [[msg('Packet path, same node ({0}):', cni), graph.packetPath.sameNode], [msg('Packet path, across nodes ({0}):', cni), graph.packetPath.crossNode]] as const) {
+    for (const [title, hops] of [
+      [msg('Packet path, same node ({0}):', cni), graph.packetPath.sameNode],
+      [msg('Packet path, across nodes ({0}):', cni), graph.packetPath.crossNode],
+    ] as const) {
       out.push('', title);
       hops.forEach((h, i) => out.push(`  ${i + 1}. ${msg('{0}: {1}', h.label, h.explanation)}`));
     }

@@ -18,7 +18,10 @@ export interface KustomizeMemo {
   readonly uris: string;
   readonly loadRestrictor: LoadRestrictor;
   /** `native`: the native render (what is reused while its inputs keep their texts); `unit`: what was analysed. */
-  readonly roots: ReadonlyMap<string, { readonly unit: RenderedUnit; readonly native?: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }>;
+  readonly roots: ReadonlyMap<
+    string,
+    { readonly unit: RenderedUnit; readonly native?: RenderedUnit; readonly texts: ReadonlyMap<string, string | undefined>; readonly file?: ManifestFile }
+  >;
   readonly consumed: ReadonlyMap<string, ManifestFile>;
   /**
    * Files with the builds' problems added, by URI: the file they were added to, the problems (as one string) and the
@@ -92,7 +95,6 @@ export interface KustomizeOptions {
   readonly onRendered?: (done: number, total: number) => void;
 }
 
-
 /**
  * A reader over the workspace's files: folders are the URIs' parents. `other` answers for files the workspace does
  * not list (env files and patches outside the analysed paths, files that are not YAML).
@@ -131,7 +133,13 @@ export function readerOf(files: readonly { readonly uri: string; readonly text: 
  * `files`: the workspace's files as parsed today (in URI order). `defaultNamespace` is used to parse rendered text.
  * Returns the files unchanged when the workspace holds no kustomization.
  */
-export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace: string, memo?: KustomizeMemo, other?: FileReader, options: KustomizeOptions = {}): KustomizeUnits {
+export function kustomizeUnits(
+  files: readonly ManifestFile[],
+  defaultNamespace: string,
+  memo?: KustomizeMemo,
+  other?: FileReader,
+  options: KustomizeOptions = {},
+): KustomizeUnits {
   // A kustomization of a test suite (model/fileRoles.ts) is the harness's: it builds no apply unit and includes no base.
   if (!files.some((f) => isKustomizationUri(f.uri) && f.skipped !== 'test-suite')) return { files, units: [] };
   // The real Kustomize's answers the attempt below asked for are not asked again (asking tells the caller a build is
@@ -159,23 +167,53 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
   const builds: BuildCache = same ? memo.builds : new Map();
   const base = commonFolder(uris);
   const reuse = previous && reuseOf(reader, previous);
-  const layout = discoverKustomizations(testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris, reader, base, reuse, parsed, builds, { loadRestrictor, workspace: base, shown: options.shown }, options.onRendered);
+  const layout = discoverKustomizations(
+    testSuites.size ? uris.filter((u) => !testSuites.has(u)) : uris,
+    reader,
+    base,
+    reuse,
+    parsed,
+    builds,
+    { loadRestrictor, workspace: base, shown: options.shown },
+    options.onRendered,
+  );
   const roots = new Map<string, { unit: RenderedUnit; native?: RenderedUnit; texts: ReadonlyMap<string, string | undefined>; file?: ManifestFile }>();
   const consumedUris = new Set<string>();
   const problems = new Map<string, ParseProblem[]>();
   const extra: ManifestFile[] = [];
-  const chosen = chosenRoots(layout.roots, layout.folders, layout.components, options.isRoot, (dir) => reuse?.(dir) ?? renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }));
+  const chosen = chosenRoots(
+    layout.roots,
+    layout.folders,
+    layout.components,
+    options.isRoot,
+    (dir) =>
+      reuse?.(dir) ??
+      renderKustomization(reader, dir, { label: base ? relativeUri(base, dir) : dir, parsed, builds, loadRestrictor, workspace: base, shown: options.shown }),
+  );
   const wantsExternal = (root: KustomizeRoot) => wantsRealKustomize(root.unit) && !root.builtElsewhere;
-  const externals = options.externalAll?.(chosen.filter(wantsExternal).map((r) => r.unit), parsed);
+  const externals = options.externalAll?.(
+    chosen.filter(wantsExternal).map((r) => r.unit),
+    parsed,
+  );
   const finalUnit = new Map<string, RenderedUnit>();
-  for (const root of chosen) finalUnit.set(root.dir, (wantsExternal(root) && (externals?.get(root.unit.definedBy) ?? external(root.unit, parsed))) || root.unit);
+  for (const root of chosen)
+    finalUnit.set(root.dir, (wantsExternal(root) && (externals?.get(root.unit.definedBy) ?? external(root.unit, parsed))) || root.unit);
   const labelOf = (dir: string) => (base ? relativeUri(base, dir) : dir);
   // Bases that only failing roots include are built on their own (not when the settings name the roots).
   const aloneAsked: { native: RenderedUnit; unit: RenderedUnit }[] = [];
   const alone = options.isRoot
     ? []
     : basesBuiltAlone(layout, chosen, finalUnit, (dir) => {
-        const native = reuse?.(dir) ?? renderKustomization(reader, dir, { label: `${labelOf(dir)}, built on its own`, parsed, builds, loadRestrictor, workspace: base, shown: options.shown });
+        const native =
+          reuse?.(dir) ??
+          renderKustomization(reader, dir, {
+            label: `${labelOf(dir)}, built on its own`,
+            parsed,
+            builds,
+            loadRestrictor,
+            workspace: base,
+            shown: options.shown,
+          });
         if (!wantsRealKustomize(native)) return native;
         const unit = external(native, parsed) || native;
         aloneAsked.push({ native, unit });
@@ -188,7 +226,8 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     const unit = finalUnit.get(root.dir)!;
     const old = previous?.get(root.dir);
     const reused = old && old.unit === unit ? old : undefined;
-    const texts: ReadonlyMap<string, string | undefined> = reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
+    const texts: ReadonlyMap<string, string | undefined> =
+      reused?.texts ?? new Map([...new Set([...native.inputs, ...unit.inputs])].map((u) => [u, reader.read(u)]));
     // what it lists are inputs of its build: a reused build lists the same files
     if (unit.rendered && (reused ? !reused.file : onlyListsFiles(reader, root.dir, root.file, parsed))) {
       roots.set(root.dir, { unit, native, texts });
@@ -196,7 +235,10 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     }
     let file = reused?.file;
     if (unit.rendered) {
-      file ??= { ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered.text, { defaultNamespace }), rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered } };
+      file ??= {
+        ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered.text, { defaultNamespace }),
+        rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered },
+      };
       extra.push(file);
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
@@ -208,15 +250,22 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       ? undefined
       : bases.length
         ? bases.length === 1
-          ? phrase('What this build makes of the files it reads is unknown; the base it includes ({0}) is checked as built on its own.', bases.map(labelOf).join(', '))
-          : phrase('What this build makes of the files it reads is unknown; the bases it includes ({0}) are checked as built on their own.', bases.map(labelOf).join(', '))
+          ? phrase(
+              'What this build makes of the files it reads is unknown; the base it includes ({0}) is checked as built on its own.',
+              bases.map(labelOf).join(', '),
+            )
+          : phrase(
+              'What this build makes of the files it reads is unknown; the bases it includes ({0}) are checked as built on their own.',
+              bases.map(labelOf).join(', '),
+            )
         : phrase('The files it reads are not checked on their own: what they become in the build is unknown.');
     for (const p0 of unit.problems) {
       const p = why && p0.severity !== 'warning' ? { ...p0, ...worded(sentences(phraseOf(p0), why)) } : p0;
       const list = problems.get(p.uri) ?? [];
       // One place, one problem: the same cause met in several builds names each build in one message.
       const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
-      if (i < 0) list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message, ...(p.phrase && { phrase: p.phrase }) });
+      if (i < 0)
+        list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message, ...(p.phrase && { phrase: p.phrase }) });
       else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], ...worded(sentences(phraseOf(list[i]), phraseOf(p))) };
       problems.set(p.uri, list);
     }
@@ -233,7 +282,10 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
       roots.set(a.dir, { unit, texts });
       continue;
     }
-    const file = reused?.file ?? { ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered!.text, { defaultNamespace }), rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered! } };
+    const file = reused?.file ?? {
+      ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered!.text, { defaultNamespace }),
+      rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered! },
+    };
     extra.push(file);
     for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     roots.set(a.dir, { unit, texts, file });
@@ -260,8 +312,33 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
     }
     for (const u of texts) reads.add(u);
   }
-  const lastCall = (output: readonly ManifestFile[]): LastCall | undefined => reads && { input: files, output, units, reads, asked, folders: new Set(layout.folders), defaultNamespace, other, isRoot: options.isRoot, shown: options.shown };
-  const memoOut = (consumed: ReadonlyMap<string, ManifestFile>, output: readonly ManifestFile[], withProblems: KustomizeMemo['withProblems'] = new Map()): KustomizeMemo => ({ uris: sig, loadRestrictor, roots, consumed, withProblems, parsed, builds, last: !options.externalAll && !options.onRendered ? lastCall(output) : undefined });
+  const lastCall = (output: readonly ManifestFile[]): LastCall | undefined =>
+    reads && {
+      input: files,
+      output,
+      units,
+      reads,
+      asked,
+      folders: new Set(layout.folders),
+      defaultNamespace,
+      other,
+      isRoot: options.isRoot,
+      shown: options.shown,
+    };
+  const memoOut = (
+    consumed: ReadonlyMap<string, ManifestFile>,
+    output: readonly ManifestFile[],
+    withProblems: KustomizeMemo['withProblems'] = new Map(),
+  ): KustomizeMemo => ({
+    uris: sig,
+    loadRestrictor,
+    roots,
+    consumed,
+    withProblems,
+    parsed,
+    builds,
+    last: !options.externalAll && !options.onRendered ? lastCall(output) : undefined,
+  });
   // Nothing rendered and nothing to report (roots that only list files): the files as they are.
   if (!extra.length && !problems.size) return { files, units, memo: memoOut(new Map(), files) };
   const consumed = new Map<string, ManifestFile>();
@@ -297,8 +374,23 @@ export function kustomizeUnits(files: readonly ManifestFile[], defaultNamespace:
  * on is the same (the list of URIs, the settings, the readers): an edit of a plain manifest costs a pass of identity
  * checks, not a discovery and a reuse check of every root. Undefined otherwise.
  */
-function unread(files: readonly ManifestFile[], defaultNamespace: string, memo: KustomizeMemo, last: LastCall, other: FileReader | undefined, options: KustomizeOptions, answered: Map<RenderedUnit, RenderedUnit | undefined>): KustomizeUnits | undefined {
-  if (files.length !== last.input.length || defaultNamespace !== last.defaultNamespace || other !== last.other || options.isRoot !== last.isRoot || options.shown !== last.shown) return undefined;
+function unread(
+  files: readonly ManifestFile[],
+  defaultNamespace: string,
+  memo: KustomizeMemo,
+  last: LastCall,
+  other: FileReader | undefined,
+  options: KustomizeOptions,
+  answered: Map<RenderedUnit, RenderedUnit | undefined>,
+): KustomizeUnits | undefined {
+  if (
+    files.length !== last.input.length ||
+    defaultNamespace !== last.defaultNamespace ||
+    other !== last.other ||
+    options.isRoot !== last.isRoot ||
+    options.shown !== last.shown
+  )
+    return undefined;
   if ((options.loadRestrictor ?? 'rootOnly') !== memo.loadRestrictor || options.externalAll || options.onRendered) return undefined;
   const changed: ManifestFile[] = [];
   for (let i = 0; i < files.length; i++) {
@@ -351,7 +443,12 @@ function indexByUri(files: readonly ManifestFile[], uri: string): number {
  * from each failing root, the first kustomizations that every including root fails on, and that build alone, are
  * taken; what they include is part of their build. A base that a working root includes is checked there.
  */
-function basesBuiltAlone(layout: KustomizeLayout, chosen: readonly KustomizeRoot[], finalUnit: ReadonlyMap<string, RenderedUnit>, render: (dir: string) => RenderedUnit): { dir: string; unit: RenderedUnit; forRoots: string[] }[] {
+function basesBuiltAlone(
+  layout: KustomizeLayout,
+  chosen: readonly KustomizeRoot[],
+  finalUnit: ReadonlyMap<string, RenderedUnit>,
+  render: (dir: string) => RenderedUnit,
+): { dir: string; unit: RenderedUnit; forRoots: string[] }[] {
   // Failing is refusing: a build not evaluated here (a feature the native renderer lacks) is unknown, not failed.
   const fails = (u: RenderedUnit | undefined) => !!u && !u.rendered && u.problems.some((p) => p.severity === 'error');
   const failed = new Set(chosen.filter((r) => !r.builtElsewhere && fails(finalUnit.get(r.dir))).map((r) => r.dir));
@@ -426,7 +523,13 @@ function reuseOf(reader: FileReader, previous: KustomizeMemo['roots']): (dir: st
  * The roots as the settings name them: without `isRoot`, the native ones; with it, every kustomization folder it
  * accepts (rendered here when the native decision did not make it a root), components excepted.
  */
-function chosenRoots(natural: readonly KustomizeRoot[], folders: readonly string[], components: readonly string[], isRoot: ((dir: string) => boolean) | undefined, render: (dir: string) => RenderedUnit): readonly KustomizeRoot[] {
+function chosenRoots(
+  natural: readonly KustomizeRoot[],
+  folders: readonly string[],
+  components: readonly string[],
+  isRoot: ((dir: string) => boolean) | undefined,
+  render: (dir: string) => RenderedUnit,
+): readonly KustomizeRoot[] {
   if (!isRoot) return natural;
   const byDir = new Map(natural.map((r) => [r.dir, r]));
   const skip = new Set(components);

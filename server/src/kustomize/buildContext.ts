@@ -109,7 +109,8 @@ export function readIn(ctx: Ctx, root: string, uri: string, at: Src): string | u
     const realRoot = ctx.fsys.realUri?.(root) ?? root;
     const real = resolved ?? uri;
     // the check comes before the read: a refused file's contents are never asked for
-    if (!isWithin(realRoot, dirnameUri(real))) throw new Stop(at.uri, at.span, phrase("security; file '{0}' is not in or below '{1}'", ctx.shown(uri), ctx.shown(root)));
+    if (!isWithin(realRoot, dirnameUri(real)))
+      throw new Stop(at.uri, at.span, phrase("security; file '{0}' is not in or below '{1}'", ctx.shown(uri), ctx.shown(root)));
   }
   // an input of the build (rendered again when it changes); a refused file is not one: it is never read
   ctx.inputs.add(uri);

@@ -22,7 +22,9 @@ class Emitter {
   mappings: SourceMapping[] = [];
 
   map(start: number, end: number, src: Src): void {
-    this.mappings.push(src.via ? { rendered: { start, end }, uri: src.uri, span: src.span, via: src.via } : { rendered: { start, end }, uri: src.uri, span: src.span });
+    this.mappings.push(
+      src.via ? { rendered: { start, end }, uri: src.uri, span: src.span, via: src.via } : { rendered: { start, end }, uri: src.uri, span: src.span },
+    );
   }
 
   /** Writes `node` as the content of a line that starts at `indent` (the caller wrote nothing on it yet). */
@@ -99,13 +101,15 @@ class Emitter {
 }
 
 const plainSafe = /^[A-Za-z0-9_./~$^()][A-Za-z0-9_ ./~$^()+=@:,-]*$/;
-const notString = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?(?:\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9]+(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9]{4}-[0-9]{2}-[0-9]{2}.*)$/;
+const notString =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?(?:\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9]+(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9]{4}-[0-9]{2}-[0-9]{2}.*)$/;
 
 /** A string as YAML: plain when it cannot be read as anything else, double-quoted otherwise. */
 export function scalarText(s: string): string {
-  if (s !== '' && plainSafe.test(s) && !notString.test(s) && !s.endsWith(' ') && !s.includes(': ') && !s.includes(' #') && !s.endsWith(':'))
-    return s;
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  if (s !== '' && plainSafe.test(s) && !notString.test(s) && !s.endsWith(' ') && !s.includes(': ') && !s.includes(' #') && !s.endsWith(':')) return s;
+  return JSON.stringify(s)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function plainNumber(raw: string): boolean {

@@ -50,7 +50,11 @@ export function confirmedUnit(native: RenderedUnit, built: RenderedUnit): Render
  * read (resources, bases, components) and refused when it fetches something (a remote resource, a Helm chart,
  * which also needs `--enable-helm`, never passed).
  */
-export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: ParseCache): { readonly why: Phrase; readonly at?: { readonly uri: string; readonly span: Span } } | undefined {
+export function whyNotForBinary(
+  fsys: FileReader,
+  rootDir: string,
+  parsed?: ParseCache,
+): { readonly why: Phrase; readonly at?: { readonly uri: string; readonly span: Span } } | undefined {
   const seen = new Set<string>();
   const queue = [rootDir];
   while (queue.length) {
@@ -66,7 +70,11 @@ export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: Pars
     if (!node || node.t !== 'm') continue;
     for (const key of ['helmCharts', 'helmChartInflationGenerator', 'helmGlobals']) {
       const e = entry(node, key);
-      if (e) return { why: phrase('Helm charts are inflated by Kustomize only with --enable-helm, which is never passed (it runs helm and may download charts)'), at: { uri: file, span: e.ks?.span ?? { start: 0, end: 0 } } };
+      if (e)
+        return {
+          why: phrase('Helm charts are inflated by Kustomize only with --enable-helm, which is never passed (it runs helm and may download charts)'),
+          at: { uri: file, span: e.ks?.span ?? { start: 0, end: 0 } },
+        };
     }
     for (const key of ['resources', 'bases', 'components']) {
       const list = get(node, key);
@@ -74,7 +82,8 @@ export function whyNotForBinary(fsys: FileReader, rootDir: string, parsed?: Pars
       for (const item of list.items) {
         const ref = str(item);
         if (ref === undefined) continue;
-        if (remote.test(ref)) return { why: phrase("the remote resource '{0}' is never fetched", ref), at: { uri: file, span: item.src?.span ?? { start: 0, end: 0 } } };
+        if (remote.test(ref))
+          return { why: phrase("the remote resource '{0}' is never fetched", ref), at: { uri: file, span: item.src?.span ?? { start: 0, end: 0 } } };
         const target = resolveUri(dir, ref);
         if (fsys.read(target) === undefined && fsys.list(target) !== undefined) queue.push(target);
       }
@@ -108,18 +117,48 @@ export interface ExternalRoot {
 export type KustomizeExit = ToolExit;
 
 /** One run → the rendered unit, or its problem on the kustomization line. `originUri` turns an origin path into a workspace URI. */
-export function unitFromKustomizeExit(root: ExternalRoot, exit: KustomizeExit, tool: string, timeoutMs: number, fsys: FileReader, originUri: (path: string) => string | undefined, parsed?: ParseCache): RenderedUnit {
+export function unitFromKustomizeExit(
+  root: ExternalRoot,
+  exit: KustomizeExit,
+  tool: string,
+  timeoutMs: number,
+  fsys: FileReader,
+  originUri: (path: string) => string | undefined,
+  parsed?: ParseCache,
+): RenderedUnit {
   const base = { kind: 'kustomize' as const, id: root.id, label: root.label, definedBy: root.definedBy };
-  const fail = (severity: RenderProblem['severity'], said: Phrase): RenderedUnit => ({ ...base, inputs: root.nativeInputs, problems: [{ uri: root.at.uri, span: root.at.span, severity, code: 'kustomize-render-failed', ...worded(said) }] });
-  if (exit.tooLarge) return fail('warning', phrase('{0} wrote more than {1} MB for {2} and was stopped; a build that large is not checked.', tool, maxBuildMegabytes, root.label));
+  const fail = (severity: RenderProblem['severity'], said: Phrase): RenderedUnit => ({
+    ...base,
+    inputs: root.nativeInputs,
+    problems: [{ uri: root.at.uri, span: root.at.span, severity, code: 'kustomize-render-failed', ...worded(said) }],
+  });
+  if (exit.tooLarge)
+    return fail(
+      'warning',
+      phrase('{0} wrote more than {1} MB for {2} and was stopped; a build that large is not checked.', tool, maxBuildMegabytes, root.label),
+    );
   if (exit.spawnError) return fail('warning', phrase('{0} could not be started to build {1}: {2}', tool, root.label, exit.spawnError));
-  if (exit.timedOut) return fail('warning', phrase('{0} did not finish building {1} within {2} and was stopped; the build is not analysed.', tool, root.label, timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`));
+  if (exit.timedOut)
+    return fail(
+      'warning',
+      phrase(
+        '{0} did not finish building {1} within {2} and was stopped; the build is not analysed.',
+        tool,
+        root.label,
+        timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`,
+      ),
+    );
   // Kustomize's own error text follows as it printed it (paths made relative): it is what a search finds
   if (exit.status !== 0) return fail('error', phrase('Kustomize build fails ({0}, for {1}):\n{2}', tool, root.label, kustomizeError(exit.stderr)));
   const mapped = mapOutput(exit.stdout, root, fsys, originUri, parsed);
   if (typeof mapped === 'string') return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, root.label, mapped));
   // the checks a native build gets, on what the real one built (semantics §8: names inside strings are not rewritten)
-  return { ...base, inputs: [...new Set([...root.nativeInputs, ...mapped.inputs])].sort(), rendered: mapped.rendered, problems: notRewritten(mapped.built, root.label) };
+  return {
+    ...base,
+    inputs: [...new Set([...root.nativeInputs, ...mapped.inputs])].sort(),
+    rendered: mapped.rendered,
+    problems: notRewritten(mapped.built, root.label),
+  };
 }
 
 /**
@@ -137,7 +176,10 @@ export function withWorkspacePaths(text: string, shown: (absolute: string) => st
 
 /** Kustomize's message without kubectl's log prefix (`E1201 11:09:48.649829 27214 run.go:72] "command failed" err="…"`), a few lines. */
 export function kustomizeError(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim());
   const shown = lines.slice(0, 5).map((l) => {
     const m = /^[EWI]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\] "command failed" err="(.*)"$/.exec(l);
     return m ? m[1].replace(/\\"/g, '"') : l.replace(/^Error: /, '');
@@ -152,7 +194,13 @@ interface Mapped {
   readonly built: readonly BuiltObject[];
 }
 
-function mapOutput(stdout: string, root: ExternalRoot, fsys: FileReader, originUri: (path: string) => string | undefined, parsed?: ParseCache): Mapped | string {
+function mapOutput(
+  stdout: string,
+  root: ExternalRoot,
+  fsys: FileReader,
+  originUri: (path: string) => string | undefined,
+  parsed?: ParseCache,
+): Mapped | string {
   const out = parseYaml(stdout, root.definedBy);
   if (out.error) return out.error.message;
   const inputs = new Set<string>();
@@ -236,7 +284,9 @@ function generatorSrc(fsys: FileReader, uri: string, object: KMap, generator: st
   const name = str(get(get(object, 'metadata'), 'name')) ?? '';
   const items = list.v.t === 'q' ? list.v.items : [];
   // the generated name is the generator's name, prefixed, suffixed and hashed: the longest generator name it contains
-  const item = items.filter((i) => (str(get(i, 'name')) ?? '') !== '' && name.includes(str(get(i, 'name'))!)).sort((a, b) => str(get(b, 'name'))!.length - str(get(a, 'name'))!.length)[0];
+  const item = items
+    .filter((i) => (str(get(i, 'name')) ?? '') !== '' && name.includes(str(get(i, 'name'))!))
+    .sort((a, b) => str(get(b, 'name'))!.length - str(get(a, 'name'))!.length)[0];
   const span = item?.src?.span ?? list.ks?.span ?? { start: 0, end: 0 };
   return { uri, span, via };
 }

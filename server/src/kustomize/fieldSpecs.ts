@@ -91,7 +91,9 @@ export const commonAnnotationSpecs: readonly FieldSpec[] = [
   fs('spec/jobTemplate/spec/template/metadata/annotations', 'CronJob', { group: 'batch', create: true }),
 ];
 
-export const replicaSpecs: readonly FieldSpec[] = ['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((k) => fs('spec/replicas', k, { create: true }));
+export const replicaSpecs: readonly FieldSpec[] = ['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((k) =>
+  fs('spec/replicas', k, { create: true }),
+);
 
 export const imageSpecs: readonly FieldSpec[] = [
   'spec/containers[]/image',
@@ -127,7 +129,10 @@ const podKinds = ['Pod', 'StatefulSet', 'Deployment', 'ReplicationController', '
 const envRefs = (ref: string, key: string) => ['containers', 'initContainers'].flatMap((c) => [`${c}/env/valueFrom/${key}/name`, `${c}/envFrom/${ref}/name`]);
 
 export const nameReferences: readonly NameReference[] = [
-  ...['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((kind) => ({ referral: { kind }, fields: [fs('spec/scaleTargetRef/name', 'HorizontalPodAutoscaler')] })),
+  ...['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((kind) => ({
+    referral: { kind },
+    fields: [fs('spec/scaleTargetRef/name', 'HorizontalPodAutoscaler')],
+  })),
   {
     referral: { kind: 'ConfigMap', version: 'v1' },
     fields: [
@@ -141,7 +146,12 @@ export const nameReferences: readonly NameReference[] = [
   {
     referral: { kind: 'Secret', version: 'v1' },
     fields: [
-      ...inPodSpecs(configKinds, ['volumes/secret/secretName', ...envRefs('secretRef', 'secretKeyRef'), 'imagePullSecrets/name', 'volumes/projected/sources/secret/name']),
+      ...inPodSpecs(configKinds, [
+        'volumes/secret/secretName',
+        ...envRefs('secretRef', 'secretKeyRef'),
+        'imagePullSecrets/name',
+        'volumes/projected/sources/secret/name',
+      ]),
       fs('spec/tls/secretName', 'Ingress'),
       fs('metadata/annotations/ingress.kubernetes.io\\/auth-secret', 'Ingress'),
       fs('metadata/annotations/nginx.ingress.kubernetes.io\\/auth-secret', 'Ingress'),
@@ -170,7 +180,10 @@ export const nameReferences: readonly NameReference[] = [
   { referral: { kind: 'Role', group: 'rbac.authorization.k8s.io' }, fields: [fs('roleRef/name', 'RoleBinding', { group: 'rbac.authorization.k8s.io' })] },
   {
     referral: { kind: 'ClusterRole', group: 'rbac.authorization.k8s.io' },
-    fields: [fs('roleRef/name', 'RoleBinding', { group: 'rbac.authorization.k8s.io' }), fs('roleRef/name', 'ClusterRoleBinding', { group: 'rbac.authorization.k8s.io' })],
+    fields: [
+      fs('roleRef/name', 'RoleBinding', { group: 'rbac.authorization.k8s.io' }),
+      fs('roleRef/name', 'ClusterRoleBinding', { group: 'rbac.authorization.k8s.io' }),
+    ],
   },
   {
     referral: { kind: 'ServiceAccount', version: 'v1' },
@@ -184,7 +197,11 @@ export const nameReferences: readonly NameReference[] = [
   { referral: { kind: 'PersistentVolume', version: 'v1' }, fields: [fs('spec/volumeName', 'PersistentVolumeClaim'), fs('rules/resourceNames', 'ClusterRole')] },
   {
     referral: { kind: 'StorageClass', version: 'v1', group: 'storage.k8s.io' },
-    fields: [fs('spec/storageClassName', 'PersistentVolume'), fs('spec/storageClassName', 'PersistentVolumeClaim'), fs('spec/volumeClaimTemplates/spec/storageClassName', 'StatefulSet')],
+    fields: [
+      fs('spec/storageClassName', 'PersistentVolume'),
+      fs('spec/storageClassName', 'PersistentVolumeClaim'),
+      fs('spec/volumeClaimTemplates/spec/storageClassName', 'StatefulSet'),
+    ],
   },
   { referral: { kind: 'PriorityClass', version: 'v1', group: 'scheduling.k8s.io' }, fields: podKinds.map((k) => fs(`${podSpecAt[k]}/priorityClassName`, k)) },
   // Kustomize's configuration names the group `networking.k8s.io/v1` here, which no IngressClass has: it never rewrites these.
@@ -228,9 +245,28 @@ export const clusterScopedGvks: ReadonlySet<string> = new Set([
 
 /** Kinds ordered first and last by `kustomize build`'s default (legacy) output order. */
 export const orderFirst: readonly string[] = [
-  'Namespace', 'ResourceQuota', 'StorageClass', 'CustomResourceDefinition', 'ServiceAccount', 'PodSecurityPolicy', 'Role',
-  'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'ConfigMap', 'Secret', 'Endpoints', 'Service', 'LimitRange',
-  'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'Deployment', 'StatefulSet', 'CronJob', 'PodDisruptionBudget',
+  'Namespace',
+  'ResourceQuota',
+  'StorageClass',
+  'CustomResourceDefinition',
+  'ServiceAccount',
+  'PodSecurityPolicy',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'ConfigMap',
+  'Secret',
+  'Endpoints',
+  'Service',
+  'LimitRange',
+  'PriorityClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'Deployment',
+  'StatefulSet',
+  'CronJob',
+  'PodDisruptionBudget',
 ];
 export const orderLast: readonly string[] = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
 

@@ -17,7 +17,9 @@ interface GenOptions {
 }
 
 function genOptions(k: Kust, n: KNode | undefined, base: GenOptions | undefined): GenOptions {
-  const o: GenOptions = base ? { labels: [...base.labels], annotations: [...base.annotations], disableHash: base.disableHash, immutable: base.immutable } : { labels: [], annotations: [], disableHash: false, immutable: false };
+  const o: GenOptions = base
+    ? { labels: [...base.labels], annotations: [...base.annotations], disableHash: base.disableHash, immutable: base.immutable }
+    : { labels: [], annotations: [], disableHash: false, immutable: false };
   if (!n || n.t !== 'm') return o;
   const fb = keySrc(k, 'generatorOptions');
   o.labels.push(...stringMap(k, get(n, 'labels'), 'labels', fb));
@@ -31,7 +33,10 @@ function genOptions(k: Kust, n: KNode | undefined, base: GenOptions | undefined)
 
 export function runGenerators(ctx: Ctx, k: Kust, ra: Res[]): void {
   const global = genOptions(k, get(k.node, 'generatorOptions'), undefined);
-  for (const [field, kind] of [['configMapGenerator', 'ConfigMap'], ['secretGenerator', 'Secret']] as const) {
+  for (const [field, kind] of [
+    ['configMapGenerator', 'ConfigMap'],
+    ['secretGenerator', 'Secret'],
+  ] as const) {
     const list = get(k.node, field);
     if (!list || (list.t === 's' && list.v === null)) continue;
     if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, field).span, `'${field}' must be a list`);
@@ -89,15 +94,39 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   meta.e.push({ k: 'name', ks: via, v: scalar(name, { uri: k.uri, span: nameNode?.src?.span ?? at.span, via: field }) });
   const ns = str(get(g, 'namespace'));
   if (ns) meta.e.push({ k: 'namespace', ks: via, v: scalar(ns, srcOf(get(g, 'namespace'), via)) });
-  if (opts.labels.length) meta.e.push({ k: 'labels', ks: via, v: map(opts.labels.map((l) => ({ k: l.key, ks: l.src, v: scalar(l.value, l.src) })), via) });
-  if (opts.annotations.length) meta.e.push({ k: 'annotations', ks: via, v: map(opts.annotations.map((l) => ({ k: l.key, ks: l.src, v: scalar(l.value, l.src) })), via) });
+  if (opts.labels.length)
+    meta.e.push({
+      k: 'labels',
+      ks: via,
+      v: map(
+        opts.labels.map((l) => ({ k: l.key, ks: l.src, v: scalar(l.value, l.src) })),
+        via,
+      ),
+    });
+  if (opts.annotations.length)
+    meta.e.push({
+      k: 'annotations',
+      ks: via,
+      v: map(
+        opts.annotations.map((l) => ({ k: l.key, ks: l.src, v: scalar(l.value, l.src) })),
+        via,
+      ),
+    });
   node.e.push({ k: 'metadata', ks: via, v: meta });
   if (kind === 'Secret') {
     const type = str(get(g, 'type')) ?? 'Opaque';
     node.e.push({ k: 'type', ks: via, v: scalar(type, srcOf(get(g, 'type'), via)) });
   }
   // a Secret always has data (`data: {}` when nothing is generated), a ConfigMap only when something is
-  if (entries.length || kind === 'Secret') node.e.push({ k: 'data', ks: via, v: map(entries.map((e) => ({ k: e.key, ks: e.src, v: scalar(kind === 'Secret' ? base64(utf8Bytes(e.value)) : e.value, e.src) })), via) });
+  if (entries.length || kind === 'Secret')
+    node.e.push({
+      k: 'data',
+      ks: via,
+      v: map(
+        entries.map((e) => ({ k: e.key, ks: e.src, v: scalar(kind === 'Secret' ? base64(utf8Bytes(e.value)) : e.value, e.src) })),
+        via,
+      ),
+    });
   if (opts.immutable) node.e.push({ k: 'immutable', ks: via, v: scalar(true, via) });
   const res = newRes(node, via);
   res.needsHash = !opts.disableHash;
@@ -129,7 +158,13 @@ function parseEnvFile(text: string, at: Src): [string, string][] {
     const line = raw.replace(/\r$/, '');
     if (!line.trim() || line.trimStart().startsWith('#')) return;
     const i = line.indexOf('=');
-    if (i < 0) throw new Stop(at.uri, at.span, phrase('line {0} of the env file is not KEY=VALUE (reading the value from the environment is not evaluated)', n + 1), true);
+    if (i < 0)
+      throw new Stop(
+        at.uri,
+        at.span,
+        phrase('line {0} of the env file is not KEY=VALUE (reading the value from the environment is not evaluated)', n + 1),
+        true,
+      );
     const key = line.slice(0, i).trimStart();
     if (!key || /\s/.test(key)) throw new Stop(at.uri, at.span, `line ${n + 1} of the env file has an invalid key`);
     out.push([key, line.slice(i + 1)]);
@@ -149,7 +184,8 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
     ra.push(res);
     return;
   }
-  if (matches.length !== 1) throw new Stop(at.uri, at.span, `behavior: ${behavior} needs exactly one existing ${id.gvk.kind} named ${id.name}, found ${matches.length}`);
+  if (matches.length !== 1)
+    throw new Stop(at.uri, at.span, `behavior: ${behavior} needs exactly one existing ${id.gvk.kind} named ${id.name}, found ${matches.length}`);
   const old = matches[0];
   // Kustomize keeps the existing object's identity, labels and annotations (the generator's win), and for merge
   // its data too (resmap appendReplaceOrMerge, CopyMergeMetaDataFieldsFrom).
@@ -168,7 +204,10 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
     const before = get(from, field);
     if (!before || before.t !== 'm' || !before.e.length) continue;
     const mine = get(into, field);
-    const merged = map(before.e.map((e) => ({ ...e })), before.src);
+    const merged = map(
+      before.e.map((e) => ({ ...e })),
+      before.src,
+    );
     if (mine && mine.t === 'm') for (const e of mine.e) set(merged, e.k, e.v, e.ks);
     set(into, field, merged, entry(from as KMap, field)?.ks);
   }

@@ -17,13 +17,20 @@ function goJson(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return '[' + v.map(goJson).join(',') + ']';
   const o = v as Record<string, unknown>;
-  return '{' + Object.keys(o).sort().map((key) => goJsonString(key) + ':' + goJson(o[key])).join(',') + '}';
+  return (
+    '{' +
+    Object.keys(o)
+      .sort()
+      .map((key) => goJsonString(key) + ':' + goJson(o[key]))
+      .join(',') +
+    '}'
+  );
 }
 
 function dataOf(node: KNode, key: string): unknown {
   const n = get(node, key);
   if (!n) return '';
-  if (n.t === 's') return n.v === null ? '' : str(n) ?? '';
+  if (n.t === 's') return n.v === null ? '' : (str(n) ?? '');
   if (n.t !== 'm') return '';
   const o: Record<string, string> = {};
   for (const e of n.e) o[e.k] = str(e.v) ?? '';

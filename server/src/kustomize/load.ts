@@ -8,9 +8,27 @@ import { Stop, isFile, kustomizationFileNames, parseCached, readIn, type Ctx, ty
 import { curId, gvkOf, idEquals, idText, nameOf } from './identity';
 
 const evaluated = new Set([
-  'apiVersion', 'kind', 'metadata', 'resources', 'bases', 'components', 'namespace', 'namePrefix', 'nameSuffix',
-  'commonLabels', 'labels', 'commonAnnotations', 'patches', 'patchesStrategicMerge', 'patchesJson6902', 'replicas',
-  'images', 'configMapGenerator', 'secretGenerator', 'generatorOptions', 'sortOptions',
+  'apiVersion',
+  'kind',
+  'metadata',
+  'resources',
+  'bases',
+  'components',
+  'namespace',
+  'namePrefix',
+  'nameSuffix',
+  'commonLabels',
+  'labels',
+  'commonAnnotations',
+  'patches',
+  'patchesStrategicMerge',
+  'patchesJson6902',
+  'replicas',
+  'images',
+  'configMapGenerator',
+  'secretGenerator',
+  'generatorOptions',
+  'sortOptions',
 ]);
 
 const notEvaluatedWhy: Record<string, Phrase> = {
@@ -51,7 +69,13 @@ export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): K
     if (evaluated.has(e.k)) continue;
     const why = notEvaluatedWhy[e.k];
     // a field that is not Kustomize's at all: Kustomize refuses the file as it reads it
-    if (!why) throw new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k), true);
+    if (!why)
+      throw new Stop(
+        uri,
+        e.ks?.span ?? { start: 0, end: 0 },
+        phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k),
+        true,
+      );
     notEvaluated.push({ field: e.k, stop: new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true) });
   }
   return { uri, dir, node, text, notEvaluated };
@@ -123,7 +147,12 @@ export function stringMap(k: Kust, n: KNode | undefined, what: string, fallback:
   return n.e.map((e) => {
     const src = { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } };
     // Kustomize reads these into map[string]string: a number or a boolean is refused (quote it), null is ''
-    if (e.v.t !== 's' || (e.v.v !== null && typeof e.v.v !== 'string')) throw new Stop(k.uri, src.span, `'${what}' must be a map of strings: the value of '${e.k}' is ${e.v.t === 's' ? `the ${typeof e.v.v} ${String(e.v.v)} (quote it)` : e.v.t === 'm' ? 'a map' : 'a list'}`);
+    if (e.v.t !== 's' || (e.v.v !== null && typeof e.v.v !== 'string'))
+      throw new Stop(
+        k.uri,
+        src.span,
+        `'${what}' must be a map of strings: the value of '${e.k}' is ${e.v.t === 's' ? `the ${typeof e.v.v} ${String(e.v.v)} (quote it)` : e.v.t === 'm' ? 'a map' : 'a list'}`,
+      );
     return { key: e.k, value: str(e.v) ?? '', src };
   });
 }

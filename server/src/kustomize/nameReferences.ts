@@ -23,7 +23,14 @@ function prefixSuffixEquals(r: Res, o: Res, allowEmpty: boolean): boolean {
   return sameEndingSubSlice(r.prefixes, o.prefixes) && sameEndingSubSlice(r.suffixes, o.suffixes);
 }
 
-function selectReferral(referrer: Res, oldName: string, candidates: readonly Res[], referral: NameRefTarget, roleRef: Gvk | undefined, withNs: boolean): Res | undefined {
+function selectReferral(
+  referrer: Res,
+  oldName: string,
+  candidates: readonly Res[],
+  referral: NameRefTarget,
+  roleRef: Gvk | undefined,
+  withNs: boolean,
+): Res | undefined {
   let c = candidates.filter((r) => r.prevIds.some((id) => id.name === oldName));
   c = c.filter((r) => r.prevIds.some((id) => gvkSelected(id.gvk, referral)));
   if (roleRef) c = c.filter((r) => r.prevIds.some((id) => gvkSelected(id.gvk, roleRef)));
@@ -41,7 +48,11 @@ function selectReferral(referrer: Res, oldName: string, candidates: readonly Res
   const first = c[0];
   const same = c.every((r) => nameOf(r.node) === nameOf(first.node) && (!withNs || namespaceOf(r.node) === namespaceOf(first.node)));
   if (same) return first;
-  throw new Stop(referrer.docSrc?.uri ?? '', referrer.docSrc?.span ?? { start: 0, end: 0 }, `found multiple possible referrals for '${oldName}': ${c.map((r) => idText(curId(r))).join(', ')}`);
+  throw new Stop(
+    referrer.docSrc?.uri ?? '',
+    referrer.docSrc?.span ?? { start: 0, end: 0 },
+    `found multiple possible referrals for '${oldName}': ${c.map((r) => idText(curId(r))).join(', ')}`,
+  );
 }
 
 type NameRefTarget = { group?: string; version?: string; kind: string };

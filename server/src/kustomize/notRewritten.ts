@@ -83,7 +83,9 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
     const value = str(n);
     if (!n || value === undefined) return;
     // `<name>.<namespace>.svc[.<domain>]`, and a bare `<name>` as a URL host or `<name>:<port>`.
-    for (const m of value.matchAll(/(?<![-a-z0-9.])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\.([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\.svc(?:\.[a-z0-9.-]*[a-z0-9])?(?![-a-z0-9])/g)) {
+    for (const m of value.matchAll(
+      /(?<![-a-z0-9.])([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\.([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\.svc(?:\.[a-z0-9.-]*[a-z0-9])?(?![-a-z0-9])/g,
+    )) {
       const [written, name, wroteNs] = m;
       if (services.has(`${wroteNs}/${name}`)) continue;
       const hit = moved.find((x) => x.kind === 'Service' && x.before.some((b) => b.name === name && b.ns === wroteNs));
@@ -97,14 +99,54 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
       if (services.has(`${ns}/${name}`)) continue;
       const hit = moved.find((x) => x.kind === 'Service' && x.ns === ns && x.before.some((b) => b.name === name && wasIn.includes(b.ns)));
       if (hit)
-        report(n, phrase('"{0}" names Service {1} of its own namespace as the base defines it, but the build of {2} renamed that Service to {3}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {4}).', name, name, label, hit.name, hit.name));
+        report(
+          n,
+          phrase(
+            '"{0}" names Service {1} of its own namespace as the base defines it, but the build of {2} renamed that Service to {3}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {4}).',
+            name,
+            name,
+            label,
+            hit.name,
+            hit.name,
+          ),
+        );
     }
   }
 
   function message(written: string, m: Moved, was: { name: string; ns: string }, instead: string): Phrase {
-    if (was.name !== m.name && was.ns !== m.ns) return phrase('"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} renamed it to {5} and moved it to namespace {6}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {7}).', written, m.kind, was.name, was.ns, label, m.name, m.ns, instead);
-    if (was.name !== m.name) return phrase('"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} renamed it to {5}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {6}).', written, m.kind, was.name, was.ns, label, m.name, instead);
-    return phrase('"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} moved it to namespace {5}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {6}).', written, m.kind, was.name, was.ns, label, m.ns, instead);
+    if (was.name !== m.name && was.ns !== m.ns)
+      return phrase(
+        '"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} renamed it to {5} and moved it to namespace {6}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {7}).',
+        written,
+        m.kind,
+        was.name,
+        was.ns,
+        label,
+        m.name,
+        m.ns,
+        instead,
+      );
+    if (was.name !== m.name)
+      return phrase(
+        '"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} renamed it to {5}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {6}).',
+        written,
+        m.kind,
+        was.name,
+        was.ns,
+        label,
+        m.name,
+        instead,
+      );
+    return phrase(
+      '"{0}" names {1} {2} in namespace {3} as the base defines it, but the build of {4} moved it to namespace {5}; Kustomize does not rewrite names inside strings, so there it resolves to nothing (it would be {6}).',
+      written,
+      m.kind,
+      was.name,
+      was.ns,
+      label,
+      m.ns,
+      instead,
+    );
   }
 
   function checkRoute(node: KNode, ns: string): void {
@@ -127,7 +169,17 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
     if (existing.has(`${target}/${name}`)) return;
     const hit = moved.find((x) => x.kind === kind && x.before.some((b) => b.name === name && (b.ns === target || x.ns === target)));
     if (!hit) return;
-    report(nameNode, phrase('The {0} reference "{1}" is the name the base gives it, but the build of {2} renamed the {3} to {4}; Kustomize does not rewrite Gateway API references, so the route points at nothing there.', kind, name, label, kind, hit.name));
+    report(
+      nameNode,
+      phrase(
+        'The {0} reference "{1}" is the name the base gives it, but the build of {2} renamed the {3} to {4}; Kustomize does not rewrite Gateway API references, so the route points at nothing there.',
+        kind,
+        name,
+        label,
+        kind,
+        hit.name,
+      ),
+    );
   }
 
   function checkPolicy(node: KNode): void {
@@ -142,7 +194,15 @@ export function notRewritten(objects: readonly BuiltObject[], label: string): Re
           const ns = str(v);
           if (!v || !ns || !movedNamespaces.has(ns)) continue;
           const to = moved.find((m) => m.before.some((b) => b.ns === ns))!.ns;
-          report(v, phrase('The namespace selector names namespace {0}, where the base puts its objects, but the build of {1} moved them to namespace {2}; Kustomize does not rewrite label values, so this selects a namespace nothing of this build runs in.', ns, label, to));
+          report(
+            v,
+            phrase(
+              'The namespace selector names namespace {0}, where the base puts its objects, but the build of {1} moved them to namespace {2}; Kustomize does not rewrite label values, so this selects a namespace nothing of this build runs in.',
+              ns,
+              label,
+              to,
+            ),
+          );
         }
       }
     }

@@ -33,7 +33,8 @@ export function sortOrderOf(k: Kust): KindOrder | undefined {
   const at = keySrc(k, 'sortOptions');
   const order = str(get(options, 'order'));
   if (order === 'fifo') return undefined;
-  if (order !== undefined && order !== 'legacy') throw new Stop(k.uri, srcOf(get(options, 'order'), at).span, `sortOptions order must be legacy or fifo, not '${order}'`);
+  if (order !== undefined && order !== 'legacy')
+    throw new Stop(k.uri, srcOf(get(options, 'order'), at).span, `sortOptions order must be legacy or fifo, not '${order}'`);
   const legacy = get(options, 'legacySortOptions');
   if (!legacy || legacy.t !== 'm') return defaultOrder;
   const kinds = (key: string) => listOf(k, legacy, key, at).map((e) => e.value);

@@ -8,10 +8,37 @@ export class PatchError extends Error {}
 
 /** Kinds of the Kubernetes API schema Kustomize carries: their lists merge by key; other kinds' lists are replaced. */
 const schemaKinds = new Set([
-  'Pod', 'PodTemplate', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job', 'CronJob', 'ReplicationController',
-  'Service', 'ConfigMap', 'Secret', 'ServiceAccount', 'Ingress', 'NetworkPolicy', 'PersistentVolumeClaim', 'PersistentVolume',
-  'Namespace', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'HorizontalPodAutoscaler', 'PodDisruptionBudget',
-  'Endpoints', 'EndpointSlice', 'LimitRange', 'ResourceQuota', 'StorageClass', 'PriorityClass', 'IngressClass',
+  'Pod',
+  'PodTemplate',
+  'Deployment',
+  'ReplicaSet',
+  'DaemonSet',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'ReplicationController',
+  'Service',
+  'ConfigMap',
+  'Secret',
+  'ServiceAccount',
+  'Ingress',
+  'NetworkPolicy',
+  'PersistentVolumeClaim',
+  'PersistentVolume',
+  'Namespace',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'HorizontalPodAutoscaler',
+  'PodDisruptionBudget',
+  'Endpoints',
+  'EndpointSlice',
+  'LimitRange',
+  'ResourceQuota',
+  'StorageClass',
+  'PriorityClass',
+  'IngressClass',
 ]);
 
 function isNullNode(n: KNode | undefined): boolean {
@@ -396,5 +423,3 @@ function plain(n: KNode): unknown {
   for (const e of [...n.e].sort((a, b) => (a.k < b.k ? -1 : 1))) o[e.k] = plain(e.v);
   return o;
 }
-
-

@@ -6,7 +6,23 @@ import type { Span } from '../model/span';
 import { phrase } from '../l10n/l10n';
 import { gvkSelected } from './fieldSpecs';
 import { PatchError, applyJson6902, applyStrategicMerge } from './patch';
-import { clone, dropBlankNulls, entry, explicitNulls, get, map, parseYaml, scalar, set, str, type KMap, type KNode, type KSeq, type ParseResult, type Src } from './tree';
+import {
+  clone,
+  dropBlankNulls,
+  entry,
+  explicitNulls,
+  get,
+  map,
+  parseYaml,
+  scalar,
+  set,
+  str,
+  type KMap,
+  type KNode,
+  type KSeq,
+  type ParseResult,
+  type Src,
+} from './tree';
 import { basenameUri, dirnameUri, resolveUri } from './uriPath';
 import { Stop, isFile, parseCached, readIn, type Ctx, type Id, type Kust, type Res } from './buildContext';
 import { curId, effectiveNs, gvkOf, idEquals, idText, metadata, nameOf, namespaceOf, orgId } from './identity';
@@ -153,7 +169,8 @@ export function patchStrategicMerge(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
     for (const doc of loaded.docs) {
       if (doc.t !== 'm') throw new Stop(at.uri, at.span, 'a strategic-merge patch must be a map');
       const targets = ra.filter((r) => patchIdMatches(r, doc));
-      if (targets.length !== 1) throw new Stop(at.uri, at.span, `no unique target for the patch of ${str(get(doc, 'kind')) ?? '?'} ${nameOf(doc)} (found ${targets.length})`);
+      if (targets.length !== 1)
+        throw new Stop(at.uri, at.span, `no unique target for the patch of ${str(get(doc, 'kind')) ?? '?'} ${nameOf(doc)} (found ${targets.length})`);
       ra = smpOnTargets(ra, targets, doc, at, false);
     }
   }
@@ -176,7 +193,8 @@ function readSelector(k: Kust, n: KNode | undefined, at: Src): Selector | undefi
   const s: Selector = {};
   for (const e of n.e) {
     const v = str(e.v);
-    if (['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector'].includes(e.k)) (s as Record<string, string | undefined>)[e.k] = v;
+    if (['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector'].includes(e.k))
+      (s as Record<string, string | undefined>)[e.k] = v;
     else throw new Stop(k.uri, e.ks?.span ?? at.span, `unknown patch target field '${e.k}'`);
   }
   return s;
@@ -261,7 +279,8 @@ export function patches(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
     const pathNode = get(item, 'path');
     const patchNode = get(item, 'patch');
     const options = get(item, 'options');
-    if (options && options.t === 'm' && options.e.length) throw new Stop(at.uri, at.span, phrase('patch options (allowNameChange, allowKindChange) are not evaluated'), true);
+    if (options && options.t === 'm' && options.e.length)
+      throw new Stop(at.uri, at.span, phrase('patch options (allowNameChange, allowKindChange) are not evaluated'), true);
     if (!!pathNode === !!patchNode) throw new Stop(at.uri, at.span, 'a patch needs exactly one of path and patch');
     const value = str(pathNode ?? patchNode) ?? '';
     const loaded = loadPatchText(ctx, k, value, (pathNode ?? patchNode) as KNode, !!pathNode, at);
@@ -275,7 +294,8 @@ export function patches(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
       if (doc.t !== 'm') throw new Stop(at.uri, at.span, 'a strategic-merge patch must be a map');
       if (!target) {
         const targets = ra.filter((r) => patchIdMatches(r, doc));
-        if (targets.length !== 1) throw new Stop(at.uri, at.span, `no unique target for the patch of ${str(get(doc, 'kind')) ?? '?'} ${nameOf(doc)} (found ${targets.length})`);
+        if (targets.length !== 1)
+          throw new Stop(at.uri, at.span, `no unique target for the patch of ${str(get(doc, 'kind')) ?? '?'} ${nameOf(doc)} (found ${targets.length})`);
         ra = smpOnTargets(ra, targets, doc, at, false);
       } else ra = smpOnTargets(ra, selectTargets(ra, target, at), doc, at, true);
     }

@@ -24,8 +24,29 @@ import { notRewritten } from './notRewritten';
 import { get, kustomizeOutputValues, str, type KEntry, type KMap, type KNode, type KSeq, type Src } from './tree';
 import { relativeUri, resolveUri } from './uriPath';
 export { inlineKey } from './patchTransformers';
-export { isKustomizationUri, kustomizationFileNames, kustomizationFileOf, parseShared, type BuildCache, type FileReader, type ParseCache } from './buildContext';
-import { Stop, isFile, kustomizationFileOf, maxDepth, readIn, type BuildCache, type Ctx, type FileReader, type KeptBuild, type Kust, type ParseCache, type Res } from './buildContext';
+export {
+  isKustomizationUri,
+  kustomizationFileNames,
+  kustomizationFileOf,
+  parseShared,
+  type BuildCache,
+  type FileReader,
+  type ParseCache,
+} from './buildContext';
+import {
+  Stop,
+  isFile,
+  kustomizationFileOf,
+  maxDepth,
+  readIn,
+  type BuildCache,
+  type Ctx,
+  type FileReader,
+  type KeptBuild,
+  type Kust,
+  type ParseCache,
+  type Res,
+} from './buildContext';
 import { runGenerators } from './generators';
 import { addHashes } from './hash';
 import { curId } from './identity';
@@ -40,9 +61,11 @@ import { annotationTransformer, imageTransformer, labelTransformer, namespaceTra
 function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], component: boolean): Res[] {
   if (stack.length > maxDepth) throw new Stop(k.uri, { start: 0, end: 0 }, 'kustomizations nest too deeply');
   const kind = str(get(k.node, 'kind'));
-  if (component && kind !== 'Component') throw new Stop(k.uri, { start: 0, end: 0 }, `${relativeUri(k.dir, k.uri)} is listed as a component but is not of kind Component`);
+  if (component && kind !== 'Component')
+    throw new Stop(k.uri, { start: 0, end: 0 }, `${relativeUri(k.dir, k.uri)} is listed as a component but is not of kind Component`);
   // a Component built directly (the root) is built as a kustomization, as Kustomize does; listed as a resource it is refused
-  if (!component && kind === 'Component' && stack.length > 1) throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
+  if (!component && kind === 'Component' && stack.length > 1)
+    throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
   for (const field of ['resources', 'bases'])
     for (const entry of stringList(k, field)) {
       if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote resource '{0}' is not fetched", entry.value), true);
@@ -167,7 +190,16 @@ function countPatches(k: Kust): number {
 function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   const patchCount = countPatches(k);
   if (patchCount > maxPatchesPerKustomization) {
-    throw new Stop(k.uri, { start: 0, end: 0 }, phrase('this kustomization lists {0} patches; at most {1} are evaluated here', patchCount.toLocaleString('en-US'), maxPatchesPerKustomization.toLocaleString('en-US')), true);
+    throw new Stop(
+      k.uri,
+      { start: 0, end: 0 },
+      phrase(
+        'this kustomization lists {0} patches; at most {1} are evaluated here',
+        patchCount.toLocaleString('en-US'),
+        maxPatchesPerKustomization.toLocaleString('en-US'),
+      ),
+      true,
+    );
   }
   ra = patchStrategicMerge(ctx, k, ra);
   ra = patches(ctx, k, ra);
@@ -203,7 +235,14 @@ export interface RenderOptions {
 export function renderKustomization(fsys: FileReader, dirUri: string, options: RenderOptions = {}): RenderedUnit {
   const dir = dirUri.replace(/\/+$/, '');
   const workspace = (options.workspace ?? dir).replace(/\/+$/, '');
-  const ctx: Ctx = { fsys, inputs: new Set(), parsed: options.parsed, builds: options.builds, restrictor: options.loadRestrictor ?? 'rootOnly', shown: options.shown ?? ((uri) => relativeUri(workspace, uri)) };
+  const ctx: Ctx = {
+    fsys,
+    inputs: new Set(),
+    parsed: options.parsed,
+    builds: options.builds,
+    restrictor: options.loadRestrictor ?? 'rootOnly',
+    shown: options.shown ?? ((uri) => relativeUri(workspace, uri)),
+  };
   const definedBy = kustomizationFileOf(fsys, dir) ?? resolveUri(dir, 'kustomization.yaml');
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {
@@ -218,7 +257,12 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
     return { ...base, inputs: [...ctx.inputs].sort(), rendered, problems: notRewritten(ra, base.label) };
   } catch (err) {
     if (!(err instanceof Stop)) {
-      if (err instanceof RangeError) return { ...base, inputs: [...ctx.inputs].sort(), problems: [problem(definedBy, { start: 0, end: 0 }, phrase('the kustomization nests too deeply to render'), false)] };
+      if (err instanceof RangeError)
+        return {
+          ...base,
+          inputs: [...ctx.inputs].sort(),
+          problems: [problem(definedBy, { start: 0, end: 0 }, phrase('the kustomization nests too deeply to render'), false)],
+        };
       throw err;
     }
     const uri = err.uri || definedBy;
@@ -242,7 +286,6 @@ function problem(uri: string, span: Span, reason: string | Phrase, notRendered: 
     ? { uri, span, severity: 'information', code: 'kustomize-not-rendered', ...worded(phrase('Not analysed as a Kustomize build: {0}.', reason)) }
     : { uri, span, severity: 'error', code: 'kustomize-render-failed', ...worded(phrase('Kustomize build fails: {0}.', reason)) };
 }
-
 
 /** The rendered objects as plain values (for JSON output and comparisons). */
 export function renderedObjects(text: string): unknown[] {

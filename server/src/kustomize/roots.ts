@@ -62,7 +62,13 @@ interface KustomizationRefs {
  * whose listed resources are missing reads the chart's rendered output, written there by a config-management plugin
  * or a script before the build (Argo CD's kustomized-helm pattern), so the build is not done here.
  */
-export function rootDecision(dir: string, refs: KustomizationRefs, included: ReadonlySet<string>, hasChart: boolean, file: string): 'part' | 'root' | RenderProblem {
+export function rootDecision(
+  dir: string,
+  refs: KustomizationRefs,
+  included: ReadonlySet<string>,
+  hasChart: boolean,
+  file: string,
+): 'part' | 'root' | RenderProblem {
   if (included.has(dir) || refs.isComponent || !refs.builds) return 'part';
   if (hasChart && refs.missing.length) {
     const m = refs.missing[0];
@@ -83,7 +89,14 @@ const generatorKeys = ['configMapGenerator', 'secretGenerator', 'generators', 'h
  * A kustomization's references, read once per parsed tree (kept while its text is unchanged) and folder; only which
  * listed resources exist is asked again each time.
  */
-const refsMemo = new WeakMap<KNode, { readonly dir: string; readonly refs: KustomizationRefs; readonly probes: readonly { readonly uri: string; readonly ref: string; readonly span?: { readonly start: number; readonly end: number } }[] }>();
+const refsMemo = new WeakMap<
+  KNode,
+  {
+    readonly dir: string;
+    readonly refs: KustomizationRefs;
+    readonly probes: readonly { readonly uri: string; readonly ref: string; readonly span?: { readonly start: number; readonly end: number } }[];
+  }
+>();
 
 function refsOf(node: KNode, dir: string, exists: (uri: string) => boolean): KustomizationRefs {
   let kept = refsMemo.get(node);
@@ -95,7 +108,10 @@ function refsOf(node: KNode, dir: string, exists: (uri: string) => boolean): Kus
   return missing.length ? { ...kept.refs, missing } : kept.refs;
 }
 
-function readRefs(node: KNode, dir: string): { dir: string; refs: KustomizationRefs; probes: { uri: string; ref: string; span?: { start: number; end: number } }[] } {
+function readRefs(
+  node: KNode,
+  dir: string,
+): { dir: string; refs: KustomizationRefs; probes: { uri: string; ref: string; span?: { start: number; end: number } }[] } {
   const resources = entries(get(node, 'resources'));
   const includes = [...resources, ...entries(get(node, 'bases')), ...entries(get(node, 'components'))].filter(isLocal).map((r) => resolveUri(dir, r));
   const patches: string[] = [];
@@ -122,7 +138,6 @@ function readRefs(node: KNode, dir: string): { dir: string; refs: KustomizationR
 function isLocal(ref: string): boolean {
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(ref) && !/^(github\.com|gitlab\.com|bitbucket\.org)\//.test(ref) && !ref.startsWith('git@');
 }
-
 
 function entries(node: KNode | undefined): string[] {
   if (!node || node.t !== 'q') return [];
@@ -168,7 +183,8 @@ export function discoverKustomizations(
   }
   const roots: KustomizeRoot[] = [];
   const cycles = unreachableCycles(folders, refs, included);
-  const decisionOf = (dir: string, r: KustomizationRefs) => (cycles.has(dir) ? 'root' : rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!));
+  const decisionOf = (dir: string, r: KustomizationRefs) =>
+    cycles.has(dir) ? 'root' : rootDecision(dir, r, included, uris.has(resolveUri(dir, 'Chart.yaml')), fileOf.get(dir)!);
   // how many are built, for the progress of a long run
   const toBuild = onRendered ? folders.filter((dir) => (refs.get(dir) ? decisionOf(dir, refs.get(dir)!) === 'root' : !included.has(dir))).length : 0;
   let built = 0;
@@ -181,7 +197,14 @@ export function discoverKustomizations(
       if (decision === 'part') continue;
       if (decision !== 'root') {
         const file = fileOf.get(dir)!;
-        const unit: RenderedUnit = { kind: 'kustomize', id: `kustomize:${file}`, label: base ? relativeUri(base, dir) : dir, definedBy: file, inputs: [file], problems: [decision] };
+        const unit: RenderedUnit = {
+          kind: 'kustomize',
+          id: `kustomize:${file}`,
+          label: base ? relativeUri(base, dir) : dir,
+          definedBy: file,
+          inputs: [file],
+          problems: [decision],
+        };
         roots.push({ dir, file, reads: unit.inputs, unit, builtElsewhere: true });
         continue;
       }

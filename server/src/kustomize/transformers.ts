@@ -1,7 +1,17 @@
 // The field transformers of a native Kustomize build, in Kustomize's order: namespace, namePrefix/nameSuffix, labels,
 // annotations, replicas and images (api/internal/builtins), over the field specs of kustomize/fieldSpecs.ts.
 
-import { commonAnnotationSpecs, commonLabelSpecs, gvkSelected, imageSpecs, metadataLabelSpec, replicaSpecs, splitFieldPath, templateLabelSpecs, type FieldSpec } from './fieldSpecs';
+import {
+  commonAnnotationSpecs,
+  commonLabelSpecs,
+  gvkSelected,
+  imageSpecs,
+  metadataLabelSpec,
+  replicaSpecs,
+  splitFieldPath,
+  templateLabelSpecs,
+  type FieldSpec,
+} from './fieldSpecs';
 import { entry, get, map, scalar, set, str, type KMap, type KNode, type KScalar, type Src } from './tree';
 import { Stop, type Kust, type Res } from './buildContext';
 import { curId, gvkOf, isClusterScoped, nameOf, orgId, setMeta, storePreviousId } from './identity';
@@ -130,14 +140,21 @@ export function labelTransformer(k: Kust, ra: Res[]): void {
       if (get(l, 'includeSelectors')?.t === 's' && (get(l, 'includeSelectors') as { v: unknown }).v === true) specs = [...commonLabelSpecs];
       else {
         specs = [metadataLabelSpec];
-        if (get(l, 'includeTemplates')?.t === 's' && (get(l, 'includeTemplates') as { v: unknown }).v === true) specs.push(...templateLabelSpecs.filter((s) => s !== templateLabelSpecs[0]));
+        if (get(l, 'includeTemplates')?.t === 's' && (get(l, 'includeTemplates') as { v: unknown }).v === true)
+          specs.push(...templateLabelSpecs.filter((s) => s !== templateLabelSpecs[0]));
       }
       const fields = get(l, 'fields');
       if (fields && fields.t === 'q')
         for (const f of fields.items) {
           const path = str(get(f, 'path'));
           if (!path) continue;
-          specs.push({ path: splitFieldPath(path), kind: str(get(f, 'kind')), group: str(get(f, 'group')), version: str(get(f, 'version')), create: get(f, 'create')?.t === 's' && (get(f, 'create') as { v: unknown }).v === true });
+          specs.push({
+            path: splitFieldPath(path),
+            kind: str(get(f, 'kind')),
+            group: str(get(f, 'group')),
+            version: str(get(f, 'version')),
+            create: get(f, 'create')?.t === 's' && (get(f, 'create') as { v: unknown }).v === true,
+          });
         }
       setPairs(ra, dedupeSpecs(specs), pairs, 'labels');
     }
@@ -169,7 +186,8 @@ export function replicaTransformer(k: Kust, ra: Res[]): void {
     const at = srcOf(item, keySrc(k, 'replicas'));
     const name = str(get(item, 'name'));
     const countNode = get(item, 'count');
-    if (!name || !countNode || countNode.t !== 's' || typeof countNode.v !== 'number') throw new Stop(at.uri, at.span, 'a replicas entry needs a name and a numeric count');
+    if (!name || !countNode || countNode.t !== 's' || typeof countNode.v !== 'number')
+      throw new Stop(at.uri, at.span, 'a replicas entry needs a name and a numeric count');
     const src = { ...srcOf(countNode, at), via: 'replicas' };
     let found = false;
     for (const r of ra) {

@@ -140,7 +140,11 @@ export function toJs(node: KNode): unknown {
 }
 
 export function fromJs(value: unknown, src?: Src): KNode {
-  if (Array.isArray(value)) return seq(value.map((v) => fromJs(v, src)), src);
+  if (Array.isArray(value))
+    return seq(
+      value.map((v) => fromJs(v, src)),
+      src,
+    );
   if (value !== null && typeof value === 'object')
     return map(
       Object.entries(value as Record<string, unknown>).map(([k, v]) => ({ k, ks: src, v: fromJs(v, src) })),
@@ -188,7 +192,16 @@ export function parseYaml(text: string, uri: string): ParseResult {
     // go-yaml's reading of multi-line quoted scalars (kyaml reads them so)
     const tokens = Array.from(goYamlTokens(text));
     if (syntaxDepth(tokens) > maxNestingDepth) return tooDeep;
-    docs = Array.from(new Composer({ uniqueKeys: false, prettyErrors: false, strict: false, keepSourceTokens: false, logLevel: 'error', customTags: (tags) => [goOctal, ...tags] }).compose(tokens)) as Document.Parsed[];
+    docs = Array.from(
+      new Composer({
+        uniqueKeys: false,
+        prettyErrors: false,
+        strict: false,
+        keepSourceTokens: false,
+        logLevel: 'error',
+        customTags: (tags) => [goOctal, ...tags],
+      }).compose(tokens),
+    ) as Document.Parsed[];
   } catch (err) {
     return { docs: [], error: { message: err instanceof Error ? err.message : String(err), span: { start: 0, end: 0 } } };
   }
@@ -207,7 +220,10 @@ export function parseYaml(text: string, uri: string): ParseResult {
       out.push({ node: doc.contents ? conv.node(doc.contents as YamlNode, 0) : undefined, span: { start: range[0], end: range[1] } });
     } catch (err) {
       if (!(err instanceof TooLarge)) throw err;
-      return { docs: out, error: { message: `a document expands to more than ${maxNodes} values through its aliases`, span: { start: range[0], end: range[0] } } };
+      return {
+        docs: out,
+        error: { message: `a document expands to more than ${maxNodes} values through its aliases`, span: { start: range[0], end: range[0] } },
+      };
     }
   }
   return { docs: out };
@@ -267,7 +283,10 @@ class Converter {
         if (!isPair(p)) continue;
         const keyNode = p.key as YamlNode | null;
         const k = keyNode && isScalar(keyNode) ? String(keyNode.value) : keyNode === null ? '' : String(keyNode);
-        const v = p.value === null || p.value === undefined ? { ...scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined), blank: true } : this.node(p.value as YamlNode, depth + 1);
+        const v =
+          p.value === null || p.value === undefined
+            ? { ...scalar(null, keyNode ? endOf(this.src(keyNode)) : undefined), blank: true }
+            : this.node(p.value as YamlNode, depth + 1);
         const ks = keyNode ? this.src(keyNode) : undefined;
         const existing = entries.findIndex((e) => e.k === k);
         if (existing >= 0) entries.splice(existing, 1);
@@ -275,7 +294,11 @@ class Converter {
       }
       return map(entries, this.src(n));
     }
-    if (isSeq(n)) return seq(n.items.map((i) => (i === null ? scalar(null) : this.node(i as YamlNode, depth + 1))), this.src(n));
+    if (isSeq(n))
+      return seq(
+        n.items.map((i) => (i === null ? scalar(null) : this.node(i as YamlNode, depth + 1))),
+        this.src(n),
+      );
     if (isScalar(n)) {
       const v = n.value;
       const s = scalar(v === undefined ? null : typeof v === 'bigint' ? Number(v) : (v as Scalar), this.src(n));

@@ -70,7 +70,11 @@ export function bundleOf(locale: Exclude<Locale, 'en'>): ReadonlyMap<string, str
  */
 export function localeOf(tag: string | undefined): Locale | undefined {
   if (!tag) return undefined;
-  const t = tag.trim().toLowerCase().replace(/_/g, '-').replace(/[.@].*$/, '');
+  const t = tag
+    .trim()
+    .toLowerCase()
+    .replace(/_/g, '-')
+    .replace(/[.@].*$/, '');
   if (t === 'en' || t.startsWith('en-') || t === 'c' || t === 'posix') return 'en';
   if (t === 'zh-cn' || t === 'zh-sg' || t === 'zh-hans' || t.startsWith('zh-hans-') || t === 'zh') return 'zh-cn';
   return undefined;

@@ -6,7 +6,16 @@
 import { messages } from '../l10n/l10n';
 import { fileURLToPath } from 'node:url';
 import { renderedHoverAt } from '../features/hoverRendered';
-import { findingsOfProblems, joinContexts, mapFindings, mapSourceSpan, mapTraceSources, sourceLocation, valueSetContext, type RenderSource } from '../features/renderedFindings';
+import {
+  findingsOfProblems,
+  joinContexts,
+  mapFindings,
+  mapSourceSpan,
+  mapTraceSources,
+  sourceLocation,
+  valueSetContext,
+  type RenderSource,
+} from '../features/renderedFindings';
 import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
 import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
@@ -37,7 +46,12 @@ export interface ChartRenderer {
   counts(snap: Snapshot): { readonly rendered: number; readonly notRendered: number; readonly renderedTemplates: number };
 }
 
-export function createChartRenderer(workspace: Workspace, onRendered: () => void, log: (message: string) => void, onProgress?: (count: { readonly done: number; readonly total: number }) => void): ChartRenderer {
+export function createChartRenderer(
+  workspace: Workspace,
+  onRendered: () => void,
+  log: (message: string) => void,
+  onProgress?: (count: { readonly done: number; readonly total: number }) => void,
+): ChartRenderer {
   /** Renders asked for and finished since the queue was last empty: the progress the status shows. */
   let batch = { done: 0, total: 0 };
   /** The newest render request per chart root: an older render's result is dropped. */
@@ -82,7 +96,13 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       let units;
       try {
         // helm reads nothing outside the workspace folders (workspace/helm.ts outsideWorkspace), no values file over the cap
-        const run = { helm, timeoutMs: snap.settings.helm.timeoutMs, pathOf: (u: string) => fileURLToPath(u), roots: snap.settings.kustomize.folders, maxValuesBytes: snap.settings.files.maxSizeKB * 1024 };
+        const run = {
+          helm,
+          timeoutMs: snap.settings.helm.timeoutMs,
+          pathOf: (u: string) => fileURLToPath(u),
+          roots: snap.settings.kustomize.folders,
+          maxValuesBytes: snap.settings.files.maxSizeKB * 1024,
+        };
         units = await (fromTexts ? renderChartWithTexts : renderChart)(chart, snap.charts.charts, run, (u) => snap.text(u));
       } catch (err) {
         // only a bug lands here (helm's failures are values): the chart stays as it was
@@ -92,7 +112,12 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       if (requests.get(root) !== id) return;
       log(`Rendered chart ${chart.name} (${units.length} value set${units.length === 1 ? '' : 's'}) in ${Date.now() - started} ms`);
       const done = units;
-      finished.set(root, () => workspace.setChartRenders(root, done.map((unit, i) => ({ chart, valueSet: chart.valueSets[i], unit }))));
+      finished.set(root, () =>
+        workspace.setChartRenders(
+          root,
+          done.map((unit, i) => ({ chart, valueSet: chart.valueSets[i], unit })),
+        ),
+      );
     });
     pump();
   };
@@ -101,7 +126,9 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
   const typingPauseMs = 400;
   const typing = new Map<string, ReturnType<typeof setTimeout>>();
 
-  let notes: { charts: Snapshot['charts']; helm: Settings['helm']; units: Snapshot['chartUnits']; rules: Settings['analysis']['rules']; findings: readonly Finding[] } | undefined;
+  let notes:
+    | { charts: Snapshot['charts']; helm: Settings['helm']; units: Snapshot['chartUnits']; rules: Settings['analysis']['rules']; findings: readonly Finding[] }
+    | undefined;
   const notesOf = (snap: Snapshot): readonly Finding[] => {
     if (notes?.charts !== snap.charts || notes.helm !== snap.settings.helm || notes.units !== snap.chartUnits || notes.rules !== snap.settings.analysis.rules) {
       const top = snap.charts.charts.filter((c) => !c.parent);
@@ -111,7 +138,11 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
         helm: snap.settings.helm,
         units: snap.chartUnits,
         rules: snap.settings.analysis.rules,
-        findings: findingsOfProblems([...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems], snap.settings.analysis.rules, messages(snap.settings.analysis.locale)),
+        findings: findingsOfProblems(
+          [...chartNotesFor(snap.charts.charts, snap.settings.helm, process.env), ...unitProblems],
+          snap.settings.analysis.rules,
+          messages(snap.settings.analysis.locale),
+        ),
       };
     }
     return notes.findings;
@@ -145,10 +176,13 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
       for (const c of snap.charts.charts) {
         if (c.parent || !(uri.startsWith(`${c.root}/`) || c.valueSets.some((v) => v.valuesFiles.includes(uri)))) continue;
         clearTimeout(typing.get(c.root));
-        typing.set(c.root, setTimeout(() => {
-          typing.delete(c.root);
-          render(c.root, true);
-        }, typingPauseMs));
+        typing.set(
+          c.root,
+          setTimeout(() => {
+            typing.delete(c.root);
+            render(c.root, true);
+          }, typingPauseMs),
+        );
       }
     },
     findings(snap, found) {
@@ -195,7 +229,9 @@ export function createChartRenderer(workspace: Workspace, onRendered: () => void
     },
     hover(snap, uri, offset) {
       if (!snap.charts.templates.has(uri)) return undefined;
-      const renders = [...snap.renders].filter(([, r]) => uri.startsWith(`${r.chart.root}/`)).map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: valueSetContext(r.valueSet) }));
+      const renders = [...snap.renders]
+        .filter(([, r]) => uri.startsWith(`${r.chart.root}/`))
+        .map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: valueSetContext(r.valueSet) }));
       return renders.length ? renderedHoverAt(snap.analysis, uri, offset, renders) : undefined;
     },
     counts(snap) {
@@ -214,9 +250,10 @@ const renderSources = new WeakMap<Snapshot['renders'], ReadonlyMap<string, Rende
 function sourcesOf(snap: Snapshot): ReadonlyMap<string, RenderSource> {
   let m = renderSources.get(snap.renders);
   if (!m) {
-    m = new Map([...snap.renders].flatMap(([uri, r]) => (r.unit.rendered ? [[uri, { rendered: r.unit.rendered, fallbackUri: r.chart.chartYaml }] as const] : [])));
+    m = new Map(
+      [...snap.renders].flatMap(([uri, r]) => (r.unit.rendered ? [[uri, { rendered: r.unit.rendered, fallbackUri: r.chart.chartYaml }] as const] : [])),
+    );
     renderSources.set(snap.renders, m);
   }
   return m;
 }
-

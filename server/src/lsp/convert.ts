@@ -3,8 +3,17 @@
 // hovers and places → hovers and locations. The only module that turns a feature's offsets into LSP ranges.
 
 import {
-  CodeActionKind, CompletionItemKind, DiagnosticSeverity, DiagnosticTag, type CodeAction, type CodeLens, type CompletionItem,
-  type Diagnostic, type Hover, type Location, type Range,
+  CodeActionKind,
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  type CodeAction,
+  type CodeLens,
+  type CompletionItem,
+  type Diagnostic,
+  type Hover,
+  type Location,
+  type Range,
 } from 'vscode-languageserver/node';
 import type { QuickFix } from '../features/codeActions';
 import type { IgnoreFix } from '../features/ignoreFix';
@@ -65,7 +74,13 @@ export function toDiagnostic(f: Finding, rangeOf: RangeOf): Diagnostic {
 export function toCodeAction(q: QuickFix, rangeOf: RangeOf, editorUri: (uri: string) => string, requested: Range): CodeAction {
   const changes: Record<string, { range: Range; newText: string }[]> = {};
   for (const e of q.fix.edits) (changes[editorUri(e.uri)] ??= []).push({ range: rangeOf(e.uri, e.span) ?? requested, newText: e.newText });
-  return { title: q.fix.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(q.finding, rangeOf)], isPreferred: q.fix.isPreferred, edit: { changes } };
+  return {
+    title: q.fix.title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [toDiagnostic(q.finding, rangeOf)],
+    isPreferred: q.fix.isPreferred,
+    edit: { changes },
+  };
 }
 
 /**
@@ -73,8 +88,21 @@ export function toCodeAction(q: QuickFix, rangeOf: RangeOf, editorUri: (uri: str
  * (client/src/ignoreFinding.ts): the arguments say where the annotation's value goes and what is around it.
  */
 export function toIgnoreAction(f: IgnoreFix, rangeOf: RangeOf, editorUri: (uri: string) => string): CodeAction {
-  const args: IgnoreFindingArgs = { uri: editorUri(f.uri), range: rangeOf(f.uri, f.span)!, before: f.before, after: f.after, code: f.code, ...(f.existing !== undefined && { existing: f.existing }), ...(f.onPodTemplate && { onPodTemplate: true }) };
-  return { title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [toDiagnostic(f.finding, rangeOf)], command: { title: f.title, command: ignoreFindingCommand, arguments: [args] } };
+  const args: IgnoreFindingArgs = {
+    uri: editorUri(f.uri),
+    range: rangeOf(f.uri, f.span)!,
+    before: f.before,
+    after: f.after,
+    code: f.code,
+    ...(f.existing !== undefined && { existing: f.existing }),
+    ...(f.onPodTemplate && { onPodTemplate: true }),
+  };
+  return {
+    title: f.title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [toDiagnostic(f.finding, rangeOf)],
+    command: { title: f.title, command: ignoreFindingCommand, arguments: [args] },
+  };
 }
 
 /** The client command a Trace lens runs (client/src registers it). */

@@ -5,9 +5,16 @@
 
 import { relative, sep } from 'node:path';
 import {
-  DidChangeConfigurationNotification, DidChangeWatchedFilesNotification, FileChangeType, type Connection,
-  type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type TextDocumentChangeEvent,
-  type TextDocuments, type WorkspaceFolder,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type Connection,
+  type DidChangeConfigurationParams,
+  type DidChangeWatchedFilesParams,
+  type InitializeParams,
+  type TextDocumentChangeEvent,
+  type TextDocuments,
+  type WorkspaceFolder,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { pauser } from '../workspace/discoverFiles';
@@ -74,7 +81,14 @@ export interface Renderers {
   readonly kustomize: KustomizeBuilder;
 }
 
-export function createDocumentSync(connection: Connection, workspace: Workspace, open: OpenDocumentTable, { charts, kustomize }: Renderers, publisher: Publisher, project: ProjectConfig): DocumentSync {
+export function createDocumentSync(
+  connection: Connection,
+  workspace: Workspace,
+  open: OpenDocumentTable,
+  { charts, kustomize }: Renderers,
+  publisher: Publisher,
+  project: ProjectConfig,
+): DocumentSync {
   let folders: string[] = [];
   let canConfigure = false;
   let canRegisterWatcher = false;
@@ -104,12 +118,21 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
     progress.begin('Kubernetes Network Lens: indexing manifests', 0, undefined, false);
     const started = Date.now();
     try {
-      const result = await indexFolders(folders, workspace.settings.files, progress, () => run !== indexRun, (uri, text) => workspace.prepare(uri, text), (done, total) => publisher.progress('files', { done, total }));
+      const result = await indexFolders(
+        folders,
+        workspace.settings.files,
+        progress,
+        () => run !== indexRun,
+        (uri, text) => workspace.prepare(uri, text),
+        (done, total) => publisher.progress('files', { done, total }),
+      );
       if (!result || run !== indexRun) return;
       const read = Date.now();
       workspace.replaceDisk(result.texts, result.tooLarge);
       const snap = workspace.snapshot();
-      connection.console.info(`Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms (reading and parsing ${read - started} ms, building the model ${Date.now() - read} ms)`);
+      connection.console.info(
+        `Indexed ${snap.stats.files} files (${snap.stats.resources} resources) in ${Date.now() - started} ms (reading and parsing ${read - started} ms, building the model ${Date.now() - read} ms)`,
+      );
     } finally {
       progress.done();
     }
@@ -227,10 +250,12 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
   let sliceStarted = Date.now();
   const pauseForRequests = (): Promise<void> | undefined => {
     if (Date.now() - sliceStarted < 10) return undefined;
-    return new Promise<void>((done) => setImmediate(() => {
-      sliceStarted = Date.now();
-      done();
-    }));
+    return new Promise<void>((done) =>
+      setImmediate(() => {
+        sliceStarted = Date.now();
+        done();
+      }),
+    );
   };
   const apply = (uri: string, text: string, version: number) => {
     if (workspace.isOpen(uri)) workspace.change(uri, text, version);
@@ -258,7 +283,10 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       return;
     }
     pendingTexts.set(uri, { text, version });
-    if (!slicing.has(uri)) void sliceParse(uri).catch((err: unknown) => connection.console.error(`parsing ${uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+    if (!slicing.has(uri))
+      void sliceParse(uri).catch((err: unknown) =>
+        connection.console.error(`parsing ${uri} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+      );
   };
 
   return {
@@ -283,13 +311,15 @@ export function createDocumentSync(connection: Connection, workspace: Workspace,
       }
       if (canRegisterConfig) await connection.client.register(DidChangeConfigurationNotification.type, { section: 'kubeNetlens' });
       if (foldersSupported) {
-        connection.workspace.onDidChangeWorkspaceFolders(logged(connection, 'workspace folders', async (e) => {
-          const removed = new Set(pathsOf(e.removed.map((f) => f.uri)));
-          folders = [...folders.filter((f) => !removed.has(f)), ...pathsOf(e.added.map((f) => f.uri))];
-          project.setFolders(folders);
-          applySettings(settingsFrom(lastRaw));
-          await reindex();
-        }));
+        connection.workspace.onDidChangeWorkspaceFolders(
+          logged(connection, 'workspace folders', async (e) => {
+            const removed = new Set(pathsOf(e.removed.map((f) => f.uri)));
+            folders = [...folders.filter((f) => !removed.has(f)), ...pathsOf(e.added.map((f) => f.uri))];
+            project.setFolders(folders);
+            applySettings(settingsFrom(lastRaw));
+            await reindex();
+          }),
+        );
       }
       if (canConfigure) {
         const raw = await connection.workspace.getConfiguration('kubeNetlens');

@@ -5,7 +5,10 @@ import { LSPErrorCodes, ResponseError, type Connection } from 'vscode-languagese
 export function guarded<P, R>(connection: Connection, name: string, handler: (params: P) => R): (params: P) => R | ResponseError<void> {
   const failed = (err: unknown) => {
     connection.console.error(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return new ResponseError<void>(LSPErrorCodes.RequestFailed, `Kubernetes Network Lens could not answer ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    return new ResponseError<void>(
+      LSPErrorCodes.RequestFailed,
+      `Kubernetes Network Lens could not answer ${name}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   };
   return (params: P) => {
     try {

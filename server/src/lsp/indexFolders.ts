@@ -16,7 +16,14 @@ export interface IndexResult {
  * in slices of a few milliseconds with a turn of the event loop between them: a promise per small file costs more
  * than reading it.
  */
-export async function indexFolders(folders: readonly string[], options: FileOptions, progress: WorkDoneProgressReporter, isCancelled: () => boolean, onText?: (uri: string, text: string) => void, onCount?: (done: number, total: number) => void): Promise<IndexResult | undefined> {
+export async function indexFolders(
+  folders: readonly string[],
+  options: FileOptions,
+  progress: WorkDoneProgressReporter,
+  isCancelled: () => boolean,
+  onText?: (uri: string, text: string) => void,
+  onCount?: (done: number, total: number) => void,
+): Promise<IndexResult | undefined> {
   const found = await Promise.all(folders.map((f) => discoverFiles(f, options)));
   const files = found.flatMap((d) => d.files);
   const tooLarge: string[] = [];

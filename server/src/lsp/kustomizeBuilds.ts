@@ -15,7 +15,12 @@ export interface KustomizeBuilder {
   filesChanged(uris: readonly string[]): void;
 }
 
-export function createKustomizeBuilder(workspace: Workspace, onBuilt: () => void, log: (message: string) => void, onProgress?: (count: { readonly done: number; readonly total: number }) => void): KustomizeBuilder {
+export function createKustomizeBuilder(
+  workspace: Workspace,
+  onBuilt: () => void,
+  log: (message: string) => void,
+  onProgress?: (count: { readonly done: number; readonly total: number }) => void,
+): KustomizeBuilder {
   let run = 0;
   let built: ReadonlyMap<string, RenderedUnit> = new Map();
   const buildAll = () => {

@@ -47,7 +47,13 @@ export function createProjectConfig(): ProjectConfig {
     problems = parsed.errors.map((e) => {
       const start = (lineStarts[e.line] ?? 0) + e.column;
       const lineEnd = text!.indexOf('\n', start);
-      return { uri: uri!, span: { start, end: lineEnd === -1 ? text!.length : lineEnd }, code: 'config-invalid', severity: 'error' as const, message: `${e.message}. While ${configFileName} is invalid, none of its values apply.` };
+      return {
+        uri: uri!,
+        span: { start, end: lineEnd === -1 ? text!.length : lineEnd },
+        code: 'config-invalid',
+        severity: 'error' as const,
+        message: `${e.message}. While ${configFileName} is invalid, none of its values apply.`,
+      };
     });
     if (!parsed.config) return;
     config = parsed.config;

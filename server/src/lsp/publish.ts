@@ -131,7 +131,10 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     const built = Date.now();
     let findings = ready(snap);
     if (!findings) {
-      const done = await inSlices(diagnosticsSteps(snap.analysis, snap.earlier), () => indexing || (abandoned < maxAbandoned && workspace.generation !== snap.generation));
+      const done = await inSlices(
+        diagnosticsSteps(snap.analysis, snap.earlier),
+        () => indexing || (abandoned < maxAbandoned && workspace.generation !== snap.generation),
+      );
       if (!done) {
         if (!indexing) abandoned++;
         again = true;
@@ -177,7 +180,10 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
       else published.delete(uri);
     }
     lastPassMs = Date.now() - started;
-    if (Date.now() - started > 250) connection.console.info(`Analysis took ${Date.now() - started} ms (snapshot ${built - started} ms, rules ${checked - built} ms in slices, publishing ${Date.now() - checked} ms)`);
+    if (Date.now() - started > 250)
+      connection.console.info(
+        `Analysis took ${Date.now() - started} ms (snapshot ${built - started} ms, rules ${checked - built} ms in slices, publishing ${Date.now() - checked} ms)`,
+      );
     void connection.sendNotification(analysisChangedNotification, { generation: snap.generation });
     sendStatus(snap, findings.length);
     const answered = waiting;
@@ -214,7 +220,18 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
   const sendStatus = (snap: Snapshot, problems: number) => {
     const s = snap.stats;
     const c = charts.counts(snap);
-    send({ resources: s.resources, files: s.files, skippedTemplates: s.skippedTemplates - c.renderedTemplates, skippedOther: s.skippedOther, skippedTests: s.skippedTests, skippedBuildInputs: s.skippedBuildInputs, problems, indexing, chartsRendered: c.rendered, chartsNotRendered: c.notRendered });
+    send({
+      resources: s.resources,
+      files: s.files,
+      skippedTemplates: s.skippedTemplates - c.renderedTemplates,
+      skippedOther: s.skippedOther,
+      skippedTests: s.skippedTests,
+      skippedBuildInputs: s.skippedBuildInputs,
+      problems,
+      indexing,
+      chartsRendered: c.rendered,
+      chartsNotRendered: c.notRendered,
+    });
   };
 
   return {
@@ -249,12 +266,18 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
       // A timer that expired while the process waited for a core fires before the messages that arrived meanwhile are
       // read: two turns of the event loop let the next of them be handled first (the connection handles one message
       // per turn), and a change among them reschedules instead, unless the burst has waited `maxBurstWaitMs`.
-      timer = setTimeout(() => setImmediate(() => setImmediate(() => {
-        if (mine !== changes && Date.now() - burstStart < maxBurstWaitMs) return;
-        // a burst still going on counts its next wait from this pass
-        burstStart = Date.now();
-        run();
-      })), Math.max(0, delay));
+      timer = setTimeout(
+        () =>
+          setImmediate(() =>
+            setImmediate(() => {
+              if (mine !== changes && Date.now() - burstStart < maxBurstWaitMs) return;
+              // a burst still going on counts its next wait from this pass
+              burstStart = Date.now();
+              run();
+            }),
+          ),
+        Math.max(0, delay),
+      );
     },
     findingsOf(snap) {
       const found = ready(snap);

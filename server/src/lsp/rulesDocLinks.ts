@@ -12,9 +12,11 @@ export function rulesDocLinks(serverDir: string): ReadonlyMap<string, string> {
   const links = new Map<string, string>();
   if (!doc) return links;
   const href = pathToFileURL(doc).href;
-  readFileSync(doc, 'utf8').split('\n').forEach((line, i) => {
-    const m = /^## ([a-z0-9-]+)\s*$/.exec(line);
-    if (m) links.set(m[1], `${href}#L${i + 1}`);
-  });
+  readFileSync(doc, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const m = /^## ([a-z0-9-]+)\s*$/.exec(line);
+      if (m) links.set(m[1], `${href}#L${i + 1}`);
+    });
   return links;
 }

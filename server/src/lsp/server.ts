@@ -32,8 +32,18 @@ export function startServer(connection: Connection): void {
   const open = createOpenDocuments(documents);
   const workspace = createWorkspace();
   workspace.setRealKustomize((settings) => kustomizeForSettings(settings, process.env) !== undefined);
-  const charts = createChartRenderer(workspace, () => publisher.schedule(), (message) => connection.console.info(message), (count) => publisher.progress('charts', count));
-  const kustomize = createKustomizeBuilder(workspace, () => publisher.schedule(), (message) => connection.console.info(message), (count) => publisher.progress('kustomizeRoots', count));
+  const charts = createChartRenderer(
+    workspace,
+    () => publisher.schedule(),
+    (message) => connection.console.info(message),
+    (count) => publisher.progress('charts', count),
+  );
+  const kustomize = createKustomizeBuilder(
+    workspace,
+    () => publisher.schedule(),
+    (message) => connection.console.info(message),
+    (count) => publisher.progress('kustomizeRoots', count),
+  );
   const project = createProjectConfig();
   const publisher = createPublisher(connection, workspace, open, charts, project);
   const sync = createDocumentSync(connection, workspace, open, { charts, kustomize }, publisher, project);
@@ -72,57 +82,75 @@ export function startServer(connection: Connection): void {
     return { uri, snap, text, index, offset: index.offsetAt(position) };
   };
 
-  connection.onHover(guarded(connection, 'hover', (p) => {
-    const a = at(p.textDocument.uri, p.position);
-    if (!a) return null;
-    // what the editor shows decides what the hover leaves to the diagnostic; the rules are not run for a hover
-    const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset, publisher.shown(a.snap, a.uri));
-    return h ? toHover(h, a.index) : null;
-  }));
+  connection.onHover(
+    guarded(connection, 'hover', (p) => {
+      const a = at(p.textDocument.uri, p.position);
+      if (!a) return null;
+      // what the editor shows decides what the hover leaves to the diagnostic; the rules are not run for a hover
+      const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset, publisher.shown(a.snap, a.uri));
+      return h ? toHover(h, a.index) : null;
+    }),
+  );
 
   // Code actions wait for the publishing pass to evaluate their snapshot (in slices) rather than evaluate it here;
   // when a newer snapshot was evaluated instead, the text they were asked about is gone, and the answer is none.
-  connection.onCodeAction(guarded(connection, 'code actions', async (p) => {
-    const snap = workspace.snapshot();
-    const uri = canonicalUri(p.textDocument.uri);
-    const index = snap.lines(uri);
-    if (!index) return [];
-    const findings = await publisher.findingsOf(snap);
-    if (!findings) return [];
-    const range = rangeIn(snap);
-    const span = toSpan(index, p.range);
-    return [
-      ...codeActionsAt(findings, uri, span).map((q) => toCodeAction(q, range, open.editorUri, p.range)),
-      ...ignoreFixesAt(findings, snap.analysis, uri, span).map((f) => toIgnoreAction(f, range, open.editorUri)),
-    ];
-  }));
+  connection.onCodeAction(
+    guarded(connection, 'code actions', async (p) => {
+      const snap = workspace.snapshot();
+      const uri = canonicalUri(p.textDocument.uri);
+      const index = snap.lines(uri);
+      if (!index) return [];
+      const findings = await publisher.findingsOf(snap);
+      if (!findings) return [];
+      const range = rangeIn(snap);
+      const span = toSpan(index, p.range);
+      return [
+        ...codeActionsAt(findings, uri, span).map((q) => toCodeAction(q, range, open.editorUri, p.range)),
+        ...ignoreFixesAt(findings, snap.analysis, uri, span).map((f) => toIgnoreAction(f, range, open.editorUri)),
+      ];
+    }),
+  );
 
-  connection.onCodeLens(guarded(connection, 'code lenses', (p) => {
-    const snap = workspace.snapshot();
-    const uri = canonicalUri(p.textDocument.uri);
-    const index = snap.lines(uri);
-    if (!index) return [];
-    return codeLensesFor(snap.analysis, uri).map((l) => toCodeLens(l, index));
-  }));
+  connection.onCodeLens(
+    guarded(connection, 'code lenses', (p) => {
+      const snap = workspace.snapshot();
+      const uri = canonicalUri(p.textDocument.uri);
+      const index = snap.lines(uri);
+      if (!index) return [];
+      return codeLensesFor(snap.analysis, uri).map((l) => toCodeLens(l, index));
+    }),
+  );
 
-  connection.onDefinition(guarded(connection, 'definition', (p) => {
-    const a = at(p.textDocument.uri, p.position);
-    if (!a) return [];
-    return toLocations(definitionAt(a.snap.analysis, a.uri, a.offset).map((found) => charts.location(a.snap, found.uri, found.span)), rangeIn(a.snap));
-  }));
+  connection.onDefinition(
+    guarded(connection, 'definition', (p) => {
+      const a = at(p.textDocument.uri, p.position);
+      if (!a) return [];
+      return toLocations(
+        definitionAt(a.snap.analysis, a.uri, a.offset).map((found) => charts.location(a.snap, found.uri, found.span)),
+        rangeIn(a.snap),
+      );
+    }),
+  );
 
-  connection.onReferences(guarded(connection, 'references', (p) => {
-    const a = at(p.textDocument.uri, p.position);
-    if (!a) return [];
-    const found = referencesAt(a.snap.analysis, a.uri, a.offset, p.context.includeDeclaration);
-    return toLocations(found.map((f) => charts.location(a.snap, f.uri, f.span)), rangeIn(a.snap));
-  }));
+  connection.onReferences(
+    guarded(connection, 'references', (p) => {
+      const a = at(p.textDocument.uri, p.position);
+      if (!a) return [];
+      const found = referencesAt(a.snap.analysis, a.uri, a.offset, p.context.includeDeclaration);
+      return toLocations(
+        found.map((f) => charts.location(a.snap, f.uri, f.span)),
+        rangeIn(a.snap),
+      );
+    }),
+  );
 
-  connection.onCompletion(guarded(connection, 'completion', (p) => {
-    const a = at(p.textDocument.uri, p.position);
-    if (!a) return [];
-    return completionAt(a.snap.analysis, a.uri, a.text, a.offset).map((c) => toCompletionItem(c, a.index));
-  }));
+  connection.onCompletion(
+    guarded(connection, 'completion', (p) => {
+      const a = at(p.textDocument.uri, p.position);
+      if (!a) return [];
+      return completionAt(a.snap.analysis, a.uri, a.text, a.offset).map((c) => toCompletionItem(c, a.index));
+    }),
+  );
 
   /**
    * The newest snapshot once the publishing pass has evaluated it (in slices), for what draws findings (the trace).
@@ -136,17 +164,34 @@ export function startServer(connection: Connection): void {
     }
   };
 
-  connection.onRequest(traceRequest, guarded(connection, 'trace', async (p: TraceParams) => {
-    const snap = await evaluatedSnapshot();
-    const result = traceResultFor(snap.analysis, p);
-    // The boxes of a Kustomize build's trace open the base and patch lines their objects come from.
-    return result ? charts.trace(snap, mapTraceSources(result, kustomizeBuilds(snap.analysis), (u) => snap.lines(u))) : null;
-  }));
-  connection.onRequest(listServicesRequest, guarded(connection, 'listServices', () => {
-    const snap = workspace.snapshot();
-    return charts.services(snap, listServices(snap.analysis, (u) => snap.lines(u)));
-  }));
-  connection.onRequest(serviceDetailsRequest, guarded(connection, 'serviceDetails', (p: TraceParams) => serviceDetailsFor(workspace.snapshot().analysis, p) ?? null));
+  connection.onRequest(
+    traceRequest,
+    guarded(connection, 'trace', async (p: TraceParams) => {
+      const snap = await evaluatedSnapshot();
+      const result = traceResultFor(snap.analysis, p);
+      // The boxes of a Kustomize build's trace open the base and patch lines their objects come from.
+      return result
+        ? charts.trace(
+            snap,
+            mapTraceSources(result, kustomizeBuilds(snap.analysis), (u) => snap.lines(u)),
+          )
+        : null;
+    }),
+  );
+  connection.onRequest(
+    listServicesRequest,
+    guarded(connection, 'listServices', () => {
+      const snap = workspace.snapshot();
+      return charts.services(
+        snap,
+        listServices(snap.analysis, (u) => snap.lines(u)),
+      );
+    }),
+  );
+  connection.onRequest(
+    serviceDetailsRequest,
+    guarded(connection, 'serviceDetails', (p: TraceParams) => serviceDetailsFor(workspace.snapshot().analysis, p) ?? null),
+  );
 
   documents.listen(connection);
   connection.listen();

@@ -4,8 +4,16 @@
 import { isGateway, isRoute, type Gateway, type GatewayRoute } from './gatewayApi';
 import type { ManifestFile } from './parseManifest';
 import {
-  isService, isWorkload, type ConfigMap, type EndpointSlice, type Endpoints, type Ingress, type NetworkPolicy,
-  type Resource, type Service, type Workload,
+  isService,
+  isWorkload,
+  type ConfigMap,
+  type EndpointSlice,
+  type Endpoints,
+  type Ingress,
+  type NetworkPolicy,
+  type Resource,
+  type Service,
+  type Workload,
 } from './resources';
 import { isControllerLabel, selectsPods } from './podLabels';
 import { equalityMatches, selectorMatches, type LabelSelector } from './selector';
@@ -311,7 +319,11 @@ function relayout(previous: Cluster, files: readonly ManifestFile[]): Layout | u
     for (const ns of sb.namespaces) touched.add(ns);
   }
   const filesOf = new Map(before.filesOf);
-  for (const ns of touched) filesOf.set(ns, filesOf.get(ns)!.map((f) => swapped.get(f) ?? f));
+  for (const ns of touched)
+    filesOf.set(
+      ns,
+      filesOf.get(ns)!.map((f) => swapped.get(f) ?? f),
+    );
   return { filesOf, namespaces: before.namespaces, declaredNamespaces: before.declaredNamespaces, touched };
 }
 
@@ -364,7 +376,18 @@ function touchedNamespaces(before: readonly ManifestFile[], after: readonly Mani
 }
 
 function emptyLists() {
-  return { resources: [] as Resource[], services: [] as Service[], workloads: [] as Workload[], endpoints: [] as Endpoints[], endpointSlices: [] as EndpointSlice[], ingresses: [] as Ingress[], networkPolicies: [] as NetworkPolicy[], configMaps: [] as ConfigMap[], routes: [] as GatewayRoute[], gateways: [] as Gateway[] };
+  return {
+    resources: [] as Resource[],
+    services: [] as Service[],
+    workloads: [] as Workload[],
+    endpoints: [] as Endpoints[],
+    endpointSlices: [] as EndpointSlice[],
+    ingresses: [] as Ingress[],
+    networkPolicies: [] as NetworkPolicy[],
+    configMaps: [] as ConfigMap[],
+    routes: [] as GatewayRoute[],
+    gateways: [] as Gateway[],
+  };
 }
 
 function addToLists(l: ReturnType<typeof emptyLists>, r: Resource): void {
@@ -407,7 +430,18 @@ function concatLists(files: readonly ManifestFile[]): NamespaceObjects {
   return l;
 }
 
-const listNames = ['resources', 'services', 'workloads', 'endpoints', 'endpointSlices', 'ingresses', 'networkPolicies', 'configMaps', 'routes', 'gateways'] as const satisfies readonly ObjectList[];
+const listNames = [
+  'resources',
+  'services',
+  'workloads',
+  'endpoints',
+  'endpointSlices',
+  'ingresses',
+  'networkPolicies',
+  'configMaps',
+  'routes',
+  'gateways',
+] as const satisfies readonly ObjectList[];
 
 function inClusterOrder(a: Resource, b: Resource): number {
   return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start;

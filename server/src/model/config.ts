@@ -71,13 +71,16 @@ export function readIngressController(v: unknown): IngressControllerSetting | { 
   const o = v as Record<string, unknown>;
   const extra = Object.keys(o).find((k) => k !== 'namespace' && k !== 'podLabels');
   if (extra) return { error: `ingressController: unknown key ${JSON.stringify(extra)} (the keys are namespace and podLabels)` };
-  if (typeof o.namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63) return { error: 'ingressController.namespace must be a namespace name' };
+  if (typeof o.namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63)
+    return { error: 'ingressController.namespace must be a namespace name' };
   const labels = o.podLabels;
-  if (typeof labels !== 'object' || labels === null || Array.isArray(labels) || !Object.keys(labels).length) return { error: 'ingressController.podLabels must be a mapping of at least one label to its value' };
+  if (typeof labels !== 'object' || labels === null || Array.isArray(labels) || !Object.keys(labels).length)
+    return { error: 'ingressController.podLabels must be a mapping of at least one label to its value' };
   const podLabels: Record<string, string> = {};
   for (const [k, value] of Object.entries(labels as Record<string, unknown>)) {
     if (!labelKey.test(k) || k.length > 316) return { error: `ingressController.podLabels: ${JSON.stringify(k)} is not a label key` };
-    if (typeof value !== 'string' || !labelValue.test(value) || value.length > 63) return { error: `ingressController.podLabels.${k} must be a label value (a string of at most 63 characters)` };
+    if (typeof value !== 'string' || !labelValue.test(value) || value.length > 63)
+      return { error: `ingressController.podLabels.${k} must be a label value (a string of at most 63 characters)` };
     podLabels[k] = value;
   }
   return { namespace: o.namespace, podLabels };

@@ -83,7 +83,6 @@ export interface ConfigCheck {
   readonly code?: (code: string) => boolean;
 }
 
-
 export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
@@ -100,7 +99,10 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { config: {}, errors: [] };
   if (!isMap(root)) {
-    at(root, `${configFileName} must be a mapping of settings (rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ingressController, ignore)`);
+    at(
+      root,
+      `${configFileName} must be a mapping of settings (rules, files, kustomize, helm, clusterDomain, defaultNamespace, nodePortRange, ingressController, ignore)`,
+    );
     return { errors };
   }
 
@@ -141,7 +143,17 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
     return out;
   };
 
-  const top = mapOf(root, configFileName, ['rules', 'files', 'kustomize', 'helm', 'clusterDomain', 'defaultNamespace', 'nodePortRange', 'ingressController', 'ignore'])!;
+  const top = mapOf(root, configFileName, [
+    'rules',
+    'files',
+    'kustomize',
+    'helm',
+    'clusterDomain',
+    'defaultNamespace',
+    'nodePortRange',
+    'ingressController',
+    'ignore',
+  ])!;
   const config: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {};
   const value = (key: string) => top.get(key)?.value;
 
@@ -153,8 +165,10 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
       for (const pair of node.items) {
         const code = isScalar(pair.key) ? String(pair.key.value) : '';
         const level = isScalar(pair.value) ? String(pair.value.value) : undefined;
-        if (!/^[a-z0-9-]+$/.test(code) || (check.code && !check.code(code))) at(pair.key as YamlNode, `rules: ${JSON.stringify(code)} is not a code of kube-netlens (docs/rules.md lists them)`);
-        else if (!level || !(ruleLevels as readonly string[]).includes(level)) at((pair.value ?? pair.key) as YamlNode, `rules.${code} must be one of ${ruleLevels.join(', ')}`);
+        if (!/^[a-z0-9-]+$/.test(code) || (check.code && !check.code(code)))
+          at(pair.key as YamlNode, `rules: ${JSON.stringify(code)} is not a code of kube-netlens (docs/rules.md lists them)`);
+        else if (!level || !(ruleLevels as readonly string[]).includes(level))
+          at((pair.value ?? pair.key) as YamlNode, `rules.${code} must be one of ${ruleLevels.join(', ')}`);
         else rules[code] = level as RuleLevel;
       }
     }
@@ -179,7 +193,10 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
         if ((loadRestrictors as readonly string[]).includes(v)) loadRestrictor = v as LoadRestrictor;
         else at(node as YamlNode, `kustomize.loadRestrictor must be one of ${loadRestrictors.join(', ')}`);
       }
-      config.kustomize = { ...(k.has('roots') && { roots: strings(k.get('roots')!.value, 'kustomize.roots', true) }), ...(loadRestrictor && { loadRestrictor }) };
+      config.kustomize = {
+        ...(k.has('roots') && { roots: strings(k.get('roots')!.value, 'kustomize.roots', true) }),
+        ...(loadRestrictor && { loadRestrictor }),
+      };
     }
   }
   if (top.has('helm')) {
@@ -198,13 +215,16 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
           }
           const chart = str(r.get('chart')!.value, 'helm.releases[].chart');
           const name = str(r.get('name')!.value, 'helm.releases[].name');
-          if (name && (!isDns1123Label(name) || name.length > 53)) at(r.get('name')!.value as YamlNode, `the release name ${JSON.stringify(name)} is not a DNS label of at most 53 characters`);
+          if (name && (!isDns1123Label(name) || name.length > 53))
+            at(r.get('name')!.value as YamlNode, `the release name ${JSON.stringify(name)} is not a DNS label of at most 53 characters`);
           const namespace = r.has('namespace') ? str(r.get('namespace')!.value, 'helm.releases[].namespace') : undefined;
-          if (namespace && !isDns1123Label(namespace)) at(r.get('namespace')!.value as YamlNode, `the namespace ${JSON.stringify(namespace)} is not a valid namespace name`);
+          if (namespace && !isDns1123Label(namespace))
+            at(r.get('namespace')!.value as YamlNode, `the namespace ${JSON.stringify(namespace)} is not a valid namespace name`);
           const values = r.has('values') ? strings(r.get('values')!.value, 'helm.releases[].values') : [];
           const set = r.has('set') ? strings(r.get('set')!.value, 'helm.releases[].set') : [];
           for (const s of set ?? []) if (!/^[^=]+=/.test(s)) at(r.get('set')!.value as YamlNode, `helm.releases[].set: ${JSON.stringify(s)} is not KEY=VALUE`);
-          if (chart && name) releases.push({ chart, name, ...(namespace && { namespace }), values: values ?? [], set: (set ?? []).filter((s) => /^[^=]+=/.test(s)) });
+          if (chart && name)
+            releases.push({ chart, name, ...(namespace && { namespace }), values: values ?? [], set: (set ?? []).filter((s) => /^[^=]+=/.test(s)) });
         }
       }
       config.helm = { releases };
@@ -224,7 +244,8 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
     const node = value('nodePortRange');
     const m = isScalar(node) ? /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(String(node.value)) : null;
     const [lo, hi] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-    if (!m || lo < 1 || hi > 65535 || lo > hi) at(node as YamlNode, 'nodePortRange must be FIRST-LAST, as kube-apiserver --service-node-port-range (e.g. 30000-32767)');
+    if (!m || lo < 1 || hi > 65535 || lo > hi)
+      at(node as YamlNode, 'nodePortRange must be FIRST-LAST, as kube-apiserver --service-node-port-range (e.g. 30000-32767)');
     else config.nodePortRange = `${lo}-${hi}`;
   }
   if (top.has('ingressController')) {
@@ -247,12 +268,20 @@ export function parseConfigFile(text: string, check: ConfigCheck): ParsedConfig 
           continue;
         }
         const field = (k: string) => (e.has(k) ? str(e.get(k)!.value, `ignore[].${k}`) : undefined);
-        const entry = { code: field('code'), kind: field('kind'), namespace: field('namespace'), name: field('name'), path: field('path'), reason: field('reason') };
+        const entry = {
+          code: field('code'),
+          kind: field('kind'),
+          namespace: field('namespace'),
+          name: field('name'),
+          path: field('path'),
+          reason: field('reason'),
+        };
         for (const k of ['name', 'path'] as const) {
           const why = entry[k] === undefined ? undefined : check.glob(entry[k]!);
           if (why) at(e.get(k)!.value as YamlNode, `ignore[].${k}: the pattern ${JSON.stringify(entry[k])} cannot be used (${why})`);
         }
-        if (entry.code && check.code && !check.code(entry.code)) at(e.get('code')!.value as YamlNode, `ignore[].code: ${JSON.stringify(entry.code)} is not a code of kube-netlens (docs/rules.md lists them)`);
+        if (entry.code && check.code && !check.code(entry.code))
+          at(e.get('code')!.value as YamlNode, `ignore[].code: ${JSON.stringify(entry.code)} is not a code of kube-netlens (docs/rules.md lists them)`);
         if (!entry.code || !entry.reason) continue;
         const pos = lines.linePos((item as YamlNode).range?.[0] ?? 0);
         ignore.push({

@@ -190,7 +190,25 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
   while (ls < n) {
     if (inSteps && ++lines % linesPerStep === 0) {
       const seen = repeated || duplicateKey;
-      return new Paused(ls, lines, seen, crlf, docs, frames, slot, root, docStart, explicitStart, commentBefore, commentInDocument, lastWasScalar, absorber, absorberIsScalar, absorbedEnd, absorbedColumn);
+      return new Paused(
+        ls,
+        lines,
+        seen,
+        crlf,
+        docs,
+        frames,
+        slot,
+        root,
+        docStart,
+        explicitStart,
+        commentBefore,
+        commentInDocument,
+        lastWasScalar,
+        absorber,
+        absorberIsScalar,
+        absorbedEnd,
+        absorbedColumn,
+      );
     }
     const nl = text.indexOf('\n', ls);
     const next = nl < 0 ? n : nl + 1;
@@ -454,7 +472,22 @@ function plainIsSafe(s: string, flow: boolean): boolean {
 }
 
 function isPlainStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 126 /* ~ */ || c === 43 /* + */ || c === 40 || c === 36 || c === 61 || c === 60 || c === 59 || (c > 0xa0 && c < 0xd800);
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 95 ||
+    c === 46 ||
+    c === 47 ||
+    c === 126 /* ~ */ ||
+    c === 43 /* + */ ||
+    c === 40 ||
+    c === 36 ||
+    c === 61 ||
+    c === 60 ||
+    c === 59 ||
+    (c > 0xa0 && c < 0xd800)
+  );
 }
 
 /** A single-line quoted scalar starting at `v`: JSON's escapes in double quotes, `''` in single quotes. */

@@ -225,7 +225,9 @@ function readKustomization(text: string): { readonly inputs: string[]; readonly 
   for (const key of ['configurations', 'transformers', 'generators', 'validators', 'crds']) for (const p of list(k[key])) pathOf(p);
   if (k.openapi && typeof k.openapi === 'object') pathOf((k.openapi as Record<string, unknown>).path);
   const local = (p: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(p);
-  const resources = list(k.resources).filter((r): r is string => typeof r === 'string').filter(local);
+  const resources = list(k.resources)
+    .filter((r): r is string => typeof r === 'string')
+    .filter(local);
   return { inputs: out.filter(local), resources };
 }
 
@@ -243,7 +245,10 @@ export function resolvePath(folder: string, relative: string): string {
   const authority = folder.indexOf('//');
   const head = authority >= 0 ? folder.slice(0, Math.max(folder.indexOf('/', authority + 2), authority + 2)) : '';
   const rooted = folder.slice(head.length).startsWith('/');
-  const segments = folder.slice(head.length).split('/').filter((s) => s !== '');
+  const segments = folder
+    .slice(head.length)
+    .split('/')
+    .filter((s) => s !== '');
   for (const part of relative.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') segments.pop();

@@ -243,14 +243,16 @@ function readRef(n: YNode, group: string, kind: string): ObjectRefField {
 }
 
 function readRoute(base: ResourceBase, kind: RouteKind, spec: YNode | undefined): GatewayRoute {
-  const parentRefs = items(at(spec, 'parentRefs')).filter(isMap).map((p, index): ParentRef => ({
-    ...readRef(p, gatewayGroup, 'Gateway'),
-    index,
-    sectionName: text(at(p, 'sectionName')) || undefined,
-    sectionNameSpan: at(p, 'sectionName')?.span,
-    port: int(at(p, 'port')),
-    portSpan: at(p, 'port')?.span,
-  }));
+  const parentRefs = items(at(spec, 'parentRefs'))
+    .filter(isMap)
+    .map((p, index): ParentRef => ({
+      ...readRef(p, gatewayGroup, 'Gateway'),
+      index,
+      sectionName: text(at(p, 'sectionName')) || undefined,
+      sectionNameSpan: at(p, 'sectionName')?.span,
+      port: int(at(p, 'port')),
+      portSpan: at(p, 'port')?.span,
+    }));
   const hasHostnames = kind === 'HTTPRoute' || kind === 'GRPCRoute' || kind === 'TLSRoute';
   const hostnames = hasHostnames
     ? items(at(spec, 'hostnames')).flatMap((h) => {
@@ -258,23 +260,27 @@ function readRoute(base: ResourceBase, kind: RouteKind, spec: YNode | undefined)
         return v ? [{ value: v.toLowerCase(), span: h.span }] : [];
       })
     : [];
-  const rules = items(at(spec, 'rules')).filter(isMap).map((r, index): RouteRule => ({
-    index,
-    name: text(at(r, 'name')),
-    matches: items(at(r, 'matches')).map((m) => (kind === 'GRPCRoute' ? grpcMatch(m) : httpMatch(m))),
-    matchClaims: kind === 'HTTPRoute' ? httpMatchClaims(r) : [],
-    filters: items(at(r, 'filters')).map((f) => text(at(f, 'type')) ?? 'filter'),
-    backendRefs: items(at(r, 'backendRefs')).filter(isMap).map((b, i): RouteBackendRef => ({
-      ...readRef(b, '', 'Service'),
-      index: i,
-      port: int(at(b, 'port')),
-      portSpan: at(b, 'port')?.span,
-      weight: int(at(b, 'weight')) ?? 1,
-      weightSpan: at(b, 'weight')?.span,
-    })),
-    backendRefsSpan: entry(r, 'backendRefs')?.keySpan,
-    span: r.span,
-  }));
+  const rules = items(at(spec, 'rules'))
+    .filter(isMap)
+    .map((r, index): RouteRule => ({
+      index,
+      name: text(at(r, 'name')),
+      matches: items(at(r, 'matches')).map((m) => (kind === 'GRPCRoute' ? grpcMatch(m) : httpMatch(m))),
+      matchClaims: kind === 'HTTPRoute' ? httpMatchClaims(r) : [],
+      filters: items(at(r, 'filters')).map((f) => text(at(f, 'type')) ?? 'filter'),
+      backendRefs: items(at(r, 'backendRefs'))
+        .filter(isMap)
+        .map((b, i): RouteBackendRef => ({
+          ...readRef(b, '', 'Service'),
+          index: i,
+          port: int(at(b, 'port')),
+          portSpan: at(b, 'port')?.span,
+          weight: int(at(b, 'weight')) ?? 1,
+          weightSpan: at(b, 'weight')?.span,
+        })),
+      backendRefsSpan: entry(r, 'backendRefs')?.keySpan,
+      span: r.span,
+    }));
   return {
     ...base,
     kind,
@@ -308,7 +314,10 @@ function httpMatchClaims(rule: YNode): MatchClaim[] {
     if (method) parts.push(`method ${method.toUpperCase()}`);
     const pairs = (key: string, fold: boolean) =>
       items(at(m, key))
-        .map((h) => `${text(at(h, 'type')) ?? 'Exact'} ${fold ? (text(at(h, 'name')) ?? '').toLowerCase() : (text(at(h, 'name')) ?? '')}=${text(at(h, 'value')) ?? ''}`)
+        .map(
+          (h) =>
+            `${text(at(h, 'type')) ?? 'Exact'} ${fold ? (text(at(h, 'name')) ?? '').toLowerCase() : (text(at(h, 'name')) ?? '')}=${text(at(h, 'value')) ?? ''}`,
+        )
         .sort();
     for (const h of pairs('headers', true)) parts.push(`header ${h}`);
     for (const q of pairs('queryParams', false)) parts.push(`query ${q}`);
@@ -324,43 +333,49 @@ function grpcMatch(m: YNode): string {
 }
 
 function readGateway(base: ResourceBase, spec: YNode | undefined): Gateway {
-  const listeners = items(at(spec, 'listeners')).filter(isMap).map((l, index): GatewayListener => {
-    const tlsEntry = entry(l, 'tls');
-    const tlsNode = tlsEntry?.value;
-    const tls: ListenerTls | undefined = tlsEntry
-      ? {
-          mode: text(at(tlsNode, 'mode')) || 'Terminate',
-          modeSpan: at(tlsNode, 'mode')?.span,
-          certificateRefs: items(at(tlsNode, 'certificateRefs')).filter(isMap).map((c) => readRef(c, '', 'Secret')),
-          optionsWritten: isMap(at(tlsNode, 'options')) && (at(tlsNode, 'options') as YMap).entries.size > 0,
-          keySpan: tlsEntry.keySpan,
-          span: tlsEntry.value.span,
-        }
-      : undefined;
-    const allowed = at(l, 'allowedRoutes');
-    const namespaces = at(allowed, 'namespaces');
-    return {
-      index,
-      name: text(at(l, 'name')),
-      nameSpan: at(l, 'name')?.span,
-      port: int(at(l, 'port')),
-      portSpan: at(l, 'port')?.span,
-      protocol: text(at(l, 'protocol')),
-      protocolSpan: at(l, 'protocol')?.span,
-      hostname: text(at(l, 'hostname'))?.toLowerCase() || undefined,
-      hostnameSpan: at(l, 'hostname')?.span,
-      tls,
-      from: text(at(namespaces, 'from')) ?? 'Same',
-      fromSpan: at(namespaces, 'from')?.span,
-      namespaceSelector: readLabelSelector(at(namespaces, 'selector')),
-      kinds: items(at(allowed, 'kinds')).filter(isMap).flatMap((k) => {
-        const kind = text(at(k, 'kind'));
-        return kind ? [{ group: groupOf(at(k, 'group'), gatewayGroup), kind, span: k.span }] : [];
-      }),
-      allowedRoutesSpan: entry(l, 'allowedRoutes')?.keySpan,
-      span: l.span,
-    };
-  });
+  const listeners = items(at(spec, 'listeners'))
+    .filter(isMap)
+    .map((l, index): GatewayListener => {
+      const tlsEntry = entry(l, 'tls');
+      const tlsNode = tlsEntry?.value;
+      const tls: ListenerTls | undefined = tlsEntry
+        ? {
+            mode: text(at(tlsNode, 'mode')) || 'Terminate',
+            modeSpan: at(tlsNode, 'mode')?.span,
+            certificateRefs: items(at(tlsNode, 'certificateRefs'))
+              .filter(isMap)
+              .map((c) => readRef(c, '', 'Secret')),
+            optionsWritten: isMap(at(tlsNode, 'options')) && (at(tlsNode, 'options') as YMap).entries.size > 0,
+            keySpan: tlsEntry.keySpan,
+            span: tlsEntry.value.span,
+          }
+        : undefined;
+      const allowed = at(l, 'allowedRoutes');
+      const namespaces = at(allowed, 'namespaces');
+      return {
+        index,
+        name: text(at(l, 'name')),
+        nameSpan: at(l, 'name')?.span,
+        port: int(at(l, 'port')),
+        portSpan: at(l, 'port')?.span,
+        protocol: text(at(l, 'protocol')),
+        protocolSpan: at(l, 'protocol')?.span,
+        hostname: text(at(l, 'hostname'))?.toLowerCase() || undefined,
+        hostnameSpan: at(l, 'hostname')?.span,
+        tls,
+        from: text(at(namespaces, 'from')) ?? 'Same',
+        fromSpan: at(namespaces, 'from')?.span,
+        namespaceSelector: readLabelSelector(at(namespaces, 'selector')),
+        kinds: items(at(allowed, 'kinds'))
+          .filter(isMap)
+          .flatMap((k) => {
+            const kind = text(at(k, 'kind'));
+            return kind ? [{ group: groupOf(at(k, 'group'), gatewayGroup), kind, span: k.span }] : [];
+          }),
+        allowedRoutesSpan: entry(l, 'allowedRoutes')?.keySpan,
+        span: l.span,
+      };
+    });
   return {
     ...base,
     kind: 'Gateway',
@@ -375,14 +390,18 @@ function readReferenceGrant(base: ResourceBase, spec: YNode | undefined): Refere
   return {
     ...base,
     kind: 'ReferenceGrant',
-    from: items(at(spec, 'from')).filter(isMap).flatMap((f) => {
-      const kind = text(at(f, 'kind'));
-      const namespace = text(at(f, 'namespace'));
-      return kind && namespace ? [{ group: groupOf(at(f, 'group'), ''), kind, namespace, span: f.span }] : [];
-    }),
-    to: items(at(spec, 'to')).filter(isMap).flatMap((t) => {
-      const kind = text(at(t, 'kind'));
-      return kind ? [{ group: groupOf(at(t, 'group'), ''), kind, name: text(at(t, 'name')) || undefined, span: t.span }] : [];
-    }),
+    from: items(at(spec, 'from'))
+      .filter(isMap)
+      .flatMap((f) => {
+        const kind = text(at(f, 'kind'));
+        const namespace = text(at(f, 'namespace'));
+        return kind && namespace ? [{ group: groupOf(at(f, 'group'), ''), kind, namespace, span: f.span }] : [];
+      }),
+    to: items(at(spec, 'to'))
+      .filter(isMap)
+      .flatMap((t) => {
+        const kind = text(at(t, 'kind'));
+        return kind ? [{ group: groupOf(at(t, 'group'), ''), kind, name: text(at(t, 'name')) || undefined, span: t.span }] : [];
+      }),
   };
 }

@@ -202,7 +202,12 @@ function valueSetsOf(root: string, name: string, files: readonly string[], optio
 
 /** A chart name as a release name: helm wants a DNS-1123 label-like name (semantics §6), at most 53 characters. */
 function releaseName(chartName: string): string {
-  const n = chartName.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 53).replace(/-+$/, '');
+  const n = chartName
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 53)
+    .replace(/-+$/, '');
   return n || 'release';
 }
 

@@ -51,7 +51,9 @@ export function clusterDependences(uri: string, text: string): ClusterDependence
   const scanText = (from: number, to: number) => {
     const guard = innermostGuard(stack);
     if (!guard || stack.some((b) => b.define)) return;
-    scanObjects(text, from, to, (kind, apiVersion, namespace) => out.push({ how: 'guard', kind, apiVersion, namespace, uri, span: guard.span, text: guard.text }));
+    scanObjects(text, from, to, (kind, apiVersion, namespace) =>
+      out.push({ how: 'guard', kind, apiVersion, namespace, uri, span: guard.span, text: guard.text }),
+    );
   };
   for (let m = re.exec(text); m; m = re.exec(text)) {
     scanText(last, m.index);
@@ -61,7 +63,15 @@ export function clusterDependences(uri: string, text: string): ClusterDependence
     const bodyStart = m.index + m[0].indexOf(body);
     const span = { start: bodyStart, end: bodyStart + body.length };
     for (const call of lookupCalls(body)) {
-      out.push({ how: 'lookup', kind: call.kind, name: call.name, namespace: call.namespace, uri, span: { start: bodyStart + call.start, end: bodyStart + call.end }, text: shorten(body.slice(call.start, call.end)) });
+      out.push({
+        how: 'lookup',
+        kind: call.kind,
+        name: call.name,
+        namespace: call.namespace,
+        uri,
+        span: { start: bodyStart + call.start, end: bodyStart + call.end },
+        text: shorten(body.slice(call.start, call.end)),
+      });
     }
     const assigned = /^(\$[A-Za-z0-9_]+)\s*:?=\s*([\s\S]*)$/.exec(body);
     if (assigned && asksCluster(assigned[2], tainted)) tainted.add(assigned[1]);
@@ -147,11 +157,19 @@ function argumentAt(s: string, at: number): string | undefined {
 }
 
 /** The objects written in the literal text between two actions: each top-level `kind:` line, with its `apiVersion:`. */
-function scanObjects(text: string, from: number, to: number, found: (kind: string, apiVersion: string | undefined, namespace: string | undefined) => void): void {
+function scanObjects(
+  text: string,
+  from: number,
+  to: number,
+  found: (kind: string, apiVersion: string | undefined, namespace: string | undefined) => void,
+): void {
   const part = text.slice(from, to);
   const kinds = /^kind:[ \t]*(.*)$/gm;
   for (let m = kinds.exec(part); m; m = kinds.exec(part)) {
-    const value = m[1].replace(/\s+#.*$/, '').trim().replace(/^["']|["']$/g, '');
+    const value = m[1]
+      .replace(/\s+#.*$/, '')
+      .trim()
+      .replace(/^["']|["']$/g, '');
     // `kind: {{ … }}`: the action follows on this line, outside this piece of text
     const kind = !value || value.includes('{') ? '*' : value;
     const doc = documentAround(text, from + m.index);
@@ -221,7 +239,16 @@ function shorten(s: string): string {
 }
 
 /** Kinds whose objects make pods (semantics §1.1): a looked-up or guarded one means pods the render may lack. */
-export const podMakingKinds: ReadonlySet<string> = new Set(['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'ReplicationController']);
+export const podMakingKinds: ReadonlySet<string> = new Set([
+  'Pod',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'Job',
+  'CronJob',
+  'ReplicationController',
+]);
 
 /**
  * Every dependence on the cluster in a chart's templates (its subcharts' included), in file order, with

@@ -191,7 +191,8 @@ const maxKeyLine = 4096;
 function sectionOf(template: string, index: TemplateIndex, root: YNode, nth: number, nthOfKind: number): number {
   const kind = str(at(root, 'kind'));
   const name = str(at(root, 'metadata', 'name'));
-  const literal = (k: TemplateKey | undefined) => (k?.valueSpan ? template.slice(k.valueSpan.start, k.valueSpan.end).replace(/^(["'])(.*)\1$/, '$2') : undefined);
+  const literal = (k: TemplateKey | undefined) =>
+    k?.valueSpan ? template.slice(k.valueSpan.start, k.valueSpan.end).replace(/^(["'])(.*)\1$/, '$2') : undefined;
   const sectionsOfKind = (index.byPath.get('kind') ?? []).filter((k) => literal(k) === kind).map((k) => k.section);
   if (!sectionsOfKind.length) return Math.min(nth, index.sections - 1);
   const named = (index.byPath.get('metadata.name') ?? []).find((k) => sectionsOfKind.includes(k.section) && literal(k) === name);

@@ -153,7 +153,10 @@ export function istioObjectsOf(resources: readonly ResourceBase[] | undefined): 
     else if (isIstioGateway(r)) gateways.push(r);
     else if (isServiceEntry(r)) serviceEntries.push(r);
   }
-  found = virtualServices.length || destinationRules.length || gateways.length || serviceEntries.length ? { virtualServices, destinationRules, gateways, serviceEntries } : nothing;
+  found =
+    virtualServices.length || destinationRules.length || gateways.length || serviceEntries.length
+      ? { virtualServices, destinationRules, gateways, serviceEntries }
+      : nothing;
   picked.set(resources, found);
   return found;
 }
@@ -169,7 +172,15 @@ export function readIstio(base: ResourceBase, root: YMap): IstioResource | undef
     case 'Gateway':
       return readGateway(base, spec);
     case 'ServiceEntry':
-      return { ...base, kind: 'ServiceEntry', hosts: hostList(at(spec, 'hosts')), ports: items(at(spec, 'ports')).flatMap((p) => { const n = int(at(p, 'number')); return n === undefined ? [] : [n]; }) };
+      return {
+        ...base,
+        kind: 'ServiceEntry',
+        hosts: hostList(at(spec, 'hosts')),
+        ports: items(at(spec, 'ports')).flatMap((p) => {
+          const n = int(at(p, 'number'));
+          return n === undefined ? [] : [n];
+        }),
+      };
     default:
       return undefined;
   }
@@ -219,12 +230,21 @@ function readVirtualService(base: ResourceBase, spec: YNode | undefined): Virtua
 }
 
 function readDestinationRule(base: ResourceBase, spec: YNode | undefined): DestinationRule {
-  const subsets = items(at(spec, 'subsets')).filter(isMap).map((s): DestinationRuleSubset => {
-    const labels = at(s, 'labels');
-    const spans = new Map<string, { key: Span; value: Span }>();
-    if (isMap(labels)) for (const [k, e] of labels.entries) spans.set(k, { key: e.keySpan, value: e.value.span });
-    return { name: text(at(s, 'name')), nameSpan: at(s, 'name')?.span, labels: stringMap(labels), labelsSpan: entry(s, 'labels')?.keySpan, labelSpans: spans, span: s.span };
-  });
+  const subsets = items(at(spec, 'subsets'))
+    .filter(isMap)
+    .map((s): DestinationRuleSubset => {
+      const labels = at(s, 'labels');
+      const spans = new Map<string, { key: Span; value: Span }>();
+      if (isMap(labels)) for (const [k, e] of labels.entries) spans.set(k, { key: e.keySpan, value: e.value.span });
+      return {
+        name: text(at(s, 'name')),
+        nameSpan: at(s, 'name')?.span,
+        labels: stringMap(labels),
+        labelsSpan: entry(s, 'labels')?.keySpan,
+        labelSpans: spans,
+        span: s.span,
+      };
+    });
   const policy = at(spec, 'trafficPolicy');
   const tls: DestinationRuleTls[] = [];
   const own = readClientTls(at(policy, 'tls'), 'destination');
@@ -256,13 +276,15 @@ function readGateway(base: ResourceBase, spec: YNode | undefined): IstioGateway 
   const selector = at(spec, 'selector');
   const spans = new Map<string, { key: Span; value: Span }>();
   if (isMap(selector)) for (const [k, e] of selector.entries) spans.set(k, { key: e.keySpan, value: e.value.span });
-  const servers = items(at(spec, 'servers')).filter(isMap).map((s): IstioServer => ({
-    port: int(at(s, 'port', 'number')),
-    portSpan: at(s, 'port', 'number')?.span,
-    portName: text(at(s, 'port', 'name')),
-    protocol: text(at(s, 'port', 'protocol')),
-    hosts: hostList(at(s, 'hosts')),
-    span: s.span,
-  }));
+  const servers = items(at(spec, 'servers'))
+    .filter(isMap)
+    .map((s): IstioServer => ({
+      port: int(at(s, 'port', 'number')),
+      portSpan: at(s, 'port', 'number')?.span,
+      portName: text(at(s, 'port', 'name')),
+      protocol: text(at(s, 'port', 'protocol')),
+      hosts: hostList(at(s, 'hosts')),
+      span: s.span,
+    }));
   return { ...base, kind: 'Gateway', selector: stringMap(selector), selectorSpan: selector?.span, selectorEntrySpans: spans, servers, istio: true };
 }

@@ -56,15 +56,19 @@ export function readMonitor(base: ResourceBase, root: YMap): ScrapeMonitor | und
     selectorSpan: entry(spec, 'selector')?.keySpan,
     namespaceSelector: {
       any: bool(at(ns, 'any')) ?? false,
-      matchNames: items(at(ns, 'matchNames')).map(text).filter((s): s is string => !!s),
+      matchNames: items(at(ns, 'matchNames'))
+        .map(text)
+        .filter((s): s is string => !!s),
     },
-    endpoints: items(list).filter(isMap).map((e: YNode, index): MonitorEndpoint => ({
-      index,
-      port: text(at(e, 'port')) || undefined,
-      portSpan: at(e, 'port')?.span,
-      byNumber: at(e, 'targetPort') !== undefined || at(e, 'portNumber') !== undefined,
-      span: e.span,
-    })),
+    endpoints: items(list)
+      .filter(isMap)
+      .map((e: YNode, index): MonitorEndpoint => ({
+        index,
+        port: text(at(e, 'port')) || undefined,
+        portSpan: at(e, 'port')?.span,
+        byNumber: at(e, 'targetPort') !== undefined || at(e, 'portNumber') !== undefined,
+        span: e.span,
+      })),
     monitor: true,
   };
 }

@@ -79,7 +79,16 @@ export function buildInputFile(uri: string, text: string, role: FileRole): Manif
  * `afterEach` sees each object as soon as its file is read, while the file's trees are still cached (model/
  * treeCache.ts): work that reads the trees again (API-server validation) then costs no second parse.
  */
-export function parseFiles(sources: readonly { readonly uri: string; readonly text: string; readonly defaultNamespace?: string; readonly clusterDependences?: readonly ClusterDependence[] }[], options: ParseOptions, afterEach?: (r: Resource) => void): ManifestFile[] {
+export function parseFiles(
+  sources: readonly {
+    readonly uri: string;
+    readonly text: string;
+    readonly defaultNamespace?: string;
+    readonly clusterDependences?: readonly ClusterDependence[];
+  }[],
+  options: ParseOptions,
+  afterEach?: (r: Resource) => void,
+): ManifestFile[] {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const roles = fileRoles([...texts.keys()], (uri) => texts.get(uri));
   return sources.map((s) => {
@@ -137,8 +146,20 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
   const fast = options.fastPath === false ? undefined : sliced ? yield* fastParseSteps(text) : fastParse(text);
   // Trees the fast parser made are not kept with the objects: it reads them again on demand (model/trees.ts). They
   // are left in the small cache of recent texts, for what reads this file's objects right after (their validation).
-  if (fast) leaveParsedTrees(text, fast.map((d) => d.root));
-  if (fast) return yield* fromTrees(uri, text, fast.map((d) => ({ errors: [], span: d.span, root: d.root })), options, [], false);
+  if (fast)
+    leaveParsedTrees(
+      text,
+      fast.map((d) => d.root),
+    );
+  if (fast)
+    return yield* fromTrees(
+      uri,
+      text,
+      fast.map((d) => ({ errors: [], span: d.span, root: d.root })),
+      options,
+      [],
+      false,
+    );
   let docs: Document.Parsed[];
   try {
     // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time (with
@@ -174,7 +195,12 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
     if (hasTemplateMarkers(text) && docs.some((d) => d.errors.length > 0)) return { ...base, skipped: 'template' };
   } catch (err) {
     if (hasTemplateMarkers(text)) return { ...base, skipped: 'template' };
-    return { ...base, problems: [{ span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', ...worded(phrase('The YAML parser failed on this file: {0}', String(err))) }] };
+    return {
+      ...base,
+      problems: [
+        { span: { start: 0, end: 0 }, code: 'yaml-syntax', severity: 'error', ...worded(phrase('The YAML parser failed on this file: {0}', String(err))) },
+      ],
+    };
   }
   // The parser reports a stack overflow as an error and carries on, but a second attempt on the same text can abort
   // the process; such a text is never parsed again by this process.
@@ -197,7 +223,15 @@ interface DocumentTree {
 }
 
 /** The resources and problems of a file's documents, whichever path produced their trees. */
-function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], options: ParseOptions, problems: ParseProblem[], keep: boolean, sliced = false): Generator<void, ManifestFile> {
+function* fromTrees(
+  uri: string,
+  text: string,
+  trees: readonly DocumentTree[],
+  options: ParseOptions,
+  problems: ParseProblem[],
+  keep: boolean,
+  sliced = false,
+): Generator<void, ManifestFile> {
   const resources: Resource[] = [];
   let manifestDocuments = 0;
   const budget: TreeBudget = { extra: 0 };
@@ -207,7 +241,12 @@ function* fromTrees(uri: string, text: string, trees: readonly DocumentTree[], o
       if (problems.length >= maxProblemsPerFile) break;
       // errors at the end of the input point one past it; a range must stay inside the document
       const start = Math.min(e.pos[0], text.length);
-      problems.push({ span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) }, code: 'yaml-syntax', severity: 'error', ...worded(phrase('YAML syntax error: {0}', firstLine(e.message))) });
+      problems.push({
+        span: { start, end: Math.min(Math.max(e.pos[1], start), text.length) },
+        code: 'yaml-syntax',
+        severity: 'error',
+        ...worded(phrase('YAML syntax error: {0}', firstLine(e.message))),
+      });
     }
     converted.push(tree.doc ? yield* toTree(tree.doc, text, problems, budget, sliced) : { root: tree.root, duplicates: [] });
     if (tree.doc) yield;
@@ -242,10 +281,11 @@ function markersInStrings(text: string, roots: readonly (YNode | undefined)[]): 
     if (n.type === 'scalar') {
       if (typeof n.value === 'string' && n.value.includes('{{')) spans.push(n.span);
     } else if (n.type === 'seq') stack.push(...n.items);
-    else for (const e of n.entries.values()) {
-      if (e.key.includes('{{')) return false;
-      stack.push(e.value);
-    }
+    else
+      for (const e of n.entries.values()) {
+        if (e.key.includes('{{')) return false;
+        stack.push(e.value);
+      }
   }
   spans.sort((a, b) => a.start - b.start);
   let i = 0;
@@ -278,8 +318,19 @@ function tooDeep(base: Omit<ManifestFile, 'skipped'>, text: string): ManifestFil
   return {
     ...base,
     skipped: 'too-deep',
-    problems: [{ span: { start: 0, end: Math.min(text.length, firstLineEnd(text)) }, code: 'yaml-syntax', severity: 'error',
-      ...worded(phrase('This file nests more than {0} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.', maxNestingDepth)) }],
+    problems: [
+      {
+        span: { start: 0, end: Math.min(text.length, firstLineEnd(text)) },
+        code: 'yaml-syntax',
+        severity: 'error',
+        ...worded(
+          phrase(
+            'This file nests more than {0} levels deep, so it was not parsed (deep nesting can crash YAML parsers). Kubernetes manifests never need this.',
+            maxNestingDepth,
+          ),
+        ),
+      },
+    ],
   };
 }
 
@@ -391,7 +442,8 @@ export function estimateNestingDepth(text: string): number {
     else if (c === 34 || c === 39) {
       const prev = text.charCodeAt(i - 1);
       // a quote opens a quoted scalar only where a scalar starts (`don't` is plain)
-      if (i === 0 || prev === 32 || prev === 9 || prev === 10 || prev === 58 || (flow && (prev === 91 || prev === 123 || prev === 44))) quote = c === 34 ? '"' : "'";
+      if (i === 0 || prev === 32 || prev === 9 || prev === 10 || prev === 58 || (flow && (prev === 91 || prev === 123 || prev === 44)))
+        quote = c === 34 ? '"' : "'";
     } else if (c === 35 && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl - 1;
@@ -445,7 +497,12 @@ function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], b
     if (isAlias(node)) {
       const target = anchors.get(node.source);
       if (!target && problems.length < maxProblemsPerFile) {
-        problems.push({ span: rangeOf(node) ?? fallback, code: 'yaml-syntax', severity: 'error', ...worded(phrase('YAML syntax error: the alias *{0} refers to no anchor &{0} defined before it.', node.source)) });
+        problems.push({
+          span: rangeOf(node) ?? fallback,
+          code: 'yaml-syntax',
+          severity: 'error',
+          ...worded(phrase('YAML syntax error: the alias *{0} refers to no anchor &{0} defined before it.', node.source)),
+        });
       }
       if (!target || converting.has(target)) return nullAt(rangeOf(node) ?? fallback);
       const shared = convert(target, rangeOf(node) ?? fallback);
@@ -537,8 +594,17 @@ function* toTree(doc: Document.Parsed, text: string, problems: ParseProblem[], b
   const root = convert(top, { start: doc.range[0], end: doc.range[1] });
   if (refused) {
     const start = Math.min(doc.range[0], text.length);
-    problems.push({ span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) }, code: 'yaml-syntax', severity: 'error',
-      ...worded(phrase('The aliases and merge keys of this document expand to more than {0} nodes, so it was not analysed (an alias is a reference, but reading the document would walk every copy). Kubernetes manifests never need this.', maxAliasExpansion.toLocaleString('en-US'))) });
+    problems.push({
+      span: { start, end: start + firstLineEnd(text.slice(start, start + 1000)) },
+      code: 'yaml-syntax',
+      severity: 'error',
+      ...worded(
+        phrase(
+          'The aliases and merge keys of this document expand to more than {0} nodes, so it was not analysed (an alias is a reference, but reading the document would walk every copy). Kubernetes manifests never need this.',
+          maxAliasExpansion.toLocaleString('en-US'),
+        ),
+      ),
+    });
     return { root: undefined, duplicates: [] };
   }
   return { root, duplicates };
@@ -554,8 +620,15 @@ function duplicateKeyProblem(d: DuplicateKey): ParseProblem {
   // The first key is a related place, not a line number in the message: in a Helm render that line would be one of
   // `helm template`'s output (another for each value set); a related place is mapped to the template like the problem.
   return {
-    span: d.later, code: 'manifest', severity: 'error',
-    ...worded(phrase('"{0}" is set twice in this mapping (first at the related place, again here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.', d.key)),
+    span: d.later,
+    code: 'manifest',
+    severity: 'error',
+    ...worded(
+      phrase(
+        '"{0}" is set twice in this mapping (first at the related place, again here). kubectl apply rejects the object (strict field validation, its default: duplicate field); without that validation the API server keeps this later value, which is what is analysed.',
+        d.key,
+      ),
+    ),
     related: [{ span: d.first, ...worded(phrase('"{0}" is first set here', d.key)) }],
   };
 }

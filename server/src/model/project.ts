@@ -58,7 +58,8 @@ export function planScopes(
   if (!rendered.length) return planPlainScopes(allFiles, allCopies, allClashes);
   const files = allFiles.filter((f) => !f.rendered);
   const renderedUris = new Set(rendered.map((f) => f.uri));
-  const plainOnly = (groups: readonly (readonly Resource[])[]) => groups.map((defs) => defs.filter((d) => !renderedUris.has(d.uri))).filter((defs) => defs.length > 1);
+  const plainOnly = (groups: readonly (readonly Resource[])[]) =>
+    groups.map((defs) => defs.filter((d) => !renderedUris.has(d.uri))).filter((defs) => defs.length > 1);
   const plain = planPlainScopes(files, plainOnly(allCopies), plainOnly(allClashes));
   const units: Scope[] = rendered.map((f) => ({ id: `unit:${f.rendered!.unitId}`, label: f.rendered!.label, members: [f], visible: [f] }));
   const byUri = new Map(units.map((s) => [s.members[0].uri, s]));
@@ -149,7 +150,15 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
     const visible = files.filter((f) => compatible(g.parts, fileKeys.get(f.uri)!));
     const last = g.parts[g.parts.length - 1];
     // a Helm render (`<chart>/#helm/<value set>`, model/helmCharts.ts renderUri) is named by its value set
-    const label = last === undefined ? undefined : decodeLabel(last.slice(root.length).replace(/\/$/, '').replace(/(^|\/)#helm\/([^/]*)$/, (_, slash: string, id: string) => `${slash}${decodeLabel(id)}`)) || last;
+    const label =
+      last === undefined
+        ? undefined
+        : decodeLabel(
+            last
+              .slice(root.length)
+              .replace(/\/$/, '')
+              .replace(/(^|\/)#helm\/([^/]*)$/, (_, slash: string, id: string) => `${slash}${decodeLabel(id)}`),
+          ) || last;
     const scope: Scope = { id, label, members: g.members, visible };
     scopes.push(scope);
     for (const f of g.members) byUri.set(f.uri, scope);
@@ -202,7 +211,9 @@ const clashMemo = new WeakMap<NamespaceObjects, (readonly [Workload, Workload])[
  */
 function claimedLabels(w: Workload): LabelSelector | undefined {
   if (w.kind === 'Pod' || w.kind === 'Job' || w.kind === 'CronJob' || !w.template.labels.size) return undefined;
-  const s = w.selector ?? (w.kind === 'ReplicationController' ? { matchLabels: w.template.labels, matchExpressions: [], labelSpans: new Map(), span: w.span } : undefined);
+  const s =
+    w.selector ??
+    (w.kind === 'ReplicationController' ? { matchLabels: w.template.labels, matchExpressions: [], labelSpans: new Map(), span: w.span } : undefined);
   return s && s.matchLabels.size ? s : undefined;
 }
 

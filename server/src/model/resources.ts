@@ -166,7 +166,16 @@ export interface PodTemplate {
 }
 
 export type WorkloadKind = 'Pod' | 'Deployment' | 'StatefulSet' | 'DaemonSet' | 'ReplicaSet' | 'ReplicationController' | 'Job' | 'CronJob';
-export const workloadKinds: readonly WorkloadKind[] = ['Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob'];
+export const workloadKinds: readonly WorkloadKind[] = [
+  'Pod',
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'ReplicationController',
+  'Job',
+  'CronJob',
+];
 
 export interface Workload extends ResourceBase {
   readonly kind: WorkloadKind;
@@ -305,7 +314,20 @@ export interface OtherResource extends ResourceBase {
   readonly definesPodKind?: string;
 }
 
-export type Resource = Service | Workload | Endpoints | EndpointSlice | Ingress | NetworkPolicy | ConfigMap | Namespace | GatewayApiResource | IstioResource | Certificate | ScrapeMonitor | OtherResource;
+export type Resource =
+  | Service
+  | Workload
+  | Endpoints
+  | EndpointSlice
+  | Ingress
+  | NetworkPolicy
+  | ConfigMap
+  | Namespace
+  | GatewayApiResource
+  | IstioResource
+  | Certificate
+  | ScrapeMonitor
+  | OtherResource;
 
 export function isService(r: ResourceBase): r is Service {
   return r.kind === 'Service';
@@ -371,7 +393,12 @@ export function* readResourcesSteps(doc: DocumentInput, defaultNamespace: string
     if (!kind) continue;
     if (kind === 'List' || (kind.endsWith('List') && isSeqOfObjects(at(node, 'items')))) {
       if (path.length >= maxListDepth) {
-        problems.push({ span: entry(node, 'kind')!.value.span, code: 'manifest', severity: 'warning', ...worded(phrase('Lists nested more than {0} deep are not read further; the objects inside this one are left out of the analysis.', maxListDepth)) });
+        problems.push({
+          span: entry(node, 'kind')!.value.span,
+          code: 'manifest',
+          severity: 'warning',
+          ...worded(phrase('Lists nested more than {0} deep are not read further; the objects inside this one are left out of the analysis.', maxListDepth)),
+        });
         continue;
       }
       const list = items(at(node, 'items'));
@@ -433,7 +460,12 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
   const metadata = at(root, 'metadata');
   const kindSpan = entry(root, 'kind')!.value.span;
   if (metadata !== undefined && !isMap(metadata)) {
-    problems.push({ span: metadata.span, code: 'manifest', severity: 'error', ...worded(phrase('metadata must be a mapping (it holds name, namespace and labels); this {0} is ignored.', kind)) });
+    problems.push({
+      span: metadata.span,
+      code: 'manifest',
+      severity: 'error',
+      ...worded(phrase('metadata must be a mapping (it holds name, namespace and labels); this {0} is ignored.', kind)),
+    });
     return undefined;
   }
   const nameNode = at(metadata, 'name');
@@ -443,7 +475,12 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
     // Custom resources without a name are often inputs to another tool (an IstioOperator for istioctl, a partial
     // example), not objects to apply: only built-in kinds are reported.
     if (at(metadata, 'generateName') === undefined && isBuiltInApiVersion(text(at(root, 'apiVersion')) ?? '')) {
-      problems.push({ span: metadata?.span ?? kindSpan, code: 'manifest', severity: 'warning', ...worded(phrase('This {0} has no metadata.name, so nothing can refer to it; it is left out of the analysis.', kind)) });
+      problems.push({
+        span: metadata?.span ?? kindSpan,
+        code: 'manifest',
+        severity: 'warning',
+        ...worded(phrase('This {0} has no metadata.name, so nothing can refer to it; it is left out of the analysis.', kind)),
+      });
     }
     return undefined;
   }
@@ -467,7 +504,24 @@ function readBase(doc: DocumentInput, root: YMap, kind: string, defaultNamespace
 }
 
 /** The kinds read with a meaning of their own: a custom resource's kind of the same name is another kind. */
-const coreKinds: ReadonlySet<string> = new Set(['Service', 'Pod', 'Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'ReplicationController', 'Job', 'CronJob', 'Endpoints', 'EndpointSlice', 'Ingress', 'NetworkPolicy', 'ConfigMap', 'CustomResourceDefinition', 'Namespace']);
+const coreKinds: ReadonlySet<string> = new Set([
+  'Service',
+  'Pod',
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'ReplicationController',
+  'Job',
+  'CronJob',
+  'Endpoints',
+  'EndpointSlice',
+  'Ingress',
+  'NetworkPolicy',
+  'ConfigMap',
+  'CustomResourceDefinition',
+  'Namespace',
+]);
 
 function readKind(base: ResourceBase, root: YMap): Resource {
   if (isGatewayApiVersion(base.apiVersion)) return readGatewayApi(base, root) ?? base;
@@ -534,7 +588,9 @@ function readService(base: ResourceBase, root: YMap): Service {
   const selectorNode = at(spec, 'selector');
   const selectorMap = stringMap(selectorNode);
   const clusterIP = text(at(spec, 'clusterIP'));
-  const clusterIPs = items(at(spec, 'clusterIPs')).map(text).filter((s): s is string => s !== undefined);
+  const clusterIPs = items(at(spec, 'clusterIPs'))
+    .map(text)
+    .filter((s): s is string => s !== undefined);
   const first = clusterIPs[0] ?? clusterIP;
   const ports = items(at(spec, 'ports')).map((p, index): ServicePort => {
     const tp = at(p, 'targetPort');
@@ -587,8 +643,12 @@ function readService(base: ResourceBase, root: YMap): Service {
     internalTrafficPolicySpan: at(spec, 'internalTrafficPolicy')?.span,
     trafficDistribution: text(at(spec, 'trafficDistribution')),
     loadBalancerIP: text(at(spec, 'loadBalancerIP')),
-    externalIPs: items(at(spec, 'externalIPs')).map(text).filter((s): s is string => s !== undefined),
-    ipFamilies: items(at(spec, 'ipFamilies')).map(text).filter((s): s is string => s !== undefined),
+    externalIPs: items(at(spec, 'externalIPs'))
+      .map(text)
+      .filter((s): s is string => s !== undefined),
+    ipFamilies: items(at(spec, 'ipFamilies'))
+      .map(text)
+      .filter((s): s is string => s !== undefined),
     ipFamilyPolicy: text(at(spec, 'ipFamilyPolicy')),
     ipFamilyPolicySpan: at(spec, 'ipFamilyPolicy')?.span,
     ipFamiliesSpan: at(spec, 'ipFamilies')?.span,
@@ -609,7 +669,14 @@ export function readLabelSelector(n: YNode | undefined): LabelSelector | undefin
     const key = text(at(e, 'key'));
     const op = text(at(e, 'operator'));
     if (key === undefined || (op !== 'In' && op !== 'NotIn' && op !== 'Exists' && op !== 'DoesNotExist')) continue;
-    exprs.push({ key, operator: op as SelectorOperator, values: items(at(e, 'values')).map(text).filter((s): s is string => s !== undefined), span: e.span });
+    exprs.push({
+      key,
+      operator: op as SelectorOperator,
+      values: items(at(e, 'values'))
+        .map(text)
+        .filter((s): s is string => s !== undefined),
+      span: e.span,
+    });
   }
   return { matchLabels: stringMap(ml), matchExpressions: exprs, labelSpans: entrySpans(ml), span: n.span };
 }
@@ -697,7 +764,8 @@ function readContainer(c: YNode, path: string, sidecar: boolean, init: boolean):
     const envName = text(at(e, 'name'));
     const value = at(e, 'value');
     const v = text(value);
-    if (envName !== undefined && v !== undefined) env.push({ name: envName, nameSpan: at(e, 'name')!.span, value: v, span: value!.span, where: `env ${envName}` });
+    if (envName !== undefined && v !== undefined)
+      env.push({ name: envName, nameSpan: at(e, 'name')!.span, value: v, span: value!.span, where: `env ${envName}` });
   }
   const list = (key: 'command' | 'args'): TextValue[] =>
     items(at(c, key)).flatMap((it, i) => {
@@ -742,7 +810,9 @@ function readEndpointSlice(base: ResourceBase, root: YMap): EndpointSlice {
     // semantics §1.3: conditions.ready nil means ready.
     const ready = bool(at(e, 'conditions', 'ready')) ?? true;
     const hostname = text(at(e, 'hostname'));
-    const addrs = items(at(e, 'addresses')).map(text).filter((s): s is string => s !== undefined);
+    const addrs = items(at(e, 'addresses'))
+      .map(text)
+      .filter((s): s is string => s !== undefined);
     if (!addrs.length) endpoints.push({ hostname, ready, span: e.span });
     for (const ip of addrs) endpoints.push({ ip, hostname, ready, span: e.span });
   }
@@ -807,13 +877,21 @@ function readIngress(base: ResourceBase, root: YMap): Ingress {
     ingressClassName: text(at(spec, 'ingressClassName')) ?? base.annotations.get('kubernetes.io/ingress.class'),
     defaultBackend: readBackend(at(spec, 'defaultBackend') ?? at(spec, 'backend')),
     paths,
-    tlsHosts: items(at(spec, 'tls')).flatMap((t) => items(at(t, 'hosts')).map(text).filter((s): s is string => s !== undefined)),
-    tls: items(at(spec, 'tls')).filter(isMap).map((t) => ({
-      hosts: items(at(t, 'hosts')).map(text).filter((s): s is string => s !== undefined),
-      secretName: text(at(t, 'secretName')) || undefined,
-      secretNameSpan: at(t, 'secretName')?.span,
-      span: t.span,
-    })),
+    tlsHosts: items(at(spec, 'tls')).flatMap((t) =>
+      items(at(t, 'hosts'))
+        .map(text)
+        .filter((s): s is string => s !== undefined),
+    ),
+    tls: items(at(spec, 'tls'))
+      .filter(isMap)
+      .map((t) => ({
+        hosts: items(at(t, 'hosts'))
+          .map(text)
+          .filter((s): s is string => s !== undefined),
+        secretName: text(at(t, 'secretName')) || undefined,
+        secretNameSpan: at(t, 'secretName')?.span,
+        span: t.span,
+      })),
   };
 }
 
@@ -824,7 +902,15 @@ function readPolicyRules(n: YNode | undefined, peerKey: 'from' | 'to'): PolicyRu
       return {
         podSelector: readLabelSelector(at(p, 'podSelector')),
         namespaceSelector: readLabelSelector(at(p, 'namespaceSelector')),
-        ipBlock: isMap(ipBlock) ? { cidr: text(at(ipBlock, 'cidr')) ?? '', except: items(at(ipBlock, 'except')).map(text).filter((s): s is string => !!s), cidrSpan: at(ipBlock, 'cidr')?.span } : undefined,
+        ipBlock: isMap(ipBlock)
+          ? {
+              cidr: text(at(ipBlock, 'cidr')) ?? '',
+              except: items(at(ipBlock, 'except'))
+                .map(text)
+                .filter((s): s is string => !!s),
+              cidrSpan: at(ipBlock, 'cidr')?.span,
+            }
+          : undefined,
         span: p.span,
       };
     }),
@@ -850,7 +936,9 @@ function readNetworkPolicy(base: ResourceBase, root: YMap): NetworkPolicy {
   const ps = at(spec, 'podSelector');
   const ingress = readPolicyRules(at(spec, 'ingress'), 'from');
   const egress = readPolicyRules(at(spec, 'egress'), 'to');
-  const declared = items(at(spec, 'policyTypes')).map(text).filter((t): t is 'Ingress' | 'Egress' => t === 'Ingress' || t === 'Egress');
+  const declared = items(at(spec, 'policyTypes'))
+    .map(text)
+    .filter((t): t is 'Ingress' | 'Egress' => t === 'Ingress' || t === 'Egress');
   // Default policyTypes (netpol §3, SetDefaults_NetworkPolicy): Ingress always, Egress when there is at least one egress
   // rule: `egress: []` alone does not isolate for egress.
   const policyTypes = declared.length ? declared : egress.length ? (['Ingress', 'Egress'] as const) : (['Ingress'] as const);

@@ -113,12 +113,17 @@ export function supplierOf(apiVersion: string, kind: string, namespace: string, 
   const deployer = deployers.get(`${group}/${kind}`);
   if (deployer) {
     const lands = deployer(spec, namespace);
-    return { supplies: 'objects', why: lands ? phrase('deploys manifests kept elsewhere into namespace "{0}"', lands) : phrase('deploys manifests kept elsewhere'), ...(lands ? { namespace: lands } : {}) };
+    return {
+      supplies: 'objects',
+      why: lands ? phrase('deploys manifests kept elsewhere into namespace "{0}"', lands) : phrase('deploys manifests kept elsewhere'),
+      ...(lands ? { namespace: lands } : {}),
+    };
   }
   const known = podMakingKinds.get(group);
   if (known === '*' || known?.has(kind)) return { supplies: 'pods', why: phrase('an operator turns into pods') };
   if (known) return undefined;
-  if (looksLikeWorkload(spec)) return { supplies: 'pods', why: phrase('looks like a workload (it has a pod template, containers or replicas), so an operator may turn it into pods') };
+  if (looksLikeWorkload(spec))
+    return { supplies: 'pods', why: phrase('looks like a workload (it has a pod template, containers or replicas), so an operator may turn it into pods') };
   return undefined;
 }
 

@@ -20,8 +20,8 @@ export const dnsNameUnresolved = defineRule({
   description:
     'Looks at the host names a pod looks up, in container env values, command and args, and ConfigMap data: names containing `.svc`, ' +
     'and short names written in a URL (`http://orders:8080/`), as `host:port` (`orders:8080`, also in lists) or as the whole value of a variable ' +
-    'whose name says it holds a host (`ORDERS_HOST: orders`). Each is resolved the way the pod\'s resolver does: ' +
-    'the search list `<ns>.svc.<zone> svc.<zone> <zone>` with ndots 5 (network-semantics §3.2, §3.3), then CoreDNS\'s records (§2). ' +
+    "whose name says it holds a host (`ORDERS_HOST: orders`). Each is resolved the way the pod's resolver does: " +
+    "the search list `<ns>.svc.<zone> svc.<zone> <zone>` with ndots 5 (network-semantics §3.2, §3.3), then CoreDNS's records (§2). " +
     'It warns when no Service, namespace or per-pod record answers (a typo in the Service or namespace, a StatefulSet pod name whose Service is not its governing headless Service, ' +
     'an ExternalName with an IP), or when the name carries a `:port` the Service does not expose. Names outside the cluster domain are left alone.\n\n' +
     'A single-label short name (`orders`) is reported only when it is one typo away from a Service of the namespace (`ordres` for `orders`): ' +
@@ -29,7 +29,7 @@ export const dnsNameUnresolved = defineRule({
     'A short name with its namespace (`orders.shop`) is judged like a full name. A wrong port of a short name is reported only in a URL (`name:1` may be an image tag).\n\n' +
     'Stays quiet when the answer is unknown (network-semantics §9): a namespace no manifest in scope declares or populates (created by another repository or `kubectl create namespace`), ' +
     'unless its name is one typo away from a namespace that is described; a Service that an operator may create (a custom resource in that namespace that makes pods) or that is written without a namespace ' +
-    '(so it lands wherever it is applied); a name of a Helm release installed apart from these manifests (a custom resource in that namespace carries `release: R`, by which that release finds it, and the name is `R-…`, while none of the release\'s own objects are here); an unrendered chart written beside the name\'s file (one elsewhere in the repository does not count); a name in kube-system or another namespace of the cluster\'s own or its provider\'s (GKE\'s `gke-managed-*`) that is no typo of a Service written here (the installer or provider makes Services there); ' +
+    "(so it lands wherever it is applied); a name of a Helm release installed apart from these manifests (a custom resource in that namespace carries `release: R`, by which that release finds it, and the name is `R-…`, while none of the release's own objects are here); an unrendered chart written beside the name's file (one elsewhere in the repository does not count); a name in kube-system or another namespace of the cluster's own or its provider's (GKE's `gke-managed-*`) that is no typo of a Service written here (the installer or provider makes Services there); " +
     'a headless Service whose pods an operator makes; a value holding a placeholder (`${VAR}`, `{{ }}`); `localhost`; a variable that holds a TLS server name or certificate name (`*_SERVER_NAME`, `*_SNI`), which is never looked up. ' +
     'A Service the API server rejects is reported as such: it never exists, so nothing answers its name.',
   examples: {
@@ -59,14 +59,17 @@ data:
     const zone = zoneOf(config);
     for (const w of subjects.workloads) {
       for (const c of w.template.containers) {
-        for (const v of c.env) if (!notLookup.test(v.name) && namesIn(v, zone, v.name).length) yield* checkValue(lookup, w, v, msg('{0} of container "{1}"', v.where, c.name), zone, msg, v.name);
+        for (const v of c.env)
+          if (!notLookup.test(v.name) && namesIn(v, zone, v.name).length)
+            yield* checkValue(lookup, w, v, msg('{0} of container "{1}"', v.where, c.name), zone, msg, v.name);
         for (const list of [c.command, c.args]) {
           for (const v of list) if (namesIn(v, zone).length) yield* checkValue(lookup, w, v, msg('{0} of container "{1}"', v.where, c.name), zone, msg);
         }
       }
     }
     for (const cm of subjects.configMaps) {
-      for (const v of cm.data) if (!notLookup.test(v.key) && namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, msg('key "{0}"', v.key), zone, msg, v.key);
+      for (const v of cm.data)
+        if (!notLookup.test(v.key) && namesIn(v, zone, v.key).length) yield* checkValue(lookup, cm, v, msg('key "{0}"', v.key), zone, msg, v.key);
     }
   },
 });
@@ -115,15 +118,33 @@ function* checkValue(lookup: Lookup, owner: ResourceBase, value: TextValue, wher
     if (name.form && !apart && !floating && !shortNameFinding(name, r)) continue;
     const span = spanOfName(fileText, value, name);
     const why = apart
-      ? msg('no Service "{0}" is in these manifests; did you mean "{1}"? A Service of that name is defined in {2}, applied apart from this file.', name.host, apart.name, placeOf(apart.uri, msg))
+      ? msg(
+          'no Service "{0}" is in these manifests; did you mean "{1}"? A Service of that name is defined in {2}, applied apart from this file.',
+          name.host,
+          apart.name,
+          placeOf(apart.uri, msg),
+        )
       : floating
-        ? msg('no Service "{0}" is in these manifests; did you mean "{1}"? Service "{1}" is written without a namespace, so it lands in the namespace it is applied to, and this name never resolves there.', name.host, floating.name)
+        ? msg(
+            'no Service "{0}" is in these manifests; did you mean "{1}"? Service "{1}" is written without a namespace, so it lands in the namespace it is applied to, and this name never resolves there.',
+            name.host,
+            floating.name,
+          )
         : (r.reason ?? msg('no DNS record answers it.'));
-    const message = r.resolves ? msg('"{0}" ({1}) resolves, but the port is wrong: {2}', name.text, where, why) : msg('"{0}" ({1}) does not resolve from namespace "{2}": {3}', name.host, where, owner.namespace, why);
+    const message = r.resolves
+      ? msg('"{0}" ({1}) resolves, but the port is wrong: {2}', name.text, where, why)
+      : msg('"{0}" ({1}) does not resolve from namespace "{2}": {3}', name.host, where, owner.namespace, why);
     const suggestion = apart?.name ?? floating?.name ?? r.suggestion;
-    const fixes = suggestion && span.precise
-      ? [{ title: msg('Change to "{0}"', suggestion), isPreferred: true, edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }] }]
-      : undefined;
+    const fixes =
+      suggestion && span.precise
+        ? [
+            {
+              title: msg('Change to "{0}"', suggestion),
+              isPreferred: true,
+              edits: [{ uri: owner.uri, span: { start: span.span.start, end: span.span.start + name.host.length }, newText: suggestion }],
+            },
+          ]
+        : undefined;
     yield { uri: owner.uri, span: span.span, message, resource: refOf(owner), ...(fixes ? { fixes } : {}) };
   }
 }
@@ -137,7 +158,8 @@ function definedApart(lookup: Lookup, host: string, namespace: string, zone: str
   const zoneLabels = zone.toLowerCase().split('.');
   const svcAt = labels.indexOf('svc');
   const core = svcAt >= 0 && labels.slice(svcAt + 1).join('.') === zoneLabels.slice(0, labels.length - svcAt - 1).join('.') ? labels.slice(0, svcAt) : labels;
-  const pairs: [string, string][] = core.length === 1 ? [[core[0], namespace]] : core.length === 2 ? [[core[0], core[1]]] : core.length === 3 ? [[core[1], core[2]]] : [];
+  const pairs: [string, string][] =
+    core.length === 1 ? [[core[0], namespace]] : core.length === 2 ? [[core[0], core[1]]] : core.length === 3 ? [[core[1], core[2]]] : [];
   return pairs.some(([service, ns]) => lookup.servicesInVariants(ns).some((s) => s.name === service));
 }
 
@@ -153,7 +175,10 @@ function placeOf(uri: string, msg: Msg): string {
 function typoOfServiceApart(lookup: Lookup, host: string, namespace: string): { readonly name: string; readonly uri: string } | undefined {
   const apart = lookup.servicesInVariants(namespace);
   if (!apart.length || apart.some((s) => s.name === host)) return undefined;
-  const guess = closestName(host, apart.map((s) => s.name));
+  const guess = closestName(
+    host,
+    apart.map((s) => s.name),
+  );
   if (!guess || !isTypo(host, guess.name)) return undefined;
   const service = apart.find((s) => s.name === guess.name)!;
   return { name: service.name, uri: service.uri };

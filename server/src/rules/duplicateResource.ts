@@ -10,8 +10,7 @@ export const duplicateResource = defineRule({
   subjects: ['resources'],
   defaultSeverity: 'error',
   title: 'The same object is defined more than once',
-  description:
-    `Two documents of one file define the same kind, namespace and name. Only one can exist in the cluster: the one applied last silently replaces the other, so the analysis (and the cluster) may not be what either document says.
+  description: `Two documents of one file define the same kind, namespace and name. Only one can exist in the cluster: the one applied last silently replaces the other, so the analysis (and the cluster) may not be what either document says.
 
 Stays quiet when the two definitions are in different files: identical copies (a generated bundle next to its sources) are one object, and different definitions in different files are variants of one install that are never applied together (per provider, HA and non-HA, dev and prod); each variant is analysed on its own (ARCHITECTURE.md, "apply scopes").`,
   examples: {
@@ -41,7 +40,7 @@ spec: {selector: {app: api}, ports: [{port: 80}]}`,
       if (!all) sameFile.set(key, (all = lookup.get(dup.kind, dup.namespace, dup.name).filter((o) => o.uri === dup.uri)));
       if (all.length < 2) continue;
       // At most `maxRelated` others, found without copying the whole list (copies × copies otherwise).
-      const others: typeof all[number][] = [];
+      const others: (typeof all)[number][] = [];
       for (const o of all) {
         if (o === dup) continue;
         if (others.length > maxRelated) break;
@@ -51,7 +50,13 @@ spec: {selector: {app: api}, ports: [{port: 80}]}`,
       yield {
         uri: dup.uri,
         span: dup.nameSpan,
-        message: msg('{0} "{1}" in namespace "{2}" is defined {3} times in this file; only one can exist, and whichever is applied last replaces the others.', dup.kind, dup.name, dup.namespace, all.length),
+        message: msg(
+          '{0} "{1}" in namespace "{2}" is defined {3} times in this file; only one can exist, and whichever is applied last replaces the others.',
+          dup.kind,
+          dup.name,
+          dup.namespace,
+          all.length,
+        ),
         resource: refOf(dup),
         related,
       };

@@ -55,7 +55,10 @@ subsets:
         yield {
           uri: ep.uri,
           span: ep.nameSpan,
-          message: msg('Service "{0}" has a selector, so its endpoints are computed from the pods it selects: these hand-written addresses are overwritten and never mirrored into EndpointSlices, so neither DNS nor kube-proxy use them. Remove the Service\'s selector to use these addresses, or delete this object.', svc.name),
+          message: msg(
+            'Service "{0}" has a selector, so its endpoints are computed from the pods it selects: these hand-written addresses are overwritten and never mirrored into EndpointSlices, so neither DNS nor kube-proxy use them. Remove the Service\'s selector to use these addresses, or delete this object.',
+            svc.name,
+          ),
           resource: refOf(ep),
           related: [{ uri: svc.uri, span: svc.selectorSpan ?? svc.nameSpan, message: msg('The selector of Service "{0}"', svc.name) }],
         };
@@ -66,7 +69,11 @@ subsets:
         yield {
           uri: ep.uri,
           span: label.keySpan,
-          message: msg('The {0}: "true" label stops these Endpoints from being copied into EndpointSlices, so DNS and kube-proxy never see these addresses and Service "{1}" has no endpoints. Remove the label unless EndpointSlices for it are written by hand.', skipMirrorLabel, svc.name),
+          message: msg(
+            'The {0}: "true" label stops these Endpoints from being copied into EndpointSlices, so DNS and kube-proxy never see these addresses and Service "{1}" has no endpoints. Remove the label unless EndpointSlices for it are written by hand.',
+            skipMirrorLabel,
+            svc.name,
+          ),
           resource: refOf(ep),
           related: [{ uri: svc.uri, span: svc.nameSpan, message: msg('Service "{0}" gets no endpoints from these Endpoints', svc.name) }],
         };

@@ -52,7 +52,14 @@ subsets:
       yield {
         uri: ep.uri,
         span: ep.nameSpan,
-        message: joinSentences([msg('No Service named "{0}" exists in namespace "{1}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.', ep.name, ep.namespace), ...suggestion(lookup, ep.namespace, ep.name, close, msg)]),
+        message: joinSentences([
+          msg(
+            'No Service named "{0}" exists in namespace "{1}", so these endpoints are never used: an Endpoints object only takes effect under the exact name of a Service.',
+            ep.name,
+            ep.namespace,
+          ),
+          ...suggestion(lookup, ep.namespace, ep.name, close, msg),
+        ]),
         resource: refOf(ep),
         fixes: renameFixes(ep, ep.nameSpan, close, msg),
       };
@@ -63,7 +70,10 @@ subsets:
         yield {
           uri: slice.uri,
           span: slice.nameSpan,
-          message: msg('This EndpointSlice has no {0} label, so it belongs to no Service: nothing routes to its endpoints and no DNS name answers with them. Add the label with the Service\'s name.', serviceNameLabel),
+          message: msg(
+            "This EndpointSlice has no {0} label, so it belongs to no Service: nothing routes to its endpoints and no DNS name answers with them. Add the label with the Service's name.",
+            serviceNameLabel,
+          ),
           resource: refOf(slice),
         };
         continue;
@@ -73,7 +83,15 @@ subsets:
       yield {
         uri: slice.uri,
         span: labelEntry.value.span,
-        message: joinSentences([msg('The {0} label names Service "{1}", which does not exist in namespace "{2}", so this slice\'s endpoints are never used.', serviceNameLabel, slice.serviceName, slice.namespace), ...suggestion(lookup, slice.namespace, slice.serviceName, close, msg)]),
+        message: joinSentences([
+          msg(
+            'The {0} label names Service "{1}", which does not exist in namespace "{2}", so this slice\'s endpoints are never used.',
+            serviceNameLabel,
+            slice.serviceName,
+            slice.namespace,
+          ),
+          ...suggestion(lookup, slice.namespace, slice.serviceName, close, msg),
+        ]),
         resource: refOf(slice),
         fixes: renameFixes(slice, labelEntry.value.span, close, msg),
       };
@@ -85,7 +103,15 @@ subsets:
 function suggestion(lookup: Lookup, namespace: string, name: string, close: string | undefined, msg: Msg): string[] {
   if (close) return [msg('Did you mean "{0}"?', close)];
   const elsewhere = [...lookup.namespaces()].filter((ns) => ns !== namespace && lookup.service(ns, name));
-  return elsewhere.length ? [msg('A Service "{0}" exists in namespace {1}, but endpoints only count in the Service\'s own namespace.', name, elsewhere.map((n) => `"${n}"`).join(', '))] : [];
+  return elsewhere.length
+    ? [
+        msg(
+          'A Service "{0}" exists in namespace {1}, but endpoints only count in the Service\'s own namespace.',
+          name,
+          elsewhere.map((n) => `"${n}"`).join(', '),
+        ),
+      ]
+    : [];
 }
 
 function renameFixes(r: Pick<Resource, 'uri'>, span: Span, close: string | undefined, msg: Msg): Fix[] {

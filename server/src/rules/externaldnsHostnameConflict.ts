@@ -57,14 +57,30 @@ spec:
     for (const s of subjects.services) {
       if (s.type !== 'LoadBalancer') continue;
       for (const name of publishedNames(s)) {
-        const other = lookup.servicesPublishing(name).find((o) => o !== s && o.type === 'LoadBalancer' && !(o.namespace === s.namespace && o.name === s.name) && sameApplyUnit(s.uri, o.uri));
+        const other = lookup
+          .servicesPublishing(name)
+          .find((o) => o !== s && o.type === 'LoadBalancer' && !(o.namespace === s.namespace && o.name === s.name) && sameApplyUnit(s.uri, o.uri));
         if (!other) continue;
         yield {
           uri: s.uri,
           span: s.nameSpan,
-          message: other.namespace !== s.namespace
-            ? msg('Service "{0}" and Service "{1}" in namespace "{2}" both ask ExternalDNS to publish {3} (annotation {4}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other\'s clients reach the wrong load balancer. Give each Service its own name.', s.name, other.name, other.namespace, name, hostnameAnnotation)
-            : msg('Service "{0}" and Service "{1}" both ask ExternalDNS to publish {2} (annotation {3}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other\'s clients reach the wrong load balancer. Give each Service its own name.', s.name, other.name, name, hostnameAnnotation),
+          message:
+            other.namespace !== s.namespace
+              ? msg(
+                  'Service "{0}" and Service "{1}" in namespace "{2}" both ask ExternalDNS to publish {3} (annotation {4}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other\'s clients reach the wrong load balancer. Give each Service its own name.',
+                  s.name,
+                  other.name,
+                  other.namespace,
+                  name,
+                  hostnameAnnotation,
+                )
+              : msg(
+                  'Service "{0}" and Service "{1}" both ask ExternalDNS to publish {2} (annotation {3}), each with a load balancer of its own; a name has one owner, so ExternalDNS keeps the records of only one of them and the other\'s clients reach the wrong load balancer. Give each Service its own name.',
+                  s.name,
+                  other.name,
+                  name,
+                  hostnameAnnotation,
+                ),
           resource: refOf(s),
           related: [{ uri: other.uri, span: other.nameSpan, message: msg('Service "{0}" publishes {1} too', other.name, name) }],
         };

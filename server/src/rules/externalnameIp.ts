@@ -32,7 +32,11 @@ spec: {type: ExternalName, externalName: billing-db.corp.example.com}`,
       yield {
         uri: svc.uri,
         span: svc.externalNameSpan,
-        message: msg('externalName is an IP address ({0}). CoreDNS only answers ExternalName Services with a CNAME to a host name, so "{1}" will not resolve at all (NXDOMAIN). Use a host name here, or drop type ExternalName and point a selector-less Service at {0} with an Endpoints object.', svc.externalName, svc.name),
+        message: msg(
+          'externalName is an IP address ({0}). CoreDNS only answers ExternalName Services with a CNAME to a host name, so "{1}" will not resolve at all (NXDOMAIN). Use a host name here, or drop type ExternalName and point a selector-less Service at {0} with an Endpoints object.',
+          svc.externalName,
+          svc.name,
+        ),
         resource: refOf(svc),
       };
     }

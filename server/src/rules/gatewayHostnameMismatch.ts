@@ -50,9 +50,19 @@ spec:
         yield {
           uri: route.uri,
           span: route.hostnamesSpan ?? ref.nameSpan ?? ref.span,
-          message: msg('{0} serves {1}, but no listener of Gateway "{2}" that admits it has an intersecting hostname ({3}), so the route is not accepted (reason NoMatchingListenerHostname) and requests for these hosts get 404. A "*." wildcard matches one or more labels, never the bare domain.', routeLabel(route), hosts, gateway.name, admitting.map((v) => listenerLabel(v.listener, msg)).join(', ')),
+          message: msg(
+            '{0} serves {1}, but no listener of Gateway "{2}" that admits it has an intersecting hostname ({3}), so the route is not accepted (reason NoMatchingListenerHostname) and requests for these hosts get 404. A "*." wildcard matches one or more labels, never the bare domain.',
+            routeLabel(route),
+            hosts,
+            gateway.name,
+            admitting.map((v) => listenerLabel(v.listener, msg)).join(', '),
+          ),
           resource: refOf(route),
-          related: admitting.map((v) => ({ uri: gateway.uri, span: v.listener.hostnameSpan ?? v.listener.span, message: msg('Hostname of {0}', listenerLabel(v.listener, msg)) })),
+          related: admitting.map((v) => ({
+            uri: gateway.uri,
+            span: v.listener.hostnameSpan ?? v.listener.span,
+            message: msg('Hostname of {0}', listenerLabel(v.listener, msg)),
+          })),
         };
       }
     }

@@ -55,12 +55,35 @@ spec:
           if (attachToGateway(lookup, route, ref, target).outcome !== 'no-listener') continue;
           const names = gateway.listeners.map((l) => l.name).filter((n): n is string => n !== undefined);
           const guess = ref.sectionName !== undefined ? closestName(ref.sectionName, names) : undefined;
-          const has = gateway.listeners.length ? listOf(gateway.listeners.map((l) => listenerLabel(l, msg)), msg) : msg('none');
-          const fixes: Fix[] = guess && ref.sectionNameSpan ? [{ title: msg('Attach to listener "{0}"', guess.name), edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [];
+          const has = gateway.listeners.length
+            ? listOf(
+                gateway.listeners.map((l) => listenerLabel(l, msg)),
+                msg,
+              )
+            : msg('none');
+          const fixes: Fix[] =
+            guess && ref.sectionNameSpan
+              ? [
+                  {
+                    title: msg('Attach to listener "{0}"', guess.name),
+                    edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }],
+                    isPreferred: guess.clear || undefined,
+                  },
+                ]
+              : [];
           const finding: FindingDraft = {
             uri: route.uri,
             span,
-            message: joinSentences([msg('{0} attaches to Gateway "{1}" with {2}, but no listener of that Gateway matches (its listeners: {3}), so the route is not attached through this parentRef (reason NoMatchingParent) and gets no traffic from it.', routeLabel(route), gateway.name, wanted, has), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
+            message: joinSentences([
+              msg(
+                '{0} attaches to Gateway "{1}" with {2}, but no listener of that Gateway matches (its listeners: {3}), so the route is not attached through this parentRef (reason NoMatchingParent) and gets no traffic from it.',
+                routeLabel(route),
+                gateway.name,
+                wanted,
+                has,
+              ),
+              ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : []),
+            ]),
             resource: refOf(route),
             related: [{ uri: gateway.uri, span: gateway.listenersSpan ?? gateway.nameSpan, message: msg('The listeners of Gateway "{0}"', gateway.name) }],
             fixes,
@@ -75,10 +98,28 @@ spec:
           yield {
             uri: route.uri,
             span,
-            message: joinSentences([msg('{0} attaches to Service "{1}" with {2}, but that Service has no such port (its ports: {3}); for a Service parent sectionName is a port name. The mesh does not apply the route.', routeLabel(route), service.name, wanted, has), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
+            message: joinSentences([
+              msg(
+                '{0} attaches to Service "{1}" with {2}, but that Service has no such port (its ports: {3}); for a Service parent sectionName is a port name. The mesh does not apply the route.',
+                routeLabel(route),
+                service.name,
+                wanted,
+                has,
+              ),
+              ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : []),
+            ]),
             resource: refOf(route),
             related: [{ uri: service.uri, span: service.portsSpan ?? service.nameSpan, message: msg('The ports of Service "{0}"', service.name) }],
-            fixes: guess && ref.sectionNameSpan ? [{ title: msg('Use port "{0}"', guess.name), edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+            fixes:
+              guess && ref.sectionNameSpan
+                ? [
+                    {
+                      title: msg('Use port "{0}"', guess.name),
+                      edits: [{ uri: route.uri, span: ref.sectionNameSpan, newText: guess.name }],
+                      isPreferred: guess.clear || undefined,
+                    },
+                  ]
+                : [],
           };
         }
       }

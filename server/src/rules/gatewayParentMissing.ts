@@ -53,13 +53,20 @@ spec:
         const target = found.kind === 'unknown' && found.outside ? ({ kind: 'missing', namespace: found.namespace, targetKind: 'Gateway' } as const) : found;
         if (target.kind !== 'missing' || !ref.nameSpan) continue;
         const name = ref.name!;
-        let candidates: readonly { readonly name: string; readonly uri: string; readonly nameSpan: { start: number; end: number } }[] = target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
-        let guess = closestName(name, candidates.map((c) => c.name));
+        let candidates: readonly { readonly name: string; readonly uri: string; readonly nameSpan: { start: number; end: number } }[] =
+          target.targetKind === 'Gateway' ? lookup.gatewaysIn(target.namespace) : [...lookup.servicesIn(target.namespace)];
+        let guess = closestName(
+          name,
+          candidates.map((c) => c.name),
+        );
         // A route written to replace another file's route (applied on top of it) attaches to the Gateway that file
         // defines: a typo of its name is a typo (semantics §9.0), though the scope does not see it.
         if (!guess && target.targetKind === 'Gateway') {
           const variants = lookup.gatewaysInVariants(target.namespace);
-          const near = closestName(name, variants.map((g) => g.name));
+          const near = closestName(
+            name,
+            variants.map((g) => g.name),
+          );
           if (near && isTypo(name, near.name)) [candidates, guess] = [variants, near];
         }
         // Gateways are often owned by the platform team and live in another repository: a parent no manifest in
@@ -69,7 +76,13 @@ spec:
         if (found.kind === 'unknown' && !isTypo(name, guess!.name)) continue;
         const closest = guess ? candidates.find((c) => c.name === guess.name) : undefined;
         const parts = [
-          msg('{0} names {1} "{2}" as its parent, but namespace "{3}" has no {1} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.', routeLabel(route), target.targetKind, name, target.namespace),
+          msg(
+            '{0} names {1} "{2}" as its parent, but namespace "{3}" has no {1} of that name, so the route is not accepted for it (reason NoMatchingParent) and serves no traffic there.',
+            routeLabel(route),
+            target.targetKind,
+            name,
+            target.namespace,
+          ),
         ];
         if (guess) parts.push(msg('Did you mean "{0}"?', guess.name));
         const finding: FindingDraft = {
@@ -77,8 +90,18 @@ spec:
           span: ref.nameSpan,
           message: joinSentences(parts),
           resource: refOf(route),
-          related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('{0} "{1}" has the closest name', target.targetKind, closest.name) }] : [],
-          fixes: guess ? [{ title: msg('Change the parent to "{0}"', guess.name), edits: [{ uri: route.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          related: closest
+            ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('{0} "{1}" has the closest name', target.targetKind, closest.name) }]
+            : [],
+          fixes: guess
+            ? [
+                {
+                  title: msg('Change the parent to "{0}"', guess.name),
+                  edits: [{ uri: route.uri, span: ref.nameSpan, newText: guess.name }],
+                  isPreferred: guess.clear || undefined,
+                },
+              ]
+            : [],
         };
         yield finding;
       }

@@ -53,7 +53,13 @@ spec:
         yield {
           uri: route.uri,
           span: ref.nameSpan ?? ref.span,
-          message: msg('{0} in namespace "{1}" is not accepted by Gateway "{2}" (reason NotAllowedByListeners): {3}.', routeLabel(route), route.namespace, gateway.name, why.join(msg('; '))),
+          message: msg(
+            '{0} in namespace "{1}" is not accepted by Gateway "{2}" (reason NotAllowedByListeners): {3}.',
+            routeLabel(route),
+            route.namespace,
+            gateway.name,
+            why.join(msg('; ')),
+          ),
           resource: refOf(route),
           related: attachment.selected.map((v) => ({
             uri: gateway.uri,
@@ -71,11 +77,18 @@ function refusal(v: ListenerVerdict, route: GatewayRoute, gatewayNamespace: stri
   if (v.kind === false) {
     const kinds = listenerKinds(l) ?? [];
     const admitted = kinds.length ? kinds.join(', ') : msg('no route kinds');
-    return l.kinds.length ? msg('admits only {0} (allowedRoutes.kinds), not {1}', admitted, route.kind) : msg('admits only {0} (implied by protocol {1}), not {2}', admitted, String(l.protocol), route.kind);
+    return l.kinds.length
+      ? msg('admits only {0} (allowedRoutes.kinds), not {1}', admitted, route.kind)
+      : msg('admits only {0} (implied by protocol {1}), not {2}', admitted, String(l.protocol), route.kind);
   }
-  if (l.from === 'Same') return l.fromSpan ? msg('admits only routes from its own namespace "{0}" (allowedRoutes.namespaces.from: Same)', gatewayNamespace) : msg('admits only routes from its own namespace "{0}" (allowedRoutes.namespaces.from: Same, the default)', gatewayNamespace);
+  if (l.from === 'Same')
+    return l.fromSpan
+      ? msg('admits only routes from its own namespace "{0}" (allowedRoutes.namespaces.from: Same)', gatewayNamespace)
+      : msg('admits only routes from its own namespace "{0}" (allowedRoutes.namespaces.from: Same, the default)', gatewayNamespace);
   if (l.from === 'Selector') {
-    return l.namespaceSelector ? msg('admits only namespaces labelled {0}, and namespace "{1}" is not', formatSelector(l.namespaceSelector), route.namespace) : msg('sets from: Selector without a selector, which admits no namespace');
+    return l.namespaceSelector
+      ? msg('admits only namespaces labelled {0}, and namespace "{1}" is not', formatSelector(l.namespaceSelector), route.namespace)
+      : msg('sets from: Selector without a selector, which admits no namespace');
   }
   return msg('does not admit namespace "{0}"', route.namespace);
 }

@@ -48,7 +48,11 @@ spec:
             yield {
               uri: gateway.uri,
               span: l.nameSpan,
-              message: msg('Gateway "{0}" has two listeners named "{1}"; listener names must be unique, so the API server rejects the Gateway and no route attaches to it.', gateway.name, l.name),
+              message: msg(
+                'Gateway "{0}" has two listeners named "{1}"; listener names must be unique, so the API server rejects the Gateway and no route attaches to it.',
+                gateway.name,
+                l.name,
+              ),
               resource: refOf(gateway),
               related: [{ uri: gateway.uri, span: first.nameSpan ?? first.span, message: msg('The first listener named "{0}"', l.name) }],
             };
@@ -65,24 +69,75 @@ function* checkTls(lookup: Lookup, gateway: Gateway, l: GatewayListener, msg: Ms
   const protocol = l.protocol?.toUpperCase();
   const base = { uri: gateway.uri, resource: refOf(gateway) };
   if ((protocol === 'HTTP' || protocol === 'TCP' || protocol === 'UDP') && l.tls) {
-    yield { ...base, span: l.tls.keySpan, message: msg('{0} of Gateway "{1}" sets tls, which is invalid for protocol {2}: the API server rejects the Gateway. Use protocol HTTPS (or TLS) to terminate TLS, or remove tls.', label, gateway.name, l.protocol!) };
+    yield {
+      ...base,
+      span: l.tls.keySpan,
+      message: msg(
+        '{0} of Gateway "{1}" sets tls, which is invalid for protocol {2}: the API server rejects the Gateway. Use protocol HTTPS (or TLS) to terminate TLS, or remove tls.',
+        label,
+        gateway.name,
+        l.protocol!,
+      ),
+    };
     return;
   }
   if (protocol !== 'HTTPS' && protocol !== 'TLS') return;
   if (!l.tls) {
-    yield { ...base, span: l.protocolSpan ?? l.span, message: protocol === 'TLS' ? msg('{0} of Gateway "{1}" has protocol {2} but no tls: a TLS listener needs tls.mode (Terminate or Passthrough), so the API server rejects the Gateway.', label, gateway.name, l.protocol!) : msg('{0} of Gateway "{1}" has protocol {2} but no tls: the listener has no certificate to serve, so the controller marks it invalid and no route attaches to it.', label, gateway.name, l.protocol!) };
+    yield {
+      ...base,
+      span: l.protocolSpan ?? l.span,
+      message:
+        protocol === 'TLS'
+          ? msg(
+              '{0} of Gateway "{1}" has protocol {2} but no tls: a TLS listener needs tls.mode (Terminate or Passthrough), so the API server rejects the Gateway.',
+              label,
+              gateway.name,
+              l.protocol!,
+            )
+          : msg(
+              '{0} of Gateway "{1}" has protocol {2} but no tls: the listener has no certificate to serve, so the controller marks it invalid and no route attaches to it.',
+              label,
+              gateway.name,
+              l.protocol!,
+            ),
+    };
     return;
   }
   if (protocol === 'HTTPS' && l.tls.mode !== 'Terminate') {
-    yield { ...base, span: l.tls.modeSpan ?? l.tls.keySpan, message: msg('{0} of Gateway "{1}" sets tls.mode {2}, but an HTTPS listener only terminates TLS: the API server rejects the Gateway. Use protocol TLS with a TLSRoute for passthrough.', label, gateway.name, String(l.tls.mode)) };
+    yield {
+      ...base,
+      span: l.tls.modeSpan ?? l.tls.keySpan,
+      message: msg(
+        '{0} of Gateway "{1}" sets tls.mode {2}, but an HTTPS listener only terminates TLS: the API server rejects the Gateway. Use protocol TLS with a TLSRoute for passthrough.',
+        label,
+        gateway.name,
+        String(l.tls.mode),
+      ),
+    };
     return;
   }
   if (protocol === 'TLS' && !l.tls.modeSpan) {
-    yield { ...base, span: l.tls.keySpan, message: msg('{0} of Gateway "{1}" has protocol TLS without tls.mode; a TLS listener must set mode Terminate or Passthrough, so the API server rejects the Gateway.', label, gateway.name) };
+    yield {
+      ...base,
+      span: l.tls.keySpan,
+      message: msg(
+        '{0} of Gateway "{1}" has protocol TLS without tls.mode; a TLS listener must set mode Terminate or Passthrough, so the API server rejects the Gateway.',
+        label,
+        gateway.name,
+      ),
+    };
     return;
   }
   if (l.tls.mode === 'Terminate' && !l.tls.certificateRefs.length && !l.tls.optionsWritten) {
-    yield { ...base, span: l.tls.keySpan, message: msg('{0} of Gateway "{1}" terminates TLS but names no certificateRefs, so it has no certificate to serve and the API server rejects the Gateway.', label, gateway.name) };
+    yield {
+      ...base,
+      span: l.tls.keySpan,
+      message: msg(
+        '{0} of Gateway "{1}" terminates TLS but names no certificateRefs, so it has no certificate to serve and the API server rejects the Gateway.',
+        label,
+        gateway.name,
+      ),
+    };
     return;
   }
   if (l.tls.mode !== 'Terminate') return;
@@ -106,13 +161,29 @@ function missingSecret(lookup: Lookup, gateway: Gateway, l: GatewayListener, ref
   // Certificate Secrets are the ones most often made outside the manifests (`kubectl create secret tls`, a
   // certificate controller, a secrets manager), even where other Secrets are written: only a close name is evidence
   // of a typo (semantics §9.2, precision over recall).
-  const guess = closestName(ref.name, secrets.map((s) => s.name));
+  const guess = closestName(
+    ref.name,
+    secrets.map((s) => s.name),
+  );
   if (!guess) return undefined;
   return {
     uri: gateway.uri,
     span: ref.nameSpan,
-    message: msg('{0} of Gateway "{1}" uses certificate Secret "{2}", which does not exist in namespace "{3}", so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS. Did you mean "{4}"?', listenerLabel(l, msg), gateway.name, ref.name, ns, guess.name),
+    message: msg(
+      '{0} of Gateway "{1}" uses certificate Secret "{2}", which does not exist in namespace "{3}", so the listener has no certificate (reason InvalidCertificateRef) and serves no TLS. Did you mean "{4}"?',
+      listenerLabel(l, msg),
+      gateway.name,
+      ref.name,
+      ns,
+      guess.name,
+    ),
     resource: refOf(gateway),
-    fixes: [{ title: msg('Use Secret "{0}"', guess.name), edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
+    fixes: [
+      {
+        title: msg('Use Secret "{0}"', guess.name),
+        edits: [{ uri: gateway.uri, span: ref.nameSpan, newText: guess.name }],
+        isPreferred: guess.clear || undefined,
+      },
+    ],
   };
 }

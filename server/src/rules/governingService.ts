@@ -6,7 +6,10 @@ import { selectsPods } from '../model/podLabels';
 import type { Service, Workload } from '../model/resources';
 
 /** StatefulSets, each with the Service its serviceName names in its namespace (undefined when there is none). */
-export function* statefulSetsWithService(subjects: Pick<NamespaceObjects, 'workloads'>, lookup: Lookup): Generator<{ readonly statefulSet: Workload; readonly service?: Service }> {
+export function* statefulSetsWithService(
+  subjects: Pick<NamespaceObjects, 'workloads'>,
+  lookup: Lookup,
+): Generator<{ readonly statefulSet: Workload; readonly service?: Service }> {
   for (const w of subjects.workloads) {
     if (w.kind !== 'StatefulSet') continue;
     yield { statefulSet: w, service: w.serviceName ? lookup.service(w.namespace, w.serviceName) : undefined };

@@ -65,13 +65,28 @@ spec:
       const fixes: Fix[] = [];
       const policy = entry(t.spec, 'dnsPolicy');
       const hostNetwork = entry(t.spec, 'hostNetwork');
-      if (policy) fixes.push({ title: msg('Set dnsPolicy: ClusterFirstWithHostNet'), edits: [replaceSpan(w.uri, policy.value.span, 'ClusterFirstWithHostNet')], isPreferred: true });
-      else if (hostNetwork) fixes.push({ title: msg('Add dnsPolicy: ClusterFirstWithHostNet'), edits: [insertAfter(w.uri, source, hostNetwork, 'dnsPolicy', 'ClusterFirstWithHostNet')], isPreferred: true });
+      if (policy)
+        fixes.push({
+          title: msg('Set dnsPolicy: ClusterFirstWithHostNet'),
+          edits: [replaceSpan(w.uri, policy.value.span, 'ClusterFirstWithHostNet')],
+          isPreferred: true,
+        });
+      else if (hostNetwork)
+        fixes.push({
+          title: msg('Add dnsPolicy: ClusterFirstWithHostNet'),
+          edits: [insertAfter(w.uri, source, hostNetwork, 'dnsPolicy', 'ClusterFirstWithHostNet')],
+          isPreferred: true,
+        });
       const stated = t.dnsPolicy === undefined ? msg('no dnsPolicy (so the default ClusterFirst)') : msg('dnsPolicy ClusterFirst');
       yield {
         uri: w.uri,
         span: t.dnsPolicySpan ?? t.hostNetworkSpan ?? t.span,
-        message: msg('This pod uses the host network with {0}, which falls back to the node\'s resolver: cluster names like "{1}" ({2}) will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.', stated, named.name, named.where),
+        message: msg(
+          'This pod uses the host network with {0}, which falls back to the node\'s resolver: cluster names like "{1}" ({2}) will not resolve from it. Set dnsPolicy: ClusterFirstWithHostNet to use the cluster DNS.',
+          stated,
+          named.name,
+          named.where,
+        ),
         resource: refOf(w),
         fixes,
       };
@@ -85,7 +100,10 @@ spec:
  */
 function clusterNameOf(w: Workload, zone: string, resolves: (name: string) => boolean): { readonly name: string; readonly where: string } | undefined {
   for (const c of w.template.containers) {
-    const values = [...c.env.map((v) => ({ v, variable: v.name as string | undefined })), ...[...c.command, ...c.args].map((v) => ({ v, variable: undefined }))];
+    const values = [
+      ...c.env.map((v) => ({ v, variable: v.name as string | undefined })),
+      ...[...c.command, ...c.args].map((v) => ({ v, variable: undefined })),
+    ];
     for (const { v, variable } of values) {
       for (const name of namesIn(v, zone, variable)) {
         if (name.form === undefined || resolves(name.text)) return { name: name.host, where: `${v.where} of container "${c.name}"` };

@@ -85,36 +85,90 @@ function* checkService(svc: Service, source: string, msg: Msg): Iterable<Finding
   const out: (FindingDraft | undefined)[] = [];
   const annotation = svc.annotations.has(tolerateUnready) ? entry(at(treeOf(svc), 'metadata', 'annotations'), tolerateUnready) : undefined;
   if (annotation) {
-    const instead = svc.publishNotReadyAddresses ? msg('Spec.publishNotReadyAddresses is already set, which is what counts.') : msg('Set spec.publishNotReadyAddresses: true instead.');
-    out.push(finding(annotation, annotation.keySpan,
-      joinSentences([msg('The {0} annotation has no effect: endpoints are published by the EndpointSlice controller, which ignores it, so not-ready pods stay out of DNS and load balancing.', tolerateUnready), instead]),
-      msg('Remove the annotation')));
+    const instead = svc.publishNotReadyAddresses
+      ? msg('Spec.publishNotReadyAddresses is already set, which is what counts.')
+      : msg('Set spec.publishNotReadyAddresses: true instead.');
+    out.push(
+      finding(
+        annotation,
+        annotation.keySpan,
+        joinSentences([
+          msg(
+            'The {0} annotation has no effect: endpoints are published by the EndpointSlice controller, which ignores it, so not-ready pods stay out of DNS and load balancing.',
+            tolerateUnready,
+          ),
+          instead,
+        ]),
+        msg('Remove the annotation'),
+      ),
+    );
   }
   if (svc.publishNotReadyAddresses && !svc.selector) {
-    const why = svc.type === 'ExternalName'
-      ? msg('an ExternalName Service has no endpoints at all')
-      : msg('this Service has no selector, so its endpoints come from manual Endpoints or EndpointSlices, which carry their own readiness (notReadyAddresses stay not ready, EndpointSlice conditions are used as written)');
-    out.push(finding(entry(spec(), 'publishNotReadyAddresses'), svc.publishNotReadyAddressesSpan, msg('publishNotReadyAddresses has no effect here: {0}.', why), msg('Remove publishNotReadyAddresses')));
+    const why =
+      svc.type === 'ExternalName'
+        ? msg('an ExternalName Service has no endpoints at all')
+        : msg(
+            'this Service has no selector, so its endpoints come from manual Endpoints or EndpointSlices, which carry their own readiness (notReadyAddresses stay not ready, EndpointSlice conditions are used as written)',
+          );
+    out.push(
+      finding(
+        entry(spec(), 'publishNotReadyAddresses'),
+        svc.publishNotReadyAddressesSpan,
+        msg('publishNotReadyAddresses has no effect here: {0}.', why),
+        msg('Remove publishNotReadyAddresses'),
+      ),
+    );
   }
   if (svc.type !== 'ExternalName' && svc.externalName !== undefined) {
-    out.push(finding(entry(spec(), 'externalName'), svc.externalNameSpan,
-      svc.headless
-        ? msg('spec.externalName is ignored because the type is {0}, not ExternalName: "{1}" gets a cluster IP (or pod addresses), not an alias to {2}. Set type: ExternalName if an alias was intended, or remove the field.', String(svc.type), svc.name, svc.externalName)
-        : msg('spec.externalName is ignored because the type is {0}, not ExternalName: "{1}" gets a cluster IP, not an alias to {2}. Set type: ExternalName if an alias was intended, or remove the field.', String(svc.type), svc.name, svc.externalName),
-      msg('Remove externalName')));
+    out.push(
+      finding(
+        entry(spec(), 'externalName'),
+        svc.externalNameSpan,
+        svc.headless
+          ? msg(
+              'spec.externalName is ignored because the type is {0}, not ExternalName: "{1}" gets a cluster IP (or pod addresses), not an alias to {2}. Set type: ExternalName if an alias was intended, or remove the field.',
+              String(svc.type),
+              svc.name,
+              svc.externalName,
+            )
+          : msg(
+              'spec.externalName is ignored because the type is {0}, not ExternalName: "{1}" gets a cluster IP, not an alias to {2}. Set type: ExternalName if an alias was intended, or remove the field.',
+              String(svc.type),
+              svc.name,
+              svc.externalName,
+            ),
+        msg('Remove externalName'),
+      ),
+    );
   }
   const externalIPs = svc.type === 'ExternalName' && svc.externalIPs.length ? entry(spec(), 'externalIPs') : undefined;
   if (externalIPs) {
-    out.push(finding(undefined, externalIPs.keySpan,
-      msg('spec.externalIPs is ignored for an ExternalName Service: it is only a DNS alias to {0}, and kube-proxy does not route any address to it.', svc.externalName ?? msg('an external name')),
-      msg('Remove externalIPs')));
+    out.push(
+      finding(
+        undefined,
+        externalIPs.keySpan,
+        msg(
+          'spec.externalIPs is ignored for an ExternalName Service: it is only a DNS alias to {0}, and kube-proxy does not route any address to it.',
+          svc.externalName ?? msg('an external name'),
+        ),
+        msg('Remove externalIPs'),
+      ),
+    );
   }
   if (svc.sessionAffinity === 'ClientIP' && (svc.headless || svc.type === 'ExternalName')) {
     const affinity = entry(spec(), 'sessionAffinity');
-    const what = svc.type === 'ExternalName' ? msg('an ExternalName Service is only a DNS alias') : msg('clients of a headless Service connect to pod IPs from DNS directly');
-    out.push(finding(affinity, affinity?.value.span,
-      msg('sessionAffinity: ClientIP has no effect: kube-proxy implements session affinity, and it does not handle this Service because {0}.', what),
-      msg('Remove sessionAffinity')));
+    const what =
+      svc.type === 'ExternalName'
+        ? msg('an ExternalName Service is only a DNS alias')
+        : msg('clients of a headless Service connect to pod IPs from DNS directly');
+    out.push(
+      finding(
+        affinity,
+        affinity?.value.span,
+        msg('sessionAffinity: ClientIP has no effect: kube-proxy implements session affinity, and it does not handle this Service because {0}.', what),
+        msg('Remove sessionAffinity'),
+      ),
+    );
   }
   for (const f of out) if (f) yield f;
 }

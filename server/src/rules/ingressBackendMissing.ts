@@ -80,7 +80,8 @@ spec:
     for (const ingress of subjects.ingresses) {
       const backends: { backend: IngressBackend; where: string }[] = [];
       if (ingress.defaultBackend) backends.push({ backend: ingress.defaultBackend, where: msg('requests that match no rule (the default backend)') });
-      for (const p of ingress.paths) backends.push({ backend: p.backend, where: msg('requests for {0}', `${p.host ?? msg('any host')}${p.path.startsWith('/') ? '' : ' '}${p.path}`) });
+      for (const p of ingress.paths)
+        backends.push({ backend: p.backend, where: msg('requests for {0}', `${p.host ?? msg('any host')}${p.path.startsWith('/') ? '' : ' '}${p.path}`) });
       for (const { backend, where } of backends) {
         if (backend.resource || backend.serviceName === undefined) continue;
         const finding = checkBackend(lookup, ingress, backend, where, msg);
@@ -106,9 +107,10 @@ function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend,
   if (portNumber === undefined && portName === undefined) return undefined;
   const has = service.ports.length ? service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') : msg('none');
   const written = portNumber !== undefined ? msg('port {0}', portNumber) : msg('port "{0}"', portName!);
-  const targetHint = portNumber !== undefined && service.ports.some((p) => p.targetPort === portNumber)
-    ? msg('{0} is a targetPort of the Service; an Ingress must name the Service port, not the container port.', portNumber)
-    : '';
+  const targetHint =
+    portNumber !== undefined && service.ports.some((p) => p.targetPort === portNumber)
+      ? msg('{0} is a targetPort of the Service; an Ingress must name the Service port, not the container port.', portNumber)
+      : '';
   const fixes: Fix[] = [];
   if (backend.portSpan) {
     const span = backend.portSpan;
@@ -119,19 +121,38 @@ function checkBackend(lookup: Lookup, ingress: Ingress, backend: IngressBackend,
       const offered = candidate ? [candidate] : service.ports.slice(0, maxOffered);
       for (const p of offered) {
         if (p.port === undefined) continue;
-        fixes.push({ title: p.name ? msg('Use port {0} ({1}) of Service "{2}"', p.port, p.name, name) : msg('Use port {0} of Service "{1}"', p.port, name), edits: [{ uri: ingress.uri, span, newText: String(p.port) }], isPreferred: candidate ? true : undefined });
+        fixes.push({
+          title: p.name ? msg('Use port {0} ({1}) of Service "{2}"', p.port, p.name, name) : msg('Use port {0} of Service "{1}"', p.port, name),
+          edits: [{ uri: ingress.uri, span, newText: String(p.port) }],
+          isPreferred: candidate ? true : undefined,
+        });
       }
     } else {
       const names = service.ports.map((p) => p.name).filter((n): n is string => n !== undefined);
       const guess = closestName(portName!, names);
       const offered = guess ? [guess.name] : names.slice(0, maxOffered);
-      for (const n of offered) fixes.push({ title: msg('Use port "{0}" of Service "{1}"', n, name), edits: [{ uri: ingress.uri, span, newText: n }], isPreferred: guess?.clear || undefined });
+      for (const n of offered)
+        fixes.push({
+          title: msg('Use port "{0}" of Service "{1}"', n, name),
+          edits: [{ uri: ingress.uri, span, newText: n }],
+          isPreferred: guess?.clear || undefined,
+        });
     }
   }
   return {
     uri: ingress.uri,
     span: backend.portSpan ?? backend.serviceNameSpan ?? backend.span,
-    message: joinSentences([msg('Ingress "{0}" sends {1} to {2} of Service "{3}", but that Service has no such port (its ports: {4}), so the ingress controller cannot route these requests.', ingress.name, where, written, name, has), ...(targetHint ? [targetHint] : [])]),
+    message: joinSentences([
+      msg(
+        'Ingress "{0}" sends {1} to {2} of Service "{3}", but that Service has no such port (its ports: {4}), so the ingress controller cannot route these requests.',
+        ingress.name,
+        where,
+        written,
+        name,
+        has,
+      ),
+      ...(targetHint ? [targetHint] : []),
+    ]),
     resource: refOf(ingress),
     related: [{ uri: service.uri, span: service.portsSpan ?? service.nameSpan, message: msg('The ports of Service "{0}"', name) }],
     fixes,
@@ -142,9 +163,18 @@ function missingService(lookup: Lookup, ingress: Ingress, backend: IngressBacken
   const name = backend.serviceName!;
   const guess = closestName(name, namesOf(lookup.servicesIn(ingress.namespace)));
   const elsewhere: Service | undefined = lookup.servicesNamed(name).find((s) => s.name === name && s.namespace !== ingress.namespace);
-  const parts = [msg('Ingress "{0}" sends {1} to Service "{2}", which does not exist in namespace "{3}", so the ingress controller cannot route these requests.', ingress.name, where, name, ingress.namespace)];
+  const parts = [
+    msg(
+      'Ingress "{0}" sends {1} to Service "{2}", which does not exist in namespace "{3}", so the ingress controller cannot route these requests.',
+      ingress.name,
+      where,
+      name,
+      ingress.namespace,
+    ),
+  ];
   if (guess) parts.push(msg('Did you mean "{0}"?', guess.name));
-  if (elsewhere) parts.push(msg('A Service "{0}" exists in namespace "{1}", but an Ingress can only route to Services in its own namespace.', name, elsewhere.namespace));
+  if (elsewhere)
+    parts.push(msg('A Service "{0}" exists in namespace "{1}", but an Ingress can only route to Services in its own namespace.', name, elsewhere.namespace));
   const closest = guess ? lookup.service(ingress.namespace, guess.name) : undefined;
   return {
     uri: ingress.uri,
@@ -153,8 +183,25 @@ function missingService(lookup: Lookup, ingress: Ingress, backend: IngressBacken
     resource: refOf(ingress),
     related: [
       ...(closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('Service "{0}" has the closest name', closest.name) }] : []),
-      ...(elsewhere ? [{ uri: elsewhere.uri, span: elsewhere.nameSpan, message: msg('Service "{0}" is in namespace "{1}", not "{2}"', name, elsewhere.namespace, ingress.namespace) }] : []),
+      ...(elsewhere
+        ? [
+            {
+              uri: elsewhere.uri,
+              span: elsewhere.nameSpan,
+              message: msg('Service "{0}" is in namespace "{1}", not "{2}"', name, elsewhere.namespace, ingress.namespace),
+            },
+          ]
+        : []),
     ],
-    fixes: guess && backend.serviceNameSpan ? [{ title: msg('Change the backend Service to "{0}"', guess.name), edits: [{ uri: ingress.uri, span: backend.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+    fixes:
+      guess && backend.serviceNameSpan
+        ? [
+            {
+              title: msg('Change the backend Service to "{0}"', guess.name),
+              edits: [{ uri: ingress.uri, span: backend.serviceNameSpan, newText: guess.name }],
+              isPreferred: guess.clear || undefined,
+            },
+          ]
+        : [],
   };
 }

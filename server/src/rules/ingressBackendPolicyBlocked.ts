@@ -129,11 +129,25 @@ spec:
         if (!blocked) continue;
         const { controller, workload, port, because } = blocked;
         const w = 'template' in controller ? controller : undefined;
-        const named = w ? msg('the ingress controller {0} "{1}"', w.kind, `${w.namespace}/${w.name}`) : msg('the ingress controller\'s pods ({0} in namespace "{1}", from the ingressController setting)', labelsText(controller as SettingController), controller.namespace);
+        const named = w
+          ? msg('the ingress controller {0} "{1}"', w.kind, `${w.namespace}/${w.name}`)
+          : msg(
+              'the ingress controller\'s pods ({0} in namespace "{1}", from the ingressController setting)',
+              labelsText(controller as SettingController),
+              controller.namespace,
+            );
         yield {
           uri: ing.uri,
           span: b.serviceNameSpan ?? b.span,
-          message: msg('The pods of {0} "{1}" behind Service "{2}" admit no traffic from {3} on TCP {4}, so requests through this Ingress are dropped: {5}.', workload.kind, workload.name, b.serviceName!, named, port, because),
+          message: msg(
+            'The pods of {0} "{1}" behind Service "{2}" admit no traffic from {3} on TCP {4}, so requests through this Ingress are dropped: {5}.',
+            workload.kind,
+            workload.name,
+            b.serviceName!,
+            named,
+            port,
+            because,
+          ),
           resource: refOf(ing),
           ...(w ? { related: [{ uri: w.uri, span: w.nameSpan ?? w.span, message: msg('the ingress controller {0} "{1}"', w.kind, w.name) }] } : {}),
         };
@@ -170,12 +184,18 @@ const controllers = new WeakMap<Workload, boolean>();
 
 function isController(w: Workload): boolean {
   let found = controllers.get(w);
-  if (found === undefined) controllers.set(w, (found = w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))));
+  if (found === undefined)
+    controllers.set(w, (found = w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))));
   return found;
 }
 
-function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, controllers: () => readonly Controller[], msg: Msg):
-  { controller: Controller; workload: Workload; port: number; because: string } | undefined {
+function blockedBackend(
+  lookup: Lookup,
+  ing: Ingress,
+  b: IngressBackend,
+  controllers: () => readonly Controller[],
+  msg: Msg,
+): { controller: Controller; workload: Workload; port: number; because: string } | undefined {
   if (b.resource || !b.serviceName) return undefined;
   const service = lookup.service(ing.namespace, b.serviceName);
   if (!service) return undefined;
@@ -195,7 +215,11 @@ function blockedBackend(lookup: Lookup, ing: Ingress, b: IngressBackend, control
       const r = lookup.reach(controller, g.workload, { protocol: 'TCP', port });
       if (r.verdict !== 'denied') return undefined;
       if (!found) {
-        const names = r.because.map((x) => (x.direction === 'ingress' ? msg('NetworkPolicy "{0}" isolates them and admits none of it', x.policy.name) : msg('the controller\'s NetworkPolicy "{0}" isolates its egress and admits none of it', x.policy.name)));
+        const names = r.because.map((x) =>
+          x.direction === 'ingress'
+            ? msg('NetworkPolicy "{0}" isolates them and admits none of it', x.policy.name)
+            : msg('the controller\'s NetworkPolicy "{0}" isolates its egress and admits none of it', x.policy.name),
+        );
         found = { controller, workload: g.workload, port, because: [...new Set(names)].join(msg('; ')) };
       }
     }

@@ -69,9 +69,27 @@ spec:
           yield {
             uri: ing.uri,
             span: p.pathSpan ?? ing.nameSpan,
-            message: other.namespace !== ing.namespace
-              ? msg('Ingress "{0}" and Ingress "{1}" in namespace "{2}" both claim {3} for {4}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "{5}" or to Service "{6}" depending on the order they were created in. Give one of them another host or path, or merge them.', ing.name, other.name, other.namespace, where, cls, p.backend.serviceName ?? '?', theirs.backend.serviceName ?? '?')
-              : msg('Ingress "{0}" and Ingress "{1}" both claim {2} for {3}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "{4}" or to Service "{5}" depending on the order they were created in. Give one of them another host or path, or merge them.', ing.name, other.name, where, cls, p.backend.serviceName ?? '?', theirs.backend.serviceName ?? '?'),
+            message:
+              other.namespace !== ing.namespace
+                ? msg(
+                    'Ingress "{0}" and Ingress "{1}" in namespace "{2}" both claim {3} for {4}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "{5}" or to Service "{6}" depending on the order they were created in. Give one of them another host or path, or merge them.',
+                    ing.name,
+                    other.name,
+                    other.namespace,
+                    where,
+                    cls,
+                    p.backend.serviceName ?? '?',
+                    theirs.backend.serviceName ?? '?',
+                  )
+                : msg(
+                    'Ingress "{0}" and Ingress "{1}" both claim {2} for {3}: the controller merges them and keeps only one rule (ingress-nginx the one of the Ingress created first), so requests go to Service "{4}" or to Service "{5}" depending on the order they were created in. Give one of them another host or path, or merge them.',
+                    ing.name,
+                    other.name,
+                    where,
+                    cls,
+                    p.backend.serviceName ?? '?',
+                    theirs.backend.serviceName ?? '?',
+                  ),
             resource: refOf(ing),
             related: [{ uri: other.uri, span: theirs.pathSpan ?? other.nameSpan, message: msg('Ingress "{0}" claims the same host and path', other.name) }],
           };
@@ -86,5 +104,9 @@ function isCanary(ing: Ingress): boolean {
 }
 
 function sameClaim(a: IngressPath, b: IngressPath): boolean {
-  return (a.host ?? '').toLowerCase() === (b.host ?? '').toLowerCase() && a.path === b.path && (a.pathType ?? 'ImplementationSpecific') === (b.pathType ?? 'ImplementationSpecific');
+  return (
+    (a.host ?? '').toLowerCase() === (b.host ?? '').toLowerCase() &&
+    a.path === b.path &&
+    (a.pathType ?? 'ImplementationSpecific') === (b.pathType ?? 'ImplementationSpecific')
+  );
 }

@@ -64,14 +64,40 @@ spec:
         if (!guess || !isTypo(name, guess.name)) continue;
         const certificate = certificates.find((c) => c.secretName === guess.name);
         const secret = lookup.get('Secret', ing.namespace, guess.name)[0];
-        const maker = certificate ? msg('cert-manager Certificate "{0}" writes Secret "{1}"', certificate.name, guess.name) : msg('Secret "{0}" is written here', guess.name);
+        const maker = certificate
+          ? msg('cert-manager Certificate "{0}" writes Secret "{1}"', certificate.name, guess.name)
+          : msg('Secret "{0}" is written here', guess.name);
         yield {
           uri: ing.uri,
           span: t.secretNameSpan,
-          message: msg('Ingress "{0}" takes the certificate for {1} from Secret "{2}", which nothing in namespace "{3}" makes, so the controller serves its default certificate there and clients refuse it. {4}; did you mean "{5}"?', ing.name, t.hosts.length ? t.hosts.join(', ') : msg('its hosts'), name, ing.namespace, maker, guess.name),
+          message: msg(
+            'Ingress "{0}" takes the certificate for {1} from Secret "{2}", which nothing in namespace "{3}" makes, so the controller serves its default certificate there and clients refuse it. {4}; did you mean "{5}"?',
+            ing.name,
+            t.hosts.length ? t.hosts.join(', ') : msg('its hosts'),
+            name,
+            ing.namespace,
+            maker,
+            guess.name,
+          ),
           resource: refOf(ing),
-          related: certificate ? [{ uri: certificate.uri, span: certificate.secretNameSpan ?? certificate.nameSpan, message: msg('Certificate "{0}" writes Secret "{1}"', certificate.name, guess.name) }] : secret ? [{ uri: secret.uri, span: secret.nameSpan, message: msg('Secret "{0}"', guess.name) }] : [],
-          fixes: [{ title: msg('Use Secret "{0}"', guess.name), edits: [{ uri: ing.uri, span: t.secretNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }],
+          related: certificate
+            ? [
+                {
+                  uri: certificate.uri,
+                  span: certificate.secretNameSpan ?? certificate.nameSpan,
+                  message: msg('Certificate "{0}" writes Secret "{1}"', certificate.name, guess.name),
+                },
+              ]
+            : secret
+              ? [{ uri: secret.uri, span: secret.nameSpan, message: msg('Secret "{0}"', guess.name) }]
+              : [],
+          fixes: [
+            {
+              title: msg('Use Secret "{0}"', guess.name),
+              edits: [{ uri: ing.uri, span: t.secretNameSpan, newText: guess.name }],
+              isPreferred: guess.clear || undefined,
+            },
+          ],
         };
       }
     }

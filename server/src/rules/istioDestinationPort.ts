@@ -76,7 +76,15 @@ spec:
           yield {
             uri: r.uri,
             span: d.hostSpan,
-            message: msg('VirtualService "{0}" is bound to a gateway and {1} sends to host "{2}" without a port, but {3} has {4} ports ({5}): Istio cannot tell which one to use, and requests that come in on a port the host lacks fail with 503. Add `port: {number: …}` to the destination.', r.name, d.where, d.host, owner.what, ports.length, list),
+            message: msg(
+              'VirtualService "{0}" is bound to a gateway and {1} sends to host "{2}" without a port, but {3} has {4} ports ({5}): Istio cannot tell which one to use, and requests that come in on a port the host lacks fail with 503. Add `port: {number: …}` to the destination.',
+              r.name,
+              d.where,
+              d.host,
+              owner.what,
+              ports.length,
+              list,
+            ),
             resource: refOf(r),
             related: [{ uri: owner.uri, span: owner.span, message: msg('The ports of {0}', owner.what) }],
           };
@@ -89,20 +97,42 @@ spec:
   },
 });
 
-function portFinding(r: VirtualService, d: IstioDestination, ports: readonly { port: number; name?: string; targetPort?: number | string }[], list: string, owner: { uri: string; span: { start: number; end: number }; what: string }, msg: Msg): FindingDraft {
+function portFinding(
+  r: VirtualService,
+  d: IstioDestination,
+  ports: readonly { port: number; name?: string; targetPort?: number | string }[],
+  list: string,
+  owner: { uri: string; span: { start: number; end: number }; what: string },
+  msg: Msg,
+): FindingDraft {
   const viaTarget = ports.filter((p) => p.targetPort === d.port);
   const hint = viaTarget.length ? msg('{0} is a targetPort of {1}; a destination names the Service port, not the container port.', d.port!, owner.what) : '';
   const candidate = viaTarget.length === 1 ? viaTarget[0] : ports.length === 1 ? ports[0] : undefined;
   const fixes: Fix[] = [];
   if (d.portSpan) {
     for (const p of candidate ? [candidate] : ports.slice(0, maxOffered)) {
-      fixes.push({ title: p.name ? msg('Use port {0} ({1})', p.port, p.name) : msg('Use port {0}', p.port), edits: [{ uri: r.uri, span: d.portSpan, newText: String(p.port) }], isPreferred: candidate ? true : undefined });
+      fixes.push({
+        title: p.name ? msg('Use port {0} ({1})', p.port, p.name) : msg('Use port {0}', p.port),
+        edits: [{ uri: r.uri, span: d.portSpan, newText: String(p.port) }],
+        isPreferred: candidate ? true : undefined,
+      });
     }
   }
   return {
     uri: r.uri,
     span: d.portSpan ?? d.span,
-    message: joinSentences([msg('VirtualService "{0}" sends {1} to port {2} of host "{3}", but {4} has no such port (its ports: {5}), so requests on this route fail with 503.', r.name, d.where, d.port!, String(d.host), owner.what, list), ...(hint ? [hint] : [])]),
+    message: joinSentences([
+      msg(
+        'VirtualService "{0}" sends {1} to port {2} of host "{3}", but {4} has no such port (its ports: {5}), so requests on this route fail with 503.',
+        r.name,
+        d.where,
+        d.port!,
+        String(d.host),
+        owner.what,
+        list,
+      ),
+      ...(hint ? [hint] : []),
+    ]),
     resource: refOf(r),
     related: [{ uri: owner.uri, span: owner.span, message: msg('The ports of {0}', owner.what) }],
     fixes,

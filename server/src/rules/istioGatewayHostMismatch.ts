@@ -10,7 +10,7 @@ export const istioGatewayHostMismatch = defineRule({
   code: 'istio-gateway-host-mismatch',
   subjects: ['resources'],
   defaultSeverity: 'warning',
-  title: 'VirtualService hosts are served by none of its Gateway\'s servers',
+  title: "VirtualService hosts are served by none of its Gateway's servers",
   description: `A gateway applies a VirtualService's routes only for the hosts both name: a VirtualService host must match a host of one of the bound Gateway's \`servers\` (wildcards match either way; a server host \`<namespace>/<host>\` is offered only to VirtualServices of that namespace, \`./<host>\` to those of the Gateway's, \`*/<host>\` to all; istio-semantics §I4). With no host in common the gateway answers 404 for the VirtualService's hosts. The same mistake is \`istioctl analyze\`'s IST0132 (VirtualServiceHostNotFoundInGateway). Stays quiet for Gateways not in scope (\`istio-gateway-missing\` covers typos), Gateway API Gateways, and Gateways or VirtualServices without hosts.`,
   examples: {
     bad: `apiVersion: networking.istio.io/v1
@@ -62,7 +62,14 @@ spec:
         yield {
           uri: r.uri,
           span: g.span,
-          message: msg('VirtualService "{0}" is bound to Gateway "{1}", but none of its hosts ({2}) matches a host the Gateway\'s servers offer to namespace "{3}" ({4}), so the gateway does not apply its routes and answers 404 for them.', r.name, gw.name, vsHosts.join(', '), r.namespace, all.join(', ') || msg('none')),
+          message: msg(
+            'VirtualService "{0}" is bound to Gateway "{1}", but none of its hosts ({2}) matches a host the Gateway\'s servers offer to namespace "{3}" ({4}), so the gateway does not apply its routes and answers 404 for them.',
+            r.name,
+            gw.name,
+            vsHosts.join(', '),
+            r.namespace,
+            all.join(', ') || msg('none'),
+          ),
           resource: refOf(r),
           related: [{ uri: gw.uri, span: gw.nameSpan, message: msg('Gateway "{0}" in namespace "{1}"', gw.name, gw.namespace) }],
         };

@@ -63,10 +63,22 @@ spec:
         yield {
           uri: r.uri,
           span: g.span,
-          message: joinSentences([msg('VirtualService "{0}" is bound to Gateway "{1}" in namespace "{2}", which does not exist, so no gateway applies its routes.', r.name, ref.name, ref.namespace), guess ? msg('Did you mean "{0}"?', guess.name) : msg('A Gateway "{0}" exists in namespace "{1}": write "{2}".', ref.name, elsewhere!.namespace, fixed)]),
+          message: joinSentences([
+            msg(
+              'VirtualService "{0}" is bound to Gateway "{1}" in namespace "{2}", which does not exist, so no gateway applies its routes.',
+              r.name,
+              ref.name,
+              ref.namespace,
+            ),
+            guess
+              ? msg('Did you mean "{0}"?', guess.name)
+              : msg('A Gateway "{0}" exists in namespace "{1}": write "{2}".', ref.name, elsewhere!.namespace, fixed),
+          ]),
           resource: refOf(r),
           related: target ? [{ uri: target.uri, span: target.nameSpan, message: msg('Gateway "{0}" in namespace "{1}"', target.name, target.namespace) }] : [],
-          fixes: [{ title: msg('Bind to "{0}"', fixed), edits: [{ uri: r.uri, span: g.span, newText: fixed }], isPreferred: guess ? guess.clear || undefined : true }],
+          fixes: [
+            { title: msg('Bind to "{0}"', fixed), edits: [{ uri: r.uri, span: g.span, newText: fixed }], isPreferred: guess ? guess.clear || undefined : true },
+          ],
         };
       }
     }

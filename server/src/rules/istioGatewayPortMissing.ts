@@ -77,7 +77,8 @@ spec:
       const fronts: { service: Service; workload: Workload }[] = [];
       for (const w of pods) {
         for (const s of lookup.servicesIn(w.namespace)) {
-          if (s.selector && [...s.selector].every(([k, v]) => w.template.labels.get(k) === v) && !fronts.some((f) => f.service === s)) fronts.push({ service: s, workload: w });
+          if (s.selector && [...s.selector].every(([k, v]) => w.template.labels.get(k) === v) && !fronts.some((f) => f.service === s))
+            fronts.push({ service: s, workload: w });
         }
       }
       if (!fronts.length) continue;
@@ -98,8 +99,16 @@ spec:
         }
       }
       if (unknown) continue;
-      const services = fronts.map((f) => (f.service.namespace !== gw.namespace ? msg('Service "{0}" in namespace "{1}"', f.service.name, f.service.namespace) : msg('Service "{0}"', f.service.name)));
-      const ports = fronts.flatMap((f) => f.service.ports.filter((p) => p.protocol === 'TCP').map((p) => (p.targetPort !== undefined && p.targetPort !== p.port ? `${p.port}→${p.targetPort}` : `${p.port}`)));
+      const services = fronts.map((f) =>
+        f.service.namespace !== gw.namespace
+          ? msg('Service "{0}" in namespace "{1}"', f.service.name, f.service.namespace)
+          : msg('Service "{0}"', f.service.name),
+      );
+      const ports = fronts.flatMap((f) =>
+        f.service.ports
+          .filter((p) => p.protocol === 'TCP')
+          .map((p) => (p.targetPort !== undefined && p.targetPort !== p.port ? `${p.port}→${p.targetPort}` : `${p.port}`)),
+      );
       for (const server of gw.servers) {
         if (server.port === undefined || !server.portSpan || exposed.has(server.port)) continue;
         const serverName = server.portName ? msg(' (server "{0}")', server.portName) : '';
@@ -107,11 +116,32 @@ spec:
         yield {
           uri: gw.uri,
           span: server.portSpan,
-          message: (fronts.length === 1
-            ? msg('Gateway "{0}" listens on port {1}{2}, but {3} in front of its gateway pods ({4} "{5}") exposes no such port or targetPort (TCP ports: {6}), so clients going through the Service never reach this server (istioctl analyze IST0162).', gw.name, server.port, serverName, services.join(msg(', ')), fronts[0].workload.kind, fronts[0].workload.name, portList)
-            : msg('Gateway "{0}" listens on port {1}{2}, but {3} in front of its gateway pods ({4} "{5}") expose no such port or targetPort (TCP ports: {6}), so clients going through the Service never reach this server (istioctl analyze IST0162).', gw.name, server.port, serverName, services.join(msg(', ')), fronts[0].workload.kind, fronts[0].workload.name, portList)),
+          message:
+            fronts.length === 1
+              ? msg(
+                  'Gateway "{0}" listens on port {1}{2}, but {3} in front of its gateway pods ({4} "{5}") exposes no such port or targetPort (TCP ports: {6}), so clients going through the Service never reach this server (istioctl analyze IST0162).',
+                  gw.name,
+                  server.port,
+                  serverName,
+                  services.join(msg(', ')),
+                  fronts[0].workload.kind,
+                  fronts[0].workload.name,
+                  portList,
+                )
+              : msg(
+                  'Gateway "{0}" listens on port {1}{2}, but {3} in front of its gateway pods ({4} "{5}") expose no such port or targetPort (TCP ports: {6}), so clients going through the Service never reach this server (istioctl analyze IST0162).',
+                  gw.name,
+                  server.port,
+                  serverName,
+                  services.join(msg(', ')),
+                  fronts[0].workload.kind,
+                  fronts[0].workload.name,
+                  portList,
+                ),
           resource: refOf(gw),
-          related: fronts.slice(0, 3).map((f) => ({ uri: f.service.uri, span: f.service.nameSpan, message: msg('The ports of Service "{0}"', f.service.name) })),
+          related: fronts
+            .slice(0, 3)
+            .map((f) => ({ uri: f.service.uri, span: f.service.nameSpan, message: msg('The ports of Service "{0}"', f.service.name) })),
         };
       }
     }

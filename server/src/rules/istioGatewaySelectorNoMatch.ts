@@ -59,7 +59,14 @@ spec:
 });
 
 /** The gateways an Istio installation names by role: two of them differ in few letters and are not typos of each other. */
-const knownGateways: ReadonlySet<string> = new Set(['ingressgateway', 'egressgateway', 'eastwestgateway', 'istio-ingressgateway', 'istio-egressgateway', 'istio-eastwestgateway']);
+const knownGateways: ReadonlySet<string> = new Set([
+  'ingressgateway',
+  'egressgateway',
+  'eastwestgateway',
+  'istio-ingressgateway',
+  'istio-egressgateway',
+  'istio-eastwestgateway',
+]);
 
 function check(lookup: Lookup, gw: IstioGateway, msg: Msg): FindingDraft | undefined {
   const near: { workload: Workload; key: string; has: string }[] = [];
@@ -77,13 +84,29 @@ function check(lookup: Lookup, gw: IstioGateway, msg: Msg): FindingDraft | undef
   const m = near[0];
   const span = gw.selectorEntrySpans.get(m.key)?.value ?? gw.selectorSpan ?? gw.nameSpan;
   const others = new Set(near.filter((n) => n.key === m.key).map((n) => n.has));
-  const fixes: Fix[] = others.size === 1 && gw.selectorEntrySpans.has(m.key) ? [{ title: msg('Change the selector value to "{0}"', m.has), edits: [{ uri: gw.uri, span, newText: m.has }], isPreferred: true }] : [];
+  const fixes: Fix[] =
+    others.size === 1 && gw.selectorEntrySpans.has(m.key)
+      ? [{ title: msg('Change the selector value to "{0}"', m.has), edits: [{ uri: gw.uri, span, newText: m.has }], isPreferred: true }]
+      : [];
   return {
     uri: gw.uri,
     span,
-    message: msg('Gateway "{0}" selects gateway pods labelled {1}: {2}, but no pod template in scope carries that, so no gateway serves its servers. {3} "{4}" in namespace "{5}" carries {1}: {6}; did you mean "{6}"?', gw.name, m.key, String(gw.selector.get(m.key)), m.workload.kind, m.workload.name, m.workload.namespace, m.has),
+    message: msg(
+      'Gateway "{0}" selects gateway pods labelled {1}: {2}, but no pod template in scope carries that, so no gateway serves its servers. {3} "{4}" in namespace "{5}" carries {1}: {6}; did you mean "{6}"?',
+      gw.name,
+      m.key,
+      String(gw.selector.get(m.key)),
+      m.workload.kind,
+      m.workload.name,
+      m.workload.namespace,
+      m.has,
+    ),
     resource: refOf(gw),
-    related: near.slice(0, 5).map((n) => ({ uri: n.workload.uri, span: n.workload.template.labelsSpan ?? n.workload.nameSpan, message: msg('The pod labels of {0} "{1}"', n.workload.kind, n.workload.name) })),
+    related: near.slice(0, 5).map((n) => ({
+      uri: n.workload.uri,
+      span: n.workload.template.labelsSpan ?? n.workload.nameSpan,
+      message: msg('The pod labels of {0} "{1}"', n.workload.kind, n.workload.name),
+    })),
     fixes,
   };
 }

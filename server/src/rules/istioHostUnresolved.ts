@@ -58,12 +58,24 @@ spec:
       if (isVirtualService(r)) {
         for (const d of r.destinations) {
           if (d.host === undefined || !d.hostSpan) continue;
-          const subject = d.role === 'mirror' ? msg('VirtualService "{0}" mirrors {1} to host "{2}"', r.name, d.where, d.host) : msg('VirtualService "{0}" routes {1} to host "{2}"', r.name, d.where, d.host);
+          const subject =
+            d.role === 'mirror'
+              ? msg('VirtualService "{0}" mirrors {1} to host "{2}"', r.name, d.where, d.host)
+              : msg('VirtualService "{0}" routes {1} to host "{2}"', r.name, d.where, d.host);
           const f = checkHost(lookup, config, msg, r, d.host, d.hostSpan, subject, msg('requests on this route fail with 503 (no cluster)'));
           if (f) yield f;
         }
       } else if (isDestinationRule(r) && r.host !== undefined && r.hostSpan) {
-        const f = checkHost(lookup, config, msg, r, r.host, r.hostSpan, msg('DestinationRule "{0}" is for host "{1}"', r.name, r.host), msg('its traffic policy and subsets apply to nothing'));
+        const f = checkHost(
+          lookup,
+          config,
+          msg,
+          r,
+          r.host,
+          r.hostSpan,
+          msg('DestinationRule "{0}" is for host "{1}"', r.name, r.host),
+          msg('its traffic policy and subsets apply to nothing'),
+        );
         if (f) yield f;
       }
     }
@@ -73,14 +85,31 @@ spec:
 /** Namespaces the Istio installer fills with Services of its own (istiod, gateways, add-ons): what is not written there is unknown. */
 const istioNamespaces: ReadonlySet<string> = new Set(['istio-system', 'istio-ingress', 'istio-egress']);
 
-function checkHost(lookup: Lookup, config: AnalysisConfig, msg: Msg, r: ResourceBase, written: string, span: Span, subject: string, consequence: string): FindingDraft | undefined {
+function checkHost(
+  lookup: Lookup,
+  config: AnalysisConfig,
+  msg: Msg,
+  r: ResourceBase,
+  written: string,
+  span: Span,
+  subject: string,
+  consequence: string,
+): FindingDraft | undefined {
   const target = istioTarget(lookup, config, written, r.namespace);
   if (target.kind === 'unexpanded') {
     const s = target.service;
     return {
       uri: r.uri,
       span,
-      message: msg('{0}, but Istio expands only names without a dot: "{1}" is taken as a host of its own, which no Service or ServiceEntry declares, so {2}. Write "{3}" (or "{4}" from namespace "{5}").', subject, written, consequence, target.full, s.name, s.namespace),
+      message: msg(
+        '{0}, but Istio expands only names without a dot: "{1}" is taken as a host of its own, which no Service or ServiceEntry declares, so {2}. Write "{3}" (or "{4}" from namespace "{5}").',
+        subject,
+        written,
+        consequence,
+        target.full,
+        s.name,
+        s.namespace,
+      ),
       resource: refOf(r),
       related: [{ uri: s.uri, span: s.nameSpan, message: msg('Service "{0}" in namespace "{1}"', s.name, s.namespace) }],
       fixes: [{ title: msg('Write the full name "{0}"', target.full), edits: [{ uri: r.uri, span, newText: target.full }], isPreferred: true }],
@@ -96,15 +125,50 @@ function checkHost(lookup: Lookup, config: AnalysisConfig, msg: Msg, r: Resource
   // make this one (an operator, a chart, a Service applied without a namespace: §9.2). Routing for Services made
   // elsewhere (another repository, a VM registered into the mesh) is common: any other name is unknown.
   const typo = guess !== undefined && isTypo(target.name, guess.name);
-  const misplaced = !guess && elsewhere !== undefined && !written.includes('.') && !istioNamespaces.has(target.namespace)
-    && servicesBeside(lookup, r.uri, target.namespace) && !lookup.serviceUnknown(target.namespace, target.name, r.uri);
+  const misplaced =
+    !guess &&
+    elsewhere !== undefined &&
+    !written.includes('.') &&
+    !istioNamespaces.has(target.namespace) &&
+    servicesBeside(lookup, r.uri, target.namespace) &&
+    !lookup.serviceUnknown(target.namespace, target.name, r.uri);
   if (!typo && !rejected && !misplaced) return undefined;
-  const parts = [rejected
-    ? msg('{0}, which Istio reads as {1}, but there is no Service "{2}" in namespace "{3}" ({4}) and no ServiceEntry declares it, so {5}.', subject, target.fqdn, target.name, target.namespace, rejected, consequence)
-    : msg('{0}, which Istio reads as {1}, but there is no Service "{2}" in namespace "{3}" and no ServiceEntry declares it, so {4}.', subject, target.fqdn, target.name, target.namespace, consequence)];
+  const parts = [
+    rejected
+      ? msg(
+          '{0}, which Istio reads as {1}, but there is no Service "{2}" in namespace "{3}" ({4}) and no ServiceEntry declares it, so {5}.',
+          subject,
+          target.fqdn,
+          target.name,
+          target.namespace,
+          rejected,
+          consequence,
+        )
+      : msg(
+          '{0}, which Istio reads as {1}, but there is no Service "{2}" in namespace "{3}" and no ServiceEntry declares it, so {4}.',
+          subject,
+          target.fqdn,
+          target.name,
+          target.namespace,
+          consequence,
+        ),
+  ];
   if (guess) parts.push(msg('Did you mean "{0}"?', guess.name));
-  if (misplaced) parts.push(msg('A Service "{0}" exists in namespace "{1}": a short name is read in the namespace of the {2}, so write "{3}".', target.name, elsewhere.namespace, r.kind, `${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}`));
-  const fixedHost = guess ? written.replace(/^[^.]+/, guess.name) : misplaced ? `${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}` : undefined;
+  if (misplaced)
+    parts.push(
+      msg(
+        'A Service "{0}" exists in namespace "{1}": a short name is read in the namespace of the {2}, so write "{3}".',
+        target.name,
+        elsewhere.namespace,
+        r.kind,
+        `${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}`,
+      ),
+    );
+  const fixedHost = guess
+    ? written.replace(/^[^.]+/, guess.name)
+    : misplaced
+      ? `${target.name}.${elsewhere.namespace}.svc.${target.fqdn.slice(target.fqdn.indexOf('.svc.') + 5)}`
+      : undefined;
   return {
     uri: r.uri,
     span,
@@ -112,8 +176,12 @@ function checkHost(lookup: Lookup, config: AnalysisConfig, msg: Msg, r: Resource
     resource: refOf(r),
     related: [
       ...(close ? [{ uri: close.uri, span: close.nameSpan, message: msg('Service "{0}" has the closest name', close.name) }] : []),
-      ...(misplaced ? [{ uri: elsewhere.uri, span: elsewhere.nameSpan, message: msg('Service "{0}" is in namespace "{1}"', target.name, elsewhere.namespace) }] : []),
+      ...(misplaced
+        ? [{ uri: elsewhere.uri, span: elsewhere.nameSpan, message: msg('Service "{0}" is in namespace "{1}"', target.name, elsewhere.namespace) }]
+        : []),
     ],
-    fixes: fixedHost ? [{ title: msg('Change the host to "{0}"', fixedHost), edits: [{ uri: r.uri, span, newText: fixedHost }], isPreferred: guess?.clear || undefined }] : [],
+    fixes: fixedHost
+      ? [{ title: msg('Change the host to "{0}"', fixedHost), edits: [{ uri: r.uri, span, newText: fixedHost }], isPreferred: guess?.clear || undefined }]
+      : [],
   };
 }

@@ -65,15 +65,39 @@ spec:
         if (!rules.length && target.kind !== 'service' && target.kind !== 'entry') continue;
         const names = rules.flatMap((dr) => dr.subsets.flatMap((s) => (s.name ? [s.name] : [])));
         const guess = closestName(d.subset, names);
-        const defined = names.length ? msg('the DestinationRules for it define {0}', names.map((n) => `"${n}"`).join(', ')) : msg('no DestinationRule in scope is for {0}', target.fqdn);
-        const { related } = firstRelated(rules, (dr) => ({ uri: dr.uri, span: dr.hostSpan ?? dr.nameSpan, message: msg('DestinationRule "{0}" in namespace "{1}"', dr.name, dr.namespace) }));
+        const defined = names.length
+          ? msg('the DestinationRules for it define {0}', names.map((n) => `"${n}"`).join(', '))
+          : msg('no DestinationRule in scope is for {0}', target.fqdn);
+        const { related } = firstRelated(rules, (dr) => ({
+          uri: dr.uri,
+          span: dr.hostSpan ?? dr.nameSpan,
+          message: msg('DestinationRule "{0}" in namespace "{1}"', dr.name, dr.namespace),
+        }));
         yield {
           uri: r.uri,
           span: d.subsetSpan,
-          message: joinSentences([msg('VirtualService "{0}" sends {1} to subset "{2}" of host "{3}", but {4}, so requests on this route fail with 503.', r.name, d.where, d.subset, d.host, defined), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
+          message: joinSentences([
+            msg(
+              'VirtualService "{0}" sends {1} to subset "{2}" of host "{3}", but {4}, so requests on this route fail with 503.',
+              r.name,
+              d.where,
+              d.subset,
+              d.host,
+              defined,
+            ),
+            ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : []),
+          ]),
           resource: refOf(r),
           related,
-          fixes: guess ? [{ title: msg('Change the subset to "{0}"', guess.name), edits: [{ uri: r.uri, span: d.subsetSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          fixes: guess
+            ? [
+                {
+                  title: msg('Change the subset to "{0}"', guess.name),
+                  edits: [{ uri: r.uri, span: d.subsetSpan, newText: guess.name }],
+                  isPreferred: guess.clear || undefined,
+                },
+              ]
+            : [],
         };
       }
     }

@@ -46,18 +46,36 @@ spec:
       for (const t of r.tls) {
         if (!unverified(t) || !t.modeSpan) continue;
         const host = r.host ?? '';
-        const what = t.level === 'destination'
-          ? msg('DestinationRule "{0}" originates TLS (mode {1}) to host "{2}" without caCertificates or credentialName, so it names no CA for the server\'s certificate.', r.name, t.mode ?? '', host)
-          : msg('DestinationRule "{0}" originates TLS (mode {1}) to port {2} of host "{3}" without caCertificates or credentialName, so it names no CA for the server\'s certificate.', r.name, t.mode ?? '', t.port ?? 0, host);
+        const what =
+          t.level === 'destination'
+            ? msg(
+                'DestinationRule "{0}" originates TLS (mode {1}) to host "{2}" without caCertificates or credentialName, so it names no CA for the server\'s certificate.',
+                r.name,
+                t.mode ?? '',
+                host,
+              )
+            : msg(
+                'DestinationRule "{0}" originates TLS (mode {1}) to port {2} of host "{3}" without caCertificates or credentialName, so it names no CA for the server\'s certificate.',
+                r.name,
+                t.mode ?? '',
+                t.port ?? 0,
+                host,
+              );
         yield {
           uri: r.uri,
           span: t.modeSpan,
           message: joinSentences([
             what,
             inCluster(host, r.namespace, zone)
-              ? msg('Istio 1.21 and later verify it against the proxy\'s system root CAs only, so a certificate a private CA signed fails the handshake; earlier versions do not verify it at all.')
-              : msg('Istio 1.21 and later verify it against the proxy\'s system root CAs, which suffices for a certificate of a public CA; earlier versions do not verify it at all, so any certificate the server presents is accepted.'),
-            msg('Set caCertificates (a file in the proxy) or credentialName (a Secret with the CA), or insecureSkipVerify: true if not verifying the server is intended.'),
+              ? msg(
+                  "Istio 1.21 and later verify it against the proxy's system root CAs only, so a certificate a private CA signed fails the handshake; earlier versions do not verify it at all.",
+                )
+              : msg(
+                  "Istio 1.21 and later verify it against the proxy's system root CAs, which suffices for a certificate of a public CA; earlier versions do not verify it at all, so any certificate the server presents is accepted.",
+                ),
+            msg(
+              'Set caCertificates (a file in the proxy) or credentialName (a Secret with the CA), or insecureSkipVerify: true if not verifying the server is intended.',
+            ),
           ]),
           resource: refOf(r),
         };

@@ -95,16 +95,29 @@ spec:
       const first = found[0];
       const or = msg(' or ');
       const ports = dns.ports.join(or);
-      const what = first.missing.length === 2
-        ? msg('no egress rule admits the cluster DNS pods ({0}, UDP and TCP {1}), so every lookup times out', dns.namespaces.join(or), ports)
-        : msg('no egress rule admits the cluster DNS pods on TCP {0} (UDP is admitted), so lookups whose answers do not fit in UDP fail', ports);
-      const others = found.length > 1 ? (found.length > 2 ? msg(' (and {0} more workloads)', found.length - 1) : msg(' (and {0} more workload)', found.length - 1)) : '';
+      const what =
+        first.missing.length === 2
+          ? msg('no egress rule admits the cluster DNS pods ({0}, UDP and TCP {1}), so every lookup times out', dns.namespaces.join(or), ports)
+          : msg('no egress rule admits the cluster DNS pods on TCP {0} (UDP is admitted), so lookups whose answers do not fit in UDP fail', ports);
+      const others =
+        found.length > 1 ? (found.length > 2 ? msg(' (and {0} more workloads)', found.length - 1) : msg(' (and {0} more workload)', found.length - 1)) : '';
       yield {
         uri: np.uri,
         span: np.nameSpan ?? np.span,
-        message: msg('This policy limits the egress of {0} "{1}"{2}, which looks up "{3}", but {4}. Add an egress rule to the DNS namespace for {5} on the DNS pods\' port ({6}).', first.w.kind, first.w.name, others, first.name, what, first.missing.join(msg(' and ')), ports),
+        message: msg(
+          'This policy limits the egress of {0} "{1}"{2}, which looks up "{3}", but {4}. Add an egress rule to the DNS namespace for {5} on the DNS pods\' port ({6}).',
+          first.w.kind,
+          first.w.name,
+          others,
+          first.name,
+          what,
+          first.missing.join(msg(' and ')),
+          ports,
+        ),
         resource: refOf(np),
-        related: [{ uri: first.w.uri, span: first.w.nameSpan ?? first.w.span, message: msg('{0} "{1}" looks up "{2}"', first.w.kind, first.w.name, first.name) }],
+        related: [
+          { uri: first.w.uri, span: first.w.nameSpan ?? first.w.span, message: msg('{0} "{1}" looks up "{2}"', first.w.kind, first.w.name, first.name) },
+        ],
       };
     }
   },
@@ -122,7 +135,8 @@ function dnsTargets(lookup: Lookup): DnsTargets {
   // CoreDNS and kube-dns pods listen on 53; OpenShift's dns-default pods on 5353 (its Service maps 53 to 5353).
   const ports = new Set<number>([53, 5353]);
   for (const s of services) {
-    for (const g of lookup.endpointsOf(s).groups) for (const t of g.ports) if (t.servicePort.port === 53 && t.containerPort !== undefined) ports.add(t.containerPort);
+    for (const g of lookup.endpointsOf(s).groups)
+      for (const t of g.ports) if (t.servicePort.port === 53 && t.containerPort !== undefined) ports.add(t.containerPort);
     for (const p of s.ports) if (p.port === 53 && typeof p.targetPort === 'number') ports.add(p.targetPort);
   }
   return { namespaces: [...new Set([...dnsNamespaces, ...services.map((s) => s.namespace)])], ports: [...ports], services };
@@ -147,7 +161,13 @@ function clusterNameIn(lookup: Lookup, w: Workload, zone: string): string | unde
 
 /** Whether one egress rule may admit the DNS pods on this protocol (unknown counts as admitting). */
 function admitsDns(lookup: Lookup, np: NetworkPolicy, rule: PolicyRule, protocol: string, dns: DnsTargets): boolean {
-  const portOk = !rule.ports.length || rule.ports.some((p) => p.protocol === protocol && (p.port === undefined || typeof p.port === 'string' || dns.ports.some((d) => d >= (p.port as number) && d <= (p.endPort ?? (p.port as number)))));
+  const portOk =
+    !rule.ports.length ||
+    rule.ports.some(
+      (p) =>
+        p.protocol === protocol &&
+        (p.port === undefined || typeof p.port === 'string' || dns.ports.some((d) => d >= (p.port as number) && d <= (p.endPort ?? (p.port as number)))),
+    );
   if (!portOk) return false;
   if (!rule.peers.length) return true;
   return rule.peers.some((peer) => {

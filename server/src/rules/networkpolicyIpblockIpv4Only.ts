@@ -67,9 +67,21 @@ spec:
         yield {
           uri: p.uri,
           span: ranges[0].span,
-          message: messageOf(msg, p, direction, ranges.map((r) => r.cidr), evidence),
+          message: messageOf(
+            msg,
+            p,
+            direction,
+            ranges.map((r) => r.cidr),
+            evidence,
+          ),
           resource: refOf(p),
-          related: [{ uri: evidence.service.uri, span: evidence.span, message: msg('Service "{0}" asks for IPv6 addresses ({1})', evidence.service.name, evidence.field) }],
+          related: [
+            {
+              uri: evidence.service.uri,
+              span: evidence.span,
+              message: msg('Service "{0}" asks for IPv6 addresses ({1})', evidence.service.name, evidence.field),
+            },
+          ],
         };
       }
     }
@@ -98,16 +110,37 @@ function ipv4Only(rules: readonly PolicyRule[]): { readonly cidr: string; readon
 function ipv6Evidence(services: readonly Service[]): { readonly service: Service; readonly field: string; readonly span: Span } | undefined {
   for (const s of services) {
     if (s.type === 'ExternalName') continue;
-    if (s.ipFamilyPolicy === 'PreferDualStack' || s.ipFamilyPolicy === 'RequireDualStack') return { service: s, field: `ipFamilyPolicy: ${s.ipFamilyPolicy}`, span: s.ipFamilyPolicySpan ?? s.nameSpan };
+    if (s.ipFamilyPolicy === 'PreferDualStack' || s.ipFamilyPolicy === 'RequireDualStack')
+      return { service: s, field: `ipFamilyPolicy: ${s.ipFamilyPolicy}`, span: s.ipFamilyPolicySpan ?? s.nameSpan };
     if (s.ipFamilies.includes('IPv6')) return { service: s, field: `ipFamilies: [${s.ipFamilies.join(', ')}]`, span: s.ipFamiliesSpan ?? s.nameSpan };
   }
   return undefined;
 }
 
-function messageOf(msg: Msg, p: NetworkPolicy, direction: 'Ingress' | 'Egress', cidrs: readonly string[], evidence: { readonly service: Service; readonly field: string }): string {
+function messageOf(
+  msg: Msg,
+  p: NetworkPolicy,
+  direction: 'Ingress' | 'Egress',
+  cidrs: readonly string[],
+  evidence: { readonly service: Service; readonly field: string },
+): string {
   const named = cidrs.slice(0, maxNamed).join(', ');
   const list = cidrs.length > maxNamed ? msg('{0} and {1} more', named, cidrs.length - maxNamed) : named;
   return direction === 'Ingress'
-    ? msg('Every ipBlock in the ingress rules of NetworkPolicy "{0}" is an IPv4 range ({1}), while Service "{2}" of namespace "{3}" asks for IPv6 addresses ({4}): where the cluster has IPv6, the pods have IPv6 addresses too, and an IPv4 range matches (and excepts) IPv4 addresses only, so these rules allow no IPv6 connection from those sources. Add their IPv6 ranges if they connect over IPv6.', p.name, list, evidence.service.name, p.namespace, evidence.field)
-    : msg('Every ipBlock in the egress rules of NetworkPolicy "{0}" is an IPv4 range ({1}), while Service "{2}" of namespace "{3}" asks for IPv6 addresses ({4}): where the cluster has IPv6, the pods have IPv6 addresses too, and an IPv4 range matches (and excepts) IPv4 addresses only, so these rules allow no IPv6 connection to those destinations. Add their IPv6 ranges if the pods reach them over IPv6.', p.name, list, evidence.service.name, p.namespace, evidence.field);
+    ? msg(
+        'Every ipBlock in the ingress rules of NetworkPolicy "{0}" is an IPv4 range ({1}), while Service "{2}" of namespace "{3}" asks for IPv6 addresses ({4}): where the cluster has IPv6, the pods have IPv6 addresses too, and an IPv4 range matches (and excepts) IPv4 addresses only, so these rules allow no IPv6 connection from those sources. Add their IPv6 ranges if they connect over IPv6.',
+        p.name,
+        list,
+        evidence.service.name,
+        p.namespace,
+        evidence.field,
+      )
+    : msg(
+        'Every ipBlock in the egress rules of NetworkPolicy "{0}" is an IPv4 range ({1}), while Service "{2}" of namespace "{3}" asks for IPv6 addresses ({4}): where the cluster has IPv6, the pods have IPv6 addresses too, and an IPv4 range matches (and excepts) IPv4 addresses only, so these rules allow no IPv6 connection to those destinations. Add their IPv6 ranges if the pods reach them over IPv6.',
+        p.name,
+        list,
+        evidence.service.name,
+        p.namespace,
+        evidence.field,
+      );
 }

@@ -77,20 +77,51 @@ spec:
           for (const entry of named) {
             const declaring = destinations.filter((w) => declares(w, entry.port, entry.protocol));
             if (declaring.length) continue;
-            const other = destinations.flatMap((w) => w.template.containers.flatMap((c) => c.ports.filter((p) => p.name === entry.port).map((p) => ({ w, p }))))[0];
+            const other = destinations.flatMap((w) =>
+              w.template.containers.flatMap((c) => c.ports.filter((p) => p.name === entry.port).map((p) => ({ w, p }))),
+            )[0];
             const whose = direction === 'ingress' ? msg('the pods this policy selects') : msg('the pods this rule allows traffic to');
-            const names = [...new Set(destinations.flatMap((w) => w.template.containers.flatMap((c) => c.ports.filter((p) => p.name && p.protocol === entry.protocol).map((p) => p.name!))))].slice(0, 5);
+            const names = [
+              ...new Set(
+                destinations.flatMap((w) =>
+                  w.template.containers.flatMap((c) => c.ports.filter((p) => p.name && p.protocol === entry.protocol).map((p) => p.name!)),
+                ),
+              ),
+            ].slice(0, 5);
             const hint = other
               ? entry.protocol === 'TCP'
-                ? msg('{0} "{1}" declares "{2}" for {3}; the entry\'s protocol is {4} (TCP when none is written).', other.w.kind, other.w.name, entry.port, other.p.protocol, entry.protocol)
-                : msg('{0} "{1}" declares "{2}" for {3}; the entry\'s protocol is {4}.', other.w.kind, other.w.name, entry.port, other.p.protocol, entry.protocol)
-              : names.length ? msg('Their {0} ports are named {1}.', entry.protocol, names.map((n) => `"${n}"`).join(', ')) : msg('They declare no named {0} port.', entry.protocol);
+                ? msg(
+                    '{0} "{1}" declares "{2}" for {3}; the entry\'s protocol is {4} (TCP when none is written).',
+                    other.w.kind,
+                    other.w.name,
+                    entry.port,
+                    other.p.protocol,
+                    entry.protocol,
+                  )
+                : msg(
+                    '{0} "{1}" declares "{2}" for {3}; the entry\'s protocol is {4}.',
+                    other.w.kind,
+                    other.w.name,
+                    entry.port,
+                    other.p.protocol,
+                    entry.protocol,
+                  )
+              : names.length
+                ? msg('Their {0} ports are named {1}.', entry.protocol, names.map((n) => `"${n}"`).join(', '))
+                : msg('They declare no named {0} port.', entry.protocol);
             yield {
               uri: np.uri,
               span: entry.portSpan ?? entry.span ?? rule.span,
-              message: joinSentences([direction === 'ingress' ? msg('No container port named "{0}" for {1} in {2}, so this ingress entry admits nothing.', entry.port, entry.protocol, whose) : msg('No container port named "{0}" for {1} in {2}, so this egress entry admits nothing.', entry.port, entry.protocol, whose), hint]),
+              message: joinSentences([
+                direction === 'ingress'
+                  ? msg('No container port named "{0}" for {1} in {2}, so this ingress entry admits nothing.', entry.port, entry.protocol, whose)
+                  : msg('No container port named "{0}" for {1} in {2}, so this egress entry admits nothing.', entry.port, entry.protocol, whose),
+                hint,
+              ]),
               resource: refOf(np),
-              related: other?.p.nameSpan ? [{ uri: other.w.uri, span: other.p.nameSpan, message: msg('"{0}" is declared here for {1}', entry.port, other.p.protocol) }] : undefined,
+              related: other?.p.nameSpan
+                ? [{ uri: other.w.uri, span: other.p.nameSpan, message: msg('"{0}" is declared here for {1}', entry.port, other.p.protocol) }]
+                : undefined,
             };
           }
         }
@@ -102,4 +133,3 @@ spec:
 function declares(w: Workload, name: string, protocol: string): boolean {
   return w.template.containers.some((c) => c.ports.some((p) => p.name === name && p.protocol === protocol));
 }
-

@@ -70,7 +70,10 @@ spec:
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const np of subjects.networkPolicies) {
-      const rules: [PolicyRule, 'from' | 'to'][] = [...np.ingress.map((r): [PolicyRule, 'from'] => [r, 'from']), ...np.egress.map((r): [PolicyRule, 'to'] => [r, 'to'])];
+      const rules: [PolicyRule, 'from' | 'to'][] = [
+        ...np.ingress.map((r): [PolicyRule, 'from'] => [r, 'from']),
+        ...np.egress.map((r): [PolicyRule, 'to'] => [r, 'to']),
+      ];
       for (const [rule, direction] of rules) {
         for (const peer of rule.peers) {
           const problem = checkPeer(lookup, np, peer, msg);
@@ -78,9 +81,20 @@ spec:
           yield {
             uri: np.uri,
             span: problem.span ?? peer.span,
-            message: direction === 'from'
-              ? msg('This from peer selects pods labelled {0} {1}, but no pod there has these labels, so the rule allows no traffic from them and that traffic is dropped. {2}', formatSelector(peer.podSelector!), problem.where, problem.hint)
-              : msg('This to peer selects pods labelled {0} {1}, but no pod there has these labels, so the rule allows no traffic to them and that traffic is dropped. {2}', formatSelector(peer.podSelector!), problem.where, problem.hint),
+            message:
+              direction === 'from'
+                ? msg(
+                    'This from peer selects pods labelled {0} {1}, but no pod there has these labels, so the rule allows no traffic from them and that traffic is dropped. {2}',
+                    formatSelector(peer.podSelector!),
+                    problem.where,
+                    problem.hint,
+                  )
+                : msg(
+                    'This to peer selects pods labelled {0} {1}, but no pod there has these labels, so the rule allows no traffic to them and that traffic is dropped. {2}',
+                    formatSelector(peer.podSelector!),
+                    problem.where,
+                    problem.hint,
+                  ),
             resource: refOf(np),
             related: problem.related,
           };
@@ -112,7 +126,11 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   const keys = selectorKeys(pods);
   if (keys.some(isGeneratedLabel) || [...pods.matchLabels.values()].some(hasPlaceholder)) return undefined;
   const quoted = namespaces.map((n) => `"${n}"`).join(', ');
-  const where = peer.namespaceSelector ? (namespaces.length > 1 ? msg('in namespaces {0}', quoted) : msg('in namespace {0}', quoted)) : msg('in namespace "{0}"', policyNamespace);
+  const where = peer.namespaceSelector
+    ? namespaces.length > 1
+      ? msg('in namespaces {0}', quoted)
+      : msg('in namespace {0}', quoted)
+    : msg('in namespace "{0}"', policyNamespace);
   // The evidence model (rules/selectorEvidence.ts, semantics §9.0): a near miss is reported whatever else is there.
   for (const ns of namespaces) {
     const evidence = selectorEvidence(lookup, { uri: np.uri, namespace: ns }, pods, msg);
@@ -123,7 +141,12 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
     if (!near || (!isDecisive(near) && lookup.podsUnknown(ns, keys, np.uri))) continue;
     // the near miss's workload (its words start with it in every language), placed in its namespace
     const hint = describeNearMiss(near, msg).replace(/^(\w+ "[^"]*")/, ns !== policyNamespace ? msg('{0} in namespace "{1}"', '$1', ns) : '$1');
-    return { span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value, where, hint, related: [nearMissRelated(near, msg)] };
+    return {
+      span: near.closeness === 'key' ? pods.labelSpans.get(near.key)?.key : pods.labelSpans.get(near.key)?.value,
+      where,
+      hint,
+      related: [nearMissRelated(near, msg)],
+    };
   }
   // Nothing near. A peer of the policy's own namespace (no namespaceSelector), where the manifests deploy workloads
   // next to the policy that carry the peer's keys (an owned namespace, semantics §9.0), names pods these manifests
@@ -132,7 +155,12 @@ function checkPeer(lookup: Lookup, np: NetworkPolicy, peer: PolicyPeer, msg: Msg
   if (!peer.namespaceSelector && !lookup.podsUnknown(policyNamespace, keys, np.uri)) {
     const evidence = selectorEvidence(lookup, np, pods, msg);
     const owned = evidence.owned.filter((w) => ofSameUnit(np.uri, w.uri));
-    if (owned.length && !evidence.inVariants.length) return { span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value, where, hint: describeOwned(owned, policyNamespace, formatSelector(pods), msg) };
+    if (owned.length && !evidence.inVariants.length)
+      return {
+        span: pods.matchExpressions.length || pods.labelSpans.size !== 1 ? undefined : [...pods.labelSpans.values()][0].value,
+        where,
+        hint: describeOwned(owned, policyNamespace, formatSelector(pods), msg),
+      };
   }
   return undefined;
 }

@@ -78,7 +78,11 @@ spec:
       // Pods an operator makes may carry the labels (semantics §9.2), unless a near miss is decisive.
       if (!(near && isDecisive(near)) && lookup.podsUnknown(np.namespace, keys, np.uri)) continue;
       if (near) hint = describeNearMiss(near, msg);
-      else if (evidence.elsewhere.length) hint = msg('Pods with these labels exist in namespace {0}, but a NetworkPolicy only applies in its own namespace.', [...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', '));
+      else if (evidence.elsewhere.length)
+        hint = msg(
+          'Pods with these labels exist in namespace {0}, but a NetworkPolicy only applies in its own namespace.',
+          [...new Set(evidence.elsewhere.map((w) => w.namespace))].map((n) => `"${n}"`).join(', '),
+        );
       // Nothing close, but the manifests deploy workloads into the namespace next to the policy, carrying the
       // selector's keys (semantics §9.0: an owned namespace): the policy was written for pods these manifests should
       // make, and protects none of them. A shared policy set applied to a build that leaves one app out is quiet: the
@@ -88,8 +92,22 @@ spec:
       else continue;
       yield {
         uri: np.uri,
-        span: (near ? (near.closeness === 'key' ? np.podSelector.labelSpans.get(near.key)?.key : np.podSelector.labelSpans.get(near.key)?.value) : soleValueSpan(np.podSelector)) ?? np.podSelectorSpan ?? np.nameSpan,
-        message: joinSentences([msg('podSelector ({0}) matches no pod template in namespace "{1}", so this NetworkPolicy restricts nothing.', formatSelector(np.podSelector), np.namespace), hint]),
+        span:
+          (near
+            ? near.closeness === 'key'
+              ? np.podSelector.labelSpans.get(near.key)?.key
+              : np.podSelector.labelSpans.get(near.key)?.value
+            : soleValueSpan(np.podSelector)) ??
+          np.podSelectorSpan ??
+          np.nameSpan,
+        message: joinSentences([
+          msg(
+            'podSelector ({0}) matches no pod template in namespace "{1}", so this NetworkPolicy restricts nothing.',
+            formatSelector(np.podSelector),
+            np.namespace,
+          ),
+          hint,
+        ]),
         resource: refOf(np),
         related: near ? [nearMissRelated(near, msg)] : undefined,
       };

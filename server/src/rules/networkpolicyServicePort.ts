@@ -88,17 +88,49 @@ spec:
             const hit = serviceTranslating(lookup, destinations, entry);
             if (!hit) continue;
             // Already admitted on the pod port by another entry of the rule: a belt-and-braces rule, not a mistake.
-            if (rule.ports.some((p) => p.protocol === entry.protocol && (p.port === undefined || (typeof p.port === 'number' && hit.target >= p.port && hit.target <= (p.endPort ?? p.port))))) continue;
+            if (
+              rule.ports.some(
+                (p) =>
+                  p.protocol === entry.protocol &&
+                  (p.port === undefined || (typeof p.port === 'number' && hit.target >= p.port && hit.target <= (p.endPort ?? p.port))),
+              )
+            )
+              continue;
             const { service, target, workload } = hit;
             yield {
               uri: np.uri,
               span: entry.portSpan ?? entry.span ?? rule.span,
-              message: direction === 'ingress'
-                ? msg('{0}/{1} is the port of Service "{2}", but policies are matched on the pod port after the Service is translated: its targetPort lands on {3} in {4} "{5}", and no selected pod declares {0}. This ingress entry does not admit the traffic sent through the Service; write {3}.', entry.port, entry.protocol, service.name, target, workload.kind, workload.name)
-                : msg('{0}/{1} is the port of Service "{2}", but policies are matched on the pod port after the Service is translated: its targetPort lands on {3} in {4} "{5}", and no destination pod declares {0}. This egress entry does not admit the traffic sent through the Service; write {3}.', entry.port, entry.protocol, service.name, target, workload.kind, workload.name),
+              message:
+                direction === 'ingress'
+                  ? msg(
+                      '{0}/{1} is the port of Service "{2}", but policies are matched on the pod port after the Service is translated: its targetPort lands on {3} in {4} "{5}", and no selected pod declares {0}. This ingress entry does not admit the traffic sent through the Service; write {3}.',
+                      entry.port,
+                      entry.protocol,
+                      service.name,
+                      target,
+                      workload.kind,
+                      workload.name,
+                    )
+                  : msg(
+                      '{0}/{1} is the port of Service "{2}", but policies are matched on the pod port after the Service is translated: its targetPort lands on {3} in {4} "{5}", and no destination pod declares {0}. This egress entry does not admit the traffic sent through the Service; write {3}.',
+                      entry.port,
+                      entry.protocol,
+                      service.name,
+                      target,
+                      workload.kind,
+                      workload.name,
+                    ),
               resource: refOf(np),
-              related: [{ uri: service.uri, span: service.ports.find((p) => p.port === entry.port && p.protocol === entry.protocol)?.span ?? service.nameSpan ?? service.span, message: msg('Service "{0}" maps {1} to {2}', service.name, entry.port, target) }],
-              fixes: entry.portSpan ? [{ title: msg('Allow the pod port {0}', target), isPreferred: true, edits: [{ uri: np.uri, span: entry.portSpan, newText: String(target) }] }] : undefined,
+              related: [
+                {
+                  uri: service.uri,
+                  span: service.ports.find((p) => p.port === entry.port && p.protocol === entry.protocol)?.span ?? service.nameSpan ?? service.span,
+                  message: msg('Service "{0}" maps {1} to {2}', service.name, entry.port, target),
+                },
+              ],
+              fixes: entry.portSpan
+                ? [{ title: msg('Allow the pod port {0}', target), isPreferred: true, edits: [{ uri: np.uri, span: entry.portSpan, newText: String(target) }] }]
+                : undefined,
             };
           }
         }
@@ -112,7 +144,11 @@ function listensOn(w: Workload, port: number, protocol: string): boolean {
 }
 
 /** A Service of a destination's namespace whose `port` is the entry's and whose target in those pods is another port. */
-function serviceTranslating(lookup: Lookup, destinations: readonly Workload[], entry: PolicyPort & { port: number }): { service: Service; target: number; workload: Workload } | undefined {
+function serviceTranslating(
+  lookup: Lookup,
+  destinations: readonly Workload[],
+  entry: PolicyPort & { port: number },
+): { service: Service; target: number; workload: Workload } | undefined {
   const namespaces = [...new Set(destinations.map((w) => w.namespace))];
   for (const ns of namespaces) {
     for (const service of lookup.servicesIn(ns)) {
@@ -126,4 +162,3 @@ function serviceTranslating(lookup: Lookup, destinations: readonly Workload[], e
   }
   return undefined;
 }
-

@@ -72,9 +72,17 @@ spec: {containers: [{name: admin, image: admin, ports: [{containerPort: 80}]}]}`
           yield {
             uri: svc.uri,
             span: port.nodePortSpan,
-            message: msg('Node port {0} is also claimed by Service {1}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".', nodePort, names.join(', ')),
+            message: msg(
+              'Node port {0} is also claimed by Service {1}. Node ports are shared by the whole cluster (any namespace, any protocol), so only the Service applied first gets it; the other is rejected with "provided port is already allocated".',
+              nodePort,
+              names.join(', '),
+            ),
             resource: refOf(svc),
-            related: others.map((o) => ({ uri: o.svc.uri, span: o.port.nodePortSpan!, message: msg('Service {0} claims node port {1} here', `${o.svc.namespace}/${o.svc.name}`, nodePort) })),
+            related: others.map((o) => ({
+              uri: o.svc.uri,
+              span: o.port.nodePortSpan!,
+              message: msg('Service {0} claims node port {1} here', `${o.svc.namespace}/${o.svc.name}`, nodePort),
+            })),
           };
         }
       }

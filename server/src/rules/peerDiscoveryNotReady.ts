@@ -92,7 +92,13 @@ spec:
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: msg('Container "{0}" of StatefulSet "{1}" has a readinessProbe, and Service "{2}" publishes only Ready pods, so {3} and the other members\' names do not resolve until each pod is Ready. If members must find each other before they become Ready, the cluster never forms; set publishNotReadyAddresses: true on Service "{2}".', probed.name, sts.name, service.name, firstPodName(sts, service.name, config.clusterDomain)),
+        message: msg(
+          'Container "{0}" of StatefulSet "{1}" has a readinessProbe, and Service "{2}" publishes only Ready pods, so {3} and the other members\' names do not resolve until each pod is Ready. If members must find each other before they become Ready, the cluster never forms; set publishNotReadyAddresses: true on Service "{2}".',
+          probed.name,
+          sts.name,
+          service.name,
+          firstPodName(sts, service.name, config.clusterDomain),
+        ),
         resource: refOf(sts),
         related: [{ uri: service.uri, span: service.nameSpan, message: msg('Service "{0}" does not set publishNotReadyAddresses', service.name) }],
         fixes: edit ? [{ title: msg('Set publishNotReadyAddresses: true on Service "{0}"', service.name), edits: [edit], isPreferred: true }] : [],

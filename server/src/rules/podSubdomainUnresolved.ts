@@ -47,9 +47,7 @@ spec:
       const problem = whyUnresolved(lookup, w, msg);
       if (!problem) continue;
       const name = t.hostname ? `${t.hostname}.${t.subdomain}.${w.namespace}.svc.${config.clusterDomain}` : undefined;
-      const consequence = name
-        ? msg('The name {0} will not resolve.', name)
-        : msg('The pod also sets no hostname, so it has no per-pod DNS name in any case.');
+      const consequence = name ? msg('The name {0} will not resolve.', name) : msg('The pod also sets no hostname, so it has no per-pod DNS name in any case.');
       yield {
         uri: w.uri,
         span: t.subdomainSpan,
@@ -79,27 +77,41 @@ function whyUnresolved(lookup: Lookup, w: Workload, msg: Msg): Problem | undefin
     return {
       reason: msg('no Service named "{0}" exists in namespace "{1}"', sub, w.namespace),
       hint: candidates.length
-        ? candidates.length > 1 ? msg('The headless Services {0} select this pod.', candidates.map((c) => `"${c.name}"`).join(', ')) : msg('The headless Service {0} selects this pod.', `"${candidates[0].name}"`)
+        ? candidates.length > 1
+          ? msg('The headless Services {0} select this pod.', candidates.map((c) => `"${c.name}"`).join(', '))
+          : msg('The headless Service {0} selects this pod.', `"${candidates[0].name}"`)
         : msg('Create a headless Service named "{0}" whose selector matches the pod labels.', sub),
       fixes: [
-        ...candidates.slice(0, 3).map((c, i) => ({ title: msg('Set subdomain to "{0}"', c.name), edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }], isPreferred: i === 0 && candidates.length === 1 })),
+        ...candidates.slice(0, 3).map((c, i) => ({
+          title: msg('Set subdomain to "{0}"', c.name),
+          edits: [{ uri: w.uri, span: t.subdomainSpan!, newText: c.name }],
+          isPreferred: i === 0 && candidates.length === 1,
+        })),
         ...createFix(lookup, w, sub, msg),
       ],
     };
   }
   if (svc.type === 'ExternalName') {
-    return { reason: msg('Service "{0}" is an ExternalName Service (a DNS alias), which has no per-pod names', sub), related: at(svc, msg('The ExternalName Service with this name')) };
+    return {
+      reason: msg('Service "{0}" is an ExternalName Service (a DNS alias), which has no per-pod names', sub),
+      related: at(svc, msg('The ExternalName Service with this name')),
+    };
   }
   if (!svc.headless) {
     return {
-      reason: msg('Service "{0}" has a cluster IP; per-pod names belong to headless Services (clusterIP: None), and DNS servers other than CoreDNS never answer them', sub),
+      reason: msg(
+        'Service "{0}" has a cluster IP; per-pod names belong to headless Services (clusterIP: None), and DNS servers other than CoreDNS never answer them',
+        sub,
+      ),
       hint: msg('Make the Service headless, or use a separate headless Service for per-pod names.'),
       related: at(svc, msg('This Service is not headless')),
     };
   }
   if (!svc.selector) {
     if (t.hostname && hasManualHostname(lookup, svc, t.hostname)) return undefined;
-    const reason = t.hostname ? msg('the headless Service "{0}" has no selector and none of its manual endpoints lists hostname "{1}"', sub, t.hostname) : msg('the headless Service "{0}" has no selector and none of its manual endpoints lists this pod', sub);
+    const reason = t.hostname
+      ? msg('the headless Service "{0}" has no selector and none of its manual endpoints lists hostname "{1}"', sub, t.hostname)
+      : msg('the headless Service "{0}" has no selector and none of its manual endpoints lists this pod', sub);
     return { reason, related: at(svc, msg('This headless Service has no selector')) };
   }
   if (selects(svc, w)) return undefined;
@@ -128,4 +140,3 @@ function hasManualHostname(lookup: Lookup, svc: Service, hostname: string): bool
   if (endpoints.some((e) => e.subsets.some((s) => s.addresses.some((a) => a.hostname === hostname)))) return true;
   return lookup.slicesFor(svc.namespace, svc.name).some((s) => s.endpoints.some((a) => a.hostname === hostname));
 }
-

@@ -59,15 +59,35 @@ spec:
         if (!e.port || !e.portSpan || e.byNumber || names.includes(e.port)) continue;
         const guess = closestName(e.port, names);
         const { related } = firstRelated(workloads, (w) => ({ uri: w.uri, span: w.nameSpan, message: msg('The containers of {0} "{1}"', w.kind, w.name) }));
-        const named = workloads.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ');
+        const named = workloads
+          .slice(0, 3)
+          .map((w) => `${w.kind} "${w.name}"`)
+          .join(', ');
         const shown = workloads.length > 3 ? msg('{0} and {1} more', named, workloads.length - 3) : named;
         yield {
           uri: r.uri,
           span: e.portSpan,
-          message: joinSentences([msg('PodMonitor "{0}" scrapes container port "{1}" of the pods it selects ({2}), but no container there declares a port of that name (their port names: {3}), so it finds no targets and nothing is scraped.', r.name, e.port, shown, names.length ? names.map((n) => `"${n}"`).join(', ') : msg('none')), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
+          message: joinSentences([
+            msg(
+              'PodMonitor "{0}" scrapes container port "{1}" of the pods it selects ({2}), but no container there declares a port of that name (their port names: {3}), so it finds no targets and nothing is scraped.',
+              r.name,
+              e.port,
+              shown,
+              names.length ? names.map((n) => `"${n}"`).join(', ') : msg('none'),
+            ),
+            ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : []),
+          ]),
           resource: refOf(r),
           related,
-          fixes: guess ? [{ title: msg('Scrape port "{0}"', guess.name), edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          fixes: guess
+            ? [
+                {
+                  title: msg('Scrape port "{0}"', guess.name),
+                  edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }],
+                  isPreferred: guess.clear || undefined,
+                },
+              ]
+            : [],
         };
       }
     }

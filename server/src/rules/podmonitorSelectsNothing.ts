@@ -76,32 +76,68 @@ spec:
       const near: NearMiss | undefined = evidences.flatMap(([, e]) => e.near).sort((a, b) => Number(isDecisive(b)) - Number(isDecisive(a)))[0];
       // Pods an operator or an unrendered chart makes may carry the labels (semantics §9.2), unless a near miss is decisive.
       if (!(near && isDecisive(near)) && namespaces.some((ns) => lookup.podsUnknown(ns, keys, r.uri))) continue;
-      const where = named ? (named.length === 1 ? msg('namespace "{0}"', named[0]) : msg('namespaces {0}', named.map((n) => `"${n}"`).join(', '))) : msg('any namespace');
+      const where = named
+        ? named.length === 1
+          ? msg('namespace "{0}"', named[0])
+          : msg('namespaces {0}', named.map((n) => `"${n}"`).join(', '))
+        : msg('any namespace');
       let hint: string;
       if (near) hint = describeNearMiss(near, msg);
       else if (!named) continue;
       else {
         // Elsewhere only when every monitored namespace is one the manifests describe: pods there are in scope.
-        const elsewhere = named.every((ns) => lookup.namespaceExists(ns)) ? [...new Set(evidences.flatMap(([, e]) => e.elsewhere).map((w) => w.namespace).filter((ns) => !named.includes(ns)))] : [];
+        const elsewhere = named.every((ns) => lookup.namespaceExists(ns))
+          ? [
+              ...new Set(
+                evidences
+                  .flatMap(([, e]) => e.elsewhere)
+                  .map((w) => w.namespace)
+                  .filter((ns) => !named.includes(ns)),
+              ),
+            ]
+          : [];
         const owned = evidences.find(([, e]) => e.owned.length);
         if (elsewhere.length) {
           const list = elsewhere.map((n) => `"${n}"`).join(', ');
-          hint = elsewhere.length === 1 ? msg('Pods with these labels exist in namespace {0}, which the namespaceSelector does not name.', list) : msg('Pods with these labels exist in namespaces {0}, which the namespaceSelector does not name.', list);
-        }
-        else if (owned) hint = describeOwned(owned[1].owned, owned[0], formatSelector(selector), msg);
+          hint =
+            elsewhere.length === 1
+              ? msg('Pods with these labels exist in namespace {0}, which the namespaceSelector does not name.', list)
+              : msg('Pods with these labels exist in namespaces {0}, which the namespaceSelector does not name.', list);
+        } else if (owned) hint = describeOwned(owned[1].owned, owned[0], formatSelector(selector), msg);
         else continue;
       }
-      const labelSpan = near ? selector.labelSpans.get(near.key) : selector.labelSpans.size === 1 && !selector.matchExpressions.length ? [...selector.labelSpans.values()][0] : undefined;
-      const span = (near?.closeness === 'key' ? labelSpan?.key : labelSpan?.value) ?? r.selectorSpan ?? r.nameSpan;
-      const fix = near && (near.closeness === 'typo' || near.closeness === 'value') && near.has !== undefined && labelSpan?.value
-        ? { title: msg('Select {0}: {1}', near.key, near.has), edits: [{ uri: r.uri, span: labelSpan.value, newText: near.has }], isPreferred: isDecisive(near) || undefined }
-        : near?.closeness === 'key' && labelSpan?.key
-          ? { title: msg('Select {0}: {1}', near.podKey!, near.wanted), edits: [{ uri: r.uri, span: labelSpan.key, newText: near.podKey! }], isPreferred: true }
+      const labelSpan = near
+        ? selector.labelSpans.get(near.key)
+        : selector.labelSpans.size === 1 && !selector.matchExpressions.length
+          ? [...selector.labelSpans.values()][0]
           : undefined;
+      const span = (near?.closeness === 'key' ? labelSpan?.key : labelSpan?.value) ?? r.selectorSpan ?? r.nameSpan;
+      const fix =
+        near && (near.closeness === 'typo' || near.closeness === 'value') && near.has !== undefined && labelSpan?.value
+          ? {
+              title: msg('Select {0}: {1}', near.key, near.has),
+              edits: [{ uri: r.uri, span: labelSpan.value, newText: near.has }],
+              isPreferred: isDecisive(near) || undefined,
+            }
+          : near?.closeness === 'key' && labelSpan?.key
+            ? {
+                title: msg('Select {0}: {1}', near.podKey!, near.wanted),
+                edits: [{ uri: r.uri, span: labelSpan.key, newText: near.podKey! }],
+                isPreferred: true,
+              }
+            : undefined;
       yield {
         uri: r.uri,
         span,
-        message: joinSentences([msg('PodMonitor "{0}" selects pods with {1} in {2}, but no pod template there matches, so nothing is scraped.', r.name, formatSelector(selector), where), hint]),
+        message: joinSentences([
+          msg(
+            'PodMonitor "{0}" selects pods with {1} in {2}, but no pod template there matches, so nothing is scraped.',
+            r.name,
+            formatSelector(selector),
+            where,
+          ),
+          hint,
+        ]),
         resource: refOf(r),
         related: near ? [nearMissRelated(near, msg)] : undefined,
         fixes: fix ? [fix] : [],

@@ -49,6 +49,11 @@ export function egressDestinations(lookup: Lookup, np: NetworkPolicy, peers: rea
 }
 
 /** The destinations of one rule of the policy. */
-export function ruleDestinations(lookup: Lookup, np: NetworkPolicy, direction: 'ingress' | 'egress', peers: readonly PolicyPeer[]): readonly Workload[] | undefined {
+export function ruleDestinations(
+  lookup: Lookup,
+  np: NetworkPolicy,
+  direction: 'ingress' | 'egress',
+  peers: readonly PolicyPeer[],
+): readonly Workload[] | undefined {
   return direction === 'ingress' ? selectedWorkloads(lookup, np.namespace, np.podSelector) : egressDestinations(lookup, np, peers);
 }

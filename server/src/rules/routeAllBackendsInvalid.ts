@@ -56,16 +56,23 @@ spec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}`,
       const matched = rule.matches.length ? msg(' ({0})', rule.matches.join('; ')) : '';
       const kind = route.kind;
       const message =
-        kind === 'HTTPRoute' ? msg('Every backend of {0} is invalid and the rule has no filters, so all requests it matches{1} get HTTP 500.', label, matched)
-        : kind === 'GRPCRoute' ? msg('Every backend of {0} is invalid and the rule has no filters, so all calls it matches{1} get gRPC status UNAVAILABLE.', label, matched)
-        : kind === 'UDPRoute' ? msg('Every backend of {0} is invalid and the rule has no filters, so all datagrams it matches{1} are dropped.', label, matched)
-        : msg('Every backend of {0} is invalid and the rule has no filters, so all connections it matches{1} are refused.', label, matched);
+        kind === 'HTTPRoute'
+          ? msg('Every backend of {0} is invalid and the rule has no filters, so all requests it matches{1} get HTTP 500.', label, matched)
+          : kind === 'GRPCRoute'
+            ? msg('Every backend of {0} is invalid and the rule has no filters, so all calls it matches{1} get gRPC status UNAVAILABLE.', label, matched)
+            : kind === 'UDPRoute'
+              ? msg('Every backend of {0} is invalid and the rule has no filters, so all datagrams it matches{1} are dropped.', label, matched)
+              : msg('Every backend of {0} is invalid and the rule has no filters, so all connections it matches{1} are refused.', label, matched);
       yield {
         uri: route.uri,
         span: rule.backendRefsSpan ?? rule.span,
         message,
         resource: refOf(route),
-        related: backends.map((b) => ({ uri: route.uri, span: b.ref.nameSpan ?? b.ref.span, message: msg('Backend "{0}": {1}', b.ref.name ?? '?', problemsText(b.verdict.problems, msg)) })),
+        related: backends.map((b) => ({
+          uri: route.uri,
+          span: b.ref.nameSpan ?? b.ref.span,
+          message: msg('Backend "{0}": {1}', b.ref.name ?? '?', problemsText(b.verdict.problems, msg)),
+        })),
       };
     }
   },

@@ -42,10 +42,21 @@ spec: {selector: {app: docs}, ports: [{port: 443}]}`,
       const head = msg('{0} sends traffic to Service "{1}", an ExternalName Service ({2}).', backendLabel(b), svc.name, target);
       const kind = b.route.kind;
       const tail =
-        kind === 'HTTPRoute' ? msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the requests sent to it get HTTP 500.')
-        : kind === 'GRPCRoute' ? msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the calls sent to it get gRPC status UNAVAILABLE.')
-        : kind === 'UDPRoute' ? msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the datagrams sent to it are dropped.')
-        : msg('Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the connections sent to it are refused.');
+        kind === 'HTTPRoute'
+          ? msg(
+              'Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the requests sent to it get HTTP 500.',
+            )
+          : kind === 'GRPCRoute'
+            ? msg(
+                'Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the calls sent to it get gRPC status UNAVAILABLE.',
+              )
+            : kind === 'UDPRoute'
+              ? msg(
+                  'Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the datagrams sent to it are dropped.',
+                )
+              : msg(
+                  'Gateway API implementations should not support ExternalName backends: most mark the backend invalid (ResolvedRefs: False), and then the connections sent to it are refused.',
+                );
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan ?? b.ref.span,

@@ -42,16 +42,32 @@ spec: {ports: [{port: 80}]}`,
       const ns = b.verdict.namespace;
       // semantics §9.4: a Service the API server rejects never exists; say why instead of offering another name.
       const rejected = lookup.rejected('Service', ns, name);
-      const guess = rejected ? undefined : closestName(name, lookup.servicesIn(ns).map((s) => s.name));
+      const guess = rejected
+        ? undefined
+        : closestName(
+            name,
+            lookup.servicesIn(ns).map((s) => s.name),
+          );
       const closest = guess ? lookup.service(ns, guess.name) : undefined;
       const missing = rejected ? msg('but {0} and never exists', rejected) : msg('which does not exist in namespace "{0}"', ns);
       yield {
         uri: b.route.uri,
         span: b.ref.nameSpan,
-        message: joinSentences([msg('{0} sends traffic to Service "{1}", {2}, so {3}.', backendLabel(b), name, missing, consequence(b, msg)), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
+        message: joinSentences([
+          msg('{0} sends traffic to Service "{1}", {2}, so {3}.', backendLabel(b), name, missing, consequence(b, msg)),
+          ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : []),
+        ]),
         resource: refOf(b.route),
         related: closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('Service "{0}" has the closest name', closest.name) }] : [],
-        fixes: guess ? [{ title: msg('Change the backend Service to "{0}"', guess.name), edits: [{ uri: b.route.uri, span: b.ref.nameSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+        fixes: guess
+          ? [
+              {
+                title: msg('Change the backend Service to "{0}"', guess.name),
+                edits: [{ uri: b.route.uri, span: b.ref.nameSpan, newText: guess.name }],
+                isPreferred: guess.clear || undefined,
+              },
+            ]
+          : [],
       };
     }
   },

@@ -62,8 +62,19 @@ function missingPort(lookup: Lookup, b: BackendSubject, svc: Service | undefined
     uri: b.route.uri,
     span: b.ref.nameSpan ?? b.ref.span,
     message: svc
-      ? msg('{0} sends traffic to Service "{1}" without a port; a Service backend must name the Service port (its ports: {2}), so {3}.', backendLabel(b), String(b.ref.name), portsOf(svc, msg), consequence(b, msg))
-      : msg('{0} sends traffic to Service "{1}" without a port; a Service backend must name the Service port, so {2}.', backendLabel(b), String(b.ref.name), consequence(b, msg)),
+      ? msg(
+          '{0} sends traffic to Service "{1}" without a port; a Service backend must name the Service port (its ports: {2}), so {3}.',
+          backendLabel(b),
+          String(b.ref.name),
+          portsOf(svc, msg),
+          consequence(b, msg),
+        )
+      : msg(
+          '{0} sends traffic to Service "{1}" without a port; a Service backend must name the Service port, so {2}.',
+          backendLabel(b),
+          String(b.ref.name),
+          consequence(b, msg),
+        ),
     resource: refOf(b.route),
     related: svc ? [{ uri: svc.uri, span: svc.portsSpan ?? svc.nameSpan, message: msg('The ports of Service "{0}"', svc.name) }] : [],
     fixes,
@@ -81,13 +92,27 @@ function wrongPort(lookup: Lookup, b: BackendSubject, svc: Service, msg: Msg) {
   if (b.ref.portSpan) {
     for (const p of offered.slice(0, 5)) {
       if (p.port === undefined) continue;
-      fixes.push({ title: p.name ? msg('Use port {0} ({1}) of Service "{2}"', p.port, p.name, svc.name) : msg('Use port {0} of Service "{1}"', p.port, svc.name), edits: [{ uri: b.route.uri, span: b.ref.portSpan, newText: String(p.port) }], isPreferred: offered.length === 1 || undefined });
+      fixes.push({
+        title: p.name ? msg('Use port {0} ({1}) of Service "{2}"', p.port, p.name, svc.name) : msg('Use port {0} of Service "{1}"', p.port, svc.name),
+        edits: [{ uri: b.route.uri, span: b.ref.portSpan, newText: String(p.port) }],
+        isPreferred: offered.length === 1 || undefined,
+      });
     }
   }
   return {
     uri: b.route.uri,
     span: b.ref.portSpan ?? b.ref.span,
-    message: joinSentences([msg('{0} sends traffic to port {1} of Service "{2}", which has no such port (its ports: {3}), so {4}.', backendLabel(b), written, svc.name, portsOf(svc, msg), consequence(b, msg)), ...(hint ? [hint] : [])]),
+    message: joinSentences([
+      msg(
+        '{0} sends traffic to port {1} of Service "{2}", which has no such port (its ports: {3}), so {4}.',
+        backendLabel(b),
+        written,
+        svc.name,
+        portsOf(svc, msg),
+        consequence(b, msg),
+      ),
+      ...(hint ? [hint] : []),
+    ]),
     resource: refOf(b.route),
     related: [{ uri: svc.uri, span: svc.portsSpan ?? svc.nameSpan, message: msg('The ports of Service "{0}"', svc.name) }],
     fixes,
@@ -101,7 +126,9 @@ function portsBehind(lookup: Lookup, svc: Service, written: number, msg: Msg): {
     if (p.port === undefined) continue;
     if (p.targetPort === written) out.push({ port: p, via: 'targetPort' });
     else if (typeof p.targetPort === 'string' && svc.selector) {
-      const named = lookup.workloadsMatching(svc.namespace, svc.selector).some((w) => w.template.containers.some((c) => c.ports.some((cp) => cp.name === p.targetPort && cp.containerPort === written)));
+      const named = lookup
+        .workloadsMatching(svc.namespace, svc.selector)
+        .some((w) => w.template.containers.some((c) => c.ports.some((cp) => cp.name === p.targetPort && cp.containerPort === written)));
       if (named) out.push({ port: p, via: msg('container port (named "{0}")', p.targetPort) });
     }
   }

@@ -56,7 +56,15 @@ spec:
       yield {
         uri: b.route.uri,
         span: b.ref.namespaceSpan ?? b.ref.span,
-        message: msg('{0} in namespace "{1}" sends traffic to Service "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows {4}s from "{1}" to reach it, so the reference is refused (reason RefNotPermitted) and {5}.', backendLabel(b), b.route.namespace, b.ref.name!, ns, b.route.kind, consequence(b, msg)),
+        message: msg(
+          '{0} in namespace "{1}" sends traffic to Service "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows {4}s from "{1}" to reach it, so the reference is refused (reason RefNotPermitted) and {5}.',
+          backendLabel(b),
+          b.route.namespace,
+          b.ref.name!,
+          ns,
+          b.route.kind,
+          consequence(b, msg),
+        ),
         resource: refOf(b.route),
         fixes: fix ? [fix] : [],
       };
@@ -64,15 +72,27 @@ spec:
     for (const gateway of subjects.gateways) {
       for (const l of gateway.listeners) {
         for (const ref of l.tls?.certificateRefs ?? []) {
-          if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || ref.namespace === undefined || ref.namespace === gateway.namespace) continue;
+          if (ref.group !== '' || ref.kind !== 'Secret' || ref.name === undefined || ref.namespace === undefined || ref.namespace === gateway.namespace)
+            continue;
           if (hasPlaceholder(ref.name) || hasPlaceholder(ref.namespace)) continue;
-          const grant = grantFor(lookup, { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace }, { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name });
+          const grant = grantFor(
+            lookup,
+            { group: gatewayGroup, kind: 'Gateway', namespace: gateway.namespace },
+            { group: '', kind: 'Secret', namespace: ref.namespace, name: ref.name },
+          );
           if (grant.allowed !== false) continue;
           const fix = grantFix(lookup, gateway.uri, 'Gateway', gateway.namespace, ref.namespace, 'Secret', ref.name, msg);
           const finding: FindingDraft = {
             uri: gateway.uri,
             span: (ref.namespaceSpan ?? ref.span) as Span,
-            message: msg('{0} of Gateway "{1}" uses Secret "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows Gateways from "{4}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.', listenerLabel(l, msg), gateway.name, ref.name, ref.namespace, gateway.namespace),
+            message: msg(
+              '{0} of Gateway "{1}" uses Secret "{2}" in namespace "{3}", but no ReferenceGrant in "{3}" allows Gateways from "{4}" to read it, so the certificate is refused (reason RefNotPermitted) and the listener cannot serve TLS.',
+              listenerLabel(l, msg),
+              gateway.name,
+              ref.name,
+              ref.namespace,
+              gateway.namespace,
+            ),
             resource: refOf(gateway),
             fixes: fix ? [fix] : [],
           };
@@ -84,7 +104,16 @@ spec:
 });
 
 /** Appends a ReferenceGrant in the target namespace to the referring object's file. */
-function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: string, toNamespace: string, toKind: string, toName: string, msg: Msg): Fix | undefined {
+function grantFix(
+  lookup: Lookup,
+  uri: string,
+  fromKind: string,
+  fromNamespace: string,
+  toNamespace: string,
+  toKind: string,
+  toName: string,
+  msg: Msg,
+): Fix | undefined {
   const text = lookup.fileText(uri);
   if (text === undefined) return undefined;
   const eol = lineEndOf(text);
@@ -108,5 +137,8 @@ function grantFix(lookup: Lookup, uri: string, fromKind: string, fromNamespace: 
     `      name: ${toName}`,
     '',
   ].join(eol);
-  return { title: msg('Add a ReferenceGrant in namespace "{0}" for {1} "{2}"', toNamespace, toKind, toName), edits: [{ uri, span: { start: text.length, end: text.length }, newText: lead + doc }] };
+  return {
+    title: msg('Add a ReferenceGrant in namespace "{0}" for {1} "{2}"', toNamespace, toKind, toName),
+    edits: [{ uri, span: { start: text.length, end: text.length }, newText: lead + doc }],
+  };
 }

@@ -27,19 +27,28 @@ export function* backendSubjects(subjects: Pick<NamespaceObjects, 'routes'>, loo
 
 /** What the clients of the backend's share see (gateway semantics §G7). */
 export function consequence(b: BackendSubject, msg: Msg): string {
-  if (portlessServiceRefs(b.route).length) return msg('the API server rejects the whole {0} ("Must have port for Service reference") and none of its rules serve traffic', b.route.kind);
+  if (portlessServiceRefs(b.route).length)
+    return msg('the API server rejects the whole {0} ("Must have port for Service reference") and none of its rules serve traffic', b.route.kind);
   const rule = ruleLabel(b.rule, msg);
   const whole = b.rule.backendRefs.length === 1 || b.share >= 1;
   const share = percent(b.share);
   switch (b.route.kind) {
     case 'HTTPRoute':
-      return whole ? msg('the backend is invalid (ResolvedRefs: False) and the requests matching {0} get HTTP 500', rule) : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the requests matching {1} gets HTTP 500', share, rule);
+      return whole
+        ? msg('the backend is invalid (ResolvedRefs: False) and the requests matching {0} get HTTP 500', rule)
+        : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the requests matching {1} gets HTTP 500', share, rule);
     case 'GRPCRoute':
-      return whole ? msg('the backend is invalid (ResolvedRefs: False) and the calls matching {0} get gRPC status UNAVAILABLE', rule) : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the calls matching {1} gets gRPC status UNAVAILABLE', share, rule);
+      return whole
+        ? msg('the backend is invalid (ResolvedRefs: False) and the calls matching {0} get gRPC status UNAVAILABLE', rule)
+        : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the calls matching {1} gets gRPC status UNAVAILABLE', share, rule);
     case 'UDPRoute':
-      return whole ? msg('the backend is invalid (ResolvedRefs: False) and the datagrams matching {0} are dropped', rule) : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the datagrams matching {1} is dropped', share, rule);
+      return whole
+        ? msg('the backend is invalid (ResolvedRefs: False) and the datagrams matching {0} are dropped', rule)
+        : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the datagrams matching {1} is dropped', share, rule);
     default:
-      return whole ? msg('the backend is invalid (ResolvedRefs: False) and the connections matching {0} are refused', rule) : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the connections matching {1} is refused', share, rule);
+      return whole
+        ? msg('the backend is invalid (ResolvedRefs: False) and the connections matching {0} are refused', rule)
+        : msg('the backend is invalid (ResolvedRefs: False) and its {0} share of the connections matching {1} is refused', share, rule);
   }
 }
 
@@ -63,4 +72,3 @@ export function problemsText(problems: readonly BackendProblem[], msg: Msg): str
 export function backendLabel(b: BackendSubject): string {
   return `${b.route.kind} "${b.route.name}"`;
 }
-

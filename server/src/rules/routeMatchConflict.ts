@@ -69,7 +69,8 @@ spec:
       for (const { gateway, listener } of acceptingListeners(lookup, route)) {
         const mine = hostsOn(route, listener);
         for (const other of lookup.routesNamingGateway(gateway.namespace, gateway.name)) {
-          if (other === route || other.kind !== 'HTTPRoute' || reported.has(other) || (other.namespace === route.namespace && other.name === route.name)) continue;
+          if (other === route || other.kind !== 'HTTPRoute' || reported.has(other) || (other.namespace === route.namespace && other.name === route.name))
+            continue;
           if (!sameApplyUnit(route.uri, other.uri) || other.hostnames.some((h) => hasPlaceholder(h.value))) continue;
           const host = hostsOn(other, listener).find((h) => mine.includes(h));
           if (host === undefined) continue;
@@ -81,11 +82,35 @@ spec:
           yield {
             uri: route.uri,
             span: clash.mine.span,
-            message: other.namespace !== route.namespace
-              ? msg('HTTPRoute "{0}" and HTTPRoute "{1}" in namespace "{2}" both match {3} for {4} of Gateway "{5}": the Gateway API gives such requests to the oldest route (creationTimestamp), then to the first by "namespace/name" (here "{6}" when both are created in the same second), and the other route\'s rule gets none of them. Which Service answers depends on the order they were created in; give one of them another hostname or match, or merge them.', route.name, other.name, other.namespace, clash.mine.key, hostText, gateway.name, winner)
-              : msg('HTTPRoute "{0}" and HTTPRoute "{1}" both match {2} for {3} of Gateway "{4}": the Gateway API gives such requests to the oldest route (creationTimestamp), then to the first by "namespace/name" (here "{5}" when both are created in the same second), and the other route\'s rule gets none of them. Which Service answers depends on the order they were created in; give one of them another hostname or match, or merge them.', route.name, other.name, clash.mine.key, hostText, gateway.name, winner),
+            message:
+              other.namespace !== route.namespace
+                ? msg(
+                    'HTTPRoute "{0}" and HTTPRoute "{1}" in namespace "{2}" both match {3} for {4} of Gateway "{5}": the Gateway API gives such requests to the oldest route (creationTimestamp), then to the first by "namespace/name" (here "{6}" when both are created in the same second), and the other route\'s rule gets none of them. Which Service answers depends on the order they were created in; give one of them another hostname or match, or merge them.',
+                    route.name,
+                    other.name,
+                    other.namespace,
+                    clash.mine.key,
+                    hostText,
+                    gateway.name,
+                    winner,
+                  )
+                : msg(
+                    'HTTPRoute "{0}" and HTTPRoute "{1}" both match {2} for {3} of Gateway "{4}": the Gateway API gives such requests to the oldest route (creationTimestamp), then to the first by "namespace/name" (here "{5}" when both are created in the same second), and the other route\'s rule gets none of them. Which Service answers depends on the order they were created in; give one of them another hostname or match, or merge them.',
+                    route.name,
+                    other.name,
+                    clash.mine.key,
+                    hostText,
+                    gateway.name,
+                    winner,
+                  ),
             resource: refOf(route),
-            related: [{ uri: other.uri, span: clash.theirs.span, message: msg('HTTPRoute "{0}" rule {1} matches the same requests', other.name, clash.theirRule.index + 1) }],
+            related: [
+              {
+                uri: other.uri,
+                span: clash.theirs.span,
+                message: msg('HTTPRoute "{0}" rule {1} matches the same requests', other.name, clash.theirRule.index + 1),
+              },
+            ],
           };
         }
       }
@@ -100,7 +125,9 @@ spec:
  */
 function hostsOn(route: GatewayRoute, listener: GatewayListener): string[] {
   if (!route.hostnames.length) return [''];
-  return route.hostnames.map((h) => h.value).filter((h) => !listener.hostname || hasPlaceholder(listener.hostname) || hostnamesIntersect(listener.hostname.toLowerCase(), h));
+  return route.hostnames
+    .map((h) => h.value)
+    .filter((h) => !listener.hostname || hasPlaceholder(listener.hostname) || hostnamesIntersect(listener.hostname.toLowerCase(), h));
 }
 
 function firstClash(route: GatewayRoute, other: GatewayRoute): { mine: MatchClaim; theirs: MatchClaim; theirRule: RouteRule } | undefined {

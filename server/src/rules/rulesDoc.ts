@@ -91,16 +91,13 @@ const english: PageTexts = {
   quietOn: '**Quiet on:**',
   otherCodes: '## Other codes',
   otherCodesIntro:
-    'Findings that no rule makes: problems of the input and of the tools that render it, and notes about the analysis itself. The severity shown is the usual one; `kubeNetlens.rules` changes it as it does a rule\'s.',
+    "Findings that no rule makes: problems of the input and of the tools that render it, and notes about the analysis itself. The severity shown is the usual one; `kubeNetlens.rules` changes it as it does a rule's.",
   inputCode: (title, s) => `${title} (default severity: ${s}).`,
 };
 
 const chinese: PageTexts = {
   heading: '# 规则',
-  generated: generatedNote.replace(
-    ' Do not edit by hand. -->',
-    ' The translations are l10n/rules.zh-cn.json. Do not edit by hand. -->',
-  ),
+  generated: generatedNote.replace(' Do not edit by hand. -->', ' The translations are l10n/rules.zh-cn.json. Do not edit by hand. -->'),
   intro: [
     '[English](rules.md) | 简体中文',
     'Kubernetes Network Lens 读取工作区中的 Kubernetes 清单，报告 API 服务器会接受、但集群不会按你预期的方式路由的网络错误。每条发现都带有下面的一个代码。在编辑器中用设置 `kubeNetlens.rules` 修改某条规则的严重程度或关闭它（例如 `"kubeNetlens.rules": {"service-port-not-exposed": "off"}`）。',
@@ -140,7 +137,12 @@ export function renderRulesDoc(rules: readonly Rule[], locale: RulesDocLocale = 
   };
   const out: string[] = [page.heading, '', page.generated];
   for (const paragraph of page.intro) out.push('', paragraph);
-  out.push('', page.tableHeader, '|---|---|---|', ...rules.map((r) => `| [\`${r.code}\`](#${r.code}) | ${r.defaultSeverity} | ${escapeCell(shown(r).title)} |`));
+  out.push(
+    '',
+    page.tableHeader,
+    '|---|---|---|',
+    ...rules.map((r) => `| [\`${r.code}\`](#${r.code}) | ${r.defaultSeverity} | ${escapeCell(shown(r).title)} |`),
+  );
   for (const r of rules) {
     const text = shown(r);
     out.push('', `## ${r.code}`, '');

@@ -57,7 +57,16 @@ export interface SelectorEvidence {
 }
 
 /** Keys under which applications commonly carry their name: a selector written with one while the pods use another is a swap. */
-const nameKeys: readonly string[] = ['app', 'app.kubernetes.io/name', 'name', 'k8s-app', 'app.kubernetes.io/instance', 'component', 'app.kubernetes.io/component', 'run'];
+const nameKeys: readonly string[] = [
+  'app',
+  'app.kubernetes.io/name',
+  'name',
+  'k8s-app',
+  'app.kubernetes.io/instance',
+  'component',
+  'app.kubernetes.io/component',
+  'run',
+];
 
 /**
  * The subject of a selector: its file and namespace, and whether the namespace is written (a subject written without
@@ -143,7 +152,9 @@ export function asLabelSelector(selector: ReadonlyMap<string, string>, spans: La
 /** "none with app: payments" / "Deployment "web" has app: wbe …": the words for a miss, used by every selector rule. */
 export function describeNearMiss(m: NearMiss, msg: Msg): string {
   const words = nearMissWords(m, msg);
-  return m.rejected ? msg('{0} Besides, {1}, so it makes no pods at all until that is fixed, and even then this selector would not match them.', words, m.rejected) : words;
+  return m.rejected
+    ? msg('{0} Besides, {1}, so it makes no pods at all until that is fixed, and even then this selector would not match them.', words, m.rejected)
+    : words;
 }
 
 function nearMissWords(m: NearMiss, msg: Msg): string {
@@ -152,20 +163,40 @@ function nearMissWords(m: NearMiss, msg: Msg): string {
     case 'typo':
       return isTypo(m.wanted, m.has!)
         ? msg('{0} has {1}: {2}; "{3}" looks like a typo of "{2}".', w, m.key, m.has!, m.wanted)
-        : msg('{0} has {1}: {2}, which differs from "{3}" only by "{4}".', w, m.key, m.has!, m.wanted, m.has!.length > m.wanted.length ? m.has!.slice(m.wanted.length) : m.wanted.slice(m.has!.length));
+        : msg(
+            '{0} has {1}: {2}, which differs from "{3}" only by "{4}".',
+            w,
+            m.key,
+            m.has!,
+            m.wanted,
+            m.has!.length > m.wanted.length ? m.has!.slice(m.wanted.length) : m.wanted.slice(m.has!.length),
+          );
     case 'key':
       return msg('{0} labels its pods {1}: {2}; the selector has the key "{3}" where the pods have "{1}".', w, m.podKey!, m.wanted, m.key);
     case 'value':
       return msg('{0} has every other label, but {1}: {2}.', w, m.key, m.has!);
     case 'lacking':
-      return isControllerLabel(m.key) ? msg('{0} has every other label, but none of its pods carries {1}: {2}.', w, m.key, m.wanted) : msg('{0} has every other label but no "{1}" label.', w, m.key);
+      return isControllerLabel(m.key)
+        ? msg('{0} has every other label, but none of its pods carries {1}: {2}.', w, m.key, m.wanted)
+        : msg('{0} has every other label but no "{1}" label.', w, m.key);
   }
 }
 
 /** "4 workloads (Deployment "a", StatefulSet "b", …)": the evidence that a namespace is owned. */
 export function describeOwned(owned: readonly Workload[], ns: string, selectorText: string, msg: Msg): string {
-  const named = owned.slice(0, 3).map((w) => `${w.kind} "${w.name}"`).join(', ');
-  if (owned.length > 3) return msg('These manifests deploy {0} workloads into namespace "{1}" ({2}, and {3} more), none of whose pods has {4}.', owned.length, ns, named, owned.length - 3, selectorText);
+  const named = owned
+    .slice(0, 3)
+    .map((w) => `${w.kind} "${w.name}"`)
+    .join(', ');
+  if (owned.length > 3)
+    return msg(
+      'These manifests deploy {0} workloads into namespace "{1}" ({2}, and {3} more), none of whose pods has {4}.',
+      owned.length,
+      ns,
+      named,
+      owned.length - 3,
+      selectorText,
+    );
   return owned.length === 1
     ? msg('These manifests deploy {0} workload into namespace "{1}" ({2}), none of whose pods has {3}.', owned.length, ns, named, selectorText)
     : msg('These manifests deploy {0} workloads into namespace "{1}" ({2}), none of whose pods has {3}.', owned.length, ns, named, selectorText);

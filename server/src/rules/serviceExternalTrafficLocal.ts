@@ -55,18 +55,33 @@ spec:
     const msg = messages(config.locale);
     for (const s of subjects.services) {
       if (s.externalTrafficPolicy !== 'Local' || (s.type !== 'NodePort' && s.type !== 'LoadBalancer') || !s.selector) continue;
-      const partial = lookup.endpointsOf(s).groups.map((g) => g.workload).filter((w) => w.kind !== 'DaemonSet');
+      const partial = lookup
+        .endpointsOf(s)
+        .groups.map((g) => g.workload)
+        .filter((w) => w.kind !== 'DaemonSet');
       if (!partial.length) continue;
       const { related } = firstRelated(partial, (w) => ({ uri: w.uri, span: w.nameSpan, message: msg('{0}: pods on some nodes only', describe(w, msg)) }));
-      const named = partial.slice(0, 3).map((w) => describe(w, msg)).join(', ');
+      const named = partial
+        .slice(0, 3)
+        .map((w) => describe(w, msg))
+        .join(', ');
       const list = partial.length > 3 ? msg('{0} and {1} more', named, partial.length - 3) : named;
-      const consequence = s.type === 'LoadBalancer'
-        ? msg('the load balancer sends only to nodes with a ready pod (it health-checks healthCheckNodePort), each node\'s share split among its pods, so load is uneven; clients that call node ports directly time out on the other nodes')
-        : msg('clients that reach a node without one of these pods are dropped and time out');
+      const consequence =
+        s.type === 'LoadBalancer'
+          ? msg(
+              "the load balancer sends only to nodes with a ready pod (it health-checks healthCheckNodePort), each node's share split among its pods, so load is uneven; clients that call node ports directly time out on the other nodes",
+            )
+          : msg('clients that reach a node without one of these pods are dropped and time out');
       yield {
         uri: s.uri,
         span: s.externalTrafficPolicySpan ?? s.nameSpan,
-        message: msg('Service "{0}" ({1}) has externalTrafficPolicy: Local, so outside traffic goes only to pods on the node it arrives at; its pods come from {2}, and how many nodes the cluster has is unknown: {3}. Keep Local for the client source IP; otherwise Cluster spreads the traffic.', s.name, s.type, list, consequence),
+        message: msg(
+          'Service "{0}" ({1}) has externalTrafficPolicy: Local, so outside traffic goes only to pods on the node it arrives at; its pods come from {2}, and how many nodes the cluster has is unknown: {3}. Keep Local for the client source IP; otherwise Cluster spreads the traffic.',
+          s.name,
+          s.type,
+          list,
+          consequence,
+        ),
         resource: refOf(s),
         related,
       };

@@ -57,12 +57,19 @@ spec:
       const partial = groups.map((g) => g.workload).filter((w) => w.kind !== 'DaemonSet');
       if (!groups.length || !partial.length) continue;
       const { related } = firstRelated(partial, (w) => ({ uri: w.uri, span: w.nameSpan, message: msg('{0}: pods on some nodes only', describe(w, msg)) }));
-      const named = partial.slice(0, 3).map((w) => describe(w, msg)).join(', ');
+      const named = partial
+        .slice(0, 3)
+        .map((w) => describe(w, msg))
+        .join(', ');
       const list = partial.length > 3 ? msg('{0} and {1} more', named, partial.length - 3) : named;
       yield {
         uri: s.uri,
         span: s.internalTrafficPolicySpan ?? s.nameSpan,
-        message: msg('Service "{0}" has internalTrafficPolicy: Local, so a pod reaches it only through endpoints on its own node, but its pods come from {1}, not from a DaemonSet: on every node without one of them, connections to the Service are dropped and clients hang until they time out. Remove internalTrafficPolicy (Cluster is the default), or run the pods as a DaemonSet.', s.name, list),
+        message: msg(
+          'Service "{0}" has internalTrafficPolicy: Local, so a pod reaches it only through endpoints on its own node, but its pods come from {1}, not from a DaemonSet: on every node without one of them, connections to the Service are dropped and clients hang until they time out. Remove internalTrafficPolicy (Cluster is the default), or run the pods as a DaemonSet.',
+          s.name,
+          list,
+        ),
         resource: refOf(s),
         related,
       };

@@ -50,7 +50,12 @@ subsets:
         span: service.nameSpan,
         message: rejected
           ? msg('Service "{0}" has no selector, and its {1}, so it has no endpoints and {2}.', service.name, rejected, effect)
-          : msg('Service "{0}" has no selector and no Endpoints or EndpointSlice for it in namespace "{1}", so it has no endpoints and {2}. Add a selector matching the pods, or an Endpoints object named "{0}" listing the backend addresses.', service.name, service.namespace, effect),
+          : msg(
+              'Service "{0}" has no selector and no Endpoints or EndpointSlice for it in namespace "{1}", so it has no endpoints and {2}. Add a selector matching the pods, or an Endpoints object named "{0}" listing the backend addresses.',
+              service.name,
+              service.namespace,
+              effect,
+            ),
         resource: refOf(service),
       };
     }

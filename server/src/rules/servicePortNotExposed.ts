@@ -63,11 +63,18 @@ spec:
         const undeclared = eps.groups.filter((g) => !g.ports[port.index]?.declared && g.workload.template.containers.some((c) => c.ports.length > 0));
         if (!undeclared.length) continue;
         const names = undeclared.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
-        const where = port.targetPortExplicit ? `targetPort ${target}/${port.protocol}` : msg('Port {0}/{1} (no targetPort, so the Service port is used)', target, port.protocol);
+        const where = port.targetPortExplicit
+          ? `targetPort ${target}/${port.protocol}`
+          : msg('Port {0}/{1} (no targetPort, so the Service port is used)', target, port.protocol);
         yield {
           uri: service.uri,
           span: (port.targetPortExplicit ? port.targetPortSpan : port.portSpan) ?? port.span,
-          message: msg('{0} is not declared as a container port by {1}. Kubernetes does not check this and still sends traffic to {2}, so it works only if the process listens there; check the number, and declare the port in the pod template.', where, names, target),
+          message: msg(
+            '{0} is not declared as a container port by {1}. Kubernetes does not check this and still sends traffic to {2}, so it works only if the process listens there; check the number, and declare the port in the pod template.',
+            where,
+            names,
+            target,
+          ),
           resource: refOf(service),
           related: undeclared.flatMap((g) => containerPortsInfo(g.workload, msg)),
         };

@@ -42,8 +42,15 @@ spec:
       if (!service.selectorEmpty || service.type === 'ExternalName' || !service.selectorSpan) continue;
       const manual = lookup.endpointsOf(service).manual.filter((m) => m.mirrored);
       const message = manual.length
-        ? msg('selector: {} counts as no selector, so Service "{0}" gets its endpoints only from {1}, never from pods. If that is intended, remove the empty selector so the manifest says so.', service.name, manual.map((m) => `${m.resource.kind} "${m.resource.name}"`).join(msg(' and ')))
-        : msg('selector: {} does not select every pod: Kubernetes treats an empty selector as no selector, so Service "{0}" gets no endpoints and connections to it fail. List the labels of the pods it should reach.', service.name);
+        ? msg(
+            'selector: {} counts as no selector, so Service "{0}" gets its endpoints only from {1}, never from pods. If that is intended, remove the empty selector so the manifest says so.',
+            service.name,
+            manual.map((m) => `${m.resource.kind} "${m.resource.name}"`).join(msg(' and ')),
+          )
+        : msg(
+            'selector: {} does not select every pod: Kubernetes treats an empty selector as no selector, so Service "{0}" gets no endpoints and connections to it fail. List the labels of the pods it should reach.',
+            service.name,
+          );
       yield { uri: service.uri, span: service.selectorSpan, message, resource: refOf(service) };
     }
   },

@@ -119,25 +119,50 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
   }
 
   const text = lookup.fileText(service.uri);
-  const parts = [msg('The selector {0} matches no pod template in namespace "{1}", so Service "{2}" gets no endpoints and connections to it fail.', formatPairs(selector), ns, service.name)];
+  const parts = [
+    msg(
+      'The selector {0} matches no pod template in namespace "{1}", so Service "{2}" gets no endpoints and connections to it fail.',
+      formatPairs(selector),
+      ns,
+      service.name,
+    ),
+  ];
   const related: RelatedInfo[] = [];
   for (const m of near.slice(0, maxListed)) {
     parts.push(describeNearMiss(m, msg));
     related.push(nearMissPlace(m, msg));
   }
-  if (away) parts.push(msg('Service "{0}" is written without a namespace, so it lands where it is applied; applied into namespace "{1}" next to {2} "{3}", it still selects none of its pods.', service.name, away.workload.namespace, away.workload.kind, away.workload.name));
+  if (away)
+    parts.push(
+      msg(
+        'Service "{0}" is written without a namespace, so it lands where it is applied; applied into namespace "{1}" next to {2} "{3}", it still selects none of its pods.',
+        service.name,
+        away.workload.namespace,
+        away.workload.kind,
+        away.workload.name,
+      ),
+    );
   const fixes: Fix[] = [];
   for (const key of missingKeys) {
     const guess = closestName(key, localKeys);
-    parts.push(guess ? msg('No pod template in namespace "{0}" has the label key "{1}" (did you mean "{2}"?).', ns, key, guess.name) : msg('No pod template in namespace "{0}" has the label key "{1}".', ns, key));
+    parts.push(
+      guess
+        ? msg('No pod template in namespace "{0}" has the label key "{1}" (did you mean "{2}"?).', ns, key, guess.name)
+        : msg('No pod template in namespace "{0}" has the label key "{1}".', ns, key),
+    );
     const keySpan = spans.get(key)?.key;
     if (!guess || !keySpan || !text) continue;
     const renamed = new Map([...selector].map(([k, v]) => [k === key ? guess.name : k, v]));
-    if (lookup.workloadsMatching(ns, renamed).length) fixes.push({ title: msg('Change selector key "{0}" to "{1}"', key, guess.name), edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
+    if (lookup.workloadsMatching(ns, renamed).length)
+      fixes.push({ title: msg('Change selector key "{0}" to "{1}"', key, guess.name), edits: [{ uri: service.uri, span: keySpan, newText: guess.name }] });
   }
   for (const w of evidence.elsewhere.slice(0, maxListed)) {
     parts.push(msg('{0} in namespace "{1}" has these labels, but a selector only selects pods in the Service\'s own namespace.', describe(w), w.namespace));
-    related.push({ uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: msg('{0} matches this selector, but it is in namespace "{1}", not "{2}"', describe(w), w.namespace, ns) });
+    related.push({
+      uri: w.uri,
+      span: w.template.labelsSpan ?? w.nameSpan,
+      message: msg('{0} matches this selector, but it is in namespace "{1}", not "{2}"', describe(w), w.namespace, ns),
+    });
   }
   if (owned.length) {
     parts.push(describeOwned(owned, ns, formatPairs(selector), msg));
@@ -158,7 +183,12 @@ function explainNoMatch(lookup: Lookup, service: Service, selector: ReadonlyMap<
 /** Where a near miss shows: the pods' label at fault, or their labels, or the workload. */
 function nearMissPlace(m: NearMiss, msg: Msg): RelatedInfo {
   const w = m.workload;
-  if (m.closeness === 'lacking' && isControllerLabel(m.key)) return { uri: w.uri, span: w.nameSpan, message: w.kind === 'StatefulSet' ? msg('The pods of {0} ({1})', describe(w), podRange(w, msg)) : msg('The pods of {0}', describe(w)) };
+  if (m.closeness === 'lacking' && isControllerLabel(m.key))
+    return {
+      uri: w.uri,
+      span: w.nameSpan,
+      message: w.kind === 'StatefulSet' ? msg('The pods of {0} ({1})', describe(w), podRange(w, msg)) : msg('The pods of {0}', describe(w)),
+    };
   if (m.closeness === 'lacking') return { uri: w.uri, span: w.template.labelsSpan ?? w.nameSpan, message: msg('{0} has no "{1}" label', describe(w), m.key) };
   if (m.closeness === 'key') return labelInfo(w, m.podKey!, msg('{0} has {1}: {2}', describe(w), m.podKey!, m.wanted));
   return labelInfo(w, m.key, msg('{0} has {1}: {2}', describe(w), m.key, m.has!));
@@ -173,12 +203,20 @@ function nearMissFixes(lookup: Lookup, service: Service, selector: ReadonlyMap<s
     if (m.closeness === 'key') {
       const id = `key\u0000${m.key}\u0000${m.podKey}`;
       const renamed = new Map([...selector].map(([k, v]) => [k === m.key ? m.podKey! : k, v]));
-      if (!fixes.has(id) && lookup.workloadsMatching(service.namespace, renamed).length) fixes.set(id, { title: msg('Change selector key "{0}" to "{1}" (the label key of {2})', m.key, m.podKey!, describe(m.workload)), edits: [{ uri: service.uri, span: entry.key, newText: m.podKey! }] });
+      if (!fixes.has(id) && lookup.workloadsMatching(service.namespace, renamed).length)
+        fixes.set(id, {
+          title: msg('Change selector key "{0}" to "{1}" (the label key of {2})', m.key, m.podKey!, describe(m.workload)),
+          edits: [{ uri: service.uri, span: entry.key, newText: m.podKey! }],
+        });
       continue;
     }
     if (m.closeness !== 'typo' && m.closeness !== 'value') continue;
     const id = `${m.key}\u0000${m.has}`;
-    if (!fixes.has(id)) fixes.set(id, { title: msg('Change selector {0} to "{1}" (the label of {2})', m.key, m.has!, describe(m.workload)), edits: [{ uri: service.uri, span: entry.value, newText: yamlScalar(m.has!) }] });
+    if (!fixes.has(id))
+      fixes.set(id, {
+        title: msg('Change selector {0} to "{1}" (the label of {2})', m.key, m.has!, describe(m.workload)),
+        edits: [{ uri: service.uri, span: entry.value, newText: yamlScalar(m.has!) }],
+      });
   }
   return [...fixes.values()];
 }

@@ -11,7 +11,6 @@ import { refOf } from './refOf';
 import { renderSource } from '../model/rendered';
 import { defineRule } from './rule';
 
-
 export const serviceTargetPortUnresolved = defineRule({
   code: 'service-target-port-unresolved',
   subjects: ['services'],
@@ -69,7 +68,12 @@ spec:
         if (!failing.length) continue;
         // Examples side by side that reuse one app label: a workload in the Service's own folder declares the port,
         // and only workloads written in other folders lack it. Those are other examples' pods, not this Service's.
-        if (failing.length < eps.groups.length && failing.every((g) => !inFolderOf(service.uri, g.workload.uri)) && eps.groups.some((g) => !g.ports[port.index]?.unresolved && inFolderOf(service.uri, g.workload.uri))) continue;
+        if (
+          failing.length < eps.groups.length &&
+          failing.every((g) => !inFolderOf(service.uri, g.workload.uri)) &&
+          eps.groups.some((g) => !g.ports[port.index]?.unresolved && inFolderOf(service.uri, g.workload.uri))
+        )
+          continue;
         yield {
           uri: service.uri,
           span: port.targetPortSpan ?? port.span,
@@ -93,20 +97,56 @@ function inFolderOf(serviceUri: string, workloadUri: string): boolean {
 
 function messageFor(serviceName: string, port: ServicePort, selected: number, failing: readonly EndpointGroup[], msg: Msg): string {
   const name = String(port.targetPort);
-  const which = failing.length === selected ? (selected === 1 ? msg('the only selected workload') : msg('any of the {0} selected workloads', selected)) : msg('{0} of the {1} selected workloads', failing.length, selected);
+  const which =
+    failing.length === selected
+      ? selected === 1
+        ? msg('the only selected workload')
+        : msg('any of the {0} selected workloads', selected)
+      : msg('{0} of the {1} selected workloads', failing.length, selected);
   const names = failing.map((g) => `${g.workload.kind} "${g.workload.name}"`).join(', ');
   const portLabel = port.name ? msg('port "{0}" ({1})', port.name, String(port.port)) : msg('port {0}', String(port.port));
   const parts = [
     failing.length === 1
-      ? msg('targetPort "{0}" ({1}) is not declared as a container port by {2} ({3}), so Service "{4}" {5} gets no endpoints from its pods and traffic to it never reaches them.', name, port.protocol, which, names, serviceName, portLabel)
-      : msg('targetPort "{0}" ({1}) is not declared as a container port by {2} ({3}), so Service "{4}" {5} gets no endpoints from their pods and traffic to it never reaches them.', name, port.protocol, which, names, serviceName, portLabel),
+      ? msg(
+          'targetPort "{0}" ({1}) is not declared as a container port by {2} ({3}), so Service "{4}" {5} gets no endpoints from its pods and traffic to it never reaches them.',
+          name,
+          port.protocol,
+          which,
+          names,
+          serviceName,
+          portLabel,
+        )
+      : msg(
+          'targetPort "{0}" ({1}) is not declared as a container port by {2} ({3}), so Service "{4}" {5} gets no endpoints from their pods and traffic to it never reaches them.',
+          name,
+          port.protocol,
+          which,
+          names,
+          serviceName,
+          portLabel,
+        ),
   ];
   const mismatched = failing.filter((g) => g.ports[port.index]?.unresolved === 'protocol-mismatch');
   for (const g of mismatched) {
     const other = g.workload.template.containers.flatMap((c) => c.ports).find((p) => p.name === name);
-    parts.push(msg('{0} "{1}" does name a port "{2}", but with protocol {3}; ports match by name and protocol, so set protocol: {4} on this Service port or declare the port with {5}.', g.workload.kind, g.workload.name, name, other?.protocol ?? msg('another protocol'), other?.protocol ?? 'undefined', port.protocol));
+    parts.push(
+      msg(
+        '{0} "{1}" does name a port "{2}", but with protocol {3}; ports match by name and protocol, so set protocol: {4} on this Service port or declare the port with {5}.',
+        g.workload.kind,
+        g.workload.name,
+        name,
+        other?.protocol ?? msg('another protocol'),
+        other?.protocol ?? 'undefined',
+        port.protocol,
+      ),
+    );
   }
-  if (mismatched.length < failing.length) parts.push(failing.length === 1 ? msg('Name a container port "{0}" in that workload, or point targetPort at a port they declare.', name) : msg('Name a container port "{0}" in those workloads, or point targetPort at a port they declare.', name));
+  if (mismatched.length < failing.length)
+    parts.push(
+      failing.length === 1
+        ? msg('Name a container port "{0}" in that workload, or point targetPort at a port they declare.', name)
+        : msg('Name a container port "{0}" in those workloads, or point targetPort at a port they declare.', name),
+    );
   return joinSentences(parts);
 }
 

@@ -52,16 +52,40 @@ spec:
       for (const e of r.endpoints) {
         if (!e.port || !e.portSpan || e.byNumber || names.includes(e.port)) continue;
         const guess = closestName(e.port, names);
-        const { related } = firstRelated(services, (s) => ({ uri: s.uri, span: s.portsSpan ?? s.nameSpan, message: msg('The ports of Service "{0}"', s.name) }));
-        const named = services.slice(0, 3).map((s) => `"${s.name}"`).join(', ');
+        const { related } = firstRelated(services, (s) => ({
+          uri: s.uri,
+          span: s.portsSpan ?? s.nameSpan,
+          message: msg('The ports of Service "{0}"', s.name),
+        }));
+        const named = services
+          .slice(0, 3)
+          .map((s) => `"${s.name}"`)
+          .join(', ');
         const shown = services.length > 3 ? msg('{0} and {1} more', named, services.length - 3) : named;
         yield {
           uri: r.uri,
           span: e.portSpan,
-          message: joinSentences([msg('ServiceMonitor "{0}" scrapes port "{1}" of the Services it selects ({2}), but none of them has a port of that name (their port names: {3}), so it finds no targets and nothing is scraped.', r.name, e.port, shown, names.length ? names.map((n) => `"${n}"`).join(', ') : msg('none')), ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : [])]),
+          message: joinSentences([
+            msg(
+              'ServiceMonitor "{0}" scrapes port "{1}" of the Services it selects ({2}), but none of them has a port of that name (their port names: {3}), so it finds no targets and nothing is scraped.',
+              r.name,
+              e.port,
+              shown,
+              names.length ? names.map((n) => `"${n}"`).join(', ') : msg('none'),
+            ),
+            ...(guess ? [msg('Did you mean "{0}"?', guess.name)] : []),
+          ]),
           resource: refOf(r),
           related,
-          fixes: guess ? [{ title: msg('Scrape port "{0}"', guess.name), edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }], isPreferred: guess.clear || undefined }] : [],
+          fixes: guess
+            ? [
+                {
+                  title: msg('Scrape port "{0}"', guess.name),
+                  edits: [{ uri: r.uri, span: e.portSpan, newText: guess.name }],
+                  isPreferred: guess.clear || undefined,
+                },
+              ]
+            : [],
         };
       }
     }

@@ -63,10 +63,21 @@ spec:
       yield {
         uri: r.uri,
         span,
-        message: msg('ServiceMonitor "{0}" selects Services labelled {1}: {2}, but no Service in {3} carries it, so nothing is scraped. Service "{4}" in namespace "{5}" carries {1}: {6}; did you mean "{6}"?', r.name, near.key, String(selector.matchLabels.get(near.key)), monitoredText(r.namespaceSelector.any, monitorNamespaces(lookup, r), msg), near.service.name, near.service.namespace, near.has),
+        message: msg(
+          'ServiceMonitor "{0}" selects Services labelled {1}: {2}, but no Service in {3} carries it, so nothing is scraped. Service "{4}" in namespace "{5}" carries {1}: {6}; did you mean "{6}"?',
+          r.name,
+          near.key,
+          String(selector.matchLabels.get(near.key)),
+          monitoredText(r.namespaceSelector.any, monitorNamespaces(lookup, r), msg),
+          near.service.name,
+          near.service.namespace,
+          near.has,
+        ),
         resource: refOf(r),
         related: [{ uri: near.service.uri, span: near.service.nameSpan, message: msg('Service "{0}" and its labels', near.service.name) }],
-        fixes: selector.labelSpans.has(near.key) ? [{ title: msg('Select {0}: {1}', near.key, near.has), edits: [{ uri: r.uri, span, newText: near.has }], isPreferred: true }] : [],
+        fixes: selector.labelSpans.has(near.key)
+          ? [{ title: msg('Select {0}: {1}', near.key, near.has), edits: [{ uri: r.uri, span, newText: near.has }], isPreferred: true }]
+          : [],
       };
     }
   },

@@ -56,7 +56,11 @@ spec: {clusterIP: None, selector: {app: ledger}}`,
       yield {
         uri: w.uri,
         span: w.nameSpan,
-        message: msg('This StatefulSet name is {0} characters long; above {1} its pods cannot be created, because each pod gets the label controller-revision-hash=<name>-<10-character hash>, which would exceed the 63-character limit. Shorten the name to {1} characters or fewer.', w.name.length, maxName),
+        message: msg(
+          'This StatefulSet name is {0} characters long; above {1} its pods cannot be created, because each pod gets the label controller-revision-hash=<name>-<10-character hash>, which would exceed the 63-character limit. Shorten the name to {1} characters or fewer.',
+          w.name.length,
+          maxName,
+        ),
         resource: refOf(w),
       };
     }

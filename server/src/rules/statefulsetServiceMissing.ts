@@ -74,9 +74,17 @@ spec:
         yield {
           uri: sts.uri,
           span: sts.serviceNameSpan ?? sts.nameSpan,
-          message: (sts.serviceNameSpan
-            ? msg('StatefulSet "{0}" has an empty serviceName, so its pods get no stable DNS names (like {1}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.', sts.name, podNameLike)
-            : msg('StatefulSet "{0}" has no serviceName, so its pods get no stable DNS names (like {1}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.', sts.name, podNameLike)),
+          message: sts.serviceNameSpan
+            ? msg(
+                'StatefulSet "{0}" has an empty serviceName, so its pods get no stable DNS names (like {1}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.',
+                sts.name,
+                podNameLike,
+              )
+            : msg(
+                'StatefulSet "{0}" has no serviceName, so its pods get no stable DNS names (like {1}) and cannot find each other by name. Set serviceName to a headless Service that selects the pods; serviceName cannot be changed later, so the StatefulSet must be recreated to add it.',
+                sts.name,
+                podNameLike,
+              ),
           resource: refOf(sts),
           fixes: text ? adoptServiceFixes(lookup, sts, text, msg) : [],
         };
@@ -91,15 +99,41 @@ spec:
       const rejected = lookup.rejected('Service', sts.namespace, name);
       const parts = [
         rejected
-          ? msg('{0}, so it never exists, and the pods of StatefulSet "{1}" get no stable DNS names: {2} will not resolve.', rejected, sts.name, firstPodName(sts, name, config.clusterDomain))
-          : msg('No Service named "{0}" exists in namespace "{1}", so the pods of StatefulSet "{2}" get no stable DNS names: {3} will not resolve.', name, sts.namespace, sts.name, firstPodName(sts, name, config.clusterDomain)),
+          ? msg(
+              '{0}, so it never exists, and the pods of StatefulSet "{1}" get no stable DNS names: {2} will not resolve.',
+              rejected,
+              sts.name,
+              firstPodName(sts, name, config.clusterDomain),
+            )
+          : msg(
+              'No Service named "{0}" exists in namespace "{1}", so the pods of StatefulSet "{2}" get no stable DNS names: {3} will not resolve.',
+              name,
+              sts.namespace,
+              sts.name,
+              firstPodName(sts, name, config.clusterDomain),
+            ),
       ];
       if (guess) parts.push(msg('Did you mean "{0}"?', guess.name));
-      if (elsewhere.length) parts.push(msg('A Service "{0}" exists in namespace "{1}", but the governing Service must be in the StatefulSet\'s own namespace.', name, elsewhere[0].namespace));
-      parts.push(rejected ? msg('Fix the Service (see its api-validation error).') : msg('serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "{0}".', name));
+      if (elsewhere.length)
+        parts.push(
+          msg(
+            'A Service "{0}" exists in namespace "{1}", but the governing Service must be in the StatefulSet\'s own namespace.',
+            name,
+            elsewhere[0].namespace,
+          ),
+        );
+      parts.push(
+        rejected
+          ? msg('Fix the Service (see its api-validation error).')
+          : msg('serviceName cannot be changed on an existing StatefulSet, so either recreate the StatefulSet or create the Service "{0}".', name),
+      );
       const fixes: Fix[] = [];
       if (guess && sts.serviceNameSpan) {
-        fixes.push({ title: msg('Change serviceName to "{0}"', guess.name), edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }], isPreferred: guess.clear || undefined });
+        fixes.push({
+          title: msg('Change serviceName to "{0}"', guess.name),
+          edits: [{ uri: sts.uri, span: sts.serviceNameSpan, newText: guess.name }],
+          isPreferred: guess.clear || undefined,
+        });
       }
       const create = text && !rejected ? createHeadlessService(sts, name, text) : undefined;
       if (create) fixes.push({ title: msg('Create headless Service "{0}" for StatefulSet "{1}"', name, sts.name), edits: [create] });
@@ -111,7 +145,9 @@ spec:
         resource: refOf(sts),
         related: [
           ...(closest ? [{ uri: closest.uri, span: closest.nameSpan, message: msg('Service "{0}" has the closest name', closest.name) }] : []),
-          ...elsewhere.slice(0, 1).map((s) => ({ uri: s.uri, span: s.nameSpan, message: msg('Service "{0}" is in namespace "{1}", not "{2}"', s.name, s.namespace, sts.namespace) })),
+          ...elsewhere
+            .slice(0, 1)
+            .map((s) => ({ uri: s.uri, span: s.nameSpan, message: msg('Service "{0}" is in namespace "{1}", not "{2}"', s.name, s.namespace, sts.namespace) })),
         ],
         fixes,
       };

@@ -62,15 +62,29 @@ spec:
       const canBeHeadless = service.type === 'ClusterIP';
       const advice = canBeHeadless
         ? msg('Set clusterIP: None on Service "{0}"; clusterIP cannot be changed on an existing Service, so it must be deleted and recreated.', service.name)
-        : msg('A {0} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).', service.type);
+        : msg(
+            'A {0} Service cannot be headless; create a separate headless Service (clusterIP: None) for the StatefulSet and point serviceName at it (which means recreating the StatefulSet).',
+            service.type,
+          );
       const fixes: Fix[] = [];
       const text = lookup.fileText(service.uri);
       const edit = canBeHeadless && text ? makeHeadless(service.uri, text, treeOf(service)) : undefined;
-      if (edit) fixes.push({ title: msg('Make Service "{0}" headless (clusterIP: None; recreate the Service to apply)', service.name), edits: [edit], isPreferred: true });
+      if (edit)
+        fixes.push({
+          title: msg('Make Service "{0}" headless (clusterIP: None; recreate the Service to apply)', service.name),
+          edits: [edit],
+          isPreferred: true,
+        });
       yield {
         uri: sts.uri,
         span: sts.serviceNameSpan ?? sts.nameSpan,
-        message: msg('Service "{0}", which governs StatefulSet "{1}", has a cluster IP. Per-pod names such as {2} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service\'s virtual IP instead of each pod, so members that discover their peers through DNS see one address instead of each other. {3}', service.name, sts.name, firstPodName(sts, service.name, config.clusterDomain), advice),
+        message: msg(
+          'Service "{0}", which governs StatefulSet "{1}", has a cluster IP. Per-pod names such as {2} then work only with CoreDNS (not per the DNS specification), and SRV records point at the Service\'s virtual IP instead of each pod, so members that discover their peers through DNS see one address instead of each other. {3}',
+          service.name,
+          sts.name,
+          firstPodName(sts, service.name, config.clusterDomain),
+          advice,
+        ),
         resource: refOf(sts),
         related: [{ uri: service.uri, span: service.clusterIPSpan ?? service.nameSpan, message: msg('Service "{0}" has a cluster IP', service.name) }],
         fixes,

@@ -90,7 +90,11 @@ function checkWorkload(w: Workload, msg: Msg): FindingDraft | undefined {
       uri: w.uri,
       span: w.selectorSpan ?? w.nameSpan,
       message: w.template.labels.size
-        ? msg('spec.selector: Required value — a {0} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template ({1}).', w.kind, labelList(w))
+        ? msg(
+            'spec.selector: Required value — a {0} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template ({1}).',
+            w.kind,
+            labelList(w),
+          )
         : msg('spec.selector: Required value — a {0} must say which pods it owns; add spec.selector.matchLabels with labels from the pod template.', w.kind),
       resource: refOf(w),
     };
@@ -102,17 +106,36 @@ function checkWorkload(w: Workload, msg: Msg): FindingDraft | undefined {
       uri: w.uri,
       span: selector.span,
       message: w.template.labels.size
-        ? msg('spec.selector: Invalid value — an empty selector is invalid for a {0}: it would claim every pod in the namespace. List the pod template labels it should match ({1}).', w.kind, labelList(w))
-        : msg('spec.selector: Invalid value — an empty selector is invalid for a {0}: it would claim every pod in the namespace. List the pod template labels it should match.', w.kind),
+        ? msg(
+            'spec.selector: Invalid value — an empty selector is invalid for a {0}: it would claim every pod in the namespace. List the pod template labels it should match ({1}).',
+            w.kind,
+            labelList(w),
+          )
+        : msg(
+            'spec.selector: Invalid value — an empty selector is invalid for a {0}: it would claim every pod in the namespace. List the pod template labels it should match.',
+            w.kind,
+          ),
       resource: refOf(w),
     };
   }
   if (selectorMatches(selector, w.template.labels)) return undefined;
-  const related = [{ uri: w.uri, span: w.template.labelsSpan ?? w.template.span, message: w.template.labels.size ? msg('The pod template\'s labels: {0}', [...w.template.labels].map(([k, v]) => `${k}=${v}`).join(', ')) : msg('The pod template has no labels') }];
+  const related = [
+    {
+      uri: w.uri,
+      span: w.template.labelsSpan ?? w.template.span,
+      message: w.template.labels.size
+        ? msg("The pod template's labels: {0}", [...w.template.labels].map(([k, v]) => `${k}=${v}`).join(', '))
+        : msg('The pod template has no labels'),
+    },
+  ];
   return {
     uri: w.uri,
     span: firstMismatch(selector, w.template.labels) ?? selector.span,
-    message: msg('spec.template.metadata.labels: Invalid value — `selector` does not match template `labels`: the selector ({0}) does not select this {1}\'s own pods, so the API server rejects it. Make the template labels satisfy the selector.', formatSelector(selector), w.kind),
+    message: msg(
+      "spec.template.metadata.labels: Invalid value — `selector` does not match template `labels`: the selector ({0}) does not select this {1}'s own pods, so the API server rejects it. Make the template labels satisfy the selector.",
+      formatSelector(selector),
+      w.kind,
+    ),
     resource: refOf(w),
     related,
   };

@@ -76,4 +76,3 @@ export function diskReaderWithin(folders?: readonly string[], maxBytes = default
 
 /** Reads anywhere on the disk (a trusted workspace, the command line), files of at most 1 MB. */
 export const diskReader: FileReader = diskReaderWithin();
-

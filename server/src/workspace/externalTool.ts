@@ -30,9 +30,15 @@ export interface BatchProgress {
  * its `status` and `signal`). Self-contained (it is also the child's code, by its source text): it names nothing
  * outside itself.
  */
-function exitFrom(err: { code?: unknown; killed?: boolean; message?: string } | null | undefined, stdout: string | null | undefined, stderr: string | null | undefined, sync?: { status: number | null; signal: string | null }) {
+function exitFrom(
+  err: { code?: unknown; killed?: boolean; message?: string } | null | undefined,
+  stdout: string | null | undefined,
+  stderr: string | null | undefined,
+  sync?: { status: number | null; signal: string | null },
+) {
   // Node names "output over maxBuffer" ENOBUFS in spawnSync and ERR_CHILD_PROCESS_STDIO_MAXBUFFER in execFile
-  if (err && (err.code === 'ENOBUFS' || err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')) return { status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true };
+  if (err && (err.code === 'ENOBUFS' || err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER'))
+    return { status: null, stdout: '', stderr: '', timedOut: false, tooLarge: true };
   const timedOut = sync ? err?.code === 'ETIMEDOUT' || (sync.signal === 'SIGKILL' && sync.status === null) : !!err?.killed;
   const status = sync ? sync.status : err ? (typeof err.code === 'number' ? err.code : null) : 0;
   // execFile reports a non-zero exit as an error with a numeric code; a string code means it never ran
@@ -42,16 +48,28 @@ function exitFrom(err: { code?: unknown; killed?: boolean; message?: string } | 
 
 /** Runs once, synchronously (the command line). */
 export function runToolSync(run: ToolRun, args: readonly string[]): ToolExit {
-  const r = spawnSync(run.executable, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: run.maxBuffer, env: run.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(run.executable, args, {
+    encoding: 'utf8',
+    timeout: run.timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: run.maxBuffer,
+    env: run.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return exitFrom(r.error as NodeJS.ErrnoException | undefined, r.stdout, r.stderr, { status: r.status, signal: r.signal });
 }
 
 /** Runs once without blocking (the language server). */
 export function runTool(run: ToolRun, args: readonly string[]): Promise<ToolExit> {
   return new Promise((done) => {
-    execFile(run.executable, args, { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: run.maxBuffer, env: run.env }, (err, stdout, stderr) => {
-      done(exitFrom(err as (NodeJS.ErrnoException & { killed?: boolean }) | null, stdout, stderr));
-    });
+    execFile(
+      run.executable,
+      args,
+      { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: run.maxBuffer, env: run.env },
+      (err, stdout, stderr) => {
+        done(exitFrom(err as (NodeJS.ErrnoException & { killed?: boolean }) | null, stdout, stderr));
+      },
+    );
   });
 }
 

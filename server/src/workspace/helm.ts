@@ -73,7 +73,13 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
   });
   const inside = (real: string) => roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
   const shown = (p: string) => (roots.length ? relative(roots[0], p).split(sep).join('/') : p);
-  const problem = (why: Phrase): RenderProblem => ({ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-not-rendered', ...worded(phrase('Chart {0} is not rendered ({1}): {2}', chart.name, valueSet.label, why)) });
+  const problem = (why: Phrase): RenderProblem => ({
+    uri: chart.chartYaml,
+    span: chart.nameSpan,
+    severity: 'warning',
+    code: 'helm-not-rendered',
+    ...worded(phrase('Chart {0} is not rendered ({1}): {2}', chart.name, valueSet.label, why)),
+  });
   if (!run.valuesAnywhere) {
     for (const f of valueSet.valuesFiles) {
       let real: string | undefined;
@@ -82,7 +88,8 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
       } catch {
         real = undefined;
       }
-      if (real !== undefined && !inside(real)) return problem(phrase('the values file {0} lies outside the workspace, and helm is never given a file from outside it.', shown(real)));
+      if (real !== undefined && !inside(real))
+        return problem(phrase('the values file {0} lies outside the workspace, and helm is never given a file from outside it.', shown(real)));
     }
   }
   const top = source(chart.root);
@@ -97,7 +104,8 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
       continue;
     }
     for (const name of names) {
-      if (++seen > maxChartEntries) return problem(phrase('the chart folder holds more than {0} entries, too many to check for links leading out of the workspace.', maxChartEntries));
+      if (++seen > maxChartEntries)
+        return problem(phrase('the chart folder holds more than {0} entries, too many to check for links leading out of the workspace.', maxChartEntries));
       const p = join(dir, name);
       let st;
       try {
@@ -112,7 +120,10 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
         } catch {
           real = undefined; // a dangling link: helm fails on it itself
         }
-        if (real !== undefined && !inside(real)) return problem(phrase('{0} is a link leading outside the workspace, and helm reads what links lead to (.Files included).', relative(top, p).split(sep).join('/')));
+        if (real !== undefined && !inside(real))
+          return problem(
+            phrase('{0} is a link leading outside the workspace, and helm reads what links lead to (.Files included).', relative(top, p).split(sep).join('/')),
+          );
       } else if (st.isDirectory()) stack.push(p);
     }
   }
@@ -192,7 +203,14 @@ export function missingDependencies(chart: Chart, charts: readonly Chart[]): Ren
         span: d.span,
         severity: 'information',
         code: 'helm-dependency-missing',
-        ...worded(phrase('Chart {0} is not rendered: its dependency {1} is not in {2}/. Run `helm dependency build` to fetch it (this extension never downloads anything).', c.name, d.version ? `${d.name} ${d.version}` : d.name, relativeTo(c.root, `${c.root}/charts`))),
+        ...worded(
+          phrase(
+            'Chart {0} is not rendered: its dependency {1} is not in {2}/. Run `helm dependency build` to fetch it (this extension never downloads anything).',
+            c.name,
+            d.version ? `${d.name} ${d.version}` : d.name,
+            relativeTo(c.root, `${c.root}/charts`),
+          ),
+        ),
       });
     }
     for (const s of c.subcharts) {
@@ -211,7 +229,12 @@ export function helmMissingProblem(chart: Chart): RenderProblem {
     span: chart.nameSpan,
     severity: 'information',
     code: 'helm-not-rendered',
-    ...worded(phrase('Chart {0} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set `kubeNetlens.helm.path` (on the command line: --helm PATH) to the helm executable.', chart.name)),
+    ...worded(
+      phrase(
+        'Chart {0} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set `kubeNetlens.helm.path` (on the command line: --helm PATH) to the helm executable.',
+        chart.name,
+      ),
+    ),
   };
 }
 
@@ -222,7 +245,12 @@ export function untrustedProblem(chart: Chart): RenderProblem {
     span: chart.nameSpan,
     severity: 'information',
     code: 'helm-not-rendered',
-    ...worded(phrase('Chart {0} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.', chart.name)),
+    ...worded(
+      phrase(
+        'Chart {0} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.',
+        chart.name,
+      ),
+    ),
   };
 }
 
@@ -239,15 +267,65 @@ export function chartNotesFor(charts: readonly Chart[], settings: HelmSettings, 
 }
 
 /** One render → the rendered unit (or its problems). `exit` is what runHelm or runHelmSync returned. */
-export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, exit: HelmExit, textOf: TextOf, timeoutMs: number, chartPath?: string): RenderedUnit {
+export function unitFromExit(
+  chart: Chart,
+  charts: readonly Chart[],
+  valueSet: ValueSet,
+  exit: HelmExit,
+  textOf: TextOf,
+  timeoutMs: number,
+  chartPath?: string,
+): RenderedUnit {
   const base = unitBase(chart, valueSet);
   const where = `chart ${chart.name}, ${valueSet.label}`;
-  if (exit.spawnError) return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('helm could not be started for {0}: {1}', where, exit.spawnError)) }] };
+  if (exit.spawnError)
+    return {
+      ...base,
+      problems: [
+        {
+          uri: chart.chartYaml,
+          span: chart.nameSpan,
+          severity: 'warning',
+          code: 'helm-failed',
+          ...worded(phrase('helm could not be started for {0}: {1}', where, exit.spawnError)),
+        },
+      ],
+    };
   if (exit.tooLarge) {
-    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('helm template wrote more than {0} MB for {1} and was stopped; a render that large is not checked.', maxRenderBytes / (1024 * 1024), where)) }] };
+    return {
+      ...base,
+      problems: [
+        {
+          uri: chart.chartYaml,
+          span: chart.nameSpan,
+          severity: 'warning',
+          code: 'helm-failed',
+          ...worded(
+            phrase('helm template wrote more than {0} MB for {1} and was stopped; a render that large is not checked.', maxRenderBytes / (1024 * 1024), where),
+          ),
+        },
+      ],
+    };
   }
   if (exit.timedOut) {
-    return { ...base, problems: [{ uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('helm template did not finish within {0} for {1} and was stopped; its templates are not checked.', timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`, where)) }] };
+    return {
+      ...base,
+      problems: [
+        {
+          uri: chart.chartYaml,
+          span: chart.nameSpan,
+          severity: 'warning',
+          code: 'helm-failed',
+          ...worded(
+            phrase(
+              'helm template did not finish within {0} for {1} and was stopped; its templates are not checked.',
+              timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`,
+              where,
+            ),
+          ),
+        },
+      ],
+    };
   }
   if (exit.status !== 0) return { ...base, problems: [helmErrorProblem(chart, charts, valueSet, exit.stderr, textOf, chartPath)] };
   const mapped = mapHelmOutput(exit.stdout, chart, charts, valueSet, textOf);
@@ -257,12 +335,28 @@ export function unitFromExit(chart: Chart, charts: readonly Chart[], valueSet: V
 }
 
 /** helm's error → a problem on the template line it names (`<chart>/templates/x.yaml:12:3`), else on Chart.yaml. */
-export function helmErrorProblem(chart: Chart, charts: readonly Chart[], valueSet: ValueSet, stderr: string, textOf: TextOf, chartPath?: string): RenderProblem {
-  const lines = withoutMachinePaths(stderr, chartPath).split('\n').map((l) => l.trimEnd()).filter((l) => l.trim());
+export function helmErrorProblem(
+  chart: Chart,
+  charts: readonly Chart[],
+  valueSet: ValueSet,
+  stderr: string,
+  textOf: TextOf,
+  chartPath?: string,
+): RenderProblem {
+  const lines = withoutMachinePaths(stderr, chartPath)
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim());
   const shown = lines.slice(0, errorLines).join('\n') || 'helm template failed without a message';
   const at = locateHelmError(chart, charts, shown, textOf);
   // helm's own error text follows as it printed it (machine paths removed): it is what a search finds
-  return { uri: at?.uri ?? chart.chartYaml, span: at?.span ?? chart.nameSpan, severity: 'error', code: 'helm-failed', ...worded(phrase('helm template failed for chart {0}, {1}:\n{2}', chart.name, valueSet.label, shown)) };
+  return {
+    uri: at?.uri ?? chart.chartYaml,
+    span: at?.span ?? chart.nameSpan,
+    severity: 'error',
+    code: 'helm-failed',
+    ...worded(phrase('helm template failed for chart {0}, {1}:\n{2}', chart.name, valueSet.label, shown)),
+  };
 }
 
 /**
@@ -339,7 +433,22 @@ function oversizedValues(chart: Chart, valueSet: ValueSet, run: HelmRun): Render
     }
     if (size <= limit) continue;
     const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(n >= 10 * 1024 * 1024 ? 0 : 1)} MB` : `${Math.ceil(n / 1024)} KB`);
-    return { uri: chart.chartYaml, span: chart.nameSpan, severity: 'warning', code: 'helm-failed', ...worded(phrase('Chart {0}, {1} is not rendered: the values file {2} is {3}, over the {4} size limit (kubeNetlens.files.maxSizeKB).', chart.name, valueSet.label, relativeTo(chart.root, uri), mb(size), mb(limit))) };
+    return {
+      uri: chart.chartYaml,
+      span: chart.nameSpan,
+      severity: 'warning',
+      code: 'helm-failed',
+      ...worded(
+        phrase(
+          'Chart {0}, {1} is not rendered: the values file {2} is {3}, over the {4} size limit (kubeNetlens.files.maxSizeKB).',
+          chart.name,
+          valueSet.label,
+          relativeTo(chart.root, uri),
+          mb(size),
+          mb(limit),
+        ),
+      ),
+    };
   }
   return undefined;
 }
@@ -355,9 +464,18 @@ export function omittedValueSetsNote(chart: Chart): RenderProblem | undefined {
     span: chart.nameSpan,
     severity: 'information',
     code: 'helm-not-rendered',
-    ...worded(omitted.length > 10
-      ? phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3} and {4} more.', chart.name, total, chart.valueSets.length, named, (omitted.length - 10).toLocaleString('en-US'))
-      : phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3}.', chart.name, total, chart.valueSets.length, named)),
+    ...worded(
+      omitted.length > 10
+        ? phrase(
+            'Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3} and {4} more.',
+            chart.name,
+            total,
+            chart.valueSets.length,
+            named,
+            (omitted.length - 10).toLocaleString('en-US'),
+          )
+        : phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3}.', chart.name, total, chart.valueSets.length, named),
+    ),
   };
 }
 
@@ -376,10 +494,24 @@ function withChartNotes(units: RenderedUnit[], chart: Chart): RenderedUnit[] {
 }
 
 /** Renders every value set of several charts synchronously (the CLI), `parallel` renders at a time. */
-export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[], run: HelmRun, textOf: TextOf, parallel: number, progress?: BatchProgress): RenderedUnit[] {
-  const plans = charts.flatMap((chart) => planRenders(chart, all, run).map((plan, i) => ({ plan, first: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') })));
+export function renderChartsSync(
+  charts: readonly Chart[],
+  all: readonly Chart[],
+  run: HelmRun,
+  textOf: TextOf,
+  parallel: number,
+  progress?: BatchProgress,
+): RenderedUnit[] {
+  const plans = charts.flatMap((chart) =>
+    planRenders(chart, all, run).map((plan, i) => ({ plan, first: i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered') })),
+  );
   const toRun = plans.filter((p) => !p.plan.blocked.length && !p.plan.refused);
-  const exits = runHelmBatchSync(run, toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)), parallel, progress);
+  const exits = runHelmBatchSync(
+    run,
+    toRun.map((p) => helmArgs(p.plan.chart, p.plan.valueSet, run.pathOf)),
+    parallel,
+    progress,
+  );
   const exitOf = new Map(toRun.map((p, i) => [p, exits[i]]));
   const units = plans.map((p) => {
     const { chart, valueSet } = p.plan;
@@ -396,7 +528,19 @@ export function renderChartsSync(charts: readonly Chart[], all: readonly Chart[]
 export async function renderChart(chart: Chart, charts: readonly Chart[], run: HelmRun, textOf: TextOf): Promise<RenderedUnit[]> {
   const plans = planRenders(chart, charts, run);
   const units = await Promise.all(
-    plans.map(async (plan, i) => unrun(plan, i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered')) ?? unitFromExit(chart, charts, plan.valueSet, await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)), textOf, run.timeoutMs, run.pathOf(chart.root))),
+    plans.map(
+      async (plan, i) =>
+        unrun(plan, i === 0 || plan.blocked.some((b) => b.code === 'helm-not-rendered')) ??
+        unitFromExit(
+          chart,
+          charts,
+          plan.valueSet,
+          await runHelm(run, helmArgs(chart, plan.valueSet, run.pathOf)),
+          textOf,
+          run.timeoutMs,
+          run.pathOf(chart.root),
+        ),
+    ),
   );
   return withChartNotes(units, chart);
 }
@@ -430,7 +574,8 @@ export async function renderChartWithTexts(chart: Chart, charts: readonly Chart[
       writeFileSync(target, text);
     }
     const inChart = `${chart.root}/`;
-    const pathOf = (u: string) => (u === chart.root ? copy : u.startsWith(inChart) ? join(copy, ...u.slice(inChart.length).split('/').map(decodeURIComponent)) : run.pathOf(u));
+    const pathOf = (u: string) =>
+      u === chart.root ? copy : u.startsWith(inChart) ? join(copy, ...u.slice(inChart.length).split('/').map(decodeURIComponent)) : run.pathOf(u);
     return await renderChart(chart, charts, { ...run, pathOf, sourcePathOf: run.sourcePathOf ?? run.pathOf }, textOf);
   } finally {
     rmSync(dir, { recursive: true, force: true });

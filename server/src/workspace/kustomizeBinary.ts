@@ -13,7 +13,16 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { confirmedUnit, unitFromKustomizeExit, whyNotForBinary, withWorkspacePaths, wrapperKustomization, maxBuildMegabytes, type ExternalRoot, type KustomizeExit } from '../kustomize/external';
+import {
+  confirmedUnit,
+  unitFromKustomizeExit,
+  whyNotForBinary,
+  withWorkspacePaths,
+  wrapperKustomization,
+  maxBuildMegabytes,
+  type ExternalRoot,
+  type KustomizeExit,
+} from '../kustomize/external';
 import type { FileReader, ParseCache } from '../kustomize/render';
 import type { LoadRestrictor } from '../model/config';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
@@ -42,7 +51,6 @@ export function loadRestrictorFlag(r: LoadRestrictor): string {
   return r === 'none' ? 'LoadRestrictionsNone' : 'LoadRestrictionsRootOnly';
 }
 
-
 /**
  * The Kustomize the server may run: none in an untrusted workspace, else `kubeNetlens.kustomize.path` (kubectl when
  * its name says so), else `kustomize`, else `kubectl`, on PATH.
@@ -51,7 +59,10 @@ export function kustomizeForSettings(settings: KustomizeSettings, env: Readonly<
   if (!settings.allowed) return undefined;
   const { timeoutMs, loadRestrictor } = settings;
   const folders = settings.folders.length ? settings.folders : undefined;
-  if (settings.path) return isExecutable(settings.path) ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs, loadRestrictor, folders } : undefined;
+  if (settings.path)
+    return isExecutable(settings.path)
+      ? { path: settings.path, kubectl: /^kubectl(\.exe)?$/i.test(basename(settings.path)), timeoutMs, loadRestrictor, folders }
+      : undefined;
   const kustomize = onPath('kustomize', env);
   if (kustomize) return { path: kustomize, kubectl: false, timeoutMs, loadRestrictor, folders };
   const kubectl = onPath('kubectl', env);
@@ -61,7 +72,17 @@ export function kustomizeForSettings(settings: KustomizeSettings, env: Readonly<
 /** The environment of a build: the user's, with every proxy pointed at a closed port on this machine and git held to local files. */
 function buildEnv(): NodeJS.ProcessEnv {
   const dead = 'http://127.0.0.1:9';
-  return { ...process.env, HTTP_PROXY: dead, HTTPS_PROXY: dead, http_proxy: dead, https_proxy: dead, NO_PROXY: '', no_proxy: '', GIT_ALLOW_PROTOCOL: 'file', GIT_TERMINAL_PROMPT: '0' };
+  return {
+    ...process.env,
+    HTTP_PROXY: dead,
+    HTTPS_PROXY: dead,
+    http_proxy: dead,
+    https_proxy: dead,
+    NO_PROXY: '',
+    no_proxy: '',
+    GIT_ALLOW_PROTOCOL: 'file',
+    GIT_TERMINAL_PROMPT: '0',
+  };
 }
 
 function toolName(tool: KustomizeTool): string {
@@ -71,7 +92,13 @@ function toolName(tool: KustomizeTool): string {
 /** The root as the mapping needs it, from the native attempt that stopped. */
 export function externalRootOf(native: RenderedUnit): ExternalRoot {
   const stop = native.problems.find((p) => p.code === 'kustomize-not-rendered') ?? native.problems[0];
-  return { id: native.id, label: native.label, definedBy: native.definedBy, nativeInputs: native.inputs, at: stop ? { uri: stop.uri, span: stop.span } : { uri: native.definedBy, span: { start: 0, end: 0 } } };
+  return {
+    id: native.id,
+    label: native.label,
+    definedBy: native.definedBy,
+    nativeInputs: native.inputs,
+    at: stop ? { uri: stop.uri, span: stop.span } : { uri: native.definedBy, span: { start: 0, end: 0 } },
+  };
 }
 
 interface Prepared {
@@ -119,7 +146,11 @@ function prepare(tool: KustomizeTool, rootDir: string): Prepared {
   const folders = tool.folders ?? [process.cwd()];
   const rootShown = shownPath(rootPath, folders, dir);
   const rewrite = (text: string) => withWorkspacePaths(text, (abs) => shownPath(abs, folders, dir), [[`'${rel}'`, `'${rootShown}'`]]);
-  const relativeExit = (exit: KustomizeExit): KustomizeExit => ({ ...exit, stderr: rewrite(exit.stderr), ...(exit.spawnError !== undefined && { spawnError: rewrite(exit.spawnError) }) });
+  const relativeExit = (exit: KustomizeExit): KustomizeExit => ({
+    ...exit,
+    stderr: rewrite(exit.stderr),
+    ...(exit.spawnError !== undefined && { spawnError: rewrite(exit.spawnError) }),
+  });
   return { dir, args: tool.kubectl ? ['kustomize', ...restrictor, dir] : ['build', ...restrictor, dir], originUri, relative: relativeExit };
 }
 
@@ -143,7 +174,8 @@ export function refusedUnit(native: RenderedUnit, fsys: FileReader, parsed?: Par
 function notBuiltEither(p: RenderProblem, why: Phrase): Phrase {
   const said = p.phrase;
   // the native note is `Not analysed as a Kustomize build: <reason>.` (kustomize/render.ts)
-  if (said && 'template' in said && said.template === 'Not analysed as a Kustomize build: {0}.') return phrase('Not analysed as a Kustomize build: {0}; it is not built with Kustomize either: {1}.', said.args[0], why);
+  if (said && 'template' in said && said.template === 'Not analysed as a Kustomize build: {0}.')
+    return phrase('Not analysed as a Kustomize build: {0}; it is not built with Kustomize either: {1}.', said.args[0], why);
   return phrase('{0}; it is not built with Kustomize either: {1}.', p.message.replace(/\.$/, ''), why);
 }
 
@@ -154,7 +186,10 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
   const root = externalRootOf(native);
   const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(runToolSync(toolRun(tool), p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
+    return confirmedUnit(
+      native,
+      unitFromKustomizeExit(root, p.relative(runToolSync(toolRun(tool), p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed),
+    );
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }
@@ -164,7 +199,14 @@ export function buildWithKustomizeSync(tool: KustomizeTool, native: RenderedUnit
  * Builds several roots synchronously (the command line), `parallel` real builds at a time (workspace/externalTool.ts):
  * the same units, by `definedBy`, as buildWithKustomizeSync gives one by one.
  */
-export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly RenderedUnit[], fsys: FileReader, parsed: ParseCache | undefined, parallel: number, progress?: BatchProgress): Map<string, RenderedUnit> {
+export function buildAllWithKustomizeSync(
+  tool: KustomizeTool,
+  natives: readonly RenderedUnit[],
+  fsys: FileReader,
+  parsed: ParseCache | undefined,
+  parallel: number,
+  progress?: BatchProgress,
+): Map<string, RenderedUnit> {
   const out = new Map<string, RenderedUnit>();
   const toRun: { native: RenderedUnit; root: ExternalRoot; p: Prepared }[] = [];
   try {
@@ -176,7 +218,12 @@ export function buildAllWithKustomizeSync(tool: KustomizeTool, natives: readonly
         toRun.push({ native, root, p: prepare(tool, dirnameUri(root.definedBy)) });
       }
     }
-    const exits = runToolBatchSync(toolRun(tool), toRun.map((r) => r.p.args), parallel, progress);
+    const exits = runToolBatchSync(
+      toolRun(tool),
+      toRun.map((r) => r.p.args),
+      parallel,
+      progress,
+    );
     toRun.forEach(({ native, root, p }, i) => {
       const run = exits[i];
       // as buildWithKustomizeSync: a native failure the real build confirms keeps the native message and its line
@@ -195,7 +242,10 @@ export async function buildWithKustomize(tool: KustomizeTool, native: RenderedUn
   const root = externalRootOf(native);
   const p = prepare(tool, dirnameUri(root.definedBy));
   try {
-    return confirmedUnit(native, unitFromKustomizeExit(root, p.relative(await runTool(toolRun(tool), p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed));
+    return confirmedUnit(
+      native,
+      unitFromKustomizeExit(root, p.relative(await runTool(toolRun(tool), p.args)), toolName(tool), tool.timeoutMs, fsys, p.originUri, parsed),
+    );
   } finally {
     rmSync(p.dir, { recursive: true, force: true });
   }

@@ -43,7 +43,12 @@ export type CompiledIgnore = ConfigSuppression;
  * folder (undefined outside it: no path glob matches there); `shownAs` names the config file in labels; `uri` and
  * `text` place the notes on an entry (omitted: no notes, as for a config file the analysis does not show).
  */
-export function ignoresOf(config: ConfigFile | undefined, relative: (uri: string) => string | undefined, shownAs: string, file?: { readonly uri: string; readonly text: string }): CompiledIgnore[] {
+export function ignoresOf(
+  config: ConfigFile | undefined,
+  relative: (uri: string) => string | undefined,
+  shownAs: string,
+  file?: { readonly uri: string; readonly text: string },
+): CompiledIgnore[] {
   const lineStarts = file ? [0, ...[...file.text.matchAll(/\n/g)].map((m) => m.index! + 1)] : [];
   return (config?.ignore ?? []).map((e) => {
     const path = e.path === undefined ? undefined : globMatcher([e.path]);

@@ -1,7 +1,18 @@
 // The `kubeNetlens.*` settings as the editor sends them → the analysis config and the file-discovery options.
 // Unknown or malformed values fall back to the defaults: a typo in settings.json never stops the analysis.
 
-import { cnis, defaultConfig, loadRestrictors, podsModes, proxyModes, readIngressController, ruleLevels, type AnalysisConfig, type LoadRestrictor, type RuleLevel } from '../model/config';
+import {
+  cnis,
+  defaultConfig,
+  loadRestrictors,
+  podsModes,
+  proxyModes,
+  readIngressController,
+  ruleLevels,
+  type AnalysisConfig,
+  type LoadRestrictor,
+  type RuleLevel,
+} from '../model/config';
 import { checkGlob } from './glob';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
@@ -69,7 +80,13 @@ export const defaultFileOptions: FileOptions = {
 
 export const defaultHelmSettings: HelmSettings = { timeoutMs: defaultHelmTimeoutMs, releases: [], allowed: false };
 
-export const defaultKustomizeSettings: KustomizeSettings = { roots: [], folders: [], timeoutMs: defaultKustomizeTimeoutMs, allowed: false, loadRestrictor: 'rootOnly' };
+export const defaultKustomizeSettings: KustomizeSettings = {
+  roots: [],
+  folders: [],
+  timeoutMs: defaultKustomizeTimeoutMs,
+  allowed: false,
+  loadRestrictor: 'rootOnly',
+};
 
 export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings, kustomize: defaultKustomizeSettings };
 
@@ -156,8 +173,15 @@ function readHelm(h: Record<string, unknown>): HelmSettings {
 }
 
 /** The roots are read in any workspace (they only choose what is analysed); the executable only in a trusted one. */
-function readKustomize(k: Record<string, unknown>, trusted: boolean, validGlobs: (list: readonly string[], setting: string) => readonly string[]): KustomizeSettings {
-  const roots = validGlobs((stringList(k.roots) ?? []).filter((p) => p.trim()), 'kubeNetlens.kustomize.roots');
+function readKustomize(
+  k: Record<string, unknown>,
+  trusted: boolean,
+  validGlobs: (list: readonly string[], setting: string) => readonly string[],
+): KustomizeSettings {
+  const roots = validGlobs(
+    (stringList(k.roots) ?? []).filter((p) => p.trim()),
+    'kubeNetlens.kustomize.roots',
+  );
   if (!trusted) return { ...defaultKustomizeSettings, roots };
   const seconds = k.timeoutSeconds;
   return {

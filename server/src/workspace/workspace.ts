@@ -209,9 +209,15 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     if (memo && memo.text === text && parsedRoles.get(uri) === role && memo.clusterDependences === render?.unit.clusterDependences) return memo;
     // The size limit holds for open documents too: a 45 MB document is not parsed (it counts as skipped for size in
     // the status bar), whatever the editor sends. A chart's render is the product's own output, not a file.
-    const file = !render && text.length > settings.files.maxSizeKB * 1024
-      ? { uri, text, resources: [], problems: [], skipped: 'too-large' as const, manifestDocuments: 0 }
-      : role ? buildInputFile(uri, text, role) : withDependences(parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace }), render?.unit.clusterDependences);
+    const file =
+      !render && text.length > settings.files.maxSizeKB * 1024
+        ? { uri, text, resources: [], problems: [], skipped: 'too-large' as const, manifestDocuments: 0 }
+        : role
+          ? buildInputFile(uri, text, role)
+          : withDependences(
+              parseManifest(uri, text, { defaultNamespace: render?.valueSet.namespace ?? settings.analysis.defaultNamespace }),
+              render?.unit.clusterDependences,
+            );
     // What the API server would reject is worked out now, while the file's trees are cached (model/treeCache.ts):
     // building the cluster asks again, memoized per object, without parsing the file a second time.
     const rejects = rejectorFor(settings.analysis);
@@ -247,21 +253,28 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
     // rendered again. Files a build reads that the workspace does not list (env files) are read from disk.
     const wanted: RenderedUnit[] = [];
     // an edit of a workspace without kustomizations does not ask every file again
-    const units = !layout.kustomizations ? { files, units: [], memo: undefined } : kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, readerOf(settings.kustomize), {
-      isRoot: isRootOf(settings.kustomize),
-      loadRestrictor: settings.kustomize.loadRestrictor,
-      external: (native) => {
-        wanted.push(native);
-        const built = kustomizeBuilds.get(native.definedBy);
-        if (built) return built;
-        // a native failure waits for the real Kustomize's answer: pending, its files unknown, nothing said yet
-        return nativeFailed(native) && runsReal(settings.kustomize) ? { ...native, problems: [] } : undefined;
-      },
-    });
+    const units = !layout.kustomizations
+      ? { files, units: [], memo: undefined }
+      : kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, readerOf(settings.kustomize), {
+          isRoot: isRootOf(settings.kustomize),
+          loadRestrictor: settings.kustomize.loadRestrictor,
+          external: (native) => {
+            wanted.push(native);
+            const built = kustomizeBuilds.get(native.definedBy);
+            if (built) return built;
+            // a native failure waits for the real Kustomize's answer: pending, its files unknown, nothing said yet
+            return nativeFailed(native) && runsReal(settings.kustomize) ? { ...native, problems: [] } : undefined;
+          },
+        });
     kustomizeMemo = units.memo;
     if (units.files !== files) files = [...units.files];
     // the builds' files keep their places while the same URIs come out in the same order (an edit of a plain file)
-    const place = units.files === layout.files ? layout.place : unitsPlace && sameUris(unitsPlace.files, files) ? unitsPlace.place : new Map(files.map((f, i) => [f.uri, i]));
+    const place =
+      units.files === layout.files
+        ? layout.place
+        : unitsPlace && sameUris(unitsPlace.files, files)
+          ? unitsPlace.place
+          : new Map(files.map((f, i) => [f.uri, i]));
     if (units.files !== layout.files) unitsPlace = { files, place };
     const list = files;
     const versions = new Map<string, number>();
@@ -301,7 +314,14 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
         return t === undefined ? undefined : lineIndexes.of(uri, t);
       },
       documentVersion: (uri) => versions.get(uri),
-      stats: { files: files.length - rendersNow.size - files.filter((f) => f.rendered).length, resources, skippedTemplates, skippedTests, skippedBuildInputs, skippedOther },
+      stats: {
+        files: files.length - rendersNow.size - files.filter((f) => f.rendered).length,
+        resources,
+        skippedTemplates,
+        skippedTests,
+        skippedBuildInputs,
+        skippedOther,
+      },
       charts,
       renders: rendersNow,
       chartUnits: unitsNow,
@@ -414,7 +434,10 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       const after = [...next].filter(([, r]) => r.chart.root === root);
       const sameUris = before.length === after.length && before.every(([uri]) => next.has(uri));
       renders = next;
-      chartUnits = new Map(chartUnits).set(root, list.map((r) => r.unit));
+      chartUnits = new Map(chartUnits).set(
+        root,
+        list.map((r) => r.unit),
+      );
       if (!sameUris) changed();
       else {
         let any = false;

@@ -8,8 +8,10 @@ const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const qualifiedNameRe = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
 const labelText = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const subdomainText = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const dns1035Text = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const subdomainText =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1035Text =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
 const tooLong = (n: number) => `must be no more than ${n} characters`;
 
@@ -61,8 +63,8 @@ export const dns1035LabelErrors = rememberingValid((v: string): string[] => {
 export const portNameErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length < 1 || v.length > 15) out.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(v)) out.push("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-  if (v.includes('--')) out.push("must not contain consecutive hyphens");
+  if (!/^[-a-z0-9]+$/.test(v)) out.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (v.includes('--')) out.push('must not contain consecutive hyphens');
   if (!/[a-z]/.test(v)) out.push('must contain at least one letter (a-z)');
   if (v.startsWith('-') || v.endsWith('-')) out.push('must not begin or end with a hyphen');
   return out;
@@ -76,7 +78,10 @@ export function portNumberErrors(n: number): string[] {
 export const labelValueErrors = rememberingValid((v: string): string[] => {
   const out: string[] = [];
   if (v.length > 63) out.push(tooLong(63));
-  if (!labelValueRe.test(v)) out.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  if (!labelValueRe.test(v))
+    out.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
   return out;
 });
 
@@ -85,7 +90,10 @@ export const qualifiedNameErrors = rememberingValid((v: string): string[] => {
   const parts = v.split('/');
   let name = v;
   const out: string[] = [];
-  if (parts.length > 2) return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/'"];
+  if (parts.length > 2)
+    return [
+      "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/'",
+    ];
   if (parts.length === 2) {
     const [prefix, rest] = parts;
     name = rest;
@@ -95,7 +103,8 @@ export const qualifiedNameErrors = rememberingValid((v: string): string[] => {
   if (!name) out.push('name part must be non-empty');
   else {
     if (name.length > 63) out.push(`name part ${tooLong(63)}`);
-    if (!qualifiedNameRe.test(name)) out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    if (!qualifiedNameRe.test(name))
+      out.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
   }
   return out;
 });

@@ -17,9 +17,18 @@ export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
     const ready = items(readSeq(ctx, at(subset, 'addresses'), `${path}.addresses`));
     const notReady = items(readSeq(ctx, at(subset, 'notReadyAddresses'), `${path}.notReadyAddresses`));
     if (!ready.length && !notReady.length) {
-      report(ctx, path, subset.span, 'Required value: must specify `addresses` or `notReadyAddresses`', phrase('a subset without addresses gives the Service no backends'));
+      report(
+        ctx,
+        path,
+        subset.span,
+        'Required value: must specify `addresses` or `notReadyAddresses`',
+        phrase('a subset without addresses gives the Service no backends'),
+      );
     }
-    for (const [list, field] of [[ready, 'addresses'], [notReady, 'notReadyAddresses']] as const) {
+    for (const [list, field] of [
+      [ready, 'addresses'],
+      [notReady, 'notReadyAddresses'],
+    ] as const) {
       list.forEach((a, j) => {
         const ap = `${path}.${field}[${j}]`;
         const am = readMap(ctx, a, ap);
@@ -47,7 +56,14 @@ export function validateEndpoints(ctx: ValidationContext, ep: Endpoints): void {
       if (!pm) return;
       const nameNode = at(pm, 'name');
       const name = readString(ctx, nameNode, `${pp}.name`);
-      if (ports.length > 1 && !name) report(ctx, `${pp}.name`, pm.span, 'Required value', phrase('a subset with more than one port must name every port, with the names of the Service\'s ports'));
+      if (ports.length > 1 && !name)
+        report(
+          ctx,
+          `${pp}.name`,
+          pm.span,
+          'Required value',
+          phrase("a subset with more than one port must name every port, with the names of the Service's ports"),
+        );
       if (name) {
         invalid(ctx, `${pp}.name`, nameNode!.span, name, dns1123LabelErrors(name));
         if (seen.has(name)) report(ctx, `${pp}.name`, nameNode!.span, `Duplicate value: ${shown(name)}`);

@@ -22,7 +22,13 @@ export function validateIngress(ctx: ValidationContext, ing: Resource): void {
   const rules = items(readSeq(ctx, at(spec, 'rules'), 'spec.rules'));
   const defaultBackend = at(spec, 'defaultBackend');
   if (!rules.length && (defaultBackend === undefined || isNullNode(defaultBackend))) {
-    report(ctx, 'spec', keySpanOf(treeOf(ing), 'spec') ?? ing.nameSpan, 'Invalid value: either `defaultBackend` or `rules` must be specified', phrase('an Ingress with neither routes nothing'));
+    report(
+      ctx,
+      'spec',
+      keySpanOf(treeOf(ing), 'spec') ?? ing.nameSpan,
+      'Invalid value: either `defaultBackend` or `rules` must be specified',
+      phrase('an Ingress with neither routes nothing'),
+    );
   }
   if (defaultBackend !== undefined && !isNullNode(defaultBackend)) validateBackend(ctx, defaultBackend, 'spec.defaultBackend');
   rules.forEach((rule, i) => {
@@ -46,7 +52,15 @@ function validatePath(ctx: ValidationContext, p: YNode, path: string): void {
   const value = readString(ctx, pathNode, `${path}.path`);
   if (type === undefined) {
     if (typeNode === undefined || isNullNode(typeNode)) {
-      report(ctx, `${path}.pathType`, keySpanOf(m, 'path') ?? keySpanOf(m, 'backend') ?? m.span, 'Required value: pathType must be specified', phrase('networking.k8s.io/v1 needs pathType on every path: Prefix (the path and everything below it), Exact, or ImplementationSpecific (what the ingress controller makes of it)'));
+      report(
+        ctx,
+        `${path}.pathType`,
+        keySpanOf(m, 'path') ?? keySpanOf(m, 'backend') ?? m.span,
+        'Required value: pathType must be specified',
+        phrase(
+          'networking.k8s.io/v1 needs pathType on every path: Prefix (the path and everything below it), Exact, or ImplementationSpecific (what the ingress controller makes of it)',
+        ),
+      );
     }
   } else if (!pathTypes.includes(type)) {
     report(ctx, `${path}.pathType`, typeNode!.span, `Unsupported value: ${shown(type)}: supported values: ${pathTypes.map((t) => shown(t)).join(', ')}`);
@@ -71,7 +85,16 @@ function validateBackend(ctx: ValidationContext, n: YNode, path: string): void {
     const name = at(m, 'serviceName');
     const port = at(m, 'servicePort');
     const v1 = `service: {name: ${scalarText(name) ?? '<name>'}, port: {${portField(port)}}}`;
-    report(ctx, `${path}.${entry(m, 'serviceName') ? 'serviceName' : 'servicePort'}`, legacy.keySpan, 'Unknown field', phrase("serviceName and servicePort are the fields of the removed networking.k8s.io/v1beta1 Ingress; in v1 the backend is written {0}. kubectl's field validation refuses the unknown field, and without it the backend names no Service, which the API server rejects", v1));
+    report(
+      ctx,
+      `${path}.${entry(m, 'serviceName') ? 'serviceName' : 'servicePort'}`,
+      legacy.keySpan,
+      'Unknown field',
+      phrase(
+        "serviceName and servicePort are the fields of the removed networking.k8s.io/v1beta1 Ingress; in v1 the backend is written {0}. kubectl's field validation refuses the unknown field, and without it the backend names no Service, which the API server rejects",
+        v1,
+      ),
+    );
     return;
   }
   if (service !== undefined && resource !== undefined) {
@@ -97,7 +120,14 @@ function validateBackend(ctx: ValidationContext, n: YNode, path: string): void {
   if (portName && number) report(ctx, path, portSpan, 'Invalid value: "": cannot set both port name & port number');
   else if (portName) invalid(ctx, `${path}.service.port.name`, portNameNode!.span, portName, portNameErrors(portName));
   else if (number) invalid(ctx, `${path}.service.port.number`, numberNode!.span, number, portNumberErrors(number));
-  else if (numberNode === undefined && portNameNode === undefined) report(ctx, path, portSpan, 'Required value: port name or number is required', phrase('the backend must say which port of the Service receives the requests: port: {number: 80} or port: {name: http}'));
+  else if (numberNode === undefined && portNameNode === undefined)
+    report(
+      ctx,
+      path,
+      portSpan,
+      'Required value: port name or number is required',
+      phrase('the backend must say which port of the Service receives the requests: port: {number: 80} or port: {name: http}'),
+    );
 }
 
 function isNullNode(n: YNode): boolean {

@@ -26,12 +26,33 @@ export function validateNetworkPolicy(ctx: ValidationContext, np: NetworkPolicy)
         const port = at(entry, 'port');
         const value = port?.type === 'scalar' ? port.value : undefined;
         if (value === undefined || value === null) {
-          invalid(ctx, `${path}.endPort`, endPort.span, endPort.value, ['may not be specified when `port` is not specified'], phrase('a range needs its first port in `port`'));
+          invalid(
+            ctx,
+            `${path}.endPort`,
+            endPort.span,
+            endPort.value,
+            ['may not be specified when `port` is not specified'],
+            phrase('a range needs its first port in `port`'),
+          );
         } else if (typeof value === 'string') {
-          invalid(ctx, `${path}.endPort`, endPort.span, endPort.value, ['may not be specified when `port` is non-numeric'], phrase('a named port is one port of each pod; write the range with numbers'));
+          invalid(
+            ctx,
+            `${path}.endPort`,
+            endPort.span,
+            endPort.value,
+            ['may not be specified when `port` is non-numeric'],
+            phrase('a named port is one port of each pod; write the range with numbers'),
+          );
         } else if (typeof value === 'number' && endPort.value < value) {
           // The API server prints `port`'s value here.
-          invalid(ctx, `${path}.endPort`, endPort.span, value, ['must be greater than or equal to `port`'], phrase('the range {0}-{1} is empty', value, endPort.value));
+          invalid(
+            ctx,
+            `${path}.endPort`,
+            endPort.span,
+            value,
+            ['must be greater than or equal to `port`'],
+            phrase('the range {0}-{1} is empty', value, endPort.value),
+          );
         }
       });
     });

@@ -29,7 +29,17 @@ export function validatePodSpec(ctx: ValidationContext, w: Workload): void {
   for (const field of ['hostname', 'subdomain'] as const) {
     const n = at(spec, field);
     const v = readString(ctx, n, `${prefix}.${field}`);
-    if (v) invalid(ctx, `${prefix}.${field}`, n!.span, v, dns1123LabelErrors(v), field === 'subdomain' ? phrase('the subdomain must be the name of a headless Service, a single DNS label') : phrase('the hostname is the first label of the pod\'s DNS name'));
+    if (v)
+      invalid(
+        ctx,
+        `${prefix}.${field}`,
+        n!.span,
+        v,
+        dns1123LabelErrors(v),
+        field === 'subdomain'
+          ? phrase('the subdomain must be the name of a headless Service, a single DNS label')
+          : phrase("the hostname is the first label of the pod's DNS name"),
+      );
   }
   readBool(ctx, at(spec, 'hostNetwork'), `${prefix}.hostNetwork`);
   readBool(ctx, at(spec, 'setHostnameAsFQDN'), `${prefix}.setHostnameAsFQDN`);
@@ -52,9 +62,25 @@ function validateContainerPorts(ctx: ValidationContext, c: YMap, path: string): 
     const nameNode = at(m, 'name');
     const name = readString(ctx, nameNode, `${pp}.name`);
     if (name) {
-      invalid(ctx, `${pp}.name`, nameNode!.span, name, portNameErrors(name), phrase('a container port name is what a Service\'s targetPort refers to: at most 15 lower-case letters, digits and single hyphens, with at least one letter'));
+      invalid(
+        ctx,
+        `${pp}.name`,
+        nameNode!.span,
+        name,
+        portNameErrors(name),
+        phrase(
+          "a container port name is what a Service's targetPort refers to: at most 15 lower-case letters, digits and single hyphens, with at least one letter",
+        ),
+      );
       const prev = seen.get(name);
-      if (prev !== undefined) report(ctx, `${pp}.name`, nameNode!.span, `Duplicate value: ${shown(name)}`, phrase('{0}.ports[{1}] already uses this name in the same container', path, prev));
+      if (prev !== undefined)
+        report(
+          ctx,
+          `${pp}.name`,
+          nameNode!.span,
+          `Duplicate value: ${shown(name)}`,
+          phrase('{0}.ports[{1}] already uses this name in the same container', path, prev),
+        );
       else seen.set(name, i);
     }
     const cpNode = at(m, 'containerPort');
@@ -68,7 +94,13 @@ function validateContainerPorts(ctx: ValidationContext, c: YMap, path: string): 
     const proto = readString(ctx, protoNode, `${pp}.protocol`);
     if (proto !== undefined && !protocols.includes(proto)) {
       const match = protocols.find((s) => s.toLowerCase() === proto.toLowerCase());
-      report(ctx, `${pp}.protocol`, protoNode!.span, `Unsupported value: ${shown(proto)}: supported values: ${protocols.map((s) => shown(s)).join(', ')}`, match ? phrase('values are case-sensitive; write {0}', match) : undefined);
+      report(
+        ctx,
+        `${pp}.protocol`,
+        protoNode!.span,
+        `Unsupported value: ${shown(proto)}: supported values: ${protocols.map((s) => shown(s)).join(', ')}`,
+        match ? phrase('values are case-sensitive; write {0}', match) : undefined,
+      );
     }
   });
 }
@@ -79,7 +111,13 @@ function validateDns(ctx: ValidationContext, spec: YMap, prefix: string): void {
   const policy = readString(ctx, policyNode, `${prefix}.dnsPolicy`);
   if (policy !== undefined && policy !== '' && !dnsPolicies.includes(policy)) {
     const match = dnsPolicies.find((s) => s.toLowerCase() === policy.toLowerCase());
-    report(ctx, `${prefix}.dnsPolicy`, policyNode!.span, `Unsupported value: ${shown(policy)}: supported values: ${dnsPolicies.map((s) => shown(s)).join(', ')}`, match ? phrase('values are case-sensitive; write {0}', match) : undefined);
+    report(
+      ctx,
+      `${prefix}.dnsPolicy`,
+      policyNode!.span,
+      `Unsupported value: ${shown(policy)}: supported values: ${dnsPolicies.map((s) => shown(s)).join(', ')}`,
+      match ? phrase('values are case-sensitive; write {0}', match) : undefined,
+    );
   }
   const configNode = at(spec, 'dnsConfig');
   const config = readMap(ctx, configNode, `${prefix}.dnsConfig`);
@@ -87,9 +125,21 @@ function validateDns(ctx: ValidationContext, spec: YMap, prefix: string): void {
   const nameservers = items(nsNode);
   if (policy === 'None') {
     if (!config) {
-      report(ctx, `${prefix}.dnsConfig`, policyNode!.span, 'Required value: must provide `dnsConfig` when `dnsPolicy` is None', phrase('with dnsPolicy None the pod gets no resolver at all unless dnsConfig lists one'));
+      report(
+        ctx,
+        `${prefix}.dnsConfig`,
+        policyNode!.span,
+        'Required value: must provide `dnsConfig` when `dnsPolicy` is None',
+        phrase('with dnsPolicy None the pod gets no resolver at all unless dnsConfig lists one'),
+      );
     } else if (!nameservers.length) {
-      report(ctx, `${prefix}.dnsConfig.nameservers`, keySpanOf(config, 'nameservers') ?? keySpanOf(spec, 'dnsConfig')!, 'Required value: must provide at least one DNS nameserver when `dnsPolicy` is None', phrase('with dnsPolicy None, dnsConfig.nameservers is the only resolver the pod has'));
+      report(
+        ctx,
+        `${prefix}.dnsConfig.nameservers`,
+        keySpanOf(config, 'nameservers') ?? keySpanOf(spec, 'dnsConfig')!,
+        'Required value: must provide at least one DNS nameserver when `dnsPolicy` is None',
+        phrase('with dnsPolicy None, dnsConfig.nameservers is the only resolver the pod has'),
+      );
     }
   }
   if (nameservers.length > maxNameservers) {
@@ -97,13 +147,18 @@ function validateDns(ctx: ValidationContext, spec: YMap, prefix: string): void {
   }
   nameservers.forEach((n, i) => {
     const v = readString(ctx, n, `${prefix}.dnsConfig.nameservers[${i}]`);
-    if (v !== undefined && !isIP(v)) invalid(ctx, `${prefix}.dnsConfig.nameservers[${i}]`, n.span, v, ['must be valid IP address'], phrase('nameservers are IP addresses, not host names'));
+    if (v !== undefined && !isIP(v))
+      invalid(ctx, `${prefix}.dnsConfig.nameservers[${i}]`, n.span, v, ['must be valid IP address'], phrase('nameservers are IP addresses, not host names'));
   });
   const searchNode = readSeq(ctx, at(config, 'searches'), `${prefix}.dnsConfig.searches`);
   const searches = items(searchNode).map((n, i) => ({ n, i, v: readString(ctx, n, `${prefix}.dnsConfig.searches[${i}]`) }));
-  if (searches.length > maxSearchPaths) invalid(ctx, `${prefix}.dnsConfig.searches`, searchNode!.span, searches.length, [`must not have more than ${maxSearchPaths} search paths`]);
+  if (searches.length > maxSearchPaths)
+    invalid(ctx, `${prefix}.dnsConfig.searches`, searchNode!.span, searches.length, [`must not have more than ${maxSearchPaths} search paths`]);
   const chars = searches.reduce((sum, s) => sum + (s.v?.length ?? 0), 0) + Math.max(0, searches.length - 1);
-  if (chars > maxSearchChars) invalid(ctx, `${prefix}.dnsConfig.searches`, searchNode!.span, chars, [`must not have more than ${maxSearchChars} characters (including spaces) in the search list`]);
+  if (chars > maxSearchChars)
+    invalid(ctx, `${prefix}.dnsConfig.searches`, searchNode!.span, chars, [
+      `must not have more than ${maxSearchChars} characters (including spaces) in the search list`,
+    ]);
   for (const { n, i, v } of searches) {
     if (v === undefined || v === '.') continue;
     // RelaxedDNSSearchValidation (KEP-4427) also accepts '_' in search domains; checked leniently so as not to reject what newer clusters accept.

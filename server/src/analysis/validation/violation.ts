@@ -68,9 +68,15 @@ function typeName(n: YNode): Phrase {
 function wrongType(ctx: ValidationContext, path: string, n: YNode, expected: Phrase, hint?: Phrase): void {
   const shownValue = n.type === 'scalar' && typeof n.value === 'string' && !n.quoted ? JSON.stringify(n.value) : written(ctx, n);
   const what = n.type === 'scalar' ? phrase('{0} is {1}', shownValue, typeName(n)) : phrase('it is {0}', typeName(n));
-  report(ctx, path, n.span, `Invalid type`, hint
-    ? phrase('must be {0}, but {1}; the API server cannot decode the object. {2}', expected, what, hint)
-    : phrase('must be {0}, but {1}; the API server cannot decode the object', expected, what));
+  report(
+    ctx,
+    path,
+    n.span,
+    `Invalid type`,
+    hint
+      ? phrase('must be {0}, but {1}; the API server cannot decode the object. {2}', expected, what, hint)
+      : phrase('must be {0}, but {1}; the API server cannot decode the object', expected, what),
+  );
 }
 
 function isNull(n: YNode | undefined): boolean {

@@ -29,7 +29,11 @@ export function createHeadlessService(sts: Workload, name: string, text: string)
     if (seen.has(key) || (portName && seen.has(portName))) continue;
     seen.add(key);
     if (portName) seen.add(portName);
-    const fields = [...(portName ? [`name: ${yamlScalar(portName)}`] : []), `port: ${p.containerPort}`, ...(p.protocol !== 'TCP' ? [`protocol: ${p.protocol}`] : [])];
+    const fields = [
+      ...(portName ? [`name: ${yamlScalar(portName)}`] : []),
+      `port: ${p.containerPort}`,
+      ...(p.protocol !== 'TCP' ? [`protocol: ${p.protocol}`] : []),
+    ];
     portLines.push(...fields.map((f, i) => `${i === 0 ? '    - ' : '      '}${f}`));
   }
   if (portLines.length) lines.push('  ports:', ...portLines);
