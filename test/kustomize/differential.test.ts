@@ -142,6 +142,8 @@ describe('native Kustomize rendering equals kubectl kustomize', () => {
     const built = results.filter((r) => r.built).length;
     // The generator aims at layouts Kustomize accepts; most must build, or the comparison says little.
     assert.ok(built >= results.length * 0.9, `only ${built} of ${results.length} random layouts built`);
-    assert.ok(Date.now() - started < 120_000, 'the differential run took over 2 minutes');
+    // No wall-clock assertion: on a busy machine it fails for the load, not for the renderer (the runner bounds the
+    // test at 5 minutes). Speed is the benchmark's business (bench/README.md); the time is shown for the reader.
+    console.log(`differential: ${results.length} builds compared in ${Date.now() - started} ms`);
   });
 });

@@ -16,6 +16,7 @@ import { sha256Hex } from '../../server/src/kustomize/sha256';
 import { fromJs } from '../../server/src/kustomize/tree';
 import { relativeUri, resolveUri } from '../../server/src/kustomize/uriPath';
 import { sourceOf, type RenderedUnit } from '../../server/src/model/rendered';
+import { cpuClock } from '../helpers/cpuClock';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'kustomize');
 const fsys = diskReader;
@@ -313,9 +314,9 @@ describe('Kustomize rendering: problems instead of exceptions', () => {
       'a file in its folder that cannot be read is not a failed build',
     );
     for (const root of ['file:///deep/k0', 'file:///self', 'file:///bomb', 'file:///weird', 'file:///missing', 'file:///expand', 'file:///nested']) {
-      const started = Date.now();
+      const cpuMs = cpuClock();
       const unit = renderKustomization(reader, root);
-      assert.ok(Date.now() - started < 3000, `${root} took ${Date.now() - started} ms`);
+      assert.ok(cpuMs() < 3000, `${root} took ${cpuMs()} ms`);
       assert.equal(unit.rendered, undefined, root);
       assert.ok(unit.problems.length === 1 && unit.problems[0].message, root);
     }
