@@ -106,7 +106,7 @@ function sourceMapIn(loaded: AnalyzedPaths, analysis: Analysis, renders: Readonl
   return sourceMapOf({
     analysis,
     renders,
-    lines(uri) {
+    lines: (uri) => {
       texts ??= new Set(loaded.sources.map((s) => s.uri));
       return texts.has(uri) ? (linesOf ??= lineIndexesOf(loaded.sources))(uri) : undefined;
     },

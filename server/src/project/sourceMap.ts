@@ -37,8 +37,12 @@ export interface Renders {
   readonly renders: ReadonlyMap<string, HelmRender>;
   /** The files under a chart's `templates/`, where the hover is that of what each value set rendered (the editor). */
   readonly charts?: { readonly templates: ReadonlySet<string> };
-  /** The line index of a workspace file (a base or a template is a build input, not a manifest of the cluster). */
-  lines(uri: string): LineIndex | undefined;
+  /**
+   * The line index of a workspace file (a base or a template is a build input, not a manifest of the cluster). Kept
+   * by the map and called on its own: the map keeps what it is made of, never the object that holds it (a snapshot
+   * holds the analyses before it).
+   */
+  readonly lines: (uri: string) => LineIndex | undefined;
 }
 
 export interface SourceMap {
@@ -77,8 +81,8 @@ export function sourceMapOf(input: Renders): SourceMap {
 }
 
 function createSourceMap(input: Renders): SourceMap {
-  const { analysis, renders } = input;
-  const lines = (uri: string) => input.lines(uri);
+  const { analysis, renders, lines } = input;
+  const templates = input.charts?.templates;
   let builds: ReturnType<typeof kustomizeBuilds> | undefined;
   const buildsOf = () => (builds ??= kustomizeBuilds(analysis));
   let helm: readonly Omit<RenderedFindings, 'findings'>[] | undefined;
@@ -107,7 +111,7 @@ function createSourceMap(input: Renders): SourceMap {
       return helmServices(kustomizeServices(list, buildsOf(), analysis, lines), renders, helmSourcesOf(), lines);
     },
     hover(uri, offset) {
-      if (!input.charts?.templates.has(uri)) return undefined;
+      if (!templates?.has(uri)) return undefined;
       const at = [...renders]
         .filter(([, r]) => uri.startsWith(`${r.chart.root}/`))
         .map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: valueSetContext(r.valueSet) }));
