@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 
-const layers = ['model', 'kustomize', 'analysis', 'rules', 'engine', 'features', 'workspace', 'lsp', 'cli'];
+const layers = ['model', 'kustomize', 'analysis', 'rules', 'engine', 'features', 'project', 'workspace', 'lsp', 'cli'];
 const nodeBuiltins = builtinModules.filter((m) => !m.startsWith('_'));
 
 /** Node's globals, for the plain-JavaScript build and test scripts. */
@@ -100,19 +100,21 @@ export default tseslint.config(
   // features → model, analysis, rules, protocol (types only)
   restrict(['server/src/engine/**/*.ts'], layer(['model', 'analysis', 'rules', 'engine'], { external: [] })),
   restrict(['server/src/features/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'rules', 'engine', 'features'], { external: [] })),
+  // project → every pure layer (the source map of a snapshot: findings, places, the trace, hovers on renders)
+  restrict(['server/src/project/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'rules', 'engine', 'features', 'project'], { external: [] })),
   // workspace → model, analysis (it owns the file reading, so Node built-ins are allowed)
   restrict(['server/src/workspace/**/*.ts'], layer(['model', 'kustomize', 'analysis', 'workspace'], { external: [], builtins: true })),
-  // lsp → workspace, features, protocol, vscode-languageserver*
+  // lsp → workspace, features, project, protocol, vscode-languageserver*
   restrict(
     ['server/src/lsp/**/*.ts'],
-    layer(['workspace', 'features', 'lsp'], {
+    layer(['workspace', 'features', 'project', 'lsp'], {
       external: ['vscode-languageserver', 'vscode-languageserver-textdocument', 'vscode-languageserver-protocol', 'vscode-uri'],
       builtins: true,
       protocol: true,
     }),
   ),
-  // cli → workspace, features, model, node built-ins
-  restrict(['server/src/cli/**/*.ts'], layer(['workspace', 'features', 'model', 'kustomize', 'cli'], { external: [], builtins: true })),
+  // cli → workspace, features, project, model, node built-ins
+  restrict(['server/src/cli/**/*.ts'], layer(['workspace', 'features', 'project', 'model', 'kustomize', 'cli'], { external: [], builtins: true })),
   // l10n → nothing but its bundles (every layer may import it)
   restrict(['server/src/l10n/**/*.ts'], layer([], { external: [] })),
   // protocol.ts is shared with the client and the webview: it imports nothing.

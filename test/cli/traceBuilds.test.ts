@@ -56,6 +56,29 @@ describe('the trace of a Service three Kustomize builds make', () => {
     assert.equal(run.stdout.match(/warning service-selector-no-match/g)?.length, 1, run.stdout);
   });
 
+  it('kube-netlens trace --format json puts the boxes on the base lines, as the editor does', () => {
+    const dir = workspaceFrom(
+      Object.entries(files)
+        .map(([name, text]) => `# file: ${name}\n${text}`)
+        .join('\n'),
+    );
+    const run = runCli(['trace', 'shop/web', dir, '--format', 'json']);
+    assert.equal(run.status, 0, run.stderr);
+    const graph = JSON.parse(run.stdout) as {
+      service: { source?: { uri: string; line: number } };
+      nodes: { kind: string; source?: { uri: string; line: number } }[];
+    };
+    const places = [graph.service.source, ...graph.nodes.map((n) => n.source)].filter((p) => p !== undefined);
+    assert.ok(places.length > 2);
+    assert.deepEqual(
+      places.filter((p) => p.uri.includes('#')),
+      [],
+      'no place in a rendered build',
+    );
+    assert.match(graph.service.source!.uri, /base\/web\.yaml$/);
+    assert.equal(graph.service.source!.line, base.split('\n').indexOf('  name: web'));
+  });
+
   it("one build's trace carries that build's findings only", () => {
     const analysis = analyzeTexts(Object.entries(files).map(([name, text]) => ({ uri: `file:///w/${name}`, text })));
     for (const build of ['a', 'b', 'c']) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { diagnosticsFor } from '../../server/src/features/diagnostics';
-import { findingsOfProblems } from '../../server/src/features/renderedFindings';
+import { findingsOfProblems } from '../../server/src/project/helmFindings';
 import { messages } from '../../server/src/l10n/l10n';
 
 const broken = { uri: 'file:///w/broken.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [a\n' };

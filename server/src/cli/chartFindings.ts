@@ -1,12 +1,14 @@
 // `check` over a folder with Helm charts: each chart × value set is rendered and enters the analysis as a file of its
 // own (an apply unit: model/project.ts keeps renders that define the same objects differently apart, as variants),
 // next to the plain manifests. Findings on a render go to its template lines, one finding naming every value set
-// that has it (features/renderedFindings.ts).
+// that has it: the analysis's source map (project/sourceMap.ts) maps them, and the places of the trace.
 
 import { messages } from '../l10n/l10n';
 import { analyzeTexts } from '../features/analyzeTexts';
 import { diagnosticsFor } from '../features/diagnostics';
-import { findingsOfProblems, mapFindings, valueSetContext, type RenderedFindings } from '../features/renderedFindings';
+import { findingsOfProblems } from '../project/helmFindings';
+import { sourceMapOf, type HelmRender, type SourceMap } from '../project/sourceMap';
+import { lineIndexesOf } from '../model/lineIndex';
 import { isInFolder, renderUri } from '../model/helmCharts';
 import { withDefaults } from '../model/config';
 import type { AnalyzedPaths, FileCounts } from './analyzePaths';
@@ -25,14 +27,12 @@ export interface ChartCheck {
 /** The charts under the PATH arguments rendered, and one analysis of the plain manifests with every render. */
 export interface ChartAnalysis {
   readonly analysis: Analysis;
-  /** The renders that entered it, as their findings and places are mapped back. */
-  readonly units: readonly RenderedFindingsSource[];
+  /** Maps findings and places on every render of the analysis (Kustomize builds, Helm renders) to their sources. */
+  readonly sourceMap: SourceMap;
   /** Problems of charts not rendered (no helm, a missing dependency, helm's error), as findings. */
   readonly problems: readonly Finding[];
   readonly counts: FileCounts;
 }
-
-export type RenderedFindingsSource = Omit<RenderedFindings, 'findings'>;
 
 export function analyzeWithCharts(
   loaded: AnalyzedPaths,
@@ -41,7 +41,7 @@ export function analyzeWithCharts(
   progress?: Progress,
 ): ChartAnalysis {
   const { topLevel, discovery } = loaded.charts;
-  if (!topLevel.length) return { analysis: loaded.analysis, units: [], problems: [], counts: loaded.counts };
+  if (!topLevel.length) return { analysis: loaded.analysis, sourceMap: sourceMapIn(loaded, loaded.analysis, noRenders), problems: [], counts: loaded.counts };
   const renders = renderCharts(loaded.charts, loaded.sources, options, env, progress);
   // the configured severities (the analysis's config is these defaults over loaded.config, features/analyzeTexts.ts)
   const problems = findingsOfProblems(
@@ -73,14 +73,10 @@ export function analyzeWithCharts(
   const renderedCharts = new Set(units.map((u) => u.chart.root));
   // templates of charts that rendered are not skipped; the others' are
   const renderedTemplates = [...discovery.templates].filter((t) => [...renderedCharts].some((r) => isInFolder(r, t))).length;
+  const rendered = new Map(units.map((u) => [u.uri, { chart: u.chart, valueSet: u.valueSet, unit: u.unit }]));
   return {
     analysis,
-    units: units.map((u) => ({
-      renderedUri: u.uri,
-      rendered: u.unit.rendered!,
-      context: valueSetContext(u.valueSet),
-      fallbackUri: u.chart.chartYaml,
-    })),
+    sourceMap: sourceMapIn(loaded, analysis, rendered),
     problems,
     counts: {
       ...counts,
@@ -98,5 +94,21 @@ export function checkWithCharts(
   progress?: Progress,
 ): ChartCheck {
   const a = analyzeWithCharts(loaded, options, env, progress);
-  return { findings: [...mapFindings(diagnosticsFor(a.analysis), a.units), ...a.problems], counts: a.counts, analysis: a.analysis };
+  return { findings: [...a.sourceMap.findings(diagnosticsFor(a.analysis)), ...a.problems], counts: a.counts, analysis: a.analysis };
+}
+
+const noRenders: ReadonlyMap<string, HelmRender> = new Map();
+
+/** The source map of an analysis of the files read, with the lines of those files (a base and a template are among them). */
+function sourceMapIn(loaded: AnalyzedPaths, analysis: Analysis, renders: ReadonlyMap<string, HelmRender>): SourceMap {
+  let linesOf: ReturnType<typeof lineIndexesOf> | undefined;
+  let texts: ReadonlySet<string> | undefined;
+  return sourceMapOf({
+    analysis,
+    renders,
+    lines: (uri) => {
+      texts ??= new Set(loaded.sources.map((s) => s.uri));
+      return texts.has(uri) ? (linesOf ??= lineIndexesOf(loaded.sources))(uri) : undefined;
+    },
+  });
 }

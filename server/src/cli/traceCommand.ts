@@ -4,11 +4,9 @@
 // Gateway's servers, or a VirtualService, through its route blocks and destinations to their Services.
 
 import { messages, type Msg } from '../l10n/l10n';
-import { mapTraceSources } from '../features/renderedFindings';
 import { resolveReachRef } from '../features/reachReport';
 import { traceResultFor } from '../features/traceResult';
 import type { TraceClient } from '../protocol';
-import { lineIndexesOf } from '../model/lineIndex';
 import { isGateway, isRoute } from '../model/gatewayApi';
 import { isIstioGateway, isVirtualService } from '../model/istio';
 import type { Resource } from '../model/resources';
@@ -32,7 +30,7 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
   const loaded = analyzePaths(request);
   if (isCollectError(loaded)) return failure(loaded.error);
   const { kind, namespace, name } = request.target;
-  // Services of Helm charts count too, with their places on template lines
+  // Services of Helm charts count too, with their places on template lines (the source map's)
   const charts = analyzeWithCharts(loaded, request, terminal.env);
   // --from: the client the Service trace checks NetworkPolicies for (netpol §1).
   let client: TraceClient | undefined;
@@ -67,10 +65,8 @@ export function traceCommand(asked: TraceRequest, terminal: Terminal): CommandRe
         : unknownMessage(msg, 'Service', namespace, name, charts.analysis.cluster.services);
     return failure(message, loaded.notes);
   }
-  const texts = new Map(loaded.sources.map((s) => [s.uri, s.text]));
-  const renders = new Map(charts.units.map((u) => [u.renderedUri, u]));
-  const linesOf = lineIndexesOf(loaded.sources);
-  const trace = mapTraceSources(found, renders, (uri) => (texts.has(uri) ? linesOf(uri) : undefined));
+  // places on renders (a Kustomize build, a Helm release) go to the lines that made them
+  const trace = charts.sourceMap.trace(found);
   const stdout =
     request.format === 'json'
       ? JSON.stringify(trace.graph, null, 2) + '\n'

@@ -1,7 +1,7 @@
 // Findings on rendered text (a Kustomize build, a Helm release) go to the source places that made it, and the
 // findings of several renders that land on one source place with one code become one finding that names the renders.
 // This is the one implementation of that for both renderers: engine/renderedFindings.ts (Kustomize builds) and
-// features/renderedFindings.ts (Helm releases) say how a render is named in the message, which related places the
+// project/helmFindings.ts (Helm releases) say how a render is named in the message, which related places the
 // merged finding gains and whether a finding made before may be handed back instead of a new one.
 
 import { sourceOf, type RenderedText } from '../model/rendered';

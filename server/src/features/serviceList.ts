@@ -10,16 +10,17 @@ import { gatewaysOf, serverServes, virtualServicesOn } from '../analysis/istioTr
 import { isGateway, isRoute } from '../model/gatewayApi';
 import { isIstioGateway, isVirtualService } from '../model/istio';
 import type { Service } from '../model/resources';
-import { type LineIndex, lineIndexesOf } from '../model/lineIndex';
+import { lineIndexesOf } from '../model/lineIndex';
+import type { RenderedText } from '../model/rendered';
 import type { ServiceSummary } from '../protocol';
-import { type RenderSource, mapSourceSpan } from './renderedFindings';
 import { sourceSpan } from './sourceSpan';
 
 /**
- * `lines`: the line index of any workspace file (a Kustomize base is a build input, not a manifest of the cluster),
- * to give a Service of a build the line of its definition.
+ * Each place is where the object is in the analysis (a Service of a Kustomize build: its place in the build, which a
+ * trace request names); the source map of the snapshot (project/sourceMap.ts) adds where a build's Service is written
+ * and puts a Helm render's on its template line.
  */
-export function listServices(analysis: Analysis, lines?: (uri: string) => LineIndex | undefined): ServiceSummary[] {
+export function listServices(analysis: Analysis): ServiceSummary[] {
   const linesOf = lineIndexesOf(analysis.cluster.files);
   const routes = routesByService(analysis);
   const builds = kustomizeBuilds(analysis);
@@ -39,7 +40,6 @@ export function listServices(analysis: Analysis, lines?: (uri: string) => LineIn
         endpoints: s.type === 'ExternalName' ? undefined : endpointCount(analysis.endpointsOf(s)),
         source,
         ...(unit ? { unit } : {}),
-        ...(build ? { definedAt: mapSourceSpan(source, builds, (u) => lines?.(u) ?? linesOf(u)) } : {}),
         ...(routes.has(s) ? { routes: routes.get(s)! } : {}),
       };
     })
@@ -139,9 +139,16 @@ function routesByService(analysis: Analysis): Map<Service, NonNullable<ServiceSu
   return out;
 }
 
+/** A Kustomize build as the analysis reads it: its rendered text, its root kustomization and its label (`overlays/prod`). */
+export interface KustomizeBuild {
+  readonly rendered: RenderedText;
+  readonly fallbackUri: string;
+  readonly label: string;
+}
+
 /** The rendered file of each Kustomize build root (`ManifestFile.rendered` of a kustomization), by its URI. */
-export function kustomizeBuilds(analysis: Analysis): Map<string, RenderSource & { readonly label: string }> {
-  const out = new Map<string, RenderSource & { readonly label: string }>();
+export function kustomizeBuilds(analysis: Analysis): Map<string, KustomizeBuild> {
+  const out = new Map<string, KustomizeBuild>();
   for (const f of analysis.cluster.files) {
     if (f.rendered && /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(f.rendered.definedBy)) {
       out.set(f.uri, { rendered: f.rendered.text, fallbackUri: f.rendered.definedBy, label: f.rendered.label });

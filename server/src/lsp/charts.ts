@@ -1,23 +1,11 @@
 // Helm charts in the language server: renders every top-level chart after indexing (a trusted workspace, helm found),
 // and again only the chart one of whose files changed on disk (a save); the renders enter the workspace as files of
-// their own. Turns the snapshot's findings on renders into findings on template lines, and adds each chart's notes
-// (not rendered: untrusted, no helm, a missing dependency, helm's error).
+// their own; the snapshot's source map (project/sourceMap.ts) maps what is found on them to template lines. Says what
+// each chart did not render (untrusted, no helm, a missing dependency, helm's error) as notes.
 
 import { messages } from '../l10n/l10n';
 import { fileURLToPath } from 'node:url';
-import { renderedHoverAt } from '../features/hoverRendered';
-import {
-  findingsOfProblems,
-  joinContexts,
-  mapFindings,
-  mapSourceSpan,
-  mapTraceSources,
-  sourceLocation,
-  valueSetContext,
-  type RenderSource,
-} from '../features/renderedFindings';
-import type { ServiceSummary, TraceResult } from '../protocol';
-import type { Span } from '../workspace/workspace';
+import { findingsOfProblems } from '../project/helmFindings';
 import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
 import type { Settings } from '../workspace/settings';
 import type { Snapshot, Workspace } from '../workspace/workspace';
@@ -33,15 +21,8 @@ export interface ChartRenderer {
   filesChanged(uris: readonly string[]): void;
   /** An open document changed (typing): its chart renders again from the editor's texts, after a pause. */
   textChanged(uri: string): void;
-  /** The snapshot's findings with renders mapped to template lines, plus the charts' notes. */
-  findings(snap: Snapshot, found: readonly Finding[]): readonly Finding[];
-  /** A place as the editor can open it: places in a render go to the template line that made them. */
-  location(snap: Snapshot, uri: string, span: Span): { readonly uri: string; readonly span: Span };
-  /** The same for the places the trace view and the Service picker carry; a Service several value sets render is listed once. */
-  services(snap: Snapshot, list: readonly ServiceSummary[]): ServiceSummary[];
-  trace(snap: Snapshot, result: TraceResult): TraceResult;
-  /** In a chart template: the hover of what each value set rendered there. */
-  hover(snap: Snapshot, uri: string, offset: number): { readonly markdown: string; readonly span: Span } | undefined;
+  /** The charts' notes (what did not render, and why), as findings at their configured severities. */
+  notes(snap: Snapshot): readonly Finding[];
   /** Top-level charts with at least one rendered value set, and the others. */
   counts(snap: Snapshot): { readonly rendered: number; readonly notRendered: number; readonly renderedTemplates: number };
 }
@@ -185,54 +166,8 @@ export function createChartRenderer(
         );
       }
     },
-    findings(snap, found) {
-      const units = [...snap.renders].map(([uri, r]) => ({
-        renderedUri: uri,
-        rendered: r.unit.rendered!,
-        context: valueSetContext(r.valueSet),
-        fallbackUri: r.chart.chartYaml,
-      }));
-      const mapped = units.length ? mapFindings(found, units) : found;
-      const chartNotes = notesOf(snap);
-      return chartNotes.length ? [...mapped, ...chartNotes] : mapped;
-    },
-    location(snap, uri, span) {
-      const r = snap.renders.get(uri);
-      return r?.unit.rendered ? sourceLocation(r.unit.rendered, r.chart.chartYaml, span) : { uri, span };
-    },
-    services(snap, list) {
-      if (!snap.renders.size) return [...list];
-      const seen = new Map<string, number>();
-      const out: ServiceSummary[] = [];
-      /** The value sets each listed Service is rendered in. */
-      const contexts = new Map<number, string[]>();
-      for (const s of list) {
-        const render = s.source && snap.renders.get(s.source.uri);
-        const source = s.source && mapSourceSpan(s.source, sourcesOf(snap), (u) => snap.lines(u));
-        const key = `${s.kind ?? 'Service'}\u0000${s.namespace}/${s.name}\u0000${source?.uri}\u0000${source?.start}`;
-        const at = seen.get(key);
-        if (at !== undefined) {
-          // the same Service from another value set: named beside the first
-          if (render) contexts.get(at)?.push(valueSetContext(render.valueSet));
-          continue;
-        }
-        seen.set(key, out.length);
-        if (render) contexts.set(out.length, [valueSetContext(render.valueSet)]);
-        out.push(render ? { ...s, source } : s);
-      }
-      // `release api, value sets values.yaml and ci/prod-values.yaml`
-      for (const [i, c] of contexts) out[i] = { ...out[i], release: joinContexts(c) };
-      return out;
-    },
-    trace(snap, result) {
-      return mapTraceSources(result, sourcesOf(snap), (u) => snap.lines(u));
-    },
-    hover(snap, uri, offset) {
-      if (!snap.charts.templates.has(uri)) return undefined;
-      const renders = [...snap.renders]
-        .filter(([, r]) => uri.startsWith(`${r.chart.root}/`))
-        .map(([renderedUri, r]) => ({ renderedUri, rendered: r.unit.rendered!, context: valueSetContext(r.valueSet) }));
-      return renders.length ? renderedHoverAt(snap.analysis, uri, offset, renders) : undefined;
+    notes(snap) {
+      return notesOf(snap);
     },
     counts(snap) {
       const top = snap.charts.charts.filter((c) => !c.parent);
@@ -243,17 +178,4 @@ export function createChartRenderer(
       return { rendered: n, notRendered: top.length - n, renderedTemplates };
     },
   };
-}
-
-/** The renders of a snapshot as the places of a trace or a Service list are mapped from (memoized per snapshot). */
-const renderSources = new WeakMap<Snapshot['renders'], ReadonlyMap<string, RenderSource>>();
-function sourcesOf(snap: Snapshot): ReadonlyMap<string, RenderSource> {
-  let m = renderSources.get(snap.renders);
-  if (!m) {
-    m = new Map(
-      [...snap.renders].flatMap(([uri, r]) => (r.unit.rendered ? [[uri, { rendered: r.unit.rendered, fallbackUri: r.chart.chartYaml }] as const] : [])),
-    );
-    renderSources.set(snap.renders, m);
-  }
-  return m;
 }

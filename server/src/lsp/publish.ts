@@ -8,6 +8,7 @@ import { editorFindings } from '../features/suppressions';
 import type { ProjectConfig } from './projectConfig';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { ChartRenderer } from './charts';
+import { sourceMapOf } from '../project/sourceMap';
 import { toDiagnostic, toRange, type Finding, type RangeOf } from './convert';
 import type { OpenDocuments } from './documentSync';
 import { inSlices } from './slices';
@@ -96,9 +97,11 @@ export function createPublisher(connection: Connection, workspace: Workspace, op
     if (findingsMemo?.generation === snap.generation) return findingsMemo.findings;
     const evaluated = evaluatedFindings(snap.analysis);
     if (!evaluated) return undefined;
-    // findings on rendered Helm releases go to their template lines; charts add their notes; what kube-netlens.io/ignore
-    // annotations ignore is shown faded, with the reason
-    const shown = editorFindings(charts.findings(snap, evaluated), snap.analysis, project?.ignores());
+    // findings on renders go to their source lines (the snapshot's source map); charts add their notes; what
+    // kube-netlens.io/ignore annotations ignore is shown faded, with the reason
+    const mapped = sourceMapOf(snap).findings(evaluated);
+    const notes = charts.notes(snap);
+    const shown = editorFindings(notes.length ? [...mapped, ...notes] : mapped, snap.analysis, project?.ignores());
     const configProblems = project?.findings() ?? [];
     findingsMemo = { generation: snap.generation, findings: configProblems.length ? [...shown, ...configProblems] : shown };
     return findingsMemo.findings;

@@ -13,8 +13,8 @@ import { completionAt } from '../features/completion';
 import { definitionAt } from '../features/definition';
 import { hoverAt } from '../features/hover';
 import { referencesAt } from '../features/references';
-import { kustomizeBuilds, listServices } from '../features/serviceList';
-import { mapTraceSources } from '../features/renderedFindings';
+import { listServices } from '../features/serviceList';
+import { sourceMapOf } from '../project/sourceMap';
 import { serviceDetailsFor, traceResultFor } from '../features/traceResult';
 import { canonicalUri } from '../workspace/uri';
 import { createWorkspace } from '../workspace/workspace';
@@ -87,7 +87,7 @@ export function startServer(connection: Connection): void {
       const a = at(p.textDocument.uri, p.position);
       if (!a) return null;
       // what the editor shows decides what the hover leaves to the diagnostic; the rules are not run for a hover
-      const h = charts.hover(a.snap, a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset, publisher.shown(a.snap, a.uri));
+      const h = sourceMapOf(a.snap).hover(a.uri, a.offset) ?? hoverAt(a.snap.analysis, a.uri, a.offset, publisher.shown(a.snap, a.uri));
       return h ? toHover(h, a.index) : null;
     }),
   );
@@ -126,7 +126,7 @@ export function startServer(connection: Connection): void {
       const a = at(p.textDocument.uri, p.position);
       if (!a) return [];
       return toLocations(
-        definitionAt(a.snap.analysis, a.uri, a.offset).map((found) => charts.location(a.snap, found.uri, found.span)),
+        definitionAt(a.snap.analysis, a.uri, a.offset).map((found) => sourceMapOf(a.snap).location(found.uri, found.span)),
         rangeIn(a.snap),
       );
     }),
@@ -138,7 +138,7 @@ export function startServer(connection: Connection): void {
       if (!a) return [];
       const found = referencesAt(a.snap.analysis, a.uri, a.offset, p.context.includeDeclaration);
       return toLocations(
-        found.map((f) => charts.location(a.snap, f.uri, f.span)),
+        found.map((f) => sourceMapOf(a.snap).location(f.uri, f.span)),
         rangeIn(a.snap),
       );
     }),
@@ -169,23 +169,15 @@ export function startServer(connection: Connection): void {
     guarded(connection, 'trace', async (p: TraceParams) => {
       const snap = await evaluatedSnapshot();
       const result = traceResultFor(snap.analysis, p);
-      // The boxes of a Kustomize build's trace open the base and patch lines their objects come from.
-      return result
-        ? charts.trace(
-            snap,
-            mapTraceSources(result, kustomizeBuilds(snap.analysis), (u) => snap.lines(u)),
-          )
-        : null;
+      // The boxes of a render's trace open the base, patch or template lines their objects come from.
+      return result ? sourceMapOf(snap).trace(result) : null;
     }),
   );
   connection.onRequest(
     listServicesRequest,
     guarded(connection, 'listServices', () => {
       const snap = workspace.snapshot();
-      return charts.services(
-        snap,
-        listServices(snap.analysis, (u) => snap.lines(u)),
-      );
+      return sourceMapOf(snap).services(listServices(snap.analysis));
     }),
   );
   connection.onRequest(

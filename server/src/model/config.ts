@@ -99,7 +99,7 @@ export const defaultConfig: AnalysisConfig = {
 /**
  * The severity findings with `code` are shown at: the `kubeNetlens.rules` setting for the code, else `fallback` (the
  * rule's default, or what the parser or renderer said); undefined when the setting is `off`. The engine applies it
- * to rule findings and parse problems, and features/renderedFindings.ts to the problems of Helm renders.
+ * to rule findings and parse problems, and project/helmFindings.ts to the problems of Helm renders.
  */
 export function configuredSeverity(rules: AnalysisConfig['rules'], code: string, fallback: Severity): Severity | undefined {
   const configured = rules[code];

@@ -1,11 +1,12 @@
 // Hovers in a chart template: the hover of what each value set rendered from that place (the Service's DNS names
-// and endpoints, a selector's matches…), one section per value set, sections that say the same thing merged.
+// and endpoints, a selector's matches…), one section per value set, sections that say the same thing merged; the
+// source map of a snapshot (sourceMap.ts) answers the editor's hover in a template through it.
 
 import type { Analysis } from '../analysis/analysis';
 import type { RenderedText } from '../model/rendered';
 import type { Span } from '../model/span';
-import { hoverAt, type Hover } from './hover';
-import { joined, text, type Md, mdMessages } from './markdown';
+import { hoverAt, type Hover } from '../features/hover';
+import { joined, text, type Md, mdMessages } from '../features/markdown';
 
 export interface RenderAtHand {
   readonly renderedUri: string;

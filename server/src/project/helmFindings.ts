@@ -1,14 +1,12 @@
 // Findings on rendered text (a Helm release) → findings on the sources that made it (the template lines), with the
 // rendered value and the value set in the message; the same finding from several value sets → one finding naming
 // them all. The mapping and merging are engine/renderedMerge.ts's (which drops fixes: they would edit rendered text,
-// which nobody can save); what is Helm's is here: how a value set is named, with the value it rendered.
+// which nobody can save); what is Helm's is here: how a value set is named, with the value it rendered. The source map
+// of a snapshot (sourceMap.ts) calls it for the Helm renders among its files.
 
 import { say, type Msg } from '../l10n/l10n';
 import { configuredSeverity, type AnalysisConfig } from '../model/config';
-import type { LineIndex } from '../model/lineIndex';
 import type { RenderedText, RenderProblem } from '../model/rendered';
-import type { SourceSpan, TraceResult } from '../protocol';
-import { sourceSpan } from './sourceSpan';
 import type { Span } from '../model/span';
 import type { Finding } from '../rules/finding';
 import { mappedRelated, mergeAtSources, sourcePlace, type Landing, type Merging } from '../engine/renderedMerge';
@@ -35,7 +33,7 @@ type Render = Omit<RenderedFindings, 'findings'>;
  * One analysis's findings with renders among its files: those on a render go to its sources (merged across value
  * sets), the others stay where they are with their related places in renders mapped too.
  */
-export function mapFindings(findings: readonly Finding[], units: readonly Render[]): Finding[] {
+export function mapHelmFindings(findings: readonly Finding[], units: readonly Render[]): Finding[] {
   const byUri = rendersByUri(units);
   const placeOf = placesIn(byUri);
   const onRenders: Finding[] = [];
@@ -122,39 +120,4 @@ export function findingsOfProblems(problems: readonly RenderProblem[], rules: An
     if (severity) out.push({ uri: p.uri, span: p.span, code: p.code, severity, message: p.phrase ? say(p.phrase, msg) : p.message });
   }
   return out;
-}
-
-/** A place in a render → the source it came from (a template line), or the chart's Chart.yaml when none maps. */
-export function sourceLocation(rendered: RenderedText, fallbackUri: string, span: Span): { readonly uri: string; readonly span: Span } {
-  const p = sourcePlace(rendered, fallbackUri, span);
-  return { uri: p.uri, span: p.span };
-}
-
-/** A render the places of a trace can be mapped from. */
-export interface RenderSource {
-  readonly rendered: RenderedText;
-  readonly fallbackUri: string;
-}
-
-/** A SourceSpan in a render → the template's, with its line and character; others as they are. */
-export function mapSourceSpan(source: SourceSpan, renders: ReadonlyMap<string, RenderSource>, lines: (uri: string) => LineIndex | undefined): SourceSpan {
-  const r = renders.get(source.uri);
-  if (!r) return source;
-  const to = sourceLocation(r.rendered, r.fallbackUri, { start: source.start, end: source.end });
-  return sourceSpan(to.uri, to.span, lines(to.uri));
-}
-
-/** A trace whose Service or nodes come from renders, with their places on template lines. */
-export function mapTraceSources(result: TraceResult, renders: ReadonlyMap<string, RenderSource>, lines: (uri: string) => LineIndex | undefined): TraceResult {
-  if (!renders.size) return result;
-  const g = result.graph;
-  const map = (s: SourceSpan) => mapSourceSpan(s, renders, lines);
-  return {
-    ...result,
-    graph: {
-      ...g,
-      service: g.service.source ? { ...g.service, source: map(g.service.source) } : g.service,
-      nodes: g.nodes.map((n) => (n.source ? { ...n, source: map(n.source) } : n)),
-    },
-  };
 }

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mapRenderedFindings, type RenderedFindings } from '../../server/src/features/renderedFindings';
+import { mapRenderedFindings, type RenderedFindings } from '../../server/src/project/helmFindings';
 import type { Finding } from '../../server/src/rules/finding';
 
 const text = 'kind: Service\nspec:\n  selector:\n    app: webb\n';
