@@ -18,7 +18,7 @@ import {
 } from '../features/renderedFindings';
 import type { ServiceSummary, TraceResult } from '../protocol';
 import type { Span } from '../workspace/workspace';
-import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
+import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts, rendersAlone } from '../workspace/helm';
 import type { Settings } from '../workspace/settings';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { Finding } from './convert';
@@ -89,7 +89,7 @@ export function createChartRenderer(
     queue.push(async () => {
       if (requests.get(root) !== id) return;
       const snap = workspace.snapshot();
-      const chart = snap.charts.charts.find((c) => c.root === root && !c.parent);
+      const chart = snap.charts.charts.find((c) => c.root === root && rendersAlone(c));
       const helm = helmForSettings(snap.settings.helm, process.env);
       if (!chart || !helm) return;
       const started = Date.now();
@@ -131,7 +131,7 @@ export function createChartRenderer(
     | undefined;
   const notesOf = (snap: Snapshot): readonly Finding[] => {
     if (notes?.charts !== snap.charts || notes.helm !== snap.settings.helm || notes.units !== snap.chartUnits || notes.rules !== snap.settings.analysis.rules) {
-      const top = snap.charts.charts.filter((c) => !c.parent);
+      const top = snap.charts.charts.filter((c) => rendersAlone(c));
       const unitProblems = top.flatMap((c) => snap.chartUnits.get(c.root) ?? []).flatMap((u) => u.problems);
       notes = {
         charts: snap.charts,
@@ -159,12 +159,12 @@ export function createChartRenderer(
         if (snap.chartUnits.size) onRendered();
         return;
       }
-      for (const c of snap.charts.charts) if (!c.parent) render(c.root);
+      for (const c of snap.charts.charts) if (rendersAlone(c)) render(c.root);
     },
     filesChanged(uris) {
       const snap = workspace.snapshot();
       if (!helmForSettings(snap.settings.helm, process.env)) return;
-      const top = snap.charts.charts.filter((c) => !c.parent);
+      const top = snap.charts.charts.filter((c) => rendersAlone(c));
       for (const c of top) {
         const valuesFiles = new Set(c.valueSets.flatMap((v) => v.valuesFiles));
         if (uris.some((u) => u.startsWith(`${c.root}/`) || valuesFiles.has(u))) render(c.root);
@@ -235,7 +235,7 @@ export function createChartRenderer(
       return renders.length ? renderedHoverAt(snap.analysis, uri, offset, renders) : undefined;
     },
     counts(snap) {
-      const top = snap.charts.charts.filter((c) => !c.parent);
+      const top = snap.charts.charts.filter((c) => rendersAlone(c));
       const rendered = new Set([...snap.renders.values()].map((r) => r.chart.root));
       const n = top.filter((c) => rendered.has(c.root)).length;
       const roots = [...rendered].map((r) => `${r}/`);
