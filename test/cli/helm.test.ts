@@ -394,6 +394,13 @@ describe('Helm charts rendered with the real helm', () => {
     assert.match(diagnostics[0].message, /postgresql 12\.1\.0 is not in charts\//);
   });
 
+  it('does not render a library chart on its own (helm refuses: "library charts are not installable"): no finding, nothing counted as not rendered', () => {
+    const run = runCli(['check', '--helm', helm, join(charts, 'library')], { env: { PATH: noHelmPath } });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.doesNotMatch(run.stdout, /helm-failed|not installable/);
+    assert.match(run.stdout, /^0 errors, 0 warnings in 2 files$/m);
+  });
+
   it("shows helm's error on the template line it names", () => {
     const { diagnostics, status } = check(['--helm', helm, join(charts, 'failing')]);
     assert.equal(status, 1);

@@ -59,3 +59,27 @@ describe('check on a build only the real Kustomize makes (replacements)', () => 
     assert.ok(check(operator, ['.']).includes(mismatch));
   });
 });
+
+describe('check on a root that configures a plugin (a KRM function), with the real Kustomize at hand', () => {
+  before(() => {
+    buildCli();
+  });
+
+  it('is one information note naming the plugin, never an error: the plugin is never run, so the build is not handed to Kustomize', () => {
+    const root = join(repoRoot, 'test', 'fixtures', 'kustomize', 'problems', 'krm-function');
+    const kubectl = findKubectl();
+    assert.ok(kubectl.path, `this test needs real Kustomize: ${kubectl.why}`);
+    const run = runCli(['check', '--format', 'json', '--kustomize', kubectl.path, '.'], { cwd: root });
+    assert.notEqual(run.status, 2, run.stderr);
+    const out = JSON.parse(run.stdout) as { diagnostics: (Finding & { readonly message: string })[] };
+    assert.deepEqual(
+      out.diagnostics.map((d) => `${d.file}:${d.range.start.line + 1} ${d.severity} ${d.code}`),
+      ['kustomization.yaml:3 information kustomize-not-rendered'],
+      out.diagnostics.map((d) => d.message).join('\n'),
+    );
+    assert.match(
+      out.diagnostics[0].message,
+      /^Not analysed as a Kustomize build: transformer configurations and plugins are not run; it is not built with Kustomize either: 'set-team\.yaml' configures the plugin example\.com\/v1 TeamLabeller, which Kustomize runs only with --enable-alpha-plugins/,
+    );
+  });
+});

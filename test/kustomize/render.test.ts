@@ -273,6 +273,11 @@ describe('Kustomize rendering: problems instead of exceptions', () => {
       assert.ok(p.message.length > 20, p.message);
     });
 
+  it('names the file of a generator entry KEY=PATH that is not there, not the entry', () => {
+    const unit = render(join('problems', 'generator-file-key'));
+    assert.match(unit.problems[0]?.message ?? '', /cannot read the file 'missing-kubeconfig'/);
+  });
+
   it('never throws and never hangs on deep nesting, self-inclusion or hostile YAML', () => {
     const files = new Map<string, string>();
     const dirs = new Map<string, string[]>();

@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
-import { basename, dirname, discoverCharts, type Chart, type ChartDiscovery, type ReleaseSetting } from '../model/helmCharts';
+import { basename, dirname, discoverCharts, rendersAlone, type Chart, type ChartDiscovery, type ReleaseSetting } from '../model/helmCharts';
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import { defaultHelmTimeoutMs, findHelm, helmMissingProblem, renderChartsSync } from '../workspace/helm';
 import type { AnalysisOptions, HelmOptions } from './parseArgs';
@@ -62,7 +62,7 @@ export function chartsIn(
     valuesFiles: options.helmValues,
     ...(releases.length && { releases }),
   });
-  return { discovery, topLevel: discovery.charts.filter((c) => !c.parent), notes, unmatched };
+  return { discovery, topLevel: discovery.charts.filter((c) => rendersAlone(c)), notes, unmatched };
 }
 
 /**

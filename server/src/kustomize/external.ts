@@ -10,7 +10,7 @@ import { emitDocuments } from './emit';
 import { notRewritten, type BuiltObject } from './notRewritten';
 import { kustomizationFileOf, parseShared, type FileReader, type ParseCache } from './render';
 import { entry, get, parseYaml, remove, str, type KMap, type KNode, type KSeq, type Src } from './tree';
-import { resolveUri } from './uriPath';
+import { isWithin, resolveUri } from './uriPath';
 
 /** The annotation `buildMetadata: [originAnnotations]` writes on every object. */
 export const originAnnotation = 'config.kubernetes.io/origin';
@@ -76,6 +76,8 @@ export function whyNotForBinary(
           at: { uri: file, span: e.ks?.span ?? { start: 0, end: 0 } },
         };
     }
+    const plugin = pluginOf(fsys, dir, file, node, parsed);
+    if (plugin) return plugin;
     for (const key of ['resources', 'bases', 'components']) {
       const list = get(node, key);
       if (!list || list.t !== 'q') continue;
@@ -86,6 +88,55 @@ export function whyNotForBinary(
           return { why: phrase("the remote resource '{0}' is never fetched", ref), at: { uri: file, span: item.src?.span ?? { start: 0, end: 0 } } };
         const target = resolveUri(dir, ref);
         if (fsys.read(target) === undefined && fsys.list(target) !== undefined) queue.push(target);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The fields whose entries configure generators, transformers and validators: Kustomize's builtins or plugins. */
+const pluginFields = ['generators', 'transformers', 'validators'];
+
+/**
+ * The first entry of `generators`, `transformers` or `validators` that configures a plugin rather than a builtin
+ * (an object whose apiVersion is not `builtin`: an exec or container KRM function, a Go or exec plugin). Kustomize
+ * loads those only with --enable-alpha-plugins (and --enable-exec), which are never passed: they run a program or a
+ * container, so the build would only fail. An entry is a file, inline YAML, or a kustomization folder (whose
+ * output is read at build time: not looked into here).
+ */
+function pluginOf(
+  fsys: FileReader,
+  dir: string,
+  file: string,
+  node: KMap,
+  parsed?: ParseCache,
+): { readonly why: Phrase; readonly at: { readonly uri: string; readonly span: Span } } | undefined {
+  for (const key of pluginFields) {
+    const list = get(node, key);
+    if (!list || list.t !== 'q') continue;
+    for (const item of list.items) {
+      const ref = str(item);
+      if (ref === undefined) continue;
+      const inline = ref.includes('\n');
+      const uri = inline ? undefined : resolveUri(dir, ref);
+      // a file outside the folder is Kustomize's to refuse (its load restrictor): never read here
+      if (uri !== undefined && !isWithin(dir, uri)) continue;
+      const text = inline ? ref : uri !== undefined ? fsys.read(uri) : undefined;
+      if (text === undefined) continue;
+      for (const d of parseShared(parsed, text, uri ?? `${dir}/${key}`).docs) {
+        if (!d.node || d.node.t !== 'm') continue;
+        const apiVersion = str(get(d.node, 'apiVersion'));
+        if (apiVersion === undefined || apiVersion === 'builtin') continue;
+        const kind = str(get(d.node, 'kind')) ?? '';
+        return {
+          why: phrase(
+            "'{0}' configures the plugin {1} {2}, which Kustomize runs only with --enable-alpha-plugins, never passed (a plugin runs a program or a container)",
+            inline ? key : ref,
+            apiVersion,
+            kind,
+          ),
+          at: { uri: file, span: item.src?.span ?? { start: 0, end: 0 } },
+        };
       }
     }
   }

@@ -77,9 +77,11 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   for (const f of listOf(k, g, 'files', at)) {
     const i = f.value.indexOf('=');
     const key = i > 0 ? f.value.slice(0, i) : basenameUri(resolveUri(k.dir, f.value));
-    const uri = resolveUri(k.dir, i > 0 ? f.value.slice(i + 1) : f.value);
+    const path = i > 0 ? f.value.slice(i + 1) : f.value;
+    const uri = resolveUri(k.dir, path);
     const text = readIn(ctx, k.dir, uri, f.src);
-    if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the file '${f.value}'`);
+    // the file, as Kustomize names it: `KEY=PATH` names the file PATH
+    if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the file '${path}'`);
     if (isBinary(text)) {
       // Kustomize puts such files in binaryData, base64-encoded from their bytes, which a text reader no longer has.
       throw new Stop(f.src.uri, f.src.span, phrase("the file '{0}' is binary, which is not evaluated", f.value), true);

@@ -6,7 +6,7 @@
 import { messages } from '../l10n/l10n';
 import { fileURLToPath } from 'node:url';
 import { findingsOfProblems } from '../project/helmFindings';
-import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts } from '../workspace/helm';
+import { chartNotesFor, helmForSettings, renderChart, renderChartWithTexts, rendersAlone } from '../workspace/helm';
 import type { Settings } from '../workspace/settings';
 import type { Snapshot, Workspace } from '../workspace/workspace';
 import type { Finding } from './convert';
@@ -70,7 +70,7 @@ export function createChartRenderer(
     queue.push(async () => {
       if (requests.get(root) !== id) return;
       const snap = workspace.snapshot();
-      const chart = snap.charts.charts.find((c) => c.root === root && !c.parent);
+      const chart = snap.charts.charts.find((c) => c.root === root && rendersAlone(c));
       const helm = helmForSettings(snap.settings.helm, process.env);
       if (!chart || !helm) return;
       const started = Date.now();
@@ -112,7 +112,7 @@ export function createChartRenderer(
     | undefined;
   const notesOf = (snap: Snapshot): readonly Finding[] => {
     if (notes?.charts !== snap.charts || notes.helm !== snap.settings.helm || notes.units !== snap.chartUnits || notes.rules !== snap.settings.analysis.rules) {
-      const top = snap.charts.charts.filter((c) => !c.parent);
+      const top = snap.charts.charts.filter((c) => rendersAlone(c));
       const unitProblems = top.flatMap((c) => snap.chartUnits.get(c.root) ?? []).flatMap((u) => u.problems);
       notes = {
         charts: snap.charts,
@@ -140,12 +140,12 @@ export function createChartRenderer(
         if (snap.chartUnits.size) onRendered();
         return;
       }
-      for (const c of snap.charts.charts) if (!c.parent) render(c.root);
+      for (const c of snap.charts.charts) if (rendersAlone(c)) render(c.root);
     },
     filesChanged(uris) {
       const snap = workspace.snapshot();
       if (!helmForSettings(snap.settings.helm, process.env)) return;
-      const top = snap.charts.charts.filter((c) => !c.parent);
+      const top = snap.charts.charts.filter((c) => rendersAlone(c));
       for (const c of top) {
         const valuesFiles = new Set(c.valueSets.flatMap((v) => v.valuesFiles));
         if (uris.some((u) => u.startsWith(`${c.root}/`) || valuesFiles.has(u))) render(c.root);
@@ -170,7 +170,7 @@ export function createChartRenderer(
       return notesOf(snap);
     },
     counts(snap) {
-      const top = snap.charts.charts.filter((c) => !c.parent);
+      const top = snap.charts.charts.filter((c) => rendersAlone(c));
       const rendered = new Set([...snap.renders.values()].map((r) => r.chart.root));
       const n = top.filter((c) => rendered.has(c.root)).length;
       const roots = [...rendered].map((r) => `${r}/`);

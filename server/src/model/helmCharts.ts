@@ -45,6 +45,8 @@ export interface Chart {
   readonly nameSpan: Span;
   /** The chart this one is a subchart of (under its `charts/`), if any. */
   readonly parent?: string;
+  /** `type: library`: templates other charts include; helm renders it only as a dependency, never alone. */
+  readonly library?: boolean;
   /** Roots of unpacked subcharts under `charts/`. */
   readonly subcharts: readonly string[];
   /** `.tgz` files under `charts/`. */
@@ -97,7 +99,10 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
   // most workspaces have no chart: one pass over the names, nothing sorted
   if (!uris.some((u) => u.endsWith('/Chart.yaml') || u === 'Chart.yaml')) return { charts: [], templates: new Set() };
   const sorted = [...uris].sort();
-  const roots = new Map<string, { chartYaml: string; name: string; apiVersion: 'v1' | 'v2'; nameSpan: Span; deps: ReturnType<typeof readDependencies> }>();
+  const roots = new Map<
+    string,
+    { chartYaml: string; name: string; apiVersion: 'v1' | 'v2'; nameSpan: Span; library: boolean; deps: ReturnType<typeof readDependencies> }
+  >();
   for (const uri of sorted) {
     if (basename(uri) !== 'Chart.yaml') continue;
     const meta = readChartYaml(textOf(uri) ?? '');
@@ -109,7 +114,7 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
       const reqText = textOf(req);
       if (reqText !== undefined) deps = readDependencies(libraryDocuments(reqText).documents[0]?.root, req);
     }
-    roots.set(root, { chartYaml: uri, name: meta.name, apiVersion: meta.apiVersion, nameSpan: meta.nameSpan, deps });
+    roots.set(root, { chartYaml: uri, name: meta.name, apiVersion: meta.apiVersion, nameSpan: meta.nameSpan, library: meta.library, deps });
   }
   const chartRoots = [...roots.keys()];
   /** The innermost chart root a file lies in. */
@@ -148,14 +153,20 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
       apiVersion: info.apiVersion,
       nameSpan: info.nameSpan,
       parent,
+      ...(info.library && { library: true }),
       subcharts,
       packaged,
       dependencies,
-      ...(parent ? { valueSets: [] } : capped(valueSetsOf(root, info.name, filesOf.get(root)!, options))),
+      ...(parent || info.library ? { valueSets: [] } : capped(valueSetsOf(root, info.name, filesOf.get(root)!, options))),
       files: filesOf.get(root)!,
     });
   }
   return { charts, templates };
+}
+
+/** Whether `helm template` renders the chart on its own: not a subchart (it renders with its parent), not a library. */
+export function rendersAlone(chart: Chart): boolean {
+  return !chart.parent && !chart.library;
 }
 
 /**
@@ -211,7 +222,7 @@ function releaseName(chartName: string): string {
   return n || 'release';
 }
 
-function readChartYaml(text: string): { apiVersion: 'v1' | 'v2'; name: string; nameSpan: Span; root: YNode | undefined } | undefined {
+function readChartYaml(text: string): { apiVersion: 'v1' | 'v2'; name: string; nameSpan: Span; library: boolean; root: YNode | undefined } | undefined {
   if (!text.trim() || text.includes('\u0000')) return undefined;
   let root: YNode | undefined;
   try {
@@ -228,7 +239,9 @@ function readChartYaml(text: string): { apiVersion: 'v1' | 'v2'; name: string; n
   const name = str(nameEntry?.value);
   if (!name) return undefined;
   const nameSpan = nameEntry ? { start: nameEntry.keySpan.start, end: nameEntry.value.span.end } : { start: 0, end: 0 };
-  return { apiVersion: version, name, nameSpan, root };
+  // `type: library` (Helm 3): `helm template` refuses it ("library charts are not installable")
+  const library = version === 'v2' && str(root.entries.get('type')?.value) === 'library';
+  return { apiVersion: version, name, nameSpan, library, root };
 }
 
 function readDependencies(root: YNode | undefined, uri: string): Omit<ChartDependency, 'present'>[] {

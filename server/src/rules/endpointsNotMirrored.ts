@@ -5,6 +5,7 @@ import { at, entry } from '../model/yamlTree';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { treeOf } from '../model/trees';
+import { legacyDbService, withLegacyDbEndpoints } from './ruleExamples';
 
 const skipMirrorLabel = 'endpointslice.kubernetes.io/skip-mirror';
 
@@ -18,7 +19,7 @@ when the Service of the same name has **no selector** and the Endpoints do not c
 (network-semantics §1.2). For a Service with a selector, the control plane computes the endpoints from the selected pods and
 overwrites hand-written ones. Either remove the Service's selector (to use the manual addresses) or remove the Endpoints.`,
   examples: {
-    bad: `apiVersion: v1
+    bad: withLegacyDbEndpoints(`apiVersion: v1
 kind: Service
 metadata: {name: legacy-db}
 spec: {selector: {app: legacy-db}, ports: [{port: 5432}]}
@@ -26,25 +27,8 @@ spec: {selector: {app: legacy-db}, ports: [{port: 5432}]}
 apiVersion: v1
 kind: Pod
 metadata: {name: legacy-db, labels: {app: legacy-db}}
-spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}
----
-apiVersion: v1
-kind: Endpoints
-metadata: {name: legacy-db}
-subsets:
-  - addresses: [{ip: 10.20.0.15}]
-    ports: [{port: 5432}]`,
-    good: `apiVersion: v1
-kind: Service
-metadata: {name: legacy-db}
-spec: {ports: [{port: 5432}]}
----
-apiVersion: v1
-kind: Endpoints
-metadata: {name: legacy-db}
-subsets:
-  - addresses: [{ip: 10.20.0.15}]
-    ports: [{port: 5432}]`,
+spec: {containers: [{name: pg, image: postgres, ports: [{containerPort: 5432}]}]}`),
+    good: withLegacyDbEndpoints(legacyDbService),
   },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);

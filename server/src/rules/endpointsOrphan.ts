@@ -10,6 +10,7 @@ import { defineRule, type Lookup } from './rule';
 import { treeOf } from '../model/trees';
 import { namesOf } from '../analysis/closestName';
 import { closestName } from './closestName';
+import { legacyDbService, withLegacyDbEndpoints } from './ruleExamples';
 
 const serviceNameLabel = 'kubernetes.io/service-name';
 const leaderAnnotation = 'control-plane.alpha.kubernetes.io/leader';
@@ -23,23 +24,8 @@ export const endpointsOrphan = defineRule({
 the same namespace, and an \`EndpointSlice\` is tied to its Service only by the label \`${serviceNameLabel}\` (network-semantics §1.2).
 Without such a Service, nothing routes to these addresses and no DNS name answers with them.`,
   examples: {
-    bad: `apiVersion: v1
-kind: Endpoints
-metadata: {name: legacy-db}
-subsets:
-  - addresses: [{ip: 10.20.0.15}]
-    ports: [{port: 5432}]`,
-    good: `apiVersion: v1
-kind: Service
-metadata: {name: legacy-db}
-spec: {ports: [{port: 5432}]}
----
-apiVersion: v1
-kind: Endpoints
-metadata: {name: legacy-db}
-subsets:
-  - addresses: [{ip: 10.20.0.15}]
-    ports: [{port: 5432}]`,
+    bad: withLegacyDbEndpoints(),
+    good: withLegacyDbEndpoints(legacyDbService),
   },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);

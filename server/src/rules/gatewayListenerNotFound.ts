@@ -7,6 +7,7 @@ import { closestName } from './closestName';
 import { listenerLabel, listOf, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { edgeGateway } from './ruleExamples';
 
 export const gatewayListenerNotFound = defineRule({
   code: 'gateway-listener-not-found',
@@ -21,24 +22,14 @@ metadata: {name: shop}
 spec:
   parentRefs: [{name: edge, sectionName: htps}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway()}`,
     good: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: shop}
 spec:
   parentRefs: [{name: edge, sectionName: http}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway()}`,
   },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);

@@ -7,6 +7,7 @@ import { closestName, isTypo } from './closestName';
 import { routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { edgeGateway } from './ruleExamples';
 
 export const gatewayParentMissing = defineRule({
   code: 'gateway-parent-missing',
@@ -24,12 +25,7 @@ spec:
   parentRefs: [{name: egde}]
   rules: [{backendRefs: [{name: web, port: 80}]}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge, namespace: shop}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway('shop')}`,
     good: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: shop, namespace: shop}
@@ -37,12 +33,7 @@ spec:
   parentRefs: [{name: edge}]
   rules: [{backendRefs: [{name: web, port: 80}]}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge, namespace: shop}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway('shop')}`,
   },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);

@@ -7,6 +7,7 @@ import { formatSelector } from '../model/selector';
 import { listenerLabel, routeLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { edgeGateway } from './ruleExamples';
 
 export const gatewayRouteNotAllowed = defineRule({
   code: 'gateway-route-not-allowed',
@@ -21,12 +22,7 @@ metadata: {name: shop, namespace: shop}
 spec:
   parentRefs: [{name: edge, namespace: infra}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge, namespace: infra}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway('infra')}`,
     good: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: shop, namespace: shop}

@@ -7,6 +7,7 @@ import { firstRelated } from './finding';
 import { selectedWorkloads } from './monitorTargets';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { podMonitorExample } from './ruleExamples';
 
 export const podmonitorPortMissing = defineRule({
   code: 'podmonitor-port-missing',
@@ -14,40 +15,7 @@ export const podmonitorPortMissing = defineRule({
   defaultSeverity: 'warning',
   title: 'PodMonitor endpoint names a port no container of its pods declares',
   description: `A PodMonitor scrapes the pods its \`selector\` matches (in the namespaces of its \`namespaceSelector\`: its own by default), and each \`podMetricsEndpoints[].port\` keeps only the **container ports of that name** (the Prometheus operator's relabelling on \`__meta_kubernetes_pod_container_port_name\`). A name no container of the selected pods declares yields no targets, silently. A close name is offered as the fix. Stays quiet when the PodMonitor selects no pod template in scope, and for endpoints chosen by \`portNumber\` or \`targetPort\`.`,
-  examples: {
-    bad: `apiVersion: monitoring.coreos.com/v1
-kind: PodMonitor
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  podMetricsEndpoints: [{port: metric}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  template:
-    metadata: {labels: {app: worker}}
-    spec:
-      containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
-    good: `apiVersion: monitoring.coreos.com/v1
-kind: PodMonitor
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  podMetricsEndpoints: [{port: metrics}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  template:
-    metadata: {labels: {app: worker}}
-    spec:
-      containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
-  },
+  examples: { bad: podMonitorExample({ port: 'metric' }), good: podMonitorExample() },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const r of subjects.resources) {

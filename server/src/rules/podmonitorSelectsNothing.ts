@@ -15,6 +15,7 @@ import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { describeNearMiss, describeOwned, isDecisive, nearMissRelated, selectorEvidence, type NearMiss, type SelectorEvidence } from './selectorEvidence';
 import { joinSentences, messages } from '../l10n/l10n';
+import { podMonitorExample } from './ruleExamples';
 
 export const podmonitorSelectsNothing = defineRule({
   code: 'podmonitor-selects-nothing',
@@ -26,40 +27,7 @@ export const podmonitorSelectsNothing = defineRule({
 It follows the evidence model of the other pod selectors (network-semantics §9.0, like \`networkpolicy-selects-nothing\`): it reports a workload that comes close (a typo of a label value, the value under another key such as \`app\` for \`app.kubernetes.io/name\`, all labels but one of several) with the fix, pods that match in a namespace the \`namespaceSelector\` does not name, and, with \`matchNames\` or its own namespace, a namespace the manifests own (they deploy workloads carrying the selector's keys next to the PodMonitor) where nothing matches.
 
 Stays quiet when the answer is unknown (network-semantics §9.2): nothing comes close and an operator's custom resource (or a chart not rendered) may make the pods, a generated label value (\`pod-template-hash\`), an empty selector (every pod), a selector that matches pods in another variant of the same files, and a namespace where the manifests deploy nothing that carries the selector's keys (a monitoring folder for pods installed from elsewhere). With \`any: true\` only a close workload is reported.`,
-  examples: {
-    bad: `apiVersion: monitoring.coreos.com/v1
-kind: PodMonitor
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: workr}}
-  podMetricsEndpoints: [{port: metrics}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  template:
-    metadata: {labels: {app: worker}}
-    spec:
-      containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
-    good: `apiVersion: monitoring.coreos.com/v1
-kind: PodMonitor
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  podMetricsEndpoints: [{port: metrics}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: worker}
-spec:
-  selector: {matchLabels: {app: worker}}
-  template:
-    metadata: {labels: {app: worker}}
-    spec:
-      containers: [{name: worker, image: example/worker:1, ports: [{name: metrics, containerPort: 9090}]}]`,
-  },
+  examples: { bad: podMonitorExample({ selector: 'workr' }), good: podMonitorExample() },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const r of subjects.resources) {

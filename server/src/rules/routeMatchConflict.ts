@@ -8,6 +8,7 @@ import { listenerLabel } from './gatewayWording';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { messages } from '../l10n/l10n';
+import { edgeGateway } from './ruleExamples';
 
 export const routeMatchConflict = defineRule({
   code: 'route-match-conflict',
@@ -32,12 +33,7 @@ spec:
   hostnames: [shop.example.com]
   rules: [{backendRefs: [{name: shop-v2, port: 80}]}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway()}`,
     good: `apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: shop}
@@ -54,12 +50,7 @@ spec:
   hostnames: [shop.example.com]
   rules: [{matches: [{path: {type: PathPrefix, value: /v2}}], backendRefs: [{name: shop-v2, port: 80}]}]
 ---
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: edge}
-spec:
-  gatewayClassName: example
-  listeners: [{name: http, port: 80, protocol: HTTP}]`,
+${edgeGateway()}`,
   },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);

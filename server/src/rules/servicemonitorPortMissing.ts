@@ -7,6 +7,7 @@ import { firstRelated } from './finding';
 import { selectedServices } from './monitorTargets';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { serviceMonitorExample } from './ruleExamples';
 
 export const servicemonitorPortMissing = defineRule({
   code: 'servicemonitor-port-missing',
@@ -14,34 +15,7 @@ export const servicemonitorPortMissing = defineRule({
   defaultSeverity: 'warning',
   title: 'ServiceMonitor endpoint names a port none of its Services has',
   description: `A ServiceMonitor scrapes the endpoints of the Services its \`selector\` matches (by the Services' own labels, in the namespaces of its \`namespaceSelector\`: its own by default), and each \`endpoints[].port\` keeps only the endpoints of a **Service port of that name** (the Prometheus operator's relabelling on \`__meta_kubernetes_endpoint_port_name\`). A name none of the selected Services gives a port yields no targets: nothing is scraped, and no error says so. The port name must be the Service port's \`name\`, not the container port's nor a number (a number goes in the deprecated \`targetPort\`). A close name is offered as the fix. Stays quiet when the ServiceMonitor selects no Service in scope (\`servicemonitor-selects-nothing\` covers typos of the selector), and for endpoints chosen by \`targetPort\`.`,
-  examples: {
-    bad: `apiVersion: monitoring.coreos.com/v1
-kind: ServiceMonitor
-metadata: {name: api}
-spec:
-  selector: {matchLabels: {app: api}}
-  endpoints: [{port: metric}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: api, labels: {app: api}}
-spec:
-  selector: {app: api}
-  ports: [{name: http, port: 80}, {name: metrics, port: 9090}]`,
-    good: `apiVersion: monitoring.coreos.com/v1
-kind: ServiceMonitor
-metadata: {name: api}
-spec:
-  selector: {matchLabels: {app: api}}
-  endpoints: [{port: metrics}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: api, labels: {app: api}}
-spec:
-  selector: {app: api}
-  ports: [{name: http, port: 80}, {name: metrics, port: 9090}]`,
-  },
+  examples: { bad: serviceMonitorExample({ port: 'metric' }, true), good: serviceMonitorExample({}, true) },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const r of subjects.resources) {

@@ -8,6 +8,7 @@ import { isTypo } from './closestName';
 import { monitorNamespaces, selectedServices } from './monitorTargets';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
+import { serviceMonitorExample } from './ruleExamples';
 
 export const servicemonitorSelectsNothing = defineRule({
   code: 'servicemonitor-selects-nothing',
@@ -15,34 +16,7 @@ export const servicemonitorSelectsNothing = defineRule({
   defaultSeverity: 'warning',
   title: 'ServiceMonitor selector misses its Service by a typo',
   description: `A ServiceMonitor's \`selector\` matches **Service labels** (\`metadata.labels\` of the Service, not its \`spec.selector\` nor the pods' labels) in the namespaces of its \`namespaceSelector\` (its own namespace by default, \`matchNames\`, or \`any: true\`). A selector that matches no Service scrapes nothing, and no error says so. Services are often made outside the manifests (a chart, an operator), so the rule reports only a selector that matches no Service in scope while a Service there carries all its labels but one, that one with a value a typo away (network-semantics §9.0), with the fix. Stays quiet for any other selector, an empty selector, and namespaces no manifest in scope describes.`,
-  examples: {
-    bad: `apiVersion: monitoring.coreos.com/v1
-kind: ServiceMonitor
-metadata: {name: api}
-spec:
-  selector: {matchLabels: {app: apii}}
-  endpoints: [{port: metrics}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: api, labels: {app: api}}
-spec:
-  selector: {app: api}
-  ports: [{name: metrics, port: 9090}]`,
-    good: `apiVersion: monitoring.coreos.com/v1
-kind: ServiceMonitor
-metadata: {name: api}
-spec:
-  selector: {matchLabels: {app: api}}
-  endpoints: [{port: metrics}]
----
-apiVersion: v1
-kind: Service
-metadata: {name: api, labels: {app: api}}
-spec:
-  selector: {app: api}
-  ports: [{name: metrics, port: 9090}]`,
-  },
+  examples: { bad: serviceMonitorExample({ selector: 'apii' }), good: serviceMonitorExample() },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const r of subjects.resources) {

@@ -13,6 +13,7 @@ import { defineRule, type Lookup } from './rule';
 import { treeOf } from '../model/trees';
 import { namesOf } from '../analysis/closestName';
 import { isWorkloadFragment } from '../analysis/unknowns';
+import { statefulSetExample } from './ruleExamples';
 
 export const statefulsetServiceMissing = defineRule({
   code: 'statefulset-service-missing',
@@ -24,44 +25,7 @@ export const statefulsetServiceMissing = defineRule({
 \`serviceName\` cannot be changed on an existing StatefulSet (semantics §6.4): fixing it means recreating the StatefulSet (\`kubectl delete statefulset --cascade=orphan\`, then apply), or creating the Service under the name the StatefulSet already uses. The quick fixes offer both: the closest existing Service name, or a new headless Service built from the StatefulSet's labels and ports.
 
 Stays quiet when the Service may be created by something the manifests do not show (network-semantics §9.2): an operator (a custom resource in the namespace) or a Service written without a namespace; a close name is still reported. When the Service exists but the API server rejects it, the message says so: it never exists. A StatefulSet written as a fragment (no selector, no pod labels), which \`kubectl apply\` merges into the live StatefulSet, keeps the live serviceName: no finding about a missing one.`,
-  examples: {
-    bad: `apiVersion: v1
-kind: Service
-metadata: {name: nginx}
-spec:
-  clusterIP: None
-  selector: {app: web}
-  ports: [{name: web, port: 80}]
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-spec:
-  serviceName: ngnix
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
-    good: `apiVersion: v1
-kind: Service
-metadata: {name: nginx}
-spec:
-  clusterIP: None
-  selector: {app: web}
-  ports: [{name: web, port: 80}]
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-spec:
-  serviceName: nginx
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
-  },
+  examples: { bad: statefulSetExample({ serviceName: 'ngnix' }), good: statefulSetExample() },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {

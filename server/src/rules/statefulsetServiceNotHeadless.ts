@@ -8,6 +8,7 @@ import { insertMapEntry } from './insertMapEntry';
 import { refOf } from './refOf';
 import { defineRule } from './rule';
 import { treeOf } from '../model/trees';
+import { statefulSetExample } from './ruleExamples';
 
 export const statefulsetServiceNotHeadless = defineRule({
   code: 'statefulset-service-not-headless',
@@ -17,43 +18,7 @@ export const statefulsetServiceNotHeadless = defineRule({
   description: `StatefulSets require a **headless** governing Service (\`clusterIP: None\`) for their pods' network identity. With a cluster IP, names like \`web-0.nginx.default.svc.cluster.local\` are answered only by CoreDNS as an extension: the Kubernetes DNS specification, kube-dns and zone transfers do not have them, and SRV records point at the Service's virtual IP instead of each pod (semantics §2.3 (4), §2.1 S5). Clients that discover their peers through DNS (databases, queues, consensus systems) then see one address instead of the members.
 
 \`clusterIP\` cannot be changed on an existing Service: delete and recreate the Service after adding \`clusterIP: None\`. NodePort and LoadBalancer Services cannot be headless (semantics §6.1); give the StatefulSet a separate headless Service for its identity.`,
-  examples: {
-    bad: `apiVersion: v1
-kind: Service
-metadata: {name: nginx}
-spec:
-  selector: {app: web}
-  ports: [{name: web, port: 80}]
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-spec:
-  serviceName: nginx
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
-    good: `apiVersion: v1
-kind: Service
-metadata: {name: nginx}
-spec:
-  clusterIP: None
-  selector: {app: web}
-  ports: [{name: web, port: 80}]
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-spec:
-  serviceName: nginx
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
-  },
+  examples: { bad: statefulSetExample({ notHeadless: true }), good: statefulSetExample() },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {

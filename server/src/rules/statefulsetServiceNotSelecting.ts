@@ -8,6 +8,7 @@ import { firstPodName, selectsTemplate, statefulSetsWithService } from './govern
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 import { yamlScalar } from './yamlScalar';
+import { statefulSetExample } from './ruleExamples';
 
 export const statefulsetServiceNotSelecting = defineRule({
   code: 'statefulset-service-not-selecting',
@@ -15,44 +16,7 @@ export const statefulsetServiceNotSelecting = defineRule({
   defaultSeverity: 'warning',
   title: "Governing Service does not select the StatefulSet's pods",
   description: `A StatefulSet pod's stable name (\`web-0.nginx.default.svc.cluster.local\`) exists only while the pod is an endpoint of the governing Service: the Service's selector must be non-empty and every pair must be among the pod template's labels (semantics §1.1, §2.3 (2), §2.2 P2). A Service with no selector (or \`selector: {}\`) gets no hostnames unless its Endpoints are written by hand with \`hostname\`, and an ExternalName Service never has endpoints.`,
-  examples: {
-    bad: `apiVersion: v1
-kind: Service
-metadata: {name: nginx}
-spec:
-  clusterIP: None
-  selector: {app: nginx}
-  ports: [{name: web, port: 80}]
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-spec:
-  serviceName: nginx
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
-    good: `apiVersion: v1
-kind: Service
-metadata: {name: nginx}
-spec:
-  clusterIP: None
-  selector: {app: web}
-  ports: [{name: web, port: 80}]
----
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: web}
-spec:
-  serviceName: nginx
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: nginx, ports: [{name: web, containerPort: 80}]}]`,
-  },
+  examples: { bad: statefulSetExample({ serviceSelector: 'nginx' }), good: statefulSetExample() },
   *check({ subjects, lookup, config }) {
     const msg = messages(config.locale);
     for (const { statefulSet: sts, service } of statefulSetsWithService(subjects, lookup)) {

@@ -9,7 +9,10 @@ import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, r
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Chart, TextOf, ValueSet } from '../model/helmCharts';
-import { relativeTo, resolveUri, type ReleaseSetting } from '../model/helmCharts';
+import { relativeTo, rendersAlone, resolveUri, type ReleaseSetting } from '../model/helmCharts';
+
+/** Whether a chart renders on its own (for lsp/, which imports no model module). */
+export { rendersAlone };
 import { chartClusterDependences } from '../model/helmLookups';
 import { mapHelmOutput, templateUriOf } from '../model/helmMapping';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
@@ -259,7 +262,7 @@ export function untrustedProblem(chart: Chart): RenderProblem {
  * trusted or helm is not found; nothing otherwise.
  */
 export function chartNotesFor(charts: readonly Chart[], settings: HelmSettings, env: Readonly<Record<string, string | undefined>>): RenderProblem[] {
-  const top = charts.filter((c) => !c.parent);
+  const top = charts.filter((c) => rendersAlone(c));
   if (!top.length) return [];
   if (!settings.allowed) return top.map(untrustedProblem);
   if (!helmForSettings(settings, env)) return top.map(helmMissingProblem);
