@@ -98,5 +98,9 @@ export function checkWithCharts(
   progress?: Progress,
 ): ChartCheck {
   const a = analyzeWithCharts(loaded, options, env, progress);
-  return { findings: [...mapFindings(diagnosticsFor(a.analysis), a.units), ...a.problems], counts: a.counts, analysis: a.analysis };
+  return {
+    findings: [...mapFindings(diagnosticsFor(a.analysis), a.units, messages(a.analysis.config.locale)), ...a.problems],
+    counts: a.counts,
+    analysis: a.analysis,
+  };
 }

@@ -192,7 +192,7 @@ export function createChartRenderer(
         context: valueSetContext(r.valueSet),
         fallbackUri: r.chart.chartYaml,
       }));
-      const mapped = units.length ? mapFindings(found, units) : found;
+      const mapped = units.length ? mapFindings(found, units, messages(snap.analysis.config.locale)) : found;
       const chartNotes = notesOf(snap);
       return chartNotes.length ? [...mapped, ...chartNotes] : mapped;
     },
@@ -221,7 +221,7 @@ export function createChartRenderer(
         out.push(render ? { ...s, source } : s);
       }
       // `release api, value sets values.yaml and ci/prod-values.yaml`
-      for (const [i, c] of contexts) out[i] = { ...out[i], release: joinContexts(c) };
+      for (const [i, c] of contexts) out[i] = { ...out[i], release: joinContexts(c, messages(snap.analysis.config.locale)) };
       return out;
     },
     trace(snap, result) {
