@@ -6,7 +6,7 @@
 // words outside the catalogue, fails here with the run and where it was read.
 
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
@@ -16,6 +16,7 @@ import { repoRoot, runCli } from '../cli/builtCli';
 import { findingsOf } from '../helpers/checkDiagnostics';
 import { englishLeft, englishRunsIn } from '../helpers/englishLeft';
 import { cursorIn, loadFixture, parseFixture } from '../helpers/fixture';
+import { tempDir } from '../helpers/tempDirs';
 
 const zh = { locale: 'zh-cn' as const };
 const helm = join(repoRoot, '.tools', 'helm', 'helm');
@@ -137,6 +138,58 @@ describe('Simplified Chinese output has no English left', () => {
       texts.push(...out.stdout.split('\n').map((line) => ({ where: r.where, text: line })));
       texts.push(...out.stderr.split('\n').map((line) => ({ where: `${r.where} stderr`, text: line })));
     }
+    noEnglishLeft(texts);
+  });
+
+  it('in the notes and errors of `check` and `build`: suppressions, the baseline, bad paths and options', () => {
+    const dir = tempDir('kube-netlens-english-left-');
+    const service = (name: string, annotation: string) => `apiVersion: v1
+kind: Service
+metadata:
+  name: ${name}
+  namespace: shop
+  annotations:
+    kube-netlens.io/ignore: "${annotation}"
+spec:
+  selector: {app: operator-made}
+  ports: [{port: 80}]
+---
+`;
+    writeFileSync(
+      join(dir, 'app.yaml'),
+      service('web', 'service-selector-no-match: pods come from the operator') +
+        service('api', 'service-selector-no-match, service-no-endpoints: made by the operator') +
+        service('db', 'no-such-code: a typo') +
+        service('cache', 'service-selector-no-match') +
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n',
+    );
+    const baseline = join(dir, 'baseline.json');
+    const runs: { where: string; args: string[] }[] = [
+      { where: 'check with suppressions', args: ['check', dir] },
+      { where: 'write a baseline', args: ['check', 'examples', '--write-baseline', baseline] },
+      { where: 'check with a stale baseline', args: ['check', dir, '--baseline', baseline] },
+      { where: 'no such path', args: ['check', join(dir, 'missing')] },
+      { where: 'no such baseline', args: ['check', dir, '--baseline', join(dir, 'none.json')] },
+      { where: 'baseline not JSON', args: ['check', dir, '--baseline', join(dir, 'app.yaml')] },
+      { where: 'no such helm', args: ['check', dir, '--helm', join(dir, 'no-helm')] },
+      { where: 'no such kustomize', args: ['check', dir, '--kustomize', join(dir, 'no-kustomize')] },
+      { where: 'no such config file', args: ['check', dir, '--config', join(dir, 'none.yaml')] },
+      { where: 'build of a folder with neither', args: ['build', dir] },
+      { where: 'build of no folder', args: ['build', join(dir, 'missing')] },
+    ];
+    const texts: { where: string; text: string }[] = [];
+    for (const r of runs) {
+      const out = runCli([...r.args, '--lang', 'zh-cn']);
+      assert.ok(out.stdout.trim() || out.stderr.trim(), `${r.where}: nothing printed`);
+      texts.push(...out.stdout.split(/\n[ \t]*\n/).map((block) => ({ where: r.where, text: block })));
+      texts.push(...out.stderr.split('\n').map((line) => ({ where: `${r.where} stderr`, text: line })));
+    }
+    const all = texts.map((t) => t.text).join('\n');
+    // the cases are met: an ignored finding counted, notes on the bad suppressions, the stale baseline entries listed
+    assert.match(all, /已忽略 \d+ 个问题/);
+    assert.match(all, /ignore-invalid/);
+    assert.match(all, /ignore-unused/);
+    assert.match(all, /个基线条目不再与任何问题匹配/);
     noEnglishLeft(texts);
   });
 });
