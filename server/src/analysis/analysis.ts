@@ -308,7 +308,7 @@ function createScopeAnalysis(cluster: Cluster, config: AnalysisConfig, scope: Sc
       if (!r) envs.set(key, (r = serviceEnvFor(cluster, namespace, enableServiceLinks)));
       return r;
     },
-    ingressRoutes: () => (routes ??= resolveIngressRoutes(cluster, endpointsOf)),
+    ingressRoutes: () => (routes ??= resolveIngressRoutes(cluster, endpointsOf, config)),
     policiesSelecting(workload) {
       const memo = memoOf(workload.namespace).policies;
       let r = memo.get(workload);

@@ -3,7 +3,7 @@
 // Every lookup goes through a GatewayLookup (a rule's lookup, or the cluster's indexes); "unknown" is an answer
 // (precision over recall).
 
-import type { Phrase } from '../l10n/l10n';
+import type { Msg, Phrase } from '../l10n/l10n';
 import type { Cluster } from '../model/cluster';
 import {
   gatewayGroup,
@@ -377,17 +377,16 @@ export function backendVerdict(lookup: GatewayLookup, route: GatewayRoute, ref: 
   return { status, namespace, service, servicePort, problems };
 }
 
-/** The reasons a backend is invalid, in words. */
-const problemWords: Record<BackendProblem, string> = {
-  missing: 'no such Service',
-  'port-missing': 'no port',
-  'port-unknown': 'not a port of the Service',
-  refgrant: 'no ReferenceGrant',
-  externalname: 'an ExternalName Service',
-};
-
-export function problemsText(problems: readonly BackendProblem[]): string {
-  return problems.map((p) => problemWords[p]).join(', ');
+/** Why a backend is invalid, in words (gateway semantics §G7), in the words of `msg`. */
+export function problemsText(problems: readonly BackendProblem[], msg: Msg): string {
+  const words: Record<BackendProblem, string> = {
+    missing: msg('no such Service'),
+    'port-missing': msg('no port'),
+    'port-unknown': msg('not a port of the Service'),
+    refgrant: msg('no ReferenceGrant'),
+    externalname: msg('an ExternalName Service'),
+  };
+  return problems.map((p) => words[p]).join(msg(', '));
 }
 
 /** Each backend's share of a rule's requests (weight / sum of weights; SHARED `BackendRef.Weight`). */
@@ -396,17 +395,17 @@ export function backendShares(rule: RouteRule): readonly number[] {
   return rule.backendRefs.map((b) => (total > 0 ? Math.max(0, b.weight) / total : 0));
 }
 
-/** What a client sees for traffic sent to an invalid backend (gateway semantics §G7): what the traffic is, and what happens to it. */
-export function failureOf(kind: RouteKind): { readonly traffic: string; readonly fate: string } {
+/** What a client sees for traffic sent to an invalid backend (gateway semantics §G7): what the traffic is, and what happens to it, in the words of `msg`. */
+export function failureOf(kind: RouteKind, msg: Msg): { readonly traffic: string; readonly fate: string } {
   switch (kind) {
     case 'HTTPRoute':
-      return { traffic: 'requests', fate: 'get HTTP 500' };
+      return { traffic: msg('requests'), fate: msg('get HTTP 500') };
     case 'GRPCRoute':
-      return { traffic: 'calls', fate: 'get gRPC status UNAVAILABLE' };
+      return { traffic: msg('calls'), fate: msg('get gRPC status UNAVAILABLE') };
     case 'UDPRoute':
-      return { traffic: 'datagrams', fate: 'are dropped' };
+      return { traffic: msg('datagrams'), fate: msg('are dropped') };
     default:
-      return { traffic: 'connections', fate: 'are refused' };
+      return { traffic: msg('connections'), fate: msg('are refused') };
   }
 }
 

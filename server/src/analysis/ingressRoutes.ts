@@ -1,16 +1,20 @@
 // Ingress host/path → Service → Service port → targetPort → the container port in each selected workload.
 
+import { messages, type Msg } from '../l10n/l10n';
+import type { AnalysisConfig } from '../model/config';
 import type { Cluster } from '../model/cluster';
 import type { Ingress, IngressBackend, Service } from '../model/resources';
 import type { IngressRoute } from './analysis';
 import { closestName, namesOf } from './closestName';
 import type { ServiceEndpoints } from './endpoints';
 
-export function resolveIngressRoutes(cluster: Cluster, endpointsOf: (s: Service) => ServiceEndpoints): IngressRoute[] {
+/** The routes of every Ingress, their problems worded in the settings' locale (an Analysis is one per settings object). */
+export function resolveIngressRoutes(cluster: Cluster, endpointsOf: (s: Service) => ServiceEndpoints, config: AnalysisConfig): IngressRoute[] {
+  const msg = messages(config.locale);
   const out: IngressRoute[] = [];
   for (const ingress of cluster.ingresses) {
-    for (const p of ingress.paths) out.push(routeOf(cluster, endpointsOf, ingress, p.backend, p.host, p.path, false));
-    if (ingress.defaultBackend) out.push(routeOf(cluster, endpointsOf, ingress, ingress.defaultBackend, undefined, '/', true));
+    for (const p of ingress.paths) out.push(routeOf(cluster, endpointsOf, msg, ingress, p.backend, p.host, p.path, false));
+    if (ingress.defaultBackend) out.push(routeOf(cluster, endpointsOf, msg, ingress, ingress.defaultBackend, undefined, '/', true));
   }
   return out;
 }
@@ -18,6 +22,7 @@ export function resolveIngressRoutes(cluster: Cluster, endpointsOf: (s: Service)
 function routeOf(
   cluster: Cluster,
   endpointsOf: (s: Service) => ServiceEndpoints,
+  msg: Msg,
   ingress: Ingress,
   backend: IngressBackend,
   host: string | undefined,
@@ -31,7 +36,9 @@ function routeOf(
   const service = cluster.service(ingress.namespace, serviceName);
   if (!service) {
     const close = closestName(serviceName, namesOf(cluster.servicesIn(ingress.namespace)));
-    const problem = `No Service "${serviceName}" in namespace "${ingress.namespace}"${close ? `; did you mean "${close}"?` : ' (an Ingress can only send traffic to Services in its own namespace).'}`;
+    const problem = close
+      ? msg('No Service "{0}" in namespace "{1}"; did you mean "{2}"?', serviceName, ingress.namespace, close)
+      : msg('No Service "{0}" in namespace "{1}" (an Ingress can only send traffic to Services in its own namespace).', serviceName, ingress.namespace);
     return { ...base, serviceName, problem };
   }
   const servicePort =
@@ -43,12 +50,12 @@ function routeOf(
           ? service.ports[0]
           : undefined;
   if (!servicePort && service.type !== 'ExternalName') {
-    const list = service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(', ') || 'none';
+    const list = service.ports.map((p) => (p.name ? `${p.port} (${p.name})` : `${p.port}`)).join(msg(', ')) || msg('none');
     const wanted = backend.portNumber ?? (backend.portName !== undefined ? `"${backend.portName}"` : undefined);
     const problem =
       wanted === undefined
-        ? `The backend names no port and Service "${service.name}" has ${service.ports.length} ports (${list}); name one.`
-        : `Service "${service.name}" has no port ${wanted}; its ports are ${list}.`;
+        ? msg('The backend names no port and Service "{0}" has {1} ports ({2}); name one.', service.name, service.ports.length, list)
+        : msg('Service "{0}" has no port {1}; its ports are {2}.', service.name, wanted, list);
     return { ...base, serviceName, service, problem };
   }
   const targets = servicePort ? endpointsOf(service).groups.map((g) => ({ workload: g.workload, target: g.ports[servicePort.index] })) : [];

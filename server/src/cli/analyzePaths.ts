@@ -2,6 +2,7 @@
 // Files under a Helm chart's templates/ are never read as manifests (they are not YAML until rendered).
 
 import { analyzeTexts, type AnalyzeOptions, type SourceText } from '../features/analyzeTexts';
+import { messages } from '../l10n/l10n';
 import type { AnalysisConfig } from '../model/config';
 import type { FileReader } from '../kustomize/render';
 import { diskReader } from '../workspace/diskReader';
@@ -73,7 +74,9 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress
     relative(cwd, uri.startsWith('file:') ? fileURLToPath(uri) : resolve(uri))
       .split(sep)
       .join('/') || '.';
-  const onRendered = progress && ((done: number, total: number) => progress.count('Kustomize roots rendered', done, total));
+  const msg = messages(options.locale);
+  // the words after the count (`3/40 Kustomize roots rendered`)
+  const onRendered = progress && ((done: number, total: number) => progress.count(msg('Kustomize roots rendered'), done, total));
   if (!tool) return { isRoot, loadRestrictor, shown, onRendered };
   // the real builds are CPU-bound: as many at once as there are cores, at most four (as helm's renders)
   const parallel = Math.min(4, availableParallelism());
@@ -89,7 +92,7 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress
         reader,
         parsed,
         parallel,
-        progress?.lineForChild(`Kustomize roots built with ${tool.kubectl ? 'kubectl kustomize' : 'kustomize'}`),
+        progress?.lineForChild(msg('Kustomize roots built with {0}', tool.kubectl ? 'kubectl kustomize' : 'kustomize')),
       ),
     onRendered,
   };
@@ -115,9 +118,10 @@ export function analyzePaths(options: AnalysisOptions & HelmOptions, progress?: 
       {},
     )
   ) {
-    return { error: `--kustomize ${options.kustomize} is not an executable file` };
+    const msg = messages(options.locale);
+    return { error: msg('--kustomize {0} is not an executable file', options.kustomize) };
   }
-  const walked = collectFiles(options.paths);
+  const walked = collectFiles(options.paths, messages(options.locale));
   if (isCollectError(walked)) return walked;
   // the config file is no manifest; the config's files.include and files.exclude choose among the rest
   const own = (s: SourceText) => !s.uri.endsWith(`/${configFileName}`) && s.uri !== configFileName;

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FindingIdentity } from '../features/findingIdentity';
 import type { IdentifiedResult } from './findingsSarif';
+import { messages, type Msg } from '../l10n/l10n';
 
 export const baselineVersion = 1;
 
@@ -29,41 +30,49 @@ export interface BaselineSplit {
 }
 
 /** The baseline in `file`, or why it cannot be used (a message for stderr; the command exits 2). */
-export function readBaseline(file: string): Baseline | { readonly error: string } {
+export function readBaseline(file: string, msg: Msg = messages(undefined)): Baseline | { readonly error: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return {
-      error: `cannot read the baseline ${file}: ${code === 'ENOENT' ? 'no such file (write one with --write-baseline FILE)' : code === 'EISDIR' ? 'it is a folder' : String((err as Error).message)}`,
+      error: msg(
+        'cannot read the baseline {0}: {1}',
+        file,
+        code === 'ENOENT'
+          ? msg('no such file (write one with --write-baseline FILE)')
+          : code === 'EISDIR'
+            ? msg('it is a folder')
+            : String((err as Error).message),
+      ),
     };
   }
-  return parseBaseline(text, file);
+  return parseBaseline(text, file, msg);
 }
 
-export function parseBaseline(text: string, file: string): Baseline | { readonly error: string } {
+export function parseBaseline(text: string, file: string, msg: Msg = messages(undefined)): Baseline | { readonly error: string } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    return { error: `the baseline ${file} is not JSON: ${(err as Error).message}` };
+    return { error: msg('the baseline {0} is not JSON: {1}', file, (err as Error).message) };
   }
   const doc = data as { version?: unknown; findings?: unknown };
   if (typeof data !== 'object' || data === null || Array.isArray(data))
-    return { error: `the baseline ${file} is not a kube-netlens baseline (an object with "version" and "findings")` };
+    return { error: msg('the baseline {0} is not a kube-netlens baseline (an object with "version" and "findings")', file) };
   if (doc.version !== baselineVersion)
-    return { error: `the baseline ${file} has version ${JSON.stringify(doc.version)}; this kube-netlens reads version ${baselineVersion}` };
-  if (!Array.isArray(doc.findings)) return { error: `the baseline ${file} has no "findings" list` };
+    return { error: msg('the baseline {0} has version {1}; this kube-netlens reads version {2}', file, String(JSON.stringify(doc.version)), baselineVersion) };
+  if (!Array.isArray(doc.findings)) return { error: msg('the baseline {0} has no "findings" list', file) };
   const entries: BaselineEntry[] = [];
   for (const [i, e] of (doc.findings as unknown[]).entries()) {
     const entry = e as { fingerprint?: unknown; identity?: unknown };
     if (typeof entry !== 'object' || entry === null || typeof entry.fingerprint !== 'string' || !/^[0-9a-f]{32}$/.test(entry.fingerprint)) {
-      return { error: `the baseline ${file}: findings[${i}] has no fingerprint (32 hex digits)` };
+      return { error: msg('the baseline {0}: findings[{1}] has no fingerprint (32 hex digits)', file, i) };
     }
     const identity = entry.identity as FindingIdentity | undefined;
     if (typeof identity !== 'object' || identity === null || typeof identity.rule !== 'string')
-      return { error: `the baseline ${file}: findings[${i}] has no identity with a rule` };
+      return { error: msg('the baseline {0}: findings[{1}] has no identity with a rule', file, i) };
     entries.push({ fingerprint: entry.fingerprint, identity });
   }
   return { entries };
@@ -95,18 +104,23 @@ export function baselineText(findings: readonly IdentifiedResult[]): string {
 }
 
 /** Writes the baseline; an error message when the file cannot be written. */
-export function writeBaseline(file: string, findings: readonly IdentifiedResult[]): string | undefined {
+export function writeBaseline(file: string, findings: readonly IdentifiedResult[], msg: Msg = messages(undefined)): string | undefined {
   try {
     writeFileSync(file, baselineText(findings));
     return undefined;
   } catch (err) {
-    return `cannot write the baseline ${file}: ${(err as Error).message}`;
+    return msg('cannot write the baseline {0}: {1}', file, (err as Error).message);
   }
 }
 
 /** `Service shop/web spec.selector.app = "wbe"`: an entry for a person, one line. */
-export function describeEntry(e: BaselineEntry): string {
+export function describeEntry(e: BaselineEntry, msg: Msg = messages(undefined)): string {
   const id = e.identity;
-  const where = id.object ? `${id.object.kind} ${id.object.namespace}/${id.object.name}` : (id.file ?? 'a file');
-  return `${id.rule} on ${where}${typeof id.build === 'string' ? ` in ${id.build}` : ''}${id.path ? ` at ${id.path}` : ''}${id.value ? ` (${JSON.stringify(id.value)})` : ''}`;
+  const where = id.object ? `${id.object.kind} ${id.object.namespace}/${id.object.name}` : (id.file ?? msg('a file'));
+  const what = [
+    typeof id.build === 'string' ? msg(' in {0}', id.build) : '',
+    id.path ? msg(' at {0}', id.path) : '',
+    id.value ? msg(' ({0})', JSON.stringify(id.value)) : '',
+  ].join('');
+  return msg('{0} on {1}{2}', id.rule, where, what);
 }

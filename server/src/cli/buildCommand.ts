@@ -14,24 +14,29 @@ import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
 import { withConfigFile } from './configFile';
 import { isKustomizationDir, kustomizeBuildCommand } from './kustomizeBuild';
 import type { AnalysisOptions, BuildRequest } from './parseArgs';
+import { messages } from '../l10n/l10n';
 
 export function buildCommand(request: BuildRequest, terminal: Terminal): CommandResult {
   if (isKustomizationDir(request.dir)) return kustomizeBuildCommand(request);
+  const msg = messages(request.locale);
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
   const chartYaml = join(request.dir, 'Chart.yaml');
   if (!existsSync(chartYaml))
     return failure(
-      `${request.dir} is not a chart folder: it has no Chart.yaml, and it holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)`,
+      msg(
+        '{0} is not a chart folder: it has no Chart.yaml, and it holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization)',
+        request.dir,
+      ),
     );
   const options: AnalysisOptions = { paths: [request.dir], ...(request.config !== undefined && { config: request.config }) };
   const configured = withConfigFile(options);
   if ('error' in configured) return failure(configured.error);
-  const collected = collectFiles([request.dir]);
+  const collected = collectFiles([request.dir], msg);
   if (isCollectError(collected)) return failure(collected.error);
   const found = chartsIn(collected.sources, { ...request, fromConfig: configured.request.fromConfig });
   const chart = found.topLevel.find((c) => c.chartYaml === chartYaml);
-  if (!chart) return failure(`${chartYaml} is not a Helm chart (it needs apiVersion v1 or v2 and a name)`);
+  if (!chart) return failure(msg('{0} is not a Helm chart (it needs apiVersion v1 or v2 and a name)', chartYaml));
   // One value set: --helm-values files when given, else the release --release names or the config file's first release
   // of this chart, else the chart's values.yaml.
   const releases = chart.valueSets.filter((v) => v.id.startsWith('release '));
@@ -42,20 +47,24 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
     const named = releases.find((v) => v.release === request.release);
     if (!named)
       return failure(
-        `--release ${request.release}: ${releases.length ? `the config file's releases of this chart are ${releases.map((v) => v.release).join(', ')}` : `the config file names no release of the chart ${request.dir}`}`,
+        releases.length
+          ? msg("--release {0}: the config file's releases of this chart are {1}", request.release, releases.map((v) => v.release).join(', '))
+          : msg('--release {0}: the config file names no release of the chart {1}', request.release, request.dir),
       );
     valueSet = named;
   } else if (releases.length) {
     valueSet = releases[0];
     notes.push(
-      `rendered the config file's release ${valueSet.release}${
-        releases.length > 1
-          ? ` (the others: ${releases
+      releases.length > 1
+        ? msg(
+            "rendered the config file's release {0} (the others: {1}; --release NAME renders one of them)",
+            valueSet.release,
+            releases
               .slice(1)
               .map((v) => v.release)
-              .join(', ')}; --release NAME renders one of them)`
-          : ''
-      }`,
+              .join(', '),
+          )
+        : msg("rendered the config file's release {0}", valueSet.release),
     );
   }
   const only = { ...found, topLevel: [{ ...chart, valueSets: [valueSet] }] };

@@ -13,7 +13,7 @@ import { findingsToJson } from './findingsJson';
 import { defaultHelpUri, findingsToSarif } from './findingsSarif';
 import { findingsToGithub } from './findingsGithub';
 import { findingsToText, summaryOf } from './findingsText';
-import { messages } from '../l10n/l10n';
+import { messages, type Msg } from '../l10n/l10n';
 import { identify } from './identify';
 import { ignoredSummary, withSuppressions } from './ignores';
 import { colourWanted, paintFor, type Paint } from './paint';
@@ -30,9 +30,10 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
   const request = configured.request;
   const helmError = helmOptionError(request);
   if (helmError) return failure(helmError);
+  const msg = messages(request.locale);
   let baseline: Baseline | undefined;
   if (request.baseline !== undefined) {
-    const read = readBaseline(request.baseline);
+    const read = readBaseline(request.baseline, msg);
     if ('error' in read) return failure(read.error);
     baseline = read;
   }
@@ -63,16 +64,24 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
   const split: BaselineSplit | undefined = baseline && splitByBaseline(identified, baseline);
   const reported = split ? split.fresh : identified;
   const notes = [...loaded.notes];
-  const ignoredNote = ignoredSummary(suppressed.ignored);
+  const ignoredNote = ignoredSummary(suppressed.ignored, msg);
   if (ignoredNote && request.format !== 'text' && request.format !== 'github') notes.push(ignoredNote);
-  if (split && request.baseline !== undefined) notes.push(...baselineNotes(split, request.baseline, request.writeBaseline === request.baseline));
+  if (split && request.baseline !== undefined) notes.push(...baselineNotes(split, request.baseline, request.writeBaseline === request.baseline, msg));
   if (request.writeBaseline !== undefined) {
     const previous = request.writeBaseline === request.baseline ? baseline : readIfThere(request.writeBaseline);
-    const error = writeBaseline(request.writeBaseline, identified);
+    const error = writeBaseline(request.writeBaseline, identified, msg);
     if (error) return failure(error, notes);
     const dropped = previous ? splitByBaseline(identified, previous).stale.length : 0;
+    const wrote =
+      identified.length === 1
+        ? msg('wrote {0} finding to the baseline {1}', identified.length, request.writeBaseline)
+        : msg('wrote {0} findings to the baseline {1}', identified.length, request.writeBaseline);
     notes.push(
-      `wrote ${plural(identified.length, 'finding')} to the baseline ${request.writeBaseline}${dropped ? ` (dropped ${plural(dropped, 'entry', 'entries')} no finding matches any more)` : ''}`,
+      dropped === 0
+        ? wrote
+        : dropped === 1
+          ? msg('{0} (dropped {1} entry no finding matches any more)', wrote, dropped)
+          : msg('{0} (dropped {1} entries no finding matches any more)', wrote, dropped),
     );
   }
   const shown = needIdentity ? reported.map((r) => r.finding) : findings;
@@ -109,14 +118,23 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
   return { exitCode: fails ? 1 : 0, stdout, stderr: notes.map(note) };
 }
 
-function baselineNotes(split: BaselineSplit, file: string, rewritten: boolean): string[] {
-  const out = [`${plural(split.known, 'known finding')} held back by the baseline ${file}; ${plural(split.fresh.length, 'new finding')} reported`];
+function baselineNotes(split: BaselineSplit, file: string, rewritten: boolean, msg: Msg): string[] {
+  const known = split.known === 1 ? msg('{0} known finding', split.known) : msg('{0} known findings', split.known);
+  const fresh = split.fresh.length === 1 ? msg('{0} new finding', split.fresh.length) : msg('{0} new findings', split.fresh.length);
+  const out = [msg('{0} held back by the baseline {1}; {2} reported', known, file, fresh)];
   if (split.stale.length) {
+    const n = split.stale.length;
     out.push(
-      `${plural(split.stale.length, 'baseline entry', 'baseline entries')} no finding matches any more (fixed, or changed)${rewritten ? '; dropped from the baseline:' : `; --write-baseline ${file} drops ${split.stale.length === 1 ? 'it' : 'them'}:`}`,
+      rewritten
+        ? n === 1
+          ? msg('{0} baseline entry no finding matches any more (fixed, or changed); dropped from the baseline:', n)
+          : msg('{0} baseline entries no finding matches any more (fixed, or changed); dropped from the baseline:', n)
+        : n === 1
+          ? msg('{0} baseline entry no finding matches any more (fixed, or changed); --write-baseline {1} drops it:', n, file)
+          : msg('{0} baseline entries no finding matches any more (fixed, or changed); --write-baseline {1} drops them:', n, file),
     );
-    for (const e of split.stale.slice(0, 50)) out.push(`  ${describeEntry(e)}`);
-    if (split.stale.length > 50) out.push(`  and ${split.stale.length - 50} more`);
+    for (const e of split.stale.slice(0, 50)) out.push(`  ${describeEntry(e, msg)}`);
+    if (split.stale.length > 50) out.push(`  ${msg('and {0} more', split.stale.length - 50)}`);
   }
   return out;
 }
@@ -138,10 +156,6 @@ const rank: Record<Finding['severity'], number> = { error: 3, warning: 2, inform
 function reaches(severity: Finding['severity'], failOn: FailOn): boolean {
   if (failOn === 'never') return false;
   return rank[severity] >= rank[failOn];
-}
-
-function plural(n: number, noun: string, nouns = `${noun}s`): string {
-  return `${n} ${n === 1 ? noun : nouns}`;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { realpathSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
+import { messages, type Msg } from '../l10n/l10n';
 import { readBounded, reasonOf } from '../workspace/readBounded';
 
 /** Files larger than this are not Kubernetes manifests anyone edits by hand; they are skipped with a note. */
@@ -24,7 +25,8 @@ export interface CollectError {
   readonly error: string;
 }
 
-export function collectFiles(paths: readonly string[]): CollectedFiles | CollectError {
+/** The manifests under `paths`; the notes and errors in the words of `msg`. */
+export function collectFiles(paths: readonly string[], msg: Msg = messages(undefined)): CollectedFiles | CollectError {
   const sources: SourceText[] = [];
   const notes: string[] = [];
   const seenFiles = new Set<string>();
@@ -37,7 +39,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
     seenFiles.add(identityOf(stats));
     if (stats.size > maxFileBytes) {
       tooLarge++;
-      notes.push(`skipped ${display}: ${(stats.size / maxFileBytes).toFixed(1)} MB is larger than the 1 MB limit`);
+      notes.push(msg('skipped {0}: {1} MB is larger than the 1 MB limit', display, (stats.size / maxFileBytes).toFixed(1)));
       return;
     }
     const read = readBounded(display, { maxBytes: maxFileBytes, roots, realFolders });
@@ -59,7 +61,11 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
       // Stat again for the size in the note (a rare case).
       const size = sizeOf(display);
       tooLarge++;
-      notes.push(`skipped ${display}: ${size === undefined ? 'it' : `${(size / maxFileBytes).toFixed(1)} MB`} is larger than the 1 MB limit`);
+      notes.push(
+        size === undefined
+          ? msg('skipped {0}: it is larger than the 1 MB limit', display)
+          : msg('skipped {0}: {1} MB is larger than the 1 MB limit', display, (size / maxFileBytes).toFixed(1)),
+      );
     } else notes.push(`skipped ${read.message}`);
   };
 
@@ -71,7 +77,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
     try {
       entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch (err) {
-      notes.push(`skipped ${folder}: ${reasonOf(err)}`);
+      notes.push(msg('skipped {0}: {1}', folder, reasonOf(err, msg)));
       return;
     }
     for (const e of entries) {
@@ -88,21 +94,21 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
       try {
         stats = statSync(path);
       } catch (err) {
-        notes.push(`skipped ${path}: ${reasonOf(err)}`);
+        notes.push(msg('skipped {0}: {1}', path, reasonOf(err, msg)));
         continue;
       }
       if (stats.isDirectory()) {
         // A link to a folder outside the folders given is not walked: its file names are never listed (a cloned
         // repository's `etc -> /etc` must not show what the machine holds), as its files are never read.
         if (e.isSymbolicLink() && !linkStaysInside(path, root)) {
-          notes.push(`skipped ${path}: a link to a folder outside the folders checked`);
+          notes.push(msg('skipped {0}: a link to a folder outside the folders checked', path));
           continue;
         }
         if (!skippedFolders.has(name)) walk(path, stats, root);
       } else if (/\.ya?ml$/i.test(name)) {
         // FIFOs, devices and links leading out of the folder are named and passed over, never opened.
         if (stats.isFile()) readOne(path, stats, root);
-        else notes.push(`skipped ${path}: not a regular file`);
+        else notes.push(msg('skipped {0}: not a regular file', path));
       }
     }
   };
@@ -112,7 +118,7 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
     try {
       stats = statSync(given);
     } catch (err) {
-      return { error: `cannot read ${given}: ${reasonOf(err)}` };
+      return { error: msg('cannot read {0}: {1}', given, reasonOf(err, msg)) };
     }
     if (stats.isDirectory()) walk(join(given), stats, [realpathSync.native(given)]);
     else if (stats.isFile()) {
@@ -123,9 +129,10 @@ export function collectFiles(paths: readonly string[]): CollectedFiles | Collect
       if (read.ok) sources.push({ uri: given, text: read.text });
       else if (read.refusal === 'too-large') {
         tooLarge++;
-        notes.push(`skipped ${given}: ${(stats.size / maxFileBytes).toFixed(1)} MB is larger than the 1 MB limit`);
+        notes.push(msg('skipped {0}: {1} MB is larger than the 1 MB limit', given, (stats.size / maxFileBytes).toFixed(1)));
       } else return { error: read.message };
-    } else return { error: `${given} is not a regular file or a folder (${kindOf(stats)}); give the path of a manifest or of a folder of manifests` };
+    } else
+      return { error: msg('{0} is not a regular file or a folder ({1}); give the path of a manifest or of a folder of manifests', given, kindOf(stats, msg)) };
   }
   return { sources, notes, tooLarge };
 }
@@ -158,9 +165,9 @@ function sizeOf(path: string): number | undefined {
   }
 }
 
-function kindOf(st: Stats): string {
-  if (st.isFIFO()) return 'a named pipe';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a file';
+function kindOf(st: Stats, msg: Msg): string {
+  if (st.isFIFO()) return msg('a named pipe');
+  if (st.isCharacterDevice() || st.isBlockDevice()) return msg('a device');
+  if (st.isSocket()) return msg('a socket');
+  return msg('not a file');
 }

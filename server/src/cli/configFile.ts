@@ -8,6 +8,7 @@ import { configFileName, type ConfigFile } from '../model/configFile';
 import { ignoresOf, readConfigFile, type CompiledIgnore } from '../workspace/projectConfig';
 import type { AnalysisOptions } from './parseArgs';
 import { codeCatalog } from '../features/ruleCatalog';
+import { messages } from '../l10n/l10n';
 
 const knownCodes: ReadonlySet<string> = new Set(codeCatalog.map((c) => c.code));
 
@@ -23,17 +24,22 @@ export interface Configured<R extends AnalysisOptions> {
 export function withConfigFile<R extends AnalysisOptions>(request: R): Configured<R> | { readonly error: string } {
   const file = request.config ?? nearest(request.paths[0] ?? '.');
   if (file === undefined) return { request, ignores: [] };
+  const msg = messages(request.locale);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    return { error: `cannot read the config file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}` };
+    return {
+      error: msg('cannot read the config file {0}: {1}', file, (err as NodeJS.ErrnoException).code === 'ENOENT' ? msg('no such file') : (err as Error).message),
+    };
   }
   const parsed = readConfigFile(text, (code) => knownCodes.has(code));
   if (!parsed.config) {
     const shown = parsed.errors.slice(0, 20).map((e) => `${file}:${e.line + 1}:${e.column + 1}: ${e.message}`);
     return {
-      error: `the config file ${file} is not valid (nothing was checked):\n${shown.join('\n')}${parsed.errors.length > 20 ? `\n… and ${parsed.errors.length - 20} more` : ''}`,
+      error:
+        msg('the config file {0} is not valid (nothing was checked):', file) +
+        `\n${shown.join('\n')}${parsed.errors.length > 20 ? `\n${msg('… and {0} more', parsed.errors.length - 20)}` : ''}`,
     };
   }
   const dir = resolve(dirname(file));

@@ -9,6 +9,7 @@ import { basename, dirname, discoverCharts, rendersAlone, type Chart, type Chart
 import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import { defaultHelmTimeoutMs, findHelm, helmMissingProblem, renderChartsSync } from '../workspace/helm';
 import type { AnalysisOptions, HelmOptions } from './parseArgs';
+import { messages, type Locale } from '../l10n/l10n';
 import type { Progress } from './progress';
 
 export interface ChartsFound {
@@ -27,7 +28,7 @@ export interface ChartsFound {
  */
 export function chartsIn(
   sources: readonly SourceText[],
-  options: HelmOptions & Pick<AnalysisOptions, 'fromConfig'> & { readonly namespace?: string },
+  options: HelmOptions & Pick<AnalysisOptions, 'fromConfig'> & { readonly namespace?: string; readonly locale?: Locale },
 ): ChartsFound {
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
   const uris = sources.map((s) => s.uri);
@@ -42,19 +43,25 @@ export function chartsIn(
     }
   }
   const configured = options.fromConfig?.helmReleases ?? [];
+  const msg = messages(options.locale);
   const notes: string[] = [];
   const unmatched: string[] = [];
   let releases: ReleaseSetting[] = [];
   if (configured.length && options.helmValues)
     notes.push(
-      `--helm-values renders each chart with those files alone: the ${configured.length === 1 ? 'release' : `${configured.length} releases`} of the config file's helm.releases ${configured.length === 1 ? 'is' : 'are'} not rendered`,
+      configured.length === 1
+        ? msg("--helm-values renders each chart with those files alone: the release of the config file's helm.releases is not rendered")
+        : msg(
+            "--helm-values renders each chart with those files alone: the {0} releases of the config file's helm.releases are not rendered",
+            configured.length,
+          ),
     );
   else if (configured.length) {
     const spelled = releasesAsWalked(configured, sources);
     releases = spelled.releases;
     for (const r of spelled.unmatched)
       unmatched.push(
-        `the config file's helm release ${r.name} names the chart ${shownPath(r.chart)}, which is not a chart under the paths checked: not rendered`,
+        msg("the config file's helm release {0} names the chart {1}, which is not a chart under the paths checked: not rendered", r.name, shownPath(r.chart)),
       );
   }
   const discovery = discoverCharts(uris, (u) => texts.get(u), {
@@ -92,8 +99,9 @@ function shownPath(abs: string): string {
 }
 
 /** A usage problem with `--helm PATH`: it must name an executable file. */
-export function helmOptionError(options: HelmOptions): string | undefined {
-  if (options.helm !== undefined && !findHelm(options.helm, {})) return `--helm ${options.helm} is not an executable file`;
+export function helmOptionError(options: HelmOptions & { readonly locale?: Locale }): string | undefined {
+  const msg = messages(options.locale);
+  if (options.helm !== undefined && !findHelm(options.helm, {})) return msg('--helm {0} is not an executable file', options.helm);
   return undefined;
 }
 
@@ -118,11 +126,12 @@ function commonFolder(paths: readonly string[]): string {
 export function renderCharts(
   found: ChartsFound,
   sources: readonly SourceText[],
-  options: HelmOptions,
+  options: HelmOptions & { readonly locale?: Locale },
   env: Readonly<Record<string, string | undefined>>,
   progress?: Progress,
 ): ChartRenders {
   if (!found.topLevel.length) return { units: [], problems: [] };
+  const msg = messages(options.locale);
   const helm = findHelm(options.helm, env);
   if (!helm) return { units: [], problems: found.topLevel.map(helmMissingProblem) };
   const texts = new Map(sources.map((s) => [s.uri, s.text]));
@@ -143,7 +152,8 @@ export function renderCharts(
     run,
     (u) => texts.get(u),
     Math.min(4, availableParallelism()),
-    progress?.lineForChild('Helm releases rendered'),
+    // the words after the count (`2/5 Helm releases rendered`)
+    progress?.lineForChild(msg('Helm releases rendered')),
   );
   return { helm, units, problems: [] };
 }

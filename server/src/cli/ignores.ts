@@ -4,6 +4,7 @@
 
 import { applySuppressions, type ConfigSuppression, type Ignored } from '../features/suppressions';
 import type { Analysis, Finding } from './featureTypes';
+import { messages, type Msg } from '../l10n/l10n';
 
 export interface WithSuppressions {
   /** The findings to report: those not ignored, and the notes on suppressions that are malformed or match nothing. */
@@ -23,11 +24,14 @@ export function withSuppressions(
 }
 
 /** `ignored 3 findings (--no-ignores reports them): 2 by the annotation on Service shop/web, 1 by …` */
-export function ignoredSummary(ignored: readonly Ignored<Finding>[]): string | undefined {
+export function ignoredSummary(ignored: readonly Ignored<Finding>[], msg: Msg = messages(undefined)): string | undefined {
   if (!ignored.length) return undefined;
   const byPlace = new Map<string, number>();
   for (const i of ignored) byPlace.set(i.by, (byPlace.get(i.by) ?? 0) + 1);
-  const places = [...byPlace].slice(0, 10).map(([by, n]) => `${n} by the ${by}`);
-  const more = byPlace.size > 10 ? `, and ${byPlace.size - 10} more suppressions` : '';
-  return `ignored ${ignored.length} ${ignored.length === 1 ? 'finding' : 'findings'} (--no-ignores reports them): ${places.join(', ')}${more}`;
+  const places = [...byPlace].slice(0, 10).map(([by, n]) => msg('{0} by the {1}', n, by));
+  const more = byPlace.size > 10 ? msg(', and {0} more suppressions', byPlace.size - 10) : '';
+  const list = places.join(msg(', ')) + more;
+  return ignored.length === 1
+    ? msg('ignored {0} finding (--no-ignores reports them): {1}', ignored.length, list)
+    : msg('ignored {0} findings (--no-ignores reports them): {1}', ignored.length, list);
 }

@@ -8,6 +8,7 @@ import { diskReader, diskReaderWithin } from '../workspace/diskReader';
 import { maxSizeKBLimit } from '../workspace/settings';
 import { failure, type CommandResult } from './commandResult';
 import type { BuildRequest } from './parseArgs';
+import { messages, say } from '../l10n/l10n';
 
 /** Whether DIR holds a kustomization (then `build` renders it, else it looks for a chart). */
 export function isKustomizationDir(dir: string): boolean {
@@ -17,16 +18,19 @@ export function isKustomizationDir(dir: string): boolean {
 export function kustomizeBuildCommand(request: BuildRequest): CommandResult {
   // asked for by name: every file the build reads is read, up to the hard cap on a file (64 MB), as Kustomize would
   const fsys = diskReaderWithin(undefined, maxSizeKBLimit * 1024);
+  const msg = messages(request.locale);
   const dirUri = pathToFileURL(resolve(request.dir)).href.replace(/\/+$/, '');
-  if (!fsys.list(dirUri)) return failure(`${request.dir} is not a folder`);
+  if (!fsys.list(dirUri)) return failure(msg('{0} is not a folder', request.dir));
   if (!kustomizationFileOf(fsys, dirUri))
-    return failure(`${request.dir} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml`);
+    return failure(msg('{0} holds no kustomization (kustomization.yaml, kustomization.yml or Kustomization) and no Chart.yaml', request.dir));
   const cwd = pathToFileURL(resolve('.')).href.replace(/\/+$/, '');
   const unit = renderKustomization(fsys, dirUri, { label: request.dir, loadRestrictor: request.loadRestrictor, workspace: cwd });
   if (!unit.rendered) {
-    const notes = unit.problems.map((p) => `${displayPath(p.uri)}:${lineOf(fsys.read(p.uri) ?? '', p.span.start)}: ${p.message}`);
+    const notes = unit.problems.map(
+      (p) => `${displayPath(p.uri)}:${lineOf(fsys.read(p.uri) ?? '', p.span.start)}: ${p.phrase ? say(p.phrase, msg) : p.message}`,
+    );
     return failure(
-      `cannot build ${request.dir}`,
+      msg('cannot build {0}', request.dir),
       notes.map((n) => n),
     );
   }

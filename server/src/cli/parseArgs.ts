@@ -89,6 +89,8 @@ export interface BuildRequest extends HelmOptions {
   /** `--release NAME`: which of the config file's releases of the chart to render (default: its first). */
   readonly release?: string;
   readonly format: 'yaml' | 'json';
+  /** The language of its notes and errors (runCli: --lang or the locale environment). */
+  readonly locale?: Locale;
 }
 
 /** `kube-netlens reach [PATH...] [--from REF --to REF] [--port PORT[/PROTO]]` (cli/reachCommand.ts reads the REFs). */

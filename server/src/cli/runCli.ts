@@ -44,7 +44,7 @@ export function runCli(argv: readonly string[], terminal: Terminal): CommandResu
   if ('error' in lang) return failure(lang.error);
   const locale = lang.locale ?? localeFromEnv(terminal.env);
   const parsed = parseArgs(lang.argv, messages(locale));
-  const request = locale === 'en' || !('paths' in parsed) ? parsed : { ...parsed, locale };
+  const request = locale === 'en' || !('paths' in parsed || parsed.command === 'build') ? parsed : { ...parsed, locale };
   switch (request.command) {
     case 'usage-error':
       return failure(request.message);

@@ -6,7 +6,7 @@
 
 import { includingEntry } from '../model/kustomizeIncludes';
 import type { ManifestFile } from '../model/parseManifest';
-import type { RenderedSource } from '../model/rendered';
+import { buildLabel, type RenderedSource } from '../model/rendered';
 import type { Span } from '../model/span';
 import type { Finding, RelatedInfo } from '../rules/finding';
 import { mappedRelated, mergeAtSources, sourcePlace, type Landing, type Merging } from './renderedMerge';
@@ -80,7 +80,7 @@ function kustomizeMerging(rendered: ReadonlyMap<string, RenderedSource>, fileOf:
     },
     message(landings) {
       // at most `namedBuilds` named; a base of 1,000 overlays would otherwise make a message of tens of kilobytes
-      const labels = landings.slice(0, namedBuilds).map((l) => l.render.label);
+      const labels = landings.slice(0, namedBuilds).map((l) => buildLabel(l.render.label, msg));
       const more = landings.length > namedBuilds ? msg(' and {0} more', (landings.length - namedBuilds).toLocaleString('en-US')) : '';
       return landings.length === 1
         ? msg('{0} (in the build of {1}{2})', landings[0].finding.message, labels.join(', '), more)
@@ -125,7 +125,9 @@ function perUnitOf(unit: RenderedSource, at: { uri: string; via?: string }, file
   return {
     uri: unit.definedBy,
     span: entry ?? atStart,
-    message: entry ? msg('Included here in the build of {0}{1}', unit.label, via) : msg('Here in the build of {0}{1}', unit.label, via),
+    message: entry
+      ? msg('Included here in the build of {0}{1}', buildLabel(unit.label, msg), via)
+      : msg('Here in the build of {0}{1}', buildLabel(unit.label, msg), via),
   };
 }
 

@@ -5,7 +5,8 @@ import { isGateway, isRoute, type GatewayRoute } from '../model/gatewayApi';
 import { code, joined, text, type Md, mdMessages } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { fileNamed } from '../model/cluster';
-import { sourceOf, type SourceMapping } from '../model/rendered';
+import { messages } from '../l10n/l10n';
+import { buildLabel, sourceOf, type SourceMapping } from '../model/rendered';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import {
@@ -107,7 +108,7 @@ function renderedHover(workspace: Analysis, uri: string, offset: number, shown: 
     }
     if (markdown === undefined) continue;
     span ??= headSpan ?? at;
-    parts.push(msg('**In the build of {0}**\n\n{1}', text(f.rendered.label), markdown));
+    parts.push(msg('**In the build of {0}**\n\n{1}', text(buildLabel(f.rendered.label, messages(analysis.config.locale))), markdown));
   }
   return parts.length && span ? { markdown: joined(parts, '\n\n---\n\n'), span } : undefined;
 }

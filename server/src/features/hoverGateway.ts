@@ -19,6 +19,7 @@ import {
   type ListenerVerdict,
 } from '../analysis/gatewayRoutes';
 import { isRoute, type Gateway, type GatewayListener, type GatewayRoute, type ParentRef, type RouteBackendRef, type RouteRule } from '../model/gatewayApi';
+import { messages } from '../l10n/l10n';
 import { formatSelector } from '../model/selector';
 import { portLabel } from './hoverService';
 import { bounded, code, escape, inCell, joined, lines, md, text, type Md, mdMessages, type MdMsg } from './markdown';
@@ -171,6 +172,7 @@ export function routeHostnameHover(analysis: Analysis, route: GatewayRoute, host
 
 export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: RouteRule, ref: RouteBackendRef): Md {
   const msg = mdMessages(analysis.config.locale);
+  const words = messages(analysis.config.locale);
   const v = backendVerdict(clusterLookup(analysis.cluster), route, ref);
   const share = backendShares(rule)[ref.index];
   const out: Md[] = [
@@ -186,7 +188,7 @@ export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: R
       'Weight {0}: {1} of the {2} matching rule {3}{4}.',
       text(String(ref.weight)),
       text(String(percent(share))),
-      text(String(failureOf(route.kind).traffic)),
+      text(failureOf(route.kind, words).traffic),
       text(String(rule.index + 1)),
       rule.matches.length ? md` (${escape(rule.matches.join('; '))})` : md``,
     ),
@@ -196,8 +198,8 @@ export function backendRefHover(analysis: Analysis, route: GatewayRoute, rule: R
     return lines(out);
   }
   if (v.status === 'invalid') {
-    const { traffic, fate } = failureOf(route.kind);
-    out.push(md``, msg('⚠ Invalid ({0}): these {1} {2}.', text(String(problemsText(v.problems))), text(String(traffic)), text(String(fate))));
+    const { traffic, fate } = failureOf(route.kind, words);
+    out.push(md``, msg('⚠ Invalid ({0}): these {1} {2}.', text(problemsText(v.problems, words)), text(traffic), text(fate)));
   }
   const svc = v.service;
   if (!svc) return lines(out);

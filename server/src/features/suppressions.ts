@@ -20,6 +20,7 @@ import { at, entry } from '../model/yamlTree';
 import { configuredSeverity, type Severity } from '../model/config';
 import type { ConfigSuppression } from '../model/configFile';
 import { codeCatalog } from './ruleCatalog';
+import { messages, phrase, say, type Msg, type Phrase } from '../l10n/l10n';
 
 export const ignoreAnnotation = 'kube-netlens.io/ignore';
 
@@ -59,7 +60,7 @@ export interface SuppressionOptions {
 export interface Ignored<F> {
   readonly finding: F;
   readonly reason: string;
-  /** `annotation on Service shop/web` */
+  /** `annotation on Service shop/web`, in the analysis's locale. */
   readonly by: string;
 }
 
@@ -71,14 +72,16 @@ export interface SuppressionOutcome<F> {
   readonly notes: readonly SuppressibleFinding[];
 }
 
+/**
+ * A note on a suppression, its words kept as a `Phrase`: the notes on a file's annotations are worked out once per
+ * parsed file for every locale, and worded in the analysis's (`configured`).
+ */
+type Note = Omit<SuppressibleFinding, 'message'> & { readonly phrase: Phrase };
+
 /** The annotation lines on `r` (metadata, then pod template), and what is wrong with those that cannot be used. */
-export function suppressionsOf(
-  r: Resource,
-  knownCodes: ReadonlySet<string>,
-  rendered: boolean,
-): { suppressions: Suppression[]; problems: SuppressibleFinding[] } {
+export function suppressionsOf(r: Resource, knownCodes: ReadonlySet<string>, rendered: boolean): { suppressions: Suppression[]; problems: Note[] } {
   const suppressions: Suppression[] = [];
-  const problems: SuppressibleFinding[] = [];
+  const problems: Note[] = [];
   const tree = r.annotations.has(ignoreAnnotation) || isWorkload(r) ? treeOf(r) : undefined;
   const sources: { on: Suppression['on']; text: string | undefined; span?: Span }[] = [];
   if (r.annotations.has(ignoreAnnotation))
@@ -93,11 +96,11 @@ export function suppressionsOf(
   }
   for (const s of sources) {
     const place = !rendered && s.span ? { uri: r.uri, span: s.span } : undefined;
-    const problem = (message: string) => {
-      if (place) problems.push({ ...place, code: 'ignore-invalid', severity: 'warning', message, resource: ref(r) });
+    const problem = (p: Phrase) => {
+      if (place) problems.push({ ...place, code: 'ignore-invalid', severity: 'warning', phrase: p, resource: ref(r) });
     };
     if (s.text === undefined) {
-      problem(`${ignoreAnnotation} must be a string: "<code>[,<code>]: <reason>"; nothing is ignored.`);
+      problem(phrase('{0} must be a string: "<code>[,<code>]: <reason>"; nothing is ignored.', ignoreAnnotation));
       continue;
     }
     for (const line of s.text.split('\n')) {
@@ -105,12 +108,16 @@ export function suppressionsOf(
       const m = /^\s*([^:]*?)\s*:\s*(.*?)\s*$/.exec(line);
       if (!m || !m[1]) {
         problem(
-          `${ignoreAnnotation} needs the codes and a reason: "<code>[,<code>]: <reason>" (got ${JSON.stringify(line.trim())}); nothing is ignored by it.`,
+          phrase(
+            '{0} needs the codes and a reason: "<code>[,<code>]: <reason>" (got {1}); nothing is ignored by it.',
+            ignoreAnnotation,
+            JSON.stringify(line.trim()),
+          ),
         );
         continue;
       }
       if (!m[2]) {
-        problem(`${ignoreAnnotation} gives no reason after "${m[1]}:": say why the finding is intended; nothing is ignored by it.`);
+        problem(phrase('{0} gives no reason after "{1}:": say why the finding is intended; nothing is ignored by it.', ignoreAnnotation, m[1]));
         continue;
       }
       const codes = m[1]
@@ -120,7 +127,9 @@ export function suppressionsOf(
       const unknown = codes.filter((c) => !knownCodes.has(c));
       if (unknown.length)
         problem(
-          `${ignoreAnnotation} names ${unknown.map((c) => JSON.stringify(c)).join(', ')}, which ${unknown.length === 1 ? 'is no code' : 'are no codes'} of kube-netlens (docs/rules.md lists them).`,
+          unknown.length === 1
+            ? phrase('{0} names {1}, which is no code of kube-netlens (docs/rules.md lists them).', ignoreAnnotation, JSON.stringify(unknown[0]))
+            : phrase('{0} names {1}, which are no codes of kube-netlens (docs/rules.md lists them).', ignoreAnnotation, quotedList(unknown)),
         );
       const known = codes.filter((c) => knownCodes.has(c));
       if (known.length) suppressions.push({ codes: known, reason: m[2], on: s.on, resource: r, ...(place && { place }) });
@@ -140,8 +149,9 @@ export function applySuppressions<F extends SuppressibleFinding>(
 ): SuppressionOutcome<F> {
   const knownCodes = options.knownCodes ?? catalogCodes;
   const entries = options.entries ?? [];
+  const msg = messages(analysis.config.locale);
   const byObject = new Map<string, Suppression[]>();
-  const problems: SuppressibleFinding[] = [];
+  const problems: Note[] = [];
   const annotatedFiles = new Set<string>();
   for (const file of analysis.cluster.files) {
     for (const a of annotationsOf(file, knownCodes)) {
@@ -157,10 +167,10 @@ export function applySuppressions<F extends SuppressibleFinding>(
         ...e.place,
         code: 'ignore-invalid',
         severity: 'warning',
-        message: `This ignore entry names ${JSON.stringify(e.code)}, which is no code of kube-netlens (docs/rules.md lists them); it ignores nothing.`,
+        phrase: phrase('This ignore entry names {0}, which is no code of kube-netlens (docs/rules.md lists them); it ignores nothing.', JSON.stringify(e.code)),
       });
   }
-  if (!byObject.size && !entries.length) return { kept: findings, ignored: [], notes: configured(problems, analysis) };
+  if (!byObject.size && !entries.length) return { kept: findings, ignored: [], notes: configured(problems, analysis, msg) };
   const used = new Map<Suppression, Set<string>>();
   const kept: F[] = [];
   const ignored: Ignored<F>[] = [];
@@ -174,7 +184,7 @@ export function applySuppressions<F extends SuppressibleFinding>(
       const e = entries.find((x) => entryMatches(x, f, object));
       if (e) {
         usedEntries.add(e);
-        ignored.push({ finding: f, reason: e.reason, by: e.label });
+        ignored.push({ finding: f, reason: e.reason, by: say(e.label, msg) });
       } else kept.push(f);
       continue;
     }
@@ -184,7 +194,10 @@ export function applySuppressions<F extends SuppressibleFinding>(
     ignored.push({
       finding: f,
       reason: s.reason,
-      by: `annotation on ${s.on === 'pod template' ? 'the pod template of ' : ''}${s.resource.kind} ${s.resource.namespace}/${s.resource.name}`,
+      by:
+        s.on === 'pod template'
+          ? msg('annotation on the pod template of {0} {1}/{2}', s.resource.kind, s.resource.namespace, s.resource.name)
+          : msg('annotation on {0} {1}/{2}', s.resource.kind, s.resource.namespace, s.resource.name),
     });
   }
   for (const list of byObject.values()) {
@@ -196,7 +209,30 @@ export function applySuppressions<F extends SuppressibleFinding>(
         code: 'ignore-unused',
         severity: 'information',
         resource: ref(s.resource),
-        message: `${ignoreAnnotation} ignores ${unused.join(', ')} on this ${s.resource.kind}, but no such finding is here any more (fixed, or the rule is off): remove ${unused.length === s.codes.length ? 'it' : unused.length === 1 ? 'that code' : 'those codes'}. The reason given was: ${s.reason}`,
+        phrase:
+          unused.length === s.codes.length
+            ? phrase(
+                '{0} ignores {1} on this {2}, but no such finding is here any more (fixed, or the rule is off): remove it. The reason given was: {3}',
+                ignoreAnnotation,
+                unused.join(', '),
+                s.resource.kind,
+                s.reason,
+              )
+            : unused.length === 1
+              ? phrase(
+                  '{0} ignores {1} on this {2}, but no such finding is here any more (fixed, or the rule is off): remove that code. The reason given was: {3}',
+                  ignoreAnnotation,
+                  unused[0],
+                  s.resource.kind,
+                  s.reason,
+                )
+              : phrase(
+                  '{0} ignores {1} on this {2}, but no such finding is here any more (fixed, or the rule is off): remove those codes. The reason given was: {3}',
+                  ignoreAnnotation,
+                  unused.join(', '),
+                  s.resource.kind,
+                  s.reason,
+                ),
       });
     }
   }
@@ -206,16 +242,16 @@ export function applySuppressions<F extends SuppressibleFinding>(
       ...e.place,
       code: 'ignore-unused',
       severity: 'information',
-      message: `This ignore entry matches no ${e.code} finding any more (fixed, or the rule is off): remove it. The reason given was: ${e.reason}`,
+      phrase: phrase('This ignore entry matches no {0} finding any more (fixed, or the rule is off): remove it. The reason given was: {1}', e.code, e.reason),
     });
   }
-  return { kept, ignored, notes: configured(problems, analysis) };
+  return { kept, ignored, notes: configured(problems, analysis, msg) };
 }
 
 /** A file's annotated objects: the suppressions and problems of each, in file order. */
 interface FileAnnotations {
   readonly knownCodes: ReadonlySet<string>;
-  readonly found: readonly { readonly key: string; readonly suppressions: readonly Suppression[]; readonly problems: readonly SuppressibleFinding[] }[];
+  readonly found: readonly { readonly key: string; readonly suppressions: readonly Suppression[]; readonly problems: readonly Note[] }[];
 }
 
 /** Worked out once per parsed file (and set of known codes): an edit reads the annotations of the files it changed. */
@@ -233,7 +269,7 @@ function annotationsOf(file: ManifestFile, knownCodes: ReadonlySet<string>): Fil
     if (m === undefined) mentions.set(r.source.text, (m = r.source.text.includes(ignoreAnnotation)));
     return m;
   };
-  const found: { key: string; suppressions: Suppression[]; problems: SuppressibleFinding[] }[] = [];
+  const found: { key: string; suppressions: Suppression[]; problems: Note[] }[] = [];
   for (const r of file.resources) {
     if (!r.annotations.has(ignoreAnnotation) && !(isWorkload(r) && templateAnnotated(r))) continue;
     const f = suppressionsOf(r, knownCodes, rendered);
@@ -252,12 +288,30 @@ function entryMatches(e: ConfigSuppression, f: SuppressibleFinding, object: Reso
   return !e.path || e.path(f.uri);
 }
 
-/** The notes at their configured severities (`kubeNetlens.rules` may turn `ignore-unused` off). */
-function configured(notes: readonly SuppressibleFinding[], analysis: Analysis): SuppressibleFinding[] {
+/** The notes at their configured severities (`kubeNetlens.rules` may turn `ignore-unused` off), worded by `msg`. */
+function configured(notes: readonly Note[], analysis: Analysis, msg: Msg): SuppressibleFinding[] {
   return notes.flatMap((n) => {
     const severity = configuredSeverity(analysis.config.rules, n.code, n.severity);
-    return severity ? [severity === n.severity ? n : { ...n, severity }] : [];
+    return severity ? [wordedNote(n, severity, msg)] : [];
   });
+}
+
+/** A note's finding, the same object while the note, its severity and the locale are (as a finding is while unchanged). */
+const wordedNotes = new WeakMap<Note, SuppressibleFinding>();
+
+function wordedNote(n: Note, severity: Severity, msg: Msg): SuppressibleFinding {
+  const message = say(n.phrase, msg);
+  const kept = wordedNotes.get(n);
+  if (kept && kept.severity === severity && kept.message === message) return kept;
+  const { phrase: _, ...rest } = n;
+  const f: SuppressibleFinding = { ...rest, severity, message };
+  wordedNotes.set(n, f);
+  return f;
+}
+
+/** `"a", "b"`: codes as a note quotes them. */
+function quotedList(codes: readonly string[]): string {
+  return codes.map((c) => JSON.stringify(c)).join(', ');
 }
 
 /** Hints made from ignored findings, kept while the finding is (so unchanged findings stay the same objects). */
@@ -265,8 +319,8 @@ const hintOf = new WeakMap<object, { readonly text: string; readonly hint: Suppr
 const hints = new WeakSet<object>();
 
 /** An ignored finding as the editor shows it: a faded hint that says it is ignored and why. */
-export function asIgnoredHint<F extends SuppressibleFinding>(i: Ignored<F>): F {
-  const message = `Ignored (${i.by}: ${i.reason}): ${i.finding.message}`;
+export function asIgnoredHint<F extends SuppressibleFinding>(i: Ignored<F>, msg: Msg): F {
+  const message = msg('Ignored ({0}: {1}): {2}', i.by, i.reason, i.finding.message);
   const kept = hintOf.get(i.finding);
   if (kept?.text === message) return kept.hint as F;
   const hint: F = { ...i.finding, severity: 'hint', tags: ['unnecessary'], message };
@@ -290,11 +344,12 @@ export function editorFindings<F extends SuppressibleFinding>(
 ): readonly F[] {
   const o = applySuppressions(findings, analysis, { entries });
   if (!o.ignored.length && !o.notes.length) return findings;
+  const msg = messages(analysis.config.locale);
   const ignored = new Map(o.ignored.map((i) => [i.finding as object, i]));
   return [
     ...findings.map((f) => {
       const i = ignored.get(f);
-      return i ? asIgnoredHint(i) : f;
+      return i ? asIgnoredHint(i, msg) : f;
     }),
     ...(o.notes as F[]),
   ];

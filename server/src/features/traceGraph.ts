@@ -648,7 +648,7 @@ function drawRoutes(
             ref.port ?? msg('(none)'),
           ),
         ];
-        if (v.status === 'invalid') detail.push(msg('Invalid ({0}): these {1} {2}.', problemsText(v.problems), traffic, fate));
+        if (v.status === 'invalid') detail.push(msg('Invalid ({0}): these {1} {2}.', problemsText(v.problems, msg), traffic, fate));
         // the backend it names, not the route it is written in (the rule's box above names the route)
         b.node({
           id,

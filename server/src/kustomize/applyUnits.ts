@@ -7,7 +7,7 @@
 import { asIs, phrase, sentences, worded, type Phrase } from '../l10n/l10n';
 import type { LoadRestrictor } from '../model/config';
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
-import { renderedFileUri, type RenderedUnit } from '../model/rendered';
+import { builtAloneSuffix, renderedFileUri, type RenderedUnit } from '../model/rendered';
 import { inlineKey, isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
 import { discoverKustomizations, type KustomizeLayout, type KustomizeRoot } from './roots';
@@ -207,7 +207,7 @@ export function kustomizeUnits(
         const native =
           reuse?.(dir) ??
           renderKustomization(reader, dir, {
-            label: `${labelOf(dir)}, built on its own`,
+            label: `${labelOf(dir)}${builtAloneSuffix}`,
             parsed,
             builds,
             loadRestrictor,

@@ -64,7 +64,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   for (const f of listOf(k, g, 'envs', at).concat(listOf(k, g, 'env', at, true))) {
     const uri = resolveUri(k.dir, f.value);
     const text = readIn(ctx, k.dir, uri, f.src);
-    if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the env file '${f.value}'`);
+    if (text === undefined) throw unreadable(ctx, uri, f.src, phrase("cannot read the env file '{0}'", f.value));
     for (const [key, value] of parseEnvFile(text, f.src)) add(key, value, f.src);
   }
   for (const l of listOf(k, g, 'literals', at)) {

@@ -143,7 +143,7 @@ export function stringList(k: Kust, key: string): { value: string; src: Src }[] 
 
 export function stringMap(k: Kust, n: KNode | undefined, what: string, fallback: Src): { key: string; value: string; src: Src }[] {
   if (!n || (n.t === 's' && n.v === null)) return [];
-  if (n.t !== 'm') throw new Stop(k.uri, srcOf(n, fallback).span, `'${what}' must be a map of strings`);
+  if (n.t !== 'm') throw new Stop(k.uri, srcOf(n, fallback).span, phrase("'{0}' must be a map of strings", what));
   return n.e.map((e) => {
     const src = { uri: k.uri, span: { start: e.ks?.span.start ?? 0, end: e.v.src?.span.end ?? e.ks?.span.end ?? 0 } };
     // Kustomize reads these into map[string]string: a number or a boolean is refused (quote it), null is ''
@@ -151,7 +151,13 @@ export function stringMap(k: Kust, n: KNode | undefined, what: string, fallback:
       throw new Stop(
         k.uri,
         src.span,
-        `'${what}' must be a map of strings: the value of '${e.k}' is ${e.v.t === 's' ? `the ${typeof e.v.v} ${String(e.v.v)} (quote it)` : e.v.t === 'm' ? 'a map' : 'a list'}`,
+        e.v.t === 's'
+          ? typeof e.v.v === 'number'
+            ? phrase("'{0}' must be a map of strings: the value of '{1}' is the number {2} (quote it)", what, e.k, String(e.v.v))
+            : phrase("'{0}' must be a map of strings: the value of '{1}' is the boolean {2} (quote it)", what, e.k, String(e.v.v))
+          : e.v.t === 'm'
+            ? phrase("'{0}' must be a map of strings: the value of '{1}' is a map", what, e.k)
+            : phrase("'{0}' must be a map of strings: the value of '{1}' is a list", what, e.k),
       );
     return { key: e.k, value: str(e.v) ?? '', src };
   });
@@ -190,7 +196,7 @@ export function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[]
  * A file that cannot be read: missing (the build fails), or present in its folder but not available here (too large,
  * excluded from the analysis): then the build is not analysed, rather than said to fail.
  */
-export function unreadable(ctx: Ctx, uri: string, at: Src, missing: string): Stop {
+export function unreadable(ctx: Ctx, uri: string, at: Src, missing: string | Phrase): Stop {
   const present = ctx.fsys.list(dirnameUri(uri))?.includes(basenameUri(uri));
   if (present) return new Stop(at.uri, at.span, phrase('{0} is not read (too large, excluded or not text)', basenameUri(uri)), true);
   return new Stop(at.uri, at.span, missing);

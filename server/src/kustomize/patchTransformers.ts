@@ -58,7 +58,7 @@ function loadPatchText(ctx: Ctx, k: Kust, value: string, node: KNode, isPath: bo
     ctx.parsed?.set(key, kept);
   }
   const { error } = kept.result;
-  if (error) throw new Stop(k.uri, error.span, `YAML error in the inline patch: ${error.message}`);
+  if (error) throw new Stop(k.uri, error.span, phrase('YAML error in the inline patch: {0}', error.message));
   return { docs: content(kept.result).map(clone), src: at };
 }
 

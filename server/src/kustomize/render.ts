@@ -75,14 +75,14 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
         continue;
       }
       if (ctx.fsys.list(uri) !== undefined) {
-        if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, `cycle: ${entry.value} includes this kustomization again`);
+        if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
         appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
         continue;
       }
       // nothing the view may show there (an untrusted workspace reads nothing outside its folders): outside the
       // kustomization's folder that is the restrictor's refusal, as kustomize words it for a file it cannot load
       readIn(ctx, k.dir, uri, entry.src);
-      throw unreadable(ctx, uri, entry.src, `'${entry.value}' is neither a file nor a folder`);
+      throw unreadable(ctx, uri, entry.src, phrase("'{0}' is neither a file nor a folder", entry.value));
     }
   stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
@@ -90,7 +90,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
   for (const entry of stringList(k, 'components')) {
     if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote component '{0}' is not fetched", entry.value), true);
     const uri = resolveUri(k.dir, entry.value);
-    if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, `cycle: ${entry.value} includes this kustomization again`);
+    if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
     if (ctx.fsys.list(uri) === undefined) throw new Stop(entry.src.uri, entry.src.span, `the component folder '${entry.value}' does not exist`);
     const sub = loadKustomization(ctx, uri, entry.src);
     ra = accumulate(ctx, sub, ra, [...stack, uri], true);

@@ -6,6 +6,7 @@ import type { RenderedUnit, RenderProblem } from '../model/rendered';
 import { isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache, type RenderOptions } from './render';
 import { get, str, type KNode } from './tree';
 import { dirnameUri, relativeUri, resolveUri } from './uriPath';
+import { phrase, worded } from '../l10n/l10n';
 
 export interface KustomizeRoot {
   /** The folder of the root kustomization. */
@@ -77,7 +78,12 @@ export function rootDecision(
       span: m.span ?? { start: 0, end: 0 },
       severity: 'information',
       code: 'kustomize-not-rendered',
-      message: `Not analysed as a Kustomize build: this folder is also a Helm chart, and '${m.ref}' is not in the workspace: it is the chart's rendered output, which a plugin or script writes before the build.`,
+      ...worded(
+        phrase(
+          "Not analysed as a Kustomize build: this folder is also a Helm chart, and '{0}' is not in the workspace: it is the chart's rendered output, which a plugin or script writes before the build.",
+          m.ref,
+        ),
+      ),
     };
   }
   return 'root';

@@ -16,6 +16,7 @@ import { entry, get, map, scalar, set, str, type KMap, type KNode, type KScalar,
 import { Stop, type Kust, type Res } from './buildContext';
 import { curId, gvkOf, isClusterScoped, nameOf, orgId, setMeta, storePreviousId } from './identity';
 import { keySrc, srcOf, stringMap } from './load';
+import { phrase } from '../l10n/l10n';
 
 export function namespaceTransformer(k: Kust, ra: Res[]): void {
   const ns = str(get(k.node, 'namespace'));
@@ -200,7 +201,7 @@ export function replicaTransformer(k: Kust, ra: Res[]): void {
         }
     }
     // Kustomize's replica count transformer refuses an entry that names no object it can scale
-    if (!found) throw new Stop(at.uri, at.span, `replicas: no ${[...new Set(replicaSpecs.map((f) => f.kind))].join(', ')} is named ${name}`);
+    if (!found) throw new Stop(at.uri, at.span, phrase('replicas: no {0} is named {1}', [...new Set(replicaSpecs.map((f) => f.kind))].join(', '), name));
   }
 }
 

@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { loadRestrictors, readIngressController, ruleLevels, type IngressControllerSetting, type LoadRestrictor, type RuleLevel } from './config';
 import { isDns1123Label, isDns1123Subdomain } from './dnsNames';
+import type { Phrase } from '../l10n/l10n';
 import type { Span } from './span';
 
 export const configFileName = '.kube-netlens.yaml';
@@ -36,8 +37,8 @@ export interface ConfigSuppression {
   readonly name?: (name: string) => boolean;
   readonly path?: (uri: string) => boolean;
   readonly reason: string;
-  /** `the ignore entry at .kube-netlens.yaml:12` */
-  readonly label: string;
+  /** `ignore entry at .kube-netlens.yaml:12`, worded where it is shown (features/suppressions.ts). */
+  readonly label: Phrase;
   /** The entry in the config file, for the note when it matches nothing. */
   readonly place?: { readonly uri: string; readonly span: Span };
 }

@@ -4,7 +4,7 @@
 
 import type { ClusterDependence } from './helmLookups';
 import type { Span } from './span';
-import type { Phrase } from '../l10n/l10n';
+import type { Msg, Phrase } from '../l10n/l10n';
 
 /** One piece of rendered text and where it came from. */
 export interface SourceMapping {
@@ -116,4 +116,12 @@ export interface ToolExit {
   readonly spawnError?: string;
   /** The output went over the runner's cap: the run was stopped and its output is not read. */
   readonly tooLarge?: boolean;
+}
+
+/** The suffix kustomize/applyUnits.ts gives a base built apart from the overlays that include it. */
+export const builtAloneSuffix = ', built on its own';
+
+/** A build's label (`overlays/prod`, `base, built on its own`) in the words of `msg`. */
+export function buildLabel(label: string, msg: Msg): string {
+  return label.endsWith(builtAloneSuffix) ? msg('{0}, built on its own', label.slice(0, -builtAloneSuffix.length)) : label;
 }

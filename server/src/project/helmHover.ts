@@ -5,6 +5,8 @@
 import type { Analysis } from '../analysis/analysis';
 import type { RenderedText } from '../model/rendered';
 import type { Span } from '../model/span';
+import { messages } from '../l10n/l10n';
+import { contextWords } from './helmFindings';
 import { hoverAt, type Hover } from '../features/hover';
 import { joined, text, type Md, mdMessages } from '../features/markdown';
 
@@ -18,6 +20,7 @@ export interface RenderAtHand {
 /** The hover at `offset` of a template file, from every render that has a mapping at that place; undefined when none. */
 export function renderedHoverAt(analysis: Analysis, templateUri: string, offset: number, renders: readonly RenderAtHand[]): Hover | undefined {
   const msg = mdMessages(analysis.config.locale);
+  const words = messages(analysis.config.locale);
   const sections = new Map<Md, { contexts: string[]; span: Span }>();
   for (const r of renders) {
     // the innermost mapping into this template that contains the offset
@@ -34,6 +37,8 @@ export function renderedHoverAt(analysis: Analysis, templateUri: string, offset:
     else sections.set(h.markdown, { contexts: [r.context], span: best.span });
   }
   if (!sections.size) return undefined;
-  const parts = [...sections].map(([markdown, s]) => msg('**Rendered in {0}**\n\n{1}', text(s.contexts.join('; ')), markdown));
+  const parts = [...sections].map(([markdown, s]) =>
+    msg('**Rendered in {0}**\n\n{1}', text(s.contexts.map((c) => contextWords(c, words)).join(words('; '))), markdown),
+  );
   return { markdown: joined(parts, '\n\n---\n\n'), span: [...sections.values()][0].span };
 }

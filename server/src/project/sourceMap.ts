@@ -10,6 +10,7 @@
 // helmFindings.ts for Helm releases; both merge through engine/renderedMerge.ts.
 
 import type { Analysis } from '../analysis/analysis';
+import { messages, type Msg } from '../l10n/l10n';
 import { sourcePlace } from '../engine/renderedMerge';
 import type { Hover } from '../features/hover';
 import { kustomizeBuilds } from '../features/serviceList';
@@ -98,7 +99,7 @@ function createSourceMap(input: Renders): SourceMap {
   return {
     findings(found) {
       const units = helmUnits();
-      return units.length ? mapHelmFindings(found, units) : found;
+      return units.length ? mapHelmFindings(found, units, messages(analysis.config.locale)) : found;
     },
     location(uri, span) {
       const r = allSources().get(uri);
@@ -108,7 +109,7 @@ function createSourceMap(input: Renders): SourceMap {
       return mapTraceSources(result, allSources(), lines);
     },
     services(list) {
-      return helmServices(kustomizeServices(list, buildsOf(), analysis, lines), renders, helmSourcesOf(), lines);
+      return helmServices(kustomizeServices(list, buildsOf(), analysis, lines), renders, helmSourcesOf(), lines, messages(analysis.config.locale));
     },
     hover(uri, offset) {
       if (!templates?.has(uri)) return undefined;
@@ -172,6 +173,7 @@ function helmServices(
   renders: ReadonlyMap<string, HelmRender>,
   sources: ReadonlyMap<string, RenderSource>,
   lines: (uri: string) => LineIndex | undefined,
+  msg: Msg,
 ): ServiceSummary[] {
   if (!renders.size) return [...list];
   const seen = new Map<string, number>();
@@ -193,6 +195,6 @@ function helmServices(
     out.push(render ? { ...s, source } : s);
   }
   // `release api, value sets values.yaml and ci/prod-values.yaml`
-  for (const [i, c] of contexts) out[i] = { ...out[i], release: joinContexts(c) };
+  for (const [i, c] of contexts) out[i] = { ...out[i], release: joinContexts(c, msg) };
   return out;
 }

@@ -1,6 +1,7 @@
 // The backendRefs of a unit's routes with what each resolves to, shared by the route-backend-* rules.
 
-import { backendShares, backendVerdict, percent, portlessServiceRefs, type BackendProblem, type BackendVerdict } from '../analysis/gatewayRoutes';
+import { backendShares, backendVerdict, percent, portlessServiceRefs, type BackendVerdict } from '../analysis/gatewayRoutes';
+export { problemsText } from '../analysis/gatewayRoutes';
 import type { Msg } from '../l10n/l10n';
 import type { NamespaceObjects } from '../model/cluster';
 import type { GatewayRoute, RouteBackendRef, RouteRule } from '../model/gatewayApi';
@@ -55,18 +56,6 @@ export function consequence(b: BackendSubject, msg: Msg): string {
 /** `rule 2 ("canary")`. */
 export function ruleLabel(rule: RouteRule, msg: Msg): string {
   return rule.name ? msg('rule {0} ("{1}")', rule.index + 1, rule.name) : msg('rule {0}', rule.index + 1);
-}
-
-/** Why a backend is invalid, in words (gateway semantics §G7). */
-export function problemsText(problems: readonly BackendProblem[], msg: Msg): string {
-  const words: Record<BackendProblem, string> = {
-    missing: msg('no such Service'),
-    'port-missing': msg('no port'),
-    'port-unknown': msg('not a port of the Service'),
-    refgrant: msg('no ReferenceGrant'),
-    externalname: msg('an ExternalName Service'),
-  };
-  return problems.map((p) => words[p]).join(msg(', '));
 }
 
 export function backendLabel(b: BackendSubject): string {

@@ -9,6 +9,7 @@ import { parseConfigFile, type ConfigFile, type ConfigSuppression, type ParsedCo
 
 export { configFileName, type ConfigFile } from '../model/configFile';
 import { checkGlob, globMatcher } from './glob';
+import { phrase } from '../l10n/l10n';
 
 /** `knownCode`: whether a code exists (the callers know the catalog; this layer does not). */
 export function readConfigFile(text: string, knownCode?: (code: string) => boolean): ParsedConfig {
@@ -67,7 +68,7 @@ export function ignoresOf(
         },
       }),
       reason: e.reason,
-      label: `ignore entry at ${shownAs}:${e.line + 1}`,
+      label: phrase('ignore entry at {0}:{1}', shownAs, e.line + 1),
       ...(file && { place: { uri: file.uri, span: { start: start + (file.text.slice(start, end).search(/\S/) + 1 || 1) - 1, end } } }),
     };
   });

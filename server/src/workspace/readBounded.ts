@@ -9,6 +9,7 @@
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, sep } from 'node:path';
+import { messages, type Msg } from '../l10n/l10n';
 
 export type ReadRefusal = 'missing' | 'not-regular' | 'outside-roots' | 'too-large' | 'unreadable';
 
@@ -142,19 +143,19 @@ function codeOf(err: unknown): string | undefined {
   return (err as { code?: string }).code;
 }
 
-export function reasonOf(err: unknown): string {
+export function reasonOf(err: unknown, msg: Msg = messages(undefined)): string {
   switch (codeOf(err)) {
     case 'ENOENT':
-      return 'no such file or folder';
+      return msg('no such file or folder');
     case 'EACCES':
     case 'EPERM':
-      return 'permission denied';
+      return msg('permission denied');
     case 'ENOTDIR':
-      return 'not a folder';
+      return msg('not a folder');
     case 'ELOOP':
-      return 'too many levels of symbolic links';
+      return msg('too many levels of symbolic links');
     case 'EISDIR':
-      return 'is a folder';
+      return msg('is a folder');
     default:
       return err instanceof Error ? err.message : String(err);
   }

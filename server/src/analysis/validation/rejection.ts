@@ -1,6 +1,7 @@
 // What the API server would reject (semantics §6), once per object and settings: the api-validation rule reports it,
 // and the cluster leaves rejected objects out, since an object the API server rejects never exists (semantics §9.4).
 
+import { messages } from '../../l10n/l10n';
 import type { AnalysisConfig } from '../../model/config';
 import { isService, isWorkload, type Endpoints, type NetworkPolicy, type Resource } from '../../model/resources';
 import { validateEndpoints } from './validateEndpoints';
@@ -50,10 +51,12 @@ export function rejectorFor(config: AnalysisConfig): (r: Resource) => boolean {
   return f;
 }
 
-/** Why the API server rejects the object, in a sentence, for the messages of what depends on it. */
+/** Why the API server rejects the object, in a sentence in the settings' locale, for the messages of what depends on it. */
 export function rejectionReason(r: Resource, config: AnalysisConfig): string | undefined {
   const v = violationsOf(r, config)[0];
   if (!v) return undefined;
-  const what = v.reason.startsWith('Required') ? 'is missing' : v.reason.startsWith('Unsupported') ? 'has an unsupported value' : 'is invalid';
-  return `${r.kind} "${r.name}" is rejected by the API server (its ${v.path} ${what})`;
+  const msg = messages(config.locale);
+  if (v.reason.startsWith('Required')) return msg('{0} "{1}" is rejected by the API server (its {2} is missing)', r.kind, r.name, v.path);
+  if (v.reason.startsWith('Unsupported')) return msg('{0} "{1}" is rejected by the API server (its {2} has an unsupported value)', r.kind, r.name, v.path);
+  return msg('{0} "{1}" is rejected by the API server (its {2} is invalid)', r.kind, r.name, v.path);
 }
