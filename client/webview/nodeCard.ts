@@ -72,12 +72,13 @@ export function reachLine(node: TraceNode): string {
   if (node.kind === 'client')
     return r.verdict === 'allowed' ? words.box.reachesSome : r.verdict === 'denied' ? words.box.blockedEverywhere : words.box.reachUnknown;
   // `ingress: shop/api-in rule 1 (policies.yaml line 12)` → `api-in rule 1`; a policy that admits none of it → `api-in`.
-  const names = r.because.map((b) =>
-    b
-      .replace(/ \(.*\)$/, '')
-      .replace(/^(ingress|egress): [^/]+\//, '')
-      .replace(/ admits none of it$/, ''),
-  );
+  // The server words these in the reader's language (`ingress：shop/api-in 规则 1（policies.yaml 第 12 行）`): the
+  // policy's name (no spaces) and a rule number after one word are kept, whatever the words.
+  const names = r.because.map((b) => {
+    const rest = b.replace(/(?: \(.*\)|（.*）)$/, '').replace(/^(ingress|egress)(?:: |：)[^/]+\//, '');
+    const m = /^(\S+)(?: (\S+ \d+)$)?/.exec(rest);
+    return m ? (m[2] ? `${m[1]} ${m[2]}` : m[1]) : rest;
+  });
   const by = names.length === 1 ? names[0] : '';
   const text =
     r.verdict === 'allowed'
