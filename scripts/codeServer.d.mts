@@ -9,6 +9,7 @@ export declare function ensureCodeServer(options?: { quiet?: boolean }): void;
 export declare function vsixPath(): string;
 export declare function ensureVsix(options?: { force?: boolean }): Promise<string>;
 export declare function prepareProfile(dir: string, vsix: string, settings?: Record<string, unknown>): { userDataDir: string; extensionsDir: string };
+export declare function installExtension(dir: string, profile: { userDataDir: string; extensionsDir: string }, vsix: string): void;
 export declare function freePort(): Promise<number>;
 export interface RunningCodeServer {
   readonly pid: number;
@@ -26,6 +27,8 @@ export declare function startCodeServer(options: {
   onOutput?: (line: string) => void;
   /** HOME for code-server and the extension host (tests point it at an empty folder to prove nothing lands there). */
   home?: string;
+  /** `--locale`: VS Code's display language (a language pack for it must be installed in the profile). */
+  locale?: string;
 }): Promise<RunningCodeServer>;
 export declare function stopProcessGroup(child: ChildProcess): Promise<void>;
 export declare function within<T, U>(promise: Promise<T>, ms: number, onTimeout: () => U): Promise<T | U>;

@@ -95,6 +95,12 @@ export function prepareProfile(dir, vsix, settings = {}) {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 2));
+  installExtension(dir, { userDataDir, extensionsDir }, vsix);
+  return { userDataDir, extensionsDir };
+}
+
+/** Installs one more VSIX into the profile `prepareProfile(dir, …)` made (a test's own language pack). */
+export function installExtension(dir, { userDataDir, extensionsDir }, vsix) {
   // VS Code reads extensions.json in the extensions folder, so the VSIX goes through its installer.
   const own = ownFolders(dir);
   const temp = privateTemp();
@@ -107,7 +113,6 @@ export function prepareProfile(dir, vsix, settings = {}) {
   if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) {
     throw new Error(`installing ${vsix} into code-server failed:\n${r.stdout}\n${r.stderr}`);
   }
-  return { userDataDir, extensionsDir };
 }
 
 /**
@@ -135,7 +140,7 @@ export function freePort() {
  * Starts code-server on `host:port` serving `folder`, in a process group of its own, and resolves once it listens.
  * `onOutput` receives its log lines.
  */
-export async function startCodeServer({ userDataDir, extensionsDir, folder, port, host = '127.0.0.1', onOutput = () => {}, home }) {
+export async function startCodeServer({ userDataDir, extensionsDir, folder, port, host = '127.0.0.1', onOutput = () => {}, home, locale }) {
   // The profile folder holds its config file and state too, so nothing goes to ~/.config or ~/.local/share, and its
   // sockets and temporary files go to a temp folder of its own, removed once it has stopped.
   const own = ownFolders(dirname(userDataDir));
@@ -158,6 +163,8 @@ export async function startCodeServer({ userDataDir, extensionsDir, folder, port
       extensionsDir,
       '--config',
       own.config,
+      // the display language (VS Code's, so vscode.env.language): needs a language pack for it in the profile
+      ...(locale ? ['--locale', locale] : []),
       folder,
     ],
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...own.env, TMPDIR: temp, ...(home ? { HOME: home } : {}) } },

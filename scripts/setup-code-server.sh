@@ -16,9 +16,10 @@ say() { printf '[setup-code-server] %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
 # Debian packages: headers for code-server's native modules, ripgrep (its own download is unreachable),
-# Chromium for the browser side, and a font so screenshots have readable text.
+# Chromium for the browser side, and fonts so screenshots have readable text: DejaVu, and WenQuanYi Micro Hei for the
+# Chinese of the zh-cn tests (without a CJK font Chromium draws every Chinese character as a box).
 APT_PACKAGES=(libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev pkg-config ripgrep chromium fonts-dejavu-core
-  python3 make g++)
+  fonts-wqy-microhei python3 make g++)
 
 install_apt_packages() {
   local missing=()

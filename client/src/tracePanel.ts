@@ -15,6 +15,7 @@ import { freshNonce, renderTraceHtml } from './traceHtml';
 import { readTraceIntent, readTraceTarget } from './traceMessages';
 import { servicePicks } from './traceServicePicks';
 import { checkSvg } from './svgCheck';
+import { viewStrings } from '../webview/viewStrings';
 
 const viewType = 'kubeNetlens.trace';
 
@@ -43,6 +44,8 @@ export function registerTracePanel(context: vscode.ExtensionContext, client: Lan
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'trace.js')).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'trace.css')).toString(),
       nonce: freshNonce(),
+      language: vscode.env.language,
+      strings: viewStrings(vscode.l10n),
     });
     const messages = panel.webview.onDidReceiveMessage((m: unknown) => void handleMessage(trace, m));
     panel.onDidDispose(() => {
@@ -200,13 +203,13 @@ async function pickClient(trace: OpenTrace): Promise<TraceClient | 'none' | unde
   const current = trace.target.client;
   const same = (c: TraceClient) => JSON.stringify(c) === JSON.stringify(current);
   const items: Item[] = [
-    { label: 'No client', description: 'the Service path alone' },
-    { label: 'Clients', kind: vscode.QuickPickItemKind.Separator },
+    { label: vscode.l10n.t('No client'), description: vscode.l10n.t('the Service path alone') },
+    { label: vscode.l10n.t('Clients'), kind: vscode.QuickPickItemKind.Separator },
     ...choices.map((c): Item => ({ label: c.label, ...(c.description ? { description: c.description } : {}), client: c.client })),
   ];
   const pick = vscode.window.createQuickPick<Item>();
-  pick.title = `Trace ${titleOf(trace.target)} for a client`;
-  pick.placeholder = 'Whose connections the NetworkPolicies are checked for';
+  pick.title = vscode.l10n.t('Trace {0} for a client', titleOf(trace.target));
+  pick.placeholder = vscode.l10n.t('Whose connections the NetworkPolicies are checked for');
   pick.matchOnDescription = true;
   pick.items = items;
   const start = items.find((i) => (i.client ? same(i.client) : !current && i.kind !== vscode.QuickPickItemKind.Separator));
@@ -328,7 +331,7 @@ async function saveSvg(target: TraceParams, svg: string): Promise<void> {
   const fileName = `trace-${fileSafe(target.namespace)}-${fileSafe(target.name)}.svg`;
   const uri = await vscode.window.showSaveDialog({
     defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined,
-    filters: { 'SVG image': ['svg'] },
+    filters: { [vscode.l10n.t('SVG image')]: ['svg'] },
     saveLabel: vscode.l10n.t('Save trace'),
     title: vscode.l10n.t('Save the trace of {0} as SVG', titleOf(target)),
   });

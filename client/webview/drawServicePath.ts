@@ -5,6 +5,7 @@ import { svgEl } from './dom';
 import { cardPadding } from './nodeCard';
 import { type ServicePathLayout, headerHeight } from './layoutServicePath';
 import { columnOrder, columnTitle, edgeWord, kindCaption, statusMarker } from './vocabulary';
+import { fill, words } from './words';
 
 export interface ServicePathDrawing {
   readonly svg: SVGSVGElement;
@@ -28,7 +29,7 @@ export function drawServicePath(layout: ServicePathLayout, title: string, handle
     class: 'trace-svg',
     xmlns: 'http://www.w3.org/2000/svg',
     role: 'group',
-    'aria-label': `Service path of ${title}`,
+    'aria-label': fill(words.canvas.drawing, title),
     'data-width': layout.width,
     'data-height': layout.height,
   });
@@ -76,9 +77,12 @@ export function drawServicePath(layout: ServicePathLayout, title: string, handle
 
 /** A sentence a screen reader speaks for a node: what it is, whether traffic passes, and what is wrong. */
 export function describeNode(node: TraceNode): string {
-  const findings = node.findings.map((f) => `${f.severity}: ${f.message}`).join('; ');
-  const pods = node.pods ? `, ${node.pods.count ?? node.pods.names.length} pods` : '';
-  return displayText(`${kindCaption[node.kind]} ${node.label}${pods}. Status: ${statusMarker[node.status].word}.${findings ? ` ${findings}.` : ''}`, 600);
+  const findings = node.findings.map((f) => fill(words.detail.title, words.severity[f.severity], f.message)).join('; ');
+  const status = statusMarker[node.status].word;
+  // A label that already says what the node is ("No endpoints") is not prefixed with its kind again.
+  const name = kindCaption[node.kind] === node.label ? node.label : `${kindCaption[node.kind]} ${node.label}`;
+  const said = node.pods ? fill(words.describe.nodeWithPods, name, node.pods.count ?? node.pods.names.length, status) : fill(words.describe.node, name, status);
+  return displayText(`${said}${findings ? ` ${/[.。!?！？]$/.test(findings) ? findings : `${findings}.`}` : ''}`, 600);
 }
 
 function drawNode(node: TraceNode, card: ServicePathLayout['nodes'][number]['card'], x: number, y: number, parent: SVGGElement): SVGGElement {

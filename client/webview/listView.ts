@@ -3,6 +3,7 @@ import type { TraceGraph, TraceNode } from '../../server/src/protocol';
 import { clear, htmlEl } from './dom';
 import { writeNodeFacts } from './nodeDetail';
 import { columnOrder, columnTitle } from './vocabulary';
+import { words } from './words';
 
 export function showListView(container: HTMLElement, graph: TraceGraph, reveal: (node: TraceNode) => void): void {
   clear(container);
@@ -17,7 +18,7 @@ export function showListView(container: HTMLElement, graph: TraceGraph, reveal: 
       const li = htmlEl('li', { class: `list-node status-${node.status}`, 'data-node-id': node.id }, ol);
       writeNodeFacts(li, graph, node, 'h3');
       if (node.source) {
-        const button = htmlEl('button', { type: 'button', class: 'reveal' }, li, 'Open in editor');
+        const button = htmlEl('button', { type: 'button', class: 'reveal' }, li, words.detail.open);
         button.addEventListener('click', () => reveal(node));
       }
     }

@@ -15,6 +15,7 @@ import { showNodeDetail } from './nodeDetail';
 import { type Box, type PanZoom, attachPanZoom, handlePanZoomKey, readableScale } from './panZoom';
 import { readTrace } from './readTrace';
 import { kindCaption, statusMarker } from './vocabulary';
+import { fill, words } from './words';
 
 type Tab = 'path' | 'packet';
 type Variant = 'sameNode' | 'crossNode';
@@ -37,8 +38,8 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
   if (typeof msg !== 'object' || msg === null) return;
   const m = msg as { type?: unknown; result?: unknown; message?: unknown; target?: unknown };
   if (m.type === 'trace') void showTrace(m.result, m.target);
-  else if (m.type === 'error') showError(typeof m.message === 'string' ? m.message : 'The trace failed.');
-  else if (m.type === 'loading') setBanner('status', 'Tracing…');
+  else if (m.type === 'error') showError(typeof m.message === 'string' ? m.message : words.state.failed);
+  else if (m.type === 'loading') setBanner('status', words.state.tracing);
 });
 host.post({ type: 'ready' });
 void warmUpLayout().then(() => document.body.setAttribute('data-layout-warm', 'true'));
@@ -48,7 +49,7 @@ async function showTrace(raw: unknown, target: unknown): Promise<void> {
   const token = ++pending;
   const next = readTrace(raw);
   if (!next) {
-    showError('The trace data could not be read.');
+    showError(words.state.unreadable);
     return;
   }
   useFontFamily(getComputedStyle(document.body).fontFamily);
@@ -56,8 +57,9 @@ async function showTrace(raw: unknown, target: unknown): Promise<void> {
   const title = `${namespace}/${name}`;
   // The title and the banner first: they take room above the canvas, and the layout is chosen for what is left.
   // With variants side by side, the title names the one this trace speaks about (text only, never markup).
-  ui.title.textContent = displayText(`${kind || 'Service'} ${title}${next.graph.variant ? ` (variant ${next.graph.variant})` : ''}`, 300);
-  document.title = `Trace: ${displayText(title, 200)}`;
+  const subject = `${kind || 'Service'} ${title}`;
+  ui.title.textContent = displayText(next.graph.variant ? fill(words.title.variant, subject, next.graph.variant) : subject, 300);
+  document.title = fill(words.title.documentTitle, displayText(title, 200));
   showBanner(next);
   showClientButton(next);
   const laidFor = canvasSize();
@@ -199,11 +201,8 @@ function showClientButton(trace: TraceResult): void {
   const forService = trace.graph.service.kind === 'Service';
   ui.clientButton.hidden = !forService;
   const c = trace.graph.client;
-  ui.clientButton.textContent = displayText(c ? `Client: ${c.label} ▾` : 'Choose client… ▾', 120);
-  ui.clientButton.setAttribute(
-    'aria-label',
-    c ? `Client: ${displayText(c.label, 200)}. Choose another client` : 'Choose a client whose connections the NetworkPolicies are checked for',
-  );
+  ui.clientButton.textContent = displayText(c ? fill(words.toolbar.client, c.label) : words.toolbar.chooseClient, 120);
+  ui.clientButton.setAttribute('aria-label', c ? fill(words.toolbar.clientLabel, displayText(c.label, 200)) : words.toolbar.chooseClientLabel);
 }
 
 /** The banner says that the path is broken and where, and offers to show that hop; the boxes say the rest. */
@@ -220,14 +219,14 @@ function showBanner(trace: TraceResult): void {
   }
   const at = brokenNode(trace);
   // "It stops at No endpoints" is no sentence: a Service without endpoints says so.
-  const where = !at
-    ? ' the path is broken.'
+  const sentence = !at
+    ? words.banner.broken
     : at.kind === 'no-endpoints'
-      ? ' no endpoints.'
-      : ` it stops at ${kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`}.`;
-  setBanner('alert', displayText(`✖ No request can reach a pod:${where}`, 400));
+      ? words.banner.noEndpoints
+      : fill(words.banner.stopsAt, kindCaption[at.kind] === at.label ? at.label : `${kindCaption[at.kind]} ${at.label}`);
+  setBanner('alert', displayText(sentence, 400));
   if (at) {
-    const show = htmlEl('button', { type: 'button', class: 'show-broken' }, ui.banner, 'Show');
+    const show = htmlEl('button', { type: 'button', class: 'show-broken' }, ui.banner, words.banner.show);
     show.addEventListener('click', () => {
       if (listMode) toggleList();
       switchTab('path');
@@ -329,23 +328,15 @@ function showPacketPath(): void {
   if (!path) {
     const kind = result?.graph.service.kind;
     // A Gateway's or a route's trace ends at the Services it leads to; the packet path is drawn per Service.
-    const why =
-      kind && kind !== 'Service' && kind !== 'ExternalName'
-        ? `This ${kind} hands requests to Services; the packet path from a client pod to a pod is drawn in the trace of each of those Services.`
-        : 'No packet path for this Service (an ExternalName Service is answered by DNS alone, so no packet reaches a pod through it).';
+    const why = kind && kind !== 'Service' && kind !== 'ExternalName' ? fill(words.packet.notService, kind) : words.packet.none;
     htmlEl('p', { class: 'hint' }, ui.packet, why);
     return;
   }
-  htmlEl(
-    'p',
-    { class: 'packet-intro' },
-    ui.packet,
-    displayText(`A request from a client pod to one endpoint, with the ${path.cni || 'generic'} network plugin.`, 400),
-  );
-  const switcher = htmlEl('div', { class: 'variant-switch', role: 'group', 'aria-label': 'Where the target pod runs' }, ui.packet);
+  htmlEl('p', { class: 'packet-intro' }, ui.packet, displayText(path.cni ? fill(words.packet.intro, path.cni) : words.packet.introGeneric, 400));
+  const switcher = htmlEl('div', { class: 'variant-switch', role: 'group', 'aria-label': words.packet.where }, ui.packet);
   const choices: readonly [Variant, string][] = [
-    ['sameNode', 'Target pod on the same node'],
-    ['crossNode', 'Target pod on another node'],
+    ['sameNode', words.packet.sameNode],
+    ['crossNode', words.packet.crossNode],
   ];
   for (const [v, label] of choices) {
     const b = htmlEl('button', { type: 'button', 'aria-pressed': String(v === variant), 'data-variant': v }, switcher, label);
@@ -358,7 +349,7 @@ function showPacketPath(): void {
   const title = choices.find(([v]) => v === variant)![1];
   // The room the packet path's own box leaves (less a scrollbar's width): zero while its tab is hidden.
   const available = (ui.packet.clientWidth || document.body.clientWidth - 24) - 16;
-  packetSvg = drawPacketPath(hops, `Packet path: ${title}`, Math.min(packetPathWideWidth, available));
+  packetSvg = drawPacketPath(hops, fill(words.packet.drawing, title), Math.min(packetPathWideWidth, available));
   htmlEl('div', { class: 'packet-drawing' }, ui.packet).appendChild(packetSvg);
 }
 
@@ -370,7 +361,7 @@ function narrow(): boolean {
 function toggleDetail(collapsed = !ui.detail.classList.contains('collapsed')): void {
   if (collapsed === ui.detail.classList.contains('collapsed')) return;
   ui.detail.classList.toggle('collapsed', collapsed);
-  ui.detailToggle.textContent = collapsed ? 'Show details' : 'Hide details';
+  ui.detailToggle.textContent = collapsed ? words.legend.showDetails : words.legend.hideDetails;
   ui.detailToggle.setAttribute('aria-expanded', String(!collapsed));
   ownResize = true;
   onResize();
@@ -415,29 +406,29 @@ function saveSvg(): void {
 function buildShell() {
   const body = document.body;
   const toolbar = htmlEl('header', { class: 'toolbar' }, body);
-  const title = htmlEl('h1', { class: 'title' }, toolbar, 'Trace');
-  const tabs = htmlEl('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' }, toolbar);
+  const title = htmlEl('h1', { class: 'title' }, toolbar, words.page.title);
+  const tabs = htmlEl('div', { class: 'tabs', role: 'tablist', 'aria-label': words.toolbar.views }, toolbar);
   const pathTab = htmlEl(
     'button',
     { type: 'button', role: 'tab', id: 'tab-path', 'aria-controls': 'panel-path', 'aria-selected': 'true' },
     tabs,
-    'Service path',
+    words.toolbar.servicePath,
   );
   const packetTab = htmlEl(
     'button',
     { type: 'button', role: 'tab', id: 'tab-packet', 'aria-controls': 'panel-packet', 'aria-selected': 'false', tabindex: -1 },
     tabs,
-    'Packet path',
+    words.toolbar.packetPath,
   );
   const actions = htmlEl('div', { class: 'actions' }, toolbar);
-  const listToggle = htmlEl('button', { type: 'button', 'aria-pressed': 'false', class: 'list-toggle' }, actions, 'List view');
-  const zoomOut = htmlEl('button', { type: 'button', 'aria-label': 'Zoom out', title: 'Zoom out (-)' }, actions, '−');
-  const zoomIn = htmlEl('button', { type: 'button', 'aria-label': 'Zoom in', title: 'Zoom in (+)' }, actions, '+');
-  const fit = htmlEl('button', { type: 'button', 'aria-label': 'Fit to window', title: 'Fit to window (0)' }, actions, 'Fit');
-  const clientButton = htmlEl('button', { type: 'button', class: 'pick-client' }, actions, 'Choose client… ▾');
+  const listToggle = htmlEl('button', { type: 'button', 'aria-pressed': 'false', class: 'list-toggle' }, actions, words.toolbar.listView);
+  const zoomOut = htmlEl('button', { type: 'button', 'aria-label': words.toolbar.zoomOut, title: words.toolbar.zoomOutKey }, actions, '−');
+  const zoomIn = htmlEl('button', { type: 'button', 'aria-label': words.toolbar.zoomIn, title: words.toolbar.zoomInKey }, actions, '+');
+  const fit = htmlEl('button', { type: 'button', 'aria-label': words.toolbar.fitLabel, title: words.toolbar.fitKey }, actions, words.toolbar.fit);
+  const clientButton = htmlEl('button', { type: 'button', class: 'pick-client' }, actions, words.toolbar.chooseClient);
   clientButton.hidden = true;
-  const copy = htmlEl('button', { type: 'button', class: 'copy-mermaid' }, actions, 'Copy as Mermaid');
-  const save = htmlEl('button', { type: 'button', class: 'save-svg' }, actions, 'Save as SVG');
+  const copy = htmlEl('button', { type: 'button', class: 'copy-mermaid' }, actions, words.toolbar.copyMermaid);
+  const save = htmlEl('button', { type: 'button', class: 'save-svg' }, actions, words.toolbar.saveSvg);
   const banner = htmlEl('div', { class: 'banner', role: 'status', 'aria-live': 'polite' }, body);
   banner.hidden = true;
 
@@ -447,27 +438,31 @@ function buildShell() {
     {
       class: 'canvas',
       tabindex: 0,
-      'aria-label':
-        'Drawing of the Service path. Click a box to select it; double-click or Enter opens its YAML. Tab or arrow keys move between boxes; plus and minus zoom; drag to pan.',
+      'aria-label': words.canvas.label,
     },
     pathPanel,
   );
-  const list = htmlEl('div', { class: 'list-view', 'aria-label': 'The Service path as a list' }, pathPanel);
+  const list = htmlEl('div', { class: 'list-view', 'aria-label': words.canvas.list }, pathPanel);
   list.hidden = true;
-  const detail = htmlEl('aside', { class: 'detail', id: 'detail', 'aria-label': 'Details of the selected box' }, pathPanel);
+  const detail = htmlEl('aside', { class: 'detail', id: 'detail', 'aria-label': words.canvas.details }, pathPanel);
   const detailBody = htmlEl('div', { class: 'detail-body', 'aria-live': 'polite' }, detail);
   const packetPanel = htmlEl('section', { class: 'panel packet-panel', id: 'panel-packet', role: 'tabpanel', 'aria-labelledby': 'tab-packet' }, body);
   packetPanel.hidden = true;
   const packet = htmlEl('div', { class: 'packet' }, packetPanel);
 
-  const legend = htmlEl('footer', { class: 'legend', 'aria-label': 'Legend' }, body);
+  const legend = htmlEl('footer', { class: 'legend', 'aria-label': words.legend.label }, body);
   for (const status of ['ok', 'conditional', 'warning', 'error'] as const) {
     htmlEl('span', { class: `legend-item status-${status}` }, legend, `${statusMarker[status].symbol} ${statusMarker[status].word}`);
   }
-  htmlEl('span', { class: 'legend-item legend-broken' }, legend, '╌╌▶ traffic blocked');
+  htmlEl('span', { class: 'legend-item legend-broken' }, legend, `╌╌▶ ${words.legend.blocked}`);
   // Below the drawing (narrow panels) the details can be hidden; the toggle sits in the legend so it costs no row of its own.
-  const detailToggle = htmlEl('button', { type: 'button', class: 'detail-toggle', 'aria-expanded': 'true', 'aria-controls': 'detail' }, legend, 'Hide details');
-  htmlEl('span', { class: 'legend-hint' }, legend, 'Click: details · double-click or Enter: open YAML');
+  const detailToggle = htmlEl(
+    'button',
+    { type: 'button', class: 'detail-toggle', 'aria-expanded': 'true', 'aria-controls': 'detail' },
+    legend,
+    words.legend.hideDetails,
+  );
+  htmlEl('span', { class: 'legend-hint' }, legend, words.legend.hint);
 
   pathTab.addEventListener('click', () => switchTab('path'));
   packetTab.addEventListener('click', () => switchTab('packet'));
@@ -489,7 +484,7 @@ function buildShell() {
   detailToggle.addEventListener('click', () => toggleDetail());
   if (narrow()) {
     detail.classList.add('collapsed');
-    detailToggle.textContent = 'Show details';
+    detailToggle.textContent = words.legend.showDetails;
     detailToggle.setAttribute('aria-expanded', 'false');
   }
   new ResizeObserver(() => onResize()).observe(canvas);

@@ -20,24 +20,39 @@ export function textWidth(text: string, font: Font): number {
   return context.measureText(text).width;
 }
 
+/**
+ * Chinese, Japanese and Korean text has no spaces between words: a line may break before any of its characters, but
+ * never before closing punctuation (，。：）…), which stays with the character before it.
+ */
+const wideChar = '[\\u2e80-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\uff00-\\uffef]';
+const closing = '[，。、；：！？）》」』】〉”’…\\uff09\\uff0c\\uff0e\\uff1a\\uff1b]';
+const pieceRe = new RegExp(`(?:(?!${closing})${wideChar})${closing}*|(?:(?!${wideChar})\\S)+${closing}*|${closing}+`, 'g');
+
+/** The pieces a line may break between, each with whether a space came before it. */
+function pieces(text: string): { text: string; space: boolean }[] {
+  const out: { text: string; space: boolean }[] = [];
+  let end = 0;
+  for (const m of text.matchAll(pieceRe)) {
+    out.push({ text: m[0], space: m.index > end && /\s/.test(text.slice(end, m.index)) });
+    end = m.index + m[0].length;
+  }
+  return out;
+}
+
 /** Greedy word wrap to `maxWidth`; a word longer than a line is cut; at most `maxLines`, the last one ending in an ellipsis when text remains. */
 export function wrapText(text: string, maxWidth: number, font: Font, maxLines: number): string[] {
   // A box shows a few lines at most, so longer text (names can be 100 KB) is never measured whole.
-  const words = text
-    .slice(0, 2000)
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((w) => w.slice(0, 300));
+  const words = pieces(text.slice(0, 2000)).map((w) => ({ ...w, text: w.text.slice(0, 300) }));
   const lines: string[] = [];
   let line = '';
   for (let i = 0; i < words.length; i++) {
-    const candidate = line ? `${line} ${words[i]}` : words[i];
+    const candidate = line ? `${line}${words[i].space ? ' ' : ''}${words[i].text}` : words[i].text;
     if (textWidth(candidate, font) <= maxWidth) {
       line = candidate;
       continue;
     }
     if (line) lines.push(line);
-    line = fitWidth(words[i], maxWidth, font);
+    line = fitWidth(words[i].text, maxWidth, font);
     if (lines.length === maxLines) {
       return ellipsize(lines, maxWidth, font);
     }

@@ -3,6 +3,7 @@ import type { TraceNode } from '../../server/src/protocol';
 import { displayText, shortText } from './displayText';
 import { type Font, fitWidth, textWidth, wrapText } from './measureText';
 import { kindCaption, statusMarker } from './vocabulary';
+import { fill, words } from './words';
 
 export type CardLineRole =
   'caption' | 'label' | 'pods' | 'detail' | 'reach-allowed' | 'reach-denied' | 'reach-unknown' | 'finding-error' | 'finding-warning' | 'more';
@@ -59,7 +60,7 @@ export function nodeCard(node: TraceNode, density: CardDensity = 'full'): NodeCa
     const mark = f.severity === 'error' ? '✖' : '⚠';
     wrapText(`${mark} ${displayText(f.message, 400)}`, maxTextWidth, body, density === 'tight' ? 1 : 3).forEach((t) => add(role, t, body, 16));
   }
-  if (node.findings.length > 2) add('more', `+${node.findings.length - 2} more findings`, small, 15);
+  if (node.findings.length > 2) add('more', fill(words.box.moreFindings, node.findings.length - 2), small, 15);
   const width = Math.max(density === 'tight' ? tightMinWidth : minWidth, ...lines.map((l) => textWidth(l.text, l.font))) + 2 * cardPadding;
   const height = lines.reduce((h, l) => h + l.height, 0) + 2 * cardPadding - 4;
   return { lines, width: Math.ceil(width), height: Math.ceil(height) };
@@ -68,21 +69,27 @@ export function nodeCard(node: TraceNode, density: CardDensity = 'full'): NodeCa
 /** `✖ client blocked by api-in`, short enough for the box; the sentence with the rules is in the detail pane. */
 export function reachLine(node: TraceNode): string {
   const r = node.reach!;
-  if (node.kind === 'client') return r.verdict === 'allowed' ? '✓ reaches some pods' : r.verdict === 'denied' ? '✖ blocked at every pod' : '◐ reach unknown';
+  if (node.kind === 'client')
+    return r.verdict === 'allowed' ? words.box.reachesSome : r.verdict === 'denied' ? words.box.blockedEverywhere : words.box.reachUnknown;
   // `ingress: shop/api-in rule 1 (policies.yaml line 12)` → `api-in rule 1`; a policy that admits none of it → `api-in`.
-  const names = r.because.map((b) =>
-    b
-      .replace(/ \(.*\)$/, '')
-      .replace(/^(ingress|egress): [^/]+\//, '')
-      .replace(/ admits none of it$/, ''),
-  );
+  // The server words these in the reader's language (`ingress：shop/api-in 规则 1（policies.yaml 第 12 行）`): the
+  // policy's name (no spaces) and a rule number after one word are kept, whatever the words.
+  const names = r.because.map((b) => {
+    const rest = b.replace(/(?: \(.*\)|（.*）)$/, '').replace(/^(ingress|egress)(?:: |：)[^/]+\//, '');
+    const m = /^(\S+)(?: (\S+ \d+)$)?/.exec(rest);
+    return m ? (m[2] ? `${m[1]} ${m[2]}` : m[1]) : rest;
+  });
   const by = names.length === 1 ? names[0] : '';
   const text =
     r.verdict === 'allowed'
-      ? `✓ client admitted${by ? ` · ${by}` : ''}`
+      ? by
+        ? fill(words.box.admittedBy, by)
+        : words.box.admitted
       : r.verdict === 'denied'
-        ? `✖ client blocked${by ? ` by ${by}` : ''}`
-        : '◐ client: unknown';
+        ? by
+          ? fill(words.box.blockedBy, by)
+          : words.box.blocked
+        : words.box.unknown;
   return fitWidth(text, maxTextWidth, verdict);
 }
 
@@ -102,9 +109,9 @@ export function podsLine(node: TraceNode): string | undefined {
   if (!node.pods) return undefined;
   const { count, names } = node.pods;
   const n = count ?? names.length;
-  const noun = n === 1 ? 'pod' : 'pods';
-  const gate = node.pods.readinessGated ? 'Ready only' : 'incl. not Ready';
-  if (!names.length) return `${n} ${noun} · ${gate}`;
+  const podCount = fill(n === 1 ? words.box.pod : words.box.pods, n);
+  const gate = node.pods.readinessGated ? words.box.readyOnly : words.box.notReadyToo;
+  if (!names.length) return `${podCount} · ${gate}`;
   const shown = names.length <= 3 ? names.map((s) => shortText(s, 30)).join(', ') : `${shortText(names[0], 30)} … ${shortText(names[names.length - 1], 30)}`;
-  return `${n} ${noun}: ${shown} · ${gate}`;
+  return `${podCount}: ${shown} · ${gate}`;
 }

@@ -5,7 +5,18 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
-import { ensureCodeServer, ensureVsix, freePort, prepareProfile, root, startCodeServer, type RunningCodeServer } from '../../scripts/codeServer.mjs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  ensureCodeServer,
+  ensureVsix,
+  freePort,
+  installExtension,
+  prepareProfile,
+  root,
+  startCodeServer,
+  type RunningCodeServer,
+} from '../../scripts/codeServer.mjs';
 
 export const screenshotDir = join(root, 'test-results', 'e2e');
 /**
@@ -57,6 +68,11 @@ export async function openEditor(
     readonly workspaceFrom?: string;
     /** The browser window's size (default 1600×1000). */
     readonly viewport?: { readonly width: number; readonly height: number };
+    /**
+     * VS Code's display language (`zh-cn`): the test's own language pack (test/fixtures/e2e/zh-cn-language-pack, no
+     * translations of VS Code itself) makes it available, and code-server starts with `--locale`.
+     */
+    readonly locale?: 'zh-cn';
   } = {},
 ): Promise<Editor> {
   ensureCodeServer({ quiet: true });
@@ -74,10 +90,20 @@ export async function openEditor(
   // More folders a test file asks for: workspace-relative target → project-relative source.
   for (const [to, from] of Object.entries(options.extraFolders ?? {})) cpSync(join(root, from), join(workspace, to), { recursive: true });
   const profile = prepareProfile(join(dir, 'profile'), vsix, testSettings);
+  if (options.locale) {
+    installExtension(join(dir, 'profile'), profile, languagePack(options.locale, dir));
+    registerLanguagePack(profile, options.locale);
+  }
   // An empty home: after the run it must still be empty (code-server's config, logs and state stay in the profile).
   const home = join(dir, 'home');
   mkdirSync(home);
-  const codeServer = await startCodeServer({ ...profile, folder: workspace, port: await freePort(), home });
+  const codeServer = await startCodeServer({
+    ...profile,
+    folder: workspace,
+    port: await freePort(),
+    home,
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
 
   // Chromium's crash reports, dconf and font caches go to a home of its own in the same folder (removed at close):
   // its profile is a temporary one, but those follow HOME and the XDG folders.
@@ -142,6 +168,39 @@ export async function openEditor(
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** The test-only language pack for `locale`, packaged with vsce into `dir`. */
+function languagePack(locale: 'zh-cn', dir: string): string {
+  const out = join(dir, `language-pack-${locale}.vsix`);
+  const vsce = join(root, 'node_modules', '.bin', 'vsce');
+  const r = spawnSync(vsce, ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', out], {
+    cwd: join(root, 'test', 'fixtures', 'e2e', `${locale}-language-pack`),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.status !== 0 || !existsSync(out)) throw new Error(`packaging the ${locale} language pack failed:\n${r.stdout}\n${r.stderr}`);
+  return out;
+}
+
+/**
+ * VS Code's server resolves `--locale` through languagepacks.json in the user-data folder (the language, a hash and
+ * the core translations file of the pack it comes from), which it writes itself only once it is running: too late for
+ * the first page. The harness writes it as VS Code would for the pack it installed.
+ */
+function registerLanguagePack(profile: { userDataDir: string; extensionsDir: string }, locale: 'zh-cn'): void {
+  const id = `kube-netlens-test.kube-netlens-test-${locale}-pack`;
+  const folder = readdirSync(profile.extensionsDir).find((f) => f.startsWith(`${id}-`));
+  if (!folder) throw new Error(`the ${locale} language pack is not in ${profile.extensionsDir}`);
+  const pack = join(profile.extensionsDir, folder);
+  const { version } = JSON.parse(readFileSync(join(pack, 'package.json'), 'utf8')) as { version: string };
+  const entry = {
+    hash: createHash('md5').update(`${id}@${version}`).digest('hex'),
+    extensions: [{ extensionIdentifier: { id }, version }],
+    translations: { vscode: join(pack, 'translations', 'main.i18n.json') },
+    label: '中文(简体)',
+  };
+  writeFileSync(join(profile.userDataDir, 'languagepacks.json'), JSON.stringify({ [locale]: entry }));
 }
 
 /** `[error]` entries of the extension-host logs that come from this extension (its name or its files). */

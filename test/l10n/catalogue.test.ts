@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { bundleOf, format, messages } from '../../server/src/l10n/l10n';
 import { glossary, termsIn } from '../helpers/glossary';
+import { viewStrings } from '../../client/webview/viewStrings';
 
 const root = join(__dirname, '..', '..');
 
@@ -48,14 +49,16 @@ function literalAt(text: string, i: number): { value: string; end: number } | un
   return undefined;
 }
 
-/** Every `msg(…)` and `phrase(…)` of the server and CLI, and every `l10n.t(…)` of the client. */
+/** Every `msg(…)` and `phrase(…)` of the server and CLI, and every `l10n.t(…)` of the client and the trace webview. */
 function callSites(): CallSite[] {
   const sites: CallSite[] = [];
-  const files = [...sourceFiles(join(root, 'server', 'src')), ...sourceFiles(join(root, 'client', 'src'))];
+  // The trace webview's own words are declared in client/webview/viewStrings.ts as `l10n.t` calls, filled by the host.
+  const files = [...sourceFiles(join(root, 'server', 'src')), ...sourceFiles(join(root, 'client', 'src')), ...sourceFiles(join(root, 'client', 'webview'))];
   for (const file of files) {
     if (file.endsWith(join('l10n', 'l10n.ts'))) continue;
     const text = readFileSync(file, 'utf8');
-    const call = file.includes(`${join('client', 'src')}`) ? /\bl10n\.t\(\s*/g : /(?<![.\w])(?:msg|phrase)\(\s*/g;
+    const call =
+      file.includes(`${join('client', 'src')}`) || file.includes(`${join('client', 'webview')}`) ? /\bl10n\.t\(\s*/g : /(?<![.\w])(?:msg|phrase)\(\s*/g;
     for (const m of text.matchAll(call)) {
       const start = m.index! + m[0].length;
       const line = text.slice(0, m.index).split('\n').length;
@@ -124,6 +127,23 @@ describe('message catalogue', () => {
   it('writes Chinese punctuation in Chinese sentences, never a half-width comma or full stop after a Chinese character', () => {
     const wrong = [...zh.values()].filter((t) => /[\u4e00-\u9fff][,.;:?!](\s|$)/.test(t));
     assert.deepEqual(wrong, []);
+  });
+
+  it('translates every word of the trace webview (client/webview/viewStrings.ts) into zh-cn', () => {
+    const leaves = (o: unknown): string[] => (typeof o === 'string' ? [o] : Object.values(o as object).flatMap(leaves));
+    const english = leaves(viewStrings({ t: (m) => m }));
+    assert.ok(english.length > 100, `only ${english.length} webview strings`);
+    assert.ok(
+      sites.some((s) => s.file === join('client', 'webview', 'viewStrings.ts')),
+      'the scan reads the webview strings',
+    );
+    assert.deepEqual(
+      english.filter((t) => !zh.has(t)),
+      [],
+    );
+    // The host fills them with vscode.l10n; its Chinese is the bundle's (placeholders kept for the view to fill).
+    const chinese = leaves(viewStrings({ t: (m) => zh.get(m) ?? m }));
+    assert.equal(chinese.filter((t, i) => t === english[i] && /[a-z]{3}/.test(t) && !/^[\w-]+$/.test(t)).length, 0);
   });
 
   it('takes exactly one argument per placeholder (checked by the compiler: `npx tsc` fails on a wrong count)', () => {

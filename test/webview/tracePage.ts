@@ -6,6 +6,7 @@ import * as esbuild from 'esbuild';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { renderTraceHtml } from '../../client/src/traceHtml';
 import type { TraceResult } from '../../server/src/protocol';
+import type { ViewStrings } from '../../client/webview/viewStrings';
 import { tempDir } from '../helpers/tempDirs';
 
 export type Theme = 'light' | 'dark' | 'high-contrast';
@@ -131,10 +132,16 @@ export interface ViewPage {
   close(): Promise<void>;
 }
 
-export async function openView(browser: Browser, theme: Theme = 'light', size = { width: 1400, height: 800 }): Promise<ViewPage> {
+/** `words`: the view's words and language as the host puts them into the page (English templates without). */
+export async function openView(
+  browser: Browser,
+  theme: Theme = 'light',
+  size = { width: 1400, height: 800 },
+  words?: { readonly language: string; readonly strings: ViewStrings },
+): Promise<ViewPage> {
   const page = await browser.newPage({ viewport: size });
   const nonce = 'testnonce0123456789abcdef';
-  const html = renderTraceHtml({ cspSource: origin, scriptUri: `${origin}/trace.js`, styleUri: `${origin}/trace.css`, nonce });
+  const html = renderTraceHtml({ cspSource: origin, scriptUri: `${origin}/trace.js`, styleUri: `${origin}/trace.css`, nonce, ...words });
   const bodyClass = theme === 'high-contrast' ? 'vscode-high-contrast' : `vscode-${theme}`;
   // VS Code sets these itself before the page's scripts run; the stand-in does the same, through the CSSOM (allowed by the CSP).
   const stub = `<script nonce="${nonce}">

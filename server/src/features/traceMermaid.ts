@@ -1,20 +1,25 @@
 // A trace graph as a Mermaid `flowchart LR` a README can embed. Labels come from users' YAML, so every label is
-// quoted and characters that could end the quote or open markup are written as entity codes.
+// quoted and characters that could end the quote or open markup are written as entity codes. The column titles are in
+// the reader's language (Chinese needs no other quoting: a quoted label takes any Unicode text); ids stay ASCII.
 
+import { type Msg, messages } from '../l10n/l10n';
 import type { TraceGraph, TraceNode } from '../protocol';
 
-const columns: readonly { readonly id: TraceNode['column']; readonly title: string }[] = [
-  { id: 'listener', title: 'Gateway listeners' },
-  { id: 'route', title: 'Route rules' },
-  { id: 'entry', title: 'Callers' },
-  { id: 'service', title: 'Service' },
-  { id: 'proxy', title: 'kube-proxy' },
-  { id: 'endpoints', title: 'Pods' },
-  { id: 'port', title: 'Container ports' },
-  { id: 'policy', title: 'NetworkPolicies' },
-];
+function columnsOf(msg: Msg): readonly { readonly id: TraceNode['column']; readonly title: string }[] {
+  return [
+    { id: 'listener', title: msg('Gateway listeners') },
+    { id: 'route', title: msg('Route rules') },
+    { id: 'entry', title: msg('Callers') },
+    { id: 'service', title: msg('Service') },
+    { id: 'proxy', title: msg('kube-proxy') },
+    { id: 'endpoints', title: msg('Pods') },
+    { id: 'port', title: msg('Container ports') },
+    { id: 'policy', title: msg('NetworkPolicies') },
+  ];
+}
 
-export function traceToMermaid(graph: TraceGraph): string {
+export function traceToMermaid(graph: TraceGraph, msg: Msg = messages(undefined)): string {
+  const columns = columnsOf(msg);
   const ids = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
   const out = ['flowchart LR'];
   for (const col of columns) {
@@ -29,7 +34,7 @@ export function traceToMermaid(graph: TraceGraph): string {
     const to = ids.get(e.to);
     if (!from || !to) return;
     const arrow = e.status === 'broken' ? '-.->' : e.status === 'conditional' ? '-.->' : '-->';
-    const label = e.status === 'broken' ? `✗ ${e.label ?? 'broken'}` : e.label;
+    const label = e.status === 'broken' ? `✗ ${e.label ?? msg('broken')}` : e.label;
     out.push(`  ${from} ${arrow}${label ? `|"${escapeLabel(label)}"|` : ''} ${to}`);
   });
   out.push(

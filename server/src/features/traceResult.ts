@@ -49,7 +49,8 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
     const findings = findingsInUnits(analysis);
     const traced = isIstioGateway(target) ? istioGatewayTraceGraph(analysis, target, findings) : virtualServiceTraceGraph(analysis, target, findings);
     const graph = variant ? { ...traced, variant } : traced;
-    return { graph, mermaid: traceToMermaid(graph), text: traceToText(graph, messages(analysis.config.locale)) };
+    const msg = messages(analysis.config.locale);
+    return { graph, mermaid: traceToMermaid(graph, msg), text: traceToText(graph, msg) };
   }
   // Findings go on the hop they break; they come from the same memoized evaluation the diagnostics use.
   const variant = analysis.scopeOf(target.uri).label;
@@ -61,7 +62,8 @@ export function traceResultFor(analysis: Analysis, params: TraceParams): TraceRe
       ? routeTraceGraph(analysis, target, findings)
       : traceGraph(analysis, target, findings, client);
   const graph = variant ? { ...traced, variant } : traced;
-  const result = { graph, mermaid: traceToMermaid(graph), text: traceToText(graph, messages(analysis.config.locale)) };
+  const msg = messages(analysis.config.locale);
+  const result = { graph, mermaid: traceToMermaid(graph, msg), text: traceToText(graph, msg) };
   // A Service's trace may be drawn for a client: the picker offers the workloads of its scope (netpol §1).
   return isGateway(target) || isRoute(target) ? result : { ...result, clients: clientChoices(analysis.scopeOf(target.uri).analysis) };
 }
