@@ -5,7 +5,7 @@ import type { TraceColumn, TraceEdge, TraceGraph, TraceNode } from '../../server
 import { type CardDensity, type NodeCard, nodeCard } from './nodeCard';
 import { displayText } from './displayText';
 import { type Font, fitWidth, textWidth } from './measureText';
-import { type Box, cornerMargin, laneGap, separateEdges } from './separateEdges';
+import { type Box, cornerMargin, endGap, laneGap, separateEdges } from './separateEdges';
 import { columnOrder, columnTitle } from './vocabulary';
 
 export interface Point {
@@ -84,16 +84,18 @@ export interface LayoutOptions {
   readonly titles?: boolean;
   /** Room left of the first column (default 16): in bands, for the lanes of the edges from an earlier band. */
   readonly leftPadding?: number;
+  /** The least gap between columns (default: by density): in bands, room for the lanes of edges to other bands. */
+  readonly layerGap?: number;
 }
 
 /**
- * A node's box, tall enough for each edge that leaves it (or enters it) to do so at a place of its own, `laneGap`
+ * A node's box, tall enough for each edge that leaves it (or enters it) to do so at a place of its own, `endGap`
  * apart (kube-proxy before twenty endpoint groups): edges that share a place on a box run along the same line.
  */
 function cardOf(graph: TraceGraph, node: TraceNode, density: CardDensity): NodeCard {
   const card = nodeCard(node, density);
   const ends = Math.max(graph.edges.filter((e) => e.from === node.id).length, graph.edges.filter((e) => e.to === node.id).length);
-  const height = 2 * cornerMargin + laneGap * (ends - 1);
+  const height = 2 * cornerMargin + endGap * (ends - 1);
   return height > card.height ? { ...card, height } : card;
 }
 
@@ -108,7 +110,7 @@ function spacing(density: CardDensity): { layer: number; node: number } {
  */
 export async function layoutServicePath(graph: TraceGraph, direction: LayoutDirection = 'RIGHT', options: LayoutOptions = {}): Promise<ServicePathLayout> {
   const { wrapWidth = Infinity, edgeLabels = true, density = 'full', grid, titles = true, leftPadding = 16 } = options;
-  const gaps = spacing(density);
+  const gaps = { ...spacing(density), ...(options.layerGap ? { layer: Math.max(options.layerGap, spacing(density).layer) } : {}) };
   const cards = new Map(graph.nodes.map((n) => [n.id, cardOf(graph, n, density)] as const));
   const elkIds = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`] as const));
   const partition = partitions(graph, cards, direction === 'DOWN' ? wrapWidth : Infinity, direction === 'RIGHT' ? grid : undefined);
@@ -166,6 +168,7 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
     density,
     titles,
     leftPadding,
+    gaps.layer,
     graph.nodes.length,
     children.map((c) => [c.width, c.height, c.layoutOptions]),
     edges.map((e) => [e.sources, e.targets, e.labels]),
@@ -409,8 +412,11 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
   for (let b = 0; b < bands.length; b++) {
     const ids = new Set(bands[b]);
     const sub: TraceGraph = { ...graph, nodes: graph.nodes.filter((n) => ids.has(n.id)), edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) };
-    const leftPadding = Math.max(16, 8 + laneGap * intoMargin[b]);
-    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles, leftPadding });
+    const leftPadding = Math.max(16, 6 + laneGap * intoMargin[b] + 10);
+    // The edges to and from other bands run down the gaps between the band's (sub-)columns, each on a lane.
+    const lanes = crossing.filter((e) => bandOf.get(e.from) === b || bandOf.get(e.to) === b).length;
+    const layerGap = 2 * 5 + 12 + laneGap * Math.max(0, lanes - 1);
+    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles, leftPadding, layerGap });
     bandStart.push(top);
     for (const p of laid.nodes) nodes.push({ ...p, y: p.y + top });
     for (const e of laid.edges) placedEdges.set(e.edge, { ...e, points: e.points.map((pt) => ({ x: pt.x, y: pt.y + top })) });
@@ -451,7 +457,7 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
     const y1 = from.y + from.card.height / 2;
     const yt = to.y + to.card.height / 2;
     const xc = laneRight(from) + 12;
-    const xl = to.x - 10;
+    const xl = to.x - 14;
     let points: Point[];
     if (c > b) {
       const yg = bandBottom[b] + gapAfter[b] / 2;
@@ -480,8 +486,8 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
         { x: from.x + from.card.width, y: y1 },
         { x: xr, y: y1 },
         { x: xr, y: yg },
-        { x: xt + 10, y: yg },
-        { x: xt + 10, y: yt },
+        { x: xt + 14, y: yg },
+        { x: xt + 14, y: yt },
         { x: xt, y: yt },
       ];
     }

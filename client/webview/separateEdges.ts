@@ -24,6 +24,10 @@ export interface RoutedEdge {
 
 /** Between two lanes, in drawing units: wanted, and the least that still reads as two lines. */
 export const laneGap = 6;
+/** Between two ends on one side of a box, where room allows: their arrowheads stay apart. */
+export const endGap = 10;
+/** The last run of an edge into its box is at least this long: its arrowhead is drawn on it. */
+const arrowRoom = 12;
 const minLaneGap = 4;
 /** A lane stays this far from a box it passes (a box it leaves or enters: its end stays this far from the corners). */
 const boxMargin = 5;
@@ -47,6 +51,8 @@ interface Segment {
   max: number;
   /** The order of lanes that adds no crossing (see `orderKey`). */
   key: [number, number];
+  /** Whether it starts or ends on a box. */
+  onBox: boolean;
 }
 
 /**
@@ -118,8 +124,17 @@ function segmentsOf(
         if (!along) [min, max] = [c, c];
         else [min, max] = [Math.max(min, along[0]), Math.min(max, along[1])];
       }
+      // The run before the last one keeps room for the arrowhead on the last.
+      if (i === pts.length - 2) {
+        const to = boxes.get(edges[e].to);
+        const end = pts[pts.length - 1];
+        if (to && sideRange(orient === 'H' ? 'V' : 'H', end, to)) {
+          if (orient === 'V') [min, max] = end.x <= to.x + 1.5 ? [min, Math.min(max, to.x - arrowRoom)] : [Math.max(min, to.x + to.width + arrowRoom), max];
+          else [min, max] = end.y <= to.y + 1.5 ? [min, Math.min(max, to.y - arrowRoom)] : [Math.max(min, to.y + to.height + arrowRoom), max];
+        }
+      }
       if (min > c || max < c) [min, max] = [c, c];
-      out.push({ edge: e, index: i, orient, c, lo, hi, min, max, key: orderKey(pts, i, orient) });
+      out.push({ edge: e, index: i, orient, c, lo, hi, min, max, key: orderKey(pts, i, orient), onBox: ends.length > 0 });
     }
   });
   return out;
@@ -193,7 +208,8 @@ function roomFor(s: Segment, t: Segment): boolean {
 }
 
 /**
- * Puts the edges of a cluster on lanes `laneGap` apart (less when the room is short), centred where they were, each
+ * Puts the edges of a cluster on lanes `laneGap` apart (`endGap` for ends on a box; less when the room is short),
+ * centred where they were, each
  * edge's segments of the cluster on one lane, ordered by their lines and then by `orderKey`. False when nothing moved.
  */
 function spread(cluster: readonly Segment[], identity: readonly string[]): boolean {
@@ -209,7 +225,7 @@ function spread(cluster: readonly Segment[], identity: readonly string[]): boole
   if (lanes.length < 2) return false;
   lanes.sort((a, b) => (Math.abs(a.c - b.c) >= minLaneGap ? a.c - b.c : a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.c - b.c));
   const centre = lanes.reduce((sum, l) => sum + l.c, 0) / lanes.length;
-  for (let gap = laneGap; gap >= minLaneGap - 0.01; gap -= 0.5) {
+  for (let gap = cluster.some((s) => s.onBox) ? endGap : laneGap; gap >= minLaneGap - 0.01; gap -= 0.5) {
     const at = place(lanes, centre, gap);
     if (!at) continue;
     let moved = false;
