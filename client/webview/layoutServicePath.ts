@@ -89,8 +89,10 @@ export interface LayoutOptions {
 }
 
 /**
- * A node's box, tall enough for each edge that leaves it (or enters it) to do so at a place of its own, `endGap`
- * apart (kube-proxy before twenty endpoint groups): edges that share a place on a box run along the same line.
+ * A node's box, tall enough for each edge of `graph` that leaves it (or enters it) to do so at a place of its own,
+ * `endGap` apart: edges that share a place on a box run along the same line. In bands, `graph` is one band's: the
+ * edges to other bands are not counted (kube-proxy before twenty endpoint groups in the next band keeps its height,
+ * and those edges still share lines).
  */
 function cardOf(graph: TraceGraph, node: TraceNode, density: CardDensity): NodeCard {
   const card = nodeCard(node, density);
@@ -406,15 +408,24 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
   const titleX = new Map<TraceColumn, number>();
   const bandStart: number[] = [];
   const bandBottom: number[] = [];
-  const gapAfter = throughGap.map((n) => bandGap + laneGap * Math.max(0, n - 3));
+  // Between two bands' boxes: the bottom padding, the gap and the next band's top padding less its titles.
+  const lanesBetween = Math.floor((bandBottomPadding + bandGap + bandTopPadding(titles) - (titles ? 16 : 0) - 10) / laneGap) + 1;
+  const gapAfter = throughGap.map((n) => bandGap + laneGap * Math.max(0, n - lanesBetween));
   let top = 0;
   let width = 0;
   for (let b = 0; b < bands.length; b++) {
     const ids = new Set(bands[b]);
     const sub: TraceGraph = { ...graph, nodes: graph.nodes.filter((n) => ids.has(n.id)), edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) };
-    const leftPadding = Math.max(16, 6 + laneGap * intoMargin[b] + 10);
-    // The edges to and from other bands run down the gaps between the band's (sub-)columns, each on a lane.
-    const lanes = crossing.filter((e) => bandOf.get(e.from) === b || bandOf.get(e.to) === b).length;
+    const leftPadding = Math.max(16, 14 + laneGap * (intoMargin[b] - 1));
+    // The edges to and from other bands run down the gaps between the band's (sub-)columns, each on a lane: the gap
+    // after a (sub-)column holds those that leave it and those that enter the next.
+    const partition = partitions(sub, new Map(sub.nodes.map((n) => [n.id, cardOf(sub, n, density)] as const)), Infinity, new Map(grid[b] ?? []));
+    const lanesAfter = new Map<number, number>();
+    for (const e of crossing) {
+      if (ids.has(e.from)) lanesAfter.set(partition.get(e.from)!, (lanesAfter.get(partition.get(e.from)!) ?? 0) + 1);
+      if (ids.has(e.to) && partition.get(e.to)! > 0) lanesAfter.set(partition.get(e.to)! - 1, (lanesAfter.get(partition.get(e.to)! - 1) ?? 0) + 1);
+    }
+    const lanes = Math.max(0, ...lanesAfter.values());
     const layerGap = 2 * 5 + 12 + laneGap * Math.max(0, lanes - 1);
     const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles, leftPadding, layerGap });
     bandStart.push(top);
