@@ -5,7 +5,8 @@ import type { TraceColumn, TraceEdge, TraceGraph, TraceNode } from '../../server
 import { type CardDensity, type NodeCard, nodeCard } from './nodeCard';
 import { displayText } from './displayText';
 import { type Font, fitWidth, textWidth } from './measureText';
-import { columnOrder } from './vocabulary';
+import { type Box, cornerMargin, endGap, laneGap, separateEdges } from './separateEdges';
+import { columnOrder, columnTitle } from './vocabulary';
 
 export interface Point {
   readonly x: number;
@@ -46,6 +47,7 @@ export interface ServicePathLayout {
 }
 
 export const edgeLabelFont: Font = { size: 12, weight: 'normal' };
+const columnTitleFont: Font = { size: 12, weight: 'bold' };
 /** Room above the drawing for the column titles. */
 export const headerHeight = 28;
 
@@ -80,6 +82,23 @@ export interface LayoutOptions {
   readonly grid?: ReadonlyMap<TraceColumn, number>;
   /** Room above the drawing for the column titles (default true). */
   readonly titles?: boolean;
+  /** Room left of the first column (default 16): in bands, for the lanes of the edges from an earlier band. */
+  readonly leftPadding?: number;
+  /** The least gap between columns (default: by density): in bands, room for the lanes of edges to other bands. */
+  readonly layerGap?: number;
+}
+
+/**
+ * A node's box, tall enough for each edge of `graph` that leaves it (or enters it) to do so at a place of its own,
+ * `endGap` apart: edges that share a place on a box run along the same line. In bands, `graph` is one band's: the
+ * edges to other bands are not counted (kube-proxy before twenty endpoint groups in the next band keeps its height,
+ * and those edges still share lines).
+ */
+function cardOf(graph: TraceGraph, node: TraceNode, density: CardDensity): NodeCard {
+  const card = nodeCard(node, density);
+  const ends = Math.max(graph.edges.filter((e) => e.from === node.id).length, graph.edges.filter((e) => e.to === node.id).length);
+  const height = 2 * cornerMargin + endGap * (ends - 1);
+  return height > card.height ? { ...card, height } : card;
 }
 
 /** The gaps ELK keeps, in drawing units: between columns (layers), and between boxes of one column. */
@@ -92,9 +111,9 @@ function spacing(density: CardDensity): { layer: number; node: number } {
  * (the entry points of a Service with a node port and Ingress rules) continues on further rows.
  */
 export async function layoutServicePath(graph: TraceGraph, direction: LayoutDirection = 'RIGHT', options: LayoutOptions = {}): Promise<ServicePathLayout> {
-  const { wrapWidth = Infinity, edgeLabels = true, density = 'full', grid, titles = true } = options;
-  const gaps = spacing(density);
-  const cards = new Map(graph.nodes.map((n) => [n.id, nodeCard(n, density)] as const));
+  const { wrapWidth = Infinity, edgeLabels = true, density = 'full', grid, titles = true, leftPadding = 16 } = options;
+  const gaps = { ...spacing(density), ...(options.layerGap ? { layer: Math.max(options.layerGap, spacing(density).layer) } : {}) };
+  const cards = new Map(graph.nodes.map((n) => [n.id, cardOf(graph, n, density)] as const));
   const elkIds = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`] as const));
   const partition = partitions(graph, cards, direction === 'DOWN' ? wrapWidth : Infinity, direction === 'RIGHT' ? grid : undefined);
   const children: ElkNode[] = graph.nodes.map((n) => ({
@@ -140,7 +159,7 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
             'elk.layered.nodePlacement.strategy': 'SIMPLE',
           }
         : {}),
-      'elk.padding': `[top=${bandTopPadding(titles)},left=16,bottom=16,right=16]`,
+      'elk.padding': `[top=${bandTopPadding(titles)},left=${leftPadding},bottom=16,right=16]`,
     },
     children,
     edges,
@@ -150,6 +169,8 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
     direction,
     density,
     titles,
+    leftPadding,
+    gaps.layer,
     graph.nodes.length,
     children.map((c) => [c.width, c.height, c.layoutOptions]),
     edges.map((e) => [e.sources, e.targets, e.labels]),
@@ -172,7 +193,20 @@ export async function layoutServicePath(graph: TraceGraph, direction: LayoutDire
     const label = labels[i] && l ? { text: labels[i]!, x: l.x ?? 0, y: l.y ?? 0, width: l.width ?? 0, height: l.height ?? 0 } : undefined;
     return { edge: e, points, label };
   });
-  return { direction, bandTop: new Map(), titles, nodes, edges: placedEdges, width: Math.ceil(root.width ?? 0), height: Math.ceil(root.height ?? 0) };
+  const edgesApart = apart(placedEdges, nodes, [], 2);
+  return { direction, bandTop: new Map(), titles, nodes, edges: edgesApart, width: Math.ceil(root.width ?? 0), height: Math.ceil(root.height ?? 0) };
+}
+
+/** The edges with those that would run along the same line as another edge's (between other boxes) on lanes of their own. */
+function apart(edges: readonly PlacedEdge[], nodes: readonly PlacedNode[], obstacles: readonly Box[], minX: number): PlacedEdge[] {
+  const boxes = new Map<string, Box>(nodes.map((p) => [p.node.id, { x: p.x, y: p.y, width: p.card.width, height: p.card.height }] as const));
+  const routed = separateEdges(
+    edges.map((e) => ({ from: e.edge.from, to: e.edge.to, points: e.points })),
+    boxes,
+    [...boxes.values(), ...obstacles],
+    { minX, minY: 2 },
+  );
+  return edges.map((e, i) => (e.points.length ? { ...e, points: routed[i] } : e));
 }
 
 /**
@@ -250,7 +284,7 @@ const splitCost = 40;
 export function planBands(graph: TraceGraph, w: number, h: number, density: CardDensity, minScale: number): BandPlan[] {
   const titles = density !== 'tight';
   const gaps = spacing(density);
-  const boxes = columnOrder.flatMap((column) => graph.nodes.filter((n) => n.column === column)).map((node) => ({ node, card: nodeCard(node, density) }));
+  const boxes = columnOrder.flatMap((column) => graph.nodes.filter((n) => n.column === column)).map((node) => ({ node, card: cardOf(graph, node, density) }));
   const n = boxes.length;
   if (!n) return [];
   const top = bandTopPadding(titles);
@@ -359,17 +393,42 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
   const { bands, grid, density, titles } = plan;
   const bandOf = new Map<string, number>();
   bands.forEach((ids, b) => ids.forEach((id) => bandOf.set(id, b)));
+  const crossing = graph.edges.filter((e) => bandOf.has(e.from) && bandOf.has(e.to) && bandOf.get(e.from) !== bandOf.get(e.to));
+  const columnOf = new Map(graph.nodes.map((n) => [n.id, n.column] as const));
+  const firstColumn = bands.map((ids) => columnOf.get(ids[0]));
+  // Each edge from an earlier band into a band's first column comes down the band's left margin on a lane of its own,
+  // and each edge that passes the gap below a band runs along it on a lane of its own: both are made wide enough.
+  const intoMargin = bands.map((_, b) => crossing.filter((e) => bandOf.get(e.to) === b && columnOf.get(e.to) === firstColumn[b]).length);
+  const throughGap = bands.map(
+    (_, b) => crossing.filter((e) => Math.min(bandOf.get(e.from)!, bandOf.get(e.to)!) <= b && Math.max(bandOf.get(e.from)!, bandOf.get(e.to)!) > b).length,
+  );
   const nodes: PlacedNode[] = [];
   const placedEdges = new Map<TraceEdge, PlacedEdge>();
   const bandTop = new Map<TraceColumn, number>();
   const titleX = new Map<TraceColumn, number>();
+  const bandStart: number[] = [];
   const bandBottom: number[] = [];
+  // Between two bands' boxes: the bottom padding, the gap and the next band's top padding less its titles.
+  const lanesBetween = Math.floor((bandBottomPadding + bandGap + bandTopPadding(titles) - (titles ? 16 : 0) - 10) / laneGap) + 1;
+  const gapAfter = throughGap.map((n) => bandGap + laneGap * Math.max(0, n - lanesBetween));
   let top = 0;
   let width = 0;
   for (let b = 0; b < bands.length; b++) {
     const ids = new Set(bands[b]);
     const sub: TraceGraph = { ...graph, nodes: graph.nodes.filter((n) => ids.has(n.id)), edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) };
-    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles });
+    const leftPadding = Math.max(16, 14 + laneGap * (intoMargin[b] - 1));
+    // The edges to and from other bands run down the gaps between the band's (sub-)columns, each on a lane: the gap
+    // after a (sub-)column holds those that leave it and those that enter the next.
+    const partition = partitions(sub, new Map(sub.nodes.map((n) => [n.id, cardOf(sub, n, density)] as const)), Infinity, new Map(grid[b] ?? []));
+    const lanesAfter = new Map<number, number>();
+    for (const e of crossing) {
+      if (ids.has(e.from)) lanesAfter.set(partition.get(e.from)!, (lanesAfter.get(partition.get(e.from)!) ?? 0) + 1);
+      if (ids.has(e.to) && partition.get(e.to)! > 0) lanesAfter.set(partition.get(e.to)! - 1, (lanesAfter.get(partition.get(e.to)! - 1) ?? 0) + 1);
+    }
+    const lanes = Math.max(0, ...lanesAfter.values());
+    const layerGap = 2 * 5 + 12 + laneGap * Math.max(0, lanes - 1);
+    const laid = await layoutServicePath(sub, 'RIGHT', { edgeLabels: false, density, grid: new Map(grid[b] ?? []), titles, leftPadding, layerGap });
+    bandStart.push(top);
     for (const p of laid.nodes) nodes.push({ ...p, y: p.y + top });
     for (const e of laid.edges) placedEdges.set(e.edge, { ...e, points: e.points.map((pt) => ({ x: pt.x, y: pt.y + top })) });
     // A column that goes on in the next band has its title in the first.
@@ -380,9 +439,9 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
     width = Math.max(width, laid.width);
     top += laid.height - (b < bands.length - 1 ? 16 - bandBottomPadding : 0);
     bandBottom.push(top);
-    top += bandGap;
+    top += gapAfter[b];
   }
-  const height = top - bandGap;
+  const height = top - gapAfter[bands.length - 1];
   const byId = new Map(nodes.map((p) => [p.node.id, p] as const));
   // The right edge of the (sub-)column a box stands in, so an edge leaving it runs down the gap after it, clear of
   // every box (a column laid out as a grid has a gap after each of its sub-columns).
@@ -398,28 +457,67 @@ export async function layoutBands(graph: TraceGraph, plan: Omit<BandPlan, 'scale
         )
         .map((p) => p.x + p.card.width),
     );
-  const crossing = graph.edges.filter((e) => !placedEdges.has(e));
-  crossing.forEach((e, i) => {
+  // All edges of one channel start on one line: the pass below puts each on a lane of its own, in an order that adds
+  // no crossing (separateEdges.ts).
+  for (const e of crossing) {
     const from = byId.get(e.from);
     const to = byId.get(e.to);
-    if (!from || !to) return;
+    if (!from || !to) continue;
+    const b = bandOf.get(e.from)!;
+    const c = bandOf.get(e.to)!;
     const y1 = from.y + from.card.height / 2;
     const yt = to.y + to.card.height / 2;
-    const xc = laneRight(from) + 12 + 3 * (i % 3);
-    const b = bandOf.get(e.from)!;
-    const yg = bandBottom[b] + bandGap / 2 - 4 + 4 * (i % 3);
-    const xl = Math.max(4, to.x - 10 - 2 * (i % 3));
-    const points = [
-      { x: from.x + from.card.width, y: y1 },
-      { x: xc, y: y1 },
-      { x: xc, y: yg },
-      { x: xl, y: yg },
-      { x: xl, y: yt },
-      { x: to.x, y: yt },
-    ];
+    const xc = laneRight(from) + 12;
+    const xl = to.x - 14;
+    let points: Point[];
+    if (c > b) {
+      const yg = bandBottom[b] + gapAfter[b] / 2;
+      // Past a band in between: along the right of every band, down to the gap above the target's.
+      const yg2 = bandStart[c] - gapAfter[c - 1] / 2;
+      const xr = width + 8;
+      const around =
+        c > b + 1
+          ? [
+              { x: xc, y: yg },
+              { x: xr, y: yg },
+              { x: xr, y: yg2 },
+              { x: xl, y: yg2 },
+            ]
+          : [
+              { x: xc, y: yg },
+              { x: xl, y: yg },
+            ];
+      points = [{ x: from.x + from.card.width, y: y1 }, { x: xc, y: y1 }, ...around, { x: xl, y: yt }, { x: to.x, y: yt }];
+    } else {
+      // Back to an earlier band (a policy that points back): up the right of every band, into the target from the right.
+      const xr = width + 8;
+      const yg = bandStart[c] - (c ? gapAfter[c - 1] / 2 : 4);
+      const xt = to.x + to.card.width;
+      points = [
+        { x: from.x + from.card.width, y: y1 },
+        { x: xr, y: y1 },
+        { x: xr, y: yg },
+        { x: xt + 14, y: yg },
+        { x: xt + 14, y: yt },
+        { x: xt, y: yt },
+      ];
+    }
     placedEdges.set(e, { edge: e, points });
-  });
-  const edges = graph.edges.map((e) => placedEdges.get(e) ?? { edge: e, points: [] });
+  }
+  const titleBoxes: Box[] = titles
+    ? [...titleX].map(([column, x]) => ({
+        x,
+        y: bandTop.get(column)! + headerHeight - 12,
+        width: textWidth(columnTitle[column], columnTitleFont) * 1.1,
+        height: 16,
+      }))
+    : [];
+  const edges = apart(
+    graph.edges.map((e) => placedEdges.get(e) ?? { edge: e, points: [] }),
+    nodes,
+    titleBoxes,
+    2,
+  );
   // An edge leaving the last column of the widest band runs right of it: the drawing includes it.
   for (const e of edges) for (const pt of e.points) width = Math.max(width, pt.x + 6);
   return { direction: 'RIGHT', bandTop, titles, titleX, nodes, edges, width: Math.ceil(width), height: Math.ceil(height) };

@@ -2,12 +2,15 @@
 // (test/fixtures/e2e/istio): with the cursor on an Istio Gateway, "Kubernetes: Trace Service" starts the picker on it;
 // the view draws its servers, the VirtualService route blocks they apply and where those send requests (the graph
 // `kube-netlens trace istio-gateway/shop/public` prints), with the unexpanded short host as the broken hop; the Trace
-// lens above the VirtualService opens its own trace. Screenshots under test-results/e2e/.
+// lens above the VirtualService opens its own trace. The Service api, also reached through a Gateway API route and an
+// Ingress (routes.yaml), has its trace drawn in the side panel with every edge on a line of its own: no DNS name's
+// edge seems to lead into a route backend. Screenshots under test-results/e2e/.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { type EdgeGeometry, edgeGeometryScript, edgeProblems } from '../helpers/edgeGeometry';
 import { type TraceMeasure, measureScript } from '../helpers/traceMeasure';
 import { goTo, openEditor, openFile, patience, readWorkspaceFile, runCommand, webviewText, type Editor } from './harness';
 
@@ -17,6 +20,17 @@ async function traceFrame(page: Page, text: string | RegExp): Promise<Frame> {
   const { frame } = await webviewText(page, text);
   await frame.waitForSelector('.trace-svg .node');
   return frame;
+}
+
+/**
+ * The drawn edges, read in the real webview: each is drawn, none shares a line with an edge between other boxes or runs
+ * through a box, and each ends on its target.
+ */
+async function assertEdgesApart(frame: Frame, edges: number, where: string): Promise<EdgeGeometry> {
+  const g = (await frame.evaluate(edgeGeometryScript())) as EdgeGeometry;
+  assert.equal(g.edges.length, edges, `${where}: every edge is drawn`);
+  assert.deepEqual(edgeProblems(g), [], `${where}: every edge can be followed from its source to its target`);
+  return g;
 }
 
 /** The labels of the drawn boxes, in the order the view lays them out. */
@@ -97,6 +111,9 @@ describe('the trace from an Istio Gateway and a VirtualService (code-server, 136
           !m.overflowsSideways && m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10,
           `the Istio Gateway's trace fits the side panel, readable: ${JSON.stringify(m)}`,
         );
+        // The HTTP server to both route blocks, each to its destination, one of those to its Service: five edges, none
+        // on another's line (the dashed one from http[1] no longer runs along the solid ones).
+        await assertEdgesApart(frame, 5, "the Istio Gateway's trace in the side panel");
         await editor.screenshot('istio-trace-1366-gateway', { doc: true });
       } catch (e) {
         await editor.screenshot('istio-trace-1366-gateway-failed').catch(() => undefined);
@@ -129,4 +146,54 @@ describe('the trace from an Istio Gateway and a VirtualService (code-server, 136
       throw e;
     }
   });
+
+  it(
+    'a Service reached by DNS names, an Ingress rule and a Gateway API route: in the side panel each edge has a line of its own',
+    { timeout: 4 * patience },
+    async () => {
+      const page = editor.page;
+      try {
+        await openFile(page, 'shop.yaml');
+        const lines = readWorkspaceFile(editor, 'shop.yaml').split('\n');
+        const service = lines.indexOf('kind: Service');
+        await goTo(page, lines.indexOf('  name: api', service) + 1, 9);
+        await runCommand(page, 'Kubernetes: Trace Service');
+        const focused = page.locator('.quick-input-list .monaco-list-row.focused');
+        await focused.filter({ hasText: 'api' }).waitFor();
+        assert.match(await focused.innerText(), /at the cursor/);
+        await page.keyboard.press('Enter');
+        const frame = await traceFrame(page, 'Service shop/api');
+        const drawn = await boxes(frame);
+        for (const label of [
+          'DNS name api',
+          'api.shop.svc.cluster.local',
+          'api.example.org/',
+          'HTTPRoute api · rule 1',
+          'HTTPRoute api · rule 2',
+          'Service api port 80',
+        ]) {
+          assert.ok(
+            drawn.some((b) => b.includes(label)),
+            `a box says "${label}": ${JSON.stringify(drawn)}`,
+          );
+        }
+        const m = (await frame.evaluate(measureScript(null))) as TraceMeasure;
+        assert.ok(
+          !m.overflowsSideways && m.drawing && m.drawing.left >= m.canvas.left - 1 && m.drawing.right <= m.canvas.right + 1 && m.minTextPx >= 10,
+          `the Service's trace fits the side panel, readable: ${JSON.stringify(m)}`,
+        );
+        const width = m.canvas.right - m.canvas.left;
+        assert.ok(width < 700, `a side panel (${width} px), where the drawing goes in bands`);
+        // DNS names, the Ingress rule and both route backends to the Service, the listeners to the rules, the rules
+        // to their backends, then the Service to its pods: fourteen edges, none on another's line.
+        const g = await assertEdgesApart(frame, 14, `the Service's trace in a ${Math.round(width)} px side panel`);
+        const into = g.edges.filter((e) => e.to === 'service').map((e) => e.points[e.points.length - 1].y);
+        assert.equal(new Set(into.map((y) => Math.round(y))).size, into.length, `each edge into the Service ends at a place of its own: ${into}`);
+        await editor.screenshot('istio-trace-1366-service-edges', { doc: true });
+      } catch (e) {
+        await editor.screenshot('istio-trace-1366-service-edges-failed').catch(() => undefined);
+        throw e;
+      }
+    },
+  );
 });

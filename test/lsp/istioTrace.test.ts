@@ -38,9 +38,9 @@ describe('language server: Istio Gateways and VirtualServices as trace starts', 
     });
     await client.connection.sendNotification('initialized', {});
     // The server answers once it has indexed the workspace; until then the list may be short.
-    for (let i = 0; i < 100 && listed.length < 6; i++) {
+    for (let i = 0; i < 100 && listed.length < 7; i++) {
       listed = await client.connection.sendRequest<ServiceSummary[]>('kubeNetlens/listServices');
-      if (listed.length < 6) await new Promise((r) => setTimeout(r, 100));
+      if (listed.length < 7) await new Promise((r) => setTimeout(r, 100));
     }
   });
   after(() => {
@@ -50,7 +50,14 @@ describe('language server: Istio Gateways and VirtualServices as trace starts', 
   it('lists the Istio Gateway with its servers and the VirtualService with its hosts, Gateway and destinations', () => {
     assert.deepEqual(
       listed.map((s) => `${s.kind ?? 'Service'} ${s.namespace}/${s.name}`),
-      ['Service istio-system/istio-ingressgateway', 'Service shop/api', 'Service shop/web', 'IstioGateway shop/public', 'VirtualService shop/shop'],
+      [
+        'Service istio-system/istio-ingressgateway',
+        'Service shop/api',
+        'Service shop/web',
+        'Gateway shop/edge',
+        'IstioGateway shop/public',
+        'VirtualService shop/shop',
+      ],
     );
     const gateway = listed.find((s) => s.kind === 'IstioGateway')!;
     assert.deepEqual(gateway.listeners, [
