@@ -170,23 +170,27 @@ function labelsText(c: SettingController): string {
  */
 function controllersIn(lookup: Lookup, setting: AnalysisConfig['ingressController']): readonly Controller[] {
   const out: Controller[] = [];
-  for (const ns of lookup.namespaces()) {
-    for (const w of lookup.workloadsIn(ns)) {
-      if (isController(w)) out.push(w);
-    }
-  }
+  for (const ns of lookup.namespaces()) out.push(...controllersAmong(lookup.workloadsIn(ns)));
   if (!out.length && setting) out.push({ kind: 'namespace', namespace: setting.namespace, labels: new Map(Object.entries(setting.podLabels)) });
   return out;
 }
 
-/** Whether a workload runs an ingress controller's image, once per parsed workload (every Ingress asks of every one). */
-const controllers = new WeakMap<Workload, boolean>();
+/**
+ * The controller workloads of one namespace's list, found once per list: a namespace's workload list is the same
+ * array while the namespace is unchanged (model/cluster.ts keeps its partition), and every Ingress unit asks of every
+ * namespace on every edit (it depends on every workload), so testing each workload's images per unit cost most of an
+ * edit at 10,000 resources.
+ */
+const controllersOfList = new WeakMap<readonly Workload[], readonly Workload[]>();
+
+function controllersAmong(workloads: readonly Workload[]): readonly Workload[] {
+  let found = controllersOfList.get(workloads);
+  if (!found) controllersOfList.set(workloads, (found = workloads.filter(isController)));
+  return found;
+}
 
 function isController(w: Workload): boolean {
-  let found = controllers.get(w);
-  if (found === undefined)
-    controllers.set(w, (found = w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))));
-  return found;
+  return w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)));
 }
 
 function blockedBackend(
