@@ -8,17 +8,6 @@ import type { Ingress, IngressBackend, Workload } from '../model/resources';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
-/** Images of ingress controllers whose own pods proxy the requests to the backends' pods. */
-const controllerImages: readonly RegExp[] = [
-  /(^|\/)ingress-nginx\/controller(:|@|$)/,
-  /(^|\/)nginx-ingress-controller(:|@|$)/,
-  /(^|\/)nginx\/nginx-ingress(:|@|$)/,
-  /(^|\/)traefik(:|@|$)/,
-  /(^|\/)haproxytech\/kubernetes-ingress(:|@|$)/,
-  /(^|\/)haproxy-ingress(:|@|$)/,
-  /(^|\/)kong\/kubernetes-ingress-controller(:|@|$)/,
-];
-
 export const ingressBackendPolicyBlocked = defineRule({
   code: 'ingress-backend-policy-blocked',
   subjects: ['ingresses'],
@@ -165,32 +154,13 @@ function labelsText(c: SettingController): string {
 }
 
 /**
- * The ingress controller workloads of the scope, recognised by their image; with none, the pods the
- * `ingressController` setting names; with neither, none (the rule stays quiet: unknown).
+ * The ingress controller workloads of the scope, recognised by their image (model/ingressControllers.ts); with none,
+ * the pods the `ingressController` setting names; with neither, none (the rule stays quiet: unknown).
  */
 function controllersIn(lookup: Lookup, setting: AnalysisConfig['ingressController']): readonly Controller[] {
-  const out: Controller[] = [];
-  for (const ns of lookup.namespaces()) out.push(...controllersAmong(lookup.workloadsIn(ns)));
-  if (!out.length && setting) out.push({ kind: 'namespace', namespace: setting.namespace, labels: new Map(Object.entries(setting.podLabels)) });
-  return out;
-}
-
-/**
- * The controller workloads of one namespace's list, found once per list: a namespace's workload list is the same
- * array while the namespace is unchanged (model/cluster.ts keeps its partition), and every Ingress unit asks of every
- * namespace on every edit (it depends on every workload), so testing each workload's images per unit cost most of an
- * edit at 10,000 resources.
- */
-const controllersOfList = new WeakMap<readonly Workload[], readonly Workload[]>();
-
-function controllersAmong(workloads: readonly Workload[]): readonly Workload[] {
-  let found = controllersOfList.get(workloads);
-  if (!found) controllersOfList.set(workloads, (found = workloads.filter(isController)));
-  return found;
-}
-
-function isController(w: Workload): boolean {
-  return w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)));
+  const found = lookup.ingressControllers();
+  if (found.length || !setting) return found;
+  return [{ kind: 'namespace', namespace: setting.namespace, labels: new Map(Object.entries(setting.podLabels)) }];
 }
 
 function blockedBackend(
