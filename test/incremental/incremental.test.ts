@@ -62,6 +62,8 @@ const workload = fc
     serviceName: fc.constantFrom('api', 'db', 'dbb', ''),
     portName: fc.constantFrom(...portNames),
     port: fc.constantFrom(80, 8080),
+    // an ingress controller's image: the Ingresses' backends must admit its pods (ingress-backend-policy-blocked)
+    image: fc.constantFrom('c', 'c', 'c', 'registry.k8s.io/ingress-nginx/controller:v1.11.2'),
   })
   .map((w) =>
     [
@@ -73,7 +75,7 @@ const workload = fc
       `  selector: {matchLabels: {app: ${w.app}${w.tier ? `, tier: ${w.tier}` : ''}}}`,
       '  template:',
       `    metadata: {labels: {app: ${w.app}${w.tier ? `, tier: ${w.tier}` : ''}}}`,
-      `    spec: {containers: [{name: c, image: c, ports: [{name: ${w.portName}, containerPort: ${w.port}}]}]}`,
+      `    spec: {containers: [{name: c, image: ${w.image}, ports: [{name: ${w.portName}, containerPort: ${w.port}}]}]}`,
     ].join('\n'),
   );
 
@@ -460,5 +462,40 @@ describe('incremental diagnostics', () => {
     const after = diagnosticsFor(second.analysis, second.earlier);
     assert.match(after.find((f) => f.code === 'statefulset-service-missing')?.message ?? '', /exists in namespace "shop"/);
     assert.deepEqual(canonical(after), canonical(diagnosticsFromScratch(second.analysis)));
+  });
+
+  it('an ingress controller coming, changing or uncovered elsewhere reaches the Ingresses whose backends it cannot reach', () => {
+    const ws = createWorkspace();
+    const shop = [
+      'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing, namespace: shop}\nspec:\n  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}}]',
+      'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec: {selector: {app: web}, ports: [{port: 80, targetPort: 8080}]}',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: web, ports: [{containerPort: 8080}]}]}',
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: web-in, namespace: shop}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  ingress: [{from: [{podSelector: {matchLabels: {app: api}}}]}]',
+    ].join('\n---\n');
+    const controller = (image: string, name = 'ingress-nginx-controller') =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: ingress-nginx}\nspec:\n  selector: {matchLabels: {app: ingress-nginx}}\n  template:\n    metadata: {labels: {app: ingress-nginx}}\n    spec: {containers: [{name: controller, image: ${image}}]}\n`;
+    const nginx = 'registry.k8s.io/ingress-nginx/controller:v1.11.2';
+    const blocked = (fs: readonly Finding[]) => fs.filter((f) => f.code === 'ingress-backend-policy-blocked').length;
+    ws.replaceDisk(new Map([['file:///w/shop.yaml', shop + '\n']]), []);
+    let snap = ws.snapshot();
+    assert.equal(blocked(diagnosticsFor(snap.analysis, snap.earlier)), 0, 'no controller described: quiet');
+    const step = (what: string, expected: number) => {
+      snap = ws.snapshot();
+      const found = diagnosticsFor(snap.analysis, snap.earlier);
+      assert.equal(blocked(found), expected, what);
+      assert.deepEqual(canonical(found), canonical(diagnosticsFromScratch(snap.analysis)), what);
+    };
+    ws.setDiskText('file:///w/ingress.yaml', controller(nginx));
+    step('a controller added in another file and namespace', 1);
+    ws.setDiskText('file:///w/ingress.yaml', controller('example/proxy:1'));
+    step('its image changed to one that is no controller', 0);
+    // Two definitions of one Deployment in one folder: lookups see the first; deleting it uncovers the controller.
+    ws.setDiskText('file:///w/ingress.yaml', controller('example/proxy:1', 'edge'));
+    ws.setDiskText('file:///w/zz-ingress.yaml', controller(nginx, 'edge'));
+    snap = ws.snapshot();
+    const shown = diagnosticsFor(snap.analysis, snap.earlier);
+    assert.deepEqual(canonical(shown), canonical(diagnosticsFromScratch(snap.analysis)), 'two definitions');
+    ws.deleteDiskText('file:///w/ingress.yaml');
+    step('the first definition deleted', 1);
   });
 });

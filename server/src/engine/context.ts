@@ -20,6 +20,7 @@ import { ingressesClaiming } from '../analysis/ingressClaims';
 import { gatewayParentsOf, routesNamingGateway } from '../analysis/routeClaims';
 import { publishedNames, servicesPublishing } from '../analysis/externalDns';
 import { isControllerLabel } from '../model/podLabels';
+import { ingressControllersOf, isIngressController } from '../model/ingressControllers';
 import { isService, isWorkload, type EndpointSlice, type Endpoints, type Ingress, type Resource, type Service, type Workload } from '../model/resources';
 import { selectorMatches, type LabelSelector, type SelectorRequirement } from '../model/selector';
 import type { Lookup, RuleContext } from '../rules/rule';
@@ -31,6 +32,8 @@ export function keysOf(r: Resource, into: Set<DepKey>): void {
   into.add(dep.object(r.kind, r.namespace, r.name));
   if (isWorkload(r)) {
     into.add(dep.workloads(r.namespace));
+    // a controller's coming, going or change (its labels, its namespace) touches the key through either version
+    if (isIngressController(r)) into.add(dep.ingressControllers);
     for (const [k, v] of r.template.labels) into.add(dep.podLabel(r.namespace, k, v));
   }
   if (r.kind === 'NetworkPolicy') into.add(dep.policies(r.namespace));
@@ -293,6 +296,10 @@ export function unitContext(config: AnalysisConfig, resolutions?: ResolutionMemo
     namespaces() {
       record(dep.namespaceSet);
       return a().cluster.namespaces;
+    },
+    ingressControllers() {
+      record(dep.ingressControllers);
+      return ingressControllersOf(a().cluster);
     },
     gatewaysIn(namespace) {
       record(dep.gateways(namespace));

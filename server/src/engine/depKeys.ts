@@ -26,12 +26,14 @@
 //   certs:<namespace>   the cert-manager Certificates in it;
 //   extdns:<name>       the Services of every namespace whose ExternalDNS annotation publishes that name;
 //   nsset               which namespaces exist (iterating them, or closest-name searches over them);
+//   ingress-controllers the workloads of every namespace that run an ingress controller's image (model/ingressControllers.ts);
 //   *                   anything at all (whole-cluster analyses such as every DNS record or every Ingress route).
 
 export type DepKey =
   | '*'
   | 'charts'
   | 'nsset'
+  | 'ingress-controllers'
   | 'istio-se'
   | 'istio-dr'
   | `file:${string}`
@@ -61,6 +63,7 @@ export const dep = {
   anything: '*',
   charts: 'charts',
   namespaceSet: 'nsset',
+  ingressControllers: 'ingress-controllers',
   serviceEntries: 'istio-se',
   destinationRules: 'istio-dr',
   file: (uri: string) => `file:${uri}`,

@@ -11,6 +11,7 @@ import { boundRelated, type Finding } from '../rules/finding';
 import { rules } from '../rules/index';
 import { fileNamed, fileObjectsIn, objectsOfFiles, type NamespaceObjects } from '../model/cluster';
 import type { Resource } from '../model/resources';
+import { ingressControllersOf } from '../model/ingressControllers';
 import { mapRenderedFindings } from './renderedFindings';
 import { keysOf, resolveKnown, sameResolution, unitContext, type KnownResolution } from './context';
 import { dep, isAnswerKey, type DepKey } from './depKeys';
@@ -450,17 +451,28 @@ function* changedKeys(before: Analysis, after: Analysis): Generator<void, { chan
   }
   // Which namespaces exist is a question each scope answers for itself (its cluster holds the files it sees).
   const clusterOf = (s: ScopeAnalysis) => s.cluster ?? s.analysis.cluster;
-  const scopesBefore = new Map(before.scopes().map((s) => [s.id, clusterOf(s).namespaces]));
+  const scopesBefore = new Map(before.scopes().map((s) => [s.id, clusterOf(s)]));
   for (const scope of after.scopes()) {
-    const na = scopesBefore.get(scope.id);
-    const nb = clusterOf(scope).namespaces;
-    if (!na || na === nb) continue;
+    const ca = scopesBefore.get(scope.id);
+    const cb = clusterOf(scope);
+    if (!ca || ca === cb) continue;
+    // Which workloads are ingress controllers can change without any of them being edited: a definition that hid a
+    // controller of the same name (model/cluster.ts: lookups see the first) going away. Both lists are made once per
+    // cluster, from the namespaces' lists kept while they are unchanged.
+    if (!sameList(ingressControllersOf(ca), ingressControllersOf(cb))) keys.add(dep.ingressControllers);
+    const na = ca.namespaces;
+    const nb = cb.namespaces;
+    if (na === nb) continue;
     for (const n of na) if (!nb.has(n)) keys.add(dep.namespaceExists(n));
     for (const n of nb) if (!na.has(n)) keys.add(dep.namespaceExists(n));
     // Iterating the namespaces reads their order too (first appearance in file order), which an edit can change alone.
     if (na.size !== nb.size || [...na].join('/') !== [...nb].join('/')) keys.add(dep.namespaceSet);
   }
   return { changed: keys, files };
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** Parse problems first, file by file, then the ordered rule findings; capped per file. */

@@ -210,9 +210,9 @@ function workloadHover(analysis: Analysis, w: Workload, place: CursorPlace, offs
   if (
     last &&
     (last.key === 'hostname' || last.key === 'subdomain') &&
-    t.spec &&
-    last.parent.span.start === t.spec.span.start &&
-    last.parent.span.end === t.spec.span.end
+    t.specSpan &&
+    last.parent.span.start === t.specSpan.start &&
+    last.parent.span.end === t.specSpan.end
   ) {
     return { markdown: hostnameHover(analysis, w, last.key), span };
   }

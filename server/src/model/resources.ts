@@ -161,7 +161,11 @@ export interface PodTemplate {
   readonly setHostnameAsFQDN: boolean;
   /** Endpoints objects the pod's volumes read directly (`glusterfs.endpoints`), by name in the pod's namespace. */
   readonly volumeEndpoints: readonly string[];
-  readonly spec?: YMap;
+  /**
+   * Where the pod spec mapping is. Its YAML tree is not kept (the trees of every workload's pod spec were most of the
+   * live heap after indexing): a rule that needs its entries reads the tree again (model/trees.ts `treeOf`).
+   */
+  readonly specSpan?: Span;
   readonly span: Span;
 }
 
@@ -743,7 +747,7 @@ export function readPodTemplate(n: YNode | undefined, fallback: Span): PodTempla
       const name = text(at(v, 'glusterfs', 'endpoints'));
       return name ? [name] : [];
     }),
-    spec: isMap(spec) ? spec : undefined,
+    specSpan: isMap(spec) ? spec.span : undefined,
     span: n?.span ?? fallback,
   };
 }

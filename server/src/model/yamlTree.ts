@@ -97,11 +97,17 @@ export function bool(n: YNode | undefined): boolean | undefined {
 
 /** A mapping of strings to strings (labels, selectors, annotations); non-string values are skipped. */
 export function stringMap(n: YNode | undefined): ReadonlyMap<string, string> {
+  if (!isMap(n) || !n.entries.size) return noStrings;
   const out = new Map<string, string>();
-  if (!isMap(n)) return out;
   for (const [k, e] of n.entries) {
     const v = text(e.value);
     if (v !== undefined) out.set(k, v);
   }
   return out;
 }
+
+/**
+ * The one empty map every absent `labels`, `annotations` or selector reads to (read-only, so it is never written):
+ * most objects have no annotations, and an empty Map per object was 2 MB of the live heap at 10,000 resources.
+ */
+const noStrings: ReadonlyMap<string, string> = new Map();

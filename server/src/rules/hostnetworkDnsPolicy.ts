@@ -3,7 +3,9 @@
 import { zoneOf } from '../analysis/dnsRecords';
 import { messages } from '../l10n/l10n';
 import type { Workload } from '../model/resources';
-import { entry } from '../model/yamlTree';
+import { treeOf } from '../model/trees';
+import { atPath, entry } from '../model/yamlTree';
+import { podSpecPath } from '../analysis/validation/validatePodSpec';
 import { namesIn } from './dnsNameUnresolved';
 import type { Fix } from './finding';
 import { insertAfter, replaceSpan } from './fixes/fieldEdits';
@@ -63,8 +65,10 @@ spec:
       if (!named) continue;
       const source = lookup.fileText(w.uri) ?? '';
       const fixes: Fix[] = [];
-      const policy = entry(t.spec, 'dnsPolicy');
-      const hostNetwork = entry(t.spec, 'hostNetwork');
+      // the pod spec's tree is not kept with the workload: read again for the fix, only when the rule reports
+      const spec = atPath(treeOf(w), podSpecPath(w.kind));
+      const policy = entry(spec, 'dnsPolicy');
+      const hostNetwork = entry(spec, 'hostNetwork');
       if (policy)
         fixes.push({
           title: msg('Set dnsPolicy: ClusterFirstWithHostNet'),

@@ -8,17 +8,6 @@ import type { Ingress, IngressBackend, Workload } from '../model/resources';
 import { refOf } from './refOf';
 import { defineRule, type Lookup } from './rule';
 
-/** Images of ingress controllers whose own pods proxy the requests to the backends' pods. */
-const controllerImages: readonly RegExp[] = [
-  /(^|\/)ingress-nginx\/controller(:|@|$)/,
-  /(^|\/)nginx-ingress-controller(:|@|$)/,
-  /(^|\/)nginx\/nginx-ingress(:|@|$)/,
-  /(^|\/)traefik(:|@|$)/,
-  /(^|\/)haproxytech\/kubernetes-ingress(:|@|$)/,
-  /(^|\/)haproxy-ingress(:|@|$)/,
-  /(^|\/)kong\/kubernetes-ingress-controller(:|@|$)/,
-];
-
 export const ingressBackendPolicyBlocked = defineRule({
   code: 'ingress-backend-policy-blocked',
   subjects: ['ingresses'],
@@ -165,28 +154,13 @@ function labelsText(c: SettingController): string {
 }
 
 /**
- * The ingress controller workloads of the scope, recognised by their image; with none, the pods the
- * `ingressController` setting names; with neither, none (the rule stays quiet: unknown).
+ * The ingress controller workloads of the scope, recognised by their image (model/ingressControllers.ts); with none,
+ * the pods the `ingressController` setting names; with neither, none (the rule stays quiet: unknown).
  */
 function controllersIn(lookup: Lookup, setting: AnalysisConfig['ingressController']): readonly Controller[] {
-  const out: Controller[] = [];
-  for (const ns of lookup.namespaces()) {
-    for (const w of lookup.workloadsIn(ns)) {
-      if (isController(w)) out.push(w);
-    }
-  }
-  if (!out.length && setting) out.push({ kind: 'namespace', namespace: setting.namespace, labels: new Map(Object.entries(setting.podLabels)) });
-  return out;
-}
-
-/** Whether a workload runs an ingress controller's image, once per parsed workload (every Ingress asks of every one). */
-const controllers = new WeakMap<Workload, boolean>();
-
-function isController(w: Workload): boolean {
-  let found = controllers.get(w);
-  if (found === undefined)
-    controllers.set(w, (found = w.template.containers.some((c) => c.image !== undefined && controllerImages.some((re) => re.test(c.image!)))));
-  return found;
+  const found = lookup.ingressControllers();
+  if (found.length || !setting) return found;
+  return [{ kind: 'namespace', namespace: setting.namespace, labels: new Map(Object.entries(setting.podLabels)) }];
 }
 
 function blockedBackend(

@@ -110,6 +110,11 @@ export interface Lookup {
   namespaceDeclaration(namespace: string): Resource | undefined;
   /** Every namespace in scope, in order of first appearance. */
   namespaces(): Iterable<string>;
+  /**
+   * The workloads in scope that run an ingress controller's image (model/ingressControllers.ts), namespace by
+   * namespace: a unit that asks depends on which workloads those are, not on every workload of the scope.
+   */
+  ingressControllers(): readonly Workload[];
   /** The Gateway API Gateways of a namespace (gateway semantics §G1; other groups' Gateways are not among them). */
   gatewaysIn(namespace: string): readonly Gateway[];
   /**
