@@ -58,7 +58,12 @@ export function statusTooltip(s: StatusParams, l10n: L10n = english): string {
       ),
     );
   if (s.skippedTests)
-    skipped.push(l10n.t('{0}: test suites (chainsaw, kuttl, Go testdata), which a test harness applies, patches and asserts', files(s.skippedTests)));
+    skipped.push(
+      l10n.t(
+        '{0}: test suites (chainsaw, kuttl, Go testdata), which a test harness applies, patches and asserts, or Go modules copied into vendor/',
+        files(s.skippedTests),
+      ),
+    );
   if (s.skippedOther) skipped.push(l10n.t('{0}: too large (kubeNetlens.files.maxSizeKB), too deeply nested or binary, not read', files(s.skippedOther)));
   if (skipped.length) lines.push('', l10n.t('Not analysed on their own:'), ...skipped.map((l) => `- ${l}`));
   return lines.join('\n');

@@ -201,7 +201,7 @@ describe('kube-netlens check', () => {
     const text = runCli(['check', '.'], { cwd: dir });
     assert.match(
       text.stdout,
-      /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies\)\n$/,
+      /\n2 errors, 0 warnings in 20 files \(17 test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies, or Go modules copied into vendor\/\)\n$/,
     );
   });
 

@@ -38,7 +38,7 @@ describe('the status item', () => {
     assert.deepEqual(notAnalysed, [
       '- 6 files: Kustomize build inputs (kustomizations, the bases, patches and files they read), checked in each build they are part of',
       '- 1 file: Helm chart templates of charts not rendered, or other Go templates ({{ }}), which only a render turns into objects',
-      '- 1 file: test suites (chainsaw, kuttl, Go testdata), which a test harness applies, patches and asserts',
+      '- 1 file: test suites (chainsaw, kuttl, Go testdata), which a test harness applies, patches and asserts, or Go modules copied into vendor/',
       '- 1 file: too large (kubeNetlens.files.maxSizeKB), too deeply nested or binary, not read',
     ]);
     assert.ok(!statusTooltip(status).includes('skipped as too large'), 'build inputs are not called too large');

@@ -59,8 +59,8 @@ export function summaryOf(findings: readonly Finding[], counts: FileCounts, msg:
     skipped.push(
       count(
         counts.testSuites,
-        msg('{0} test suite file skipped: chainsaw, kuttl or Go testdata, which a test harness applies', counts.testSuites),
-        msg('{0} test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies', counts.testSuites),
+        msg('{0} test suite file skipped: chainsaw, kuttl or Go testdata, which a test harness applies, or a Go module copied into vendor/', counts.testSuites),
+        msg('{0} test suite files skipped: chainsaw, kuttl or Go testdata, which a test harness applies, or Go modules copied into vendor/', counts.testSuites),
       ),
     );
   if (counts.tooLarge)

@@ -19,7 +19,8 @@ export type FileRole =
   /** A file under a chart's `templates/` folder (a folder with `Chart.yaml`). */
   | 'chart-template'
   /**
-   * A file of a test suite (semantics §9.5): in a chainsaw or kuttl test folder, or under a Go `testdata/` folder.
+   * A file of a test suite (semantics §9.5): in a chainsaw or kuttl test folder, or under a Go `testdata/` folder;
+   * also a file of a Go module vendored into `vendor/<module path>/` (a dependency's own test data).
    * A test harness applies, patches and asserts its partial objects; nobody applies them as written.
    */
   | 'test-suite';
@@ -129,7 +130,10 @@ export function changesTestSuites(uri: string, before: string, after: string): b
  *   chainsaw.kyverno.io), a kuttl TestStep or TestAssert, or an `NN-assert….yaml` / `NN-errors….yaml` step (the
  *   naming kuttl and chainsaw's manifest-based tests share) is a test folder, with its sub-folders;
  * - a kuttl TestSuite file is the suite's, and each folder of its `testDirs` holding `NN-name.yaml` steps a test folder;
- * - every file with a folder named `testdata` on its path below the workspace's common folder (Go test fixtures).
+ * - every file with a folder named `testdata` on its path below the workspace's common folder (Go test fixtures);
+ * - every file of a Go module copied into a `vendor/` folder by `go mod vendor` (`vendor/k8s.io/apimachinery/…`: a
+ *   module path begins with a domain name, so the folder right under `vendor` has a dot): a dependency's own test
+ *   data, never what the repository deploys. A `vendor/cert-manager/` folder of manifests a team keeps is read.
  * A folder of numbered manifests (`00-namespace.yaml`, `01-app.yaml`) with no assert or errors step is not a test.
  */
 function testSuiteFiles(uris: readonly string[], textOf: (uri: string) => string | undefined): Set<string> {
@@ -163,7 +167,8 @@ function testSuiteFiles(uris: readonly string[], textOf: (uri: string) => string
   const common = commonFolder(uris);
   for (const uri of uris) {
     if (out.has(uri)) continue;
-    if (uri.slice(common.length).split('/').slice(0, -1).includes('testdata')) {
+    const folders = uri.slice(common.length).split('/').slice(0, -1);
+    if (folders.includes('testdata') || folders.some((f, i) => f === 'vendor' && folders[i + 1]?.includes('.'))) {
       out.add(uri);
       continue;
     }

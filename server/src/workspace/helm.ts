@@ -76,13 +76,8 @@ function outsideWorkspace(chart: Chart, valueSet: ValueSet, run: HelmRun): Rende
   });
   const inside = (real: string) => roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep));
   const shown = (p: string) => (roots.length ? relative(roots[0], p).split(sep).join('/') : p);
-  const problem = (why: Phrase): RenderProblem => ({
-    uri: chart.chartYaml,
-    span: chart.nameSpan,
-    severity: 'warning',
-    code: 'helm-not-rendered',
-    ...worded(phrase('Chart {0} is not rendered ({1}): {2}', chart.name, valueSet.label, why)),
-  });
+  const problem = (why: Phrase): RenderProblem =>
+    chartNote(chart, 'warning', 'helm-not-rendered', phrase('Chart {0} is not rendered ({1}): {2}', chart.name, valueSet.label, why));
   if (!run.valuesAnywhere) {
     for (const f of valueSet.valuesFiles) {
       let real: string | undefined;
@@ -225,36 +220,32 @@ export function missingDependencies(chart: Chart, charts: readonly Chart[]): Ren
   return out;
 }
 
+/** A note on a chart, on the name in its Chart.yaml: every problem of a chart that is not about one template line. */
+function chartNote(chart: Chart, severity: RenderProblem['severity'], code: RenderProblem['code'], why: Phrase): RenderProblem {
+  return { uri: chart.chartYaml, span: chart.nameSpan, severity, code, ...worded(why) };
+}
+
 /** Each top-level chart's note when helm is not there: its templates are not rendered. */
 export function helmMissingProblem(chart: Chart): RenderProblem {
-  return {
-    uri: chart.chartYaml,
-    span: chart.nameSpan,
-    severity: 'information',
-    code: 'helm-not-rendered',
-    ...worded(
-      phrase(
-        'Chart {0} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set `kubeNetlens.helm.path` (on the command line: --helm PATH) to the helm executable.',
-        chart.name,
-      ),
+  return chartNote(
+    chart,
+    'information',
+    'helm-not-rendered',
+    phrase(
+      'Chart {0} is not rendered, so its templates are not checked: rendering needs helm. Install helm on PATH or set `kubeNetlens.helm.path` (on the command line: --helm PATH) to the helm executable.',
+      chart.name,
     ),
-  };
+  );
 }
 
 /** Each top-level chart's note in an untrusted workspace, where helm never runs. */
 export function untrustedProblem(chart: Chart): RenderProblem {
-  return {
-    uri: chart.chartYaml,
-    span: chart.nameSpan,
-    severity: 'information',
-    code: 'helm-not-rendered',
-    ...worded(
-      phrase(
-        'Chart {0} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.',
-        chart.name,
-      ),
-    ),
-  };
+  return chartNote(
+    chart,
+    'information',
+    'helm-not-rendered',
+    phrase('Chart {0} is not rendered, so its templates are not checked: Helm charts are rendered (by running helm) only in a trusted workspace.', chart.name),
+  );
 }
 
 /**
@@ -284,29 +275,18 @@ export function unitFromExit(
   if (exit.spawnError)
     return {
       ...base,
-      problems: [
-        {
-          uri: chart.chartYaml,
-          span: chart.nameSpan,
-          severity: 'warning',
-          code: 'helm-failed',
-          ...worded(phrase('helm could not be started for {0}: {1}', where, exit.spawnError)),
-        },
-      ],
+      problems: [chartNote(chart, 'warning', 'helm-failed', phrase('helm could not be started for {0}: {1}', where, exit.spawnError))],
     };
   if (exit.tooLarge) {
     return {
       ...base,
       problems: [
-        {
-          uri: chart.chartYaml,
-          span: chart.nameSpan,
-          severity: 'warning',
-          code: 'helm-failed',
-          ...worded(
-            phrase('helm template wrote more than {0} MB for {1} and was stopped; a render that large is not checked.', maxRenderBytes / (1024 * 1024), where),
-          ),
-        },
+        chartNote(
+          chart,
+          'warning',
+          'helm-failed',
+          phrase('helm template wrote more than {0} MB for {1} and was stopped; a render that large is not checked.', maxRenderBytes / (1024 * 1024), where),
+        ),
       ],
     };
   }
@@ -314,19 +294,16 @@ export function unitFromExit(
     return {
       ...base,
       problems: [
-        {
-          uri: chart.chartYaml,
-          span: chart.nameSpan,
-          severity: 'warning',
-          code: 'helm-failed',
-          ...worded(
-            phrase(
-              'helm template did not finish within {0} for {1} and was stopped; its templates are not checked.',
-              timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`,
-              where,
-            ),
+        chartNote(
+          chart,
+          'warning',
+          'helm-failed',
+          phrase(
+            'helm template did not finish within {0} for {1} and was stopped; its templates are not checked.',
+            timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`,
+            where,
           ),
-        },
+        ),
       ],
     };
   }
@@ -436,22 +413,19 @@ function oversizedValues(chart: Chart, valueSet: ValueSet, run: HelmRun): Render
     }
     if (size <= limit) continue;
     const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(n >= 10 * 1024 * 1024 ? 0 : 1)} MB` : `${Math.ceil(n / 1024)} KB`);
-    return {
-      uri: chart.chartYaml,
-      span: chart.nameSpan,
-      severity: 'warning',
-      code: 'helm-failed',
-      ...worded(
-        phrase(
-          'Chart {0}, {1} is not rendered: the values file {2} is {3}, over the {4} size limit (kubeNetlens.files.maxSizeKB).',
-          chart.name,
-          valueSet.label,
-          relativeTo(chart.root, uri),
-          mb(size),
-          mb(limit),
-        ),
+    return chartNote(
+      chart,
+      'warning',
+      'helm-failed',
+      phrase(
+        'Chart {0}, {1} is not rendered: the values file {2} is {3}, over the {4} size limit (kubeNetlens.files.maxSizeKB).',
+        chart.name,
+        valueSet.label,
+        relativeTo(chart.root, uri),
+        mb(size),
+        mb(limit),
       ),
-    };
+    );
   }
   return undefined;
 }
@@ -462,24 +436,21 @@ export function omittedValueSetsNote(chart: Chart): RenderProblem | undefined {
   if (!omitted?.length) return undefined;
   const named = omitted.slice(0, 10).join(', ');
   const total = (chart.valueSets.length + omitted.length).toLocaleString('en-US');
-  return {
-    uri: chart.chartYaml,
-    span: chart.nameSpan,
-    severity: 'information',
-    code: 'helm-not-rendered',
-    ...worded(
-      omitted.length > 10
-        ? phrase(
-            'Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3} and {4} more.',
-            chart.name,
-            total,
-            chart.valueSets.length,
-            named,
-            (omitted.length - 10).toLocaleString('en-US'),
-          )
-        : phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3}.', chart.name, total, chart.valueSets.length, named),
-    ),
-  };
+  return chartNote(
+    chart,
+    'information',
+    'helm-not-rendered',
+    omitted.length > 10
+      ? phrase(
+          'Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3} and {4} more.',
+          chart.name,
+          total,
+          chart.valueSets.length,
+          named,
+          (omitted.length - 10).toLocaleString('en-US'),
+        )
+      : phrase('Chart {0} has {1} value sets; only the first {2} are rendered. Not rendered: {3}.', chart.name, total, chart.valueSets.length, named),
+  );
 }
 
 /** A plan's unit when helm does not run for it; `first` says whether it carries the chart's own notes. */
