@@ -482,6 +482,24 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     assert.equal(p.code, 'kustomize-not-rendered');
     assert.match(p.message, /vars are not evaluated/);
   });
+
+  it('a base with a field not evaluated here stops the build only after the resources listed after it: a remote one or a missing file is what is said, as Kustomize says it', () => {
+    const base = {
+      'file:///e/base/web.yaml': service,
+      'file:///e/base/conf.yaml': 'images: []\n',
+      'file:///e/base/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf.yaml\n',
+    };
+    const remote = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n- https://example.invalid/app.yaml\n' }, 'file:///e/root');
+    assert.equal(remote.code, 'kustomize-not-rendered');
+    assert.match(remote.message, /remote resource 'https:\/\/example\.invalid\/app\.yaml'/);
+    const missing = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n- gone.yaml\n' }, 'file:///e/root');
+    assert.equal(missing.code, 'kustomize-render-failed');
+    assert.match(missing.message, /gone\.yaml/);
+    // with nothing after it failing, the base's field is what stops the build
+    const alone = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n' }, 'file:///e/root');
+    assert.equal(alone.code, 'kustomize-not-rendered');
+    assert.match(alone.message, /custom transformer configurations are not read/);
+  });
 });
 
 describe('Kustomize rendering: cluster-scoped as Kustomize’s built-in schema knows it, by group and version', () => {

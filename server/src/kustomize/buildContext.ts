@@ -70,6 +70,8 @@ export class Stop extends Error {
     readonly span: Span,
     readonly reason: string | Phrase,
     readonly notRendered = false,
+    /** A field Kustomize evaluates and this renderer does not (load.ts `notEvaluated`): not a refusal of the build. */
+    readonly notEvaluated = false,
   ) {
     super(typeof reason === 'string' ? reason : say(reason, messages(undefined)));
   }

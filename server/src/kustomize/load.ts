@@ -76,7 +76,7 @@ export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): K
         phrase("the field '{0}' is not a Kustomization field Kubernetes Network Lens evaluates", e.k),
         true,
       );
-    notEvaluated.push({ field: e.k, stop: new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true) });
+    notEvaluated.push({ field: e.k, stop: new Stop(uri, e.ks?.span ?? { start: 0, end: 0 }, why, true, true) });
   }
   return { uri, dir, node, text, notEvaluated };
 }

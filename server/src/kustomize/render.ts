@@ -66,6 +66,10 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
   // a Component built directly (the root) is built as a kustomization, as Kustomize does; listed as a resource it is refused
   if (!component && kind === 'Component' && stack.length > 1)
     throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
+  // A base Kustomize builds but this renderer does not evaluate (its vars, transformer configurations…) stops the
+  // build only once every other resource has loaded: Kustomize goes on past that base, so a missing file or a remote
+  // resource listed after it is what Kustomize refuses the build for, and what is said.
+  let deferred: Stop | undefined;
   for (const field of ['resources', 'bases'])
     for (const entry of stringList(k, field)) {
       if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote resource '{0}' is not fetched", entry.value), true);
@@ -76,7 +80,12 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       }
       if (ctx.fsys.list(uri) !== undefined) {
         if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
-        appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
+        try {
+          appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
+        } catch (e) {
+          if (!(e instanceof Stop && e.notEvaluated)) throw e;
+          deferred ??= e;
+        }
         continue;
       }
       // nothing the view may show there (an untrusted workspace reads nothing outside its folders): outside the
@@ -84,6 +93,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, phrase("'{0}' is neither a file nor a folder", entry.value));
     }
+  if (deferred) throw deferred;
   stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
   stopIfNotEvaluated(ctx, k, 'afterGenerators');
