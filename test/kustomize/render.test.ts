@@ -499,6 +499,16 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     const alone = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n' }, 'file:///e/root');
     assert.equal(alone.code, 'kustomize-not-rendered');
     assert.match(alone.message, /custom transformer configurations are not read/);
+    // Kustomize goes on to the components too: a remote resource in one is the refusal
+    const component = problemOf(
+      {
+        ...base,
+        'file:///e/aso/kustomization.yaml': 'kind: Component\nresources:\n- https://example.invalid/operator.yaml\n',
+        'file:///e/root/kustomization.yaml': 'resources:\n- ../base\ncomponents:\n- ../aso\n',
+      },
+      'file:///e/root',
+    );
+    assert.match(component.message, /remote resource 'https:\/\/example\.invalid\/operator\.yaml'/);
   });
 });
 

@@ -93,7 +93,12 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, phrase("'{0}' is neither a file nor a folder", entry.value));
     }
-  if (deferred) throw deferred;
+  if (deferred) {
+    // Kustomize goes on to the components: a remote resource or a missing file among them is what it refuses the
+    // build for. They are only looked through here, not built (the deferred base's objects are missing).
+    refuseListed(ctx, k, 'components', stack);
+    throw deferred;
+  }
   stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
   stopIfNotEvaluated(ctx, k, 'afterGenerators');
@@ -107,6 +112,35 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
   }
   stopIfNotEvaluated(ctx, k, 'afterComponents');
   return runTransformers(ctx, k, ra);
+}
+
+/**
+ * Kustomize's refusals among what `k` lists under `field` and below, without building anything: a remote resource, a
+ * file or folder that is not there (through the load restrictor). Only for the components of a kustomization whose
+ * build already stopped at something not evaluated here.
+ */
+function refuseListed(ctx: Ctx, k: Kust, field: string, stack: readonly string[]): void {
+  for (const entry of stringList(k, field)) {
+    if (remote.test(entry.value))
+      throw new Stop(
+        entry.src.uri,
+        entry.src.span,
+        field === 'components'
+          ? phrase("the remote component '{0}' is not fetched", entry.value)
+          : phrase("the remote resource '{0}' is not fetched", entry.value),
+        true,
+      );
+    const uri = resolveUri(k.dir, entry.value);
+    if (field !== 'components' && isFile(ctx, uri)) continue;
+    if (ctx.fsys.list(uri) === undefined) {
+      if (field === 'components') throw new Stop(entry.src.uri, entry.src.span, `the component folder '${entry.value}' does not exist`);
+      readIn(ctx, k.dir, uri, entry.src);
+      throw unreadable(ctx, uri, entry.src, phrase("'{0}' is neither a file nor a folder", entry.value));
+    }
+    if (stack.includes(uri) || stack.length > maxDepth) continue;
+    const sub = loadKustomization(ctx, uri, entry.src);
+    for (const f of ['resources', 'bases', 'components']) refuseListed(ctx, sub, f, [...stack, uri]);
+  }
 }
 
 /** An included kustomization's objects: kept from an earlier build while what it read is unchanged, else built. */
