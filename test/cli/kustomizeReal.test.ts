@@ -58,6 +58,18 @@ describe('check on a build only the real Kustomize makes (replacements)', () => 
   it('reports it through the whole repository too', () => {
     assert.ok(check(operator, ['.']).includes(mismatch));
   });
+
+  it('--kustomize-timeout bounds each real build (as kubeNetlens.kustomize.timeoutSeconds does in the editor); a bad value is a usage error', () => {
+    const kubectl = findKubectl();
+    assert.ok(kubectl.path, `this test needs real Kustomize: ${kubectl.why}`);
+    const slow = runCli(['check', '--kustomize', kubectl.path, '--kustomize-timeout', '0.001', 'config/default'], { cwd: operator });
+    assert.match(slow.stdout, /warning kustomize-render-failed: .*did not finish .*within 1 ms and was stopped/);
+    for (const bad of ['0', 'soon', '7200']) {
+      const run = runCli(['check', '--kustomize-timeout', bad, 'config/default'], { cwd: operator });
+      assert.equal(run.status, 2);
+      assert.match(run.stderr, new RegExp(`--kustomize-timeout '${bad}' is not a number of seconds above 0 and at most 3600`));
+    }
+  });
 });
 
 describe('check on a root that configures a plugin (a KRM function), with the real Kustomize at hand', () => {

@@ -65,7 +65,7 @@ function kustomizeOptions(options: AnalysisOptions, reader: FileReader, progress
   const isRoot = rootMatcher(options.kustomizeRoots ?? [], options.kustomizeRootsDir ? [options.kustomizeRootsDir] : folders.length ? folders : [resolve('.')]);
   const loadRestrictor = options.loadRestrictor ?? 'rootOnly';
   const tool = kustomizeForSettings(
-    { roots: [], folders: [], path: options.kustomize, timeoutMs: defaultKustomizeTimeoutMs, allowed: true, loadRestrictor },
+    { roots: [], folders: [], path: options.kustomize, timeoutMs: options.kustomizeTimeoutMs ?? defaultKustomizeTimeoutMs, allowed: true, loadRestrictor },
     process.env,
   );
   // paths in messages as the command line shows them: relative to the current folder, never absolute

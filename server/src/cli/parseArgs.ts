@@ -23,6 +23,8 @@ export interface AnalysisOptions {
   readonly kustomize?: string;
   /** `--load-restrictor LoadRestrictionsRootOnly|LoadRestrictionsNone` (kustomize's flag); default rootOnly. */
   readonly loadRestrictor?: LoadRestrictor;
+  /** `--kustomize-timeout SECONDS`: how long one real Kustomize build may take (the editor's kubeNetlens.kustomize.timeoutSeconds). */
+  readonly kustomizeTimeoutMs?: number;
   /** `--config FILE`: the config file; without it, the nearest .kube-netlens.yaml above the first PATH. */
   readonly config?: string;
   /** From the config file (cli/configFile.ts): rule severities, the node-port range, the ingress controller, and which files are read. */
@@ -145,6 +147,7 @@ const commonFlags: Record<string, FlagSpec> = {
   '--namespace': { values: [] },
   '--kustomize-root': { values: [], repeatable: true },
   '--kustomize': { values: [] },
+  '--kustomize-timeout': { values: [] },
   '--load-restrictor': { values: ['LoadRestrictionsRootOnly', 'LoadRestrictionsNone'] },
   '--config': { values: [] },
 };
@@ -286,8 +289,13 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
   const kustomizeRoots = lists.get('--kustomize-root');
   const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
   if (bad) return usage(msg("--kustomize-root '{0}' is not a usable pattern ({1})", bad[0], String(bad[1])));
+  const timeout = values.get('--kustomize-timeout');
+  const seconds = timeout === undefined ? undefined : Number(timeout);
+  if (seconds !== undefined && !(Number.isFinite(seconds) && seconds > 0 && seconds <= 3600))
+    return usage(msg("--kustomize-timeout '{0}' is not a number of seconds above 0 and at most 3600", timeout!));
   const common = {
     clusterDomain,
+    ...(seconds !== undefined && { kustomizeTimeoutMs: Math.max(1, Math.round(seconds * 1000)) }),
     namespace,
     ...restricted,
     ...(values.has('--config') && { config: values.get('--config') }),

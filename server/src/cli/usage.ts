@@ -58,7 +58,10 @@ const common = (msg: Msg) =>
                         evaluated natively (replacements, openapi, ...; default: kustomize, else
                         kubectl, on PATH); never with plugins, exec functions, Helm or the network
 {0}`,
-    restrictor(msg),
+    restrictor(msg) +
+      msg(`  --kustomize-timeout SECONDS
+                        how long one build of the real Kustomize may take (default 10)
+`),
   );
 
 const helm = (msg: Msg) =>
