@@ -81,7 +81,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
     const uri = resolveUri(k.dir, path);
     const text = readIn(ctx, k.dir, uri, f.src);
     // the file, as Kustomize names it: `KEY=PATH` names the file PATH
-    if (text === undefined) throw unreadable(ctx, uri, f.src, `cannot read the file '${path}'`);
+    if (text === undefined) throw unreadable(ctx, uri, f.src, phrase("cannot read the file '{0}'", path));
     if (isBinary(text)) {
       // Kustomize puts such files in binaryData, base64-encoded from their bytes, which a text reader no longer has.
       throw new Stop(f.src.uri, f.src.span, phrase("the file '{0}' is binary, which is not evaluated", f.value), true);

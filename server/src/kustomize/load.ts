@@ -112,7 +112,7 @@ export function stopIfNotEvaluated(ctx: Ctx, k: Kust, step: 'afterResources' | '
           const uri = resolveUri(k.dir, entry.value);
           if (isFile(ctx, uri)) continue;
           readIn(ctx, k.dir, uri, entry.src);
-          throw unreadable(ctx, uri, entry.src, `cannot read the file '${entry.value}'`);
+          throw unreadable(ctx, uri, entry.src, phrase("cannot read the file '{0}'", entry.value));
         }
   const order = ['afterResources', 'afterGenerators', 'afterComponents'];
   const first = k.notEvaluated.find((n) => order.indexOf(notEvaluatedStep[n.field]) <= order.indexOf(step));
