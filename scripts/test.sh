@@ -71,7 +71,7 @@ npx --no-install tsc --noEmit -p .
 step "lint (eslint, zero warnings)"
 npx --no-install eslint --max-warnings 0 .
 
-step "format (prettier --check; `npm run format` rewrites)"
+step "format (prettier --check; npm run format rewrites)"
 npx --no-install prettier --check --log-level warn "**/*.{ts,mts,mjs,js,cjs}"
 
 step "build (esbuild)"
