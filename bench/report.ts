@@ -41,6 +41,8 @@ export interface SizeResult {
   readonly cliMs: number;
   /** `kube-netlens reach DIR`: the connectivity list (absent in results of runs made before it was measured). */
   readonly reachMs?: number;
+  /** Why `reach` over the whole workspace gave no figure (out of memory, timed out). */
+  readonly reachFailure?: string;
   readonly peer: PeerFigures;
   readonly cliOverPeer: number;
 }
@@ -132,7 +134,7 @@ export function formatResults(r: Results): string {
   ];
   for (const s of r.sizes) {
     lines.push(
-      `| ${s.size.toLocaleString('en-US')}${s.shape ? ` + ${s.shape}` : ''} | ${s.files} | ${s.megabytes.toFixed(1)} | ${ms(s.parseFloorMs)} | ${ms(s.coldIndexMs)} | ${x(s.coldOverParse)} | ${x(s.coldOverParseCpu)} | ${ms(s.incremental.p50Ms)} | ${ms(s.incremental.p95Ms)} | ${s.incremental.edits} | ${ms(s.hover.p50Ms)} | ${ms(s.hover.p95Ms)} | ${s.reachHover ? ms(s.reachHover.p95Ms) : '–'} | ${s.peakRssMb.toFixed(0)} MB | ${ms(s.cliMs)} | ${s.reachMs !== undefined ? ms(s.reachMs) : '–'} | ${s.peer.timedOut ? `> ${ms(s.peer.ms)}` : ms(s.peer.ms)} | ${s.peer.timedOut ? '–' : x(s.cliOverPeer)} |`,
+      `| ${s.size.toLocaleString('en-US')}${s.shape ? ` + ${s.shape}` : ''} | ${s.files} | ${s.megabytes.toFixed(1)} | ${ms(s.parseFloorMs)} | ${ms(s.coldIndexMs)} | ${x(s.coldOverParse)} | ${x(s.coldOverParseCpu)} | ${ms(s.incremental.p50Ms)} | ${ms(s.incremental.p95Ms)} | ${s.incremental.edits} | ${ms(s.hover.p50Ms)} | ${ms(s.hover.p95Ms)} | ${s.reachHover ? ms(s.reachHover.p95Ms) : '–'} | ${s.peakRssMb.toFixed(0)} MB | ${ms(s.cliMs)} | ${s.reachMs !== undefined ? ms(s.reachMs) : s.reachFailure ? `failed (${s.reachFailure})` : '–'} | ${s.peer.timedOut ? `> ${ms(s.peer.ms)}` : ms(s.peer.ms)} | ${s.peer.timedOut ? '–' : x(s.cliOverPeer)} |`,
     );
   }
   lines.push('', '| target | goal | measured | verdict |', '|---|---|---|---|');
