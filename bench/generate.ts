@@ -153,6 +153,8 @@ interface App {
 interface UrlTarget {
   readonly namespace: string;
   readonly service: string;
+  /** The `app` label of the pods behind the Service (a headless Service's name is not its pods' label). */
+  readonly app: string;
   readonly port: number;
   readonly hub: boolean;
 }
@@ -270,7 +272,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
       urls.push({ key: `${t.service.replace(/-/g, '_').toUpperCase()}_URL`, url: `http://${t.service}.${t.namespace}.svc.cluster.local:${t.port}` });
     }
     if (app.mistake === 'dns-name-missing') {
-      const t = urlTargets.length ? rng.pick(urlTargets) : { namespace: ns, service: name, port: 80, hub: false };
+      const t = urlTargets.length ? rng.pick(urlTargets) : { namespace: ns, service: name, app: name, port: 80, hub: false };
       const wrong = typo(t.service, rng);
       typos.push({ namespace: t.namespace, name: wrong, what: 'service' });
       urls.push({ key: 'LEGACY_URL', url: `http://${wrong}.${t.namespace}.svc.cluster.local:${t.port}` });
@@ -302,11 +304,11 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
     add(configFile, { text: configMapYaml(ns, configName, urls, rng) });
     if (app.mistake === 'dns-name-missing') mistakes.push({ kind: app.mistake, file: configFile, namespace: ns, resource: configName });
     const callerApp = urlTargets.length ? rng.pick(urlTargets) : undefined;
-    add(where('networkpolicy', 'network-policies'), { text: networkPolicyYaml(app, callerApp?.namespace === ns ? callerApp.service : undefined) });
+    add(where('networkpolicy', 'network-policies'), { text: networkPolicyYaml(app, callerApp?.namespace === ns ? callerApp.app : undefined) });
 
     podAppLabels.add(`${ns}/${name}`);
-    urlTargets.push({ namespace: ns, service: name, port: 80, hub: app.hub });
-    if (app.headless) urlTargets.push({ namespace: ns, service: headlessName, port: 8080, hub: false });
+    urlTargets.push({ namespace: ns, service: name, app: name, port: 80, hub: app.hub });
+    if (app.headless) urlTargets.push({ namespace: ns, service: headlessName, app: name, port: 8080, hub: false });
   };
 
   // Hubs first (one per namespace at 10,000 resources, fewer below): StatefulSets many apps call, each

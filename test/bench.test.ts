@@ -49,6 +49,17 @@ describe('bench workspace generator', () => {
     }
   });
 
+  it("is clean apart from the planted mistakes: every finding is one a planted mistake explains (1,000 resources, the benchmark's seed)", () => {
+    const big = generateWorkspace({ resources: 1000 });
+    const planted = new Set(big.mistakes.map((m) => `${uriOf(m.file)} ${findingOfMistake[m.kind]}`));
+    const findings = diagnosticsFor(analyzeTexts(big.files.map((f) => ({ uri: uriOf(f.path), text: f.text }))));
+    const extra = findings.filter((f) => !planted.has(`${f.uri} ${f.code}`));
+    assert.deepEqual(
+      extra.map((f) => `${f.code} ${f.uri}: ${f.message}`),
+      [],
+    );
+  });
+
   it('reports Service name positions that point at the name', () => {
     assert.ok(ws.busyServices.length > 0);
     for (const s of ws.busyServices) {
