@@ -70,6 +70,40 @@ describe('reach command line', () => {
       ].join('\n'),
     );
   });
+  it('--limit lists the first connections in order and says how many are left; the JSON carries the total', () => {
+    const folder = join(root, 'namespace-labels-unknown');
+    const all = runCli(['reach', folder, '--format', 'json'], terminal);
+    const full = JSON.parse(all.stdout) as { connections: unknown[]; total: number };
+    assert.equal(full.total, 5);
+    assert.equal(full.connections.length, 5);
+    const two = runCli(['reach', folder, '--limit', '2'], terminal);
+    assert.equal(two.exitCode, 0);
+    assert.equal(
+      two.stdout,
+      [
+        'external => y/a[Deployment] : All Connections',
+        'x/a[Deployment] => external : All Connections',
+        '',
+        '3 more connections are not listed: these are the first 2 of 5. --limit N lists more (0: all), --from and --to ask about one pair.',
+        '',
+      ].join('\n'),
+    );
+    const json = JSON.parse(runCli(['reach', folder, '--limit', '2', '--format', 'json'], terminal).stdout) as typeof full;
+    assert.deepEqual(json, { connections: full.connections.slice(0, 2), total: 5 });
+    assert.deepEqual(JSON.parse(runCli(['reach', folder, '--limit', '0', '--format', 'json'], terminal).stdout), full);
+    const bad = runCli(['reach', folder, '--limit', '-1'], terminal);
+    assert.equal(bad.exitCode, 2);
+    assert.match(bad.stderr.join(''), /--limit '-1' is not a number of connections/);
+  });
+  it('the bounded list is the first part of the whole list, whatever order the pairs are met in', () => {
+    const folder = join(root, 'list-minimal-in-namespace');
+    const full = (JSON.parse(runCli(['reach', folder, '--limit', '0', '--format', 'json'], terminal).stdout) as { connections: unknown[] }).connections;
+    assert.ok(full.length >= 4, `${full.length} connections`);
+    for (let n = 1; n < full.length; n++) {
+      const part = JSON.parse(runCli(['reach', folder, '--limit', String(n), '--format', 'json'], terminal).stdout) as { connections: unknown[] };
+      assert.deepEqual(part.connections, full.slice(0, n), `--limit ${n}`);
+    }
+  });
   it('rejects bad references and ports with a clear message', () => {
     const bad = (args: string[]) => runCli(['reach', dir, ...args], terminal);
     assert.match(bad(['--from', 'x/b']).stderr.join(''), /needs both --from and --to/);

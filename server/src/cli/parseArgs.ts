@@ -102,6 +102,8 @@ export interface ReachRequest extends AnalysisOptions, HelmOptions {
   readonly from?: string;
   readonly to?: string;
   readonly port?: string;
+  /** `--limit N`: how many connections the list shows (0: all; default features/reachReport.ts `defaultReachLimit`). */
+  readonly limit?: number;
 }
 
 /** `kube-netlens diff [BASE [HEAD]] [--path PATH]`: what a change does (cli/diffCommand.ts). */
@@ -178,7 +180,15 @@ const flagsOf: Record<CommandName, Record<string, FlagSpec>> = {
   },
   dns: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--all': {} },
   trace: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json', 'mermaid'] }, '--from': { values: [] } },
-  reach: { ...commonFlags, ...helmFlags, '--format': { values: ['text', 'json'] }, '--from': { values: [] }, '--to': { values: [] }, '--port': { values: [] } },
+  reach: {
+    ...commonFlags,
+    ...helmFlags,
+    '--format': { values: ['text', 'json'] },
+    '--from': { values: [] },
+    '--to': { values: [] },
+    '--port': { values: [] },
+    '--limit': { values: [] },
+  },
   diff: {
     '--format': { values: ['text', 'markdown', 'json'] },
     '--fail-on': { values: ['error', 'warning', 'never'] },
@@ -332,7 +342,18 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
   if (command === 'reach') {
     const ends = { from: values.get('--from'), to: values.get('--to'), port: values.get('--port') };
     if ((ends.from === undefined) !== (ends.to === undefined)) return usage(msg('reach needs both --from and --to (or neither, for the connectivity list)'));
-    return { command, ...common, ...helm, ...ends, paths: orCurrentDir(positionals), format: (values.get('--format') ?? 'text') as ReachRequest['format'] };
+    const limitText = values.get('--limit');
+    const limit = limitText === undefined ? undefined : /^\d{1,9}$/.test(limitText) ? Number(limitText) : NaN;
+    if (limit !== undefined && Number.isNaN(limit)) return usage(msg("--limit '{0}' is not a number of connections (0 lists them all)", limitText!));
+    return {
+      command,
+      ...common,
+      ...helm,
+      ...ends,
+      ...(limit !== undefined && { limit }),
+      paths: orCurrentDir(positionals),
+      format: (values.get('--format') ?? 'text') as ReachRequest['format'],
+    };
   }
   const [target, ...paths] = positionals;
   if (target === undefined)

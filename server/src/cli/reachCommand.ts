@@ -2,7 +2,7 @@
 // one verdict and its reasons; without them the connectivity list of the workloads in scope, np-guard style. The JSON
 // shape is documented in docs/reach.md and kept stable.
 
-import { connectivity, parsePortQuery, reachBetween, resolveReachRef, type ReachConnection } from '../features/reachReport';
+import { connectivityList, defaultReachLimit, parsePortQuery, reachBetween, resolveReachRef, type ReachConnection } from '../features/reachReport';
 import { messages, type Msg } from '../l10n/l10n';
 import { lineIndexesOf } from '../model/lineIndex';
 import { analyzePaths } from './analyzePaths';
@@ -33,6 +33,7 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
   const linesOf = lineIndexesOf(loaded.sources);
   const lineOf = (uri: string, offset: number) => (texts.has(uri) ? `${uri}:${linesOf(uri).positionAt(offset).line + 1}` : uri);
   let connections: readonly ReachConnection[];
+  let total: number | undefined;
   if (request.from !== undefined && request.to !== undefined) {
     const from = resolveReachRef(analysis, request.from);
     if ('error' in from) return failure(msg('--from: {0}', from.error), loaded.notes);
@@ -48,11 +49,13 @@ export function reachCommand(asked: ReachRequest, terminal: Terminal): CommandRe
     const one = reachBetween(analysis, from, to, port);
     if ('error' in one) return failure(one.error, loaded.notes);
     connections = [one];
-  } else connections = connectivity(analysis, port);
+  } else ({ connections, total } = connectivityList(analysis, port, request.limit ?? defaultReachLimit));
   const stdout =
     request.format === 'json'
-      ? JSON.stringify({ connections: connections.map((c) => c.json) }, null, 2) + '\n'
-      : textOutput(terminal, (paint) => (request.from !== undefined ? verdictText(connections[0], lineOf, paint, msg) : listText(connections, paint, msg)));
+      ? JSON.stringify({ connections: connections.map((c) => c.json), ...(total !== undefined && { total }) }, null, 2) + '\n'
+      : textOutput(terminal, (paint) =>
+          request.from !== undefined ? verdictText(connections[0], lineOf, paint, msg) : listText(connections, total ?? connections.length, paint, msg),
+        );
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 
@@ -81,8 +84,8 @@ function verdictText(c: ReachConnection, lineOf: (uri: string, offset: number) =
   return lines.join('\n') + '\n';
 }
 
-/** The connectivity list: allowed connections, then the unknown ones with their reason. */
-function listText(connections: readonly ReachConnection[], paint: Paint, msg: Msg): string {
+/** The connectivity list: allowed connections, then the unknown ones with their reason; then how many are not listed. */
+function listText(connections: readonly ReachConnection[], total: number, paint: Paint, msg: Msg): string {
   const allowed = connections.filter((c) => c.json.verdict === 'allowed');
   const unknown = connections.filter((c) => c.json.verdict === 'unknown');
   const lines = allowed.map((c) => `${ends(c)} : ${c.portsText}`);
@@ -91,5 +94,17 @@ function listText(connections: readonly ReachConnection[], paint: Paint, msg: Ms
     lines.push('', paint.yellow(msg('unknown (the manifests cannot tell):')));
     for (const c of unknown) lines.push(`${ends(c)} : ${c.portsText} ${paint.dim(`(${terminalSafe(c.json.unknownBecause ?? '')})`)}`);
   }
+  if (total > connections.length)
+    lines.push(
+      '',
+      paint.yellow(
+        msg(
+          '{0} more connections are not listed: these are the first {1} of {2}. --limit N lists more (0: all), --from and --to ask about one pair.',
+          total - connections.length,
+          connections.length,
+          total,
+        ),
+      ),
+    );
   return lines.join('\n') + '\n';
 }

@@ -178,6 +178,7 @@ given; quote it in a shell). Semantics: docs/networkpolicy-semantics.md; JSON sh
 Options:
   --from REF, --to REF  the two ends of one connection (both or neither)
   --port PORT[/PROTO]   only this port (protocol TCP, UDP or SCTP; default TCP)
+  --limit N             list at most N connections, the first in the list's order (default 10000; 0: all)
   --format text|json    output format (default text)
 {0}{1}  -h, --help            this help
 `,

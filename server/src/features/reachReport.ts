@@ -160,14 +160,16 @@ export function reachBetween(analysis: Analysis, from: ReachEnd, to: ReachEnd, p
 }
 
 /**
- * The connectivity list: every ordered pair of distinct workloads in each apply scope, and each workload to and from
- * external, whose verdict is allowed or unknown (a pair not listed is denied), sorted by source and destination.
+ * Every ordered pair of distinct workloads in each apply scope, and each workload to and from external, whose verdict
+ * is allowed or unknown (a pair not listed is denied), once per pair (the first scope that has it), in no order.
+ * `visit` gets the pair's sort key (source, then destination).
  */
-export function connectivity(analysis: Analysis, port?: PortQuery): readonly ReachConnection[] {
-  const out = new Map<string, ReachConnection>();
-  const msg = messages(analysis.config.locale);
+function eachConnection(analysis: Analysis, port: PortQuery | undefined, visit: (key: string, from: ListedEnd, to: ListedEnd, r: ReachResult) => void): void {
+  const scopes = [...analysis.scopes()];
+  // A pair can repeat only across scopes; one scope (a workspace without variants) needs no set of the keys seen.
+  const seen = scopes.length > 1 ? new Set<string>() : undefined;
   const external: ListedEnd = { kind: 'external' };
-  for (const scope of analysis.scopes()) {
+  for (const scope of scopes) {
     const cluster = scope.analysis.cluster;
     const ends: ListedEnd[] = [
       ...cluster.workloads.filter((w) => !isWorkloadFragment(w)).map((workload): ListedEnd => ({ kind: 'workload', workload })),
@@ -192,9 +194,66 @@ export function connectivity(analysis: Analysis, port?: PortQuery): readonly Rea
         const r = reach(cluster, from, to, port);
         if (r.verdict === 'denied') continue;
         const key = `${peerText(from)}\u0000${peerText(to)}`;
-        if (!out.has(key)) out.set(key, connection(from, to, r, msg));
+        if (seen) {
+          if (seen.has(key)) continue;
+          seen.add(key);
+        }
+        visit(key, from, to, r);
       }
     }
   }
-  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+}
+
+/** The whole connectivity list, sorted by source and destination (what `diff` compares). */
+export function connectivity(analysis: Analysis, port?: PortQuery): readonly ReachConnection[] {
+  return connectivityList(analysis, port, 0).connections;
+}
+
+/** The default bound of `kube-netlens reach`'s list: the list grows with the square of the workloads. */
+export const defaultReachLimit = 10000;
+
+/**
+ * The first `limit` connections of the list in its order (0: all of them) and how many the list has. Only the first
+ * `limit` are kept while the pairs are gone through (a bounded max-heap on the sort key), so the memory is bounded by
+ * the limit, not by the list: 50,000 resources make millions of allowed pairs.
+ */
+export function connectivityList(
+  analysis: Analysis,
+  port: PortQuery | undefined,
+  limit: number,
+): { readonly connections: readonly ReachConnection[]; readonly total: number } {
+  const msg = messages(analysis.config.locale);
+  type Kept = { readonly key: string; readonly from: ListedEnd; readonly to: ListedEnd; readonly r: ReachResult };
+  const heap: Kept[] = [];
+  let total = 0;
+  const above = (i: number, j: number) => heap[i].key > heap[j].key;
+  const swap = (i: number, j: number) => ([heap[i], heap[j]] = [heap[j], heap[i]]);
+  eachConnection(analysis, port, (key, from, to, r) => {
+    total++;
+    if (limit <= 0) {
+      heap.push({ key, from, to, r });
+      return;
+    }
+    if (heap.length === limit) {
+      if (key >= heap[0].key) return;
+      heap[0] = { key, from, to, r };
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        const b = l + 1 < heap.length && above(l + 1, l) ? l + 1 : l;
+        if (l >= heap.length || !above(b, i)) break;
+        swap(i, b);
+        i = b;
+      }
+      return;
+    }
+    heap.push({ key, from, to, r });
+    for (let i = heap.length - 1; i > 0;) {
+      const parent = (i - 1) >> 1;
+      if (!above(i, parent)) break;
+      swap(i, parent);
+      i = parent;
+    }
+  });
+  heap.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { connections: heap.map((k) => connection(k.from, k.to, k.r, msg)), total };
 }
