@@ -44,6 +44,15 @@ export interface LspSession {
   close(): Promise<void>;
 }
 
+/**
+ * The display language every session of this process asks for (`initializationOptions.locale`, what the client sends
+ * from `vscode.env.language`); undefined: none, so English. `npm run bench -- --lang zh-cn` sets it.
+ */
+let sessionLocale: string | undefined;
+export function setSessionLocale(locale: string | undefined): void {
+  sessionLocale = locale;
+}
+
 export interface StartOptions {
   /** Writes a V8 CPU profile of the server into this folder when it exits. */
   readonly cpuProfileDir?: string;
@@ -116,6 +125,7 @@ export function startSession(serverJs: string, options: StartOptions = {}): LspS
         processId: process.pid,
         rootUri: uri,
         workspaceFolders: [{ uri, name: 'bench' }],
+        ...(sessionLocale !== undefined && { initializationOptions: { locale: sessionLocale } }),
         capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { hover: { contentFormat: ['markdown'] } } },
       });
       await connection.sendNotification('initialized', {});

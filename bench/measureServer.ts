@@ -28,6 +28,8 @@ export interface ServerFigures {
   /** Files the cold index published non-empty diagnostics for. */
   readonly filesWithDiagnostics: number;
   readonly diagnostics: number;
+  /** One published message, to show the language the server spoke (`--lang`). */
+  readonly sampleMessage?: string;
   readonly incremental: EditFigures;
   readonly hover: HoverFigures;
   /** Hovers on the name of workloads that NetworkPolicies select: the reach hover (features/hoverReach.ts). */
@@ -95,7 +97,7 @@ export async function measureServer(o: ServerRunOptions): Promise<ServerFigures>
         `after ${incremental.edits} edits, each reverted, the diagnostics of ${differ.length} files differ from the cold index's: ${differ.slice(0, 3).join(', ')}`,
       );
     const hover = await hoverRun(s, o, o.busyServices, 'Service');
-    const reachHover = await hoverRun(s, o, o.busyWorkloads, 'NetworkPolicy reach');
+    const reachHover = await hoverRun(s, o, o.busyWorkloads, reachHoverTitle);
     return { ...cold, incremental, hover, reachHover, peakRssMb: s.peakRssMb() };
   } finally {
     await s.close();
@@ -113,7 +115,7 @@ export async function measureHovers(
   try {
     const cold = await coldIndex(s, o.folder, o.timeoutMs);
     const hover = await hoverRun(s, o, o.busyServices, 'Service');
-    const reachHover = await hoverRun(s, o, o.busyWorkloads, 'NetworkPolicy reach');
+    const reachHover = await hoverRun(s, o, o.busyWorkloads, reachHoverTitle);
     return { coldIndexMs: cold.coldIndexMs, hover, reachHover };
   } finally {
     await s.close();
@@ -154,14 +156,22 @@ async function coldIndex(s: Session, folder: string, timeoutMs: number) {
   const done = await s.waitFor(isIndexed, from, timeoutMs);
   const coldIndexCpuMs = s.cpuMs() - cpu0;
   const latest = new Map<string, number>();
+  let sampleMessage: string | undefined;
   for (const m of s.received.slice(from)) {
     if (m.method === 'textDocument/publishDiagnostics') {
       const p = m.params as PublishParams;
       latest.set(p.uri, p.diagnostics.length);
+      sampleMessage ??= (p.diagnostics[0] as { message?: string } | undefined)?.message;
     }
   }
   const counts = [...latest.values()].filter((n) => n > 0);
-  return { coldIndexMs: done.at - t0, coldIndexCpuMs, filesWithDiagnostics: counts.length, diagnostics: counts.reduce((a, b) => a + b, 0) };
+  return {
+    coldIndexMs: done.at - t0,
+    coldIndexCpuMs,
+    filesWithDiagnostics: counts.length,
+    diagnostics: counts.reduce((a, b) => a + b, 0),
+    ...(sampleMessage !== undefined && { sampleMessage }),
+  };
 }
 
 interface Mutation {
@@ -244,8 +254,11 @@ async function editRun(s: Session, o: ServerRunOptions): Promise<EditFigures> {
   };
 }
 
+/** The reach hover's title, in English or in Chinese (`npm run bench -- --lang zh-cn`). */
+const reachHoverTitle = /NetworkPolicy (?:reach|可达性)/;
+
 /** `o.hovers` hovers on the sites in turn, each checked to answer about that object (its name and `about` in it). */
-async function hoverRun(s: Session, o: ServerRunOptions, sites: readonly ServiceSite[], about: string): Promise<HoverFigures> {
+async function hoverRun(s: Session, o: ServerRunOptions, sites: readonly ServiceSite[], about: string | RegExp): Promise<HoverFigures> {
   const times: number[] = [];
   const cpu0 = s.cpuMs();
   for (let i = 0; i < o.hovers; i++) {
@@ -257,7 +270,8 @@ async function hoverRun(s: Session, o: ServerRunOptions, sites: readonly Service
       position: { line: site.line, character: site.character + 1 },
     });
     times.push(performance.now() - t0);
-    if (!h || !h.contents.value.includes(site.name) || !h.contents.value.includes(about))
+    const value = h?.contents.value ?? '';
+    if (!h || !value.includes(site.name) || !(typeof about === 'string' ? value.includes(about) : about.test(value)))
       throw new Error(
         `hover on ${site.namespace}/${site.name} (${site.file}:${site.line}) returned ${h ? `a hover without its name or "${about}"` : 'nothing'}`,
       );

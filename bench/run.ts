@@ -19,6 +19,7 @@ import { measureHelmCharts } from './helmCharts';
 import { formatResults, judgeTargets, type PeerFigures, type Results, type SizeResult } from './report';
 import { formatKustomize, measureKustomize } from './kustomizeOverlays';
 import { formatRepo, measureRepo } from './repo';
+import { setSessionLocale } from './lspSession';
 
 const usage = `npm run bench -- [options]
 
@@ -37,7 +38,10 @@ const usage = `npm run bench -- [options]
                              server's CPU time per hover); nothing written
   --repo DIR                 only this: check on a real repository folder (wall time, peak RSS) next to the real
                              tools' render time of its Kustomize roots and Helm releases (bench/repo.ts)
-  --out FILE                 results file (default bench/results.json)
+  --kustomize none           skip the two Kustomize workspaces (60 overlays, plain and platform-shaped)
+  --lang zh-cn               the language server and the CLI in Simplified Chinese (default en); results into
+                             bench/results.zh-cn.json, README untouched: compare with an English run of the same options
+  --out FILE                 results file (default bench/results.json, bench/results.zh-cn.json with --lang zh-cn)
   --no-build                 do not run npm run build first
   --dry-run                  only generate the workspaces into bench/work/ and print their sizes
   --help                     this text
@@ -57,6 +61,10 @@ interface Options {
   readonly out: string;
   readonly build: boolean;
   readonly helmCharts: number | undefined;
+  /** `--lang zh-cn`: the language server and the CLI speak Simplified Chinese (the one extra run of issue 29). */
+  readonly lang: 'en' | 'zh-cn';
+  /** false with `--kustomize none`. */
+  readonly kustomize: boolean;
 }
 
 const root = resolve(__dirname, '..');
@@ -96,10 +104,18 @@ function readOptions(argv: readonly string[]): Options {
     hovers: Number(value('--hovers') ?? (quick ? 50 : 200)),
     profileSize,
     peerLimitMs: Number(value('--peer-limit-s') ?? 600) * 1000,
-    out: resolve(value('--out') ?? join(benchDir, 'results.json')),
+    out: resolve(value('--out') ?? join(benchDir, langOf(value('--lang')) === 'zh-cn' ? 'results.zh-cn.json' : 'results.json')),
     build: !argv.includes('--no-build'),
     helmCharts: value('--helm-charts') === 'none' ? undefined : Number(value('--helm-charts') ?? 20),
+    lang: langOf(value('--lang')),
+    kustomize: value('--kustomize') !== 'none',
   };
+}
+
+function langOf(text: string | undefined): Options['lang'] {
+  if (text === undefined || text === 'en') return 'en';
+  if (text === 'zh-cn') return 'zh-cn';
+  throw new Error(`--lang takes en or zh-cn, not ${text}`);
 }
 
 /** The workspaces a run measures: the ordinary sizes, then each hostile shape on its base workspace. */
@@ -156,8 +172,17 @@ async function measureSize(
 
   const cli = await bestProcessRun([cliJs, 'check', folder, '--format', 'json', '--fail-on', 'never'], runs, 15 * minute);
   if (cli.timedOut || cli.exitCode !== 0) throw new Error(`CLI check failed (exit ${cli.exitCode}${cli.timedOut ? ', timed out' : ''}): ${cli.stderr}`);
-  const cliDiagnostics = (JSON.parse(cli.stdout) as { diagnostics: { file: string }[] }).diagnostics;
+  const cliDiagnostics = (JSON.parse(cli.stdout) as { diagnostics: { file: string; message: string }[] }).diagnostics;
   say(`CLI ${cli.ms.toFixed(0)} ms`);
+  // A run in Chinese must really speak it, in the server and in the CLI: a run in English that thought otherwise
+  // would show "no regression" for nothing.
+  const chinese = /[\u4e00-\u9fff]/;
+  for (const [who, text] of [
+    ['server', server.sampleMessage],
+    ['CLI', cliDiagnostics[0]?.message],
+  ] as const) {
+    if (text !== undefined && chinese.test(text) !== (o.lang === 'zh-cn')) throw new Error(`--lang ${o.lang}, but the ${who} said: ${text}`);
+  }
   const reachRun = await bestProcessRun([cliJs, 'reach', folder], runs, 15 * minute);
   // A reach list that fails (at 50,000 resources the whole connectivity list runs out of memory) is a figure of
   // the run, shown in the table, not the end of the run.
@@ -258,6 +283,12 @@ async function main(): Promise<void> {
     return;
   }
   const o = readOptions(process.argv.slice(2));
+  if (o.lang === 'zh-cn') {
+    // The server as the client starts it in a Chinese VS Code; the CLI as a Chinese locale makes it speak (its
+    // child processes inherit this environment).
+    setSessionLocale('zh-cn');
+    process.env.LC_ALL = 'zh_CN.UTF-8';
+  }
   if (process.argv.includes('--hovers-only')) {
     if (o.build) {
       const b = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
@@ -311,16 +342,20 @@ async function main(): Promise<void> {
     profile,
     ...(helm ? { helm } : {}),
   };
-  writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(o.out, JSON.stringify({ ...results, lang: o.lang }, null, 2) + '\n');
+  if (!o.kustomize) {
+    console.log('\n' + formatResults(results));
+    return;
+  }
   // Kustomize (bench/kustomizeOverlays.ts): 20 bases, 60 overlays, next to real Kustomize's own render time.
   const kustomize = await measureKustomize(20, o.quick ? 20 : 60);
   // the same 60 overlays, each also including a base of large CRDs and a Component (real-shaped, issue 27)
   const kustomizePlatform = await measureKustomize(20, o.quick ? 10 : 30, undefined, true);
-  writeFileSync(o.out, JSON.stringify({ ...results, kustomize, kustomizePlatform }, null, 2) + '\n');
+  writeFileSync(o.out, JSON.stringify({ ...results, lang: o.lang, kustomize, kustomizePlatform }, null, 2) + '\n');
   const table = `${formatResults(results)}\n\n${formatKustomize(kustomize)}\n\n${formatKustomize(kustomizePlatform)}\n`;
   console.log('\n' + table);
   // Only a full run into the default results file stands for the README's table.
-  if (!o.quick && o.out === join(benchDir, 'results.json')) updateReadme(table);
+  if (!o.quick && o.lang === 'en' && o.out === join(benchDir, 'results.json')) updateReadme(table);
 }
 
 if (require.main === module) {
