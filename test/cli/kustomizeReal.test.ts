@@ -4,6 +4,8 @@
 // named, `.` and no path at all give the same findings.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { findKubectl } from '../helpers/kubectlKustomize';
@@ -64,10 +66,43 @@ describe('check on a build only the real Kustomize makes (replacements)', () => 
     assert.ok(kubectl.path, `this test needs real Kustomize: ${kubectl.why}`);
     const slow = runCli(['check', '--kustomize', kubectl.path, '--kustomize-timeout', '0.001', 'config/default'], { cwd: operator });
     assert.match(slow.stdout, /warning kustomize-render-failed: .*did not finish .*within 1 ms and was stopped/);
+    // checked as its own folder, the root's label is `.`: the message names the kustomization instead
+    const here = runCli(['check', '--kustomize', kubectl.path, '--kustomize-timeout', '0.001', '.'], { cwd: join(operator, 'config', 'default') });
+    assert.match(here.stdout, /kubectl kustomize did not finish building kustomization\.yaml within 1 ms and was stopped/);
     for (const bad of ['0', 'soon', '7200']) {
       const run = runCli(['check', '--kustomize-timeout', bad, 'config/default'], { cwd: operator });
       assert.equal(run.status, 2);
       assert.match(run.stderr, new RegExp(`--kustomize-timeout '${bad}' is not a number of seconds above 0 and at most 3600`));
+    }
+  });
+});
+
+describe('check on a root with a remote resource, with the real Kustomize at hand', () => {
+  before(() => {
+    buildCli();
+  });
+
+  it('is one information note that names the remote file once: neither the native renderer nor Kustomize fetches it', () => {
+    const kubectl = findKubectl();
+    assert.ok(kubectl.path, `this test needs real Kustomize: ${kubectl.why}`);
+    const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-remote-'));
+    try {
+      writeFileSync(join(dir, 'kustomization.yaml'), 'resources:\n  - web.yaml\n  - https://example.invalid/app.yaml\n');
+      writeFileSync(
+        join(dir, 'web.yaml'),
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n    - port: 80\n',
+      );
+      const run = runCli(['check', '--format', 'json', '--kustomize', kubectl.path, '.'], { cwd: dir });
+      const out = JSON.parse(run.stdout) as { diagnostics: { code: string; severity: string; message: string }[] };
+      const notes = out.diagnostics.filter((d) => d.code === 'kustomize-not-rendered');
+      assert.deepEqual(
+        notes.map((d) => `${d.severity} ${d.message}`),
+        [
+          "information Not analysed as a Kustomize build: the remote file 'https://example.invalid/app.yaml' is never fetched, neither here nor by running Kustomize.",
+        ],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

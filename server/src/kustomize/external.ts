@@ -10,7 +10,7 @@ import { emitDocuments } from './emit';
 import { notRewritten, type BuiltObject } from './notRewritten';
 import { kustomizationFileOf, parseShared, type FileReader, type ParseCache } from './render';
 import { entry, get, parseYaml, remove, str, type KMap, type KNode, type KSeq, type Src } from './tree';
-import { isWithin, resolveUri } from './uriPath';
+import { basenameUri, dirnameUri, isWithin, resolveUri } from './uriPath';
 
 /** The annotation `buildMetadata: [originAnnotations]` writes on every object. */
 export const originAnnotation = 'config.kubernetes.io/origin';
@@ -178,31 +178,32 @@ export function unitFromKustomizeExit(
   parsed?: ParseCache,
 ): RenderedUnit {
   const base = { kind: 'kustomize' as const, id: root.id, label: root.label, definedBy: root.definedBy };
+  // a root checked as its own folder is labelled `.`: "did not finish building ." names nothing; its folder's name
+  // does, or, for a relative path with no folder (`check .` on the command line), the kustomization file's name
+  const folder = basenameUri(dirnameUri(root.definedBy));
+  const shown = root.label !== '.' ? root.label : folder && folder !== '.' ? folder : basenameUri(root.definedBy);
   const fail = (severity: RenderProblem['severity'], said: Phrase): RenderedUnit => ({
     ...base,
     inputs: root.nativeInputs,
     problems: [{ uri: root.at.uri, span: root.at.span, severity, code: 'kustomize-render-failed', ...worded(said) }],
   });
   if (exit.tooLarge)
-    return fail(
-      'warning',
-      phrase('{0} wrote more than {1} MB for {2} and was stopped; a build that large is not checked.', tool, maxBuildMegabytes, root.label),
-    );
-  if (exit.spawnError) return fail('warning', phrase('{0} could not be started to build {1}: {2}', tool, root.label, exit.spawnError));
+    return fail('warning', phrase('{0} wrote more than {1} MB for {2} and was stopped; a build that large is not checked.', tool, maxBuildMegabytes, shown));
+  if (exit.spawnError) return fail('warning', phrase('{0} could not be started to build {1}: {2}', tool, shown, exit.spawnError));
   if (exit.timedOut)
     return fail(
       'warning',
       phrase(
         '{0} did not finish building {1} within {2} and was stopped; the build is not analysed.',
         tool,
-        root.label,
+        shown,
         timeoutMs < 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`,
       ),
     );
   // Kustomize's own error text follows as it printed it (paths made relative): it is what a search finds
-  if (exit.status !== 0) return fail('error', phrase('Kustomize build fails ({0}, for {1}):\n{2}', tool, root.label, kustomizeError(exit.stderr)));
+  if (exit.status !== 0) return fail('error', phrase('Kustomize build fails ({0}, for {1}):\n{2}', tool, shown, kustomizeError(exit.stderr)));
   const mapped = mapOutput(exit.stdout, root, fsys, originUri, parsed);
-  if (typeof mapped === 'string') return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, root.label, mapped));
+  if (typeof mapped === 'string') return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, shown, mapped));
   // the checks a native build gets, on what the real one built (semantics §8: names inside strings are not rewritten)
   return {
     ...base,

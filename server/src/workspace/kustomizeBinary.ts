@@ -8,7 +8,7 @@
 // handed over at all, and the process gets a proxy that answers nothing, so no fetch can happen; a build is killed
 // after a timeout. The caller decides whether it may run at all (never in an untrusted workspace).
 
-import { phrase, worded, type Phrase } from '../l10n/l10n';
+import { phrase, worded, type Phrase, type PhraseArg } from '../l10n/l10n';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
@@ -174,9 +174,22 @@ export function refusedUnit(native: RenderedUnit, fsys: FileReader, parsed?: Par
 function notBuiltEither(p: RenderProblem, why: Phrase): Phrase {
   const said = p.phrase;
   // the native note is `Not analysed as a Kustomize build: <reason>.` (kustomize/render.ts)
-  if (said && 'template' in said && said.template === 'Not analysed as a Kustomize build: {0}.')
+  if (said && 'template' in said && said.template === 'Not analysed as a Kustomize build: {0}.') {
+    // one remote file is both reasons: say it once ("not fetched; … either: … never fetched" read as two problems)
+    const remote = sameRemote(said.args[0], why);
+    if (remote !== undefined)
+      return phrase("Not analysed as a Kustomize build: the remote file '{0}' is never fetched, neither here nor by running Kustomize.", remote);
     return phrase('Not analysed as a Kustomize build: {0}; it is not built with Kustomize either: {1}.', said.args[0], why);
+  }
   return phrase('{0}; it is not built with Kustomize either: {1}.', p.message.replace(/\.$/, ''), why);
+}
+
+/** The remote resource or component both reasons name (kustomize/render.ts and kustomize/external.ts), if they name one. */
+function sameRemote(native: PhraseArg, binary: Phrase): string | undefined {
+  if (typeof native !== 'object' || native === null || !('template' in native) || !('template' in binary)) return undefined;
+  const nativeRemote = native.template === "the remote resource '{0}' is not fetched" || native.template === "the remote component '{0}' is not fetched";
+  if (!nativeRemote || binary.template !== "the remote resource '{0}' is never fetched") return undefined;
+  return native.args[0] === binary.args[0] && typeof native.args[0] === 'string' ? native.args[0] : undefined;
 }
 
 /** Builds one root synchronously (the command line). */
