@@ -531,7 +531,8 @@ function capPerFile(findings: Finding[], analysis: Analysis): Finding[] {
     }
     out.push(...list.slice(0, maxFindingsPerFile));
     if (!noteSeverity) continue;
-    const message = `${list.length - maxFindingsPerFile} more findings in this file are not shown.`;
+    const msg = messages(analysis.config.locale);
+    const message = msg('{0} more findings in this file are not shown.', list.length - maxFindingsPerFile);
     const file = fileNamed(analysis.cluster.files, uri);
     const kept = file && capNotes.get(file);
     const note: Finding =
