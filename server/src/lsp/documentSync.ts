@@ -296,12 +296,13 @@ export function createDocumentSync(
       canRegisterWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !params.initializationOptions?.clientWatchesFiles;
       canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
       foldersSupported = !!caps.workspace?.workspaceFolders;
-      folders = foldersOf(params.workspaceFolders, params.rootUri);
-      project.setFolders(folders);
-      trusted = params.initializationOptions?.workspaceTrusted === true;
       // VS Code's display language (vscode.env.language, or the LSP `locale`): a change of it reloads the window, so
       // the server starts again with the new one (docs/localization.md).
       locale = localeOf(params.initializationOptions?.locale) ?? localeOf(params.locale) ?? 'en';
+      project.setLocale(locale);
+      folders = foldersOf(params.workspaceFolders, params.rootUri);
+      project.setFolders(folders);
+      trusted = params.initializationOptions?.workspaceTrusted === true;
       if (params.initializationOptions?.settings) applySettings(settingsFrom(params.initializationOptions.settings));
     },
 
