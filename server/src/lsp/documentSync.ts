@@ -104,7 +104,7 @@ export function createDocumentSync(
   const settingsFrom = (raw: unknown): Settings => {
     lastRaw = raw;
     // the precedence (docs/configuration.md): the config file, then the client's settings (workspace, then user)
-    const read = readSettings(settingsWithConfig(raw, project.config, trusted), trusted);
+    const read = readSettings(settingsWithConfig(raw, project.config, trusted), trusted, locale);
     // the folders: what the roots are relative to, and (untrusted) the only places a build may read
     const s = { ...read, analysis: locale === 'en' ? read.analysis : { ...read.analysis, locale }, kustomize: { ...read.kustomize, folders } };
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
