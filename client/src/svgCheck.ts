@@ -4,6 +4,8 @@
 // quoted attributes, known entities), one `<svg>` root, only the drawing elements the view makes, no event-handler
 // attributes, no links other than to fragments of the same file, no CSS that fetches anything.
 
+import { english, type L10n } from './l10n';
+
 const drawingElements: ReadonlySet<string> = new Set([
   'svg',
   'g',
@@ -42,17 +44,18 @@ function badCharacter(s: string): number {
 const name = /^[A-Za-z_:][-A-Za-z0-9_:.]*/;
 const entity = /^&(?:lt|gt|amp|quot|apos|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});/;
 
-/** Why the text is not an SVG the host may save, or undefined when it is. */
-export function checkSvg(svg: string): string | undefined {
+/** Why the text is not an SVG the host may save, or undefined when it is, in the words of `l10n` (the extension passes vscode.l10n). */
+export function checkSvg(svg: string, l10n: L10n = english): string | undefined {
   const bad = badCharacter(svg);
-  if (bad >= 0) return `it holds a character XML does not allow (U+${svg.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0')}) at offset ${bad}`;
+  if (bad >= 0)
+    return l10n.t('it holds a character XML does not allow (U+{0}) at offset {1}', svg.charCodeAt(bad).toString(16).toUpperCase().padStart(4, '0'), bad);
   const open: string[] = [];
   let roots = 0;
   let i = 0;
   const textUpTo = (end: number): string | undefined => {
     const t = svg.slice(i, end);
-    if (!open.length && t.trim()) return 'text outside the <svg> element';
-    for (let k = t.indexOf('&'); k >= 0; k = t.indexOf('&', k + 1)) if (!entity.test(t.slice(k))) return 'an unknown entity or a bare "&"';
+    if (!open.length && t.trim()) return l10n.t('text outside the <svg> element');
+    for (let k = t.indexOf('&'); k >= 0; k = t.indexOf('&', k + 1)) if (!entity.test(t.slice(k))) return l10n.t('an unknown entity or a bare "&"');
     return undefined;
   };
   while (i < svg.length) {
@@ -64,34 +67,34 @@ export function checkSvg(svg: string): string | undefined {
     i = lt;
     if (svg.startsWith('<!--', i)) {
       const close = svg.indexOf('-->', i + 4);
-      if (close < 0 || svg.slice(i + 4, close).includes('--')) return 'a malformed comment';
+      if (close < 0 || svg.slice(i + 4, close).includes('--')) return l10n.t('a malformed comment');
       i = close + 3;
       continue;
     }
     if (svg.startsWith('<?xml ', i) && i === 0) {
       const close = svg.indexOf('?>', i);
-      if (close < 0) return 'a malformed XML declaration';
+      if (close < 0) return l10n.t('a malformed XML declaration');
       i = close + 2;
       continue;
     }
-    if (svg.startsWith('<!', i) || svg.startsWith('<?', i)) return 'a DOCTYPE, CDATA section or processing instruction';
+    if (svg.startsWith('<!', i) || svg.startsWith('<?', i)) return l10n.t('a DOCTYPE, CDATA section or processing instruction');
     if (svg.startsWith('</', i)) {
       const m = name.exec(svg.slice(i + 2));
-      if (!m) return 'a malformed end tag';
+      if (!m) return l10n.t('a malformed end tag');
       const after = i + 2 + m[0].length;
       const gt = /^\s*>/.exec(svg.slice(after));
-      if (!gt) return 'a malformed end tag';
-      if (open.pop() !== m[0]) return `the end tag </${m[0]}> does not match its start tag`;
+      if (!gt) return l10n.t('a malformed end tag');
+      if (open.pop() !== m[0]) return l10n.t('the end tag </{0}> does not match its start tag', m[0]);
       i = after + gt[0].length;
       continue;
     }
     const m = name.exec(svg.slice(i + 1));
-    if (!m) return 'a "<" that starts no tag';
+    if (!m) return l10n.t('a "<" that starts no tag');
     const tag = m[0];
     const local = tag.includes(':') ? tag.slice(tag.indexOf(':') + 1) : tag;
-    if (!drawingElements.has(local)) return `the element <${tag}> is not part of a drawing`;
+    if (!drawingElements.has(local)) return l10n.t('the element <{0}> is not part of a drawing', tag);
     if (!open.length) {
-      if (roots++ || tag !== 'svg') return 'the root element is not a single <svg>';
+      if (roots++ || tag !== 'svg') return l10n.t('the root element is not a single <svg>');
     }
     i += 1 + tag.length;
     const seen = new Set<string>();
@@ -107,31 +110,31 @@ export function checkSvg(svg: string): string | undefined {
         open.push(tag);
         break;
       }
-      if (!ws) return `a malformed start tag <${tag}>`;
+      if (!ws) return l10n.t('a malformed start tag <{0}>', tag);
       const a = name.exec(svg.slice(i));
-      if (!a) return `a malformed attribute in <${tag}>`;
+      if (!a) return l10n.t('a malformed attribute in <{0}>', tag);
       const attr = a[0];
       i += attr.length;
       const eq = /^\s*=\s*(["'])/.exec(svg.slice(i));
-      if (!eq) return `the attribute ${attr} has no quoted value`;
+      if (!eq) return l10n.t('the attribute {0} has no quoted value', attr);
       i += eq[0].length;
       const close = svg.indexOf(eq[1], i);
-      if (close < 0) return `the attribute ${attr} is never closed`;
+      if (close < 0) return l10n.t('the attribute {0} is never closed', attr);
       const value = svg.slice(i, close);
       i = close + 1;
-      if (value.includes('<')) return `a "<" in the attribute ${attr}`;
+      if (value.includes('<')) return l10n.t('a "<" in the attribute {0}', attr);
       for (let k = value.indexOf('&'); k >= 0; k = value.indexOf('&', k + 1))
-        if (!entity.test(value.slice(k))) return `an unknown entity in the attribute ${attr}`;
-      if (seen.has(attr)) return `the attribute ${attr} is repeated`;
+        if (!entity.test(value.slice(k))) return l10n.t('an unknown entity in the attribute {0}', attr);
+      if (seen.has(attr)) return l10n.t('the attribute {0} is repeated', attr);
       seen.add(attr);
       const lower = attr.toLowerCase();
-      if (lower.startsWith('on')) return `an event-handler attribute (${attr})`;
-      if ((lower === 'href' || lower.endsWith(':href')) && !value.startsWith('#')) return `a link (${attr}) to something outside the drawing`;
+      if (lower.startsWith('on')) return l10n.t('an event-handler attribute ({0})', attr);
+      if ((lower === 'href' || lower.endsWith(':href')) && !value.startsWith('#')) return l10n.t('a link ({0}) to something outside the drawing', attr);
       if (/url\s*\(|@import|expression\s*\(|javascript:/i.test(value) && !/^url\(#[-\w]+\)$/.test(value.trim()))
-        return `the attribute ${attr} refers to something outside the drawing`;
+        return l10n.t('the attribute {0} refers to something outside the drawing', attr);
     }
   }
-  if (open.length) return `the element <${open[open.length - 1]}> is never closed`;
-  if (!roots) return 'there is no <svg> element';
+  if (open.length) return l10n.t('the element <{0}> is never closed', open[open.length - 1]);
+  if (!roots) return l10n.t('there is no <svg> element');
   return undefined;
 }

@@ -322,7 +322,7 @@ async function reveal(source: SourceSpan, panel: vscode.WebviewPanel): Promise<v
 
 async function saveSvg(target: TraceParams, svg: string): Promise<void> {
   // The view drew it, but what is written to disk is checked here: well-formed XML with nothing but drawing in it.
-  const problem = checkSvg(svg);
+  const problem = checkSvg(svg, vscode.l10n);
   if (problem) {
     void vscode.window.showErrorMessage(vscode.l10n.t('The trace drawing was not saved: {0}.', problem));
     return;

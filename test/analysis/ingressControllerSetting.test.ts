@@ -78,6 +78,14 @@ describe('the ingress controller setting', () => {
     });
   });
 
+  it("says a malformed value in the editor's language", () => {
+    const bad = readSettings({ ingressController: { namespace: 'Ingress_Nginx', podLabels: { app: 'x' } }, files: { include: ['{a,b'] } }, false, 'zh-cn');
+    assert.deepEqual(bad.warnings, [
+      'kubeNetlens.ingressController.namespace 必须是名字空间名称；此设置被忽略。',
+      'kubeNetlens.files.include：模式 "{a,b" 被忽略（位置 4 处的 "{" 没有闭合）。',
+    ]);
+  });
+
   it('is a key of .kube-netlens.yaml, with errors at their line, merged over the settings', () => {
     const ok = parseConfigFile('ingressController:\n  namespace: ingress-nginx\n  podLabels: {app.kubernetes.io/name: ingress-nginx}\n', {
       glob: () => undefined,

@@ -100,7 +100,15 @@ describe('kube-netlens dns, reach, trace and diff in Simplified Chinese', () => 
     const lines = zh.split('\n').filter((l) => l.startsWith('  '));
     const at = (l: string, word: string) => width(l.slice(0, l.indexOf(word)));
     assert.equal(new Set(lines.map((l) => at(l, l.includes('来源') ? '来源' : 'Service '))).size, 1, zh);
-    assert.equal(runCli(['dns', dir, '--format', 'json', '--lang', 'zh-cn']).stdout, runCli(['dns', dir, '--format', 'json']).stdout);
+    // JSON (docs/localization.md): `answer` in the chosen language, the English answer kept in `englishAnswer`, the rest as in English
+    type Records = { records: { answer: string; englishAnswer?: string }[] };
+    const enJson = JSON.parse(runCli(['dns', dir, '--format', 'json']).stdout) as Records;
+    const zhJson = JSON.parse(runCli(['dns', dir, '--format', 'json', '--lang', 'zh-cn']).stdout) as Records;
+    assert.deepEqual(
+      zhJson.records.map(({ englishAnswer, ...r }) => ({ ...r, answer: englishAnswer })),
+      enJson.records,
+    );
+    assert.ok(zhJson.records.some((r) => r.answer === '<web 的集群 IP，创建时分配>'));
     assert.equal(runCli(['dns', join(dir, 'none'), '--lang', 'zh-cn']).stderr.length > 0, true);
   });
 

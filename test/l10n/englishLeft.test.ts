@@ -6,12 +6,13 @@
 // words outside the catalogue, fails here with the run and where it was read.
 
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { analyzeTexts } from '../../server/src/features/analyzeTexts';
 import { hoverAt } from '../../server/src/features/hover';
-import { messages, phrase, say } from '../../server/src/l10n/l10n';
+import { bundleOf, format, messages, phrase, say } from '../../server/src/l10n/l10n';
+import { checkSvg } from '../../client/src/svgCheck';
 import { repoRoot, runCli } from '../cli/builtCli';
 import { findingsOf } from '../helpers/checkDiagnostics';
 import { englishLeft, englishRunsIn } from '../helpers/englishLeft';
@@ -139,6 +140,111 @@ describe('Simplified Chinese output has no English left', () => {
       texts.push(...out.stderr.split('\n').map((line) => ({ where: `${r.where} stderr`, text: line })));
     }
     noEnglishLeft(texts);
+  });
+
+  it('in the Kustomize failures the native renderer words (test/fixtures/l10n/kustomize: one broken kustomization each)', () => {
+    const dir = join(repoRoot, 'test', 'fixtures', 'l10n', 'kustomize');
+    const cases = readdirSync(dir).sort();
+    const out = runCli(['check', dir, '--lang', 'zh-cn', '--format', 'json', '--fail-on', 'never']);
+    assert.equal(out.status, 0, out.stderr);
+    const failed = (JSON.parse(out.stdout) as { diagnostics: { file: string; code: string; message: string }[] }).diagnostics.filter(
+      (d) => d.code === 'kustomize-render-failed',
+    );
+    // every case is met: each folder's build fails, in the translated frame, with a reason of its own
+    assert.deepEqual([...new Set(failed.map((d) => d.file.slice(dir.length + 1).split('/')[0]))].sort(), cases);
+    for (const d of failed) assert.match(d.message, /^Kustomize 构建失败：/, d.message);
+    assert.equal(new Set(failed.map((d) => d.message)).size, cases.length, failed.map((d) => d.message).join('\n'));
+    noEnglishLeft(failed.map((d) => ({ where: `check json ${d.file}`, text: d.message })));
+  });
+
+  it('in the errors of an invalid .kube-netlens.yaml and the notes on files passed over', () => {
+    const dir = tempDir('kube-netlens-english-left-config-');
+    writeFileSync(join(dir, 'web.yaml'), 'apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec:\n  ports: [{port: 80}]\n');
+    writeFileSync(
+      join(dir, '.kube-netlens.yaml'),
+      [
+        'rules: {no-such-code: error, service-selector-empty: loud}',
+        'files: {include: "deploy/*.yaml", exclude: ["{a,b"]}',
+        'kustomize: {path: /usr/bin/kustomize, loadRestrictor: open}',
+        'helm:',
+        '  releases:',
+        '  - {chart: charts/web}',
+        '  - {chart: charts/web, name: Web_Release, namespace: Shop, set: [replicas]}',
+        'clusterDomain: "bad_domain"',
+        'defaultNamespace: Shop',
+        'nodePortRange: "30000"',
+        'ingressController: {namespace: ingress-nginx, podLabels: {app: 1}}',
+        'ignore:',
+        '- {code: service-selector-empty}',
+        '- {code: no-such-code, name: "{x", reason: typo}',
+        'timeout: 3',
+        '',
+      ].join('\n'),
+    );
+    const out = runCli(['check', dir, '--lang', 'zh-cn']);
+    assert.equal(out.status, 2, out.stdout);
+    const lines = out.stderr.split('\n').filter((l) => l.includes('.kube-netlens.yaml:'));
+    assert.ok(lines.length >= 15, `only ${lines.length} errors:\n${out.stderr}`);
+    noEnglishLeft(out.stderr.split('\n').map((line) => ({ where: 'config errors', text: line })));
+    // a link out of the folder checked is named and passed over, never read
+    const outside = tempDir('kube-netlens-english-left-outside-');
+    writeFileSync(join(outside, 'secret.yaml'), 'kind: ConfigMap\n');
+    // (in a folder of its own: the config file above applies to the folder it is in)
+    const inside = join(tempDir('kube-netlens-english-left-links-'), 'links');
+    mkdirSync(inside);
+    symlinkSync(join(outside, 'secret.yaml'), join(inside, 'secret.yaml'));
+    const skipped = runCli(['check', inside, '--lang', 'zh-cn']);
+    assert.match(skipped.stderr, /已跳过：.*secret\.yaml 指向工作区之外，不予读取/);
+    noEnglishLeft(skipped.stderr.split('\n').map((line) => ({ where: 'check stderr (link outside)', text: line })));
+  });
+
+  it('in `dns --format json`: the answers the manifests do not fix, with the English kept in englishAnswer', () => {
+    type Answer = { name: string; type: string; answer: string; englishAnswer?: string };
+    const records = (args: string[]) => (JSON.parse(runCli(['dns', 'examples', '--all', '--format', 'json', ...args]).stdout) as { records: Answer[] }).records;
+    const english = records([]);
+    const chinese = records(['--lang', 'zh-cn']);
+    assert.ok(
+      english.some((r) => r.answer.startsWith('<')),
+      'examples/ has answers the manifests do not fix',
+    );
+    assert.ok(
+      english.every((r) => !('englishAnswer' in r)),
+      'English output is unchanged',
+    );
+    assert.deepEqual(
+      chinese.map((r) => r.englishAnswer),
+      english.map((r) => r.answer),
+    );
+    assert.ok(chinese.some((r) => r.answer !== r.englishAnswer));
+    noEnglishLeft(chinese.map((r) => ({ where: `dns json ${r.name} ${r.type}`, text: r.answer })));
+  });
+
+  it('in the reasons a trace drawing is not saved as SVG', () => {
+    const zhBundle = bundleOf('zh-cn');
+    const l10n = { t: (m: string, ...args: (string | number)[]) => format(zhBundle.get(m) ?? m, args) };
+    const refused = [
+      '<svg><text>a\u0000b</text></svg>',
+      '<svg><g></svg>',
+      '<svg><g>',
+      '<svg><script>alert(1)</script></svg>',
+      '<svg onload="alert(1)"></svg>',
+      '<svg><rect xlink:href="https://example.test/x.png"/></svg>',
+      '<svg><rect style="fill:url(https://example.test/t.png)"/></svg>',
+      '<svg><text>a & b</text></svg>',
+      '<svg><rect width=10/></svg>',
+      '<!DOCTYPE svg [<!ENTITY x "y">]><svg/>',
+      '<svg/><svg/>',
+      'text<svg/>',
+      '<svg><rect a="1" a="2"/></svg>',
+      '<!-- a -- b --><svg/>',
+      '',
+    ];
+    const why = refused.map((svg) => ({ where: `svg ${JSON.stringify(svg)}`, text: checkSvg(svg, l10n) ?? 'accepted' }));
+    assert.deepEqual(
+      why.filter((w) => w.text === 'accepted' || !/[\u4e00-\u9fff]/.test(w.text)).map((w) => w.where),
+      [],
+    );
+    noEnglishLeft(why);
   });
 
   it('in the notes and errors of `check` and `build`: suppressions, the baseline, bad paths and options', () => {

@@ -118,3 +118,44 @@ describe('language server: .kube-netlens.yaml', () => {
     await waitSeverity('off', undefined);
   });
 });
+
+describe('language server: .kube-netlens.yaml in Simplified Chinese', () => {
+  let dir: string;
+  let client: TestClient;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'netlens-lsp-config-zh-'));
+    writeFileSync(join(dir, 'app.yaml'), app);
+    writeFileSync(join(dir, '.kube-netlens.yaml'), 'rules:\n  service-selector-no-match: loud\n');
+    client = startServer();
+    await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'ws' }],
+      initializationOptions: { locale: 'zh-cn' },
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true },
+        textDocument: { publishDiagnostics: { versionSupport: true } },
+      },
+    });
+    await client.connection.sendNotification('initialized', {});
+  });
+
+  after(() => {
+    if (client.process.exitCode === null) client.process.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("words an invalid file's errors in the client's language", async () => {
+    const configUri = pathToFileURL(join(dir, '.kube-netlens.yaml')).href;
+    const problem = await client.waitFor(
+      'config-invalid',
+      () => client.diagnostics.get(configUri)?.diagnostics.find((d) => d.code === 'config-invalid'),
+      30000,
+    );
+    assert.equal(
+      problem.message,
+      'rules.service-selector-no-match 必须是 error, warning, information, hint, off 之一。.kube-netlens.yaml 无效时，其中的值均不生效。',
+    );
+  });
+});

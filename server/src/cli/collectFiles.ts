@@ -5,7 +5,7 @@
 import { realpathSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { SourceText } from '../features/analyzeTexts';
-import { messages, type Msg } from '../l10n/l10n';
+import { messages, say, type Msg } from '../l10n/l10n';
 import { readBounded, reasonOf } from '../workspace/readBounded';
 
 /** Files larger than this are not Kubernetes manifests anyone edits by hand; they are skipped with a note. */
@@ -46,7 +46,7 @@ export function collectFiles(paths: readonly string[], msg: Msg = messages(undef
     if (read.ok) sources.push({ uri: display, text: read.text });
     else {
       if (read.refusal === 'too-large') tooLarge++;
-      notes.push(`skipped ${read.message}`);
+      notes.push(msg('skipped {0}', say(read.reason, msg)));
     }
   };
 
@@ -66,7 +66,7 @@ export function collectFiles(paths: readonly string[], msg: Msg = messages(undef
           ? msg('skipped {0}: it is larger than the 1 MB limit', display)
           : msg('skipped {0}: {1} MB is larger than the 1 MB limit', display, (size / maxFileBytes).toFixed(1)),
       );
-    } else notes.push(`skipped ${read.message}`);
+    } else notes.push(msg('skipped {0}', say(read.reason, msg)));
   };
 
   const walk = (folder: string, stats: Stats, root: readonly string[]): void => {
@@ -130,7 +130,7 @@ export function collectFiles(paths: readonly string[], msg: Msg = messages(undef
       else if (read.refusal === 'too-large') {
         tooLarge++;
         notes.push(msg('skipped {0}: {1} MB is larger than the 1 MB limit', given, (stats.size / maxFileBytes).toFixed(1)));
-      } else return { error: read.message };
+      } else return { error: say(read.reason, msg) };
     } else
       return { error: msg('{0} is not a regular file or a folder ({1}); give the path of a manifest or of a folder of manifests', given, kindOf(stats, msg)) };
   }

@@ -33,7 +33,7 @@ export function withConfigFile<R extends AnalysisOptions>(request: R): Configure
       error: msg('cannot read the config file {0}: {1}', file, (err as NodeJS.ErrnoException).code === 'ENOENT' ? msg('no such file') : (err as Error).message),
     };
   }
-  const parsed = readConfigFile(text, (code) => knownCodes.has(code));
+  const parsed = readConfigFile(text, (code) => knownCodes.has(code), request.locale);
   if (!parsed.config) {
     const shown = parsed.errors.slice(0, 20).map((e) => `${file}:${e.line + 1}:${e.column + 1}: ${e.message}`);
     return {

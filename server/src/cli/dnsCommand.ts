@@ -25,7 +25,10 @@ export function dnsCommand(asked: DnsRequest, terminal: Terminal): CommandResult
   // names of Helm charts' Services count too
   const { analysis } = analyzeWithCharts(loaded, request, terminal.env);
   const records = sortRecords(analysis.dnsRecords().filter((r) => request.all || r.condition === 'always' || r.condition === 'while-ready'));
-  const stdout = request.format === 'json' ? recordsToJson(records) : textOutput(terminal, (paint) => recordsToText(records, paint, messages(request.locale)));
+  const stdout =
+    request.format === 'json'
+      ? recordsToJson(records, request.locale)
+      : textOutput(terminal, (paint) => recordsToText(records, paint, messages(request.locale)));
   return { exitCode: 0, stdout, stderr: loaded.notes.map(note) };
 }
 

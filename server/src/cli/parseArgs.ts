@@ -297,7 +297,7 @@ function parseCommand(command: CommandName, argv: readonly string[], msg: Msg): 
     if (!isDns1123Subdomain(clusterDomain)) return usage(msg("--cluster-domain '{0}' is not a valid DNS domain", values.get('--cluster-domain')!));
   }
   const kustomizeRoots = lists.get('--kustomize-root');
-  const bad = kustomizeRoots?.map((g) => [g, checkGlob(g)] as const).find(([, why]) => why);
+  const bad = kustomizeRoots?.map((g) => [g, checkGlob(g, msg)] as const).find(([, why]) => why);
   if (bad) return usage(msg("--kustomize-root '{0}' is not a usable pattern ({1})", bad[0], String(bad[1])));
   const timeout = values.get('--kustomize-timeout');
   const seconds = timeout === undefined ? undefined : Number(timeout);

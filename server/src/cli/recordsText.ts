@@ -22,7 +22,7 @@ function conditionText(condition: DnsCondition, msg: Msg): string {
  * An answer the manifests do not fix is a description in angle brackets (analysis/dnsRecords.ts), kept in English in
  * the records and their JSON; the table says it in the reader's language. A literal (an IP, a name) is as it is.
  */
-function answerText(answer: string, msg: Msg): string {
+export function answerText(answer: string, msg: Msg): string {
   let m: RegExpExecArray | null;
   if ((m = /^<pod IP of (\S+) (.+)>$/.exec(answer))) return msg('<pod IP of {0} {1}>', m[1], m[2]);
   if ((m = /^<pod IPs of (\S+) (.+)>$/.exec(answer))) return msg('<pod IPs of {0} {1}>', m[1], m[2]);

@@ -60,20 +60,22 @@ export interface Res {
 }
 
 /**
- * Stops a render: something in the input Kustomize would refuse, or something not evaluated here. The reason is a
- * phrase when it is ours to word (what is not evaluated, the load restrictor); Kustomize's own error texts, which
- * the native renderer repeats so that they read as `kustomize build` prints them, stay as written.
+ * Stops a render: something in the input Kustomize would refuse, or something not evaluated here. The reason is
+ * always a phrase of the catalogue (docs/localization.md), worded in the reader's locale where the problem is shown:
+ * a plain string does not compile. Kustomize's own error texts, which the native renderer repeats so that they read
+ * as `kustomize build` prints them, are the English templates (byte-identical in English; scripts/kustomizeDiff.ts
+ * compares them with kubectl's); only what a tool or the YAML library wrote goes in as an argument, as written.
  */
 export class Stop extends Error {
   constructor(
     readonly uri: string,
     readonly span: Span,
-    readonly reason: string | Phrase,
+    readonly reason: Phrase,
     readonly notRendered = false,
     /** A field Kustomize evaluates and this renderer does not (load.ts `notEvaluated`): not a refusal of the build. */
     readonly notEvaluated = false,
   ) {
-    super(typeof reason === 'string' ? reason : say(reason, messages(undefined)));
+    super(say(reason, messages(undefined)));
   }
 }
 

@@ -39,9 +39,9 @@ export function runGenerators(ctx: Ctx, k: Kust, ra: Res[]): void {
   ] as const) {
     const list = get(k.node, field);
     if (!list || (list.t === 's' && list.v === null)) continue;
-    if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, field).span, `'${field}' must be a list`);
+    if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, field).span, phrase("'{0}' must be a list", field));
     for (const g of list.items) {
-      if (g.t !== 'm') throw new Stop(k.uri, srcOf(g, keySrc(k, field)).span, `an entry of '${field}' must be a map`);
+      if (g.t !== 'm') throw new Stop(k.uri, srcOf(g, keySrc(k, field)).span, phrase("an entry of '{0}' must be a map", field));
       const res = generate(ctx, k, g, kind, field, global);
       const behavior = str(get(g, 'behavior')) ?? 'create';
       absorb(ra, res, behavior, srcOf(g, keySrc(k, field)));
@@ -53,11 +53,11 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   const at = srcOf(g, keySrc(k, field));
   const nameNode = get(g, 'name');
   const name = str(nameNode);
-  if (!name) throw new Stop(k.uri, at.span, `a ${field} entry needs a name`);
+  if (!name) throw new Stop(k.uri, at.span, phrase('a {0} entry needs a name', field));
   const via = { uri: k.uri, span: at.span, via: field };
   const entries: { key: string; value: string; src: Src }[] = [];
   const add = (key: string, value: string, src: Src) => {
-    if (entries.some((e) => e.key === key)) throw new Stop(src.uri, src.span, `${kind} ${name}: the key '${key}' is set twice`);
+    if (entries.some((e) => e.key === key)) throw new Stop(src.uri, src.span, phrase("{0} {1}: the key '{2}' is set twice", kind, name, key));
     entries.push({ key, value, src });
   };
   // `env: FILE`, the field before `envs`, is read after them (Kustomize's fix of legacy kustomizations).
@@ -69,7 +69,7 @@ function generate(ctx: Ctx, k: Kust, g: KMap, kind: 'ConfigMap' | 'Secret', fiel
   }
   for (const l of listOf(k, g, 'literals', at)) {
     const i = l.value.indexOf('=');
-    if (i <= 0) throw new Stop(l.src.uri, l.src.span, `the literal '${l.value}' is not KEY=VALUE`);
+    if (i <= 0) throw new Stop(l.src.uri, l.src.span, phrase("the literal '{0}' is not KEY=VALUE", l.value));
     let value = l.value.slice(i + 1);
     if (value.length >= 2 && ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")))) value = value.slice(1, -1);
     add(l.value.slice(0, i), value, l.src);
@@ -148,7 +148,7 @@ export function listOf(k: Kust, g: KMap, key: string, at: Src, oneString = false
   const n = get(g, key);
   if (!n || (n.t === 's' && n.v === null)) return [];
   if (oneString && n.t === 's') return str(n) ? [{ value: str(n)!, src: srcOf(n, at) }] : [];
-  if (n.t !== 'q') throw new Stop(k.uri, srcOf(n, at).span, `'${key}' must be a list`);
+  if (n.t !== 'q') throw new Stop(k.uri, srcOf(n, at).span, phrase("'{0}' must be a list", key));
   return n.items.map((i) => ({ value: str(i) ?? '', src: srcOf(i, at) }));
 }
 
@@ -168,7 +168,7 @@ function parseEnvFile(text: string, at: Src): [string, string][] {
         true,
       );
     const key = line.slice(0, i).trimStart();
-    if (!key || /\s/.test(key)) throw new Stop(at.uri, at.span, `line ${n + 1} of the env file has an invalid key`);
+    if (!key || /\s/.test(key)) throw new Stop(at.uri, at.span, phrase('line {0} of the env file has an invalid key', n + 1));
     out.push([key, line.slice(i + 1)]);
   });
   return out;
@@ -182,12 +182,16 @@ function absorb(ra: Res[], res: Res, behavior: string, at: Src): void {
   });
   // Kustomize reads any other word (`add`, a typo) as unspecified, which it treats as create (types.NewGenerationBehavior).
   if (behavior !== 'merge' && behavior !== 'replace') {
-    if (matches.length) throw new Stop(at.uri, at.span, `${idText(id)} already exists; set behavior: merge or replace to change it`);
+    if (matches.length) throw new Stop(at.uri, at.span, phrase('{0} already exists; set behavior: merge or replace to change it', idText(id)));
     ra.push(res);
     return;
   }
   if (matches.length !== 1)
-    throw new Stop(at.uri, at.span, `behavior: ${behavior} needs exactly one existing ${id.gvk.kind} named ${id.name}, found ${matches.length}`);
+    throw new Stop(
+      at.uri,
+      at.span,
+      phrase('behavior: {0} needs exactly one existing {1} named {2}, found {3}', behavior, id.gvk.kind, id.name, matches.length),
+    );
   const old = matches[0];
   // Kustomize keeps the existing object's identity, labels and annotations (the generator's win), and for merge
   // its data too (resmap appendReplaceOrMerge, CopyMergeMetaDataFieldsFrom).

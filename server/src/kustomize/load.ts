@@ -50,20 +50,20 @@ export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): K
   const names = ctx.fsys.list(dir);
   const present = kustomizationFileNames.filter((n) => names?.includes(n));
   const where = at ?? { uri: dir, span: { start: 0, end: 0 } };
-  if (!present.length) throw new Stop(where.uri, where.span, `no kustomization.yaml, kustomization.yml or Kustomization in ${dir}`);
-  if (present.length > 1) throw new Stop(where.uri, where.span, `${dir} holds more than one kustomization file (${present.join(', ')})`);
+  if (!present.length) throw new Stop(where.uri, where.span, phrase('no kustomization.yaml, kustomization.yml or Kustomization in {0}', dir));
+  if (present.length > 1) throw new Stop(where.uri, where.span, phrase('{0} holds more than one kustomization file ({1})', dir, present.join(', ')));
   const uri = resolveUri(dir, present[0]);
   // kusttarget.go loads the kustomization file through the folder's own loader, restricted like any other file
   const text = readIn(ctx, dir, uri, at ?? { uri, span: { start: 0, end: 0 } });
-  if (text === undefined) throw unreadable(ctx, uri, where, `cannot read ${uri}`);
+  if (text === undefined) throw unreadable(ctx, uri, where, phrase('cannot read {0}', uri));
   const parsed = parseCached(ctx, text, uri);
-  if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the kustomization: ${parsed.error.message}`);
+  if (parsed.error) throw new Stop(uri, parsed.error.span, phrase('YAML error in the kustomization: {0}', parsed.error.message));
   const docs = parsed.docs.filter((d) => d.node !== undefined);
   const first = docs[0]?.node;
   const node = !first || (first.t === 's' && first.v === null) ? map() : first;
-  if (node.t !== 'm') throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, 'the kustomization is not a map');
+  if (node.t !== 'm') throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, phrase('the kustomization is not a map'));
   // Kustomize refuses a kustomization without a field (an empty file, only comments, `{}`)
-  if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, `${present[0]} is empty`);
+  if (!node.e.length) throw new Stop(uri, docs[0]?.span ?? { start: 0, end: 0 }, phrase('{0} is empty', present[0]));
   const notEvaluated: { field: string; stop: Stop }[] = [];
   for (const e of node.e) {
     if (evaluated.has(e.k)) continue;
@@ -133,10 +133,10 @@ export function srcOf(n: KNode | undefined, fallback: Src, via?: string): Src {
 export function stringList(k: Kust, key: string): { value: string; src: Src }[] {
   const n = get(k.node, key);
   if (!n || (n.t === 's' && n.v === null)) return [];
-  if (n.t !== 'q') throw new Stop(k.uri, keySrc(k, key).span, `'${key}' must be a list`);
+  if (n.t !== 'q') throw new Stop(k.uri, keySrc(k, key).span, phrase("'{0}' must be a list", key));
   return n.items.map((i) => {
     const v = str(i);
-    if (v === undefined) throw new Stop(k.uri, srcOf(i, keySrc(k, key)).span, `an entry of '${key}' must be a string`);
+    if (v === undefined) throw new Stop(k.uri, srcOf(i, keySrc(k, key)).span, phrase("an entry of '{0}' must be a string", key));
     return { value: v, src: srcOf(i, keySrc(k, key)) };
   });
 }
@@ -169,13 +169,13 @@ export const remote = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/|gitlab\.com
 
 export function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[] {
   const text = readIn(ctx, root, uri, at);
-  if (text === undefined) throw unreadable(ctx, uri, at, `cannot read ${uri}`);
+  if (text === undefined) throw unreadable(ctx, uri, at, phrase('cannot read {0}', uri));
   const parsed = parseCached(ctx, text, uri);
-  if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error: ${parsed.error.message}`);
+  if (parsed.error) throw new Stop(uri, parsed.error.span, phrase('YAML error: {0}', parsed.error.message));
   const out: Res[] = [];
   for (const d of parsed.docs) {
     if (!d.node || (d.node.t === 's' && d.node.v === null)) continue;
-    if (d.node.t !== 'm') throw new Stop(uri, d.span, 'a document that is not a map cannot be a Kubernetes object');
+    if (d.node.t !== 'm') throw new Stop(uri, d.span, phrase('a document that is not a map cannot be a Kubernetes object'));
     const kind = str(get(d.node, 'kind'));
     const items = get(d.node, 'items');
     if (kind?.endsWith('List') && items?.t === 'q') {
@@ -186,8 +186,9 @@ export function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[]
   }
   for (const r of out) {
     const g = gvkOf(r.node);
-    if (!g.kind) throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, `an object in ${basenameUri(uri)} has no kind`);
-    if (!nameOf(r.node)) throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, `the ${g.kind} in ${basenameUri(uri)} has no metadata.name`);
+    if (!g.kind) throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, phrase('an object in {0} has no kind', basenameUri(uri)));
+    if (!nameOf(r.node))
+      throw new Stop(r.docSrc?.uri ?? uri, r.docSrc?.span ?? at.span, phrase('the {0} in {1} has no metadata.name', g.kind, basenameUri(uri)));
   }
   return out;
 }
@@ -196,7 +197,7 @@ export function loadObjects(ctx: Ctx, root: string, uri: string, at: Src): Res[]
  * A file that cannot be read: missing (the build fails), or present in its folder but not available here (too large,
  * excluded from the analysis): then the build is not analysed, rather than said to fail.
  */
-export function unreadable(ctx: Ctx, uri: string, at: Src, missing: string | Phrase): Stop {
+export function unreadable(ctx: Ctx, uri: string, at: Src, missing: Phrase): Stop {
   const present = ctx.fsys.list(dirnameUri(uri))?.includes(basenameUri(uri));
   if (present) return new Stop(at.uri, at.span, phrase('{0} is not read (too large, excluded or not text)', basenameUri(uri)), true);
   return new Stop(at.uri, at.span, missing);
@@ -209,7 +210,8 @@ export function newRes(node: KMap, docSrc?: Src): Res {
 export function appendAll(into: Res[], add: readonly Res[], at: Src): void {
   for (const r of add) {
     const id = curId(r);
-    if (into.some((x) => idEquals(curId(x), id))) throw new Stop(at.uri, at.span, `may not add resource with an already registered id: ${idText(id)}`);
+    if (into.some((x) => idEquals(curId(x), id)))
+      throw new Stop(at.uri, at.span, phrase('may not add resource with an already registered id: {0}', idText(id)));
     into.push(r);
   }
 }

@@ -2,6 +2,7 @@
 // (a ConfigMap in a volume, a Service in an Ingress backend) are rewritten (api/filters/nameref), choosing the
 // referral as Kustomize does when several objects once had that name.
 
+import { phrase } from '../l10n/l10n';
 import { gvkSelected, nameReferences, type Gvk } from './fieldSpecs';
 import { entry, get, scalar, set, str, type KNode, type Src } from './tree';
 import { Stop, type Res } from './buildContext';
@@ -51,7 +52,7 @@ function selectReferral(
   throw new Stop(
     referrer.docSrc?.uri ?? '',
     referrer.docSrc?.span ?? { start: 0, end: 0 },
-    `found multiple possible referrals for '${oldName}': ${c.map((r) => idText(curId(r))).join(', ')}`,
+    phrase("found multiple possible referrals for '{0}': {1}", oldName, c.map((r) => idText(curId(r))).join(', ')),
   );
 }
 

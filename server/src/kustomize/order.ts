@@ -1,6 +1,7 @@
 // The order of a native Kustomize build's output: as loaded, or Kustomize's legacy kind order when the kustomization
 // asks for it (sortOptions: legacy; api/resource orderFirst/orderLast).
 
+import { phrase } from '../l10n/l10n';
 import { orderFirst, orderLast, type Gvk } from './fieldSpecs';
 import { get, str } from './tree';
 import { Stop, type Id, type Kust } from './buildContext';
@@ -34,7 +35,7 @@ export function sortOrderOf(k: Kust): KindOrder | undefined {
   const order = str(get(options, 'order'));
   if (order === 'fifo') return undefined;
   if (order !== undefined && order !== 'legacy')
-    throw new Stop(k.uri, srcOf(get(options, 'order'), at).span, `sortOptions order must be legacy or fifo, not '${order}'`);
+    throw new Stop(k.uri, srcOf(get(options, 'order'), at).span, phrase("sortOptions order must be legacy or fifo, not '{0}'", order));
   const legacy = get(options, 'legacySortOptions');
   if (!legacy || legacy.t !== 'm') return defaultOrder;
   const kinds = (key: string) => listOf(k, legacy, key, at).map((e) => e.value);

@@ -1,10 +1,16 @@
 // Patches as Kustomize applies them: strategic merge (the kyaml merge Kustomize v5 uses, including its list order:
 // the patch's elements first, and its handling of multi-key lists such as ports) and JSON 6902.
 
+import { messages, phrase, say, type Phrase } from '../l10n/l10n';
 import { clone, get, scalar, str, type KMap, type KNode, type KSeq } from './tree';
 import { mergeKeys } from './fieldSpecs';
 
-export class PatchError extends Error {}
+/** A patch Kustomize refuses to apply: the reason is a phrase of the catalogue (Kustomize's words as the English template). */
+export class PatchError extends Error {
+  constructor(readonly reason: Phrase) {
+    super(say(reason, messages(undefined)));
+  }
+}
 
 /** Kinds of the Kubernetes API schema Kustomize carries: their lists merge by key; other kinds' lists are replaced. */
 const schemaKinds = new Set([
@@ -123,7 +129,7 @@ function mergeMap(dest: KMap, origin: KMap, known: boolean, path: string[]): KMa
   if (d === 'replace') return withoutDirective(origin);
   for (const oe of origin.e) {
     if (oe.k === '$patch') continue;
-    if (oe.k.startsWith('$')) throw new PatchError(`the strategic-merge directive '${oe.k}' is not evaluated`);
+    if (oe.k.startsWith('$')) throw new PatchError(phrase("the strategic-merge directive '{0}' is not evaluated", oe.k));
     const i = dest.e.findIndex((e) => e.k === oe.k);
     const cur = i >= 0 ? dest.e[i].v : undefined;
     const next = isNullNode(oe.v) ? undefined : mergeNode(cur, oe.v, known, [...path, oe.k]);
@@ -293,7 +299,7 @@ function mergeAssociative(dest: KSeq, origin: KSeq, keys: readonly string[], kno
 
 function pointer(path: string): string[] {
   if (path === '') return [];
-  if (!path.startsWith('/')) throw new PatchError(`the JSON pointer '${path}' does not start with '/'`);
+  if (!path.startsWith('/')) throw new PatchError(phrase("the JSON pointer '{0}' does not start with '/'", path));
   return path
     .slice(1)
     .split('/')
@@ -304,7 +310,7 @@ function parentOf(root: KNode, parts: readonly string[], path: string): KNode {
   let n: KNode | undefined = root;
   for (const p of parts.slice(0, -1)) {
     n = child(n, p);
-    if (!n) throw new PatchError(`the path '${path}' does not exist in the object`);
+    if (!n) throw new PatchError(phrase("the path '{0}' does not exist in the object", path));
   }
   return n as KNode;
 }
@@ -321,9 +327,9 @@ function child(n: KNode | undefined, p: string): KNode | undefined {
 
 function index(list: KSeq, p: string, path: string, forAdd: boolean): number {
   if (forAdd && p === '-') return list.items.length;
-  if (!/^(0|[1-9][0-9]*)$/.test(p)) throw new PatchError(`'${p}' in '${path}' is not an index`);
+  if (!/^(0|[1-9][0-9]*)$/.test(p)) throw new PatchError(phrase("'{0}' in '{1}' is not an index", p, path));
   const i = Number(p);
-  if (i > list.items.length || (!forAdd && i >= list.items.length)) throw new PatchError(`the index ${p} in '${path}' is out of range`);
+  if (i > list.items.length || (!forAdd && i >= list.items.length)) throw new PatchError(phrase("the index {0} in '{1}' is out of range", p, path));
   return i;
 }
 
@@ -331,27 +337,27 @@ function getAt(root: KNode, path: string): KNode {
   const parts = pointer(path);
   let n: KNode | undefined = root;
   for (const p of parts) n = child(n, p);
-  if (!n) throw new PatchError(`the path '${path}' does not exist in the object`);
+  if (!n) throw new PatchError(phrase("the path '{0}' does not exist in the object", path));
   return n;
 }
 
 function removeAt(root: KNode, path: string): KNode {
   const parts = pointer(path);
-  if (!parts.length) throw new PatchError('cannot remove the whole object');
+  if (!parts.length) throw new PatchError(phrase('cannot remove the whole object'));
   const parent = parentOf(root, parts, path);
   const last = parts[parts.length - 1];
   if (parent.t === 'm') {
     const i = parent.e.findIndex((e) => e.k === last);
-    if (i < 0) throw new PatchError(`the path '${path}' does not exist in the object`);
+    if (i < 0) throw new PatchError(phrase("the path '{0}' does not exist in the object", path));
     return parent.e.splice(i, 1)[0].v;
   }
   if (parent.t === 'q') return parent.items.splice(index(parent, last, path, false), 1)[0];
-  throw new PatchError(`the path '${path}' does not exist in the object`);
+  throw new PatchError(phrase("the path '{0}' does not exist in the object", path));
 }
 
 function addAt(root: KNode, path: string, value: KNode, keySrc: KMap['e'][number]['ks'], replace: boolean): void {
   const parts = pointer(path);
-  if (!parts.length) throw new PatchError('cannot replace the whole object');
+  if (!parts.length) throw new PatchError(phrase('cannot replace the whole object'));
   const parent = parentOf(root, parts, path);
   const last = parts[parts.length - 1];
   if (parent.t === 'm') {
@@ -367,22 +373,22 @@ function addAt(root: KNode, path: string, value: KNode, keySrc: KMap['e'][number
     else parent.items.splice(index(parent, last, path, true), 0, value);
     return;
   }
-  throw new PatchError(`the path '${path}' does not exist in the object`);
+  throw new PatchError(phrase("the path '{0}' does not exist in the object", path));
 }
 
 /** Applies JSON 6902 operations (a sequence of maps) to an object, in place. */
 export function applyJson6902(target: KMap, ops: KSeq): void {
   for (const op of ops.items) {
-    if (op.t !== 'm') throw new PatchError('a JSON patch operation must be a map');
+    if (op.t !== 'm') throw new PatchError(phrase('a JSON patch operation must be a map'));
     const kind = str(get(op, 'op'));
     const path = str(get(op, 'path'));
-    if (path === undefined) throw new PatchError('a JSON patch operation needs a path');
+    if (path === undefined) throw new PatchError(phrase('a JSON patch operation needs a path'));
     const value = get(op, 'value');
     const valueSrc = get(op, 'path')?.src;
     switch (kind) {
       case 'add':
       case 'replace':
-        if (!value) throw new PatchError(`the '${kind}' operation on '${path}' has no value`);
+        if (!value) throw new PatchError(phrase("the '{0}' operation on '{1}' has no value", kind, path));
         addAt(target, path, clone(value), valueSrc, kind === 'replace');
         break;
       case 'remove':
@@ -391,7 +397,7 @@ export function applyJson6902(target: KMap, ops: KSeq): void {
       case 'move':
       case 'copy': {
         const from = str(get(op, 'from'));
-        if (from === undefined) throw new PatchError(`the '${kind}' operation on '${path}' has no from`);
+        if (from === undefined) throw new PatchError(phrase("the '{0}' operation on '{1}' has no from", kind, path));
         const v = kind === 'move' ? removeAt(target, from) : clone(getAt(target, from));
         addAt(target, path, v, valueSrc, false);
         break;
@@ -403,15 +409,15 @@ export function applyJson6902(target: KMap, ops: KSeq): void {
         const parts = pointer(path);
         const parent = parts.length ? parentOf(target, parts, path) : undefined;
         if (parent?.t === 'm' && isNull(get(parent, parts[parts.length - 1]))) {
-          if (!isNull(value)) throw new PatchError(`the test of '${path}' failed`);
+          if (!isNull(value)) throw new PatchError(phrase("the test of '{0}' failed", path));
           break;
         }
         const v = getAt(target, path);
-        if (!value || JSON.stringify(plain(v)) !== JSON.stringify(plain(value))) throw new PatchError(`the test of '${path}' failed`);
+        if (!value || JSON.stringify(plain(v)) !== JSON.stringify(plain(value))) throw new PatchError(phrase("the test of '{0}' failed", path));
         break;
       }
       default:
-        throw new PatchError(`unknown JSON patch operation '${kind ?? ''}'`);
+        throw new PatchError(phrase("unknown JSON patch operation '{0}'", kind ?? ''));
     }
   }
 }

@@ -39,9 +39,9 @@ function loadPatchText(ctx: Ctx, k: Kust, value: string, node: KNode, isPath: bo
   if (isPath) {
     const uri = resolveUri(k.dir, value);
     const text = readIn(ctx, k.dir, uri, at);
-    if (text === undefined) throw unreadable(ctx, uri, at, `cannot read the patch file '${value}'`);
+    if (text === undefined) throw unreadable(ctx, uri, at, phrase("cannot read the patch file '{0}'", value));
     const parsed = parseCached(ctx, text, uri);
-    if (parsed.error) throw new Stop(uri, parsed.error.span, `YAML error in the patch: ${parsed.error.message}`);
+    if (parsed.error) throw new Stop(uri, parsed.error.span, phrase('YAML error in the patch: {0}', parsed.error.message));
     return { docs: content(parsed), src: { uri, span: { start: 0, end: text.length } } };
   }
   // An inline patch is parsed once per kustomization text (kept in the parse cache under the kustomization's URI)
@@ -125,7 +125,7 @@ function applySmp(r: Res, patch: KMap, at: Src): boolean {
     if (!keep) return false;
     dropBlankNulls(r.node);
   } catch (err) {
-    if (err instanceof PatchError) throw new Stop(at.uri, at.span, err.message, true);
+    if (err instanceof PatchError) throw new Stop(at.uri, at.span, err.reason, true);
     throw err;
   }
   if (r.node.e.length === 0) return false;
@@ -158,19 +158,23 @@ function smpOnTargets(ra: Res[], targets: readonly Res[], patch: KMap, at: Src, 
 export function patchStrategicMerge(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   const list = get(k.node, 'patchesStrategicMerge');
   if (!list || (list.t === 's' && list.v === null)) return ra;
-  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'patchesStrategicMerge').span, "'patchesStrategicMerge' must be a list");
+  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'patchesStrategicMerge').span, phrase("'{0}' must be a list", 'patchesStrategicMerge'));
   for (const item of list.items) {
     const value = str(item) ?? '';
     const at = srcOf(item, keySrc(k, 'patchesStrategicMerge'));
     const puri = resolveUri(k.dir, value);
     const isPath = !value.includes('\n') && (isFile(ctx, puri) || !!ctx.fsys.list(dirnameUri(puri))?.includes(basenameUri(puri)));
-    if (!isPath && !value.includes('\n') && !/:\s/.test(value)) throw new Stop(at.uri, at.span, `cannot read the patch file '${value}'`);
+    if (!isPath && !value.includes('\n') && !/:\s/.test(value)) throw new Stop(at.uri, at.span, phrase("cannot read the patch file '{0}'", value));
     const loaded = loadPatchText(ctx, k, value, item, isPath, at);
     for (const doc of loaded.docs) {
-      if (doc.t !== 'm') throw new Stop(at.uri, at.span, 'a strategic-merge patch must be a map');
+      if (doc.t !== 'm') throw new Stop(at.uri, at.span, phrase('a strategic-merge patch must be a map'));
       const targets = ra.filter((r) => patchIdMatches(r, doc));
       if (targets.length !== 1)
-        throw new Stop(at.uri, at.span, `no unique target for the patch of ${str(get(doc, 'kind')) ?? '?'} ${nameOf(doc)} (found ${targets.length})`);
+        throw new Stop(
+          at.uri,
+          at.span,
+          phrase('no unique target for the patch of {0} {1} (found {2})', str(get(doc, 'kind')) ?? '?', nameOf(doc), targets.length),
+        );
       ra = smpOnTargets(ra, targets, doc, at, false);
     }
   }
@@ -189,13 +193,13 @@ interface Selector {
 
 function readSelector(k: Kust, n: KNode | undefined, at: Src): Selector | undefined {
   if (!n || (n.t === 's' && n.v === null)) return undefined;
-  if (n.t !== 'm') throw new Stop(at.uri, at.span, 'a patch target must be a map');
+  if (n.t !== 'm') throw new Stop(at.uri, at.span, phrase('a patch target must be a map'));
   const s: Selector = {};
   for (const e of n.e) {
     const v = str(e.v);
     if (['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector'].includes(e.k))
       (s as Record<string, string | undefined>)[e.k] = v;
-    else throw new Stop(k.uri, e.ks?.span ?? at.span, `unknown patch target field '${e.k}'`);
+    else throw new Stop(k.uri, e.ks?.span ?? at.span, phrase("unknown patch target field '{0}'", e.k));
   }
   return s;
 }
@@ -204,7 +208,7 @@ function anchored(pattern: string, at: Src): RegExp {
   try {
     return new RegExp(`^(?:${pattern})$`);
   } catch {
-    throw new Stop(at.uri, at.span, `the target pattern '${pattern}' is not a regular expression`);
+    throw new Stop(at.uri, at.span, phrase("the target pattern '{0}' is not a regular expression", pattern));
   }
 }
 
@@ -264,7 +268,7 @@ function parseLabelSelector(text: string, at: Src): (labels: Record<string, stri
       return (l: Record<string, string>) => !(key in l);
     }
     if (/^[^\s!=()]+$/.test(p)) return (l: Record<string, string>) => p in l;
-    throw new Stop(at.uri, at.span, `cannot read the selector '${text}'`);
+    throw new Stop(at.uri, at.span, phrase("cannot read the selector '{0}'", text));
   });
   return (l) => tests.every((t) => t(l));
 }
@@ -272,30 +276,34 @@ function parseLabelSelector(text: string, at: Src): (labels: Record<string, stri
 export function patches(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   const list = get(k.node, 'patches');
   if (!list || (list.t === 's' && list.v === null)) return ra;
-  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'patches').span, "'patches' must be a list");
+  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'patches').span, phrase("'{0}' must be a list", 'patches'));
   for (const item of list.items) {
     const at = srcOf(item, keySrc(k, 'patches'));
-    if (item.t !== 'm') throw new Stop(at.uri, at.span, 'an entry of patches must be a map with path or patch');
+    if (item.t !== 'm') throw new Stop(at.uri, at.span, phrase('an entry of patches must be a map with path or patch'));
     const pathNode = get(item, 'path');
     const patchNode = get(item, 'patch');
     const options = get(item, 'options');
     if (options && options.t === 'm' && options.e.length)
       throw new Stop(at.uri, at.span, phrase('patch options (allowNameChange, allowKindChange) are not evaluated'), true);
-    if (!!pathNode === !!patchNode) throw new Stop(at.uri, at.span, 'a patch needs exactly one of path and patch');
+    if (!!pathNode === !!patchNode) throw new Stop(at.uri, at.span, phrase('a patch needs exactly one of path and patch'));
     const value = str(pathNode ?? patchNode) ?? '';
     const loaded = loadPatchText(ctx, k, value, (pathNode ?? patchNode) as KNode, !!pathNode, at);
     const target = readSelector(k, get(item, 'target'), at);
     if (isJsonPatch(loaded.docs)) {
-      if (!target) throw new Stop(at.uri, at.span, 'a JSON 6902 patch needs a target');
+      if (!target) throw new Stop(at.uri, at.span, phrase('a JSON 6902 patch needs a target'));
       for (const r of selectTargets(ra, target, at)) json6902On(r, loaded.docs[0] as KSeq, at);
       continue;
     }
     for (const doc of loaded.docs) {
-      if (doc.t !== 'm') throw new Stop(at.uri, at.span, 'a strategic-merge patch must be a map');
+      if (doc.t !== 'm') throw new Stop(at.uri, at.span, phrase('a strategic-merge patch must be a map'));
       if (!target) {
         const targets = ra.filter((r) => patchIdMatches(r, doc));
         if (targets.length !== 1)
-          throw new Stop(at.uri, at.span, `no unique target for the patch of ${str(get(doc, 'kind')) ?? '?'} ${nameOf(doc)} (found ${targets.length})`);
+          throw new Stop(
+            at.uri,
+            at.span,
+            phrase('no unique target for the patch of {0} {1} (found {2})', str(get(doc, 'kind')) ?? '?', nameOf(doc), targets.length),
+          );
         ra = smpOnTargets(ra, targets, doc, at, false);
       } else ra = smpOnTargets(ra, selectTargets(ra, target, at), doc, at, true);
     }
@@ -318,7 +326,7 @@ function json6902On(r: Res, ops: KSeq, at: Src): void {
     r.node = clone(r.node);
     explicitNulls(r.node);
   } catch (err) {
-    if (err instanceof PatchError) throw new Stop(at.uri, at.span, `JSON patch on ${idText(curId(r))}: ${err.message}`);
+    if (err instanceof PatchError) throw new Stop(at.uri, at.span, phrase('JSON patch on {0}: {1}', idText(curId(r)), err.reason));
     throw err;
   }
 }
@@ -326,17 +334,17 @@ function json6902On(r: Res, ops: KSeq, at: Src): void {
 export function patchesJson6902(ctx: Ctx, k: Kust, ra: Res[]): void {
   const list = get(k.node, 'patchesJson6902');
   if (!list || (list.t === 's' && list.v === null)) return;
-  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'patchesJson6902').span, "'patchesJson6902' must be a list");
+  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'patchesJson6902').span, phrase("'{0}' must be a list", 'patchesJson6902'));
   for (const item of list.items) {
     const at = srcOf(item, keySrc(k, 'patchesJson6902'));
-    if (item.t !== 'm') throw new Stop(at.uri, at.span, 'an entry of patchesJson6902 must be a map');
+    if (item.t !== 'm') throw new Stop(at.uri, at.span, phrase('an entry of patchesJson6902 must be a map'));
     const target = readSelector(k, get(item, 'target'), at);
-    if (!target) throw new Stop(at.uri, at.span, 'a JSON 6902 patch needs a target');
+    if (!target) throw new Stop(at.uri, at.span, phrase('a JSON 6902 patch needs a target'));
     const pathNode = get(item, 'path');
     const patchNode = get(item, 'patch');
-    if (!!pathNode === !!patchNode) throw new Stop(at.uri, at.span, 'a patch needs exactly one of path and patch');
+    if (!!pathNode === !!patchNode) throw new Stop(at.uri, at.span, phrase('a patch needs exactly one of path and patch'));
     const loaded = loadPatchText(ctx, k, str(pathNode ?? patchNode) ?? '', (pathNode ?? patchNode) as KNode, !!pathNode, at);
-    if (!isJsonPatch(loaded.docs)) throw new Stop(at.uri, at.span, 'a JSON 6902 patch must be a list of operations');
+    if (!isJsonPatch(loaded.docs)) throw new Stop(at.uri, at.span, phrase('a JSON 6902 patch must be a list of operations'));
     for (const r of selectTargets(ra, target, at)) json6902On(r, loaded.docs[0] as KSeq, at);
   }
 }

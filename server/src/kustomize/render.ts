@@ -59,13 +59,13 @@ import { annotationTransformer, imageTransformer, labelTransformer, namespaceTra
 // ---- accumulation ------------------------------------------------------------------------------------------------
 
 function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], component: boolean): Res[] {
-  if (stack.length > maxDepth) throw new Stop(k.uri, { start: 0, end: 0 }, 'kustomizations nest too deeply');
+  if (stack.length > maxDepth) throw new Stop(k.uri, { start: 0, end: 0 }, phrase('kustomizations nest too deeply'));
   const kind = str(get(k.node, 'kind'));
   if (component && kind !== 'Component')
-    throw new Stop(k.uri, { start: 0, end: 0 }, `${relativeUri(k.dir, k.uri)} is listed as a component but is not of kind Component`);
+    throw new Stop(k.uri, { start: 0, end: 0 }, phrase('{0} is listed as a component but is not of kind Component', relativeUri(k.dir, k.uri)));
   // a Component built directly (the root) is built as a kustomization, as Kustomize does; listed as a resource it is refused
   if (!component && kind === 'Component' && stack.length > 1)
-    throw new Stop(k.uri, { start: 0, end: 0 }, 'a Component can only be used in components, not built or listed as a resource');
+    throw new Stop(k.uri, { start: 0, end: 0 }, phrase('a Component can only be used in components, not built or listed as a resource'));
   // A base Kustomize builds but this renderer does not evaluate (its vars, transformer configurations…) stops the
   // build only once every other resource has loaded: Kustomize goes on past that base, so a missing file or a remote
   // resource listed after it is what Kustomize refuses the build for, and what is said.
@@ -106,7 +106,7 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     if (remote.test(entry.value)) throw new Stop(entry.src.uri, entry.src.span, phrase("the remote component '{0}' is not fetched", entry.value), true);
     const uri = resolveUri(k.dir, entry.value);
     if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
-    if (ctx.fsys.list(uri) === undefined) throw new Stop(entry.src.uri, entry.src.span, `the component folder '${entry.value}' does not exist`);
+    if (ctx.fsys.list(uri) === undefined) throw new Stop(entry.src.uri, entry.src.span, phrase("the component folder '{0}' does not exist", entry.value));
     const sub = loadKustomization(ctx, uri, entry.src);
     ra = accumulate(ctx, sub, ra, [...stack, uri], true);
   }
@@ -133,7 +133,7 @@ function refuseListed(ctx: Ctx, k: Kust, field: string, stack: readonly string[]
     const uri = resolveUri(k.dir, entry.value);
     if (field !== 'components' && isFile(ctx, uri)) continue;
     if (ctx.fsys.list(uri) === undefined) {
-      if (field === 'components') throw new Stop(entry.src.uri, entry.src.span, `the component folder '${entry.value}' does not exist`);
+      if (field === 'components') throw new Stop(entry.src.uri, entry.src.span, phrase("the component folder '{0}' does not exist", entry.value));
       readIn(ctx, k.dir, uri, entry.src);
       throw unreadable(ctx, uri, entry.src, phrase("'{0}' is neither a file nor a folder", entry.value));
     }
@@ -325,7 +325,7 @@ function dropEmptyAnnotations(node: KNode): void {
   if (a && ((a.t === 's' && a.v === null) || (a.t === 'm' && a.e.length === 0))) meta.e = meta.e.filter((e) => e.k !== 'annotations');
 }
 
-function problem(uri: string, span: Span, reason: string | Phrase, notRendered: boolean): RenderProblem {
+function problem(uri: string, span: Span, reason: Phrase, notRendered: boolean): RenderProblem {
   return notRendered
     ? { uri, span, severity: 'information', code: 'kustomize-not-rendered', ...worded(phrase('Not analysed as a Kustomize build: {0}.', reason)) }
     : { uri, span, severity: 'error', code: 'kustomize-render-failed', ...worded(phrase('Kustomize build fails: {0}.', reason)) };

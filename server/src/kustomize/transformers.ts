@@ -132,10 +132,10 @@ function assignScalar(into: KScalar, from: KScalar): void {
 export function labelTransformer(k: Kust, ra: Res[]): void {
   const labels = get(k.node, 'labels');
   if (labels && !(labels.t === 's' && labels.v === null)) {
-    if (labels.t !== 'q') throw new Stop(k.uri, keySrc(k, 'labels').span, "'labels' must be a list");
+    if (labels.t !== 'q') throw new Stop(k.uri, keySrc(k, 'labels').span, phrase("'{0}' must be a list", 'labels'));
     for (const l of labels.items) {
       const at = srcOf(l, keySrc(k, 'labels'));
-      if (l.t !== 'm') throw new Stop(at.uri, at.span, 'an entry of labels must be a map');
+      if (l.t !== 'm') throw new Stop(at.uri, at.span, phrase('an entry of labels must be a map'));
       const pairs = stringMap(k, get(l, 'pairs'), 'pairs', at);
       let specs: FieldSpec[];
       if (get(l, 'includeSelectors')?.t === 's' && (get(l, 'includeSelectors') as { v: unknown }).v === true) specs = [...commonLabelSpecs];
@@ -182,13 +182,13 @@ export function annotationTransformer(k: Kust, ra: Res[]): void {
 export function replicaTransformer(k: Kust, ra: Res[]): void {
   const list = get(k.node, 'replicas');
   if (!list || (list.t === 's' && list.v === null)) return;
-  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'replicas').span, "'replicas' must be a list");
+  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'replicas').span, phrase("'{0}' must be a list", 'replicas'));
   for (const item of list.items) {
     const at = srcOf(item, keySrc(k, 'replicas'));
     const name = str(get(item, 'name'));
     const countNode = get(item, 'count');
     if (!name || !countNode || countNode.t !== 's' || typeof countNode.v !== 'number')
-      throw new Stop(at.uri, at.span, 'a replicas entry needs a name and a numeric count');
+      throw new Stop(at.uri, at.span, phrase('a replicas entry needs a name and a numeric count'));
     const src = { ...srcOf(countNode, at), via: 'replicas' };
     let found = false;
     for (const r of ra) {
@@ -208,11 +208,11 @@ export function replicaTransformer(k: Kust, ra: Res[]): void {
 export function imageTransformer(k: Kust, ra: Res[]): void {
   const list = get(k.node, 'images');
   if (!list || (list.t === 's' && list.v === null)) return;
-  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'images').span, "'images' must be a list");
+  if (list.t !== 'q') throw new Stop(k.uri, keySrc(k, 'images').span, phrase("'{0}' must be a list", 'images'));
   for (const item of list.items) {
     const at = srcOf(item, keySrc(k, 'images'));
     const name = str(get(item, 'name'));
-    if (!name) throw new Stop(at.uri, at.span, 'an images entry needs a name');
+    if (!name) throw new Stop(at.uri, at.span, phrase('an images entry needs a name'));
     const newName = str(get(item, 'newName'));
     const newTag = str(get(item, 'newTag'));
     const digest = str(get(item, 'digest'));

@@ -104,7 +104,7 @@ export function createDocumentSync(
   const settingsFrom = (raw: unknown): Settings => {
     lastRaw = raw;
     // the precedence (docs/configuration.md): the config file, then the client's settings (workspace, then user)
-    const read = readSettings(settingsWithConfig(raw, project.config, trusted), trusted);
+    const read = readSettings(settingsWithConfig(raw, project.config, trusted), trusted, locale);
     // the folders: what the roots are relative to, and (untrusted) the only places a build may read
     const s = { ...read, analysis: locale === 'en' ? read.analysis : { ...read.analysis, locale }, kustomize: { ...read.kustomize, folders } };
     return s.helm.releases.length ? { ...s, helm: { ...s.helm, releases: releasesIn(s.helm.releases, folders) } } : s;
@@ -296,12 +296,13 @@ export function createDocumentSync(
       canRegisterWatcher = !!caps.workspace?.didChangeWatchedFiles?.dynamicRegistration && !params.initializationOptions?.clientWatchesFiles;
       canRegisterConfig = !!caps.workspace?.didChangeConfiguration?.dynamicRegistration;
       foldersSupported = !!caps.workspace?.workspaceFolders;
-      folders = foldersOf(params.workspaceFolders, params.rootUri);
-      project.setFolders(folders);
-      trusted = params.initializationOptions?.workspaceTrusted === true;
       // VS Code's display language (vscode.env.language, or the LSP `locale`): a change of it reloads the window, so
       // the server starts again with the new one (docs/localization.md).
       locale = localeOf(params.initializationOptions?.locale) ?? localeOf(params.locale) ?? 'en';
+      project.setLocale(locale);
+      folders = foldersOf(params.workspaceFolders, params.rootUri);
+      project.setFolders(folders);
+      trusted = params.initializationOptions?.workspaceTrusted === true;
       if (params.initializationOptions?.settings) applySettings(settingsFrom(params.initializationOptions.settings));
     },
 

@@ -12,6 +12,7 @@ import { configFileName, ignoresOf, readConfigFile, type ConfigFile } from '../w
 import { readBounded, realRoots } from '../workspace/readBounded';
 import { canonicalUri, pathOfUri } from '../workspace/uri';
 import type { Finding } from './convert';
+import { messages, type Locale } from '../l10n/l10n';
 
 const knownCodes: ReadonlySet<string> = new Set(codeCatalog.map((c) => c.code));
 
@@ -20,6 +21,8 @@ export interface ProjectConfig {
   isConfig(uri: string): boolean;
   /** Reads the file again (its open text, else the disk); true when what it says changed. */
   update(text?: string): boolean;
+  /** The display language of its errors (the client's, sent at initialize; undefined: English). */
+  setLocale(locale: Locale | undefined): void;
   /** The folders changed: the config file is the one at the first folder's root. */
   setFolders(folders: readonly string[]): void;
   /** The valid file's values; undefined when there is no file or it is invalid. */
@@ -36,13 +39,15 @@ export function createProjectConfig(): ProjectConfig {
   let config: ConfigFile | undefined;
   let problems: readonly Finding[] = [];
   let ignores: readonly ConfigSuppression[] = [];
+  let locale: Locale | undefined;
 
   const parse = () => {
     config = undefined;
     problems = [];
     ignores = [];
     if (text === undefined || uri === undefined || folder === undefined) return;
-    const parsed = readConfigFile(text, (code) => knownCodes.has(code));
+    const parsed = readConfigFile(text, (code) => knownCodes.has(code), locale);
+    const msg = messages(locale);
     const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
     problems = parsed.errors.map((e) => {
       const start = (lineStarts[e.line] ?? 0) + e.column;
@@ -52,7 +57,7 @@ export function createProjectConfig(): ProjectConfig {
         span: { start, end: lineEnd === -1 ? text!.length : lineEnd },
         code: 'config-invalid',
         severity: 'error' as const,
-        message: `${e.message}. While ${configFileName} is invalid, none of its values apply.`,
+        message: msg('{0}. While {1} is invalid, none of its values apply.', e.message, configFileName),
       };
     });
     if (!parsed.config) return;
@@ -80,6 +85,10 @@ export function createProjectConfig(): ProjectConfig {
       text = read;
       parse();
       return true;
+    },
+    setLocale(next) {
+      locale = next;
+      parse();
     },
     setFolders(folders) {
       folder = folders[0];

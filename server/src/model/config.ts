@@ -3,7 +3,7 @@
 // The values of each enumerated setting, declared once: the types, the settings reader (workspace/settings.ts) and
 // a test against package.json `contributes.configuration` all use these lists.
 
-import type { Locale } from '../l10n/l10n';
+import { messages, phrase, say, type Locale, type Msg, type Phrase } from '../l10n/l10n';
 
 /** `kubeNetlens.proxyMode` */
 export const proxyModes = ['iptables', 'ipvs', 'nftables'] as const;
@@ -64,23 +64,29 @@ const labelValue = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 
 /**
  * The setting's value, or why it is not one (a namespace name and a non-empty map of valid label keys and values, as
- * the API server accepts them on a pod).
+ * the API server accepts them on a pod), worded by `msg` (English unless said).
  */
-export function readIngressController(v: unknown): IngressControllerSetting | { readonly error: string } {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'ingressController must be a mapping with namespace and podLabels' };
+export function readIngressController(v: unknown, msg: Msg = messages(undefined)): IngressControllerSetting | { readonly error: string } {
+  const read = ingressControllerOf(v);
+  return 'problem' in read ? { error: say(read.problem, msg) } : read;
+}
+
+/** The same, the reason as a phrase of the catalogue (`.kube-netlens.yaml` words it with its other errors). */
+export function ingressControllerOf(v: unknown): IngressControllerSetting | { readonly problem: Phrase } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { problem: phrase('ingressController must be a mapping with namespace and podLabels') };
   const o = v as Record<string, unknown>;
   const extra = Object.keys(o).find((k) => k !== 'namespace' && k !== 'podLabels');
-  if (extra) return { error: `ingressController: unknown key ${JSON.stringify(extra)} (the keys are namespace and podLabels)` };
+  if (extra) return { problem: phrase('ingressController: unknown key {0} (the keys are namespace and podLabels)', JSON.stringify(extra)) };
   if (typeof o.namespace !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63)
-    return { error: 'ingressController.namespace must be a namespace name' };
+    return { problem: phrase('ingressController.namespace must be a namespace name') };
   const labels = o.podLabels;
   if (typeof labels !== 'object' || labels === null || Array.isArray(labels) || !Object.keys(labels).length)
-    return { error: 'ingressController.podLabels must be a mapping of at least one label to its value' };
+    return { problem: phrase('ingressController.podLabels must be a mapping of at least one label to its value') };
   const podLabels: Record<string, string> = {};
   for (const [k, value] of Object.entries(labels as Record<string, unknown>)) {
-    if (!labelKey.test(k) || k.length > 316) return { error: `ingressController.podLabels: ${JSON.stringify(k)} is not a label key` };
+    if (!labelKey.test(k) || k.length > 316) return { problem: phrase('ingressController.podLabels: {0} is not a label key', JSON.stringify(k)) };
     if (typeof value !== 'string' || !labelValue.test(value) || value.length > 63)
-      return { error: `ingressController.podLabels.${k} must be a label value (a string of at most 63 characters)` };
+      return { problem: phrase('ingressController.podLabels.{0} must be a label value (a string of at most 63 characters)', k) };
     podLabels[k] = value;
   }
   return { namespace: o.namespace, podLabels };

@@ -5,6 +5,8 @@
 // V8's engine): each pattern compiles to a small automaton that is run as a set of states over the path, one pass,
 // O(path length × pattern length) whatever the pattern. Braces are expanded up front, within fixed limits.
 
+import { messages, phrase, say, type Msg, type Phrase } from '../l10n/l10n';
+
 export type PathMatcher = (relativePath: string) => boolean;
 
 /** Longer patterns are refused. */
@@ -77,10 +79,16 @@ export function globMatcher(patterns: readonly string[]): PathMatcher {
   return compileGlobs(patterns).match;
 }
 
-/** Why a pattern cannot be used, or undefined when it can. */
-export function checkGlob(pattern: string): string | undefined {
-  const c = compileOne(pattern);
-  return typeof c === 'string' ? c : undefined;
+/** Why a pattern cannot be used, or undefined when it can, in the words of `msg` (English unless said). */
+export function checkGlob(pattern: string, msg: Msg = messages(undefined)): string | undefined {
+  const why = globProblem(pattern);
+  return why && say(why, msg);
+}
+
+/** Why a pattern cannot be used, as a phrase of the catalogue, or undefined when it can. */
+export function globProblem(pattern: string): Phrase | undefined {
+  const c = compilePattern(pattern);
+  return Array.isArray(c) ? undefined : c;
 }
 
 /**
@@ -90,20 +98,27 @@ export function checkGlob(pattern: string): string | undefined {
 type Step = { readonly t: 'char'; readonly c: number } | { readonly t: 'one' } | { readonly t: 'star' } | { readonly t: 'folders' } | { readonly t: 'rest' };
 export type Program = readonly Step[];
 
+/** The programs of a pattern, or why it cannot be used (in English). */
 export function compileOne(glob: string): Program[] | string {
-  if (glob.length > maxPatternLength) return `longer than ${maxPatternLength} characters`;
+  const c = compilePattern(glob);
+  return Array.isArray(c) ? c : say(c, messages(undefined));
+}
+
+/** The programs of a pattern, or why it cannot be used, as a phrase of the catalogue. */
+function compilePattern(glob: string): Program[] | Phrase {
+  if (glob.length > maxPatternLength) return phrase('longer than {0} characters', maxPatternLength);
   let g = glob.trim().replace(/\\/g, '/');
-  if (!g) return 'empty';
+  if (!g) return phrase('empty');
   if (g.startsWith('./')) g = g.slice(2);
   // A pattern without a slash matches at any depth, as in .gitignore and VS Code's files.exclude.
   if (!g.includes('/')) g = `**/${g}`;
   const expanded = expandBraces(g);
-  if (typeof expanded === 'string') return expanded;
+  if (!Array.isArray(expanded)) return expanded;
   return expanded.map(toProgram);
 }
 
 /** `a{b,c{d,e}}` → `ab`, `acd`, `ace`, at most `maxAlternatives`; an unclosed `{` is an error, a lone `}` a literal. */
-function expandBraces(g: string): string[] | string {
+function expandBraces(g: string): string[] | Phrase {
   const open = g.indexOf('{');
   if (open < 0) return [g];
   let depth = 0;
@@ -119,17 +134,17 @@ function expandBraces(g: string): string[] | string {
       }
     } else if (g[i] === ',' && depth === 1) commas.push(i);
   }
-  if (close < 0) return `the "{" at position ${open + 1} is never closed`;
+  if (close < 0) return phrase('the {0} at position {1} is never closed', '"{"', open + 1);
   const head = g.slice(0, open);
   const bounds = [open, ...commas, close];
   const out: string[] = [];
   for (let k = 0; k + 1 < bounds.length; k++) {
     const alt = g.slice(bounds[k] + 1, bounds[k + 1]);
     const rest = expandBraces(alt + g.slice(close + 1));
-    if (typeof rest === 'string') return rest;
+    if (!Array.isArray(rest)) return rest;
     for (const r of rest) {
       out.push(head + r);
-      if (out.length > maxAlternatives) return `its braces expand to more than ${maxAlternatives} alternatives`;
+      if (out.length > maxAlternatives) return phrase('its braces expand to more than {0} alternatives', maxAlternatives);
     }
   }
   return out;

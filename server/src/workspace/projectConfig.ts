@@ -8,12 +8,13 @@
 import { parseConfigFile, type ConfigFile, type ConfigSuppression, type ParsedConfig } from '../model/configFile';
 
 export { configFileName, type ConfigFile } from '../model/configFile';
-import { checkGlob, globMatcher } from './glob';
-import { phrase } from '../l10n/l10n';
+import { globMatcher, globProblem } from './glob';
+import { phrase, type Locale } from '../l10n/l10n';
 
 /** `knownCode`: whether a code exists (the callers know the catalog; this layer does not). */
-export function readConfigFile(text: string, knownCode?: (code: string) => boolean): ParsedConfig {
-  return parseConfigFile(text, { glob: checkGlob, ...(knownCode && { code: knownCode }) });
+/** `locale`: the language of the errors (undefined: English). */
+export function readConfigFile(text: string, knownCode?: (code: string) => boolean, locale?: Locale): ParsedConfig {
+  return parseConfigFile(text, { glob: globProblem, ...(knownCode && { code: knownCode }), ...(locale && { locale }) });
 }
 
 /** The raw `kubeNetlens` settings with the config file's values over them (objects merged key by key, lists replaced). */

@@ -9,7 +9,7 @@
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, sep } from 'node:path';
-import { messages, type Msg } from '../l10n/l10n';
+import { asIs, messages, phrase, say, type Msg, type Phrase } from '../l10n/l10n';
 
 export type ReadRefusal = 'missing' | 'not-regular' | 'outside-roots' | 'too-large' | 'unreadable';
 
@@ -21,7 +21,12 @@ export type BoundedRead =
       /** The file read, as `<device>:<inode>` of the open file: the same file reached by two paths has one. */
       readonly identity: string;
     }
-  | { readonly ok: false; readonly refusal: ReadRefusal; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly refusal: ReadRefusal;
+      /** Why, naming the path: a phrase of the catalogue, worded by whoever shows it (a plain string does not compile). */
+      readonly reason: Phrase;
+    };
 
 export interface ReadLimits {
   readonly maxBytes: number;
@@ -55,13 +60,13 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
       before = own;
     }
   } catch (err) {
-    return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', `cannot resolve ${path}: ${reasonOf(err)}`);
+    return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', phrase('cannot resolve {0}: {1}', path, reasonPhrase(err)));
   }
   if (limits.roots && !limits.roots.some((r) => real === r || real.startsWith(r.endsWith(sep) ? r : r + sep))) {
-    return refuse('outside-roots', `${path} leads outside the workspace; it is not read`);
+    return refuse('outside-roots', phrase('{0} leads outside the workspace; it is not read', path));
   }
   // Refused before the open where it is known already; the open file is checked below in any case.
-  if (before && !before.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(before)}); it is not read`);
+  if (before && !before.isFile()) return refuse('not-regular', phrase('{0} is not a regular file ({1}); it is not read', path, kindOf(before)));
   if (before && before.size > limits.maxBytes) return refuse('too-large', tooLarge(path, before.size, limits.maxBytes));
   let fd: number;
   try {
@@ -69,11 +74,11 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
   } catch (err) {
     // Listed as a file, a link now: resolved and checked like any link.
     if (limits.listedAsFile && codeOf(err) === 'ELOOP') return readBounded(path, { ...limits, listedAsFile: false });
-    return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', `cannot read ${path}: ${reasonOf(err)}`);
+    return refuse(codeOf(err) === 'ENOENT' ? 'missing' : 'unreadable', phrase('cannot read {0}: {1}', path, reasonPhrase(err)));
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return refuse('not-regular', `${path} is not a regular file (${kindOf(st)}); it is not read`);
+    if (!st.isFile()) return refuse('not-regular', phrase('{0} is not a regular file ({1}); it is not read', path, kindOf(st)));
     if (st.size > limits.maxBytes) return refuse('too-large', tooLarge(path, st.size, limits.maxBytes));
     // Sized from what the file claims, grown (never past one byte more than the cap) when it holds more: a file that
     // grew since the check, or one whose size the system does not report.
@@ -96,7 +101,7 @@ export function readBounded(path: string, limits: ReadLimits): BoundedRead {
     if (got > limits.maxBytes) return refuse('too-large', tooLarge(path, got, limits.maxBytes));
     return { ok: true, text: buf.toString('utf8', 0, got), realPath: real, identity: `${st.dev}:${st.ino}` };
   } catch (err) {
-    return refuse('unreadable', `cannot read ${path}: ${reasonOf(err)}`);
+    return refuse('unreadable', phrase('cannot read {0}: {1}', path, reasonPhrase(err)));
   } finally {
     closeSync(fd);
   }
@@ -123,40 +128,46 @@ export function realRoots(folders: readonly string[]): string[] {
   return out;
 }
 
-function refuse(refusal: ReadRefusal, message: string): BoundedRead {
-  return { ok: false, refusal, message };
+function refuse(refusal: ReadRefusal, reason: Phrase): BoundedRead {
+  return { ok: false, refusal, reason };
 }
 
-function tooLarge(path: string, size: number, max: number): string {
-  return `${path} is ${(size / 1024).toFixed(0)} KB, larger than the ${(max / 1024).toFixed(0)} KB limit; it is not read`;
+function tooLarge(path: string, size: number, max: number): Phrase {
+  return phrase('{0} is {1} KB, larger than the {2} KB limit; it is not read', path, (size / 1024).toFixed(0), (max / 1024).toFixed(0));
 }
 
-function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFIFO()) return 'a named pipe';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  if (st.isSocket()) return 'a socket';
-  return 'not a file';
+function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): Phrase {
+  if (st.isDirectory()) return phrase('a folder');
+  if (st.isFIFO()) return phrase('a named pipe');
+  if (st.isCharacterDevice() || st.isBlockDevice()) return phrase('a device');
+  if (st.isSocket()) return phrase('a socket');
+  return phrase('not a file');
 }
 
 function codeOf(err: unknown): string | undefined {
   return (err as { code?: string }).code;
 }
 
+/** Why a file system call failed, in the words of `msg`. */
 export function reasonOf(err: unknown, msg: Msg = messages(undefined)): string {
+  return say(reasonPhrase(err), msg);
+}
+
+/** Why a file system call failed: the common error codes in words of the catalogue, any other as the system wrote it. */
+export function reasonPhrase(err: unknown): Phrase {
   switch (codeOf(err)) {
     case 'ENOENT':
-      return msg('no such file or folder');
+      return phrase('no such file or folder');
     case 'EACCES':
     case 'EPERM':
-      return msg('permission denied');
+      return phrase('permission denied');
     case 'ENOTDIR':
-      return msg('not a folder');
+      return phrase('not a folder');
     case 'ELOOP':
-      return msg('too many levels of symbolic links');
+      return phrase('too many levels of symbolic links');
     case 'EISDIR':
-      return msg('is a folder');
+      return phrase('is a folder');
     default:
-      return err instanceof Error ? err.message : String(err);
+      return asIs(err instanceof Error ? err.message : String(err));
   }
 }

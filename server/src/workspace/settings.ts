@@ -14,6 +14,7 @@ import {
   type RuleLevel,
 } from '../model/config';
 import { checkGlob } from './glob';
+import { messages, type Locale } from '../l10n/l10n';
 import type { ReleaseSetting } from '../model/helmCharts';
 import { defaultHelmTimeoutMs } from './helm';
 import { defaultKustomizeTimeoutMs } from './kustomizeBinary';
@@ -90,8 +91,12 @@ export const defaultKustomizeSettings: KustomizeSettings = {
 
 export const defaultSettings: Settings = { analysis: defaultConfig, files: defaultFileOptions, helm: defaultHelmSettings, kustomize: defaultKustomizeSettings };
 
-/** `trusted`: the client's workspace trust; without it helm never runs and the helm settings are not read. */
-export function readSettings(raw: unknown, trusted = false): Settings {
+/**
+ * `trusted`: the client's workspace trust; without it helm never runs and the helm settings are not read. `locale`:
+ * the language of the warnings about refused values (undefined: English).
+ */
+export function readSettings(raw: unknown, trusted = false, locale?: Locale): Settings {
+  const msg = messages(locale);
   const s = isObject(raw) ? raw : {};
   const coreDns = isObject(s.coreDns) ? s.coreDns : {};
   const files = isObject(s.files) ? s.files : {};
@@ -105,8 +110,8 @@ export function readSettings(raw: unknown, trusted = false): Settings {
   const warnings: string[] = [];
   const validGlobs = (list: readonly string[], setting: string) =>
     list.filter((p) => {
-      const reason = checkGlob(p);
-      if (reason) warnings.push(`${setting}: the pattern ${JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p)} is ignored (${reason}).`);
+      const reason = checkGlob(p, msg);
+      if (reason) warnings.push(msg('{0}: the pattern {1} is ignored ({2}).', setting, JSON.stringify(p.length > 80 ? `${p.slice(0, 80)}…` : p), reason));
       return !reason;
     });
   const globs = (key: 'include' | 'exclude', fallback: readonly string[]): readonly string[] => {
@@ -117,8 +122,8 @@ export function readSettings(raw: unknown, trusted = false): Settings {
     return key === 'include' && !valid.length ? fallback : valid;
   };
   // A malformed controller setting is said, and the rule stays quiet as without one.
-  const controller = s.ingressController === undefined || s.ingressController === null ? undefined : readIngressController(s.ingressController);
-  if (controller && 'error' in controller) warnings.push(`kubeNetlens.${controller.error}; the setting is ignored.`);
+  const controller = s.ingressController === undefined || s.ingressController === null ? undefined : readIngressController(s.ingressController, msg);
+  if (controller && 'error' in controller) warnings.push(msg('kubeNetlens.{0}; the setting is ignored.', controller.error));
   const settings: Settings = {
     analysis: {
       clusterDomain: nonEmpty(s.clusterDomain)?.replace(/^\.+|\.+$/g, '') || defaultConfig.clusterDomain,
