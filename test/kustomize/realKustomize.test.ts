@@ -281,7 +281,7 @@ describe('the real Kustomize for what is not evaluated natively', () => {
         .join('\n');
     assert.match(
       note('overlays/remote'),
-      /kustomize-not-rendered: .*not built with Kustomize either: the remote resource 'https:\/\/example\.invalid\/app\.yaml' is never fetched/,
+      /^kustomize-not-rendered: Not analysed as a Kustomize build: the remote file 'https:\/\/example\.invalid\/app\.yaml' is never fetched, neither here nor by running Kustomize\.$/,
     );
     assert.match(note('overlays/helm'), /kustomize-not-rendered: .*--enable-helm, which is never passed/);
   });

@@ -203,7 +203,7 @@ export function unitFromKustomizeExit(
   // Kustomize's own error text follows as it printed it (paths made relative): it is what a search finds
   if (exit.status !== 0) return fail('error', phrase('Kustomize build fails ({0}, for {1}):\n{2}', tool, shown, kustomizeError(exit.stderr)));
   const mapped = mapOutput(exit.stdout, root, fsys, originUri, parsed);
-  if (typeof mapped === 'string') return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, shown, mapped));
+  if ('unreadable' in mapped) return fail('warning', phrase('The output of {0} for {1} could not be read: {2}', tool, shown, mapped.unreadable));
   // the checks a native build gets, on what the real one built (semantics §8: names inside strings are not rewritten)
   return {
     ...base,
@@ -252,9 +252,9 @@ function mapOutput(
   fsys: FileReader,
   originUri: (path: string) => string | undefined,
   parsed?: ParseCache,
-): Mapped | string {
+): Mapped | { readonly unreadable: string | Phrase } {
   const out = parseYaml(stdout, root.definedBy);
-  if (out.error) return out.error.message;
+  if (out.error) return { unreadable: out.error.message };
   const inputs = new Set<string>();
   const fallback: Src = { uri: root.at.uri, span: root.at.span, via: 'kustomize build' };
   const docs: { node: KNode; src?: Src }[] = [];

@@ -5,6 +5,7 @@ import { Composer, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, t
 import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
 import { goYamlTokens } from '../model/goYaml';
 import type { Span } from '../model/span';
+import { phrase, type Phrase } from '../l10n/l10n';
 
 /** Where a node came from. `via` names the setting that made the value (`namePrefix`, `namespace`, …). */
 export interface Src {
@@ -178,15 +179,18 @@ export interface ParsedDoc {
 
 export interface ParseResult {
   readonly docs: readonly ParsedDoc[];
-  /** The first YAML error, if any. */
-  readonly error?: { readonly message: string; readonly span: Span };
+  /** The first YAML error, if any: the YAML library's own text, or a phrase of ours (the bounds on depth and aliases). */
+  readonly error?: { readonly message: string | Phrase; readonly span: Span };
 }
 
 /** Parses a multi-document YAML text into trees carrying spans into `uri`'s text. */
 export function parseYaml(text: string, uri: string): ParseResult {
   let docs: Document.Parsed[];
   // The parser's gates (model/parseManifest.ts): composing a tree deeper than a few hundred levels can abort V8.
-  const tooDeep = { docs: [], error: { message: `the file nests more than ${maxNestingDepth} levels deep, so it was not parsed`, span: { start: 0, end: 0 } } };
+  const tooDeep = {
+    docs: [],
+    error: { message: phrase('the file nests more than {0} levels deep, so it was not parsed', maxNestingDepth), span: { start: 0, end: 0 } },
+  };
   if (estimateNestingDepth(text) > maxNestingDepth) return tooDeep;
   try {
     // go-yaml's reading of multi-line quoted scalars (kyaml reads them so)
@@ -222,7 +226,7 @@ export function parseYaml(text: string, uri: string): ParseResult {
       if (!(err instanceof TooLarge)) throw err;
       return {
         docs: out,
-        error: { message: `a document expands to more than ${maxNodes} values through its aliases`, span: { start: range[0], end: range[0] } },
+        error: { message: phrase('a document expands to more than {0} values through its aliases', maxNodes), span: { start: range[0], end: range[0] } },
       };
     }
   }
