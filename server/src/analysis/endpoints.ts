@@ -1,6 +1,7 @@
 // Which pods back a Service and which container port each Service port lands on (semantics §1.1, §1.2, §5).
 
 import type { Cluster } from '../model/cluster';
+import { phrase, type Phrase } from '../l10n/l10n';
 import { podsMatching } from '../model/podLabels';
 import type { Container, ContainerPort, EndpointAddress, Endpoints, EndpointSlice, PodTemplate, Service, ServicePort, Workload } from '../model/resources';
 
@@ -33,7 +34,8 @@ export interface ManualEndpoints {
   readonly addresses: readonly EndpointAddress[];
   /** False when the mirroring controller ignores it (semantics §1.2). */
   readonly mirrored: boolean;
-  readonly reason?: string;
+  /** Why it is ignored (when not mirrored). */
+  readonly reason?: Phrase;
 }
 
 export type EndpointSource = 'selector' | 'manual' | 'none' | 'external-name';
@@ -118,11 +120,11 @@ export function manualEndpointsFor(cluster: Cluster, service: Service): ManualEn
   const out: ManualEndpoints[] = [];
   for (const r of cluster.get('Endpoints', service.namespace, service.name) as Endpoints[]) {
     const addresses = r.subsets.flatMap((s) => s.addresses);
-    let reason: string | undefined;
-    if (service.selector) reason = 'the Service has a selector, so the EndpointSlice controller manages its endpoints and ignores this object';
+    let reason: Phrase | undefined;
+    if (service.selector) reason = phrase('the Service has a selector, so the EndpointSlice controller manages its endpoints and ignores this object');
     else if (r.labels.get('endpointslice.kubernetes.io/skip-mirror') === 'true')
-      reason = 'it carries the label endpointslice.kubernetes.io/skip-mirror: "true"';
-    else if (r.annotations.has('control-plane.alpha.kubernetes.io/leader')) reason = 'it carries the leader-election annotation';
+      reason = phrase('it carries the label {0}', 'endpointslice.kubernetes.io/skip-mirror: "true"');
+    else if (r.annotations.has('control-plane.alpha.kubernetes.io/leader')) reason = phrase('it carries the leader-election annotation');
     out.push({ resource: r, addresses, mirrored: reason === undefined, reason });
   }
   for (const s of cluster.objectsIn(service.namespace)?.endpointSlices ?? []) {

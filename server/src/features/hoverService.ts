@@ -6,7 +6,7 @@ import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
 import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
 import { isIP } from '../analysis/ip';
-import { messages } from '../l10n/l10n';
+import { messages, say } from '../l10n/l10n';
 import { bounded, code, detailsLink, escape, joined, lines, md, plural, text, traceLink, type Md, mdMessages, type MdMsg } from './markdown';
 
 /**
@@ -195,7 +195,13 @@ function verdictLine(analysis: Analysis, service: Service): Md {
   }
   if (!service.selector) {
     const ignored = eps.manual.filter((m) => !m.mirrored);
-    const why = ignored.length ? msg(' A manual {0} exists but is ignored: {1}.', text(ignored[0].resource.kind), escape(ignored[0].reason ?? '')) : md``;
+    const why = ignored.length
+      ? msg(
+          ' A manual {0} exists but is ignored: {1}.',
+          text(ignored[0].resource.kind),
+          escape(ignored[0].reason ? say(ignored[0].reason, messages(analysis.config.locale)) : ''),
+        )
+      : md``;
     return msg('✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.{0}', why);
   }
   const selector = [...service.selector].map(([k, v]) => `${k}=${v}`).join(', ');
@@ -297,7 +303,13 @@ function endpointSection(analysis: Analysis, service: Service): Md[] {
   if (eps.source === 'none') {
     if (!service.selector) {
       const ignored = eps.manual.filter((m) => !m.mirrored);
-      const why = ignored.length ? msg(' A manual {0} exists but is ignored: {1}.', text(ignored[0].resource.kind), escape(ignored[0].reason ?? '')) : md``;
+      const why = ignored.length
+        ? msg(
+            ' A manual {0} exists but is ignored: {1}.',
+            text(ignored[0].resource.kind),
+            escape(ignored[0].reason ? say(ignored[0].reason, messages(analysis.config.locale)) : ''),
+          )
+        : md``;
       return [msg('**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.{0}', why)];
     }
     return [];

@@ -394,7 +394,7 @@ export function traceGraph(workspace: Analysis, service: Service, findings: read
       .map((a) => `${a.ip ?? msg('(no IP)')}${a.hostname ? ` (${a.hostname})` : ''}: ${a.ready ? msg('ready') : msg('not ready, gets no traffic')}`);
     const detail = m.mirrored
       ? [msg('Addresses written by hand in {0} {1}.', r.kind, r.name), ...addr]
-      : [m.reason ? msg('Ignored: {0}.', m.reason) : msg('Ignored: it is not mirrored.'), ...addr];
+      : [m.reason ? msg('Ignored: {0}.', say(m.reason, msg)) : msg('Ignored: it is not mirrored.'), ...addr];
     // The pods behind addresses written by hand are not in the manifests: which policies select them is unknown.
     if (chosen && m.mirrored)
       detail.unshift(`◐ ${msg('From {0}: not checked; which NetworkPolicies govern addresses written by hand is not in the manifests.', chosen.label)}`);

@@ -227,7 +227,7 @@ export function withWorkspacePaths(text: string, shown: (absolute: string) => st
 }
 
 /** Kustomize's message without kubectl's log prefix (`E1201 11:09:48.649829 27214 run.go:72] "command failed" err="…"`), a few lines. */
-export function kustomizeError(stderr: string): string {
+export function kustomizeError(stderr: string): string | Phrase {
   const lines = stderr
     .split('\n')
     .map((l) => l.trimEnd())
@@ -236,7 +236,7 @@ export function kustomizeError(stderr: string): string {
     const m = /^[EWI]\d{4} [\d:.]+\s+\d+ [\w.]+:\d+\] "command failed" err="(.*)"$/.exec(l);
     return m ? m[1].replace(/\\"/g, '"') : l.replace(/^Error: /, '');
   });
-  return shown.join('\n') || 'Kustomize failed without a message';
+  return shown.join('\n') || phrase('Kustomize failed without a message');
 }
 
 interface Mapped {

@@ -327,7 +327,7 @@ export function helmErrorProblem(
     .split('\n')
     .map((l) => l.trimEnd())
     .filter((l) => l.trim());
-  const shown = lines.slice(0, errorLines).join('\n') || 'helm template failed without a message';
+  const shown = lines.slice(0, errorLines).join('\n');
   const at = locateHelmError(chart, charts, shown, textOf);
   // helm's own error text follows as it printed it (machine paths removed): it is what a search finds
   return {
@@ -335,7 +335,7 @@ export function helmErrorProblem(
     span: at?.span ?? chart.nameSpan,
     severity: 'error',
     code: 'helm-failed',
-    ...worded(phrase('helm template failed for chart {0}, {1}:\n{2}', chart.name, valueSet.label, shown)),
+    ...worded(phrase('helm template failed for chart {0}, {1}:\n{2}', chart.name, valueSet.label, shown || phrase('helm template failed without a message'))),
   };
 }
 
