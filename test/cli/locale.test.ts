@@ -4,7 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runCli } from './builtCli';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, runCli } from './builtCli';
 
 interface JsonOut {
   readonly diagnostics: readonly {
@@ -83,5 +85,36 @@ describe('kube-netlens in Simplified Chinese', () => {
     );
     assert.ok(en.results.every((r) => r.properties === undefined));
     assert.ok(zh.results.some((r) => cjk.test(r.message.text)));
+  });
+
+  it('declares the rules in Chinese too (as docs/rules.zh-cn.md words them), with the English beside and the Chinese rule page as help', () => {
+    type Rule = {
+      id: string;
+      shortDescription: { text: string };
+      fullDescription: { text: string };
+      helpUri: string;
+      properties?: { englishShortDescription: string; englishFullDescription: string };
+    };
+    const rulesOf = (args: string[]) =>
+      (JSON.parse(runCli(['check', 'examples/', '--format', 'sarif', ...args]).stdout) as { runs: { tool: { driver: { rules: Rule[] } } }[] }).runs[0].tool
+        .driver.rules;
+    const en = rulesOf([]);
+    const zh = rulesOf(['--lang', 'zh-cn']);
+    assert.deepEqual(
+      zh.map((r) => r.id),
+      en.map((r) => r.id),
+    );
+    assert.ok(en.every((r) => r.properties === undefined && /\/docs\/rules\.md#/.test(r.helpUri)));
+    const selector = zh.find((r) => r.id === 'service-selector-no-match')!;
+    assert.ok(cjk.test(selector.shortDescription.text), selector.shortDescription.text);
+    assert.match(selector.helpUri, /\/docs\/rules\.zh-cn\.md#service-selector-no-match$/);
+    const english = en.find((r) => r.id === 'service-selector-no-match')!;
+    assert.deepEqual(selector.properties, { englishShortDescription: english.shortDescription.text, englishFullDescription: english.fullDescription.text });
+    // every rule docs/rules.zh-cn.md shows in Chinese is declared in Chinese
+    const page = readFileSync(join(repoRoot, 'docs', 'rules.zh-cn.md'), 'utf8');
+    for (const r of zh) {
+      const row = page.split('\n').find((l) => l.startsWith(`| [\`${r.id}\`](#${r.id}) |`));
+      if (row && cjk.test(row.split(' | ').pop()!)) assert.ok(cjk.test(r.shortDescription.text), `${r.id}: ${r.shortDescription.text}`);
+    }
   });
 });

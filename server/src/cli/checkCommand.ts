@@ -10,7 +10,7 @@ import { isCollectError } from './collectFiles';
 import { failure, note, type CommandResult, type Terminal } from './commandResult';
 import type { Finding } from './featureTypes';
 import { findingsToJson } from './findingsJson';
-import { defaultHelpUri, findingsToSarif } from './findingsSarif';
+import { defaultHelpUriFor, findingsToSarif } from './findingsSarif';
 import { findingsToGithub } from './findingsGithub';
 import { findingsToText, summaryOf } from './findingsText';
 import { messages, type Msg } from '../l10n/l10n';
@@ -20,7 +20,8 @@ import { colourWanted, paintFor, type Paint } from './paint';
 import type { CheckRequest, FailOn } from './parseArgs';
 import { rangesIn } from './positions';
 import { terminalOutput } from './terminalText';
-import { codeCatalog } from '../features/ruleCatalog';
+import { codeCatalogIn } from '../features/ruleCatalog';
+import { createHash } from 'node:crypto';
 import { terminalProgress } from './progress';
 import { cliVersion } from './version';
 
@@ -104,9 +105,9 @@ export function checkCommand(asked: CheckRequest, terminal: Terminal): CommandRe
         ? findingsToGithub(shown, rangeOf, [summaryOf(shown, checked.counts, messages(request.locale)), ignoredNote].filter(Boolean).join('\n'))
         : request.format === 'sarif'
           ? findingsToSarif([...reported, ...ignored], rangeOf, {
-              rules: codeCatalog,
+              rules: codeCatalogIn(request.locale, sha256),
               version: cliVersion,
-              helpUri: request.helpUri ?? defaultHelpUri,
+              helpUri: request.helpUri ?? defaultHelpUriFor(request.locale),
               ...(request.locale && request.locale !== 'en' && { language: request.locale, english: englishMessages(request, terminal, configured.ignores) }),
             })
           : textOutput(
@@ -181,3 +182,5 @@ function sortFindings(findings: readonly Finding[]): Finding[] {
     a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.span.start - b.span.start || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
 }
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

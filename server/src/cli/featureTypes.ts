@@ -8,4 +8,4 @@ export type Finding = ReturnType<typeof diagnosticsFor>[number];
 export type DnsRecord = ReturnType<Analysis['dnsRecords']>[number];
 export type DnsCondition = DnsRecord['condition'];
 
-export type { RuleInfo } from '../features/ruleCatalog';
+export type { LocalizedRuleInfo, RuleInfo } from '../features/ruleCatalog';

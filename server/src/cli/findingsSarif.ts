@@ -5,7 +5,7 @@
 import type { Severity } from '../model/config';
 import { repository } from '../../../package.json';
 import type { FindingIdentity } from '../features/findingIdentity';
-import type { Finding, RuleInfo } from './featureTypes';
+import type { Finding, LocalizedRuleInfo } from './featureTypes';
 import type { Range, RangeOf } from './positions';
 
 export const sarifSchema = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -16,10 +16,16 @@ export const fingerprintKey = 'kubeNetlensIdentity/v1';
 /** The rules page `helpUri`s point into unless `--help-uri` names another: docs/rules.md in the project's repository. */
 export const defaultHelpUri = `${repository.url.replace(/\.git$/, '')}/blob/main/docs/rules.md`;
 
+/** The rule reference in the messages' language: docs/rules.zh-cn.md for Chinese (the same anchors). */
+export function defaultHelpUriFor(locale: string | undefined): string {
+  return locale === 'zh-cn' ? defaultHelpUri.replace(/rules\.md$/, 'rules.zh-cn.md') : defaultHelpUri;
+}
+
 type SarifLevel = 'error' | 'warning' | 'note';
 
 export interface SarifOptions {
-  readonly rules: readonly RuleInfo[];
+  /** The codes' metadata, in the messages' language (features/ruleCatalog.ts `codeCatalogIn`), with the English beside. */
+  readonly rules: readonly LocalizedRuleInfo[];
   readonly version: string;
   /** The page documenting the codes; `#<code>` is appended. */
   readonly helpUri: string;
@@ -94,6 +100,7 @@ export function findingsToSarif(findings: readonly IdentifiedResult[], rangeOf: 
               fullDescription: { text: r.description },
               helpUri: `${options.helpUri}#${r.code}`,
               defaultConfiguration: { level: levelOf(r.defaultSeverity) },
+              ...(r.english && { properties: { englishShortDescription: r.english.title, englishFullDescription: r.english.description } }),
             })),
           },
         },
