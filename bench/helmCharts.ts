@@ -2,12 +2,17 @@
 // 60 renders), the time `kube-netlens check` takes cold, next to the time helm itself takes for the same renders
 // (one after another, and as many at a time as check runs them), and the check without helm (templates skipped) as
 // the analysis floor. One run each. `npm run bench` runs it too (bench/run.ts, `--helm-charts`).
-// Usage: node --import tsx bench/helmCharts.ts [--charts N]   (needs `npm run build` and `node scripts/setup-helm.mjs`)
+// Usage: node --import tsx bench/helmCharts.ts [--charts N] [--lsp]   (needs `npm run build` and `node scripts/setup-helm.mjs`);
+// --lsp adds the hovers of the language server while it renders the same charts.
 
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { StatusParams } from '../server/src/protocol';
+import { startSession, type Received } from './lspSession';
 
 const root = join(__dirname, '..');
 const helm = join(root, '.tools', 'helm', 'helm');
@@ -22,7 +27,8 @@ function write(path: string, text: string): void {
 function chart(dir: string, i: number): void {
   const name = `app${String(i).padStart(2, '0')}`;
   write(join(dir, 'Chart.yaml'), `apiVersion: v2\nname: ${name}\nversion: 1.0.${i}\n`);
-  write(join(dir, 'values.yaml'), `replicas: 2\nport: 8080\ncomponent: web\n`);
+  write(join(dir, 'values.yaml'), `replicas: 2\nport: 8080\ncomponent: web\ncache:\n  replicas: 1\n`);
+  subchart(join(dir, 'charts', 'cache'));
   write(join(dir, 'ci', 'small-values.yaml'), `replicas: 1\n`);
   // every fourth chart's prod values misspell the selector: a finding in that value set only
   write(join(dir, 'ci', 'prod-values.yaml'), `replicas: 6\n${i % 4 === 0 ? 'component: wbe\n' : ''}`);
@@ -88,6 +94,52 @@ function chart(dir: string, i: number): void {
   );
 }
 
+/** The subchart every chart vendors in charts/ (as a chart with a dependency does): a cache with its Service. */
+function subchart(dir: string): void {
+  write(join(dir, 'Chart.yaml'), `apiVersion: v2\nname: cache\nversion: 0.1.0\n`);
+  write(join(dir, 'values.yaml'), `replicas: 1\nport: 6379\n`);
+  write(
+    join(dir, 'templates', 'cache.yaml'),
+    [
+      'apiVersion: apps/v1',
+      'kind: StatefulSet',
+      'metadata:',
+      '  name: {{ .Release.Name }}-cache',
+      'spec:',
+      '  serviceName: {{ .Release.Name }}-cache',
+      '  replicas: {{ .Values.replicas }}',
+      '  selector:',
+      '    matchLabels:',
+      '      app.kubernetes.io/name: {{ .Release.Name }}-cache',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        app.kubernetes.io/name: {{ .Release.Name }}-cache',
+      '    spec:',
+      '      containers:',
+      '        - name: cache',
+      '          image: registry.example/cache:7',
+      '          ports:',
+      '            - name: redis',
+      '              containerPort: {{ .Values.port }}',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: {{ .Release.Name }}-cache',
+      'spec:',
+      '  clusterIP: None',
+      '  selector:',
+      '    app.kubernetes.io/name: {{ .Release.Name }}-cache',
+      '  ports:',
+      '    - name: redis',
+      '      port: {{ .Values.port }}',
+      '      targetPort: redis',
+      '',
+    ].join('\n'),
+  );
+}
+
 export interface HelmBenchResult {
   readonly helmVersion: string;
   readonly charts: number;
@@ -103,7 +155,19 @@ export interface HelmBenchResult {
   /** check over helm's output written as plain manifests (a folder per render): the analysis of the same objects. */
   readonly checkRenderedMs: number;
   readonly checkRenderedSummary: string;
+  /** Hovers on a plain manifest sent while the language server renders the charts (`--lsp`); undefined: not measured. */
+  readonly hoversWhileRendering?: HoverWhileRendering;
   readonly load: number;
+}
+
+export interface HoverWhileRendering {
+  readonly hovers: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly maxMs: number;
+  /** From the first status that shows chart renders under way to the one that shows none left. */
+  readonly renderingMs: number;
+  readonly chartsRendered: number;
 }
 
 /** The renders of the workspace: each chart with values.yaml, then with each ci/ values file. */
@@ -136,7 +200,67 @@ async function timeRenders(renders: readonly string[][], parallel: number): Prom
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, outputs };
 }
 
-export async function measureHelmCharts(count = 20): Promise<HelmBenchResult> {
+/**
+ * The language server on the charts' workspace (trusted, helm configured) and a plain manifest beside them: from the
+ * end of the cold index, a hover on the manifest's Service every few milliseconds, one at a time, for as long as the
+ * status says chart renders are under way. What an editor feels while a hundred charts render.
+ */
+async function hoversWhileRendering(work: string, count: number): Promise<HoverWhileRendering> {
+  const plain = join(work, 'plain', 'web.yaml');
+  write(
+    plain,
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: web\n  ports:\n    - port: 80\n      targetPort: http\n---\n' +
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n' +
+      '    spec:\n      containers:\n        - name: web\n          image: nginx\n          ports:\n            - name: http\n              containerPort: 8080\n',
+  );
+  const s = startSession(join(root, 'dist', 'server.js'), { trusted: true, settings: { helm: { path: helm } } });
+  try {
+    const uri = pathToFileURL(plain).href;
+    const rendering = (m: Received) => m.method === 'kubeNetlens/status' && (m.params as StatusParams).progress?.charts !== undefined;
+    const settled = (m: Received) => {
+      if (m.method !== 'kubeNetlens/status') return false;
+      const p = m.params as StatusParams;
+      return !p.indexing && p.progress?.charts === undefined && (p.chartsRendered ?? 0) >= count;
+    };
+    const from = s.received.length;
+    await s.initialize(work);
+    await s.waitFor((m) => m.method === 'kubeNetlens/status' && !(m.params as StatusParams).indexing, from, 10 * 60_000);
+    const began = await s.waitFor(rendering, from, 60_000);
+    // the renders' end is a status after their start (before it, every chart counts as not rendered yet)
+    const after = s.received.indexOf(began);
+    const times: number[] = [];
+    for (;;) {
+      const at = s.received.length;
+      const t0 = performance.now();
+      const h = await s.connection.sendRequest<{ contents: { value: string } } | null>('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 3, character: 9 },
+      });
+      const ms = performance.now() - t0;
+      if (!h || !h.contents.value.includes('web')) throw new Error('the hover on the plain Service returned nothing about it');
+      const done = s.received.slice(after).some(settled);
+      // a hover answered after the renders ended is not a hover during them
+      if (!done || s.received.slice(at).every((m) => !settled(m))) times.push(ms);
+      if (done) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const end = s.received.slice(after).find(settled)!;
+    const sorted = [...times].sort((a, b) => a - b);
+    const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+    return {
+      hovers: times.length,
+      p50Ms: q(0.5),
+      p95Ms: q(0.95),
+      maxMs: sorted[sorted.length - 1] ?? NaN,
+      renderingMs: end.at - began.at,
+      chartsRendered: (end.params as StatusParams).chartsRendered ?? 0,
+    };
+  } finally {
+    await s.close();
+  }
+}
+
+export async function measureHelmCharts(count = 20, lsp = false): Promise<HelmBenchResult> {
   if (!existsSync(helm)) throw new Error(`${helm} is missing: run node scripts/setup-helm.mjs`);
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build`);
   const work = join(root, 'bench', 'work', `helm-${count}`);
@@ -160,6 +284,7 @@ export async function measureHelmCharts(count = 20): Promise<HelmBenchResult> {
   const withHelm = timed(['check', '--helm', helm, work], process.env);
   const without = timed(['check', work], { ...process.env, PATH: dirname(process.execPath) });
   const rendered = timed(['check', plain], { ...process.env, PATH: dirname(process.execPath) });
+  const hovers = lsp ? await hoversWhileRendering(work, count) : undefined;
   return {
     helmVersion,
     charts: count,
@@ -173,6 +298,7 @@ export async function measureHelmCharts(count = 20): Promise<HelmBenchResult> {
     checkWithoutHelmSummary: without.summary,
     checkRenderedMs: rendered.ms,
     checkRenderedSummary: rendered.summary,
+    ...(hovers && { hoversWhileRendering: hovers }),
     load: Math.round(loadavg()[0] * 100) / 100,
   };
 }
@@ -190,13 +316,19 @@ export function formatHelmBench(r: HelmBenchResult): string {
     `| kube-netlens check, charts rendered (cold, helm included) | ${f(r.checkMs)} | ${r.checkSummary} |`,
     `| kube-netlens check without helm (templates skipped) | ${f(r.checkWithoutHelmMs)} | ${r.checkWithoutHelmSummary} |`,
     `| kube-netlens check of helm's output as plain manifests (a folder per render): the analysis alone | ${f(r.checkRenderedMs)} | ${r.checkRenderedSummary} |`,
+    `| check over helm template (${r.parallel} at a time) | ${(r.checkMs / r.helmParallelMs).toFixed(2)}× | target ≤ 1.2× |`,
+    ...(r.hoversWhileRendering
+      ? [
+          `| language server: hover p50 / p95 / max while the charts render (${r.hoversWhileRendering.hovers} hovers over ${f(r.hoversWhileRendering.renderingMs)}, ${r.hoversWhileRendering.chartsRendered} charts rendered) | ${r.hoversWhileRendering.p50Ms.toFixed(1)} / ${r.hoversWhileRendering.p95Ms.toFixed(1)} / ${r.hoversWhileRendering.maxMs.toFixed(1)} ms | target p95 ≤ 20 ms |`,
+        ]
+      : []),
     '',
   ].join('\n');
 }
 
 if (require.main === module) {
   const arg = process.argv.indexOf('--charts');
-  measureHelmCharts(arg > 0 ? Number(process.argv[arg + 1]) : 20).then(
+  measureHelmCharts(arg > 0 ? Number(process.argv[arg + 1]) : 20, process.argv.includes('--lsp')).then(
     (r) => console.log(formatHelmBench(r)),
     (err: unknown) => {
       console.error(err instanceof Error ? err.message : String(err));

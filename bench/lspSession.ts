@@ -56,6 +56,10 @@ export function setSessionLocale(locale: string | undefined): void {
 export interface StartOptions {
   /** Writes a V8 CPU profile of the server into this folder when it exits. */
   readonly cpuProfileDir?: string;
+  /** What `workspace/configuration` answers for `kubeNetlens` (default `{}`: the server's defaults). */
+  readonly settings?: Record<string, unknown>;
+  /** The client's workspace trust (`initializationOptions.workspaceTrusted`): without it helm never runs. */
+  readonly trusted?: boolean;
 }
 
 export function startSession(serverJs: string, options: StartOptions = {}): LspSession {
@@ -75,7 +79,7 @@ export function startSession(serverJs: string, options: StartOptions = {}): LspS
     for (const w of [...waiters]) w();
   });
   // What an editor answers: default settings (the server falls back to its defaults on `{}`), no-op registrations.
-  connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
+  connection.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => options.settings ?? {}));
   connection.onRequest('client/registerCapability', () => null);
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.listen();
@@ -125,7 +129,9 @@ export function startSession(serverJs: string, options: StartOptions = {}): LspS
         processId: process.pid,
         rootUri: uri,
         workspaceFolders: [{ uri, name: 'bench' }],
-        ...(sessionLocale !== undefined && { initializationOptions: { locale: sessionLocale } }),
+        ...((sessionLocale !== undefined || options.trusted) && {
+          initializationOptions: { ...(sessionLocale !== undefined && { locale: sessionLocale }), ...(options.trusted && { workspaceTrusted: true }) },
+        }),
         capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { hover: { contentFormat: ['markdown'] } } },
       });
       await connection.sendNotification('initialized', {});

@@ -331,7 +331,7 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const w of workspacesOf(o)) sizes.push(await measureSize(w.size, o, w));
   const profile = o.profileSize ? await profileSize(o.profileSize) : undefined;
-  const helm = o.helmCharts ? await measureHelmCharts(o.helmCharts) : undefined;
+  const helm = o.helmCharts ? await measureHelmCharts(o.helmCharts, true) : undefined;
   const results: Results = {
     machine,
     quick: o.quick,
