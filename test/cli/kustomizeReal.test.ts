@@ -4,9 +4,9 @@
 // named, `.` and no path at all give the same findings.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { findKubectl } from '../helpers/kubectlKustomize';
 import { buildCli, repoRoot, runCli } from './builtCli';
@@ -99,6 +99,43 @@ describe('check on a root with a remote resource, with the real Kustomize at han
         notes.map((d) => `${d.severity} ${d.message}`),
         [
           "information Not analysed as a Kustomize build: the remote file 'https://example.invalid/app.yaml' is never fetched, neither here nor by running Kustomize.",
+        ],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('check on two roots that include one base with a remote resource', () => {
+  before(() => {
+    buildCli();
+  });
+
+  it('says each sentence of the note on the base once, though both builds meet it (one of them adds why its files are not checked)', () => {
+    const kubectl = findKubectl();
+    assert.ok(kubectl.path, `this test needs real Kustomize: ${kubectl.why}`);
+    const dir = mkdtempSync(join(tmpdir(), 'kube-netlens-shared-remote-'));
+    try {
+      const file = (path: string, text: string) => {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      };
+      file('lib/remote/kustomization.yaml', 'resources:\n  - https://example.invalid/crds.yaml\n');
+      file('plain/kustomization.yaml', 'resources:\n  - ../lib/remote\n');
+      file(
+        'patched/kustomization.yaml',
+        'resources:\n  - ../lib/remote\n  - settings.yaml\npatches:\n  - path: patch.yaml\n    target:\n      kind: ConfigMap\n',
+      );
+      file('patched/settings.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n');
+      file('patched/patch.yaml', '[{"op": "add", "path": "/data", "value": {"mode": "fast"}}]\n');
+      const run = runCli(['check', '--format', 'json', '--kustomize', kubectl.path, '.'], { cwd: dir });
+      const out = JSON.parse(run.stdout) as { diagnostics: { file: string; code: string; message: string }[] };
+      const notes = out.diagnostics.filter((d) => d.code === 'kustomize-not-rendered');
+      assert.deepEqual(
+        notes.map((d) => `${d.file}: ${d.message}`),
+        [
+          "lib/remote/kustomization.yaml: Not analysed as a Kustomize build: the remote file 'https://example.invalid/crds.yaml' is never fetched, neither here nor by running Kustomize. The files it reads are not checked on their own: what they become in the build is unknown.",
         ],
       );
     } finally {

@@ -266,7 +266,12 @@ export function kustomizeUnits(
       const i = list.findIndex((q) => q.span.start === p.span.start && q.span.end === p.span.end && q.code === p.code);
       if (i < 0)
         list.push({ span: p.span, code: p.code as ParseProblem['code'], severity: p.severity, message: p.message, ...(p.phrase && { phrase: p.phrase }) });
-      else if (!list[i].message.includes(p.message)) list[i] = { ...list[i], ...worded(sentences(phraseOf(list[i]), phraseOf(p))) };
+      else {
+        // each sentence once: the same cause met through a root and through a build that includes it (which adds `why`)
+        const parts = p === p0 ? [phraseOf(p0)] : [phraseOf(p0), why!];
+        const fresh = parts.filter((part) => !list[i].message.includes(worded(part).message));
+        if (fresh.length) list[i] = { ...list[i], ...worded(sentences(phraseOf(list[i]), ...fresh)) };
+      }
       problems.set(p.uri, list);
     }
   }
