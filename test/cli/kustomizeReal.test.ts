@@ -122,13 +122,13 @@ describe('check on two roots that include one base with a remote resource', () =
         writeFileSync(join(dir, path), text);
       };
       file('lib/remote/kustomization.yaml', 'resources:\n  - https://example.invalid/crds.yaml\n');
-      file('plain/kustomization.yaml', 'resources:\n  - ../lib/remote\n');
+      file('a-plain/kustomization.yaml', 'resources:\n  - ../lib/remote\n');
       file(
-        'patched/kustomization.yaml',
+        'b-patched/kustomization.yaml',
         'resources:\n  - ../lib/remote\n  - settings.yaml\npatches:\n  - path: patch.yaml\n    target:\n      kind: ConfigMap\n',
       );
-      file('patched/settings.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n');
-      file('patched/patch.yaml', '[{"op": "add", "path": "/data", "value": {"mode": "fast"}}]\n');
+      file('b-patched/settings.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n');
+      file('b-patched/patch.yaml', '[{"op": "add", "path": "/data", "value": {"mode": "fast"}}]\n');
       const run = runCli(['check', '--format', 'json', '--kustomize', kubectl.path, '.'], { cwd: dir });
       const out = JSON.parse(run.stdout) as { diagnostics: { file: string; code: string; message: string }[] };
       const notes = out.diagnostics.filter((d) => d.code === 'kustomize-not-rendered');
