@@ -205,7 +205,7 @@ async function timeRenders(renders: readonly string[][], parallel: number): Prom
  * end of the cold index, a hover on the manifest's Service every few milliseconds, one at a time, for as long as the
  * status says chart renders are under way. What an editor feels while a hundred charts render.
  */
-async function hoversWhileRendering(work: string, count: number): Promise<HoverWhileRendering> {
+export async function hoversWhileRendering(work: string, count: number, cpuProfileDir?: string): Promise<HoverWhileRendering> {
   const plain = join(work, 'plain', 'web.yaml');
   write(
     plain,
@@ -213,7 +213,7 @@ async function hoversWhileRendering(work: string, count: number): Promise<HoverW
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n' +
       '    spec:\n      containers:\n        - name: web\n          image: nginx\n          ports:\n            - name: http\n              containerPort: 8080\n',
   );
-  const s = startSession(join(root, 'dist', 'server.js'), { trusted: true, settings: { helm: { path: helm } } });
+  const s = startSession(join(root, 'dist', 'server.js'), { trusted: true, settings: { helm: { path: helm } }, ...(cpuProfileDir && { cpuProfileDir }) });
   try {
     const uri = pathToFileURL(plain).href;
     const rendering = (m: Received) => m.method === 'kubeNetlens/status' && (m.params as StatusParams).progress?.charts !== undefined;
