@@ -1,8 +1,8 @@
 // Rendered objects → multi-document YAML in the layout `kustomize build` prints (block style, sequences not
 // indented under their key, documents separated by `---`), with a source mapping for every key, scalar and
-// collection that knows where it came from.
+// collection that knows where it came from (packed: model/rendered.ts PackedMappings).
 
-import type { RenderedText, SourceMapping } from '../model/rendered';
+import { MappingsPacker, type RenderedText } from '../model/rendered';
 import type { KNode, Src } from './tree';
 
 export function emitDocuments(docs: readonly { node: KNode; src?: Src }[]): RenderedText {
@@ -10,21 +10,33 @@ export function emitDocuments(docs: readonly { node: KNode; src?: Src }[]): Rend
   docs.forEach((d, i) => {
     if (i > 0) e.out += '---\n';
     const start = e.out.length;
+    // a collection's mapping is added where it starts and ended once it is written: the mappings come out in the
+    // order of their starts, the enclosing one first (the order `sourceOf` searches)
+    const slot = d.src ? e.map(start, start, d.src) : -1;
     e.block(d.node, 0);
-    if (d.src) e.map(start, e.out.length, d.src);
+    if (slot >= 0) e.packer.setEnd(slot, e.out.length);
   });
-  const mappings = e.mappings.sort((a, b) => a.rendered.start - b.rendered.start || b.rendered.end - a.rendered.end);
-  return { text: e.out, mappings };
+  return { text: e.out, mappings: e.packer.done(sortedOrder(e.packer)) };
+}
+
+/** Undefined when the mappings are in order already (start ascending, the longer first), else the order. */
+function sortedOrder(p: MappingsPacker): number[] | undefined {
+  const n = p.count;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) {
+    const d = p.start(i - 1) - p.start(i);
+    if (d > 0 || (d === 0 && p.end(i - 1) < p.end(i))) sorted = false;
+  }
+  if (sorted) return undefined;
+  return Array.from({ length: n }, (_, i) => i).sort((a, b) => p.start(a) - p.start(b) || p.end(b) - p.end(a) || a - b);
 }
 
 class Emitter {
   out = '';
-  mappings: SourceMapping[] = [];
+  readonly packer = new MappingsPacker();
 
-  map(start: number, end: number, src: Src): void {
-    this.mappings.push(
-      src.via ? { rendered: { start, end }, uri: src.uri, span: src.span, via: src.via } : { rendered: { start, end }, uri: src.uri, span: src.span },
-    );
+  map(start: number, end: number, src: Src): number {
+    return this.packer.add(start, end, src.uri, src.span, src.via || undefined);
   }
 
   /** Writes `node` as the content of a line that starts at `indent` (the caller wrote nothing on it yet). */
@@ -37,6 +49,7 @@ class Emitter {
         return;
       }
       const start = this.out.length;
+      const slot = node.src ? this.map(start, start, node.src) : -1;
       node.e.forEach((en, i) => {
         if (i > 0) this.out += pad;
         const ks = this.out.length;
@@ -45,7 +58,7 @@ class Emitter {
         this.out += ':';
         this.value(en.v, indent, true);
       });
-      if (node.src) this.map(start, this.out.length - 1, node.src);
+      if (slot >= 0) this.packer.setEnd(slot, this.out.length - 1);
       return;
     }
     if (node.t === 'q') {
@@ -55,12 +68,13 @@ class Emitter {
         return;
       }
       const start = this.out.length;
+      const slot = node.src ? this.map(start, start, node.src) : -1;
       node.items.forEach((item, i) => {
         if (i > 0) this.out += pad;
         this.out += '-';
         this.value(item, indent, false);
       });
-      if (node.src) this.map(start, this.out.length - 1, node.src);
+      if (slot >= 0) this.packer.setEnd(slot, this.out.length - 1);
       return;
     }
     this.flow(node);
