@@ -2,8 +2,46 @@
 // indented under their key, documents separated by `---`), with a source mapping for every key, scalar and
 // collection that knows where it came from (packed: model/rendered.ts PackedMappings).
 
-import { MappingsPacker, type RenderedText } from '../model/rendered';
+import { MappingsPacker, type PackedMappings, type RenderedText } from '../model/rendered';
 import type { KNode, Src } from './tree';
+
+/**
+ * A build's copy of an object an included kustomization's kept build holds (render.ts `copyObjects`) → the kept
+ * node it was copied from; and what the kept node printed as, per indentation. Every overlay that includes a base of
+ * large objects (CRDs, whose schemas no overlay changes) prints those objects as the kept build printed them: a
+ * collection equal to the node it was copied from is printed once, and its text and mappings are taken again after.
+ */
+const copiedFrom = new WeakMap<KNode, KNode>();
+const printed = new WeakMap<KNode, Map<number, { readonly text: string; readonly mappings: PackedMappings }>>();
+
+/** Says that `copy` was made from `kept`, a node of a kept build (the copy may then be changed by the build). */
+export function copiedFromKept(copy: KNode, kept: KNode): void {
+  copiedFrom.set(copy, kept);
+}
+
+/** Whether two trees print the same text with the same mappings (the same values, keys and sources). */
+function samePrint(a: KNode, b: KNode): boolean {
+  if (a === b) return true;
+  if (a.t !== b.t || a.src !== b.src) return false;
+  if (a.t === 's') {
+    const s = b as typeof a;
+    return a.v === s.v && a.raw === s.raw;
+  }
+  if (a.t === 'q') {
+    const q = b as typeof a;
+    if (a.items.length !== q.items.length) return false;
+    for (let i = 0; i < a.items.length; i++) if (!samePrint(a.items[i], q.items[i])) return false;
+    return true;
+  }
+  const m = b as typeof a;
+  if (a.e.length !== m.e.length) return false;
+  for (let i = 0; i < a.e.length; i++) {
+    const x = a.e[i];
+    const y = m.e[i];
+    if (x.k !== y.k || x.ks !== y.ks || !samePrint(x.v, y.v)) return false;
+  }
+  return true;
+}
 
 export function emitDocuments(docs: readonly { node: KNode; src?: Src }[]): RenderedText {
   const e = new Emitter();
@@ -35,12 +73,29 @@ class Emitter {
   out = '';
   readonly packer = new MappingsPacker();
 
+  /** `reuse`: print collections copied from a kept build as printed before (a nested emitter prints one afresh). */
+  constructor(private readonly reuse = true) {}
+
   map(start: number, end: number, src: Src): number {
     return this.packer.add(start, end, src.uri, src.span, src.via || undefined);
   }
 
   /** Writes `node` as the content of a line that starts at `indent` (the caller wrote nothing on it yet). */
   block(node: KNode, indent: number): void {
+    const kept = this.reuse && node.t !== 's' ? copiedFrom.get(node) : undefined;
+    if (kept && samePrint(node, kept)) {
+      let byIndent = printed.get(kept);
+      if (!byIndent) printed.set(kept, (byIndent = new Map()));
+      let p = byIndent.get(indent);
+      if (!p) {
+        const alone = new Emitter(false);
+        alone.block(kept, indent);
+        byIndent.set(indent, (p = { text: alone.out, mappings: alone.packer.done() }));
+      }
+      this.packer.addAll(p.mappings, this.out.length);
+      this.out += p.text;
+      return;
+    }
     const pad = ' '.repeat(indent);
     if (node.t === 'm') {
       if (!node.e.length) {

@@ -19,7 +19,7 @@ import type { LoadRestrictor } from '../model/config';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
 import { phrase, worded, type Phrase } from '../l10n/l10n';
-import { emitDocuments } from './emit';
+import { copiedFromKept, emitDocuments } from './emit';
 import { notRewritten } from './notRewritten';
 import { get, kustomizeOutputValues, str, type KEntry, type KMap, type KNode, type KSeq, type Src } from './tree';
 import { relativeUri, resolveUri } from './uriPath';
@@ -150,7 +150,7 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
   const kept = cache.get(uri);
   if (kept && kept.restrictor === ctx.restrictor && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
     for (const u of kept.inputs) ctx.inputs.add(u);
-    return copyObjects(kept.objects);
+    return copyObjects(kept.objects, true);
   }
   // the build reads through a recording reader, so what it looked at can be checked the next time
   const reads = new Map<string, string | undefined>();
@@ -199,13 +199,15 @@ function stillReads(fsys: FileReader, kept: KeptBuild): boolean {
  * node the label transformers put into several fields stays one node in the copy (setShared): a later overwrite must
  * show in all of them, as it does in the original.
  */
-function copyObjects(objects: readonly Res[]): Res[] {
+function copyObjects(objects: readonly Res[], fromKept = false): Res[] {
   const seen = new Map<KNode, KNode>();
   const copy = <T extends KNode>(n: T): T => {
     const known = seen.get(n);
     if (known) return known as T;
     const c = (n.t === 's' ? { ...n } : n.t === 'q' ? { t: 'q', items: [] as KNode[], src: n.src } : { t: 'm', e: [] as KEntry[], src: n.src }) as T;
     seen.set(n, c);
+    // what the kept build printed is printed again while the copy stays equal to it (emit.ts)
+    if (fromKept && n.t !== 's') copiedFromKept(c, n);
     if (n.t === 'q') (c as KSeq).items = n.items.map(copy);
     else if (n.t === 'm') (c as KMap).e = n.e.map((e) => ({ k: e.k, ks: e.ks, v: copy(e.v) }));
     return c;

@@ -67,6 +67,10 @@ export class PackedMappings implements Iterable<SourceMapping> {
     return this.sources[this.cols[i * 5 + 4]].uri;
   }
 
+  via(i: number): string | undefined {
+    return this.sources[this.cols[i * 5 + 4]].via;
+  }
+
   get(i: number): SourceMapping {
     const c = this.cols;
     const o = i * 5;
@@ -92,8 +96,17 @@ export class MappingsPacker {
     return this.n;
   }
 
-  /** Adds a mapping and returns its index; `set` may fill in its rendered end later. */
+  /** Adds a mapping and returns its index; `setEnd` may fill in its rendered end later. */
   add(start: number, end: number, uri: string, span: Span, via: string | undefined): number {
+    return this.addAt(start, end, uri, span.start, span.end, via);
+  }
+
+  /** Adds every mapping of `m`, its rendered spans moved by `shift`. */
+  addAll(m: PackedMappings, shift: number): void {
+    for (let i = 0; i < m.length; i++) this.addAt(m.renderedStart(i) + shift, m.renderedEnd(i) + shift, m.uri(i), m.spanStart(i), m.spanEnd(i), m.via(i));
+  }
+
+  private addAt(start: number, end: number, uri: string, spanStart: number, spanEnd: number, via: string | undefined): number {
     let byVia = this.index.get(uri);
     if (!byVia) this.index.set(uri, (byVia = new Map()));
     let s = byVia.get(via);
@@ -110,8 +123,8 @@ export class MappingsPacker {
     const o = this.n * 5;
     this.cols[o] = start;
     this.cols[o + 1] = end;
-    this.cols[o + 2] = span.start;
-    this.cols[o + 3] = span.end;
+    this.cols[o + 2] = spanStart;
+    this.cols[o + 3] = spanEnd;
     this.cols[o + 4] = s;
     return this.n++;
   }
