@@ -146,4 +146,37 @@ describe('an edit in a base leaves what it does not reach unchanged', () => {
     const edited = new Map(files).set(uri, deployment('shop', 'shop-canary'));
     assert.deepEqual(after, diagnosticsFromScratch(analyzeTexts([...edited].map(([u, text]) => ({ uri: u, text })))));
   });
+
+  it('an edit that changes nothing a build prints parses none of it again; one that moves its sources moves only the map', () => {
+    const files = twoApps();
+    const ws = createWorkspace();
+    ws.replaceDisk(files, []);
+    const first = ws.snapshot();
+    const renders = (s: typeof first) => new Map(s.analysis.cluster.files.filter((f) => f.rendered && f.uri.includes('/shop/')).map((f) => [f.uri, f]));
+    const before = renders(first);
+    assert.equal(before.size, 3);
+    const uri = 'file:///w/shop/base/deployment.yaml';
+    const check = (s: typeof first, text: string, what: string) => {
+      const edited = new Map(files).set(uri, text);
+      assert.deepEqual(diagnosticsFor(s.analysis, s.earlier), diagnosticsFromScratch(analyzeTexts([...edited].map(([u, t]) => ({ uri: u, text: t })))), what);
+    };
+    // a comment after the objects: the same text, the same map, so the same files
+    const trailing = deployment('shop', 'shop') + '# reviewed\n';
+    ws.open(uri, trailing, 1);
+    const second = ws.snapshot();
+    for (const [u, f] of renders(second)) assert.equal(f, before.get(u), `${u} is the same file`);
+    check(second, trailing, 'a trailing comment');
+    // a comment before them: the same text, every source line one further down; the objects are not read again
+    const leading = '# reviewed\n' + deployment('shop', 'shop');
+    ws.open(uri, leading, 2);
+    const third = ws.snapshot();
+    for (const [u, f] of renders(third)) {
+      const old = before.get(u)!;
+      assert.notEqual(f, old, `${u}: a new source map`);
+      assert.equal(f.text, old.text);
+      assert.equal(f.resources, old.resources, `${u}: its objects are the ones read before`);
+      assert.notDeepEqual([...f.rendered!.text.mappings], [...old.rendered!.text.mappings]);
+    }
+    check(third, leading, 'a leading comment');
+  });
 });

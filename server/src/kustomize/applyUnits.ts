@@ -7,7 +7,7 @@
 import { asIs, phrase, sentences, worded, type Phrase } from '../l10n/l10n';
 import type { LoadRestrictor } from '../model/config';
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
-import { builtAloneSuffix, renderedFileUri, type RenderedUnit } from '../model/rendered';
+import { PackedMappings, builtAloneSuffix, renderedFileUri, type RenderedUnit } from '../model/rendered';
 import type { Resource } from '../model/resources';
 import { inlineKey, isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
@@ -242,7 +242,7 @@ export function kustomizeUnits(
     }
     let file = reused?.file;
     if (unit.rendered) {
-      file ??= renderedFile(unit, defaultNamespace, options.afterParse);
+      file ??= sameOutput(old?.file, unit) ?? renderedFile(unit, defaultNamespace, options.afterParse);
       extra.push(file);
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
@@ -286,7 +286,7 @@ export function kustomizeUnits(
       roots.set(a.dir, { unit, texts });
       continue;
     }
-    const file = reused?.file ?? renderedFile(unit, defaultNamespace, options.afterParse);
+    const file = reused?.file ?? sameOutput(old?.file, unit) ?? renderedFile(unit, defaultNamespace, options.afterParse);
     extra.push(file);
     for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     roots.set(a.dir, { unit, texts, file });
@@ -375,6 +375,26 @@ function renderedFile(unit: RenderedUnit, defaultNamespace: string, afterParse: 
   const parsed = parseManifest(renderedFileUri(unit.definedBy), rendered.text, { defaultNamespace });
   if (afterParse) for (const r of parsed.resources) afterParse(r);
   return { ...parsed, rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: rendered } };
+}
+
+/**
+ * The file of the root's last build when its new build printed the same text (an edit that changes nothing the build
+ * makes, or only where in the sources it comes from): its objects are the same and are not parsed again; with the
+ * same mappings it is the same file, and the analysis runs nothing again for it.
+ */
+function sameOutput(old: ManifestFile | undefined, unit: RenderedUnit): ManifestFile | undefined {
+  const now = unit.rendered!;
+  if (
+    !old?.rendered ||
+    old.text !== now.text ||
+    old.rendered.unitId !== unit.id ||
+    old.rendered.label !== unit.label ||
+    old.rendered.definedBy !== unit.definedBy
+  )
+    return undefined;
+  const before = old.rendered.text.mappings;
+  const same = before instanceof PackedMappings && now.mappings instanceof PackedMappings ? before.equals(now.mappings) : false;
+  return same ? old : { ...old, rendered: { ...old.rendered, text: now } };
 }
 
 /**

@@ -71,6 +71,20 @@ export class PackedMappings implements Iterable<SourceMapping> {
     return this.sources[this.cols[i * 5 + 4]].via;
   }
 
+  /** The same mappings, in the same order. */
+  equals(other: PackedMappings): boolean {
+    const a = this.cols;
+    const b = other.cols;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 5) {
+      if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3]) return false;
+      const x = this.sources[a[i + 4]];
+      const y = other.sources[b[i + 4]];
+      if (x !== y && (x.uri !== y.uri || x.via !== y.via)) return false;
+    }
+    return true;
+  }
+
   get(i: number): SourceMapping {
     const c = this.cols;
     const o = i * 5;
