@@ -6,18 +6,12 @@ import { MappingsPacker, type PackedMappings, type RenderedText } from '../model
 import type { KNode, Src } from './tree';
 
 /**
- * A build's copy of an object an included kustomization's kept build holds (render.ts `copyObjects`) → the kept
- * node it was copied from; and what the kept node printed as, per indentation. Every overlay that includes a base of
- * large objects (CRDs, whose schemas no overlay changes) prints those objects as the kept build printed them: a
- * collection equal to the node it was copied from is printed once, and its text and mappings are taken again after.
+ * What a kept build's node (a node of an included kustomization's build, which every build that includes it copies:
+ * render.ts copyObjects, `KMap.kept`) printed as, per indentation. Every overlay that includes a base of large objects
+ * (CRDs, whose schemas no overlay changes) prints those objects as the kept build's: a collection still equal to the
+ * node it was copied from is printed once, and its text and mappings are taken again after.
  */
-const copiedFrom = new WeakMap<KNode, KNode>();
 const printed = new WeakMap<KNode, Map<number, { readonly text: string; readonly mappings: PackedMappings }>>();
-
-/** Says that `copy` was made from `kept`, a node of a kept build (the copy may then be changed by the build). */
-export function copiedFromKept(copy: KNode, kept: KNode): void {
-  copiedFrom.set(copy, kept);
-}
 
 /** Whether two trees print the same text with the same mappings (the same values, keys and sources). */
 function samePrint(a: KNode, b: KNode): boolean {
@@ -82,7 +76,7 @@ class Emitter {
 
   /** Writes `node` as the content of a line that starts at `indent` (the caller wrote nothing on it yet). */
   block(node: KNode, indent: number): void {
-    const kept = this.reuse && node.t !== 's' ? copiedFrom.get(node) : undefined;
+    const kept = this.reuse && node.t !== 's' ? node.kept : undefined;
     if (kept && samePrint(node, kept)) {
       let byIndent = printed.get(kept);
       if (!byIndent) printed.set(kept, (byIndent = new Map()));

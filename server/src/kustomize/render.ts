@@ -19,7 +19,7 @@ import type { LoadRestrictor } from '../model/config';
 import type { RenderProblem, RenderedUnit } from '../model/rendered';
 import type { Span } from '../model/span';
 import { phrase, worded, type Phrase } from '../l10n/l10n';
-import { copiedFromKept, emitDocuments } from './emit';
+import { emitDocuments } from './emit';
 import { notRewritten } from './notRewritten';
 import { get, kustomizeOutputValues, str, type KEntry, type KMap, type KNode, type KSeq, type Src } from './tree';
 import { relativeUri, resolveUri } from './uriPath';
@@ -204,10 +204,19 @@ function copyObjects(objects: readonly Res[], fromKept = false): Res[] {
   const copy = <T extends KNode>(n: T): T => {
     const known = seen.get(n);
     if (known) return known as T;
-    const c = (n.t === 's' ? { ...n } : n.t === 'q' ? { t: 'q', items: [] as KNode[], src: n.src } : { t: 'm', e: [] as KEntry[], src: n.src }) as T;
+    // a copy of a kept build's node names it: what it printed is printed again while the copy stays equal to it (emit.ts)
+    const c = (
+      n.t === 's'
+        ? { ...n }
+        : n.t === 'q'
+          ? fromKept
+            ? { t: 'q', items: [] as KNode[], src: n.src, kept: n }
+            : { t: 'q', items: [] as KNode[], src: n.src }
+          : fromKept
+            ? { t: 'm', e: [] as KEntry[], src: n.src, kept: n }
+            : { t: 'm', e: [] as KEntry[], src: n.src }
+    ) as T;
     seen.set(n, c);
-    // what the kept build printed is printed again while the copy stays equal to it (emit.ts)
-    if (fromKept && n.t !== 's') copiedFromKept(c, n);
     if (n.t === 'q') (c as KSeq).items = n.items.map(copy);
     else if (n.t === 'm') (c as KMap).e = n.e.map((e) => ({ k: e.k, ks: e.ks, v: copy(e.v) }));
     return c;
