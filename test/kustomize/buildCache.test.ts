@@ -105,6 +105,34 @@ describe('an included kustomization is built once for the overlays that include 
   });
 });
 
+describe("a kept build's objects are printed once for the overlays that leave them as they are", () => {
+  it('prints what each overlay changed deep inside an included object, and the rest as the kept build printed it', () => {
+    const schema = (depth: number): string[] =>
+      depth ? ['type: object', 'properties:', ...['a', 'b'].flatMap((k) => [`  ${k}:`, ...schema(depth - 1).map((l) => '    ' + l)])] : ['type: string'];
+    const files = new Map<string, string>([
+      ['file:///w/crds/kustomization.yaml', 'resources:\n  - widget.yaml\n'],
+      [
+        'file:///w/crds/widget.yaml',
+        ['apiVersion: example.com/v1', 'kind: Widget', 'metadata:', '  name: w', 'spec:', ...schema(4).map((l) => '  ' + l), ''].join('\n'),
+      ],
+      ['file:///w/plain/kustomization.yaml', 'resources:\n  - ../crds\nlabels:\n  - pairs: { env: plain }\n'],
+      [
+        'file:///w/patched/kustomization.yaml',
+        'resources:\n  - ../crds\npatches:\n  - target: { kind: Widget }\n    patch: |-\n      - op: replace\n        path: /spec/properties/a/properties/b/type\n        value: array\n',
+      ],
+      ['file:///w/indented/kustomization.yaml', 'resources:\n  - ../crds\nnamespace: n\nlabels:\n  - pairs: { env: indented }\n    includeTemplates: true\n'],
+    ]);
+    const fsys = readerOf([...files].map(([uri, text]) => ({ uri, text })));
+    const caches = { parsed: new Map(), builds: new Map() } as { parsed: ParseCache; builds: BuildCache };
+    const roots = ['plain', 'patched', 'indented'].map((d) => `file:///w/${d}`);
+    for (const dir of [...roots, ...roots.reverse()]) assert.deepEqual(outcome(fsys, dir, caches), outcome(fsys, dir), dir);
+    const patched = outcome(fsys, 'file:///w/patched', caches).rendered!.text;
+    assert.match(patched, /\n {8}b:\n {10}type: array\n/);
+    assert.equal((patched.match(/type: object/g) ?? []).length, 14, 'the rest as the base wrote it');
+    assert.equal((outcome(fsys, 'file:///w/plain', caches).rendered!.text.match(/type: object/g) ?? []).length, 15);
+  });
+});
+
 describe('an edit in a base leaves what it does not reach unchanged', () => {
   it('files of other roots and their findings stay the same objects, and the findings equal a fresh analysis', () => {
     const files = twoApps();
@@ -145,5 +173,38 @@ describe('an edit in a base leaves what it does not reach unchanged', () => {
     );
     const edited = new Map(files).set(uri, deployment('shop', 'shop-canary'));
     assert.deepEqual(after, diagnosticsFromScratch(analyzeTexts([...edited].map(([u, text]) => ({ uri: u, text })))));
+  });
+
+  it('an edit that changes nothing a build prints parses none of it again; one that moves its sources moves only the map', () => {
+    const files = twoApps();
+    const ws = createWorkspace();
+    ws.replaceDisk(files, []);
+    const first = ws.snapshot();
+    const renders = (s: typeof first) => new Map(s.analysis.cluster.files.filter((f) => f.rendered && f.uri.includes('/shop/')).map((f) => [f.uri, f]));
+    const before = renders(first);
+    assert.equal(before.size, 3);
+    const uri = 'file:///w/shop/base/deployment.yaml';
+    const check = (s: typeof first, text: string, what: string) => {
+      const edited = new Map(files).set(uri, text);
+      assert.deepEqual(diagnosticsFor(s.analysis, s.earlier), diagnosticsFromScratch(analyzeTexts([...edited].map(([u, t]) => ({ uri: u, text: t })))), what);
+    };
+    // a comment after the objects: the same text, the same map, so the same files
+    const trailing = deployment('shop', 'shop') + '# reviewed\n';
+    ws.open(uri, trailing, 1);
+    const second = ws.snapshot();
+    for (const [u, f] of renders(second)) assert.equal(f, before.get(u), `${u} is the same file`);
+    check(second, trailing, 'a trailing comment');
+    // a comment before them: the same text, every source line one further down; the objects are not read again
+    const leading = '# reviewed\n' + deployment('shop', 'shop');
+    ws.open(uri, leading, 2);
+    const third = ws.snapshot();
+    for (const [u, f] of renders(third)) {
+      const old = before.get(u)!;
+      assert.notEqual(f, old, `${u}: a new source map`);
+      assert.equal(f.text, old.text);
+      assert.equal(f.resources, old.resources, `${u}: its objects are the ones read before`);
+      assert.notDeepEqual([...f.rendered!.text.mappings], [...old.rendered!.text.mappings]);
+    }
+    check(third, leading, 'a leading comment');
   });
 });

@@ -36,6 +36,6 @@ export function analyzeTexts(sources: readonly SourceText[], config?: Partial<An
   const rejects = rejectorFor(cfg);
   const parsed = parseFiles(sources, { defaultNamespace: cfg.defaultNamespace, fastPath: options.fastPath }, rejects);
   // Kustomize roots are apply units: their builds replace the files they read (kustomize/applyUnits.ts).
-  const files = kustomizeUnits(parsed, cfg.defaultNamespace, undefined, options.readOther, options.kustomize).files;
+  const files = kustomizeUnits(parsed, cfg.defaultNamespace, undefined, options.readOther, { ...options.kustomize, afterParse: rejects }).files;
   return createAnalysis(buildCluster(files, undefined, rejects), cfg);
 }

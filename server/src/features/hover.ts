@@ -6,7 +6,7 @@ import { code, joined, text, type Md, mdMessages } from './markdown';
 import { isService, isWorkload, type Ingress, type Service, type Workload } from '../model/resources';
 import { fileNamed } from '../model/cluster';
 import { messages } from '../l10n/l10n';
-import { buildLabel, sourceOf, type SourceMapping } from '../model/rendered';
+import { buildLabel, mappingsAtSource, sourceOf } from '../model/rendered';
 import { spanContains, type Span } from '../model/span';
 import { endsWith, keysOf, placeAt, type CursorPlace } from './cursor';
 import {
@@ -84,14 +84,9 @@ function renderedHover(workspace: Analysis, uri: string, offset: number, shown: 
     if (!f.rendered) continue;
     // Each build is a scope of its own: its hover is said within it.
     const analysis = workspace.scopeOf(f.uri).analysis;
-    let inner: SourceMapping | undefined;
-    let outer: SourceMapping | undefined;
-    for (const m of f.rendered.text.mappings) {
-      if (m.uri !== uri || m.span.start > offset || offset > m.span.end) continue;
-      if (!inner || m.span.end - m.span.start < inner.span.end - inner.span.start) inner = m;
-      if (!outer || m.span.end - m.span.start > outer.span.end - outer.span.start) outer = m;
-    }
-    if (!inner || !outer) continue;
+    const found = mappingsAtSource(f.rendered.text.mappings, uri, offset);
+    if (!found) continue;
+    const { inner, outer } = found;
     let markdown: Md | undefined;
     let at: Span = inner.span;
     const ro = inner.rendered.start + Math.min(offset - inner.span.start, Math.max(0, inner.rendered.end - inner.rendered.start - 1));

@@ -7,7 +7,8 @@
 import { asIs, phrase, sentences, worded, type Phrase } from '../l10n/l10n';
 import type { LoadRestrictor } from '../model/config';
 import { buildInputFile, parseManifest, type ManifestFile, type ParseProblem } from '../model/parseManifest';
-import { builtAloneSuffix, renderedFileUri, type RenderedUnit } from '../model/rendered';
+import { PackedMappings, builtAloneSuffix, renderedFileUri, type RenderedUnit } from '../model/rendered';
+import type { Resource } from '../model/resources';
 import { inlineKey, isKustomizationUri, parseShared, renderKustomization, type BuildCache, type FileReader, type ParseCache } from './render';
 import { wantsRealKustomize } from './external';
 import { discoverKustomizations, type KustomizeLayout, type KustomizeRoot } from './roots';
@@ -93,6 +94,12 @@ export interface KustomizeOptions {
   readonly shown?: (uri: string) => string;
   /** Told after each native build of a root: how many of the roots to build are built (the command line's progress). */
   readonly onRendered?: (done: number, total: number) => void;
+  /**
+   * Sees each object of a build's file right after that file is parsed, while its trees are still cached
+   * (model/treeCache.ts): the API-server validation, which the cluster asks for again, memoized, without a second
+   * parse of the build's text (each build's text is read once; asked later, all but the last were parsed again).
+   */
+  readonly afterParse?: (r: Resource) => unknown;
 }
 
 /**
@@ -235,10 +242,7 @@ export function kustomizeUnits(
     }
     let file = reused?.file;
     if (unit.rendered) {
-      file ??= {
-        ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered.text, { defaultNamespace }),
-        rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered },
-      };
+      file ??= sameOutput(old?.file, unit) ?? renderedFile(unit, defaultNamespace, options.afterParse);
       extra.push(file);
       for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     }
@@ -287,10 +291,7 @@ export function kustomizeUnits(
       roots.set(a.dir, { unit, texts });
       continue;
     }
-    const file = reused?.file ?? {
-      ...parseManifest(renderedFileUri(unit.definedBy), unit.rendered!.text, { defaultNamespace }),
-      rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: unit.rendered! },
-    };
+    const file = reused?.file ?? sameOutput(old?.file, unit) ?? renderedFile(unit, defaultNamespace, options.afterParse);
     extra.push(file);
     for (const u of unit.inputs) if (listed.has(u)) consumedUris.add(u);
     roots.set(a.dir, { unit, texts, file });
@@ -371,6 +372,34 @@ export function kustomizeUnits(
   out.push(...extra);
   out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
   return { files: out, units, memo: memoOut(consumed, out, withProblems) };
+}
+
+/** The manifest file of a build's objects (its rendered text), each object shown to `afterParse` while its trees are cached. */
+function renderedFile(unit: RenderedUnit, defaultNamespace: string, afterParse: KustomizeOptions['afterParse']): ManifestFile {
+  const rendered = unit.rendered!;
+  const parsed = parseManifest(renderedFileUri(unit.definedBy), rendered.text, { defaultNamespace });
+  if (afterParse) for (const r of parsed.resources) afterParse(r);
+  return { ...parsed, rendered: { unitId: unit.id, label: unit.label, definedBy: unit.definedBy, text: rendered } };
+}
+
+/**
+ * The file of the root's last build when its new build printed the same text (an edit that changes nothing the build
+ * makes, or only where in the sources it comes from): its objects are the same and are not parsed again; with the
+ * same mappings it is the same file, and the analysis runs nothing again for it.
+ */
+function sameOutput(old: ManifestFile | undefined, unit: RenderedUnit): ManifestFile | undefined {
+  const now = unit.rendered!;
+  if (
+    !old?.rendered ||
+    old.text !== now.text ||
+    old.rendered.unitId !== unit.id ||
+    old.rendered.label !== unit.label ||
+    old.rendered.definedBy !== unit.definedBy
+  )
+    return undefined;
+  const before = old.rendered.text.mappings;
+  const same = before instanceof PackedMappings && now.mappings instanceof PackedMappings ? before.equals(now.mappings) : false;
+  return same ? old : { ...old, rendered: { ...old.rendered, text: now } };
 }
 
 /**

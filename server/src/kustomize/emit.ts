@@ -1,34 +1,95 @@
 // Rendered objects → multi-document YAML in the layout `kustomize build` prints (block style, sequences not
 // indented under their key, documents separated by `---`), with a source mapping for every key, scalar and
-// collection that knows where it came from.
+// collection that knows where it came from (packed: model/rendered.ts PackedMappings).
 
-import type { RenderedText, SourceMapping } from '../model/rendered';
+import { MappingsPacker, type PackedMappings, type RenderedText } from '../model/rendered';
 import type { KNode, Src } from './tree';
+
+/**
+ * What a kept build's node (a node of an included kustomization's build, which every build that includes it copies:
+ * render.ts copyObjects, `KMap.kept`) printed as, per indentation. Every overlay that includes a base of large objects
+ * (CRDs, whose schemas no overlay changes) prints those objects as the kept build's: a collection still equal to the
+ * node it was copied from is printed once, and its text and mappings are taken again after.
+ */
+const printed = new WeakMap<KNode, Map<number, { readonly text: string; readonly mappings: PackedMappings }>>();
+
+/** Whether two trees print the same text with the same mappings (the same values, keys and sources). */
+function samePrint(a: KNode, b: KNode): boolean {
+  if (a === b) return true;
+  if (a.t !== b.t || a.src !== b.src) return false;
+  if (a.t === 's') {
+    const s = b as typeof a;
+    return a.v === s.v && a.raw === s.raw;
+  }
+  if (a.t === 'q') {
+    const q = b as typeof a;
+    if (a.items.length !== q.items.length) return false;
+    for (let i = 0; i < a.items.length; i++) if (!samePrint(a.items[i], q.items[i])) return false;
+    return true;
+  }
+  const m = b as typeof a;
+  if (a.e.length !== m.e.length) return false;
+  for (let i = 0; i < a.e.length; i++) {
+    const x = a.e[i];
+    const y = m.e[i];
+    if (x.k !== y.k || x.ks !== y.ks || !samePrint(x.v, y.v)) return false;
+  }
+  return true;
+}
 
 export function emitDocuments(docs: readonly { node: KNode; src?: Src }[]): RenderedText {
   const e = new Emitter();
   docs.forEach((d, i) => {
     if (i > 0) e.out += '---\n';
     const start = e.out.length;
+    // a collection's mapping is added where it starts and ended once it is written: the mappings come out in the
+    // order of their starts, the enclosing one first (the order `sourceOf` searches)
+    const slot = d.src ? e.map(start, start, d.src) : -1;
     e.block(d.node, 0);
-    if (d.src) e.map(start, e.out.length, d.src);
+    if (slot >= 0) e.packer.setEnd(slot, e.out.length);
   });
-  const mappings = e.mappings.sort((a, b) => a.rendered.start - b.rendered.start || b.rendered.end - a.rendered.end);
-  return { text: e.out, mappings };
+  return { text: e.out, mappings: e.packer.done(sortedOrder(e.packer)) };
+}
+
+/** Undefined when the mappings are in order already (start ascending, the longer first), else the order. */
+function sortedOrder(p: MappingsPacker): number[] | undefined {
+  const n = p.count;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) {
+    const d = p.start(i - 1) - p.start(i);
+    if (d > 0 || (d === 0 && p.end(i - 1) < p.end(i))) sorted = false;
+  }
+  if (sorted) return undefined;
+  return Array.from({ length: n }, (_, i) => i).sort((a, b) => p.start(a) - p.start(b) || p.end(b) - p.end(a) || a - b);
 }
 
 class Emitter {
   out = '';
-  mappings: SourceMapping[] = [];
+  readonly packer = new MappingsPacker();
 
-  map(start: number, end: number, src: Src): void {
-    this.mappings.push(
-      src.via ? { rendered: { start, end }, uri: src.uri, span: src.span, via: src.via } : { rendered: { start, end }, uri: src.uri, span: src.span },
-    );
+  /** `reuse`: print collections copied from a kept build as printed before (a nested emitter prints one afresh). */
+  constructor(private readonly reuse = true) {}
+
+  map(start: number, end: number, src: Src): number {
+    return this.packer.add(start, end, src.uri, src.span, src.via || undefined);
   }
 
   /** Writes `node` as the content of a line that starts at `indent` (the caller wrote nothing on it yet). */
   block(node: KNode, indent: number): void {
+    const kept = this.reuse && node.t !== 's' ? node.kept : undefined;
+    if (kept && samePrint(node, kept)) {
+      let byIndent = printed.get(kept);
+      if (!byIndent) printed.set(kept, (byIndent = new Map()));
+      let p = byIndent.get(indent);
+      if (!p) {
+        const alone = new Emitter(false);
+        alone.block(kept, indent);
+        byIndent.set(indent, (p = { text: alone.out, mappings: alone.packer.done() }));
+      }
+      this.packer.addAll(p.mappings, this.out.length);
+      this.out += p.text;
+      return;
+    }
     const pad = ' '.repeat(indent);
     if (node.t === 'm') {
       if (!node.e.length) {
@@ -37,6 +98,7 @@ class Emitter {
         return;
       }
       const start = this.out.length;
+      const slot = node.src ? this.map(start, start, node.src) : -1;
       node.e.forEach((en, i) => {
         if (i > 0) this.out += pad;
         const ks = this.out.length;
@@ -45,7 +107,7 @@ class Emitter {
         this.out += ':';
         this.value(en.v, indent, true);
       });
-      if (node.src) this.map(start, this.out.length - 1, node.src);
+      if (slot >= 0) this.packer.setEnd(slot, this.out.length - 1);
       return;
     }
     if (node.t === 'q') {
@@ -55,12 +117,13 @@ class Emitter {
         return;
       }
       const start = this.out.length;
+      const slot = node.src ? this.map(start, start, node.src) : -1;
       node.items.forEach((item, i) => {
         if (i > 0) this.out += pad;
         this.out += '-';
         this.value(item, indent, false);
       });
-      if (node.src) this.map(start, this.out.length - 1, node.src);
+      if (slot >= 0) this.packer.setEnd(slot, this.out.length - 1);
       return;
     }
     this.flow(node);

@@ -150,7 +150,7 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
   const kept = cache.get(uri);
   if (kept && kept.restrictor === ctx.restrictor && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
     for (const u of kept.inputs) ctx.inputs.add(u);
-    return copyObjects(kept.objects);
+    return copyObjects(kept.objects, true);
   }
   // the build reads through a recording reader, so what it looked at can be checked the next time
   const reads = new Map<string, string | undefined>();
@@ -199,12 +199,23 @@ function stillReads(fsys: FileReader, kept: KeptBuild): boolean {
  * node the label transformers put into several fields stays one node in the copy (setShared): a later overwrite must
  * show in all of them, as it does in the original.
  */
-function copyObjects(objects: readonly Res[]): Res[] {
+function copyObjects(objects: readonly Res[], fromKept = false): Res[] {
   const seen = new Map<KNode, KNode>();
   const copy = <T extends KNode>(n: T): T => {
     const known = seen.get(n);
     if (known) return known as T;
-    const c = (n.t === 's' ? { ...n } : n.t === 'q' ? { t: 'q', items: [] as KNode[], src: n.src } : { t: 'm', e: [] as KEntry[], src: n.src }) as T;
+    // a copy of a kept build's node names it: what it printed is printed again while the copy stays equal to it (emit.ts)
+    const c = (
+      n.t === 's'
+        ? { ...n }
+        : n.t === 'q'
+          ? fromKept
+            ? { t: 'q', items: [] as KNode[], src: n.src, kept: n }
+            : { t: 'q', items: [] as KNode[], src: n.src }
+          : fromKept
+            ? { t: 'm', e: [] as KEntry[], src: n.src, kept: n }
+            : { t: 'm', e: [] as KEntry[], src: n.src }
+    ) as T;
     seen.set(n, c);
     if (n.t === 'q') (c as KSeq).items = n.items.map(copy);
     else if (n.t === 'm') (c as KMap).e = n.e.map((e) => ({ k: e.k, ks: e.ks, v: copy(e.v) }));

@@ -36,12 +36,16 @@ export interface KMap {
   readonly t: 'm';
   e: KEntry[];
   src?: Src;
+  /** The node of an included kustomization's kept build this one was copied from (render.ts copyObjects; emit.ts). */
+  readonly kept?: KMap;
 }
 
 export interface KSeq {
   readonly t: 'q';
   items: KNode[];
   src?: Src;
+  /** As KMap's. */
+  readonly kept?: KSeq;
 }
 
 export type KNode = KScalar | KMap | KSeq;

@@ -22,7 +22,173 @@ export interface RenderedText {
   /** The rendered objects as multi-document YAML, as `kustomize build` or `helm template` print them. */
   readonly text: string;
   /** Sorted by `rendered.start`; for a rendered span, the innermost mapping that contains it wins (`sourceOf`). */
-  readonly mappings: readonly SourceMapping[];
+  readonly mappings: SourceMappings;
+}
+
+/**
+ * A render's mappings: a list of objects (Helm renders, tests), or packed (`PackedMappings`, a Kustomize build's
+ * tens of thousands per root, one per key and scalar).
+ */
+export type SourceMappings = readonly SourceMapping[] | PackedMappings;
+
+/**
+ * Mappings packed into one typed array (rendered start and end, source start and end, and the source's index in a
+ * table of (URI, via) pairs), five numbers each instead of three objects: a language server keeps every root's map
+ * for as long as it runs, and objects by the million were most of its heap and of its garbage collector's work.
+ * `get` and iteration make the objects on demand.
+ */
+export class PackedMappings implements Iterable<SourceMapping> {
+  constructor(
+    private readonly cols: Int32Array,
+    private readonly sources: readonly { readonly uri: string; readonly via?: string }[],
+  ) {}
+
+  get length(): number {
+    return this.cols.length / 5;
+  }
+
+  renderedStart(i: number): number {
+    return this.cols[i * 5];
+  }
+
+  renderedEnd(i: number): number {
+    return this.cols[i * 5 + 1];
+  }
+
+  spanStart(i: number): number {
+    return this.cols[i * 5 + 2];
+  }
+
+  spanEnd(i: number): number {
+    return this.cols[i * 5 + 3];
+  }
+
+  uri(i: number): string {
+    return this.sources[this.cols[i * 5 + 4]].uri;
+  }
+
+  via(i: number): string | undefined {
+    return this.sources[this.cols[i * 5 + 4]].via;
+  }
+
+  /** The same mappings, in the same order. */
+  equals(other: PackedMappings): boolean {
+    const a = this.cols;
+    const b = other.cols;
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 5) {
+      if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3]) return false;
+      const x = this.sources[a[i + 4]];
+      const y = other.sources[b[i + 4]];
+      if (x !== y && (x.uri !== y.uri || x.via !== y.via)) return false;
+    }
+    return true;
+  }
+
+  get(i: number): SourceMapping {
+    const c = this.cols;
+    const o = i * 5;
+    const s = this.sources[c[o + 4]];
+    const rendered = { start: c[o], end: c[o + 1] };
+    const span = { start: c[o + 2], end: c[o + 3] };
+    return s.via !== undefined ? { rendered, uri: s.uri, span, via: s.via } : { rendered, uri: s.uri, span };
+  }
+
+  *[Symbol.iterator](): Iterator<SourceMapping> {
+    for (let i = 0; i < this.length; i++) yield this.get(i);
+  }
+}
+
+/** Builds a `PackedMappings` one mapping at a time. */
+export class MappingsPacker {
+  private cols = new Int32Array(1024);
+  private n = 0;
+  private readonly index = new Map<string, Map<string | undefined, number>>();
+  private readonly sources: { readonly uri: string; readonly via?: string }[] = [];
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** Adds a mapping and returns its index; `setEnd` may fill in its rendered end later. */
+  add(start: number, end: number, uri: string, span: Span, via: string | undefined): number {
+    return this.addAt(start, end, uri, span.start, span.end, via);
+  }
+
+  /** Adds every mapping of `m`, its rendered spans moved by `shift`. */
+  addAll(m: PackedMappings, shift: number): void {
+    for (let i = 0; i < m.length; i++) this.addAt(m.renderedStart(i) + shift, m.renderedEnd(i) + shift, m.uri(i), m.spanStart(i), m.spanEnd(i), m.via(i));
+  }
+
+  private addAt(start: number, end: number, uri: string, spanStart: number, spanEnd: number, via: string | undefined): number {
+    let byVia = this.index.get(uri);
+    if (!byVia) this.index.set(uri, (byVia = new Map()));
+    let s = byVia.get(via);
+    if (s === undefined) {
+      s = this.sources.length;
+      byVia.set(via, s);
+      this.sources.push(via !== undefined ? { uri, via } : { uri });
+    }
+    if ((this.n + 1) * 5 > this.cols.length) {
+      const grown = new Int32Array(this.cols.length * 2);
+      grown.set(this.cols);
+      this.cols = grown;
+    }
+    const o = this.n * 5;
+    this.cols[o] = start;
+    this.cols[o + 1] = end;
+    this.cols[o + 2] = spanStart;
+    this.cols[o + 3] = spanEnd;
+    this.cols[o + 4] = s;
+    return this.n++;
+  }
+
+  setEnd(i: number, end: number): void {
+    this.cols[i * 5 + 1] = end;
+  }
+
+  start(i: number): number {
+    return this.cols[i * 5];
+  }
+
+  end(i: number): number {
+    return this.cols[i * 5 + 1];
+  }
+
+  /** The mappings in the order `order` gives (indexes of `add`), or as added. */
+  done(order?: ArrayLike<number>): PackedMappings {
+    if (!order) return new PackedMappings(this.cols.slice(0, this.n * 5), this.sources);
+    const out = new Int32Array(this.n * 5);
+    for (let j = 0; j < this.n; j++) out.set(this.cols.subarray(order[j] * 5, order[j] * 5 + 5), j * 5);
+    return new PackedMappings(out, this.sources);
+  }
+}
+
+/**
+ * The innermost and the outermost mapping from `uri` whose source span contains `offset` (a hover in a source file:
+ * what the renders made of that place), if any.
+ */
+export function mappingsAtSource(m: SourceMappings, uri: string, offset: number): { inner: SourceMapping; outer: SourceMapping } | undefined {
+  if (m instanceof PackedMappings) {
+    let inner = -1;
+    let outer = -1;
+    for (let i = 0; i < m.length; i++) {
+      const s = m.spanStart(i);
+      const e = m.spanEnd(i);
+      if (s > offset || offset > e || m.uri(i) !== uri) continue;
+      if (inner < 0 || e - s < m.spanEnd(inner) - m.spanStart(inner)) inner = i;
+      if (outer < 0 || e - s > m.spanEnd(outer) - m.spanStart(outer)) outer = i;
+    }
+    return inner < 0 ? undefined : { inner: m.get(inner), outer: m.get(outer) };
+  }
+  let inner: SourceMapping | undefined;
+  let outer: SourceMapping | undefined;
+  for (const x of m) {
+    if (x.uri !== uri || x.span.start > offset || offset > x.span.end) continue;
+    if (!inner || x.span.end - x.span.start < inner.span.end - inner.span.start) inner = x;
+    if (!outer || x.span.end - x.span.start > outer.span.end - outer.span.start) outer = x;
+  }
+  return inner && outer ? { inner, outer } : undefined;
 }
 
 /** A problem met while rendering (an unreadable patch, a tool error, a feature not evaluated), on a source file. */
@@ -81,26 +247,31 @@ export function renderedFileUri(definedBy: string): string {
 /** The innermost mapping whose rendered span contains `span`, if any. */
 export function sourceOf(text: RenderedText, span: Span): SourceMapping | undefined {
   const m = text.mappings;
+  const packed = m instanceof PackedMappings ? m : undefined;
+  const list = packed ? undefined : (m as readonly SourceMapping[]);
+  const startOf = packed ? (i: number) => packed.renderedStart(i) : (i: number) => list![i].rendered.start;
+  const endOf = packed ? (i: number) => packed.renderedEnd(i) : (i: number) => list![i].rendered.end;
   // Mappings are sorted by start; every candidate starts at or before span.start.
   let lo = 0;
   let hi = m.length - 1;
   let last = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (m[mid].rendered.start <= span.start) {
+    if (startOf(mid) <= span.start) {
       last = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  let best: SourceMapping | undefined;
+  let best = -1;
   for (let i = last; i >= 0; i--) {
-    const r = m[i].rendered;
-    if (r.end < span.end) continue;
-    if (!best || r.end - r.start < best.rendered.end - best.rendered.start) best = m[i];
+    const start = startOf(i);
+    const end = endOf(i);
+    if (end < span.end) continue;
+    if (best < 0 || end - start < endOf(best) - startOf(best)) best = i;
     // A mapping that starts at 0 and contains the span is the outermost possible; nothing earlier can be smaller.
-    if (r.start === 0) break;
+    if (start === 0) break;
   }
-  return best;
+  return best < 0 ? undefined : packed ? packed.get(best) : list![best];
 }
 
 /**

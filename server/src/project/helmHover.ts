@@ -3,7 +3,7 @@
 // source map of a snapshot (sourceMap.ts) answers the editor's hover in a template through it.
 
 import type { Analysis } from '../analysis/analysis';
-import type { RenderedText } from '../model/rendered';
+import { mappingsAtSource, type RenderedText } from '../model/rendered';
 import type { Span } from '../model/span';
 import { messages } from '../l10n/l10n';
 import { contextWords } from './helmFindings';
@@ -24,11 +24,7 @@ export function renderedHoverAt(analysis: Analysis, templateUri: string, offset:
   const sections = new Map<Md, { contexts: string[]; span: Span }>();
   for (const r of renders) {
     // the innermost mapping into this template that contains the offset
-    let best: RenderedText['mappings'][number] | undefined;
-    for (const m of r.rendered.mappings) {
-      if (m.uri !== templateUri || offset < m.span.start || offset > m.span.end) continue;
-      if (!best || m.span.end - m.span.start < best.span.end - best.span.start) best = m;
-    }
+    const best = mappingsAtSource(r.rendered.mappings, templateUri, offset)?.inner;
     if (!best) continue;
     const h = hoverAt(analysis, r.renderedUri, best.rendered.start);
     if (!h) continue;

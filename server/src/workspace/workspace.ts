@@ -258,6 +258,7 @@ export function createWorkspace(initial: Settings = defaultSettings): Workspace 
       : kustomizeUnits(files, settings.analysis.defaultNamespace, kustomizeMemo, readerOf(settings.kustomize), {
           isRoot: isRootOf(settings.kustomize),
           loadRestrictor: settings.kustomize.loadRestrictor,
+          afterParse: rejectorFor(settings.analysis),
           external: (native) => {
             wanted.push(native);
             const built = kustomizeBuilds.get(native.definedBy);
