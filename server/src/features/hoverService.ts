@@ -3,7 +3,7 @@
 
 import { publishedNames } from '../analysis/externalDns';
 import type { Analysis, DnsCondition, DnsRecord } from '../analysis/analysis';
-import { endpointCount, type EndpointGroup, type PortTarget } from '../analysis/endpoints';
+import { endpointCount, type EndpointGroup, type PortTarget, type ServiceEndpoints } from '../analysis/endpoints';
 import type { Service, ServicePort, Workload } from '../model/resources';
 import { isIP } from '../analysis/ip';
 import { messages, say } from '../l10n/l10n';
@@ -194,14 +194,7 @@ function verdictLine(analysis: Analysis, service: Service): Md {
     );
   }
   if (!service.selector) {
-    const ignored = eps.manual.filter((m) => !m.mirrored);
-    const why = ignored.length
-      ? msg(
-          ' A manual {0} exists but is ignored: {1}.',
-          text(ignored[0].resource.kind),
-          escape(ignored[0].reason ? say(ignored[0].reason, messages(analysis.config.locale)) : ''),
-        )
-      : md``;
+    const why = ignoredManualNote(analysis, eps, msg);
     return msg('✖ **No endpoints**: the Service has no selector, and no manual Endpoints or EndpointSlice gives it addresses.{0}', why);
   }
   const selector = [...service.selector].map(([k, v]) => `${k}=${v}`).join(', ');
@@ -297,19 +290,20 @@ function landingText(msg: MdMsg, g: EndpointGroup, t: PortTarget | undefined): M
   return md`${t.containerPort ?? md`?`} (${who}${where})`;
 }
 
+/** ` A manual Endpoints exists but is ignored: <why>.` for a Service without a selector, or nothing. */
+function ignoredManualNote(analysis: Analysis, eps: ServiceEndpoints, msg: MdMsg): Md {
+  const ignored = eps.manual.filter((m) => !m.mirrored);
+  if (!ignored.length) return md``;
+  const why = ignored[0].reason ? say(ignored[0].reason, messages(analysis.config.locale)) : '';
+  return msg(' A manual {0} exists but is ignored: {1}.', text(ignored[0].resource.kind), escape(why));
+}
+
 function endpointSection(analysis: Analysis, service: Service): Md[] {
   const msg = mdMessages(analysis.config.locale);
   const eps = analysis.endpointsOf(service);
   if (eps.source === 'none') {
     if (!service.selector) {
-      const ignored = eps.manual.filter((m) => !m.mirrored);
-      const why = ignored.length
-        ? msg(
-            ' A manual {0} exists but is ignored: {1}.',
-            text(ignored[0].resource.kind),
-            escape(ignored[0].reason ? say(ignored[0].reason, messages(analysis.config.locale)) : ''),
-          )
-        : md``;
+      const why = ignoredManualNote(analysis, eps, msg);
       return [msg('**Endpoints**: none. The Service has no selector, so only manual Endpoints or EndpointSlices can give it addresses.{0}', why)];
     }
     return [];
