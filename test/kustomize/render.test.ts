@@ -459,7 +459,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     assert.match(p.message, /gone\.yaml/);
   });
 
-  it('a transformer configuration file that is not there fails the build; one that is there is not read', () => {
+  it('a transformer configuration file that is not there fails the build; one with a field not read here is not evaluated', () => {
     const missing = problemOf(
       { 'file:///c/web.yaml': service, 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' },
       'file:///c',
@@ -469,7 +469,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     const present = problemOf(
       {
         'file:///c/web.yaml': service,
-        'file:///c/conf/kinds.yaml': 'images: []\n',
+        'file:///c/conf/kinds.yaml': 'images:\n- path: spec/runner/image\n  kind: Job\n',
         'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n',
       },
       'file:///c',
@@ -486,7 +486,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
   it('a base with a field not evaluated here stops the build only after the resources listed after it: a remote one or a missing file is what is said, as Kustomize says it', () => {
     const base = {
       'file:///e/base/web.yaml': service,
-      'file:///e/base/conf.yaml': 'images: []\n',
+      'file:///e/base/conf.yaml': 'images:\n- path: spec/runner/image\n  kind: Job\n',
       'file:///e/base/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf.yaml\n',
     };
     const remote = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n- https://example.invalid/app.yaml\n' }, 'file:///e/root');
@@ -498,7 +498,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     // with nothing after it failing, the base's field is what stops the build
     const alone = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n' }, 'file:///e/root');
     assert.equal(alone.code, 'kustomize-not-rendered');
-    assert.match(alone.message, /custom transformer configurations are not read/);
+    assert.match(alone.message, /the transformer configuration 'conf\.yaml' is not read here: images/);
     // Kustomize goes on to the components too: a remote resource in one is the refusal
     const component = problemOf(
       {

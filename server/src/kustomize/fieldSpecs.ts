@@ -91,6 +91,13 @@ export const commonAnnotationSpecs: readonly FieldSpec[] = [
   fs('spec/jobTemplate/spec/template/metadata/annotations', 'CronJob', { group: 'batch', create: true }),
 ];
 
+/** The namespace transformer's field specs besides metadata.namespace (a Namespace's own name, services named in APIServices and CRD conversion webhooks). */
+export const namespaceSpecs: readonly FieldSpec[] = [
+  fs('metadata/name', 'Namespace', { create: true }),
+  fs('spec/service/namespace', 'APIService', { group: 'apiregistration.k8s.io', create: true }),
+  fs('spec/conversion/webhook/clientConfig/service/namespace', 'CustomResourceDefinition', { group: 'apiextensions.k8s.io' }),
+];
+
 export const replicaSpecs: readonly FieldSpec[] = ['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((k) =>
   fs('spec/replicas', k, { create: true }),
 );

@@ -29,6 +29,7 @@ const evaluated = new Set([
   'secretGenerator',
   'generatorOptions',
   'sortOptions',
+  'configurations',
 ]);
 
 const notEvaluatedWhy: Record<string, Phrase> = {
@@ -40,7 +41,6 @@ const notEvaluatedWhy: Record<string, Phrase> = {
   transformers: phrase('transformer configurations and plugins are not run'),
   generators: phrase('generator configurations and plugins are not run'),
   validators: phrase('validator plugins are not run'),
-  configurations: phrase('custom transformer configurations are not read'),
   openapi: phrase('custom OpenAPI schemas are not read'),
   crds: phrase('CRD field specifications are not read'),
   buildMetadata: phrase('buildMetadata annotations are not written'),
@@ -88,7 +88,6 @@ export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): K
  * and vars.
  */
 const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'afterComponents'> = {
-  configurations: 'afterResources',
   crds: 'afterResources',
   openapi: 'afterResources',
   buildMetadata: 'afterResources',
@@ -106,7 +105,7 @@ const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'a
 export function stopIfNotEvaluated(ctx: Ctx, k: Kust, step: 'afterResources' | 'afterGenerators' | 'afterComponents'): void {
   if (step === 'afterResources')
     // Kustomize reads these files before it refuses anything about them: one that is not there fails the build
-    for (const field of ['configurations', 'crds'])
+    for (const field of ['crds'])
       if (k.notEvaluated.some((n) => n.field === field))
         for (const entry of stringList(k, field)) {
           const uri = resolveUri(k.dir, entry.value);

@@ -2,7 +2,7 @@
 // (a ConfigMap in a volume, a Service in an Ingress backend) are rewritten (api/filters/nameref), choosing the
 // referral as Kustomize does when several objects once had that name.
 
-import { gvkSelected, nameReferences, type Gvk } from './fieldSpecs';
+import { gvkSelected, nameReferences, type Gvk, type NameReference } from './fieldSpecs';
 import { entry, get, scalar, set, str, type KNode, type Src } from './tree';
 import { Stop, type Res } from './buildContext';
 import { curId, effectiveNs, gvkOf, idText, isClusterScoped, nameOf, namespaceOf, orgId } from './identity';
@@ -57,10 +57,10 @@ function selectReferral(
 
 type NameRefTarget = { group?: string; version?: string; kind: string };
 
-export function fixNameReferences(ra: readonly Res[]): void {
+export function fixNameReferences(ra: readonly Res[], refs: readonly NameReference[] = nameReferences): void {
   // names are rewritten here, never apiVersion or kind: each object's type is read once
   const gvks = new Map(ra.map((r) => [r, gvkOf(r.node)]));
-  for (const ref of nameReferences) {
+  for (const ref of refs) {
     const candidates = ra.filter((r) => r.prevIds.length > 0 || gvkSelected(gvks.get(r)!, ref.referral));
     for (const referrer of ra) {
       const gvk = gvks.get(referrer)!;
@@ -86,8 +86,15 @@ export function fixNameReferences(ra: readonly Res[]): void {
             }
             if (n.t === 'm') {
               const nameE = entry(n, 'name');
-              const old = str(nameE?.v);
-              if (!nameE || old === undefined) return n;
+              // Kustomize's name reference filter refuses a map without a name (setMapping: a configuration error)
+              if (!nameE)
+                throw new Stop(
+                  referrer.docSrc?.uri ?? '',
+                  referrer.docSrc?.span ?? { start: 0, end: 0 },
+                  `updating name reference in '${spec.path.join('/')}' field of '${idText(curId(referrer))}': path config error; no 'name' field in node`,
+                );
+              const old = str(nameE.v);
+              if (old === undefined) return n;
               let cands = candidates;
               const nsNode = get(n, 'namespace');
               if (nsNode) {

@@ -12,6 +12,7 @@
 //   patchTransformers.ts patchesStrategicMerge, patches, patchesJson6902 (the algorithms: patch.ts)
 //   transformers.ts      namespace, namePrefix/nameSuffix, labels, annotations, replicas, images
 //   hash.ts              the content hash of generated objects' names
+//   configurations.ts    the transformer configurations (`configurations`) merged into the built-in field specs
 //   nameReferences.ts    name references, once every name is final
 //   order.ts             the output order (legacy sort options)
 
@@ -50,7 +51,8 @@ import {
 import { runGenerators } from './generators';
 import { addHashes } from './hash';
 import { curId } from './identity';
-import { appendAll, loadKustomization, loadObjects, remote, stopIfNotEvaluated, stringList, unreadable } from './load';
+import { emptyConfig, mergeConfig, nameReferencesOf, readConfigurations, type TransformerConfig } from './configurations';
+import { appendAll, keySrc, loadKustomization, loadObjects, remote, stopIfNotEvaluated, stringList, unreadable } from './load';
 import { fixNameReferences } from './nameReferences';
 import { legacyLess, sortOrderOf } from './order';
 import { patchStrategicMerge, patches, patchesJson6902 } from './patchTransformers';
@@ -58,7 +60,7 @@ import { annotationTransformer, imageTransformer, labelTransformer, namespaceTra
 
 // ---- accumulation ------------------------------------------------------------------------------------------------
 
-function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], component: boolean): Res[] {
+function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], component: boolean, config: TransformerConfig): Res[] {
   if (stack.length > maxDepth) throw new Stop(k.uri, { start: 0, end: 0 }, 'kustomizations nest too deeply');
   const kind = str(get(k.node, 'kind'));
   if (component && kind !== 'Component')
@@ -81,7 +83,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       if (ctx.fsys.list(uri) !== undefined) {
         if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
         try {
-          appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
+          const sub = buildIncluded(ctx, uri, entry.src, stack);
+          appendAll(ra, sub.objects, entry.src);
+          mergeConfig(config, sub.config, entry.src);
         } catch (e) {
           if (!(e instanceof Stop && e.notEvaluated)) throw e;
           deferred ??= e;
@@ -99,6 +103,8 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     refuseListed(ctx, k, 'components', stack);
     throw deferred;
   }
+  // kusttarget.go merges the kustomization's transformer configuration after its resources, before the CRDs'
+  mergeConfig(config, readConfigurations(ctx, k), keySrc(k, 'configurations'));
   stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
   stopIfNotEvaluated(ctx, k, 'afterGenerators');
@@ -108,10 +114,10 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
     if (ctx.fsys.list(uri) === undefined) throw new Stop(entry.src.uri, entry.src.span, `the component folder '${entry.value}' does not exist`);
     const sub = loadKustomization(ctx, uri, entry.src);
-    ra = accumulate(ctx, sub, ra, [...stack, uri], true);
+    ra = accumulate(ctx, sub, ra, [...stack, uri], true, config);
   }
   stopIfNotEvaluated(ctx, k, 'afterComponents');
-  return runTransformers(ctx, k, ra);
+  return runTransformers(ctx, k, ra, config);
 }
 
 /**
@@ -144,13 +150,16 @@ function refuseListed(ctx: Ctx, k: Kust, field: string, stack: readonly string[]
 }
 
 /** An included kustomization's objects: kept from an earlier build while what it read is unchanged, else built. */
-function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[]): Res[] {
+function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[]): { objects: Res[]; config: TransformerConfig } {
   const cache = ctx.builds;
-  if (!cache) return accumulate(ctx, loadKustomization(ctx, uri, at), [], [...stack, uri], false);
+  if (!cache) {
+    const config = emptyConfig();
+    return { objects: accumulate(ctx, loadKustomization(ctx, uri, at), [], [...stack, uri], false, config), config };
+  }
   const kept = cache.get(uri);
   if (kept && kept.restrictor === ctx.restrictor && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
     for (const u of kept.inputs) ctx.inputs.add(u);
-    return copyObjects(kept.objects);
+    return { objects: copyObjects(kept.objects), config: kept.config };
   }
   // the build reads through a recording reader, so what it looked at can be checked the next time
   const reads = new Map<string, string | undefined>();
@@ -178,9 +187,10 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
   };
   const sub: Ctx = { ...ctx, fsys, inputs: new Set() };
   try {
-    const objects = accumulate(sub, loadKustomization(sub, uri, at), [], [...stack, uri], false);
-    cache.set(uri, { reads, lists, reals, restrictor: ctx.restrictor, inputs: [...sub.inputs], objects: copyObjects(objects) });
-    return objects;
+    const config = emptyConfig();
+    const objects = accumulate(sub, loadKustomization(sub, uri, at), [], [...stack, uri], false, config);
+    cache.set(uri, { reads, lists, reals, restrictor: ctx.restrictor, inputs: [...sub.inputs], objects: copyObjects(objects), config });
+    return { objects, config };
   } finally {
     // what a failed build read counts too (the root is rendered again when one of those files changes)
     for (const u of sub.inputs) ctx.inputs.add(u);
@@ -231,7 +241,7 @@ function countPatches(k: Kust): number {
   return n;
 }
 
-function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
+function runTransformers(ctx: Ctx, k: Kust, ra: Res[], config: TransformerConfig): Res[] {
   const patchCount = countPatches(k);
   if (patchCount > maxPatchesPerKustomization) {
     throw new Stop(
@@ -247,11 +257,11 @@ function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   }
   ra = patchStrategicMerge(ctx, k, ra);
   ra = patches(ctx, k, ra);
-  namespaceTransformer(k, ra);
+  namespaceTransformer(k, ra, config.namespace);
   prefixSuffix(k, ra, 'namePrefix');
   prefixSuffix(k, ra, 'nameSuffix');
-  labelTransformer(k, ra);
-  annotationTransformer(k, ra);
+  labelTransformer(k, ra, config.commonLabels);
+  annotationTransformer(k, ra, config.commonAnnotations);
   patchesJson6902(ctx, k, ra);
   replicaTransformer(k, ra);
   imageTransformer(k, ra);
@@ -291,9 +301,10 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {
     const k = loadKustomization(ctx, dir, undefined);
-    const ra = accumulate(ctx, k, [], [dir], false);
+    const config = emptyConfig();
+    const ra = accumulate(ctx, k, [], [dir], false, config);
     addHashes(ra);
-    fixNameReferences(ra);
+    fixNameReferences(ra, nameReferencesOf(config));
     for (const r of ra) dropEmptyAnnotations(r.node);
     const order = sortOrderOf(k);
     const sorted = order ? [...ra].sort((a, b) => legacyLess(curId(a), curId(b), order)) : ra;
