@@ -478,9 +478,12 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
   });
 
   it('with every resource loading, the field is still not evaluated (and the first such field in the file is named)', () => {
-    const p = problemOf({ 'file:///d/web.yaml': service, 'file:///d/kustomization.yaml': 'vars: []\nresources:\n- web.yaml\nreplacements: []\n' }, 'file:///d');
+    const p = problemOf(
+      { 'file:///d/web.yaml': service, 'file:///d/kustomization.yaml': 'validators: []\nresources:\n- web.yaml\nreplacements: []\n' },
+      'file:///d',
+    );
     assert.equal(p.code, 'kustomize-not-rendered');
-    assert.match(p.message, /vars are not evaluated/);
+    assert.match(p.message, /validator plugins are not run/);
   });
 
   it('a base with a field not evaluated here stops the build only after the resources listed after it: a remote one or a missing file is what is said, as Kustomize says it', () => {

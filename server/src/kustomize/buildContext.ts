@@ -58,6 +58,8 @@ export interface Res {
   needsHash: boolean;
   /** The generator entry that made the object, for the source of its hashed name. */
   generatedBy?: Src;
+  /** The vars that read this object (kustomize/vars.ts); replaced, never changed in place. */
+  refVars?: readonly string[];
 }
 
 /**

@@ -9,11 +9,12 @@
 // build as not evaluated (the real Kustomize may run it).
 
 import { phrase } from '../l10n/l10n';
-import { commonAnnotationSpecs, commonLabelSpecs, nameReferences, splitFieldPath, type FieldSpec, type NameReference } from './fieldSpecs';
+import { commonAnnotationSpecs, commonLabelSpecs, nameReferences, splitFieldPath, varReferenceSpecs, type FieldSpec, type NameReference } from './fieldSpecs';
 import { get, str, type KNode, type Src } from './tree';
 import { Stop, parseCached, readIn, type Ctx, type Kust } from './buildContext';
 import { stringList, unreadable } from './load';
 import { resolveUri } from './uriPath';
+import { addVars, type Var } from './vars';
 
 /** The field specs a build's configurations add to the built-in ones. */
 export interface TransformerConfig {
@@ -22,10 +23,12 @@ export interface TransformerConfig {
   commonAnnotations: FieldSpec[];
   varReference: FieldSpec[];
   nameReference: NameReference[];
+  /** The vars of the build (kept with the configuration: both are the accumulator's, merged from base to root). */
+  vars: Var[];
 }
 
 export function emptyConfig(): TransformerConfig {
-  return { namespace: [], commonLabels: [], commonAnnotations: [], varReference: [], nameReference: [] };
+  return { namespace: [], commonLabels: [], commonAnnotations: [], varReference: [], nameReference: [], vars: [] };
 }
 
 type ListKey = 'namespace' | 'commonLabels' | 'commonAnnotations' | 'varReference';
@@ -37,7 +40,7 @@ const builtIn: Readonly<Record<ListKey, readonly FieldSpec[]>> = {
   namespace: [],
   commonLabels: commonLabelSpecs,
   commonAnnotations: commonAnnotationSpecs,
-  varReference: [],
+  varReference: varReferenceSpecs,
 };
 
 function sameSpec(a: FieldSpec, b: FieldSpec): boolean {
@@ -71,6 +74,7 @@ function conflict(at: Src, s: FieldSpec): Stop {
 /** Merges `add` into `into` (the accumulator's configuration), as ResAccumulator.MergeConfig does. */
 export function mergeConfig(into: TransformerConfig, add: TransformerConfig, at: Src): void {
   for (const key of listKeys) mergeSpecs(into[key], add[key], builtIn[key], at);
+  addVars(into.vars, add.vars);
   for (const ref of add.nameReference) {
     const same = (r: NameReference) =>
       (r.referral.group ?? '') === (ref.referral.group ?? '') &&

@@ -30,11 +30,11 @@ const evaluated = new Set([
   'generatorOptions',
   'sortOptions',
   'configurations',
+  'vars',
+  'replacements',
 ]);
 
 const notEvaluatedWhy: Record<string, Phrase> = {
-  replacements: phrase('replacements are not evaluated'),
-  vars: phrase('vars are not evaluated'),
   helmCharts: phrase('Helm charts are not inflated'),
   helmGlobals: phrase('Helm charts are not inflated'),
   helmChartInflationGenerator: phrase('Helm charts are not inflated'),
@@ -97,8 +97,6 @@ const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'a
   generators: 'afterGenerators',
   transformers: 'afterComponents',
   validators: 'afterComponents',
-  replacements: 'afterComponents',
-  vars: 'afterComponents',
 };
 
 /** Stops the build at `step` if the kustomization has a field not evaluated here that Kustomize reads by then. */

@@ -14,6 +14,8 @@
 //   hash.ts              the content hash of generated objects' names
 //   configurations.ts    the transformer configurations (`configurations`) merged into the built-in field specs
 //   nameReferences.ts    name references, once every name is final
+//   replacements.ts      inline replacements, the last builtin transformer
+//   vars.ts              vars: `$(NAME)` replaced once the names are final
 //   order.ts             the output order (legacy sort options)
 
 import type { LoadRestrictor } from '../model/config';
@@ -54,6 +56,8 @@ import { curId } from './identity';
 import { emptyConfig, mergeConfig, nameReferencesOf, readConfigurations, type TransformerConfig } from './configurations';
 import { appendAll, keySrc, loadKustomization, loadObjects, remote, stopIfNotEvaluated, stringList, unreadable } from './load';
 import { fixNameReferences } from './nameReferences';
+import { mergeVars, resolveVars } from './vars';
+import { replacementTransformer } from './replacements';
 import { legacyLess, sortOrderOf } from './order';
 import { patchStrategicMerge, patches, patchesJson6902 } from './patchTransformers';
 import { annotationTransformer, imageTransformer, labelTransformer, namespaceTransformer, prefixSuffix, replicaTransformer } from './transformers';
@@ -117,7 +121,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     ra = accumulate(ctx, sub, ra, [...stack, uri], true, config);
   }
   stopIfNotEvaluated(ctx, k, 'afterComponents');
-  return runTransformers(ctx, k, ra, config);
+  ra = runTransformers(ctx, k, ra, config);
+  mergeVars(k, ra, config.vars);
+  return ra;
 }
 
 /**
@@ -265,6 +271,7 @@ function runTransformers(ctx: Ctx, k: Kust, ra: Res[], config: TransformerConfig
   patchesJson6902(ctx, k, ra);
   replicaTransformer(k, ra);
   imageTransformer(k, ra);
+  replacementTransformer(k, ra);
   return ra;
 }
 
@@ -305,6 +312,7 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
     const ra = accumulate(ctx, k, [], [dir], false, config);
     addHashes(ra);
     fixNameReferences(ra, nameReferencesOf(config));
+    resolveVars(ra, config.vars, config.varReference);
     for (const r of ra) dropEmptyAnnotations(r.node);
     const order = sortOrderOf(k);
     const sorted = order ? [...ra].sort((a, b) => legacyLess(curId(a), curId(b), order)) : ra;
