@@ -226,6 +226,22 @@ describe('Kustomize rendering: source map', () => {
     assert.deepEqual([ref.file, ref.line, ref.via], ['shop/base/db.yaml', 'serviceName: db', 'nameSuffix']);
   });
 
+  it('maps what vars, replacements and configured field specs wrote: the reference’s line, the source value’s line, the setting’s line', () => {
+    const vars = render('vars/overlay');
+    const self = origin(vars, /--self=(blue-board)/);
+    assert.deepEqual([self.file, self.line, self.via], ['vars/base/app.yaml', '- --self=$(BOARD_SERVICE)', 'vars']);
+    const replicas = origin(vars, /value: (3)/);
+    assert.deepEqual([replicas.file, replicas.line, replicas.via], ['vars/overlay/replicas.yaml', 'value: $(WORKER_REPLICAS)', 'vars']);
+    const replaced = render('replacements/base');
+    const port = origin(replaced, /- port: (5433)/);
+    assert.deepEqual([port.file, port.line, port.via], ['replacements/base/kustomization.yaml', '- DB_PORT=5433', 'replacements']);
+    const configured = render('configurations/overlay');
+    const ns = origin(configured, /targetNamespace: (tools)/);
+    assert.deepEqual([ns.file, ns.line, ns.via], ['configurations/overlay/kustomization.yaml', 'namespace: tools', 'namespace']);
+    const ref = origin(configured, /service:\n {10}name: (team-gadget-webhook)/);
+    assert.deepEqual([ref.file, ref.line, ref.via], ['configurations/operator/crd.yaml', 'name: gadget-webhook', 'namePrefix']);
+  });
+
   it('maps patched fields to the patch line: patch files, inline patches inside the kustomization, JSON operations', () => {
     const unit = render('patches/overlay');
     const mem = origin(unit, /memory: (256Mi)/);
