@@ -14,7 +14,7 @@
 //   hash.ts              the content hash of generated objects' names
 //   configurations.ts    the transformer configurations (`configurations`) merged into the built-in field specs
 //   nameReferences.ts    name references, once every name is final
-//   replacements.ts      inline replacements, the last builtin transformer
+//   replacements.ts      replacements (inline and in files), the last builtin transformer
 //   vars.ts              vars: `$(NAME)` replaced once the names are final
 //   order.ts             the output order (legacy sort options)
 
@@ -271,7 +271,7 @@ function runTransformers(ctx: Ctx, k: Kust, ra: Res[], config: TransformerConfig
   patchesJson6902(ctx, k, ra);
   replicaTransformer(k, ra);
   imageTransformer(k, ra);
-  replacementTransformer(k, ra);
+  replacementTransformer(ctx, k, ra);
   return ra;
 }
 

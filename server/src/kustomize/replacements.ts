@@ -1,17 +1,19 @@
-// A kustomization's inline `replacements`, the last of its builtin transformers (api/filters/replacement): a field
+// A kustomization's `replacements` (inline and `path:` files), the last of its builtin transformers
+// (api/filters/replacement, plugin/builtin/replacementtransformer): a field
 // of one selected object (source: select, fieldPath, delimiter and index) copied into fields of the selected objects
 // (targets: select, reject, fieldPaths, create, delimiter and index).
 //
 // Only what is read here exactly as Kustomize reads it is evaluated; anything else stops the build as not evaluated
-// (the real Kustomize may run): replacements in files (`path:`), label and annotation selectors, wildcard and
-// `[key=value]` path segments, a list or map as the value or the target, a created index of a list, a value whose
+// (the real Kustomize may run): label and annotation selectors, wildcards, `[key=value]` in a source path or a
+// created one, a list or map as the value or the target, a created index of a list, a value whose
 // type in the target field this renderer would have to guess, the encoding option.
 
 import { phrase } from '../l10n/l10n';
 import { entry, get, map, scalar, type KEntry, type KMap, type KNode, type KScalar, type Src } from './tree';
-import { Stop, type Id, type Kust, type Res } from './buildContext';
+import { Stop, parseCached, readIn, type Ctx, type Id, type Kust, type Res } from './buildContext';
 import { curId, effectiveNs } from './identity';
-import { keySrc, srcOf } from './load';
+import { keySrc, srcOf, unreadable } from './load';
+import { resolveUri } from './uriPath';
 
 interface Selector {
   readonly group: string;
@@ -181,7 +183,7 @@ function scalarText(n: KScalar): string {
 }
 
 /** The replacement transformer of `k`, after its other builtin transformers. */
-export function replacementTransformer(k: Kust, ra: readonly Res[]): void {
+export function replacementTransformer(ctx: Ctx, k: Kust, ra: readonly Res[]): void {
   const list = get(k.node, 'replacements');
   if (!list || (list.t === 's' && list.v === null)) return;
   const key = entry(k.node, 'replacements')?.ks;
@@ -189,7 +191,7 @@ export function replacementTransformer(k: Kust, ra: readonly Res[]): void {
   let parsed: Replacement[];
   try {
     if (list.t !== 'q') throw new NotRead();
-    parsed = list.items.map((i) => parse(k, i));
+    parsed = list.items.flatMap((i) => (i.t === 'm' && field(i, 'path') ? fromFile(ctx, k, i) : [parse(k, i)]));
   } catch (e) {
     if (e instanceof NotRead) throw new Stop(at.uri, at.span, phrase('these replacements are not read here as Kustomize reads them'), true, true);
     throw e;
@@ -204,13 +206,30 @@ export function replacementTransformer(k: Kust, ra: readonly Res[]): void {
   }
 }
 
+/** A `path:` entry: the file holds one replacement or a list of them (read through the load restrictor). */
+function fromFile(ctx: Ctx, k: Kust, item: KMap): Replacement[] {
+  const src = srcOf(item, keySrc(k, 'replacements'));
+  if (field(item, 'source') || field(item, 'targets')) throw new Stop(src.uri, src.span, 'cannot specify both path and inline replacement');
+  only(item, ['path']);
+  const path = text(field(item, 'path'));
+  const uri = resolveUri(k.dir, path);
+  const body = readIn(ctx, k.dir, uri, src);
+  if (body === undefined) throw unreadable(ctx, uri, src, phrase("cannot read the file '{0}'", path));
+  const parsed = parseCached(ctx, body, uri);
+  const docs = parsed.docs.filter((d) => d.node && !(d.node.t === 's' && d.node.v === null));
+  if (parsed.error || docs.length !== 1) throw new NotRead();
+  const node = docs[0].node!;
+  if (node.t === 'q') return node.items.map((i) => parse(k, i));
+  if (node.t === 'm') return [parse(k, node)];
+  throw new NotRead();
+}
+
 function apply(r: Replacement, ra: readonly Res[]): void {
   const fail = (message: string) => new Stop(r.src.uri, r.src.span, message);
   const matches = ra.filter((x) => idsOf(x).some((id) => selects(id, r.source)));
   if (matches.length > 1) throw fail(`multiple matches for selector ${selectorText(r.source)}`);
   if (!matches.length) throw fail(`nothing selected by ${selectorText(r.source)}`);
   const found = lookup(matches[0].node, segments(r.source.fieldPath));
-  if (found?.t === 's' && found.v === '') throw new NotRead();
   if (!found || (found.t === 's' && found.v === null) || (found.t !== 's' && (found.t === 'm' ? !found.e.length : !found.items.length)))
     throw fail(`fieldPath \`${r.source.fieldPath}\` is missing for replacement source ${selectorText(r.source)}`);
   if (found.t !== 's') throw new NotRead();
@@ -227,52 +246,97 @@ function apply(r: Replacement, ra: readonly Res[]): void {
       const ids = idsOf(target);
       if (!ids.some((id) => selects(id, t.select))) continue;
       if (t.reject.some((rj) => !isEmpty(rj) && ids.some((id) => selects(id, rj)))) continue;
-      for (const fp of t.fieldPaths) setAt(target, segments(fp), fp, value, t.options, valueSrc, fail);
+      for (const fp of t.fieldPaths) setAt(target, targetSegments(fp), fp, value, t.options, valueSrc, fail);
     }
   }
 }
 
-function setAt(target: Res, path: readonly string[], fp: string, value: string, o: Options, src: Src | undefined, fail: (m: string) => Stop): void {
-  let n: KNode = target.node;
-  for (let i = 0; i < path.length; i++) {
+/** A segment of a target's field path: a key, a list index, or `[key=value]` (the list elements whose key holds value). */
+type Segment = string | { readonly key: string; readonly value: string };
+
+function targetSegments(path: string): Segment[] {
+  if (/\\|\*/.test(path)) throw new NotRead();
+  const matchers = new Map<string, { key: string; value: string }>();
+  // `[key=value]` is one segment whatever dots the value holds
+  const plain = path.replace(/\[([^\]=]+)=([^\]]*)\]/g, (_m, key: string, value: string) => {
+    const mark = `\u0000${matchers.size}`;
+    matchers.set(mark, { key, value });
+    return mark;
+  });
+  return segments(plain).map((seg) => matchers.get(seg) ?? seg);
+}
+
+/**
+ * kyaml's PathMatcher and the replacement's setter: every field the path reaches (a `[key=value]` segment reaches
+ * each matching element) gets the value; with `create`, missing map keys are made on the way. Nothing reached fails.
+ */
+function setAt(target: Res, path: readonly Segment[], fp: string, value: string, o: Options, src: Src | undefined, fail: (m: string) => Stop): void {
+  const sets: (() => void)[] = [];
+  const walk = (n: KNode, i: number): void => {
     const seg = path[i];
     const last = i === path.length - 1;
     if (n.t === 'q') {
+      if (typeof seg !== 'string') {
+        const items = n.items.filter((item) => {
+          if (item.t !== 'm') throw new NotRead();
+          const v = get(item, seg.key);
+          if (!v) return false;
+          if (v.t !== 's' || v.v === null) throw new NotRead();
+          return scalarText(v) === seg.value;
+        });
+        if (!items.length && o.create) throw new NotRead();
+        if (last) {
+          if (items.length) throw new NotRead();
+          return;
+        }
+        for (const item of items) walk(item, i + 1);
+        return;
+      }
       if (!/^\d+$/.test(seg)) throw new NotRead();
-      const item: KNode | undefined = n.items[Number(seg)];
+      const index = Number(seg);
+      const item: KNode | undefined = n.items[index];
       if (!item) {
         if (o.create) throw new NotRead();
-        throw fail(`unable to find field "${fp}" in replacement target`);
+        return;
       }
       if (last) {
         if (item.t !== 's') throw new NotRead();
-        n.items[Number(seg)] = newValue(item, value, o, src);
+        sets.push(() => (n.items[index] = newValue(item, value, o, src)));
         return;
       }
-      n = item;
-      continue;
+      walk(item, i + 1);
+      return;
     }
-    if (n.t !== 'm') throw new NotRead();
+    if (n.t !== 'm' || typeof seg !== 'string') throw new NotRead();
     const e: KEntry | undefined = n.e.find((x) => x.k === seg);
     // a null target would keep its null tag under the new text: not evaluated here
     if (e && e.v.t === 's' && e.v.v === null) throw new NotRead();
     if (!e) {
-      if (!o.create) throw fail(`unable to find field "${fp}" in replacement target`);
+      if (!o.create) return;
       // a created field: a map on the way (a list when the next segment is an index is not created here)
-      if (!last && /^\d+$/.test(path[i + 1])) throw new NotRead();
-      const made: KNode = last ? createdValue(value, o, src) : map([], src);
+      if (!last && (typeof path[i + 1] !== 'string' || /^\d+$/.test(path[i + 1] as string))) throw new NotRead();
+      if (last) {
+        const made = createdValue(value, o, src);
+        sets.push(() => n.e.push({ k: seg, ks: src, v: made }));
+        return;
+      }
+      const made = map([], src);
       n.e.push({ k: seg, ks: src, v: made });
-      if (last) return;
-      n = made;
-      continue;
+      walk(made, i + 1);
+      return;
     }
     if (last) {
       if (e.v.t !== 's') throw new NotRead();
-      e.v = newValue(e.v, value, o, src);
+      const cur = e.v;
+      sets.push(() => (e.v = newValue(cur, value, o, src)));
       return;
     }
-    n = e.v;
-  }
+    walk(e.v, i + 1);
+  };
+  walk(target.node, 0);
+  if (!sets.length)
+    throw fail(o.create ? `unable to find or create field "${fp}" in replacement target` : `unable to find field "${fp}" in replacement target`);
+  for (const set of sets) set();
 }
 
 /** A created field holds the text as a plain scalar does: only a value that reads back as a string is created here. */
