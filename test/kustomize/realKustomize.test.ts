@@ -76,7 +76,7 @@ const base = {
   ].join('\n'),
 };
 
-/** An overlay whose replacement copies the Service's name into a pod label (replacements are not evaluated natively). */
+/** An overlay whose replacement copies the Service's name into a pod label (a label selector in it is not evaluated natively). */
 const replacementsOverlay = [
   'namespace: prod',
   'namePrefix: prod-',
@@ -86,6 +86,7 @@ const replacementsOverlay = [
   '  - source: { kind: Service, name: web, fieldPath: metadata.name }',
   '    targets:',
   '      - select: { kind: Deployment }',
+  '        reject: [{ labelSelector: example.org/none=none }]',
   '        fieldPaths: [spec.template.metadata.labels.svc]',
   '        options: { create: true }',
   '',

@@ -226,6 +226,22 @@ describe('Kustomize rendering: source map', () => {
     assert.deepEqual([ref.file, ref.line, ref.via], ['shop/base/db.yaml', 'serviceName: db', 'nameSuffix']);
   });
 
+  it('maps what vars, replacements and configured field specs wrote: the reference’s line, the source value’s line, the setting’s line', () => {
+    const vars = render('vars/overlay');
+    const self = origin(vars, /--self=(blue-board)/);
+    assert.deepEqual([self.file, self.line, self.via], ['vars/base/app.yaml', '- --self=$(BOARD_SERVICE)', 'vars']);
+    const replicas = origin(vars, /value: (3)/);
+    assert.deepEqual([replicas.file, replicas.line, replicas.via], ['vars/overlay/replicas.yaml', 'value: $(WORKER_REPLICAS)', 'vars']);
+    const replaced = render('replacements/base');
+    const port = origin(replaced, /- port: (5433)/);
+    assert.deepEqual([port.file, port.line, port.via], ['replacements/base/kustomization.yaml', '- DB_PORT=5433', 'replacements']);
+    const configured = render('configurations/overlay');
+    const ns = origin(configured, /targetNamespace: (tools)/);
+    assert.deepEqual([ns.file, ns.line, ns.via], ['configurations/overlay/kustomization.yaml', 'namespace: tools', 'namespace']);
+    const ref = origin(configured, /service:\n {10}name: (team-gadget-webhook)/);
+    assert.deepEqual([ref.file, ref.line, ref.via], ['configurations/operator/crd.yaml', 'name: gadget-webhook', 'namePrefix']);
+  });
+
   it('maps patched fields to the patch line: patch files, inline patches inside the kustomization, JSON operations', () => {
     const unit = render('patches/overlay');
     const mem = origin(unit, /memory: (256Mi)/);
@@ -459,7 +475,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     assert.match(p.message, /gone\.yaml/);
   });
 
-  it('a transformer configuration file that is not there fails the build; one that is there is not read', () => {
+  it('a transformer configuration file that is not there fails the build; one with a field not read here is not evaluated', () => {
     const missing = problemOf(
       { 'file:///c/web.yaml': service, 'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n' },
       'file:///c',
@@ -469,7 +485,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     const present = problemOf(
       {
         'file:///c/web.yaml': service,
-        'file:///c/conf/kinds.yaml': 'images: []\n',
+        'file:///c/conf/kinds.yaml': 'images:\n- path: spec/runner/image\n  kind: Job\n',
         'file:///c/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf/kinds.yaml\n',
       },
       'file:///c',
@@ -478,15 +494,18 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
   });
 
   it('with every resource loading, the field is still not evaluated (and the first such field in the file is named)', () => {
-    const p = problemOf({ 'file:///d/web.yaml': service, 'file:///d/kustomization.yaml': 'vars: []\nresources:\n- web.yaml\nreplacements: []\n' }, 'file:///d');
+    const p = problemOf(
+      { 'file:///d/web.yaml': service, 'file:///d/kustomization.yaml': 'validators: []\nresources:\n- web.yaml\nreplacements: []\n' },
+      'file:///d',
+    );
     assert.equal(p.code, 'kustomize-not-rendered');
-    assert.match(p.message, /vars are not evaluated/);
+    assert.match(p.message, /validator plugins are not run/);
   });
 
   it('a base with a field not evaluated here stops the build only after the resources listed after it: a remote one or a missing file is what is said, as Kustomize says it', () => {
     const base = {
       'file:///e/base/web.yaml': service,
-      'file:///e/base/conf.yaml': 'images: []\n',
+      'file:///e/base/conf.yaml': 'images:\n- path: spec/runner/image\n  kind: Job\n',
       'file:///e/base/kustomization.yaml': 'resources:\n- web.yaml\nconfigurations:\n- conf.yaml\n',
     };
     const remote = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n- https://example.invalid/app.yaml\n' }, 'file:///e/root');
@@ -498,7 +517,7 @@ describe('Kustomize rendering: a field not evaluated here stops the build where 
     // with nothing after it failing, the base's field is what stops the build
     const alone = problemOf({ ...base, 'file:///e/root/kustomization.yaml': 'resources:\n- ../base\n' }, 'file:///e/root');
     assert.equal(alone.code, 'kustomize-not-rendered');
-    assert.match(alone.message, /custom transformer configurations are not read/);
+    assert.match(alone.message, /the transformer configuration 'conf\.yaml' is not read here: images/);
     // Kustomize goes on to the components too: a remote resource in one is the refusal
     const component = problemOf(
       {

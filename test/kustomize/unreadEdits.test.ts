@@ -36,8 +36,11 @@ function initial(): Map<string, string> {
       'resources: [../../base, extra.yaml]\nnamePrefix: b-\nconfigMapGenerator:\n- name: settings\n  literals: [URL=http://b-web:80]\n',
     ],
     [`${root}/overlays/b/extra.yaml`, service('extra', 'web')],
-    // not evaluated natively (replacements): the real Kustomize's build is asked for on every snapshot
-    [`${root}/replaced/kustomization.yaml`, 'resources: [svc.yaml]\nreplacements:\n- source: {kind: Service, name: r}\n  targets: []\n'],
+    // not evaluated natively (a label selector in a replacement): the real Kustomize's build is asked for on every snapshot
+    [
+      `${root}/replaced/kustomization.yaml`,
+      'resources: [svc.yaml]\nreplacements:\n- source: {kind: Service, name: r}\n  targets:\n  - select: {kind: Service, labelSelector: example.org/none=none}\n',
+    ],
     [`${root}/replaced/svc.yaml`, service('r', 'web')],
     [`${root}/plain/app.yaml`, `${deployment('api', 'api')}---\n${service('api', 'api')}`],
     [

@@ -43,9 +43,9 @@ function sources(dir: string): { uri: string; text: string }[] {
 
 const web =
   'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector:\n    app: wbe\n  ports:\n    - port: 80\n';
-// `replacements` is not evaluated natively: each overlay is built by the real Kustomize
+// a label selector in a replacement is not evaluated natively: each overlay is built by the real Kustomize
 const overlay = (ns: string) =>
-  `namespace: ${ns}\nresources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: web, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths: [spec.template.metadata.labels.svc]\n        options: { create: true }\n`;
+  `namespace: ${ns}\nresources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: web, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        reject: [{ labelSelector: example.org/none=none }]\n        fieldPaths: [spec.template.metadata.labels.svc]\n        options: { create: true }\n`;
 
 describe('real Kustomize builds several at a time', () => {
   it('gives the units and findings building each root alone gives: built, failing and refused roots', () => {
@@ -64,7 +64,7 @@ describe('real Kustomize builds several at a time', () => {
       'overlays/staging/kustomization.yaml': overlay('staging'),
       // kustomize refuses it: the replacement's source does not exist
       'overlays/broken/kustomization.yaml':
-        'resources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: missing, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        fieldPaths: [metadata.name]\n',
+        'resources:\n  - ../../base\nreplacements:\n  - source: { kind: Service, name: missing, fieldPath: metadata.name }\n    targets:\n      - select: { kind: Deployment }\n        reject: [{ labelSelector: example.org/none=none }]\n        fieldPaths: [metadata.name]\n',
       // never handed over: a remote resource
       'overlays/remote/kustomization.yaml': 'resources:\n  - ../../base\n  - https://example.invalid/app.yaml\nreplacements: []\n',
     });

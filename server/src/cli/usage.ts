@@ -192,8 +192,9 @@ Options:
 A folder with a kustomization (kustomization.yaml, kustomization.yml or Kustomization): renders it the way
 \`kustomize build DIR\` does, without running Kustomize: resources and nested kustomizations, components,
 namespace, name prefixes and suffixes with the name references Kustomize rewrites, labels, annotations,
-patches of every kind, replicas, images and ConfigMap/Secret generators with their hashed names.
-Remote resources, Helm charts, replacements and plugins are not evaluated: build then exits 2 and says so.
+patches of every kind, replicas, images, ConfigMap/Secret generators with their hashed names, transformer
+configurations, vars and replacements. Remote resources, Helm charts, plugins and label selectors in
+replacements are not evaluated: build then exits 2 and says so.
 
 A folder with a Chart.yaml: renders the Helm chart with \`helm template\` and prints the objects it makes,
 with the --helm-values files, else as the config file's first release of the chart (helm.releases in

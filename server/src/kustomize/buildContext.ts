@@ -2,6 +2,7 @@
 // build's context and its one reader under the load restrictor (readIn), the parse and build caches, and the
 // objects being built with their identities' history.
 
+import type { TransformerConfig } from './configurations';
 import type { LoadRestrictor } from '../model/config';
 import type { Span } from '../model/span';
 import { messages, phrase, say, type Phrase } from '../l10n/l10n';
@@ -57,6 +58,8 @@ export interface Res {
   needsHash: boolean;
   /** The generator entry that made the object, for the source of its hashed name. */
   generatedBy?: Src;
+  /** The vars that read this object (kustomize/vars.ts); replaced, never changed in place. */
+  refVars?: readonly string[];
 }
 
 /**
@@ -141,6 +144,8 @@ export interface KeptBuild {
   readonly restrictor: LoadRestrictor;
   readonly inputs: readonly string[];
   readonly objects: readonly Res[];
+  /** The transformer configuration the build accumulated (kustomize/configurations.ts); never changed. */
+  readonly config: TransformerConfig;
 }
 
 /**

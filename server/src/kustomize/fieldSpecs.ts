@@ -91,6 +91,13 @@ export const commonAnnotationSpecs: readonly FieldSpec[] = [
   fs('spec/jobTemplate/spec/template/metadata/annotations', 'CronJob', { group: 'batch', create: true }),
 ];
 
+/** The namespace transformer's field specs besides metadata.namespace (a Namespace's own name, services named in APIServices and CRD conversion webhooks). */
+export const namespaceSpecs: readonly FieldSpec[] = [
+  fs('metadata/name', 'Namespace', { create: true }),
+  fs('spec/service/namespace', 'APIService', { group: 'apiregistration.k8s.io', create: true }),
+  fs('spec/conversion/webhook/clientConfig/service/namespace', 'CustomResourceDefinition', { group: 'apiextensions.k8s.io' }),
+];
+
 export const replicaSpecs: readonly FieldSpec[] = ['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((k) =>
   fs('spec/replicas', k, { create: true }),
 );
@@ -287,3 +294,38 @@ export const mergeKeys: Readonly<Record<string, string>> = {
   topologySpreadConstraints: 'topologyKey',
   ownerReferences: 'uid',
 };
+
+const varRefKinds: Readonly<Record<string, string>> = {
+  CronJob: 'spec/jobTemplate/spec/template/spec',
+  DaemonSet: 'spec/template/spec',
+  Deployment: 'spec/template/spec',
+  Job: 'spec/template/spec',
+  Pod: 'spec',
+  ReplicaSet: 'spec/template/spec',
+  StatefulSet: 'spec/template/spec',
+};
+
+/** Where `$(VAR)` is replaced: Kustomize's default varReference field specs (builtinpluginconsts/varreference.go). */
+export const varReferenceSpecs: readonly FieldSpec[] = [
+  ...Object.entries(varRefKinds).flatMap(([kind, at]) => [
+    ...['containers', 'initContainers'].flatMap((c) => ['args', 'command', 'env/value', 'volumeMounts/mountPath'].map((f) => fs(`${at}/${c}/${f}`, kind))),
+    // the volumes of a CronJob's pod template are looked for one level too high there, and a StatefulSet's in its claim templates
+    fs(
+      kind === 'CronJob'
+        ? 'spec/jobTemplate/spec/template/volumes/nfs/server'
+        : kind === 'StatefulSet'
+          ? 'spec/volumeClaimTemplates/spec/nfs/server'
+          : `${at}/volumes/nfs/server`,
+      kind,
+    ),
+  ]),
+  fs('spec/template/metadata/annotations', 'Deployment'),
+  fs('spec/rules/host', 'Ingress'),
+  fs('spec/tls/hosts', 'Ingress'),
+  fs('spec/tls/secretName', 'Ingress'),
+  fs('spec/ports/port', 'Service'),
+  fs('spec/ports/targetPort', 'Service'),
+  fs('spec/nfs/server', 'PersistentVolume'),
+  fs('metadata/labels'),
+  fs('metadata/annotations'),
+];

@@ -29,18 +29,18 @@ const evaluated = new Set([
   'secretGenerator',
   'generatorOptions',
   'sortOptions',
+  'configurations',
+  'vars',
+  'replacements',
 ]);
 
 const notEvaluatedWhy: Record<string, Phrase> = {
-  replacements: phrase('replacements are not evaluated'),
-  vars: phrase('vars are not evaluated'),
   helmCharts: phrase('Helm charts are not inflated'),
   helmGlobals: phrase('Helm charts are not inflated'),
   helmChartInflationGenerator: phrase('Helm charts are not inflated'),
   transformers: phrase('transformer configurations and plugins are not run'),
   generators: phrase('generator configurations and plugins are not run'),
   validators: phrase('validator plugins are not run'),
-  configurations: phrase('custom transformer configurations are not read'),
   openapi: phrase('custom OpenAPI schemas are not read'),
   crds: phrase('CRD field specifications are not read'),
   buildMetadata: phrase('buildMetadata annotations are not written'),
@@ -88,7 +88,6 @@ export function loadKustomization(ctx: Ctx, dir: string, at: Src | undefined): K
  * and vars.
  */
 const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'afterComponents'> = {
-  configurations: 'afterResources',
   crds: 'afterResources',
   openapi: 'afterResources',
   buildMetadata: 'afterResources',
@@ -98,15 +97,13 @@ const notEvaluatedStep: Record<string, 'afterResources' | 'afterGenerators' | 'a
   generators: 'afterGenerators',
   transformers: 'afterComponents',
   validators: 'afterComponents',
-  replacements: 'afterComponents',
-  vars: 'afterComponents',
 };
 
 /** Stops the build at `step` if the kustomization has a field not evaluated here that Kustomize reads by then. */
 export function stopIfNotEvaluated(ctx: Ctx, k: Kust, step: 'afterResources' | 'afterGenerators' | 'afterComponents'): void {
   if (step === 'afterResources')
     // Kustomize reads these files before it refuses anything about them: one that is not there fails the build
-    for (const field of ['configurations', 'crds'])
+    for (const field of ['crds'])
       if (k.notEvaluated.some((n) => n.field === field))
         for (const entry of stringList(k, field)) {
           const uri = resolveUri(k.dir, entry.value);

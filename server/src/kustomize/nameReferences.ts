@@ -3,7 +3,7 @@
 // referral as Kustomize does when several objects once had that name.
 
 import { phrase } from '../l10n/l10n';
-import { gvkSelected, nameReferences, type Gvk } from './fieldSpecs';
+import { gvkSelected, nameReferences, type Gvk, type NameReference } from './fieldSpecs';
 import { entry, get, scalar, set, str, type KNode, type Src } from './tree';
 import { Stop, type Res } from './buildContext';
 import { curId, effectiveNs, gvkOf, idText, isClusterScoped, nameOf, namespaceOf, orgId } from './identity';
@@ -58,10 +58,10 @@ function selectReferral(
 
 type NameRefTarget = { group?: string; version?: string; kind: string };
 
-export function fixNameReferences(ra: readonly Res[]): void {
+export function fixNameReferences(ra: readonly Res[], refs: readonly NameReference[] = nameReferences): void {
   // names are rewritten here, never apiVersion or kind: each object's type is read once
   const gvks = new Map(ra.map((r) => [r, gvkOf(r.node)]));
-  for (const ref of nameReferences) {
+  for (const ref of refs) {
     const candidates = ra.filter((r) => r.prevIds.length > 0 || gvkSelected(gvks.get(r)!, ref.referral));
     for (const referrer of ra) {
       const gvk = gvks.get(referrer)!;
@@ -87,8 +87,19 @@ export function fixNameReferences(ra: readonly Res[]): void {
             }
             if (n.t === 'm') {
               const nameE = entry(n, 'name');
-              const old = str(nameE?.v);
-              if (!nameE || old === undefined) return n;
+              // Kustomize's name reference filter refuses a map without a name (setMapping: a configuration error)
+              if (!nameE)
+                throw new Stop(
+                  referrer.docSrc?.uri ?? '',
+                  referrer.docSrc?.span ?? { start: 0, end: 0 },
+                  phrase(
+                    "updating name reference in '{0}' field of '{1}': path config error; no 'name' field in node",
+                    spec.path.join('/'),
+                    idText(curId(referrer)),
+                  ),
+                );
+              const old = str(nameE.v);
+              if (old === undefined) return n;
               let cands = candidates;
               const nsNode = get(n, 'namespace');
               if (nsNode) {

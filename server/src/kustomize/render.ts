@@ -12,7 +12,10 @@
 //   patchTransformers.ts patchesStrategicMerge, patches, patchesJson6902 (the algorithms: patch.ts)
 //   transformers.ts      namespace, namePrefix/nameSuffix, labels, annotations, replicas, images
 //   hash.ts              the content hash of generated objects' names
+//   configurations.ts    the transformer configurations (`configurations`) merged into the built-in field specs
 //   nameReferences.ts    name references, once every name is final
+//   replacements.ts      replacements (inline and in files), the last builtin transformer
+//   vars.ts              vars: `$(NAME)` replaced once the names are final
 //   order.ts             the output order (legacy sort options)
 
 import type { LoadRestrictor } from '../model/config';
@@ -50,15 +53,18 @@ import {
 import { runGenerators } from './generators';
 import { addHashes } from './hash';
 import { curId } from './identity';
-import { appendAll, loadKustomization, loadObjects, remote, stopIfNotEvaluated, stringList, unreadable } from './load';
+import { emptyConfig, mergeConfig, nameReferencesOf, readConfigurations, type TransformerConfig } from './configurations';
+import { appendAll, keySrc, loadKustomization, loadObjects, remote, stopIfNotEvaluated, stringList, unreadable } from './load';
 import { fixNameReferences } from './nameReferences';
+import { mergeVars, resolveVars } from './vars';
+import { replacementTransformer } from './replacements';
 import { legacyLess, sortOrderOf } from './order';
 import { patchStrategicMerge, patches, patchesJson6902 } from './patchTransformers';
 import { annotationTransformer, imageTransformer, labelTransformer, namespaceTransformer, prefixSuffix, replicaTransformer } from './transformers';
 
 // ---- accumulation ------------------------------------------------------------------------------------------------
 
-function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], component: boolean): Res[] {
+function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], component: boolean, config: TransformerConfig): Res[] {
   if (stack.length > maxDepth) throw new Stop(k.uri, { start: 0, end: 0 }, phrase('kustomizations nest too deeply'));
   const kind = str(get(k.node, 'kind'));
   if (component && kind !== 'Component')
@@ -81,7 +87,9 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
       if (ctx.fsys.list(uri) !== undefined) {
         if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
         try {
-          appendAll(ra, buildIncluded(ctx, uri, entry.src, stack), entry.src);
+          const sub = buildIncluded(ctx, uri, entry.src, stack);
+          appendAll(ra, sub.objects, entry.src);
+          mergeConfig(config, sub.config, entry.src);
         } catch (e) {
           if (!(e instanceof Stop && e.notEvaluated)) throw e;
           deferred ??= e;
@@ -99,6 +107,8 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     refuseListed(ctx, k, 'components', stack);
     throw deferred;
   }
+  // kusttarget.go merges the kustomization's transformer configuration after its resources, before the CRDs'
+  mergeConfig(config, readConfigurations(ctx, k), keySrc(k, 'configurations'));
   stopIfNotEvaluated(ctx, k, 'afterResources');
   runGenerators(ctx, k, ra);
   stopIfNotEvaluated(ctx, k, 'afterGenerators');
@@ -108,10 +118,12 @@ function accumulate(ctx: Ctx, k: Kust, ra: Res[], stack: readonly string[], comp
     if (stack.includes(uri)) throw new Stop(entry.src.uri, entry.src.span, phrase('cycle: {0} includes this kustomization again', entry.value));
     if (ctx.fsys.list(uri) === undefined) throw new Stop(entry.src.uri, entry.src.span, phrase("the component folder '{0}' does not exist", entry.value));
     const sub = loadKustomization(ctx, uri, entry.src);
-    ra = accumulate(ctx, sub, ra, [...stack, uri], true);
+    ra = accumulate(ctx, sub, ra, [...stack, uri], true, config);
   }
   stopIfNotEvaluated(ctx, k, 'afterComponents');
-  return runTransformers(ctx, k, ra);
+  ra = runTransformers(ctx, k, ra, config);
+  mergeVars(k, ra, config.vars);
+  return ra;
 }
 
 /**
@@ -144,13 +156,16 @@ function refuseListed(ctx: Ctx, k: Kust, field: string, stack: readonly string[]
 }
 
 /** An included kustomization's objects: kept from an earlier build while what it read is unchanged, else built. */
-function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[]): Res[] {
+function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[]): { objects: Res[]; config: TransformerConfig } {
   const cache = ctx.builds;
-  if (!cache) return accumulate(ctx, loadKustomization(ctx, uri, at), [], [...stack, uri], false);
+  if (!cache) {
+    const config = emptyConfig();
+    return { objects: accumulate(ctx, loadKustomization(ctx, uri, at), [], [...stack, uri], false, config), config };
+  }
   const kept = cache.get(uri);
   if (kept && kept.restrictor === ctx.restrictor && stillReads(ctx.fsys, kept) && !stack.some((d) => kept.lists.has(d))) {
     for (const u of kept.inputs) ctx.inputs.add(u);
-    return copyObjects(kept.objects, true);
+    return { objects: copyObjects(kept.objects, true), config: kept.config };
   }
   // the build reads through a recording reader, so what it looked at can be checked the next time
   const reads = new Map<string, string | undefined>();
@@ -178,9 +193,10 @@ function buildIncluded(ctx: Ctx, uri: string, at: Src, stack: readonly string[])
   };
   const sub: Ctx = { ...ctx, fsys, inputs: new Set() };
   try {
-    const objects = accumulate(sub, loadKustomization(sub, uri, at), [], [...stack, uri], false);
-    cache.set(uri, { reads, lists, reals, restrictor: ctx.restrictor, inputs: [...sub.inputs], objects: copyObjects(objects) });
-    return objects;
+    const config = emptyConfig();
+    const objects = accumulate(sub, loadKustomization(sub, uri, at), [], [...stack, uri], false, config);
+    cache.set(uri, { reads, lists, reals, restrictor: ctx.restrictor, inputs: [...sub.inputs], objects: copyObjects(objects), config });
+    return { objects, config };
   } finally {
     // what a failed build read counts too (the root is rendered again when one of those files changes)
     for (const u of sub.inputs) ctx.inputs.add(u);
@@ -242,7 +258,7 @@ function countPatches(k: Kust): number {
   return n;
 }
 
-function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
+function runTransformers(ctx: Ctx, k: Kust, ra: Res[], config: TransformerConfig): Res[] {
   const patchCount = countPatches(k);
   if (patchCount > maxPatchesPerKustomization) {
     throw new Stop(
@@ -258,14 +274,15 @@ function runTransformers(ctx: Ctx, k: Kust, ra: Res[]): Res[] {
   }
   ra = patchStrategicMerge(ctx, k, ra);
   ra = patches(ctx, k, ra);
-  namespaceTransformer(k, ra);
+  namespaceTransformer(k, ra, config.namespace);
   prefixSuffix(k, ra, 'namePrefix');
   prefixSuffix(k, ra, 'nameSuffix');
-  labelTransformer(k, ra);
-  annotationTransformer(k, ra);
+  labelTransformer(k, ra, config.commonLabels);
+  annotationTransformer(k, ra, config.commonAnnotations);
   patchesJson6902(ctx, k, ra);
   replicaTransformer(k, ra);
   imageTransformer(k, ra);
+  replacementTransformer(ctx, k, ra);
   return ra;
 }
 
@@ -302,9 +319,11 @@ export function renderKustomization(fsys: FileReader, dirUri: string, options: R
   const base = { kind: 'kustomize' as const, id: `kustomize:${definedBy}`, label: options.label ?? dir, definedBy };
   try {
     const k = loadKustomization(ctx, dir, undefined);
-    const ra = accumulate(ctx, k, [], [dir], false);
+    const config = emptyConfig();
+    const ra = accumulate(ctx, k, [], [dir], false, config);
     addHashes(ra);
-    fixNameReferences(ra);
+    fixNameReferences(ra, nameReferencesOf(config));
+    resolveVars(ra, config.vars, config.varReference);
     for (const r of ra) dropEmptyAnnotations(r.node);
     const order = sortOrderOf(k);
     const sorted = order ? [...ra].sort((a, b) => legacyLess(curId(a), curId(b), order)) : ra;

@@ -7,6 +7,7 @@ import {
   gvkSelected,
   imageSpecs,
   metadataLabelSpec,
+  namespaceSpecs,
   replicaSpecs,
   splitFieldPath,
   templateLabelSpecs,
@@ -18,25 +19,43 @@ import { curId, gvkOf, isClusterScoped, nameOf, orgId, setMeta, storePreviousId 
 import { keySrc, srcOf, stringMap } from './load';
 import { phrase } from '../l10n/l10n';
 
-export function namespaceTransformer(k: Kust, ra: Res[]): void {
+/**
+ * The namespace transformer (api/filters/namespace): metadata.namespace of every namespaced object, the subjects named
+ * `default` of role bindings, then the namespace field specs (the built-in ones and those of the build's
+ * configurations); a spec of metadata/name applies only to objects of apiVersion v1, one of metadata/namespace never.
+ */
+export function namespaceTransformer(k: Kust, ra: Res[], configured: readonly FieldSpec[] = []): void {
   const ns = str(get(k.node, 'namespace'));
   if (!ns) return;
   const src = keySrc(k, 'namespace', 'namespace');
+  const specs = [...namespaceSpecs, ...configured].filter((s) => s.path.join('/') !== 'metadata/namespace');
   for (const r of ra) {
     const gvk = gvkOf(r.node);
     storePreviousId(r);
-    if (gvk.kind === 'Namespace' && gvk.group === '') {
-      setMeta(r, 'name', ns, src);
-      continue;
-    }
+    if (!isClusterScoped(gvk)) setMeta(r, 'namespace', ns, src);
+    const roleBinding = gvk.kind === 'RoleBinding' || gvk.kind === 'ClusterRoleBinding';
     // Kustomize's roleBindingHack (namespace filter, default subjects only): every subject named `default`, of any
     // kind, of a RoleBinding or a ClusterRoleBinding (cluster-scoped itself) is put into the new namespace.
-    if (gvk.kind === 'RoleBinding' || gvk.kind === 'ClusterRoleBinding') {
+    if (roleBinding) {
       const subjects = get(r.node, 'subjects');
       if (subjects?.t === 'q') for (const s of subjects.items) if (s.t === 'm' && str(get(s, 'name')) === 'default') set(s, 'namespace', scalar(ns, src));
     }
-    if (isClusterScoped(gvk)) continue;
-    setMeta(r, 'namespace', ns, src);
+    const apiVersion = str(get(r.node, 'apiVersion'));
+    for (const spec of specs) {
+      if (!gvkSelected(gvk, spec)) continue;
+      const path = spec.path.join('/');
+      if (path === 'metadata/name') {
+        if (apiVersion === 'v1') setMeta(r, 'name', ns, src);
+        continue;
+      }
+      if (roleBinding && path === 'subjects/namespace' && (spec.kind === 'RoleBinding' || spec.kind === 'ClusterRoleBinding')) continue;
+      visitField(r.node, spec.path, spec.create, src, (parent, key) => {
+        const cur = get(parent, key);
+        if (cur && cur.t !== 's')
+          throw new Stop(k.uri, src.span, phrase("a namespace field specification names '{0}', which is not a string field", path), true, true);
+        if (cur || spec.create) set(parent, key, scalar(ns, src), src);
+      });
+    }
   }
 }
 
@@ -129,7 +148,7 @@ function assignScalar(into: KScalar, from: KScalar): void {
   into.src = from.src;
 }
 
-export function labelTransformer(k: Kust, ra: Res[]): void {
+export function labelTransformer(k: Kust, ra: Res[], configured: readonly FieldSpec[] = []): void {
   const labels = get(k.node, 'labels');
   if (labels && !(labels.t === 's' && labels.v === null)) {
     if (labels.t !== 'q') throw new Stop(k.uri, keySrc(k, 'labels').span, phrase("'{0}' must be a list", 'labels'));
@@ -138,7 +157,7 @@ export function labelTransformer(k: Kust, ra: Res[]): void {
       if (l.t !== 'm') throw new Stop(at.uri, at.span, phrase('an entry of labels must be a map'));
       const pairs = stringMap(k, get(l, 'pairs'), 'pairs', at);
       let specs: FieldSpec[];
-      if (get(l, 'includeSelectors')?.t === 's' && (get(l, 'includeSelectors') as { v: unknown }).v === true) specs = [...commonLabelSpecs];
+      if (get(l, 'includeSelectors')?.t === 's' && (get(l, 'includeSelectors') as { v: unknown }).v === true) specs = [...commonLabelSpecs, ...configured];
       else {
         specs = [metadataLabelSpec];
         if (get(l, 'includeTemplates')?.t === 's' && (get(l, 'includeTemplates') as { v: unknown }).v === true)
@@ -161,7 +180,7 @@ export function labelTransformer(k: Kust, ra: Res[]): void {
     }
   }
   const common = stringMap(k, get(k.node, 'commonLabels'), 'commonLabels', keySrc(k, 'commonLabels'));
-  setPairs(ra, commonLabelSpecs, common, 'commonLabels');
+  setPairs(ra, configured.length ? [...commonLabelSpecs, ...configured] : commonLabelSpecs, common, 'commonLabels');
 }
 
 function dedupeSpecs(specs: readonly FieldSpec[]): FieldSpec[] {
@@ -174,9 +193,9 @@ function dedupeSpecs(specs: readonly FieldSpec[]): FieldSpec[] {
   });
 }
 
-export function annotationTransformer(k: Kust, ra: Res[]): void {
+export function annotationTransformer(k: Kust, ra: Res[], configured: readonly FieldSpec[] = []): void {
   const pairs = stringMap(k, get(k.node, 'commonAnnotations'), 'commonAnnotations', keySrc(k, 'commonAnnotations'));
-  setPairs(ra, commonAnnotationSpecs, pairs, 'commonAnnotations');
+  setPairs(ra, configured.length ? [...commonAnnotationSpecs, ...configured] : commonAnnotationSpecs, pairs, 'commonAnnotations');
 }
 
 export function replicaTransformer(k: Kust, ra: Res[]): void {
