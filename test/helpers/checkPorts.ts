@@ -1,6 +1,7 @@
 // The one place tests call endpoint and port resolution: where each Service port lands, per workload.
 
 import type { Analysis } from '../../server/src/analysis/analysis';
+import { messages, say } from '../../server/src/l10n/l10n';
 
 /** `Deployment/api-v1` → `http:8080 grpc:9000 stats:✗(protocol-mismatch)`, per workload the Service selects. */
 export function portMap(analysis: Analysis, namespace: string, service: string): Record<string, string> {
@@ -22,7 +23,8 @@ export function manualEndpoints(analysis: Analysis, namespace: string, service: 
   return [
     eps.source,
     ...eps.manual.map(
-      (m) => `${m.resource.kind}/${m.resource.name} ${m.mirrored ? 'mirrored' : `ignored: ${m.reason}`} ${m.addresses.map((a) => a.ip).join(',')}`,
+      (m) =>
+        `${m.resource.kind}/${m.resource.name} ${m.mirrored ? 'mirrored' : `ignored: ${m.reason ? say(m.reason, messages(undefined)) : ''}`} ${m.addresses.map((a) => a.ip).join(',')}`,
     ),
   ];
 }
