@@ -14,7 +14,7 @@ import { chartsIn, helmOptionError, renderCharts } from './helmCharts';
 import { withConfigFile } from './configFile';
 import { isKustomizationDir, kustomizeBuildCommand } from './kustomizeBuild';
 import type { AnalysisOptions, BuildRequest } from './parseArgs';
-import { messages } from '../l10n/l10n';
+import { messages, say } from '../l10n/l10n';
 
 export function buildCommand(request: BuildRequest, terminal: Terminal): CommandResult {
   if (isKustomizationDir(request.dir)) return kustomizeBuildCommand(request);
@@ -80,7 +80,7 @@ export function buildCommand(request: BuildRequest, terminal: Terminal): Command
   const stderr = [
     ...collected.notes.map(note),
     ...notes.map(note),
-    ...problems.map((p) => note(`${where(p.uri, p.span.start)}: ${p.message.replace(/\n/g, '\n    ')}`)),
+    ...problems.map((p) => note(`${where(p.uri, p.span.start)}: ${(p.phrase ? say(p.phrase, msg) : p.message).replace(/\n/g, '\n    ')}`)),
   ];
   if (!unit?.rendered) return { exitCode: 2, stdout: '', stderr };
   const stdout =
