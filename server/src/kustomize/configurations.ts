@@ -10,7 +10,7 @@
 
 import { phrase } from '../l10n/l10n';
 import { commonAnnotationSpecs, commonLabelSpecs, nameReferences, splitFieldPath, varReferenceSpecs, type FieldSpec, type NameReference } from './fieldSpecs';
-import { get, str, type KNode, type Src } from './tree';
+import { get, type KNode, type Src } from './tree';
 import { Stop, parseCached, readIn, type Ctx, type Kust } from './buildContext';
 import { stringList, unreadable } from './load';
 import { resolveUri } from './uriPath';
@@ -132,14 +132,10 @@ function parseConfig(ctx: Ctx, text: string, uri: string, item: { value: string;
       if (e.v.t !== 'q') throw notRead(e.k);
       for (const ref of e.v.items) {
         if (ref.t !== 'm' || ref.e.some((x) => !['group', 'version', 'kind', 'fieldSpecs'].includes(x.k))) throw notRead(e.k);
-        let referral: NameReference['referral'];
-        try {
-          const kind = plain(get(ref, 'kind'));
-          if (!kind) throw new Error('no kind');
-          referral = { kind, group: plain(get(ref, 'group')), version: plain(get(ref, 'version')) };
-        } catch {
-          throw notRead(e.k);
-        }
+        const not = () => notRead(e.k);
+        const kind = plain(get(ref, 'kind'), not);
+        if (!kind) throw not();
+        const referral: NameReference['referral'] = { kind, group: plain(get(ref, 'group'), not), version: plain(get(ref, 'version'), not) };
         const fields: FieldSpec[] = [];
         mergeSpecs(
           fields,
@@ -163,12 +159,11 @@ function isEmpty(n: KNode): boolean {
   return (n.t === 's' && n.v === null) || (n.t === 'q' && !n.items.length);
 }
 
-/** A string field of a field spec: absent is '', anything but a string is not read here. */
-function plain(n: KNode | undefined): string | undefined {
+/** A string field of a field spec: absent or empty is undefined, anything but a string is not read here. */
+function plain(n: KNode | undefined, notRead: () => Stop): string | undefined {
   if (!n || (n.t === 's' && n.v === null)) return undefined;
-  const v = n.t === 's' && typeof n.v === 'string' ? str(n) : undefined;
-  if (v === undefined) throw new Error('not a string');
-  return v || undefined;
+  if (n.t !== 's' || typeof n.v !== 'string') throw notRead();
+  return n.v || undefined;
 }
 
 function fieldSpecs(n: KNode | undefined, notRead: () => Stop): FieldSpec[] {
@@ -178,15 +173,10 @@ function fieldSpecs(n: KNode | undefined, notRead: () => Stop): FieldSpec[] {
     if (i.t !== 'm' || i.e.some((x) => !['group', 'version', 'kind', 'path', 'create'].includes(x.k))) throw notRead();
     const create = get(i, 'create');
     if (create && !(create.t === 's' && (typeof create.v === 'boolean' || create.v === null))) throw notRead();
-    let path: string | undefined, group: string | undefined, version: string | undefined, kind: string | undefined;
-    try {
-      path = plain(get(i, 'path'));
-      group = plain(get(i, 'group'));
-      version = plain(get(i, 'version'));
-      kind = plain(get(i, 'kind'));
-    } catch {
-      throw notRead();
-    }
+    const path = plain(get(i, 'path'), notRead);
+    const group = plain(get(i, 'group'), notRead);
+    const version = plain(get(i, 'version'), notRead);
+    const kind = plain(get(i, 'kind'), notRead);
     if (!path) throw notRead();
     return { path: splitFieldPath(path), group, version, kind, create: create?.t === 's' && create.v === true };
   });

@@ -9,7 +9,7 @@
 // type in the target field this renderer would have to guess, the encoding option.
 
 import { phrase, type Phrase } from '../l10n/l10n';
-import { entry, get, map, scalar, type KEntry, type KMap, type KNode, type KScalar, type Src } from './tree';
+import { structField, entry, get, map, scalar, type KEntry, type KMap, type KNode, type KScalar, type Src } from './tree';
 import { Stop, parseCached, readIn, type Ctx, type Id, type Kust, type Res } from './buildContext';
 import { curId, effectiveNs } from './identity';
 import { keySrc, srcOf, unreadable } from './load';
@@ -44,11 +44,9 @@ interface Replacement {
 
 class NotRead extends Error {}
 
-/** A key of a map as Go's encoding/json reads it into Kustomize's structs: its case does not matter. */
+/** A key of a map as Kustomize's structs read it (tree.ts `structField`); `null` is no value. */
 function field(m: KMap, key: string): KNode | undefined {
-  const hits = m.e.filter((e) => e.k.toLowerCase() === key.toLowerCase());
-  if (hits.length > 1) throw new NotRead();
-  const v = hits[0]?.v;
+  const v = structField(m, key, () => new NotRead());
   return v && v.t === 's' && v.v === null ? undefined : v;
 }
 

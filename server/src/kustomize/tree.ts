@@ -68,6 +68,22 @@ export function get(node: KNode | undefined, key: string): KNode | undefined {
   return undefined;
 }
 
+/**
+ * A key of a map as Go's encoding/json reads it into Kustomize's structs (vars, replacements): its case does not
+ * matter. Two spellings of one key are `ambiguous()`'s error, which the caller throws.
+ */
+export function structField(m: KMap, key: string, ambiguous: () => Error): KNode | undefined {
+  const lower = key.toLowerCase();
+  let found: KNode | undefined;
+  let hits = 0;
+  for (const e of m.e) {
+    if (e.k.toLowerCase() !== lower) continue;
+    if (++hits > 1) throw ambiguous();
+    found = e.v;
+  }
+  return found;
+}
+
 export function entry(node: KMap, key: string): KEntry | undefined {
   for (const e of node.e) if (e.k === key) return e;
   return undefined;

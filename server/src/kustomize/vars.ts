@@ -9,7 +9,7 @@
 
 import { phrase } from '../l10n/l10n';
 import { gvkSelected, varReferenceSpecs, type FieldSpec, type Gvk } from './fieldSpecs';
-import { get, scalar, type KMap, type KNode, type KScalar, type Src } from './tree';
+import { structField, get, scalar, type KMap, type KNode, type KScalar, type Src } from './tree';
 import { Stop, type Kust, type Res } from './buildContext';
 import { curId, effectiveNs, gvkEquals, isClusterScoped } from './identity';
 import { keySrc, srcOf } from './load';
@@ -22,13 +22,6 @@ export interface Var {
   readonly namespace: string;
   readonly fieldPath: string;
   readonly src: Src;
-}
-
-/** Reads one key of a map as Go's encoding/json does for Kustomize's structs: the key's case does not matter. */
-function field(m: KMap, key: string, notRead: () => Stop): KNode | undefined {
-  const hits = m.e.filter((e) => e.k.toLowerCase() === key.toLowerCase());
-  if (hits.length > 1) throw notRead();
-  return hits[0]?.v;
 }
 
 function text(n: KNode | undefined, notRead: () => Stop): string {
@@ -50,28 +43,28 @@ function parseVar(k: Kust, item: KNode): Var {
     if (m.e.some((e) => !known[which].includes(e.k.toLowerCase()))) throw notRead();
   };
   only(item, 'top');
-  const name = text(field(item, 'name', notRead), notRead);
-  const objref = field(item, 'objref', notRead);
-  const fieldref = field(item, 'fieldref', notRead);
+  const name = text(structField(item, 'name', notRead), notRead);
+  const objref = structField(item, 'objref', notRead);
+  const fieldref = structField(item, 'fieldref', notRead);
   if (!name || !objref || objref.t !== 'm' || (fieldref && !(fieldref.t === 'm' || (fieldref.t === 's' && fieldref.v === null)))) throw notRead();
   only(objref, 'objref');
   if (fieldref?.t === 'm') only(fieldref, 'fieldref');
-  let group = text(field(objref, 'group', notRead), notRead);
-  let version = text(field(objref, 'version', notRead), notRead);
-  const apiVersion = text(field(objref, 'apiVersion', notRead), notRead);
+  let group = text(structField(objref, 'group', notRead), notRead);
+  let version = text(structField(objref, 'version', notRead), notRead);
+  const apiVersion = text(structField(objref, 'apiVersion', notRead), notRead);
   if (apiVersion) {
     const parts = apiVersion.split('/');
     if (parts.length > 2) throw notRead();
     if (parts.length === 2) [group, version] = parts;
     else version = parts[0];
   }
-  const kind = text(field(objref, 'kind', notRead), notRead);
-  const fieldPath = (fieldref?.t === 'm' && text(field(fieldref, 'fieldPath', notRead), notRead)) || 'metadata.name';
+  const kind = text(structField(objref, 'kind', notRead), notRead);
+  const fieldPath = (fieldref?.t === 'm' && text(structField(fieldref, 'fieldPath', notRead), notRead)) || 'metadata.name';
   return {
     name,
     gvk: { group, version, kind },
-    objName: text(field(objref, 'name', notRead), notRead),
-    namespace: text(field(objref, 'namespace', notRead), notRead),
+    objName: text(structField(objref, 'name', notRead), notRead),
+    namespace: text(structField(objref, 'namespace', notRead), notRead),
     fieldPath,
     src,
   };
