@@ -582,3 +582,29 @@ describe('Helm charts rendered with the real helm', () => {
     });
   });
 });
+
+describe('check with charts and Kustomize roots in one folder', () => {
+  before(() => buildCli());
+
+  it('builds each Kustomize root with the real Kustomize once, not once without the renders and again with them', () => {
+    const kubectl = kubectlPath();
+    const dir = tempDir('netlens-helm-kustomize-once-');
+    cpSync(join(repoRoot, charts, 'typo'), join(dir, 'chart'), { recursive: true });
+    // a file over the 1 MB read limit: only the real Kustomize builds this root (workspace/readBounded.ts)
+    mkdirSync(join(dir, 'app'));
+    const big = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: ${'x'.repeat(1_100_000)}\n`;
+    writeFileSync(join(dir, 'app', 'big.yaml'), big);
+    writeFileSync(join(dir, 'app', 'kustomization.yaml'), 'resources:\n- big.yaml\n');
+    // the real kubectl behind a script that counts its Kustomize builds
+    const log = join(dir, 'builds.log');
+    const counting = join(dir, 'bin', 'kubectl');
+    mkdirSync(dirname(counting));
+    writeFileSync(counting, `#!/bin/sh\n[ "$1" = kustomize ] && echo "$2" >> '${log}'\nexec '${kubectl}' "$@"\n`, { mode: 0o755 });
+    const { diagnostics } = check(['--helm', helm, '--kustomize', counting, dir]);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['service-selector-no-match'],
+    );
+    assert.equal(readFileSync(log, 'utf8').trim().split('\n').length, 1, readFileSync(log, 'utf8'));
+  });
+});

@@ -47,7 +47,9 @@ export function analyzeWithCharts(
   const problems = findingsOfProblems(
     [...renders.problems, ...renders.units.flatMap((u) => u.problems)],
     withDefaults(loaded.config).rules,
-    messages(loaded.analysis.config.locale),
+    // loaded.config, never loaded.analysis: reading that analyses every manifest (and builds every Kustomize root)
+    // without the renders, only to be analysed again with them below
+    messages(loaded.config.locale),
   );
   const units = renders.units.flatMap((unit) => {
     const chart = discovery.charts.find((c) => c.chartYaml === unit.definedBy)!;
