@@ -1,7 +1,7 @@
 // The one file reader of builds: reads, for a Kustomize build, files that are not indexed as manifests (env files,
 // files a generator embeds, JSON patches, a base outside the folders given), for the language server, the command
 // line and `kube-netlens build`: synchronously, for file: URIs and the command line's paths, through readBounded
-// (regular files only, never a FIFO or a device, at most 1 MB by default). In an untrusted workspace only files inside the workspace folders (links resolved) are read at all
+// (regular files only, never a FIFO or a device, at most 16 MB by default). In an untrusted workspace only files inside the workspace folders (links resolved) are read at all
 // (docs/robustness.md, third round); what a kustomization itself may read is held to its own folder by the
 // renderer's load restrictor (kustomize/buildContext.ts readIn), which asks `realUri` here to resolve links.
 
@@ -12,8 +12,13 @@ import type { FileReader } from '../kustomize/render';
 import { readBounded, realRoots } from './readBounded';
 import { fileUri } from './uri';
 
-/** The default cap on a file read for a build: the workspace's default file cap (and the command line's). */
-export const defaultMaxReadBytes = 1024 * 1024;
+/**
+ * The default cap on a file read for a build: 16 MB, the most of helm's output that is read (workspace/helm.ts
+ * `maxRenderBytes`). A file a build includes is in the build's output whoever renders it: refused here, it went to the
+ * real Kustomize, whose output of the same objects was parsed all the same (a platform's 3 MB CRD bundle cost seconds
+ * that way). Manifests indexed on their own keep the workspace's 1 MB cap (`kubeNetlens.files.maxSizeKB`).
+ */
+export const defaultMaxReadBytes = 16 * 1024 * 1024;
 
 /**
  * The file system path of a `file:` URI, or of a path as the command line spells its files (relative to the current
@@ -74,5 +79,5 @@ export function diskReaderWithin(folders?: readonly string[], maxBytes = default
   };
 }
 
-/** Reads anywhere on the disk (a trusted workspace, the command line), files of at most 1 MB. */
+/** Reads anywhere on the disk (a trusted workspace, the command line), files of at most 16 MB. */
 export const diskReader: FileReader = diskReaderWithin();
