@@ -4,6 +4,8 @@
 import { Composer, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode, type ScalarTag } from 'yaml';
 import { estimateNestingDepth, maxNestingDepth, syntaxDepth } from '../model/parseManifest';
 import { goYamlTokens } from '../model/goYaml';
+import { fastParse } from '../model/fastYaml';
+import type { YNode } from '../model/yamlTree';
 import type { Span } from '../model/span';
 import { phrase, type Phrase } from '../l10n/l10n';
 
@@ -203,8 +205,63 @@ export interface ParseResult {
   readonly error?: { readonly message: string | Phrase; readonly span: Span };
 }
 
-/** Parses a multi-document YAML text into trees carrying spans into `uri`'s text. */
-export function parseYaml(text: string, uri: string): ParseResult {
+/**
+ * Parses a multi-document YAML text into trees carrying spans into `uri`'s text: through the manifests' fast parser
+ * when it accepts the text (model/fastYaml.ts), else the yaml library. `fastPath: false` is the library alone (the
+ * differential test, test/kustomize/treeFastPath.test.ts, holds both to the same trees).
+ */
+export function parseYaml(text: string, uri: string, options: { readonly fastPath?: boolean } = {}): ParseResult {
+  return (options.fastPath !== false && fastTrees(text, uri)) || libraryTrees(text, uri);
+}
+
+/**
+ * A key that resolves to null (`~:`, `null:`), which the fast parser leaves out of its trees as the manifests' parser
+ * does, where Kustomize keeps it (as the empty key).
+ */
+const nullKey = /^[ \t]*(?:- +)?(?:~|null|Null|NULL)[ \t]*:(?:[ \t]|$)/m;
+
+/**
+ * The trees of the fast parser's documents, with what Kustomize reads differently from the manifests' parser: go-yaml's
+ * octal `0444`, a number's own text kept, a value written as nothing marked blank. Undefined, for the library to decide, when the fast parser
+ * refuses the text, and for what its trees cannot tell: no document, an empty one, a key that resolves to null.
+ */
+export function fastTrees(text: string, uri: string): ParseResult | undefined {
+  if (nullKey.test(text)) return undefined;
+  const parsed = fastParse(text);
+  if (!parsed?.length) return undefined;
+  const docs: ParsedDoc[] = [];
+  for (const d of parsed) {
+    if (d.root.type === 'scalar' && d.root.value === null) return undefined;
+    // the library's document range[1] is where its content ends (the fast parser's span runs to range[2])
+    docs.push({ node: fromFast(d.root, uri, text), span: { start: d.span.start, end: d.root.span.end } });
+  }
+  return { docs };
+}
+
+function fromFast(n: YNode, uri: string, text: string): KNode {
+  const src: Src = { uri, span: n.span };
+  if (n.type === 'map') {
+    const entries: KEntry[] = [];
+    for (const e of n.entries.values()) entries.push({ k: e.key, ks: { uri, span: e.keySpan }, v: fromFast(e.value, uri, text) });
+    return map(entries, src);
+  }
+  if (n.type === 'seq')
+    return seq(
+      n.items.map((i) => fromFast(i, uri, text)),
+      src,
+    );
+  const s = scalar(n.value, src);
+  if (typeof n.value === 'number' && !n.quoted) {
+    const raw = text.slice(n.span.start, n.span.end);
+    if (/^0[0-7]+$/.test(raw)) s.v = parseInt(raw, 8);
+    s.raw = raw;
+  } else if (n.value === null && n.span.start === n.span.end) s.blank = true;
+  // A literal block ending a text without a final line break, which go-yaml reads without its last line break
+  // (Converter.node below), is refused by the fast parser (the test holds it to that).
+  return s;
+}
+
+function libraryTrees(text: string, uri: string): ParseResult {
   let docs: Document.Parsed[];
   // The parser's gates (model/parseManifest.ts): composing a tree deeper than a few hundred levels can abort V8.
   const tooDeep = {
