@@ -139,10 +139,9 @@ const piecesFromBytes = 64 * 1024;
 function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: boolean): Generator<void, ManifestFile> {
   const base = { uri, text, resources: [], problems: [], manifestDocuments: 0 };
   if (text.includes('\u0000')) return { ...base, skipped: 'binary' };
-  // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
-  // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
-  if (estimateNestingDepth(text) > maxNestingDepth || (quarantined.size > 0 && quarantined.has(fingerprint(text)))) return tooDeep(base, text);
+  if (quarantined.size > 0 && quarantined.has(fingerprint(text))) return tooDeep(base, text);
   // Ordinary manifests take the fast path; anything it is not sure about (it returns undefined) takes the library's.
+  // The fast parser keeps its own stack and refuses more than 64 levels, so it needs none of the depth gates below.
   const fast = options.fastPath === false ? undefined : sliced ? yield* fastParseSteps(text) : fastParse(text);
   // Trees the fast parser made are not kept with the objects: it reads them again on demand (model/trees.ts). They
   // are left in the small cache of recent texts, for what reads this file's objects right after (their validation).
@@ -160,6 +159,9 @@ function* parseSteps(uri: string, text: string, options: ParseOptions, sliced: b
       [],
       false,
     );
+  // Two gates before the recursive part of the parser runs: a cheap scan, then the exact depth of the parser's own
+  // concrete syntax tree (built without recursion). Composing a tree deeper than a few hundred levels can abort V8.
+  if (estimateNestingDepth(text) > maxNestingDepth) return tooDeep(base, text);
   let docs: Document.Parsed[];
   try {
     // What `new Parser().parse(text)` and `new Composer().compose(tokens)` do, a lexeme and a token at a time (with
