@@ -6,6 +6,7 @@
 // worst to the template's first line. Pure.
 
 import { parseAllDocuments } from 'yaml';
+import { fastParse } from './fastYaml';
 import { estimateNestingDepth, libraryDocuments, maxNestingDepth } from './parseManifest';
 import { inFolder, type Chart, type TextOf, type ValueSet } from './helmCharts';
 import type { RenderedText, SourceMapping } from './rendered';
@@ -83,8 +84,13 @@ export function mapHelmOutput(text: string, chart: Chart, charts: readonly Chart
   const seen = new Map<string, number>();
   let parsed: ReturnType<typeof libraryDocuments>['documents'] = [];
   let duplicates: ReturnType<typeof libraryDocuments>['duplicates'] = [];
+  // The fast parser first (the same documents when it accepts a text, model/fastYaml.ts; it refuses repeated keys).
   // Output nested deeper than any manifest is not mapped (the parse of the rendered text refuses it too).
-  if (estimateNestingDepth(text) <= maxNestingDepth) {
+  const fast = fastParse(text);
+  if (fast) {
+    parsed = fast;
+    duplicates = fast.map(() => []);
+  } else if (estimateNestingDepth(text) <= maxNestingDepth) {
     try {
       ({ documents: parsed, duplicates } = libraryDocuments(text));
     } catch {
