@@ -590,11 +590,10 @@ describe('check with charts and Kustomize roots in one folder', () => {
     const kubectl = kubectlPath();
     const dir = tempDir('netlens-helm-kustomize-once-');
     cpSync(join(repoRoot, charts, 'typo'), join(dir, 'chart'), { recursive: true });
-    // a file over the 1 MB read limit: only the real Kustomize builds this root (workspace/readBounded.ts)
+    // a generator over a binary file: only the real Kustomize builds this root (its bytes are not evaluated natively)
     mkdirSync(join(dir, 'app'));
-    const big = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: ${'x'.repeat(1_100_000)}\n`;
-    writeFileSync(join(dir, 'app', 'big.yaml'), big);
-    writeFileSync(join(dir, 'app', 'kustomization.yaml'), 'resources:\n- big.yaml\n');
+    writeFileSync(join(dir, 'app', 'data.bin'), Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x00, 0x01]));
+    writeFileSync(join(dir, 'app', 'kustomization.yaml'), 'configMapGenerator:\n- name: data\n  files:\n  - data.bin\n');
     // the real kubectl behind a script that counts its Kustomize builds
     const log = join(dir, 'builds.log');
     const counting = join(dir, 'bin', 'kubectl');

@@ -72,28 +72,26 @@ describe('Kustomize trees through the fast parser', () => {
       'script: |\n  echo hi\n',
       'a: "x\\n"',
       '---\nkind: A\n# between\n---\nkind: B\n# after\n',
+      // empty documents: at the start, between two, at the end
+      '---\n---\nkind: A\n',
+      'kind: A\n---\n',
+      'kind: A\n---\n\n',
+      'kind: A\n---\n---\nkind: B\n',
     ];
     for (const text of cases) {
       assert.ok(agrees(text), `refused: ${JSON.stringify(text)}`);
       // with CRLF line breaks: accepted or not, never different
       agrees(text.replace(/\n/g, '\r\n'));
     }
+    // empty documents holding only comments: accepted or not, never different
+    for (const text of ['---\n# only\n---\nkind: B\n', 'kind: A\n---\n# only\n', 'kind: A\n---\n  # indented\n\n']) agrees(text);
     assert.equal((fastTrees('mode: 0444\n', uri)!.docs[0].node as { e: { v: { v: unknown } }[] }).e[0].v.v, 292);
   });
 
-  it('leave to the library what its trees cannot tell: no document, an empty one, a key that resolves to null, a last literal block', () => {
+  it('leave to the library what its trees cannot tell: no document, a key that resolves to null, a last literal block', () => {
     // and a literal block ending a text without a final line break, which go-yaml reads without its last line break
     // (tree.ts Converter): fastTrees would have to drop it, so the fast parser must go on refusing it
-    for (const text of [
-      'script: |\n  echo hi\n  echo there',
-      'script: |-\n  echo hi',
-      '',
-      '# only a comment\n',
-      '---\n---\nkind: A\n',
-      '~: x\n',
-      'a:\n  null: 1\n',
-      '- null: 1\n',
-    ])
+    for (const text of ['script: |\n  echo hi\n  echo there', 'script: |-\n  echo hi', '', '# only a comment\n', '~: x\n', 'a:\n  null: 1\n', '- null: 1\n'])
       assert.equal(fastTrees(text, uri), undefined, JSON.stringify(text));
   });
 });

@@ -223,7 +223,7 @@ const nullKey = /^[ \t]*(?:- +)?(?:~|null|Null|NULL)[ \t]*:(?:[ \t]|$)/m;
 /**
  * The trees of the fast parser's documents, with what Kustomize reads differently from the manifests' parser: go-yaml's
  * octal `0444`, a number's own text kept, a value written as nothing marked blank. Undefined, for the library to decide, when the fast parser
- * refuses the text, and for what its trees cannot tell: no document, an empty one, a key that resolves to null.
+ * refuses the text, and for what its trees cannot tell: no document, a key that resolves to null.
  */
 export function fastTrees(text: string, uri: string): ParseResult | undefined {
   if (nullKey.test(text)) return undefined;
@@ -231,9 +231,12 @@ export function fastTrees(text: string, uri: string): ParseResult | undefined {
   if (!parsed?.length) return undefined;
   const docs: ParsedDoc[] = [];
   for (const d of parsed) {
-    if (d.root.type === 'scalar' && d.root.value === null) return undefined;
-    // the library's document range[1] is where its content ends (the fast parser's span runs to range[2])
-    docs.push({ node: fromFast(d.root, uri, text), span: { start: d.span.start, end: d.root.span.end } });
+    const empty = d.root.type === 'scalar' && d.root.value === null;
+    // an empty document (`---` and nothing, or only comments): the null the library composes, written as nothing
+    if (empty && d.root.span.start !== d.root.span.end) return undefined;
+    // the library's document range[1] is where its content ends (the fast parser's span runs to range[2]); an empty
+    // document's content is nothing, and its range[1] its end
+    docs.push({ node: fromFast(d.root, uri, text), span: { start: d.span.start, end: empty ? d.span.end : d.root.span.end } });
   }
   return { docs };
 }
