@@ -292,9 +292,10 @@ function markersInStrings(text: string, roots: readonly (YNode | undefined)[]): 
   spans.sort((a, b) => a.start - b.start);
   let i = 0;
   for (let at = text.indexOf('{{'); at >= 0; at = text.indexOf('{{', at + 2)) {
-    if (isInComment(text, at)) continue;
     while (i < spans.length && spans[i].end <= at) i++;
-    if (i >= spans.length || spans[i].start > at) return false;
+    // inside a string (the common case, asked first: the comment test reads the line again), else in a comment
+    if (i < spans.length && spans[i].start <= at) continue;
+    if (!isInComment(text, at)) return false;
   }
   return true;
 }
