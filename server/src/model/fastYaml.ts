@@ -112,7 +112,7 @@ class Paused {
     readonly explicitStart: boolean,
     readonly commentBefore: boolean,
     readonly commentInDocument: boolean,
-    readonly lastWasScalar: boolean,
+    readonly lastWasValue: boolean,
     readonly absorber: Frame | undefined,
     readonly absorberIsScalar: boolean,
     readonly absorbedEnd: number,
@@ -142,8 +142,8 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
   /** A comment line came since the last content line (before a dash, yaml gives it to that item). */
   let commentBefore = from?.commentBefore ?? false;
   let commentInDocument = from?.commentInDocument ?? false;
-  /** The last content line ended with a one-line plain or quoted scalar. */
-  let lastWasScalar = from?.lastWasScalar ?? false;
+  /** The last content line ended with a value on its key's or dash's line (or the lines below): a scalar, `[…]`, `{}`. */
+  let lastWasValue = from?.lastWasValue ?? false;
   /** The frame whose range (its last scalar's or its own trailing comments') the last indented comment joined. */
   let absorber: Frame | undefined = from?.absorber;
   let absorberIsScalar = from?.absorberIsScalar ?? false;
@@ -207,7 +207,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
         explicitStart,
         commentBefore,
         commentInDocument,
-        lastWasScalar,
+        lastWasValue,
         absorber,
         absorberIsScalar,
         absorbedEnd,
@@ -243,7 +243,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
         if (commentBefore) return bail;
         const top = frames[frames.length - 1];
         if (col > top.indent) {
-          if (!lastWasScalar) return bail;
+          if (!lastWasValue) return bail;
           top.end = next;
           absorber = top;
           absorberIsScalar = true;
@@ -291,10 +291,10 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
       // a scalar on the line below its key or dash, more indented than their collection
       if (!slot || slot.commented || col <= slot.frame.indent) return bail;
       const node = valueAt(text, p, le, next, slot.frame.indent, crlf);
-      if (!node || node.type !== 'scalar') return bail;
+      if (!node) return bail;
       assign(slot.frame, slot.key, slot.keySpan, node, valueNext);
       slot = undefined;
-      lastWasScalar = true;
+      lastWasValue = true;
       commentBefore = false;
       ls = valueNext;
       continue;
@@ -333,7 +333,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
       for (const f of frames) f.commentEnd = -1;
       absorber = undefined;
     }
-    lastWasScalar = false;
+    lastWasValue = false;
 
     const commentedItem = commentBefore;
     commentBefore = false;
@@ -383,7 +383,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
     const node = valueAt(text, v, le, next, frame.indent, crlf);
     if (!node) return bail;
     assign(frame, key, keySpan, node, valueNext);
-    lastWasScalar = node.type === 'scalar';
+    lastWasValue = true;
     ls = valueNext;
   }
   if (!finishDocument(n)) return bail;
@@ -438,15 +438,15 @@ function oddCharacters(text: string): 'bail' | 'crlf' | 'none' {
 
 /** Every character the fast path leaves to the library, except CR (allowed before LF). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
-const oddCharacter = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u00a0\u2028\u2029\ufeff\ud800-\udfff]/;
+const oddCharacter = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
 const loneCarriageReturn = /\r(?!\n)/;
 
 function isKeyChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45 || c === 36; /* $ */
 }
 
 /**
- * If a plain key of letters, digits and `_./-` (not starting with `-`) begins at `p` and is followed by `:` and a
+ * If a plain key of letters, digits and `_./-$` (not starting with `-`) begins at `p` and is followed by `:` and a
  * space or the end of the line, the offset of that colon; -1 otherwise.
  */
 function plainKeyEnd(text: string, p: number, le: number): number {
@@ -526,6 +526,9 @@ function plainIsSafe(s: string, flow: boolean): boolean {
     let d = s.charCodeAt(1);
     if (d === 45) d = s.charCodeAt(2);
     if (!(d >= 48 && d <= 57) && !(d >= 97 && d <= 122) && !(d >= 65 && d <= 90)) return false;
+  } else if (c === 58 /* : */) {
+    // `:8081`, `::1`: a colon followed by more than a space
+    if (s.length < 2 || s.charCodeAt(1) === 32) return false;
   } else if (!isPlainStart(c)) return false;
   if (s.includes(': ') || s.endsWith(':')) return false;
   if (flow && /[,[\]{}:#"']/.test(s)) return false;
