@@ -288,7 +288,8 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
       arbitrary: fc
         .record({
           header: fc.constantFrom('|', '|-', '|+', '>', '| # c', '|2', '|2-', '|1', '|4-', '|-2'),
-          lines: fc.array(fc.oneof(plainish, fc.constant('')), { minLength: 0, maxLength: 4 }),
+          // lines of text, empty lines, and lines of spaces only (written as they are, not indented)
+          lines: fc.array(fc.oneof(plainish, fc.constant(''), fc.constantFrom(' ', '  ', '   ', '     ', '        ')), { minLength: 0, maxLength: 5 }),
         })
         .map((l): Tree => ({ kind: 'literal', ...l })),
     },
@@ -332,7 +333,7 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
       out[out.length - 1] += trailing();
     } else if (v.kind === 'literal') {
       out.push(`${lead} ${v.header}`);
-      for (const l of v.lines) out.push(l ? pad(childIndent) + l : '');
+      for (const l of v.lines) out.push(l && l.trim() ? pad(childIndent) + l : l);
     } else if ((v.kind === 'map' && !v.entries.length) || (v.kind === 'seq' && !v.items.length)) out.push(`${lead}${rnd() < 0.5 ? '' : trailing()}`);
     else {
       out.push(`${lead}${rnd() < 0.1 ? trailing() : ''}`);

@@ -660,8 +660,12 @@ function plainLines(
 /** Whether a continuation line of a plain scalar (trimmed) is ordinary text, read the same by every YAML reader. */
 function continuesPlain(s: string): boolean {
   const c = s.charCodeAt(0);
-  // `-`, `?`, `:` (and `#`, a comment) start a line the fast path leaves to the slow one
-  if (c === 45 || c === 63 || c === 58 || c === 35) return false;
+  // `?`, `:`, `#` (a comment) and `-` (but for `-x`, `--x`) start a line the fast path leaves to the slow one
+  if (c === 45) {
+    let d = s.charCodeAt(1);
+    if (d === 45) d = s.charCodeAt(2);
+    if (!(d >= 48 && d <= 57) && !(d >= 97 && d <= 122) && !(d >= 65 && d <= 90)) return false;
+  } else if (c === 63 || c === 58 || c === 35) return false;
   if (s.includes(': ') || s.includes(' #') || s.endsWith(':')) return false;
   return true;
 }
@@ -839,6 +843,7 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
   const lines: string[] = [];
   let kept = 0;
   let end = -1;
+  let spaces = false;
   while (ls < n) {
     const e = text.indexOf('\n', ls);
     if (e < 0) return undefined; // a last line without a newline: left to the slow path
@@ -849,18 +854,26 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
     }
     let p = ls;
     while (p < e && text.charCodeAt(p) === 32) p++;
-    if (p === e) return undefined; // a line of spaces only
+    if (p === e) {
+      // a line of spaces only: before the first line with content, or after the last, left to the slow path
+      if (indent < 0) return undefined;
+      lines.push(p - ls > indent ? text.slice(ls + indent, e) : '');
+      spaces = true;
+      ls = e + 1;
+      continue;
+    }
     const col = p - ls;
     if (indent < 0) {
       if (col <= parentIndent) return undefined;
       indent = col;
     } else if (col < indent) break;
+    spaces = false;
     lines.push(text.slice(ls + indent, e));
     kept = lines.length;
     end = e + 1;
     ls = e + 1;
   }
-  if (indent < 0 || end < 0) return undefined;
+  if (indent < 0 || end < 0 || spaces) return undefined;
   const body = lines.slice(0, kept).join('\n');
   return { node: scalarNode(v, end, header === '|' ? `${body}\n` : body, false), end };
 }
