@@ -122,6 +122,7 @@ describe('fast YAML path', () => {
       'items:\n- "a\\"b"\n- "\\\\"\n- x: ["a\\nb", "c"]\n',
       'k: "ends with escape\\\\" # comment\n',
       'k: "\\ lead\\ "\n',
+      'k: "\\U0001F600 \\U0010FFFF \\U00000041"\n',
     ];
     for (const text of accepted) assert.ok(agrees(text), `refused ${JSON.stringify(text)}`);
     assert.equal(
@@ -129,7 +130,7 @@ describe('fast YAML path', () => {
       'one\ntwo\n\ttab "quoted" back\\slash / \u00e9\u2028 \r\b\f\0',
     );
     // YAML's own escapes, a broken \u, an escaped line break: the library decides
-    for (const text of ['k: "\\x41"\n', 'k: "\\e"\n', 'k: "\\u12"\n', 'k: "\\U0001F600"\n', 'k: "a\\\nb"\n', 'k: "\\q"\n'])
+    for (const text of ['k: "\\x41"\n', 'k: "\\e"\n', 'k: "\\u12"\n', 'k: "\\U00110000"\n', 'k: "\\U0001F60"\n', 'k: "a\\\nb"\n', 'k: "\\q"\n'])
       assert.equal(fastParse(text), undefined, text);
   });
 
@@ -210,6 +211,7 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
       ['pattern: ^(\\+|-)?[0-9]+$\n', ['pattern'], '^(\\+|-)?[0-9]+$'],
       ['healthProbeBindAddress: :8081\n', ['healthProbeBindAddress'], ':8081'],
       ['$patch: delete\n', ['$patch'], 'delete'],
+      ['ns[foo]-rule[0]:\n  any: true\n', ['ns[foo]-rule[0]', 'any'], true],
       ['d: |2-\n\n\n    Valid\n   options\nx: 1\n', ['d'], '\n\n  Valid\n options'],
       ['d: |\n\n  text\n', ['d'], '\ntext\n'],
       ['- |\n  one\n   two\n- x\n', [0], 'one\n two\n'],

@@ -9,7 +9,7 @@
 // The subset: `---` separators, full-line comments (with the ranges yaml gives the indented ones), trailing
 // comments after a value, block mappings with plain keys and single-line quoted keys, block sequences (with
 // `- key: v` compact mappings and `key:` followed by `- item` at the key's indentation), plain, single- and
-// double-quoted scalars (JSON's escapes and `\ ` only) on one line or continued on lines more indented than their
+// double-quoted scalars (JSON's escapes, `\ ` and `\U` only) on one line or continued on lines more indented than their
 // collection (folded as YAML folds them; for double quotes also an escaped line break), also starting on the line
 // below their key or dash, empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
 // block scalars `|` / `|-` (with an indentation indicator `|2-` in mappings); LF or CRLF line breaks. Anchors,
@@ -446,13 +446,18 @@ function isKeyChar(c: number): boolean {
 }
 
 /**
- * If a plain key of letters, digits and `_./-$` (not starting with `-`) begins at `p` and is followed by `:` and a
+ * If a plain key of letters, digits and `_./-$` (not starting with `-`; `[]` after its first character) begins at `p` and is followed by `:` and a
  * space or the end of the line, the offset of that colon; -1 otherwise.
  */
 function plainKeyEnd(text: string, p: number, le: number): number {
   if (text.charCodeAt(p) === 45) return -1;
   let k = p;
-  while (k < le && isKeyChar(text.charCodeAt(k))) k++;
+  // `[` and `]` only inside the key (one starting with `[` is a flow sequence)
+  while (k < le) {
+    const c = text.charCodeAt(k);
+    if (!isKeyChar(c) && !((c === 91 || c === 93) && k > p)) break;
+    k++;
+  }
   if (k === p || k >= le || text.charCodeAt(k) !== 58) return -1;
   return k + 1 === le || text.charCodeAt(k + 1) === 32 ? k : -1;
 }
@@ -752,8 +757,8 @@ function quotedLines(text: string, v: number, le: number, next: number, parentIn
 }
 
 /**
- * The escapes JSON has (YAML's double-quoted scalars read them alike) and `\ ` (a space, as go-yaml writes leading
- * spaces of continued lines); any other escape is left to the slow path.
+ * The escapes JSON has (YAML's double-quoted scalars read them alike), `\ ` (a space, as go-yaml writes leading
+ * spaces of continued lines) and `\UXXXXXXXX`; any other escape is left to the slow path.
  */
 const simpleEscapes: Readonly<Record<string, string>> = { ' ': ' ', '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
 
@@ -763,6 +768,13 @@ function unescaped(text: string, b: number, le: number): { value: string; end: n
   if (b + 1 >= le || c === undefined) return undefined;
   const simple = simpleEscapes[c];
   if (simple !== undefined) return { value: simple, end: b + 2 };
+  if (c === 'U') {
+    // eight hex digits of a code point (as emitters write emoji), up to the last one Unicode has
+    const long = text.slice(b + 2, b + 10);
+    if (b + 10 > le || !/^[0-9a-fA-F]{8}$/.test(long)) return undefined;
+    const code = parseInt(long, 16);
+    return code <= 0x10ffff ? { value: String.fromCodePoint(code), end: b + 10 } : undefined;
+  }
   if (c !== 'u' || b + 6 > le) return undefined;
   const hex = text.slice(b + 2, b + 6);
   if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
