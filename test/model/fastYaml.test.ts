@@ -217,6 +217,9 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
       ['- |\n  one\n   two\n- x\n', [0], 'one\n two\n'],
       // lines of spaces only inside a literal block: empty, or the spaces right of its indentation
       ['c: |\n  one\n \n     \n  two\nx: 1\n', ['c'], 'one\n\n   \ntwo\n'],
+      ['c: |\n  one\n  \nx: 1\n', ['c'], 'one\n'],
+      // a literal block on the text's last line, without a line break
+      ['k:\n- |\n  text', ['k', 0], 'text\n'],
       ['k: a\u00a0b\n', ['k'], 'a\u00a0b'],
     ];
     for (const [text, path, want] of cases) {
@@ -249,7 +252,7 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
       'k: "one\\\n\n  two"\n',
       'k: "one\n  two\n',
       'k: >-\n  one\n  two\n',
-      // a literal block whose last lines are of spaces only, or whose first is
+      // a literal block whose last lines are of spaces only (more indented than it), or whose first is
       'c: |\n  one\n   \nx: 1\n',
       'c: |\n   \n  one\n',
       // a value below its key after a comment line, a block scalar's indicator as an item

@@ -836,8 +836,9 @@ function isFlowStop(c: number): boolean {
  * A literal block scalar `|` or `|-` as a mapping value or sequence item at `parentIndent`: its lines are those
  * indented at least as much as the first one with content (more indented than the collection). With an indentation
  * indicator (`|2`, `|2-`, as emitters write a text starting with spaces, only for a mapping value), they are those
- * indented at least `parentIndent` + that many columns. Blank lines must be empty; the node ends after the last
- * content line's newline, as in yaml's ranges.
+ * indented at least `parentIndent` + that many columns. A line of spaces only is an empty line (or, more indented than
+ * the block, spaces of it); the node ends after the last content line's newline (or the text's end), as in yaml's
+ * ranges.
  */
 function literalBlock(text: string, v: number, le: number, parentIndent: number, inMapping: boolean): { node: YScalar; end: number } | undefined {
   let header = text.slice(v, le);
@@ -857,8 +858,9 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
   let end = -1;
   let spaces = false;
   while (ls < n) {
-    const e = text.indexOf('\n', ls);
-    if (e < 0) return undefined; // a last line without a newline: left to the slow path
+    // a last line without a line break ends at the end of the text
+    const nl = text.indexOf('\n', ls);
+    const e = nl < 0 ? n : nl;
     if (e === ls) {
       lines.push('');
       ls = e + 1;
@@ -867,10 +869,13 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
     let p = ls;
     while (p < e && text.charCodeAt(p) === 32) p++;
     if (p === e) {
-      // a line of spaces only: before the first line with content, or after the last, left to the slow path
+      // a line of spaces only: an empty line, or, more indented than the block, spaces in it (but for one before the
+      // first line with content or, more indented, after the last: left to the slow path)
       if (indent < 0) return undefined;
-      lines.push(p - ls > indent ? text.slice(ls + indent, e) : '');
-      spaces = true;
+      if (p - ls > indent) {
+        lines.push(text.slice(ls + indent, e));
+        spaces = true;
+      } else lines.push('');
       ls = e + 1;
       continue;
     }
@@ -882,8 +887,8 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
     spaces = false;
     lines.push(text.slice(ls + indent, e));
     kept = lines.length;
-    end = e + 1;
-    ls = e + 1;
+    end = nl < 0 ? n : e + 1;
+    ls = end;
   }
   if (indent < 0 || end < 0 || spaces) return undefined;
   const body = lines.slice(0, kept).join('\n');
