@@ -290,7 +290,7 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
       weight: 1,
       arbitrary: fc
         .record({
-          header: fc.constantFrom('|', '|-', '|+', '>', '| # c', '|2', '|2-', '|1', '|4-', '|-2'),
+          header: fc.constantFrom('|', '|-', '|+', '>', '>-', '>+', '>2-', '| # c', '|2', '|2-', '|1', '|4-', '|-2'),
           // lines of text, empty lines, and lines of spaces only (written as they are, not indented)
           lines: fc.array(fc.oneof(plainish, fc.constant(''), fc.constantFrom(' ', '  ', '   ', '     ', '        ')), { minLength: 0, maxLength: 5 }),
         })

@@ -218,6 +218,9 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
       // lines of spaces only inside a literal block: empty, or the spaces right of its indentation
       ['c: |\n  one\n \n     \n  two\nx: 1\n', ['c'], 'one\n\n   \ntwo\n'],
       ['c: |\n  one\n  \nx: 1\n', ['c'], 'one\n'],
+      // folded blocks: a line break between two lines is a space, one before each further empty line a \n
+      ['d: >-\n  one\n  two\n\n  three\n  \n\n  four\nx: 1\n', ['d'], 'one two\nthree\n\nfour'],
+      ['- >\n\n  a\n  b\n\n', [0], '\na b\n'],
       // a literal block on the text's last line, without a line break
       ['k:\n- |\n  text', ['k', 0], 'text\n'],
       ['k: a\u00a0b\n', ['k'], 'a\u00a0b'],
@@ -246,12 +249,14 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
       'k: one\n  two # c\nj: x\n',
       'k: one\n  # c\n  two\n',
       'k: one # c\n  two\n',
-      // a multi-line key, an escaped line break followed by an empty line, an unclosed quote, a folded block
+      // a multi-line key, an escaped line break followed by an empty line, an unclosed quote, a folded block with a
+      // more indented line
       'one\n  two: x\n',
       '- one\n  two: x\n',
       'k: "one\\\n\n  two"\n',
       'k: "one\n  two\n',
-      'k: >-\n  one\n  two\n',
+      'k: >-\n  one\n    more indented\n  two\n',
+      'k: >\n  one\n     \n  two\n',
       // a literal block whose last lines are of spaces only (more indented than it), or whose first is
       'c: |\n  one\n   \nx: 1\n',
       'c: |\n   \n  one\n',

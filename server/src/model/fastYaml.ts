@@ -9,13 +9,14 @@
 // The subset: `---` separators, full-line comments (with the ranges yaml gives the indented ones), trailing
 // comments after a value, block mappings with plain keys and single-line quoted keys, block sequences (with
 // `- key: v` compact mappings and `key:` followed by `- item` at the key's indentation), plain, single- and
-// double-quoted scalars (JSON's escapes, `\ ` and `\U` only) on one line or continued on lines more indented than their
-// collection (folded as YAML folds them; for double quotes also an escaped line break), also starting on the line
-// below their key or dash, empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
-// block scalars `|` / `|-` (with an indentation indicator `|2-` in mappings); LF or CRLF line breaks. Anchors,
-// aliases, tags, directives, tabs, lone CR, folded block scalars `>`, multi-line keys, a comment line or a line starting
-// with `-`, `?`, `:` inside a multi-line plain scalar, quoted scalars continued at or left of their collection's
-// column (go-yaml and the yaml library differ there, model/goYaml.ts), explicit keys and anything else bail out.
+// double-quoted scalars (JSON's escapes, `\ ` and `\U` only) on one line or continued on lines more indented than
+// their collection (folded as YAML folds them; for double quotes also an escaped line break), also starting on the
+// line below their key or dash, empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, literal
+// block scalars `|` / `|-` (with an indentation indicator `|2-` in mappings) and folded ones `>` / `>-` without more
+// indented lines; LF or CRLF line breaks. Anchors, aliases, tags, directives, tabs, lone CR, multi-line keys, a
+// comment line or a line starting with `- `, `?`, `:` inside a multi-line plain scalar, quoted scalars continued at
+// or left of their collection's column (go-yaml and the yaml library differ there, model/goYaml.ts), explicit keys
+// and anything else bail out.
 //
 // The proof is differential: test/model/fastYaml.test.ts compares both paths on every YAML file of examples/,
 // test/fixtures/ and a generated benchmark workspace, and on random manifest-like texts full of tricky characters.
@@ -372,7 +373,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
       ls = next;
       continue;
     }
-    if (vc === 124 /* | */) {
+    if (vc === 124 /* | */ || vc === 62 /* > */) {
       if (crlf) return bail;
       const block = literalBlock(text, v, le, frame.indent, keySpan !== undefined);
       if (!block) return bail;
@@ -833,7 +834,8 @@ function isFlowStop(c: number): boolean {
 }
 
 /**
- * A literal block scalar `|` or `|-` as a mapping value or sequence item at `parentIndent`: its lines are those
+ * A literal block scalar `|` or `|-` (or a folded one, `>` or `>-`, without more indented lines) as a mapping value or
+ * sequence item at `parentIndent`: its lines are those
  * indented at least as much as the first one with content (more indented than the collection). With an indentation
  * indicator (`|2`, `|2-`, as emitters write a text starting with spaces, only for a mapping value), they are those
  * indented at least `parentIndent` + that many columns. A line of spaces only is an empty line (or, more indented than
@@ -849,7 +851,8 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
     indent = parentIndent + d - 48;
     header = header.slice(0, 1) + header.slice(2);
   }
-  if (header !== '|' && header !== '|-') return undefined;
+  if (header !== '|' && header !== '|-' && header !== '>' && header !== '>-') return undefined;
+  const folded = header[0] === '>';
   const n = text.length;
   if (le >= n) return undefined;
   let ls = le + 1;
@@ -873,6 +876,8 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
       // first line with content or, more indented, after the last: left to the slow path)
       if (indent < 0) return undefined;
       if (p - ls > indent) {
+        // a more indented line in a folded block is kept apart from its neighbours: left to the slow path
+        if (folded) return undefined;
         lines.push(text.slice(ls + indent, e));
         spaces = true;
       } else lines.push('');
@@ -884,6 +889,7 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
       if (col <= parentIndent) return undefined;
       indent = col;
     } else if (col < indent) break;
+    if (folded && col > indent) return undefined;
     spaces = false;
     lines.push(text.slice(ls + indent, e));
     kept = lines.length;
@@ -891,8 +897,28 @@ function literalBlock(text: string, v: number, le: number, parentIndent: number,
     ls = end;
   }
   if (indent < 0 || end < 0 || spaces) return undefined;
-  const body = lines.slice(0, kept).join('\n');
-  return { node: scalarNode(v, end, header === '|' ? `${body}\n` : body, false), end };
+  const body = folded ? fold(lines, kept) : lines.slice(0, kept).join('\n');
+  return { node: scalarNode(v, end, header.length === 1 ? `${body}\n` : body, false), end };
+}
+
+/**
+ * The first `kept` lines of a folded block scalar without more indented lines, folded as yaml folds them: a line break
+ * between two lines with content is a space, one before each further empty line a `\n`; leading empty lines are kept.
+ */
+function fold(lines: readonly string[], kept: number): string {
+  let value = '';
+  let i = 0;
+  for (; i < kept && lines[i] === ''; i++) value += '\n';
+  let sep = '';
+  for (; i < kept; i++) {
+    const line = lines[i];
+    if (line !== '') {
+      value += sep + line;
+      sep = ' ';
+    } else if (sep === '\n') value += '\n';
+    else sep = '\n';
+  }
+  return value;
 }
 
 /**
