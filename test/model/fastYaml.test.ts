@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/generate';
-import { fastParse, resolvePlain } from '../../server/src/model/fastYaml';
+import { fastParse, fastParseSteps, resolvePlain } from '../../server/src/model/fastYaml';
 import { libraryDocuments, parseManifest, type ManifestFile } from '../../server/src/model/parseManifest';
 import { treeOf } from '../../server/src/model/trees';
 import type { YNode } from '../../server/src/model/yamlTree';
@@ -276,6 +276,13 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
       assert.match(text, /description: '[^\n']*\n/);
       assert.match(text, /pattern: \^\(/);
       assert.ok(agrees(text), `the fast path refused the CRD of seed ${seed}`);
+      // read in steps (as large files are), with pauses inside multi-line scalars' collections: the same documents
+      const steps = fastParseSteps(text);
+      let pauses = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) pauses++;
+      assert.ok(pauses > 0, 'a CRD this large is read in more than one step');
+      assert.deepStrictEqual(step.value, fastParse(text));
     }
   });
 });
