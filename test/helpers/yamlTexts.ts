@@ -152,6 +152,16 @@ const plainish = fc.oneof(
       '"',
       "'",
       'a\\b',
+      '^(\\+|-)?[0-9]+$',
+      '\\x',
+      '--flag=1',
+      ':8081',
+      '::1',
+      ': x',
+      ':#',
+      '--',
+      '---x',
+      '-+',
     ),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
@@ -168,12 +178,105 @@ const key = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('name', 'app.kubernetes.io/name', 'ports', 'a', 'b', 'c', 'kind', 'metadata', 'spec', 'x-y', '_u', 'a.b/c') },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('80', 'true', 'null', '~', '0x10', '1e3', '.inf', '-k', 'a b', '"q"', "'s'", '<<', '? k', 'k#', '&x k', '!t k', 'a:b', ''),
+    arbitrary: fc.constantFrom(
+      '80',
+      'true',
+      'null',
+      '~',
+      '0x10',
+      '1e3',
+      '.inf',
+      '-k',
+      'a b',
+      '"q"',
+      "'s'",
+      '"a.b/c"',
+      "'@type'",
+      '"it\\"s"',
+      "'it''s'",
+      '"k"x',
+      '$patch',
+      'a$',
+      'ns[a]-b[0]',
+      'a]',
+      '[a]b',
+      '<<',
+      '? k',
+      'k#',
+      '&x k',
+      '!t k',
+      'a:b',
+      '',
+    ),
   },
 );
 
+/** Lines of a multi-line scalar: ordinary words, and what may end it, break it or be read otherwise on a later line. */
+const lineText = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom('text', 'more words here', 'a', 'the end.', '1', 'true', 'x-y.z', 'https://example.com/a', '(case-sensitive)', 'e.g. [a, b]'),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'a: b',
+      'a:',
+      'x #y',
+      'x#y',
+      '- item',
+      '-x',
+      '--flag',
+      '# c',
+      '? q',
+      ': c',
+      '"q"',
+      "'s'",
+      "it's",
+      "it''s",
+      '[a]',
+      '{b: c}',
+      '\\back',
+      '|',
+      '>',
+      '*a',
+      '&a',
+      '!t',
+      '%',
+      '@',
+      '`c`',
+      '^x',
+      'trail  ',
+      '  lead',
+      '---',
+      '...',
+      '\\n esc',
+      'q\\"',
+      '\\ lead',
+      'end\\',
+      'end \\',
+      '\\\\',
+      '\\x41',
+      '\\u00e9',
+      'say "hi"',
+    ),
+  },
+  { weight: 1, arbitrary: plainish },
+  { weight: 2, arbitrary: fc.constantFrom('', '', ' ', '   ') },
+);
+
+/** A plain or quoted scalar over several lines: its first line, then lines at a column relative to its collection's. */
+const multiLine = fc.record({
+  quote: fc.constantFrom('', '', '"', "'"),
+  first: lineText,
+  rest: fc.array(fc.tuple(fc.constantFrom(-1, 0, 1, 2, 2, 4, 6), lineText), { minLength: 1, maxLength: 4 }),
+  // the first line on the line below the key or dash
+  below: fc.constantFrom(false, false, false, true),
+});
+
 type Tree =
   | { kind: 'scalar'; text: string }
+  | { kind: 'lines'; quote: string; first: string; rest: [number, string][]; below: boolean }
   | { kind: 'map'; entries: [string, Tree][] }
   | { kind: 'seq'; items: Tree[] }
   | { kind: 'literal'; header: string; lines: string[] };
@@ -182,12 +285,14 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     { weight: 4, arbitrary: scalarText.map((text): Tree => ({ kind: 'scalar', text })) },
+    { weight: 2, arbitrary: multiLine.map((m): Tree => ({ kind: 'lines', ...m })) },
     {
       weight: 1,
       arbitrary: fc
         .record({
-          header: fc.constantFrom('|', '|-', '|+', '>', '| # c', '|2'),
-          lines: fc.array(fc.oneof(plainish, fc.constant('')), { minLength: 0, maxLength: 4 }),
+          header: fc.constantFrom('|', '|-', '|+', '>', '>-', '>+', '>2-', '| # c', '|2', '|2-', '|1', '|4-', '|-2'),
+          // lines of text, empty lines, and lines of spaces only (written as they are, not indented)
+          lines: fc.array(fc.oneof(plainish, fc.constant(''), fc.constantFrom(' ', '  ', '   ', '     ', '        ')), { minLength: 0, maxLength: 5 }),
         })
         .map((l): Tree => ({ kind: 'literal', ...l })),
     },
@@ -203,6 +308,8 @@ const style = fc.record({
   comments: fc.constantFrom(0, 0, 0.05, 0.2, 0.4),
   blanks: fc.constantFrom(0, 0.1),
   oddIndent: fc.constantFrom(0, 0, 0, 0.02),
+  // how often a one-line scalar is written on the line below its key or dash
+  below: fc.constantFrom(0, 0, 0.1, 0.3),
 });
 type Style = typeof style extends fc.Arbitrary<infer S> ? S : never;
 
@@ -217,10 +324,19 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
   };
   const trailing = () => (rnd() < s.comments ? ` # c${rnd() < 0.3 ? ' :#' : ''}` : '');
   const inline = (v: Tree, lead: string, childIndent: number) => {
-    if (v.kind === 'scalar') out.push(`${lead} ${v.text}${trailing()}`);
-    else if (v.kind === 'literal') {
+    if (v.kind === 'scalar') {
+      if (rnd() < s.below) out.push(lead, `${pad(childIndent)}${v.text}${trailing()}`);
+      else out.push(`${lead} ${v.text}${trailing()}`);
+    } else if (v.kind === 'lines') {
+      if (v.below) out.push(lead, `${pad(childIndent)}${v.quote}${v.first}`);
+      else out.push(`${lead} ${v.quote}${v.first}`);
+      // continuation lines at, left of or deeper than the collection's column (empty ones as they are)
+      for (const [offset, l] of v.rest) out.push(l.trim() ? ' '.repeat(Math.max(0, indent + offset)) + l : l);
+      if (v.quote) out[out.length - 1] += v.quote;
+      out[out.length - 1] += trailing();
+    } else if (v.kind === 'literal') {
       out.push(`${lead} ${v.header}`);
-      for (const l of v.lines) out.push(l ? pad(childIndent) + l : '');
+      for (const l of v.lines) out.push(l && l.trim() ? pad(childIndent) + l : l);
     } else if ((v.kind === 'map' && !v.entries.length) || (v.kind === 'seq' && !v.items.length)) out.push(`${lead}${rnd() < 0.5 ? '' : trailing()}`);
     else {
       out.push(`${lead}${rnd() < 0.1 ? trailing() : ''}`);
@@ -244,7 +360,7 @@ function render(t: Tree, indent: number, s: Style, rnd: () => number, out: strin
     }
   } else inline(t, `${pad(indent)}value:`, indent + s.step);
   // trailing comments after a collection's last entry
-  if (t.kind !== 'scalar' && t.kind !== 'literal') decorate();
+  if (t.kind === 'map' || t.kind === 'seq') decorate();
 }
 
 export const manifestText = fc
@@ -264,7 +380,7 @@ export const manifestText = fc
     };
     const parts = docs.map((d) => {
       const out: string[] = [];
-      render(d.kind === 'scalar' || d.kind === 'literal' ? { kind: 'map', entries: [['value', d]] } : d, 0, s, rnd, out);
+      render(d.kind === 'scalar' || d.kind === 'literal' || d.kind === 'lines' ? { kind: 'map', entries: [['value', d]] } : d, 0, s, rnd, out);
       return out.join('\n');
     });
     let text = head + parts.join('\n---\n') + (finalNewline ? '\n' : '');

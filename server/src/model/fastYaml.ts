@@ -7,11 +7,16 @@
 // caller parses the whole file the slow way. Bailing is always correct; a different tree is a bug.
 //
 // The subset: `---` separators, full-line comments (with the ranges yaml gives the indented ones), trailing
-// comments after a value, block mappings with plain keys, block sequences (with `- key: v` compact
-// mappings and `key:` followed by `- item` at the key's indentation), single-line plain, single- and double-quoted
-// scalars (JSON's escapes only), empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, and literal
-// block scalars `|` / `|-` in mappings; LF or CRLF line breaks. Anchors, aliases, tags, directives, tabs, lone CR,
-// multi-line scalars, explicit keys, quoted keys and anything else bail out.
+// comments after a value, block mappings with plain keys and single-line quoted keys, block sequences (with
+// `- key: v` compact mappings and `key:` followed by `- item` at the key's indentation), plain, single- and
+// double-quoted scalars (JSON's escapes, `\ ` and `\U` only) on one line or continued on lines more indented than
+// their collection (folded as YAML folds them; for double quotes also an escaped line break), also starting on the
+// line below their key or dash, empty values, `[]` / `{}`, flow sequences of single-line scalars on one line, literal
+// block scalars `|` / `|-` (with an indentation indicator `|2-` in mappings) and folded ones `>` / `>-` without more
+// indented lines; LF or CRLF line breaks. Anchors, aliases, tags, directives, tabs, lone CR, multi-line keys, a
+// comment line or a line starting with `- `, `?`, `:` inside a multi-line plain scalar, quoted scalars continued at
+// or left of their collection's column (go-yaml and the yaml library differ there, model/goYaml.ts), explicit keys
+// and anything else bail out.
 //
 // The proof is differential: test/model/fastYaml.test.ts compares both paths on every YAML file of examples/,
 // test/fixtures/ and a generated benchmark workspace, and on random manifest-like texts full of tricky characters.
@@ -108,7 +113,7 @@ class Paused {
     readonly explicitStart: boolean,
     readonly commentBefore: boolean,
     readonly commentInDocument: boolean,
-    readonly lastWasScalar: boolean,
+    readonly lastWasValue: boolean,
     readonly absorber: Frame | undefined,
     readonly absorberIsScalar: boolean,
     readonly absorbedEnd: number,
@@ -138,8 +143,8 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
   /** A comment line came since the last content line (before a dash, yaml gives it to that item). */
   let commentBefore = from?.commentBefore ?? false;
   let commentInDocument = from?.commentInDocument ?? false;
-  /** The last content line ended with a one-line plain or quoted scalar. */
-  let lastWasScalar = from?.lastWasScalar ?? false;
+  /** The last content line ended with a value on its key's or dash's line (or the lines below): a scalar, `[…]`, `{}`. */
+  let lastWasValue = from?.lastWasValue ?? false;
   /** The frame whose range (its last scalar's or its own trailing comments') the last indented comment joined. */
   let absorber: Frame | undefined = from?.absorber;
   let absorberIsScalar = from?.absorberIsScalar ?? false;
@@ -203,7 +208,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
         explicitStart,
         commentBefore,
         commentInDocument,
-        lastWasScalar,
+        lastWasValue,
         absorber,
         absorberIsScalar,
         absorbedEnd,
@@ -239,7 +244,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
         if (commentBefore) return bail;
         const top = frames[frames.length - 1];
         if (col > top.indent) {
-          if (!lastWasScalar) return bail;
+          if (!lastWasValue) return bail;
           top.end = next;
           absorber = top;
           absorberIsScalar = true;
@@ -280,8 +285,21 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
     }
 
     const dash = c === 45 && (p + 1 === le || text.charCodeAt(p + 1) === 32);
-    const keyEnd = dash ? -1 : plainKeyEnd(text, p, le);
-    if (!dash && keyEnd < 0) return bail;
+    let keyEnd = dash ? -1 : plainKeyEnd(text, p, le);
+    const quotedKey = keyEnd < 0 && (c === 34 || c === 39) ? quotedKeyAt(text, p, le) : undefined;
+    if (quotedKey) keyEnd = quotedKey.span.end;
+    if (!dash && keyEnd < 0) {
+      // a scalar on the line below its key or dash, more indented than their collection
+      if (!slot || slot.commented || col <= slot.frame.indent) return bail;
+      const node = valueAt(text, p, le, next, slot.frame.indent, crlf);
+      if (!node) return bail;
+      assign(slot.frame, slot.key, slot.keySpan, node, valueNext);
+      slot = undefined;
+      lastWasValue = true;
+      commentBefore = false;
+      ls = valueNext;
+      continue;
+    }
     const kind = dash ? 'seq' : 'map';
 
     let frame: Frame | undefined;
@@ -316,7 +334,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
       for (const f of frames) f.commentEnd = -1;
       absorber = undefined;
     }
-    lastWasScalar = false;
+    lastWasValue = false;
 
     const commentedItem = commentBefore;
     commentBefore = false;
@@ -327,20 +345,23 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
     if (dash) {
       v = p + 1;
       while (v < le && text.charCodeAt(v) === 32) v++;
-      const innerKeyEnd = v < le ? plainKeyEnd(text, v, le) : -1;
+      let innerKeyEnd = v < le ? plainKeyEnd(text, v, le) : -1;
+      const ic = text.charCodeAt(v);
+      const innerQuotedKey = innerKeyEnd < 0 && (ic === 34 || ic === 39) ? quotedKeyAt(text, v, le) : undefined;
+      if (innerQuotedKey) innerKeyEnd = innerQuotedKey.span.end;
       if (innerKeyEnd >= 0) {
         if (frames.length >= maxDepth) return bail;
         const m = openFrame('map', v - ls, v, false);
         assign(frame, undefined, undefined, m.node, v);
         frames.push(m);
         frame = m;
-        key = keyOf(text, v, innerKeyEnd);
+        key = innerQuotedKey ? (innerQuotedKey.value as string) : keyOf(text, v, innerKeyEnd);
         keySpan = { start: v, end: innerKeyEnd };
         v = innerKeyEnd + 1;
         while (v < le && text.charCodeAt(v) === 32) v++;
       }
     } else {
-      key = keyOf(text, p, keyEnd);
+      key = quotedKey ? (quotedKey.value as string) : keyOf(text, p, keyEnd);
       keySpan = { start: p, end: keyEnd };
       v = keyEnd + 1;
       while (v < le && text.charCodeAt(v) === 32) v++;
@@ -352,19 +373,19 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
       ls = next;
       continue;
     }
-    if (vc === 124 /* | */) {
-      if (keySpan === undefined || crlf) return bail;
-      const block = literalBlock(text, v, le, frame.indent);
+    if (vc === 124 /* | */ || vc === 62 /* > */) {
+      if (crlf) return bail;
+      const block = literalBlock(text, v, le, frame.indent, keySpan !== undefined);
       if (!block) return bail;
       assign(frame, key, keySpan, block.node, block.end);
       ls = block.end;
       continue;
     }
-    const node = inlineValue(text, v, le);
+    const node = valueAt(text, v, le, next, frame.indent, crlf);
     if (!node) return bail;
-    assign(frame, key, keySpan, node, next);
-    lastWasScalar = node.type === 'scalar';
-    ls = next;
+    assign(frame, key, keySpan, node, valueNext);
+    lastWasValue = true;
+    ls = valueNext;
   }
   if (!finishDocument(n)) return bail;
   // A key written twice in one mapping is reported by the slow path (parseManifest.ts), which decides which one wins.
@@ -418,23 +439,67 @@ function oddCharacters(text: string): 'bail' | 'crlf' | 'none' {
 
 /** Every character the fast path leaves to the library, except CR (allowed before LF). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this finds
-const oddCharacter = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u00a0\u2028\u2029\ufeff\ud800-\udfff]/;
+const oddCharacter = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]/;
 const loneCarriageReturn = /\r(?!\n)/;
 
 function isKeyChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45;
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 47 || c === 45 || c === 36; /* $ */
 }
 
 /**
- * If a plain key of letters, digits and `_./-` (not starting with `-`) begins at `p` and is followed by `:` and a
+ * If a plain key of letters, digits and `_./-$` (not starting with `-`; `[]` after its first character) begins at `p` and is followed by `:` and a
  * space or the end of the line, the offset of that colon; -1 otherwise.
  */
 function plainKeyEnd(text: string, p: number, le: number): number {
   if (text.charCodeAt(p) === 45) return -1;
   let k = p;
-  while (k < le && isKeyChar(text.charCodeAt(k))) k++;
+  // `[` and `]` only inside the key (one starting with `[` is a flow sequence)
+  while (k < le) {
+    const c = text.charCodeAt(k);
+    if (!isKeyChar(c) && !((c === 91 || c === 93) && k > p)) break;
+    k++;
+  }
   if (k === p || k >= le || text.charCodeAt(k) !== 58) return -1;
   return k + 1 === le || text.charCodeAt(k + 1) === 32 ? k : -1;
+}
+
+/** Where the line after the last value `valueAt` read starts. */
+let valueNext = 0;
+
+/**
+ * The value at `v` on a line that ends at `le` (the next line starts at `next`) in a collection at `parentIndent`: one
+ * that fits on its line, or a plain or quoted scalar continued on the lines below (`valueNext` tells where it ends).
+ */
+function valueAt(text: string, v: number, le: number, next: number, parentIndent: number, crlf: boolean): YNode | undefined {
+  valueNext = next;
+  const node = inlineValue(text, v, le);
+  if (!node) {
+    // a quoted scalar that does not close on its line may continue on the lines below
+    const c = text.charCodeAt(v);
+    if (c !== 34 && c !== 39) return undefined;
+    const lines = quotedLines(text, v, le, next, parentIndent, crlf);
+    if (!lines) return undefined;
+    valueNext = lines.next;
+    return lines.node;
+  }
+  if (node.type === 'scalar' && !node.quoted && next < text.length) {
+    // a plain scalar continues on the lines below that are more indented than its collection
+    const lines = plainLines(text, node, le, next, parentIndent, crlf);
+    if (lines === 'bail') return undefined;
+    if (lines) {
+      valueNext = lines.next;
+      return lines.node;
+    }
+  }
+  return node;
+}
+
+/** A one-line quoted key at `p` (its scalar) when `:` and a space or the line's end follow its closing quote. */
+function quotedKeyAt(text: string, p: number, le: number): YScalar | undefined {
+  const q = quoted(text, p, le, true);
+  if (!q) return undefined;
+  const e = q.span.end;
+  return text.charCodeAt(e) === 58 && (e + 1 === le || text.charCodeAt(e + 1) === 32) ? q : undefined;
 }
 
 /** A value that fits on its line: a plain or quoted scalar or a simple flow sequence/mapping, then only a comment. */
@@ -463,8 +528,13 @@ function inlineValue(text: string, v: number, le: number): YNode | undefined {
 function plainIsSafe(s: string, flow: boolean): boolean {
   const c = s.charCodeAt(0);
   if (c === 45 /* - */) {
-    const d = s.charCodeAt(1);
+    // `-x`, `-1` and command-line flags (`--name`), nothing else that starts with a dash
+    let d = s.charCodeAt(1);
+    if (d === 45) d = s.charCodeAt(2);
     if (!(d >= 48 && d <= 57) && !(d >= 97 && d <= 122) && !(d >= 65 && d <= 90)) return false;
+  } else if (c === 58 /* : */) {
+    // `:8081`, `::1`: a colon followed by more than a space
+    if (s.length < 2 || s.charCodeAt(1) === 32) return false;
   } else if (!isPlainStart(c)) return false;
   if (s.includes(': ') || s.endsWith(':')) return false;
   if (flow && /[,[\]{}:#"']/.test(s)) return false;
@@ -486,6 +556,7 @@ function isPlainStart(c: number): boolean {
     c === 61 ||
     c === 60 ||
     c === 59 ||
+    c === 94 /* ^ */ ||
     (c > 0xa0 && c < 0xd800)
   );
 }
@@ -534,8 +605,163 @@ function quoted(text: string, v: number, le: number, flow: boolean): YScalar | u
   }
 }
 
-/** The escapes JSON has (YAML's double-quoted scalars read them alike); any other escape is left to the slow path. */
-const simpleEscapes: Readonly<Record<string, string>> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+/** Where the line starting at `ls` ends: before its line break (`\n`, or `\r\n` in a text with CRLF breaks). */
+function lineEnd(text: string, ls: number, crlf: boolean): { le: number; next: number } {
+  const nl = text.indexOf('\n', ls);
+  if (nl < 0) return { le: text.length, next: text.length };
+  return { le: crlf && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl, next: nl + 1 };
+}
+
+/**
+ * The continuation of a one-line plain scalar `first` (its line ends at `le`; the next line starts at `next`) on the
+ * lines below more indented than its collection's column `parentIndent`, folded as YAML folds plain scalars: a line
+ * break between two lines becomes a space, each empty line between them a `\n`, the lines' own leading and trailing
+ * spaces dropped. Undefined when the scalar does not continue; 'bail' for anything else than ordinary text on those
+ * lines (a comment, `: `, a line starting with an indicator YAML could read otherwise).
+ */
+function plainLines(
+  text: string,
+  first: YScalar,
+  le: number,
+  next: number,
+  parentIndent: number,
+  crlf: boolean,
+): { node: YScalar; next: number } | undefined | 'bail' {
+  // after a comment, nothing continues the scalar (a more indented line is then an error: the caller bails on it)
+  for (let i = first.span.end; i < le; i++) if (text.charCodeAt(i) !== 32) return undefined;
+  const n = text.length;
+  let value = text.slice(first.span.start, first.span.end);
+  let end = first.span.end;
+  let after = next;
+  let empties = 0;
+  let ls = next;
+  let lines = 0;
+  while (ls < n) {
+    const line = lineEnd(text, ls, crlf);
+    let p = ls;
+    while (p < line.le && text.charCodeAt(p) === 32) p++;
+    if (p === line.le) {
+      empties++;
+      ls = line.next;
+      continue;
+    }
+    // a line at or left of the collection's column, or a comment line, ends the scalar
+    if (p - ls <= parentIndent || text.charCodeAt(p) === 35) break;
+    let last = line.le;
+    while (text.charCodeAt(last - 1) === 32) last--;
+    const s = text.slice(p, last);
+    if (!continuesPlain(s)) return 'bail';
+    value += empties ? '\n'.repeat(empties) : ' ';
+    value += s;
+    empties = 0;
+    end = last;
+    after = line.next;
+    ls = line.next;
+    lines++;
+  }
+  if (!lines) return undefined;
+  return { node: scalarNode(first.span.start, end, resolvePlain(value), false), next: after };
+}
+
+/** Whether a continuation line of a plain scalar (trimmed) is ordinary text, read the same by every YAML reader. */
+function continuesPlain(s: string): boolean {
+  const c = s.charCodeAt(0);
+  // `?`, `:`, `#` (a comment) and `-` (but for `-x`, `--x`) start a line the fast path leaves to the slow one
+  if (c === 45) {
+    let d = s.charCodeAt(1);
+    if (d === 45) d = s.charCodeAt(2);
+    if (!(d >= 48 && d <= 57) && !(d >= 97 && d <= 122) && !(d >= 65 && d <= 90)) return false;
+  } else if (c === 63 || c === 58 || c === 35) return false;
+  if (s.includes(': ') || s.includes(' #') || s.endsWith(':')) return false;
+  return true;
+}
+
+/**
+ * A quoted scalar starting at `v` that does not close on its line (which ends at `le`; the next starts at `next`),
+ * continued on the lines below, each more indented than its collection's column `parentIndent` (where go-yaml and the
+ * yaml library agree, model/goYaml.ts): folded as YAML folds flow scalars (a line break between two lines becomes a
+ * space, each empty line a `\n`, spaces around a line break dropped), with `''` in single quotes and JSON's escapes
+ * plus an escaped line break (`\` at a line's end) in double quotes. Undefined for anything else.
+ */
+function quotedLines(text: string, v: number, le: number, next: number, parentIndent: number, crlf: boolean): { node: YScalar; next: number } | undefined {
+  const q = text.charCodeAt(v);
+  const n = text.length;
+  let out = '';
+  let i = v + 1;
+  let firstLine = true;
+  for (;;) {
+    // the content of one line, from `i` to `le`
+    let kept = out.length;
+    let escapedBreak = false;
+    let j = i;
+    while (j < le) {
+      const ch = text.charCodeAt(j);
+      if (ch === q) {
+        if (q === 39 && text.charCodeAt(j + 1) === 39) {
+          out += text.slice(i, j) + "'";
+          j += 2;
+          i = j;
+          kept = out.length;
+          continue;
+        }
+        // the closing quote: on the first line, the one-line reading already refused it
+        if (firstLine) return undefined;
+        out += text.slice(i, j);
+        const close = j + 1;
+        if (text.charCodeAt(close) === 58 || !onlyCommentAfter(text, close, le)) return undefined;
+        return { node: scalarNode(v, close, out, true), next };
+      }
+      if (q === 34 && ch === 92) {
+        if (j + 1 === le) {
+          escapedBreak = true;
+          break;
+        }
+        const e = unescaped(text, j, le);
+        if (!e) return undefined;
+        out += text.slice(i, j) + e.value;
+        j = e.end;
+        i = j;
+        kept = out.length;
+        continue;
+      }
+      j++;
+    }
+    out += text.slice(i, j);
+    if (!escapedBreak) {
+      // the spaces written before a line break are dropped, not those an escape gave
+      let t = out.length;
+      while (t > kept && out.charCodeAt(t - 1) === 32) t--;
+      out = out.slice(0, t);
+    }
+    // the next line with content, more indented than the collection
+    let empties = 0;
+    let ls = next;
+    let p: number;
+    for (;;) {
+      if (ls >= n) return undefined;
+      const line = lineEnd(text, ls, crlf);
+      p = ls;
+      while (p < line.le && text.charCodeAt(p) === 32) p++;
+      le = line.le;
+      next = line.next;
+      if (p < le) break;
+      empties++;
+      ls = line.next;
+    }
+    if (p - ls <= parentIndent) return undefined;
+    if (escapedBreak) {
+      if (empties) return undefined;
+    } else out += empties ? '\n'.repeat(empties) : ' ';
+    i = p;
+    firstLine = false;
+  }
+}
+
+/**
+ * The escapes JSON has (YAML's double-quoted scalars read them alike), `\ ` (a space, as go-yaml writes leading
+ * spaces of continued lines) and `\UXXXXXXXX`; any other escape is left to the slow path.
+ */
+const simpleEscapes: Readonly<Record<string, string>> = { ' ': ' ', '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
 
 /** The escape at `b` (a backslash) in a double-quoted scalar: its value and where it ends; undefined to bail. */
 function unescaped(text: string, b: number, le: number): { value: string; end: number } | undefined {
@@ -543,6 +769,13 @@ function unescaped(text: string, b: number, le: number): { value: string; end: n
   if (b + 1 >= le || c === undefined) return undefined;
   const simple = simpleEscapes[c];
   if (simple !== undefined) return { value: simple, end: b + 2 };
+  if (c === 'U') {
+    // eight hex digits of a code point (as emitters write emoji), up to the last one Unicode has
+    const long = text.slice(b + 2, b + 10);
+    if (b + 10 > le || !/^[0-9a-fA-F]{8}$/.test(long)) return undefined;
+    const code = parseInt(long, 16);
+    return code <= 0x10ffff ? { value: String.fromCodePoint(code), end: b + 10 } : undefined;
+  }
   if (c !== 'u' || b + 6 > le) return undefined;
   const hex = text.slice(b + 2, b + 6);
   if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
@@ -601,45 +834,91 @@ function isFlowStop(c: number): boolean {
 }
 
 /**
- * A literal block scalar `|` or `|-` as a mapping value at `parentIndent`: its lines are those indented at least as
- * much as the first one (which must follow at once, more indented than the mapping). Blank lines inside must be
- * empty; the node ends after the last content line's newline, as in yaml's ranges.
+ * A literal block scalar `|` or `|-` (or a folded one, `>` or `>-`, without more indented lines) as a mapping value or
+ * sequence item at `parentIndent`: its lines are those
+ * indented at least as much as the first one with content (more indented than the collection). With an indentation
+ * indicator (`|2`, `|2-`, as emitters write a text starting with spaces, only for a mapping value), they are those
+ * indented at least `parentIndent` + that many columns. A line of spaces only is an empty line (or, more indented than
+ * the block, spaces of it); the node ends after the last content line's newline (or the text's end), as in yaml's
+ * ranges.
  */
-function literalBlock(text: string, v: number, le: number, parentIndent: number): { node: YScalar; end: number } | undefined {
-  const header = text.slice(v, le);
-  if (header !== '|' && header !== '|-') return undefined;
+function literalBlock(text: string, v: number, le: number, parentIndent: number, inMapping: boolean): { node: YScalar; end: number } | undefined {
+  let header = text.slice(v, le);
+  let indent = -1;
+  const d = header.charCodeAt(1);
+  if (d >= 49 && d <= 57) {
+    if (!inMapping) return undefined;
+    indent = parentIndent + d - 48;
+    header = header.slice(0, 1) + header.slice(2);
+  }
+  if (header !== '|' && header !== '|-' && header !== '>' && header !== '>-') return undefined;
+  const folded = header[0] === '>';
   const n = text.length;
   if (le >= n) return undefined;
   let ls = le + 1;
-  let indent = -1;
   const lines: string[] = [];
   let kept = 0;
   let end = -1;
+  let spaces = false;
   while (ls < n) {
-    const e = text.indexOf('\n', ls);
-    if (e < 0) return undefined; // a last line without a newline: left to the slow path
+    // a last line without a line break ends at the end of the text
+    const nl = text.indexOf('\n', ls);
+    const e = nl < 0 ? n : nl;
     if (e === ls) {
-      if (indent < 0) return undefined;
       lines.push('');
       ls = e + 1;
       continue;
     }
     let p = ls;
     while (p < e && text.charCodeAt(p) === 32) p++;
-    if (p === e) return undefined; // a line of spaces only
+    if (p === e) {
+      // a line of spaces only: an empty line, or, more indented than the block, spaces in it (but for one before the
+      // first line with content or, more indented, after the last: left to the slow path)
+      if (indent < 0) return undefined;
+      if (p - ls > indent) {
+        // a more indented line in a folded block is kept apart from its neighbours: left to the slow path
+        if (folded) return undefined;
+        lines.push(text.slice(ls + indent, e));
+        spaces = true;
+      } else lines.push('');
+      ls = e + 1;
+      continue;
+    }
     const col = p - ls;
     if (indent < 0) {
       if (col <= parentIndent) return undefined;
       indent = col;
     } else if (col < indent) break;
+    if (folded && col > indent) return undefined;
+    spaces = false;
     lines.push(text.slice(ls + indent, e));
     kept = lines.length;
-    end = e + 1;
-    ls = e + 1;
+    end = nl < 0 ? n : e + 1;
+    ls = end;
   }
-  if (indent < 0 || end < 0) return undefined;
-  const body = lines.slice(0, kept).join('\n');
-  return { node: scalarNode(v, end, header === '|' ? `${body}\n` : body, false), end };
+  if (indent < 0 || end < 0 || spaces) return undefined;
+  const body = folded ? fold(lines, kept) : lines.slice(0, kept).join('\n');
+  return { node: scalarNode(v, end, header.length === 1 ? `${body}\n` : body, false), end };
+}
+
+/**
+ * The first `kept` lines of a folded block scalar without more indented lines, folded as yaml folds them: a line break
+ * between two lines with content is a space, one before each further empty line a `\n`; leading empty lines are kept.
+ */
+function fold(lines: readonly string[], kept: number): string {
+  let value = '';
+  let i = 0;
+  for (; i < kept && lines[i] === ''; i++) value += '\n';
+  let sep = '';
+  for (; i < kept; i++) {
+    const line = lines[i];
+    if (line !== '') {
+      value += sep + line;
+      sep = ' ';
+    } else if (sep === '\n') value += '\n';
+    else sep = '\n';
+  }
+  return value;
 }
 
 /**
