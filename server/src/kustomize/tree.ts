@@ -222,7 +222,8 @@ const nullKey = /^[ \t]*(?:- +)?(?:~|null|Null|NULL)[ \t]*:(?:[ \t]|$)/m;
 
 /**
  * The trees of the fast parser's documents, with what Kustomize reads differently from the manifests' parser: go-yaml's
- * octal `0444`, a number's own text kept, a value written as nothing marked blank. Undefined, for the library to decide, when the fast parser
+ * octal `0444`, a number's own text kept, a value written as nothing marked blank, and a block scalar at the very
+ * end of a text without a final line break read without its last line break. Undefined, for the library to decide, when the fast parser
  * refuses the text, and for what its trees cannot tell: no document, a key that resolves to null.
  */
 export function fastTrees(text: string, uri: string): ParseResult | undefined {
@@ -259,8 +260,12 @@ function fromFast(n: YNode, uri: string, text: string): KNode {
     if (/^0[0-7]+$/.test(raw)) s.v = parseInt(raw, 8);
     s.raw = raw;
   } else if (n.value === null && n.span.start === n.span.end) s.blank = true;
-  // A literal block ending a text without a final line break, which go-yaml reads without its last line break
-  // (Converter.node below), is refused by the fast parser (the test holds it to that).
+  else if (typeof n.value === 'string' && !n.quoted && n.value.endsWith('\n') && n.span.end >= text.length) {
+    // A block scalar (unquoted, only a block's value ends with a line break) at the very end of a text without a
+    // final line break: go-yaml reads it without its last line break, as Converter.node below does.
+    const last = text.charCodeAt(text.length - 1);
+    if (last !== 10 && last !== 13) s.v = n.value.slice(0, -1);
+  }
   return s;
 }
 
