@@ -231,6 +231,23 @@ describe('fast YAML path: multi-line scalars and the shapes of generated CRDs', 
     }
   });
 
+  it('reads documents of comments alone after `---` (as helm writes a template of CRDs), equal to the library', () => {
+    const texts = [
+      '---\n# Source: chart/crds/a.yaml\n---\napiVersion: v1\nkind: A\n',
+      '---\n# a\n# b\n---\nk: 1\n',
+      '---\n# a\n\n\n---\nk: 1\n',
+      '---\n\n# a\n---\nk: 1\n',
+      '---\n  # indented\n---\nk: 1\n',
+      'k: 1\n---\n# a\n---\nj: 2\n',
+      '---\n# a\n',
+      '---\n# a',
+      '---\n# a\n\n\n',
+      '---\n# a\r\n---\r\nk: 1\r\n',
+    ];
+    for (const text of texts) assert.ok(agrees(text), `refused ${JSON.stringify(text)}`);
+    assert.equal(fastParse(texts[0])!.length, 2);
+  });
+
   it('leaves the multi-line scalars it is not sure about to the library', () => {
     const bailed = [
       // quoted scalars continued at or left of their collection's column (go-yaml and the library differ there)

@@ -169,10 +169,11 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
   /** Ends the current document at `end`; false if it is one the fast path does not handle. */
   const finishDocument = (end: number): boolean => {
     if (!root) {
-      // comments and blank lines alone make no document; after `---` they make one holding an empty scalar
+      // comments and blank lines alone make no document; after `---` they make one holding an empty scalar, which
+      // with comments (`---\n# Source: crds/a.yaml\n---`, as helm writes a template of CRDs) runs up to the next
+      // marker or the end of the text, blank lines included, as the library's range does
       if (!explicitStart) return true;
-      if (commentInDocument) return false;
-      docs.push({ span: { start: docStart, end: docStart + 3 }, root: scalarNode(docStart + 3, docStart + 3, null, false) });
+      docs.push({ span: { start: docStart, end: commentInDocument ? end : docStart + 3 }, root: scalarNode(docStart + 3, docStart + 3, null, false) });
       return true;
     }
     if (slot) {
