@@ -62,7 +62,7 @@ interface Frame {
 /** A key or dash whose value was not on its line: the next content line decides between a collection and null. */
 interface Slot {
   readonly frame: Frame;
-  /** The key for a mapping entry; null for a key that resolves to null (the tree leaves it out); undefined for an item. */
+  /** The key for a mapping entry; null for a key that resolves to null (the text bails); undefined for an item. */
   readonly key: string | null | undefined;
   readonly keySpan: Span | undefined;
   /** Where yaml places the empty scalar: after the indicator and the spaces that follow it. */
@@ -123,7 +123,7 @@ class Paused {
 
 /** The parse from the start of `text`, or from where an earlier step stopped; in steps only if `inSteps`. */
 function parseRun(text: string, from: Paused | undefined, inSteps: boolean): FastDocument[] | undefined | Paused {
-  duplicateKey = false;
+  refusedKey = false;
   const repeated = from?.repeated ?? false;
   let lines = from?.lines ?? 0;
   let crlf: boolean;
@@ -195,7 +195,7 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
   let ls = from?.ls ?? 0;
   while (ls < n) {
     if (inSteps && ++lines % linesPerStep === 0) {
-      const seen = repeated || duplicateKey;
+      const seen = repeated || refusedKey;
       return new Paused(
         ls,
         lines,
@@ -390,12 +390,15 @@ function parseRun(text: string, from: Paused | undefined, inSteps: boolean): Fas
   }
   if (!finishDocument(n)) return bail;
   // A key written twice in one mapping is reported by the slow path (parseManifest.ts), which decides which one wins.
-  if (duplicateKey || repeated) return bail;
+  if (refusedKey || repeated) return bail;
   return docs;
 }
 
-/** Set when a mapping repeats a key; the text is then left to the slow path. */
-let duplicateKey = false;
+/**
+ * Set when a mapping repeats a key or has a key that resolves to null (`~:`, `null:`, which the manifests' trees leave
+ * out and Kustomize's keep as the empty key, kustomize/tree.ts); the text is then left to the slow path.
+ */
+let refusedKey = false;
 
 function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameIndent: boolean): Frame {
   const span = { start, end: start };
@@ -404,16 +407,14 @@ function openFrame(kind: 'map' | 'seq', indent: number, start: number, sameInden
 }
 
 /**
- * Puts a value into a frame: an item of a sequence, or the entry `key` of a mapping (a key resolving to null is left
- * out, as in the slow path; a repeated key makes the whole text bail); records where the value ended.
+ * Puts a value into a frame: an item of a sequence, or the entry `key` of a mapping (a repeated key, or one resolving
+ * to null, makes the whole text bail); records where the value ended.
  */
 function assign(f: Frame, key: string | null | undefined, keySpan: Span | undefined, value: YNode, end: number): void {
   const node = f.node;
   if (node.type === 'seq') node.items.push(value);
-  else if (key !== null && key !== undefined) {
-    if (node.entries.has(key)) duplicateKey = true;
-    else node.entries.set(key, { key, keySpan: keySpan!, value });
-  }
+  else if (key === null || node.entries.has(key!)) refusedKey = true;
+  else if (key !== undefined) node.entries.set(key, { key, keySpan: keySpan!, value });
   f.end = end;
 }
 
