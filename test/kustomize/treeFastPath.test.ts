@@ -5,25 +5,15 @@
 // mutations, and the shapes where Kustomize reads YAML differently from the manifests' parser.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { generateWorkspace } from '../../bench/generate';
 import { fastTrees, parseYaml } from '../../server/src/kustomize/tree';
 import { manifestText, mutation } from '../helpers/yamlTexts';
+import { repoYamlFiles } from '../helpers/repoYaml';
 
-const root = join(__dirname, '..', '..');
 const uri = 'file:///w/t.yaml';
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) yamlFiles(p, out);
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 /** Whether the fast path accepted `text`; throws if it did and its trees differ from the library's. */
 function agrees(text: string): boolean {
@@ -35,7 +25,7 @@ function agrees(text: string): boolean {
   return true;
 }
 
-const repoTexts = [...yamlFiles(join(root, 'examples')), ...yamlFiles(join(root, 'test', 'fixtures'))].map((f) => readFileSync(f, 'utf8'));
+const repoTexts = repoYamlFiles().map((f) => readFileSync(f, 'utf8'));
 
 describe('Kustomize trees through the fast parser', () => {
   it('equal the library on every YAML file of examples/ and test/fixtures/', (t) => {

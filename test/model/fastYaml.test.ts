@@ -7,7 +7,7 @@
 // both read what kubectl reads, and what kubectl rejects is still a yaml-syntax error.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -20,18 +20,9 @@ import type { YNode } from '../../server/src/model/yamlTree';
 import { kubectlBuildAll } from '../helpers/kubectlKustomize';
 import { controllerGenCrd } from '../helpers/crdTexts';
 import { manifestText, mutation } from '../helpers/yamlTexts';
+import { repoYamlFiles } from '../helpers/repoYaml';
 
 const seed = 20240607;
-const root = join(__dirname, '..', '..');
-
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) yamlFiles(p, out);
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 /** Whether the fast path accepted `text`; throws if it accepted it and differs from the library in any way. */
 function agrees(text: string): boolean {
@@ -56,7 +47,7 @@ function withTrees(file: ManifestFile) {
   return { ...file, resources: file.resources.map((r) => ({ ...r, source: { text: r.source.text, listPath: r.source.listPath }, tree: treeOf(r) })) };
 }
 
-const repoTexts = [...yamlFiles(join(root, 'examples')), ...yamlFiles(join(root, 'test', 'fixtures'))].map((f) => readFileSync(f, 'utf8'));
+const repoTexts = repoYamlFiles().map((f) => readFileSync(f, 'utf8'));
 const generated = generateWorkspace({ resources: 1000, seed: 7 }).files.map((f) => f.text);
 
 describe('fast YAML path', () => {

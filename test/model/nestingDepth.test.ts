@@ -2,11 +2,11 @@
 // character at a time, as it was first written: both must give the same estimate for every text.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { estimateNestingDepth } from '../../server/src/model/parseManifest';
+import { repoYamlFiles } from '../helpers/repoYaml';
 
 function referenceEstimate(text: string): number {
   let max = 0;
@@ -64,20 +64,9 @@ function referenceEstimate(text: string): number {
   return Math.ceil(max);
 }
 
-function yamlFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) yamlFiles(p, out);
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
-
-const root = join(__dirname, '..', '..');
-
 describe('estimateNestingDepth', () => {
   it('equals the character-at-a-time scan on every YAML file of examples/ and test/fixtures/', () => {
-    const files = [...yamlFiles(join(root, 'examples')), ...yamlFiles(join(root, 'test', 'fixtures'))];
+    const files = repoYamlFiles();
     assert.ok(files.length > 100);
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
