@@ -55,14 +55,6 @@ export function ignoreAnnotationValue(arg: Pick<IgnoreFindingArgs, 'code' | 'exi
  */
 export const serverNodeOptions: readonly string[] = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
-/**
- * The same growth of the old generation for the command line, set by the CLI itself when it starts (cli/main.ts):
- * `check` of a platform repository (kubeflow/manifests, 65 Kustomize roots, 12 Helm releases) peaks at about 410 MB
- * instead of 500 MB, for about 10 % more CPU. The semi-space size is left to V8 there: set at run time it made no
- * difference.
- */
-export const cliHeapFlags = '--heap-growing-percent=50';
-
 export interface TraceParams {
   /**
    * What to trace: a Service (the default), a Gateway (its listeners, the routes attached, their backends) or a

@@ -1,12 +1,12 @@
 // Entry point of `kube-netlens` (bundled to dist/cli.js): runs one command and writes its result.
 
 import { setFlagsFromString } from 'node:v8';
-import { cliHeapFlags } from '../protocol';
+import { cliHeapFlags } from './heap';
 import { note } from './commandResult';
 import { runCli } from './runCli';
 
 function main(): void {
-  // before anything large is allocated (protocol.ts says why)
+  // before anything large is allocated (heap.ts says why)
   setFlagsFromString(cliHeapFlags);
   // `kube-netlens check | head` closes the pipe early; that is not an error worth a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
