@@ -215,11 +215,11 @@ export function parseYaml(text: string, uri: string, options: { readonly fastPat
 }
 
 /**
- * The trees of the fast parser's documents, with what Kustomize reads differently from the manifests' parser: go-yaml's
- * octal `0444`, a number's own text kept, a value written as nothing marked blank, and a block scalar at the very
- * end of a text without a final line break read without its last line break. Undefined, for the library to decide, when the fast parser
- * refuses the text (among them a key that resolves to null, which Kustomize keeps as the empty key), and when there is no
- * document.
+ * The trees of the fast parser's documents, with what Kustomize reads differently from the manifests' parser:
+ * go-yaml's octal `0444`, a number's own text kept, a value written as nothing marked blank, and a block scalar at
+ * the very end of a text without a final line break read without its last line break. Undefined, for the library to
+ * decide, when the fast parser refuses the text (among them a key that resolves to null, which Kustomize keeps as the
+ * empty key), and when there is no document.
  */
 export function fastTrees(text: string, uri: string): ParseResult | undefined {
   const parsed = fastParse(text);
