@@ -40,20 +40,22 @@ export function ignoreAnnotationValue(arg: Pick<IgnoreFindingArgs, 'code' | 'exi
 
 /**
  * The Node options the language server process runs with: the editor's client starts it so, and so do the benchmark
- * and the tests, which measure and check what users run. A young generation of at most 8 MB per semi-space, half of
- * Node's default: the server's garbage is short-lived (parse trees, findings before they are kept), so a smaller
- * nursery collects it as well, and the process peaks at 5-15 % less memory for the same work at 1,000 and 10,000
- * resources in the benchmark (npm run bench).
+ * and the tests, which measure and check what users run.
  *
  * The old generation grows by half of what a full collection leaves (`--heap-growing-percent=50`) instead of V8's
  * factor of up to four: the server lives as long as the editor, and its peak resident memory is mostly garbage that
  * waits for the next full collection (the live heap after one is about a third of the peak). At 10,000 resources,
  * 200 edits (bench, 12-04, load 1.4): peak RSS 311 → 250 MB, for 7 % more CPU per edit (16.5 → 17.7 ms) and 10 % more
  * on the cold index (2.6 → 2.8 s); `30` gave 239 MB for 17-22 % more CPU. On the Kustomize platform shape (60
- * overlays over large CRDs, 60 base edits, load 1.4-2.0): peak RSS 745 → 330 MB, CPU per edit 117 → 151 ms, edit p95
- * 112 → 127 ms.
+ * overlays over large CRDs, 60 base edits, load 1.4-2.0): peak RSS 745 → 330 MB.
+ *
+ * A young generation of at most 16 MB per semi-space (V8's own maximum on 64 bits; it was held to 8 MB for 5-15 %
+ * less memory): an edit of a platform's Kustomize base re-renders builds of megabytes, whose trees outlived an 8 MB
+ * nursery and were copied into the old generation only to die there. Measured 12-04 (load 1.7-2.0), 8 → 16 MB: the
+ * platform shape's edit p95 107 → 74 ms and CPU per edit 121 → 99 ms (RSS 325 → 337 MB); 50,000 resources' cold
+ * index 10.5 → 9.5 s and edit p95 115 → 97-112 ms; 10,000 resources' peak RSS 252 → 271 MB (edit p95 23 → 24 ms).
  */
-export const serverNodeOptions: readonly string[] = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+export const serverNodeOptions: readonly string[] = ['--max-semi-space-size=16', '--heap-growing-percent=50'];
 
 export interface TraceParams {
   /**
