@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runTool, runToolBatchSync, runToolSync, type ToolExit } from '../../server/src/workspace/externalTool';
+import { getPriority } from 'node:os';
+import { backgroundNice, runTool, runToolBatchSync, runToolSync, type ToolExit } from '../../server/src/workspace/externalTool';
 
 const sh = { executable: '/bin/sh', timeoutMs: 1500, maxBuffer: 100, env: process.env };
 const cases: [string, string[], Partial<ToolExit>][] = [
@@ -26,6 +27,17 @@ describe('external tool runner', () => {
       assertLike(await runTool(sh, args), want, `${what}, without blocking`);
     });
   }
+
+  it('runs a tool without blocking at a lower priority than its own (the language server stays responsive)', async () => {
+    // the 19th field of /proc/PID/stat is the process's nice value; read after a pause, once the priority is set
+    const nice = ['-c', 'sleep 0.3; cut -d" " -f19 /proc/$$/stat'];
+    const own = getPriority();
+    const exit = await runTool({ ...sh, maxBuffer: 1000 }, nice);
+    assert.equal(exit.status, 0, exit.stderr);
+    assert.equal(Number(exit.stdout.trim()), Math.min(19, own + backgroundNice), 'the tool runs nicer than the server');
+    // the command line waits for its tools: they keep its priority
+    assert.equal(Number(runToolSync({ ...sh, maxBuffer: 1000 }, nice).stdout.trim()), own);
+  });
 
   it('gives a batch the exits of its runs in order, as when made one by one', () => {
     const exits = runToolBatchSync(

@@ -7,6 +7,7 @@
 // child runs that same function.
 
 import { execFile, spawnSync } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import type { ToolExit } from '../model/rendered';
 
 export type { ToolExit };
@@ -59,10 +60,17 @@ export function runToolSync(run: ToolRun, args: readonly string[]): ToolExit {
   return exitFrom(r.error as NodeJS.ErrnoException | undefined, r.stdout, r.stderr, { status: r.status, signal: r.signal });
 }
 
-/** Runs once without blocking (the language server). */
+/**
+ * How much lower than the language server's own the priority of a tool it runs is, in nice steps (a nice value: 0
+ * normal, 19 the lowest). helm and the real Kustomize are CPU-bound and run while the user types: on a machine with as many renders
+ * at once as cores they would otherwise take the CPU a hover or a diagnostic needs (bench/helmCharts.ts --lsp).
+ */
+export const backgroundNice = 10;
+
+/** Runs once without blocking (the language server), at a lower priority than the server's own. */
 export function runTool(run: ToolRun, args: readonly string[]): Promise<ToolExit> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       run.executable,
       args,
       { encoding: 'utf8', timeout: run.timeoutMs, killSignal: 'SIGKILL', maxBuffer: run.maxBuffer, env: run.env },
@@ -70,7 +78,18 @@ export function runTool(run: ToolRun, args: readonly string[]): Promise<ToolExit
         done(exitFrom(err as (NodeJS.ErrnoException & { killed?: boolean }) | null, stdout, stderr));
       },
     );
+    lowerPriority(child.pid);
   });
+}
+
+/** Lowers a started tool's priority; where the system refuses (or it already ended), it runs at the normal one. */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, Math.min(19, getPriority() + backgroundNice));
+  } catch {
+    // the tool runs at the server's priority: slower hovers while it runs, never a failed render
+  }
 }
 
 /**
