@@ -117,27 +117,44 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
     roots.set(root, { chartYaml: uri, name: meta.name, apiVersion: meta.apiVersion, nameSpan: meta.nameSpan, library: meta.library, deps });
   }
   const chartRoots = [...roots.keys()];
-  /** The innermost chart root a file lies in. */
-  const ownerOf = (uri: string): string | undefined => {
-    let best: string | undefined;
-    for (const r of chartRoots) if (uri !== r && isInFolder(r, uri) && (!best || best === '.' || r.length > best.length)) best = r;
-    return best;
+  /**
+   * The chart roots a file lies in, innermost first: its folders looked up, so a workspace of a hundred charts costs
+   * a file its depth, not a test per chart.
+   */
+  const ownersOf = (uri: string): string[] => {
+    const out: string[] = [];
+    for (let cut = uri.lastIndexOf('/'); cut > 0; cut = uri.lastIndexOf('/', cut - 1)) {
+      const folder = uri.slice(0, cut);
+      if (roots.has(folder)) out.push(folder);
+    }
+    if (roots.has('.') && isInFolder('.', uri)) out.push('.');
+    return out;
   };
   const templates = new Set<string>();
   const filesOf = new Map<string, string[]>(chartRoots.map((r) => [r, []]));
+  /** Files directly in a folder named `charts`, by that folder: subcharts' roots and packaged `.tgz` charts. */
+  const inCharts = new Map<string, string[]>();
+  const chartsFolderOf = (uri: string) => (basename(dirname(uri)) === 'charts' ? dirname(uri) : undefined);
   for (const uri of sorted) {
-    const owner = ownerOf(uri);
-    if (!owner) continue;
-    if (uri.startsWith(inFolder(owner, 'templates/'))) templates.add(uri);
-    for (const r of chartRoots) if (uri !== r && isInFolder(r, uri)) filesOf.get(r)!.push(uri);
+    const folder = uri.endsWith('.tgz') && chartsFolderOf(uri);
+    if (folder) inCharts.set(folder, [...(inCharts.get(folder) ?? []), uri]);
+    const owners = ownersOf(uri);
+    if (!owners.length) continue;
+    if (uri.startsWith(inFolder(owners[0], 'templates/'))) templates.add(uri);
+    for (const r of owners) filesOf.get(r)!.push(uri);
+  }
+  const subchartsIn = new Map<string, string[]>();
+  for (const r of chartRoots) {
+    const folder = chartsFolderOf(r);
+    if (folder) subchartsIn.set(folder, [...(subchartsIn.get(folder) ?? []), r]);
   }
   const charts: Chart[] = [];
   for (const root of chartRoots) {
     const info = roots.get(root)!;
     const parentRoot = dirname(dirname(root));
     const parent = basename(dirname(root)) === 'charts' && roots.has(parentRoot) ? parentRoot : undefined;
-    const subcharts = chartRoots.filter((r) => dirname(r) === inFolder(root, 'charts'));
-    const packaged = sorted.filter((u) => dirname(u) === inFolder(root, 'charts') && u.endsWith('.tgz'));
+    const subcharts = subchartsIn.get(inFolder(root, 'charts')) ?? [];
+    const packaged = inCharts.get(inFolder(root, 'charts')) ?? [];
     const dependencies = info.deps.map((d) => ({
       ...d,
       present:

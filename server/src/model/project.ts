@@ -129,25 +129,50 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
     if (rivalParts.has(uri)) out.push(uri);
     return out;
   };
-  const groups = new Map<string, { parts: string[]; members: ManifestFile[] }>();
-  const fileKeys = new Map<string, string[]>();
+  const groups = new Map<string, { index: number; parts: string[]; members: ManifestFile[] }>();
+  /** Each file's group, by the files' order: files of one group see and are seen alike. */
+  const groupOf = new Int32Array(files.length);
+  let n = 0;
   for (const f of files) {
     const parts = keyOf(f.uri);
-    fileKeys.set(f.uri, parts);
     const id = parts.join('\n');
-    const g = groups.get(id);
+    let g = groups.get(id);
     if (g) g.members.push(f);
-    else groups.set(id, { parts, members: [f] });
+    else groups.set(id, (g = { index: groups.size, parts, members: [f] }));
+    groupOf[n++] = g.index;
   }
-  const compatible = (a: readonly string[], b: readonly string[]) => {
-    for (const p of a) for (const q of b) if (pairs.has(`${p}\u0000${q}`)) return false;
-    return true;
+  // A group sees every group but those with a part that rivals one of its own: found from the rivals, group by group,
+  // never by testing every pair of files (a hundred charts' renders are hundreds of groups over the same files).
+  const push = <T>(m: Map<string, T[]>, k: string, v: T) => {
+    const list = m.get(k);
+    if (list) list.push(v);
+    else m.set(k, [v]);
   };
+  const rivalsOf = new Map<string, string[]>();
+  for (const pair of pairs) {
+    const [p, q] = pair.split('\u0000');
+    push(rivalsOf, p, q);
+  }
+  const groupsWith = new Map<string, number[]>();
+  for (const g of groups.values()) for (const p of g.parts) push(groupsWith, p, g.index);
   const root = commonFolder(files.map((f) => f.uri));
   const scopes: Scope[] = [];
   const byUri = new Map<string, Scope>();
   for (const [id, g] of groups) {
-    const visible = files.filter((f) => compatible(g.parts, fileKeys.get(f.uri)!));
+    const away = new Uint8Array(groups.size);
+    let apart = false;
+    for (const p of g.parts)
+      for (const q of rivalsOf.get(p) ?? [])
+        for (const h of groupsWith.get(q) ?? []) {
+          away[h] = 1;
+          apart = true;
+        }
+    let visible = files;
+    if (apart) {
+      const seen: ManifestFile[] = [];
+      for (let i = 0; i < files.length; i++) if (!away[groupOf[i]]) seen.push(files[i]);
+      visible = seen;
+    }
     const last = g.parts[g.parts.length - 1];
     // a Helm render (`<chart>/#helm/<value set>`, model/helmCharts.ts renderUri) is named by its value set
     const label =
