@@ -3,6 +3,7 @@
 // namespace (applied wherever `kubectl -n` says). A lookup that lands here answers "unknown", and rules stay quiet.
 
 import type { Cluster } from '../model/cluster';
+import { fileFold } from '../model/fileFolds';
 import type { ManifestFile } from '../model/parseManifest';
 import { renderSource } from '../model/rendered';
 import { podMakingKinds, type ClusterDependence } from '../model/helmLookups';
@@ -74,39 +75,49 @@ interface Suppliers {
   readonly deployers: readonly { readonly resource: OtherResource; readonly namespace?: string }[];
 }
 
-const suppliersMemo = new WeakMap<Cluster, Suppliers>();
-
 /** One file's share of `Suppliers`, in file order, worked out once per parsed file. */
 const fileSuppliers = new WeakMap<ManifestFile, { readonly podKinds: readonly string[]; readonly deployers: Suppliers['deployers'] }>();
 
-/**
- * The CRDs and deployers of the whole scope, worked out once per cluster from each file's share (any change may add
- * one, but an edit re-reads only the files it changed: the others' shares are kept with their parsed files).
- */
-function suppliersOf(cluster: Cluster): Suppliers {
-  let found = suppliersMemo.get(cluster);
-  if (found) return found;
-  const podKinds = new Set<string>();
-  const deployers: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
-  for (const f of cluster.files) {
-    let share = fileSuppliers.get(f);
-    if (!share) {
-      const kinds: string[] = [];
-      const own: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
-      for (const r of f.resources) {
-        const o = r as OtherResource;
-        if (o.definesPodKind) kinds.push(o.definesPodKind);
-        else if (o.supplier?.supplies === 'objects')
-          own.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
-      }
-      fileSuppliers.set(f, (share = { podKinds: kinds, deployers: own }));
+function shareOf(f: ManifestFile): { readonly podKinds: readonly string[]; readonly deployers: Suppliers['deployers'] } {
+  let share = fileSuppliers.get(f);
+  if (!share) {
+    const kinds: string[] = [];
+    const own: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
+    for (const r of f.resources) {
+      const o = r as OtherResource;
+      if (o.definesPodKind) kinds.push(o.definesPodKind);
+      else if (o.supplier?.supplies === 'objects')
+        own.push({ resource: o, ...(o.supplier.namespace !== undefined ? { namespace: o.supplier.namespace } : {}) });
     }
-    for (const k of share.podKinds) podKinds.add(k);
-    for (const d of share.deployers) deployers.push(d);
+    fileSuppliers.set(f, (share = { podKinds: kinds, deployers: own }));
   }
-  found = { podKinds, deployers };
-  suppliersMemo.set(cluster, found);
-  return found;
+  return share;
+}
+
+/**
+ * The CRDs and deployers of the whole scope, worked out once per file list from each file's share (any change may
+ * add one, but an edit re-reads only the files it changed: the others' shares are kept with their parsed files, and
+ * an edit of a file with no share keeps the last answer, model/fileFolds.ts).
+ */
+const suppliersOfFiles = fileFold(
+  (f) => {
+    const share = shareOf(f);
+    return share.podKinds.length > 0 || share.deployers.length > 0;
+  },
+  (files): Suppliers => {
+    const podKinds = new Set<string>();
+    const deployers: { readonly resource: OtherResource; readonly namespace?: string }[] = [];
+    for (const f of files) {
+      const share = shareOf(f);
+      for (const k of share.podKinds) podKinds.add(k);
+      for (const d of share.deployers) deployers.push(d);
+    }
+    return { podKinds, deployers };
+  },
+);
+
+function suppliersOf(cluster: Cluster): Suppliers {
+  return suppliersOfFiles(cluster.files);
 }
 
 /**
@@ -220,18 +231,15 @@ function routingOnly(cluster: Cluster, namespace: string): boolean {
   return !objects || (objects.services.length === 0 && objects.workloads.length === 0);
 }
 
-const unrendered = new WeakMap<Cluster, readonly string[]>();
-
 /**
  * The folder (as a URI ending in `/`) of every Helm chart in scope that has no render (no helm, an untrusted
  * workspace, a missing dependency, an error): what its templates define is unknown (semantics §9.2). Renders enter as
  * `<chart folder>#helm/…` files. A subchart (a chart inside another's `charts/` folder) is rendered with its parent:
- * the parent's render holds its objects.
+ * the parent's render holds its objects. Worked out once per file list; an edit of any other file keeps the answer.
  */
-function unrenderedCharts(cluster: Cluster): readonly string[] {
-  let found = unrendered.get(cluster);
-  if (found === undefined) {
-    const files = cluster.files;
+const unrenderedChartsOf = fileFold(
+  (f) => f.uri.includes('#helm/') || f.uri.endsWith('/Chart.yaml'),
+  (files): readonly string[] => {
     const rendered = new Set<string>();
     const charts: string[] = [];
     for (const f of files) {
@@ -239,10 +247,12 @@ function unrenderedCharts(cluster: Cluster): readonly string[] {
       if (i >= 0) rendered.add(f.uri.slice(0, i));
       else if (f.uri.endsWith('/Chart.yaml')) charts.push(f.uri.slice(0, f.uri.length - 'Chart.yaml'.length));
     }
-    found = charts.filter((root) => !rendered.has(root) && !renderedParent(root, rendered));
-    unrendered.set(cluster, found);
-  }
-  return found;
+    return charts.filter((root) => !rendered.has(root) && !renderedParent(root, rendered));
+  },
+);
+
+function unrenderedCharts(cluster: Cluster): readonly string[] {
+  return unrenderedChartsOf(cluster.files);
 }
 
 /**
@@ -291,18 +301,18 @@ export function localityOf(uri: string): string {
 // render lacks it (semantics §9.2): in the namespace the template names (the release's for `.Release.Namespace`), or
 // in any when it computes one.
 
-const dependencesOf = new WeakMap<Cluster, readonly { readonly chart: string; readonly d: ClusterDependence }[]>();
+/** What every render's templates ask the cluster, once per file list (an edit of a file that asks nothing keeps it). */
+const dependencesOfFiles = fileFold(
+  (f) => !!f.clusterDependences?.length,
+  (files) => {
+    const list: { readonly chart: string; readonly d: ClusterDependence }[] = [];
+    for (const f of files) if (f.clusterDependences?.length) for (const d of f.clusterDependences) list.push({ chart: chartFolderOf(f.uri), d });
+    return list;
+  },
+);
 
 function dependences(cluster: Cluster): readonly { readonly chart: string; readonly d: ClusterDependence }[] {
-  let found = dependencesOf.get(cluster);
-  if (!found) {
-    // a pass over every file at every snapshot: nothing is allocated for the files that have none
-    const list: { readonly chart: string; readonly d: ClusterDependence }[] = [];
-    for (const f of cluster.files) if (f.clusterDependences?.length) for (const d of f.clusterDependences) list.push({ chart: chartFolderOf(f.uri), d });
-    found = list;
-    dependencesOf.set(cluster, found);
-  }
-  return found;
+  return dependencesOfFiles(cluster.files);
 }
 
 /** Why pods may exist that a render lacks: a template looks up a workload, or writes one only when the cluster says so. */
