@@ -118,16 +118,21 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
     const whole: Scope = { id: '', members: files, visible: files };
     return { scopes: [whole], scopeOf: () => whole, signature: '' };
   }
+  // A file's parts are its folder's (worked out once per folder: a workspace has far fewer folders than files), and
+  // the file itself when it is a rival part.
+  const folderParts = new Map<string, string[]>();
   const keyOf = (uri: string): string[] => {
-    const out: string[] = [];
-    let cut = uri.indexOf('/');
-    while (cut >= 0) {
-      const part = uri.slice(0, cut + 1);
-      if (rivalParts.has(part)) out.push(part);
-      cut = uri.indexOf('/', cut + 1);
+    const folder = uri.slice(0, uri.lastIndexOf('/') + 1);
+    let parts = folderParts.get(folder);
+    if (!parts) {
+      parts = [];
+      for (let cut = folder.indexOf('/'); cut >= 0; cut = folder.indexOf('/', cut + 1)) {
+        const part = folder.slice(0, cut + 1);
+        if (rivalParts.has(part)) parts.push(part);
+      }
+      folderParts.set(folder, parts);
     }
-    if (rivalParts.has(uri)) out.push(uri);
-    return out;
+    return rivalParts.has(uri) ? [...parts, uri] : parts;
   };
   const groups = new Map<string, { index: number; parts: string[]; members: ManifestFile[] }>();
   /** Each file's group, by the files' order: files of one group see and are seen alike. */
@@ -158,19 +163,17 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
   const root = commonFolder(files.map((f) => f.uri));
   const scopes: Scope[] = [];
   const byUri = new Map<string, Scope>();
+  /** The groups apart from the one at hand, marked (and cleared again after it). */
+  const away = new Uint8Array(groups.size);
   for (const [id, g] of groups) {
-    const away = new Uint8Array(groups.size);
-    let apart = false;
-    for (const p of g.parts)
-      for (const q of rivalsOf.get(p) ?? [])
-        for (const h of groupsWith.get(q) ?? []) {
-          away[h] = 1;
-          apart = true;
-        }
+    const apart: number[] = [];
+    for (const p of g.parts) for (const q of rivalsOf.get(p) ?? []) for (const h of groupsWith.get(q) ?? []) apart.push(h);
     let visible = files;
-    if (apart) {
+    if (apart.length) {
+      for (const h of apart) away[h] = 1;
       const seen: ManifestFile[] = [];
       for (let i = 0; i < files.length; i++) if (!away[groupOf[i]]) seen.push(files[i]);
+      for (const h of apart) away[h] = 0;
       visible = seen;
     }
     const last = g.parts[g.parts.length - 1];
