@@ -50,6 +50,14 @@ describe('a fold over a file list', () => {
     assert.equal(runs(), 3);
   });
 
+  it('is worked out afresh when many files differ, whether or not they count', () => {
+    const { fold, runs } = counting();
+    const many = Array.from({ length: 100 }, (_, i) => file(`f${i}.yaml`, 'x'));
+    fold(many);
+    assert.equal(fold(many.map((f) => file(f.uri, 'y'))).length, 0);
+    assert.equal(runs(), 2);
+  });
+
   it('is worked out again when files come, go or change places', () => {
     const { fold, runs } = counting();
     fold(plain);

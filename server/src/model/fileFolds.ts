@@ -28,13 +28,20 @@ export function fileFold<T>(counts: (file: ManifestFile) => boolean, compute: (f
   };
 }
 
+/**
+ * More files than this that differ (a change of settings, the first lists of a cold index) are worked out afresh:
+ * asking each of them whether it counts would cost more than the pass.
+ */
+const maxDiffering = 32;
+
 function carriesOver(before: readonly ManifestFile[], now: readonly ManifestFile[], counts: (file: ManifestFile) => boolean): boolean {
   if (before.length !== now.length) return false;
+  let differing = 0;
   for (let i = 0; i < now.length; i++) {
     const a = before[i];
     const b = now[i];
     if (a === b) continue;
-    if (a.uri !== b.uri || counts(a) || counts(b)) return false;
+    if (++differing > maxDiffering || a.uri !== b.uri || counts(a) || counts(b)) return false;
   }
   return true;
 }
