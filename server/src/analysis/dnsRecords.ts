@@ -8,6 +8,7 @@ import type { EndpointAddress, EndpointPort, Endpoints, EndpointSlice, Resource,
 import type { DnsCondition, DnsRecord, DnsRecordType } from './analysis';
 import type { EndpointGroup, ServiceEndpoints } from './endpoints';
 import { dashedIP, isIP, isIPv4, isIPv6, reverseName } from './ip';
+import { push } from '../model/multiMap';
 
 /** The cluster domain as CoreDNS matches it: lower case, no trailing dot. */
 export function zoneOf(config: AnalysisConfig): string {
@@ -430,10 +431,4 @@ function podIPOf(h: EndpointHost): string {
 function familyRecords(service: Service): DnsRecordType[] {
   if (!service.ipFamilies.length) return ['A'];
   return service.ipFamilies.map((f) => (f === 'IPv6' ? 'AAAA' : 'A'));
-}
-
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const l = m.get(k);
-  if (l) l.push(v);
-  else m.set(k, [v]);
 }

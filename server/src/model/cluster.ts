@@ -2,6 +2,7 @@
 // so selector matching looks up candidates instead of scanning every workload.
 
 import { isGateway, isRoute, type Gateway, type GatewayRoute } from './gatewayApi';
+import { push } from './multiMap';
 import type { ManifestFile } from './parseManifest';
 import {
   isService,
@@ -494,12 +495,6 @@ export function claimedNodePorts(svc: Service): readonly number[] {
   const out: number[] = [];
   for (const p of svc.ports) if (p.nodePort && p.nodePortSpan && !out.includes(p.nodePort)) out.push(p.nodePort);
   return out;
-}
-
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const l = m.get(k);
-  if (l) l.push(v);
-  else m.set(k, [v]);
 }
 
 /** Whether files are in URI order; against the (ordered) files of a previous build only the entries that differ are compared. */

@@ -5,6 +5,7 @@
 // Pure: URIs are strings with `/` separators (file URIs or relative paths alike).
 
 import { isMap, isSeq, str, type YNode } from './yamlTree';
+import { push } from './multiMap';
 import { libraryDocuments } from './parseManifest';
 import type { Span } from './span';
 
@@ -137,7 +138,7 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
   const chartsFolderOf = (uri: string) => (basename(dirname(uri)) === 'charts' ? dirname(uri) : undefined);
   for (const uri of sorted) {
     const folder = uri.endsWith('.tgz') && chartsFolderOf(uri);
-    if (folder) inCharts.set(folder, [...(inCharts.get(folder) ?? []), uri]);
+    if (folder) push(inCharts, folder, uri);
     const owners = ownersOf(uri);
     if (!owners.length) continue;
     if (uri.startsWith(inFolder(owners[0], 'templates/'))) templates.add(uri);
@@ -146,7 +147,7 @@ export function discoverCharts(uris: readonly string[], textOf: TextOf, options:
   const subchartsIn = new Map<string, string[]>();
   for (const r of chartRoots) {
     const folder = chartsFolderOf(r);
-    if (folder) subchartsIn.set(folder, [...(subchartsIn.get(folder) ?? []), r]);
+    if (folder) push(subchartsIn, folder, r);
   }
   const charts: Chart[] = [];
   for (const root of chartRoots) {

@@ -25,6 +25,7 @@
 // rendered objects (`ManifestFile.rendered`) is one scope that sees nothing else.
 
 import type { Cluster, NamespaceObjects } from './cluster';
+import { push } from './multiMap';
 import type { ManifestFile } from './parseManifest';
 import type { Resource, Workload } from './resources';
 import { selectorMatches, type LabelSelector } from './selector';
@@ -101,7 +102,7 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
     const i = f.uri.indexOf('#helm/');
     if (i < 0) continue;
     const chart = f.uri.slice(0, i);
-    releases.set(chart, [...(releases.get(chart) ?? []), f.uri]);
+    push(releases, chart, f.uri);
   }
   for (const renders of releases.values()) {
     for (let i = 0; i < renders.length; i++) {
@@ -148,11 +149,6 @@ function planPlainScopes(files: readonly ManifestFile[], copies: readonly (reado
   }
   // A group sees every group but those with a part that rivals one of its own: found from the rivals, group by group,
   // never by testing every pair of files (a hundred charts' renders are hundreds of groups over the same files).
-  const push = <T>(m: Map<string, T[]>, k: string, v: T) => {
-    const list = m.get(k);
-    if (list) list.push(v);
-    else m.set(k, [v]);
-  };
   const rivalsOf = new Map<string, string[]>();
   for (const pair of pairs) {
     const [p, q] = pair.split('\u0000');

@@ -62,8 +62,9 @@ export function runToolSync(run: ToolRun, args: readonly string[]): ToolExit {
 
 /**
  * How much lower than the language server's own the priority of a tool it runs is, in nice steps (a nice value: 0
- * normal, 19 the lowest). helm and the real Kustomize are CPU-bound and run while the user types: on a machine with as many renders
- * at once as cores they would otherwise take the CPU a hover or a diagnostic needs (bench/helmCharts.ts --lsp).
+ * normal, 19 the lowest). helm and the real Kustomize are CPU-bound and run while the user types: on a machine with
+ * as many renders at once as cores they would otherwise take the CPU a hover or a diagnostic needs
+ * (bench/helmCharts.ts --lsp).
  */
 export const backgroundNice = 10;
 
